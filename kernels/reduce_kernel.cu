@@ -1,0 +1,49 @@
+// reduce_kernel.cu: fixed-order chunk sums, the GPU twin of mcpi_chunk_sums.
+#include "launch.h"
+#include "mcprice.h"
+
+#define HALF (MCP_CHUNK_PATHS / 2)
+
+// One block of HALF threads a (chunk, column). Thread t starts with elements t
+// and t + HALF, which is the first level of the CPU's halving tree; the
+// squares are rounded products (__dmul_rn) so that no fused multiply-add
+// changes the rounding against the CPU.
+__global__ void mcpi_chunk_sums_kernel(const double *__restrict__ pay, size_t ld, size_t n,
+                                       size_t ncol, double *__restrict__ part)
+{
+  __shared__ double a[HALF], b[HALF];
+  size_t c = blockIdx.x, nch = gridDim.x;
+  unsigned t = threadIdx.x;
+  size_t base = c * MCP_CHUNK_PATHS;
+  size_t m = n - base < MCP_CHUNK_PATHS ? n - base : MCP_CHUNK_PATHS;
+  for (size_t col = blockIdx.y; col < ncol; col += gridDim.y) {
+    const double *v = pay + col * ld + base;
+    double x0 = t < m ? v[t] : 0.0, x1 = t + HALF < m ? v[t + HALF] : 0.0;
+    a[t] = x0 + x1;
+    b[t] = __dmul_rn(x0, x0) + __dmul_rn(x1, x1);
+    __syncthreads();
+    for (unsigned h = HALF / 2; h >= 1; h /= 2) {
+      if (t < h) {
+        a[t] += a[t + h];
+        b[t] += b[t + h];
+      }
+      __syncthreads();
+    }
+    if (t == 0) {
+      part[(col * nch + c) * 2] = a[0];
+      part[(col * nch + c) * 2 + 1] = b[0];
+    }
+    __syncthreads();
+  }
+}
+
+extern "C" cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n,
+                                              size_t ncol, double *part, cudaStream_t stream)
+{
+  if (n == 0)
+    return cudaSuccess;
+  dim3 grid((unsigned)((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS),
+            (unsigned)(ncol < 65535 ? ncol : 65535));
+  mcpi_chunk_sums_kernel<<<grid, HALF, 0, stream>>>(pay, ld, n, ncol, part);
+  return cudaGetLastError();
+}

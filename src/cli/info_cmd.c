@@ -1,0 +1,1 @@
+typedef int mcpi_placeholder;

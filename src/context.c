@@ -1,0 +1,96 @@
+/* context.c: creating a context and choosing its backend. */
+#include <stdlib.h>
+#include <string.h>
+#include "context.h"
+
+static const char *const backend_names[] = {"auto", "cpu", "cuda"};
+
+mcp_status mcp_backend_from_name(const char *name, mcp_backend *out)
+{
+  if (!name || !out)
+    return MCP_ERR_ARGUMENT;
+  for (int b = 0; b < 3; b++)
+    if (strcmp(name, backend_names[b]) == 0) {
+      *out = (mcp_backend)b;
+      return MCP_OK;
+    }
+  return MCP_ERR_NOT_FOUND;
+}
+
+const char *mcp_backend_name(mcp_backend b)
+{
+  return (unsigned)b < 3 ? backend_names[b] : "unknown";
+}
+
+mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  *ctx = NULL;
+  if (backend != MCP_BACKEND_AUTO && backend != MCP_BACKEND_CPU && backend != MCP_BACKEND_CUDA)
+    return MCP_ERR_ARGUMENT;
+  if (backend == MCP_BACKEND_CUDA && mcp_device_count() == 0)
+    return MCP_ERR_UNAVAILABLE;
+  mcp_context *c = calloc(1, sizeof *c);
+  if (!c)
+    return MCP_ERR_NO_MEMORY;
+  if (backend == MCP_BACKEND_AUTO)
+    backend = mcp_device_count() > 0 ? MCP_BACKEND_CUDA : MCP_BACKEND_CPU;
+  c->backend = backend;
+  c->block = MCPI_DEFAULT_BLOCK;
+  *ctx = c;
+  return MCP_OK;
+}
+
+void mcp_context_destroy(mcp_context *ctx) { free(ctx); }
+
+mcp_backend mcp_context_backend(const mcp_context *ctx)
+{
+  return ctx ? ctx->backend : MCP_BACKEND_AUTO;
+}
+
+mcp_status mcp_context_set_tile_paths(mcp_context *ctx, uint64_t paths)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (paths % MCP_CHUNK_PATHS || paths > (UINT64_C(1) << 32))
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                     "tile paths: expected 0 or a multiple of %d up to 2^32, got %llu",
+                     MCP_CHUNK_PATHS, (unsigned long long)paths);
+  ctx->tile_paths = paths;
+  return MCP_OK;
+}
+
+mcp_status mcp_context_set_block_size(mcp_context *ctx, int threads)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (threads < 32 || threads > 1024 || threads % 32)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                     "block size: expected a multiple of 32 from 32 to 1024, got %d", threads);
+  ctx->block = threads;
+  return MCP_OK;
+}
+
+mcp_status mcp_context_set_device(mcp_context *ctx, int device)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  int n = mcp_device_count();
+  if (ctx->backend == MCP_BACKEND_CUDA && (device < 0 || device >= n))
+    return mcpi_fail(ctx->err, MCP_ERR_NOT_FOUND, "device: expected 0 to %d, got %d", n - 1,
+                     device);
+  ctx->device = device;
+  return MCP_OK;
+}
+
+mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *user)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  ctx->progress = fn;
+  ctx->progress_user = user;
+  return MCP_OK;
+}
+
+const char *mcp_context_last_error(const mcp_context *ctx) { return ctx ? ctx->err : "no context"; }

@@ -1,0 +1,37 @@
+/* error.c: status strings and per-handle messages. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "error.h"
+
+const char *mcp_strerror(mcp_status status)
+{
+  switch (status) {
+  case MCP_OK: return "success";
+  case MCP_ERR_ARGUMENT: return "invalid argument";
+  case MCP_ERR_IO: return "input/output error";
+  case MCP_ERR_PARSE: return "malformed input file";
+  case MCP_ERR_INPUT: return "invalid input";
+  case MCP_ERR_NOT_FOUND: return "not found";
+  case MCP_ERR_UNAVAILABLE: return "backend unavailable";
+  case MCP_ERR_NO_MEMORY: return "out of memory";
+  case MCP_ERR_DEVICE: return "device error";
+  }
+  return "unknown status";
+}
+
+mcp_status mcpi_fail(char *buf, mcp_status status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, MCPI_ERRLEN, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+void mcpi_copy_message(char *dst, size_t n, const char *src)
+{
+  if (!dst || n == 0)
+    return;
+  snprintf(dst, n, "%s", src ? src : "");
+}

@@ -1,0 +1,1 @@
+/* placeholder */ typedef int mcpi_placeholder_load_json;

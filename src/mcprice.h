@@ -1,0 +1,178 @@
+/* mcprice.h: public interface of libmcprice, a Monte Carlo pricing engine for
+ * equity derivatives with a CUDA and a CPU backend.
+ *
+ * Conventions (as in GSL and cuRAND): every call that can fail returns an
+ * mcp_status; objects are opaque handles created by *_create or *_load and
+ * released by *_destroy (which accept NULL); a failing call on a handle keeps
+ * a detailed message readable through that handle's *_last_error().  The
+ * library never prints, exits or aborts. */
+#ifndef MCPRICE_H
+#define MCPRICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MCP_VERSION_MAJOR 0
+#define MCP_VERSION_MINOR 1
+#define MCP_VERSION_PATCH 0
+#define MCP_VERSION_STRING "0.1.0"
+/* Encoded as 10000*major + 100*minor + patch, for compile-time comparisons. */
+#define MCP_VERSION_NUMBER \
+  (MCP_VERSION_MAJOR * 10000 + MCP_VERSION_MINOR * 100 + MCP_VERSION_PATCH)
+
+typedef enum mcp_status {
+  MCP_OK = 0,
+  MCP_ERR_ARGUMENT,    /* an API argument is NULL, out of range or unknown */
+  MCP_ERR_IO,          /* a file cannot be opened, read or written */
+  MCP_ERR_PARSE,       /* a file is not well-formed JSON */
+  MCP_ERR_INPUT,       /* well-formed input with a missing, unknown or impossible field */
+  MCP_ERR_NOT_FOUND,   /* a named trade, underlying or device does not exist */
+  MCP_ERR_UNAVAILABLE, /* the backend was not built in, or no GPU is present */
+  MCP_ERR_NO_MEMORY,   /* host or device memory exhausted */
+  MCP_ERR_DEVICE       /* a CUDA or cuRAND call failed */
+} mcp_status;
+
+/* A fixed, static description of a status code. */
+const char *mcp_strerror(mcp_status status);
+
+/* Run-time version of the library, e.g. "0.1.0". */
+const char *mcp_version(void);
+int mcp_version_number(void);
+
+/* ---- opaque handles ---------------------------------------------------- */
+typedef struct mcp_context mcp_context;
+typedef struct mcp_market mcp_market;
+typedef struct mcp_portfolio mcp_portfolio;
+typedef struct mcp_results mcp_results;
+
+/* ---- enumerations ------------------------------------------------------ */
+typedef enum mcp_backend {
+  MCP_BACKEND_AUTO = 0, /* the GPU when one is present, else the CPU */
+  MCP_BACKEND_CPU,
+  MCP_BACKEND_CUDA
+} mcp_backend;
+
+typedef enum mcp_option_type { MCP_CALL = 0, MCP_PUT } mcp_option_type;
+
+typedef enum mcp_average { MCP_ARITHMETIC = 0, MCP_GEOMETRIC } mcp_average;
+
+/* Parses "auto", "cpu" or "cuda". */
+mcp_status mcp_backend_from_name(const char *name, mcp_backend *out);
+const char *mcp_backend_name(mcp_backend backend);
+
+/* ---- devices and build ------------------------------------------------- */
+typedef struct mcp_device_info {
+  char name[256];
+  int compute_major, compute_minor;
+  int multiprocessors;
+  size_t global_memory; /* bytes */
+} mcp_device_info;
+
+/* Whether the CUDA backend was compiled in. */
+int mcp_cuda_built(void);
+/* Number of usable CUDA devices; 0 when none is present or the backend is not built. */
+int mcp_device_count(void);
+mcp_status mcp_device_get_info(int device, mcp_device_info *info);
+/* One line describing the build: version, CUDA architectures, OpenMP. */
+const char *mcp_build_info(void);
+
+/* ---- context: backend, device and kernel options ----------------------- */
+mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend);
+void mcp_context_destroy(mcp_context *ctx);
+/* The backend actually used (never MCP_BACKEND_AUTO). */
+mcp_backend mcp_context_backend(const mcp_context *ctx);
+/* Paths per tile (a multiple of MCP_CHUNK_PATHS; 0 = sized to memory). Prices
+ * do not depend on it. */
+#define MCP_CHUNK_PATHS 256
+mcp_status mcp_context_set_tile_paths(mcp_context *ctx, uint64_t paths);
+/* Threads per CUDA block (a multiple of 32 from 32 to 1024; default 128).
+ * Prices do not depend on it. */
+mcp_status mcp_context_set_block_size(mcp_context *ctx, int threads);
+/* CUDA device ordinal (default 0). */
+mcp_status mcp_context_set_device(mcp_context *ctx, int device);
+/* Called after each tile with the fraction of the work done. */
+typedef void (*mcp_progress_fn)(double fraction, void *user);
+mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *user);
+const char *mcp_context_last_error(const mcp_context *ctx);
+
+/* ---- market: underlyings and their models ------------------------------ */
+mcp_status mcp_market_create(mcp_market **market);
+/* Loads a market file (JSON, schema in the README); on failure *market is
+ * NULL and, when err is not NULL, a message naming the file, line, column
+ * and field is copied into err (at most errlen bytes). */
+mcp_status mcp_market_load(mcp_market **market, const char *path, char *err, size_t errlen);
+void mcp_market_destroy(mcp_market *market);
+/* Black-Scholes underlying: spot > 0, continuously compounded rate and
+ * dividend yield, volatility >= 0 (all annualised). */
+mcp_status mcp_market_add_black_scholes(mcp_market *market, const char *name, double spot,
+                                        double rate, double dividend, double volatility);
+size_t mcp_market_size(const mcp_market *market);
+const char *mcp_market_last_error(const mcp_market *market);
+
+/* ---- portfolio: trades and run settings -------------------------------- */
+mcp_status mcp_portfolio_create(mcp_portfolio **portfolio);
+mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err,
+                              size_t errlen);
+void mcp_portfolio_destroy(mcp_portfolio *portfolio);
+/* European option paying at maturity (years). quantity may be negative (short). */
+mcp_status mcp_portfolio_add_european(mcp_portfolio *portfolio, const char *id,
+                                      const char *underlying, mcp_option_type type,
+                                      double strike, double maturity, double quantity);
+/* Asian option on the average of the spot at nfixings strictly increasing
+ * times (years); it pays at maturity, which is not before the last fixing. */
+mcp_status mcp_portfolio_add_asian(mcp_portfolio *portfolio, const char *id,
+                                   const char *underlying, mcp_average average,
+                                   mcp_option_type type, double strike, size_t nfixings,
+                                   const double *fixings, double maturity, double quantity);
+size_t mcp_portfolio_size(const mcp_portfolio *portfolio);
+const char *mcp_portfolio_trade_id(const mcp_portfolio *portfolio, size_t index);
+/* Run settings; defaults: 100000 paths, seed 1, time grid of the event dates only. */
+mcp_status mcp_portfolio_set_paths(mcp_portfolio *portfolio, uint64_t paths);
+mcp_status mcp_portfolio_set_seed(mcp_portfolio *portfolio, uint64_t seed);
+/* Adds uniform steps of 1/steps_per_year to the event dates (0: none). */
+mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *portfolio, unsigned steps_per_year);
+/* Adds explicit simulation times (strictly increasing, > 0) to the event dates. */
+mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *portfolio, size_t n, const double *times);
+/* The backend the portfolio's run settings ask for (MCP_BACKEND_AUTO if none). */
+mcp_backend mcp_portfolio_backend(const mcp_portfolio *portfolio);
+mcp_status mcp_portfolio_set_backend(mcp_portfolio *portfolio, mcp_backend backend);
+uint64_t mcp_portfolio_paths(const mcp_portfolio *portfolio);
+uint64_t mcp_portfolio_seed(const mcp_portfolio *portfolio);
+const char *mcp_portfolio_last_error(const mcp_portfolio *portfolio);
+
+/* ---- pricing and results ----------------------------------------------- */
+/* Prices every trade of the portfolio in the market. On failure *results is
+ * NULL and mcp_context_last_error(ctx) says why. */
+mcp_status mcp_price(mcp_context *ctx, const mcp_market *market,
+                     const mcp_portfolio *portfolio, mcp_results **results);
+
+typedef struct mcp_estimate {
+  double price;     /* Monte Carlo mean of the discounted payoff (per unit for a trade) */
+  double std_error; /* standard error of the mean */
+  double ci_low;    /* 95% confidence interval: price -+ 1.96 std_error */
+  double ci_high;
+} mcp_estimate;
+
+size_t mcp_results_count(const mcp_results *results);
+const char *mcp_results_trade_id(const mcp_results *results, size_t index);
+/* Per-unit estimate of trade index; multiply by the quantity for the position. */
+mcp_status mcp_results_trade(const mcp_results *results, size_t index, mcp_estimate *estimate);
+mcp_status mcp_results_find(const mcp_results *results, const char *id, size_t *index);
+double mcp_results_quantity(const mcp_results *results, size_t index);
+/* The book: sum of quantity x price, with the standard error of that sum
+ * (trades on one underlying share paths, so their covariance is included). */
+mcp_status mcp_results_total(const mcp_results *results, mcp_estimate *estimate);
+uint64_t mcp_results_paths(const mcp_results *results);
+uint64_t mcp_results_seed(const mcp_results *results);
+mcp_backend mcp_results_backend(const mcp_results *results);
+double mcp_results_seconds(const mcp_results *results);
+void mcp_results_destroy(mcp_results *results);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MCPRICE_H */

@@ -1,0 +1,83 @@
+/* validate.c: value checks shared by the API builders and the file readers. */
+#include <math.h>
+#include <string.h>
+#include "validate.h"
+
+const char *mcpi_check_name(const char *s)
+{
+  if (!s || !*s)
+    return "a non-empty string";
+  if (strlen(s) > MCPI_MAX_ID)
+    return "a string of at most 128 characters";
+  for (const char *p = s; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == ',' || *p == '"')
+      return "a string without control characters, commas or quotes";
+  return NULL;
+}
+
+const char *mcpi_check_spot(double x)
+{
+  return isfinite(x) && x > 0 ? NULL : "a finite number > 0";
+}
+
+const char *mcpi_check_rate(double x)
+{
+  return isfinite(x) && fabs(x) <= MCPI_MAX_RATE ? NULL : "a number between -1 and 1";
+}
+
+const char *mcpi_check_volatility(double x)
+{
+  return isfinite(x) && x >= 0 && x <= MCPI_MAX_VOLATILITY ? NULL : "a number between 0 and 10";
+}
+
+const char *mcpi_check_strike(double x)
+{
+  return isfinite(x) && x >= 0 ? NULL : "a finite number >= 0";
+}
+
+const char *mcpi_check_maturity(double x)
+{
+  return isfinite(x) && x > 0 && x <= MCPI_MAX_MATURITY ? NULL
+                                                        : "a time in years > 0 and <= 100";
+}
+
+const char *mcpi_check_quantity(double x)
+{
+  return isfinite(x) ? NULL : "a finite number";
+}
+
+const char *mcpi_check_fixings(size_t n, const double *t, double maturity)
+{
+  if (n == 0 || n > MCPI_MAX_FIXINGS)
+    return "between 1 and 100000 fixing times";
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(t[i]) || t[i] <= 0)
+      return "fixing times > 0";
+    if (i > 0 && t[i] <= t[i - 1])
+      return "strictly increasing fixing times";
+    if (t[i] > maturity)
+      return "fixing times not after the maturity";
+  }
+  return NULL;
+}
+
+const char *mcpi_check_paths(uint64_t n)
+{
+  return n >= 2 && n <= MCPI_MAX_PATHS ? NULL : "an integer between 2 and 2^40";
+}
+
+const char *mcpi_check_steps_per_year(uint64_t n)
+{
+  return n <= MCPI_MAX_STEPS_PER_YEAR ? NULL : "an integer between 0 and 100000";
+}
+
+const char *mcpi_check_grid(size_t n, const double *t)
+{
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(t[i]) || t[i] <= 0 || t[i] > MCPI_MAX_MATURITY)
+      return "times in years > 0 and <= 100";
+    if (i > 0 && t[i] <= t[i - 1])
+      return "strictly increasing times";
+  }
+  return NULL;
+}

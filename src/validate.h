@@ -1,0 +1,32 @@
+/* validate.h: the one definition of what a valid input value is, shared by the
+ * builder calls and the file readers.  Each check returns NULL when the value
+ * is valid and otherwise a phrase saying what was expected. */
+#ifndef MCP_VALIDATE_H
+#define MCP_VALIDATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MCPI_MAX_MATURITY 100.0   /* years */
+#define MCPI_MAX_VOLATILITY 10.0  /* 1000% a year */
+#define MCPI_MAX_RATE 1.0         /* |rate| and |dividend| */
+#define MCPI_MAX_FIXINGS 100000
+#define MCPI_MAX_PATHS (UINT64_C(1) << 40)
+#define MCPI_MAX_STEPS_PER_YEAR 100000u
+#define MCPI_MAX_ID 128
+
+const char *mcpi_check_name(const char *s);
+const char *mcpi_check_spot(double x);
+const char *mcpi_check_rate(double x);
+const char *mcpi_check_volatility(double x);
+const char *mcpi_check_strike(double x);
+const char *mcpi_check_maturity(double x);
+const char *mcpi_check_quantity(double x);
+/* Fixing times: 1..MCPI_MAX_FIXINGS strictly increasing times in (0, maturity]. */
+const char *mcpi_check_fixings(size_t n, const double *t, double maturity);
+const char *mcpi_check_paths(uint64_t n);
+const char *mcpi_check_steps_per_year(uint64_t n);
+/* Explicit grid: strictly increasing times in (0, MCPI_MAX_MATURITY]. */
+const char *mcpi_check_grid(size_t n, const double *t);
+
+#endif
