@@ -1,1 +1,215 @@
-int main(void){return 0;}
+/* asian_throughput.c: paths x steps per second for an arithmetic Asian call
+ * with 252 daily fixings in double, on the GPU and the CPU, beside the GPU's
+ * measured device-to-device copy bandwidth and the time split of one GPU
+ * tile between cuRAND and the path kernel.  Medians of timed repeats after a
+ * warm-up; prints a Markdown table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "config.h"
+#include "mcprice.h"
+#include "plan.h"
+#include "rng.h"
+#ifdef MCP_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#include "launch.h"
+#endif
+
+#define FIXINGS 252
+#define REPEATS 5
+
+static int cmp(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void setup(mcp_market **m, mcp_portfolio **p, uint64_t paths)
+{
+  double fix[FIXINGS];
+  for (int i = 0; i < FIXINGS; i++)
+    fix[i] = (i + 1) / (double)FIXINGS;
+  mcp_market_create(m);
+  mcp_market_add_black_scholes(*m, "ACME", 100, 0.03, 0.01, 0.25);
+  mcp_portfolio_create(p);
+  mcp_portfolio_add_asian(*p, "asian", "ACME", MCP_ARITHMETIC, MCP_CALL, 100, FIXINGS, fix, 1.0,
+                          1);
+  mcp_portfolio_set_paths(*p, paths);
+}
+
+/* Median wall time of mcp_price in seconds, or a negative number on failure. */
+static double time_price(mcp_backend b, uint64_t paths, int repeats, double *price)
+{
+  mcp_context *ctx;
+  mcp_market *m;
+  mcp_portfolio *p;
+  if (mcp_context_create(&ctx, b) != MCP_OK)
+    return -1;
+  setup(&m, &p, paths);
+  double t[REPEATS];
+  int ok = 1;
+  for (int r = -1; r < repeats && ok; r++) { /* r = -1: warm-up */
+    mcp_results *res;
+    if (mcp_price(ctx, m, p, &res) != MCP_OK) {
+      fprintf(stderr, "asian_throughput: %s\n", mcp_context_last_error(ctx));
+      ok = 0;
+      break;
+    }
+    if (r >= 0)
+      t[r] = mcp_results_seconds(res);
+    mcp_estimate e;
+    mcp_results_trade(res, 0, &e);
+    *price = e.price;
+    mcp_results_destroy(res);
+  }
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  mcp_context_destroy(ctx);
+  return ok ? median(t, repeats) : -1;
+}
+
+#ifdef MCP_HAVE_CUDA
+static float event_ms(cudaEvent_t a, cudaEvent_t b)
+{
+  float ms = 0;
+  cudaEventSynchronize(b);
+  cudaEventElapsedTime(&ms, a, b);
+  return ms;
+}
+
+/* Device-to-device copy of 1 GiB: bytes read plus bytes written per second. */
+static double copy_bandwidth(void)
+{
+  size_t bytes = (size_t)1 << 30;
+  void *a, *b;
+  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess)
+    return -1;
+  cudaMemset(a, 1, bytes);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  double t[11];
+  for (int r = -1; r < 11; r++) {
+    cudaEventRecord(e0, 0);
+    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(e1, 0);
+    float ms = event_ms(e0, e1);
+    if (r >= 0)
+      t[r] = ms;
+  }
+  cudaFree(a);
+  cudaFree(b);
+  return 2.0 * bytes / (median(t, 11) * 1e-3);
+}
+
+/* One tile of n paths: cuRAND fill and path kernel timed apart (ms). */
+static void tile_split(size_t n, double *rng_ms, double *kernel_ms)
+{
+  mcp_market *m;
+  mcp_portfolio *p;
+  mcpi_plan plan;
+  char err[MCPI_ERRLEN];
+  setup(&m, &p, n);
+  mcpi_plan_build(m, p, &plan, err);
+  const mcpi_job *j = &plan.jobs[0];
+  mcpi_job_view v = mcpi_job_host_view(j);
+  double *z, *pay, *drift, *vol;
+  uint32_t *mask;
+  mcpi_payoff_spec *spec;
+  cudaMalloc((void **)&z, n * j->nsteps * sizeof *z);
+  cudaMalloc((void **)&pay, 2 * n * sizeof *pay);
+  cudaMalloc((void **)&drift, j->nsteps * sizeof *drift);
+  cudaMalloc((void **)&vol, j->nsteps * sizeof *vol);
+  cudaMalloc((void **)&mask, j->nsteps * sizeof *mask);
+  cudaMalloc((void **)&spec, sizeof *spec);
+  cudaMemcpy(drift, j->drift, j->nsteps * sizeof *drift, cudaMemcpyHostToDevice);
+  cudaMemcpy(vol, j->vol, j->nsteps * sizeof *vol, cudaMemcpyHostToDevice);
+  cudaMemcpy(mask, j->fixmask, j->nsteps * sizeof *mask, cudaMemcpyHostToDevice);
+  cudaMemcpy(spec, j->spec, sizeof *spec, cudaMemcpyHostToDevice);
+  v.drift = drift;
+  v.vol = vol;
+  v.fixmask = mask;
+  v.trades = spec;
+  curandGenerator_t g;
+  curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+  cudaEvent_t e0, e1, e2;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  cudaEventCreate(&e2);
+  double tr[REPEATS], tk[REPEATS];
+  for (int r = -1; r < REPEATS; r++) {
+    cudaEventRecord(e0, 0);
+    mcpi_rng_fill(g, j->stream, 0, j->nsteps, 0, n, z, n);
+    cudaEventRecord(e1, 0);
+    mcpi_launch_paths(v, z, n, n, pay, 128, 0);
+    cudaEventRecord(e2, 0);
+    cudaEventSynchronize(e2);
+    if (r >= 0) {
+      tr[r] = event_ms(e0, e1);
+      tk[r] = event_ms(e1, e2);
+    }
+  }
+  *rng_ms = median(tr, REPEATS);
+  *kernel_ms = median(tk, REPEATS);
+  curandDestroyGenerator(g);
+  cudaFree(z);
+  cudaFree(pay);
+  cudaFree(drift);
+  cudaFree(vol);
+  cudaFree(mask);
+  cudaFree(spec);
+  mcpi_plan_free(&plan);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+#endif
+
+int main(void)
+{
+  static const uint64_t sizes[] = {1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24};
+  int ngpu = mcp_device_count();
+  printf("# asian_throughput: arithmetic Asian call, %d fixings, double, medians of %d\n",
+         FIXINGS, REPEATS);
+  printf("# %s\n", mcp_build_info());
+#ifdef MCP_HAVE_CUDA
+  if (ngpu > 0) {
+    mcp_device_info info;
+    mcp_device_get_info(0, &info);
+    printf("# GPU: %s, %d SMs; device copy bandwidth %.0f GB/s (read + write)\n", info.name,
+           info.multiprocessors, copy_bandwidth() * 1e-9);
+    double rng_ms, kernel_ms;
+    tile_split((size_t)1 << 20, &rng_ms, &kernel_ms);
+    double bytes = (double)(1 << 20) * FIXINGS * sizeof(double);
+    printf("# one tile of 2^20 paths: cuRAND %.3f ms (%.0f GB/s written), path kernel %.3f ms "
+           "(%.0f GB/s read)\n",
+           rng_ms, bytes / rng_ms * 1e-6, kernel_ms, bytes / kernel_ms * 1e-6);
+  }
+#endif
+  printf("\n| backend | paths | time (ms) | paths x steps / s | price |\n");
+  printf("|---|---:|---:|---:|---:|\n");
+  for (int b = 0; b < 2; b++) {
+    mcp_backend be = b == 0 ? MCP_BACKEND_CUDA : MCP_BACKEND_CPU;
+    if (be == MCP_BACKEND_CUDA && ngpu == 0)
+      continue;
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+      /* the CPU stops at 4 million paths: it is 2 orders of magnitude slower */
+      if (be == MCP_BACKEND_CPU && sizes[i] > (1u << 22))
+        break;
+      double price = 0;
+      double t = time_price(be, sizes[i], be == MCP_BACKEND_CPU ? 3 : REPEATS, &price);
+      if (t < 0)
+        return 1;
+      printf("| %s | %llu | %.2f | %.3e | %.6f |\n", mcp_backend_name(be),
+             (unsigned long long)sizes[i], t * 1e3, (double)sizes[i] * FIXINGS / t, price);
+      fflush(stdout);
+    }
+  }
+  return 0;
+}

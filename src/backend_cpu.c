@@ -9,14 +9,15 @@
 #include "backend.h"
 #include "rng.h"
 
-/* Tiles of at most 2^25 normals (256 MiB) and 2^20 paths. */
+/* Tiles of at most 2^26 normals (512 MiB) and 2^20 paths, a power of two so
+ * that tiles line up with the generator's 2^18-element windows (rng.h): every
+ * re-seek of the host generator then pays for a whole window. */
 static size_t auto_tile(size_t nsteps)
 {
-  size_t t = ((size_t)1 << 25) / (nsteps ? nsteps : 1);
-  if (t > ((size_t)1 << 20))
-    t = (size_t)1 << 20;
-  t -= t % MCP_CHUNK_PATHS;
-  return t ? t : MCP_CHUNK_PATHS;
+  size_t cap = ((size_t)1 << 26) / (nsteps ? nsteps : 1), t = MCP_CHUNK_PATHS;
+  while (t * 2 <= cap && t < ((size_t)1 << 20))
+    t *= 2;
+  return t;
 }
 
 static int max_threads(void)

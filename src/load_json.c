@@ -1,1 +1,299 @@
-/* placeholder */ typedef int mcpi_placeholder_load_json;
+/* load_json.c: reading JSON files and reporting their errors at the field. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "error.h"
+#include "load_json.h"
+
+#define PATHLEN 256
+
+static mcp_status vfail_at(const mcpi_json_doc *d, const mcpi_json_pos *pos, const char *path,
+                           mcp_status status, const char *fmt, va_list ap)
+{
+  char where[48] = "", msg[MCPI_ERRLEN];
+  if (!d->err || d->errlen == 0)
+    return status;
+  if (pos)
+    snprintf(where, sizeof where, ":%d:%d", pos->line, pos->column);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  snprintf(d->err, d->errlen, "%s%s: %s%s%s", d->file, where, path, *path ? ": " : "", msg);
+  return status;
+}
+
+static mcp_status fail_at(const mcpi_json_doc *d, const mcpi_json_pos *pos, const char *path,
+                          mcp_status status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static mcp_status fail_at(const mcpi_json_doc *d, const mcpi_json_pos *pos, const char *path,
+                          mcp_status status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  status = vfail_at(d, pos, path, status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+mcp_status mcpi_json_fail_file(const mcpi_json_doc *d, mcp_status status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  status = vfail_at(d, NULL, "", status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+mcp_status mcpi_json_fail(const mcpi_json_doc *d, const mcpi_json_path *path, int at_key,
+                          mcp_status status, const char *fmt, ...)
+{
+  char name[PATHLEN];
+  mcpi_json_pos pos;
+  int found = mcpi_json_locate(d->text, d->len, path, at_key, &pos);
+  va_list ap;
+  mcpi_json_path_format(path, name, sizeof name);
+  va_start(ap, fmt);
+  status = vfail_at(d, found ? &pos : NULL, name, status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+/* The value as written, shortened to fit, or what kind of container it is. */
+static void describe(const char *v, size_t n, char *buf, size_t size)
+{
+  if (*v == '{') {
+    snprintf(buf, size, "an object");
+  } else if (*v == '[') {
+    snprintf(buf, size, v[1 + strspn(v + 1, " \t\r\n")] == ']' ? "an empty array" : "an array");
+  } else if (n < size) {
+    snprintf(buf, size, "%.*s", (int)n, v);
+  } else {
+    size_t k = size - 4; /* room for "..." */
+    while (k > 0 && ((unsigned char)v[k] & 0xC0) == 0x80) /* cut between UTF-8 characters */
+      k--;
+    snprintf(buf, size, "%.*s...", (int)k, v);
+  }
+}
+
+mcp_status mcpi_json_expected(const mcpi_json_doc *d, const mcpi_json_path *path,
+                              const char *what)
+{
+  char got[48] = "";
+  mcpi_json_pos pos;
+  if (mcpi_json_locate(d->text, d->len, path, 0, &pos))
+    describe(d->text + pos.offset, pos.end - pos.offset, got, sizeof got);
+  return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "expected %s%s%s", what, *got ? ", got " : "",
+                        got);
+}
+
+/* Appends name to a comma-separated list in buf. */
+static void list_add(char *buf, size_t size, const char *name)
+{
+  size_t used = strlen(buf);
+  snprintf(buf + used, size - used, "%s%s", used ? ", " : "", name);
+}
+
+mcp_status mcpi_json_object(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *value,
+                            const char *what, const char *const *keys, size_t nkeys)
+{
+  const char *key;
+  json_t *member;
+  if (!json_is_object(value))
+    return mcpi_json_expected(d, path, what);
+  json_object_foreach(value, key, member) {
+    size_t i = 0;
+    while (i < nkeys && strcmp(key, keys[i]) != 0)
+      i++;
+    if (i == nkeys) {
+      char known[MCPI_ERRLEN] = "";
+      for (i = 0; i < nkeys; i++)
+        list_add(known, sizeof known, keys[i]);
+      return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
+                            "unknown field; expected one of %s", known);
+    }
+  }
+  return MCP_OK;
+}
+
+mcp_status mcpi_json_member(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *key, int required, const char *what, json_t **out)
+{
+  *out = json_object_get(obj, key);
+  if (!*out && required)
+    return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "missing field '%s' (expected %s)", key,
+                          what);
+  return MCP_OK;
+}
+
+mcp_status mcpi_json_number(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *key, int required, const char *(*check)(double),
+                            double *out)
+{
+  const char *what = check(NAN), *why;
+  json_t *v;
+  mcp_status st = mcpi_json_member(d, path, obj, key, required, what, &v);
+  if (st != MCP_OK || !v)
+    return st;
+  if ((why = json_is_number(v) ? check(json_number_value(v)) : what))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, key, 0}, why);
+  *out = json_number_value(v);
+  return MCP_OK;
+}
+
+mcp_status mcpi_json_uint(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                          const char *key, int required, const char *(*check)(uint64_t),
+                          uint64_t *out)
+{
+  const char *what = check(UINT64_MAX), *why;
+  json_t *v;
+  mcp_status st = mcpi_json_member(d, path, obj, key, required, what, &v);
+  if (st != MCP_OK || !v)
+    return st;
+  json_int_t i = json_integer_value(v);
+  if ((why = json_is_integer(v) && i >= 0 ? check((uint64_t)i) : what))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, key, 0}, why);
+  *out = (uint64_t)i;
+  return MCP_OK;
+}
+
+mcp_status mcpi_json_string(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *key, int required, const char *(*check)(const char *),
+                            const char **out)
+{
+  const char *what = check(NULL), *why;
+  json_t *v;
+  mcp_status st = mcpi_json_member(d, path, obj, key, required, what, &v);
+  if (st != MCP_OK || !v)
+    return st;
+  if ((why = json_is_string(v) ? check(json_string_value(v)) : what))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, key, 0}, why);
+  *out = json_string_value(v);
+  return MCP_OK;
+}
+
+mcp_status mcpi_json_enum(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                          const char *key, int required, const mcpi_json_choice *choices,
+                          int *out)
+{
+  char names[MCPI_ERRLEN / 2] = "", what[MCPI_ERRLEN];
+  json_t *v;
+  for (const mcpi_json_choice *c = choices; c->name; c++)
+    list_add(names, sizeof names, c->name);
+  snprintf(what, sizeof what, "one of %s", names);
+  mcp_status st = mcpi_json_member(d, path, obj, key, required, what, &v);
+  if (st != MCP_OK || !v)
+    return st;
+  for (const mcpi_json_choice *c = choices; c->name && json_is_string(v); c++)
+    if (strcmp(c->name, json_string_value(v)) == 0) {
+      *out = c->value;
+      return MCP_OK;
+    }
+  return mcpi_json_expected(d, &(mcpi_json_path){path, key, 0}, what);
+}
+
+mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                           const char *key, int required, size_t min, const char *what,
+                           json_t **out)
+{
+  mcp_status st = mcpi_json_member(d, path, obj, key, required, what, out);
+  if (st == MCP_OK && *out && (!json_is_array(*out) || json_array_size(*out) < min))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, key, 0}, what);
+  return st;
+}
+
+mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
+                           double **times, size_t *n)
+{
+  size_t i, count = json_array_size(array);
+  json_t *v;
+  double *t = malloc((count ? count : 1) * sizeof *t);
+  if (!t)
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_array_foreach(array, i, v) {
+    if (!json_is_number(v)) {
+      free(t);
+      return mcpi_json_expected(d, &(mcpi_json_path){path, NULL, i}, "a time in years");
+    }
+    t[i] = json_number_value(v);
+  }
+  *times = t;
+  *n = count;
+  return MCP_OK;
+}
+
+/* The whole file, NUL-terminated (the locator and describe() rely on it). */
+static mcp_status read_all(mcpi_json_doc *d, FILE *f)
+{
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  do {
+    if (cap - n < 2) { /* room for a byte and the terminator */
+      cap = cap ? 2 * cap : 65536;
+      char *more = realloc(buf, cap);
+      if (!more) {
+        free(buf);
+        return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+      }
+      buf = more;
+    }
+    n += fread(buf + n, 1, cap - n - 1, f);
+  } while (!feof(f) && !ferror(f));
+  if (ferror(f)) {
+    int e = errno;
+    free(buf);
+    return mcpi_json_fail_file(d, MCP_ERR_IO, "cannot read: %s", strerror(e));
+  }
+  buf[n] = '\0';
+  d->text = buf;
+  d->len = n;
+  return MCP_OK;
+}
+
+static mcp_status parse_error(const mcpi_json_doc *d, const json_error_t *e)
+{
+  enum json_error_code code = json_error_code(e);
+  char path[PATHLEN];
+  mcpi_json_pos pos;
+  /* Well-formed JSON that jansson refuses while parsing: name the field.  Its
+   * position is the end of the offending key or number. */
+  if ((code == json_error_duplicate_key || code == json_error_numeric_overflow) &&
+      e->position >= 0 &&
+      mcpi_json_path_at(d->text, d->len, (size_t)e->position, path, sizeof path, &pos))
+    return fail_at(d, &pos, path, MCP_ERR_INPUT, "%s", e->text);
+  /* jansson's column is that of the last character it read: 0 before any. */
+  pos.line = e->line;
+  pos.column = e->column > 0 ? e->column : 1;
+  return fail_at(d, e->line > 0 ? &pos : NULL, "", MCP_ERR_PARSE, "JSON syntax error: %s",
+                 e->text);
+}
+
+mcp_status mcpi_json_load(const char *file, char *err, size_t errlen,
+                          mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                          void *target)
+{
+  mcpi_json_doc d = {file, NULL, 0, NULL, err, errlen};
+  json_error_t e;
+  mcp_status st;
+  if (!file) {
+    mcpi_copy_message(err, errlen, "no file name given");
+    return MCP_ERR_ARGUMENT;
+  }
+  FILE *f = fopen(file, "rb");
+  if (!f)
+    return mcpi_json_fail_file(&d, MCP_ERR_IO, "cannot open: %s", strerror(errno));
+  st = read_all(&d, f);
+  fclose(f);
+  if (st != MCP_OK)
+    return st;
+  /* The text was read here rather than by json_load_file so that error
+   * messages locate values in exactly what was parsed. */
+  if (!(d.root = json_loadb(d.text, d.len, JSON_REJECT_DUPLICATES, &e)))
+    st = parse_error(&d, &e);
+  else
+    st = fill(&d, target);
+  json_decref(d.root);
+  free(d.text);
+  return st;
+}

@@ -1,0 +1,92 @@
+/* load_json.h: what the market and portfolio file readers share: reading
+ * and parsing a file, messages that point at a field, and field getters that
+ * check types and values.  Every failing call leaves its message in the
+ * caller's buffer, in the form "FILE:LINE:COL: PATH: what went wrong". */
+#ifndef MCP_LOAD_JSON_H
+#define MCP_LOAD_JSON_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include "json_locate.h"
+#include "mcprice.h"
+
+#define MCPI_COUNT(a) (sizeof(a) / sizeof *(a))
+
+enum { MCPI_OPTIONAL = 0, MCPI_REQUIRED = 1 };
+
+typedef struct mcpi_json_doc {
+  const char *file; /* as the caller named it, for messages */
+  char *text;       /* the raw contents (NUL-terminated), to locate values */
+  size_t len;
+  json_t *root;
+  char *err; /* the caller's message buffer, may be NULL */
+  size_t errlen;
+} mcpi_json_doc;
+
+/* A name of a closed list and the enumeration value it stands for; lists
+ * end with a NULL name. */
+typedef struct mcpi_json_choice {
+  const char *name;
+  int value;
+} mcpi_json_choice;
+
+/* Reads and parses file, then runs fill(doc, target) to build target from
+ * doc->root.  I/O failures give MCP_ERR_IO, malformed JSON MCP_ERR_PARSE, and
+ * duplicate keys or numbers too large to represent MCP_ERR_INPUT. */
+mcp_status mcpi_json_load(const char *file, char *err, size_t errlen,
+                          mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                          void *target);
+
+/* "FILE: message", for failures that no field explains. */
+mcp_status mcpi_json_fail_file(const mcpi_json_doc *d, mcp_status status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* "FILE:LINE:COL: PATH: message", at the value at path or, with at_key, at
+ * its member name. */
+mcp_status mcpi_json_fail(const mcpi_json_doc *d, const mcpi_json_path *path, int at_key,
+                          mcp_status status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* MCP_ERR_INPUT, "...: PATH: expected WHAT, got VALUE" with VALUE as written
+ * in the file. */
+mcp_status mcpi_json_expected(const mcpi_json_doc *d, const mcpi_json_path *path,
+                              const char *what);
+
+/* Checks that value, at path, is an object (else "expected WHAT") whose
+ * members are all among the nkeys keys. */
+mcp_status mcpi_json_object(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *value,
+                            const char *what, const char *const *keys, size_t nkeys);
+
+/* Getters of the member key of object obj, which lies at path.  A missing
+ * member is an error when required; when optional, the getter succeeds and
+ * leaves *out as it was, holding the default (the member and array getters
+ * set it to NULL).  what, or the phrase of the check function, says what a valid value
+ * is, for messages. */
+mcp_status mcpi_json_member(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *key, int required, const char *what, json_t **out);
+/* A number that check accepts; check(NAN) must fail: its phrase is the one
+ * given for a missing member or one of the wrong type. */
+mcp_status mcpi_json_number(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *key, int required, const char *(*check)(double),
+                            double *out);
+/* A JSON integer >= 0 that check accepts; check(UINT64_MAX) must fail. */
+mcp_status mcpi_json_uint(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                          const char *key, int required, const char *(*check)(uint64_t),
+                          uint64_t *out);
+/* A string that check accepts; check(NULL) must fail.  *out points into the
+ * document. */
+mcp_status mcpi_json_string(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *key, int required, const char *(*check)(const char *),
+                            const char **out);
+/* One of the names of choices; *out receives its value. */
+mcp_status mcpi_json_enum(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                          const char *key, int required, const mcpi_json_choice *choices,
+                          int *out);
+/* An array of at least min elements. */
+mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                           const char *key, int required, size_t min, const char *what,
+                           json_t **out);
+/* Copies the numbers of array, which lies at path, into *times (n of them,
+ * to be freed by the caller). */
+mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
+                           double **times, size_t *n);
+
+#endif

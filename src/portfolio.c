@@ -146,8 +146,10 @@ mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *p, unsigned n)
 mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *p, size_t n, const double *times)
 {
   const char *why;
-  if (!p || (n && !times))
+  if (!p)
     return MCP_ERR_ARGUMENT;
+  if (n && !times)
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "time grid: NULL array of %zu times", n);
   if ((why = mcpi_check_grid(n, times)))
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "time grid: expected %s", why);
   double *g = NULL;

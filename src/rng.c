@@ -22,10 +22,15 @@ curandStatus_t mcpi_rng_fill(curandGenerator_t g, uint64_t job_seed, size_t step
                              size_t nsteps, uint64_t p0, size_t n, double *z, size_t ld)
 {
   curandStatus_t st = curandSetPseudoRandomGeneratorSeed(g, job_seed);
-  for (size_t s = 0; s < nsteps && st == CURAND_STATUS_SUCCESS; s++) {
-    st = curandSetGeneratorOffset(g, mcpi_rng_offset(step0 + s, p0));
-    if (st == CURAND_STATUS_SUCCESS)
-      st = curandGenerateNormalDouble(g, z + s * ld, n, 0.0, 1.0);
-  }
+  for (size_t s = 0; s < nsteps && st == CURAND_STATUS_SUCCESS; s++)
+    for (size_t i = 0, m; i < n && st == CURAND_STATUS_SUCCESS; i += m) {
+      uint64_t off = mcpi_rng_offset(step0 + s, p0 + i);
+      m = (size_t)(MCPI_RNG_WINDOW - off % MCPI_RNG_WINDOW);
+      if (m > n - i)
+        m = n - i;
+      st = curandSetGeneratorOffset(g, off);
+      if (st == CURAND_STATUS_SUCCESS)
+        st = curandGenerateNormalDouble(g, z + s * ld + i, m, 0.0, 1.0);
+    }
   return st;
 }

@@ -1,2 +1,169 @@
 #!/bin/sh
-exit 0
+# test_cli.sh: end-to-end checks of the mcprice command: options, exit
+# statuses, messages, report formats and the --output file handling.
+# Run by "make check" with top_srcdir and top_builddir set; exit 77 = skip.
+
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+MCPRICE=$top_builddir/src/mcprice
+DATA=$top_srcdir/tests/data
+MARKET=$DATA/cli_market.json
+BOOK=$DATA/cli_portfolio.json
+BAD=$DATA/cli_bad_portfolio.json
+UNKNOWN=$DATA/cli_unknown_underlying.json
+NTRADES=3 # trades in cli_portfolio.json
+CSV_HEADER='id,quantity,price,std_error,ci95_low,ci95_high,value'
+
+if [ ! -x "$MCPRICE" ]; then
+  echo "SKIP: $MCPRICE is not built"
+  exit 77
+fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/test_cli.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' 0
+trap 'exit 1' INT TERM HUP
+
+passed=0
+failed=0
+
+# run ARGS...: runs mcprice; stdout in $TMP/out, stderr in $TMP/err, status in $rc.
+run() {
+  "$MCPRICE" "$@" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+}
+status() { [ "$rc" -eq "$1" ]; }
+out_has() { grep -q -e "$1" "$TMP/out"; }
+err_has() { grep -q -e "$1" "$TMP/err"; }
+# no_temporaries FILE: nothing named FILE.XXXXXX is left behind.
+no_temporaries() { ! ls "$1".?????? >/dev/null 2>&1; }
+
+# check DESCRIPTION CONDITION: CONDITION is shell code judging the last run.
+check() {
+  if eval "$2"; then
+    passed=$((passed + 1))
+    echo "PASS: $1"
+  else
+    failed=$((failed + 1))
+    echo "FAIL: $1 (exit status $rc)"
+    sed 's/^/    stderr: /' "$TMP/err"
+  fi
+}
+skip() { echo "SKIP: $1"; }
+
+# ---- help and version ---------------------------------------------------------
+run --help
+check "--help exits 0 and mentions price" 'status 0 && out_has "price"'
+run -h
+check "-h exits 0" 'status 0 && out_has "Usage"'
+run help price
+check "help price shows the price options" 'status 0 && out_has "--portfolio"'
+run price --help
+check "price --help exits 0" 'status 0 && out_has "--tile-paths"'
+run --version
+check "--version prints mcprice VERSION" 'status 0 && out_has "^mcprice [0-9][0-9.]*$"'
+
+# Every option of --help is in the man page, and every option there in --help.
+man=$top_srcdir/doc/mcprice.1
+if [ -f "$man" ]; then
+  "$MCPRICE" --help | grep -o -e '--[a-z][a-z-]*' | sort -u >"$TMP/help_opts"
+  sed 's/\\-/-/g' "$man" | grep -o -e '--[a-z][a-z-]*' | sort -u >"$TMP/man_opts"
+  rc=0
+  check "--help and mcprice(1) list the same options" 'cmp -s "$TMP/help_opts" "$TMP/man_opts"'
+else
+  skip "man page not found"
+fi
+
+# ---- usage errors: exit 2 -----------------------------------------------------
+run frobnicate
+check "unknown command exits 2" 'status 2 && err_has "frobnicate"'
+run price --market "$MARKET" --portfolio "$BOOK" --bogus
+check "unknown option exits 2" 'status 2 && err_has "^mcprice: .*--bogus"'
+run price --market "$MARKET"
+check "missing --portfolio exits 2" 'status 2 && err_has "--portfolio"'
+run price --market "$MARKET" --portfolio "$BOOK" --paths abc
+check "--paths abc exits 2" 'status 2 && err_has "--paths"'
+run price --market "$MARKET" --portfolio "$BOOK" --paths 1
+check "--paths 1 exits 2" 'status 2 && err_has "--paths"'
+run price --market "$MARKET" --portfolio "$BOOK" --format xml
+check "--format xml exits 2 listing the formats" 'status 2 && err_has "table, csv, json"'
+run price --market "$MARKET" --portfolio "$BOOK" --backend gpu
+check "--backend gpu exits 2 listing the backends" 'status 2 && err_has "auto, cpu, cuda"'
+run price --market "$MARKET" --portfolio "$BOOK" --block-size 100
+check "--block-size 100 exits 2" 'status 2 && err_has "--block-size"'
+run price --market "$MARKET" --portfolio "$BOOK" --seed
+check "--seed without a value exits 2" 'status 2 && err_has "--seed"'
+
+# ---- input errors: exit 1 -----------------------------------------------------
+run price --market "$TMP/no_such_market.json" --portfolio "$BOOK"
+check "missing market file exits 1 naming it" 'status 1 && err_has "no_such_market.json"'
+run price --market "$MARKET" --portfolio "$BAD"
+check "negative strike exits 1 with file:line:col" \
+  'status 1 && err_has "cli_bad_portfolio.json:[0-9][0-9]*:[0-9][0-9]*"'
+run price --market "$MARKET" --portfolio "$UNKNOWN"
+check "unknown underlying exits 1 naming the portfolio" \
+  'status 1 && err_has "cli_unknown_underlying.json"'
+
+# ---- device errors: exit 3 ----------------------------------------------------
+if "$MCPRICE" info 2>/dev/null | grep -q -E '^devices: +0$'; then
+  run price --market "$MARKET" --portfolio "$BOOK" --backend cuda
+  check "--backend cuda without a GPU exits 3" 'status 3 && err_has "cuda"'
+else
+  skip "--backend cuda without a GPU (a GPU is present)"
+fi
+
+# ---- reports ------------------------------------------------------------------
+run price --market "$MARKET" --portfolio "$BOOK"
+check "table report" 'status 0 && out_has "^# backend" && out_has "^id  *quantity" &&
+  out_has "^TOTAL " && [ "$(grep -c -v "^#" "$TMP/out")" -eq $((NTRADES + 2)) ]'
+
+run price --market "$MARKET" --portfolio "$BOOK" --format csv
+cp "$TMP/out" "$TMP/seed7.csv"
+check "csv report: header and $NTRADES+1 rows" '
+  status 0 && [ "$(head -n 1 "$TMP/out")" = "$CSV_HEADER" ] &&
+  [ "$(wc -l <"$TMP/out")" -eq $((NTRADES + 2)) ] && out_has "^TOTAL,,,"'
+
+run price --market "$MARKET" --portfolio "$BOOK" --format json
+if command -v python3 >/dev/null 2>&1; then
+  check "json report parses" 'status 0 && python3 -c "import json,sys
+d = json.load(sys.stdin)
+assert len(d[\"trades\"]) == $NTRADES and \"value\" in d[\"total\"]" <"$TMP/out"'
+else
+  skip "json report parses (no python3)"
+fi
+check "json reports the file's run.paths" 'status 0 && out_has "\"paths\": 20000,"'
+
+run price --market "$MARKET" --portfolio "$BOOK" --format json --paths 5000
+check "--paths overrides run.paths" 'status 0 && out_has "\"paths\": 5000,"'
+
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --seed 7
+check "same seed gives identical csv" 'status 0 && cmp -s "$TMP/out" "$TMP/seed7.csv"'
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --seed 8
+check "--seed changes the prices" 'status 0 && ! cmp -s "$TMP/out" "$TMP/seed7.csv"'
+
+# ---- --output -----------------------------------------------------------------
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --output "$TMP/book.csv"
+check "--output writes the file, nothing on stdout" '
+  status 0 && [ ! -s "$TMP/out" ] && cmp -s "$TMP/book.csv" "$TMP/seed7.csv" &&
+  no_temporaries "$TMP/book.csv"'
+
+run price --market "$MARKET" --portfolio "$BOOK" --output "$TMP/no_such_dir/book.csv"
+check "--output into a missing directory exits 3, no file" '
+  status 3 && [ ! -e "$TMP/no_such_dir" ] && err_has "no_such_dir"'
+
+echo "previous report" >"$TMP/keep.csv"
+run price --market "$MARKET" --portfolio "$BAD" --format csv --output "$TMP/keep.csv"
+check "--output with bad input keeps the old file" '
+  status 1 && [ "$(cat "$TMP/keep.csv")" = "previous report" ] && no_temporaries "$TMP/keep.csv"'
+run price --market "$MARKET" --portfolio "$UNKNOWN" --format csv --output "$TMP/keep.csv"
+check "--output with a failed run keeps the old file" '
+  status 1 && [ "$(cat "$TMP/keep.csv")" = "previous report" ] && no_temporaries "$TMP/keep.csv"'
+
+if [ -w /dev/full ]; then
+  "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"
+  rc=$?
+  check "a failed write to stdout exits 3" 'status 3'
+else
+  skip "a failed write to stdout exits 3 (no /dev/full)"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,50 @@
+/* cli.h: pieces shared by the mcprice commands. */
+#ifndef MCPRICE_CLI_H
+#define MCPRICE_CLI_H
+
+#include <stdio.h>
+#include "mcprice.h"
+
+/* Exit statuses, documented in mcprice(1). */
+enum {
+  CLI_EXIT_OK = 0,
+  CLI_EXIT_INPUT = 1,  /* unreadable or invalid market or portfolio */
+  CLI_EXIT_USAGE = 2,  /* bad command line */
+  CLI_EXIT_RUNTIME = 3 /* device, memory or output failure */
+};
+
+/* One long option of a command; short is 0 when it has no one-letter form. */
+typedef struct cli_option {
+  const char *name;
+  char short_name;
+  int has_arg;
+} cli_option;
+
+enum { CLI_OPT_END = -1, CLI_OPT_BAD = -2 };
+
+/* Reads the option at argv[*next] (argv is NULL-terminated) and advances
+ * *next past it and its value. Returns its index in opts (terminated by a
+ * NULL name), CLI_OPT_END when the arguments are used up, or CLI_OPT_BAD
+ * after printing why. Accepts "--name value", "--name=value" and "-x". */
+int cli_next_option(char **argv, int *next, const cli_option *opts, const char *command,
+                    const char **value);
+
+/* Prints "mcprice: " and the formatted message to stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* The exit status for a library status: 1 for input, 2 for argument, 3 else. */
+int cli_exit_for(mcp_status status);
+
+int cli_price(int argc, char **argv);
+void cli_price_help(FILE *f);
+/* The price options, shared by "mcprice --help" and "mcprice price --help". */
+extern const char cli_price_options_help[];
+
+int cli_info(int argc, char **argv);
+void cli_info_help(FILE *f);
+
+#endif /* MCPRICE_CLI_H */

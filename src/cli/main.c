@@ -1,1 +1,166 @@
-int main(void){return 0;}
+/* main.c: mcprice command dispatch, help, version and the helpers the
+ * commands share (option reading, error messages, exit statuses). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("mcprice: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
+int cli_exit_for(mcp_status status)
+{
+  switch (status) {
+  case MCP_OK:
+    return CLI_EXIT_OK;
+  case MCP_ERR_IO:
+  case MCP_ERR_PARSE:
+  case MCP_ERR_INPUT:
+  case MCP_ERR_NOT_FOUND:
+    return CLI_EXIT_INPUT;
+  case MCP_ERR_ARGUMENT:
+    return CLI_EXIT_USAGE;
+  default:
+    return CLI_EXIT_RUNTIME;
+  }
+}
+
+/* A small getopt_long: it keeps the CLI within C11 + POSIX and lets every
+ * message name the command and point to its help. */
+int cli_next_option(char **argv, int *next, const cli_option *opts, const char *command,
+                    const char **value)
+{
+  const char *arg = argv[*next];
+  if (!arg)
+    return CLI_OPT_END;
+  (*next)++;
+  *value = NULL;
+  const char *eq = NULL;
+  int k = 0;
+  if (arg[0] == '-' && arg[1] == '-' && arg[2]) {
+    eq = strchr(arg + 2, '=');
+    size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+    while (opts[k].name && (strlen(opts[k].name) != len || strncmp(opts[k].name, arg + 2, len)))
+      k++;
+  } else if (arg[0] == '-' && arg[1] && !arg[2]) {
+    while (opts[k].name && opts[k].short_name != arg[1])
+      k++;
+  } else {
+    cli_error("%s: unexpected argument '%s' (try 'mcprice help %s')", command, arg, command);
+    return CLI_OPT_BAD;
+  }
+  if (!opts[k].name) {
+    cli_error("%s: unknown option '%.*s' (try 'mcprice help %s')", command,
+              eq ? (int)(eq - arg) : (int)strlen(arg), arg, command);
+    return CLI_OPT_BAD;
+  }
+  if (!opts[k].has_arg && eq) {
+    cli_error("%s: option --%s takes no value", command, opts[k].name);
+    return CLI_OPT_BAD;
+  }
+  if (opts[k].has_arg) {
+    *value = eq ? eq + 1 : argv[*next];
+    if (!*value || !**value) {
+      cli_error("%s: option --%s needs a value", command, opts[k].name);
+      return CLI_OPT_BAD;
+    }
+    if (!eq)
+      (*next)++;
+  }
+  return k;
+}
+
+static void main_help(FILE *f)
+{
+  fputs("Usage: mcprice COMMAND [OPTIONS]\n"
+        "       mcprice --help | --version\n"
+        "\n"
+        "Monte Carlo pricing of European and Asian equity options, on a GPU or the CPU.\n"
+        "\n"
+        "Commands:\n"
+        "  price           price a portfolio in a market: prices, standard errors,\n"
+        "                  95% confidence intervals and the book total\n"
+        "  info            list the GPUs found and the build settings\n"
+        "  help [COMMAND]  show this help, or the help of COMMAND\n"
+        "\n"
+        "Options of price:\n",
+        f);
+  fputs(cli_price_options_help, f);
+  fputs("\n"
+        "General options:\n"
+        "  -h, --help             show help and exit\n"
+        "      --version          print the version and exit\n"
+        "\n"
+        "Exit status: 0 success, 1 bad input, 2 usage error, 3 device or run-time failure.\n"
+        "See mcprice(1) for the input formats.\n",
+        f);
+}
+
+static int help_command(int argc, char **argv)
+{
+  if (argc > 1) {
+    cli_error("help: expected at most one command name");
+    return CLI_EXIT_USAGE;
+  }
+  if (argc == 0)
+    main_help(stdout);
+  else if (strcmp(argv[0], "price") == 0)
+    cli_price_help(stdout);
+  else if (strcmp(argv[0], "info") == 0)
+    cli_info_help(stdout);
+  else if (strcmp(argv[0], "help") == 0)
+    main_help(stdout);
+  else {
+    cli_error("help: unknown command '%s'; commands: price, info, help", argv[0]);
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
+}
+
+/* Help, version and info go to stdout: failing to print them is an error
+ * (e.g. "mcprice info > /dev/full"). */
+static int finish_stdout(int status)
+{
+  if (status == CLI_EXIT_OK && (fflush(stdout) != 0 || ferror(stdout))) {
+    cli_error("cannot write to standard output");
+    return CLI_EXIT_RUNTIME;
+  }
+  return status;
+}
+
+static int dispatch(int argc, char **argv)
+{
+  if (argc < 2) {
+    main_help(stderr);
+    return CLI_EXIT_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "price") == 0)
+    return cli_price(argc - 2, argv + 2);
+  if (strcmp(cmd, "info") == 0)
+    return cli_info(argc - 2, argv + 2);
+  if (strcmp(cmd, "help") == 0)
+    return help_command(argc - 2, argv + 2);
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+    main_help(stdout);
+    return CLI_EXIT_OK;
+  }
+  if (strcmp(cmd, "--version") == 0) {
+    printf("mcprice %s\n", mcp_version());
+    return CLI_EXIT_OK;
+  }
+  if (cmd[0] == '-')
+    cli_error("unknown option '%s' (try 'mcprice --help')", cmd);
+  else
+    cli_error("unknown command '%s'; commands: price, info, help", cmd);
+  return CLI_EXIT_USAGE;
+}
+
+int main(int argc, char **argv) { return finish_stdout(dispatch(argc, argv)); }

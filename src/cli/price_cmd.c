@@ -1,1 +1,319 @@
-typedef int mcpi_placeholder;
+/* price_cmd.c: "mcprice price": options, loading, pricing with a progress
+ * line, and the report. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli.h"
+#include "report.h"
+
+const char cli_price_options_help[] =
+    "      --market FILE      market file (JSON): rate and underlyings; required\n"
+    "      --portfolio FILE   portfolio file (JSON): trades and run settings; required\n"
+    "      --paths N          number of Monte Carlo paths, 2 to 2^40\n"
+    "                         (overrides the portfolio's run.paths)\n"
+    "      --seed S           random seed, 0 to 2^64-1 (overrides run.seed)\n"
+    "      --backend NAME     auto, cpu or cuda (overrides run.backend; default auto:\n"
+    "                         the GPU when one is present, else the CPU)\n"
+    "      --format NAME      report format: table, csv or json (default table)\n"
+    "      --output FILE      write the report to FILE, which is replaced only once\n"
+    "                         the report is complete (default: standard output)\n"
+    "      --tile-paths N     paths per tile: 0 (sized to memory, the default) or a\n"
+    "                         multiple of 256; prices do not depend on it\n"
+    "      --block-size N     CUDA threads per block: a multiple of 32 from 32 to 1024\n"
+    "                         (default 128); prices do not depend on it\n"
+    "  -q, --quiet            no progress line, even when stderr is a terminal\n";
+
+void cli_price_help(FILE *f)
+{
+  fputs("Usage: mcprice price --market FILE --portfolio FILE [OPTIONS]\n"
+        "\n"
+        "Prices every trade of the portfolio in the market by Monte Carlo and reports\n"
+        "per-unit prices with standard errors and 95% confidence intervals, position\n"
+        "values (quantity x price) and the book total.\n"
+        "\n"
+        "Options:\n",
+        f);
+  fputs(cli_price_options_help, f);
+  fputs("  -h, --help             show this help and exit\n", f);
+}
+
+enum {
+  O_MARKET,
+  O_PORTFOLIO,
+  O_PATHS,
+  O_SEED,
+  O_BACKEND,
+  O_FORMAT,
+  O_OUTPUT,
+  O_TILE,
+  O_BLOCK,
+  O_QUIET,
+  O_HELP
+};
+#define GIVEN(o, opt) ((o)->given & (1u << (opt)))
+
+static const cli_option options[] = {
+    [O_MARKET] = {"market", 0, 1},    [O_PORTFOLIO] = {"portfolio", 0, 1},
+    [O_PATHS] = {"paths", 0, 1},      [O_SEED] = {"seed", 0, 1},
+    [O_BACKEND] = {"backend", 0, 1},  [O_FORMAT] = {"format", 0, 1},
+    [O_OUTPUT] = {"output", 0, 1},    [O_TILE] = {"tile-paths", 0, 1},
+    [O_BLOCK] = {"block-size", 0, 1}, [O_QUIET] = {"quiet", 'q', 0},
+    [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
+
+typedef struct price_opts {
+  unsigned given; /* bit O_x: the option was on the command line */
+  const char *market, *portfolio, *output;
+  uint64_t paths, seed, tile_paths, block_size;
+  mcp_backend backend;
+  report_format format;
+} price_opts;
+
+/* Decimal digits only: strtoull alone would take "-1", " 5" and "0x10". */
+static int parse_count(const char *option, const char *s, uint64_t max, uint64_t *out)
+{
+  char *end = (char *)s;
+  errno = 0;
+  unsigned long long v = s[0] >= '0' && s[0] <= '9' ? strtoull(s, &end, 10) : 0;
+  if (end == s || *end) {
+    cli_error("--%s: expected a whole number, got '%s'", option, s);
+    return -1;
+  }
+  if (errno == ERANGE || v > max) {
+    cli_error("--%s: %s is too large", option, s);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(char **argv, price_opts *o)
+{
+  int next = 0, k;
+  const char *v;
+  while ((k = cli_next_option(argv, &next, options, "price", &v)) >= 0) {
+    o->given |= 1u << k;
+    int bad = 0;
+    switch (k) {
+    case O_MARKET:
+      o->market = v;
+      break;
+    case O_PORTFOLIO:
+      o->portfolio = v;
+      break;
+    case O_OUTPUT:
+      o->output = v;
+      break;
+    case O_PATHS:
+      bad = parse_count("paths", v, UINT64_MAX, &o->paths);
+      break;
+    case O_SEED:
+      bad = parse_count("seed", v, UINT64_MAX, &o->seed);
+      break;
+    case O_TILE:
+      bad = parse_count("tile-paths", v, UINT64_MAX, &o->tile_paths);
+      break;
+    case O_BLOCK:
+      bad = parse_count("block-size", v, INT_MAX, &o->block_size);
+      break;
+    case O_BACKEND:
+      bad = mcp_backend_from_name(v, &o->backend) != MCP_OK;
+      if (bad)
+        cli_error("--backend: expected one of auto, cpu, cuda; got '%s'", v);
+      break;
+    case O_FORMAT:
+      bad = report_format_from_name(v, &o->format) != 0;
+      if (bad)
+        cli_error("--format: expected one of " REPORT_FORMAT_NAMES "; got '%s'", v);
+      break;
+    case O_HELP:
+      cli_price_help(stdout);
+      return CLI_EXIT_OK;
+    }
+    if (bad)
+      return CLI_EXIT_USAGE;
+  }
+  if (k == CLI_OPT_BAD)
+    return CLI_EXIT_USAGE;
+  if (!o->market || !o->portfolio) {
+    cli_error("price: missing --%s (try 'mcprice help price')", o->market ? "portfolio" : "market");
+    return CLI_EXIT_USAGE;
+  }
+  return -1;
+}
+
+/* ---- settings: the flags override the portfolio's run settings ------------ */
+
+static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
+{
+  mcp_status st = MCP_OK;
+  const char *option = NULL;
+  if (GIVEN(o, O_PATHS) && (st = mcp_portfolio_set_paths(p, o->paths)) != MCP_OK)
+    option = "--paths";
+  else if (GIVEN(o, O_SEED) && (st = mcp_portfolio_set_seed(p, o->seed)) != MCP_OK)
+    option = "--seed";
+  if (option)
+    cli_error("bad %s value: %s", option, mcp_portfolio_last_error(p));
+  return cli_exit_for(st);
+}
+
+static int apply_kernel_settings(const price_opts *o, mcp_context *c)
+{
+  mcp_status st = MCP_OK;
+  const char *option = NULL;
+  if (GIVEN(o, O_TILE) && (st = mcp_context_set_tile_paths(c, o->tile_paths)) != MCP_OK)
+    option = "--tile-paths";
+  else if (GIVEN(o, O_BLOCK) &&
+           (st = mcp_context_set_block_size(c, (int)o->block_size)) != MCP_OK)
+    option = "--block-size";
+  if (option)
+    cli_error("bad %s value: %s", option, mcp_context_last_error(c));
+  return cli_exit_for(st);
+}
+
+/* Runs the library's own checks on scratch objects before any file is read,
+ * so a bad flag is a usage error (2) whatever the inputs hold. */
+static int check_settings(const price_opts *o)
+{
+  mcp_portfolio *p = NULL;
+  mcp_context *c = NULL;
+  int rc = CLI_EXIT_RUNTIME;
+  if (mcp_portfolio_create(&p) != MCP_OK || mcp_context_create(&c, MCP_BACKEND_CPU) != MCP_OK)
+    cli_error("out of memory");
+  else if ((rc = apply_run_settings(o, p)) == CLI_EXIT_OK)
+    rc = apply_kernel_settings(o, c);
+  mcp_context_destroy(c);
+  mcp_portfolio_destroy(p);
+  return rc;
+}
+
+/* ---- inputs and context ---------------------------------------------------- */
+
+static int load_failed(mcp_status st, const char *path, const char *err)
+{
+  if (st == MCP_OK)
+    return 0;
+  if (!err[0])
+    err = mcp_strerror(st);
+  /* the loaders name the file, line and column; add the name if missing */
+  if (strstr(err, path))
+    cli_error("%s", err);
+  else
+    cli_error("%s: %s", path, err);
+  return cli_exit_for(st);
+}
+
+static int load_inputs(const price_opts *o, mcp_market **m, mcp_portfolio **p)
+{
+  char err[1024] = "";
+  int rc = load_failed(mcp_market_load(m, o->market, err, sizeof err), o->market, err);
+  if (rc)
+    return rc;
+  err[0] = '\0';
+  return load_failed(mcp_portfolio_load(p, o->portfolio, err, sizeof err), o->portfolio, err);
+}
+
+/* Backend: the flag, else the portfolio's run settings, else auto. */
+static int make_context(const price_opts *o, const mcp_portfolio *p, mcp_context **c)
+{
+  mcp_backend b = GIVEN(o, O_BACKEND) ? o->backend : mcp_portfolio_backend(p);
+  mcp_status st = mcp_context_create(c, b);
+  if (st == MCP_ERR_UNAVAILABLE) {
+    cli_error("backend %s (asked for by %s) is unavailable: %s", mcp_backend_name(b),
+              GIVEN(o, O_BACKEND) ? "--backend" : o->portfolio,
+              mcp_cuda_built() ? "no CUDA GPU was found" : "mcprice was built without CUDA");
+    return CLI_EXIT_RUNTIME;
+  }
+  if (st != MCP_OK) {
+    cli_error("cannot create a %s context: %s", mcp_backend_name(b), mcp_strerror(st));
+    return CLI_EXIT_RUNTIME;
+  }
+  return apply_kernel_settings(o, *c);
+}
+
+/* ---- progress ---------------------------------------------------------------- */
+
+typedef struct progress {
+  double start, last;
+  int shown;
+} progress;
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void on_progress(double fraction, void *user)
+{
+  progress *pr = user;
+  double t = now();
+  /* silent for short runs, then at most ten updates a second */
+  if (t - pr->start <= 1.0 || (t - pr->last < 0.1 && fraction < 1.0))
+    return;
+  pr->last = t;
+  pr->shown = 1;
+  int percent = fraction >= 1.0 ? 100 : fraction > 0 ? (int)(100.0 * fraction) : 0;
+  fprintf(stderr, "\rpricing: %3d%%  elapsed %.1f s", percent, t - pr->start);
+}
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int price_and_report(const price_opts *o, mcp_context *c, const mcp_market *m,
+                            const mcp_portfolio *p)
+{
+  report_sink sink;
+  /* open the output first: an unwritable --output fails before a long run */
+  if (report_open(&sink, o->output) != 0)
+    return CLI_EXIT_RUNTIME;
+  progress pr = {now(), 0, 0};
+  if (!GIVEN(o, O_QUIET) && isatty(STDERR_FILENO))
+    mcp_context_set_progress(c, on_progress, &pr);
+  mcp_results *r = NULL;
+  mcp_status st = mcp_price(c, m, p, &r);
+  if (pr.shown)
+    fputc('\n', stderr);
+  int rc = CLI_EXIT_OK;
+  if (st == MCP_ERR_INPUT || st == MCP_ERR_NOT_FOUND) {
+    cli_error("%s: %s (market %s)", o->portfolio, mcp_context_last_error(c), o->market);
+    rc = CLI_EXIT_INPUT;
+  } else if (st != MCP_OK) {
+    cli_error("pricing failed: %s", mcp_context_last_error(c));
+    rc = CLI_EXIT_RUNTIME;
+  } else if (report_write(sink.f, o->format, r) != 0) {
+    cli_error("cannot write %s: %s", o->output ? o->output : "standard output",
+              strerror(errno));
+    rc = CLI_EXIT_RUNTIME;
+  } else if (report_commit(&sink) != 0)
+    rc = CLI_EXIT_RUNTIME;
+  if (rc != CLI_EXIT_OK)
+    report_abort(&sink);
+  mcp_results_destroy(r);
+  return rc;
+}
+
+int cli_price(int argc, char **argv)
+{
+  (void)argc; /* argv is NULL-terminated */
+  price_opts o = {.format = REPORT_TABLE};
+  int rc = parse_args(argv, &o);
+  if (rc >= 0)
+    return rc;
+  if ((rc = check_settings(&o)) != CLI_EXIT_OK)
+    return rc;
+  mcp_market *m = NULL;
+  mcp_portfolio *p = NULL;
+  mcp_context *c = NULL;
+  if ((rc = load_inputs(&o, &m, &p)) == CLI_EXIT_OK &&
+      (rc = apply_run_settings(&o, p)) == CLI_EXIT_OK &&
+      (rc = make_context(&o, p, &c)) == CLI_EXIT_OK)
+    rc = price_and_report(&o, c, m, p);
+  mcp_context_destroy(c);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  return rc;
+}

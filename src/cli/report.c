@@ -1,1 +1,367 @@
-typedef int mcpi_placeholder;
+/* report.c: the table, CSV and JSON reports, and the output file that is
+ * replaced atomically (temporary + fsync + rename). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cli.h"
+#include "report.h"
+
+static const char *const format_names[] = {"table", "csv", "json"};
+
+int report_format_from_name(const char *name, report_format *out)
+{
+  for (int f = 0; f < 3; f++)
+    if (strcmp(name, format_names[f]) == 0) {
+      *out = (report_format)f;
+      return 0;
+    }
+  return -1;
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+/* One line of a report: a trade (per-unit estimate) or, at index == count,
+ * the book, whose estimate is that of the total value. */
+typedef struct row {
+  const char *id;
+  int is_total;
+  double quantity, value;
+  mcp_estimate e;
+} row;
+
+static void get_row(const mcp_results *r, size_t i, row *out)
+{
+  memset(out, 0, sizeof *out);
+  out->is_total = i == mcp_results_count(r);
+  if (out->is_total) {
+    out->id = "TOTAL";
+    mcp_results_total(r, &out->e);
+    out->value = out->e.price;
+  } else {
+    out->id = mcp_results_trade_id(r, i);
+    mcp_results_trade(r, i, &out->e);
+    out->quantity = mcp_results_quantity(r, i);
+    out->value = out->quantity * out->e.price;
+  }
+}
+
+enum { NCOL = 7, CELL = 40 };
+static const char *const column_names[NCOL] = {"id",       "quantity",  "price", "std_error",
+                                               "ci95_low", "ci95_high", "value"};
+
+/* Every write goes through emit, which remembers the first failure. */
+typedef struct out {
+  FILE *f;
+  int failed, err;
+} out;
+
+static void emit(out *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void emit(out *o, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  if (vfprintf(o->f, fmt, ap) < 0 && !o->failed) {
+    o->failed = 1;
+    o->err = errno;
+  }
+  va_end(ap);
+}
+
+/* ---- table --------------------------------------------------------------- */
+
+static void fixed(char *cell, double x)
+{
+  /* %.6f of a huge value would not fit a column; switch to an exponent */
+  snprintf(cell, CELL, fabs(x) < 1e15 || !isfinite(x) ? "%.6f" : "%.6e", x);
+}
+
+/* The numeric cells of a row (columns 1..6); the book has no quantity or
+ * per-unit price. */
+static void table_cells(const row *w, char cell[NCOL][CELL])
+{
+  cell[1][0] = cell[2][0] = '\0';
+  if (!w->is_total) {
+    snprintf(cell[1], CELL, "%.10g", w->quantity);
+    fixed(cell[2], w->e.price);
+  }
+  fixed(cell[3], w->e.std_error);
+  fixed(cell[4], w->e.ci_low);
+  fixed(cell[5], w->e.ci_high);
+  fixed(cell[6], w->value);
+}
+
+static void write_table(out *o, const mcp_results *r)
+{
+  size_t n = mcp_results_count(r);
+  int width[NCOL];
+  char cell[NCOL][CELL];
+  row w;
+  for (int c = 0; c < NCOL; c++)
+    width[c] = (int)strlen(column_names[c]);
+  for (size_t i = 0; i <= n; i++) { /* first pass: column widths */
+    get_row(r, i, &w);
+    table_cells(&w, cell);
+    if ((int)strlen(w.id) > width[0])
+      width[0] = (int)strlen(w.id);
+    for (int c = 1; c < NCOL; c++)
+      if ((int)strlen(cell[c]) > width[c])
+        width[c] = (int)strlen(cell[c]);
+  }
+  emit(o, "# mcprice %s\n# backend  %s\n# paths    %llu\n# seed     %llu\n# time     %.3f s\n",
+       mcp_version(), mcp_backend_name(mcp_results_backend(r)),
+       (unsigned long long)mcp_results_paths(r), (unsigned long long)mcp_results_seed(r),
+       mcp_results_seconds(r));
+  emit(o, "%-*s", width[0], column_names[0]);
+  for (int c = 1; c < NCOL; c++)
+    emit(o, "  %*s", width[c], column_names[c]);
+  emit(o, "\n");
+  for (size_t i = 0; i <= n; i++) {
+    get_row(r, i, &w);
+    table_cells(&w, cell);
+    emit(o, "%-*s", width[0], w.id);
+    for (int c = 1; c < NCOL; c++)
+      emit(o, "  %*s", width[c], cell[c]);
+    emit(o, "\n");
+  }
+}
+
+/* ---- CSV ----------------------------------------------------------------- */
+
+/* RFC 4180: quote a field holding a separator, a quote or a line break. */
+static void csv_field(out *o, const char *s)
+{
+  if (!strpbrk(s, ",\"\r\n")) {
+    emit(o, "%s", s);
+    return;
+  }
+  emit(o, "\"");
+  for (; *s; s++)
+    if (*s == '"')
+      emit(o, "\"\"");
+    else
+      emit(o, "%c", *s);
+  emit(o, "\"");
+}
+
+static void write_csv(out *o, const mcp_results *r)
+{
+  for (int c = 0; c < NCOL; c++)
+    emit(o, c ? ",%s" : "%s", column_names[c]);
+  emit(o, "\n");
+  row w;
+  for (size_t i = 0; i <= mcp_results_count(r); i++) {
+    get_row(r, i, &w);
+    csv_field(o, w.id);
+    if (w.is_total)
+      emit(o, ",,");
+    else
+      emit(o, ",%.17g,%.17g", w.quantity, w.e.price);
+    emit(o, ",%.17g,%.17g,%.17g,%.17g\n", w.e.std_error, w.e.ci_low, w.e.ci_high, w.value);
+  }
+}
+
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void json_string(out *o, const char *s)
+{
+  emit(o, "\"");
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      emit(o, "\\%c", ch);
+    else if (ch < 0x20)
+      emit(o, "\\u%04x", ch);
+    else
+      emit(o, "%c", ch);
+  }
+  emit(o, "\"");
+}
+
+/* JSON has no NaN or infinity: those become null. */
+static void json_number(out *o, double x)
+{
+  if (isfinite(x))
+    emit(o, "%.17g", x);
+  else
+    emit(o, "null");
+}
+
+static void json_member(out *o, const char *name, double x)
+{
+  emit(o, ", \"%s\": ", name);
+  json_number(o, x);
+}
+
+static void json_interval(out *o, const mcp_estimate *e)
+{
+  json_member(o, "std_error", e->std_error);
+  json_member(o, "ci95_low", e->ci_low);
+  json_member(o, "ci95_high", e->ci_high);
+}
+
+static void write_json(out *o, const mcp_results *r)
+{
+  emit(o, "{\n  \"backend\": ");
+  json_string(o, mcp_backend_name(mcp_results_backend(r)));
+  emit(o, ",\n  \"paths\": %llu,\n  \"seed\": %llu,\n  \"seconds\": ",
+       (unsigned long long)mcp_results_paths(r), (unsigned long long)mcp_results_seed(r));
+  json_number(o, mcp_results_seconds(r));
+  emit(o, ",\n  \"trades\": [");
+  size_t n = mcp_results_count(r);
+  row w;
+  for (size_t i = 0; i < n; i++) {
+    get_row(r, i, &w);
+    emit(o, "%s\n    {\"id\": ", i ? "," : "");
+    json_string(o, w.id);
+    json_member(o, "quantity", w.quantity);
+    json_member(o, "price", w.e.price);
+    json_interval(o, &w.e);
+    json_member(o, "value", w.value);
+    emit(o, "}");
+  }
+  get_row(r, n, &w);
+  emit(o, "%s],\n  \"total\": {\"value\": ", n ? "\n  " : "");
+  json_number(o, w.value);
+  json_interval(o, &w.e);
+  emit(o, "}\n}\n");
+}
+
+int report_write(FILE *f, report_format format, const mcp_results *results)
+{
+  out o = {f, 0, 0};
+  if (format == REPORT_CSV)
+    write_csv(&o, results);
+  else if (format == REPORT_JSON)
+    write_json(&o, results);
+  else
+    write_table(&o, results);
+  if (o.failed)
+    errno = o.err;
+  return o.failed ? -1 : 0;
+}
+
+/* ---- output file --------------------------------------------------------- */
+
+/* The temporary to remove should a signal end the run while it exists. */
+static char *volatile pending_tmp;
+
+static void on_fatal_signal(int sig)
+{
+  char *tmp = pending_tmp;
+  if (tmp)
+    unlink(tmp);
+  raise(sig); /* SA_RESETHAND restored the default action */
+}
+
+static void catch_fatal_signals(void)
+{
+  static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_fatal_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++)
+    if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler != SIG_IGN) /* keep nohup's */
+      sigaction(sigs[k], &sa, NULL);
+}
+
+/* An existing file keeps its permissions; a new one gets the usual
+ * 0666 & ~umask instead of mkstemp's 0600. */
+static mode_t output_mode(const char *path)
+{
+  struct stat st;
+  if (stat(path, &st) == 0)
+    return st.st_mode & 07777;
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+int report_open(report_sink *s, const char *path)
+{
+  memset(s, 0, sizeof *s);
+  s->path = path;
+  if (!path) {
+    s->f = stdout;
+    return 0;
+  }
+  size_t len = strlen(path);
+  if (!(s->tmp = malloc(len + 8))) {
+    cli_error("%s: out of memory", path);
+    return -1;
+  }
+  memcpy(s->tmp, path, len);
+  memcpy(s->tmp + len, ".XXXXXX", 8);
+  catch_fatal_signals();
+  int fd = mkstemp(s->tmp);
+  if (fd < 0) {
+    cli_error("cannot create a temporary file for %s: %s", path, strerror(errno));
+    free(s->tmp);
+    s->tmp = NULL;
+    return -1;
+  }
+  pending_tmp = s->tmp;
+  if (fchmod(fd, output_mode(path)) != 0 || !(s->f = fdopen(fd, "w"))) {
+    cli_error("cannot write %s: %s", s->tmp, strerror(errno));
+    close(fd);
+    report_abort(s);
+    return -1;
+  }
+  return 0;
+}
+
+int report_commit(report_sink *s)
+{
+  int ok = fflush(s->f) == 0 && !ferror(s->f);
+  if (s->path) {
+    ok = ok && fsync(fileno(s->f)) == 0;
+    int err = errno;
+    if (fclose(s->f) != 0 && ok) {
+      ok = 0;
+      err = errno;
+    }
+    s->f = NULL;
+    if (ok && rename(s->tmp, s->path) != 0) {
+      ok = 0;
+      err = errno;
+    }
+    errno = err;
+  }
+  if (!ok) {
+    cli_error("cannot write %s: %s", s->path ? s->path : "standard output", strerror(errno));
+    report_abort(s);
+    return -1;
+  }
+  if (s->tmp) { /* renamed: nothing left to remove */
+    pending_tmp = NULL;
+    free(s->tmp);
+    s->tmp = NULL;
+  }
+  return 0;
+}
+
+void report_abort(report_sink *s)
+{
+  if (!s || !s->path)
+    return;
+  if (s->f)
+    fclose(s->f);
+  s->f = NULL;
+  if (s->tmp) {
+    unlink(s->tmp);
+    pending_tmp = NULL;
+    free(s->tmp);
+    s->tmp = NULL;
+  }
+}

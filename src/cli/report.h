@@ -1,0 +1,34 @@
+/* report.h: writing pricing results as a table, CSV or JSON, to standard
+ * output or to a file that is replaced only once it is complete. */
+#ifndef MCPRICE_REPORT_H
+#define MCPRICE_REPORT_H
+
+#include <stdio.h>
+#include "mcprice.h"
+
+typedef enum report_format { REPORT_TABLE = 0, REPORT_CSV, REPORT_JSON } report_format;
+
+#define REPORT_FORMAT_NAMES "table, csv, json"
+
+/* Parses "table", "csv" or "json"; returns 0, or -1 for any other name. */
+int report_format_from_name(const char *name, report_format *out);
+
+/* Writes the results; returns 0, or -1 with errno set when a write failed. */
+int report_write(FILE *f, report_format format, const mcp_results *results);
+
+/* Where the report goes: standard output, or path through a temporary file
+ * in the same directory that is renamed over path on success. */
+typedef struct report_sink {
+  FILE *f;
+  const char *path; /* NULL for standard output */
+  char *tmp;        /* the temporary file's name */
+} report_sink;
+
+/* Each returns 0, or prints the reason and returns -1. report_commit makes
+ * the output final; report_abort removes the temporary (NULL-safe, and
+ * harmless after a failed open or commit). */
+int report_open(report_sink *sink, const char *path);
+int report_commit(report_sink *sink);
+void report_abort(report_sink *sink);
+
+#endif /* MCPRICE_REPORT_H */
