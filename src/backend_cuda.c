@@ -1,5 +1,5 @@
-/* backend_cuda.c: host side of the CUDA backend.  Per tile of paths, cuRAND's
- * device generator writes the normals (canonical mapping, rng.h), the path
+/* backend_cuda.c: host side of the CUDA backend.  Per tile of paths, the
+ * normals kernel writes the canonical normals (cuRAND's device API, rng.h), the path
  * kernel evaluates every payoff of the job, and the chunk-sum kernel reduces
  * them in the fixed order the CPU uses. */
 #include <stdlib.h>
@@ -107,7 +107,7 @@ static mcp_status upload(mcp_context *ctx, const mcpi_job *j, uint64_t paths, de
   }
 }
 
-static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t gen)
+static mcp_status price_job(mcpi_run *run, size_t ji)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
   mcp_context *ctx = run->ctx;
@@ -127,11 +127,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t gen)
   for (uint64_t p0 = 0; st == MCP_OK && p0 < paths; p0 += d.tile) {
     size_t n = (size_t)(paths - p0 < d.tile ? paths - p0 : d.tile);
     size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-    /* the device generator wants an even count; d.tile is even */
-    curandStatus_t cs = mcpi_rng_fill(gen, j->stream, 0, j->nsteps, p0, n + (n & 1), d.z, d.tile);
-    if (cs != CURAND_STATUS_SUCCESS) {
-      st = mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cuRAND device generator failed (status %d)",
-                     (int)cs);
+    if ((e = mcpi_launch_normals(j->stream, 0, j->nsteps, p0, n, d.z, d.tile, 0)) != cudaSuccess) {
+      st = cuda_fail(ctx, e, "the normals kernel");
       break;
     }
     if ((e = mcpi_launch_paths(view, d.z, d.tile, n, d.pay, ctx->block, 0)) != cudaSuccess) {
@@ -162,13 +159,9 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
   cudaError_t e = cudaSetDevice(ctx->device);
   if (e != cudaSuccess)
     return cuda_fail(ctx, e, "selecting the device");
-  curandGenerator_t gen;
-  if (curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_PHILOX4_32_10) != CURAND_STATUS_SUCCESS)
-    return mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cannot create a cuRAND device generator");
   mcp_status st = MCP_OK;
   for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
-    st = price_job(run, ji, gen);
-  curandDestroyGenerator(gen);
+    st = price_job(run, ji);
   return st;
 }
 #endif

@@ -4,8 +4,13 @@
 #include <string.h>
 #include "plan.h"
 #include "rng.h"
+#include "validate.h"
 
 #define MCPI_MAX_STEPS 1000000
+
+/* the canonical RNG mapping has room for every step and path allowed */
+_Static_assert(MCPI_MAX_STEPS <= MCPI_RNG_MAX_STEPS, "steps beyond the RNG mapping");
+_Static_assert(MCPI_MAX_PATHS <= MCPI_RNG_MAX_PATHS, "paths beyond the RNG mapping");
 
 static int cmp_double(const void *a, const void *b)
 {

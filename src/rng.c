@@ -24,11 +24,10 @@ curandStatus_t mcpi_rng_fill(curandGenerator_t g, uint64_t job_seed, size_t step
   curandStatus_t st = curandSetPseudoRandomGeneratorSeed(g, job_seed);
   for (size_t s = 0; s < nsteps && st == CURAND_STATUS_SUCCESS; s++)
     for (size_t i = 0, m; i < n && st == CURAND_STATUS_SUCCESS; i += m) {
-      uint64_t off = mcpi_rng_offset(step0 + s, p0 + i);
-      m = (size_t)(MCPI_RNG_WINDOW - off % MCPI_RNG_WINDOW);
+      m = (size_t)(MCPI_RNG_WINDOW - (p0 + i) % MCPI_RNG_WINDOW); /* rest of the window */
       if (m > n - i)
         m = n - i;
-      st = curandSetGeneratorOffset(g, off);
+      st = curandSetGeneratorOffset(g, mcpi_rng_offset(step0 + s, p0 + i));
       if (st == CURAND_STATUS_SUCCESS)
         st = curandGenerateNormalDouble(g, z + s * ld + i, m, 0.0, 1.0);
     }

@@ -14,6 +14,7 @@
 #include "rng.h"
 #ifdef MCP_HAVE_CUDA
 #include <cuda_runtime_api.h>
+#include "launch.h"
 #endif
 
 /* A book that exercises every product, several underlyings and job
@@ -175,38 +176,47 @@ static void gpu_black_scholes(void **state)
 }
 
 #ifdef MCP_HAVE_CUDA
-/* The device generator walks the host generator's sequence, and any slice of
- * it starts where the canonical offset says. */
-static void device_normals_follow_canonical_mapping(void **state)
+/* The normals kernel computes, bit for bit, what cuRAND's device generator
+ * returns through the canonical mapping, and within rounding what the host
+ * generator (the CPU backend) returns; for a tile that starts inside one
+ * window, ends in the next, and has a count that is not a multiple of 4. */
+static void normals_kernel_follows_canonical_mapping(void **state)
 {
-  enum { N = 4096, STEPS = 3 };
-  double *host = malloc(sizeof(double) * N * STEPS), *dev = malloc(sizeof(double) * N * STEPS);
-  double *d_z;
+  enum { STEPS = 3 };
+  const size_t p0 = MCPI_RNG_WINDOW - 1024, n = 2051, len = STEPS * (n + 1);
+  double *host = malloc(sizeof(double) * len), *gen = malloc(sizeof(double) * len);
+  double *ker = malloc(sizeof(double) * len), *d_z;
+  assert_true(host && gen && ker);
   curandGenerator_t hg, dg;
-  assert_int_equal(cudaMalloc((void **)&d_z, sizeof(double) * N * STEPS), cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&d_z, sizeof(double) * len), cudaSuccess);
   assert_int_equal(curandCreateGeneratorHost(&hg, CURAND_RNG_PSEUDO_PHILOX4_32_10), 0);
   assert_int_equal(curandCreateGenerator(&dg, CURAND_RNG_PSEUDO_PHILOX4_32_10), 0);
   uint64_t seed = mcpi_rng_job_seed(7, "A", 0);
-  assert_int_equal(mcpi_rng_fill(hg, seed, 0, STEPS, 1000, N, host, N), 0);
-  assert_int_equal(mcpi_rng_fill(dg, seed, 0, STEPS, 1000, N, d_z, N), 0);
-  assert_int_equal(cudaMemcpy(dev, d_z, sizeof(double) * N * STEPS, cudaMemcpyDeviceToHost),
+  /* the device generator wants an even count: one normal more */
+  assert_int_equal(mcpi_rng_fill(dg, seed, 4, STEPS, p0, n + 1, d_z, n + 1), 0);
+  assert_int_equal(cudaMemcpy(gen, d_z, sizeof(double) * len, cudaMemcpyDeviceToHost),
                    cudaSuccess);
-  for (int i = 0; i < N * STEPS; i++)
-    if (fabs(host[i] - dev[i]) > 1e-13)
-      fail_msg("normal %d: host %.17g device %.17g", i, host[i], dev[i]);
-  /* the second half of the tile, drawn on its own, is the same slice */
-  assert_int_equal(mcpi_rng_fill(dg, seed, 1, 1, 1000 + N / 2, N / 2, d_z, N / 2), 0);
-  assert_int_equal(cudaMemcpy(dev, d_z, sizeof(double) * N / 2, cudaMemcpyDeviceToHost),
+  assert_int_equal(cudaMemset(d_z, 0, sizeof(double) * len), cudaSuccess);
+  assert_int_equal(mcpi_launch_normals(seed, 4, STEPS, p0, n, d_z, n + 1, 0), cudaSuccess);
+  assert_int_equal(cudaMemcpy(ker, d_z, sizeof(double) * len, cudaMemcpyDeviceToHost),
                    cudaSuccess);
-  mcpi_rng_fill(hg, seed, 1, 1, 1000, N, host, N);
-  for (int i = 0; i < N / 2; i++)
-    if (fabs(host[N / 2 + i] - dev[i]) > 1e-13)
-      fail_msg("sliced normal %d: %.17g vs %.17g", i, dev[i], host[N / 2 + i]);
+  assert_int_equal(mcpi_rng_fill(hg, seed, 4, STEPS, p0, n, host, n + 1), 0);
+  for (size_t s = 0; s < STEPS; s++) {
+    for (size_t i = 0; i < n; i++) {
+      size_t k = s * (n + 1) + i;
+      if (memcmp(&ker[k], &gen[k], sizeof(double)) != 0)
+        fail_msg("step %zu path %zu: kernel %.17g generator %.17g", s, p0 + i, ker[k], gen[k]);
+      if (fabs(host[k] - ker[k]) > 1e-13)
+        fail_msg("step %zu path %zu: host %.17g device %.17g", s, p0 + i, host[k], ker[k]);
+    }
+    assert_true(ker[s * (n + 1) + n] == 0.0); /* nothing written past n */
+  }
   curandDestroyGenerator(hg);
   curandDestroyGenerator(dg);
   cudaFree(d_z);
   free(host);
-  free(dev);
+  free(gen);
+  free(ker);
 }
 #endif
 
@@ -222,7 +232,7 @@ int main(void)
            info.compute_minor, info.multiprocessors);
   const struct CMUnitTest tests[] = {
 #ifdef MCP_HAVE_CUDA
-      cmocka_unit_test(device_normals_follow_canonical_mapping),
+      cmocka_unit_test(normals_kernel_follows_canonical_mapping),
 #endif
       cmocka_unit_test(gpu_matches_cpu),
       cmocka_unit_test(gpu_invariant_under_block_and_tile),

@@ -1,0 +1,140 @@
+/* test_rng.c: the canonical mapping of (step, path) to cuRAND's Philox
+ * sequence (rng.h), on the host generator: the layout of cuRAND's offsets it
+ * relies on, distinct normals across windows, and slices that do not depend on
+ * where a tile starts or ends. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "rng.h"
+
+#define W MCPI_RNG_WINDOW
+
+static curandGenerator_t host_generator(void)
+{
+  curandGenerator_t g;
+  assert_int_equal(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10),
+                   CURAND_STATUS_SUCCESS);
+  return g;
+}
+
+static void draw(curandGenerator_t g, uint64_t offset, double out[2])
+{
+  assert_int_equal(curandSetGeneratorOffset(g, offset), CURAND_STATUS_SUCCESS);
+  assert_int_equal(curandGenerateNormalDouble(g, out, 2, 0.0, 1.0), CURAND_STATUS_SUCCESS);
+}
+
+/* The layout rng.h describes: offsets 2^18 apart share a Philox counter, so
+ * offset 2 repeats offset 2^18 and 2^18 + 2 repeats 2^19, while offsets
+ * within one window differ.  If a cuRAND release changes this, the mapping
+ * must be revisited, and this test says so. */
+static void curand_offset_layout(void **state)
+{
+  curandGenerator_t g = host_generator();
+  assert_int_equal(curandSetPseudoRandomGeneratorSeed(g, 12345), CURAND_STATUS_SUCCESS);
+  double a[2], b[2], c[2];
+  draw(g, 2, a);
+  draw(g, W, b);
+  assert_memory_equal(a, b, sizeof a);
+  draw(g, W + 2, a);
+  draw(g, 2 * W, b);
+  assert_memory_equal(a, b, sizeof a);
+  draw(g, 0, a);
+  draw(g, 4, c);
+  assert_true(a[0] != b[0] && a[0] != c[0] && b[0] != c[0]);
+  curandDestroyGenerator(g);
+}
+
+static void offsets_of_the_mapping(void **state)
+{
+  assert_int_equal(mcpi_rng_offset(0, 0), 0);
+  assert_int_equal(mcpi_rng_offset(0, W - 1), W - 1);
+  assert_int_equal(mcpi_rng_offset(0, W), 2 * W);      /* window 1 skips to 2^19 */
+  assert_int_equal(mcpi_rng_offset(0, 3 * W + 5), 6 * W + 5);
+  assert_int_equal(mcpi_rng_offset(1, 0), UINT64_C(1) << 42);
+  /* the last path of a step stays below the next step */
+  assert_true(mcpi_rng_offset(7, MCPI_RNG_MAX_PATHS - 1) < mcpi_rng_offset(8, 0));
+  /* subsequence and counter of an offset, as the device kernel uses them */
+  assert_int_equal(mcpi_rng_subsequence(W + 6), 1);
+  assert_int_equal(mcpi_rng_counter(W + 6), 2);
+  assert_int_equal(mcpi_rng_counter(mcpi_rng_offset(0, W)), 2);
+}
+
+static int cmp(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Two steps of 2 windows and a half of paths: all normals distinct (the
+ * mapping once read offsets 2^18 apart and repeated a quarter of the paths),
+ * with mean and variance of standard normals. */
+static void normals_distinct_across_windows(void **state)
+{
+  const size_t n = 2 * W + W / 2, steps = 2;
+  double *z = malloc(n * steps * sizeof *z);
+  assert_non_null(z);
+  curandGenerator_t g = host_generator();
+  assert_int_equal(mcpi_rng_fill(g, mcpi_rng_job_seed(1, "A", 0), 0, steps, 0, n, z, n),
+                   CURAND_STATUS_SUCCESS);
+  double sum = 0, sq = 0;
+  for (size_t i = 0; i < n * steps; i++)
+    sum += z[i], sq += z[i] * z[i];
+  double mean = sum / (double)(n * steps), var = sq / (double)(n * steps) - mean * mean;
+  assert_true(fabs(mean) < 5 / sqrt((double)(n * steps)));
+  assert_true(fabs(var - 1) < 5 * sqrt(2.0 / (double)(n * steps)));
+  qsort(z, n * steps, sizeof *z, cmp);
+  for (size_t i = 1; i < n * steps; i++)
+    if (z[i] == z[i - 1])
+      fail_msg("normal %.17g appears twice", z[i]);
+  curandDestroyGenerator(g);
+  free(z);
+}
+
+/* A tile that starts inside a window and ends in the next reads the same
+ * numbers as one fill of all the paths. */
+static void slices_match_one_fill(void **state)
+{
+  const size_t n = W + 4096, p0 = W - 1024, m = 3072, steps = 2;
+  double *all = malloc(n * steps * sizeof *all), *part = malloc(m * steps * sizeof *part);
+  assert_true(all && part);
+  curandGenerator_t g = host_generator();
+  uint64_t seed = mcpi_rng_job_seed(99, "B", 3);
+  assert_int_equal(mcpi_rng_fill(g, seed, 5, steps, 0, n, all, n), CURAND_STATUS_SUCCESS);
+  assert_int_equal(mcpi_rng_fill(g, seed, 5, steps, p0, m, part, m), CURAND_STATUS_SUCCESS);
+  for (size_t s = 0; s < steps; s++)
+    assert_memory_equal(part + s * m, all + s * n + p0, m * sizeof *all);
+  /* and the second step alone is the second row */
+  assert_int_equal(mcpi_rng_fill(g, seed, 6, 1, p0, m, part, m), CURAND_STATUS_SUCCESS);
+  assert_memory_equal(part, all + n + p0, m * sizeof *all);
+  curandDestroyGenerator(g);
+  free(all);
+  free(part);
+}
+
+/* Job seeds: different runs, underlyings and job numbers give different
+ * seeds; the same key gives the same one. */
+static void job_seeds(void **state)
+{
+  uint64_t a = mcpi_rng_job_seed(1, "ACME", 0);
+  assert_true(a == mcpi_rng_job_seed(1, "ACME", 0));
+  assert_true(a != mcpi_rng_job_seed(2, "ACME", 0));
+  assert_true(a != mcpi_rng_job_seed(1, "ACMF", 0));
+  assert_true(a != mcpi_rng_job_seed(1, "ACME", 1));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(curand_offset_layout),
+      cmocka_unit_test(offsets_of_the_mapping),
+      cmocka_unit_test(normals_distinct_across_windows),
+      cmocka_unit_test(slices_match_one_fill),
+      cmocka_unit_test(job_seeds),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
