@@ -30,7 +30,7 @@ typedef enum mcp_status {
   MCP_ERR_IO,          /* a file cannot be opened, read or written */
   MCP_ERR_PARSE,       /* a file is not well-formed JSON */
   MCP_ERR_INPUT,       /* well-formed input with a missing, unknown or impossible field */
-  MCP_ERR_NOT_FOUND,   /* a named trade, underlying or device does not exist */
+  MCP_ERR_NOT_FOUND,   /* a named trade, underlying, backend or device does not exist */
   MCP_ERR_UNAVAILABLE, /* the backend was not built in, or no GPU is present */
   MCP_ERR_NO_MEMORY,   /* host or device memory exhausted */
   MCP_ERR_DEVICE       /* a CUDA or cuRAND call failed */
@@ -60,7 +60,8 @@ typedef enum mcp_option_type { MCP_CALL = 0, MCP_PUT } mcp_option_type;
 
 typedef enum mcp_average { MCP_ARITHMETIC = 0, MCP_GEOMETRIC } mcp_average;
 
-/* Parses "auto", "cpu" or "cuda". */
+/* Parses "auto", "cpu" or "cuda"; MCP_ERR_NOT_FOUND for any other name,
+ * MCP_ERR_ARGUMENT for NULL. */
 mcp_status mcp_backend_from_name(const char *name, mcp_backend *out);
 const char *mcp_backend_name(mcp_backend backend);
 
