@@ -7,42 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "config.h"
-#include "mcprice.h"
+#include "common.h"
 #include "plan.h"
 #include "rng.h"
 #ifdef MCP_HAVE_CUDA
-#include <cuda_runtime_api.h>
 #include "launch.h"
 #endif
 
-#define FIXINGS 252
 #define REPEATS 5
-
-static int cmp(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-  qsort(v, (size_t)n, sizeof *v, cmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void setup(mcp_market **m, mcp_portfolio **p, uint64_t paths)
-{
-  double fix[FIXINGS];
-  for (int i = 0; i < FIXINGS; i++)
-    fix[i] = (i + 1) / (double)FIXINGS;
-  mcp_market_create(m);
-  mcp_market_add_black_scholes(*m, "ACME", 100, 0.03, 0.01, 0.25);
-  mcp_portfolio_create(p);
-  mcp_portfolio_add_asian(*p, "asian", "ACME", MCP_ARITHMETIC, MCP_CALL, 100, FIXINGS, fix, 1.0,
-                          1);
-  mcp_portfolio_set_paths(*p, paths);
-}
 
 /* Median wall time of mcp_price in seconds over repeats runs after warm
  * warm-up runs, or a negative number on failure. */
@@ -53,7 +25,7 @@ static double time_price(mcp_backend b, uint64_t paths, int warm, int repeats, d
   mcp_portfolio *p;
   if (mcp_context_create(&ctx, b) != MCP_OK)
     return -1;
-  setup(&m, &p, paths);
+  bench_asian_book(&m, &p, paths);
   double t[REPEATS];
   int ok = 1;
   for (int r = -warm; r < repeats && ok; r++) { /* r < 0: warm-up */
@@ -73,43 +45,10 @@ static double time_price(mcp_backend b, uint64_t paths, int warm, int repeats, d
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   mcp_context_destroy(ctx);
-  return ok ? median(t, repeats) : -1;
+  return ok ? bench_median(t, repeats) : -1;
 }
 
 #ifdef MCP_HAVE_CUDA
-static float event_ms(cudaEvent_t a, cudaEvent_t b)
-{
-  float ms = 0;
-  cudaEventSynchronize(b);
-  cudaEventElapsedTime(&ms, a, b);
-  return ms;
-}
-
-/* Device-to-device copy of 1 GiB: bytes read plus bytes written per second. */
-static double copy_bandwidth(void)
-{
-  size_t bytes = (size_t)1 << 30;
-  void *a, *b;
-  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess)
-    return -1;
-  cudaMemset(a, 1, bytes);
-  cudaEvent_t e0, e1;
-  cudaEventCreate(&e0);
-  cudaEventCreate(&e1);
-  double t[11];
-  for (int r = -1; r < 11; r++) {
-    cudaEventRecord(e0, 0);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    cudaEventRecord(e1, 0);
-    float ms = event_ms(e0, e1);
-    if (r >= 0)
-      t[r] = ms;
-  }
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * bytes / (median(t, 11) * 1e-3);
-}
-
 /* One tile of n paths, timed in parts (ms): the canonical normals by the
  * normals kernel, the path kernel, the same normals by the generator API,
  * and the same count in one generator call. */
@@ -123,27 +62,16 @@ static void tile_split(size_t n, split *s)
   mcp_portfolio *p;
   mcpi_plan plan;
   char err[MCPI_ERRLEN];
-  setup(&m, &p, n);
+  bench_asian_book(&m, &p, n);
   mcpi_plan_build(m, p, &plan, err);
   const mcpi_job *j = &plan.jobs[0];
-  mcpi_job_view v = mcpi_job_host_view(j);
-  double *z, *pay, *drift, *vol;
-  uint32_t *mask;
-  mcpi_payoff_spec *spec;
+  mcpi_job_view v = bench_device_view(j);
+  double *z, *pay;
   cudaMalloc((void **)&z, n * j->nsteps * sizeof *z);
   cudaMalloc((void **)&pay, 2 * n * sizeof *pay);
-  cudaMalloc((void **)&drift, j->nsteps * sizeof *drift);
-  cudaMalloc((void **)&vol, j->nsteps * sizeof *vol);
-  cudaMalloc((void **)&mask, j->nsteps * sizeof *mask);
-  cudaMalloc((void **)&spec, sizeof *spec);
-  cudaMemcpy(drift, j->drift, j->nsteps * sizeof *drift, cudaMemcpyHostToDevice);
-  cudaMemcpy(vol, j->vol, j->nsteps * sizeof *vol, cudaMemcpyHostToDevice);
-  cudaMemcpy(mask, j->fixmask, j->nsteps * sizeof *mask, cudaMemcpyHostToDevice);
-  cudaMemcpy(spec, j->spec, sizeof *spec, cudaMemcpyHostToDevice);
-  v.drift = drift;
-  v.vol = vol;
-  v.fixmask = mask;
-  v.trades = spec;
+  mcpi_kernel_options opt = {MCP_DOUBLE, MCP_PREFETCH_NONE, 4, 0, 128};
+  int grid;
+  mcpi_path_grid(&opt, &grid);
   curandGenerator_t g;
   curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10);
   cudaEvent_t e0, e1, e2;
@@ -153,14 +81,14 @@ static void tile_split(size_t n, split *s)
   double tr[REPEATS], tk[REPEATS], tg[REPEATS], tb[REPEATS];
   for (int r = -1; r < REPEATS; r++) {
     cudaEventRecord(e0, 0);
-    mcpi_launch_normals(j->stream, 0, j->nsteps, 0, n, z, n, 0);
+    mcpi_launch_normals(j->stream, 0, j->nsteps, 0, n, z, n, MCP_DOUBLE, 0);
     cudaEventRecord(e1, 0);
-    mcpi_launch_paths(v, z, n, n, pay, 128, 0);
+    mcpi_launch_paths(v, z, n, n, pay, &opt, grid, 0);
     cudaEventRecord(e2, 0);
     cudaEventSynchronize(e2);
     if (r >= 0) {
-      tr[r] = event_ms(e0, e1);
-      tk[r] = event_ms(e1, e2);
+      tr[r] = bench_event_ms(e0, e1);
+      tk[r] = bench_event_ms(e1, e2);
     }
     /* the same normals through the generator API, a call per step and
      * window, and as many normals in one bulk call (cuRAND's own speed) */
@@ -171,21 +99,18 @@ static void tile_split(size_t n, split *s)
     cudaEventRecord(e2, 0);
     cudaEventSynchronize(e2);
     if (r >= 0) {
-      tg[r] = event_ms(e0, e1);
-      tb[r] = event_ms(e1, e2);
+      tg[r] = bench_event_ms(e0, e1);
+      tb[r] = bench_event_ms(e1, e2);
     }
   }
-  s->rng_ms = median(tr, REPEATS);
-  s->kernel_ms = median(tk, REPEATS);
-  s->gen_ms = median(tg, REPEATS);
-  s->bulk_ms = median(tb, REPEATS);
+  s->rng_ms = bench_median(tr, REPEATS);
+  s->kernel_ms = bench_median(tk, REPEATS);
+  s->gen_ms = bench_median(tg, REPEATS);
+  s->bulk_ms = bench_median(tb, REPEATS);
   curandDestroyGenerator(g);
   cudaFree(z);
   cudaFree(pay);
-  cudaFree(drift);
-  cudaFree(vol);
-  cudaFree(mask);
-  cudaFree(spec);
+  bench_device_view_free(&v);
   mcpi_plan_free(&plan);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
@@ -197,21 +122,21 @@ int main(void)
   static const uint64_t sizes[] = {1 << 20, 1 << 21, 1 << 22, 1 << 23, 1 << 24};
   int ngpu = mcp_device_count();
   printf("# asian_throughput: arithmetic Asian call, %d fixings, double, medians of %d\n",
-         FIXINGS, REPEATS);
+         BENCH_FIXINGS, REPEATS);
   printf("# %s\n", mcp_build_info());
 #ifdef MCP_HAVE_CUDA
   if (ngpu > 0) {
     mcp_device_info info;
     mcp_device_get_info(0, &info);
     printf("# GPU: %s, %d SMs; device copy bandwidth %.0f GB/s (read + write)\n", info.name,
-           info.multiprocessors, copy_bandwidth() * 1e-9);
+           info.multiprocessors, bench_copy_bandwidth() * 1e-9);
     split t;
     tile_split((size_t)1 << 20, &t);
-    double bytes = (double)(1 << 20) * FIXINGS * sizeof(double);
+    double bytes = (double)(1 << 20) * BENCH_FIXINGS * sizeof(double);
     printf("# one tile of 2^20 paths x %d steps (ms): normals kernel %.3f (%.0f GB/s written), "
            "path kernel %.3f (%.0f GB/s read);\n#   the same normals by generator calls per "
            "step and window %.3f, as many in one generator call %.3f\n",
-           FIXINGS, t.rng_ms, bytes / t.rng_ms * 1e-6, t.kernel_ms, bytes / t.kernel_ms * 1e-6,
+           BENCH_FIXINGS, t.rng_ms, bytes / t.rng_ms * 1e-6, t.kernel_ms, bytes / t.kernel_ms * 1e-6,
            t.gen_ms, t.bulk_ms);
   }
 #endif
@@ -230,7 +155,7 @@ int main(void)
       if (t < 0)
         return 1;
       printf("| %s | %llu | %.2f | %.3e | %.6f |\n", mcp_backend_name(be),
-             (unsigned long long)sizes[i], t * 1e3, (double)sizes[i] * FIXINGS / t, price);
+             (unsigned long long)sizes[i], t * 1e3, (double)sizes[i] * BENCH_FIXINGS / t, price);
       fflush(stdout);
     }
   }

@@ -4,20 +4,32 @@
 
 #include <cuda_runtime_api.h>
 #include "path.h"
+#include "prefetch.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* One thread a path: paths i < n of a tile whose normals are z[s ld + i];
- * writes the payoff columns pay[col ld + i]. job points to device arrays. */
-cudaError_t mcpi_launch_paths(mcpi_job_view job, const double *z, size_t ld, size_t n,
-                              double *pay, int block, cudaStream_t stream);
+/* One thread a path: paths i < n of a tile whose normals are z[s ld + i]
+ * (double or float, as o->precision says); writes the payoff columns
+ * pay[col ld + i].  job points to device arrays.  grid is the number of
+ * blocks of a whole wave (mcpi_path_grid); threads loop over the paths. */
+cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_t n,
+                              double *pay, const mcpi_kernel_options *o, int grid,
+                              cudaStream_t stream);
+/* Blocks of the path kernel that the current device runs at once (its
+ * occupancy times the multiprocessors); sets the kernel's shared memory. */
+cudaError_t mcpi_path_grid(const mcpi_kernel_options *o, int *grid);
+/* Dynamic shared memory of the path kernel per block (0 without a ring). */
+size_t mcpi_prefetch_smem_bytes(mcp_precision precision, mcp_prefetch strategy, int distance,
+                                int padding, int block);
 
 /* The canonical normals (rng.h) of steps step0 <= s < step0 + nsteps and
- * paths p0 + i, i < n, into z[(s - step0) ld + i]; p0 a multiple of 4. */
+ * paths p0 + i, i < n, into z[(s - step0) ld + i]; p0 a multiple of 4.  In
+ * float, each is the double normal rounded. */
 cudaError_t mcpi_launch_normals(uint64_t seed, size_t step0, size_t nsteps, uint64_t p0,
-                                size_t n, double *z, size_t ld, cudaStream_t stream);
+                                size_t n, void *z, size_t ld, mcp_precision precision,
+                                cudaStream_t stream);
 
 /* Chunk sums of ncol columns of n values (stride ld): part[(col nch + c) 2 + {0,1}]
  * = sum and sum of squares of chunk c, nch = ceil(n / MCP_CHUNK_PATHS), computed

@@ -8,8 +8,9 @@
 
 // One thread, four consecutive paths of one step: Philox counters c and c + 1
 // of one subsequence, two curand_normal2_double each, as the generator does.
+template <typename R>
 __global__ void mcpi_normals_kernel(unsigned long long seed, size_t step0, size_t nsteps,
-                                    uint64_t p0, size_t n, double *__restrict__ z, size_t ld)
+                                    uint64_t p0, size_t n, R *__restrict__ z, size_t ld)
 {
   size_t quads = (n + 3) / 4;
   size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -20,25 +21,28 @@ __global__ void mcpi_normals_kernel(unsigned long long seed, size_t step0, size_
   curandStatePhilox4_32_10_t st;
   curand_init(seed, mcpi_rng_subsequence(k), 4 * mcpi_rng_counter(k), &st);
   double2 a = curand_normal2_double(&st), b = curand_normal2_double(&st);
-  double *out = z + s * ld + i;
+  R *out = z + s * ld + i;
   if (i + 3 < n) {
-    out[0] = a.x, out[1] = a.y, out[2] = b.x, out[3] = b.y;
+    out[0] = (R)a.x, out[1] = (R)a.y, out[2] = (R)b.x, out[3] = (R)b.y;
   } else {
     const double v[4] = {a.x, a.y, b.x, b.y};
     for (size_t j = 0; i + j < n; j++)
-      out[j] = v[j];
+      out[j] = (R)v[j];
   }
 }
 
 extern "C" cudaError_t mcpi_launch_normals(uint64_t seed, size_t step0, size_t nsteps,
-                                           uint64_t p0, size_t n, double *z, size_t ld,
-                                           cudaStream_t stream)
+                                           uint64_t p0, size_t n, void *z, size_t ld,
+                                           mcp_precision precision, cudaStream_t stream)
 {
   size_t threads = (n + 3) / 4 * nsteps;
   if (threads == 0)
     return cudaSuccess;
   const int block = 256;
-  mcpi_normals_kernel<<<(unsigned)((threads + block - 1) / block), block, 0, stream>>>(
-      seed, step0, nsteps, p0, n, z, ld);
+  unsigned grid = (unsigned)((threads + block - 1) / block);
+  if (precision == MCP_FLOAT)
+    mcpi_normals_kernel<<<grid, block, 0, stream>>>(seed, step0, nsteps, p0, n, (float *)z, ld);
+  else
+    mcpi_normals_kernel<<<grid, block, 0, stream>>>(seed, step0, nsteps, p0, n, (double *)z, ld);
   return cudaGetLastError();
 }

@@ -7,12 +7,9 @@
 
 #include <math.h>
 #include <stddef.h>
-#include "mcp_hd.h"
 
-MCP_HD static inline double mcpi_gbm_step(double log_spot, double drift, double vol, double z)
-{
-  return log_spot + (drift + vol * z);
-}
+/* The step in either precision: log-spot, per-step drift and volatility, normal. */
+#define MCPI_GBM_STEP(log_spot, drift, vol, z) ((log_spot) + ((drift) + (vol) * (z)))
 
 /* Per-step coefficients on the grid 0 < times[0] < ... < times[n-1]. */
 static inline void mcpi_gbm_coefficients(double rate, double dividend, double sigma,

@@ -1,7 +1,10 @@
 /* path.h: one Monte Carlo path of a job, the body shared by the CPU loop and the
- * CUDA path kernel.  The normals of the path are z[0], z[ldz], z[2 ldz], ...
- * (step-major tiles); it writes the discounted payoff of trade t to pay[t ldp]
- * and the book value (sum of quantity x payoff) to pay[ntrades ldp]. */
+ * CUDA path kernels, in double and in float (path_body.h, included once per
+ * precision).  A path is init, one step per simulation date, finish: the GPU's
+ * prefetch strategies differ only in how a step's inputs reach registers.
+ * The normals of a path are z[0], z[ldz], z[2 ldz], ... (step-major tiles); it
+ * writes the discounted payoff of trade t to pay[t ldp] and the book value
+ * (sum of quantity x payoff) to pay[ntrades ldp], in double either way. */
 #ifndef MCP_PATH_H
 #define MCP_PATH_H
 
@@ -12,32 +15,16 @@
 typedef struct mcpi_job_view {
   double log_spot;
   int32_t nsteps, ntrades;
-  const double *drift, *vol; /* per-step GBM coefficients */
-  const uint32_t *fixmask;   /* per step: bit k set when schedule k fixes there */
+  const double *drift, *vol;    /* per-step GBM coefficients, double */
+  const float *drift_f, *vol_f; /* the same, rounded to float */
+  const uint32_t *fixmask;      /* per step: bit k set when schedule k fixes there */
   const mcpi_payoff_spec *trades;
 } mcpi_job_view;
 
-MCP_HD static inline void mcpi_path(const mcpi_job_view *j, const double *z, size_t ldz,
-                                    double *pay, size_t ldp)
+/* Payoffs from the schedules' sums (in double: once a path), then the book. */
+MCP_HD static inline void mcpi_path_payoffs(const mcpi_job_view *j, const double *spot_sum,
+                                            const double *log_sum, double *pay, size_t ldp)
 {
-  double spot_sum[MCPI_MAX_SCHEDULES], log_sum[MCPI_MAX_SCHEDULES];
-  MCP_UNROLL
-  for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
-    spot_sum[k] = log_sum[k] = 0;
-  double log_spot = j->log_spot;
-  for (int s = 0; s < j->nsteps; s++) {
-    log_spot = mcpi_gbm_step(log_spot, j->drift[s], j->vol[s], z[(size_t)s * ldz]);
-    uint32_t mask = j->fixmask[s];
-    if (mask) {
-      double spot = exp(log_spot);
-      MCP_UNROLL
-      for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
-        if (mask >> k & 1u) {
-          spot_sum[k] += spot;
-          log_sum[k] += log_spot;
-        }
-    }
-  }
   double book = 0;
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
@@ -54,5 +41,25 @@ MCP_HD static inline void mcpi_path(const mcpi_job_view *j, const double *z, siz
   }
   pay[(size_t)j->ntrades * ldp] = book;
 }
+
+#define MCPI_REAL double
+#define MCPI_EXP exp
+#define MCPI_P(name) name
+#define MCPI_COEF(name) name
+#include "path_body.h"
+#undef MCPI_REAL
+#undef MCPI_EXP
+#undef MCPI_P
+#undef MCPI_COEF
+
+#define MCPI_REAL float
+#define MCPI_EXP expf
+#define MCPI_P(name) name##_f
+#define MCPI_COEF(name) name##_f
+#include "path_body.h"
+#undef MCPI_REAL
+#undef MCPI_EXP
+#undef MCPI_P
+#undef MCPI_COEF
 
 #endif

@@ -4,12 +4,15 @@
 
 #include "context.h"
 #include "plan.h"
+#include "prefetch.h"
 #include "stats.h"
 
 typedef struct mcpi_run {
   const mcpi_plan *plan;
   mcp_context *ctx;  /* tile and block sizes, device, progress; errors go to ctx->err */
   mcpi_accum **acc;  /* acc[job][col]: one column a trade of the job, then the book */
+  mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
+  int grid;                 /* GPU: blocks of the path kernel, a whole wave */
   double work_done, work_total; /* path-steps, for progress */
 } mcpi_run;
 

@@ -38,11 +38,14 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
   if (tile > paths)
     tile = (size_t)((paths + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS);
   size_t ncol = j->ntrades + 1, nch = tile / MCP_CHUNK_PATHS;
+  int single = run->kopt.precision == MCP_FLOAT;
   double *z = malloc(j->nsteps * tile * sizeof *z);
+  /* float paths read the double normals rounded, as the GPU's do */
+  float *zf = single ? malloc(j->nsteps * tile * sizeof *zf) : NULL;
   double *pay = malloc(ncol * tile * sizeof *pay);
   double *part = malloc(ncol * nch * 2 * sizeof *part);
   mcp_status st = MCP_OK;
-  if (!z || !pay || !part)
+  if (!z || !pay || !part || (single && !zf))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY,
                    "out of host memory for a tile of %zu paths x %zu steps", tile, j->nsteps);
   mcpi_job_view view = mcpi_job_host_view(j);
@@ -66,7 +69,13 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
     for (size_t c = 0; c < nchunks; c++) {
       size_t end = (c + 1) * MCP_CHUNK_PATHS < n ? (c + 1) * MCP_CHUNK_PATHS : n;
       for (size_t i = c * MCP_CHUNK_PATHS; i < end; i++)
-        mcpi_path(&view, z + i, tile, pay + i, tile);
+        if (single) {
+          for (size_t s = 0; s < j->nsteps; s++)
+            zf[s * tile + i] = (float)z[s * tile + i];
+          mcpi_path_f(&view, zf + i, tile, pay + i, tile);
+        } else {
+          mcpi_path(&view, z + i, tile, pay + i, tile);
+        }
       for (size_t col = 0; col < ncol; col++)
         mcpi_chunk_sums(pay + col * tile + c * MCP_CHUNK_PATHS, end - c * MCP_CHUNK_PATHS,
                         &part[(col * nchunks + c) * 2], &part[(col * nchunks + c) * 2 + 1]);
@@ -76,6 +85,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
     mcpi_run_progress(run, j, n);
   }
   free(z);
+  free(zf);
   free(pay);
   free(part);
   return st;

@@ -20,7 +20,9 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 #define MAX_AUTO_TILE ((size_t)1 << 22)
 
 typedef struct device_job {
-  double *z, *pay, *part, *drift, *vol;
+  void *z;
+  double *pay, *part, *drift, *vol;
+  float *drift_f, *vol_f;
   uint32_t *fixmask;
   mcpi_payoff_spec *spec;
   size_t tile;
@@ -40,15 +42,17 @@ static void release(device_job *d)
   cudaFree(d->part);
   cudaFree(d->drift);
   cudaFree(d->vol);
+  cudaFree(d->drift_f);
+  cudaFree(d->vol_f);
   cudaFree(d->fixmask);
   cudaFree(d->spec);
   *d = (device_job){0};
 }
 
-static cudaError_t alloc_tile(device_job *d, const mcpi_job *j, size_t tile)
+static cudaError_t alloc_tile(device_job *d, const mcpi_job *j, size_t tile, size_t real)
 {
   size_t ncol = j->ntrades + 1;
-  cudaError_t e = cudaMalloc((void **)&d->z, j->nsteps * tile * sizeof(double));
+  cudaError_t e = cudaMalloc(&d->z, j->nsteps * tile * real);
   if (e == cudaSuccess)
     e = cudaMalloc((void **)&d->pay, ncol * tile * sizeof(double));
   if (e == cudaSuccess)
@@ -59,23 +63,28 @@ static cudaError_t alloc_tile(device_job *d, const mcpi_job *j, size_t tile)
 
 /* Device copies of the job's arrays, and tiles sized to free memory (half of
  * it, at most MAX_AUTO_TILE paths), halved while an allocation fails. */
-static mcp_status upload(mcp_context *ctx, const mcpi_job *j, uint64_t paths, device_job *d)
+static mcp_status upload(mcp_context *ctx, const mcpi_job *j, uint64_t paths, size_t real,
+                         device_job *d)
 {
   cudaError_t e;
   size_t m = j->nsteps;
   if ((e = cudaMalloc((void **)&d->drift, m * sizeof(double))) != cudaSuccess ||
       (e = cudaMalloc((void **)&d->vol, m * sizeof(double))) != cudaSuccess ||
+      (e = cudaMalloc((void **)&d->drift_f, m * sizeof(float))) != cudaSuccess ||
+      (e = cudaMalloc((void **)&d->vol_f, m * sizeof(float))) != cudaSuccess ||
       (e = cudaMalloc((void **)&d->fixmask, m * sizeof(uint32_t))) != cudaSuccess ||
       (e = cudaMalloc((void **)&d->spec, j->ntrades * sizeof(mcpi_payoff_spec))) != cudaSuccess)
     return cuda_fail(ctx, e, "allocating the job's arrays");
   if ((e = cudaMemcpy(d->drift, j->drift, m * sizeof(double), cudaMemcpyHostToDevice)) ||
       (e = cudaMemcpy(d->vol, j->vol, m * sizeof(double), cudaMemcpyHostToDevice)) ||
+      (e = cudaMemcpy(d->drift_f, j->drift_f, m * sizeof(float), cudaMemcpyHostToDevice)) ||
+      (e = cudaMemcpy(d->vol_f, j->vol_f, m * sizeof(float), cudaMemcpyHostToDevice)) ||
       (e = cudaMemcpy(d->fixmask, j->fixmask, m * sizeof(uint32_t), cudaMemcpyHostToDevice)) ||
       (e = cudaMemcpy(d->spec, j->spec, j->ntrades * sizeof(mcpi_payoff_spec),
                       cudaMemcpyHostToDevice)))
     return cuda_fail(ctx, e, "copying the job's arrays");
 
-  size_t per_path = (m + j->ntrades + 2) * sizeof(double);
+  size_t per_path = m * real + (j->ntrades + 2) * sizeof(double);
   size_t tile = ctx->tile_paths;
   if (!tile) {
     size_t free_b = 0, total_b = 0;
@@ -91,7 +100,7 @@ static mcp_status upload(mcp_context *ctx, const mcpi_job *j, uint64_t paths, de
       tile = MCP_CHUNK_PATHS;
   }
   for (;;) {
-    e = alloc_tile(d, j, tile);
+    e = alloc_tile(d, j, tile, real);
     if (e == cudaSuccess)
       return MCP_OK;
     cudaFree(d->z);
@@ -113,10 +122,14 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   mcp_context *ctx = run->ctx;
   uint64_t paths = run->plan->paths;
   device_job d = {0};
-  mcp_status st = upload(ctx, j, paths, &d);
+  const mcpi_kernel_options *o = &run->kopt;
+  size_t real = o->precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
+  mcp_status st = upload(ctx, j, paths, real, &d);
   mcpi_job_view view = mcpi_job_host_view(j);
   view.drift = d.drift;
   view.vol = d.vol;
+  view.drift_f = d.drift_f;
+  view.vol_f = d.vol_f;
   view.fixmask = d.fixmask;
   view.trades = d.spec;
   size_t ncol = j->ntrades + 1;
@@ -127,11 +140,12 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   for (uint64_t p0 = 0; st == MCP_OK && p0 < paths; p0 += d.tile) {
     size_t n = (size_t)(paths - p0 < d.tile ? paths - p0 : d.tile);
     size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-    if ((e = mcpi_launch_normals(j->stream, 0, j->nsteps, p0, n, d.z, d.tile, 0)) != cudaSuccess) {
+    if ((e = mcpi_launch_normals(j->stream, 0, j->nsteps, p0, n, d.z, d.tile, o->precision, 0)) !=
+        cudaSuccess) {
       st = cuda_fail(ctx, e, "the normals kernel");
       break;
     }
-    if ((e = mcpi_launch_paths(view, d.z, d.tile, n, d.pay, ctx->block, 0)) != cudaSuccess) {
+    if ((e = mcpi_launch_paths(view, d.z, d.tile, n, d.pay, o, run->grid, 0)) != cudaSuccess) {
       st = cuda_fail(ctx, e, "the path kernel");
       break;
     }
@@ -159,6 +173,20 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
   cudaError_t e = cudaSetDevice(ctx->device);
   if (e != cudaSuccess)
     return cuda_fail(ctx, e, "selecting the device");
+  const mcpi_kernel_options *o = &run->kopt;
+  size_t smem = mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding,
+                                         o->block);
+  int max_smem = 0;
+  cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device);
+  if (smem > (size_t)max_smem)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                     "prefetch %s, distance %d, padding %d: %zu bytes of shared memory a block "
+                     "of %d threads, more than the device's %d; lower the distance, the "
+                     "padding or the block size",
+                     mcp_prefetch_name(o->strategy), o->distance, o->padding, smem, o->block,
+                     max_smem);
+  if ((e = mcpi_path_grid(o, &run->grid)) != cudaSuccess)
+    return cuda_fail(ctx, e, "sizing the path kernel's grid");
   mcp_status st = MCP_OK;
   for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
     st = price_job(run, ji);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "context.h"
+#include "names.h"
 
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 
@@ -9,12 +10,11 @@ mcp_status mcp_backend_from_name(const char *name, mcp_backend *out)
 {
   if (!name || !out)
     return MCP_ERR_ARGUMENT;
-  for (int b = 0; b < 3; b++)
-    if (strcmp(name, backend_names[b]) == 0) {
-      *out = (mcp_backend)b;
-      return MCP_OK;
-    }
-  return MCP_ERR_NOT_FOUND;
+  int b = mcpi_name_index(backend_names, 3, name);
+  if (b < 0)
+    return MCP_ERR_NOT_FOUND;
+  *out = (mcp_backend)b;
+  return MCP_OK;
 }
 
 const char *mcp_backend_name(mcp_backend b)

@@ -3,13 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load_json.h"
+#include "prefetch.h"
 #include "portfolio.h"
 #include "validate.h"
 
 enum { EUROPEAN, ASIAN };
 
 static const char *const top_keys[] = {"run", "trades"};
-static const char *const run_keys[] = {"paths", "seed", "steps_per_year", "grid", "backend"};
+static const char *const run_keys[] = {"paths",    "seed",     "steps_per_year",    "grid",
+                                       "backend",  "precision", "prefetch", "prefetch_distance",
+                                       "padding"};
 /* A European takes the first EUROPEAN_KEYS fields: it has no fixings. */
 static const char *const trade_keys[] = {"id", "product", "type", "underlying", "strike",
                                          "maturity", "quantity", "average", "fixings"};
@@ -22,6 +25,29 @@ static const mcpi_json_choice averages[] = {
     {"arithmetic", MCP_ARITHMETIC}, {"geometric", MCP_GEOMETRIC}, {NULL, 0}};
 static const mcpi_json_choice backends[] = {
     {"auto", MCP_BACKEND_AUTO}, {"cpu", MCP_BACKEND_CPU}, {"cuda", MCP_BACKEND_CUDA}, {NULL, 0}};
+
+static const mcpi_json_choice precisions[] = {
+    {"double", MCP_DOUBLE}, {"float", MCP_FLOAT}, {NULL, 0}};
+static const mcpi_json_choice strategies[] = {{"none", MCP_PREFETCH_NONE},
+                                              {"unroll", MCP_PREFETCH_UNROLL},
+                                              {"scalar-batch", MCP_PREFETCH_SCALAR_BATCH},
+                                              {"smem-batch", MCP_PREFETCH_SMEM_BATCH},
+                                              {"scalar-rolling", MCP_PREFETCH_SCALAR_ROLLING},
+                                              {"smem-rolling", MCP_PREFETCH_SMEM_ROLLING},
+                                              {"smem-async", MCP_PREFETCH_SMEM_ASYNC},
+                                              {NULL, 0}};
+
+static const char *check_distance(uint64_t d)
+{
+  return d <= 16 && mcpi_prefetch_distance_index((int)d) >= 0
+             ? NULL
+             : "one of " MCPI_PREFETCH_DISTANCES_TEXT;
+}
+
+static const char *check_padding(uint64_t p)
+{
+  return p <= MCPI_MAX_PADDING ? NULL : "an integer from 0 to 32, or \"interleaved\"";
+}
 
 #define FIXINGS_WHAT "an array of times or an object {first, last, count}"
 
@@ -100,8 +126,13 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
 {
   const mcpi_json_path path = {NULL, "run", 0}, grid_path = {&path, "grid", 0};
   uint64_t paths = mcp_portfolio_paths(pf), seed = mcp_portfolio_seed(pf), steps = 0;
-  int backend = mcp_portfolio_backend(pf);
-  json_t *run, *grid;
+  int backend = mcp_portfolio_backend(pf), precision = mcp_portfolio_precision(pf);
+  mcp_prefetch pre;
+  int distance, padding;
+  mcp_portfolio_prefetch(pf, &pre, &distance, &padding);
+  int strategy = pre;
+  uint64_t dist = (uint64_t)distance, pad = padding < 0 ? 0 : (uint64_t)padding;
+  json_t *run, *grid, *padv;
   const char *what = "an object of run settings";
   mcp_status st = mcpi_json_member(d, NULL, d->root, "run", MCPI_OPTIONAL, what, &run);
   if (st != MCP_OK || !run)
@@ -112,12 +143,27 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcpi_json_uint(d, &path, run, "steps_per_year", MCPI_OPTIONAL,
                            mcpi_check_steps_per_year, &steps)) ||
       (st = mcpi_json_enum(d, &path, run, "backend", MCPI_OPTIONAL, backends, &backend)) ||
-      (st = mcpi_json_array(d, &path, run, "grid", MCPI_OPTIONAL, 0, "an array of times",
+      (st = mcpi_json_enum(d, &path, run, "precision", MCPI_OPTIONAL, precisions, &precision)) ||
+      (st = mcpi_json_enum(d, &path, run, "prefetch", MCPI_OPTIONAL, strategies, &strategy)) ||
+      (st = mcpi_json_uint(d, &path, run, "prefetch_distance", MCPI_OPTIONAL, check_distance,
+                           &dist)))
+    return st;
+  /* padding: an integer, or the name of the layout that needs none */
+  padv = json_object_get(run, "padding");
+  if (padv && json_is_string(padv) && strcmp(json_string_value(padv), "interleaved") == 0)
+    padding = MCP_PADDING_INTERLEAVED;
+  else if ((st = mcpi_json_uint(d, &path, run, "padding", MCPI_OPTIONAL, check_padding, &pad)))
+    return st;
+  else if (padv)
+    padding = (int)pad;
+  if ((st = mcpi_json_array(d, &path, run, "grid", MCPI_OPTIONAL, 0, "an array of times",
                             &grid)))
     return st;
   if ((st = mcp_portfolio_set_paths(pf, paths)) || (st = mcp_portfolio_set_seed(pf, seed)) ||
       (st = mcp_portfolio_set_steps_per_year(pf, (unsigned)steps)) ||
-      (st = mcp_portfolio_set_backend(pf, (mcp_backend)backend)))
+      (st = mcp_portfolio_set_backend(pf, (mcp_backend)backend)) ||
+      (st = mcp_portfolio_set_precision(pf, (mcp_precision)precision)) ||
+      (st = mcp_portfolio_set_prefetch(pf, (mcp_prefetch)strategy, (int)dist, padding)))
     return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
   return grid ? read_grid(d, &grid_path, grid, pf) : MCP_OK;
 }

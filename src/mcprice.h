@@ -60,6 +60,45 @@ typedef enum mcp_option_type { MCP_CALL = 0, MCP_PUT } mcp_option_type;
 
 typedef enum mcp_average { MCP_ARITHMETIC = 0, MCP_GEOMETRIC } mcp_average;
 
+/* Arithmetic of the paths.  Float halves the memory traffic and uses the
+ * GPU's single-precision units; its prices carry float rounding (about 1e-6
+ * relative), payoffs and statistics stay in double. */
+typedef enum mcp_precision { MCP_DOUBLE = 0, MCP_FLOAT } mcp_precision;
+
+/* How the GPU path kernel brings each step's inputs (the path's normal and
+ * the step's coefficients) into registers.  Every strategy computes the same
+ * numbers, bit for bit; they differ in speed only.  The CPU backend ignores
+ * them.
+ *   none            the plain loop
+ *   unroll          the step loop unrolled by a compile-time factor (the distance)
+ *   scalar-batch    every D steps, the next D steps' inputs loaded into registers
+ *   smem-batch      the same, the normals in shared memory
+ *   scalar-rolling  a ring of D registers, refilled one step at a time
+ *   smem-rolling    the ring of normals in shared memory
+ *   smem-async      the shared ring refilled by asynchronous copies (cp.async)
+ * D, the prefetch distance, is one of 1, 2, 4, 6, 8, 12, 16.  Shared-memory
+ * variants give each thread a slot of D + padding values (padding 0 to 32;
+ * D + padding odd avoids bank conflicts) or, with MCP_PADDING_INTERLEAVED,
+ * store slot element u of thread t at u x block + t, conflict-free without
+ * padding. */
+typedef enum mcp_prefetch {
+  MCP_PREFETCH_NONE = 0,
+  MCP_PREFETCH_UNROLL,
+  MCP_PREFETCH_SCALAR_BATCH,
+  MCP_PREFETCH_SMEM_BATCH,
+  MCP_PREFETCH_SCALAR_ROLLING,
+  MCP_PREFETCH_SMEM_ROLLING,
+  MCP_PREFETCH_SMEM_ASYNC
+} mcp_prefetch;
+#define MCP_PADDING_INTERLEAVED (-1)
+
+/* Parses "double" or "float"; MCP_ERR_NOT_FOUND for any other name. */
+mcp_status mcp_precision_from_name(const char *name, mcp_precision *out);
+const char *mcp_precision_name(mcp_precision precision);
+/* Parses a strategy name above; MCP_ERR_NOT_FOUND for any other name. */
+mcp_status mcp_prefetch_from_name(const char *name, mcp_prefetch *out);
+const char *mcp_prefetch_name(mcp_prefetch strategy);
+
 /* Parses "auto", "cpu" or "cuda"; MCP_ERR_NOT_FOUND for any other name,
  * MCP_ERR_ARGUMENT for NULL. */
 mcp_status mcp_backend_from_name(const char *name, mcp_backend *out);
@@ -141,6 +180,16 @@ mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *portfolio, size_t n, const
 /* The backend the portfolio's run settings ask for (MCP_BACKEND_AUTO if none). */
 mcp_backend mcp_portfolio_backend(const mcp_portfolio *portfolio);
 mcp_status mcp_portfolio_set_backend(mcp_portfolio *portfolio, mcp_backend backend);
+/* Precision of the paths (default MCP_DOUBLE). */
+mcp_status mcp_portfolio_set_precision(mcp_portfolio *portfolio, mcp_precision precision);
+mcp_precision mcp_portfolio_precision(const mcp_portfolio *portfolio);
+/* Prefetch strategy of the GPU path kernel (default none); distance and
+ * padding as described at mcp_prefetch.  MCP_ERR_ARGUMENT, with a message
+ * listing the valid values, for anything else. */
+mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *portfolio, mcp_prefetch strategy,
+                                      int distance, int padding);
+void mcp_portfolio_prefetch(const mcp_portfolio *portfolio, mcp_prefetch *strategy,
+                            int *distance, int *padding);
 uint64_t mcp_portfolio_paths(const mcp_portfolio *portfolio);
 uint64_t mcp_portfolio_seed(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_last_error(const mcp_portfolio *portfolio);

@@ -84,11 +84,17 @@ static mcp_status build_job(mcpi_job *j, const mcp_portfolio *p, const size_t *s
   j->nsteps = m;
   j->drift = malloc(m * sizeof(double));
   j->vol = malloc(m * sizeof(double));
+  j->drift_f = malloc(m * sizeof(float));
+  j->vol_f = malloc(m * sizeof(float));
   j->fixmask = calloc(m, sizeof(uint32_t));
   j->spec = calloc(j->ntrades, sizeof *j->spec);
-  if (!j->drift || !j->vol || !j->fixmask || !j->spec)
+  if (!j->drift || !j->vol || !j->drift_f || !j->vol_f || !j->fixmask || !j->spec)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
   mcpi_gbm_coefficients(j->u->rate, j->u->dividend, j->u->volatility, m, g, j->drift, j->vol);
+  for (size_t s = 0; s < m; s++) {
+    j->drift_f[s] = (float)j->drift[s];
+    j->vol_f[s] = (float)j->vol[s];
+  }
   for (int k = 0; k < nsched; k++) {
     const mcpi_trade *t = &p->t[sched[k]];
     for (size_t i = 0; i < t->nfix; i++)
@@ -188,6 +194,8 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->times);
     free(j->drift);
     free(j->vol);
+    free(j->drift_f);
+    free(j->vol_f);
     free(j->fixmask);
     free(j->trade);
     free(j->spec);
@@ -203,6 +211,8 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                          .ntrades = (int32_t)j->ntrades,
                          .drift = j->drift,
                          .vol = j->vol,
+                         .drift_f = j->drift_f,
+                         .vol_f = j->vol_f,
                          .fixmask = j->fixmask,
                          .trades = j->spec};
 }

@@ -14,6 +14,7 @@ typedef struct mcpi_job {
   uint64_t stream;   /* cuRAND seed of the job's normals */
   size_t nsteps;
   double *times, *drift, *vol;
+  float *drift_f, *vol_f; /* drift and vol rounded, for float paths */
   uint32_t *fixmask;
   size_t ntrades;
   size_t *trade;     /* index of each trade in the portfolio */

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "portfolio.h"
+#include "prefetch.h"
 #include "validate.h"
 
 mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
@@ -13,6 +14,7 @@ mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
     return MCP_ERR_NO_MEMORY;
   p->paths = 100000;
   p->seed = 1;
+  p->distance = MCPI_DEFAULT_DISTANCE;
   *portfolio = p;
   return MCP_OK;
 }
@@ -177,6 +179,46 @@ mcp_status mcp_portfolio_set_backend(mcp_portfolio *p, mcp_backend b)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "backend: expected auto, cpu or cuda");
   p->backend = b;
   return MCP_OK;
+}
+
+mcp_status mcp_portfolio_set_precision(mcp_portfolio *p, mcp_precision precision)
+{
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  if (precision != MCP_DOUBLE && precision != MCP_FLOAT)
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "precision: expected double or float");
+  p->precision = precision;
+  return MCP_OK;
+}
+
+mcp_precision mcp_portfolio_precision(const mcp_portfolio *p)
+{
+  return p ? p->precision : MCP_DOUBLE;
+}
+
+mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *p, mcp_prefetch strategy, int distance,
+                                      int padding)
+{
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  const char *why = mcpi_prefetch_check(strategy, distance, padding);
+  if (why)
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "%s", why);
+  p->prefetch = strategy;
+  p->distance = distance;
+  p->padding = padding;
+  return MCP_OK;
+}
+
+void mcp_portfolio_prefetch(const mcp_portfolio *p, mcp_prefetch *strategy, int *distance,
+                            int *padding)
+{
+  if (strategy)
+    *strategy = p ? p->prefetch : MCP_PREFETCH_NONE;
+  if (distance)
+    *distance = p ? p->distance : MCPI_DEFAULT_DISTANCE;
+  if (padding)
+    *padding = p ? p->padding : 0;
 }
 
 uint64_t mcp_portfolio_paths(const mcp_portfolio *p) { return p ? p->paths : 0; }

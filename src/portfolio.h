@@ -22,6 +22,9 @@ struct mcp_portfolio {
   double *grid; /* explicit simulation times, or NULL */
   size_t ngrid;
   mcp_backend backend;
+  mcp_precision precision;
+  mcp_prefetch prefetch;
+  int distance, padding; /* of the prefetch strategy */
   char err[MCPI_ERRLEN];
 };
 

@@ -123,6 +123,55 @@ static void test_backend_names(void **state)
   assert_non_null(mcp_backend_name((mcp_backend)42));
 }
 
+/* Precisions and prefetch strategies: names both ways, and the settings'
+ * checks, whose messages list what is valid. */
+static void test_kernel_options(void **state)
+{
+  static const char *const names[] = {"none",           "unroll",       "scalar-batch",
+                                      "smem-batch",     "scalar-rolling", "smem-rolling",
+                                      "smem-async"};
+  for (int i = 0; i < 7; i++) {
+    mcp_prefetch s = (mcp_prefetch)-1;
+    assert_int_equal(mcp_prefetch_from_name(names[i], &s), MCP_OK);
+    assert_int_equal(s, i);
+    assert_string_equal(mcp_prefetch_name(s), names[i]);
+  }
+  mcp_prefetch s = MCP_PREFETCH_NONE;
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_prefetch_from_name("smem", &s));
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_prefetch_from_name(NULL, &s));
+  mcp_precision pr = MCP_DOUBLE;
+  assert_int_equal(mcp_precision_from_name("float", &pr), MCP_OK);
+  assert_int_equal(pr, MCP_FLOAT);
+  assert_string_equal(mcp_precision_name(MCP_DOUBLE), "double");
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_precision_from_name("half", &pr));
+
+  mcp_portfolio *p;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  int d, pad;
+  mcp_portfolio_prefetch(p, &s, &d, &pad); /* defaults */
+  assert_true(s == MCP_PREFETCH_NONE && d == 4 && pad == 0);
+  assert_int_equal(mcp_portfolio_precision(p), MCP_DOUBLE);
+  assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_SMEM_ASYNC, 16, 1), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_SMEM_BATCH, 6,
+                                              MCP_PADDING_INTERLEAVED),
+                   MCP_OK);
+  mcp_portfolio_prefetch(p, &s, &d, &pad);
+  assert_true(s == MCP_PREFETCH_SMEM_BATCH && d == 6 && pad == MCP_PADDING_INTERLEAVED);
+  PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "expected one of 1, 2, 4, 6, 8, 12, 16",
+                  mcp_portfolio_set_prefetch(p, MCP_PREFETCH_SCALAR_ROLLING, 3, 0));
+  PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "expected one of none, unroll",
+                  mcp_portfolio_set_prefetch(p, (mcp_prefetch)7, 4, 0));
+  PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "padding: expected an integer from 0 to 32",
+                  mcp_portfolio_set_prefetch(p, MCP_PREFETCH_SMEM_ROLLING, 4, 33));
+  PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "precision: expected double or float",
+                  mcp_portfolio_set_precision(p, (mcp_precision)2));
+  /* a failed call leaves the settings as they were */
+  mcp_portfolio_prefetch(p, &s, &d, &pad);
+  assert_true(s == MCP_PREFETCH_SMEM_BATCH && d == 6 && pad == MCP_PADDING_INTERLEAVED);
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_portfolio_set_prefetch(NULL, MCP_PREFETCH_NONE, 4, 0));
+  mcp_portfolio_destroy(p);
+}
+
 static void test_devices(void **state)
 {
   mcp_device_info info;
@@ -420,7 +469,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_strerror),          cmocka_unit_test(test_version),
-      cmocka_unit_test(test_backend_names),     cmocka_unit_test(test_devices),
+      cmocka_unit_test(test_backend_names),     cmocka_unit_test(test_kernel_options),     cmocka_unit_test(test_devices),
       cmocka_unit_test(test_destroy_null),      cmocka_unit_test(test_null_arguments),
       cmocka_unit_test(test_context),           cmocka_unit_test(test_market),
       cmocka_unit_test(test_portfolio_trades),  cmocka_unit_test(test_portfolio_settings),

@@ -144,6 +144,52 @@ static void gpu_invariant_under_block_and_tile(void **state)
   mcp_market_destroy(m);
 }
 
+/* Every prefetch strategy, distance and padding prices the book to the same
+ * bits as the plain loop, in double and in float, with a block size that is
+ * not a power of two and a path count that leaves a ragged last wave; float
+ * agrees with the CPU's float paths to float rounding. */
+static void strategies_identical(void **state)
+{
+  static const int dists[] = {1, 2, 4, 6, 8, 12, 16};
+  static const int pads[] = {0, 1, 3, MCP_PADDING_INTERLEAVED};
+  mcp_market *m = market();
+  mcp_portfolio *p = book(20011);
+  for (int prec = 0; prec < 2; prec++) {
+    assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_NONE, 4, 0), MCP_OK);
+    mcp_results *ref = price(MCP_BACKEND_CUDA, 96, 0, m, p);
+    int runs = 0;
+    for (int s = MCP_PREFETCH_UNROLL; s <= MCP_PREFETCH_SMEM_ASYNC; s++)
+      for (size_t d = 0; d < sizeof dists / sizeof *dists; d++) {
+        int smem = s == MCP_PREFETCH_SMEM_BATCH || s == MCP_PREFETCH_SMEM_ROLLING ||
+                   s == MCP_PREFETCH_SMEM_ASYNC;
+        for (size_t k = 0; k < (smem ? sizeof pads / sizeof *pads : 1); k++) {
+          assert_int_equal(mcp_portfolio_set_prefetch(p, (mcp_prefetch)s, dists[d], pads[k]),
+                           MCP_OK);
+          mcp_results *r = price(MCP_BACKEND_CUDA, 96, 0, m, p);
+          assert_identical(ref, r);
+          mcp_results_destroy(r);
+          runs++;
+        }
+      }
+    print_message("  %s: %d strategy settings identical to none\n", prec ? "float" : "double",
+                  runs);
+    if (prec == MCP_FLOAT) {
+      mcp_results *c = price(MCP_BACKEND_CPU, 96, 0, m, p);
+      mcp_estimate x, y;
+      for (size_t i = 0; i < mcp_results_count(c); i++) {
+        mcp_results_trade(ref, i, &x);
+        mcp_results_trade(c, i, &y);
+        assert_close(x.price, y.price, 1e-5, "float price", mcp_results_trade_id(c, i));
+      }
+      mcp_results_destroy(c);
+    }
+    mcp_results_destroy(ref);
+  }
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* Black-Scholes call and put on the GPU at 4 million paths. */
 static double bs(int call, double s, double k, double r, double q, double v, double t)
 {
@@ -197,7 +243,7 @@ static void normals_kernel_follows_canonical_mapping(void **state)
   assert_int_equal(cudaMemcpy(gen, d_z, sizeof(double) * len, cudaMemcpyDeviceToHost),
                    cudaSuccess);
   assert_int_equal(cudaMemset(d_z, 0, sizeof(double) * len), cudaSuccess);
-  assert_int_equal(mcpi_launch_normals(seed, 4, STEPS, p0, n, d_z, n + 1, 0), cudaSuccess);
+  assert_int_equal(mcpi_launch_normals(seed, 4, STEPS, p0, n, d_z, n + 1, MCP_DOUBLE, 0), cudaSuccess);
   assert_int_equal(cudaMemcpy(ker, d_z, sizeof(double) * len, cudaMemcpyDeviceToHost),
                    cudaSuccess);
   assert_int_equal(mcpi_rng_fill(hg, seed, 4, STEPS, p0, n, host, n + 1), 0);
@@ -236,6 +282,7 @@ int main(void)
 #endif
       cmocka_unit_test(gpu_matches_cpu),
       cmocka_unit_test(gpu_invariant_under_block_and_tile),
+      cmocka_unit_test(strategies_identical),
       cmocka_unit_test(gpu_black_scholes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

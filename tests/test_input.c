@@ -52,6 +52,13 @@ static void test_good_book(void **state)
   assert_true(mcp_portfolio_paths(p) == 5000);
   assert_true(mcp_portfolio_seed(p) == INT64_MAX);
   assert_int_equal(mcp_portfolio_backend(p), MCP_BACKEND_CPU);
+  assert_int_equal(mcp_portfolio_precision(p), MCP_FLOAT);
+  mcp_prefetch strategy;
+  int distance, padding;
+  mcp_portfolio_prefetch(p, &strategy, &distance, &padding);
+  assert_int_equal(strategy, MCP_PREFETCH_SMEM_ROLLING);
+  assert_int_equal(distance, 12);
+  assert_int_equal(padding, MCP_PADDING_INTERLEAVED);
   assert_int_equal(p->steps_per_year, 12);
   assert_int_equal(p->ngrid, 2);
   assert_true(p->grid[0] == 0.1 && p->grid[1] == 0.2);
@@ -142,6 +149,15 @@ static const bad_case bad_cases[] = {
     {"bad_duplicate_key.json", 0, MCP_ERR_INPUT, ":4:44: trades[0].strike: duplicate object key"},
     {"bad_backend.json", 0, MCP_ERR_INPUT,
      ":2:38: run.backend: expected one of auto, cpu, cuda, got \"gpu\""},
+    {"bad_prefetch.json", 0, MCP_ERR_INPUT,
+     ":2:39: run.prefetch: expected one of none, unroll, scalar-batch, smem-batch, "
+     "scalar-rolling, smem-rolling, smem-async, got \"prefetch\""},
+    {"bad_prefetch_distance.json", 0, MCP_ERR_INPUT,
+     ":2:74: run.prefetch_distance: expected one of 1, 2, 4, 6, 8, 12, 16, got 5"},
+    {"bad_padding.json", 0, MCP_ERR_INPUT,
+     ":2:64: run.padding: expected an integer from 0 to 32, or \"interleaved\", got \"wide\""},
+    {"bad_precision.json", 0, MCP_ERR_INPUT,
+     ":2:40: run.precision: expected one of double, float, got \"half\""},
     {"bad_paths_fraction.json", 0, MCP_ERR_INPUT,
      ":3:14: run.paths: expected an integer between 2 and 2^40, got 1.5"},
     {"bad_paths_string.json", 0, MCP_ERR_INPUT,

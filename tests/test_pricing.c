@@ -254,6 +254,44 @@ static void test_european_table(void **state)
   mcp_market_destroy(m);
 }
 
+/* Float paths: the same normals rounded, so close to the double prices on the
+ * same seed (float rounding over 252 steps), and right against the closed
+ * form. */
+static void test_float_paths(void **state)
+{
+  double monthly[12];
+  for (int i = 0; i < 12; i++)
+    monthly[i] = (i + 1) / 12.0;
+  mcp_market *m = new_market();
+  const bs_params u = {100, 0.03, 0.01, 0.25};
+  add_underlying(m, "F", u);
+  mcp_results *r[2];
+  for (int prec = 0; prec < 2; prec++) {
+    mcp_portfolio *p = new_portfolio(100000, 5);
+    add_european(p, "call", "F", MCP_CALL, 105, 1.0, 1);
+    add_european(p, "put", "F", MCP_PUT, 95, 1.0, 1);
+    add_asian(p, "geo", "F", MCP_GEOMETRIC, MCP_CALL, 100, 12, monthly, 1.0, 1);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_precision(p, prec ? MCP_FLOAT : MCP_DOUBLE), MCP_OK);
+    r[prec] = price(ctx_of(state), m, p);
+    mcp_portfolio_destroy(p);
+  }
+  const char *id[] = {"call", "put", "geo"};
+  for (int i = 0; i < 3; i++) {
+    mcp_estimate d = estimate(r[0], id[i]), f = estimate(r[1], id[i]);
+    print_message("  %-5s double %.9f float %.9f (relative %.2e)\n", id[i], d.price, f.price,
+                  fabs(f.price / d.price - 1));
+    assert_true(fabs(f.price / d.price - 1) < 1e-5);
+    assert_true(f.price != d.price); /* float really ran */
+  }
+  assert_bs("call", r[1], u, MCP_CALL, 105, 1.0);
+  assert_bs("put", r[1], u, MCP_PUT, 95, 1.0);
+  assert_geometric("geo", r[1], u, MCP_CALL, 100, 12, monthly, 1.0);
+  mcp_results_destroy(r[0]);
+  mcp_results_destroy(r[1]);
+  mcp_market_destroy(m);
+}
+
 /* ---- 2. convergence at 4M paths ---------------------------------------- */
 
 static void test_large_run(void **state)
@@ -683,6 +721,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_european_table),
+      cmocka_unit_test(test_float_paths),
       cmocka_unit_test(test_large_run),
       cmocka_unit_test(test_put_call_parity),
       cmocka_unit_test(test_asian),

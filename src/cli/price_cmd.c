@@ -24,6 +24,15 @@ const char cli_price_options_help[] =
     "                         multiple of 256; prices do not depend on it\n"
     "      --block-size N     CUDA threads per block: a multiple of 32 from 32 to 1024\n"
     "                         (default 128); prices do not depend on it\n"
+    "      --precision NAME   double or float (overrides run.precision; default double)\n"
+    "      --prefetch NAME    how the GPU path kernel fetches each step's inputs: none,\n"
+    "                         unroll, scalar-batch, smem-batch, scalar-rolling,\n"
+    "                         smem-rolling or smem-async (overrides run.prefetch;\n"
+    "                         default none); prices do not depend on it\n"
+    "      --prefetch-distance N  steps fetched ahead (the unroll factor for unroll):\n"
+    "                         1, 2, 4, 6, 8, 12 or 16 (default 4)\n"
+    "      --padding P        shared-memory variants: 0 to 32 values of padding per\n"
+    "                         thread slot, or interleaved (default 0)\n"
     "  -q, --quiet            no progress line, even when stderr is a terminal\n";
 
 void cli_price_help(FILE *f)
@@ -50,6 +59,10 @@ enum {
   O_OUTPUT,
   O_TILE,
   O_BLOCK,
+  O_PRECISION,
+  O_PREFETCH,
+  O_DISTANCE,
+  O_PADDING,
   O_QUIET,
   O_HELP
 };
@@ -60,14 +73,18 @@ static const cli_option options[] = {
     [O_PATHS] = {"paths", 0, 1},      [O_SEED] = {"seed", 0, 1},
     [O_BACKEND] = {"backend", 0, 1},  [O_FORMAT] = {"format", 0, 1},
     [O_OUTPUT] = {"output", 0, 1},    [O_TILE] = {"tile-paths", 0, 1},
-    [O_BLOCK] = {"block-size", 0, 1}, [O_QUIET] = {"quiet", 'q', 0},
+    [O_BLOCK] = {"block-size", 0, 1}, [O_PRECISION] = {"precision", 0, 1},
+    [O_PREFETCH] = {"prefetch", 0, 1}, [O_DISTANCE] = {"prefetch-distance", 0, 1},
+    [O_PADDING] = {"padding", 0, 1},  [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
 typedef struct price_opts {
   unsigned given; /* bit O_x: the option was on the command line */
   const char *market, *portfolio, *output;
-  uint64_t paths, seed, tile_paths, block_size;
+  uint64_t paths, seed, tile_paths, block_size, distance, padding;
   mcp_backend backend;
+  mcp_precision precision;
+  mcp_prefetch prefetch;
   report_format format;
 } price_opts;
 
@@ -124,6 +141,27 @@ static int parse_args(char **argv, price_opts *o)
       if (bad)
         cli_error("--backend: expected one of auto, cpu, cuda; got '%s'", v);
       break;
+    case O_PRECISION:
+      bad = mcp_precision_from_name(v, &o->precision) != MCP_OK;
+      if (bad)
+        cli_error("--precision: expected double or float; got '%s'", v);
+      break;
+    case O_PREFETCH:
+      bad = mcp_prefetch_from_name(v, &o->prefetch) != MCP_OK;
+      if (bad)
+        cli_error("--prefetch: expected one of none, unroll, scalar-batch, smem-batch, "
+                  "scalar-rolling, smem-rolling, smem-async; got '%s'",
+                  v);
+      break;
+    case O_DISTANCE:
+      bad = parse_count("prefetch-distance", v, INT_MAX, &o->distance);
+      break;
+    case O_PADDING:
+      if (strcmp(v, "interleaved") == 0)
+        o->padding = UINT64_MAX; /* MCP_PADDING_INTERLEAVED */
+      else
+        bad = parse_count("padding", v, INT_MAX, &o->padding);
+      break;
     case O_FORMAT:
       bad = report_format_from_name(v, &o->format) != 0;
       if (bad)
@@ -155,6 +193,22 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
     option = "--paths";
   else if (GIVEN(o, O_SEED) && (st = mcp_portfolio_set_seed(p, o->seed)) != MCP_OK)
     option = "--seed";
+  else if (GIVEN(o, O_PRECISION) &&
+           (st = mcp_portfolio_set_precision(p, o->precision)) != MCP_OK)
+    option = "--precision";
+  else if (GIVEN(o, O_PREFETCH) || GIVEN(o, O_DISTANCE) || GIVEN(o, O_PADDING)) {
+    mcp_prefetch s;
+    int d, pad;
+    mcp_portfolio_prefetch(p, &s, &d, &pad);
+    if (GIVEN(o, O_PREFETCH))
+      s = o->prefetch;
+    if (GIVEN(o, O_DISTANCE))
+      d = (int)o->distance;
+    if (GIVEN(o, O_PADDING))
+      pad = o->padding == UINT64_MAX ? MCP_PADDING_INTERLEAVED : (int)o->padding;
+    if ((st = mcp_portfolio_set_prefetch(p, s, d, pad)) != MCP_OK)
+      option = GIVEN(o, O_DISTANCE) ? "--prefetch-distance" : "--padding";
+  }
   if (option)
     cli_error("bad %s value: %s", option, mcp_portfolio_last_error(p));
   return cli_exit_for(st);

@@ -1,0 +1,95 @@
+/* common.c: helpers shared by the benchmarks (common.h). */
+#include <stdlib.h>
+#include "common.h"
+
+static int cmp(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double bench_median(double *v, int n)
+{
+  qsort(v, (size_t)n, sizeof *v, cmp);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths)
+{
+  double fix[BENCH_FIXINGS];
+  for (int i = 0; i < BENCH_FIXINGS; i++)
+    fix[i] = (i + 1) / (double)BENCH_FIXINGS;
+  mcp_market_create(m);
+  mcp_market_add_black_scholes(*m, "ACME", 100, 0.03, 0.01, 0.25);
+  mcp_portfolio_create(p);
+  mcp_portfolio_add_asian(*p, "asian", "ACME", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS,
+                          fix, 1.0, 1);
+  mcp_portfolio_set_paths(*p, paths);
+}
+
+#ifdef MCP_HAVE_CUDA
+float bench_event_ms(cudaEvent_t a, cudaEvent_t b)
+{
+  float ms = 0;
+  cudaEventSynchronize(b);
+  cudaEventElapsedTime(&ms, a, b);
+  return ms;
+}
+
+double bench_copy_bandwidth(void)
+{
+  size_t bytes = (size_t)1 << 30;
+  void *a, *b;
+  if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess)
+    return -1;
+  cudaMemset(a, 1, bytes);
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  double t[11];
+  for (int r = -1; r < 11; r++) {
+    cudaEventRecord(e0, 0);
+    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(e1, 0);
+    float ms = bench_event_ms(e0, e1);
+    if (r >= 0)
+      t[r] = ms;
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaFree(a);
+  cudaFree(b);
+  return 2.0 * bytes / (bench_median(t, 11) * 1e-3);
+}
+
+static void *to_device(const void *host, size_t bytes)
+{
+  void *d = NULL;
+  cudaMalloc(&d, bytes);
+  cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice);
+  return d;
+}
+
+mcpi_job_view bench_device_view(const mcpi_job *j)
+{
+  mcpi_job_view v = mcpi_job_host_view(j);
+  size_t m = j->nsteps;
+  v.drift = to_device(j->drift, m * sizeof(double));
+  v.vol = to_device(j->vol, m * sizeof(double));
+  v.drift_f = to_device(j->drift_f, m * sizeof(float));
+  v.vol_f = to_device(j->vol_f, m * sizeof(float));
+  v.fixmask = to_device(j->fixmask, m * sizeof(uint32_t));
+  v.trades = to_device(j->spec, j->ntrades * sizeof(mcpi_payoff_spec));
+  return v;
+}
+
+void bench_device_view_free(mcpi_job_view *v)
+{
+  cudaFree((void *)v->drift);
+  cudaFree((void *)v->vol);
+  cudaFree((void *)v->drift_f);
+  cudaFree((void *)v->vol_f);
+  cudaFree((void *)v->fixmask);
+  cudaFree((void *)v->trades);
+}
+#endif

@@ -1,0 +1,30 @@
+/* common.h: what the benchmarks share: medians, the arithmetic Asian book,
+ * CUDA event timing and the device's measured copy bandwidth. */
+#ifndef MCP_BENCH_COMMON_H
+#define MCP_BENCH_COMMON_H
+
+#include <stdint.h>
+#include "config.h"
+#include "mcprice.h"
+
+#define BENCH_FIXINGS 252
+
+double bench_median(double *v, int n);
+/* One underlying (S 100, r 3%, q 1%, vol 25%) and an arithmetic Asian call
+ * on BENCH_FIXINGS daily fixings over a year. */
+void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
+
+#ifdef MCP_HAVE_CUDA
+#include <cuda_runtime_api.h>
+float bench_event_ms(cudaEvent_t a, cudaEvent_t b);
+/* Device-to-device copy of 1 GiB: bytes read plus written per second. */
+double bench_copy_bandwidth(void);
+
+#include "plan.h"
+/* The job's arrays copied to the device, as the path kernel reads them;
+ * bench_device_view_free releases them. */
+mcpi_job_view bench_device_view(const mcpi_job *j);
+void bench_device_view_free(mcpi_job_view *v);
+#endif
+
+#endif

@@ -1,0 +1,46 @@
+/* prefetch.h: the path kernel's options (precision, prefetch strategy and
+ * distance, shared-memory padding, block size) and the compiled set of
+ * distances, for the host code and the kernels alike. */
+#ifndef MCP_PREFETCH_H
+#define MCP_PREFETCH_H
+
+#include <stddef.h>
+#include "mcprice.h"
+
+#define MCPI_NSTRATEGIES 7
+#define MCPI_NDISTANCES 7
+#define MCPI_MAX_PADDING 32
+#define MCPI_DEFAULT_DISTANCE 4
+
+/* The distances (and unroll factors) compiled into the kernels; the list as
+ * text is for error messages. */
+static const int mcpi_prefetch_distances[MCPI_NDISTANCES] = {1, 2, 4, 6, 8, 12, 16};
+#define MCPI_PREFETCH_DISTANCES_TEXT "1, 2, 4, 6, 8, 12, 16"
+
+static inline int mcpi_prefetch_distance_index(int d)
+{
+  for (int i = 0; i < MCPI_NDISTANCES; i++)
+    if (mcpi_prefetch_distances[i] == d)
+      return i;
+  return -1;
+}
+
+static inline int mcpi_prefetch_uses_smem(mcp_prefetch s)
+{
+  return s == MCP_PREFETCH_SMEM_BATCH || s == MCP_PREFETCH_SMEM_ROLLING ||
+         s == MCP_PREFETCH_SMEM_ASYNC;
+}
+
+typedef struct mcpi_kernel_options {
+  mcp_precision precision;
+  mcp_prefetch strategy;
+  int distance; /* one of mcpi_prefetch_distances */
+  int padding;  /* 0 .. MCPI_MAX_PADDING or MCP_PADDING_INTERLEAVED */
+  int block;    /* threads per block */
+} mcpi_kernel_options;
+
+/* Checks a strategy, distance and padding; NULL when valid, else what was
+ * expected. */
+const char *mcpi_prefetch_check(mcp_prefetch s, int distance, int padding);
+
+#endif
