@@ -14,7 +14,7 @@ const char cli_price_options_help[] =
     "      --portfolio FILE   portfolio file (JSON): trades and run settings; required\n"
     "      --paths N          number of Monte Carlo paths, 2 to 2^40\n"
     "                         (overrides the portfolio's run.paths)\n"
-    "      --seed S           random seed, 0 to 2^64-1 (overrides run.seed)\n"
+    "      --seed S           random seed, 0 to 2^63-1 (overrides run.seed)\n"
     "      --backend NAME     auto, cpu or cuda (overrides run.backend; default auto:\n"
     "                         the GPU when one is present, else the CPU)\n"
     "      --format NAME      report format: table, csv or json (default table)\n"
@@ -128,7 +128,7 @@ static int parse_args(char **argv, price_opts *o)
       bad = parse_count("paths", v, UINT64_MAX, &o->paths);
       break;
     case O_SEED:
-      bad = parse_count("seed", v, UINT64_MAX, &o->seed);
+      bad = parse_count("seed", v, INT64_MAX, &o->seed);
       break;
     case O_TILE:
       bad = parse_count("tile-paths", v, UINT64_MAX, &o->tile_paths);
