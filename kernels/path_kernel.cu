@@ -69,6 +69,16 @@ template <typename R> struct streams {
   {
     return coef<R>{__ldg(drift + s), __ldg(vol + s), __ldg(mask + s)};
   }
+  // The inputs of steps b .. b + D - 1 that lie below n, into registers.
+  template <int D> __device__ void load(int b, int n, R (&z)[D], coef<R> (&c)[D]) const
+  {
+#pragma unroll
+    for (int u = 0; u < D; u++)
+      if (b + u < n) {
+        z[u] = normal(b + u);
+        c[u] = step(b + u);
+      }
+  }
 };
 
 // Where a thread's slot u of the shared ring lives: base + u * stride, with
@@ -77,6 +87,20 @@ template <typename R> struct streams {
 struct slots {
   unsigned base, stride;
 };
+
+// The shared ring's first fill: the normals of steps 0 .. D - 1 into the
+// thread's slot, their coefficients into c.
+template <typename R, int D>
+__device__ __forceinline__ void fill_ring(const streams<R> &in, int n, R *sm, slots q,
+                                          coef<R> (&c)[D])
+{
+  R z[D];
+  in.load(0, n, z, c);
+#pragma unroll
+  for (int u = 0; u < D; u++)
+    if (u < n)
+      sm[q.base + u * q.stride] = z[u];
+}
 
 template <typename R, int S, int D> struct strategy;
 
@@ -111,19 +135,9 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SCALAR_BATCH, D> {
   {
     R z[D], zn[D];
     coef<R> c[D], cn[D];
-#pragma unroll
-    for (int u = 0; u < D; u++)
-      if (u < n) {
-        z[u] = in.normal(u);
-        c[u] = in.step(u);
-      }
+    in.load(0, n, z, c);
     for (int b = 0; b < n; b += D) {
-#pragma unroll
-      for (int u = 0; u < D; u++)
-        if (b + D + u < n) {
-          zn[u] = in.normal(b + D + u);
-          cn[u] = in.step(b + D + u);
-        }
+      in.load(b + D, n, zn, cn);
 #pragma unroll
       for (int u = 0; u < D; u++)
         if (b + u < n)
@@ -145,19 +159,9 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_BATCH, D> {
   {
     R zn[D];
     coef<R> c[D], cn[D];
-#pragma unroll
-    for (int u = 0; u < D; u++)
-      if (u < n) {
-        sm[q.base + u * q.stride] = in.normal(u);
-        c[u] = in.step(u);
-      }
+    fill_ring(in, n, sm, q, c);
     for (int b = 0; b < n; b += D) {
-#pragma unroll
-      for (int u = 0; u < D; u++)
-        if (b + D + u < n) {
-          zn[u] = in.normal(b + D + u);
-          cn[u] = in.step(b + D + u);
-        }
+      in.load(b + D, n, zn, cn);
 #pragma unroll
       for (int u = 0; u < D; u++)
         if (b + u < n)
@@ -180,12 +184,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SCALAR_ROLLING, D> 
   {
     R z[D];
     coef<R> c[D];
-#pragma unroll
-    for (int u = 0; u < D; u++)
-      if (u < n) {
-        z[u] = in.normal(u);
-        c[u] = in.step(u);
-      }
+    in.load(0, n, z, c);
     for (int b = 0; b < n; b += D) {
 #pragma unroll
       for (int u = 0; u < D; u++) {
@@ -211,12 +210,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ROLLING, D> {
   static __device__ void run(St &st, const streams<R> &in, int n, R *sm, slots q)
   {
     coef<R> c[D];
-#pragma unroll
-    for (int u = 0; u < D; u++)
-      if (u < n) {
-        sm[q.base + u * q.stride] = in.normal(u);
-        c[u] = in.step(u);
-      }
+    fill_ring(in, n, sm, q, c);
     for (int b = 0; b < n; b += D) {
 #pragma unroll
       for (int u = 0; u < D; u++) {

@@ -8,13 +8,11 @@ static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 
 mcp_status mcp_backend_from_name(const char *name, mcp_backend *out)
 {
-  if (!name || !out)
-    return MCP_ERR_ARGUMENT;
-  int b = mcpi_name_index(backend_names, 3, name);
-  if (b < 0)
-    return MCP_ERR_NOT_FOUND;
-  *out = (mcp_backend)b;
-  return MCP_OK;
+  int b;
+  mcp_status st = !out ? MCP_ERR_ARGUMENT : mcpi_name_parse(backend_names, 3, name, &b);
+  if (st == MCP_OK)
+    *out = (mcp_backend)b;
+  return st;
 }
 
 const char *mcp_backend_name(mcp_backend b)

@@ -6,7 +6,8 @@
 
 /* Index of name in names[0 .. n), or -1. */
 int mcpi_name_index(const char *const *names, int n, const char *name);
-/* The names joined by ", " (for error messages). */
-const char *mcpi_prefetch_names_text(void);
+/* The from_name calls of the API: MCP_ERR_ARGUMENT for a NULL name,
+ * MCP_ERR_NOT_FOUND for a name not in names, else *out = its index. */
+mcp_status mcpi_name_parse(const char *const *names, int n, const char *name, int *out);
 
 #endif

@@ -1,7 +1,5 @@
 /* prefetch.c: names of precisions and prefetch strategies, and the check of a
  * strategy's distance and padding. */
-#include <stdio.h>
-#include <string.h>
 #include "names.h"
 #include "prefetch.h"
 
@@ -10,28 +8,13 @@ static const char *const prefetch_names[MCPI_NSTRATEGIES] = {
     "none", "unroll", "scalar-batch", "smem-batch", "scalar-rolling", "smem-rolling",
     "smem-async"};
 
-int mcpi_name_index(const char *const *names, int n, const char *name)
-{
-  for (int i = 0; name && i < n; i++)
-    if (strcmp(name, names[i]) == 0)
-      return i;
-  return -1;
-}
-
-const char *mcpi_prefetch_names_text(void)
-{
-  return "none, unroll, scalar-batch, smem-batch, scalar-rolling, smem-rolling, smem-async";
-}
-
 mcp_status mcp_precision_from_name(const char *name, mcp_precision *out)
 {
-  if (!name || !out)
-    return MCP_ERR_ARGUMENT;
-  int i = mcpi_name_index(precision_names, 2, name);
-  if (i < 0)
-    return MCP_ERR_NOT_FOUND;
-  *out = (mcp_precision)i;
-  return MCP_OK;
+  int i;
+  mcp_status st = !out ? MCP_ERR_ARGUMENT : mcpi_name_parse(precision_names, 2, name, &i);
+  if (st == MCP_OK)
+    *out = (mcp_precision)i;
+  return st;
 }
 
 const char *mcp_precision_name(mcp_precision p)
@@ -41,13 +24,12 @@ const char *mcp_precision_name(mcp_precision p)
 
 mcp_status mcp_prefetch_from_name(const char *name, mcp_prefetch *out)
 {
-  if (!name || !out)
-    return MCP_ERR_ARGUMENT;
-  int i = mcpi_name_index(prefetch_names, MCPI_NSTRATEGIES, name);
-  if (i < 0)
-    return MCP_ERR_NOT_FOUND;
-  *out = (mcp_prefetch)i;
-  return MCP_OK;
+  int i;
+  mcp_status st =
+      !out ? MCP_ERR_ARGUMENT : mcpi_name_parse(prefetch_names, MCPI_NSTRATEGIES, name, &i);
+  if (st == MCP_OK)
+    *out = (mcp_prefetch)i;
+  return st;
 }
 
 const char *mcp_prefetch_name(mcp_prefetch s)
@@ -58,8 +40,7 @@ const char *mcp_prefetch_name(mcp_prefetch s)
 const char *mcpi_prefetch_check(mcp_prefetch s, int distance, int padding)
 {
   if ((unsigned)s >= MCPI_NSTRATEGIES)
-    return "strategy: expected one of none, unroll, scalar-batch, smem-batch, "
-           "scalar-rolling, smem-rolling, smem-async";
+    return "strategy: expected one of " MCPI_PREFETCH_NAMES_TEXT;
   if (mcpi_prefetch_distance_index(distance) < 0)
     return "prefetch distance: expected one of " MCPI_PREFETCH_DISTANCES_TEXT;
   if (padding != MCP_PADDING_INTERLEAVED && (padding < 0 || padding > MCPI_MAX_PADDING))

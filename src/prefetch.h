@@ -16,6 +16,8 @@
  * text is for error messages. */
 static const int mcpi_prefetch_distances[MCPI_NDISTANCES] = {1, 2, 4, 6, 8, 12, 16};
 #define MCPI_PREFETCH_DISTANCES_TEXT "1, 2, 4, 6, 8, 12, 16"
+#define MCPI_PREFETCH_NAMES_TEXT \
+  "none, unroll, scalar-batch, smem-batch, scalar-rolling, smem-rolling, smem-async"
 
 static inline int mcpi_prefetch_distance_index(int d)
 {
