@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include "path.h"
 #include "prefetch.h"
+#include "qmc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -17,9 +18,10 @@ extern "C" {
 cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_t n,
                               double *pay, const mcpi_kernel_options *o, int grid,
                               cudaStream_t stream);
-/* Blocks of the path kernel that the current device runs at once (its
- * occupancy times the multiprocessors); sets the kernel's shared memory. */
-cudaError_t mcpi_path_grid(const mcpi_kernel_options *o, int *grid);
+/* Blocks of the path kernel (single or multi-asset) that the current device
+ * runs at once (its occupancy times the multiprocessors); sets the kernel's
+ * shared memory. */
+cudaError_t mcpi_path_grid(const mcpi_kernel_options *o, int multi, int *grid);
 /* Dynamic shared memory of the path kernel per block (0 without a ring). */
 size_t mcpi_prefetch_smem_bytes(mcp_precision precision, mcp_prefetch strategy, int distance,
                                 int padding, int block);
@@ -30,6 +32,17 @@ size_t mcpi_prefetch_smem_bytes(mcp_precision precision, mcp_prefetch strategy, 
 cudaError_t mcpi_launch_normals(uint64_t seed, size_t step0, size_t nsteps, uint64_t p0,
                                 size_t n, void *z, size_t ld, mcp_precision precision,
                                 cudaStream_t stream);
+
+/* QMC (qmc.h): z[d ld + i] = the Sobol normal of dimension d < ndim at point
+ * p0 + i (i < n), with cuRAND's scrambled Sobol64 generator, the direction
+ * vectors dirs (MCPI_SOBOL_BITS a dimension) and scramble constants scr. */
+cudaError_t mcpi_launch_sobol(const uint64_t *dirs, const uint64_t *scr, size_t ndim,
+                              uint64_t p0, size_t n, double *z, size_t ld, cudaStream_t stream);
+/* The Brownian bridge of every path and factor: levels zq -> W in w (double)
+ * -> step normals in z (w itself when z is double and the same buffer). */
+cudaError_t mcpi_launch_bridge(mcpi_bridge_view b, int nfactors, const double *zq, double *w,
+                               size_t ld, size_t n, void *z, mcp_precision precision,
+                               cudaStream_t stream);
 
 /* Chunk sums of ncol columns of n values (stride ld): part[(col nch + c) 2 + {0,1}]
  * = sum and sum of squares of chunk c, nch = ceil(n / MCP_CHUNK_PATHS), computed

@@ -1,5 +1,5 @@
-// path_kernel.cu: the Monte Carlo path kernels, one thread a path, one kernel
-// a (precision, prefetch strategy, distance).  Every variant makes the same
+// path_kernel.cu: the Monte Carlo path kernels, one thread a sample, one kernel
+// a (precision, prefetch strategy, distance, single or multi-asset).  Every variant makes the same
 // calls of the shared path body (path.h) in the same order, so per-path values
 // are identical bit for bit; they differ only in how a step's inputs (the
 // path's normal, from the tile in global memory, and the step's coefficients,
@@ -10,64 +10,65 @@
 #include "launch.h"
 #include "prefetch.h"
 
-// The path body in precision R, as C++ overloads of the C functions.
-__device__ __forceinline__ void body_init(mcpi_path_state *s, const mcpi_job_view *j)
-{
-  mcpi_path_init(s, j);
-}
-__device__ __forceinline__ void body_init(mcpi_path_state_f *s, const mcpi_job_view *j)
-{
-  mcpi_path_init_f(s, j);
-}
-__device__ __forceinline__ void body_step(mcpi_path_state *s, double z, double d, double v,
-                                          uint32_t m)
-{
-  mcpi_path_step(s, z, d, v, m);
-}
-__device__ __forceinline__ void body_step(mcpi_path_state_f *s, float z, float d, float v,
-                                          uint32_t m)
-{
-  mcpi_path_step_f(s, z, d, v, m);
-}
-__device__ __forceinline__ void body_finish(const mcpi_path_state *s, const mcpi_job_view *j,
-                                            double *pay, size_t ld)
-{
-  mcpi_path_finish(s, j, pay, ld);
-}
-__device__ __forceinline__ void body_finish(const mcpi_path_state_f *s,
-                                            const mcpi_job_view *j, double *pay, size_t ld)
-{
-  mcpi_path_finish_f(s, j, pay, ld);
-}
+// The path body as C++ overloads of the C functions, one per state type
+// (single or multi-asset, double or float).
+#define MCPI_BODY_OVERLOADS(State, R, init, step, finish)                                    \
+  __device__ __forceinline__ void body_init(State *s, const mcpi_job_view *j, int pass)     \
+  {                                                                                          \
+    init(s, j, pass);                                                                        \
+  }                                                                                          \
+  __device__ __forceinline__ void body_step(State *s, const mcpi_job_view *j, R z, R a, R b, \
+                                            uint32_t tag)                                    \
+  {                                                                                          \
+    step(s, j, z, a, b, tag);                                                                \
+  }                                                                                          \
+  __device__ __forceinline__ void body_finish(const State *s, const mcpi_job_view *j,       \
+                                              double *pay, size_t ld, int pass)              \
+  {                                                                                          \
+    finish(s, j, pay, ld, pass);                                                             \
+  }
+MCPI_BODY_OVERLOADS(mcpi_path_state, double, mcpi_path_init, mcpi_path_step, mcpi_path_finish)
+MCPI_BODY_OVERLOADS(mcpi_path_state_f, float, mcpi_path_init_f, mcpi_path_step_f,
+                    mcpi_path_finish_f)
+MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
+                    mcpi_multi_finish)
+MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
+                    mcpi_multi_finish_f)
+
+// The state of a path: single asset (M = 0) or several (M = 1).
+template <typename R, int M> struct state_of;
+template <> struct state_of<double, 0> { typedef mcpi_path_state type; };
+template <> struct state_of<float, 0> { typedef mcpi_path_state_f type; };
+template <> struct state_of<double, 1> { typedef mcpi_multi_state type; };
+template <> struct state_of<float, 1> { typedef mcpi_multi_state_f type; };
 
 template <typename R> struct real_traits;
 template <> struct real_traits<double> {
-  typedef mcpi_path_state state;
-  static __device__ const double *drift(const mcpi_job_view &j) { return j.drift; }
-  static __device__ const double *vol(const mcpi_job_view &j) { return j.vol; }
+  static __device__ const double *ca(const mcpi_job_view &j) { return j.ca; }
+  static __device__ const double *cb(const mcpi_job_view &j) { return j.cb; }
 };
 template <> struct real_traits<float> {
-  typedef mcpi_path_state_f state;
-  static __device__ const float *drift(const mcpi_job_view &j) { return j.drift_f; }
-  static __device__ const float *vol(const mcpi_job_view &j) { return j.vol_f; }
+  static __device__ const float *ca(const mcpi_job_view &j) { return j.ca_f; }
+  static __device__ const float *cb(const mcpi_job_view &j) { return j.cb_f; }
 };
 
-// A step's coefficients, the same for every thread.
+// An element's coefficients, the same for every thread.
 template <typename R> struct coef {
-  R drift, vol;
-  uint32_t mask;
+  R a, b;
+  uint32_t tag;
 };
 
-// The streams of one path: its normals z[s ld] and the step coefficients.
+// The streams of one path: its normals z[e ld] and the element coefficients.
 template <typename R> struct streams {
+  const mcpi_job_view *job;
   const R *__restrict__ z;
   size_t ld;
-  const R *__restrict__ drift, *__restrict__ vol;
-  const uint32_t *__restrict__ mask;
+  const R *__restrict__ ca, *__restrict__ cb;
+  const uint32_t *__restrict__ tag;
   __device__ R normal(int s) const { return z[(size_t)s * ld]; }
   __device__ coef<R> step(int s) const
   {
-    return coef<R>{__ldg(drift + s), __ldg(vol + s), __ldg(mask + s)};
+    return coef<R>{__ldg(ca + s), __ldg(cb + s), __ldg(tag + s)};
   }
   // The inputs of steps b .. b + D - 1 that lie below n, into registers.
   template <int D> __device__ void load(int b, int n, R (&z)[D], coef<R> (&c)[D]) const
@@ -110,7 +111,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_NONE, D> {
   {
     for (int s = 0; s < n; s++) {
       coef<R> c = in.step(s);
-      body_step(&st, in.normal(s), c.drift, c.vol, c.mask);
+      body_step(&st, in.job, in.normal(s), c.a, c.b, c.tag);
     }
   }
 };
@@ -122,7 +123,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_UNROLL, D> {
 #pragma unroll D
     for (int s = 0; s < n; s++) {
       coef<R> c = in.step(s);
-      body_step(&st, in.normal(s), c.drift, c.vol, c.mask);
+      body_step(&st, in.job, in.normal(s), c.a, c.b, c.tag);
     }
   }
 };
@@ -141,7 +142,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SCALAR_BATCH, D> {
 #pragma unroll
       for (int u = 0; u < D; u++)
         if (b + u < n)
-          body_step(&st, z[u], c[u].drift, c[u].vol, c[u].mask);
+          body_step(&st, in.job, z[u], c[u].a, c[u].b, c[u].tag);
 #pragma unroll
       for (int u = 0; u < D; u++) {
         z[u] = zn[u];
@@ -165,7 +166,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_BATCH, D> {
 #pragma unroll
       for (int u = 0; u < D; u++)
         if (b + u < n)
-          body_step(&st, sm[q.base + u * q.stride], c[u].drift, c[u].vol, c[u].mask);
+          body_step(&st, in.job, sm[q.base + u * q.stride], c[u].a, c[u].b, c[u].tag);
 #pragma unroll
       for (int u = 0; u < D; u++) {
         if (b + D + u < n)
@@ -196,7 +197,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SCALAR_ROLLING, D> 
             z[u] = in.normal(s + D);
             c[u] = in.step(s + D);
           }
-          body_step(&st, x, k.drift, k.vol, k.mask);
+          body_step(&st, in.job, x, k.a, k.b, k.tag);
         }
       }
     }
@@ -222,7 +223,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ROLLING, D> {
             t = in.normal(s + D);
             c[u] = in.step(s + D);
           }
-          body_step(&st, x, k.drift, k.vol, k.mask);
+          body_step(&st, in.job, x, k.a, k.b, k.tag);
           if (s + D < n)
             sm[q.base + u * q.stride] = t;
         }
@@ -256,7 +257,7 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ASYNC, D> {
           __pipeline_wait_prior(D - 1);
           R x = sm[q.base + u * q.stride];
           coef<R> k = c[u];
-          body_step(&st, x, k.drift, k.vol, k.mask);
+          body_step(&st, in.job, x, k.a, k.b, k.tag);
           if (s + D < n) {
             __pipeline_memcpy_async(&sm[q.base + u * q.stride], in.z + (size_t)(s + D) * in.ld,
                                     sizeof(R));
@@ -270,8 +271,9 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ASYNC, D> {
   }
 };
 
-// Grid-stride over the tile's paths: the grid is whole waves of the GPU.
-template <typename R, int S, int D>
+// Grid-stride over the tile's samples: the grid is whole waves of the GPU.  An
+// antithetic sample is two passes over the same normals.
+template <typename R, int S, int D, int M>
 __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, size_t ld,
                                  size_t n, double *__restrict__ pay, int padding)
 {
@@ -280,47 +282,54 @@ __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, siz
   slots q = padding == MCP_PADDING_INTERLEAVED
                 ? slots{threadIdx.x, blockDim.x}
                 : slots{threadIdx.x * (unsigned)(D + padding), 1u};
-  streams<R> in{z, ld, real_traits<R>::drift(job), real_traits<R>::vol(job), job.fixmask};
+  streams<R> in{&job, z, ld, real_traits<R>::ca(job), real_traits<R>::cb(job), job.tag};
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x) {
-    typename real_traits<R>::state st;
-    body_init(&st, &job);
     in.z = z + i;
-    strategy<R, S, D>::run(st, in, job.nsteps, sm, q);
-    body_finish(&st, &job, pay + i, ld);
+    for (int pass = 0; pass <= job.antithetic; pass++) {
+      typename state_of<R, M>::type st;
+      body_init(&st, &job, pass);
+      strategy<R, S, D>::run(st, in, job.nelem, sm, q);
+      body_finish(&st, &job, pay + i, ld, pass);
+    }
   }
 }
 
 // ---- dispatch: (precision, strategy, distance) -> kernel -------------------
 
-template <typename R, int S, int D> static const void *kernel_ptr()
+template <typename R, int S, int D, int M> static const void *kernel_ptr()
 {
-  return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D>);
+  return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M>);
 }
 
-#define MCPI_DISTANCE_ROW(R, S)                                                              \
+// "none" ignores the distance: one kernel serves every column of its row.
+#define MCPI_NONE_ROW(R, M)                                                                  \
   {                                                                                          \
-    kernel_ptr<R, S, 1>(), kernel_ptr<R, S, 2>(), kernel_ptr<R, S, 4>(),                     \
-        kernel_ptr<R, S, 6>(), kernel_ptr<R, S, 8>(), kernel_ptr<R, S, 12>(),                \
-        kernel_ptr<R, S, 16>()                                                               \
+    kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>(), NULL, NULL, NULL, NULL, NULL, NULL             \
   }
-#define MCPI_STRATEGY_TABLE(R)                                                               \
+#define MCPI_DISTANCE_ROW(R, S, M)                                                           \
   {                                                                                          \
-    MCPI_DISTANCE_ROW(R, MCP_PREFETCH_NONE), MCPI_DISTANCE_ROW(R, MCP_PREFETCH_UNROLL),      \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_BATCH),                                     \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_BATCH),                                       \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_ROLLING),                                   \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ROLLING),                                     \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ASYNC)                                        \
+    kernel_ptr<R, S, 1, M>(), kernel_ptr<R, S, 2, M>(), kernel_ptr<R, S, 4, M>(),            \
+        kernel_ptr<R, S, 6, M>(), kernel_ptr<R, S, 8, M>(), kernel_ptr<R, S, 12, M>(),       \
+        kernel_ptr<R, S, 16, M>()                                                            \
+  }
+#define MCPI_STRATEGY_TABLE(R, M)                                                            \
+  {                                                                                          \
+    MCPI_NONE_ROW(R, M), MCPI_DISTANCE_ROW(R, MCP_PREFETCH_UNROLL, M),                       \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_BATCH, M),                                  \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_BATCH, M),                                    \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_ROLLING, M),                                \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ROLLING, M),                                  \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ASYNC, M)                                     \
   }
 
-static const void *kernel_for(mcp_precision prec, mcp_prefetch s, int d)
+static const void *kernel_for(mcp_precision prec, mcp_prefetch s, int d, int multi)
 {
-  static const void *const table[2][MCPI_NSTRATEGIES][MCPI_NDISTANCES] = {
-      MCPI_STRATEGY_TABLE(double), MCPI_STRATEGY_TABLE(float)};
+  static const void *const table[2][2][MCPI_NSTRATEGIES][MCPI_NDISTANCES] = {
+      {MCPI_STRATEGY_TABLE(double, 0), MCPI_STRATEGY_TABLE(double, 1)},
+      {MCPI_STRATEGY_TABLE(float, 0), MCPI_STRATEGY_TABLE(float, 1)}};
   int di = mcpi_prefetch_distance_index(d);
-  // "none" has one kernel: every distance maps to it
-  return table[prec][s][s == MCP_PREFETCH_NONE || di < 0 ? 0 : di];
+  return table[prec][multi][s][s == MCP_PREFETCH_NONE || di < 0 ? 0 : di];
 }
 
 extern "C" size_t mcpi_prefetch_smem_bytes(mcp_precision prec, mcp_prefetch s, int d,
@@ -332,9 +341,9 @@ extern "C" size_t mcpi_prefetch_smem_bytes(mcp_precision prec, mcp_prefetch s, i
   return slot * (size_t)block * (prec == MCP_FLOAT ? sizeof(float) : sizeof(double));
 }
 
-extern "C" cudaError_t mcpi_path_grid(const mcpi_kernel_options *o, int *grid)
+extern "C" cudaError_t mcpi_path_grid(const mcpi_kernel_options *o, int multi, int *grid)
 {
-  const void *k = kernel_for(o->precision, o->strategy, o->distance);
+  const void *k = kernel_for(o->precision, o->strategy, o->distance, multi);
   size_t smem = mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding,
                                          o->block);
   cudaError_t e = cudaSuccess;
@@ -365,6 +374,7 @@ extern "C" cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_
                                          o->block);
   int padding = o->padding;
   void *args[] = {&job, const_cast<void **>(&z), &ld, &n, &pay, &padding};
-  return cudaLaunchKernel(kernel_for(o->precision, o->strategy, o->distance), dim3(g),
+  return cudaLaunchKernel(kernel_for(o->precision, o->strategy, o->distance, job.nassets > 1),
+                          dim3(g),
                           dim3((unsigned)o->block), args, smem, stream);
 }

@@ -1,64 +1,110 @@
-/* path.h: one Monte Carlo path of a job, the body shared by the CPU loop and the
- * CUDA path kernels, in double and in float (path_body.h, included once per
- * precision).  A path is init, one step per simulation date, finish: the GPU's
- * prefetch strategies differ only in how a step's inputs reach registers.
- * The normals of a path are z[0], z[ldz], z[2 ldz], ... (step-major tiles); it
- * writes the discounted payoff of trade t to pay[t ldp] and the book value
- * (sum of quantity x payoff) to pay[ntrades ldp], in double either way. */
+/* path.h: one Monte Carlo sample of a job, the body shared by the CPU loop and
+ * the CUDA path kernels, in double and in float (path_body.h, included once
+ * per precision).
+ *
+ * A job's normals form a stream of elements e = s F + f: step s, factor f of
+ * the F its model draws a step (Black-Scholes 1, Heston 2, Merton 3, the
+ * correlated multi-asset model one an asset).  Each element comes with two
+ * coefficients a, b and a tag (the factor, and on a step's last element the
+ * schedules fixing there); the model decides what a and b mean:
+ *   Black-Scholes   a = drift, b = standard deviation of the log-spot step;
+ *   Merton          f 0: the diffusion's a, b; f 1: a = lambda dt;
+ *                   f 2: a = mean, b = deviation of a log-jump;
+ *   Heston          f 0: a = (r - q) dt, b = dt; f 1: a = e^{-kappa dt};
+ *   multi-asset     f i: asset i's drift and deviation.
+ * A path is init, one call per element, finish: the GPU's prefetch
+ * strategies differ only in how an element's inputs reach registers.  The
+ * normals of a path are z[0], z[ldz], z[2 ldz], ...; finish writes the
+ * discounted payoff of trade t to pay[t ldp] and the book value to
+ * pay[ntrades ldp], in double either way.  An antithetic sample is two passes
+ * (sign +1, then -1); the second averages into what the first wrote. */
 #ifndef MCP_PATH_H
 #define MCP_PATH_H
 
 #include <stddef.h>
 #include "gbm.h"
+#include "model.h"
 #include "payoff.h"
 
+#define MCPI_TAG_MASK 0xffu        /* schedules fixing at the end of this step */
+#define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */
+#define MCPI_TAG_LAST (1u << 31)   /* the step's last element */
+
 typedef struct mcpi_job_view {
-  double log_spot;
-  int32_t nsteps, ntrades;
-  const double *drift, *vol;    /* per-step GBM coefficients, double */
-  const float *drift_f, *vol_f; /* the same, rounded to float */
-  const uint32_t *fixmask;      /* per step: bit k set when schedule k fixes there */
+  double log_spot;           /* single asset */
+  int32_t nelem, ntrades;    /* elements (steps x factors) and trades */
+  int32_t model;             /* mcpi_model, single asset */
+  int32_t nassets;           /* 1, or the multi-asset model's assets */
+  int32_t antithetic;        /* two passes a sample */
+  int32_t write_controls;    /* also write control values to columns ntrades + 1 + t */
+  int32_t scheme;            /* mcp_heston_scheme */
+  int32_t nmon;              /* barrier monitors in use */
+  double kappa, theta, xi, rho, v0;      /* Heston */
+  double log_spots[MCP_MAX_ASSETS];      /* multi-asset */
+  double mon_log_barrier[MCPI_MAX_MONITORS];
+  int32_t mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS]; /* last step watched */
+  const double *ca, *cb;     /* per-element coefficients, double */
+  const float *ca_f, *cb_f;  /* the same, rounded to float */
+  const uint32_t *tag;
+  const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
+  const float *chol_f;
   const mcpi_payoff_spec *trades;
 } mcpi_job_view;
 
-/* Payoffs from the schedules' sums (in double: once a path), then the book. */
-MCP_HD static inline void mcpi_path_payoffs(const mcpi_job_view *j, const double *spot_sum,
-                                            const double *log_sum, double *pay, size_t ldp)
+/* Writes trade t's value on pass (0, or 1 for the antithetic partner, which
+ * averages with pass 0) and adds it to the book. */
+MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, double x,
+                                    double *pay, size_t ldp, int pass, double *book)
 {
-  double book = 0;
-  for (int t = 0; t < j->ntrades; t++) {
-    const mcpi_payoff_spec *p = &j->trades[t];
-    double a = 0, l = 0;
-    MCP_UNROLL
-    for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
-      if (k == p->schedule) {
-        a = spot_sum[k];
-        l = log_sum[k];
-      }
-    double v = p->discount * mcpi_payoff(p, a, l);
-    pay[(size_t)t * ldp] = v;
-    book += p->quantity * v;
+  const mcpi_payoff_spec *p = &j->trades[t];
+  double v = p->control ? y - p->beta * (x - p->control_mean) : y;
+  if (pass) {
+    v = 0.5 * (pay[(size_t)t * ldp] + v);
+    x = 0.5 * (pay[(size_t)(j->ntrades + 1 + t) * ldp] + x);
   }
-  pay[(size_t)j->ntrades * ldp] = book;
+  pay[(size_t)t * ldp] = v;
+  if (j->write_controls)
+    pay[(size_t)(j->ntrades + 1 + t) * ldp] = x;
+  *book += p->quantity * v;
 }
+
+#ifdef __CUDACC__
+#define MCPI_NCDF_D normcdf
+#define MCPI_NCDF_F normcdff
+#else
+#define MCPI_NCDF_D(x) (0.5 * erfc(-(x) * 0.70710678118654752440))
+#define MCPI_NCDF_F(x) (0.5f * erfcf(-(x) * 0.70710678118654752440f))
+#endif
 
 #define MCPI_REAL double
 #define MCPI_EXP exp
+#define MCPI_LOG log
+#define MCPI_SQRT sqrt
+#define MCPI_NCDF MCPI_NCDF_D
 #define MCPI_P(name) name
 #define MCPI_COEF(name) name
 #include "path_body.h"
 #undef MCPI_REAL
 #undef MCPI_EXP
+#undef MCPI_LOG
+#undef MCPI_SQRT
+#undef MCPI_NCDF
 #undef MCPI_P
 #undef MCPI_COEF
 
 #define MCPI_REAL float
 #define MCPI_EXP expf
+#define MCPI_LOG logf
+#define MCPI_SQRT sqrtf
+#define MCPI_NCDF MCPI_NCDF_F
 #define MCPI_P(name) name##_f
 #define MCPI_COEF(name) name##_f
 #include "path_body.h"
 #undef MCPI_REAL
 #undef MCPI_EXP
+#undef MCPI_LOG
+#undef MCPI_SQRT
+#undef MCPI_NCDF
 #undef MCPI_P
 #undef MCPI_COEF
 

@@ -1,60 +1,222 @@
 /* path_body.h: the path body in one precision, MCPI_REAL (double or float);
- * included twice by path.h, which defines MCPI_REAL, MCPI_EXP, MCPI_P (the
- * function name suffix) and MCPI_COEF (the view's coefficient arrays).  No
- * include guard on purpose. */
+ * included twice by path.h, which defines MCPI_REAL, the math functions, MCPI_P
+ * (the function name suffix) and MCPI_COEF (the view's coefficient arrays).
+ * No include guard on purpose. */
+
+#include "heston.h"
+#include "merton.h"
+
+/* ---- single asset ---------------------------------------------------------- */
 
 typedef struct MCPI_P(mcpi_path_state) {
-  MCPI_REAL log_spot;
-  MCPI_REAL spot_sum[MCPI_MAX_SCHEDULES], log_sum[MCPI_MAX_SCHEDULES];
+  MCPI_REAL x, v;           /* log-spot, Heston variance */
+  MCPI_REAL x0, var;        /* log-spot at the step's start, the step's diffusion variance */
+  MCPI_REAL z1, a1, b1;     /* earlier elements of the step */
+  MCPI_REAL sign;           /* +1, or -1 on an antithetic pass */
+  int32_t step;
+  MCPI_REAL sum[MCPI_MAX_SCHEDULES], log_sum[MCPI_MAX_SCHEDULES];
+  MCPI_REAL log_max[MCPI_MAX_SCHEDULES], log_min[MCPI_MAX_SCHEDULES];
+  MCPI_REAL survival[MCPI_MAX_MONITORS];
 } MCPI_P(mcpi_path_state);
 
 MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
-                                                 const mcpi_job_view *j)
+                                                 const mcpi_job_view *j, int pass)
 {
-  st->log_spot = (MCPI_REAL)j->log_spot;
+  st->x = st->x0 = (MCPI_REAL)j->log_spot;
+  st->v = (MCPI_REAL)j->v0;
+  st->var = st->z1 = st->a1 = st->b1 = 0;
+  st->sign = pass ? -1 : 1;
+  st->step = 0;
   MCP_UNROLL
-  for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
-    st->spot_sum[k] = st->log_sum[k] = 0;
+  for (int k = 0; k < MCPI_MAX_SCHEDULES; k++) {
+    st->sum[k] = st->log_sum[k] = 0;
+    st->log_max[k] = st->log_min[k] = st->x;
+  }
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+    st->survival[m] = 1;
 }
 
-/* One simulation date: the model step, then the fixings made there. */
-MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st, MCPI_REAL z,
-                                                 MCPI_REAL drift, MCPI_REAL vol,
-                                                 uint32_t mask)
+/* The end of a step: the fixings made there and the barriers watched. */
+MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
+                                                    const mcpi_job_view *j, uint32_t tag)
 {
-  st->log_spot = MCPI_GBM_STEP(st->log_spot, drift, vol, z);
+  uint32_t mask = tag & MCPI_TAG_MASK;
   if (mask) {
-    MCPI_REAL spot = MCPI_EXP(st->log_spot);
+    MCPI_REAL spot = MCPI_EXP(st->x);
     MCP_UNROLL
     for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
       if (mask >> k & 1u) {
-        st->spot_sum[k] += spot;
-        st->log_sum[k] += st->log_spot;
+        st->sum[k] += spot;
+        st->log_sum[k] += st->x;
+        st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
+        st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
       }
   }
+  /* no crossing between the end points of a Brownian bridge of variance var:
+   * 1 - exp(-2 d0 d1 / var), d the distances to the barrier */
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+    if (m < j->nmon && st->step <= j->mon_end[m]) {
+      MCPI_REAL h = (MCPI_REAL)j->mon_log_barrier[m];
+      MCPI_REAL d0 = j->mon_up[m] ? h - st->x0 : st->x0 - h;
+      MCPI_REAL d1 = j->mon_up[m] ? h - st->x : st->x - h;
+      st->survival[m] *= d0 > 0 && d1 > 0 ? 1 - MCPI_EXP(-2 * d0 * d1 / st->var) : 0;
+    }
+  st->step++;
+}
+
+/* One element: the model's share of the step, then, on its last element, the
+ * observations. */
+MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
+                                                 const mcpi_job_view *j, MCPI_REAL z,
+                                                 MCPI_REAL a, MCPI_REAL b, uint32_t tag)
+{
+  z *= st->sign;
+  uint32_t f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
+  switch (j->model) {
+  case MCPI_MODEL_HESTON:
+    if (f == 0) {
+      st->z1 = z;
+      st->a1 = a;
+      st->b1 = b;
+    } else {
+      st->x0 = st->x;
+      MCPI_P(mcpi_heston_step)(&st->x, &st->v, &st->var, j, st->a1, st->b1, a, st->z1, z);
+    }
+    break;
+  case MCPI_MODEL_MERTON:
+    if (f == 0) {
+      st->x0 = st->x;
+      st->x = MCPI_GBM_STEP(st->x, a, b, z);
+      st->var = b * b;
+    } else if (f == 1) {
+      st->z1 = MCPI_P(mcpi_poisson_inverse)(MCPI_NCDF(z), a);
+    } else {
+      st->x += st->z1 * a + MCPI_SQRT(st->z1) * b * z;
+    }
+    break;
+  default: /* Black-Scholes */
+    st->x0 = st->x;
+    st->x = MCPI_GBM_STEP(st->x, a, b, z);
+    st->var = b * b;
+  }
+  if (tag & MCPI_TAG_LAST)
+    MCPI_P(mcpi_path_observe)(st, j, tag);
 }
 
 MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state) *st,
                                                    const mcpi_job_view *j, double *pay,
-                                                   size_t ldp)
+                                                   size_t ldp, int pass)
 {
-  double a[MCPI_MAX_SCHEDULES], l[MCPI_MAX_SCHEDULES];
-  MCP_UNROLL
-  for (int k = 0; k < MCPI_MAX_SCHEDULES; k++) {
-    a[k] = st->spot_sum[k];
-    l[k] = st->log_sum[k];
+  double book = 0;
+  for (int t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->trades[t];
+    mcpi_observed o = {0, 0, 0, 0, 0, 1};
+    MCP_UNROLL
+    for (int k = 0; k < MCPI_MAX_SCHEDULES; k++) {
+      if (k == p->schedule) {
+        o.sum = st->sum[k];
+        o.log_sum = st->log_sum[k];
+        o.log_max = st->log_max[k];
+        o.log_min = st->log_min[k];
+      }
+      if (k == p->terminal)
+        o.terminal = st->sum[k];
+    }
+    MCP_UNROLL
+    for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+      if (m == p->monitor)
+        o.survival = st->survival[m];
+    mcpi_emit(j, t, p->discount * mcpi_payoff(p, &o), mcpi_control_value(p, &o), pay, ldp,
+              pass, &book);
   }
-  mcpi_path_payoffs(j, a, l, pay, ldp);
+  pay[(size_t)j->ntrades * ldp] = book;
 }
 
-/* The plain loop: the CPU backend, and the GPU's "none" strategy. */
+/* ---- several correlated assets ---------------------------------------------- */
+
+typedef struct MCPI_P(mcpi_multi_state) {
+  MCPI_REAL x[MCP_MAX_ASSETS];   /* log-spots */
+  MCPI_REAL acc[MCP_MAX_ASSETS]; /* the step's correlated normals, L z, as they build up */
+  MCPI_REAL dev[MCP_MAX_ASSETS]; /* the step's standard deviations */
+  MCPI_REAL sign;
+} MCPI_P(mcpi_multi_state);
+
+MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
+                                                  const mcpi_job_view *j, int pass)
+{
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) {
+    st->x[i] = (MCPI_REAL)j->log_spots[i];
+    st->acc[i] = st->dev[i] = 0;
+  }
+  st->sign = pass ? -1 : 1;
+}
+
+/* Element f: asset f's drift, and column f of the Cholesky factor times z. */
+MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
+                                                  const mcpi_job_view *j, MCPI_REAL z,
+                                                  MCPI_REAL a, MCPI_REAL b, uint32_t tag)
+{
+  z *= st->sign;
+  int f = (int)(tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu);
+  const MCPI_REAL *col = j->MCPI_COEF(chol) + f;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    if (i < j->nassets) {
+      if (i >= f)
+        st->acc[i] += col[i * MCP_MAX_ASSETS] * z;
+      if (i == f) {
+        st->x[i] += a;
+        st->dev[i] = b;
+      }
+    }
+  if (tag & MCPI_TAG_LAST) {
+    MCP_UNROLL
+    for (int i = 0; i < MCP_MAX_ASSETS; i++) {
+      st->x[i] += st->dev[i] * st->acc[i];
+      st->acc[i] = 0;
+    }
+  }
+}
+
+MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_state) *st,
+                                                    const mcpi_job_view *j, double *pay,
+                                                    size_t ldp, int pass)
+{
+  double spot[MCP_MAX_ASSETS], book = 0;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    spot[i] = exp((double)st->x[i]);
+  for (int t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->trades[t];
+    double x, y = p->discount * mcpi_payoff_multi(p, spot, j->nassets, &x);
+    mcpi_emit(j, t, y, x, pay, ldp, pass, &book);
+  }
+  pay[(size_t)j->ntrades * ldp] = book;
+}
+
+/* ---- the plain loop: the CPU backend, and the GPU's "none" strategy --------- */
+
 MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_REAL *z,
                                             size_t ldz, double *pay, size_t ldp)
 {
-  MCPI_P(mcpi_path_state) st;
-  MCPI_P(mcpi_path_init)(&st, j);
-  for (int s = 0; s < j->nsteps; s++)
-    MCPI_P(mcpi_path_step)(&st, z[(size_t)s * ldz], j->MCPI_COEF(drift)[s],
-                           j->MCPI_COEF(vol)[s], j->fixmask[s]);
-  MCPI_P(mcpi_path_finish)(&st, j, pay, ldp);
+  for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
+    if (j->nassets > 1) {
+      MCPI_P(mcpi_multi_state) st;
+      MCPI_P(mcpi_multi_init)(&st, j, pass);
+      for (int e = 0; e < j->nelem; e++)
+        MCPI_P(mcpi_multi_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
+                                j->MCPI_COEF(cb)[e], j->tag[e]);
+      MCPI_P(mcpi_multi_finish)(&st, j, pay, ldp, pass);
+    } else {
+      MCPI_P(mcpi_path_state) st;
+      MCPI_P(mcpi_path_init)(&st, j, pass);
+      for (int e = 0; e < j->nelem; e++)
+        MCPI_P(mcpi_path_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
+                               j->MCPI_COEF(cb)[e], j->tag[e]);
+      MCPI_P(mcpi_path_finish)(&st, j, pay, ldp, pass);
+    }
+  }
 }

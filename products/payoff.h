@@ -1,7 +1,11 @@
-/* payoff.h: product payoffs and the path state they need, shared by the CPU and
- * GPU backends.  Every product observes the spot on a schedule of fixing times
- * (a European on its maturity alone) and reads two running sums over it: the
- * spot and the log-spot. */
+/* payoff.h: product payoffs, shared by the CPU and GPU backends, in double.
+ * A single-asset path keeps, for each of its job's fixing schedules, the sum
+ * of the spot, the sum of the log-spot and the extremes of the log-spot
+ * (starting from the spot at 0), and for each continuously watched barrier
+ * the probability that the path has not crossed it.  A multi-asset path ends
+ * with the terminal spots of its assets.  A trade reads its schedule (the
+ * averaging, lookback or monitoring dates) and its terminal schedule (the
+ * maturity alone). */
 #ifndef MCP_PAYOFF_H
 #define MCP_PAYOFF_H
 
@@ -10,39 +14,114 @@
 #include "mcp_hd.h"
 #include "mcprice.h"
 
-typedef enum mcpi_product {
-  MCPI_EUROPEAN = 0,
-  MCPI_ASIAN_ARITHMETIC,
-  MCPI_ASIAN_GEOMETRIC
-} mcpi_product;
-
-/* Distinct fixing schedules a path job tracks at once; their sums live in
- * registers (the indices are compile-time constants after unrolling). */
+/* Distinct fixing schedules and continuously watched barriers a job tracks
+ * at once; their state lives in registers (indices are compile-time
+ * constants after unrolling). */
 #define MCPI_MAX_SCHEDULES 8
+#define MCPI_MAX_MONITORS 4
+
+typedef enum mcpi_control {
+  MCPI_CV_NONE = 0,
+  MCPI_CV_TERMINAL,  /* discounted terminal spot (or weighted basket of them) */
+  MCPI_CV_GEOMETRIC, /* the geometric Asian of the same strike and fixings */
+  MCPI_CV_AVERAGE    /* the discounted arithmetic average of the fixings */
+} mcpi_control;
+
+enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MCPI_ASSET = 16 };
 
 typedef struct mcpi_payoff_spec {
-  int32_t product;  /* mcpi_product */
+  int32_t product;  /* mcp_product */
   int32_t type;     /* mcp_option_type */
   int32_t schedule; /* which of the job's schedules the trade reads */
-  int32_t pad;
+  int32_t terminal; /* the schedule holding the maturity alone */
+  int32_t monitor;  /* the barrier monitor (bridge), or -1: the schedule's extremes */
+  int32_t flags;    /* MCPI_UP, ... */
+  int32_t control;  /* mcpi_control */
+  uint32_t assets;  /* multi-asset: bit i for the job's asset i */
   double strike;
   double inv_nfix;  /* 1 / number of fixings */
   double discount;  /* discount factor to the payment date */
   double quantity;
+  double log_barrier; /* log of the (shifted) barrier */
+  double rebate, cash;
+  double beta, control_mean; /* the control variate's coefficient and mean */
+  double weight[MCP_MAX_ASSETS]; /* basket */
 } mcpi_payoff_spec;
 
-/* Undiscounted payoff from the schedule's sums of spot and log-spot. */
-MCP_HD static inline double mcpi_payoff(const mcpi_payoff_spec *p, double spot_sum,
-                                        double log_sum)
+/* What a single-asset path hands to the payoffs for one trade. */
+typedef struct mcpi_observed {
+  double sum, log_sum, log_max, log_min; /* over the trade's schedule */
+  double terminal;                       /* the spot at maturity */
+  double survival; /* probability of no barrier crossing, when watched continuously */
+} mcpi_observed;
+
+MCP_HD static inline double mcpi_vanilla(int type, double x, double strike)
 {
-  double x;
-  switch (p->product) {
-  case MCPI_ASIAN_GEOMETRIC: x = exp(log_sum * p->inv_nfix); break;
-  case MCPI_ASIAN_ARITHMETIC: x = spot_sum * p->inv_nfix; break;
-  default: x = spot_sum; break; /* European: one fixing, at maturity */
-  }
-  double v = p->type == MCP_CALL ? x - p->strike : p->strike - x;
+  double v = type == MCP_CALL ? x - strike : strike - x;
   return v > 0 ? v : 0;
+}
+
+/* Undiscounted payoff of a single-asset trade. */
+MCP_HD static inline double mcpi_payoff(const mcpi_payoff_spec *p, const mcpi_observed *o)
+{
+  int call = p->type == MCP_CALL;
+  switch (p->product) {
+  case MCP_PRODUCT_DIGITAL: {
+    int in = call ? o->terminal > p->strike : o->terminal < p->strike;
+    return in ? (p->flags & MCPI_ASSET ? o->terminal : p->cash) : 0;
+  }
+  case MCP_PRODUCT_ASIAN: {
+    double a = p->flags & MCPI_GEOMETRIC ? exp(o->log_sum * p->inv_nfix) : o->sum * p->inv_nfix;
+    return p->flags & MCPI_FLOATING ? mcpi_vanilla(p->type, o->terminal, a)
+                                    : mcpi_vanilla(p->type, a, p->strike);
+  }
+  case MCP_PRODUCT_LOOKBACK:
+    if (p->flags & MCPI_FLOATING)
+      return call ? o->terminal - exp(o->log_min) : exp(o->log_max) - o->terminal;
+    return mcpi_vanilla(p->type, exp(call ? o->log_max : o->log_min), p->strike);
+  case MCP_PRODUCT_BARRIER: {
+    /* survival: 1 or 0 when watched on dates, a probability on a bridge */
+    double alive = p->monitor >= 0 ? o->survival
+                   : p->flags & MCPI_UP ? (o->log_max < p->log_barrier)
+                                        : (o->log_min > p->log_barrier);
+    double live = p->flags & MCPI_KNOCK_IN ? 1 - alive : alive;
+    return live * mcpi_vanilla(p->type, o->terminal, p->strike) + (1 - live) * p->rebate;
+  }
+  default: /* European */
+    return mcpi_vanilla(p->type, o->terminal, p->strike);
+  }
+}
+
+/* The control variate's discounted value on the same path. */
+MCP_HD static inline double mcpi_control_value(const mcpi_payoff_spec *p, const mcpi_observed *o)
+{
+  switch (p->control) {
+  case MCPI_CV_GEOMETRIC:
+    return p->discount * mcpi_vanilla(p->type, exp(o->log_sum * p->inv_nfix), p->strike);
+  case MCPI_CV_AVERAGE: return p->discount * o->sum * p->inv_nfix;
+  case MCPI_CV_TERMINAL: return p->discount * o->terminal;
+  default: return 0;
+  }
+}
+
+/* Undiscounted payoff of a multi-asset trade from the terminal spots. */
+MCP_HD static inline double mcpi_payoff_multi(const mcpi_payoff_spec *p, const double *spot,
+                                              int nassets, double *control)
+{
+  double basket = 0, best = -INFINITY, worst = INFINITY, sum = 0;
+  for (int i = 0; i < nassets; i++)
+    if (p->assets >> i & 1u) {
+      basket += p->weight[i] * spot[i];
+      sum += spot[i];
+      best = spot[i] > best ? spot[i] : best;
+      worst = spot[i] < worst ? spot[i] : worst;
+    }
+  double x = p->product == MCP_PRODUCT_BASKET ? basket
+             : p->product == MCP_PRODUCT_BEST_OF ? best
+                                                 : worst;
+  /* the control: the discounted basket, or the assets' plain sum */
+  *control = p->discount * (p->product == MCP_PRODUCT_BASKET ? basket : sum);
+  return mcpi_vanilla(p->type, x, p->strike);
 }
 
 #endif

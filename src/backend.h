@@ -1,4 +1,7 @@
-/* backend.h: what the CPU and CUDA backends compute for a planned run. */
+/* backend.h: what the CPU and CUDA backends compute for a planned run.
+ * Both present their tile machinery to one driver (run_job.c), which runs the
+ * control-variate pilot, then every replicate's samples tile by tile, and
+ * accumulates the chunk sums in path order. */
 #ifndef MCP_BACKEND_H
 #define MCP_BACKEND_H
 
@@ -8,18 +11,33 @@
 #include "stats.h"
 
 typedef struct mcpi_run {
-  const mcpi_plan *plan;
+  mcpi_plan *plan;   /* the pilot sets the jobs' control coefficients */
   mcp_context *ctx;  /* tile and block sizes, device, progress; errors go to ctx->err */
-  mcpi_accum **acc;  /* acc[job][col]: one column a trade of the job, then the book */
+  mcpi_accum **acc;  /* acc[job][rep (ntrades + 1) + col]: the trades, then the book */
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
   int grid;                 /* GPU: blocks of the path kernel, a whole wave */
-  double work_done, work_total; /* path-steps, for progress */
+  double work_done, work_total; /* path-elements, for progress */
 } mcpi_run;
+
+/* A backend's tiles for one job: tile samples at a time. */
+typedef struct mcpi_tiler {
+  void *self;
+  size_t tile;
+  /* the normals of samples s0 .. s0 + n of replicate rep */
+  mcp_status (*fill)(void *self, unsigned rep, uint64_t s0, size_t n);
+  /* the payoff columns of the tile's n samples, with the controls or not */
+  mcp_status (*paths)(void *self, size_t n, int controls);
+  /* chunk sums of the ntrades + 1 columns into part (host), as mcpi_accum_add reads them */
+  mcp_status (*sums)(void *self, size_t n, double *part);
+  /* the 2 ntrades + 1 columns written with controls, to pay[col ld + i] (host) */
+  mcp_status (*read)(void *self, size_t n, double *pay, size_t ld);
+  /* the job's payoff specs changed (control coefficients) */
+  mcp_status (*update_specs)(void *self);
+} mcpi_tiler;
+
+mcp_status mcpi_run_job(mcpi_run *run, size_t job, const mcpi_tiler *t);
 
 mcp_status mcpi_cpu_price(mcpi_run *run);
 mcp_status mcpi_cuda_price(mcpi_run *run);
-
-/* Reports progress after a tile of n paths of job j. */
-void mcpi_run_progress(mcpi_run *run, const mcpi_job *j, uint64_t n);
 
 #endif

@@ -1,6 +1,7 @@
 /* backend_cpu.c: the CPU backend, C11 with OpenMP.  Normals come from cuRAND's
- * host generator through the canonical mapping (rng.h), paths from the shared
- * path body (path.h), sums from the fixed-order chunk reduction (stats.h). */
+ * host generator through the canonical mapping (rng.h) or from the host
+ * Sobol points and Brownian bridge (qmc.h), paths from the shared path body
+ * (path.h), sums from the fixed-order chunk reduction (stats.h). */
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -12,9 +13,9 @@
 /* Tiles of at most 2^26 normals (512 MiB) and 2^20 paths, a power of two so
  * that tiles line up with the generator's 2^18-element windows (rng.h): every
  * re-seek of the host generator then pays for a whole window. */
-static size_t auto_tile(size_t nsteps)
+static size_t auto_tile(size_t nelem)
 {
-  size_t cap = ((size_t)1 << 26) / (nsteps ? nsteps : 1), t = MCP_CHUNK_PATHS;
+  size_t cap = ((size_t)1 << 26) / (nelem ? nelem : 1), t = MCP_CHUNK_PATHS;
   while (t * 2 <= cap && t < ((size_t)1 << 20))
     t *= 2;
   return t;
@@ -29,65 +30,137 @@ static int max_threads(void)
 #endif
 }
 
+typedef struct cpu_job {
+  mcpi_run *run;
+  const mcpi_job *j;
+  mcpi_job_view view;
+  curandGenerator_t *gen;
+  int ngen;
+  size_t tile;
+  double *z, *zq, *pay;
+  float *zf; /* float paths read the double normals rounded, as the GPU's do */
+  uint64_t *scramble; /* QMC: the replicate's scramble constants */
+  const uint64_t *dirs, *consts;
+} cpu_job;
+
+static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
+{
+  cpu_job *c = self;
+  const mcpi_job *j = c->j;
+  size_t tile = c->tile, ne = j->nelem;
+  if (j->qmc) {
+    int F = j->nfactors;
+    mcpi_bridge_view bv = mcpi_bridge_host_view(&j->bridge);
+    for (size_t d = 0; d < ne; d++)
+      c->scramble[d] = c->consts[d] ^ mcpi_sobol_shift(j->stream, rep, d);
+#pragma omp parallel for schedule(static)
+    for (size_t d = 0; d < ne; d++)
+      mcpi_sobol_fill(c->dirs + d * MCPI_SOBOL_BITS, c->scramble + d, 1, s0, n, c->zq + d * tile,
+                      tile);
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++)
+      for (int f = 0; f < F; f++)
+        mcpi_bridge_path(&bv, F, f, c->zq + i, tile, c->z + i, tile);
+    return MCP_OK;
+  }
+  int bad = 0;
+  /* each thread draws a contiguous range of elements with its own generator */
+#pragma omp parallel for schedule(static) num_threads(c->ngen) reduction(| : bad)
+  for (int g = 0; g < c->ngen; g++) {
+    size_t e0 = ne * g / c->ngen, e1 = ne * (g + 1) / c->ngen;
+    if (e1 > e0 && mcpi_rng_fill(c->gen[g], j->stream, e0, e1 - e0, s0, n, c->z + e0 * tile,
+                                 tile) != CURAND_STATUS_SUCCESS)
+      bad = 1;
+  }
+  return bad ? mcpi_fail(c->run->ctx->err, MCP_ERR_DEVICE, "cuRAND host generator failed")
+             : MCP_OK;
+}
+
+static mcp_status paths(void *self, size_t n, int controls)
+{
+  cpu_job *c = self;
+  size_t tile = c->tile, ne = c->j->nelem;
+  c->view.write_controls = controls;
+#pragma omp parallel for schedule(static)
+  for (size_t i = 0; i < n; i++)
+    if (c->zf) {
+      for (size_t e = 0; e < ne; e++)
+        c->zf[e * tile + i] = (float)c->z[e * tile + i];
+      mcpi_path_f(&c->view, c->zf + i, tile, c->pay + i, tile);
+    } else {
+      mcpi_path(&c->view, c->z + i, tile, c->pay + i, tile);
+    }
+  return MCP_OK;
+}
+
+static mcp_status sums(void *self, size_t n, double *part)
+{
+  cpu_job *c = self;
+  size_t ncol = mcpi_job_columns(c->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+#pragma omp parallel for schedule(static) collapse(2)
+  for (size_t col = 0; col < ncol; col++)
+    for (size_t ch = 0; ch < nchunks; ch++) {
+      size_t i0 = ch * MCP_CHUNK_PATHS, m = n - i0 < MCP_CHUNK_PATHS ? n - i0 : MCP_CHUNK_PATHS;
+      mcpi_chunk_sums(c->pay + col * c->tile + i0, m, &part[(col * nchunks + ch) * 2],
+                      &part[(col * nchunks + ch) * 2 + 1]);
+    }
+  return MCP_OK;
+}
+
+static mcp_status read(void *self, size_t n, double *pay, size_t ld)
+{
+  cpu_job *c = self;
+  for (size_t col = 0; col < mcpi_job_columns(c->j, 1); col++)
+    memcpy(pay + col * ld, c->pay + col * c->tile, n * sizeof *pay);
+  return MCP_OK;
+}
+
+static mcp_status update_specs(void *self)
+{
+  (void)self; /* the view reads the job's specs in place */
+  return MCP_OK;
+}
+
 static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, int ngen)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
   mcp_context *ctx = run->ctx;
-  uint64_t paths = run->plan->paths;
-  size_t tile = ctx->tile_paths ? ctx->tile_paths : auto_tile(j->nsteps);
-  if (tile > paths)
-    tile = (size_t)((paths + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS);
-  size_t ncol = j->ntrades + 1, nch = tile / MCP_CHUNK_PATHS;
-  int single = run->kopt.precision == MCP_FLOAT;
-  double *z = malloc(j->nsteps * tile * sizeof *z);
-  /* float paths read the double normals rounded, as the GPU's do */
-  float *zf = single ? malloc(j->nsteps * tile * sizeof *zf) : NULL;
-  double *pay = malloc(ncol * tile * sizeof *pay);
-  double *part = malloc(ncol * nch * 2 * sizeof *part);
-  mcp_status st = MCP_OK;
-  if (!z || !pay || !part || (single && !zf))
-    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY,
-                   "out of host memory for a tile of %zu paths x %zu steps", tile, j->nsteps);
-  mcpi_job_view view = mcpi_job_host_view(j);
-  for (uint64_t p0 = 0; st == MCP_OK && p0 < paths; p0 += tile) {
-    size_t n = (size_t)(paths - p0 < tile ? paths - p0 : tile);
-    size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-    int bad = 0;
-    /* each thread draws a contiguous range of steps with its own generator */
-#pragma omp parallel for schedule(static) num_threads(ngen) reduction(| : bad)
-    for (int g = 0; g < ngen; g++) {
-      size_t s0 = j->nsteps * g / ngen, s1 = j->nsteps * (g + 1) / ngen;
-      if (s1 > s0 && mcpi_rng_fill(gen[g], j->stream, s0, s1 - s0, p0, n, z + s0 * tile, tile)
-                         != CURAND_STATUS_SUCCESS)
-        bad = 1;
+  uint64_t samples = mcpi_job_samples(run->plan, j);
+  size_t tile = ctx->tile_paths ? ctx->tile_paths : auto_tile(j->nelem);
+  if (tile > samples)
+    tile = (size_t)((samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS);
+  size_t ne = j->nelem;
+  cpu_job c = {.run = run, .j = j, .view = mcpi_job_host_view(j), .gen = gen, .ngen = ngen,
+               .tile = tile};
+  c.z = malloc(ne * tile * sizeof *c.z);
+  c.pay = malloc(mcpi_job_columns(j, 1) * tile * sizeof *c.pay);
+  int ok = c.z && c.pay;
+  if (run->kopt.precision == MCP_FLOAT)
+    ok = ok && (c.zf = malloc(ne * tile * sizeof *c.zf));
+  if (j->qmc) {
+    c.dirs = mcpi_sobol_directions();
+    c.consts = mcpi_sobol_scrambles();
+    if (!c.dirs || !c.consts) {
+      free(c.z);
+      free(c.pay);
+      free(c.zf);
+      return mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cuRAND has no Sobol direction vectors");
     }
-    if (bad) {
-      st = mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cuRAND host generator failed");
-      break;
-    }
-#pragma omp parallel for schedule(static)
-    for (size_t c = 0; c < nchunks; c++) {
-      size_t end = (c + 1) * MCP_CHUNK_PATHS < n ? (c + 1) * MCP_CHUNK_PATHS : n;
-      for (size_t i = c * MCP_CHUNK_PATHS; i < end; i++)
-        if (single) {
-          for (size_t s = 0; s < j->nsteps; s++)
-            zf[s * tile + i] = (float)z[s * tile + i];
-          mcpi_path_f(&view, zf + i, tile, pay + i, tile);
-        } else {
-          mcpi_path(&view, z + i, tile, pay + i, tile);
-        }
-      for (size_t col = 0; col < ncol; col++)
-        mcpi_chunk_sums(pay + col * tile + c * MCP_CHUNK_PATHS, end - c * MCP_CHUNK_PATHS,
-                        &part[(col * nchunks + c) * 2], &part[(col * nchunks + c) * 2 + 1]);
-    }
-    for (size_t col = 0; col < ncol; col++)
-      mcpi_accum_add(&run->acc[ji][col], part + col * nchunks * 2, nchunks, n);
-    mcpi_run_progress(run, j, n);
+    ok = ok && (c.zq = malloc(ne * tile * sizeof *c.zq)) &&
+         (c.scramble = malloc(ne * sizeof *c.scramble));
   }
-  free(z);
-  free(zf);
-  free(pay);
-  free(part);
+  mcp_status st = ok ? MCP_OK
+                     : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY,
+                                 "out of host memory for a tile of %zu paths x %zu normals",
+                                 tile, ne);
+  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs};
+  if (st == MCP_OK)
+    st = mcpi_run_job(run, ji, &t);
+  free(c.z);
+  free(c.zq);
+  free(c.zf);
+  free(c.pay);
+  free(c.scramble);
   return st;
 }
 

@@ -1,7 +1,8 @@
-/* backend_cuda.c: host side of the CUDA backend.  Per tile of paths, the
- * normals kernel writes the canonical normals (cuRAND's device API, rng.h), the path
- * kernel evaluates every payoff of the job, and the chunk-sum kernel reduces
- * them in the fixed order the CPU uses. */
+/* backend_cuda.c: host side of the CUDA backend.  Per tile of samples, the
+ * normals kernel writes the canonical normals (cuRAND's device API, rng.h) or
+ * the Sobol and bridge kernels the QMC ones (qmc.h), the path kernel
+ * evaluates every payoff of the job, and the chunk-sum kernel reduces them in
+ * the fixed order the CPU uses. */
 #include <stdlib.h>
 #include "config.h"
 #include "backend.h"
@@ -19,14 +20,20 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 
 #define MAX_AUTO_TILE ((size_t)1 << 22)
 
-typedef struct device_job {
-  void *z;
-  double *pay, *part, *drift, *vol;
-  float *drift_f, *vol_f;
-  uint32_t *fixmask;
-  mcpi_payoff_spec *spec;
+/* Every device allocation of a job, freed together. */
+enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
+       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, NBUF };
+
+typedef struct gpu_job {
+  mcpi_run *run;
+  const mcpi_job *j;
+  mcpi_job_view view;      /* device pointers */
+  mcpi_bridge_view bridge; /* device pointers */
+  void *buf[NBUF];
   size_t tile;
-} device_job;
+  uint64_t *scramble;      /* host copy of the replicate's scramble constants */
+  const uint64_t *consts;
+} gpu_job;
 
 static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
 {
@@ -35,64 +42,101 @@ static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
   return mcpi_fail(ctx->err, st, "CUDA error in %s: %s", what, cudaGetErrorString(e));
 }
 
-static void release(device_job *d)
+static void release(gpu_job *g)
 {
-  cudaFree(d->z);
-  cudaFree(d->pay);
-  cudaFree(d->part);
-  cudaFree(d->drift);
-  cudaFree(d->vol);
-  cudaFree(d->drift_f);
-  cudaFree(d->vol_f);
-  cudaFree(d->fixmask);
-  cudaFree(d->spec);
-  *d = (device_job){0};
+  for (int i = 0; i < NBUF; i++)
+    cudaFree(g->buf[i]);
+  free(g->scramble);
 }
 
-static cudaError_t alloc_tile(device_job *d, const mcpi_job *j, size_t tile, size_t real)
+/* A device copy of bytes at src in buffer b. */
+static cudaError_t upload(gpu_job *g, int b, const void *src, size_t bytes)
 {
-  size_t ncol = j->ntrades + 1;
-  cudaError_t e = cudaMalloc(&d->z, j->nsteps * tile * real);
+  cudaError_t e = cudaMalloc(&g->buf[b], bytes ? bytes : 1);
+  return e == cudaSuccess && bytes ? cudaMemcpy(g->buf[b], src, bytes, cudaMemcpyHostToDevice)
+                                   : e;
+}
+
+static cudaError_t upload_job(gpu_job *g)
+{
+  const mcpi_job *j = g->j;
+  size_t ne = j->nelem, n = j->nsteps;
+  cudaError_t e;
+  if ((e = upload(g, CA, j->ca, ne * sizeof(double))) ||
+      (e = upload(g, CB, j->cb, ne * sizeof(double))) ||
+      (e = upload(g, CA_F, j->ca_f, ne * sizeof(float))) ||
+      (e = upload(g, CB_F, j->cb_f, ne * sizeof(float))) ||
+      (e = upload(g, TAG, j->tag, ne * sizeof(uint32_t))) ||
+      (e = upload(g, CHOL, j->chol, sizeof j->chol)) ||
+      (e = upload(g, CHOL_F, j->chol_f, sizeof j->chol_f)) ||
+      (e = upload(g, SPEC, j->spec, j->ntrades * sizeof(mcpi_payoff_spec))))
+    return e;
+  if (j->qmc) {
+    const mcpi_bridge *b = &j->bridge;
+    const uint64_t *dirs = mcpi_sobol_directions();
+    g->consts = mcpi_sobol_scrambles();
+    if (!dirs || !g->consts)
+      return cudaErrorInvalidValue;
+    if ((e = upload(g, DIRS, dirs, ne * MCPI_SOBOL_BITS * sizeof(uint64_t))) ||
+        (e = cudaMalloc(&g->buf[SCRAMBLE], ne * sizeof(uint64_t))) ||
+        (e = upload(g, BR_M, b->m, n * sizeof(int32_t))) ||
+        (e = upload(g, BR_L, b->l, n * sizeof(int32_t))) ||
+        (e = upload(g, BR_R, b->r, n * sizeof(int32_t))) ||
+        (e = upload(g, BR_WL, b->wl, n * sizeof(double))) ||
+        (e = upload(g, BR_WR, b->wr, n * sizeof(double))) ||
+        (e = upload(g, BR_SD, b->sd, n * sizeof(double))) ||
+        (e = upload(g, BR_IDT, b->inv_sqrt_dt, n * sizeof(double))))
+      return e;
+    g->bridge = (mcpi_bridge_view){b->n, g->buf[BR_M], g->buf[BR_L], g->buf[BR_R],
+                                   g->buf[BR_WL], g->buf[BR_WR], g->buf[BR_SD], g->buf[BR_IDT]};
+  }
+  g->view = mcpi_job_host_view(j);
+  g->view.ca = g->buf[CA];
+  g->view.cb = g->buf[CB];
+  g->view.ca_f = g->buf[CA_F];
+  g->view.cb_f = g->buf[CB_F];
+  g->view.tag = g->buf[TAG];
+  g->view.chol = g->buf[CHOL];
+  g->view.chol_f = g->buf[CHOL_F];
+  g->view.trades = g->buf[SPEC];
+  return cudaSuccess;
+}
+
+static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real)
+{
+  const mcpi_job *j = g->j;
+  size_t ne = j->nelem;
+  cudaError_t e = cudaMalloc(&g->buf[Z], ne * tile * real);
   if (e == cudaSuccess)
-    e = cudaMalloc((void **)&d->pay, ncol * tile * sizeof(double));
+    e = cudaMalloc(&g->buf[PAY], mcpi_job_columns(j, j->controls) * tile * sizeof(double));
   if (e == cudaSuccess)
-    e = cudaMalloc((void **)&d->part, ncol * (tile / MCP_CHUNK_PATHS) * 2 * sizeof(double));
-  d->tile = tile;
+    e = cudaMalloc(&g->buf[PART],
+                   mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2 * sizeof(double));
+  if (e == cudaSuccess && j->qmc)
+    e = cudaMalloc(&g->buf[ZQ], ne * tile * sizeof(double));
+  /* the bridge builds in double: in place in z, or beside a float z */
+  if (e == cudaSuccess && j->qmc && real != sizeof(double))
+    e = cudaMalloc(&g->buf[W], ne * tile * sizeof(double));
+  g->tile = tile;
   return e;
 }
 
-/* Device copies of the job's arrays, and tiles sized to free memory (half of
- * it, at most MAX_AUTO_TILE paths), halved while an allocation fails. */
-static mcp_status upload(mcp_context *ctx, const mcpi_job *j, uint64_t paths, size_t real,
-                         device_job *d)
+/* Tiles sized to free memory (half of it, at most MAX_AUTO_TILE samples),
+ * halved while an allocation fails. */
+static mcp_status size_tiles(gpu_job *g, uint64_t samples, size_t real)
 {
-  cudaError_t e;
-  size_t m = j->nsteps;
-  if ((e = cudaMalloc((void **)&d->drift, m * sizeof(double))) != cudaSuccess ||
-      (e = cudaMalloc((void **)&d->vol, m * sizeof(double))) != cudaSuccess ||
-      (e = cudaMalloc((void **)&d->drift_f, m * sizeof(float))) != cudaSuccess ||
-      (e = cudaMalloc((void **)&d->vol_f, m * sizeof(float))) != cudaSuccess ||
-      (e = cudaMalloc((void **)&d->fixmask, m * sizeof(uint32_t))) != cudaSuccess ||
-      (e = cudaMalloc((void **)&d->spec, j->ntrades * sizeof(mcpi_payoff_spec))) != cudaSuccess)
-    return cuda_fail(ctx, e, "allocating the job's arrays");
-  if ((e = cudaMemcpy(d->drift, j->drift, m * sizeof(double), cudaMemcpyHostToDevice)) ||
-      (e = cudaMemcpy(d->vol, j->vol, m * sizeof(double), cudaMemcpyHostToDevice)) ||
-      (e = cudaMemcpy(d->drift_f, j->drift_f, m * sizeof(float), cudaMemcpyHostToDevice)) ||
-      (e = cudaMemcpy(d->vol_f, j->vol_f, m * sizeof(float), cudaMemcpyHostToDevice)) ||
-      (e = cudaMemcpy(d->fixmask, j->fixmask, m * sizeof(uint32_t), cudaMemcpyHostToDevice)) ||
-      (e = cudaMemcpy(d->spec, j->spec, j->ntrades * sizeof(mcpi_payoff_spec),
-                      cudaMemcpyHostToDevice)))
-    return cuda_fail(ctx, e, "copying the job's arrays");
-
-  size_t per_path = m * real + (j->ntrades + 2) * sizeof(double);
+  mcp_context *ctx = g->run->ctx;
+  const mcpi_job *j = g->j;
+  size_t per = j->nelem * (real + (j->qmc ? 2 * sizeof(double) : 0)) +
+               (mcpi_job_columns(j, 1) + 2) * sizeof(double);
   size_t tile = ctx->tile_paths;
   if (!tile) {
     size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
-    tile = free_b / 2 / per_path;
+    tile = free_b / 2 / per;
     if (tile > MAX_AUTO_TILE)
       tile = MAX_AUTO_TILE;
-    uint64_t need = (paths + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS;
+    uint64_t need = (samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS;
     if (tile > need)
       tile = (size_t)need;
     tile -= tile % MCP_CHUNK_PATHS;
@@ -100,13 +144,13 @@ static mcp_status upload(mcp_context *ctx, const mcpi_job *j, uint64_t paths, si
       tile = MCP_CHUNK_PATHS;
   }
   for (;;) {
-    e = alloc_tile(d, j, tile, real);
+    cudaError_t e = alloc_tile(g, tile, real);
     if (e == cudaSuccess)
       return MCP_OK;
-    cudaFree(d->z);
-    cudaFree(d->pay);
-    cudaFree(d->part);
-    d->z = d->pay = d->part = NULL;
+    for (int b = Z; b <= PART; b++) {
+      cudaFree(g->buf[b]);
+      g->buf[b] = NULL;
+    }
     if (e != cudaErrorMemoryAllocation || ctx->tile_paths || tile == MCP_CHUNK_PATHS)
       return cuda_fail(ctx, e, "allocating a tile of paths");
     cudaGetLastError();
@@ -116,54 +160,86 @@ static mcp_status upload(mcp_context *ctx, const mcpi_job *j, uint64_t paths, si
   }
 }
 
+static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
+{
+  gpu_job *g = self;
+  const mcpi_job *j = g->j;
+  mcp_precision prec = g->run->kopt.precision;
+  cudaError_t e;
+  if (!j->qmc) {
+    if ((e = mcpi_launch_normals(j->stream, 0, j->nelem, s0, n, g->buf[Z], g->tile, prec, 0)))
+      return cuda_fail(g->run->ctx, e, "the normals kernel");
+    return MCP_OK;
+  }
+  for (size_t d = 0; d < j->nelem; d++)
+    g->scramble[d] = g->consts[d] ^ mcpi_sobol_shift(j->stream, rep, d);
+  if ((e = cudaMemcpy(g->buf[SCRAMBLE], g->scramble, j->nelem * sizeof(uint64_t),
+                      cudaMemcpyHostToDevice)) ||
+      (e = mcpi_launch_sobol(g->buf[DIRS], g->buf[SCRAMBLE], j->nelem, s0, n, g->buf[ZQ],
+                             g->tile, 0)) ||
+      (e = mcpi_launch_bridge(g->bridge, j->nfactors, g->buf[ZQ],
+                              g->buf[W] ? g->buf[W] : g->buf[Z], g->tile, n, g->buf[Z], prec,
+                              0)))
+    return cuda_fail(g->run->ctx, e, "the QMC kernels");
+  return MCP_OK;
+}
+
+static mcp_status paths(void *self, size_t n, int controls)
+{
+  gpu_job *g = self;
+  g->view.write_controls = controls;
+  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, g->buf[PAY], &g->run->kopt,
+                                    g->run->grid, 0);
+  return e ? cuda_fail(g->run->ctx, e, "the path kernel") : MCP_OK;
+}
+
+static mcp_status sums(void *self, size_t n, double *part)
+{
+  gpu_job *g = self;
+  size_t ncol = mcpi_job_columns(g->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+  cudaError_t e;
+  if ((e = mcpi_launch_chunk_sums(g->buf[PAY], g->tile, n, ncol, g->buf[PART], 0)))
+    return cuda_fail(g->run->ctx, e, "the chunk-sum kernel");
+  if ((e = cudaMemcpy(part, g->buf[PART], ncol * nchunks * 2 * sizeof(double),
+                      cudaMemcpyDeviceToHost)))
+    return cuda_fail(g->run->ctx, e, "reading the chunk sums");
+  return MCP_OK;
+}
+
+static mcp_status read(void *self, size_t n, double *pay, size_t ld)
+{
+  gpu_job *g = self;
+  cudaError_t e = cudaMemcpy2D(pay, ld * sizeof(double), g->buf[PAY], g->tile * sizeof(double),
+                               n * sizeof(double), mcpi_job_columns(g->j, 1),
+                               cudaMemcpyDeviceToHost);
+  return e ? cuda_fail(g->run->ctx, e, "reading the pilot's payoffs") : MCP_OK;
+}
+
+static mcp_status update_specs(void *self)
+{
+  gpu_job *g = self;
+  cudaError_t e = cudaMemcpy(g->buf[SPEC], g->j->spec, g->j->ntrades * sizeof(mcpi_payoff_spec),
+                             cudaMemcpyHostToDevice);
+  return e ? cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
+}
+
 static mcp_status price_job(mcpi_run *run, size_t ji)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
-  mcp_context *ctx = run->ctx;
-  uint64_t paths = run->plan->paths;
-  device_job d = {0};
-  const mcpi_kernel_options *o = &run->kopt;
-  size_t real = o->precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
-  mcp_status st = upload(ctx, j, paths, real, &d);
-  mcpi_job_view view = mcpi_job_host_view(j);
-  view.drift = d.drift;
-  view.vol = d.vol;
-  view.drift_f = d.drift_f;
-  view.vol_f = d.vol_f;
-  view.fixmask = d.fixmask;
-  view.trades = d.spec;
-  size_t ncol = j->ntrades + 1;
-  double *part = NULL;
-  if (st == MCP_OK && !(part = malloc(ncol * (d.tile / MCP_CHUNK_PATHS) * 2 * sizeof *part)))
-    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
+  size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
+  gpu_job g = {.run = run, .j = j};
   cudaError_t e;
-  for (uint64_t p0 = 0; st == MCP_OK && p0 < paths; p0 += d.tile) {
-    size_t n = (size_t)(paths - p0 < d.tile ? paths - p0 : d.tile);
-    size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-    if ((e = mcpi_launch_normals(j->stream, 0, j->nsteps, p0, n, d.z, d.tile, o->precision, 0)) !=
-        cudaSuccess) {
-      st = cuda_fail(ctx, e, "the normals kernel");
-      break;
-    }
-    if ((e = mcpi_launch_paths(view, d.z, d.tile, n, d.pay, o, run->grid, 0)) != cudaSuccess) {
-      st = cuda_fail(ctx, e, "the path kernel");
-      break;
-    }
-    if ((e = mcpi_launch_chunk_sums(d.pay, d.tile, n, ncol, d.part, 0)) != cudaSuccess) {
-      st = cuda_fail(ctx, e, "the chunk-sum kernel");
-      break;
-    }
-    if ((e = cudaMemcpy(part, d.part, ncol * nchunks * 2 * sizeof(double),
-                        cudaMemcpyDeviceToHost)) != cudaSuccess) {
-      st = cuda_fail(ctx, e, "reading the chunk sums");
-      break;
-    }
-    for (size_t col = 0; col < ncol; col++)
-      mcpi_accum_add(&run->acc[ji][col], part + col * nchunks * 2, nchunks, n);
-    mcpi_run_progress(run, j, n);
-  }
-  free(part);
-  release(&d);
+  mcp_status st = MCP_OK;
+  if (j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble)))
+    st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
+  else if ((e = upload_job(&g)))
+    st = cuda_fail(run->ctx, e, "copying the job's arrays");
+  if (st == MCP_OK)
+    st = size_tiles(&g, mcpi_job_samples(run->plan, j), real);
+  mcpi_tiler t = {&g, g.tile, fill, paths, sums, read, update_specs};
+  if (st == MCP_OK)
+    st = mcpi_run_job(run, ji, &t);
+  release(&g);
   return st;
 }
 
@@ -185,11 +261,13 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      "padding or the block size",
                      mcp_prefetch_name(o->strategy), o->distance, o->padding, smem, o->block,
                      max_smem);
-  if ((e = mcpi_path_grid(o, &run->grid)) != cudaSuccess)
-    return cuda_fail(ctx, e, "sizing the path kernel's grid");
   mcp_status st = MCP_OK;
-  for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
+  for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++) {
+    /* the grid is a whole wave of the job's kernel (single or multi-asset) */
+    if ((e = mcpi_path_grid(o, run->plan->jobs[ji].nassets > 1, &run->grid)) != cudaSuccess)
+      return cuda_fail(ctx, e, "sizing the path kernel's grid");
     st = price_job(run, ji);
+  }
   return st;
 }
 #endif

@@ -1,4 +1,5 @@
 /* market.c: building and querying a market. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "market.h"
@@ -12,13 +13,22 @@ mcp_status mcp_market_create(mcp_market **market)
   return *market ? MCP_OK : MCP_ERR_NO_MEMORY;
 }
 
+static void free_underlying(mcpi_underlying *u)
+{
+  free(u->name);
+  mcpi_curve_free(&u->rate);
+  mcpi_curve_free(&u->dividend);
+  mcpi_curve_free(&u->vol);
+}
+
 void mcp_market_destroy(mcp_market *m)
 {
   if (!m)
     return;
   for (size_t i = 0; i < m->n; i++)
-    free(m->u[i].name);
+    free_underlying(&m->u[i]);
   free(m->u);
+  free(m->corr);
   free(m);
 }
 
@@ -30,8 +40,10 @@ const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name)
   return NULL;
 }
 
-mcp_status mcp_market_add_black_scholes(mcp_market *m, const char *name, double spot,
-                                        double rate, double dividend, double volatility)
+/* Checks what every model shares and appends the underlying with flat
+ * curves; the caller fills the model's own parameters. */
+static mcp_status add(mcp_market *m, const char *name, mcpi_model model, double spot,
+                      double rate, double dividend, double vol, mcpi_underlying **out)
 {
   const char *why;
   if (!m)
@@ -49,9 +61,9 @@ mcp_status mcp_market_add_black_scholes(mcp_market *m, const char *name, double 
   if ((why = mcpi_check_rate(dividend)))
     return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': dividend: expected %s, got %g",
                      name, why, dividend);
-  if ((why = mcpi_check_volatility(volatility)))
+  if ((why = mcpi_check_volatility(vol)))
     return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': volatility: expected %s, got %g",
-                     name, why, volatility);
+                     name, why, vol);
   if (m->n == m->cap) {
     size_t cap = m->cap ? 2 * m->cap : 8;
     mcpi_underlying *u = realloc(m->u, cap * sizeof *u);
@@ -60,11 +72,240 @@ mcp_status mcp_market_add_black_scholes(mcp_market *m, const char *name, double 
     m->u = u;
     m->cap = cap;
   }
-  char *copy = strdup(name);
-  if (!copy)
+  mcpi_underlying u = {.name = strdup(name), .model = model, .spot = spot};
+  if (!u.name || mcpi_curve_flat(&u.rate, rate) || mcpi_curve_flat(&u.dividend, dividend) ||
+      mcpi_curve_flat(&u.vol, vol)) {
+    free_underlying(&u);
     return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory adding underlying '%s'", name);
-  m->u[m->n++] = (mcpi_underlying){copy, MCPI_MODEL_BLACK_SCHOLES, spot, rate, dividend,
-                                   volatility};
+  }
+  m->u[m->n] = u;
+  *out = &m->u[m->n++];
+  return MCP_OK;
+}
+
+mcp_status mcp_market_add_black_scholes(mcp_market *m, const char *name, double spot,
+                                        double rate, double dividend, double volatility)
+{
+  mcpi_underlying *u;
+  return add(m, name, MCPI_MODEL_BLACK_SCHOLES, spot, rate, dividend, volatility, &u);
+}
+
+mcp_status mcp_market_add_heston(mcp_market *m, const char *name, double spot, double rate,
+                                 double dividend, double v0, double kappa, double theta,
+                                 double xi, double rho)
+{
+  const char *why = NULL, *field = NULL;
+  double bad = 0;
+  if (!m)
+    return MCP_ERR_ARGUMENT;
+  if ((why = mcpi_check_variance(v0)))
+    field = "v0", bad = v0;
+  else if ((why = mcpi_check_positive(kappa)))
+    field = "kappa", bad = kappa;
+  else if ((why = mcpi_check_variance(theta)))
+    field = "theta", bad = theta;
+  else if ((why = mcpi_check_positive(xi)))
+    field = "xi", bad = xi;
+  else if ((why = mcpi_check_correlation(rho)))
+    field = "rho", bad = rho;
+  if (why)
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s: expected %s, got %g",
+                     name ? name : "", field, why, bad);
+  mcpi_underlying *u;
+  mcp_status st = add(m, name, MCPI_MODEL_HESTON, spot, rate, dividend, sqrt(v0), &u);
+  if (st == MCP_OK) {
+    u->v0 = v0;
+    u->kappa = kappa;
+    u->theta = theta;
+    u->xi = xi;
+    u->rho = rho;
+  }
+  return st;
+}
+
+mcp_status mcp_market_add_merton(mcp_market *m, const char *name, double spot, double rate,
+                                 double dividend, double volatility, double lambda,
+                                 double jump_mean, double jump_vol)
+{
+  const char *why = NULL, *field = NULL;
+  double bad = 0;
+  if (!m)
+    return MCP_ERR_ARGUMENT;
+  if ((why = mcpi_check_intensity(lambda)))
+    field = "lambda", bad = lambda;
+  else if ((why = mcpi_check_jump_mean(jump_mean)))
+    field = "jump_mean", bad = jump_mean;
+  else if ((why = mcpi_check_volatility(jump_vol)))
+    field = "jump_vol", bad = jump_vol;
+  if (why)
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s: expected %s, got %g",
+                     name ? name : "", field, why, bad);
+  mcpi_underlying *u;
+  mcp_status st = add(m, name, MCPI_MODEL_MERTON, spot, rate, dividend, volatility, &u);
+  if (st == MCP_OK) {
+    u->lambda = lambda;
+    u->jump_mean = jump_mean;
+    u->jump_vol = jump_vol;
+  }
+  return st;
+}
+
+mcp_status mcp_market_set_curve(mcp_market *m, const char *name, mcp_curve which, size_t n,
+                                const double *end, const double *value)
+{
+  static const char *const names[] = {"rate", "dividend", "volatility"};
+  if (!m)
+    return MCP_ERR_ARGUMENT;
+  if (!name)
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "curve: underlying name is NULL");
+  mcpi_underlying *u = (mcpi_underlying *)mcpi_market_find(m, name);
+  if (!u)
+    return mcpi_fail(m->err, MCP_ERR_NOT_FOUND, "curve: underlying '%s' is not in the market",
+                     name);
+  if ((unsigned)which > MCP_CURVE_VOLATILITY)
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
+                     "underlying '%s': curve: expected rate, dividend or volatility", name);
+  if (which == MCP_CURVE_VOLATILITY && u->model == MCPI_MODEL_HESTON)
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': volatility curve: a Heston underlying has none (its "
+                     "variance follows v0, kappa, theta)",
+                     name);
+  if (n == 0 || !end || !value)
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "underlying '%s': %s curve: expected n >= 1 "
+                     "and the end and value arrays", name, names[which]);
+  const char *why = mcpi_check_grid(n, end);
+  if (why)
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s curve: ends: expected %s",
+                     name, names[which], why);
+  for (size_t i = 0; i < n; i++) {
+    why = which == MCP_CURVE_VOLATILITY ? mcpi_check_volatility(value[i])
+                                        : mcpi_check_rate(value[i]);
+    if (why)
+      return mcpi_fail(m->err, MCP_ERR_INPUT,
+                       "underlying '%s': %s curve: value %zu: expected %s, got %g", name,
+                       names[which], i, why, value[i]);
+  }
+  mcpi_curve c = {n, malloc(n * sizeof(double)), malloc(n * sizeof(double))};
+  if (!c.end || !c.value) {
+    mcpi_curve_free(&c);
+    return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory for a curve");
+  }
+  memcpy(c.end, end, n * sizeof(double));
+  memcpy(c.value, value, n * sizeof(double));
+  mcpi_curve *dst = which == MCP_CURVE_RATE ? &u->rate
+                    : which == MCP_CURVE_DIVIDEND ? &u->dividend
+                                                  : &u->vol;
+  mcpi_curve_free(dst);
+  *dst = c;
+  return MCP_OK;
+}
+
+size_t mcpi_cholesky(size_t n, const double *c, double *l)
+{
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      if (j > i) {
+        l[i * n + j] = 0;
+        continue;
+      }
+      double s = c[i * n + j];
+      for (size_t k = 0; k < j; k++)
+        s -= l[i * n + k] * l[j * n + k];
+      if (i == j) {
+        /* a relative floor: a singular matrix is rejected, not factored */
+        if (!(s > 1e-12))
+          return i + 1;
+        l[i * n + i] = sqrt(s);
+      } else {
+        l[i * n + j] = s / l[j * n + j];
+      }
+    }
+  return 0;
+}
+
+double mcpi_market_correlation(const mcp_market *m, size_t a, size_t b)
+{
+  if (a == b)
+    return 1;
+  size_t lo = a < b ? a : b, hi = a < b ? b : a;
+  for (size_t i = 0; i < m->ncorr; i++)
+    if (m->corr[i].a == lo && m->corr[i].b == hi)
+      return m->corr[i].rho;
+  return 0;
+}
+
+static mcp_status set_pair(mcp_market *m, size_t a, size_t b, double rho)
+{
+  size_t lo = a < b ? a : b, hi = a < b ? b : a;
+  for (size_t i = 0; i < m->ncorr; i++)
+    if (m->corr[i].a == lo && m->corr[i].b == hi) {
+      m->corr[i].rho = rho;
+      return MCP_OK;
+    }
+  if (m->ncorr == m->corr_cap) {
+    size_t cap = m->corr_cap ? 2 * m->corr_cap : 16;
+    mcpi_correlation *c = realloc(m->corr, cap * sizeof *c);
+    if (!c)
+      return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory for correlations");
+    m->corr = c;
+    m->corr_cap = cap;
+  }
+  m->corr[m->ncorr++] = (mcpi_correlation){lo, hi, rho};
+  return MCP_OK;
+}
+
+mcp_status mcp_market_set_correlation(mcp_market *m, size_t n, const char *const *names,
+                                      const double *c)
+{
+  if (!m)
+    return MCP_ERR_ARGUMENT;
+  if (n < 2 || n > MCP_MAX_ASSETS || !names || !c)
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
+                     "correlation: expected 2 to %d names and an n x n matrix", MCP_MAX_ASSETS);
+  size_t idx[MCP_MAX_ASSETS];
+  double l[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+  for (size_t i = 0; i < n; i++) {
+    const mcpi_underlying *u = names[i] ? mcpi_market_find(m, names[i]) : NULL;
+    if (!u)
+      return mcpi_fail(m->err, MCP_ERR_NOT_FOUND,
+                       "correlation: underlying %zu ('%s') is not in the market", i,
+                       names[i] ? names[i] : "(null)");
+    if (u->model != MCPI_MODEL_BLACK_SCHOLES)
+      return mcpi_fail(m->err, MCP_ERR_INPUT,
+                       "correlation: underlying '%s' is not Black-Scholes; correlated "
+                       "underlyings must be",
+                       names[i]);
+    idx[i] = (size_t)(u - m->u);
+    for (size_t k = 0; k < i; k++)
+      if (idx[k] == idx[i])
+        return mcpi_fail(m->err, MCP_ERR_INPUT, "correlation: underlying '%s' is named twice",
+                         names[i]);
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      double x = c[i * n + j];
+      if (i == j ? x != 1 : !(fabs(x) <= 1))
+        return mcpi_fail(m->err, MCP_ERR_INPUT,
+                         "correlation: matrix[%zu][%zu]: expected %s, got %g", i, j,
+                         i == j ? "1 on the diagonal" : "a number between -1 and 1", x);
+      if (x != c[j * n + i])
+        return mcpi_fail(m->err, MCP_ERR_INPUT,
+                         "correlation: matrix[%zu][%zu]: expected a symmetric matrix, got %g "
+                         "and %g at [%zu][%zu]",
+                         i, j, x, c[j * n + i], j, i);
+    }
+  size_t row = mcpi_cholesky(n, c, l);
+  if (row)
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "correlation: the matrix is not positive definite (its Cholesky "
+                     "factorisation fails at row %zu, underlying '%s')",
+                     row - 1, names[row - 1]);
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = i + 1; j < n; j++) {
+      mcp_status st = set_pair(m, idx[i], idx[j], c[i * n + j]);
+      if (st != MCP_OK)
+        return st;
+    }
   return MCP_OK;
 }
 

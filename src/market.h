@@ -1,24 +1,40 @@
-/* market.h: underlyings and their model parameters (internal view). */
+/* market.h: underlyings, their models and correlations (internal view). */
 #ifndef MCP_MARKET_H
 #define MCP_MARKET_H
 
+#include "curve.h"
 #include "error.h"
+#include "model.h"
 
-typedef enum mcpi_model { MCPI_MODEL_BLACK_SCHOLES = 0 } mcpi_model;
 
 typedef struct mcpi_underlying {
   char *name;
   mcpi_model model;
-  double spot, rate, dividend, volatility;
+  double spot;
+  mcpi_curve rate, dividend, vol; /* vol: the diffusion's (not Heston) */
+  double v0, kappa, theta, xi, rho;       /* Heston */
+  double lambda, jump_mean, jump_vol;     /* Merton */
 } mcpi_underlying;
+
+typedef struct mcpi_correlation {
+  size_t a, b; /* underlying indices, a < b */
+  double rho;
+} mcpi_correlation;
 
 struct mcp_market {
   mcpi_underlying *u;
   size_t n, cap;
+  mcpi_correlation *corr;
+  size_t ncorr, corr_cap;
   char err[MCPI_ERRLEN];
 };
 
 /* The underlying called name, or NULL. */
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name);
+/* Correlation of underlyings a and b (1 when a == b, 0 when never set). */
+double mcpi_market_correlation(const mcp_market *m, size_t a, size_t b);
+/* Lower Cholesky factor l (n x n, row-major) of the n x n matrix c; returns
+ * 0, or 1 + the row where it is not positive definite. */
+size_t mcpi_cholesky(size_t n, const double *c, double *l);
 
 #endif

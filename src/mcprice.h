@@ -150,6 +150,38 @@ void mcp_market_destroy(mcp_market *market);
  * dividend yield, volatility >= 0 (all annualised). */
 mcp_status mcp_market_add_black_scholes(mcp_market *market, const char *name, double spot,
                                         double rate, double dividend, double volatility);
+/* Heston (1993) stochastic volatility: initial variance v0 >= 0, mean
+ * reversion kappa > 0 to the long-run variance theta >= 0, volatility of
+ * variance xi > 0, correlation rho in [-1, 1].  The Feller condition
+ * 2 kappa theta >= xi^2 is not required.  The scheme is a run setting
+ * (mcp_portfolio_set_heston_scheme). */
+mcp_status mcp_market_add_heston(mcp_market *market, const char *name, double spot, double rate,
+                                 double dividend, double v0, double kappa, double theta,
+                                 double xi, double rho);
+/* Merton (1976) jump-diffusion: Black-Scholes with Poisson jumps of
+ * intensity lambda >= 0 (a year) whose log sizes are normal (jump_mean,
+ * jump_vol^2); the drift is compensated so that the discounted spot is a
+ * martingale. */
+mcp_status mcp_market_add_merton(mcp_market *market, const char *name, double spot, double rate,
+                                 double dividend, double volatility, double lambda,
+                                 double jump_mean, double jump_vol);
+
+/* Piecewise-constant term structures.  value[i] applies on (end[i-1], end[i]]
+ * (end[-1] = 0) and the last value beyond end[n-1]; ends strictly increase.
+ * The curve replaces the underlying's flat value.  The volatility curve is
+ * that of the diffusion (Black-Scholes and Merton; not Heston). */
+typedef enum mcp_curve { MCP_CURVE_RATE = 0, MCP_CURVE_DIVIDEND, MCP_CURVE_VOLATILITY } mcp_curve;
+mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_curve which,
+                                size_t n, const double *end, const double *value);
+
+/* Correlations of the Brownian motions of n Black-Scholes underlyings
+ * (2 <= n <= MCP_MAX_ASSETS): matrix is n x n, row-major, symmetric with a
+ * unit diagonal and positive definite (checked by its Cholesky
+ * factorisation; MCP_ERR_INPUT naming the first failing row otherwise).
+ * Pairs never set are uncorrelated. */
+#define MCP_MAX_ASSETS 16
+mcp_status mcp_market_set_correlation(mcp_market *market, size_t n, const char *const *names,
+                                      const double *matrix);
 size_t mcp_market_size(const mcp_market *market);
 const char *mcp_market_last_error(const mcp_market *market);
 
@@ -168,6 +200,89 @@ mcp_status mcp_portfolio_add_asian(mcp_portfolio *portfolio, const char *id,
                                    const char *underlying, mcp_average average,
                                    mcp_option_type type, double strike, size_t nfixings,
                                    const double *fixings, double maturity, double quantity);
+
+/* ---- general trades ---------------------------------------------------- */
+typedef enum mcp_product {
+  MCP_PRODUCT_EUROPEAN = 0, /* (S_T - K)+ or (K - S_T)+ */
+  MCP_PRODUCT_DIGITAL,      /* cash or asset if S_T ends in the money */
+  MCP_PRODUCT_ASIAN,        /* on the average of the fixings, fixed or floating strike */
+  MCP_PRODUCT_BARRIER,      /* European knocked in or out by a barrier */
+  MCP_PRODUCT_LOOKBACK,     /* on the extremum of the fixings and the spot at 0 */
+  MCP_PRODUCT_BASKET,       /* on sum w_i S_i(T) of several assets */
+  MCP_PRODUCT_BEST_OF,      /* on max_i S_i(T) */
+  MCP_PRODUCT_WORST_OF      /* on min_i S_i(T) */
+} mcp_product;
+
+typedef enum mcp_digital { MCP_CASH_OR_NOTHING = 0, MCP_ASSET_OR_NOTHING } mcp_digital;
+/* Floating strike: a call pays S_T - A (Asian) or S_T - min (lookback), a
+ * put A - S_T or max - S_T. */
+typedef enum mcp_strike_kind { MCP_FIXED_STRIKE = 0, MCP_FLOATING_STRIKE } mcp_strike_kind;
+typedef enum mcp_barrier_kind {
+  MCP_UP_AND_OUT = 0, MCP_UP_AND_IN, MCP_DOWN_AND_OUT, MCP_DOWN_AND_IN
+} mcp_barrier_kind;
+/* How a barrier is watched:
+ *   discrete  at the monitoring dates (the fixings) only;
+ *   bgk       the same, with the barrier shifted by exp(+-0.5826 sigma sqrt(dt))
+ *             (Broadie, Glasserman and Kou 1997) to price a continuous barrier;
+ *   bridge    continuously: on every simulation step the probability that a
+ *             Brownian bridge between the step's end points crossed the barrier
+ *             (exact for Black-Scholes on any grid). */
+typedef enum mcp_monitoring {
+  MCP_MONITOR_DISCRETE = 0, MCP_MONITOR_BGK, MCP_MONITOR_BRIDGE
+} mcp_monitoring;
+
+/* Variance reduction and sampling, combined as flags:
+ *   MCP_ANTITHETIC       paths in pairs (z, -z), one sample the pair's mean;
+ *   MCP_CONTROL_VARIATE  the price regressed on a control of known mean (the
+ *                        geometric Asian for arithmetic Asians under
+ *                        Black-Scholes, the average of the fixings under the
+ *                        other models, the discounted terminal asset or
+ *                        basket otherwise), its coefficient estimated on the
+ *                        run's first paths;
+ *   MCP_QMC              scrambled Sobol points (cuRAND's direction vectors)
+ *                        with a Brownian-bridge path construction; the error
+ *                        is the spread of independent scramblings. */
+enum { MCP_ANTITHETIC = 1, MCP_CONTROL_VARIATE = 2, MCP_QMC = 4 };
+#define MCP_METHODS_DEFAULT (-1) /* a trade follows the run's methods */
+
+/* A trade's terms; mcp_trade_init sets the defaults (call, quantity 1, cash 1,
+ * methods MCP_METHODS_DEFAULT, everything else 0 or NULL).  Fields a product
+ * does not use must keep their defaults.  Arrays are copied by
+ * mcp_portfolio_add_trade. */
+typedef struct mcp_trade {
+  const char *id;
+  mcp_product product;
+  mcp_option_type type;
+  double strike, maturity, quantity;
+  const char *underlying;     /* single-asset products */
+  size_t nassets;             /* basket, best-of, worst-of: 2 .. MCP_MAX_ASSETS */
+  const char *const *assets;
+  const double *weights;      /* basket only */
+  size_t nfixings;            /* Asian and lookback fixings, barrier monitoring dates */
+  const double *fixings;      /* strictly increasing, in (0, maturity] */
+  mcp_average average;        /* Asian */
+  mcp_strike_kind strike_kind;/* Asian, lookback (a floating one has no strike) */
+  mcp_digital digital;
+  double cash;                /* cash-or-nothing amount */
+  mcp_barrier_kind barrier_kind;
+  double barrier, rebate;     /* rebate paid at maturity when knocked out / never knocked in */
+  mcp_monitoring monitoring;  /* bridge monitoring needs no fixings */
+  int methods;                /* MCP_METHODS_DEFAULT or MCP_ANTITHETIC | ... */
+} mcp_trade;
+
+void mcp_trade_init(mcp_trade *trade);
+mcp_status mcp_portfolio_add_trade(mcp_portfolio *portfolio, const mcp_trade *trade);
+/* The run's methods for trades that keep MCP_METHODS_DEFAULT (default 0:
+ * plain Monte Carlo), and the number of independent scramblings of QMC
+ * (2 to 1024, default 16; paths are shared out among them). */
+mcp_status mcp_portfolio_set_methods(mcp_portfolio *portfolio, int methods);
+int mcp_portfolio_methods(const mcp_portfolio *portfolio);
+mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *portfolio, unsigned scramblings);
+/* Heston discretisation: Andersen's quadratic-exponential scheme with
+ * martingale correction (default) or full-truncation Euler in log-spot. */
+typedef enum mcp_heston_scheme { MCP_HESTON_QE = 0, MCP_HESTON_EULER } mcp_heston_scheme;
+mcp_status mcp_portfolio_set_heston_scheme(mcp_portfolio *portfolio, mcp_heston_scheme scheme);
+
 size_t mcp_portfolio_size(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_trade_id(const mcp_portfolio *portfolio, size_t index);
 /* Run settings; defaults: 100000 paths, seed 1, time grid of the event dates only. */

@@ -1,16 +1,42 @@
-/* plan.c: grouping trades into path jobs and building their time grids. */
+/* plan.c: grouping trades into path jobs and building their time grids and
+ * per-element coefficients. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "analytic.h"
 #include "plan.h"
 #include "rng.h"
 #include "validate.h"
 
-#define MCPI_MAX_STEPS 1000000
-
-/* the canonical RNG mapping has room for every step and path allowed */
-_Static_assert(MCPI_MAX_STEPS <= MCPI_RNG_MAX_STEPS, "steps beyond the RNG mapping");
+/* the canonical RNG mapping has room for every element and path allowed */
 _Static_assert(MCPI_MAX_PATHS <= MCPI_RNG_MAX_PATHS, "paths beyond the RNG mapping");
+
+/* What trades must share to share paths. */
+typedef struct job_key {
+  size_t n, asset[MCP_MAX_ASSETS]; /* market indices, increasing */
+  int antithetic, qmc;
+  double maturity;                 /* multi-asset jobs: one maturity */
+} job_key;
+
+/* A fixing schedule: n times. */
+typedef struct schedule {
+  size_t n;
+  const double *t;
+} schedule;
+
+typedef struct monitor {
+  double barrier, maturity;
+  int up;
+} monitor;
+
+/* A job being filled: its schedules and monitors. */
+typedef struct job_draft {
+  schedule sched[MCPI_MAX_SCHEDULES];
+  int nsched;
+  monitor mon[MCPI_MAX_MONITORS];
+  int nmon;
+} job_draft;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -18,14 +44,110 @@ static int cmp_double(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static int same_schedule(const mcpi_trade *a, const mcpi_trade *b)
+static int cmp_size(const void *a, const void *b)
 {
-  if (a->nfix != b->nfix)
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int multi_asset(const mcpi_trade *t) { return t->nassets > 1; }
+
+static int same_schedule(schedule a, schedule b)
+{
+  if (a.n != b.n)
     return 0;
-  for (size_t i = 0; i < a->nfix; i++)
-    if (fabs(a->fix[i] - b->fix[i]) > MCPI_TIME_EPS)
+  for (size_t i = 0; i < a.n; i++)
+    if (fabs(a.t[i] - b.t[i]) > MCPI_TIME_EPS)
       return 0;
   return 1;
+}
+
+static int same_key(const job_key *a, const job_key *b)
+{
+  if (a->n != b->n || a->antithetic != b->antithetic || a->qmc != b->qmc ||
+      fabs(a->maturity - b->maturity) > MCPI_TIME_EPS)
+    return 0;
+  for (size_t i = 0; i < a->n; i++)
+    if (a->asset[i] != b->asset[i])
+      return 0;
+  return 1;
+}
+
+static int bridge_monitored(const mcpi_trade *t)
+{
+  return t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_BRIDGE;
+}
+
+static int barrier_up(const mcpi_trade *t)
+{
+  return t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
+}
+
+/* The trade's schedule and its terminal schedule (the maturity alone). */
+static schedule main_schedule(const mcpi_trade *t) { return (schedule){t->nfix, t->fix}; }
+static schedule terminal_schedule(const mcpi_trade *t) { return (schedule){1, &t->maturity}; }
+
+static int find_schedule(const job_draft *d, schedule s)
+{
+  for (int k = 0; k < d->nsched; k++)
+    if (same_schedule(d->sched[k], s))
+      return k;
+  return -1;
+}
+
+static int find_monitor(const job_draft *d, const mcpi_trade *t)
+{
+  for (int k = 0; k < d->nmon; k++)
+    if (d->mon[k].barrier == t->barrier && d->mon[k].up == barrier_up(t) &&
+        fabs(d->mon[k].maturity - t->maturity) <= MCPI_TIME_EPS)
+      return k;
+  return -1;
+}
+
+/* Adds the trade's schedules and monitor to the draft if they fit. */
+static int draft_add(job_draft *d, const mcpi_trade *t)
+{
+  schedule s[2] = {main_schedule(t), terminal_schedule(t)};
+  int need = 0, mon = bridge_monitored(t) && find_monitor(d, t) < 0;
+  for (int i = 0; i < 2; i++)
+    if (find_schedule(d, s[i]) < 0 && !(i == 1 && same_schedule(s[0], s[1])))
+      need++;
+  if (d->nsched + need > MCPI_MAX_SCHEDULES || d->nmon + mon > MCPI_MAX_MONITORS)
+    return 0;
+  for (int i = 0; i < 2; i++)
+    if (find_schedule(d, s[i]) < 0)
+      d->sched[d->nsched++] = s[i];
+  if (mon)
+    d->mon[d->nmon++] = (monitor){t->barrier, t->maturity, barrier_up(t)};
+  return 1;
+}
+
+/* Resolves the trade's assets in the market and its job key. */
+static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t,
+                            job_key *k, char *err)
+{
+  int methods = mcpi_trade_methods(p, t);
+  *k = (job_key){.n = t->nassets, .antithetic = !!(methods & MCP_ANTITHETIC),
+                 .qmc = !!(methods & MCP_QMC), .maturity = multi_asset(t) ? t->maturity : 0};
+  for (size_t a = 0; a < t->nassets; a++) {
+    const mcpi_underlying *u = mcpi_market_find(m, t->asset[a]);
+    if (!u)
+      return mcpi_fail(err, MCP_ERR_NOT_FOUND, "trade '%s': %s: '%s' is not in the market",
+                       t->id, multi_asset(t) ? "assets" : "underlying", t->asset[a]);
+    if (multi_asset(t) && u->model != MCPI_MODEL_BLACK_SCHOLES)
+      return mcpi_fail(err, MCP_ERR_INPUT,
+                       "trade '%s': assets: '%s' is not a Black-Scholes underlying; "
+                       "multi-asset products need Black-Scholes underlyings",
+                       t->id, u->name);
+    k->asset[a] = (size_t)(u - m->u);
+  }
+  qsort(k->asset, k->n, sizeof *k->asset, cmp_size);
+  return MCP_OK;
+}
+
+static double forward_growth(const mcpi_underlying *u, double t)
+{
+  return exp(mcpi_curve_integral(&u->rate, 0, t) - mcpi_curve_integral(&u->dividend, 0, t));
 }
 
 /* Index of t in the sorted grid g[0..n), which holds it. */
@@ -42,17 +164,14 @@ static size_t grid_index(const double *g, size_t n, double t)
   return lo;
 }
 
-/* Fills the job's grid, coefficients, masks and payoff specs; sched[k] is a
- * trade (portfolio index) carrying schedule k. */
-static mcp_status build_job(mcpi_job *j, const mcp_portfolio *p, const size_t *sched,
-                            int nsched, char *err)
+static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,
+                             char *err)
 {
   double last = 0;
   size_t cap = 0;
-  for (int k = 0; k < nsched; k++) {
-    const mcpi_trade *t = &p->t[sched[k]];
-    cap += t->nfix;
-    last = fmax(last, t->fix[t->nfix - 1]);
+  for (int k = 0; k < d->nsched; k++) {
+    cap += d->sched[k].n;
+    last = fmax(last, d->sched[k].t[d->sched[k].n - 1]);
   }
   size_t nuni = p->steps_per_year ? (size_t)ceil(last * p->steps_per_year - 1e-9) : 0;
   cap += nuni + p->ngrid;
@@ -60,15 +179,14 @@ static mcp_status build_job(mcpi_job *j, const mcp_portfolio *p, const size_t *s
     return mcpi_fail(err, MCP_ERR_INPUT,
                      "underlying '%s': %zu simulation times, more than the %d allowed; "
                      "lower steps_per_year or the number of fixings",
-                     j->u->name, cap, MCPI_MAX_STEPS);
+                     j->u[0]->name, cap, MCPI_MAX_STEPS);
   double *g = malloc((cap ? cap : 1) * sizeof *g);
   if (!g)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
   size_t n = 0;
-  for (int k = 0; k < nsched; k++) {
-    const mcpi_trade *t = &p->t[sched[k]];
-    memcpy(g + n, t->fix, t->nfix * sizeof *g);
-    n += t->nfix;
+  for (int k = 0; k < d->nsched; k++) {
+    memcpy(g + n, d->sched[k].t, d->sched[k].n * sizeof *g);
+    n += d->sched[k].n;
   }
   for (size_t i = 1; i <= nuni; i++)
     g[n++] = fmin((double)i / p->steps_per_year, last);
@@ -82,38 +200,242 @@ static mcp_status build_job(mcpi_job *j, const mcp_portfolio *p, const size_t *s
       g[m++] = g[i];
   j->times = g;
   j->nsteps = m;
-  j->drift = malloc(m * sizeof(double));
-  j->vol = malloc(m * sizeof(double));
-  j->drift_f = malloc(m * sizeof(float));
-  j->vol_f = malloc(m * sizeof(float));
-  j->fixmask = calloc(m, sizeof(uint32_t));
-  j->spec = calloc(j->ntrades, sizeof *j->spec);
-  if (!j->drift || !j->vol || !j->drift_f || !j->vol_f || !j->fixmask || !j->spec)
+  j->nelem = m * (size_t)j->nfactors;
+  if (j->nelem >= MCPI_RNG_MAX_STEPS)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "underlying '%s': %zu simulation times x %d normals a step exceed the "
+                     "%llu random dimensions of a job",
+                     j->u[0]->name, m, j->nfactors, (unsigned long long)MCPI_RNG_MAX_STEPS);
+  if (j->qmc && j->nelem > MCPI_QMC_MAX_DIMENSIONS)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "underlying '%s': QMC needs at most %d dimensions (simulation times x "
+                     "normals a step), this job has %zu x %d; use plain or antithetic "
+                     "sampling, or fewer simulation times",
+                     j->u[0]->name, MCPI_QMC_MAX_DIMENSIONS, m, j->nfactors);
+  return MCP_OK;
+}
+
+/* The per-element coefficients of path.h, and the fixing tags. */
+static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
+{
+  size_t ne = j->nelem, F = (size_t)j->nfactors;
+  j->ca = malloc(ne * sizeof(double));
+  j->cb = malloc(ne * sizeof(double));
+  j->ca_f = malloc(ne * sizeof(float));
+  j->cb_f = malloc(ne * sizeof(float));
+  j->tag = calloc(ne, sizeof(uint32_t));
+  if (!j->ca || !j->cb || !j->ca_f || !j->cb_f || !j->tag)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
-  mcpi_gbm_coefficients(j->u->rate, j->u->dividend, j->u->volatility, m, g, j->drift, j->vol);
-  for (size_t s = 0; s < m; s++) {
-    j->drift_f[s] = (float)j->drift[s];
-    j->vol_f[s] = (float)j->vol[s];
+  const mcpi_underlying *u0 = j->u[0];
+  double jump_k = exp(u0->jump_mean + 0.5 * u0->jump_vol * u0->jump_vol) - 1;
+  for (size_t s = 0; s < j->nsteps; s++) {
+    double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], dt = t1 - t0;
+    double *a = j->ca + s * F, *b = j->cb + s * F;
+    for (size_t f = 0; f < F; f++) {
+      const mcpi_underlying *u = j->u[j->nassets > 1 ? f : 0];
+      double rq = mcpi_curve_integral(&u->rate, t0, t1) -
+                  mcpi_curve_integral(&u->dividend, t0, t1);
+      double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
+      switch (j->nassets > 1 ? MCPI_MODEL_BLACK_SCHOLES : j->model) {
+      case MCPI_MODEL_HESTON:
+        a[f] = f == 0 ? rq : exp(-u->kappa * dt);
+        b[f] = f == 0 ? dt : 0;
+        break;
+      case MCPI_MODEL_MERTON:
+        if (u->lambda * dt > MCPI_MAX_JUMP_MEAN)
+          return mcpi_fail(err, MCP_ERR_INPUT,
+                           "underlying '%s': lambda x step = %g expected jumps in one step, "
+                           "more than %g; add simulation times (steps_per_year)",
+                           u->name, u->lambda * dt, MCPI_MAX_JUMP_MEAN);
+        a[f] = f == 0 ? rq - 0.5 * v2 - u->lambda * jump_k * dt
+               : f == 1 ? u->lambda * dt
+                        : u->jump_mean;
+        b[f] = f == 0 ? sqrt(v2) : f == 1 ? 0 : u->jump_vol;
+        break;
+      default:
+        a[f] = rq - 0.5 * v2;
+        b[f] = sqrt(v2);
+      }
+      j->tag[s * F + f] = (uint32_t)f << MCPI_TAG_FACTOR_SHIFT;
+    }
+    j->tag[s * F + F - 1] |= MCPI_TAG_LAST;
   }
-  for (int k = 0; k < nsched; k++) {
-    const mcpi_trade *t = &p->t[sched[k]];
+  for (size_t e = 0; e < ne; e++) {
+    j->ca_f[e] = (float)j->ca[e];
+    j->cb_f[e] = (float)j->cb[e];
+  }
+  for (int k = 0; k < d->nsched; k++)
+    for (size_t i = 0; i < d->sched[k].n; i++)
+      j->tag[grid_index(j->times, j->nsteps, d->sched[k].t[i]) * F + F - 1] |= 1u << k;
+  return MCP_OK;
+}
+
+/* Average variance of the trade's underlying over [0, T], for the BGK shift. */
+static double mean_variance(const mcpi_underlying *u, double T)
+{
+  if (u->model == MCPI_MODEL_HESTON)
+    return u->theta + (u->v0 - u->theta) * (1 - exp(-u->kappa * T)) / (u->kappa * T);
+  return mcpi_curve_integral_sq(&u->vol, 0, T) / T;
+}
+
+/* The trade's control variate and its mean. */
+static void set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+{
+  const mcpi_underlying *u = j->u[0];
+  double T = t->maturity;
+  if (j->nassets > 1) {
+    double mean = 0;
+    for (size_t a = 0; a < j->nassets; a++)
+      if (s->assets >> a & 1u)
+        mean += (t->product == MCP_PRODUCT_BASKET ? s->weight[a] : 1) * j->u[a]->spot *
+                forward_growth(j->u[a], T);
+    s->control = MCPI_CV_TERMINAL;
+    s->control_mean = s->discount * mean;
+    return;
+  }
+  if (t->product == MCP_PRODUCT_ASIAN && t->average == MCP_ARITHMETIC &&
+      t->strike_kind == MCP_FIXED_STRIKE) {
+    if (u->model == MCPI_MODEL_BLACK_SCHOLES) {
+      s->control = MCPI_CV_GEOMETRIC;
+      s->control_mean = mcpi_geometric_asian(t->type, u->spot, t->strike, &u->rate,
+                                             &u->dividend, &u->vol, t->nfix, t->fix,
+                                             s->discount);
+      return;
+    }
+    double mean = 0;
     for (size_t i = 0; i < t->nfix; i++)
-      j->fixmask[grid_index(g, m, t->fix[i])] |= 1u << k;
+      mean += u->spot * forward_growth(u, t->fix[i]);
+    s->control = MCPI_CV_AVERAGE;
+    s->control_mean = s->discount * mean / (double)t->nfix;
+    return;
   }
+  s->control = MCPI_CV_TERMINAL;
+  s->control_mean = s->discount * u->spot * forward_growth(u, T);
+}
+
+static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,
+                              char *err)
+{
+  if (!(j->spec = calloc(j->ntrades, sizeof *j->spec)))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   for (size_t i = 0; i < j->ntrades; i++) {
     const mcpi_trade *t = &p->t[j->trade[i]];
-    int k = 0;
-    while (!same_schedule(t, &p->t[sched[k]]))
-      k++;
-    j->spec[i] = (mcpi_payoff_spec){.product = t->product,
-                                    .type = t->type,
-                                    .schedule = k,
-                                    .strike = t->strike,
-                                    .inv_nfix = 1.0 / (double)t->nfix,
-                                    .discount = exp(-j->u->rate * t->maturity),
-                                    .quantity = t->quantity};
+    const mcpi_underlying *u = j->u[0];
+    mcpi_payoff_spec *s = &j->spec[i];
+    int floating = t->strike_kind == MCP_FLOATING_STRIKE &&
+                   (t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK);
+    *s = (mcpi_payoff_spec){
+        .product = t->product, .type = t->type,
+        .schedule = find_schedule(d, main_schedule(t)),
+        .terminal = find_schedule(d, terminal_schedule(t)),
+        .monitor = bridge_monitored(t) ? find_monitor(d, t) : -1,
+        .flags = (t->product == MCP_PRODUCT_BARRIER && barrier_up(t) ? MCPI_UP : 0) |
+                 (t->product == MCP_PRODUCT_BARRIER &&
+                          (t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN)
+                      ? MCPI_KNOCK_IN
+                      : 0) |
+                 (floating ? MCPI_FLOATING : 0) |
+                 (t->product == MCP_PRODUCT_ASIAN && t->average == MCP_GEOMETRIC
+                      ? MCPI_GEOMETRIC
+                      : 0) |
+                 (t->product == MCP_PRODUCT_DIGITAL && t->digital == MCP_ASSET_OR_NOTHING
+                      ? MCPI_ASSET
+                      : 0),
+        .strike = t->strike, .inv_nfix = 1.0 / (double)t->nfix,
+        .discount = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity)),
+        .quantity = t->quantity, .rebate = t->rebate, .cash = t->cash};
+    if (t->product == MCP_PRODUCT_BARRIER) {
+      double shift = 0;
+      if (t->monitoring == MCP_MONITOR_BGK) {
+        double dt = t->fix[t->nfix - 1] / (double)t->nfix;
+        shift = MCPI_BGK_BETA * sqrt(mean_variance(u, t->maturity) * dt);
+      }
+      s->log_barrier = log(t->barrier) + (barrier_up(t) ? shift : -shift);
+    }
+    if (multi_asset(t)) {
+      for (size_t a = 0; a < t->nassets; a++) {
+        size_t ja = 0;
+        while (strcmp(j->u[ja]->name, t->asset[a]) != 0)
+          ja++;
+        s->assets |= 1u << ja;
+        if (t->weight)
+          s->weight[ja] = t->weight[a];
+      }
+    }
+    if (mcpi_trade_methods(p, t) & MCP_CONTROL_VARIATE) {
+      set_control(j, t, s);
+      j->controls = 1;
+    }
   }
   return MCP_OK;
+}
+
+/* The Cholesky factor of the job's assets' correlation matrix. */
+static mcp_status build_correlation(mcpi_job *j, const mcp_market *m, const job_key *k,
+                                    const mcpi_trade *t, char *err)
+{
+  size_t n = j->nassets;
+  double c[MCP_MAX_ASSETS * MCP_MAX_ASSETS], l[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+  for (size_t a = 0; a < n; a++)
+    for (size_t b = 0; b < n; b++)
+      c[a * n + b] = mcpi_market_correlation(m, k->asset[a], k->asset[b]);
+  size_t row = mcpi_cholesky(n, c, l);
+  if (row)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "trade '%s': the correlation matrix of its assets is not positive "
+                     "definite (Cholesky fails at '%s')",
+                     t->id, j->u[row - 1]->name);
+  memset(j->chol, 0, sizeof j->chol);
+  for (size_t a = 0; a < n; a++)
+    for (size_t b = 0; b <= a; b++)
+      j->chol[a * MCP_MAX_ASSETS + b] = l[a * n + b];
+  for (size_t i = 0; i < MCP_MAX_ASSETS * MCP_MAX_ASSETS; i++)
+    j->chol_f[i] = (float)j->chol[i];
+  return MCP_OK;
+}
+
+static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfolio *p,
+                            const job_key *k, const job_draft *d, char *err)
+{
+  const mcpi_trade *first = &p->t[j->trade[0]];
+  j->nassets = k->n;
+  for (size_t a = 0; a < k->n; a++)
+    j->u[a] = &m->u[k->asset[a]];
+  j->model = k->n > 1 ? MCPI_MODEL_BLACK_SCHOLES : j->u[0]->model;
+  j->nfactors = k->n > 1                            ? (int)k->n
+                : j->model == MCPI_MODEL_HESTON ? MCPI_FACTORS_HESTON
+                : j->model == MCPI_MODEL_MERTON ? MCPI_FACTORS_MERTON
+                                                : MCPI_FACTORS_BLACK_SCHOLES;
+  j->antithetic = k->antithetic;
+  j->qmc = k->qmc;
+  j->scheme = p->heston;
+  mcp_status st;
+  if ((st = build_grid(j, p, d, err)) || (st = build_coefficients(j, d, err)) ||
+      (k->n > 1 && (st = build_correlation(j, m, k, first, err))) ||
+      (st = build_specs(j, p, d, err)))
+    return st;
+  j->nmon = d->nmon;
+  for (int i = 0; i < d->nmon; i++) {
+    j->mon_log_barrier[i] = log(d->mon[i].barrier);
+    j->mon_up[i] = d->mon[i].up;
+    j->mon_maturity[i] = d->mon[i].maturity;
+    j->mon_end[i] = (int)grid_index(j->times, j->nsteps, d->mon[i].maturity);
+  }
+  if (j->qmc && mcpi_bridge_build(&j->bridge, j->nsteps, j->times))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the Brownian bridge");
+  return MCP_OK;
+}
+
+/* The name that seeds a job's stream: its assets, and its sampling (control
+ * characters, which names cannot hold, keep the suffixes apart). */
+static void stream_name(const mcp_market *m, const job_key *k, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = 0;
+  for (size_t a = 0; a < k->n && used < len; a++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%s", a ? "," : "", m->u[k->asset[a]].name);
+  if (used < len)
+    snprintf(buf + used, len - used, "%s%s", k->antithetic ? "\001a" : "", k->qmc ? "\001q" : "");
 }
 
 mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,
@@ -121,65 +443,72 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
 {
   memset(plan, 0, sizeof *plan);
   plan->paths = p->paths;
+  plan->scramblings = p->scramblings;
   if (p->n == 0)
     return mcpi_fail(err, MCP_ERR_INPUT, "the portfolio has no trades");
-  for (size_t i = 0; i < p->n; i++)
-    if (!mcpi_market_find(m, p->t[i].underlying))
-      return mcpi_fail(err, MCP_ERR_NOT_FOUND,
-                       "trade '%s': underlying: '%s' is not in the market", p->t[i].id,
-                       p->t[i].underlying);
-  /* every trade can open a job at worst */
-  plan->jobs = calloc(p->n, sizeof *plan->jobs);
+  job_key *keys = calloc(p->n, sizeof *keys);
   size_t *assigned = calloc(p->n, sizeof *assigned);
   size_t *members = malloc(p->n * sizeof *members);
+  /* every trade can open a job at worst */
+  plan->jobs = calloc(p->n, sizeof *plan->jobs);
   mcp_status st = MCP_OK;
-  if (!plan->jobs || !assigned || !members) {
+  if (!keys || !assigned || !members || !plan->jobs) {
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
     goto done;
   }
-  /* Jobs in order of the underlying's first trade; within an underlying, a
-   * new job opens when a ninth distinct schedule appears. */
+  for (size_t i = 0; i < p->n && st == MCP_OK; i++)
+    st = trade_key(m, p, &p->t[i], &keys[i], err);
+  /* Jobs in order of their first trade; a job of the same key opens when the
+   * schedules or monitors are full.  ordinal counts jobs of one stream name. */
   for (size_t first = 0; first < p->n && st == MCP_OK; first++) {
     if (assigned[first])
       continue;
-    const mcpi_underlying *u = mcpi_market_find(m, p->t[first].underlying);
-    unsigned ordinal = 0;
+    char name[MCP_MAX_ASSETS * (MCPI_MAX_ID + 1) + 8];
+    stream_name(m, &keys[first], name, sizeof name);
+    unsigned ordinal = 0; /* jobs already drawing from this name */
+    for (size_t i = 0; i < plan->njobs; i++) {
+      char other[sizeof name];
+      stream_name(m, &keys[plan->jobs[i].trade[0]], other, sizeof other);
+      ordinal += strcmp(other, name) == 0;
+    }
     for (size_t start = first; start < p->n && st == MCP_OK;) {
-      size_t sched[MCPI_MAX_SCHEDULES];
-      int nsched = 0;
+      job_draft d = {.nsched = 0};
       size_t nm = 0, next = p->n;
       for (size_t i = start; i < p->n; i++) {
-        if (assigned[i] || strcmp(p->t[i].underlying, u->name) != 0)
+        if (assigned[i] || !same_key(&keys[i], &keys[first]))
           continue;
-        int k = 0;
-        while (k < nsched && !same_schedule(&p->t[i], &p->t[sched[k]]))
-          k++;
-        if (k == nsched) {
-          if (nsched == MCPI_MAX_SCHEDULES) {
-            if (next == p->n)
-              next = i;
-            continue;
-          }
-          sched[nsched++] = i;
+        if (!draft_add(&d, &p->t[i])) {
+          if (next == p->n)
+            next = i;
+          continue;
         }
         members[nm++] = i;
         assigned[i] = 1;
       }
       mcpi_job *j = &plan->jobs[plan->njobs++];
-      j->u = u;
-      j->stream = mcpi_rng_job_seed(p->seed, u->name, ordinal++);
+      j->stream = mcpi_rng_job_seed(p->seed, name, ordinal++);
       j->ntrades = nm;
-      j->trade = malloc(nm * sizeof *j->trade);
-      if (!j->trade) {
+      if (!(j->trade = malloc(nm * sizeof *j->trade))) {
         st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
         break;
       }
       memcpy(j->trade, members, nm * sizeof *members);
-      st = build_job(j, p, sched, nsched, err);
+      st = build_job(j, m, p, &keys[first], &d, err);
       start = next;
     }
   }
+  if (st == MCP_OK)
+    for (size_t i = 0; i < plan->njobs; i++) {
+      const mcpi_job *j = &plan->jobs[i];
+      uint64_t samples = mcpi_job_samples(plan, j);
+      if (j->qmc && samples < 2)
+        st = mcpi_fail(err, MCP_ERR_INPUT,
+                       "paths: QMC with %u scramblings needs at least %u paths%s, got %llu",
+                       plan->scramblings, 2 * plan->scramblings * (j->antithetic ? 2 : 1),
+                       j->antithetic ? " (antithetic)" : "", (unsigned long long)plan->paths);
+    }
 done:
+  free(keys);
   free(assigned);
   free(members);
   if (st != MCP_OK)
@@ -192,27 +521,81 @@ void mcpi_plan_free(mcpi_plan *plan)
   for (size_t i = 0; i < plan->njobs; i++) {
     mcpi_job *j = &plan->jobs[i];
     free(j->times);
-    free(j->drift);
-    free(j->vol);
-    free(j->drift_f);
-    free(j->vol_f);
-    free(j->fixmask);
+    free(j->ca);
+    free(j->cb);
+    free(j->ca_f);
+    free(j->cb_f);
+    free(j->tag);
     free(j->trade);
     free(j->spec);
+    mcpi_bridge_free(&j->bridge);
   }
   free(plan->jobs);
   memset(plan, 0, sizeof *plan);
 }
 
+unsigned mcpi_job_replicates(const mcpi_plan *plan, const mcpi_job *j)
+{
+  return j->qmc ? plan->scramblings : 1;
+}
+
+uint64_t mcpi_job_samples(const mcpi_plan *plan, const mcpi_job *j)
+{
+  uint64_t s = j->antithetic ? (plan->paths + 1) / 2 : plan->paths;
+  return j->qmc ? s / plan->scramblings : s;
+}
+
+void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n)
+{
+  for (size_t t = 0; t < j->ntrades; t++) {
+    mcpi_payoff_spec *s = &j->spec[t];
+    if (!s->control)
+      continue;
+    const double *y = pay + t * ld, *x = pay + (j->ntrades + 1 + t) * ld;
+    double my = 0, mx = 0, sxy = 0, sxx = 0;
+    for (size_t i = 0; i < n; i++) {
+      my += y[i];
+      mx += x[i];
+    }
+    my /= (double)n;
+    mx /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+      sxy += (x[i] - mx) * (y[i] - my);
+      sxx += (x[i] - mx) * (x[i] - mx);
+    }
+    s->beta = sxx > 0 ? sxy / sxx : 0;
+  }
+}
+
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
 {
-  return (mcpi_job_view){.log_spot = log(j->u->spot),
-                         .nsteps = (int32_t)j->nsteps,
-                         .ntrades = (int32_t)j->ntrades,
-                         .drift = j->drift,
-                         .vol = j->vol,
-                         .drift_f = j->drift_f,
-                         .vol_f = j->vol_f,
-                         .fixmask = j->fixmask,
-                         .trades = j->spec};
+  mcpi_job_view v = {.log_spot = log(j->u[0]->spot),
+                     .nelem = (int32_t)j->nelem,
+                     .ntrades = (int32_t)j->ntrades,
+                     .model = j->model,
+                     .nassets = (int32_t)j->nassets,
+                     .antithetic = j->antithetic,
+                     .scheme = j->scheme,
+                     .nmon = j->nmon,
+                     .kappa = j->u[0]->kappa,
+                     .theta = j->u[0]->theta,
+                     .xi = j->u[0]->xi,
+                     .rho = j->u[0]->rho,
+                     .v0 = j->u[0]->v0,
+                     .ca = j->ca,
+                     .cb = j->cb,
+                     .ca_f = j->ca_f,
+                     .cb_f = j->cb_f,
+                     .tag = j->tag,
+                     .chol = j->chol,
+                     .chol_f = j->chol_f,
+                     .trades = j->spec};
+  for (size_t a = 0; a < j->nassets; a++)
+    v.log_spots[a] = log(j->u[a]->spot);
+  for (int i = 0; i < j->nmon; i++) {
+    v.mon_log_barrier[i] = j->mon_log_barrier[i];
+    v.mon_up[i] = j->mon_up[i];
+    v.mon_end[i] = j->mon_end[i];
+  }
+  return v;
 }

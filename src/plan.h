@@ -1,39 +1,76 @@
 /* plan.h: trades grouped into jobs that share simulated paths.
- * A job is one underlying, one time grid (the union of its trades' fixing
- * times and the run's extra grid) and at most MCPI_MAX_SCHEDULES distinct
- * fixing schedules; each job draws from its own random stream. */
+ * A job is one underlying (any model) or a set of correlated Black-Scholes
+ * underlyings, one sampling method (plain, antithetic, QMC), one time grid
+ * (the union of its trades' fixing times and the run's extra grid), at most
+ * MCPI_MAX_SCHEDULES distinct fixing schedules and MCPI_MAX_MONITORS
+ * continuously watched barriers; each job draws from its own random stream. */
 #ifndef MCP_PLAN_H
 #define MCP_PLAN_H
 
 #include "market.h"
 #include "portfolio.h"
 #include "path.h"
+#include "qmc.h"
 
 typedef struct mcpi_job {
-  const mcpi_underlying *u;
-  uint64_t stream;   /* cuRAND seed of the job's normals */
-  size_t nsteps;
-  double *times, *drift, *vol;
-  float *drift_f, *vol_f; /* drift and vol rounded, for float paths */
-  uint32_t *fixmask;
+  const mcpi_underlying *u[MCP_MAX_ASSETS];
+  size_t nassets;
+  mcpi_model model;
+  int nfactors;
+  int antithetic, qmc;
+  uint64_t stream;    /* cuRAND seed of the job's normals */
+  size_t nsteps, nelem;
+  double *times;
+  double *ca, *cb;    /* per-element coefficients (path.h) */
+  float *ca_f, *cb_f;
+  uint32_t *tag;
+  double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+  float chol_f[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+  int nmon;
+  double mon_log_barrier[MCPI_MAX_MONITORS], mon_maturity[MCPI_MAX_MONITORS];
+  int mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS];
   size_t ntrades;
-  size_t *trade;     /* index of each trade in the portfolio */
+  size_t *trade;      /* index of each trade in the portfolio */
   mcpi_payoff_spec *spec;
+  int controls;       /* some trade uses a control variate */
+  mcpi_bridge bridge; /* QMC */
+  mcp_heston_scheme scheme;
 } mcpi_job;
 
 typedef struct mcpi_plan {
   mcpi_job *jobs;
   size_t njobs;
   uint64_t paths;
+  unsigned scramblings; /* replicates of QMC jobs */
 } mcpi_plan;
 
 /* Two event times closer than this (years) are the same grid point. */
 #define MCPI_TIME_EPS 1e-10
+/* The most simulation times (steps) a job may have. */
+#define MCPI_MAX_STEPS 1000000
+/* The largest expected number of jumps in one step (lambda dt). */
+#define MCPI_MAX_JUMP_MEAN 50.0
+/* Samples the control-variate coefficients are estimated on. */
+#define MCPI_PILOT_SAMPLES 16384
 
 mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,
                            char *err);
 void mcpi_plan_free(mcpi_plan *plan);
 /* The job as the path body sees it (host pointers). */
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j);
+
+/* Samples of a job (pairs when antithetic) and replicates (scramblings of
+ * QMC, else 1); every replicate draws samples_per_replicate. */
+unsigned mcpi_job_replicates(const mcpi_plan *plan, const mcpi_job *j);
+uint64_t mcpi_job_samples(const mcpi_plan *plan, const mcpi_job *j);
+/* Columns a path writes: the trades and the book, plus the controls when
+ * asked. */
+static inline size_t mcpi_job_columns(const mcpi_job *j, int controls)
+{
+  return j->ntrades + 1 + (controls ? j->ntrades : 0);
+}
+/* Sets the control-variate coefficients from the pilot's n samples in pay
+ * (columns as written with controls, leading dimension ld). */
+void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n);
 
 #endif

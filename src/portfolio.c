@@ -1,4 +1,5 @@
 /* portfolio.c: building a portfolio and its run settings through API calls. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "portfolio.h"
@@ -15,70 +16,193 @@ mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
   p->paths = 100000;
   p->seed = 1;
   p->distance = MCPI_DEFAULT_DISTANCE;
+  p->scramblings = MCPI_DEFAULT_SCRAMBLINGS;
   *portfolio = p;
   return MCP_OK;
+}
+
+static void free_trade(mcpi_trade *t)
+{
+  free(t->id);
+  if (t->asset)
+    for (size_t a = 0; a < t->nassets; a++)
+      free(t->asset[a]);
+  free(t->asset);
+  free(t->weight);
+  free(t->fix);
 }
 
 void mcp_portfolio_destroy(mcp_portfolio *p)
 {
   if (!p)
     return;
-  for (size_t i = 0; i < p->n; i++) {
-    free(p->t[i].id);
-    free(p->t[i].underlying);
-    free(p->t[i].fix);
-  }
+  for (size_t i = 0; i < p->n; i++)
+    free_trade(&p->t[i]);
   free(p->t);
   free(p->grid);
   free(p);
 }
 
-static mcp_status add_trade(mcp_portfolio *p, const char *id, const char *underlying,
-                            mcpi_product product, mcp_option_type type, double strike,
-                            size_t nfix, const double *fix, double maturity, double quantity)
+void mcp_trade_init(mcp_trade *t)
+{
+  if (t)
+    *t = (mcp_trade){.type = MCP_CALL, .quantity = 1, .cash = 1,
+                     .methods = MCP_METHODS_DEFAULT};
+}
+
+static int multi_asset(mcp_product p)
+{
+  return p == MCP_PRODUCT_BASKET || p == MCP_PRODUCT_BEST_OF || p == MCP_PRODUCT_WORST_OF;
+}
+
+/* Whether the product reads the trade's fixings (a schedule of its own). */
+static int has_schedule(const mcp_trade *t)
+{
+  return t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK ||
+         (t->product == MCP_PRODUCT_BARRIER && t->monitoring != MCP_MONITOR_BRIDGE);
+}
+
+#define TRADE_FAIL(st, ...) return mcpi_fail(p->err, st, __VA_ARGS__)
+
+/* Checks the product's own terms; id is valid. */
+static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
+{
+  const char *id = t->id, *why;
+  if ((unsigned)t->product > MCP_PRODUCT_WORST_OF)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected european, digital, asian, "
+               "barrier, lookback, basket, best-of or worst-of", id);
+  if (t->type != MCP_CALL && t->type != MCP_PUT)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': type: expected call or put", id);
+  int floating = (t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK) &&
+                 t->strike_kind == MCP_FLOATING_STRIKE;
+  if ((unsigned)t->strike_kind > MCP_FLOATING_STRIKE)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': strike kind: expected fixed or floating", id);
+  if (floating ? t->strike != 0 : (why = mcpi_check_strike(t->strike)) != NULL)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': strike: expected %s, got %g", id,
+               floating ? "none (0) for a floating strike" : why, t->strike);
+  if ((why = mcpi_check_maturity(t->maturity)))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': maturity: expected %s, got %g", id, why,
+               t->maturity);
+  if ((why = mcpi_check_quantity(t->quantity)))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': quantity: expected %s, got %g", id, why,
+               t->quantity);
+  if (t->methods != MCP_METHODS_DEFAULT &&
+      (t->methods < 0 || t->methods > (MCP_ANTITHETIC | MCP_CONTROL_VARIATE | MCP_QMC)))
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': methods: expected MCP_METHODS_DEFAULT or a "
+               "combination of MCP_ANTITHETIC, MCP_CONTROL_VARIATE and MCP_QMC, got %d",
+               id, t->methods);
+  if (multi_asset(t->product)) {
+    if (t->nassets < 2 || t->nassets > MCP_MAX_ASSETS || !t->assets)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: expected 2 to %d underlyings, got %zu",
+                 id, MCP_MAX_ASSETS, t->nassets);
+    for (size_t a = 0; a < t->nassets; a++) {
+      if ((why = mcpi_check_name(t->assets[a])))
+        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets[%zu]: expected %s", id, a, why);
+      for (size_t b = 0; b < a; b++)
+        if (strcmp(t->assets[a], t->assets[b]) == 0)
+          TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets[%zu]: '%s' is named twice", id, a,
+                     t->assets[a]);
+      if (t->product == MCP_PRODUCT_BASKET && (!t->weights || !isfinite(t->weights[a])))
+        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights[%zu]: expected a finite number", id, a);
+    }
+    if (t->product != MCP_PRODUCT_BASKET && t->weights)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights: only a basket has weights", id);
+    if (t->underlying)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': underlying: a multi-asset product names its "
+                 "assets instead", id);
+  } else {
+    if ((why = mcpi_check_name(t->underlying)))
+      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': underlying: expected %s", id, why);
+    if (t->nassets || t->assets || t->weights)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only basket, best-of and worst-of "
+                 "have several", id);
+  }
+  if (t->product == MCP_PRODUCT_DIGITAL) {
+    if ((unsigned)t->digital > MCP_ASSET_OR_NOTHING)
+      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': digital: expected cash-or-nothing or "
+                 "asset-or-nothing", id);
+    if ((why = mcpi_check_cash(t->cash)))
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': cash: expected %s, got %g", id, why, t->cash);
+  }
+  if (t->product == MCP_PRODUCT_ASIAN && (unsigned)t->average > MCP_GEOMETRIC)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': average: expected arithmetic or geometric", id);
+  if (t->product == MCP_PRODUCT_BARRIER) {
+    if ((unsigned)t->barrier_kind > MCP_DOWN_AND_IN)
+      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': barrier kind: expected up-and-out, "
+                 "up-and-in, down-and-out or down-and-in", id);
+    if ((unsigned)t->monitoring > MCP_MONITOR_BRIDGE)
+      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': monitoring: expected discrete, bgk or bridge",
+                 id);
+    if ((why = mcpi_check_spot(t->barrier)))
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier: expected %s, got %g", id, why,
+                 t->barrier);
+    if (!isfinite(t->rebate) || t->rebate < 0)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': rebate: expected a finite amount >= 0, got %g",
+                 id, t->rebate);
+  }
+  if (has_schedule(t)) {
+    if (!t->fixings)
+      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': fixings: expected %zu times, got NULL", id,
+                 t->nfixings);
+    if ((why = mcpi_check_fixings(t->nfixings, t->fixings, t->maturity)))
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected %s", id, why);
+  } else if (t->nfixings || t->fixings) {
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected none for this product%s", id,
+               t->product == MCP_PRODUCT_BARRIER ? " (bridge monitoring is continuous)" : "");
+  }
+  return MCP_OK;
+}
+
+static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
+
+mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
 {
   const char *why;
-  if ((why = mcpi_check_name(id)))
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "trade id: expected %s", why);
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  if (!t)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "mcp_portfolio_add_trade: trade is NULL");
+  if ((why = mcpi_check_name(t->id)))
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade id: expected %s", why);
   for (size_t i = 0; i < p->n; i++)
-    if (strcmp(p->t[i].id, id) == 0)
-      return mcpi_fail(p->err, MCP_ERR_INPUT, "trade '%s': id: expected a unique id", id);
-  if ((why = mcpi_check_name(underlying)))
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "trade '%s': underlying: expected %s", id, why);
-  if (type != MCP_CALL && type != MCP_PUT)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "trade '%s': type: expected call or put", id);
-  if ((why = mcpi_check_strike(strike)))
-    return mcpi_fail(p->err, MCP_ERR_INPUT, "trade '%s': strike: expected %s, got %g", id, why,
-                     strike);
-  if ((why = mcpi_check_maturity(maturity)))
-    return mcpi_fail(p->err, MCP_ERR_INPUT, "trade '%s': maturity: expected %s, got %g", id,
-                     why, maturity);
-  if ((why = mcpi_check_quantity(quantity)))
-    return mcpi_fail(p->err, MCP_ERR_INPUT, "trade '%s': quantity: expected %s, got %g", id,
-                     why, quantity);
-  if (!fix && nfix)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "trade '%s': fixings: NULL array", id);
-  if ((why = mcpi_check_fixings(nfix, fix, maturity)))
-    return mcpi_fail(p->err, MCP_ERR_INPUT, "trade '%s': fixings: expected %s", id, why);
-
+    if (strcmp(p->t[i].id, t->id) == 0)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': id: expected a unique id", t->id);
+  mcp_status st = check_terms(p, t);
+  if (st != MCP_OK)
+    return st;
   if (p->n == p->cap) {
     size_t cap = p->cap ? 2 * p->cap : 16;
-    mcpi_trade *t = realloc(p->t, cap * sizeof *t);
-    if (!t)
-      return mcpi_fail(p->err, MCP_ERR_NO_MEMORY, "out of memory adding trade '%s'", id);
-    p->t = t;
+    mcpi_trade *nt = realloc(p->t, cap * sizeof *nt);
+    if (!nt)
+      TRADE_FAIL(MCP_ERR_NO_MEMORY, "out of memory adding trade '%s'", t->id);
+    p->t = nt;
     p->cap = cap;
   }
-  mcpi_trade t = {strdup(id), strdup(underlying), product, type, strike, maturity, quantity,
-                  nfix, malloc(nfix * sizeof(double))};
-  if (!t.id || !t.underlying || !t.fix) {
-    free(t.id);
-    free(t.underlying);
-    free(t.fix);
-    return mcpi_fail(p->err, MCP_ERR_NO_MEMORY, "out of memory adding trade '%s'", id);
+  int sched = has_schedule(t), multi = multi_asset(t->product);
+  size_t na = multi ? t->nassets : 1, nfix = sched ? t->nfixings : 1;
+  mcpi_trade c = {.id = strdup(t->id), .product = t->product, .type = t->type,
+                  .strike = t->strike, .maturity = t->maturity, .quantity = t->quantity,
+                  .nassets = na, .asset = calloc(na, sizeof(char *)),
+                  .weight = t->weights ? malloc(na * sizeof(double)) : NULL,
+                  .nfix = nfix, .fix = malloc(nfix * sizeof(double)),
+                  .average = t->average, .strike_kind = t->strike_kind,
+                  .digital = t->digital, .cash = t->cash, .barrier_kind = t->barrier_kind,
+                  .barrier = t->barrier, .rebate = t->rebate, .monitoring = t->monitoring,
+                  .methods = t->methods};
+  int ok = c.id && c.asset && c.fix && (!t->weights || c.weight);
+  for (size_t a = 0; ok && a < na; a++)
+    ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;
+  if (!ok) {
+    free_trade(&c);
+    TRADE_FAIL(MCP_ERR_NO_MEMORY, "out of memory adding trade '%s'", t->id);
   }
-  memcpy(t.fix, fix, nfix * sizeof(double));
-  p->t[p->n++] = t;
+  if (c.weight)
+    memcpy(c.weight, t->weights, na * sizeof(double));
+  if (sched)
+    memcpy(c.fix, t->fixings, nfix * sizeof(double));
+  else
+    c.fix[0] = t->maturity;
+  p->t[p->n++] = c;
   return MCP_OK;
 }
 
@@ -86,10 +210,15 @@ mcp_status mcp_portfolio_add_european(mcp_portfolio *p, const char *id, const ch
                                       mcp_option_type type, double strike, double maturity,
                                       double quantity)
 {
-  if (!p)
-    return MCP_ERR_ARGUMENT;
-  return add_trade(p, id, underlying, MCPI_EUROPEAN, type, strike, 1, &maturity, maturity,
-                   quantity);
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = id;
+  t.underlying = underlying;
+  t.type = type;
+  t.strike = strike;
+  t.maturity = maturity;
+  t.quantity = quantity;
+  return mcp_portfolio_add_trade(p, &t);
 }
 
 mcp_status mcp_portfolio_add_asian(mcp_portfolio *p, const char *id, const char *underlying,
@@ -97,14 +226,53 @@ mcp_status mcp_portfolio_add_asian(mcp_portfolio *p, const char *id, const char 
                                    size_t nfixings, const double *fixings, double maturity,
                                    double quantity)
 {
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = id;
+  t.product = MCP_PRODUCT_ASIAN;
+  t.underlying = underlying;
+  t.average = average;
+  t.type = type;
+  t.strike = strike;
+  t.nfixings = nfixings;
+  t.fixings = fixings;
+  t.maturity = maturity;
+  t.quantity = quantity;
+  return mcp_portfolio_add_trade(p, &t);
+}
+
+mcp_status mcp_portfolio_set_methods(mcp_portfolio *p, int methods)
+{
   if (!p)
     return MCP_ERR_ARGUMENT;
-  if (average != MCP_ARITHMETIC && average != MCP_GEOMETRIC)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
-                     "trade '%s': average: expected arithmetic or geometric", id ? id : "");
-  return add_trade(p, id, underlying,
-                   average == MCP_ARITHMETIC ? MCPI_ASIAN_ARITHMETIC : MCPI_ASIAN_GEOMETRIC,
-                   type, strike, nfixings, fixings, maturity, quantity);
+  if (methods < 0 || methods > (MCP_ANTITHETIC | MCP_CONTROL_VARIATE | MCP_QMC))
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "methods: expected a combination of MCP_ANTITHETIC, "
+               "MCP_CONTROL_VARIATE and MCP_QMC, got %d", methods);
+  p->methods = methods;
+  return MCP_OK;
+}
+
+int mcp_portfolio_methods(const mcp_portfolio *p) { return p ? p->methods : 0; }
+
+mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *p, unsigned n)
+{
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  if (n < 2 || n > MCPI_MAX_SCRAMBLINGS)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "scramblings: expected an integer between 2 and 1024, got %u",
+               n);
+  p->scramblings = n;
+  return MCP_OK;
+}
+
+mcp_status mcp_portfolio_set_heston_scheme(mcp_portfolio *p, mcp_heston_scheme scheme)
+{
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  if (scheme != MCP_HESTON_QE && scheme != MCP_HESTON_EULER)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "heston scheme: expected qe or euler");
+  p->heston = scheme;
+  return MCP_OK;
 }
 
 size_t mcp_portfolio_size(const mcp_portfolio *p) { return p ? p->n : 0; }

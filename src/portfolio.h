@@ -3,15 +3,25 @@
 #define MCP_PORTFOLIO_H
 
 #include "error.h"
-#include "payoff.h"
 
 typedef struct mcpi_trade {
-  char *id, *underlying;
-  mcpi_product product;
+  char *id;
+  mcp_product product;
   mcp_option_type type;
   double strike, maturity, quantity;
-  size_t nfix;   /* fixing times; a European has one, its maturity */
+  size_t nassets;   /* 1 for single-asset products */
+  char **asset;     /* asset[0] is the underlying of a single-asset product */
+  double *weight;   /* basket weights, or NULL */
+  size_t nfix;      /* the observation schedule; {maturity} when the product has none */
   double *fix;
+  mcp_average average;
+  mcp_strike_kind strike_kind;
+  mcp_digital digital;
+  double cash;
+  mcp_barrier_kind barrier_kind;
+  double barrier, rebate;
+  mcp_monitoring monitoring;
+  int methods; /* MCP_METHODS_DEFAULT or flags */
 } mcpi_trade;
 
 struct mcp_portfolio {
@@ -25,7 +35,19 @@ struct mcp_portfolio {
   mcp_precision precision;
   mcp_prefetch prefetch;
   int distance, padding; /* of the prefetch strategy */
+  int methods;           /* the run's default methods */
+  unsigned scramblings;  /* QMC */
+  mcp_heston_scheme heston;
   char err[MCPI_ERRLEN];
 };
+
+#define MCPI_DEFAULT_SCRAMBLINGS 16u
+#define MCPI_MAX_SCRAMBLINGS 1024u
+
+/* The methods trade t is priced with. */
+static inline int mcpi_trade_methods(const mcp_portfolio *p, const mcpi_trade *t)
+{
+  return t->methods == MCP_METHODS_DEFAULT ? p->methods : t->methods;
+}
 
 #endif

@@ -6,13 +6,6 @@
 #include "backend.h"
 #include "results.h"
 
-void mcpi_run_progress(mcpi_run *run, const mcpi_job *j, uint64_t n)
-{
-  run->work_done += (double)n * (double)(j->nsteps + 1);
-  if (run->ctx->progress)
-    run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
-}
-
 static double now(void)
 {
   struct timespec ts;
@@ -29,10 +22,12 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
   r->total.price = 0;
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
+    unsigned reps = mcpi_job_replicates(plan, j);
+    size_t ncol = mcpi_job_columns(j, 0);
     for (size_t t = 0; t < j->ntrades; t++)
-      mcpi_estimate(&acc[ji][t], &r->est[j->trade[t]]);
+      mcpi_estimate_replicates(&acc[ji][t], ncol, reps, &r->est[j->trade[t]]);
     mcp_estimate book;
-    mcpi_estimate(&acc[ji][j->ntrades], &book);
+    mcpi_estimate_replicates(&acc[ji][j->ntrades], ncol, reps, &book);
     r->total.price += book.price;
     var += book.std_error * book.std_error;
   }
@@ -72,9 +67,12 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
   if (!acc || !r)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   for (size_t j = 0; st == MCP_OK && j < plan.njobs; j++) {
-    if (!(acc[j] = calloc(plan.jobs[j].ntrades + 1, sizeof **acc)))
+    const mcpi_job *job = &plan.jobs[j];
+    unsigned reps = mcpi_job_replicates(&plan, job);
+    if (!(acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **acc)))
       st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
-    run.work_total += (double)plan.paths * (double)(plan.jobs[j].nsteps + 1);
+    run.work_total += (double)reps * (double)mcpi_job_samples(&plan, job) *
+                      (double)(job->nelem + 1);
   }
   if (st == MCP_OK)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);

@@ -39,3 +39,25 @@ void mcpi_estimate(const mcpi_accum *a, mcp_estimate *e)
   e->ci_low = mean - MCPI_Z95 * se;
   e->ci_high = mean + MCPI_Z95 * se;
 }
+
+void mcpi_estimate_replicates(const mcpi_accum *a, size_t stride, unsigned reps,
+                              mcp_estimate *e)
+{
+  if (reps == 1) {
+    mcpi_estimate(a, e);
+    return;
+  }
+  double mean = 0, ss = 0;
+  for (unsigned r = 0; r < reps; r++)
+    mean += a[r * stride].sum / (double)a[r * stride].n;
+  mean /= reps;
+  for (unsigned r = 0; r < reps; r++) {
+    double d = a[r * stride].sum / (double)a[r * stride].n - mean;
+    ss += d * d;
+  }
+  double se = sqrt(ss / (reps - 1) / reps);
+  e->price = mean;
+  e->std_error = se;
+  e->ci_low = mean - MCPI_Z95 * se;
+  e->ci_high = mean + MCPI_Z95 * se;
+}

@@ -24,6 +24,10 @@ void mcpi_accum_add(mcpi_accum *a, const double *part, size_t nchunks, uint64_t 
 
 /* Mean, standard error of the mean and 95% interval. */
 void mcpi_estimate(const mcpi_accum *a, mcp_estimate *e);
+/* The same from reps independent replicates a[0], a[stride], ...: the mean
+ * of their means, with the error from the spread of those means (QMC). */
+void mcpi_estimate_replicates(const mcpi_accum *a, size_t stride, unsigned reps,
+                              mcp_estimate *e);
 
 #define MCPI_Z95 1.959963984540054
 

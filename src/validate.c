@@ -46,6 +46,36 @@ const char *mcpi_check_quantity(double x)
   return isfinite(x) ? NULL : "a finite number";
 }
 
+const char *mcpi_check_variance(double x)
+{
+  return isfinite(x) && x >= 0 && x <= 100 ? NULL : "a variance between 0 and 100";
+}
+
+const char *mcpi_check_positive(double x)
+{
+  return isfinite(x) && x > 0 && x <= 1000 ? NULL : "a number > 0 and <= 1000";
+}
+
+const char *mcpi_check_correlation(double x)
+{
+  return isfinite(x) && fabs(x) <= 1 ? NULL : "a number between -1 and 1";
+}
+
+const char *mcpi_check_intensity(double x)
+{
+  return isfinite(x) && x >= 0 && x <= 1000 ? NULL : "a number of jumps a year between 0 and 1000";
+}
+
+const char *mcpi_check_jump_mean(double x)
+{
+  return isfinite(x) && fabs(x) <= 10 ? NULL : "a mean log jump between -10 and 10";
+}
+
+const char *mcpi_check_cash(double x)
+{
+  return isfinite(x) ? NULL : "a finite amount";
+}
+
 const char *mcpi_check_fixings(size_t n, const double *t, double maturity)
 {
   if (n == 0 || n > MCPI_MAX_FIXINGS)

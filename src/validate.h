@@ -22,6 +22,12 @@ const char *mcpi_check_volatility(double x);
 const char *mcpi_check_strike(double x);
 const char *mcpi_check_maturity(double x);
 const char *mcpi_check_quantity(double x);
+const char *mcpi_check_variance(double x);    /* Heston v0, theta */
+const char *mcpi_check_positive(double x);    /* Heston kappa, xi */
+const char *mcpi_check_correlation(double x);
+const char *mcpi_check_intensity(double x);   /* Merton lambda */
+const char *mcpi_check_jump_mean(double x);
+const char *mcpi_check_cash(double x);
 /* Fixing times: 1..MCPI_MAX_FIXINGS strictly increasing times in (0, maturity]. */
 const char *mcpi_check_fixings(size_t n, const double *t, double maturity);
 const char *mcpi_check_paths(uint64_t n);

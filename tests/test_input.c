@@ -34,9 +34,9 @@ static void test_good_market(void **state)
   const mcpi_underlying *acme = mcpi_market_find(m, "ACME"), *bolt = mcpi_market_find(m, "BOLT");
   assert_non_null(acme);
   assert_non_null(bolt);
-  assert_true(acme->spot == 100 && acme->dividend == 0.01 && acme->volatility == 0.2);
-  assert_true(acme->rate == 0.02); /* the file's default */
-  assert_true(bolt->rate == -0.005 && bolt->dividend == 0 && bolt->volatility == 0.35);
+  assert_true(acme->spot == 100 && acme->dividend.value[0] == 0.01 && acme->vol.value[0] == 0.2);
+  assert_true(acme->rate.value[0] == 0.02); /* the file's default */
+  assert_true(bolt->rate.value[0] == -0.005 && bolt->dividend.value[0] == 0 && bolt->vol.value[0] == 0.35);
   mcp_market_destroy(m);
 }
 
@@ -68,13 +68,15 @@ static void test_good_book(void **state)
   assert_true(find_trade(p, "EC")->quantity == 1); /* default */
 
   const mcpi_trade *aac = find_trade(p, "AAC"); /* monthly schedule, maturity defaulted */
-  assert_int_equal(aac->product, MCPI_ASIAN_ARITHMETIC);
+  assert_int_equal(aac->product, MCP_PRODUCT_ASIAN);
+  assert_int_equal(aac->average, MCP_ARITHMETIC);
   assert_int_equal(aac->nfix, 12);
   assert_true(fabs(aac->fix[0] - 1.0 / 12) < 1e-15 && fabs(aac->fix[5] - 0.5) < 1e-15);
   assert_true(aac->fix[11] == 1 && aac->maturity == 1);
 
   const mcpi_trade *agp = find_trade(p, "AGP");
-  assert_int_equal(agp->product, MCPI_ASIAN_GEOMETRIC);
+  assert_int_equal(agp->product, MCP_PRODUCT_ASIAN);
+  assert_int_equal(agp->average, MCP_GEOMETRIC);
   assert_true(agp->nfix == 3 && agp->fix[2] == 1.5 && agp->maturity == 2 && agp->quantity == 3);
 
   const mcpi_trade *one = find_trade(p, "ONE"); /* a schedule of one time */
@@ -94,7 +96,7 @@ static void test_examples(void **state)
   assert_true(mcp_portfolio_size(p) >= 20);
   assert_true(mcp_portfolio_paths(p) == 200000 && mcp_portfolio_seed(p) == 2026);
   for (size_t i = 0; i < p->n; i++)
-    assert_non_null(mcpi_market_find(m, p->t[i].underlying));
+    assert_non_null(mcpi_market_find(m, p->t[i].asset[0]));
   assert_int_equal(find_trade(p, "ACME-AAC-DAILY")->nfix, 252);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

@@ -1,0 +1,57 @@
+/* heston.h: one step of the Heston model in log-spot, in precision MCPI_REAL;
+ * included once per precision by path_body.h (no include guard).
+ *   dS/S = (r - q) dt + sqrt(v) dW_x,  dv = kappa (theta - v) dt + xi sqrt(v) dW_v,
+ *   d<W_x, W_v> = rho dt.
+ * Two schemes:
+ *   full-truncation Euler (Lord, Koekkoek and van Dijk 2010): v+ = max(v, 0)
+ *     in the drift and diffusion, v itself may go negative;
+ *   quadratic-exponential (Andersen 2008): v(t + dt) drawn from a squared
+ *     normal (psi <= 1.5) or a mass at 0 plus an exponential (psi > 1.5),
+ *     matching its conditional mean m and variance s^2; the log-spot by the
+ *     central discretisation (gamma1 = gamma2 = 1/2) with the martingale
+ *     correction K0*, so that E[S(t + dt) | S(t), v(t)] = S(t) e^{(r-q) dt}.
+ * zv drives the variance, zx (independent) the log-spot. */
+
+MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, MCPI_REAL *var,
+                                                   const mcpi_job_view *j, MCPI_REAL drift,
+                                                   MCPI_REAL dt, MCPI_REAL ekdt, MCPI_REAL zv,
+                                                   MCPI_REAL zx)
+{
+  const MCPI_REAL kappa = (MCPI_REAL)j->kappa, theta = (MCPI_REAL)j->theta,
+                  xi = (MCPI_REAL)j->xi, rho = (MCPI_REAL)j->rho, half = (MCPI_REAL)0.5;
+  MCPI_REAL v0 = *v;
+  if (j->scheme == MCP_HESTON_EULER) {
+    MCPI_REAL vp = v0 > 0 ? v0 : 0, sq = MCPI_SQRT(vp * dt);
+    *x += drift - half * vp * dt + sq * (rho * zv + MCPI_SQRT(1 - rho * rho) * zx);
+    *v = v0 + kappa * (theta - vp) * dt + xi * sq * zv;
+    *var = vp * dt;
+    return;
+  }
+  MCPI_REAL m = theta + (v0 - theta) * ekdt;
+  MCPI_REAL s2 = v0 * xi * xi * ekdt * (1 - ekdt) / kappa +
+                 theta * xi * xi * (1 - ekdt) * (1 - ekdt) / (2 * kappa);
+  MCPI_REAL psi = s2 / (m * m);
+  MCPI_REAL k1 = half * dt * (kappa * rho / xi - half) - rho / xi;
+  MCPI_REAL k2 = half * dt * (kappa * rho / xi - half) + rho / xi;
+  MCPI_REAL k3 = half * dt * (1 - rho * rho), k4 = k3;
+  MCPI_REAL A = k2 + half * k4, vn, k0;
+  /* without the correction (when its moment generating function does not exist) */
+  MCPI_REAL k0_plain = -rho * kappa * theta * dt / xi;
+  if (psi <= (MCPI_REAL)1.5) {
+    MCPI_REAL r = 2 / psi, b2 = r - 1 + MCPI_SQRT(r) * MCPI_SQRT(r - 1);
+    MCPI_REAL a = m / (1 + b2), b = MCPI_SQRT(b2), w = b + zv;
+    vn = a * w * w;
+    k0 = 2 * A * a < 1 ? -A * b2 * a / (1 - 2 * A * a) + half * MCPI_LOG(1 - 2 * A * a) -
+                             (k1 + half * k3) * v0
+                       : k0_plain;
+  } else {
+    MCPI_REAL p = (psi - 1) / (psi + 1), beta = (1 - p) / m;
+    /* 1 - U = Phi(-zv), accurate where U is near 1 */
+    vn = MCPI_NCDF(zv) <= p ? 0 : MCPI_LOG((1 - p) / MCPI_NCDF(-zv)) / beta;
+    k0 = A < beta ? -MCPI_LOG(p + beta * (1 - p) / (beta - A)) - (k1 + half * k3) * v0
+                  : k0_plain;
+  }
+  *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_SQRT(k3 * v0 + k4 * vn) * zx;
+  *var = half * (v0 + vn) * dt;
+  *v = vn;
+}

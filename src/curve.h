@@ -1,0 +1,22 @@
+/* curve.h: piecewise-constant term structures of rate, dividend and
+ * volatility.  value[i] holds on (end[i-1], end[i]], the last value beyond;
+ * a flat curve is one piece. */
+#ifndef MCP_CURVE_H
+#define MCP_CURVE_H
+
+#include <stddef.h>
+
+typedef struct mcpi_curve {
+  size_t n;
+  double *end, *value; /* n of each */
+} mcpi_curve;
+
+/* A one-piece curve holding v; 0 or MCP_ERR_NO_MEMORY as an int. */
+int mcpi_curve_flat(mcpi_curve *c, double v);
+void mcpi_curve_free(mcpi_curve *c);
+/* Integral of the curve over [a, b], 0 <= a <= b. */
+double mcpi_curve_integral(const mcpi_curve *c, double a, double b);
+/* Integral of the squared curve over [a, b]. */
+double mcpi_curve_integral_sq(const mcpi_curve *c, double a, double b);
+
+#endif

@@ -1,0 +1,56 @@
+/* run_job.c: one job through a backend's tiles: the control-variate pilot,
+ * then every replicate's samples. */
+#include <stdlib.h>
+#include "backend.h"
+
+/* Estimates the control coefficients on the first samples of replicate 0,
+ * which the run then prices again among all the others. */
+static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
+{
+  uint64_t samples = mcpi_job_samples(run->plan, j);
+  size_t np = (size_t)(samples < MCPI_PILOT_SAMPLES ? samples : MCPI_PILOT_SAMPLES);
+  size_t ncol = mcpi_job_columns(j, 1);
+  double *pay = malloc(np * ncol * sizeof *pay);
+  mcp_status st = pay ? MCP_OK
+                      : mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY,
+                                  "out of host memory for the control-variate pilot");
+  for (size_t s0 = 0; st == MCP_OK && s0 < np; s0 += t->tile) {
+    size_t n = np - s0 < t->tile ? np - s0 : t->tile;
+    if ((st = t->fill(t->self, 0, s0, n)) || (st = t->paths(t->self, n, 1)))
+      break;
+    st = t->read(t->self, n, pay + s0, np);
+  }
+  if (st == MCP_OK) {
+    mcpi_job_set_betas(j, pay, np, np);
+    st = t->update_specs(t->self);
+  }
+  free(pay);
+  return st;
+}
+
+mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
+{
+  mcpi_job *j = &run->plan->jobs[ji];
+  uint64_t samples = mcpi_job_samples(run->plan, j);
+  unsigned reps = mcpi_job_replicates(run->plan, j);
+  size_t ncol = mcpi_job_columns(j, 0), nch = t->tile / MCP_CHUNK_PATHS;
+  mcp_status st = j->controls ? pilot(run, j, t) : MCP_OK;
+  double *part = malloc(ncol * nch * 2 * sizeof *part);
+  if (st == MCP_OK && !part)
+    st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
+  for (unsigned r = 0; r < reps && st == MCP_OK; r++)
+    for (uint64_t s0 = 0; s0 < samples; s0 += t->tile) {
+      size_t n = (size_t)(samples - s0 < t->tile ? samples - s0 : t->tile);
+      size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+      if ((st = t->fill(t->self, r, s0, n)) || (st = t->paths(t->self, n, 0)) ||
+          (st = t->sums(t->self, n, part)))
+        break;
+      for (size_t col = 0; col < ncol; col++)
+        mcpi_accum_add(&run->acc[ji][r * ncol + col], part + col * nchunks * 2, nchunks, n);
+      run->work_done += (double)n * (double)(j->nelem + 1);
+      if (run->ctx->progress)
+        run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
+    }
+  free(part);
+  return st;
+}
