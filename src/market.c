@@ -272,8 +272,8 @@ mcp_status mcp_market_set_correlation(mcp_market *m, size_t n, const char *const
                        names[i] ? names[i] : "(null)");
     if (u->model != MCPI_MODEL_BLACK_SCHOLES)
       return mcpi_fail(m->err, MCP_ERR_INPUT,
-                       "correlation: underlying '%s' is not Black-Scholes; correlated "
-                       "underlyings must be",
+                       "correlation: underlying '%s' is not Black-Scholes; only "
+                       "Black-Scholes underlyings are correlated",
                        names[i]);
     idx[i] = (size_t)(u - m->u);
     for (size_t k = 0; k < i; k++)

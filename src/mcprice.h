@@ -222,8 +222,9 @@ typedef enum mcp_barrier_kind {
 } mcp_barrier_kind;
 /* How a barrier is watched:
  *   discrete  at the monitoring dates (the fixings) only;
- *   bgk       the same, with the barrier shifted by exp(+-0.5826 sigma sqrt(dt))
- *             (Broadie, Glasserman and Kou 1997) to price a continuous barrier;
+ *   bgk       the same, with the barrier moved towards the spot by the factor
+ *             exp(0.5826 sigma sqrt(dt)), dt the mean spacing of the dates
+ *             (Broadie, Glasserman and Kou 1997), to price a continuous barrier;
  *   bridge    continuously: on every simulation step the probability that a
  *             Brownian bridge between the step's end points crossed the barrier
  *             (exact for Black-Scholes on any grid). */
@@ -257,7 +258,7 @@ typedef struct mcp_trade {
   const char *underlying;     /* single-asset products */
   size_t nassets;             /* basket, best-of, worst-of: 2 .. MCP_MAX_ASSETS */
   const char *const *assets;
-  const double *weights;      /* basket only */
+  const double *weights;      /* basket only; NULL: equal weights 1/n */
   size_t nfixings;            /* Asian and lookback fixings, barrier monitoring dates */
   const double *fixings;      /* strictly increasing, in (0, maturity] */
   mcp_average average;        /* Asian */

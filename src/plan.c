@@ -350,7 +350,10 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
         double dt = t->fix[t->nfix - 1] / (double)t->nfix;
         shift = MCPI_BGK_BETA * sqrt(mean_variance(u, t->maturity) * dt);
       }
-      s->log_barrier = log(t->barrier) + (barrier_up(t) ? shift : -shift);
+      /* the discrete barrier moves towards the spot by the shift to price the
+       continuous one: the path is seen less often, so it must be caught
+       sooner */
+      s->log_barrier = log(t->barrier) + (barrier_up(t) ? -shift : shift);
     }
     if (multi_asset(t)) {
       for (size_t a = 0; a < t->nassets; a++) {

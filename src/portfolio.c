@@ -102,7 +102,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
         if (strcmp(t->assets[a], t->assets[b]) == 0)
           TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets[%zu]: '%s' is named twice", id, a,
                      t->assets[a]);
-      if (t->product == MCP_PRODUCT_BASKET && (!t->weights || !isfinite(t->weights[a])))
+      if (t->weights && !isfinite(t->weights[a]))
         TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights[%zu]: expected a finite number", id, a);
     }
     if (t->product != MCP_PRODUCT_BASKET && t->weights)
@@ -141,9 +141,12 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
                  id, t->rebate);
   }
   if (has_schedule(t)) {
+    if (!t->nfixings)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected at least one time%s", id,
+                 t->product == MCP_PRODUCT_BARRIER ? " (the monitoring dates; or bridge "
+                                                     "monitoring, which needs none)" : "");
     if (!t->fixings)
-      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': fixings: expected %zu times, got NULL", id,
-                 t->nfixings);
+      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': fixings: NULL for %zu times", id, t->nfixings);
     if ((why = mcpi_check_fixings(t->nfixings, t->fixings, t->maturity)))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected %s", id, why);
   } else if (t->nfixings || t->fixings) {
@@ -179,25 +182,26 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
     p->cap = cap;
   }
   int sched = has_schedule(t), multi = multi_asset(t->product);
+  int basket = t->product == MCP_PRODUCT_BASKET;
   size_t na = multi ? t->nassets : 1, nfix = sched ? t->nfixings : 1;
   mcpi_trade c = {.id = strdup(t->id), .product = t->product, .type = t->type,
                   .strike = t->strike, .maturity = t->maturity, .quantity = t->quantity,
                   .nassets = na, .asset = calloc(na, sizeof(char *)),
-                  .weight = t->weights ? malloc(na * sizeof(double)) : NULL,
+                  .weight = basket ? malloc(na * sizeof(double)) : NULL,
                   .nfix = nfix, .fix = malloc(nfix * sizeof(double)),
                   .average = t->average, .strike_kind = t->strike_kind,
                   .digital = t->digital, .cash = t->cash, .barrier_kind = t->barrier_kind,
                   .barrier = t->barrier, .rebate = t->rebate, .monitoring = t->monitoring,
                   .methods = t->methods};
-  int ok = c.id && c.asset && c.fix && (!t->weights || c.weight);
+  int ok = c.id && c.asset && c.fix && (!basket || c.weight);
   for (size_t a = 0; ok && a < na; a++)
     ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;
   if (!ok) {
     free_trade(&c);
     TRADE_FAIL(MCP_ERR_NO_MEMORY, "out of memory adding trade '%s'", t->id);
   }
-  if (c.weight)
-    memcpy(c.weight, t->weights, na * sizeof(double));
+  for (size_t a = 0; basket && a < na; a++) /* equal weights by default */
+    c.weight[a] = t->weights ? t->weights[a] : 1.0 / (double)na;
   if (sched)
     memcpy(c.fix, t->fixings, nfix * sizeof(double));
   else

@@ -14,7 +14,8 @@ int mcpi_bridge_build(mcpi_bridge *b, size_t n, const double *t)
   b->wr = malloc(n * sizeof *b->wr);
   b->sd = malloc(n * sizeof *b->sd);
   b->inv_sqrt_dt = malloc(n * sizeof *b->inv_sqrt_dt);
-  int32_t *ql = malloc(n * sizeof *ql), *qr = malloc(n * sizeof *qr);
+  /* the queue of intervals: each of the n - 1 splits adds two */
+  int32_t *ql = malloc(2 * n * sizeof *ql), *qr = malloc(2 * n * sizeof *qr);
   if (!b->m || !b->l || !b->r || !b->wl || !b->wr || !b->sd || !b->inv_sqrt_dt || !ql || !qr) {
     free(ql);
     free(qr);

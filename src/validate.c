@@ -73,7 +73,7 @@ const char *mcpi_check_jump_mean(double x)
 
 const char *mcpi_check_cash(double x)
 {
-  return isfinite(x) ? NULL : "a finite amount";
+  return isfinite(x) && x >= 0 ? NULL : "a finite amount >= 0";
 }
 
 const char *mcpi_check_fixings(size_t n, const double *t, double maturity)

@@ -1,0 +1,1056 @@
+/* test_models.c: the models, products and variance-reduction methods of the
+ * CPU backend against closed forms from the literature (tests/cf_*.h), over
+ * a table of cases printed as it runs; then the parities and orderings that
+ * hold path by path, the methods' consistency and gains, the QMC points
+ * against cuRAND's own generator, and bad inputs.  Statistical checks use
+ * fixed seeds and a band of NSE standard errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <curand.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cf_barrier.h"
+#include "cf_heston.h"
+#include "cf_lookback.h"
+#include "cf_merton.h"
+#include "cf_multi.h"
+#include "closed_form.h"
+#include "mc_check.h"
+#include "qmc.h"
+
+#define NSE 3.5
+
+static mcp_context *ctx_of(void **state) { return *state; }
+
+static int setup(void **state)
+{
+  mcp_context *ctx = NULL;
+  if (mcp_context_create(&ctx, MCP_BACKEND_CPU) != MCP_OK)
+    return -1;
+  *state = ctx;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  mcp_context_destroy(*state);
+  return 0;
+}
+
+static void fixings(double *t, size_t n, double first, double last)
+{
+  for (size_t i = 0; i < n; i++)
+    t[i] = n == 1 ? last : first + (last - first) * (double)i / (double)(n - 1);
+}
+
+static mcp_trade trade_on(const char *id, const char *underlying, mcp_product product,
+                          mcp_option_type type, double strike, double maturity)
+{
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = id;
+  t.underlying = underlying;
+  t.product = product;
+  t.type = type;
+  t.strike = strike;
+  t.maturity = maturity;
+  return t;
+}
+
+/* ---- 1. Black-Scholes with term structures, Europeans and digitals ------ */
+
+/* A piecewise-constant curve: value[i] up to end[i], the last one beyond. */
+typedef struct curve {
+  size_t n;
+  double end[3], value[3];
+} curve;
+
+static double curve_integral(const curve *c, double t, int squared)
+{
+  double sum = 0, from = 0;
+  for (size_t i = 0; i < c->n && from < t; i++) {
+    double to = i + 1 == c->n ? t : fmin(c->end[i], t);
+    double v = squared ? c->value[i] * c->value[i] : c->value[i];
+    sum += v * (to - from);
+    from = to;
+  }
+  return sum;
+}
+
+typedef struct ts_case {
+  const char *id;
+  mcp_product product;
+  mcp_option_type type;
+  mcp_digital digital;
+  double spot, strike, maturity;
+  curve rate, dividend, vol;
+} ts_case;
+
+#define FLAT(v) {1, {1}, {v}}
+static const ts_case TS_CASES[] = {
+    {"bs-atm-call", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 100, 100, 1, FLAT(0.05), FLAT(0.02),
+     FLAT(0.2)},
+    {"bs-short-call", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 100, 101, 0.02, FLAT(0.03), FLAT(0),
+     FLAT(0.3)},
+    {"bs-long-put", MCP_PRODUCT_EUROPEAN, MCP_PUT, 0, 100, 110, 10, FLAT(0.03), FLAT(0.01),
+     FLAT(0.25)},
+    {"bs-lowvol-call", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 100, 102, 0.5, FLAT(0.02), FLAT(0),
+     FLAT(0.05)},
+    {"bs-hivol-put", MCP_PRODUCT_EUROPEAN, MCP_PUT, 0, 100, 100, 1, FLAT(0.02), FLAT(0),
+     FLAT(1.0)},
+    {"bs-deep-itm-call", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 100, 50, 1, FLAT(0.02), FLAT(0),
+     FLAT(0.2)},
+    {"bs-deep-otm-call", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 100, 160, 1, FLAT(0.02), FLAT(0),
+     FLAT(0.2)},
+    {"bs-negrate-put", MCP_PRODUCT_EUROPEAN, MCP_PUT, 0, 100, 100, 2, FLAT(-0.01),
+     FLAT(-0.005), FLAT(0.2)},
+    {"bs-ts-call", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 100, 105, 1.5,
+     {3, {0.5, 1, 2}, {0.01, 0.03, 0.05}}, {2, {0.75, 5}, {0.0, 0.02}},
+     {3, {0.25, 1, 3}, {0.1, 0.3, 0.2}}},
+    {"bs-ts-negrate-put", MCP_PRODUCT_EUROPEAN, MCP_PUT, 0, 100, 95, 3,
+     {2, {1, 2}, {-0.01, -0.005}}, FLAT(0), {2, {0.5, 2}, {0.4, 0.15}}},
+    {"dig-cash-call", MCP_PRODUCT_DIGITAL, MCP_CALL, MCP_CASH_OR_NOTHING, 100, 110, 1,
+     FLAT(0.03), FLAT(0.01), FLAT(0.25)},
+    {"dig-cash-put-ts", MCP_PRODUCT_DIGITAL, MCP_PUT, MCP_CASH_OR_NOTHING, 100, 90, 2,
+     {2, {1, 2}, {0.01, 0.04}}, FLAT(0), {2, {1, 2}, {0.3, 0.2}}},
+    {"dig-asset-call", MCP_PRODUCT_DIGITAL, MCP_CALL, MCP_ASSET_OR_NOTHING, 100, 95, 0.5,
+     FLAT(0.02), FLAT(0.03), FLAT(0.4)},
+    {"dig-asset-put", MCP_PRODUCT_DIGITAL, MCP_PUT, MCP_ASSET_OR_NOTHING, 100, 100, 1,
+     FLAT(-0.01), FLAT(0), FLAT(0.2)},
+};
+#define NTS (sizeof TS_CASES / sizeof TS_CASES[0])
+#define DIGITAL_CASH 5.0
+
+static void set_curve(mcp_market *m, const char *name, mcp_curve which, const curve *c)
+{
+  if (mcp_market_set_curve(m, name, which, c->n, c->end, c->value) != MCP_OK)
+    fail_msg("curve of %s: %s", name, mcp_market_last_error(m));
+}
+
+static double ts_exact(const ts_case *c)
+{
+  double t = c->maturity, r = curve_integral(&c->rate, t, 0);
+  double q = curve_integral(&c->dividend, t, 0);
+  double s = sqrt(curve_integral(&c->vol, t, 1)), df = exp(-r);
+  double fwd = c->spot * exp(r - q), sign = c->type == MCP_CALL ? 1 : -1;
+  if (c->product == MCP_PRODUCT_EUROPEAN)
+    return cf_black(c->type, fwd, c->strike, s, df);
+  double d1 = (log(fwd / c->strike) + 0.5 * s * s) / s, d2 = d1 - s;
+  return c->digital == MCP_CASH_OR_NOTHING ? DIGITAL_CASH * df * cf_norm_cdf(sign * d2)
+                                           : df * fwd * cf_norm_cdf(sign * d1);
+}
+
+static void test_black_scholes_curves(void **state)
+{
+  mcp_market *m = new_market();
+  mcp_portfolio *p = new_portfolio(200000, 101);
+  for (size_t i = 0; i < NTS; i++) {
+    const ts_case *c = &TS_CASES[i];
+    add_underlying(m, c->id, (bs_params){c->spot, 0, 0, 0.1});
+    set_curve(m, c->id, MCP_CURVE_RATE, &c->rate);
+    set_curve(m, c->id, MCP_CURVE_DIVIDEND, &c->dividend);
+    set_curve(m, c->id, MCP_CURVE_VOLATILITY, &c->vol);
+    mcp_trade t = trade_on(c->id, c->id, c->product, c->type, c->strike, c->maturity);
+    t.digital = c->digital;
+    t.cash = DIGITAL_CASH;
+    add_trade(p, &t);
+  }
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (size_t i = 0; i < NTS; i++)
+    assert_within(TS_CASES[i].id, estimate(r, TS_CASES[i].id), ts_exact(&TS_CASES[i]), NSE);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 2. Heston, both schemes, against the characteristic function ------- */
+
+typedef struct heston_case {
+  const char *id;
+  mcp_heston_scheme scheme;
+  unsigned steps_per_year;
+  mcp_option_type type;
+  double spot, strike, maturity, rate, dividend;
+  double v0, kappa, theta, xi, rho;
+} heston_case;
+
+/* Feller 2 kappa theta >= xi^2 fails in every case with xi >= 0.5 below. */
+static const heston_case HESTON_CASES[] = {
+    {"qe-atm-call", MCP_HESTON_QE, 32, MCP_CALL, 100, 100, 1, 0.03, 0, 0.04, 1.5, 0.04, 0.3,
+     -0.9},
+    {"qe-feller-put", MCP_HESTON_QE, 32, MCP_PUT, 100, 90, 1, 0.02, 0, 0.04, 0.5, 0.04, 1.0,
+     -0.9},
+    {"qe-long-call", MCP_HESTON_QE, 16, MCP_CALL, 100, 130, 5, 0.03, 0.01, 0.09, 1.0, 0.06, 0.5,
+     -0.7},
+    {"qe-short-call", MCP_HESTON_QE, 250, MCP_CALL, 100, 102, 0.1, 0.01, 0, 0.09, 2.0, 0.06, 0.6,
+     -0.5},
+    {"qe-deep-otm-put", MCP_HESTON_QE, 32, MCP_PUT, 100, 70, 1, 0.02, 0, 0.04, 1.0, 0.04, 0.8,
+     -0.9},
+    {"qe-negrate-put", MCP_HESTON_QE, 32, MCP_PUT, 100, 105, 2, -0.01, 0, 0.0625, 2.0, 0.04, 0.4,
+     0.3},
+    {"euler-atm-call", MCP_HESTON_EULER, 256, MCP_CALL, 100, 100, 1, 0.03, 0, 0.04, 1.5, 0.04,
+     0.3, -0.9},
+    {"euler-feller-put", MCP_HESTON_EULER, 256, MCP_PUT, 100, 95, 1, 0.02, 0, 0.04, 1.0, 0.04,
+     0.5, -0.9},
+};
+#define NHESTON (sizeof HESTON_CASES / sizeof HESTON_CASES[0])
+
+static void test_heston(void **state)
+{
+  for (size_t i = 0; i < NHESTON; i++) {
+    const heston_case *c = &HESTON_CASES[i];
+    mcp_market *m = new_market();
+    if (mcp_market_add_heston(m, "H", c->spot, c->rate, c->dividend, c->v0, c->kappa, c->theta,
+                              c->xi, c->rho) != MCP_OK)
+      fail_msg("%s: %s", c->id, mcp_market_last_error(m));
+    mcp_portfolio *p = new_portfolio(100000, 202 + i);
+    assert_int_equal(mcp_portfolio_set_heston_scheme(p, c->scheme), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, c->steps_per_year), MCP_OK);
+    mcp_trade t = trade_on(c->id, "H", MCP_PRODUCT_EUROPEAN, c->type, c->strike, c->maturity);
+    add_trade(p, &t);
+    mcp_results *r = price(ctx_of(state), m, p);
+    assert_within(c->id, estimate(r, c->id),
+                  cf_heston(c->type, c->spot, c->strike, c->maturity, c->rate, c->dividend,
+                            c->v0, c->kappa, c->theta, c->xi, c->rho),
+                  NSE);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+}
+
+/* ---- 3. Merton against its series -------------------------------------- */
+
+typedef struct merton_case {
+  const char *id;
+  mcp_option_type type;
+  double spot, strike, maturity, rate, dividend, vol, lambda, jump_mean, jump_vol;
+} merton_case;
+
+static const merton_case MERTON_CASES[] = {
+    {"merton-atm-call", MCP_CALL, 100, 100, 1, 0.05, 0, 0.2, 1.0, -0.1, 0.15},
+    {"merton-otm-put", MCP_PUT, 100, 80, 0.5, 0.03, 0.01, 0.15, 3.0, -0.05, 0.1},
+    {"merton-rare-call", MCP_CALL, 100, 120, 2, 0.02, 0, 0.25, 0.1, -0.3, 0.3},
+    {"merton-frequent-put", MCP_PUT, 100, 100, 1, -0.01, 0, 0.1, 10.0, 0.01, 0.05},
+};
+#define NMERTON (sizeof MERTON_CASES / sizeof MERTON_CASES[0])
+
+static void test_merton(void **state)
+{
+  mcp_market *m = new_market();
+  mcp_portfolio *p = new_portfolio(200000, 303);
+  for (size_t i = 0; i < NMERTON; i++) {
+    const merton_case *c = &MERTON_CASES[i];
+    if (mcp_market_add_merton(m, c->id, c->spot, c->rate, c->dividend, c->vol, c->lambda,
+                              c->jump_mean, c->jump_vol) != MCP_OK)
+      fail_msg("%s: %s", c->id, mcp_market_last_error(m));
+    mcp_trade t = trade_on(c->id, c->id, MCP_PRODUCT_EUROPEAN, c->type, c->strike, c->maturity);
+    add_trade(p, &t);
+  }
+  /* jumps are simulated per step: a grid must not change the law */
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (size_t i = 0; i < NMERTON; i++) {
+    const merton_case *c = &MERTON_CASES[i];
+    assert_within(c->id, estimate(r, c->id),
+                  cf_merton(c->type, c->spot, c->strike, c->maturity, c->rate, c->dividend,
+                            c->vol, c->lambda, c->jump_mean, c->jump_vol),
+                  NSE);
+  }
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 4. discrete geometric Asians -------------------------------------- */
+
+typedef struct asian_case {
+  const char *id;
+  mcp_option_type type;
+  double strike, first, last, maturity;
+  size_t n;
+  bs_params u;
+} asian_case;
+
+static const asian_case ASIAN_CASES[] = {
+    {"geo-monthly-call", MCP_CALL, 100, 1.0 / 12, 1, 1, 12, {100, 0.04, 0.01, 0.3}},
+    {"geo-forward-start-put", MCP_PUT, 100, 0.5, 1, 1.25, 6, {100, 0.02, 0, 0.4}},
+    {"geo-daily-call-negr", MCP_CALL, 95, 1.0 / 252, 1, 1, 252, {100, -0.005, 0, 0.15}},
+    {"geo-long-put", MCP_PUT, 120, 0.5, 5, 5, 10, {100, 0.03, 0.02, 0.25}},
+};
+#define NASIAN (sizeof ASIAN_CASES / sizeof ASIAN_CASES[0])
+
+static void test_geometric_asian(void **state)
+{
+  mcp_market *m = new_market();
+  mcp_portfolio *p = new_portfolio(200000, 404);
+  double fix[NASIAN][252];
+  for (size_t i = 0; i < NASIAN; i++) {
+    const asian_case *c = &ASIAN_CASES[i];
+    add_underlying(m, c->id, c->u);
+    fixings(fix[i], c->n, c->first, c->last);
+    mcp_trade t = trade_on(c->id, c->id, MCP_PRODUCT_ASIAN, c->type, c->strike, c->maturity);
+    t.average = MCP_GEOMETRIC;
+    t.nfixings = c->n;
+    t.fixings = fix[i];
+    add_trade(p, &t);
+  }
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (size_t i = 0; i < NASIAN; i++) {
+    const asian_case *c = &ASIAN_CASES[i];
+    assert_within(c->id, estimate(r, c->id),
+                  cf_geometric_asian(c->type, c->u.spot, c->strike, c->u.rate, c->u.dividend,
+                                     c->u.vol, c->n, fix[i], c->maturity),
+                  NSE);
+  }
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 5. barriers against Reiner-Rubinstein ----------------------------- */
+
+typedef struct barrier_case {
+  const char *id;
+  mcp_barrier_kind kind;
+  mcp_monitoring monitoring;
+  mcp_option_type type;
+  double strike, barrier, rebate, maturity;
+  bs_params u;
+} barrier_case;
+
+/* BGK cases monitor daily; the bridge needs no monitoring dates. */
+static const barrier_case BARRIER_CASES[] = {
+    {"do-call-bridge", MCP_DOWN_AND_OUT, MCP_MONITOR_BRIDGE, MCP_CALL, 100, 90, 0, 1,
+     {100, 0.03, 0, 0.25}},
+    {"di-call-bridge", MCP_DOWN_AND_IN, MCP_MONITOR_BRIDGE, MCP_CALL, 100, 90, 0, 1,
+     {100, 0.03, 0, 0.25}},
+    {"uo-call-rebate-bridge", MCP_UP_AND_OUT, MCP_MONITOR_BRIDGE, MCP_CALL, 100, 130, 3, 1,
+     {100, 0.02, 0.01, 0.2}},
+    {"ui-put-bridge", MCP_UP_AND_IN, MCP_MONITOR_BRIDGE, MCP_PUT, 105, 110, 0, 0.5,
+     {100, 0.02, 0, 0.3}},
+    {"do-put-near-bridge", MCP_DOWN_AND_OUT, MCP_MONITOR_BRIDGE, MCP_PUT, 100, 98, 0, 1,
+     {100, 0.01, 0, 0.2}},
+    {"uo-put-near-bridge", MCP_UP_AND_OUT, MCP_MONITOR_BRIDGE, MCP_PUT, 100, 101, 2, 2,
+     {100, -0.01, 0, 0.3}},
+    {"di-put-rebate-bridge", MCP_DOWN_AND_IN, MCP_MONITOR_BRIDGE, MCP_PUT, 95, 85, 1, 3,
+     {100, 0.04, 0.02, 0.35}},
+    {"ui-call-bridge", MCP_UP_AND_IN, MCP_MONITOR_BRIDGE, MCP_CALL, 100, 120, 0, 0.25,
+     {100, 0.05, 0, 0.5}},
+    {"do-call-bgk", MCP_DOWN_AND_OUT, MCP_MONITOR_BGK, MCP_CALL, 100, 95, 0, 1,
+     {100, 0.03, 0, 0.25}},
+    {"uo-call-bgk", MCP_UP_AND_OUT, MCP_MONITOR_BGK, MCP_CALL, 100, 125, 0, 1,
+     {100, 0.03, 0, 0.2}},
+    {"ui-put-bgk", MCP_UP_AND_IN, MCP_MONITOR_BGK, MCP_PUT, 100, 110, 0, 1,
+     {100, 0.02, 0, 0.3}},
+};
+#define NBARRIER (sizeof BARRIER_CASES / sizeof BARRIER_CASES[0])
+
+static void test_barriers(void **state)
+{
+  mcp_market *m = new_market();
+  mcp_portfolio *p = new_portfolio(200000, 505);
+  double daily[NBARRIER][252];
+  for (size_t i = 0; i < NBARRIER; i++) {
+    const barrier_case *c = &BARRIER_CASES[i];
+    add_underlying(m, c->id, c->u);
+    mcp_trade t = trade_on(c->id, c->id, MCP_PRODUCT_BARRIER, c->type, c->strike, c->maturity);
+    t.barrier_kind = c->kind;
+    t.barrier = c->barrier;
+    t.rebate = c->rebate;
+    t.monitoring = c->monitoring;
+    if (c->monitoring != MCP_MONITOR_BRIDGE) {
+      t.nfixings = (size_t)(252 * c->maturity);
+      fixings(daily[i], t.nfixings, c->maturity / (double)t.nfixings, c->maturity);
+      t.fixings = daily[i];
+    }
+    add_trade(p, &t);
+  }
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (size_t i = 0; i < NBARRIER; i++) {
+    const barrier_case *c = &BARRIER_CASES[i];
+    int up = c->kind == MCP_UP_AND_OUT || c->kind == MCP_UP_AND_IN;
+    int in = c->kind == MCP_UP_AND_IN || c->kind == MCP_DOWN_AND_IN;
+    assert_within(c->id, estimate(r, c->id),
+                  cf_barrier(c->type, up, in, c->u.spot, c->strike, c->barrier, c->rebate,
+                             c->maturity, c->u.rate, c->u.dividend, c->u.vol),
+                  NSE);
+  }
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 6. lookbacks: fine discrete monitoring against the continuous ------ */
+
+typedef struct lookback_case {
+  const char *id;
+  mcp_strike_kind kind;
+  mcp_option_type type;
+  double strike, maturity;
+  bs_params u;
+} lookback_case;
+
+static const lookback_case LOOKBACK_CASES[] = {
+    {"lb-float-call", MCP_FLOATING_STRIKE, MCP_CALL, 0, 1, {100, 0.03, 0, 0.25}},
+    {"lb-float-put", MCP_FLOATING_STRIKE, MCP_PUT, 0, 0.5, {100, 0.02, 0.01, 0.35}},
+    {"lb-fixed-call", MCP_FIXED_STRIKE, MCP_CALL, 105, 1, {100, 0.03, 0, 0.2}},
+    {"lb-fixed-put", MCP_FIXED_STRIKE, MCP_PUT, 95, 1, {100, -0.01, 0, 0.3}},
+};
+#define NLOOKBACK (sizeof LOOKBACK_CASES / sizeof LOOKBACK_CASES[0])
+#define LOOKBACK_FIXINGS 500
+
+/* The price of m equally spaced fixings from the continuous one (Broadie,
+ * Glasserman and Kou 1999): the discrete maximum is about the continuous one
+ * times e^{-a} and the minimum e^{+a}, a = beta sigma sqrt(T / m). */
+static double lookback_discrete(const lookback_case *c, size_t m)
+{
+  const bs_params *u = &c->u;
+  double a = cf_bgk_beta() * u->vol * sqrt(c->maturity / (double)m);
+  double fwd = u->spot * exp(-u->dividend * c->maturity);
+  if (c->kind == MCP_FLOATING_STRIKE) {
+    double v = cf_lookback_floating(c->type, u->spot, c->maturity, u->rate, u->dividend, u->vol);
+    return c->type == MCP_PUT ? exp(-a) * v + expm1(-a) * fwd : exp(a) * v - expm1(a) * fwd;
+  }
+  double e = c->type == MCP_CALL ? a : -a;
+  return exp(-e) * cf_lookback_fixed(c->type, u->spot, c->strike * exp(e), c->maturity, u->rate,
+                                     u->dividend, u->vol);
+}
+
+static void test_lookbacks(void **state)
+{
+  mcp_market *m = new_market();
+  mcp_portfolio *p = new_portfolio(100000, 606);
+  static double fix[NLOOKBACK][LOOKBACK_FIXINGS];
+  for (size_t i = 0; i < NLOOKBACK; i++) {
+    const lookback_case *c = &LOOKBACK_CASES[i];
+    add_underlying(m, c->id, c->u);
+    fixings(fix[i], LOOKBACK_FIXINGS, c->maturity / LOOKBACK_FIXINGS, c->maturity);
+    mcp_trade t = trade_on(c->id, c->id, MCP_PRODUCT_LOOKBACK, c->type, c->strike, c->maturity);
+    t.strike_kind = c->kind;
+    t.nfixings = LOOKBACK_FIXINGS;
+    t.fixings = fix[i];
+    add_trade(p, &t);
+  }
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (size_t i = 0; i < NLOOKBACK; i++)
+    assert_within(LOOKBACK_CASES[i].id, estimate(r, LOOKBACK_CASES[i].id),
+                  lookback_discrete(&LOOKBACK_CASES[i], LOOKBACK_FIXINGS), NSE);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 7. two correlated assets: Margrabe and Stulz ---------------------- */
+
+typedef struct pair_case {
+  const char *id;
+  mcp_product product;
+  mcp_option_type type;
+  double strike, maturity, corr;
+} pair_case;
+
+static const bs_params PAIR_U[2] = {{100, 0.03, 0.01, 0.25}, {95, 0.03, 0.02, 0.35}};
+static const pair_case PAIR_CASES[] = {
+    {"exchange", MCP_PRODUCT_BASKET, MCP_CALL, 0, 1, 0.5},
+    {"best-of-call", MCP_PRODUCT_BEST_OF, MCP_CALL, 100, 1, 0.5},
+    {"worst-of-call", MCP_PRODUCT_WORST_OF, MCP_CALL, 90, 1, 0.5},
+    {"best-of-put-negcorr", MCP_PRODUCT_BEST_OF, MCP_PUT, 110, 2, -0.6},
+    {"worst-of-put", MCP_PRODUCT_WORST_OF, MCP_PUT, 100, 0.5, 0.9},
+};
+#define NPAIR (sizeof PAIR_CASES / sizeof PAIR_CASES[0])
+
+static double pair_exact(const pair_case *c)
+{
+  const bs_params *a = &PAIR_U[0], *b = &PAIR_U[1];
+  if (c->product == MCP_PRODUCT_BASKET)
+    return cf_margrabe(a->spot, b->spot, c->maturity, a->rate, a->dividend, b->dividend, a->vol,
+                       b->vol, c->corr);
+  return cf_stulz(c->type, c->product == MCP_PRODUCT_BEST_OF, a->spot, b->spot, c->strike,
+                  c->maturity, a->rate, a->dividend, b->dividend, a->vol, b->vol, c->corr);
+}
+
+static void test_two_assets(void **state)
+{
+  for (size_t i = 0; i < NPAIR; i++) {
+    const pair_case *c = &PAIR_CASES[i];
+    mcp_market *m = new_market();
+    add_underlying(m, "A", PAIR_U[0]);
+    add_underlying(m, "B", PAIR_U[1]);
+    const char *names[2] = {"A", "B"};
+    double corr[4] = {1, c->corr, c->corr, 1}, weights[2] = {1, -1};
+    assert_int_equal(mcp_market_set_correlation(m, 2, names, corr), MCP_OK);
+    mcp_portfolio *p = new_portfolio(200000, 707 + i);
+    mcp_trade t = trade_on(c->id, NULL, c->product, c->type, c->strike, c->maturity);
+    t.nassets = 2;
+    t.assets = names;
+    if (c->product == MCP_PRODUCT_BASKET)
+      t.weights = weights; /* S_A - S_B: the exchange option */
+    add_trade(p, &t);
+    mcp_results *r = price(ctx_of(state), m, p);
+    assert_within(c->id, estimate(r, c->id), pair_exact(c), NSE);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+}
+
+/* ---- 8. parities and orderings that hold path by path ------------------ */
+
+static int rel_close(double a, double b, double tol)
+{
+  return fabs(a - b) <= tol * fmax(1.0, fmax(fabs(a), fabs(b)));
+}
+
+/* Knock-in plus knock-out is the vanilla plus the discounted rebate, on the
+ * same paths, for every kind of monitoring and every model. */
+static void test_in_out_parity(void **state)
+{
+  static const mcp_monitoring monitors[3] = {MCP_MONITOR_DISCRETE, MCP_MONITOR_BGK,
+                                             MCP_MONITOR_BRIDGE};
+  double fix[24];
+  fixings(fix, 24, 0.5 / 24, 0.5);
+  mcp_market *m = new_market();
+  add_underlying(m, "BS", (bs_params){100, 0.03, 0.01, 0.3});
+  assert_int_equal(mcp_market_add_heston(m, "HE", 100, 0.03, 0, 0.04, 1, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_merton(m, "ME", 100, 0.03, 0, 0.2, 2, -0.1, 0.1), MCP_OK);
+  const char *und[3] = {"BS", "HE", "ME"};
+  mcp_portfolio *p = new_portfolio(20000, 808);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 50), MCP_OK);
+  char ids[3][3][2][16];
+  for (int u = 0; u < 3; u++) {
+    char vid[16];
+    snprintf(vid, sizeof vid, "v%d", u);
+    mcp_trade v = trade_on(vid, und[u], MCP_PRODUCT_EUROPEAN, MCP_PUT, 100, 0.5);
+    add_trade(p, &v);
+    for (int k = 0; k < 3; k++)
+      for (int in = 0; in < 2; in++) {
+        snprintf(ids[u][k][in], 16, "%d%d%d", u, k, in);
+        mcp_trade t = trade_on(ids[u][k][in], und[u], MCP_PRODUCT_BARRIER, MCP_PUT, 100, 0.5);
+        t.barrier_kind = in ? MCP_DOWN_AND_IN : MCP_DOWN_AND_OUT;
+        t.barrier = 92;
+        t.rebate = 2;
+        t.monitoring = monitors[k];
+        if (k != 2) {
+          t.nfixings = 24;
+          t.fixings = fix;
+        }
+        add_trade(p, &t);
+      }
+  }
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (int u = 0; u < 3; u++) {
+    char vid[16];
+    snprintf(vid, sizeof vid, "v%d", u);
+    double vanilla = estimate(r, vid).price;
+    for (int k = 0; k < 3; k++) {
+      double out = estimate(r, ids[u][k][0]).price, in = estimate(r, ids[u][k][1]).price;
+      double want = vanilla + 2 * exp(-0.03 * 0.5);
+      print_message("  %s monitoring %d: in %.6f + out %.6f = %.12f, vanilla + rebate %.12f\n",
+                    und[u], k, in, out, in + out, want);
+      assert_true(rel_close(in + out, want, 1e-12));
+      assert_true(in > 0.05 && out > 0.05); /* both legs live */
+    }
+  }
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* The geometric mean is below the arithmetic one on every path; a
+ * floating-strike lookback call is worth more than a European at the spot
+ * (min <= S_0); a best-of call more than each single call, a worst-of call
+ * less. */
+static void test_orderings(void **state)
+{
+  double fix[12];
+  fixings(fix, 12, 1.0 / 12, 1);
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.03, 0.01, 0.3});
+  add_underlying(m, "B", (bs_params){100, 0.03, 0.01, 0.2});
+  const char *names[2] = {"A", "B"};
+  double corr[4] = {1, 0.3, 0.3, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, names, corr), MCP_OK);
+  mcp_portfolio *p = new_portfolio(20000, 909);
+  static const char *asian_ids[2][2] = {{"ac", "gc"}, {"ap", "gp"}};
+  for (int put = 0; put < 2; put++)
+    for (int g = 0; g < 2; g++) {
+      mcp_trade t = trade_on(asian_ids[put][g], "A", MCP_PRODUCT_ASIAN,
+                             put ? MCP_PUT : MCP_CALL, 100, 1);
+      t.average = g ? MCP_GEOMETRIC : MCP_ARITHMETIC;
+      t.nfixings = 12;
+      t.fixings = fix;
+      add_trade(p, &t);
+    }
+  mcp_trade lb = trade_on("lb", "A", MCP_PRODUCT_LOOKBACK, MCP_CALL, 0, 1);
+  lb.strike_kind = MCP_FLOATING_STRIKE;
+  lb.nfixings = 12;
+  lb.fixings = fix;
+  add_trade(p, &lb);
+  mcp_trade e = trade_on("eA", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  add_trade(p, &e);
+  mcp_trade best = trade_on("best", NULL, MCP_PRODUCT_BEST_OF, MCP_CALL, 100, 1);
+  best.nassets = 2;
+  best.assets = names;
+  add_trade(p, &best);
+  mcp_trade worst = best;
+  worst.id = "worst";
+  worst.product = MCP_PRODUCT_WORST_OF;
+  add_trade(p, &worst);
+  mcp_results *r = price(ctx_of(state), m, p);
+  assert_true(estimate(r, "gc").price < estimate(r, "ac").price);
+  assert_true(estimate(r, "gp").price > estimate(r, "ap").price);
+  assert_true(estimate(r, "lb").price > estimate(r, "eA").price);
+  double cA = cf_black_scholes(MCP_CALL, 100, 100, 1, 0.03, 0.01, 0.3);
+  double cB = cf_black_scholes(MCP_CALL, 100, 100, 1, 0.03, 0.01, 0.2);
+  assert_true(estimate(r, "best").price > fmax(cA, cB));
+  assert_true(estimate(r, "worst").price < fmin(cA, cB));
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Call minus put is the forward: the book of the two, whose standard error
+ * counts their covariance, within NSE of it for every model, with each
+ * method; for a basket the forward of the weighted sum. */
+static void test_call_put_parity(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "BS", (bs_params){100, 0.02, 0.01, 0.25});
+  static const curve rate = {2, {0.5, 1}, {0.01, 0.04}};
+  set_curve(m, "BS", MCP_CURVE_RATE, &rate);
+  assert_int_equal(mcp_market_add_heston(m, "HE", 100, 0.02, 0.01, 0.04, 0.5, 0.04, 1.0, -0.9),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_merton(m, "ME", 100, 0.02, 0.01, 0.2, 1, -0.2, 0.2), MCP_OK);
+  add_underlying(m, "X", (bs_params){50, 0.02, 0.0, 0.3});
+  add_underlying(m, "Y", (bs_params){100, 0.02, 0.01, 0.2});
+  const char *basket[2] = {"X", "Y"};
+  const char *und[3] = {"BS", "HE", "ME"};
+  double fwd[3], wts[2] = {2, 0.5};
+  fwd[0] = 100 * exp(-0.01) - 100 * exp(-curve_integral(&rate, 1, 0));
+  fwd[1] = fwd[2] = 100 * exp(-0.01) - 100 * exp(-0.02);
+  static const int methods[4] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC};
+  for (int k = 0; k < 4; k++)
+    for (int u = 0; u <= 3; u++) {
+      mcp_portfolio *p = new_portfolio(40000, 111);
+      assert_int_equal(mcp_portfolio_set_methods(p, methods[k]), MCP_OK);
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p, 32), MCP_OK);
+      mcp_trade c = trade_on("c", und[u % 3], MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+      if (u == 3) {
+        c.product = MCP_PRODUCT_BASKET;
+        c.underlying = NULL;
+        c.nassets = 2;
+        c.assets = basket;
+        c.weights = wts;
+      }
+      mcp_trade put = c;
+      put.id = "p";
+      put.type = MCP_PUT;
+      put.quantity = -1;
+      add_trade(p, &c);
+      add_trade(p, &put);
+      mcp_results *r = price(ctx_of(state), m, p);
+      char what[32];
+      snprintf(what, sizeof what, "%s methods %d", u == 3 ? "basket" : und[u], methods[k]);
+      double want = u < 3 ? fwd[u]
+                          : 2 * 50 + 0.5 * 100 * exp(-0.01) - 100 * exp(-0.02);
+      mcp_estimate e = total(r);
+      if (methods[k] == MCP_CONTROL_VARIATE) { /* C - P is its own control: no error left */
+        print_message("  %-14s CV %.12f, exact %.12f\n", what, e.price, want);
+        assert_true(e.std_error < 1e-9 && fabs(e.price - want) < 1e-9);
+      } else
+        assert_within(what, e, want, NSE);
+      mcp_results_destroy(r);
+      mcp_portfolio_destroy(p);
+    }
+  mcp_market_destroy(m);
+}
+
+/* ---- 9. the methods: consistent, and reducing the error ---------------- */
+
+static mcp_estimate price_one(void **state, const mcp_market *m, const mcp_trade *t, int methods,
+                              uint64_t paths, unsigned steps_per_year)
+{
+  mcp_portfolio *p = new_portfolio(paths, 1234);
+  assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, steps_per_year), MCP_OK);
+  add_trade(p, t);
+  mcp_results *r = price(ctx_of(state), m, p);
+  mcp_estimate e = estimate(r, t->id);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  return e;
+}
+
+/* Each method on its own and all together: within NSE of the closed form or
+ * of the plain estimate, with the error shrinking by at least the given
+ * factor (conservative against the measured ones in bench/RESULTS.md). */
+static void test_methods(void **state)
+{
+  double fix[12];
+  fixings(fix, 12, 1.0 / 12, 1);
+  const bs_params u = {100, 0.03, 0.0, 0.25};
+  mcp_market *m = new_market();
+  add_underlying(m, "S", u);
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, 0.04, 1.5, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  mcp_trade euro = trade_on("euro", "S", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  mcp_trade asian = trade_on("asian", "S", MCP_PRODUCT_ASIAN, MCP_CALL, 100, 1);
+  asian.nfixings = 12;
+  asian.fixings = fix;
+  mcp_trade barrier = trade_on("barrier", "S", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1);
+  barrier.barrier_kind = MCP_UP_AND_OUT;
+  barrier.barrier = 140;
+  barrier.monitoring = MCP_MONITOR_BRIDGE;
+  mcp_trade heston = trade_on("heston", "H", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  const uint64_t n = 65536;
+  double exact_euro = cf_black_scholes(MCP_CALL, 100, 100, 1, u.rate, u.dividend, u.vol);
+  double exact_barrier = cf_barrier(MCP_CALL, 1, 0, 100, 100, 140, 0, 1, u.rate, 0, u.vol);
+  struct {
+    const mcp_trade *t;
+    int methods;
+    double min_gain; /* plain standard error / this one's */
+  } rows[] = {
+      {&euro, MCP_ANTITHETIC, 1.2},       {&euro, MCP_CONTROL_VARIATE, 2.0},
+      {&euro, MCP_QMC, 5.0},              {&euro, 7, 10.0},
+      {&asian, MCP_ANTITHETIC, 1.2},      {&asian, MCP_CONTROL_VARIATE, 10.0},
+      {&asian, MCP_QMC, 5.0},             {&asian, 7, 20.0},
+      {&barrier, MCP_ANTITHETIC, 1.05},    {&barrier, MCP_CONTROL_VARIATE, 1.05},
+      {&barrier, MCP_QMC, 3.0},           {&heston, MCP_ANTITHETIC, 1.2},
+      {&heston, MCP_CONTROL_VARIATE, 1.5}, {&heston, MCP_QMC, 3.0},
+  };
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    const mcp_trade *t = rows[i].t;
+    unsigned steps = t == &heston ? 32 : 0;
+    mcp_estimate plain = price_one(state, m, t, 0, n, steps);
+    mcp_estimate e = price_one(state, m, t, rows[i].methods, n, steps);
+    char what[40];
+    snprintf(what, sizeof what, "%s methods %d", t->id, rows[i].methods);
+    if (t == &euro)
+      assert_within(what, e, exact_euro, NSE);
+    else if (t == &barrier)
+      assert_within(what, e, exact_barrier, NSE);
+    else /* against the plain estimate, within both errors */
+      assert_within(what, e, plain.price, NSE * hypot(plain.std_error, e.std_error) /
+                                              e.std_error);
+    double gain = plain.std_error / e.std_error;
+    print_message("    error reduced %.1f times (floor %.1f)\n", gain, rows[i].min_gain);
+    assert_true(gain >= rows[i].min_gain);
+  }
+  mcp_market_destroy(m);
+}
+
+/* A trade's own methods override the run's, and trades with and without
+ * antithetic or QMC use separate paths but the same results whatever else
+ * the book holds. */
+static void test_methods_per_trade(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "S", (bs_params){100, 0.03, 0.0, 0.25});
+  mcp_trade a = trade_on("a", "S", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  a.methods = MCP_QMC | MCP_ANTITHETIC;
+  mcp_trade b = trade_on("b", "S", MCP_PRODUCT_EUROPEAN, MCP_CALL, 90, 1);
+  mcp_portfolio *alone = new_portfolio(32768, 5);
+  add_trade(alone, &a);
+  mcp_portfolio *both = new_portfolio(32768, 5);
+  assert_int_equal(mcp_portfolio_set_methods(both, MCP_CONTROL_VARIATE), MCP_OK);
+  add_trade(both, &b);
+  add_trade(both, &a);
+  mcp_results *r1 = price(ctx_of(state), m, alone), *r2 = price(ctx_of(state), m, both);
+  mcp_estimate x = estimate(r1, "a"), y = estimate(r2, "a");
+  assert_same_bits("trade a alone and in a book", &x, &y, 1);
+  mcp_estimate plain = price_one(state, m, &b, 0, 32768, 0), cv = estimate(r2, "b");
+  assert_true(cv.std_error < plain.std_error / 1.5); /* the run's CV reached b */
+  mcp_results_destroy(r1);
+  mcp_results_destroy(r2);
+  mcp_portfolio_destroy(alone);
+  mcp_portfolio_destroy(both);
+  mcp_market_destroy(m);
+}
+
+/* QMC error falls faster than 1/sqrt(N) on a smooth payoff: the error of the
+ * scramblings' mean, over 8 times the points, falls by more than 8^0.5. */
+static void test_qmc_rate(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "S", (bs_params){100, 0.03, 0.0, 0.25});
+  double fix[16];
+  fixings(fix, 16, 1.0 / 16, 1);
+  mcp_trade t = trade_on("geo", "S", MCP_PRODUCT_ASIAN, MCP_CALL, 100, 1);
+  t.average = MCP_GEOMETRIC;
+  t.nfixings = 16;
+  t.fixings = fix;
+  mcp_estimate small = price_one(state, m, &t, MCP_QMC, 16 * 1024, 0);
+  mcp_estimate large = price_one(state, m, &t, MCP_QMC, 16 * 8192, 0);
+  double ratio = small.std_error / large.std_error;
+  print_message("  QMC error 16K points %.3e, 128K %.3e: ratio %.1f (MC: 2.8)\n",
+                small.std_error, large.std_error, ratio);
+  assert_true(ratio > 4.0);
+  double exact = cf_geometric_asian(MCP_CALL, 100, 100, 0.03, 0, 0.25, 16, fix, 1);
+  assert_within("geo QMC 128K", large, exact, NSE);
+  mcp_market_destroy(m);
+}
+
+/* Prices do not depend on the tile size with every method on, in a book of
+ * every model and product. */
+static void test_methods_tiles(void **state)
+{
+  double fix[6];
+  fixings(fix, 6, 0.25, 1);
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.03, 0.01, 0.3});
+  add_underlying(m, "B", (bs_params){90, 0.03, 0.0, 0.2});
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, 0.04, 1, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_merton(m, "M", 100, 0.03, 0, 0.2, 2, -0.1, 0.1), MCP_OK);
+  const char *names[2] = {"A", "B"};
+  double corr[4] = {1, 0.4, 0.4, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, names, corr), MCP_OK);
+  mcp_estimate snap[2][40];
+  size_t count = 0;
+  for (int tile = 0; tile < 2; tile++) {
+    mcp_portfolio *p = new_portfolio(3000, 77);
+    assert_int_equal(mcp_portfolio_set_methods(p, 7), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_scramblings(p, 3), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+    const char *und[3] = {"A", "H", "M"};
+    for (int u = 0; u < 3; u++)
+      for (int prod = MCP_PRODUCT_EUROPEAN; prod <= MCP_PRODUCT_LOOKBACK; prod++) {
+        char id[16];
+        snprintf(id, sizeof id, "%s%d", und[u], prod);
+        mcp_trade t = trade_on(id, und[u], prod, MCP_PUT, 100, 1);
+        t.barrier_kind = MCP_DOWN_AND_IN;
+        t.barrier = 90;
+        if (prod == MCP_PRODUCT_ASIAN || prod == MCP_PRODUCT_LOOKBACK ||
+            prod == MCP_PRODUCT_BARRIER) {
+          t.nfixings = 6;
+          t.fixings = fix;
+        }
+        add_trade(p, &t);
+      }
+    for (int prod = MCP_PRODUCT_BASKET; prod <= MCP_PRODUCT_WORST_OF; prod++) {
+      char id[16];
+      snprintf(id, sizeof id, "AB%d", prod);
+      mcp_trade t = trade_on(id, NULL, prod, MCP_CALL, 95, 1);
+      t.nassets = 2;
+      t.assets = names;
+      add_trade(p, &t);
+    }
+    mcp_context *ctx = ctx_of(state);
+    assert_int_equal(mcp_context_set_tile_paths(ctx, tile ? MCP_CHUNK_PATHS : 0), MCP_OK);
+    mcp_results *r = price(ctx, m, p);
+    count = snapshot(r, snap[tile], 40);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+    assert_int_equal(mcp_context_set_tile_paths(ctx, 0), MCP_OK);
+  }
+  assert_same_bits("tile sizes, all methods", snap[0], snap[1], count);
+  mcp_market_destroy(m);
+}
+
+/* ---- 10. QMC points are cuRAND's scrambled Sobol sequence -------------- */
+
+static void test_sobol_matches_curand(void **state)
+{
+  enum { NDIM = 40, NPTS = 1000 };
+  const uint64_t *dirs = mcpi_sobol_directions(), *scr = mcpi_sobol_scrambles();
+  assert_non_null(dirs);
+  assert_non_null(scr);
+  curandGenerator_t g;
+  assert_int_equal(curandCreateGeneratorHost(&g, CURAND_RNG_QUASI_SCRAMBLED_SOBOL64),
+                   CURAND_STATUS_SUCCESS);
+  assert_int_equal(curandSetQuasiRandomGeneratorDimensions(g, NDIM), CURAND_STATUS_SUCCESS);
+  static unsigned long long ref[NDIM * NPTS];
+  assert_int_equal(curandGenerateLongLong(g, ref, NDIM * NPTS), CURAND_STATUS_SUCCESS);
+  curandDestroyGenerator(g);
+  static double z[NDIM * NPTS];
+  mcpi_sobol_fill(dirs, scr, NDIM, 0, NPTS, z, NPTS);
+  for (size_t d = 0; d < NDIM; d++)
+    for (size_t i = 0; i < NPTS; i++) /* cuRAND's output is dimension by dimension */
+      if (z[d * NPTS + i] != mcpi_sobol_normal(ref[d * NPTS + i]))
+        fail_msg("dimension %zu point %zu: %.17g, cuRAND's gives %.17g", d, i, z[d * NPTS + i],
+                 mcpi_sobol_normal(ref[d * NPTS + i]));
+  /* a later start is the same sequence */
+  static double tail[NDIM * 100];
+  mcpi_sobol_fill(dirs, scr, NDIM, 777, 100, tail, 100);
+  for (size_t d = 0; d < NDIM; d++)
+    for (size_t i = 0; i < 100; i++)
+      assert_true(tail[d * 100 + i] == z[d * NPTS + 777 + i]);
+  /* the quantile is accurate to the last bits */
+  for (double u = 1e-12; u < 1; u = u < 0.01 ? u * 7 : u + 0.01013) {
+    double x = mcpi_normal_quantile(u);
+    assert_true(fabs(cf_norm_cdf(x) - u) <= 4e-16 * fmax(u, 1e-2) + 1e-300);
+  }
+}
+
+/* ---- 11. bad inputs ---------------------------------------------------- */
+
+static void expect_market(mcp_status st, mcp_market *m, mcp_status want, const char *text)
+{
+  const char *msg = mcp_market_last_error(m);
+  print_message("  -> %s\n", msg);
+  assert_int_equal(st, want);
+  if (!strstr(msg, text))
+    fail_msg("message '%s' does not contain '%s'", msg, text);
+}
+
+/* Impossible values are MCP_ERR_INPUT, like those of a file. */
+static void expect_trade(mcp_portfolio *p, const mcp_trade *t, const char *text)
+{
+  mcp_status st = mcp_portfolio_add_trade(p, t);
+  const char *msg = mcp_portfolio_last_error(p);
+  print_message("  -> %s\n", msg);
+  assert_int_equal(st, MCP_ERR_INPUT);
+  if (!strstr(msg, text))
+    fail_msg("message '%s' does not contain '%s'", msg, text);
+}
+
+static void test_bad_models(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.03, 0, 0.2});
+  add_underlying(m, "B", (bs_params){100, 0.03, 0, 0.2});
+  add_underlying(m, "C", (bs_params){100, 0.03, 0, 0.2});
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, 0.04, 1, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  const char *abc[3] = {"A", "B", "C"};
+  /* pairwise fine, jointly not positive definite */
+  double bad[9] = {1, 0.9, -0.9, 0.9, 1, 0.9, -0.9, 0.9, 1};
+  expect_market(mcp_market_set_correlation(m, 3, abc, bad), m, MCP_ERR_INPUT,
+                "positive definite");
+  double asym[9] = {1, 0.5, 0, 0.4, 1, 0, 0, 0, 1};
+  expect_market(mcp_market_set_correlation(m, 3, abc, asym), m, MCP_ERR_INPUT, "symmetric");
+  double diag[4] = {1, 0.5, 0.5, 0.9};
+  expect_market(mcp_market_set_correlation(m, 2, abc, diag), m, MCP_ERR_INPUT, "diagonal");
+  const char *ah[2] = {"A", "H"};
+  double ok[4] = {1, 0.5, 0.5, 1};
+  expect_market(mcp_market_set_correlation(m, 2, ah, ok), m, MCP_ERR_INPUT, "Black-Scholes");
+  const char *aa[2] = {"A", "A"};
+  expect_market(mcp_market_set_correlation(m, 2, aa, ok), m, MCP_ERR_INPUT, "A");
+  expect_market(mcp_market_add_heston(m, "H2", 100, 0.03, 0, 0.04, 1, 0.04, 0.5, -1.5), m,
+                MCP_ERR_INPUT, "rho");
+  expect_market(mcp_market_add_heston(m, "H2", 100, 0.03, 0, -0.04, 1, 0.04, 0.5, 0), m,
+                MCP_ERR_INPUT, "v0");
+  expect_market(mcp_market_add_heston(m, "H2", 100, 0.03, 0, 0.04, 0, 0.04, 0.5, 0), m,
+                MCP_ERR_INPUT, "kappa");
+  expect_market(mcp_market_add_merton(m, "M", 100, 0.03, 0, 0.2, -1, 0, 0.1), m,
+                MCP_ERR_INPUT, "lambda");
+  expect_market(mcp_market_add_merton(m, "M", 100, 0.03, 0, 0.2, 1, 0, -0.1), m,
+                MCP_ERR_INPUT, "jump_vol");
+  double end[2] = {1, 0.5}, val[2] = {0.1, 0.2};
+  expect_market(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 2, end, val), m,
+                MCP_ERR_INPUT, "increas");
+  double neg[2] = {0.1, -0.2}, end2[2] = {0.5, 1};
+  expect_market(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 2, end2, neg), m,
+                MCP_ERR_INPUT, "volatility");
+  expect_market(mcp_market_set_curve(m, "nobody", MCP_CURVE_RATE, 2, end2, val), m,
+                MCP_ERR_NOT_FOUND, "nobody");
+  assert_int_equal(mcp_market_size(m), 4); /* nothing half-added */
+  mcp_market_destroy(m);
+}
+
+static void test_bad_trades(void **state)
+{
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  double fix[2] = {0.5, 1}, late[2] = {0.5, 2}, w[2] = {1, 1};
+  const char *two[2] = {"A", "B"}, *dup[2] = {"A", "A"};
+  mcp_trade t = trade_on("bar", "A", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1);
+  t.barrier = 0;
+  expect_trade(p, &t, "barrier");
+  t.barrier = 120;
+  t.monitoring = MCP_MONITOR_DISCRETE;
+  expect_trade(p, &t, "fixings");
+  t.nfixings = 2;
+  t.fixings = late;
+  expect_trade(p, &t, "maturity");
+  t.rebate = -1;
+  t.fixings = fix;
+  expect_trade(p, &t, "rebate");
+  mcp_trade lb = trade_on("lb", "A", MCP_PRODUCT_LOOKBACK, MCP_CALL, 100, 1);
+  lb.strike_kind = MCP_FLOATING_STRIKE;
+  lb.nfixings = 2;
+  lb.fixings = fix;
+  expect_trade(p, &lb, "strike");
+  mcp_trade b = trade_on("bk", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+  b.nassets = 1;
+  b.assets = two;
+  expect_trade(p, &b, "2");
+  b.nassets = 2;
+  b.assets = dup;
+  expect_trade(p, &b, "A");
+  b.assets = two;
+  b.weights = w;
+  b.underlying = "A";
+  expect_trade(p, &b, "underlying");
+  b.underlying = NULL;
+  mcp_trade best = b;
+  best.id = "best";
+  best.product = MCP_PRODUCT_BEST_OF;
+  expect_trade(p, &best, "weights");
+  mcp_trade d = trade_on("dig", "A", MCP_PRODUCT_DIGITAL, MCP_CALL, 100, 1);
+  d.cash = -1;
+  expect_trade(p, &d, "cash");
+  mcp_trade e = trade_on("e", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  e.methods = 8; /* flags outside the enum: an argument error */
+  assert_int_equal(mcp_portfolio_add_trade(p, &e), MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "methods"));
+  assert_int_equal(mcp_portfolio_size(p), 0);
+  assert_int_equal(mcp_portfolio_set_scramblings(p, 1), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_portfolio_set_methods(p, 99), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_portfolio_set_heston_scheme(p, 7), MCP_ERR_ARGUMENT);
+  mcp_portfolio_destroy(p);
+}
+
+/* Pricing checks what only the market knows: correlations for a basket, and
+ * multi-asset products on Black-Scholes underlyings only. */
+static void test_bad_pricing(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.03, 0, 0.2});
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, 0.04, 1, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  const char *ah[2] = {"A", "H"};
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  mcp_trade t = trade_on("bk", NULL, MCP_PRODUCT_BEST_OF, MCP_CALL, 100, 1);
+  t.nassets = 2;
+  t.assets = ah;
+  add_trade(p, &t);
+  mcp_results *r = NULL;
+  assert_int_not_equal(mcp_price(ctx_of(state), m, p, &r), MCP_OK);
+  assert_null(r);
+  print_message("  -> %s\n", mcp_context_last_error(ctx_of(state)));
+  assert_non_null(strstr(mcp_context_last_error(ctx_of(state)), "H"));
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_black_scholes_curves),
+      cmocka_unit_test(test_heston),
+      cmocka_unit_test(test_merton),
+      cmocka_unit_test(test_geometric_asian),
+      cmocka_unit_test(test_barriers),
+      cmocka_unit_test(test_lookbacks),
+      cmocka_unit_test(test_two_assets),
+      cmocka_unit_test(test_in_out_parity),
+      cmocka_unit_test(test_orderings),
+      cmocka_unit_test(test_call_put_parity),
+      cmocka_unit_test(test_methods),
+      cmocka_unit_test(test_methods_per_trade),
+      cmocka_unit_test(test_qmc_rate),
+      cmocka_unit_test(test_methods_tiles),
+      cmocka_unit_test(test_sobol_matches_curand),
+      cmocka_unit_test(test_bad_models),
+      cmocka_unit_test(test_bad_trades),
+      cmocka_unit_test(test_bad_pricing),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
