@@ -1,5 +1,6 @@
-/* test_gpu.c: the CUDA backend against the CPU reference, and its own
- * invariance under block size, tile size and repetition.  Exits 77 (skipped)
+/* test_gpu.c: the CUDA backend against the CPU reference, for every model,
+ * product and method, and its own invariance under block size, tile size,
+ * prefetch strategy and repetition.  Exits 77 (skipped)
  * where no CUDA device is present. */
 #include <math.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 #include "config.h"
 #include "mcprice.h"
+#include "qmc.h"
 #include "rng.h"
 #ifdef MCP_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -190,6 +192,183 @@ static void strategies_identical(void **state)
   mcp_market_destroy(m);
 }
 
+
+/* ---- the models, products and methods of issue 4 ----------------------- */
+
+/* Black-Scholes with term structures, three correlated assets, Heston and
+ * Merton. */
+static mcp_market *models_market(void)
+{
+  mcp_market *m = market();
+  double end[3] = {0.25, 1, 2}, rate[3] = {0.01, 0.03, 0.02}, vol[3] = {0.35, 0.2, 0.3};
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_RATE, 3, end, rate), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 3, end, vol), MCP_OK);
+  const char *abc[3] = {"A", "B", "C"};
+  double corr[9] = {1, 0.5, -0.3, 0.5, 1, 0.2, -0.3, 0.2, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 3, abc, corr), MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0.0, 0.05, 1.2, 0.04, 0.9, -0.9),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_merton(m, "M", 80, 0.03, 0.01, 0.2, 1.5, -0.1, 0.15), MCP_OK);
+  return m;
+}
+
+static void add(mcp_portfolio *p, const mcp_trade *t)
+{
+  if (mcp_portfolio_add_trade(p, t) != MCP_OK)
+    fail_msg("%s", mcp_portfolio_last_error(p));
+}
+
+/* Every single-asset product on A, H and M, and the three multi-asset ones
+ * on A, B and C; trade k of each underlying takes its own methods when
+ * mixed is set. */
+static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
+{
+  static const char *und[3] = {"A", "H", "M"}, *abc[3] = {"A", "B", "C"};
+  static const double spot[3] = {100, 100, 80}, w[3] = {0.5, 1, 0.05};
+  double fix[26];
+  for (int i = 0; i < 26; i++)
+    fix[i] = (i + 1) / 26.0;
+  mcp_portfolio *p;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  char id[24];
+  int k = 0;
+  for (int u = 0; u < 3; u++)
+    for (int prod = MCP_PRODUCT_EUROPEAN; prod <= MCP_PRODUCT_LOOKBACK; prod++)
+      for (int variant = 0; variant < 3; variant++, k++) {
+        mcp_trade t;
+        mcp_trade_init(&t);
+        snprintf(id, sizeof id, "%s-%d-%d", und[u], prod, variant);
+        t.id = id;
+        t.underlying = und[u];
+        t.product = (mcp_product)prod;
+        t.type = variant == 1 ? MCP_PUT : MCP_CALL;
+        t.strike = spot[u] * (0.9 + 0.1 * variant);
+        t.maturity = 1;
+        t.quantity = 1 + variant;
+        t.digital = (mcp_digital)(variant % 2);
+        t.average = variant == 2 ? MCP_GEOMETRIC : MCP_ARITHMETIC;
+        t.strike_kind = prod == MCP_PRODUCT_LOOKBACK && variant == 1 ? MCP_FLOATING_STRIKE
+                                                                     : MCP_FIXED_STRIKE;
+        if (t.strike_kind == MCP_FLOATING_STRIKE)
+          t.strike = 0;
+        t.barrier_kind = (mcp_barrier_kind)((variant + u) % 4);
+        t.barrier = spot[u] * (t.barrier_kind <= MCP_UP_AND_IN ? 1.2 : 0.85);
+        t.rebate = variant;
+        t.monitoring = (mcp_monitoring)variant;
+        if (prod == MCP_PRODUCT_ASIAN || prod == MCP_PRODUCT_LOOKBACK ||
+            (prod == MCP_PRODUCT_BARRIER && t.monitoring != MCP_MONITOR_BRIDGE)) {
+          t.nfixings = prod == MCP_PRODUCT_ASIAN ? 12 : 26;
+          t.fixings = fix + 26 - t.nfixings; /* ends at maturity: 12 of 26 is not monthly */
+        }
+        if (mixed)
+          t.methods = k % 8 == 7 ? MCP_METHODS_DEFAULT : k % 8;
+        add(p, &t);
+      }
+  for (int prod = MCP_PRODUCT_BASKET; prod <= MCP_PRODUCT_WORST_OF; prod++)
+    for (int variant = 0; variant < 2; variant++, k++) {
+      mcp_trade t;
+      mcp_trade_init(&t);
+      snprintf(id, sizeof id, "ABC-%d-%d", prod, variant);
+      t.id = id;
+      t.product = (mcp_product)prod;
+      t.type = variant ? MCP_PUT : MCP_CALL;
+      t.nassets = 3;
+      t.assets = abc;
+      t.weights = prod == MCP_PRODUCT_BASKET ? w : NULL;
+      t.strike = prod == MCP_PRODUCT_BASKET ? 130 : 60;
+      t.maturity = 0.5 + variant;
+      if (mixed)
+        t.methods = k % 8 == 7 ? MCP_METHODS_DEFAULT : k % 8;
+      add(p, &t);
+    }
+  assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 24), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_scramblings(p, 4), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, paths), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_seed(p, 42), MCP_OK);
+  return p;
+}
+
+/* The GPU computes what the CPU does, for every model, product and method:
+ * the normals agree to rounding (cuRAND's host and device generators, and
+ * the quantile through the device's and the C library's erfc), so prices
+ * agree to 1e-9 unless a path sits on a knock-out or a jump count boundary;
+ * the test reports the largest difference. */
+static void gpu_models_match_cpu(void **state)
+{
+  static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC, 7, -2};
+  mcp_market *m = models_market();
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+    for (int scheme = 0; scheme < 2; scheme++) {
+      int mixed = methods[k] == -2;
+      mcp_portfolio *p = models_book(50001, mixed ? 0 : methods[k], mixed);
+      assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
+      mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+      mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
+      double worst = 0;
+      mcp_estimate x, y;
+      for (size_t i = 0; i < mcp_results_count(g); i++) {
+        mcp_results_trade(g, i, &x);
+        mcp_results_trade(c, i, &y);
+        assert_close(x.price, y.price, 1e-9, "price", mcp_results_trade_id(g, i));
+        assert_close(x.std_error, y.std_error, 1e-7, "std error", mcp_results_trade_id(g, i));
+        worst = fmax(worst, fabs(x.price - y.price) / fmax(fabs(y.price), 1e-300));
+      }
+      print_message("  methods %d%s, %s: %zu trades, largest relative difference %.2e\n",
+                    mixed ? 0 : methods[k], mixed ? " (mixed per trade)" : "",
+                    scheme ? "Euler" : "QE", mcp_results_count(g), worst);
+      mcp_results_destroy(g);
+      mcp_results_destroy(c);
+      mcp_portfolio_destroy(p);
+    }
+  mcp_market_destroy(m);
+}
+
+/* Block size, tile size, repetition and every prefetch strategy leave the
+ * bits of the models book unchanged, with all methods on. */
+static void gpu_models_invariant(void **state)
+{
+  mcp_market *m = models_market();
+  mcp_portfolio *p = models_book(40009, 7, 1);
+  for (int prec = 0; prec < 2; prec++) {
+    assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_NONE, 4, 0), MCP_OK);
+    mcp_results *ref = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+    static const int blocks[] = {32, 96, 1024};
+    static const uint64_t tiles[] = {256, 8192};
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) {
+      mcp_results *r = price(MCP_BACKEND_CUDA, blocks[i], 0, m, p);
+      assert_identical(ref, r);
+      mcp_results_destroy(r);
+    }
+    for (size_t i = 0; i < sizeof tiles / sizeof *tiles; i++) {
+      mcp_results *r = price(MCP_BACKEND_CUDA, 128, tiles[i], m, p);
+      assert_identical(ref, r);
+      mcp_results_destroy(r);
+    }
+    int runs = 0;
+    for (int s = MCP_PREFETCH_UNROLL; s <= MCP_PREFETCH_SMEM_ASYNC; s++)
+      for (int d = 2; d <= 12; d *= 6 /* 2, 12 */) {
+        int smem = s == MCP_PREFETCH_SMEM_BATCH || s == MCP_PREFETCH_SMEM_ROLLING ||
+                   s == MCP_PREFETCH_SMEM_ASYNC;
+        assert_int_equal(mcp_portfolio_set_prefetch(p, (mcp_prefetch)s, d,
+                                                    smem && d == 12 ? MCP_PADDING_INTERLEAVED
+                                                                    : 1),
+                         MCP_OK);
+        mcp_results *r = price(MCP_BACKEND_CUDA, 96, 0, m, p);
+        assert_identical(ref, r);
+        mcp_results_destroy(r);
+        runs++;
+      }
+    print_message("  %s: %d strategy settings, 3 block and 2 tile sizes identical\n",
+                  prec ? "float" : "double", runs);
+    mcp_results_destroy(ref);
+  }
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+
 /* Black-Scholes call and put on the GPU at 4 million paths. */
 static double bs(int call, double s, double k, double r, double q, double v, double t)
 {
@@ -264,6 +443,50 @@ static void normals_kernel_follows_canonical_mapping(void **state)
   free(gen);
   free(ker);
 }
+
+/* The Sobol kernel draws cuRAND's device points: the normals agree with the
+ * host's to the rounding of the quantile's erfc and exp, for a start that is
+ * not a power of two and a replicate's shifted scrambles. */
+static void sobol_kernel_matches_host(void **state)
+{
+  enum { NDIM = 33 };
+  const size_t p0 = 1000003, n = 4099;
+  const uint64_t *dirs = mcpi_sobol_directions(), *consts = mcpi_sobol_scrambles();
+  assert_non_null(dirs);
+  uint64_t scr[NDIM];
+  for (size_t d = 0; d < NDIM; d++)
+    scr[d] = consts[d] ^ mcpi_sobol_shift(99, 3, d);
+  double *host = malloc(sizeof(double) * NDIM * n), *dev = malloc(sizeof(double) * NDIM * n);
+  double *d_z;
+  uint64_t *d_dirs, *d_scr;
+  assert_true(host && dev);
+  assert_int_equal(cudaMalloc((void **)&d_z, sizeof(double) * NDIM * n), cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&d_dirs, sizeof(uint64_t) * NDIM * MCPI_SOBOL_BITS),
+                   cudaSuccess);
+  assert_int_equal(cudaMalloc((void **)&d_scr, sizeof scr), cudaSuccess);
+  assert_int_equal(cudaMemcpy(d_dirs, dirs, sizeof(uint64_t) * NDIM * MCPI_SOBOL_BITS,
+                              cudaMemcpyHostToDevice),
+                   cudaSuccess);
+  assert_int_equal(cudaMemcpy(d_scr, scr, sizeof scr, cudaMemcpyHostToDevice), cudaSuccess);
+  assert_int_equal(mcpi_launch_sobol(d_dirs, d_scr, NDIM, p0, n, d_z, n, 0), cudaSuccess);
+  assert_int_equal(cudaMemcpy(dev, d_z, sizeof(double) * NDIM * n, cudaMemcpyDeviceToHost),
+                   cudaSuccess);
+  mcpi_sobol_fill(dirs, scr, NDIM, p0, n, host, n);
+  size_t same = 0;
+  for (size_t k = 0; k < NDIM * n; k++) {
+    if (fabs(host[k] - dev[k]) > 1e-14 * fmax(1, fabs(host[k])))
+      fail_msg("dimension %zu point %zu: host %.17g device %.17g", k / n, p0 + k % n, host[k],
+               dev[k]);
+    same += host[k] == dev[k];
+  }
+  print_message("  %zu of %zu normals bitwise equal, the rest within 1e-14\n", same,
+                (size_t)NDIM * n);
+  cudaFree(d_z);
+  cudaFree(d_dirs);
+  cudaFree(d_scr);
+  free(host);
+  free(dev);
+}
 #endif
 
 int main(void)
@@ -279,11 +502,14 @@ int main(void)
   const struct CMUnitTest tests[] = {
 #ifdef MCP_HAVE_CUDA
       cmocka_unit_test(normals_kernel_follows_canonical_mapping),
+      cmocka_unit_test(sobol_kernel_matches_host),
 #endif
       cmocka_unit_test(gpu_matches_cpu),
       cmocka_unit_test(gpu_invariant_under_block_and_tile),
       cmocka_unit_test(strategies_identical),
       cmocka_unit_test(gpu_black_scholes),
+      cmocka_unit_test(gpu_models_match_cpu),
+      cmocka_unit_test(gpu_models_invariant),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
