@@ -20,8 +20,8 @@ cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_
                               cudaStream_t stream);
 /* Blocks of the path kernel (single or multi-asset) that the current device
  * runs at once (its occupancy times the multiprocessors); sets the kernel's
- * shared memory. */
-cudaError_t mcpi_path_grid(const mcpi_kernel_options *o, int multi, int *grid);
+ * shared memory, and lowers o->block to what the kernel's registers allow. */
+cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int *grid);
 /* Dynamic shared memory of the path kernel per block (0 without a ring). */
 size_t mcpi_prefetch_smem_bytes(mcp_precision precision, mcp_prefetch strategy, int distance,
                                 int padding, int block);

@@ -15,7 +15,6 @@ typedef struct mcpi_run {
   mcp_context *ctx;  /* tile and block sizes, device, progress; errors go to ctx->err */
   mcpi_accum **acc;  /* acc[job][rep (ntrades + 1) + col]: the trades, then the book */
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
-  int grid;                 /* GPU: blocks of the path kernel, a whole wave */
   double work_done, work_total; /* path-elements, for progress */
 } mcpi_run;
 

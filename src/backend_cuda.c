@@ -27,6 +27,8 @@ enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, S
 typedef struct gpu_job {
   mcpi_run *run;
   const mcpi_job *j;
+  mcpi_kernel_options kopt; /* the run's, with the block the job's kernel allows */
+  int grid;                 /* blocks of a wave */
   mcpi_job_view view;      /* device pointers */
   mcpi_bridge_view bridge; /* device pointers */
   void *buf[NBUF];
@@ -188,8 +190,8 @@ static mcp_status paths(void *self, size_t n, int controls)
 {
   gpu_job *g = self;
   g->view.write_controls = controls;
-  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, g->buf[PAY], &g->run->kopt,
-                                    g->run->grid, 0);
+  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, g->buf[PAY], &g->kopt,
+                                    g->grid, 0);
   return e ? cuda_fail(g->run->ctx, e, "the path kernel") : MCP_OK;
 }
 
@@ -227,9 +229,11 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
   size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
-  gpu_job g = {.run = run, .j = j};
+  gpu_job g = {.run = run, .j = j, .kopt = run->kopt};
   cudaError_t e;
   mcp_status st = MCP_OK;
+  if ((e = mcpi_path_grid(&g.kopt, j->nassets > 1, &g.grid)))
+    return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   if (j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble)))
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
   else if ((e = upload_job(&g)))
@@ -262,12 +266,8 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      mcp_prefetch_name(o->strategy), o->distance, o->padding, smem, o->block,
                      max_smem);
   mcp_status st = MCP_OK;
-  for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++) {
-    /* the grid is a whole wave of the job's kernel (single or multi-asset) */
-    if ((e = mcpi_path_grid(o, run->plan->jobs[ji].nassets > 1, &run->grid)) != cudaSuccess)
-      return cuda_fail(ctx, e, "sizing the path kernel's grid");
+  for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
     st = price_job(run, ji);
-  }
   return st;
 }
 #endif

@@ -1,34 +1,235 @@
 /* load_market.c: reading a market file (doc/input-schema.md). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "load_json.h"
 #include "market.h"
 #include "validate.h"
 
-static const char *const market_keys[] = {"rate", "underlyings"};
-static const char *const underlying_keys[] = {"name", "model",    "spot",
-                                              "rate", "dividend", "volatility"};
+static const char *const market_keys[] = {"rate", "underlyings", "correlations"};
+
+/* The fields of an underlying, each with the models (bits 1 << mcpi_model)
+ * that have it, in the order messages list them. */
+enum {
+  BS = 1 << MCPI_MODEL_BLACK_SCHOLES,
+  HESTON = 1 << MCPI_MODEL_HESTON,
+  MERTON = 1 << MCPI_MODEL_MERTON,
+  ALL = BS | HESTON | MERTON
+};
+#define UNDERLYING_FIELDS(F)                                                                \
+  F("name", ALL) F("model", ALL) F("spot", ALL) F("rate", ALL) F("dividend", ALL)           \
+  F("volatility", BS | MERTON) F("v0", HESTON) F("kappa", HESTON) F("theta", HESTON)       \
+  F("xi", HESTON) F("rho", HESTON) F("lambda", MERTON) F("jump_mean", MERTON)              \
+  F("jump_vol", MERTON) F("curves", ALL)
+#define FIELD_KEY(key, models) key,
+#define FIELD_MODELS(key, models) models,
+static const char *const underlying_keys[] = {UNDERLYING_FIELDS(FIELD_KEY)};
+static const unsigned underlying_models[] = {UNDERLYING_FIELDS(FIELD_MODELS)};
 static const mcpi_json_choice models[] = {{"black-scholes", MCPI_MODEL_BLACK_SCHOLES},
+                                          {"heston", MCPI_MODEL_HESTON},
+                                          {"merton", MCPI_MODEL_MERTON},
                                           {NULL, 0}};
+
+/* The curves an underlying may give, in mcp_curve order. */
+static const char *const curves_keys[] = {"rate", "dividend", "volatility"};
+static const char *const curve_keys[] = {"end", "value"};
+static const char *const correlation_keys[] = {"underlyings", "matrix"};
+
+#define CURVES_WHAT "an object of curves {rate, dividend, volatility}"
+#define CURVE_WHAT "a curve object {end, value}"
+#define CORRELATION_WHAT "a correlation object {underlyings, matrix}"
+#define CORR_NAMES_WHAT "an array of 2 to 16 underlying names"
+
+/* Appends name to the list in buf, after sep unless it is the first. */
+static void list_add(char *buf, size_t size, const char *name, const char *sep)
+{
+  size_t used = strlen(buf);
+  snprintf(buf + used, size - used, "%s%s", used ? sep : "", name);
+}
+
+/* Checks that every member of obj, all among the nkeys keys (masks[i] says
+ * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind
+ * `which` of choices (a model or a product).  A field of another kind is an
+ * unknown field; the message names the kinds that have it. */
+static mcp_status kind_keys(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *const *keys, const unsigned *masks, size_t nkeys,
+                            const char *kind, const mcpi_json_choice *choices, int which)
+{
+  const char *key;
+  json_t *member;
+  json_object_foreach(obj, key, member) {
+    size_t i = 0;
+    while (i < nkeys && strcmp(key, keys[i]) != 0)
+      i++;
+    if (i == nkeys || masks[i] & 1u << which)
+      continue;
+    char known[MCPI_ERRLEN / 2] = "", owners[MCPI_ERRLEN / 4] = "";
+    const char *own[32];
+    size_t n = 0;
+    for (size_t k = 0; k < nkeys; k++)
+      if (masks[k] & 1u << which)
+        list_add(known, sizeof known, keys[k], ", ");
+    for (const mcpi_json_choice *c = choices; c->name && n < MCPI_COUNT(own); c++)
+      if (masks[i] & 1u << c->value)
+        own[n++] = c->name;
+    for (size_t k = 0; k < n; k++)
+      list_add(owners, sizeof owners, own[k], k + 1 == n ? " and " : ", ");
+    return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
+                          "unknown field; expected one of %s (%s is for %s%s %s)", known, key,
+                          kind, n > 1 ? "s" : "", owners);
+  }
+  return MCP_OK;
+}
+
+/* A curve read from the file, set once its underlying is added. */
+typedef struct curve {
+  double *end, *value;
+  size_t n;
+} curve;
+
+static void free_curves(curve *c)
+{
+  for (size_t k = 0; k < MCPI_COUNT(curves_keys); k++) {
+    free(c[k].end);
+    free(c[k].value);
+  }
+}
+
+/* Copies the n numbers of array, at path, into *out; check judges each. */
+static mcp_status read_values(const mcpi_json_doc *d, const mcpi_json_path *path,
+                              json_t *array, const char *(*check)(double), double **out)
+{
+  size_t i, n = json_array_size(array);
+  json_t *v;
+  const char *why;
+  double *x = malloc((n ? n : 1) * sizeof *x);
+  if (!x)
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_array_foreach(array, i, v) {
+    if ((why = json_is_number(v) ? check(json_number_value(v)) : check(NAN))) {
+      free(x);
+      return mcpi_json_expected(d, &(mcpi_json_path){path, NULL, i}, why);
+    }
+    x[i] = json_number_value(v);
+  }
+  *out = x;
+  return MCP_OK;
+}
+
+/* One curve {end, value} at path; which is its mcp_curve. */
+static mcp_status read_curve(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                             int which, curve *c)
+{
+  const mcpi_json_path end_path = {path, "end", 0}, value_path = {path, "value", 0};
+  json_t *end, *value;
+  const char *why;
+  mcp_status st;
+  if ((st = mcpi_json_object(d, path, obj, CURVE_WHAT, curve_keys, MCPI_COUNT(curve_keys))) ||
+      (st = mcpi_json_array(d, path, obj, "end", MCPI_REQUIRED, 1,
+                            "a non-empty array of times", &end)) ||
+      (st = mcpi_json_array(d, path, obj, "value", MCPI_REQUIRED, 1,
+                            "a non-empty array of values", &value)) ||
+      (st = mcpi_json_times(d, &end_path, end, &c->end, &c->n)))
+    return st;
+  /* The ends are a time grid: each compared with its predecessor. */
+  for (size_t i = 0; i < c->n; i++)
+    if ((why = mcpi_check_grid(i ? 2 : 1, c->end + i - (i ? 1 : 0))))
+      return mcpi_json_expected(d, &(mcpi_json_path){&end_path, NULL, i}, why);
+  if (json_array_size(value) != c->n)
+    return mcpi_json_fail(d, &value_path, 0, MCP_ERR_INPUT,
+                          "expected %zu values, one for each end, got %zu", c->n,
+                          json_array_size(value));
+  return read_values(d, &value_path, value,
+                     which == MCP_CURVE_VOLATILITY ? mcpi_check_volatility : mcpi_check_rate,
+                     &c->value);
+}
+
+static mcp_status read_curves(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                              curve *c)
+{
+  const mcpi_json_path curves_path = {path, "curves", 0};
+  json_t *curves, *one;
+  mcp_status st;
+  if ((st = mcpi_json_member(d, path, obj, "curves", MCPI_OPTIONAL, CURVES_WHAT, &curves)) ||
+      !curves)
+    return st;
+  if ((st = mcpi_json_object(d, &curves_path, curves, CURVES_WHAT, curves_keys,
+                             MCPI_COUNT(curves_keys))))
+    return st;
+  for (size_t k = 0; k < MCPI_COUNT(curves_keys); k++)
+    if ((one = json_object_get(curves, curves_keys[k])) &&
+        (st = read_curve(d, &(mcpi_json_path){&curves_path, curves_keys[k], 0}, one, (int)k,
+                         &c[k])))
+      return st;
+  return MCP_OK;
+}
+
+/* Whether the underlying u gives curves.KEY. */
+static int has_curve(json_t *u, const char *key)
+{
+  json_t *curves = json_object_get(u, "curves");
+  return json_is_object(curves) && json_object_get(curves, key);
+}
+
+/* The flat value key of u, required unless a curve or a default stands in;
+ * a flat value and a curve for one field are an error. */
+static mcp_status read_flat(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *u,
+                            const char *key, int required, const char *(*check)(double),
+                            double *out)
+{
+  int curve = has_curve(u, key);
+  if (curve && json_object_get(u, key))
+    return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
+                          "expected either a flat %s or curves.%s, not both", key, key);
+  return mcpi_json_number(d, path, u, key, required && !curve, check, out);
+}
 
 /* rate is the file's default rate; rate_required says that it has none. */
 static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *u,
                                   int rate_required, double rate, mcp_market *m)
 {
   const char *name = NULL;
-  int model = MCPI_MODEL_BLACK_SCHOLES; /* checked; the only model so far */
+  int model = MCPI_MODEL_BLACK_SCHOLES;
   double spot = 0, dividend = 0, volatility = 0;
+  double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0, lambda = 0, jump_mean = 0,
+         jump_vol = 0;
+  curve curves[MCPI_COUNT(curves_keys)] = {{0}};
+  const mcpi_json_path curves_path = {path, "curves", 0};
   const mcpi_underlying *same;
   mcp_status st;
+  /* All fields first, so that a misspelt "model" reads as unknown. */
   if ((st = mcpi_json_object(d, path, u, "an underlying object", underlying_keys,
                              MCPI_COUNT(underlying_keys))) ||
       (st = mcpi_json_string(d, path, u, "name", MCPI_REQUIRED, mcpi_check_name, &name)) ||
       (st = mcpi_json_enum(d, path, u, "model", MCPI_OPTIONAL, models, &model)) ||
+      (st = kind_keys(d, path, u, underlying_keys, underlying_models,
+                      MCPI_COUNT(underlying_keys), "model", models, model)) ||
       (st = mcpi_json_number(d, path, u, "spot", MCPI_REQUIRED, mcpi_check_spot, &spot)) ||
-      (st = mcpi_json_number(d, path, u, "rate", rate_required, mcpi_check_rate, &rate)) ||
-      (st = mcpi_json_number(d, path, u, "dividend", MCPI_OPTIONAL, mcpi_check_rate,
-                             &dividend)) ||
-      (st = mcpi_json_number(d, path, u, "volatility", MCPI_REQUIRED, mcpi_check_volatility,
-                             &volatility)))
+      (st = read_flat(d, path, u, "rate", rate_required, mcpi_check_rate, &rate)) ||
+      (st = read_flat(d, path, u, "dividend", MCPI_OPTIONAL, mcpi_check_rate, &dividend)))
+    return st;
+  if (model == MCPI_MODEL_HESTON) {
+    if ((st = mcpi_json_number(d, path, u, "v0", MCPI_REQUIRED, mcpi_check_variance, &v0)) ||
+        (st = mcpi_json_number(d, path, u, "kappa", MCPI_REQUIRED, mcpi_check_positive,
+                               &kappa)) ||
+        (st = mcpi_json_number(d, path, u, "theta", MCPI_REQUIRED, mcpi_check_variance,
+                               &theta)) ||
+        (st = mcpi_json_number(d, path, u, "xi", MCPI_REQUIRED, mcpi_check_positive, &xi)) ||
+        (st = mcpi_json_number(d, path, u, "rho", MCPI_REQUIRED, mcpi_check_correlation,
+                               &rho)))
+      return st;
+  } else if ((st = read_flat(d, path, u, "volatility", MCPI_REQUIRED, mcpi_check_volatility,
+                             &volatility))) {
+    return st;
+  }
+  if (model == MCPI_MODEL_MERTON &&
+      ((st = mcpi_json_number(d, path, u, "lambda", MCPI_REQUIRED, mcpi_check_intensity,
+                              &lambda)) ||
+       (st = mcpi_json_number(d, path, u, "jump_mean", MCPI_REQUIRED, mcpi_check_jump_mean,
+                              &jump_mean)) ||
+       (st = mcpi_json_number(d, path, u, "jump_vol", MCPI_REQUIRED, mcpi_check_volatility,
+                              &jump_vol))))
     return st;
   if ((same = mcpi_market_find(m, name))) {
     char what[64];
@@ -36,28 +237,158 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
              (size_t)(same - m->u));
     return mcpi_json_expected(d, &(mcpi_json_path){path, "name", 0}, what);
   }
-  if ((st = mcp_market_add_black_scholes(m, name, spot, rate, dividend, volatility)))
-    return mcpi_json_fail(d, path, 0, st, "%s", mcp_market_last_error(m));
+  if ((st = read_curves(d, path, u, curves)) != MCP_OK)
+    goto done;
+  switch (model) {
+  case MCPI_MODEL_HESTON:
+    st = mcp_market_add_heston(m, name, spot, rate, dividend, v0, kappa, theta, xi, rho);
+    break;
+  case MCPI_MODEL_MERTON:
+    st = mcp_market_add_merton(m, name, spot, rate, dividend, volatility, lambda, jump_mean,
+                               jump_vol);
+    break;
+  default:
+    st = mcp_market_add_black_scholes(m, name, spot, rate, dividend, volatility);
+  }
+  if (st != MCP_OK) {
+    st = mcpi_json_fail(d, path, 0, st, "%s", mcp_market_last_error(m));
+    goto done;
+  }
+  /* The library's checks of a curve the reader let through (a Heston
+   * volatility curve) are reported at the curve. */
+  for (size_t k = 0; k < MCPI_COUNT(curves_keys) && st == MCP_OK; k++)
+    if (curves[k].n &&
+        (st = mcp_market_set_curve(m, name, (mcp_curve)k, curves[k].n, curves[k].end,
+                                   curves[k].value)))
+      st = mcpi_json_fail(d, &(mcpi_json_path){&curves_path, curves_keys[k], 0}, 0, st, "%s",
+                          mcp_market_last_error(m));
+done:
+  free_curves(curves);
+  return st;
+}
+
+/* The underlyings of a correlation block, at path: n names of Black-Scholes
+ * underlyings of the file, none twice. */
+static mcp_status read_correlated(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                  json_t *list, const mcp_market *m, const char **names)
+{
+  size_t i;
+  json_t *v;
+  const char *why;
+  if (json_array_size(list) > MCP_MAX_ASSETS)
+    return mcpi_json_expected(d, path, CORR_NAMES_WHAT);
+  json_array_foreach(list, i, v) {
+    const mcpi_json_path at = {path, NULL, i};
+    const mcpi_underlying *u;
+    if ((why = mcpi_check_name(json_is_string(v) ? json_string_value(v) : NULL)))
+      return mcpi_json_expected(d, &at, why);
+    names[i] = json_string_value(v);
+    if (!(u = mcpi_market_find(m, names[i])))
+      return mcpi_json_expected(d, &at, "the name of an underlying of this file");
+    if (u->model != MCPI_MODEL_BLACK_SCHOLES)
+      return mcpi_json_expected(d, &at,
+                                "a Black-Scholes underlying (only those are correlated)");
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(names[k], names[i]) == 0) {
+        char what[96];
+        snprintf(what, sizeof what, "a name not listed before (underlyings[%zu] has it)", k);
+        return mcpi_json_expected(d, &at, what);
+      }
+  }
+  return MCP_OK;
+}
+
+/* The n x n matrix at path, row arrays, into c (row-major): a unit
+ * diagonal, correlations in [-1, 1], symmetric. */
+static mcp_status read_matrix(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *rows,
+                              size_t n, double *c)
+{
+  char what[64];
+  size_t r, k;
+  json_t *row, *v;
+  snprintf(what, sizeof what, "an array of %zu rows, one for each underlying", n);
+  if (!json_is_array(rows))
+    return mcpi_json_expected(d, path, what);
+  if (json_array_size(rows) != n)
+    return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "expected %s, got %zu", what,
+                          json_array_size(rows));
+  snprintf(what, sizeof what, "a row of %zu numbers, one for each underlying", n);
+  json_array_foreach(rows, r, row) {
+    const mcpi_json_path row_path = {path, NULL, r};
+    if (!json_is_array(row))
+      return mcpi_json_expected(d, &row_path, what);
+    if (json_array_size(row) != n)
+      return mcpi_json_fail(d, &row_path, 0, MCP_ERR_INPUT, "expected %s, got %zu", what,
+                            json_array_size(row));
+    json_array_foreach(row, k, v) {
+      const mcpi_json_path at = {&row_path, NULL, k};
+      double x = json_number_value(v);
+      if (r == k ? !json_is_number(v) || x != 1
+                 : !json_is_number(v) || mcpi_check_correlation(x))
+        return mcpi_json_expected(d, &at, r == k ? "1 on the diagonal"
+                                                 : "a correlation between -1 and 1");
+      if (k < r && x != c[k * n + r]) {
+        char sym[96];
+        snprintf(sym, sizeof sym, "the value at [%zu][%zu] (a symmetric matrix)", k, r);
+        return mcpi_json_expected(d, &at, sym);
+      }
+      c[r * n + k] = x;
+    }
+  }
+  return MCP_OK;
+}
+
+static mcp_status read_correlation(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                   json_t *obj, mcp_market *m)
+{
+  const mcpi_json_path names_path = {path, "underlyings", 0}, matrix_path = {path, "matrix", 0};
+  const char *names[MCP_MAX_ASSETS];
+  double c[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+  json_t *list, *rows;
+  mcp_status st;
+  if ((st = mcpi_json_object(d, path, obj, CORRELATION_WHAT, correlation_keys,
+                             MCPI_COUNT(correlation_keys))) ||
+      (st = mcpi_json_array(d, path, obj, "underlyings", MCPI_REQUIRED, 2, CORR_NAMES_WHAT,
+                            &list)) ||
+      (st = read_correlated(d, &names_path, list, m, names)) ||
+      (st = mcpi_json_member(d, path, obj, "matrix", MCPI_REQUIRED,
+                             "an array of rows, one for each underlying", &rows)) ||
+      (st = read_matrix(d, &matrix_path, rows, json_array_size(list), c)))
+    return st;
+  /* What is left to the library: positive definiteness. */
+  if ((st = mcp_market_set_correlation(m, json_array_size(list), names, c))) {
+    const char *msg = mcp_market_last_error(m);
+    if (strncmp(msg, "correlation: ", 13) == 0)
+      msg += 13;
+    return mcpi_json_fail(d, &matrix_path, 0, st, "%s", msg);
+  }
   return MCP_OK;
 }
 
 static mcp_status fill_market(const mcpi_json_doc *d, void *target)
 {
   const mcpi_json_path list_path = {NULL, "underlyings", 0};
+  const mcpi_json_path corr_path = {NULL, "correlations", 0};
   double rate = 0;
-  json_t *list, *u;
+  json_t *list, *corr, *u;
   size_t i;
   mcp_status st;
   if ((st = mcpi_json_object(d, NULL, d->root, "a market object", market_keys,
                              MCPI_COUNT(market_keys))) ||
       (st = mcpi_json_number(d, NULL, d->root, "rate", MCPI_OPTIONAL, mcpi_check_rate, &rate)) ||
       (st = mcpi_json_array(d, NULL, d->root, "underlyings", MCPI_REQUIRED, 1,
-                            "a non-empty array of underlyings", &list)))
+                            "a non-empty array of underlyings", &list)) ||
+      (st = mcpi_json_array(d, NULL, d->root, "correlations", MCPI_OPTIONAL, 0,
+                            "an array of correlation objects {underlyings, matrix}", &corr)))
     return st;
   int rate_required = !json_object_get(d->root, "rate");
   json_array_foreach(list, i, u)
     if ((st = read_underlying(d, &(mcpi_json_path){&list_path, NULL, i}, u, rate_required, rate,
                               target)))
+      return st;
+  /* Correlations name underlyings: read once they are all in. */
+  json_array_foreach(corr, i, u)
+    if ((st = read_correlation(d, &(mcpi_json_path){&corr_path, NULL, i}, u, target)))
       return st;
   return MCP_OK;
 }

@@ -1,4 +1,5 @@
 /* load_portfolio.c: reading a portfolio file (doc/input-schema.md). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,22 +8,63 @@
 #include "portfolio.h"
 #include "validate.h"
 
-enum { EUROPEAN, ASIAN };
-
 static const char *const top_keys[] = {"run", "trades"};
-static const char *const run_keys[] = {"paths",    "seed",     "steps_per_year",    "grid",
-                                       "backend",  "precision", "prefetch", "prefetch_distance",
-                                       "padding"};
-/* A European takes the first EUROPEAN_KEYS fields: it has no fixings. */
-static const char *const trade_keys[] = {"id", "product", "type", "underlying", "strike",
-                                         "maturity", "quantity", "average", "fixings"};
-#define EUROPEAN_KEYS 7
+static const char *const run_keys[] = {"paths",    "seed",      "steps_per_year", "grid",
+                                       "backend",  "precision", "prefetch",
+                                       "prefetch_distance", "padding", "methods",
+                                       "scramblings", "heston_scheme"};
 static const char *const schedule_keys[] = {"first", "last", "count"};
 
-static const mcpi_json_choice products[] = {{"european", EUROPEAN}, {"asian", ASIAN}, {NULL, 0}};
+/* The fields of a trade, each with the products (bits 1 << mcp_product)
+ * that have it, in the order messages list them. */
+#define P(x) (1u << MCP_PRODUCT_##x)
+#define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK))
+#define MULTI (P(BASKET) | P(BEST_OF) | P(WORST_OF))
+#define ANY (SINGLE | MULTI)
+#define TRADE_FIELDS(F)                                                                     \
+  F("id", ANY) F("product", ANY) F("type", ANY) F("underlying", SINGLE) F("strike", ANY)    \
+  F("maturity", ANY) F("quantity", ANY) F("average", P(ASIAN))                              \
+  F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK)) F("strike_kind", P(ASIAN) | P(LOOKBACK)) \
+  F("digital", P(DIGITAL)) F("cash", P(DIGITAL)) F("barrier_kind", P(BARRIER))              \
+  F("barrier", P(BARRIER)) F("rebate", P(BARRIER)) F("monitoring", P(BARRIER))              \
+  F("assets", MULTI) F("weights", P(BASKET)) F("methods", ANY)
+#define FIELD_KEY(key, products) key,
+#define FIELD_PRODUCTS(key, products) products,
+static const char *const trade_keys[] = {TRADE_FIELDS(FIELD_KEY)};
+static const unsigned trade_products[] = {TRADE_FIELDS(FIELD_PRODUCTS)};
+
+static const mcpi_json_choice products[] = {{"european", MCP_PRODUCT_EUROPEAN},
+                                            {"digital", MCP_PRODUCT_DIGITAL},
+                                            {"asian", MCP_PRODUCT_ASIAN},
+                                            {"barrier", MCP_PRODUCT_BARRIER},
+                                            {"lookback", MCP_PRODUCT_LOOKBACK},
+                                            {"basket", MCP_PRODUCT_BASKET},
+                                            {"best-of", MCP_PRODUCT_BEST_OF},
+                                            {"worst-of", MCP_PRODUCT_WORST_OF},
+                                            {NULL, 0}};
 static const mcpi_json_choice types[] = {{"call", MCP_CALL}, {"put", MCP_PUT}, {NULL, 0}};
 static const mcpi_json_choice averages[] = {
     {"arithmetic", MCP_ARITHMETIC}, {"geometric", MCP_GEOMETRIC}, {NULL, 0}};
+static const mcpi_json_choice strike_kinds[] = {
+    {"fixed", MCP_FIXED_STRIKE}, {"floating", MCP_FLOATING_STRIKE}, {NULL, 0}};
+static const mcpi_json_choice digitals[] = {{"cash-or-nothing", MCP_CASH_OR_NOTHING},
+                                            {"asset-or-nothing", MCP_ASSET_OR_NOTHING},
+                                            {NULL, 0}};
+static const mcpi_json_choice barrier_kinds[] = {{"up-and-out", MCP_UP_AND_OUT},
+                                                 {"up-and-in", MCP_UP_AND_IN},
+                                                 {"down-and-out", MCP_DOWN_AND_OUT},
+                                                 {"down-and-in", MCP_DOWN_AND_IN},
+                                                 {NULL, 0}};
+static const mcpi_json_choice monitorings[] = {{"discrete", MCP_MONITOR_DISCRETE},
+                                               {"bgk", MCP_MONITOR_BGK},
+                                               {"bridge", MCP_MONITOR_BRIDGE},
+                                               {NULL, 0}};
+static const mcpi_json_choice methods[] = {{"antithetic", MCP_ANTITHETIC},
+                                           {"control-variate", MCP_CONTROL_VARIATE},
+                                           {"qmc", MCP_QMC},
+                                           {NULL, 0}};
+static const mcpi_json_choice schemes[] = {
+    {"qe", MCP_HESTON_QE}, {"euler", MCP_HESTON_EULER}, {NULL, 0}};
 static const mcpi_json_choice backends[] = {
     {"auto", MCP_BACKEND_AUTO}, {"cpu", MCP_BACKEND_CPU}, {"cuda", MCP_BACKEND_CUDA}, {NULL, 0}};
 
@@ -51,18 +93,45 @@ static const char *check_padding(uint64_t p)
 
 #define FIXINGS_WHAT "an array of times or an object {first, last, count}"
 
+#define ASSETS_WHAT "an array of 2 to 16 underlying names"
+#define METHODS_WHAT "an array of method names (antithetic, control-variate, qmc)"
+
+/* A trade as read, before it goes to mcp_portfolio_add_trade.  Fields a
+ * product does not have keep the defaults of mcp_trade_init. */
 typedef struct trade {
   const char *id, *underlying;
-  int product, type, average;
-  double strike, maturity, quantity;
+  const char *assets[MCP_MAX_ASSETS];
+  double weights[MCP_MAX_ASSETS];
+  size_t nassets;
+  int has_weights;
+  int product, type, average, strike_kind, digital, barrier_kind, monitoring, methods;
+  double strike, maturity, quantity, cash, barrier, rebate;
   double *fix;
   size_t nfix;
 } trade;
+
+static int multi_asset(const trade *tr)
+{
+  return tr->product == MCP_PRODUCT_BASKET || tr->product == MCP_PRODUCT_BEST_OF ||
+         tr->product == MCP_PRODUCT_WORST_OF;
+}
+
+/* Whether the trade has fixings (monitoring dates for a barrier). */
+static int has_schedule(const trade *tr)
+{
+  return tr->product == MCP_PRODUCT_ASIAN || tr->product == MCP_PRODUCT_LOOKBACK ||
+         (tr->product == MCP_PRODUCT_BARRIER && tr->monitoring != MCP_MONITOR_BRIDGE);
+}
 
 /* The JSON reader accepts any non-negative json_int_t. */
 static const char *check_seed(uint64_t seed)
 {
   return seed <= INT64_MAX ? NULL : "an integer between 0 and 2^63-1";
+}
+
+static const char *check_scramblings(uint64_t n)
+{
+  return n >= 2 && n <= MCPI_MAX_SCRAMBLINGS ? NULL : "an integer between 2 and 1024";
 }
 
 static const char *check_count(uint64_t n)
@@ -122,6 +191,75 @@ static mcp_status read_grid(const mcpi_json_doc *d, const mcpi_json_path *path, 
   return st;
 }
 
+/* Appends name to the list in buf, after sep unless it is the first. */
+static void list_add(char *buf, size_t size, const char *name, const char *sep)
+{
+  size_t used = strlen(buf);
+  snprintf(buf + used, size - used, "%s%s", used ? sep : "", name);
+}
+
+/* Checks that every member of obj, all among the nkeys keys (masks[i] says
+ * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind
+ * `which` of choices (a model or a product).  A field of another kind is an
+ * unknown field; the message names the kinds that have it. */
+static mcp_status kind_keys(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            const char *const *keys, const unsigned *masks, size_t nkeys,
+                            const char *kind, const mcpi_json_choice *choices, int which)
+{
+  const char *key;
+  json_t *member;
+  json_object_foreach(obj, key, member) {
+    size_t i = 0;
+    while (i < nkeys && strcmp(key, keys[i]) != 0)
+      i++;
+    if (i == nkeys || masks[i] & 1u << which)
+      continue;
+    char known[MCPI_ERRLEN / 2] = "", owners[MCPI_ERRLEN / 4] = "";
+    const char *own[32];
+    size_t n = 0;
+    for (size_t k = 0; k < nkeys; k++)
+      if (masks[k] & 1u << which)
+        list_add(known, sizeof known, keys[k], ", ");
+    for (const mcpi_json_choice *c = choices; c->name && n < MCPI_COUNT(own); c++)
+      if (masks[i] & 1u << c->value)
+        own[n++] = c->name;
+    for (size_t k = 0; k < n; k++)
+      list_add(owners, sizeof owners, own[k], k + 1 == n ? " and " : ", ");
+    return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
+                          "unknown field; expected one of %s (%s is for %s%s %s)", known, key,
+                          kind, n > 1 ? "s" : "", owners);
+  }
+  return MCP_OK;
+}
+
+/* "methods" of obj, at path: an array of method names, each at most once;
+ * an empty array is plain Monte Carlo.  *out keeps its value when absent. */
+static mcp_status read_methods(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                               int *out)
+{
+  const mcpi_json_path list_path = {path, "methods", 0};
+  json_t *list, *v;
+  size_t i;
+  int flags = 0;
+  mcp_status st =
+      mcpi_json_array(d, path, obj, "methods", MCPI_OPTIONAL, 0, METHODS_WHAT, &list);
+  if (st != MCP_OK || !list)
+    return st;
+  json_array_foreach(list, i, v) {
+    const mcpi_json_path at = {&list_path, NULL, i};
+    const mcpi_json_choice *c = methods;
+    while (c->name && !(json_is_string(v) && strcmp(c->name, json_string_value(v)) == 0))
+      c++;
+    if (!c->name)
+      return mcpi_json_expected(d, &at, "one of antithetic, control-variate, qmc");
+    if (flags & c->value)
+      return mcpi_json_expected(d, &at, "a method not listed before");
+    flags |= c->value;
+  }
+  *out = flags;
+  return MCP_OK;
+}
+
 static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
 {
   const mcpi_json_path path = {NULL, "run", 0}, grid_path = {&path, "grid", 0};
@@ -130,8 +268,9 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
   mcp_prefetch pre;
   int distance, padding;
   mcp_portfolio_prefetch(pf, &pre, &distance, &padding);
-  int strategy = pre;
+  int strategy = pre, methods = mcp_portfolio_methods(pf), scheme = pf->heston;
   uint64_t dist = (uint64_t)distance, pad = padding < 0 ? 0 : (uint64_t)padding;
+  uint64_t scramblings = pf->scramblings;
   json_t *run, *grid, *padv;
   const char *what = "an object of run settings";
   mcp_status st = mcpi_json_member(d, NULL, d->root, "run", MCPI_OPTIONAL, what, &run);
@@ -146,7 +285,11 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcpi_json_enum(d, &path, run, "precision", MCPI_OPTIONAL, precisions, &precision)) ||
       (st = mcpi_json_enum(d, &path, run, "prefetch", MCPI_OPTIONAL, strategies, &strategy)) ||
       (st = mcpi_json_uint(d, &path, run, "prefetch_distance", MCPI_OPTIONAL, check_distance,
-                           &dist)))
+                           &dist)) ||
+      (st = read_methods(d, &path, run, &methods)) ||
+      (st = mcpi_json_uint(d, &path, run, "scramblings", MCPI_OPTIONAL, check_scramblings,
+                           &scramblings)) ||
+      (st = mcpi_json_enum(d, &path, run, "heston_scheme", MCPI_OPTIONAL, schemes, &scheme)))
     return st;
   /* padding: an integer, or the name of the layout that needs none */
   padv = json_object_get(run, "padding");
@@ -163,7 +306,10 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcp_portfolio_set_steps_per_year(pf, (unsigned)steps)) ||
       (st = mcp_portfolio_set_backend(pf, (mcp_backend)backend)) ||
       (st = mcp_portfolio_set_precision(pf, (mcp_precision)precision)) ||
-      (st = mcp_portfolio_set_prefetch(pf, (mcp_prefetch)strategy, (int)dist, padding)))
+      (st = mcp_portfolio_set_prefetch(pf, (mcp_prefetch)strategy, (int)dist, padding)) ||
+      (st = mcp_portfolio_set_methods(pf, methods)) ||
+      (st = mcp_portfolio_set_scramblings(pf, (unsigned)scramblings)) ||
+      (st = mcp_portfolio_set_heston_scheme(pf, (mcp_heston_scheme)scheme)))
     return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
   return grid ? read_grid(d, &grid_path, grid, pf) : MCP_OK;
 }
@@ -195,10 +341,11 @@ static mcp_status read_schedule(const mcpi_json_doc *d, const mcpi_json_path *pa
   return MCP_OK;
 }
 
-/* The average and the fixings of an Asian, and its maturity when the file
- * leaves it to default to the last fixing. */
-static mcp_status read_asian(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                             trade *tr)
+/* The fixings of an Asian or a lookback, or the monitoring dates of a
+ * barrier, and the maturity when the file leaves it to default to the last
+ * fixing. */
+static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                               trade *tr)
 {
   const mcpi_json_path fix_path = {path, "fixings", 0};
   int has_maturity = json_object_get(t, "maturity") != NULL;
@@ -206,8 +353,7 @@ static mcp_status read_asian(const mcpi_json_doc *d, const mcpi_json_path *path,
   size_t bad;
   const char *why;
   mcp_status st;
-  if ((st = mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr->average)) ||
-      (st = mcpi_json_member(d, path, t, "fixings", MCPI_REQUIRED, FIXINGS_WHAT, &fixings)))
+  if ((st = mcpi_json_member(d, path, t, "fixings", MCPI_REQUIRED, FIXINGS_WHAT, &fixings)))
     return st;
   if (json_is_array(fixings))
     st = mcpi_json_times(d, &fix_path, fixings, &tr->fix, &tr->nfix);
@@ -226,6 +372,88 @@ static mcp_status read_asian(const mcpi_json_doc *d, const mcpi_json_path *path,
   return why ? time_error(d, &fix_path, json_is_object(fixings), bad, tr->nfix, why) : MCP_OK;
 }
 
+/* The assets of a multi-asset trade, and a basket's weights. */
+static mcp_status read_assets(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                              trade *tr)
+{
+  const mcpi_json_path assets_path = {path, "assets", 0}, weights_path = {path, "weights", 0};
+  json_t *list, *weights, *v;
+  size_t i;
+  const char *why;
+  mcp_status st;
+  if ((st = mcpi_json_array(d, path, t, "assets", MCPI_REQUIRED, 2, ASSETS_WHAT, &list)))
+    return st;
+  if (json_array_size(list) > MCP_MAX_ASSETS)
+    return mcpi_json_expected(d, &assets_path, ASSETS_WHAT);
+  json_array_foreach(list, i, v) {
+    const mcpi_json_path at = {&assets_path, NULL, i};
+    if ((why = mcpi_check_name(json_is_string(v) ? json_string_value(v) : NULL)))
+      return mcpi_json_expected(d, &at, why);
+    tr->assets[i] = json_string_value(v);
+    for (size_t k = 0; k < i; k++)
+      if (strcmp(tr->assets[k], tr->assets[i]) == 0) {
+        char what[64];
+        snprintf(what, sizeof what, "a name not listed before (assets[%zu] has it)", k);
+        return mcpi_json_expected(d, &at, what);
+      }
+  }
+  tr->nassets = json_array_size(list);
+  if ((st = mcpi_json_array(d, path, t, "weights", MCPI_OPTIONAL, 0,
+                            "an array of weights, one for each asset", &weights)) ||
+      !weights)
+    return st;
+  if (json_array_size(weights) != tr->nassets)
+    return mcpi_json_fail(d, &weights_path, 0, MCP_ERR_INPUT,
+                          "expected %zu weights, one for each asset, got %zu", tr->nassets,
+                          json_array_size(weights));
+  json_array_foreach(weights, i, v) {
+    if ((why = mcpi_check_quantity(json_is_number(v) ? json_number_value(v) : NAN)))
+      return mcpi_json_expected(d, &(mcpi_json_path){&weights_path, NULL, i}, why);
+    tr->weights[i] = json_number_value(v);
+  }
+  tr->has_weights = 1;
+  return MCP_OK;
+}
+
+/* The strike: none for a floating one. */
+static mcp_status read_strike(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                              trade *tr)
+{
+  if (tr->strike_kind != MCP_FLOATING_STRIKE)
+    return mcpi_json_number(d, path, t, "strike", MCPI_REQUIRED, mcpi_check_strike,
+                            &tr->strike);
+  if (json_object_get(t, "strike"))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "strike", 0},
+                              "no strike, as strike_kind is floating");
+  return MCP_OK;
+}
+
+/* The terms of a digital or a barrier. */
+static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                             trade *tr)
+{
+  mcp_status st;
+  if ((st = mcpi_json_enum(d, path, t, "digital", MCPI_OPTIONAL, digitals, &tr->digital)) ||
+      (st = mcpi_json_number(d, path, t, "cash", MCPI_OPTIONAL, mcpi_check_cash, &tr->cash)))
+    return st;
+  if (tr->digital == MCP_ASSET_OR_NOTHING && json_object_get(t, "cash"))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "cash", 0},
+                              "no cash, as digital is asset-or-nothing");
+  if (tr->product != MCP_PRODUCT_BARRIER)
+    return MCP_OK;
+  if ((st = mcpi_json_enum(d, path, t, "barrier_kind", MCPI_REQUIRED, barrier_kinds,
+                           &tr->barrier_kind)) ||
+      (st = mcpi_json_number(d, path, t, "barrier", MCPI_REQUIRED, mcpi_check_spot,
+                             &tr->barrier)) ||
+      (st = mcpi_json_number(d, path, t, "rebate", MCPI_OPTIONAL, mcpi_check_cash,
+                             &tr->rebate)))
+    return st;
+  if (tr->monitoring == MCP_MONITOR_BRIDGE && json_object_get(t, "fixings"))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "fixings", 0},
+                              "no fixings, as bridge monitoring is continuous");
+  return MCP_OK;
+}
+
 static mcp_status unique_id(const mcpi_json_doc *d, const mcpi_json_path *path, const char *id,
                             const mcp_portfolio *pf)
 {
@@ -241,35 +469,61 @@ static mcp_status unique_id(const mcpi_json_doc *d, const mcpi_json_path *path, 
 static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
                              mcp_portfolio *pf)
 {
-  trade tr = {.type = MCP_CALL, .quantity = 1};
+  trade tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT};
+  mcp_trade api;
   mcp_status st;
-  /* All trade fields first, so that a misspelt "product" reads as unknown. */
+  /* All trade fields first, so that a misspelt "product" reads as unknown;
+   * then those of the product.  A field a product lacks is absent, so that
+   * reading it leaves its default. */
   if ((st = mcpi_json_object(d, path, t, "a trade object", trade_keys,
                              MCPI_COUNT(trade_keys))) ||
       (st = mcpi_json_string(d, path, t, "id", MCPI_REQUIRED, mcpi_check_name, &tr.id)) ||
       (st = unique_id(d, path, tr.id, pf)) ||
       (st = mcpi_json_enum(d, path, t, "product", MCPI_REQUIRED, products, &tr.product)) ||
-      (tr.product == EUROPEAN &&
-       (st = mcpi_json_object(d, path, t, "a trade object", trade_keys, EUROPEAN_KEYS))) ||
+      (st = kind_keys(d, path, t, trade_keys, trade_products, MCPI_COUNT(trade_keys),
+                      "product", products, tr.product)) ||
       (st = mcpi_json_enum(d, path, t, "type", MCPI_REQUIRED, types, &tr.type)) ||
-      (st = mcpi_json_string(d, path, t, "underlying", MCPI_REQUIRED, mcpi_check_name,
-                             &tr.underlying)) ||
-      (st = mcpi_json_number(d, path, t, "strike", MCPI_REQUIRED, mcpi_check_strike,
-                             &tr.strike)) ||
-      (st = mcpi_json_number(d, path, t, "maturity", tr.product == EUROPEAN,
-                             mcpi_check_maturity, &tr.maturity)) ||
+      (st = multi_asset(&tr) ? read_assets(d, path, t, &tr)
+                             : mcpi_json_string(d, path, t, "underlying", MCPI_REQUIRED,
+                                                mcpi_check_name, &tr.underlying)) ||
+      (st = mcpi_json_enum(d, path, t, "strike_kind", MCPI_OPTIONAL, strike_kinds,
+                           &tr.strike_kind)) ||
+      (st = read_strike(d, path, t, &tr)) ||
+      (st = mcpi_json_enum(d, path, t, "monitoring", MCPI_OPTIONAL, monitorings,
+                           &tr.monitoring)) ||
+      (st = mcpi_json_number(d, path, t, "maturity", !has_schedule(&tr), mcpi_check_maturity,
+                             &tr.maturity)) ||
       (st = mcpi_json_number(d, path, t, "quantity", MCPI_OPTIONAL, mcpi_check_quantity,
                              &tr.quantity)) ||
-      (tr.product == ASIAN && (st = read_asian(d, path, t, &tr))))
+      (tr.product == MCP_PRODUCT_ASIAN &&
+       (st = mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr.average))) ||
+      (st = read_terms(d, path, t, &tr)) ||
+      (has_schedule(&tr) && (st = read_fixings(d, path, t, &tr))) ||
+      (st = read_methods(d, path, t, &tr.methods)))
     goto done;
-  if (tr.product == EUROPEAN)
-    st = mcp_portfolio_add_european(pf, tr.id, tr.underlying, (mcp_option_type)tr.type,
-                                    tr.strike, tr.maturity, tr.quantity);
-  else
-    st = mcp_portfolio_add_asian(pf, tr.id, tr.underlying, (mcp_average)tr.average,
-                                 (mcp_option_type)tr.type, tr.strike, tr.nfix, tr.fix,
-                                 tr.maturity, tr.quantity);
-  if (st != MCP_OK)
+  mcp_trade_init(&api);
+  api.id = tr.id;
+  api.product = (mcp_product)tr.product;
+  api.type = (mcp_option_type)tr.type;
+  api.strike = tr.strike;
+  api.maturity = tr.maturity;
+  api.quantity = tr.quantity;
+  api.underlying = tr.underlying;
+  api.nassets = tr.nassets;
+  api.assets = tr.nassets ? tr.assets : NULL;
+  api.weights = tr.has_weights ? tr.weights : NULL;
+  api.nfixings = tr.nfix;
+  api.fixings = tr.fix;
+  api.average = (mcp_average)tr.average;
+  api.strike_kind = (mcp_strike_kind)tr.strike_kind;
+  api.digital = (mcp_digital)tr.digital;
+  api.cash = tr.cash;
+  api.barrier_kind = (mcp_barrier_kind)tr.barrier_kind;
+  api.barrier = tr.barrier;
+  api.rebate = tr.rebate;
+  api.monitoring = (mcp_monitoring)tr.monitoring;
+  api.methods = tr.methods;
+  if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
 done:
   free(tr.fix);

@@ -11,6 +11,8 @@ MARKET=$DATA/cli_market.json
 BOOK=$DATA/cli_portfolio.json
 BAD=$DATA/cli_bad_portfolio.json
 UNKNOWN=$DATA/cli_unknown_underlying.json
+HESTON=$DATA/cli_heston_market.json     # ACME under Heston
+METHODS=$DATA/cli_methods_portfolio.json # cli_portfolio.json with run.methods
 NTRADES=3 # trades in cli_portfolio.json
 CSV_HEADER='id,quantity,price,std_error,ci95_low,ci95_high,value'
 
@@ -91,6 +93,13 @@ run price --market "$MARKET" --portfolio "$BOOK" --block-size 100
 check "--block-size 100 exits 2" 'status 2 && err_has "--block-size"'
 run price --market "$MARKET" --portfolio "$BOOK" --seed
 check "--seed without a value exits 2" 'status 2 && err_has "--seed"'
+run price --market "$MARKET" --portfolio "$BOOK" --methods antithetic,sobol
+check "--methods sobol exits 2 listing the methods" \
+  'status 2 && err_has "antithetic, control-variate, qmc" && err_has "sobol"'
+run price --market "$MARKET" --portfolio "$BOOK" --scramblings 1
+check "--scramblings 1 exits 2" 'status 2 && err_has "--scramblings" && err_has "2 and 1024"'
+run price --market "$MARKET" --portfolio "$BOOK" --heston-scheme milstein
+check "--heston-scheme milstein exits 2" 'status 2 && err_has "qe or euler"'
 
 # ---- input errors: exit 1 -----------------------------------------------------
 run price --market "$TMP/no_such_market.json" --portfolio "$BOOK"
@@ -138,6 +147,28 @@ run price --market "$MARKET" --portfolio "$BOOK" --format csv --seed 7
 check "same seed gives identical csv" 'status 0 && cmp -s "$TMP/out" "$TMP/seed7.csv"'
 run price --market "$MARKET" --portfolio "$BOOK" --format csv --seed 8
 check "--seed changes the prices" 'status 0 && ! cmp -s "$TMP/out" "$TMP/seed7.csv"'
+
+# ---- methods and schemes --------------------------------------------------------
+run price --market "$MARKET" --portfolio "$METHODS" --format csv --methods none
+check "--methods none overrides run.methods: plain Monte Carlo" \
+  'status 0 && cmp -s "$TMP/out" "$TMP/seed7.csv"'
+run price --market "$MARKET" --portfolio "$BOOK" --format csv \
+  --methods antithetic,control-variate,qmc
+cp "$TMP/out" "$TMP/qmc16.csv"
+check "--methods antithetic,control-variate,qmc changes the prices" \
+  'status 0 && [ "$(wc -l <"$TMP/out")" -eq $((NTRADES + 2)) ] &&
+  ! cmp -s "$TMP/out" "$TMP/seed7.csv"'
+run price --market "$MARKET" --portfolio "$BOOK" --format csv \
+  --methods antithetic,control-variate,qmc --scramblings 8
+check "--scramblings 8 changes the QMC prices" \
+  'status 0 && [ -s "$TMP/out" ] && ! cmp -s "$TMP/out" "$TMP/qmc16.csv"'
+run price --market "$HESTON" --portfolio "$BOOK" --format csv
+cp "$TMP/out" "$TMP/qe.csv"
+run price --market "$HESTON" --portfolio "$BOOK" --format csv --heston-scheme euler
+check "--heston-scheme euler changes the Heston prices" \
+  'status 0 && [ -s "$TMP/out" ] && [ -s "$TMP/qe.csv" ] && ! cmp -s "$TMP/out" "$TMP/qe.csv"'
+run price --market "$HESTON" --portfolio "$BOOK" --format csv --heston-scheme qe
+check "--heston-scheme qe is the default" 'status 0 && cmp -s "$TMP/out" "$TMP/qe.csv"'
 
 # ---- --output -----------------------------------------------------------------
 run price --market "$MARKET" --portfolio "$BOOK" --format csv --output "$TMP/book.csv"

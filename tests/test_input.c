@@ -84,6 +84,161 @@ static void test_good_book(void **state)
   mcp_portfolio_destroy(p);
 }
 
+static void expect_curve(const mcpi_curve *c, size_t n, const double *end, const double *value)
+{
+  assert_int_equal(c->n, n);
+  for (size_t i = 0; i < n; i++)
+    assert_true(c->end[i] == end[i] && c->value[i] == value[i]);
+}
+
+static void test_good_models(void **state)
+{
+  mcp_market *m = NULL;
+  char err[256] = "";
+  assert_int_equal(mcp_market_load(&m, DATA "good_models.json", err, sizeof err), MCP_OK);
+  assert_string_equal(err, "");
+  assert_int_equal(mcp_market_size(m), 5);
+  const mcpi_underlying *flat = mcpi_market_find(m, "FLAT"), *term = mcpi_market_find(m, "TERM");
+  const mcpi_underlying *hest = mcpi_market_find(m, "HEST"), *jump = mcpi_market_find(m, "JUMP");
+  assert_true(flat && term && hest && jump);
+
+  assert_int_equal(flat->model, MCPI_MODEL_BLACK_SCHOLES);
+  expect_curve(&flat->rate, 1, (double[]){0}, (double[]){0.03}); /* flat: one piece */
+  expect_curve(&flat->vol, 1, (double[]){0}, (double[]){0.2});
+
+  /* curves replace the flat values, the file's default rate included */
+  assert_int_equal(term->model, MCPI_MODEL_BLACK_SCHOLES);
+  assert_true(term->spot == 50);
+  expect_curve(&term->rate, 2, (double[]){0.5, 1}, (double[]){0.01, 0.02});
+  expect_curve(&term->dividend, 1, (double[]){1}, (double[]){0.005});
+  expect_curve(&term->vol, 3, (double[]){0.25, 0.5, 2}, (double[]){0.3, 0.25, 0.2});
+
+  assert_int_equal(hest->model, MCPI_MODEL_HESTON);
+  assert_true(hest->spot == 80 && hest->dividend.value[0] == 0.01);
+  assert_true(hest->v0 == 0.04 && hest->kappa == 1.5 && hest->theta == 0.05 &&
+              hest->xi == 0.6 && hest->rho == -0.7);
+  expect_curve(&hest->rate, 2, (double[]){1, 2}, (double[]){0.02, 0.025});
+
+  assert_int_equal(jump->model, MCPI_MODEL_MERTON);
+  assert_true(jump->rate.value[0] == 0.01 && jump->vol.value[0] == 0.15);
+  assert_true(jump->lambda == 0.5 && jump->jump_mean == -0.1 && jump->jump_vol == 0.2);
+
+  /* FLAT, TERM, HEST, JUMP, THIRD: indices 0 to 4; the second block sets
+   * FLAT-THIRD again */
+  assert_true(mcpi_market_correlation(m, 0, 1) == 0.5);
+  assert_true(mcpi_market_correlation(m, 1, 0) == 0.5);
+  assert_true(mcpi_market_correlation(m, 1, 4) == -0.3);
+  assert_true(mcpi_market_correlation(m, 0, 4) == 0.1);
+  assert_true(mcpi_market_correlation(m, 0, 2) == 0); /* never set */
+  assert_int_equal(m->ncorr, 3);
+  mcp_market_destroy(m);
+}
+
+static void test_good_products(void **state)
+{
+  mcp_portfolio *p = NULL;
+  char err[256] = "";
+  assert_int_equal(mcp_portfolio_load(&p, DATA "good_products.json", err, sizeof err), MCP_OK);
+  assert_string_equal(err, "");
+  assert_int_equal(mcp_portfolio_size(p), 14);
+  assert_int_equal(mcp_portfolio_methods(p), MCP_ANTITHETIC | MCP_QMC);
+  assert_int_equal(p->scramblings, 32);
+  assert_int_equal(p->heston, MCP_HESTON_EULER);
+
+  const mcpi_trade *t = find_trade(p, "DIG");
+  assert_int_equal(t->product, MCP_PRODUCT_DIGITAL);
+  assert_int_equal(t->digital, MCP_CASH_OR_NOTHING);
+  assert_true(t->cash == 10 && t->strike == 100 && t->maturity == 1);
+  assert_int_equal(t->methods, MCP_METHODS_DEFAULT);
+  t = find_trade(p, "DAN");
+  assert_int_equal(t->digital, MCP_ASSET_OR_NOTHING);
+  assert_true(t->type == MCP_PUT && t->cash == 1 && t->maturity == 0.5);
+  assert_int_equal(t->methods, 0); /* [] is plain Monte Carlo */
+
+  t = find_trade(p, "AFL"); /* floating: no strike; maturity the last fixing */
+  assert_int_equal(t->product, MCP_PRODUCT_ASIAN);
+  assert_int_equal(t->strike_kind, MCP_FLOATING_STRIKE);
+  assert_int_equal(t->average, MCP_GEOMETRIC);
+  assert_true(t->strike == 0 && t->nfix == 4 && t->fix[3] == 1 && t->maturity == 1);
+  assert_int_equal(t->methods, MCP_CONTROL_VARIATE);
+  t = find_trade(p, "AFX");
+  assert_int_equal(t->strike_kind, MCP_FIXED_STRIKE);
+  assert_true(t->strike == 95 && t->nfix == 2 && t->maturity == 1.5);
+
+  t = find_trade(p, "UAO"); /* discrete by default, maturity the last date */
+  assert_int_equal(t->product, MCP_PRODUCT_BARRIER);
+  assert_int_equal(t->barrier_kind, MCP_UP_AND_OUT);
+  assert_int_equal(t->monitoring, MCP_MONITOR_DISCRETE);
+  assert_true(t->barrier == 130 && t->rebate == 2 && t->strike == 100);
+  assert_true(t->nfix == 4 && t->fix[0] == 0.25 && t->fix[3] == 1 && t->maturity == 1);
+  t = find_trade(p, "UAI");
+  assert_int_equal(t->barrier_kind, MCP_UP_AND_IN);
+  assert_int_equal(t->monitoring, MCP_MONITOR_BGK);
+  assert_true(t->barrier == 140 && t->rebate == 0 && t->nfix == 3 && t->maturity == 1.5);
+  t = find_trade(p, "DAO");
+  assert_int_equal(t->barrier_kind, MCP_DOWN_AND_OUT);
+  assert_int_equal(t->monitoring, MCP_MONITOR_DISCRETE);
+  assert_true(t->nfix == 2 && t->maturity == 1);
+  t = find_trade(p, "DAI"); /* bridge: no dates, the schedule is the maturity */
+  assert_int_equal(t->barrier_kind, MCP_DOWN_AND_IN);
+  assert_int_equal(t->monitoring, MCP_MONITOR_BRIDGE);
+  assert_true(t->barrier == 60 && t->maturity == 2 && t->nfix == 1 && t->fix[0] == 2);
+
+  t = find_trade(p, "LBF");
+  assert_int_equal(t->product, MCP_PRODUCT_LOOKBACK);
+  assert_int_equal(t->strike_kind, MCP_FLOATING_STRIKE);
+  assert_true(t->nfix == 10 && fabs(t->fix[1] - 0.2) < 1e-15 && t->maturity == 1);
+  t = find_trade(p, "LBX");
+  assert_int_equal(t->strike_kind, MCP_FIXED_STRIKE);
+  assert_true(t->type == MCP_PUT && t->strike == 120 && t->maturity == 1.25 &&
+              t->quantity == 2);
+
+  t = find_trade(p, "BSK");
+  assert_int_equal(t->product, MCP_PRODUCT_BASKET);
+  assert_int_equal(t->nassets, 3);
+  assert_string_equal(t->asset[0], "FLAT");
+  assert_string_equal(t->asset[2], "THIRD");
+  assert_true(t->weight[0] == 0.5 && t->weight[1] == 0.3 && t->weight[2] == 0.2);
+  t = find_trade(p, "BSE"); /* equal weights by default */
+  assert_true(t->nassets == 2 && t->weight[0] == 0.5 && t->weight[1] == 0.5);
+  assert_true(t->quantity == -2);
+  t = find_trade(p, "BST");
+  assert_int_equal(t->product, MCP_PRODUCT_BEST_OF);
+  assert_true(t->nassets == 2 && t->weight == NULL);
+  assert_string_equal(t->asset[1], "THIRD");
+  assert_int_equal(t->methods, MCP_ANTITHETIC | MCP_CONTROL_VARIATE | MCP_QMC);
+  t = find_trade(p, "WST");
+  assert_int_equal(t->product, MCP_PRODUCT_WORST_OF);
+  assert_true(t->nassets == 2 && t->type == MCP_PUT && t->maturity == 0.5);
+  mcp_portfolio_destroy(p);
+}
+
+/* The two files price together: what the readers build is what the engine
+ * takes. */
+static void test_good_price(void **state)
+{
+  mcp_market *m = NULL;
+  mcp_portfolio *p = NULL;
+  mcp_context *c = NULL;
+  mcp_results *r = NULL;
+  char err[256] = "";
+  assert_int_equal(mcp_market_load(&m, DATA "good_models.json", err, sizeof err), MCP_OK);
+  assert_int_equal(mcp_portfolio_load(&p, DATA "good_products.json", err, sizeof err), MCP_OK);
+  assert_int_equal(mcp_context_create(&c, MCP_BACKEND_CPU), MCP_OK);
+  if (mcp_price(c, m, p, &r) != MCP_OK)
+    fail_msg("%s", mcp_context_last_error(c));
+  assert_int_equal(mcp_results_count(r), 14);
+  for (size_t i = 0; i < 14; i++) {
+    mcp_estimate e;
+    assert_int_equal(mcp_results_trade(r, i, &e), MCP_OK);
+    assert_true(isfinite(e.price) && e.price >= 0 && isfinite(e.std_error));
+  }
+  mcp_results_destroy(r);
+  mcp_context_destroy(c);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void test_examples(void **state)
 {
   mcp_market *m = NULL;
@@ -169,6 +324,127 @@ static const bad_case bad_cases[] = {
      ":2:26: run.grid[1]: expected strictly increasing times, got 0.25"},
     {"bad_empty_trades.json", 0, MCP_ERR_INPUT,
      ":3:13: trades: expected a non-empty array of trades, got an empty array"},
+    /* models and curves */
+    {"bad_model.json", 1, MCP_ERR_INPUT,
+     ":4:29: underlyings[0].model: expected one of black-scholes, heston, merton, got \"sabr\""},
+    {"bad_model_field.json", 1, MCP_ERR_INPUT,
+     ":4:52: underlyings[0].v0: unknown field; expected one of name, model, spot, rate, "
+     "dividend, volatility, curves (v0 is for model heston)"},
+    {"bad_heston_volatility.json", 1, MCP_ERR_INPUT,
+     ":4:52: underlyings[0].volatility: unknown field; expected one of name, model, spot, "
+     "rate, dividend, v0, kappa, theta, xi, rho, curves (volatility is for models "
+     "black-scholes and merton)"},
+    {"bad_heston_missing.json", 1, MCP_ERR_INPUT,
+     ":4:5: underlyings[0]: missing field 'xi' (expected a number > 0 and <= 1000)"},
+    {"bad_heston_rho.json", 1, MCP_ERR_INPUT,
+     ":5:64: underlyings[0].rho: expected a number between -1 and 1, got 1.5"},
+    {"bad_merton_lambda.json", 1, MCP_ERR_INPUT,
+     ":5:17: underlyings[0].lambda: expected a number of jumps a year between 0 and 1000, "
+     "got -1"},
+    {"bad_curve_unsorted.json", 1, MCP_ERR_INPUT,
+     ":5:42: underlyings[0].curves.rate.end[1]: expected strictly increasing times, got 0.25"},
+    {"bad_curve_length.json", 1, MCP_ERR_INPUT,
+     ":5:61: underlyings[0].curves.volatility.value: expected 2 values, one for each end, "
+     "got 3"},
+    {"bad_curve_value.json", 1, MCP_ERR_INPUT,
+     ":5:55: underlyings[0].curves.dividend.value[0]: expected a number between -1 and 1, "
+     "got 2"},
+    {"bad_curve_and_flat.json", 1, MCP_ERR_INPUT,
+     ":4:33: underlyings[0].volatility: expected either a flat volatility or "
+     "curves.volatility, not both"},
+    {"bad_curve_key.json", 1, MCP_ERR_INPUT,
+     ":5:19: underlyings[0].curves.vol: unknown field; expected one of rate, dividend, "
+     "volatility"},
+    {"bad_heston_vol_curve.json", 1, MCP_ERR_INPUT,
+     ":6:33: underlyings[0].curves.volatility: underlying 'H': volatility curve: a Heston "
+     "underlying has none"},
+    /* correlations */
+    {"bad_corr_not_pd.json", 1, MCP_ERR_INPUT,
+     ":10:17: correlations[0].matrix: the matrix is not positive definite (its Cholesky "
+     "factorisation fails at row 2, underlying 'C')"},
+    {"bad_corr_asymmetric.json", 1, MCP_ERR_INPUT,
+     ":9:56: correlations[0].matrix[1][0]: expected the value at [0][1] (a symmetric "
+     "matrix), got 0.4"},
+    {"bad_corr_diagonal.json", 1, MCP_ERR_INPUT,
+     ":9:61: correlations[0].matrix[1][1]: expected 1 on the diagonal, got 0.9"},
+    {"bad_corr_range.json", 1, MCP_ERR_INPUT,
+     ":9:49: correlations[0].matrix[0][1]: expected a correlation between -1 and 1, got 1.2"},
+    {"bad_corr_row.json", 1, MCP_ERR_INPUT,
+     ":9:55: correlations[0].matrix[1]: expected a row of 2 numbers, one for each "
+     "underlying, got 3"},
+    {"bad_corr_unknown.json", 1, MCP_ERR_INPUT,
+     ":9:28: correlations[0].underlyings[1]: expected the name of an underlying of this "
+     "file, got \"NOPE\""},
+    {"bad_corr_heston.json", 1, MCP_ERR_INPUT,
+     ":9:28: correlations[0].underlyings[1]: expected a Black-Scholes underlying (only "
+     "those are correlated), got \"H\""},
+    /* products */
+    {"bad_product.json", 0, MCP_ERR_INPUT,
+     ":3:30: trades[0].product: expected one of european, digital, asian, barrier, lookback, "
+     "basket, best-of, worst-of, got \"cliquet\""},
+    {"bad_product_key.json", 0, MCP_ERR_INPUT,
+     ":4:37: trades[0].fixings: unknown field; expected one of id, product, type, underlying, "
+     "strike, maturity, quantity, digital, cash, methods (fixings is for products asian, "
+     "barrier and lookback)"},
+    {"bad_digital.json", 0, MCP_ERR_INPUT,
+     ":3:52: trades[0].digital: expected one of cash-or-nothing, asset-or-nothing, "
+     "got \"binary\""},
+    {"bad_asset_cash.json", 0, MCP_ERR_INPUT,
+     ":4:64: trades[0].cash: expected no cash, as digital is asset-or-nothing, got 5"},
+    {"bad_strike_kind.json", 0, MCP_ERR_INPUT,
+     ":4:47: trades[0].strike_kind: expected one of fixed, floating, got \"float\""},
+    {"bad_floating_strike.json", 0, MCP_ERR_INPUT,
+     ":4:44: trades[0].strike: expected no strike, as strike_kind is floating, got 100"},
+    {"bad_lookback_fixings.json", 0, MCP_ERR_INPUT,
+     ":5:24: trades[0].fixings[1]: expected fixing times not after the maturity, got 1.5"},
+    {"bad_barrier_kind.json", 0, MCP_ERR_INPUT,
+     ":4:38: trades[0].barrier_kind: expected one of up-and-out, up-and-in, down-and-out, "
+     "down-and-in, got \"up-and-away\""},
+    {"bad_barrier_missing.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'barrier' (expected a finite number > 0)"},
+    {"bad_barrier_rebate.json", 0, MCP_ERR_INPUT,
+     ":4:78: trades[0].rebate: expected a finite amount >= 0, got -1"},
+    {"bad_barrier_no_fixings.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'fixings' (expected an array of times or an object "
+     "{first, last, count})"},
+    {"bad_monitoring.json", 0, MCP_ERR_INPUT,
+     ":5:21: trades[0].monitoring: expected one of discrete, bgk, bridge, "
+     "got \"continuous\""},
+    {"bad_bridge_fixings.json", 0, MCP_ERR_INPUT,
+     ":5:42: trades[0].fixings: expected no fixings, as bridge monitoring is continuous, "
+     "got an array"},
+    {"bad_bridge_maturity.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'maturity' (expected a time in years > 0 and <= 100)"},
+    {"bad_basket_no_assets.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'assets' (expected an array of 2 to 16 underlying "
+     "names)"},
+    {"bad_basket_underlying.json", 0, MCP_ERR_INPUT,
+     ":3:56: trades[0].underlying: unknown field; expected one of id, product, type, strike, "
+     "maturity, quantity, assets, weights, methods (underlying is for products european, "
+     "digital, asian, barrier and lookback)"},
+    {"bad_best_of_weights.json", 0, MCP_ERR_INPUT,
+     ":4:7: trades[0].weights: unknown field; expected one of id, product, type, strike, "
+     "maturity, quantity, assets, methods (weights is for product basket)"},
+    {"bad_assets_one.json", 0, MCP_ERR_INPUT,
+     ":3:67: trades[0].assets: expected an array of 2 to 16 underlying names, got an array"},
+    {"bad_assets_twice.json", 0, MCP_ERR_INPUT,
+     ":3:76: trades[0].assets[2]: expected a name not listed before (assets[0] has it), "
+     "got \"A\""},
+    {"bad_weights_count.json", 0, MCP_ERR_INPUT,
+     ":4:18: trades[0].weights: expected 3 weights, one for each asset, got 2"},
+    /* methods and run settings */
+    {"bad_method.json", 0, MCP_ERR_INPUT,
+     ":4:63: trades[0].methods[1]: expected one of antithetic, control-variate, qmc, "
+     "got \"sobol\""},
+    {"bad_method_twice.json", 0, MCP_ERR_INPUT,
+     ":2:31: run.methods[1]: expected a method not listed before, got \"qmc\""},
+    {"bad_methods_string.json", 0, MCP_ERR_INPUT,
+     ":2:23: run.methods: expected an array of method names (antithetic, control-variate, "
+     "qmc), got \"qmc\""},
+    {"bad_scramblings.json", 0, MCP_ERR_INPUT,
+     ":2:47: run.scramblings: expected an integer between 2 and 1024, got 1"},
+    {"bad_heston_scheme.json", 0, MCP_ERR_INPUT,
+     ":2:29: run.heston_scheme: expected one of qe, euler, got \"milstein\""},
 };
 
 static void test_bad_file(void **state)
@@ -269,7 +545,9 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_good_market), cmocka_unit_test(test_good_book),
-      cmocka_unit_test(test_examples),    cmocka_unit_test(test_short_buffer),
+      cmocka_unit_test(test_good_models), cmocka_unit_test(test_good_products),
+      cmocka_unit_test(test_good_price),  cmocka_unit_test(test_examples),
+      cmocka_unit_test(test_short_buffer),
       cmocka_unit_test(test_locate),      cmocka_unit_test(test_path_at),
   };
   enum { NBAD = sizeof bad_cases / sizeof *bad_cases };

@@ -33,6 +33,15 @@ const char cli_price_options_help[] =
     "                         1, 2, 4, 6, 8, 12 or 16 (default 4)\n"
     "      --padding P        shared-memory variants: 0 to 32 values of padding per\n"
     "                         thread slot, or interleaved (default 0)\n"
+    "      --methods LIST     variance reduction and sampling of the trades that name\n"
+    "                         none of their own: a comma-separated list of\n"
+    "                         antithetic, control-variate and qmc, or none for plain\n"
+    "                         Monte Carlo (overrides run.methods; default none)\n"
+    "      --scramblings N    independent scramblings of QMC, 2 to 1024 (overrides\n"
+    "                         run.scramblings; default 16)\n"
+    "      --heston-scheme NAME  qe (quadratic-exponential, the default) or euler\n"
+    "                         (full truncation) for Heston underlyings (overrides\n"
+    "                         run.heston_scheme)\n"
     "  -q, --quiet            no progress line, even when stderr is a terminal\n";
 
 void cli_price_help(FILE *f)
@@ -63,6 +72,9 @@ enum {
   O_PREFETCH,
   O_DISTANCE,
   O_PADDING,
+  O_METHODS,
+  O_SCRAMBLINGS,
+  O_HESTON,
   O_QUIET,
   O_HELP
 };
@@ -75,13 +87,17 @@ static const cli_option options[] = {
     [O_OUTPUT] = {"output", 0, 1},    [O_TILE] = {"tile-paths", 0, 1},
     [O_BLOCK] = {"block-size", 0, 1}, [O_PRECISION] = {"precision", 0, 1},
     [O_PREFETCH] = {"prefetch", 0, 1}, [O_DISTANCE] = {"prefetch-distance", 0, 1},
-    [O_PADDING] = {"padding", 0, 1},  [O_QUIET] = {"quiet", 'q', 0},
+    [O_PADDING] = {"padding", 0, 1},  [O_METHODS] = {"methods", 0, 1},
+    [O_SCRAMBLINGS] = {"scramblings", 0, 1}, [O_HESTON] = {"heston-scheme", 0, 1},
+    [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
 typedef struct price_opts {
   unsigned given; /* bit O_x: the option was on the command line */
   const char *market, *portfolio, *output;
-  uint64_t paths, seed, tile_paths, block_size, distance, padding;
+  uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings;
+  int methods; /* MCP_ANTITHETIC | ... */
+  mcp_heston_scheme heston;
   mcp_backend backend;
   mcp_precision precision;
   mcp_prefetch prefetch;
@@ -103,6 +119,49 @@ static int parse_count(const char *option, const char *s, uint64_t max, uint64_t
     return -1;
   }
   *out = v;
+  return 0;
+}
+
+#define METHOD_NAMES "antithetic, control-variate, qmc"
+
+/* A comma-separated list of method names, each at most once, or "none". */
+static int parse_methods(const char *s, int *out)
+{
+  static const struct {
+    const char *name;
+    int flag;
+  } names[] = {{"antithetic", MCP_ANTITHETIC},
+               {"control-variate", MCP_CONTROL_VARIATE},
+               {"qmc", MCP_QMC}};
+  int flags = 0;
+  if (strcmp(s, "none") == 0) {
+    *out = 0;
+    return 0;
+  }
+  for (const char *p = s;; p++) {
+    size_t len = strcspn(p, ","), k = 0;
+    while (k < sizeof names / sizeof *names &&
+           (strlen(names[k].name) != len || strncmp(names[k].name, p, len) != 0))
+      k++;
+    if (k == sizeof names / sizeof *names) {
+      if (len)
+        cli_error("--methods: expected none or a comma-separated list of " METHOD_NAMES
+                  "; got '%.*s' in '%s'", (int)len, p, s);
+      else
+        cli_error("--methods: expected none or a comma-separated list of " METHOD_NAMES
+                  "; got an empty name in '%s'", s);
+      return -1;
+    }
+    if (flags & names[k].flag) {
+      cli_error("--methods: %s is listed twice in '%s'", names[k].name, s);
+      return -1;
+    }
+    flags |= names[k].flag;
+    p += len;
+    if (!*p)
+      break;
+  }
+  *out = flags;
   return 0;
 }
 
@@ -162,6 +221,22 @@ static int parse_args(char **argv, price_opts *o)
       else
         bad = parse_count("padding", v, INT_MAX, &o->padding);
       break;
+    case O_METHODS:
+      bad = parse_methods(v, &o->methods);
+      break;
+    case O_SCRAMBLINGS:
+      bad = parse_count("scramblings", v, UINT_MAX, &o->scramblings);
+      break;
+    case O_HESTON:
+      if (strcmp(v, "qe") == 0)
+        o->heston = MCP_HESTON_QE;
+      else if (strcmp(v, "euler") == 0)
+        o->heston = MCP_HESTON_EULER;
+      else {
+        cli_error("--heston-scheme: expected qe or euler; got '%s'", v);
+        bad = 1;
+      }
+      break;
     case O_FORMAT:
       bad = report_format_from_name(v, &o->format) != 0;
       if (bad)
@@ -196,6 +271,14 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
   else if (GIVEN(o, O_PRECISION) &&
            (st = mcp_portfolio_set_precision(p, o->precision)) != MCP_OK)
     option = "--precision";
+  else if (GIVEN(o, O_METHODS) && (st = mcp_portfolio_set_methods(p, o->methods)) != MCP_OK)
+    option = "--methods";
+  else if (GIVEN(o, O_SCRAMBLINGS) &&
+           (st = mcp_portfolio_set_scramblings(p, (unsigned)o->scramblings)) != MCP_OK)
+    option = "--scramblings";
+  else if (GIVEN(o, O_HESTON) &&
+           (st = mcp_portfolio_set_heston_scheme(p, o->heston)) != MCP_OK)
+    option = "--heston-scheme";
   else if (GIVEN(o, O_PREFETCH) || GIVEN(o, O_DISTANCE) || GIVEN(o, O_PADDING)) {
     mcp_prefetch s;
     int d, pad;

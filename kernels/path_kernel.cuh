@@ -1,0 +1,340 @@
+// path_kernel.cuh: the Monte Carlo path kernels, one thread a sample, one kernel
+// a (precision, prefetch strategy, distance, single or multi-asset); each
+// path_kernel_*.cu instantiates the table of one precision and asset count,
+// so that nvcc compiles the four in parallel.  Every variant makes the same
+// calls of the shared path body (path.h) in the same order, so per-path values
+// are identical bit for bit; they differ only in how a step's inputs (the
+// path's normal, from the tile in global memory, and the step's coefficients,
+// the same for every thread) reach registers.  The shared-memory variants
+// stage the normals, which come from DRAM; the coefficients, which every
+// thread of the block reads alike, ride in registers on the same schedule.
+#ifndef MCP_PATH_KERNEL_CUH
+#define MCP_PATH_KERNEL_CUH
+
+#include <cuda_pipeline.h>
+#include "launch.h"
+#include "prefetch.h"
+
+// The path body as C++ overloads of the C functions, one per state type
+// (single or multi-asset, double or float).
+#define MCPI_BODY_OVERLOADS(State, R, init, step, finish)                                    \
+  __device__ __forceinline__ void body_init(State *s, const mcpi_job_view *j, int pass)     \
+  {                                                                                          \
+    init(s, j, pass);                                                                        \
+  }                                                                                          \
+  __device__ __forceinline__ void body_step(State *s, const mcpi_job_view *j, R z, R a, R b, \
+                                            uint32_t tag)                                    \
+  {                                                                                          \
+    step(s, j, z, a, b, tag);                                                                \
+  }                                                                                          \
+  __device__ __forceinline__ void body_finish(const State *s, const mcpi_job_view *j,       \
+                                              double *pay, size_t ld, int pass)              \
+  {                                                                                          \
+    finish(s, j, pay, ld, pass);                                                             \
+  }
+MCPI_BODY_OVERLOADS(mcpi_path_state, double, mcpi_path_init, mcpi_path_step, mcpi_path_finish)
+MCPI_BODY_OVERLOADS(mcpi_path_state_f, float, mcpi_path_init_f, mcpi_path_step_f,
+                    mcpi_path_finish_f)
+MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
+                    mcpi_multi_finish)
+MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
+                    mcpi_multi_finish_f)
+
+// The state of a path: single asset (M = 0) or several (M = 1).
+template <typename R, int M> struct state_of;
+template <> struct state_of<double, 0> { typedef mcpi_path_state type; };
+template <> struct state_of<float, 0> { typedef mcpi_path_state_f type; };
+template <> struct state_of<double, 1> { typedef mcpi_multi_state type; };
+template <> struct state_of<float, 1> { typedef mcpi_multi_state_f type; };
+
+template <typename R> struct real_traits;
+template <> struct real_traits<double> {
+  static __device__ const double *ca(const mcpi_job_view &j) { return j.ca; }
+  static __device__ const double *cb(const mcpi_job_view &j) { return j.cb; }
+};
+template <> struct real_traits<float> {
+  static __device__ const float *ca(const mcpi_job_view &j) { return j.ca_f; }
+  static __device__ const float *cb(const mcpi_job_view &j) { return j.cb_f; }
+};
+
+// An element's coefficients, the same for every thread.
+template <typename R> struct coef {
+  R a, b;
+  uint32_t tag;
+};
+
+// The streams of one path: its normals z[e ld] and the element coefficients.
+template <typename R> struct streams {
+  const mcpi_job_view *job;
+  const R *__restrict__ z;
+  size_t ld;
+  const R *__restrict__ ca, *__restrict__ cb;
+  const uint32_t *__restrict__ tag;
+  __device__ R normal(int s) const { return z[(size_t)s * ld]; }
+  __device__ coef<R> step(int s) const
+  {
+    return coef<R>{__ldg(ca + s), __ldg(cb + s), __ldg(tag + s)};
+  }
+  // The inputs of steps b .. b + D - 1 that lie below n, into registers.
+  template <int D> __device__ void load(int b, int n, R (&z)[D], coef<R> (&c)[D]) const
+  {
+#pragma unroll
+    for (int u = 0; u < D; u++)
+      if (b + u < n) {
+        z[u] = normal(b + u);
+        c[u] = step(b + u);
+      }
+  }
+};
+
+// Where a thread's slot u of the shared ring lives: base + u * stride, with
+// base = tid (PDIST + padding), stride 1 (padded slots), or base = tid,
+// stride blockDim (interleaved: no two threads of a warp on one bank).
+struct slots {
+  unsigned base, stride;
+};
+
+// The shared ring's first fill: the normals of steps 0 .. D - 1 into the
+// thread's slot, their coefficients into c.
+template <typename R, int D>
+__device__ __forceinline__ void fill_ring(const streams<R> &in, int n, R *sm, slots q,
+                                          coef<R> (&c)[D])
+{
+  R z[D];
+  in.load(0, n, z, c);
+#pragma unroll
+  for (int u = 0; u < D; u++)
+    if (u < n)
+      sm[q.base + u * q.stride] = z[u];
+}
+
+template <typename R, int S, int D> struct strategy;
+
+template <typename R, int D> struct strategy<R, MCP_PREFETCH_NONE, D> {
+  template <typename St>
+  static __device__ void run(St &st, const streams<R> &in, int n, R *, slots)
+  {
+    for (int s = 0; s < n; s++) {
+      coef<R> c = in.step(s);
+      body_step(&st, in.job, in.normal(s), c.a, c.b, c.tag);
+    }
+  }
+};
+
+template <typename R, int D> struct strategy<R, MCP_PREFETCH_UNROLL, D> {
+  template <typename St>
+  static __device__ void run(St &st, const streams<R> &in, int n, R *, slots)
+  {
+#pragma unroll D
+    for (int s = 0; s < n; s++) {
+      coef<R> c = in.step(s);
+      body_step(&st, in.job, in.normal(s), c.a, c.b, c.tag);
+    }
+  }
+};
+
+// Every D steps, the next D steps' inputs are loaded into registers while the
+// current D are computed.
+template <typename R, int D> struct strategy<R, MCP_PREFETCH_SCALAR_BATCH, D> {
+  template <typename St>
+  static __device__ void run(St &st, const streams<R> &in, int n, R *, slots)
+  {
+    R z[D], zn[D];
+    coef<R> c[D], cn[D];
+    in.load(0, n, z, c);
+    for (int b = 0; b < n; b += D) {
+      in.load(b + D, n, zn, cn);
+#pragma unroll
+      for (int u = 0; u < D; u++)
+        if (b + u < n)
+          body_step(&st, in.job, z[u], c[u].a, c[u].b, c[u].tag);
+#pragma unroll
+      for (int u = 0; u < D; u++) {
+        z[u] = zn[u];
+        c[u] = cn[u];
+      }
+    }
+  }
+};
+
+// The same with the normals of the current batch in shared memory; the next
+// batch's loads land in registers and are stored once the batch is computed.
+template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_BATCH, D> {
+  template <typename St>
+  static __device__ void run(St &st, const streams<R> &in, int n, R *sm, slots q)
+  {
+    R zn[D];
+    coef<R> c[D], cn[D];
+    fill_ring(in, n, sm, q, c);
+    for (int b = 0; b < n; b += D) {
+      in.load(b + D, n, zn, cn);
+#pragma unroll
+      for (int u = 0; u < D; u++)
+        if (b + u < n)
+          body_step(&st, in.job, sm[q.base + u * q.stride], c[u].a, c[u].b, c[u].tag);
+#pragma unroll
+      for (int u = 0; u < D; u++) {
+        if (b + D + u < n)
+          sm[q.base + u * q.stride] = zn[u];
+        c[u] = cn[u];
+      }
+    }
+  }
+};
+
+// A ring of D registers: step s reads slot s mod D and refills it with step
+// s + D.  The loop is unrolled by D so that every slot index is a constant.
+template <typename R, int D> struct strategy<R, MCP_PREFETCH_SCALAR_ROLLING, D> {
+  template <typename St>
+  static __device__ void run(St &st, const streams<R> &in, int n, R *, slots)
+  {
+    R z[D];
+    coef<R> c[D];
+    in.load(0, n, z, c);
+    for (int b = 0; b < n; b += D) {
+#pragma unroll
+      for (int u = 0; u < D; u++) {
+        int s = b + u;
+        if (s < n) {
+          R x = z[u];
+          coef<R> k = c[u];
+          if (s + D < n) {
+            z[u] = in.normal(s + D);
+            c[u] = in.step(s + D);
+          }
+          body_step(&st, in.job, x, k.a, k.b, k.tag);
+        }
+      }
+    }
+  }
+};
+
+// The ring of normals in shared memory; the refill is stored after the step,
+// so that the store does not wait on the load before the step's work.
+template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ROLLING, D> {
+  template <typename St>
+  static __device__ void run(St &st, const streams<R> &in, int n, R *sm, slots q)
+  {
+    coef<R> c[D];
+    fill_ring(in, n, sm, q, c);
+    for (int b = 0; b < n; b += D) {
+#pragma unroll
+      for (int u = 0; u < D; u++) {
+        int s = b + u;
+        if (s < n) {
+          R x = sm[q.base + u * q.stride], t = 0;
+          coef<R> k = c[u];
+          if (s + D < n) {
+            t = in.normal(s + D);
+            c[u] = in.step(s + D);
+          }
+          body_step(&st, in.job, x, k.a, k.b, k.tag);
+          if (s + D < n)
+            sm[q.base + u * q.stride] = t;
+        }
+      }
+    }
+  }
+};
+
+// The shared ring refilled by asynchronous copies (cp.async), one commit group
+// a step: step s waits only until group s has landed.  The refill of a slot
+// is issued after the step has used the slot's value.
+template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ASYNC, D> {
+  template <typename St>
+  static __device__ void run(St &st, const streams<R> &in, int n, R *sm, slots q)
+  {
+    coef<R> c[D];
+#pragma unroll
+    for (int u = 0; u < D; u++) {
+      if (u < n) {
+        __pipeline_memcpy_async(&sm[q.base + u * q.stride], in.z + (size_t)u * in.ld,
+                                sizeof(R));
+        c[u] = in.step(u);
+      }
+      __pipeline_commit(); // D groups whatever n, so that the waits count right
+    }
+    for (int b = 0; b < n; b += D) {
+#pragma unroll
+      for (int u = 0; u < D; u++) {
+        int s = b + u;
+        if (s < n) {
+          __pipeline_wait_prior(D - 1);
+          R x = sm[q.base + u * q.stride];
+          coef<R> k = c[u];
+          body_step(&st, in.job, x, k.a, k.b, k.tag);
+          if (s + D < n) {
+            __pipeline_memcpy_async(&sm[q.base + u * q.stride], in.z + (size_t)(s + D) * in.ld,
+                                    sizeof(R));
+            c[u] = in.step(s + D);
+          }
+          __pipeline_commit();
+        }
+      }
+    }
+    __pipeline_wait_prior(0);
+  }
+};
+
+// Grid-stride over the tile's samples: the grid is whole waves of the GPU.  An
+// antithetic sample is two passes over the same normals.
+template <typename R, int S, int D, int M>
+__global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, size_t ld,
+                                 size_t n, double *__restrict__ pay, int padding)
+{
+  extern __shared__ unsigned char smem_raw[];
+  R *sm = reinterpret_cast<R *>(smem_raw);
+  slots q = padding == MCP_PADDING_INTERLEAVED
+                ? slots{threadIdx.x, blockDim.x}
+                : slots{threadIdx.x * (unsigned)(D + padding), 1u};
+  streams<R> in{&job, z, ld, real_traits<R>::ca(job), real_traits<R>::cb(job), job.tag};
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x) {
+    in.z = z + i;
+    for (int pass = 0; pass <= job.antithetic; pass++) {
+      typename state_of<R, M>::type st;
+      body_init(&st, &job, pass);
+      strategy<R, S, D>::run(st, in, job.nelem, sm, q);
+      body_finish(&st, &job, pay + i, ld, pass);
+    }
+  }
+}
+
+// ---- the kernels of one (precision, asset count), by strategy and distance --
+
+template <typename R, int S, int D, int M> static const void *kernel_ptr()
+{
+  return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M>);
+}
+
+// "none" ignores the distance: one kernel serves every column of its row.
+#define MCPI_NONE_ROW(R, M)                                                                  \
+  {                                                                                          \
+    kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>(), NULL, NULL, NULL, NULL, NULL, NULL             \
+  }
+#define MCPI_DISTANCE_ROW(R, S, M)                                                           \
+  {                                                                                          \
+    kernel_ptr<R, S, 1, M>(), kernel_ptr<R, S, 2, M>(), kernel_ptr<R, S, 4, M>(),            \
+        kernel_ptr<R, S, 6, M>(), kernel_ptr<R, S, 8, M>(), kernel_ptr<R, S, 12, M>(),       \
+        kernel_ptr<R, S, 16, M>()                                                            \
+  }
+#define MCPI_STRATEGY_TABLE(R, M)                                                            \
+  {                                                                                          \
+    MCPI_NONE_ROW(R, M), MCPI_DISTANCE_ROW(R, MCP_PREFETCH_UNROLL, M),                       \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_BATCH, M),                                  \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_BATCH, M),                                    \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_ROLLING, M),                                \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ROLLING, M),                                  \
+        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ASYNC, M)                                     \
+  }
+
+// Defines name(strategy, distance index): the kernel of that row and column.
+#define MCPI_PATH_TABLE(name, R, M)                                                          \
+  extern "C" const void *name(int s, int di)                                                 \
+  {                                                                                          \
+    static const void *const table[MCPI_NSTRATEGIES][MCPI_NDISTANCES] =                     \
+        MCPI_STRATEGY_TABLE(R, M);                                                           \
+    return table[s][di];                                                                     \
+  }
+
+#endif
