@@ -73,23 +73,23 @@ static void *to_device(const void *host, size_t bytes)
 mcpi_job_view bench_device_view(const mcpi_job *j)
 {
   mcpi_job_view v = mcpi_job_host_view(j);
-  size_t m = j->nsteps;
-  v.drift = to_device(j->drift, m * sizeof(double));
-  v.vol = to_device(j->vol, m * sizeof(double));
-  v.drift_f = to_device(j->drift_f, m * sizeof(float));
-  v.vol_f = to_device(j->vol_f, m * sizeof(float));
-  v.fixmask = to_device(j->fixmask, m * sizeof(uint32_t));
+  size_t m = j->nelem;
+  v.ca = to_device(j->ca, m * sizeof(double));
+  v.cb = to_device(j->cb, m * sizeof(double));
+  v.ca_f = to_device(j->ca_f, m * sizeof(float));
+  v.cb_f = to_device(j->cb_f, m * sizeof(float));
+  v.tag = to_device(j->tag, m * sizeof(uint32_t));
   v.trades = to_device(j->spec, j->ntrades * sizeof(mcpi_payoff_spec));
   return v;
 }
 
 void bench_device_view_free(mcpi_job_view *v)
 {
-  cudaFree((void *)v->drift);
-  cudaFree((void *)v->vol);
-  cudaFree((void *)v->drift_f);
-  cudaFree((void *)v->vol_f);
-  cudaFree((void *)v->fixmask);
+  cudaFree((void *)v->ca);
+  cudaFree((void *)v->cb);
+  cudaFree((void *)v->ca_f);
+  cudaFree((void *)v->cb_f);
+  cudaFree((void *)v->tag);
   cudaFree((void *)v->trades);
 }
 #endif

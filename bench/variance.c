@@ -40,7 +40,7 @@ static const int methods[NMETHODS] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MC
                                       MCP_ANTITHETIC | MCP_CONTROL_VARIATE | MCP_QMC};
 static const char *const method_names[NMETHODS] = {"plain", "antithetic", "control variate",
                                                    "QMC", "all three"};
-#define QMC_COLUMN 3
+#define QMC_METHOD 3
 #define MAX_REPEATS 1000
 
 /* Correlated Black-Scholes assets of the basket (all four) and the best-of
@@ -420,7 +420,7 @@ static int table_convergence(const bench *b)
   for (size_t i = 0; i < NSMOOTH; i++) {
     exact[i] = geometric_asian_call(smooth[i].nfix ? smooth[i].nfix : 1);
     for (int q = 0; q < 2; q++) /* plain, QMC */
-      if (run_series(b, &smooth[i], q ? QMC_COLUMN : 0, exact[i], n, se[i][q], err[i][q]))
+      if (run_series(b, &smooth[i], q ? QMC_METHOD : 0, exact[i], n, se[i][q], err[i][q]))
         return -1;
   }
   printf("\n## Convergence of plain Monte Carlo and QMC: std error and |price - exact|, "
@@ -437,7 +437,7 @@ static int table_convergence(const bench *b)
     char label[96];
     snprintf(label, sizeof label, "%s, exact %.6f", smooth[i].name, exact[i]);
     for (int q = 0; q < 2; q++) {
-      const char *m = method_names[q ? QMC_COLUMN : 0];
+      const char *m = method_names[q ? QMC_METHOD : 0];
       char what[32];
       snprintf(what, sizeof what, "%s se", m);
       print_series(q ? "" : label, what, n, se[i][q]);

@@ -58,9 +58,10 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 {
   const mcpi_payoff_spec *p = &j->trades[t];
   double v = p->control ? y - p->beta * (x - p->control_mean) : y;
-  if (pass) {
+  if (pass) { /* the control columns exist only while they are written */
     v = 0.5 * (pay[(size_t)t * ldp] + v);
-    x = 0.5 * (pay[(size_t)(j->ntrades + 1 + t) * ldp] + x);
+    if (j->write_controls)
+      x = 0.5 * (pay[(size_t)(j->ntrades + 1 + t) * ldp] + x);
   }
   pay[(size_t)t * ldp] = v;
   if (j->write_controls)
