@@ -88,11 +88,11 @@ mcp_status mcpi_json_expected(const mcpi_json_doc *d, const mcpi_json_path *path
                         got);
 }
 
-/* Appends name to a comma-separated list in buf. */
-static void list_add(char *buf, size_t size, const char *name)
+/* Appends name to the list in buf, after sep unless it is the first. */
+static void list_add(char *buf, size_t size, const char *name, const char *sep)
 {
   size_t used = strlen(buf);
-  snprintf(buf + used, size - used, "%s%s", used ? ", " : "", name);
+  snprintf(buf + used, size - used, "%s%s", used ? sep : "", name);
 }
 
 mcp_status mcpi_json_object(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *value,
@@ -109,7 +109,7 @@ mcp_status mcpi_json_object(const mcpi_json_doc *d, const mcpi_json_path *path, 
     if (i == nkeys) {
       char known[MCPI_ERRLEN] = "";
       for (i = 0; i < nkeys; i++)
-        list_add(known, sizeof known, keys[i]);
+        list_add(known, sizeof known, keys[i], ", ");
       return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
                             "unknown field; expected one of %s", known);
     }
@@ -180,7 +180,7 @@ mcp_status mcpi_json_enum(const mcpi_json_doc *d, const mcpi_json_path *path, js
   char names[MCPI_ERRLEN / 2] = "", what[MCPI_ERRLEN];
   json_t *v;
   for (const mcpi_json_choice *c = choices; c->name; c++)
-    list_add(names, sizeof names, c->name);
+    list_add(names, sizeof names, c->name, ", ");
   snprintf(what, sizeof what, "one of %s", names);
   mcp_status st = mcpi_json_member(d, path, obj, key, required, what, &v);
   if (st != MCP_OK || !v)
@@ -296,4 +296,38 @@ mcp_status mcpi_json_load(const char *file, char *err, size_t errlen,
   json_decref(d.root);
   free(d.text);
   return st;
+}
+
+/* Checks that every member of obj, all among the nkeys keys (masks[i] says
+ * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind
+ * `which` of choices (a model or a product).  A field of another kind is an
+ * unknown field; the message names the kinds that have it. */
+mcp_status mcpi_json_kind_keys(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                               const char *const *keys, const unsigned *masks, size_t nkeys,
+                               const char *kind, const mcpi_json_choice *choices, int which)
+{
+  const char *key;
+  json_t *member;
+  json_object_foreach(obj, key, member) {
+    size_t i = 0;
+    while (i < nkeys && strcmp(key, keys[i]) != 0)
+      i++;
+    if (i == nkeys || masks[i] & 1u << which)
+      continue;
+    char known[MCPI_ERRLEN / 2] = "", owners[MCPI_ERRLEN / 4] = "";
+    const char *own[32];
+    size_t n = 0;
+    for (size_t k = 0; k < nkeys; k++)
+      if (masks[k] & 1u << which)
+        list_add(known, sizeof known, keys[k], ", ");
+    for (const mcpi_json_choice *c = choices; c->name && n < MCPI_COUNT(own); c++)
+      if (masks[i] & 1u << c->value)
+        own[n++] = c->name;
+    for (size_t k = 0; k < n; k++)
+      list_add(owners, sizeof owners, own[k], k + 1 == n ? " and " : ", ");
+    return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
+                          "unknown field; expected one of %s (%s is for %s%s %s)", known, key,
+                          kind, n > 1 ? "s" : "", owners);
+  }
+  return MCP_OK;
 }

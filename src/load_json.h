@@ -89,4 +89,12 @@ mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, j
 mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
                            double **times, size_t *n);
 
+/* Checks that every member of obj, all among the nkeys keys (masks[i] says
+ * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind
+ * `which` of choices (a model or a product); a field of another kind is an
+ * unknown field whose message names the kinds that have it. */
+mcp_status mcpi_json_kind_keys(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                               const char *const *keys, const unsigned *masks, size_t nkeys,
+                               const char *kind, const mcpi_json_choice *choices, int which);
+
 #endif

@@ -41,46 +41,6 @@ static const char *const correlation_keys[] = {"underlyings", "matrix"};
 #define CORRELATION_WHAT "a correlation object {underlyings, matrix}"
 #define CORR_NAMES_WHAT "an array of 2 to 16 underlying names"
 
-/* Appends name to the list in buf, after sep unless it is the first. */
-static void list_add(char *buf, size_t size, const char *name, const char *sep)
-{
-  size_t used = strlen(buf);
-  snprintf(buf + used, size - used, "%s%s", used ? sep : "", name);
-}
-
-/* Checks that every member of obj, all among the nkeys keys (masks[i] says
- * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind
- * `which` of choices (a model or a product).  A field of another kind is an
- * unknown field; the message names the kinds that have it. */
-static mcp_status kind_keys(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
-                            const char *const *keys, const unsigned *masks, size_t nkeys,
-                            const char *kind, const mcpi_json_choice *choices, int which)
-{
-  const char *key;
-  json_t *member;
-  json_object_foreach(obj, key, member) {
-    size_t i = 0;
-    while (i < nkeys && strcmp(key, keys[i]) != 0)
-      i++;
-    if (i == nkeys || masks[i] & 1u << which)
-      continue;
-    char known[MCPI_ERRLEN / 2] = "", owners[MCPI_ERRLEN / 4] = "";
-    const char *own[32];
-    size_t n = 0;
-    for (size_t k = 0; k < nkeys; k++)
-      if (masks[k] & 1u << which)
-        list_add(known, sizeof known, keys[k], ", ");
-    for (const mcpi_json_choice *c = choices; c->name && n < MCPI_COUNT(own); c++)
-      if (masks[i] & 1u << c->value)
-        own[n++] = c->name;
-    for (size_t k = 0; k < n; k++)
-      list_add(owners, sizeof owners, own[k], k + 1 == n ? " and " : ", ");
-    return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
-                          "unknown field; expected one of %s (%s is for %s%s %s)", known, key,
-                          kind, n > 1 ? "s" : "", owners);
-  }
-  return MCP_OK;
-}
 
 /* A curve read from the file, set once its underlying is added. */
 typedef struct curve {
@@ -203,7 +163,7 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                              MCPI_COUNT(underlying_keys))) ||
       (st = mcpi_json_string(d, path, u, "name", MCPI_REQUIRED, mcpi_check_name, &name)) ||
       (st = mcpi_json_enum(d, path, u, "model", MCPI_OPTIONAL, models, &model)) ||
-      (st = kind_keys(d, path, u, underlying_keys, underlying_models,
+      (st = mcpi_json_kind_keys(d, path, u, underlying_keys, underlying_models,
                       MCPI_COUNT(underlying_keys), "model", models, model)) ||
       (st = mcpi_json_number(d, path, u, "spot", MCPI_REQUIRED, mcpi_check_spot, &spot)) ||
       (st = read_flat(d, path, u, "rate", rate_required, mcpi_check_rate, &rate)) ||

@@ -191,46 +191,6 @@ static mcp_status read_grid(const mcpi_json_doc *d, const mcpi_json_path *path, 
   return st;
 }
 
-/* Appends name to the list in buf, after sep unless it is the first. */
-static void list_add(char *buf, size_t size, const char *name, const char *sep)
-{
-  size_t used = strlen(buf);
-  snprintf(buf + used, size - used, "%s%s", used ? sep : "", name);
-}
-
-/* Checks that every member of obj, all among the nkeys keys (masks[i] says
- * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind
- * `which` of choices (a model or a product).  A field of another kind is an
- * unknown field; the message names the kinds that have it. */
-static mcp_status kind_keys(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
-                            const char *const *keys, const unsigned *masks, size_t nkeys,
-                            const char *kind, const mcpi_json_choice *choices, int which)
-{
-  const char *key;
-  json_t *member;
-  json_object_foreach(obj, key, member) {
-    size_t i = 0;
-    while (i < nkeys && strcmp(key, keys[i]) != 0)
-      i++;
-    if (i == nkeys || masks[i] & 1u << which)
-      continue;
-    char known[MCPI_ERRLEN / 2] = "", owners[MCPI_ERRLEN / 4] = "";
-    const char *own[32];
-    size_t n = 0;
-    for (size_t k = 0; k < nkeys; k++)
-      if (masks[k] & 1u << which)
-        list_add(known, sizeof known, keys[k], ", ");
-    for (const mcpi_json_choice *c = choices; c->name && n < MCPI_COUNT(own); c++)
-      if (masks[i] & 1u << c->value)
-        own[n++] = c->name;
-    for (size_t k = 0; k < n; k++)
-      list_add(owners, sizeof owners, own[k], k + 1 == n ? " and " : ", ");
-    return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
-                          "unknown field; expected one of %s (%s is for %s%s %s)", known, key,
-                          kind, n > 1 ? "s" : "", owners);
-  }
-  return MCP_OK;
-}
 
 /* "methods" of obj, at path: an array of method names, each at most once;
  * an empty array is plain Monte Carlo.  *out keeps its value when absent. */
@@ -480,7 +440,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
       (st = mcpi_json_string(d, path, t, "id", MCPI_REQUIRED, mcpi_check_name, &tr.id)) ||
       (st = unique_id(d, path, tr.id, pf)) ||
       (st = mcpi_json_enum(d, path, t, "product", MCPI_REQUIRED, products, &tr.product)) ||
-      (st = kind_keys(d, path, t, trade_keys, trade_products, MCPI_COUNT(trade_keys),
+      (st = mcpi_json_kind_keys(d, path, t, trade_keys, trade_products, MCPI_COUNT(trade_keys),
                       "product", products, tr.product)) ||
       (st = mcpi_json_enum(d, path, t, "type", MCPI_REQUIRED, types, &tr.type)) ||
       (st = multi_asset(&tr) ? read_assets(d, path, t, &tr)
