@@ -173,7 +173,7 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
     if ((st = mcpi_json_number(d, path, u, "v0", MCPI_REQUIRED, mcpi_check_variance, &v0)) ||
         (st = mcpi_json_number(d, path, u, "kappa", MCPI_REQUIRED, mcpi_check_positive,
                                &kappa)) ||
-        (st = mcpi_json_number(d, path, u, "theta", MCPI_REQUIRED, mcpi_check_variance,
+        (st = mcpi_json_number(d, path, u, "theta", MCPI_REQUIRED, mcpi_check_positive,
                                &theta)) ||
         (st = mcpi_json_number(d, path, u, "xi", MCPI_REQUIRED, mcpi_check_positive, &xi)) ||
         (st = mcpi_json_number(d, path, u, "rho", MCPI_REQUIRED, mcpi_check_correlation,

@@ -102,7 +102,7 @@ mcp_status mcp_market_add_heston(mcp_market *m, const char *name, double spot, d
     field = "v0", bad = v0;
   else if ((why = mcpi_check_positive(kappa)))
     field = "kappa", bad = kappa;
-  else if ((why = mcpi_check_variance(theta)))
+  else if ((why = mcpi_check_positive(theta))) /* the QE moments divide by it */
     field = "theta", bad = theta;
   else if ((why = mcpi_check_positive(xi)))
     field = "xi", bad = xi;

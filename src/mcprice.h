@@ -151,7 +151,7 @@ void mcp_market_destroy(mcp_market *market);
 mcp_status mcp_market_add_black_scholes(mcp_market *market, const char *name, double spot,
                                         double rate, double dividend, double volatility);
 /* Heston (1993) stochastic volatility: initial variance v0 >= 0, mean
- * reversion kappa > 0 to the long-run variance theta >= 0, volatility of
+ * reversion kappa > 0 to the long-run variance theta > 0, volatility of
  * variance xi > 0, correlation rho in [-1, 1].  The Feller condition
  * 2 kappa theta >= xi^2 is not required.  The scheme is a run setting
  * (mcp_portfolio_set_heston_scheme). */

@@ -939,6 +939,8 @@ static void test_bad_models(void **state)
                 MCP_ERR_INPUT, "v0");
   expect_market(mcp_market_add_heston(m, "H2", 100, 0.03, 0, 0.04, 0, 0.04, 0.5, 0), m,
                 MCP_ERR_INPUT, "kappa");
+  expect_market(mcp_market_add_heston(m, "H2", 100, 0.03, 0, 0.04, 1, 0, 0.5, 0), m,
+                MCP_ERR_INPUT, "theta");
   expect_market(mcp_market_add_merton(m, "M", 100, 0.03, 0, 0.2, -1, 0, 0.1), m,
                 MCP_ERR_INPUT, "lambda");
   expect_market(mcp_market_add_merton(m, "M", 100, 0.03, 0, 0.2, 1, 0, -0.1), m,
