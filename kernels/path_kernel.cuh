@@ -17,13 +17,13 @@
 
 // The path body as C++ overloads of the C functions, one per state type
 // (single or multi-asset, double or float).
-#define MCPI_BODY_OVERLOADS(State, R, init, step, finish, step_inline)                      \
-  static __device__ __forceinline__ void body_init(State *s, const mcpi_job_view *j, int pass)     \
+#define MCPI_BODY_OVERLOADS(State, R, init, step, finish, step_inline)                       \
+  static __device__ __forceinline__ void body_init(State *s, const mcpi_job_view *j, int pass) \
   {                                                                                          \
     init(s, j, pass);                                                                        \
   }                                                                                          \
-  static __device__ step_inline void body_step(State *s, const mcpi_job_view *j, R z, R a,    \
-                                               R b, uint32_t tag)                                 \
+  static __device__ step_inline void body_step(State *s, const mcpi_job_view *j, R z, R a,   \
+                                               R b, uint32_t tag)                            \
   {                                                                                          \
     step(s, j, z, a, b, tag);                                                                \
   }                                                                                          \

@@ -6,7 +6,6 @@
 #ifndef MCP_GBM_H
 #define MCP_GBM_H
 
-
 /* The step in either precision: log-spot, per-step drift and volatility, normal. */
 #define MCPI_GBM_STEP(log_spot, drift, vol, z) ((log_spot) + ((drift) + (vol) * (z)))
 
