@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 #include "path.h"
+#include "pde_grid.h"
 #include "prefetch.h"
 #include "qmc.h"
 
@@ -49,6 +50,13 @@ cudaError_t mcpi_launch_bridge(mcpi_bridge_view b, int nfactors, const double *z
  * by the same pairwise tree as mcpi_chunk_sums. */
 cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_t ncol,
                                    double *part, cudaStream_t stream);
+
+/* Solves every grid of the batch b (device pointers; v holds the values at
+ * maturity) by the explicit or the theta scheme, the stencil applied by
+ * implementation stencil (mcp_stencil) with coarsening 1, 2, 4 or 8; writes
+ * b.out. */
+cudaError_t mcpi_launch_pde(mcpi_pde_view b, int explicit_scheme, int stencil, int coarsening,
+                            cudaStream_t stream);
 
 #ifdef __cplusplus
 }

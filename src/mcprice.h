@@ -210,8 +210,23 @@ typedef enum mcp_product {
   MCP_PRODUCT_LOOKBACK,     /* on the extremum of the fixings and the spot at 0 */
   MCP_PRODUCT_BASKET,       /* on sum w_i S_i(T) of several assets */
   MCP_PRODUCT_BEST_OF,      /* on max_i S_i(T) */
-  MCP_PRODUCT_WORST_OF      /* on min_i S_i(T) */
+  MCP_PRODUCT_WORST_OF,     /* on min_i S_i(T) */
+  MCP_PRODUCT_AMERICAN      /* (S - K)+ or (K - S)+ at any time up to maturity (PDE only) */
 } mcp_product;
+#define MCP_PRODUCT_COUNT (MCP_PRODUCT_AMERICAN + 1)
+
+/* How a trade is priced: Monte Carlo paths or a finite-difference grid (the
+ * Black-Scholes PDE; European, American and continuously monitored barrier
+ * options on one Black-Scholes underlying).  MCP_ENGINE_DEFAULT follows the
+ * portfolio's default for the product (mcp_portfolio_set_engine: Monte Carlo,
+ * except American options). */
+typedef enum mcp_engine { MCP_ENGINE_DEFAULT = -1, MCP_ENGINE_MC = 0, MCP_ENGINE_PDE } mcp_engine;
+/* Parses "mc" or "pde"; MCP_ERR_NOT_FOUND for any other name. */
+mcp_status mcp_engine_from_name(const char *name, mcp_engine *out);
+const char *mcp_engine_name(mcp_engine engine);
+/* Parses a product name of the input files ("european", ..., "american"). */
+mcp_status mcp_product_from_name(const char *name, mcp_product *out);
+const char *mcp_product_name(mcp_product product);
 
 typedef enum mcp_digital { MCP_CASH_OR_NOTHING = 0, MCP_ASSET_OR_NOTHING } mcp_digital;
 /* Floating strike: a call pays S_T - A (Asian) or S_T - min (lookback), a
@@ -269,6 +284,7 @@ typedef struct mcp_trade {
   double barrier, rebate;     /* rebate paid at maturity when knocked out / never knocked in */
   mcp_monitoring monitoring;  /* bridge monitoring needs no fixings */
   int methods;                /* MCP_METHODS_DEFAULT or MCP_ANTITHETIC | ... */
+  mcp_engine engine;          /* MCP_ENGINE_DEFAULT, MCP_ENGINE_MC or MCP_ENGINE_PDE */
 } mcp_trade;
 
 void mcp_trade_init(mcp_trade *trade);
@@ -283,6 +299,42 @@ mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *portfolio, unsigned scra
  * martingale correction (default) or full-truncation Euler in log-spot. */
 typedef enum mcp_heston_scheme { MCP_HESTON_QE = 0, MCP_HESTON_EULER } mcp_heston_scheme;
 mcp_status mcp_portfolio_set_heston_scheme(mcp_portfolio *portfolio, mcp_heston_scheme scheme);
+
+/* ---- finite differences ----------------------------------------------- */
+/* The engine of the product's trades that keep MCP_ENGINE_DEFAULT. */
+mcp_status mcp_portfolio_set_engine(mcp_portfolio *portfolio, mcp_product product,
+                                    mcp_engine engine);
+mcp_engine mcp_portfolio_engine(const mcp_portfolio *portfolio, mcp_product product);
+
+/* Time stepping: Crank-Nicolson with Rannacher's start (the first
+ * `rannacher` steps each replaced by two fully implicit half steps), or the
+ * explicit Euler scheme, whose step count is raised to what stability needs. */
+typedef enum mcp_pde_scheme { MCP_PDE_CRANK_NICOLSON = 0, MCP_PDE_EXPLICIT } mcp_pde_scheme;
+/* How the GPU applies the stencil (the same bits every way; the CPU ignores it):
+ *   regcache  each warp holds its tile in registers and swaps neighbours by
+ *             warp shuffles (no shared memory);
+ *   smem      the tile and its halo in shared memory;
+ *   global    every tap loaded from global memory (through the caches). */
+typedef enum mcp_stencil { MCP_STENCIL_REGCACHE = 0, MCP_STENCIL_SMEM, MCP_STENCIL_GLOBAL } mcp_stencil;
+typedef struct mcp_pde_settings {
+  mcp_pde_scheme scheme;
+  int stencil_points;     /* 3 (second order) or 5 (fourth order in space) */
+  unsigned space_points;  /* nodes of log-spot, 16 to 65536 (default 401) */
+  unsigned time_steps;    /* 1 to 100000 (default 400; explicit: at least) */
+  unsigned rannacher;     /* 0 to 16 and at most time_steps (default 2) */
+  double width;           /* half-width of the grid, in standard deviations of log-spot (1 to 20, default 6) */
+  mcp_stencil stencil;    /* GPU stencil implementation (default regcache) */
+  int coarsening;         /* outputs a thread: 1, 2, 4 or 8 (default 2) */
+} mcp_pde_settings;
+void mcp_pde_settings_init(mcp_pde_settings *settings);
+/* MCP_ERR_ARGUMENT, with a message naming the field, for a value out of range. */
+mcp_status mcp_portfolio_set_pde(mcp_portfolio *portfolio, const mcp_pde_settings *settings);
+void mcp_portfolio_pde(const mcp_portfolio *portfolio, mcp_pde_settings *settings);
+/* "crank-nicolson" or "explicit"; "regcache", "smem" or "global". */
+mcp_status mcp_pde_scheme_from_name(const char *name, mcp_pde_scheme *out);
+const char *mcp_pde_scheme_name(mcp_pde_scheme scheme);
+mcp_status mcp_stencil_from_name(const char *name, mcp_stencil *out);
+const char *mcp_stencil_name(mcp_stencil stencil);
 
 size_t mcp_portfolio_size(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_trade_id(const mcp_portfolio *portfolio, size_t index);
@@ -317,8 +369,8 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market,
                      const mcp_portfolio *portfolio, mcp_results **results);
 
 typedef struct mcp_estimate {
-  double price;     /* Monte Carlo mean of the discounted payoff (per unit for a trade) */
-  double std_error; /* standard error of the mean */
+  double price;     /* Monte Carlo mean of the discounted payoff, or the PDE price (per unit for a trade) */
+  double std_error; /* standard error of the mean (0 for a PDE price) */
   double ci_low;    /* 95% confidence interval: price -+ 1.96 std_error */
   double ci_high;
 } mcp_estimate;
@@ -329,6 +381,8 @@ const char *mcp_results_trade_id(const mcp_results *results, size_t index);
 mcp_status mcp_results_trade(const mcp_results *results, size_t index, mcp_estimate *estimate);
 mcp_status mcp_results_find(const mcp_results *results, const char *id, size_t *index);
 double mcp_results_quantity(const mcp_results *results, size_t index);
+/* The engine that priced trade index (MCP_ENGINE_DEFAULT for a bad index). */
+mcp_engine mcp_results_engine(const mcp_results *results, size_t index);
 /* The book: sum of quantity x price, with the standard error of that sum
  * (trades on one underlying share paths, so their covariance is included). */
 mcp_status mcp_results_total(const mcp_results *results, mcp_estimate *estimate);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "analytic.h"
 #include "plan.h"
+#include "pde.h"
 #include "rng.h"
 #include "validate.h"
 
@@ -459,8 +460,9 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
     goto done;
   }
-  for (size_t i = 0; i < p->n && st == MCP_OK; i++)
-    st = trade_key(m, p, &p->t[i], &keys[i], err);
+  for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* grid trades are the PDE's */
+    if (!(assigned[i] = mcpi_trade_on_grid(p, &p->t[i])))
+      st = trade_key(m, p, &p->t[i], &keys[i], err);
   /* Jobs in order of their first trade; a job of the same key opens when the
    * schedules or monitors are full.  ordinal counts jobs of one stream name. */
   for (size_t first = 0; first < p->n && st == MCP_OK; first++) {

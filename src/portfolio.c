@@ -17,6 +17,8 @@ mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
   p->seed = 1;
   p->distance = MCPI_DEFAULT_DISTANCE;
   p->scramblings = MCPI_DEFAULT_SCRAMBLINGS;
+  p->engine[MCP_PRODUCT_AMERICAN] = MCP_ENGINE_PDE;
+  mcp_pde_settings_init(&p->pde);
   *portfolio = p;
   return MCP_OK;
 }
@@ -47,7 +49,7 @@ void mcp_trade_init(mcp_trade *t)
 {
   if (t)
     *t = (mcp_trade){.type = MCP_CALL, .quantity = 1, .cash = 1,
-                     .methods = MCP_METHODS_DEFAULT};
+                     .methods = MCP_METHODS_DEFAULT, .engine = MCP_ENGINE_DEFAULT};
 }
 
 static int multi_asset(mcp_product p)
@@ -68,9 +70,13 @@ static int has_schedule(const mcp_trade *t)
 static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
 {
   const char *id = t->id, *why;
-  if ((unsigned)t->product > MCP_PRODUCT_WORST_OF)
+  if ((unsigned)t->product > MCP_PRODUCT_AMERICAN)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected european, digital, asian, "
-               "barrier, lookback, basket, best-of or worst-of", id);
+               "barrier, lookback, basket, best-of, worst-of or american", id);
+  if (t->engine != MCP_ENGINE_DEFAULT && t->engine != MCP_ENGINE_MC &&
+      t->engine != MCP_ENGINE_PDE)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': engine: expected MCP_ENGINE_DEFAULT, "
+               "MCP_ENGINE_MC or MCP_ENGINE_PDE", id);
   if (t->type != MCP_CALL && t->type != MCP_PUT)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': type: expected call or put", id);
   int floating = (t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK) &&
@@ -192,7 +198,7 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
                   .average = t->average, .strike_kind = t->strike_kind,
                   .digital = t->digital, .cash = t->cash, .barrier_kind = t->barrier_kind,
                   .barrier = t->barrier, .rebate = t->rebate, .monitoring = t->monitoring,
-                  .methods = t->methods};
+                  .methods = t->methods, .engine = t->engine};
   int ok = c.id && c.asset && c.fix && (!basket || c.weight);
   for (size_t a = 0; ok && a < na; a++)
     ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;

@@ -22,6 +22,7 @@ typedef struct mcpi_trade {
   double barrier, rebate;
   mcp_monitoring monitoring;
   int methods; /* MCP_METHODS_DEFAULT or flags */
+  mcp_engine engine;
 } mcpi_trade;
 
 struct mcp_portfolio {
@@ -38,11 +39,19 @@ struct mcp_portfolio {
   int methods;           /* the run's default methods */
   unsigned scramblings;  /* QMC */
   mcp_heston_scheme heston;
+  mcp_engine engine[MCP_PRODUCT_COUNT]; /* the products' default engines */
+  mcp_pde_settings pde;
   char err[MCPI_ERRLEN];
 };
 
 #define MCPI_DEFAULT_SCRAMBLINGS 16u
 #define MCPI_MAX_SCRAMBLINGS 1024u
+
+/* The engine trade t is priced with. */
+static inline mcp_engine mcpi_trade_engine(const mcp_portfolio *p, const mcpi_trade *t)
+{
+  return t->engine == MCP_ENGINE_DEFAULT ? p->engine[t->product] : t->engine;
+}
 
 /* The methods trade t is priced with. */
 static inline int mcpi_trade_methods(const mcp_portfolio *p, const mcpi_trade *t)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "backend.h"
+#include "pde.h"
 #include "results.h"
 
 static double now(void)
@@ -16,10 +17,14 @@ static double now(void)
 /* Per-trade estimates and the book's: jobs draw independent streams, so the
  * book variance is the sum of the jobs' book-column variances. */
 static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_accum **acc,
-                          mcp_results *r)
+                          const mcpi_pde_batch *pde, mcp_results *r)
 {
   double var = 0;
   r->total.price = 0;
+  for (size_t i = 0; i < pde->ntrades; i++) { /* PDE prices carry no sampling error */
+    size_t t = pde->trade[i].trade;
+    r->total.price += p->t[t].quantity * r->est[t].price;
+  }
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
     unsigned reps = mcpi_job_replicates(plan, j);
@@ -36,6 +41,7 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
   r->total.ci_high = r->total.price + MCPI_Z95 * r->total.std_error;
   for (size_t i = 0; i < p->n; i++) {
     r->quantity[i] = p->t[i].quantity;
+    r->engine[i] = mcpi_trade_engine(p, &p->t[i]);
     if (!(r->id[i] = strdup(p->t[i].id)))
       return MCP_ERR_NO_MEMORY;
   }
@@ -56,9 +62,14 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
                      market ? "portfolio" : "market");
   double t0 = now();
   mcpi_plan plan;
+  mcpi_pde_batch pde;
   mcp_status st = mcpi_plan_build(market, portfolio, &plan, ctx->err);
   if (st != MCP_OK)
     return st;
+  if ((st = mcpi_pde_plan(market, portfolio, &pde, ctx->err)) != MCP_OK) {
+    mcpi_plan_free(&plan);
+    return st;
+  }
   mcpi_accum **acc = calloc(plan.njobs, sizeof *acc);
   mcp_results *r = mcpi_results_alloc(portfolio->n);
   mcpi_run run = {.plan = &plan, .ctx = ctx, .acc = acc,
@@ -74,15 +85,18 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
     run.work_total += (double)reps * (double)mcpi_job_samples(&plan, job) *
                       (double)(job->nelem + 1);
   }
-  if (st == MCP_OK)
+  if (st == MCP_OK && plan.njobs)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
-  if (st == MCP_OK && (st = collect(portfolio, &plan, acc, r)) != MCP_OK)
+  if (st == MCP_OK)
+    st = mcpi_pde_price(ctx, &pde, r->est);
+  if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
   if (acc)
     for (size_t j = 0; j < plan.njobs; j++)
       free(acc[j]);
   free(acc);
   mcpi_plan_free(&plan);
+  mcpi_pde_free(&pde);
   if (st != MCP_OK) {
     mcp_results_destroy(r);
     return st;

@@ -12,7 +12,8 @@ mcp_results *mcpi_results_alloc(size_t n)
   r->id = calloc(n, sizeof *r->id);
   r->quantity = calloc(n, sizeof *r->quantity);
   r->est = calloc(n, sizeof *r->est);
-  if (!r->id || !r->quantity || !r->est) {
+  r->engine = calloc(n, sizeof *r->engine);
+  if (!r->id || !r->quantity || !r->est || !r->engine) {
     mcp_results_destroy(r);
     return NULL;
   }
@@ -29,6 +30,7 @@ void mcp_results_destroy(mcp_results *r)
   free(r->id);
   free(r->quantity);
   free(r->est);
+  free(r->engine);
   free(r);
 }
 
@@ -64,6 +66,11 @@ mcp_status mcp_results_find(const mcp_results *r, const char *id, size_t *index)
 double mcp_results_quantity(const mcp_results *r, size_t i)
 {
   return r && i < r->n ? r->quantity[i] : 0.0;
+}
+
+mcp_engine mcp_results_engine(const mcp_results *r, size_t i)
+{
+  return r && i < r->n ? r->engine[i] : MCP_ENGINE_DEFAULT;
 }
 
 mcp_status mcp_results_total(const mcp_results *r, mcp_estimate *e)

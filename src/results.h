@@ -9,6 +9,7 @@ struct mcp_results {
   char **id;
   double *quantity;
   mcp_estimate *est;
+  mcp_engine *engine;
   mcp_estimate total;
   uint64_t paths, seed;
   mcp_backend backend;

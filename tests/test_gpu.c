@@ -489,6 +489,94 @@ static void sobol_kernel_matches_host(void **state)
 }
 #endif
 
+/* A book of grid trades: Europeans, Americans and (3-point) barriers of
+ * every kind on three underlyings, with n extra American puts. */
+static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra)
+{
+  mcp_portfolio *p;
+  char id[32];
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  mcp_pde_settings s;
+  mcp_pde_settings_init(&s);
+  s.scheme = scheme;
+  s.stencil_points = points;
+  s.space_points = extra ? 64 : 301;
+  s.time_steps = extra ? 20 : 150;
+  assert_int_equal(mcp_portfolio_set_pde(p, &s), MCP_OK);
+  const char *und[3] = {"A", "B", "C"};
+  const double spot[3] = {100, 50, 1200};
+  for (int k = 0; k < (extra ? extra : 60); k++) {
+    mcp_trade t;
+    mcp_trade_init(&t);
+    snprintf(id, sizeof id, "g%d", k);
+    t.id = id;
+    t.underlying = und[k % 3];
+    t.type = k % 2 ? MCP_PUT : MCP_CALL;
+    t.strike = spot[k % 3] * (0.8 + 0.01 * (k % 40));
+    t.maturity = 0.25 + 0.1 * (k % 17);
+    t.engine = MCP_ENGINE_PDE;
+    t.product = extra || k % 5 == 1 ? MCP_PRODUCT_AMERICAN : MCP_PRODUCT_EUROPEAN;
+    if (!extra && points == 3 && k % 5 >= 3) {
+      t.product = MCP_PRODUCT_BARRIER;
+      t.barrier_kind = (mcp_barrier_kind)(k % 4);
+      int up = t.barrier_kind == MCP_UP_AND_OUT || t.barrier_kind == MCP_UP_AND_IN;
+      t.barrier = spot[k % 3] * (up ? 1.1 + 0.01 * (k % 7) : 0.9 - 0.01 * (k % 7));
+      t.rebate = k % 3;
+      t.monitoring = MCP_MONITOR_BRIDGE;
+    }
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  }
+  return p;
+}
+
+/* Every grid on the GPU equals the CPU's, and every stencil implementation
+ * and coarsening gives the same bits. */
+static void pde_check(int points, mcp_pde_scheme scheme, int extra)
+{
+  mcp_market *m = market();
+  mcp_portfolio *p = pde_book(points, scheme, extra);
+  mcp_results *cpu = price(MCP_BACKEND_CPU, 128, 0, m, p), *first = NULL;
+  static const int coarsening[4] = {1, 2, 4, 8};
+  for (int st = 0; st < 3; st++)
+    for (int c = 0; c < 4; c++) {
+      mcp_pde_settings s;
+      mcp_portfolio_pde(p, &s);
+      s.stencil = (mcp_stencil)st;
+      s.coarsening = coarsening[c];
+      assert_int_equal(mcp_portfolio_set_pde(p, &s), MCP_OK);
+      mcp_results *gpu = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+      if (!first) {
+        mcp_estimate x, y;
+        for (size_t i = 0; i < mcp_results_count(gpu); i++) {
+          mcp_results_trade(gpu, i, &x);
+          mcp_results_trade(cpu, i, &y);
+          assert_int_equal(mcp_results_engine(gpu, i), MCP_ENGINE_PDE);
+          if (fabs(x.price - y.price) > 1e-12 * fmax(1.0, fabs(y.price)))
+            assert_close(x.price, y.price, 1e-12, "pde price", mcp_results_trade_id(gpu, i));
+        }
+        first = gpu;
+      } else {
+        assert_identical(first, gpu);
+        mcp_results_destroy(gpu);
+      }
+    }
+  printf("# pde %d-point %s, %zu trades: GPU = CPU, 12 stencil variants identical\n", points,
+         mcp_pde_scheme_name(scheme), mcp_results_count(cpu));
+  mcp_results_destroy(first);
+  mcp_results_destroy(cpu);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void gpu_pde_matches_cpu(void **state)
+{
+  for (int points = 3; points <= 5; points += 2)
+    for (int scheme = 0; scheme < 2; scheme++)
+      pde_check(points, (mcp_pde_scheme)scheme, 0);
+  /* enough grids that a warp solves several */
+  pde_check(3, MCP_PDE_CRANK_NICOLSON, 9000);
+}
+
 int main(void)
 {
   if (mcp_device_count() == 0) {
@@ -510,6 +598,7 @@ int main(void)
       cmocka_unit_test(gpu_black_scholes),
       cmocka_unit_test(gpu_models_match_cpu),
       cmocka_unit_test(gpu_models_invariant),
+      cmocka_unit_test(gpu_pde_matches_cpu),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,190 @@
+/* pde_grid.h: one option's finite-difference grid and the time steps both
+ * backends take on it (gcc and nvcc).
+ *
+ * A grid holds n nodes x_j = x_0 + j h of log-spot; the spot is node
+ * `center`.  Marching in time to maturity tau, step s (of `steps`) is a
+ * theta step: the explicit half is a stencil application (the weights e)
+ * and the implicit half a banded solve (the band m, R sub- and
+ * super-diagonals).  The first `half_steps` steps are fully implicit steps
+ * of dt / 2 (Rannacher's start), the others steps of dt.  The R nodes at
+ * each end hold Dirichlet values alpha S Dq(tau) + beta Dr(tau), with Dr and
+ * Dq the discount factors of the rate and the dividend yield over tau.
+ * American grids are floored by their exercise values: after the stencil
+ * (explicit scheme) or inside the solve (Brennan-Schwartz). */
+#ifndef MCP_PDE_GRID_H
+#define MCP_PDE_GRID_H
+
+#include <math.h>
+#include "mcp_hd.h"
+#include "pde_operator.h"
+
+#ifdef __CUDA_ARCH__
+#define MCPI_FMA(a, b, c) fma(a, b, c)
+#else
+#define MCPI_FMA(a, b, c) ((a) * (b) + (c))
+#endif
+
+/* Coefficients of steps s < end (and >= the previous segment's end). */
+typedef struct mcpi_pde_segment {
+  int end;
+  double a, mu, c;
+} mcpi_pde_segment;
+
+enum { MCPI_EXERCISE_NONE = 0, MCPI_EXERCISE_HIGH, MCPI_EXERCISE_LOW };
+
+typedef struct mcpi_pde_grid {
+  int steps, half_steps;
+  int seg;           /* first segment in the batch's table */
+  int center;
+  int exercise;      /* MCPI_EXERCISE_*: where an American grid exercises (call: high) */
+  double h, dt, theta;
+  double alpha[2], beta[2];                  /* low and high boundaries */
+  double spot[2 * MCPI_PDE_MAX_RADIUS];     /* S at the R low, then the R high nodes */
+} mcpi_pde_grid;
+
+/* A batch of grids of n nodes (row stride ld) sharing the radius R. */
+typedef struct mcpi_pde_view {
+  int n, ld, radius, ngrids;
+  const mcpi_pde_grid *grid;
+  const mcpi_pde_segment *seg;
+  double *v;        /* the values, ld a grid */
+  double *w;        /* explicit: the other time level; theta: the right-hand side */
+  double *u;        /* theta: the eliminated band, R ld a grid */
+  const double *ex; /* exercise values, ld a grid (NULL when no grid is American) */
+  double *out;      /* 2 R + 1 values around the center a grid */
+} mcpi_pde_view;
+
+/* What a step carries to the next: the segment and the integrals of the
+ * rate and dividend yield since maturity. */
+typedef struct mcpi_pde_state {
+  int seg;
+  double ir, iq;
+} mcpi_pde_state;
+
+/* Step s of grid g: the explicit weights e, the implicit band m and the
+ * boundary values at the step's end, bnd[0 .. R) low and bnd[R .. 2R) high
+ * (American: floored by the exercise values fl_lo, fl_hi at those nodes). */
+MCP_HD static inline void mcpi_pde_step(int R, const mcpi_pde_grid *g,
+                                        const mcpi_pde_segment *seg, int s, mcpi_pde_state *st,
+                                        double *e, double *m, double *bnd)
+{
+  while (s >= seg[st->seg].end)
+    st->seg++;
+  const mcpi_pde_segment *k = &seg[st->seg];
+  int half = s < g->half_steps;
+  double dt = half ? 0.5 * g->dt : g->dt, theta = half ? 1.0 : g->theta;
+  double op[MCPI_PDE_MAX_TAPS];
+  mcpi_bs_operator(R, k->a, k->mu, k->c, g->h, op);
+  mcpi_theta_weights(R, op, theta, dt, e, m);
+  st->ir += k->c * dt;
+  st->iq += (k->c - k->mu - k->a) * dt;
+  double dr = exp(-st->ir), dq = exp(-st->iq);
+  MCP_UNROLL
+  for (int i = 0; i < 2 * R; i++) {
+    int side = i >= R;
+    bnd[i] = g->alpha[side] * g->spot[i] * dq + g->beta[side] * dr;
+  }
+}
+
+/* Index of boundary value i (of 2R) in a grid of n nodes. */
+MCP_HD static inline int mcpi_pde_boundary_node(int R, int n, int i)
+{
+  return i < R ? i : n - 2 * R + i;
+}
+
+/* sum_d e[d] v[d], d = 0 .. 2R, in this order: every stencil implementation
+ * calls it on the same values, so all give the same bits. */
+MCP_HD static inline double mcpi_taps(int R, const double *e, const double *v)
+{
+  double acc = e[0] * v[0];
+  MCP_UNROLL
+  for (int d = 1; d <= 2 * R; d++)
+    acc = MCPI_FMA(e[d], v[d], acc);
+  return acc;
+}
+
+MCP_HD static inline double mcpi_floor(double v, double fl) { return v < fl ? fl : v; }
+
+/* The plain stencil sweep (the CPU's, and the reference of the GPU's):
+ * out[j] = taps(in[j - R .. j + R]) for R <= j < n - R, floored by fl. */
+static inline void mcpi_stencil_sweep(int R, int n, const double *e, const double *in,
+                                      double *out, const double *fl)
+{
+  for (int j = R; j < n - R; j++) {
+    double a = mcpi_taps(R, e, in + j - R);
+    out[j] = fl ? mcpi_floor(a, fl[j]) : a;
+  }
+}
+
+/* Solves the Toeplitz band m (R sub- and super-diagonals; rows of the R
+ * nodes at each end are identities) for the right-hand side y (overwritten),
+ * into x, by Gaussian elimination without pivoting; u (R n) holds the
+ * eliminated upper band.  With fl, every unknown is floored by fl as it is
+ * back-substituted (Brennan-Schwartz); the back-substitution must then end
+ * on the exercise side: rev sweeps the nodes from high to low index for
+ * elimination, so that the back-substitution runs from low to high (a put). */
+MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double *y, double *u,
+                                          double *x, const double *fl, int rev)
+{
+  double band[MCPI_PDE_MAX_TAPS] = {0}; /* in sweep order: band[R + d] multiplies x[i + d] */
+  MCP_UNROLL
+  for (int d = 0; d <= 2 * R; d++)
+    band[d] = rev ? m[2 * R - d] : m[d];
+  /* the last R rows' eliminated upper bands and right-hand sides */
+  double up[MCPI_PDE_MAX_RADIUS][MCPI_PDE_MAX_RADIUS] = {{0}}, yp[MCPI_PDE_MAX_RADIUS] = {0};
+  for (int i = 0; i < n; i++) {
+    int j = rev ? n - 1 - i : i;
+    double yi = y[j], ui[MCPI_PDE_MAX_RADIUS] = {0};
+    if (i >= R && i < n - R) {
+      double row[MCPI_PDE_MAX_TAPS] = {0};
+      MCP_UNROLL
+      for (int d = 0; d <= 2 * R; d++)
+        row[d] = band[d];
+      /* eliminate x[i - k], k = R .. 1, with the stored row i - k (up[k - 1]) */
+      MCP_UNROLL
+      for (int k = R; k >= 1; k--) {
+        double f = row[R - k];
+        MCP_UNROLL
+        for (int q = 1; q <= R; q++)
+          row[R - k + q] -= f * up[k - 1][q - 1];
+        yi -= f * yp[k - 1];
+      }
+      double inv = 1.0 / row[R];
+      MCP_UNROLL
+      for (int q = 0; q < R; q++)
+        ui[q] = row[R + 1 + q] * inv;
+      yi *= inv;
+    }
+    MCP_UNROLL
+    for (int k = R - 1; k >= 1; k--) {
+      yp[k] = yp[k - 1];
+      MCP_UNROLL
+      for (int q = 0; q < R; q++)
+        up[k][q] = up[k - 1][q];
+    }
+    yp[0] = yi;
+    MCP_UNROLL
+    for (int q = 0; q < R; q++) {
+      up[0][q] = ui[q];
+      u[q * n + j] = ui[q];
+    }
+    y[j] = yi;
+  }
+  double xn[MCPI_PDE_MAX_RADIUS] = {0}; /* x of the R rows after i, in sweep order */
+  for (int i = n - 1; i >= 0; i--) {
+    int j = rev ? n - 1 - i : i;
+    double xi = y[j];
+    MCP_UNROLL
+    for (int q = 0; q < R; q++)
+      xi -= u[q * n + j] * xn[q];
+    if (fl)
+      xi = mcpi_floor(xi, fl[j]);
+    MCP_UNROLL
+    for (int q = R - 1; q >= 1; q--)
+      xn[q] = xn[q - 1];
+    xn[0] = xi;
+    x[j] = xi;
+  }
+}
+
+#endif

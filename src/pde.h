@@ -1,0 +1,51 @@
+/* pde.h: the finite-difference engine's plan and its backends.
+ * Every trade priced on a grid becomes one or two grids (a knock-in is the
+ * vanilla plus a knock-out of rebate minus vanilla) or, for a barrier
+ * already crossed at the start, a known amount; all grids of a run share
+ * the node count, the stencil and the scheme, and are solved as one batch. */
+#ifndef MCP_PDE_H
+#define MCP_PDE_H
+
+#include "context.h"
+#include "market.h"
+#include "pde_grid.h"
+#include "portfolio.h"
+
+/* Node count and time steps limits. */
+#define MCPI_PDE_MIN_POINTS 16u
+#define MCPI_PDE_MAX_POINTS 65536u
+#define MCPI_PDE_MAX_STEPS 100000u
+/* Steps the explicit scheme may take for one grid. */
+#define MCPI_PDE_MAX_EXPLICIT_STEPS 2000000
+
+typedef struct mcpi_pde_trade {
+  size_t trade;    /* index in the portfolio */
+  double constant; /* added to the grids' prices */
+  int grid, ngrids;
+} mcpi_pde_trade;
+
+typedef struct mcpi_pde_batch {
+  mcp_pde_settings set;
+  int n, ld, radius;
+  size_t ngrids, nseg;
+  mcpi_pde_grid *grid;
+  mcpi_pde_segment *seg;
+  double *v0; /* the values at maturity, ld a grid */
+  double *ex; /* exercise values, ld a grid, or NULL when no grid is American */
+  size_t ntrades;
+  mcpi_pde_trade *trade;
+} mcpi_pde_batch;
+
+/* Whether trade t is priced on a grid. */
+int mcpi_trade_on_grid(const mcp_portfolio *p, const mcpi_trade *t);
+/* The batch of the portfolio's grid trades (none: ngrids = ntrades = 0). */
+mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_batch *b,
+                         char *err);
+void mcpi_pde_free(mcpi_pde_batch *b);
+/* Solves every grid; out[g (2R + 1) + i] = the value at node center - R + i. */
+mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);
+mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
+/* Prices the batch's trades into est (indexed by portfolio trade). */
+mcp_status mcpi_pde_price(mcp_context *ctx, const mcpi_pde_batch *b, mcp_estimate *est);
+
+#endif

@@ -1,0 +1,51 @@
+/* pde_cpu.c: the CPU finite-difference backend, the reference of the GPU's:
+ * the same steps (pde_grid.h) on each grid in turn. */
+#include <stdlib.h>
+#include <string.h>
+#include "pde.h"
+
+/* Marches grid g from maturity to today in v (w and u: scratch of n and
+ * R n) and writes the values around the center to out. */
+static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, double *u,
+                       double *out)
+{
+  const mcpi_pde_grid *G = &b->grid[g];
+  int R = b->radius, n = b->n;
+  const double *ex = G->exercise ? b->ex + g * (size_t)b->ld : NULL;
+  memcpy(v, b->v0 + g * (size_t)b->ld, (size_t)n * sizeof *v);
+  mcpi_pde_state st = {.seg = G->seg};
+  double e[MCPI_PDE_MAX_TAPS], m[MCPI_PDE_MAX_TAPS], bnd[2 * MCPI_PDE_MAX_RADIUS];
+  for (int s = 0; s < G->steps; s++) {
+    mcpi_pde_step(R, G, b->seg, s, &st, e, m, bnd);
+    mcpi_stencil_sweep(R, n, e, v, w, G->theta == 0 ? ex : NULL);
+    for (int i = 0; i < 2 * R; i++) {
+      int j = mcpi_pde_boundary_node(R, n, i);
+      w[j] = ex ? mcpi_floor(bnd[i], ex[j]) : bnd[i];
+    }
+    if (G->theta == 0) {
+      double *t = v;
+      v = w;
+      w = t;
+    } else {
+      mcpi_band_solve(R, n, m, w, u, v, ex, G->exercise == MCPI_EXERCISE_LOW);
+    }
+  }
+  memcpy(out, v + G->center - R, (2 * (size_t)R + 1) * sizeof *out);
+}
+
+mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err)
+{
+  int R = b->radius, failed = 0;
+  size_t taps = 2 * (size_t)R + 1, n = (size_t)b->n;
+#pragma omp parallel reduction(| : failed)
+  {
+    double *buf = malloc((2 + (size_t)R) * n * sizeof *buf);
+    failed = !buf;
+#pragma omp for schedule(dynamic)
+    for (long g = 0; g < (long)b->ngrids; g++)
+      if (buf)
+        solve_grid(b, (size_t)g, buf, buf + n, buf + 2 * n, out + (size_t)g * taps);
+    free(buf);
+  }
+  return failed ? mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids") : MCP_OK;
+}

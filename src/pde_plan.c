@@ -1,0 +1,414 @@
+/* pde_plan.c: from the portfolio's grid trades to a batch of grids (pde.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pde.h"
+
+int mcpi_trade_on_grid(const mcp_portfolio *p, const mcpi_trade *t)
+{
+  return mcpi_trade_engine(p, t) == MCP_ENGINE_PDE;
+}
+
+/* The terminal payoff of a grid: scale (phi (S - K))+ + add. */
+typedef struct payoff {
+  double phi, strike, scale, add;
+} payoff;
+
+static double payoff_at(const payoff *f, double x)
+{
+  double v = f->phi * (exp(x) - f->strike);
+  return f->scale * (v > 0 ? v : 0) + f->add;
+}
+
+/* The cubic B-spline on [-2, 2]. */
+static double bspline3(double y)
+{
+  y = fabs(y);
+  return y < 1 ? 2.0 / 3 - y * y + 0.5 * y * y * y : y < 2 ? (2 - y) * (2 - y) * (2 - y) / 6 : 0;
+}
+
+/* int_lo^hi kernel(y) f(x + h y) dy by 6-point Gauss-Legendre on pieces
+ * split at the kernel's knots (integers) and at the payoff's kink. */
+static double smooth_integral(const payoff *f, double x, double h, double lo, double hi,
+                              int spline)
+{
+  static const double gx[6] = {-0.9324695142031521, -0.6612093864662645, -0.2386191860831969,
+                               0.2386191860831969,  0.6612093864662645,  0.9324695142031521};
+  static const double gw[6] = {0.1713244923791704, 0.3607615730481386, 0.4679139345726910,
+                               0.4679139345726910, 0.3607615730481386, 0.1713244923791704};
+  double cut[8];
+  int nc = 0;
+  cut[nc++] = lo;
+  for (double k = ceil(lo); k < hi; k += 1)
+    if (k > lo)
+      cut[nc++] = k;
+  double kink = f->strike > 0 ? (log(f->strike) - x) / h : -INFINITY;
+  cut[nc++] = hi;
+  double sum = 0;
+  for (int i = 0; i + 1 < nc; i++) {
+    double a = cut[i], b = cut[i + 1];
+    double pieces[3] = {a, b, b};
+    int np = 1;
+    if (kink > a && kink < b) {
+      pieces[1] = kink;
+      np = 2;
+    }
+    for (int q = 0; q < np; q++) {
+      double pa = pieces[q], pb = pieces[q + 1], mid = 0.5 * (pa + pb), half = 0.5 * (pb - pa);
+      for (int k = 0; k < 6; k++) {
+        double y = mid + half * gx[k];
+        sum += half * gw[k] * (spline ? bspline3(y) : 1.0) * payoff_at(f, x + h * y);
+      }
+    }
+  }
+  return sum;
+}
+
+/* The payoff smoothed to the scheme's order (Kreiss et al.; Pooley, Vetzal
+ * and Forsyth 2003): a cell average for the 3-point stencil, the fourth-order
+ * kernel (the cubic B-spline times 4/3 - cos(w)/3 in Fourier space) for the
+ * 5-point one. */
+static double smoothed(const payoff *f, double x, double h, int R)
+{
+  if (R == 1)
+    return smooth_integral(f, x, h, -0.5, 0.5, 0);
+  return 4.0 / 3 * smooth_integral(f, x, h, -2, 2, 1) -
+         (smooth_integral(f, x - h, h, -2, 2, 1) + smooth_integral(f, x + h, h, -2, 2, 1)) / 6;
+}
+
+/* Index of the curve piece holding times just after t (open) or at t. */
+static size_t piece(const mcpi_curve *c, double t, int open)
+{
+  size_t i = 0;
+  while (i + 1 < c->n && (open ? c->end[i] <= t : c->end[i] < t))
+    i++;
+  return i;
+}
+
+/* Mean of the curve (squared when sq) over (t0, t1], exact within one piece. */
+static double curve_mean(const mcpi_curve *c, double t0, double t1, int sq)
+{
+  size_t i = piece(c, t0, 1);
+  if (i == piece(c, t1, 0))
+    return sq ? c->value[i] * c->value[i] : c->value[i];
+  return (sq ? mcpi_curve_integral_sq(c, t0, t1) : mcpi_curve_integral(c, t0, t1)) / (t1 - t0);
+}
+
+static double curve_extreme(const mcpi_curve *c, double T, int want_max, int absolute)
+{
+  double e = 0;
+  for (size_t i = 0; i <= piece(c, T, 0); i++) {
+    double v = absolute ? fabs(c->value[i]) : c->value[i];
+    if (i == 0 || (want_max ? v > e : v < e))
+      e = v;
+  }
+  return e;
+}
+
+typedef struct draft {
+  mcpi_pde_batch *b;
+  size_t grid_cap, seg_cap;
+  char *err;
+} draft;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+  if (need <= *cap)
+    return 1;
+  size_t c = *cap ? 2 * *cap : 64;
+  while (c < need)
+    c *= 2;
+  void *q = realloc(*p, c * size);
+  if (!q)
+    return 0;
+  *p = q;
+  *cap = c;
+  return 1;
+}
+
+/* Where a grid ends: at a knock-out barrier, or free. */
+typedef struct edge {
+  int barrier;    /* -1 the low end is the barrier, +1 the high end, 0 none */
+  double level;   /* the barrier */
+  double rebate;  /* the barrier's boundary value, paid at maturity */
+} edge;
+
+static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying *u, payoff f,
+                           edge e, int american)
+{
+  mcpi_pde_batch *b = d->b;
+  const mcp_pde_settings *s = &b->set;
+  int n = b->n, R = b->radius;
+  double T = t->maturity, x0 = log(u->spot);
+  double var = mcpi_curve_integral_sq(&u->vol, 0, T);
+  double W = s->width * sqrt(var), ht = 2 * W / (n - 1);
+  int c = (n - 1) / 2;
+  double h = W / c, xlo = x0 - c * h;
+  if (e.barrier) {
+    double dist = fabs(log(e.level) - x0);
+    int nb = (int)ceil(dist / ht - 1e-9);
+    if (nb < R)
+      nb = R;
+    if (nb > (n - 1) / 2)
+      nb = (n - 1) / 2;
+    h = dist / nb;
+    c = e.barrier < 0 ? nb : n - 1 - nb;
+    xlo = x0 - c * h;
+  }
+  size_t g = b->ngrids;
+  if (!grow((void **)&b->grid, &d->grid_cap, g + 1, sizeof *b->grid))
+    return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
+  mcpi_pde_grid *G = &b->grid[g];
+  memset(G, 0, sizeof *G);
+  G->center = c;
+  G->h = h;
+  G->exercise = american ? (f.phi > 0 ? MCPI_EXERCISE_HIGH : MCPI_EXERCISE_LOW) : 0;
+  /* boundaries: the vanilla's asymptotes (S Dq - K Dr, K Dr - S Dq) scaled,
+   * or the barrier's rebate */
+  for (int side = 0; side < 2; side++) {
+    int itm = f.phi > 0 ? side == 1 : side == 0;
+    G->alpha[side] = itm ? f.scale * f.phi : 0;
+    G->beta[side] = (itm ? -f.scale * f.phi * f.strike : 0) + f.add;
+    if ((side == 0 && e.barrier < 0) || (side == 1 && e.barrier > 0)) {
+      G->alpha[side] = 0;
+      G->beta[side] = e.rebate;
+    }
+  }
+  for (int i = 0; i < 2 * R; i++)
+    G->spot[i] = exp(xlo + mcpi_pde_boundary_node(R, n, i) * h);
+  /* time steps */
+  const mcpi_curve *vol = &u->vol, *rate = &u->rate, *div = &u->dividend;
+  int M = (int)s->time_steps;
+  if (s->scheme == MCP_PDE_EXPLICIT) {
+    double amax = 0.5 * pow(curve_extreme(vol, T, 1, 1), 2);
+    double amin = 0.5 * pow(curve_extreme(vol, T, 0, 1), 2);
+    double cmax = curve_extreme(rate, T, 1, 1);
+    double mumax = cmax + curve_extreme(div, T, 1, 1) + amax;
+    double dtmax = mcpi_explicit_dt_max(R, amax, 0, cmax, h);
+    if (mumax > 0 && amin / (mumax * mumax) < dtmax)
+      dtmax = amin / (mumax * mumax);
+    double need = ceil(T / dtmax);
+    if (need > MCPI_PDE_MAX_EXPLICIT_STEPS)
+      return mcpi_fail(d->err, MCP_ERR_INPUT,
+                       "trade '%s': the explicit scheme needs %.0f steps on this grid (at "
+                       "most %d); use crank-nicolson or fewer space points",
+                       t->id, need, MCPI_PDE_MAX_EXPLICIT_STEPS);
+    if (need > M)
+      M = (int)need;
+    G->steps = M;
+    G->theta = 0;
+  } else {
+    G->half_steps = 2 * (int)s->rannacher;
+    G->steps = M + (int)s->rannacher;
+    G->theta = 0.5;
+  }
+  G->dt = T / M;
+  /* per-step coefficients, run-length encoded */
+  G->seg = (int)b->nseg;
+  for (int k = 0; k < G->steps; k++) {
+    int half = k < G->half_steps;
+    double tau0 = half ? k * 0.5 * G->dt : (k - G->half_steps / 2) * G->dt;
+    double tau1 = tau0 + (half ? 0.5 * G->dt : G->dt);
+    double t1 = T - tau0, t0 = T - tau1;
+    if (t0 < 0)
+      t0 = 0;
+    if (t1 <= t0)
+      t1 = t0 + 1e-300;
+    double a = 0.5 * curve_mean(vol, t0, t1, 1), r = curve_mean(rate, t0, t1, 0);
+    double mu = r - curve_mean(div, t0, t1, 0) - a;
+    mcpi_pde_segment *last = b->nseg > (size_t)G->seg ? &b->seg[b->nseg - 1] : NULL;
+    if (last && last->a == a && last->mu == mu && last->c == r) {
+      last->end = k + 1;
+      continue;
+    }
+    if (!grow((void **)&b->seg, &d->seg_cap, b->nseg + 1, sizeof *b->seg))
+      return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE coefficients");
+    b->seg[b->nseg++] = (mcpi_pde_segment){.end = k + 1, .a = a, .mu = mu, .c = r};
+  }
+  b->ngrids++;
+  return MCP_OK;
+}
+
+/* The terminal and exercise values, once the grids are known. */
+static mcp_status fill_values(mcpi_pde_batch *b, const payoff *pay, char *err)
+{
+  size_t ld = (size_t)b->ld, n = (size_t)b->n;
+  int american = 0;
+  for (size_t g = 0; g < b->ngrids; g++)
+    american |= b->grid[g].exercise != 0;
+  b->v0 = calloc(b->ngrids * ld, sizeof *b->v0);
+  b->ex = american ? calloc(b->ngrids * ld, sizeof *b->ex) : NULL;
+  if (!b->v0 || (american && !b->ex))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
+  int R = b->radius;
+  for (size_t g = 0; g < b->ngrids; g++) {
+    const mcpi_pde_grid *G = &b->grid[g];
+    double *v = b->v0 + g * ld, xlo = log(G->spot[0]), h = G->h;
+    for (size_t j = 0; j < n; j++) {
+      double x = xlo + (double)j * h;
+      v[j] = smoothed(&pay[g], x, h, R);
+      if (G->exercise) {
+        payoff intrinsic = {pay[g].phi, pay[g].strike, 1, 0};
+        b->ex[g * ld + j] = payoff_at(&intrinsic, x);
+        v[j] = mcpi_floor(v[j], b->ex[g * ld + j]);
+      }
+    }
+    for (int i = 0; i < 2 * R; i++) {
+      int side = i >= R, j = mcpi_pde_boundary_node(R, b->n, i);
+      v[j] = G->alpha[side] * G->spot[i] + G->beta[side];
+      if (G->exercise)
+        v[j] = mcpi_floor(v[j], b->ex[g * ld + j]);
+    }
+  }
+  return MCP_OK;
+}
+
+static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t,
+                              const mcpi_underlying **u, char *err)
+{
+  if (t->product != MCP_PRODUCT_EUROPEAN && t->product != MCP_PRODUCT_AMERICAN &&
+      t->product != MCP_PRODUCT_BARRIER)
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde prices european, american "
+                     "and barrier options, not %s ones", t->id, mcp_product_name(t->product));
+  if (!(*u = mcpi_market_find(m, t->asset[0])))
+    return mcpi_fail(err, MCP_ERR_NOT_FOUND, "trade '%s': underlying: '%s' is not in the market",
+                     t->id, t->asset[0]);
+  if ((*u)->model != MCPI_MODEL_BLACK_SCHOLES)
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde needs a Black-Scholes "
+                     "underlying; '%s' is not one", t->id, (*u)->name);
+  if (curve_extreme(&(*u)->vol, t->maturity, 0, 1) <= 0)
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde needs a volatility > 0 up "
+                     "to maturity; '%s' has a zero volatility", t->id, (*u)->name);
+  if (t->product == MCP_PRODUCT_BARRIER) {
+    if (t->monitoring != MCP_MONITOR_BRIDGE)
+      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': monitoring: the PDE watches the "
+                       "barrier continuously; expected \"bridge\"", t->id);
+    if (p->pde.stencil_points != 3)
+      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': pde.stencil_points: a barrier grid "
+                       "needs the 3-point stencil, got %d", t->id, p->pde.stencil_points);
+  }
+  return MCP_OK;
+}
+
+/* The grids (and known amount) of trade t. */
+static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlying *u,
+                             payoff **pay, size_t *pay_cap)
+{
+  mcpi_pde_batch *b = d->b;
+  mcpi_pde_trade *pt = &b->trade[b->ntrades++];
+  *pt = (mcpi_pde_trade){.trade = 0, .constant = 0, .grid = (int)b->ngrids, .ngrids = 0};
+  payoff vanilla = {t->type == MCP_CALL ? 1 : -1, t->strike, 1, 0};
+  edge none = {0, 0, 0};
+  payoff grids[2];
+  edge edges[2];
+  int ng = 0;
+  if (t->product != MCP_PRODUCT_BARRIER) {
+    grids[ng] = vanilla;
+    edges[ng++] = none;
+  } else {
+    int up = t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
+    int in = t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN;
+    int crossed = up ? u->spot >= t->barrier : u->spot <= t->barrier;
+    double df = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity));
+    edge at = {up ? 1 : -1, t->barrier, 0};
+    if (crossed && !in)
+      pt->constant = t->rebate * df;
+    else if (crossed || !in) {
+      grids[ng] = vanilla;
+      at.rebate = t->rebate;
+      edges[ng++] = crossed ? none : at;
+    } else { /* in = vanilla + E[(rebate - vanilla) 1{never hit}] */
+      grids[ng] = vanilla;
+      edges[ng++] = none;
+      grids[ng] = (payoff){vanilla.phi, t->strike, -1, t->rebate};
+      edges[ng++] = at;
+    }
+  }
+  for (int i = 0; i < ng; i++) {
+    if (!grow((void **)pay, pay_cap, b->ngrids + 1, sizeof **pay))
+      return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
+    (*pay)[b->ngrids] = grids[i];
+    mcp_status st = add_grid(d, t, u, grids[i], edges[i], t->product == MCP_PRODUCT_AMERICAN);
+    if (st != MCP_OK)
+      return st;
+    pt->ngrids++;
+  }
+  return MCP_OK;
+}
+
+mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_batch *b,
+                         char *err)
+{
+  memset(b, 0, sizeof *b);
+  b->set = p->pde;
+  b->n = (int)p->pde.space_points;
+  b->ld = (b->n + 1) & ~1; /* even: 16-byte aligned rows */
+  b->radius = p->pde.stencil_points == 5 ? 2 : 1;
+  draft d = {.b = b, .err = err};
+  payoff *pay = NULL;
+  size_t pay_cap = 0, count = 0;
+  mcp_status st = MCP_OK;
+  for (size_t i = 0; i < p->n; i++) {
+    const mcpi_trade *t = &p->t[i];
+    if (!mcpi_trade_on_grid(p, t)) {
+      if (t->product == MCP_PRODUCT_AMERICAN)
+        return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: American options are "
+                         "priced on the PDE grid only; expected \"pde\"", t->id);
+      continue;
+    }
+    count++;
+  }
+  if (!count)
+    return MCP_OK;
+  if (!(b->trade = calloc(count, sizeof *b->trade)))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE trades");
+  for (size_t i = 0; i < p->n && st == MCP_OK; i++) {
+    const mcpi_trade *t = &p->t[i];
+    const mcpi_underlying *u = NULL;
+    if (!mcpi_trade_on_grid(p, t))
+      continue;
+    if ((st = check_trade(m, p, t, &u, err)) == MCP_OK) {
+      st = plan_trade(&d, t, u, &pay, &pay_cap);
+      b->trade[b->ntrades - 1].trade = i;
+    }
+  }
+  if (st == MCP_OK && b->ngrids)
+    st = fill_values(b, pay, err);
+  free(pay);
+  if (st != MCP_OK)
+    mcpi_pde_free(b);
+  return st;
+}
+
+void mcpi_pde_free(mcpi_pde_batch *b)
+{
+  free(b->grid);
+  free(b->seg);
+  free(b->v0);
+  free(b->ex);
+  free(b->trade);
+  memset(b, 0, sizeof *b);
+}
+
+mcp_status mcpi_pde_price(mcp_context *ctx, const mcpi_pde_batch *b, mcp_estimate *est)
+{
+  if (!b->ntrades)
+    return MCP_OK;
+  size_t taps = 2 * (size_t)b->radius + 1;
+  double *out = calloc(b->ngrids ? b->ngrids * taps : 1, sizeof *out);
+  if (!out)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
+  mcp_status st = MCP_OK;
+  if (b->ngrids)
+    st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda(ctx, b, out)
+                                          : mcpi_pde_cpu(b, out, ctx->err);
+  for (size_t i = 0; st == MCP_OK && i < b->ntrades; i++) {
+    const mcpi_pde_trade *t = &b->trade[i];
+    double v = t->constant;
+    for (int g = 0; g < t->ngrids; g++)
+      v += out[(size_t)(t->grid + g) * taps + (size_t)b->radius];
+    est[t->trade] = (mcp_estimate){.price = v, .std_error = 0, .ci_low = v, .ci_high = v};
+  }
+  free(out);
+  return st;
+}

@@ -1,0 +1,409 @@
+/* test_pde.c: the finite-difference engine on the CPU: European prices
+ * against Black-Scholes with the observed orders of convergence, American
+ * options against a binomial tree written here, barriers against
+ * Reiner-Rubinstein, term structures, trades mixed with Monte Carlo ones,
+ * and bad inputs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "cf_barrier.h"
+#include "closed_form.h"
+#include "mc_check.h"
+
+static const bs_params ACME = {100.0, 0.05, 0.02, 0.25};
+
+static int setup(void **state)
+{
+  mcp_context *ctx = NULL;
+  if (mcp_context_create(&ctx, MCP_BACKEND_CPU) != MCP_OK)
+    return -1;
+  *state = ctx;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  mcp_context_destroy(*state);
+  return 0;
+}
+
+static mcp_trade grid_trade(const char *id, mcp_product product, mcp_option_type type,
+                            double strike, double maturity)
+{
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = id;
+  t.underlying = "ACME";
+  t.product = product;
+  t.type = type;
+  t.strike = strike;
+  t.maturity = maturity;
+  t.engine = MCP_ENGINE_PDE;
+  return t;
+}
+
+static mcp_pde_settings settings(mcp_pde_scheme scheme, int points, unsigned n, unsigned m)
+{
+  mcp_pde_settings s;
+  mcp_pde_settings_init(&s);
+  s.scheme = scheme;
+  s.stencil_points = points;
+  s.space_points = n;
+  s.time_steps = m;
+  return s;
+}
+
+/* The PDE price of one trade in market mk under settings s. */
+static double pde_price(mcp_context *ctx, const mcp_market *mk, const mcp_trade *t,
+                        const mcp_pde_settings *s)
+{
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  assert_int_equal(mcp_portfolio_set_pde(p, s), MCP_OK);
+  add_trade(p, t);
+  mcp_results *r = price(ctx, mk, p);
+  mcp_estimate e = estimate(r, t->id);
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_PDE);
+  assert_true(e.std_error == 0);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  return e.price;
+}
+
+static mcp_market *acme_market(void)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "ACME", ACME);
+  return m;
+}
+
+/* Errors against Black-Scholes on three grids, each twice as fine in space;
+ * returns the observed order log2(e1 / e2) of the two finer pairs' mean. */
+static double observed_order(mcp_context *ctx, mcp_pde_scheme scheme, int points,
+                             const unsigned n[3], const unsigned m[3], double *err_fine)
+{
+  mcp_market *mk = acme_market();
+  double err[3];
+  for (int k = 0; k < 3; k++) {
+    mcp_pde_settings s = settings(scheme, points, n[k], m[k]);
+    s.rannacher = scheme == MCP_PDE_EXPLICIT ? 0 : 2;
+    mcp_trade t = grid_trade("EC", MCP_PRODUCT_EUROPEAN, MCP_CALL, 105, 1.0);
+    double exact = cf_black_scholes(MCP_CALL, ACME.spot, 105, 1.0, ACME.rate, ACME.dividend,
+                                    ACME.vol);
+    err[k] = fabs(pde_price(ctx, mk, &t, &s) - exact);
+    printf("  %-15s %d-point N=%5u M=%5u  error %.3e\n", mcp_pde_scheme_name(scheme), points,
+           n[k], m[k], err[k]);
+  }
+  mcp_market_destroy(mk);
+  *err_fine = err[2];
+  double o1 = log2(err[0] / err[1]), o2 = log2(err[1] / err[2]);
+  printf("  observed orders %.2f %.2f\n", o1, o2);
+  return 0.5 * (o1 + o2);
+}
+
+static void european_order_3point_cn(void **state)
+{
+  const unsigned n[3] = {101, 201, 401}, m[3] = {100, 200, 400};
+  double fine, order = observed_order(*state, MCP_PDE_CRANK_NICOLSON, 3, n, m, &fine);
+  assert_true(order > 1.8 && order < 2.3);
+  assert_true(fine < 2e-3);
+}
+
+static void european_order_5point_cn(void **state)
+{
+  /* time steps fine enough that the spatial error dominates */
+  const unsigned n[3] = {41, 81, 161}, m[3] = {2000, 2000, 2000};
+  double fine, order = observed_order(*state, MCP_PDE_CRANK_NICOLSON, 5, n, m, &fine);
+  assert_true(order > 3.5);
+  assert_true(fine < 1e-4);
+}
+
+static void european_order_explicit(void **state)
+{
+  const unsigned n[3] = {51, 101, 201}, m[3] = {1, 1, 1}; /* raised to stability */
+  double fine, order = observed_order(*state, MCP_PDE_EXPLICIT, 3, n, m, &fine);
+  assert_true(order > 1.8 && order < 2.3);
+  (void)fine;
+}
+
+static void european_order_5point_explicit(void **state)
+{
+  /* the explicit step ~ h^2 makes the time error O(h^2) too */
+  const unsigned n[3] = {41, 81, 161}, m[3] = {1, 1, 1};
+  double fine, order = observed_order(*state, MCP_PDE_EXPLICIT, 5, n, m, &fine);
+  assert_true(order > 1.8);
+  (void)fine;
+}
+
+/* Cox-Ross-Rubinstein tree with early exercise. */
+static double crr_american(mcp_option_type type, double S, double K, double T, double r,
+                           double q, double vol, int steps)
+{
+  double dt = T / steps, u = exp(vol * sqrt(dt)), d = 1 / u;
+  double p = (exp((r - q) * dt) - d) / (u - d), df = exp(-r * dt), sign = type == MCP_CALL ? 1 : -1;
+  double *v = malloc((size_t)(steps + 1) * sizeof *v);
+  assert_non_null(v);
+  for (int i = 0; i <= steps; i++)
+    v[i] = fmax(sign * (S * pow(u, 2 * i - steps) - K), 0);
+  for (int n = steps - 1; n >= 0; n--)
+    for (int i = 0; i <= n; i++) {
+      double cont = df * (p * v[i + 1] + (1 - p) * v[i]);
+      v[i] = fmax(cont, sign * (S * pow(u, 2 * i - n) - K));
+    }
+  double price = v[0];
+  free(v);
+  return price;
+}
+
+static void american_against_tree(void **state)
+{
+  mcp_market *mk = acme_market();
+  struct { mcp_option_type type; double strike, maturity; } cases[] = {
+      {MCP_PUT, 100, 1.0}, {MCP_PUT, 120, 0.5}, {MCP_PUT, 80, 2.0}, {MCP_CALL, 100, 1.0}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    double tree = crr_american(cases[c].type, ACME.spot, cases[c].strike, cases[c].maturity,
+                               ACME.rate, ACME.dividend, ACME.vol, 10000);
+    double euro = cf_black_scholes(cases[c].type, ACME.spot, cases[c].strike,
+                                   cases[c].maturity, ACME.rate, ACME.dividend, ACME.vol);
+    for (int scheme = 0; scheme < 2; scheme++) {
+      mcp_pde_settings s = settings((mcp_pde_scheme)scheme, 3, 801, 800);
+      mcp_trade t = grid_trade("AM", MCP_PRODUCT_AMERICAN, cases[c].type, cases[c].strike,
+                               cases[c].maturity);
+      t.engine = MCP_ENGINE_DEFAULT; /* American options default to the PDE */
+      double v = pde_price(*state, mk, &t, &s);
+      printf("  %s K=%g T=%g %-15s pde %.6f tree %.6f european %.6f\n",
+             cases[c].type == MCP_CALL ? "call" : "put ", cases[c].strike, cases[c].maturity,
+             mcp_pde_scheme_name((mcp_pde_scheme)scheme), v, tree, euro);
+      assert_true(fabs(v - tree) < 2e-3);
+      if (cases[c].type == MCP_PUT) /* the early-exercise premium is there */
+        assert_true(v > euro + 0.1);
+      else
+        assert_true(v > euro - 1e-4);
+    }
+  }
+  mcp_market_destroy(mk);
+}
+
+static void american_call_without_dividends_is_european(void **state)
+{
+  mcp_market *mk = new_market();
+  add_underlying(mk, "ACME", (bs_params){100, 0.05, 0.0, 0.3});
+  mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 401, 400);
+  mcp_trade am = grid_trade("AM", MCP_PRODUCT_AMERICAN, MCP_CALL, 95, 1.5);
+  mcp_trade eu = grid_trade("EU", MCP_PRODUCT_EUROPEAN, MCP_CALL, 95, 1.5);
+  double a = pde_price(*state, mk, &am, &s), e = pde_price(*state, mk, &eu, &s);
+  assert_true(fabs(a - e) < 1e-12 * e);
+  mcp_market_destroy(mk);
+}
+
+static void barriers_against_reiner_rubinstein(void **state)
+{
+  mcp_market *mk = acme_market();
+  struct { mcp_barrier_kind kind; mcp_option_type type; double strike, barrier, rebate; } cases[] = {
+      {MCP_DOWN_AND_OUT, MCP_CALL, 100, 90, 0},  {MCP_DOWN_AND_OUT, MCP_CALL, 95, 99, 3},
+      {MCP_DOWN_AND_IN, MCP_CALL, 100, 90, 2},   {MCP_UP_AND_OUT, MCP_PUT, 100, 115, 0},
+      {MCP_UP_AND_IN, MCP_PUT, 105, 120, 1},     {MCP_UP_AND_OUT, MCP_CALL, 95, 130, 0},
+      {MCP_DOWN_AND_OUT, MCP_PUT, 110, 80, 4},   {MCP_UP_AND_IN, MCP_CALL, 100, 110, 0},
+      {MCP_DOWN_AND_IN, MCP_PUT, 100, 95, 0},    {MCP_DOWN_AND_OUT, MCP_CALL, 100, 105, 5}};
+  mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 801, 800);
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    mcp_trade t = grid_trade("B", MCP_PRODUCT_BARRIER, cases[c].type, cases[c].strike, 1.0);
+    t.barrier_kind = cases[c].kind;
+    t.barrier = cases[c].barrier;
+    t.rebate = cases[c].rebate;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    int up = cases[c].kind == MCP_UP_AND_OUT || cases[c].kind == MCP_UP_AND_IN;
+    int in = cases[c].kind == MCP_UP_AND_IN || cases[c].kind == MCP_DOWN_AND_IN;
+    double exact = cf_barrier(cases[c].type, up, in, ACME.spot, cases[c].strike,
+                              cases[c].barrier, cases[c].rebate, 1.0, ACME.rate,
+                              ACME.dividend, ACME.vol);
+    double v = pde_price(*state, mk, &t, &s);
+    printf("  barrier case %zu: pde %.6f reiner-rubinstein %.6f\n", c, v, exact);
+    assert_true(fabs(v - exact) < 2e-3 + 2e-4 * exact);
+  }
+  mcp_market_destroy(mk);
+}
+
+static void term_structures(void **state)
+{
+  /* A European depends on the curves through their integrals only. */
+  mcp_market *mk = acme_market();
+  const double end[3] = {0.25, 0.75, 1.5}, vol[3] = {0.35, 0.2, 0.3}, rate[3] = {0.01, 0.04, 0.06},
+               div[3] = {0.0, 0.03, 0.01};
+  assert_int_equal(mcp_market_set_curve(mk, "ACME", MCP_CURVE_VOLATILITY, 3, end, vol), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(mk, "ACME", MCP_CURVE_RATE, 3, end, rate), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(mk, "ACME", MCP_CURVE_DIVIDEND, 3, end, div), MCP_OK);
+  double T = 1.3, iv = 0, ir = 0, iq = 0, t0 = 0;
+  for (int i = 0; i < 3 && t0 < T; i++) {
+    double t1 = fmin(end[i], T);
+    iv += vol[i] * vol[i] * (t1 - t0);
+    ir += rate[i] * (t1 - t0);
+    iq += div[i] * (t1 - t0);
+    t0 = t1;
+  }
+  for (int type = 0; type < 2; type++) {
+    mcp_trade t = grid_trade("EC", MCP_PRODUCT_EUROPEAN, (mcp_option_type)type, 102, T);
+    mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 801, 1000);
+    double exact = cf_black((mcp_option_type)type, ACME.spot * exp(ir - iq), 102, sqrt(iv),
+                            exp(-ir));
+    double v = pde_price(*state, mk, &t, &s);
+    printf("  curves %s: pde %.6f black %.6f\n", type ? "put" : "call", v, exact);
+    assert_true(fabs(v - exact) < 5e-4);
+  }
+  mcp_market_destroy(mk);
+}
+
+static void mixed_with_monte_carlo(void **state)
+{
+  mcp_market *mk = acme_market();
+  mcp_portfolio *p = new_portfolio(20000, 7);
+  add_european(p, "MC", "ACME", MCP_CALL, 100, 1.0, 2.0);
+  mcp_trade am = grid_trade("AM", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1.0);
+  am.engine = MCP_ENGINE_DEFAULT;
+  am.quantity = -3;
+  add_trade(p, &am);
+  /* a European priced on the grid through the product's default engine */
+  assert_int_equal(mcp_portfolio_set_engine(p, MCP_PRODUCT_BARRIER, MCP_ENGINE_PDE), MCP_OK);
+  assert_int_equal(mcp_portfolio_engine(p, MCP_PRODUCT_BARRIER), MCP_ENGINE_PDE);
+  assert_int_equal(mcp_portfolio_engine(p, MCP_PRODUCT_EUROPEAN), MCP_ENGINE_MC);
+  mcp_trade b = grid_trade("DO", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1.0);
+  b.engine = MCP_ENGINE_DEFAULT;
+  b.barrier_kind = MCP_DOWN_AND_OUT;
+  b.barrier = 85;
+  b.monitoring = MCP_MONITOR_BRIDGE;
+  add_trade(p, &b);
+  mcp_results *r = price(*state, mk, p);
+  mcp_estimate mc = estimate(r, "MC"), a = estimate(r, "AM"), d = estimate(r, "DO"),
+               tot = total(r);
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_MC);
+  assert_int_equal(mcp_results_engine(r, 1), MCP_ENGINE_PDE);
+  assert_int_equal(mcp_results_engine(r, 2), MCP_ENGINE_PDE);
+  assert_true(mc.std_error > 0);
+  assert_true(fabs(tot.price - (2 * mc.price - 3 * a.price + d.price)) < 1e-9);
+  assert_true(fabs(tot.std_error - 2 * mc.std_error) < 1e-12);
+  mcp_pde_settings s;
+  mcp_portfolio_pde(p, &s);
+  mcp_trade alone = am;
+  alone.quantity = 1;
+  assert_true(pde_price(*state, mk, &alone, &s) == a.price);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(mk);
+}
+
+/* mcp_price fails with status want and a message containing what. */
+static void expect_failure(mcp_context *ctx, const mcp_market *mk, mcp_portfolio *p,
+                           mcp_status want, const char *what)
+{
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price(ctx, mk, p, &r), want);
+  assert_null(r);
+  const char *msg = mcp_context_last_error(ctx);
+  if (!strstr(msg, what))
+    fail_msg("message '%s' lacks '%s'", msg, what);
+}
+
+static void bad_inputs(void **state)
+{
+  mcp_context *ctx = *state;
+  mcp_market *mk = acme_market();
+  assert_int_equal(mcp_market_add_heston(mk, "HEST", 100, 0.03, 0, 0.04, 1.5, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(mk, "FLAT", 100, 0.03, 0, 0), MCP_OK);
+  struct { const char *und; mcp_product product; mcp_monitoring mon; int engine, points;
+           mcp_status st; const char *what; } cases[] = {
+      {"HEST", MCP_PRODUCT_EUROPEAN, 0, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT, "Black-Scholes"},
+      {"FLAT", MCP_PRODUCT_EUROPEAN, 0, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT, "volatility > 0"},
+      {"ACME", MCP_PRODUCT_DIGITAL, 0, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT, "not digital"},
+      {"ACME", MCP_PRODUCT_AMERICAN, 0, MCP_ENGINE_MC, 3, MCP_ERR_INPUT, "PDE grid only"},
+      {"ACME", MCP_PRODUCT_BARRIER, MCP_MONITOR_DISCRETE, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT,
+       "expected \"bridge\""},
+      {"ACME", MCP_PRODUCT_BARRIER, MCP_MONITOR_BRIDGE, MCP_ENGINE_PDE, 5, MCP_ERR_INPUT,
+       "3-point"},
+      {"NONE", MCP_PRODUCT_EUROPEAN, 0, MCP_ENGINE_PDE, 3, MCP_ERR_NOT_FOUND, "not in the market"}};
+  double fix[1] = {1.0};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    mcp_portfolio *p = new_portfolio(1000, 1);
+    mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, cases[c].points, 101, 100);
+    assert_int_equal(mcp_portfolio_set_pde(p, &s), MCP_OK);
+    mcp_trade t = grid_trade("BAD", cases[c].product, MCP_CALL, 100, 1.0);
+    t.underlying = cases[c].und;
+    t.engine = (mcp_engine)cases[c].engine;
+    if (cases[c].product == MCP_PRODUCT_BARRIER) {
+      t.barrier_kind = MCP_DOWN_AND_OUT;
+      t.barrier = 90;
+      t.monitoring = cases[c].mon;
+      if (t.monitoring != MCP_MONITOR_BRIDGE) {
+        t.nfixings = 1;
+        t.fixings = fix;
+      }
+    }
+    add_trade(p, &t);
+    expect_failure(ctx, mk, p, cases[c].st, cases[c].what);
+    mcp_portfolio_destroy(p);
+  }
+  /* settings out of range name the field */
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  mcp_pde_settings s;
+  struct { mcp_pde_settings s; const char *field; } bad[8];
+  for (int i = 0; i < 8; i++)
+    mcp_pde_settings_init(&bad[i].s);
+  bad[0].s.stencil_points = 4, bad[0].field = "pde.stencil_points";
+  bad[1].s.space_points = 8, bad[1].field = "pde.space_points";
+  bad[2].s.time_steps = 0, bad[2].field = "pde.time_steps";
+  bad[3].s.rannacher = 17, bad[3].field = "pde.rannacher";
+  bad[4].s.width = 0.5, bad[4].field = "pde.width";
+  bad[5].s.coarsening = 3, bad[5].field = "pde.coarsening";
+  bad[6].s.stencil = (mcp_stencil)7, bad[6].field = "pde.stencil";
+  bad[7].s.scheme = (mcp_pde_scheme)9, bad[7].field = "pde.scheme";
+  for (int i = 0; i < 8; i++) {
+    assert_int_equal(mcp_portfolio_set_pde(p, &bad[i].s), MCP_ERR_ARGUMENT);
+    assert_non_null(strstr(mcp_portfolio_last_error(p), bad[i].field));
+  }
+  mcp_portfolio_pde(p, &s); /* unchanged */
+  assert_int_equal(s.space_points, 401);
+  assert_int_equal(mcp_portfolio_set_engine(p, MCP_PRODUCT_COUNT, MCP_ENGINE_PDE),
+                   MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_portfolio_set_engine(p, MCP_PRODUCT_EUROPEAN, MCP_ENGINE_DEFAULT),
+                   MCP_ERR_ARGUMENT);
+  mcp_trade t = grid_trade("E", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  t.engine = (mcp_engine)5;
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_ERR_ARGUMENT);
+  /* names */
+  mcp_engine e;
+  mcp_stencil st;
+  mcp_pde_scheme sc;
+  mcp_product pr;
+  assert_int_equal(mcp_engine_from_name("pde", &e), MCP_OK);
+  assert_int_equal(e, MCP_ENGINE_PDE);
+  assert_int_equal(mcp_engine_from_name("fd", &e), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_stencil_from_name("smem", &st), MCP_OK);
+  assert_string_equal(mcp_stencil_name(st), "smem");
+  assert_int_equal(mcp_pde_scheme_from_name("explicit", &sc), MCP_OK);
+  assert_int_equal(mcp_product_from_name("american", &pr), MCP_OK);
+  assert_int_equal(pr, MCP_PRODUCT_AMERICAN);
+  assert_int_equal(mcp_product_from_name(NULL, &pr), MCP_ERR_ARGUMENT);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(mk);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(european_order_3point_cn),
+      cmocka_unit_test(european_order_5point_cn),
+      cmocka_unit_test(european_order_explicit),
+      cmocka_unit_test(european_order_5point_explicit),
+      cmocka_unit_test(american_against_tree),
+      cmocka_unit_test(american_call_without_dividends_is_european),
+      cmocka_unit_test(barriers_against_reiner_rubinstein),
+      cmocka_unit_test(term_structures),
+      cmocka_unit_test(mixed_with_monte_carlo),
+      cmocka_unit_test(bad_inputs),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
