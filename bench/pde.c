@@ -1,16 +1,21 @@
 /* pde.c: the finite-difference benchmarks (bench/RESULTS.md).
- *   pde [--csv FILE]
+ *   pde [--csv FILE]            everything below
+ *   pde --one IMPL K C NODES    one stencil configuration (for ncu)
  * 1. Stencil sweeps: `regcache` against `smem` (and `global`) for radius
  *    K = 1 .. 12 and coarsening C = 1, 2, 4, 8: 4224 grids (32 a
- *    multiprocessor of an H100) of 2048 nodes, 50 sweeps each, one warp a
- *    grid; median of 7 timed runs after a warm-up; node updates per second,
- *    and whether every implementation wrote the same bits.  The table goes to
- *    FILE (default pde_stencil.csv) for bench/pde.gp.
+ *    multiprocessor of an H100), one warp a grid, 50 sweeps each, for grids
+ *    of 512 nodes (34.6 MB in all: the L2 holds them, as it holds a batch of
+ *    option grids) and of 2048 nodes (138 MB: from DRAM); median of 7 timed
+ *    runs after a warm-up; node updates per second, and whether every
+ *    implementation wrote the same bits.  The table goes to FILE (default
+ *    pde_stencil.csv) for bench/pde.gp.
  * 2. The implicit half: mcprice's banded solver (one thread a system)
- *    against cuSPARSE's gtsv2StridedBatch on 10,000 tridiagonal systems.
- * 3. A batch of 10,000 American puts priced through mcp_price on the GPU
- *    (and a slice of it on the CPU), with its accuracy against a binomial
- *    tree of 10,000 steps. */
+ *    against cuSPARSE's gtsv2StridedBatch on 10,000 tridiagonal systems,
+ *    alone and inside a whole Crank-Nicolson march (a stencil launch and a
+ *    solve a step, against mcprice's one fused kernel).
+ * 3. A batch of 10,000 American puts: the kernel alone (CUDA events) and
+ *    mcp_price end to end, on the GPU and (a slice) on the CPU, with the
+ *    accuracy against a binomial tree of 10,000 steps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +31,8 @@ int main(void)
 }
 #else
 #include <cusparse.h>
+#include "launch.h"
+#include "pde.h"
 #include "stencil_bench.h"
 
 #define CHECK(x)                                                                        \
@@ -43,7 +50,6 @@ static const sweep_fn impls[3] = {bench_sweep_regcache, bench_sweep_smem, bench_
 static const char *const impl_names[3] = {"regcache", "smem", "global"};
 
 #define GRIDS 4224
-#define NODES 2048
 #define SWEEPS 50
 #define REPS 7
 
@@ -56,8 +62,9 @@ static double now(void)
 
 /* Median milliseconds of one configuration; the final buffer's checksum
  * bits in *sum. */
-static double time_sweeps(int impl, int K, int C, double *a, double *b, const double *a0,
-                          const double *w, size_t bytes, uint64_t *hash, double *host)
+static double time_sweeps(int impl, int K, int C, int nodes, double *a, double *b,
+                          const double *a0, const double *w, size_t bytes, uint64_t *hash,
+                          double *host)
 {
   cudaEvent_t e0, e1;
   CHECK(cudaEventCreate(&e0));
@@ -67,7 +74,7 @@ static double time_sweeps(int impl, int K, int C, double *a, double *b, const do
     CHECK(cudaMemcpy(a, a0, bytes, cudaMemcpyDeviceToDevice));
     CHECK(cudaMemcpy(b, a0, bytes, cudaMemcpyDeviceToDevice));
     CHECK(cudaEventRecord(e0, 0));
-    CHECK(impls[impl](K, C, a, b, NODES, NODES, GRIDS, SWEEPS, w));
+    CHECK(impls[impl](K, C, a, b, nodes, nodes, GRIDS, SWEEPS, w));
     CHECK(cudaEventRecord(e1, 0));
     CHECK(cudaEventSynchronize(e1));
     if (r >= 0)
@@ -84,53 +91,54 @@ static double time_sweeps(int impl, int K, int C, double *a, double *b, const do
   return bench_median(ms, REPS);
 }
 
-static int stencil_table(const char *csv_path)
+/* The averaging (2K + 1)-point stencil (it keeps the values bounded). */
+static void weights(int K, double *w)
 {
-  size_t bytes = (size_t)GRIDS * NODES * sizeof(double);
+  double wh[25], tot = 0;
+  for (int d = 0; d <= 2 * K; d++)
+    tot += (wh[d] = 1.0 / (1 + abs(d - K)));
+  for (int d = 0; d <= 2 * K; d++)
+    wh[d] /= tot;
+  CHECK(cudaMemcpy(w, wh, (2 * K + 1) * sizeof(double), cudaMemcpyHostToDevice));
+}
+
+static int stencil_table(FILE *csv, int nodes, int K1, int K2, int C1, int C2, int only)
+{
+  size_t bytes = (size_t)GRIDS * nodes * sizeof(double);
   double *a, *b, *a0, *w, *host = malloc(bytes);
   CHECK(cudaMalloc((void **)&a, bytes));
   CHECK(cudaMalloc((void **)&b, bytes));
   CHECK(cudaMalloc((void **)&a0, bytes));
   CHECK(cudaMalloc((void **)&w, 25 * sizeof(double)));
-  for (size_t i = 0; i < (size_t)GRIDS * NODES; i++)
+  for (size_t i = 0; i < (size_t)GRIDS * nodes; i++)
     host[i] = sin(0.001 * (double)i) + 1.5;
   CHECK(cudaMemcpy(a0, host, bytes, cudaMemcpyHostToDevice));
-  FILE *csv = fopen(csv_path, "w");
-  if (!csv) {
-    perror(csv_path);
-    return 1;
-  }
-  fprintf(csv, "K,C,impl,ms,gupdates,speedup_over_smem,identical\n");
-  printf("\n== stencil sweeps: %d grids x %d nodes x %d sweeps, double, median of %d ==\n",
-         GRIDS, NODES, SWEEPS, REPS);
+  printf("\n== stencil sweeps: %d grids x %d nodes x %d sweeps (%.1f MB), double, median of "
+         "%d ==\n", GRIDS, nodes, SWEEPS, 2e-6 * (double)bytes, REPS);
   printf("%3s %2s %12s %12s %12s %9s %9s %s\n", "K", "C", "regcache", "smem", "global",
          "rc/smem", "rc/glob", "G node-updates/s (regcache)");
   int all_identical = 1;
-  for (int K = 1; K <= 12; K++) {
-    double wh[25], tot = 0;
-    for (int d = 0; d <= 2 * K; d++)
-      tot += (wh[d] = 1.0 / (1 + abs(d - K)));
-    for (int d = 0; d <= 2 * K; d++)
-      wh[d] /= tot; /* an averaging stencil keeps the values bounded */
-    CHECK(cudaMemcpy(w, wh, (2 * K + 1) * sizeof(double), cudaMemcpyHostToDevice));
-    for (int C = 1; C <= 8; C *= 2) {
-      double ms[3];
-      uint64_t hash[3];
+  for (int K = K1; K <= K2; K++) {
+    weights(K, w);
+    for (int C = C1; C <= C2; C *= 2) {
+      double ms[3] = {0, 0, 0};
+      uint64_t hash[3] = {0, 0, 0};
       for (int i = 0; i < 3; i++)
-        ms[i] = time_sweeps(i, K, C, a, b, a0, w, bytes, &hash[i], host);
+        if (only < 0 || only == i)
+          ms[i] = time_sweeps(i, K, C, nodes, a, b, a0, w, bytes, &hash[i], host);
       int same = hash[0] == hash[1] && hash[1] == hash[2];
-      all_identical &= same;
-      double updates = (double)GRIDS * (NODES - 2 * K) * SWEEPS;
-      for (int i = 0; i < 3; i++)
-        fprintf(csv, "%d,%d,%s,%.4f,%.2f,%.4f,%d\n", K, C, impl_names[i], ms[i],
+      all_identical &= same || only >= 0;
+      double updates = (double)GRIDS * (nodes - 2 * K) * SWEEPS;
+      for (int i = 0; csv && i < 3; i++)
+        fprintf(csv, "%d,%d,%d,%s,%.4f,%.2f,%.4f,%d\n", nodes, K, C, impl_names[i], ms[i],
                 updates / ms[i] * 1e-6, ms[1] / ms[i], same);
       printf("%3d %2d %9.3f ms %9.3f ms %9.3f ms %9.2f %9.2f %8.1f %s\n", K, C, ms[0], ms[1],
              ms[2], ms[1] / ms[0], ms[2] / ms[0], updates / ms[0] * 1e-6,
              same ? "" : "DIFFERENT BITS");
     }
   }
-  fclose(csv);
-  printf("all implementations bit-identical: %s\n", all_identical ? "yes" : "NO");
+  if (only < 0)
+    printf("all implementations bit-identical: %s\n", all_identical ? "yes" : "NO");
   cudaFree(a);
   cudaFree(b);
   cudaFree(a0);
@@ -141,6 +149,114 @@ static int stencil_table(const char *csv_path)
 
 #define SYSTEMS 10000
 #define SYS_N 401
+#define MARCH_STEPS 400
+
+/* A batch of options as the library plans it (pde.h), on the device. */
+typedef struct device_batch {
+  mcpi_pde_batch b;
+  mcpi_pde_view v;
+  double *v0;
+} device_batch;
+
+static void batch_upload(device_batch *d)
+{
+  mcpi_pde_batch *b = &d->b;
+  size_t rows = b->ngrids * (size_t)b->ld * sizeof(double);
+  void *p[7];
+  size_t bytes[7] = {b->ngrids * sizeof *b->grid, b->nseg * sizeof *b->seg, rows, rows,
+                     rows * (size_t)b->radius, rows, b->ngrids * (2 * (size_t)b->radius + 1) * 8};
+  for (int i = 0; i < 7; i++) {
+    CHECK(cudaMalloc(&p[i], bytes[i]));
+    CHECK(cudaMemset(p[i], 0, bytes[i]));
+  }
+  CHECK(cudaMemcpy(p[0], b->grid, bytes[0], cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(p[1], b->seg, bytes[1], cudaMemcpyHostToDevice));
+  if (b->ex)
+    CHECK(cudaMemcpy(p[5], b->ex, bytes[5], cudaMemcpyHostToDevice));
+  CHECK(cudaMalloc((void **)&d->v0, rows));
+  CHECK(cudaMemcpy(d->v0, b->v0, rows, cudaMemcpyHostToDevice));
+  d->v = (mcpi_pde_view){.n = b->n, .ld = b->ld, .radius = b->radius, .ngrids = (int)b->ngrids,
+                         .grid = p[0], .seg = p[1], .v = p[2], .w = p[3], .u = p[4],
+                         .ex = b->ex ? p[5] : NULL, .out = p[6]};
+}
+
+static void batch_free(device_batch *d)
+{
+  void *p[7] = {(void *)d->v.grid, (void *)d->v.seg, d->v.v, d->v.w, d->v.u,
+                (void *)d->v.ex, d->v.out};
+  for (int i = 0; i < 7; i++)
+    cudaFree(p[i]);
+  cudaFree(d->v0);
+  mcpi_pde_free(&d->b);
+}
+
+/* Median milliseconds of the fused kernel on the batch. */
+static double time_fused(device_batch *d, int reps)
+{
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  double ms[16];
+  size_t rows = d->b.ngrids * (size_t)d->b.ld * sizeof(double);
+  for (int r = -1; r < reps; r++) {
+    CHECK(cudaMemcpy(d->v.v, d->v0, rows, cudaMemcpyDeviceToDevice));
+    CHECK(cudaEventRecord(e0, 0));
+    CHECK(mcpi_launch_pde(d->v, d->b.set.scheme == MCP_PDE_EXPLICIT, (int)d->b.set.stencil,
+                          d->b.set.coarsening, 0));
+    CHECK(cudaEventRecord(e1, 0));
+    CHECK(cudaEventSynchronize(e1));
+    if (r >= 0)
+      ms[r] = bench_event_ms(e0, e1);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  return bench_median(ms, reps);
+}
+
+/* count options on ACME (S 100, r 5%, q 2%, vol 25%): strikes 80 .. 120,
+ * maturities 0.25 .. 2; the first is the K 100, T 1 one. */
+static mcp_portfolio *option_book(mcp_product product, int count, const mcp_pde_settings *s)
+{
+  mcp_portfolio *p;
+  mcp_portfolio_create(&p);
+  if (mcp_portfolio_set_pde(p, s) != MCP_OK) {
+    printf("settings: %s\n", mcp_portfolio_last_error(p));
+    exit(1);
+  }
+  for (int i = 0; i < count; i++) {
+    mcp_trade t;
+    char id[16];
+    mcp_trade_init(&t);
+    snprintf(id, sizeof id, "P%d", i);
+    t.id = id;
+    t.product = product;
+    t.type = MCP_PUT;
+    t.underlying = "ACME";
+    t.engine = MCP_ENGINE_PDE;
+    t.strike = i == 0 ? 100 : 80 + 40.0 * (i % 97) / 96;
+    t.maturity = i == 0 ? 1.0 : 0.25 + 1.75 * (i % 89) / 88;
+    mcp_portfolio_add_trade(p, &t);
+  }
+  return p;
+}
+
+static mcp_market *acme(void)
+{
+  mcp_market *mk;
+  mcp_market_create(&mk);
+  mcp_market_add_black_scholes(mk, "ACME", 100, 0.05, 0.02, 0.25);
+  return mk;
+}
+
+static void plan_on_device(device_batch *d, const mcp_market *mk, const mcp_portfolio *p)
+{
+  char err[512];
+  if (mcpi_pde_plan(mk, p, &d->b, err) != MCP_OK) {
+    printf("plan: %s\n", err);
+    exit(1);
+  }
+  batch_upload(d);
+}
 
 static void solver_table(void)
 {
@@ -166,7 +282,7 @@ static void solver_table(void)
     for (size_t j = 0; j < SYS_N; j++) {
       int edge = j == 0 || j == SYS_N - 1;
       size_t k = s * SYS_N + j;
-      hd[k] = edge || j == 0 ? 0 : band[0];
+      hd[k] = edge ? 0 : band[0];
       hd[cells + k] = edge ? 1 : band[1];
       hd[2 * cells + k] = edge ? 0 : band[2];
     }
@@ -210,10 +326,43 @@ static void solver_table(void)
   double own = bench_median(ms[0], REPS), cus = bench_median(ms[1], REPS);
   printf("\n== implicit half: %d tridiagonal systems of %d unknowns, median of %d ==\n",
          SYSTEMS, SYS_N, REPS);
-  printf("mcprice band solve (thread a system): %8.3f ms  %6.1f GB/s (y, u, x once each way)\n",
-         own, 5.0 * bytes / own * 1e-6);
-  printf("cusparseDgtsv2StridedBatch:           %8.3f ms  ratio %.2f; max |difference| %.2e\n",
-         cus, cus / own, diff);
+  printf("one solve, mcprice band solve (thread a system): %8.3f ms\n", own);
+  printf("one solve, cusparseDgtsv2StridedBatch:           %8.3f ms (%.2fx); max |diff| %.1e\n",
+         cus, own / cus, diff);
+  /* a whole march: per step a 3-point sweep launch and a solve, against the
+   * fused kernel on a batch of as many European puts of the same grid */
+  double march[2][3];
+  for (int r = 0; r < 3; r++)
+    for (int v = 0; v < 2; v++) {
+      CHECK(cudaEventRecord(e0, 0));
+      for (int step = 0; step < MARCH_STEPS; step++) {
+        CHECK(bench_sweep_regcache(1, 2, y0, y, SYS_N, SYS_N, SYSTEMS, 1, m));
+        if (v == 0)
+          CHECK(bench_band_solve(m, y, u, y0, SYS_N, SYS_N, SYSTEMS));
+        else
+          cusparseDgtsv2StridedBatch(sp, SYS_N, dl, d, du, y, SYSTEMS, SYS_N, work);
+      }
+      CHECK(cudaEventRecord(e1, 0));
+      CHECK(cudaEventSynchronize(e1));
+      march[v][r] = bench_event_ms(e0, e1);
+    }
+  mcp_market *mk = acme();
+  mcp_pde_settings s;
+  mcp_pde_settings_init(&s);
+  s.space_points = SYS_N;
+  s.time_steps = MARCH_STEPS;
+  s.rannacher = 0;
+  mcp_portfolio *p = option_book(MCP_PRODUCT_EUROPEAN, SYSTEMS, &s);
+  device_batch db;
+  plan_on_device(&db, mk, p);
+  double fused = time_fused(&db, 5);
+  printf("march of %d Crank-Nicolson steps:\n", MARCH_STEPS);
+  printf("  a sweep launch + mcprice solve a step:  %8.2f ms\n", bench_median(march[0], 3));
+  printf("  a sweep launch + cuSPARSE a step:       %8.2f ms\n", bench_median(march[1], 3));
+  printf("  mcprice fused kernel (10,000 European): %8.2f ms\n", fused);
+  batch_free(&db);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(mk);
   cusparseDestroy(sp);
   cudaFree(work);
   cudaFree(y0);
@@ -265,87 +414,103 @@ static double price_book(mcp_backend backend, const mcp_market *mk, mcp_portfoli
   return s;
 }
 
+#define AMERICANS 10000
+#define CPU_SLICE 500
+
 static void american_table(void)
 {
-  mcp_market *mk;
-  mcp_market_create(&mk);
-  mcp_market_add_black_scholes(mk, "ACME", 100, 0.05, 0.02, 0.25);
+  mcp_market *mk = acme();
   double tree = crr_put(100, 100, 1.0, 0.05, 0.02, 0.25, 10000);
-  printf("\n== 10,000 American puts (S 100, K 80..120, T 0.25..2, r 5%%, q 2%%, vol 25%%) ==\n");
-  printf("%-15s %6s %6s %-9s %2s %10s %12s %12s\n", "scheme", "nodes", "steps", "stencil", "C",
-         "seconds", "options/s", "error(ATM)");
+  printf("\n== %d American puts (S 100, K 80..120, T 0.25..2, r 5%%, q 2%%, vol 25%%) ==\n",
+         AMERICANS);
+  printf("%-15s %5s %6s %-8s %1s %9s %11s %9s %11s %10s %11s\n", "scheme", "nodes", "steps",
+         "stencil", "C", "kernel ms", "options/s", "price s", "options/s", "CPU s", "error(ATM)");
   static const struct { mcp_pde_scheme scheme; unsigned n, m; mcp_stencil st; int c; } cfg[] = {
       {MCP_PDE_CRANK_NICOLSON, 401, 400, MCP_STENCIL_REGCACHE, 2},
       {MCP_PDE_CRANK_NICOLSON, 401, 400, MCP_STENCIL_SMEM, 2},
       {MCP_PDE_CRANK_NICOLSON, 401, 400, MCP_STENCIL_GLOBAL, 1},
       {MCP_PDE_CRANK_NICOLSON, 201, 200, MCP_STENCIL_REGCACHE, 2},
+      {MCP_PDE_CRANK_NICOLSON, 801, 800, MCP_STENCIL_REGCACHE, 2},
       {MCP_PDE_EXPLICIT, 401, 1, MCP_STENCIL_REGCACHE, 1},
       {MCP_PDE_EXPLICIT, 401, 1, MCP_STENCIL_REGCACHE, 2},
       {MCP_PDE_EXPLICIT, 401, 1, MCP_STENCIL_REGCACHE, 4},
       {MCP_PDE_EXPLICIT, 401, 1, MCP_STENCIL_SMEM, 2},
-      {MCP_PDE_EXPLICIT, 401, 1, MCP_STENCIL_GLOBAL, 1}};
+      {MCP_PDE_EXPLICIT, 401, 1, MCP_STENCIL_GLOBAL, 1},
+      {MCP_PDE_EXPLICIT, 201, 1, MCP_STENCIL_REGCACHE, 2}};
   for (size_t c = 0; c < sizeof cfg / sizeof *cfg; c++) {
-    for (int cpu = 0; cpu < 2; cpu++) {
-      if (cpu && c != 0 && c != 4)
-        continue;
-      int count = cpu ? 500 : 10000; /* the CPU prices a slice */
-      mcp_portfolio *p;
-      mcp_portfolio_create(&p);
-      mcp_pde_settings s;
-      mcp_pde_settings_init(&s);
-      s.scheme = cfg[c].scheme;
-      s.space_points = cfg[c].n;
-      s.time_steps = cfg[c].m;
-      s.stencil = cfg[c].st;
-      s.coarsening = cfg[c].c;
-      mcp_portfolio_set_pde(p, &s);
-      for (int i = 0; i < count; i++) {
-        mcp_trade t;
-        char id[16];
-        mcp_trade_init(&t);
-        snprintf(id, sizeof id, "P%d", i);
-        t.id = id;
-        t.product = MCP_PRODUCT_AMERICAN;
-        t.type = MCP_PUT;
-        t.underlying = "ACME";
-        t.strike = i == 0 ? 100 : 80 + 40.0 * (i % 97) / 96;
-        t.maturity = i == 0 ? 1.0 : 0.25 + 1.75 * (i % 89) / 88;
-        mcp_portfolio_add_trade(p, &t);
-      }
-      double first, times[3];
-      int reps = cpu ? 1 : 3;
-      price_book(cpu ? MCP_BACKEND_CPU : MCP_BACKEND_CUDA, mk, p, &first); /* warm-up */
-      for (int r = 0; r < reps; r++)
-        times[r] = price_book(cpu ? MCP_BACKEND_CPU : MCP_BACKEND_CUDA, mk, p, &first);
-      double sec = bench_median(times, reps);
-      printf("%-15s %6u %6u %-9s %2d %10.4f %12.0f %12.2e%s\n", mcp_pde_scheme_name(s.scheme),
-             s.space_points, s.time_steps, mcp_stencil_name(s.stencil), s.coarsening, sec,
-             count / sec, fabs(first - tree), cpu ? "  (CPU, 500 options)" : "");
+    mcp_pde_settings s;
+    mcp_pde_settings_init(&s);
+    s.scheme = cfg[c].scheme;
+    s.space_points = cfg[c].n;
+    s.time_steps = cfg[c].m;
+    s.rannacher = s.scheme == MCP_PDE_EXPLICIT ? 0 : 2;
+    s.stencil = cfg[c].st;
+    s.coarsening = cfg[c].c;
+    mcp_portfolio *p = option_book(MCP_PRODUCT_AMERICAN, AMERICANS, &s);
+    device_batch db;
+    plan_on_device(&db, mk, p);
+    double kernel = time_fused(&db, 5);
+    unsigned steps = (unsigned)db.b.grid[0].steps;
+    batch_free(&db);
+    double first, times[3];
+    price_book(MCP_BACKEND_CUDA, mk, p, &first); /* warm-up */
+    for (int r = 0; r < 3; r++)
+      times[r] = price_book(MCP_BACKEND_CUDA, mk, p, &first);
+    double sec = bench_median(times, 3), cpu = 0;
+    mcp_portfolio_destroy(p);
+    if (c == 0 || c == 5) {
+      double f2;
+      p = option_book(MCP_PRODUCT_AMERICAN, CPU_SLICE, &s);
+      cpu = price_book(MCP_BACKEND_CPU, mk, p, &f2) * AMERICANS / CPU_SLICE;
       mcp_portfolio_destroy(p);
     }
+    printf("%-15s %5u %6u %-8s %1d %9.2f %11.0f %9.4f %11.0f %10.2f %11.2e\n",
+           mcp_pde_scheme_name(s.scheme), s.space_points, steps, mcp_stencil_name(s.stencil),
+           s.coarsening, kernel, AMERICANS / kernel * 1e3, sec, AMERICANS / sec,
+           cpu, fabs(first - tree));
   }
-  printf("(error: the K 100, T 1 put against a 10,000-step binomial tree, %.6f)\n", tree);
+  printf("(steps: of the ATM grid; CPU s: %d options timed, scaled to %d; error: the K 100, "
+         "T 1 put against a 10,000-step binomial tree, %.6f)\n", CPU_SLICE, AMERICANS, tree);
   mcp_market_destroy(mk);
 }
 
 int main(int argc, char **argv)
 {
-  const char *csv = "pde_stencil.csv";
+  const char *csv_path = "pde_stencil.csv";
+  int one = argc == 6 && strcmp(argv[1], "--one") == 0;
   if (argc == 3 && strcmp(argv[1], "--csv") == 0)
-    csv = argv[2];
-  else if (argc != 1) {
-    fprintf(stderr, "usage: pde [--csv FILE]\n");
+    csv_path = argv[2];
+  else if (argc != 1 && !one) {
+    fprintf(stderr, "usage: pde [--csv FILE] | pde --one regcache|smem|global K C NODES\n");
     return 2;
   }
   if (mcp_device_count() == 0) {
     printf("pde: no CUDA device; nothing to measure\n");
     return 0;
   }
+  if (one) {
+    int impl = 0, K = atoi(argv[3]), C = atoi(argv[4]), nodes = atoi(argv[5]);
+    while (impl < 3 && strcmp(impl_names[impl], argv[2]) != 0)
+      impl++;
+    if (impl == 3 || K < 1 || K > 12 || (C != 1 && C != 2 && C != 4 && C != 8) || nodes < 64) {
+      fprintf(stderr, "pde --one: expected regcache|smem|global, K 1..12, C 1|2|4|8, NODES >= 64\n");
+      return 2;
+    }
+    return stencil_table(NULL, nodes, K, K, C, C, impl);
+  }
   mcp_device_info info;
   mcp_device_get_info(0, &info);
   printf("# %s, %d SMs; measured copy bandwidth %.0f GB/s\n", info.name, info.multiprocessors,
          bench_copy_bandwidth() * 1e-9);
-  int bad = stencil_table(csv);
+  FILE *csv = fopen(csv_path, "w");
+  if (!csv) {
+    perror(csv_path);
+    return 1;
+  }
+  fprintf(csv, "nodes,K,C,impl,ms,gupdates,speedup_over_smem,identical\n");
+  int bad = stencil_table(csv, 512, 1, 12, 1, 8, -1);
+  bad |= stencil_table(csv, 2048, 1, 12, 1, 8, -1);
+  fclose(csv);
   solver_table();
   american_table();
   return bad;

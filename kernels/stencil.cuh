@@ -48,17 +48,30 @@ __device__ __forceinline__ void mcpi_load_tile(const double *in, int n, int j0, 
   }
 }
 
-/* The lane's C outputs from its window win[0 .. C + 2K). */
+/* The lane's C outputs from its window win[0 .. C + 2K); pairs of outputs
+ * go out as one 16-byte store (j0 is even when C is). */
 template <int K, int C>
 __device__ __forceinline__ void mcpi_tile_out(const double *win, int j0, int n, const double *e,
                                               const double *fl, double *out)
 {
+  double o[C];
 #pragma unroll
   for (int i = 0; i < C; i++) {
     int j = j0 + i;
-    if (j >= K && j < n - K) {
-      double a = mcpi_taps(K, e, win + i);
-      out[j] = fl ? mcpi_floor(a, fl[j]) : a;
+    o[i] = mcpi_taps(K, e, win + i);
+    if (fl && j >= K && j < n - K)
+      o[i] = mcpi_floor(o[i], fl[j]);
+  }
+#pragma unroll
+  for (int i = 0; i < C; i += C > 1 ? 2 : 1) {
+    int j = j0 + i;
+    if (C > 1 && j >= K && j + 1 < n - K) {
+      *reinterpret_cast<double2 *>(out + j) = make_double2(o[i], o[i + 1]);
+    } else {
+#pragma unroll
+      for (int q = 0; q < (C > 1 ? 2 : 1); q++)
+        if (j + q >= K && j + q < n - K)
+          out[j + q] = o[i + q];
     }
   }
 }

@@ -27,8 +27,12 @@ static double bspline3(double y)
   return y < 1 ? 2.0 / 3 - y * y + 0.5 * y * y * y : y < 2 ? (2 - y) * (2 - y) * (2 - y) / 6 : 0;
 }
 
-/* int_lo^hi kernel(y) f(x + h y) dy by 6-point Gauss-Legendre on pieces
- * split at the kernel's knots (integers) and at the payoff's kink. */
+/* int_lo^hi kernel(y) f(x + h y) dy, the kernel the box on [-1/2, 1/2] or
+ * the cubic B-spline on [-2, 2].  Away from the kink f is affine in S and
+ * the integral exact: the kernel's moment int kernel(y) e^(h y) dy is
+ * sinh(h/2) / (h/2) for the box and its fourth power for the spline.  Across
+ * the kink, 6-point Gauss-Legendre on pieces split at the kernel's knots
+ * (the integers) and at the kink. */
 static double smooth_integral(const payoff *f, double x, double h, double lo, double hi,
                               int spline)
 {
@@ -36,13 +40,22 @@ static double smooth_integral(const payoff *f, double x, double h, double lo, do
                                0.2386191860831969,  0.6612093864662645,  0.9324695142031521};
   static const double gw[6] = {0.1713244923791704, 0.3607615730481386, 0.4679139345726910,
                                0.4679139345726910, 0.3607615730481386, 0.1713244923791704};
+  double kink = f->strike > 0 ? (log(f->strike) - x) / h : -INFINITY;
+  if (!(kink > lo && kink < hi)) {
+    double v = f->phi * (exp(x) - f->strike);
+    if (v <= 0) /* all of the support on one side of the kink */
+      return f->add;
+    double m = h < 1e-4 ? 1 + h * h / 24 : sinh(0.5 * h) / (0.5 * h);
+    if (spline)
+      m = m * m * m * m;
+    return f->scale * f->phi * (exp(x) * m - f->strike) + f->add;
+  }
   double cut[8];
   int nc = 0;
   cut[nc++] = lo;
   for (double k = ceil(lo); k < hi; k += 1)
     if (k > lo)
       cut[nc++] = k;
-  double kink = f->strike > 0 ? (log(f->strike) - x) / h : -INFINITY;
   cut[nc++] = hi;
   double sum = 0;
   for (int i = 0; i + 1 < nc; i++) {
