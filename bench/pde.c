@@ -149,6 +149,7 @@ static int stencil_table(FILE *csv, int nodes, int K1, int K2, int C1, int C2, i
 
 #define SYSTEMS 10000
 #define SYS_N 401
+#define SYS_LD 402 /* even: the stencil kernels load 16-byte pairs */
 #define MARCH_STEPS 400
 
 /* A batch of options as the library plans it (pde.h), on the device. */
@@ -260,7 +261,7 @@ static void plan_on_device(device_batch *d, const mcp_market *mk, const mcp_port
 
 static void solver_table(void)
 {
-  size_t cells = (size_t)SYSTEMS * SYS_N, bytes = cells * sizeof(double);
+  size_t cells = (size_t)SYSTEMS * SYS_LD, bytes = cells * sizeof(double);
   double *y0, *y, *u, *x, *m, *dl, *d, *du, *host = malloc(bytes);
   CHECK(cudaMalloc((void **)&y0, bytes));
   CHECK(cudaMalloc((void **)&y, bytes));
@@ -278,10 +279,11 @@ static void solver_table(void)
   CHECK(cudaMemcpy(y0, host, bytes, cudaMemcpyHostToDevice));
   /* cuSPARSE's diagonals, with the identity rows at both ends of each system */
   double *hd = malloc(3 * bytes);
+  memset(hd, 0, 3 * bytes);
   for (size_t s = 0; s < SYSTEMS; s++)
     for (size_t j = 0; j < SYS_N; j++) {
       int edge = j == 0 || j == SYS_N - 1;
-      size_t k = s * SYS_N + j;
+      size_t k = s * SYS_LD + j;
       hd[k] = edge ? 0 : band[0];
       hd[cells + k] = edge ? 1 : band[1];
       hd[2 * cells + k] = edge ? 0 : band[2];
@@ -295,7 +297,7 @@ static void solver_table(void)
     return;
   }
   size_t need = 0;
-  cusparseDgtsv2StridedBatch_bufferSizeExt(sp, SYS_N, dl, d, du, y, SYSTEMS, SYS_N, &need);
+  cusparseDgtsv2StridedBatch_bufferSizeExt(sp, SYS_N, dl, d, du, y, SYSTEMS, SYS_LD, &need);
   void *work;
   CHECK(cudaMalloc(&work, need ? need : 1));
   cudaEvent_t e0, e1;
@@ -307,8 +309,8 @@ static void solver_table(void)
       CHECK(cudaMemcpy(y, y0, bytes, cudaMemcpyDeviceToDevice));
       CHECK(cudaEventRecord(e0, 0));
       if (v == 0)
-        CHECK(bench_band_solve(m, y, u, x, SYS_N, SYS_N, SYSTEMS));
-      else if (cusparseDgtsv2StridedBatch(sp, SYS_N, dl, d, du, y, SYSTEMS, SYS_N, work) !=
+        CHECK(bench_band_solve(m, y, u, x, SYS_N, SYS_LD, SYSTEMS));
+      else if (cusparseDgtsv2StridedBatch(sp, SYS_N, dl, d, du, y, SYSTEMS, SYS_LD, work) !=
                CUSPARSE_STATUS_SUCCESS)
         printf("cusparseDgtsv2StridedBatch failed\n");
       CHECK(cudaEventRecord(e1, 0));
@@ -322,7 +324,8 @@ static void solver_table(void)
   CHECK(cudaMemcpy(host, y, bytes, cudaMemcpyDeviceToHost));
   double diff = 0;
   for (size_t i = 0; i < cells; i++)
-    diff = fmax(diff, fabs(hx[i] - host[i]));
+    if (i % SYS_LD < SYS_N)
+      diff = fmax(diff, fabs(hx[i] - host[i]));
   double own = bench_median(ms[0], REPS), cus = bench_median(ms[1], REPS);
   printf("\n== implicit half: %d tridiagonal systems of %d unknowns, median of %d ==\n",
          SYSTEMS, SYS_N, REPS);
@@ -336,11 +339,11 @@ static void solver_table(void)
     for (int v = 0; v < 2; v++) {
       CHECK(cudaEventRecord(e0, 0));
       for (int step = 0; step < MARCH_STEPS; step++) {
-        CHECK(bench_sweep_regcache(1, 2, y0, y, SYS_N, SYS_N, SYSTEMS, 1, m));
+        CHECK(bench_sweep_regcache(1, 2, y0, y, SYS_N, SYS_LD, SYSTEMS, 1, m));
         if (v == 0)
-          CHECK(bench_band_solve(m, y, u, y0, SYS_N, SYS_N, SYSTEMS));
+          CHECK(bench_band_solve(m, y, u, y0, SYS_N, SYS_LD, SYSTEMS));
         else
-          cusparseDgtsv2StridedBatch(sp, SYS_N, dl, d, du, y, SYSTEMS, SYS_N, work);
+          cusparseDgtsv2StridedBatch(sp, SYS_N, dl, d, du, y, SYSTEMS, SYS_LD, work);
       }
       CHECK(cudaEventRecord(e1, 0));
       CHECK(cudaEventSynchronize(e1));

@@ -113,6 +113,8 @@ static int log2c(int c) { return c == 8 ? 3 : c == 4 ? 2 : c == 2 ? 1 : 0; }
 extern "C" cudaError_t mcpi_launch_pde(mcpi_pde_view b, int explicit_scheme, int stencil,
                                        int coarsening, cudaStream_t stream)
 {
+  if ((b.ld & 1) || b.radius < 1 || b.radius > 2 || (unsigned)stencil > MCPI_ST_GLOBAL)
+    return cudaErrorInvalidValue; /* rows must be 16-byte aligned for the paired accesses */
   int K = b.radius, ci = log2c(coarsening);
   size_t smem = stencil == MCPI_ST_SMEM ? (size_t)(PDE_BLOCK / 32) * sizeof(double) *
                                               mcpi_smem_slots(K, coarsening)

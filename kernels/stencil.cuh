@@ -48,8 +48,27 @@ __device__ __forceinline__ void mcpi_load_tile(const double *in, int n, int j0, 
   }
 }
 
-/* The lane's C outputs from its window win[0 .. C + 2K); pairs of outputs
- * go out as one 16-byte store (j0 is even when C is). */
+/* Stores the 16-byte pair (a, b) at out[j], or the halves inside [K, n - K). */
+template <int K>
+__device__ __forceinline__ void mcpi_store_pair(double *out, int j, int n, double a, double b)
+{
+  if (j >= K && j + 1 < n - K) {
+    *reinterpret_cast<double2 *>(out + j) = make_double2(a, b);
+  } else {
+    if (j >= K && j < n - K)
+      out[j] = a;
+    if (j + 1 >= K && j + 1 < n - K)
+      out[j + 1] = b;
+  }
+}
+
+/* The lane's C outputs from its window win[0 .. C + 2K), floored by fl.
+ * A lane's C consecutive outputs span C/2 16-byte pairs; stored as they
+ * are, every store instruction would write half or a quarter of each 32-byte
+ * sector it touches, and L2 would take each sector two or four times.  So
+ * groups of P = C/2 lanes first transpose their P x P pairs by P/2
+ * exchanges of log2 P butterfly stages (warp shuffles), and store
+ * instruction q then writes lane q's P pairs, whole sectors. */
 template <int K, int C>
 __device__ __forceinline__ void mcpi_tile_out(const double *win, int j0, int n, const double *e,
                                               const double *fl, double *out)
@@ -62,17 +81,36 @@ __device__ __forceinline__ void mcpi_tile_out(const double *win, int j0, int n, 
     if (fl && j >= K && j < n - K)
       o[i] = mcpi_floor(o[i], fl[j]);
   }
+  if constexpr (C == 1) {
+    if (j0 >= K && j0 < n - K)
+      out[j0] = o[0];
+  } else if constexpr (C == 2) {
+    mcpi_store_pair<K>(out, j0, n, o[0], o[1]);
+  } else {
+    constexpr int P = C / 2;
+    const int r = (threadIdx.x & 31) % P, gb = j0 - r * C; /* the group's first node */
 #pragma unroll
-  for (int i = 0; i < C; i += C > 1 ? 2 : 1) {
-    int j = j0 + i;
-    if (C > 1 && j >= K && j + 1 < n - K) {
-      *reinterpret_cast<double2 *>(out + j) = make_double2(o[i], o[i + 1]);
-    } else {
+    for (int m = 1; m < P; m *= 2)
 #pragma unroll
-      for (int q = 0; q < (C > 1 ? 2 : 1); q++)
-        if (j + q >= K && j + q < n - K)
-          out[j + q] = o[i + q];
-    }
+      for (int t = 0; t < P; t++) {
+        if (t & m)
+          continue;
+        int hi = r & m; /* lane r keeps pair t | hi and sends the other */
+        double sa = hi ? o[2 * t] : o[2 * (t | m)], sb = hi ? o[2 * t + 1] : o[2 * (t | m) + 1];
+        double ra = __shfl_xor_sync(MCPI_FULL_MASK, sa, m);
+        double rb = __shfl_xor_sync(MCPI_FULL_MASK, sb, m);
+        if (hi) {
+          o[2 * t] = ra;
+          o[2 * t + 1] = rb;
+        } else {
+          o[2 * (t | m)] = ra;
+          o[2 * (t | m) + 1] = rb;
+        }
+      }
+    /* lane r now holds pair r of every lane q of its group, in o[2q], o[2q + 1] */
+#pragma unroll
+    for (int q = 0; q < P; q++)
+      mcpi_store_pair<K>(out, gb + 2 * (q * P + r), n, o[2 * q], o[2 * q + 1]);
   }
 }
 
