@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load_json.h"
+#include "pde.h"
 #include "prefetch.h"
 #include "portfolio.h"
 #include "validate.h"
@@ -12,13 +13,16 @@ static const char *const top_keys[] = {"run", "trades"};
 static const char *const run_keys[] = {"paths",    "seed",      "steps_per_year", "grid",
                                        "backend",  "precision", "prefetch",
                                        "prefetch_distance", "padding", "methods",
-                                       "scramblings", "heston_scheme"};
+                                       "scramblings", "heston_scheme", "pde"};
+static const char *const pde_keys[] = {"scheme", "stencil_points", "space_points", "time_steps",
+                                       "rannacher", "width", "stencil", "coarsening",
+                                       "products"};
 static const char *const schedule_keys[] = {"first", "last", "count"};
 
 /* The fields of a trade, each with the products (bits 1 << mcp_product)
  * that have it, in the order messages list them. */
 #define P(x) (1u << MCP_PRODUCT_##x)
-#define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK))
+#define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK) | P(AMERICAN))
 #define MULTI (P(BASKET) | P(BEST_OF) | P(WORST_OF))
 #define ANY (SINGLE | MULTI)
 #define TRADE_FIELDS(F)                                                                     \
@@ -27,7 +31,7 @@ static const char *const schedule_keys[] = {"first", "last", "count"};
   F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK)) F("strike_kind", P(ASIAN) | P(LOOKBACK)) \
   F("digital", P(DIGITAL)) F("cash", P(DIGITAL)) F("barrier_kind", P(BARRIER))              \
   F("barrier", P(BARRIER)) F("rebate", P(BARRIER)) F("monitoring", P(BARRIER))              \
-  F("assets", MULTI) F("weights", P(BASKET)) F("methods", ANY)
+  F("assets", MULTI) F("weights", P(BASKET)) F("methods", ANY & ~P(AMERICAN)) F("method", ANY)
 #define FIELD_KEY(key, products) key,
 #define FIELD_PRODUCTS(key, products) products,
 static const char *const trade_keys[] = {TRADE_FIELDS(FIELD_KEY)};
@@ -41,6 +45,16 @@ static const mcpi_json_choice products[] = {{"european", MCP_PRODUCT_EUROPEAN},
                                             {"basket", MCP_PRODUCT_BASKET},
                                             {"best-of", MCP_PRODUCT_BEST_OF},
                                             {"worst-of", MCP_PRODUCT_WORST_OF},
+                                            {"american", MCP_PRODUCT_AMERICAN},
+                                            {NULL, 0}};
+static const mcpi_json_choice engines[] = {{"mc", MCP_ENGINE_MC}, {"pde", MCP_ENGINE_PDE},
+                                           {NULL, 0}};
+static const mcpi_json_choice pde_schemes[] = {{"crank-nicolson", MCP_PDE_CRANK_NICOLSON},
+                                               {"explicit", MCP_PDE_EXPLICIT},
+                                               {NULL, 0}};
+static const mcpi_json_choice stencils[] = {{"regcache", MCP_STENCIL_REGCACHE},
+                                            {"smem", MCP_STENCIL_SMEM},
+                                            {"global", MCP_STENCIL_GLOBAL},
                                             {NULL, 0}};
 static const mcpi_json_choice types[] = {{"call", MCP_CALL}, {"put", MCP_PUT}, {NULL, 0}};
 static const mcpi_json_choice averages[] = {
@@ -104,7 +118,7 @@ typedef struct trade {
   double weights[MCP_MAX_ASSETS];
   size_t nassets;
   int has_weights;
-  int product, type, average, strike_kind, digital, barrier_kind, monitoring, methods;
+  int product, type, average, strike_kind, digital, barrier_kind, monitoring, methods, engine;
   double strike, maturity, quantity, cash, barrier, rebate;
   double *fix;
   size_t nfix;
@@ -220,6 +234,105 @@ static mcp_status read_methods(const mcpi_json_doc *d, const mcpi_json_path *pat
   return MCP_OK;
 }
 
+static const char *check_stencil_points(uint64_t n)
+{
+  return n == 3 || n == 5 ? NULL : "3 or 5";
+}
+
+static const char *check_space_points(uint64_t n)
+{
+  return n >= MCPI_PDE_MIN_POINTS && n <= MCPI_PDE_MAX_POINTS ? NULL
+                                                               : "an integer from 16 to 65536";
+}
+
+static const char *check_time_steps(uint64_t n)
+{
+  return n >= 1 && n <= MCPI_PDE_MAX_STEPS ? NULL : "an integer from 1 to 100000";
+}
+
+static const char *check_rannacher(uint64_t n)
+{
+  return n <= 16 ? NULL : "an integer from 0 to 16";
+}
+
+static const char *check_width(double w)
+{
+  return w >= 1 && w <= 20 ? NULL : "a number of standard deviations from 1 to 20";
+}
+
+static const char *check_coarsening(uint64_t c)
+{
+  return c == 1 || c == 2 || c == 4 || c == 8 ? NULL : "1, 2, 4 or 8";
+}
+
+/* "products" of the pde settings: the products priced on the grid unless a
+ * trade says otherwise. */
+static mcp_status read_pde_products(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                    json_t *obj, mcp_portfolio *pf)
+{
+  const mcpi_json_path list_path = {path, "products", 0};
+  const char *what = "an array of product names (european, barrier, american)";
+  json_t *list, *v;
+  size_t i;
+  mcp_status st = mcpi_json_array(d, path, obj, "products", MCPI_OPTIONAL, 0, what, &list);
+  if (st != MCP_OK || !list)
+    return st;
+  json_array_foreach(list, i, v) {
+    const mcpi_json_path at = {&list_path, NULL, i};
+    mcp_product product;
+    if (!json_is_string(v) ||
+        mcp_product_from_name(json_string_value(v), &product) != MCP_OK ||
+        (product != MCP_PRODUCT_EUROPEAN && product != MCP_PRODUCT_BARRIER &&
+         product != MCP_PRODUCT_AMERICAN))
+      return mcpi_json_expected(d, &at, "european, barrier or american (the products the "
+                                        "PDE prices)");
+    mcp_portfolio_set_engine(pf, product, MCP_ENGINE_PDE);
+  }
+  return MCP_OK;
+}
+
+static mcp_status read_pde(const mcpi_json_doc *d, const mcpi_json_path *run_path, json_t *run,
+                           mcp_portfolio *pf)
+{
+  const mcpi_json_path path = {run_path, "pde", 0};
+  const char *what = "an object of finite-difference settings";
+  mcp_pde_settings s;
+  mcp_portfolio_pde(pf, &s);
+  uint64_t points = (uint64_t)s.stencil_points, nodes = s.space_points, steps = s.time_steps,
+           rannacher = s.rannacher, coarsening = (uint64_t)s.coarsening;
+  int scheme = s.scheme, stencil = s.stencil;
+  json_t *pde;
+  mcp_status st = mcpi_json_member(d, run_path, run, "pde", MCPI_OPTIONAL, what, &pde);
+  if (st != MCP_OK || !pde)
+    return st;
+  if ((st = mcpi_json_object(d, &path, pde, what, pde_keys, MCPI_COUNT(pde_keys))) ||
+      (st = mcpi_json_enum(d, &path, pde, "scheme", MCPI_OPTIONAL, pde_schemes, &scheme)) ||
+      (st = mcpi_json_uint(d, &path, pde, "stencil_points", MCPI_OPTIONAL, check_stencil_points,
+                           &points)) ||
+      (st = mcpi_json_uint(d, &path, pde, "space_points", MCPI_OPTIONAL, check_space_points,
+                           &nodes)) ||
+      (st = mcpi_json_uint(d, &path, pde, "time_steps", MCPI_OPTIONAL, check_time_steps,
+                           &steps)) ||
+      (st = mcpi_json_uint(d, &path, pde, "rannacher", MCPI_OPTIONAL, check_rannacher,
+                           &rannacher)) ||
+      (st = mcpi_json_number(d, &path, pde, "width", MCPI_OPTIONAL, check_width, &s.width)) ||
+      (st = mcpi_json_enum(d, &path, pde, "stencil", MCPI_OPTIONAL, stencils, &stencil)) ||
+      (st = mcpi_json_uint(d, &path, pde, "coarsening", MCPI_OPTIONAL, check_coarsening,
+                           &coarsening)) ||
+      (st = read_pde_products(d, &path, pde, pf)))
+    return st;
+  s.scheme = (mcp_pde_scheme)scheme;
+  s.stencil_points = (int)points;
+  s.space_points = (unsigned)nodes;
+  s.time_steps = (unsigned)steps;
+  s.rannacher = (unsigned)rannacher;
+  s.stencil = (mcp_stencil)stencil;
+  s.coarsening = (int)coarsening;
+  if ((st = mcp_portfolio_set_pde(pf, &s)) != MCP_OK)
+    return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
+  return MCP_OK;
+}
+
 static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
 {
   const mcpi_json_path path = {NULL, "run", 0}, grid_path = {&path, "grid", 0};
@@ -249,7 +362,8 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = read_methods(d, &path, run, &methods)) ||
       (st = mcpi_json_uint(d, &path, run, "scramblings", MCPI_OPTIONAL, check_scramblings,
                            &scramblings)) ||
-      (st = mcpi_json_enum(d, &path, run, "heston_scheme", MCPI_OPTIONAL, schemes, &scheme)))
+      (st = mcpi_json_enum(d, &path, run, "heston_scheme", MCPI_OPTIONAL, schemes, &scheme)) ||
+      (st = read_pde(d, &path, run, pf)))
     return st;
   /* padding: an integer, or the name of the layout that needs none */
   padv = json_object_get(run, "padding");
@@ -417,19 +531,20 @@ static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
 static mcp_status unique_id(const mcpi_json_doc *d, const mcpi_json_path *path, const char *id,
                             const mcp_portfolio *pf)
 {
-  for (size_t i = 0; i < mcp_portfolio_size(pf); i++)
-    if (strcmp(mcp_portfolio_trade_id(pf, i), id) == 0) {
-      char what[64];
-      snprintf(what, sizeof what, "an id not taken (trades[%zu] has it)", i);
-      return mcpi_json_expected(d, &(mcpi_json_path){path, "id", 0}, what);
-    }
+  long i = mcpi_portfolio_find(pf, id);
+  if (i >= 0) {
+    char what[64];
+    snprintf(what, sizeof what, "an id not taken (trades[%ld] has it)", i);
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "id", 0}, what);
+  }
   return MCP_OK;
 }
 
 static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
                              mcp_portfolio *pf)
 {
-  trade tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT};
+  trade tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
+              .engine = MCP_ENGINE_DEFAULT};
   mcp_trade api;
   mcp_status st;
   /* All trade fields first, so that a misspelt "product" reads as unknown;
@@ -459,7 +574,8 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
        (st = mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr.average))) ||
       (st = read_terms(d, path, t, &tr)) ||
       (has_schedule(&tr) && (st = read_fixings(d, path, t, &tr))) ||
-      (st = read_methods(d, path, t, &tr.methods)))
+      (st = read_methods(d, path, t, &tr.methods)) ||
+      (st = mcpi_json_enum(d, path, t, "method", MCPI_OPTIONAL, engines, &tr.engine)))
     goto done;
   mcp_trade_init(&api);
   api.id = tr.id;
@@ -483,6 +599,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.rebate = tr.rebate;
   api.monitoring = (mcp_monitoring)tr.monitoring;
   api.methods = tr.methods;
+  api.engine = (mcp_engine)tr.engine;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
 done:

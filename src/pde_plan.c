@@ -254,7 +254,9 @@ static mcp_status fill_values(mcpi_pde_batch *b, const payoff *pay, char *err)
   if (!b->v0 || (american && !b->ex))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
   int R = b->radius;
-  for (size_t g = 0; g < b->ngrids; g++) {
+#pragma omp parallel for schedule(dynamic, 64)
+  for (long gl = 0; gl < (long)b->ngrids; gl++) {
+    size_t g = (size_t)gl;
     const mcpi_pde_grid *G = &b->grid[g];
     double *v = b->v0 + g * ld, xlo = log(G->spot[0]), h = G->h;
     for (size_t j = 0; j < n; j++) {

@@ -28,6 +28,7 @@ typedef struct mcpi_trade {
 struct mcp_portfolio {
   mcpi_trade *t;
   size_t n, cap;
+  size_t *slot, nslots; /* open-addressing table of trade index + 1 by id (0: free) */
   uint64_t paths, seed;
   unsigned steps_per_year;
   double *grid; /* explicit simulation times, or NULL */
@@ -46,6 +47,9 @@ struct mcp_portfolio {
 
 #define MCPI_DEFAULT_SCRAMBLINGS 16u
 #define MCPI_MAX_SCRAMBLINGS 1024u
+
+/* Index of the trade called id, or -1. */
+long mcpi_portfolio_find(const mcp_portfolio *p, const char *id);
 
 /* The engine trade t is priced with. */
 static inline mcp_engine mcpi_trade_engine(const mcp_portfolio *p, const mcpi_trade *t)

@@ -13,8 +13,9 @@ BAD=$DATA/cli_bad_portfolio.json
 UNKNOWN=$DATA/cli_unknown_underlying.json
 HESTON=$DATA/cli_heston_market.json     # ACME under Heston
 METHODS=$DATA/cli_methods_portfolio.json # cli_portfolio.json with run.methods
+PDE=$DATA/cli_pde_portfolio.json         # grid and Monte Carlo trades
 NTRADES=3 # trades in cli_portfolio.json
-CSV_HEADER='id,quantity,price,std_error,ci95_low,ci95_high,value'
+CSV_HEADER='id,quantity,price,std_error,ci95_low,ci95_high,value,method'
 
 if [ ! -x "$MCPRICE" ]; then
   echo "SKIP: $MCPRICE is not built"
@@ -169,6 +170,38 @@ check "--heston-scheme euler changes the Heston prices" \
   'status 0 && [ -s "$TMP/out" ] && [ -s "$TMP/qe.csv" ] && ! cmp -s "$TMP/out" "$TMP/qe.csv"'
 run price --market "$HESTON" --portfolio "$BOOK" --format csv --heston-scheme qe
 check "--heston-scheme qe is the default" 'status 0 && cmp -s "$TMP/out" "$TMP/qe.csv"'
+
+# ---- finite differences -----------------------------------------------------------
+# field 8 of the CSV is the method, field 4 the standard error
+method_of() { awk -F, -v id="$1" '$1 == id { print $8 }' "$TMP/out"; }
+se_of() { awk -F, -v id="$1" '$1 == id { print $4 }' "$TMP/out"; }
+run price --market "$MARKET" --portfolio "$PDE" --format csv --backend cpu
+cp "$TMP/out" "$TMP/pde.csv"
+check "American and method pde trades are priced on the grid, the others by Monte Carlo" '
+  status 0 && [ "$(method_of AM-P-100)" = pde ] && [ "$(method_of EU-C-105-PDE)" = pde ] &&
+  [ "$(method_of EU-C-105-MC)" = mc ] && [ "$(method_of DO-C-100)" = mc ] &&
+  [ "$(se_of AM-P-100)" = 0 ] && [ "$(se_of EU-C-105-MC)" != 0 ]'
+run price --market "$MARKET" --portfolio "$PDE" --format csv --backend cpu --pde european,barrier
+check "--pde european,barrier moves those products to the grid" '
+  status 0 && [ "$(method_of EU-C-105-MC)" = pde ] && [ "$(method_of DO-C-100)" = pde ] &&
+  [ "$(awk -F, "\$1 == \"EU-C-105-MC\" { print \$3 }" "$TMP/out")" = \
+    "$(awk -F, "\$1 == \"EU-C-105-PDE\" { print \$3 }" "$TMP/out")" ]'
+run price --market "$MARKET" --portfolio "$PDE" --format csv --backend cpu --pde-nodes 401 \
+  --pde-steps 400
+check "--pde-nodes and --pde-steps change the grid prices" '
+  status 0 && [ -s "$TMP/out" ] && ! cmp -s "$TMP/out" "$TMP/pde.csv"'
+run price --market "$MARKET" --portfolio "$PDE" --format csv --backend cpu --stencil global \
+  --coarsening 8
+check "--stencil and --coarsening leave the prices alone" 'status 0 && cmp -s "$TMP/out" "$TMP/pde.csv"'
+run price --market "$MARKET" --portfolio "$PDE" --pde digital
+check "--pde digital exits 2 naming the products" 'status 2 && err_has "european, barrier, american"'
+run price --market "$MARKET" --portfolio "$PDE" --stencil-points 7
+check "--stencil-points 7 exits 2 naming the field" 'status 2 && err_has "stencil_points"'
+run price --market "$MARKET" --portfolio "$PDE" --pde-scheme implicit
+check "--pde-scheme implicit exits 2" 'status 2 && err_has "crank-nicolson or explicit"'
+run price --market "$MARKET" --portfolio "$PDE" --stencil-points 5 --pde barrier --backend cpu
+check "a barrier on the 5-point stencil is bad input (exit 1)" '
+  status 1 && err_has "DO-C-100.*3-point"'
 
 # ---- --output -----------------------------------------------------------------
 run price --market "$MARKET" --portfolio "$BOOK" --format csv --output "$TMP/book.csv"

@@ -381,10 +381,10 @@ static const bad_case bad_cases[] = {
     /* products */
     {"bad_product.json", 0, MCP_ERR_INPUT,
      ":3:30: trades[0].product: expected one of european, digital, asian, barrier, lookback, "
-     "basket, best-of, worst-of, got \"cliquet\""},
+     "basket, best-of, worst-of, american, got \"cliquet\""},
     {"bad_product_key.json", 0, MCP_ERR_INPUT,
      ":4:37: trades[0].fixings: unknown field; expected one of id, product, type, underlying, "
-     "strike, maturity, quantity, digital, cash, methods (fixings is for products asian, "
+     "strike, maturity, quantity, digital, cash, methods, method (fixings is for products asian, "
      "barrier and lookback)"},
     {"bad_digital.json", 0, MCP_ERR_INPUT,
      ":3:52: trades[0].digital: expected one of cash-or-nothing, asset-or-nothing, "
@@ -420,11 +420,11 @@ static const bad_case bad_cases[] = {
      "names)"},
     {"bad_basket_underlying.json", 0, MCP_ERR_INPUT,
      ":3:56: trades[0].underlying: unknown field; expected one of id, product, type, strike, "
-     "maturity, quantity, assets, weights, methods (underlying is for products european, "
-     "digital, asian, barrier and lookback)"},
+     "maturity, quantity, assets, weights, methods, method (underlying is for products "
+     "european, digital, asian, barrier, lookback and american)"},
     {"bad_best_of_weights.json", 0, MCP_ERR_INPUT,
      ":4:7: trades[0].weights: unknown field; expected one of id, product, type, strike, "
-     "maturity, quantity, assets, methods (weights is for product basket)"},
+     "maturity, quantity, assets, methods, method (weights is for product basket)"},
     {"bad_assets_one.json", 0, MCP_ERR_INPUT,
      ":3:67: trades[0].assets: expected an array of 2 to 16 underlying names, got an array"},
     {"bad_assets_twice.json", 0, MCP_ERR_INPUT,
@@ -445,6 +445,21 @@ static const bad_case bad_cases[] = {
      ":2:47: run.scramblings: expected an integer between 2 and 1024, got 1"},
     {"bad_heston_scheme.json", 0, MCP_ERR_INPUT,
      ":2:29: run.heston_scheme: expected one of qe, euler, got \"milstein\""},
+    /* finite differences */
+    {"bad_pde_points.json", 0, MCP_ERR_INPUT,
+     ":2:61: run.pde.stencil_points: expected 3 or 5, got 4"},
+    {"bad_pde_products.json", 0, MCP_ERR_INPUT,
+     ":2:46: run.pde.products[1]: expected european, barrier or american (the products the "
+     "PDE prices), got \"digital\""},
+    {"bad_pde_key.json", 0, MCP_ERR_INPUT,
+     ":2:21: run.pde.nodes: unknown field; expected one of scheme, stencil_points, "
+     "space_points, time_steps, rannacher, width, stencil, coarsening, products"},
+    {"bad_engine.json", 0, MCP_ERR_INPUT,
+     ":4:47: trades[0].method: expected one of mc, pde, got \"fd\""},
+    {"bad_american_methods.json", 0, MCP_ERR_INPUT,
+     ":4:37: trades[0].methods: unknown field; expected one of id, product, type, underlying, "
+     "strike, maturity, quantity, method (methods is for products european, digital, asian, "
+     "barrier, lookback, basket, best-of and worst-of)"},
 };
 
 static void test_bad_file(void **state)

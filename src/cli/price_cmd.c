@@ -1,6 +1,7 @@
 /* price_cmd.c: "mcprice price": options, loading, pricing with a progress
  * line, and the report. */
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,15 +43,28 @@ const char cli_price_options_help[] =
     "      --heston-scheme NAME  qe (quadratic-exponential, the default) or euler\n"
     "                         (full truncation) for Heston underlyings (overrides\n"
     "                         run.heston_scheme)\n"
+    "      --pde LIST         products priced on the finite-difference grid unless a\n"
+    "                         trade names its method: a comma-separated list of\n"
+    "                         european, barrier and american (American options are\n"
+    "                         always priced there)\n"
+    "      --pde-scheme NAME  crank-nicolson (the default) or explicit\n"
+    "      --pde-nodes N      nodes of the log-spot grid, 16 to 65536 (default 401)\n"
+    "      --pde-steps N      time steps, 1 to 100000 (default 400; the explicit\n"
+    "                         scheme takes at least what stability needs)\n"
+    "      --stencil-points N 3 (second order) or 5 (fourth order in space)\n"
+    "      --stencil NAME     how the GPU applies the stencil: regcache (default),\n"
+    "                         smem or global; prices do not depend on it\n"
+    "      --coarsening N     grid nodes a GPU thread computes: 1, 2 (default), 4, 8\n"
     "  -q, --quiet            no progress line, even when stderr is a terminal\n";
 
 void cli_price_help(FILE *f)
 {
   fputs("Usage: mcprice price --market FILE --portfolio FILE [OPTIONS]\n"
         "\n"
-        "Prices every trade of the portfolio in the market by Monte Carlo and reports\n"
-        "per-unit prices with standard errors and 95% confidence intervals, position\n"
-        "values (quantity x price) and the book total.\n"
+        "Prices every trade of the portfolio in the market by Monte Carlo or on a\n"
+        "finite-difference grid and reports per-unit prices with standard errors and\n"
+        "95% confidence intervals (none for grid prices), position values\n"
+        "(quantity x price) and the book total.\n"
         "\n"
         "Options:\n",
         f);
@@ -75,6 +89,13 @@ enum {
   O_METHODS,
   O_SCRAMBLINGS,
   O_HESTON,
+  O_PDE,
+  O_PDE_SCHEME,
+  O_PDE_NODES,
+  O_PDE_STEPS,
+  O_STENCIL_POINTS,
+  O_STENCIL,
+  O_COARSENING,
   O_QUIET,
   O_HELP
 };
@@ -89,6 +110,10 @@ static const cli_option options[] = {
     [O_PREFETCH] = {"prefetch", 0, 1}, [O_DISTANCE] = {"prefetch-distance", 0, 1},
     [O_PADDING] = {"padding", 0, 1},  [O_METHODS] = {"methods", 0, 1},
     [O_SCRAMBLINGS] = {"scramblings", 0, 1}, [O_HESTON] = {"heston-scheme", 0, 1},
+    [O_PDE] = {"pde", 0, 1},          [O_PDE_SCHEME] = {"pde-scheme", 0, 1},
+    [O_PDE_NODES] = {"pde-nodes", 0, 1}, [O_PDE_STEPS] = {"pde-steps", 0, 1},
+    [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
+    [O_COARSENING] = {"coarsening", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
@@ -97,6 +122,10 @@ typedef struct price_opts {
   const char *market, *portfolio, *output;
   uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings;
   int methods; /* MCP_ANTITHETIC | ... */
+  unsigned pde_products; /* bit 1 << mcp_product */
+  uint64_t pde_nodes, pde_steps, stencil_points, coarsening;
+  mcp_pde_scheme pde_scheme;
+  mcp_stencil stencil;
   mcp_heston_scheme heston;
   mcp_backend backend;
   mcp_precision precision;
@@ -162,6 +191,31 @@ static int parse_methods(const char *s, int *out)
       break;
   }
   *out = flags;
+  return 0;
+}
+
+/* A comma-separated list of the products the PDE prices. */
+static int parse_pde_products(const char *s, unsigned *out)
+{
+  unsigned set = 0;
+  for (const char *p = s;; p++) {
+    size_t len = strcspn(p, ",");
+    char name[32];
+    mcp_product product;
+    snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+    if (len >= sizeof name || mcp_product_from_name(name, &product) != MCP_OK ||
+        (product != MCP_PRODUCT_EUROPEAN && product != MCP_PRODUCT_BARRIER &&
+         product != MCP_PRODUCT_AMERICAN)) {
+      cli_error("--pde: expected a comma-separated list of european, barrier, american; "
+                "got '%.*s' in '%s'", (int)len, p, s);
+      return -1;
+    }
+    set |= 1u << product;
+    p += len;
+    if (!*p)
+      break;
+  }
+  *out = set;
   return 0;
 }
 
@@ -237,6 +291,31 @@ static int parse_args(char **argv, price_opts *o)
         bad = 1;
       }
       break;
+    case O_PDE:
+      bad = parse_pde_products(v, &o->pde_products);
+      break;
+    case O_PDE_SCHEME:
+      bad = mcp_pde_scheme_from_name(v, &o->pde_scheme) != MCP_OK;
+      if (bad)
+        cli_error("--pde-scheme: expected crank-nicolson or explicit; got '%s'", v);
+      break;
+    case O_PDE_NODES:
+      bad = parse_count("pde-nodes", v, UINT_MAX, &o->pde_nodes);
+      break;
+    case O_PDE_STEPS:
+      bad = parse_count("pde-steps", v, UINT_MAX, &o->pde_steps);
+      break;
+    case O_STENCIL_POINTS:
+      bad = parse_count("stencil-points", v, INT_MAX, &o->stencil_points);
+      break;
+    case O_STENCIL:
+      bad = mcp_stencil_from_name(v, &o->stencil) != MCP_OK;
+      if (bad)
+        cli_error("--stencil: expected regcache, smem or global; got '%s'", v);
+      break;
+    case O_COARSENING:
+      bad = parse_count("coarsening", v, INT_MAX, &o->coarsening);
+      break;
     case O_FORMAT:
       bad = report_format_from_name(v, &o->format) != 0;
       if (bad)
@@ -292,6 +371,28 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
     if ((st = mcp_portfolio_set_prefetch(p, s, d, pad)) != MCP_OK)
       option = GIVEN(o, O_DISTANCE) ? "--prefetch-distance" : "--padding";
   }
+  if (!option && (GIVEN(o, O_PDE_SCHEME) || GIVEN(o, O_PDE_NODES) || GIVEN(o, O_PDE_STEPS) ||
+                  GIVEN(o, O_STENCIL_POINTS) || GIVEN(o, O_STENCIL) || GIVEN(o, O_COARSENING))) {
+    mcp_pde_settings s;
+    mcp_portfolio_pde(p, &s);
+    if (GIVEN(o, O_PDE_SCHEME))
+      s.scheme = o->pde_scheme;
+    if (GIVEN(o, O_PDE_NODES))
+      s.space_points = (unsigned)o->pde_nodes;
+    if (GIVEN(o, O_PDE_STEPS))
+      s.time_steps = (unsigned)o->pde_steps;
+    if (GIVEN(o, O_STENCIL_POINTS))
+      s.stencil_points = (int)o->stencil_points;
+    if (GIVEN(o, O_STENCIL))
+      s.stencil = o->stencil;
+    if (GIVEN(o, O_COARSENING))
+      s.coarsening = (int)o->coarsening;
+    if ((st = mcp_portfolio_set_pde(p, &s)) != MCP_OK)
+      option = "--pde-*, --stencil*, --coarsening";
+  }
+  for (int k = 0; !option && k < MCP_PRODUCT_COUNT; k++)
+    if (o->pde_products & (1u << k))
+      mcp_portfolio_set_engine(p, (mcp_product)k, MCP_ENGINE_PDE);
   if (option)
     cli_error("bad %s value: %s", option, mcp_portfolio_last_error(p));
   return cli_exit_for(st);

@@ -28,7 +28,7 @@ int report_format_from_name(const char *name, report_format *out)
 /* One line of a report: a trade (per-unit estimate) or, at index == count,
  * the book, whose estimate is that of the total value. */
 typedef struct row {
-  const char *id;
+  const char *id, *method; /* method: "" for the book */
   int is_total;
   double quantity, value;
   mcp_estimate e;
@@ -37,6 +37,7 @@ typedef struct row {
 static void get_row(const mcp_results *r, size_t i, row *out)
 {
   memset(out, 0, sizeof *out);
+  out->method = "";
   out->is_total = i == mcp_results_count(r);
   if (out->is_total) {
     out->id = "TOTAL";
@@ -47,12 +48,13 @@ static void get_row(const mcp_results *r, size_t i, row *out)
     mcp_results_trade(r, i, &out->e);
     out->quantity = mcp_results_quantity(r, i);
     out->value = out->quantity * out->e.price;
+    out->method = mcp_engine_name(mcp_results_engine(r, i));
   }
 }
 
-enum { NCOL = 7, CELL = 40 };
+enum { NCOL = 8, CELL = 40 };
 static const char *const column_names[NCOL] = {"id",       "quantity",  "price", "std_error",
-                                               "ci95_low", "ci95_high", "value"};
+                                               "ci95_low", "ci95_high", "value", "method"};
 
 /* Every write goes through emit, which remembers the first failure. */
 typedef struct out {
@@ -85,8 +87,8 @@ static void fixed(char *cell, double x)
   snprintf(cell, CELL, fabs(x) < 1e15 || !isfinite(x) ? "%.6f" : "%.6e", x);
 }
 
-/* The numeric cells of a row (columns 1..6); the book has no quantity or
- * per-unit price. */
+/* The cells of a row after the id; the book has no quantity, per-unit
+ * price or method. */
 static void table_cells(const row *w, char cell[NCOL][CELL])
 {
   cell[1][0] = cell[2][0] = '\0';
@@ -98,6 +100,7 @@ static void table_cells(const row *w, char cell[NCOL][CELL])
   fixed(cell[4], w->e.ci_low);
   fixed(cell[5], w->e.ci_high);
   fixed(cell[6], w->value);
+  snprintf(cell[7], CELL, "%s", w->method);
 }
 
 static void write_table(out *o, const mcp_results *r)
@@ -166,7 +169,8 @@ static void write_csv(out *o, const mcp_results *r)
       emit(o, ",,");
     else
       emit(o, ",%.17g,%.17g", w.quantity, w.e.price);
-    emit(o, ",%.17g,%.17g,%.17g,%.17g\n", w.e.std_error, w.e.ci_low, w.e.ci_high, w.value);
+    emit(o, ",%.17g,%.17g,%.17g,%.17g,%s\n", w.e.std_error, w.e.ci_low, w.e.ci_high, w.value,
+         w.method);
   }
 }
 
@@ -227,6 +231,8 @@ static void write_json(out *o, const mcp_results *r)
     json_member(o, "price", w.e.price);
     json_interval(o, &w.e);
     json_member(o, "value", w.value);
+    emit(o, ", \"method\": ");
+    json_string(o, w.method);
     emit(o, "}");
   }
   get_row(r, n, &w);
