@@ -68,17 +68,12 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b, int per)
   const int gi = g0 + (mine ? lane : 0);
   const mcpi_pde_grid g = b.grid[gi];
   const size_t row = (size_t)gi * b.ld;
-  double *v = b.v + row, *r = b.w + row, *u = b.u + (size_t)gi * MCPI_BAND_SCRATCH(K) * b.ld;
+  double *v = b.v + row, *r = b.w + row, *u = b.u + (size_t)gi * K * b.ld;
   const double *ex = g.exercise ? b.ex + row : NULL;
   mcpi_pde_state st = {g.seg, 0.0, 0.0};
-  double prev[2 * K + 1];
-#pragma unroll
-  for (int d = 0; d <= 2 * K; d++)
-    prev[d] = 0.0;
   for (int s = 0; s < g.steps; s++) {
     double e[2 * K + 1], m[2 * K + 1], bnd[2 * K];
     mcpi_pde_step(K, &g, b.seg, s, &st, e, m, bnd);
-    int fresh = mcpi_band_changed(K, m, prev) || s == 0;
     for (int q = 0; q < cnt; q++) {
       double eq[2 * K + 1];
 #pragma unroll
@@ -95,7 +90,7 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b, int per)
       }
     __syncwarp();
     if (mine)
-      mcpi_band_solve(K, b.n, m, r, u, v, ex, g.exercise == MCPI_EXERCISE_LOW, fresh);
+      mcpi_band_solve(K, b.n, m, r, u, v, ex, g.exercise == MCPI_EXERCISE_LOW);
     __syncwarp();
   }
   if (mine)

@@ -116,21 +116,15 @@ static inline void mcpi_stencil_sweep(int R, int n, const double *e, const doubl
   }
 }
 
-/* Scratch doubles a grid's solver keeps between steps (per node). */
-#define MCPI_BAND_SCRATCH(R) (2 * (R) + 1)
-
 /* Solves the Toeplitz band m (R sub- and super-diagonals; rows of the R
  * nodes at each end are identities) for the right-hand side y (overwritten),
- * into x, by Gaussian elimination without pivoting.  The elimination depends
- * on m only: with fresh it is computed and kept in u (R upper-band
- * coefficients, R multipliers and the pivot's inverse a node, (2R + 1) n
- * doubles), else read back from u, for the same operations on the same
- * values.  With fl, every unknown is floored by fl as it is
+ * into x, by Gaussian elimination without pivoting; u (R n) holds the
+ * eliminated upper band.  With fl, every unknown is floored by fl as it is
  * back-substituted (Brennan-Schwartz); the back-substitution must then end
  * on the exercise side: rev sweeps the nodes from high to low index for
  * elimination, so that the back-substitution runs from low to high (a put). */
 MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double *y, double *u,
-                                          double *x, const double *fl, int rev, int fresh)
+                                          double *x, const double *fl, int rev)
 {
   double band[MCPI_PDE_MAX_TAPS] = {0}; /* in sweep order: band[R + d] multiplies x[i + d] */
   MCP_UNROLL
@@ -138,63 +132,42 @@ MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double 
     band[d] = rev ? m[2 * R - d] : m[d];
   /* the last R rows' eliminated upper bands and right-hand sides */
   double up[MCPI_PDE_MAX_RADIUS][MCPI_PDE_MAX_RADIUS] = {{0}}, yp[MCPI_PDE_MAX_RADIUS] = {0};
-  double *uu = u, *uf = u + R * n, *uinv = u + 2 * R * n;
   for (int i = 0; i < n; i++) {
     int j = rev ? n - 1 - i : i;
-    double yi = y[j];
+    double yi = y[j], ui[MCPI_PDE_MAX_RADIUS] = {0};
     if (i >= R && i < n - R) {
-      if (fresh) {
-        double row[MCPI_PDE_MAX_TAPS] = {0}, ui[MCPI_PDE_MAX_RADIUS] = {0};
+      double row[MCPI_PDE_MAX_TAPS] = {0};
+      MCP_UNROLL
+      for (int d = 0; d <= 2 * R; d++)
+        row[d] = band[d];
+      /* eliminate x[i - k], k = R .. 1, with the stored row i - k (up[k - 1]) */
+      MCP_UNROLL
+      for (int k = R; k >= 1; k--) {
+        double f = row[R - k];
         MCP_UNROLL
-        for (int d = 0; d <= 2 * R; d++)
-          row[d] = band[d];
-        /* eliminate x[i - k], k = R .. 1, with the stored row i - k (up[k - 1]) */
-        MCP_UNROLL
-        for (int k = R; k >= 1; k--) {
-          double f = row[R - k];
-          MCP_UNROLL
-          for (int q = 1; q <= R; q++)
-            row[R - k + q] -= f * up[k - 1][q - 1];
-          yi -= f * yp[k - 1];
-          uf[(k - 1) * n + j] = f;
-        }
-        double inv = 1.0 / row[R];
-        MCP_UNROLL
-        for (int q = 0; q < R; q++)
-          uu[q * n + j] = ui[q] = row[R + 1 + q] * inv;
-        uinv[j] = inv;
-        yi *= inv;
-        MCP_UNROLL
-        for (int k = R - 1; k >= 1; k--)
-          MCP_UNROLL
-          for (int q = 0; q < R; q++)
-            up[k][q] = up[k - 1][q];
-        MCP_UNROLL
-        for (int q = 0; q < R; q++)
-          up[0][q] = ui[q];
-      } else {
-        MCP_UNROLL
-        for (int k = R; k >= 1; k--)
-          yi -= uf[(k - 1) * n + j] * yp[k - 1];
-        yi *= uinv[j];
+        for (int q = 1; q <= R; q++)
+          row[R - k + q] -= f * up[k - 1][q - 1];
+        yi -= f * yp[k - 1];
       }
-    } else if (fresh) {
+      double inv = 1.0 / row[R];
       MCP_UNROLL
       for (int q = 0; q < R; q++)
-        uu[q * n + j] = 0;
-      MCP_UNROLL
-      for (int k = R - 1; k >= 1; k--)
-        MCP_UNROLL
-        for (int q = 0; q < R; q++)
-          up[k][q] = up[k - 1][q];
-      MCP_UNROLL
-      for (int q = 0; q < R; q++)
-        up[0][q] = 0;
+        ui[q] = row[R + 1 + q] * inv;
+      yi *= inv;
     }
     MCP_UNROLL
-    for (int k = R - 1; k >= 1; k--)
+    for (int k = R - 1; k >= 1; k--) {
       yp[k] = yp[k - 1];
+      MCP_UNROLL
+      for (int q = 0; q < R; q++)
+        up[k][q] = up[k - 1][q];
+    }
     yp[0] = yi;
+    MCP_UNROLL
+    for (int q = 0; q < R; q++) {
+      up[0][q] = ui[q];
+      u[q * n + j] = ui[q];
+    }
     y[j] = yi;
   }
   double xn[MCPI_PDE_MAX_RADIUS] = {0}; /* x of the R rows after i, in sweep order */
@@ -203,7 +176,7 @@ MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double 
     double xi = y[j];
     MCP_UNROLL
     for (int q = 0; q < R; q++)
-      xi -= uu[q * n + j] * xn[q];
+      xi -= u[q * n + j] * xn[q];
     if (fl)
       xi = mcpi_floor(xi, fl[j]);
     MCP_UNROLL
@@ -212,18 +185,6 @@ MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double 
     xn[0] = xi;
     x[j] = xi;
   }
-}
-
-/* Whether band m differs from the previous step's (prev), which it replaces. */
-MCP_HD static inline int mcpi_band_changed(int R, const double *m, double *prev)
-{
-  int changed = 0;
-  MCP_UNROLL
-  for (int d = 0; d <= 2 * R; d++) {
-    changed |= m[d] != prev[d];
-    prev[d] = m[d];
-  }
-  return changed;
 }
 
 #endif

@@ -5,7 +5,7 @@
 #include "pde.h"
 
 /* Marches grid g from maturity to today in v (w and u: scratch of n and
- * MCPI_BAND_SCRATCH(R) n) and writes the values around the center to out. */
+ * R n) and writes the values around the center to out. */
 static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, double *u,
                        double *out)
 {
@@ -15,7 +15,6 @@ static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, 
   memcpy(v, b->v0 + g * (size_t)b->ld, (size_t)n * sizeof *v);
   mcpi_pde_state st = {.seg = G->seg};
   double e[MCPI_PDE_MAX_TAPS], m[MCPI_PDE_MAX_TAPS], bnd[2 * MCPI_PDE_MAX_RADIUS];
-  double prev[MCPI_PDE_MAX_TAPS] = {0};
   for (int s = 0; s < G->steps; s++) {
     mcpi_pde_step(R, G, b->seg, s, &st, e, m, bnd);
     mcpi_stencil_sweep(R, n, e, v, w, G->theta == 0 ? ex : NULL);
@@ -28,8 +27,7 @@ static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, 
       v = w;
       w = t;
     } else {
-      int fresh = mcpi_band_changed(R, m, prev) || s == 0;
-      mcpi_band_solve(R, n, m, w, u, v, ex, G->exercise == MCPI_EXERCISE_LOW, fresh);
+      mcpi_band_solve(R, n, m, w, u, v, ex, G->exercise == MCPI_EXERCISE_LOW);
     }
   }
   memcpy(out, v + G->center - R, (2 * (size_t)R + 1) * sizeof *out);
@@ -41,7 +39,7 @@ mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err)
   size_t taps = 2 * (size_t)R + 1, n = (size_t)b->n;
 #pragma omp parallel reduction(| : failed)
   {
-    double *buf = malloc((2 + (size_t)MCPI_BAND_SCRATCH(R)) * n * sizeof *buf);
+    double *buf = malloc((2 + (size_t)R) * n * sizeof *buf);
     failed = !buf;
 #pragma omp for schedule(dynamic)
     for (long g = 0; g < (long)b->ngrids; g++)

@@ -24,7 +24,7 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
   int theta = b->set.scheme != MCP_PDE_EXPLICIT;
   size_t bytes[NBUF] = {b->ngrids * sizeof *b->grid, b->nseg * sizeof *b->seg,
                         rows * sizeof(double), rows * sizeof(double),
-                        theta ? rows * (size_t)MCPI_BAND_SCRATCH(b->radius) * sizeof(double) : 0,
+                        theta ? rows * (size_t)b->radius * sizeof(double) : 0,
                         b->ex ? rows * sizeof(double) : 0, b->ngrids * taps * sizeof(double)};
   void *d[NBUF] = {NULL};
   const char *what = "selecting the device";
