@@ -18,43 +18,81 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 
 enum { GRID, SEG, V, W, U, EX, OUT, NBUF };
 
+/* The device buffers for up to `chunk` grids at a time. */
+typedef struct device_batch {
+  void *d[NBUF];
+  size_t bytes[NBUF]; /* a grid's share, the segment table whole */
+} device_batch;
+
+static void release(device_batch *db)
+{
+  for (int i = 0; i < NBUF; i++) {
+    cudaFree(db->d[i]);
+    db->d[i] = NULL;
+  }
+}
+
+static cudaError_t allocate(device_batch *db, size_t chunk)
+{
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; e == cudaSuccess && i < NBUF; i++) {
+    size_t n = db->bytes[i] * (i == SEG ? 1 : chunk);
+    if (n && (e = cudaMalloc(&db->d[i], n)) == cudaSuccess)
+      e = cudaMemset(db->d[i], 0, n); /* row padding stays zero */
+  }
+  if (e != cudaSuccess)
+    release(db);
+  return e;
+}
+
+/* The grids go in chunks sized to the free device memory, halved while an
+ * allocation fails; each grid's arithmetic is its own, so the prices do not
+ * depend on the chunks. */
 mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 {
-  size_t rows = b->ngrids * (size_t)b->ld, taps = 2 * (size_t)b->radius + 1;
+  size_t row = (size_t)b->ld * sizeof(double), taps = 2 * (size_t)b->radius + 1;
   int theta = b->set.scheme != MCP_PDE_EXPLICIT;
-  size_t bytes[NBUF] = {b->ngrids * sizeof *b->grid, b->nseg * sizeof *b->seg,
-                        rows * sizeof(double), rows * sizeof(double),
-                        theta ? rows * (size_t)b->radius * sizeof(double) : 0,
-                        b->ex ? rows * sizeof(double) : 0, b->ngrids * taps * sizeof(double)};
-  void *d[NBUF] = {NULL};
+  device_batch db = {.bytes = {sizeof *b->grid, b->nseg * sizeof *b->seg, row, row,
+                               theta ? row * (size_t)b->radius : 0, b->ex ? row : 0,
+                               taps * sizeof(double)}};
   const char *what = "selecting the device";
   cudaError_t e = cudaSetDevice(ctx->device);
-  for (int i = 0; e == cudaSuccess && i < NBUF; i++)
-    if (bytes[i] && (e = cudaMalloc(&d[i], bytes[i])) == cudaSuccess)
-      e = cudaMemset(d[i], 0, bytes[i]);
-  if (e == cudaSuccess) {
-    what = "copying the grids";
-    e = cudaMemcpy(d[GRID], b->grid, bytes[GRID], cudaMemcpyHostToDevice);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(d[SEG], b->seg, bytes[SEG], cudaMemcpyHostToDevice);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(d[V], b->v0, bytes[V], cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && b->ex)
-      e = cudaMemcpy(d[EX], b->ex, bytes[EX], cudaMemcpyHostToDevice);
-  } else if (e == cudaErrorMemoryAllocation) {
-    what = "allocating the grids";
-  }
-  if (e == cudaSuccess) {
-    mcpi_pde_view v = {.n = b->n, .ld = b->ld, .radius = b->radius, .ngrids = (int)b->ngrids,
-                       .grid = d[GRID], .seg = d[SEG], .v = d[V], .w = d[W], .u = d[U],
-                       .ex = d[EX], .out = d[OUT]};
-    what = "the PDE kernel";
-    e = mcpi_launch_pde(v, !theta, (int)b->set.stencil, b->set.coarsening, 0);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(out, d[OUT], bytes[OUT], cudaMemcpyDeviceToHost);
-  }
+  size_t chunk = b->ngrids, free_bytes = 0, total = 0, per = 0;
   for (int i = 0; i < NBUF; i++)
-    cudaFree(d[i]);
+    per += i == SEG ? 0 : db.bytes[i];
+  if (e == cudaSuccess && cudaMemGetInfo(&free_bytes, &total) == cudaSuccess &&
+      free_bytes / 2 / per < chunk)
+    chunk = free_bytes / 2 / per > 0 ? free_bytes / 2 / per : 1;
+  if (e == cudaSuccess) {
+    what = "allocating the grids";
+    while ((e = allocate(&db, chunk)) == cudaErrorMemoryAllocation && chunk > 1) {
+      cudaGetLastError();
+      chunk = (chunk + 1) / 2;
+    }
+  }
+  if (e == cudaSuccess) {
+    what = "copying the coefficients";
+    e = cudaMemcpy(db.d[SEG], b->seg, db.bytes[SEG], cudaMemcpyHostToDevice);
+  }
+  for (size_t g0 = 0; e == cudaSuccess && g0 < b->ngrids; g0 += chunk) {
+    size_t c = b->ngrids - g0 < chunk ? b->ngrids - g0 : chunk;
+    what = "copying the grids";
+    e = cudaMemcpy(db.d[GRID], b->grid + g0, c * db.bytes[GRID], cudaMemcpyHostToDevice);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(db.d[V], b->v0 + g0 * b->ld, c * row, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && b->ex)
+      e = cudaMemcpy(db.d[EX], b->ex + g0 * b->ld, c * row, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) {
+      mcpi_pde_view v = {.n = b->n, .ld = b->ld, .radius = b->radius, .ngrids = (int)c,
+                         .grid = db.d[GRID], .seg = db.d[SEG], .v = db.d[V], .w = db.d[W],
+                         .u = db.d[U], .ex = db.d[EX], .out = db.d[OUT]};
+      what = "the PDE kernel";
+      e = mcpi_launch_pde(v, !theta, (int)b->set.stencil, b->set.coarsening, 0);
+    }
+    if (e == cudaSuccess)
+      e = cudaMemcpy(out + g0 * taps, db.d[OUT], c * db.bytes[OUT], cudaMemcpyDeviceToHost);
+  }
+  release(&db);
   if (e == cudaSuccess)
     return MCP_OK;
   cudaGetLastError();

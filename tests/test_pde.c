@@ -387,6 +387,20 @@ static void bad_inputs(void **state)
   assert_int_equal(mcp_product_from_name("american", &pr), MCP_OK);
   assert_int_equal(pr, MCP_PRODUCT_AMERICAN);
   assert_int_equal(mcp_product_from_name(NULL, &pr), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_engine_from_name("mc", NULL), MCP_ERR_ARGUMENT);
+  assert_string_equal(mcp_engine_name((mcp_engine)9), "default");
+  assert_string_equal(mcp_product_name(MCP_PRODUCT_COUNT), "unknown");
+  /* NULL handles */
+  assert_int_equal(mcp_portfolio_set_pde(NULL, &s), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_portfolio_set_pde(p, NULL), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_portfolio_set_engine(NULL, MCP_PRODUCT_EUROPEAN, MCP_ENGINE_PDE),
+                   MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_portfolio_engine(NULL, MCP_PRODUCT_AMERICAN), MCP_ENGINE_DEFAULT);
+  assert_int_equal(mcp_results_engine(NULL, 0), MCP_ENGINE_DEFAULT);
+  mcp_portfolio_pde(NULL, &s); /* the defaults */
+  assert_int_equal(s.stencil_points, 3);
+  mcp_portfolio_pde(p, NULL);
+  mcp_pde_settings_init(NULL);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(mk);
 }
