@@ -13,65 +13,26 @@ static const char *const stencil_names[] = {"regcache", "smem", "global"};
 
 #define NAMES(a) (int)(sizeof a / sizeof *a)
 
-mcp_status mcp_engine_from_name(const char *name, mcp_engine *out)
-{
-  int i = 0;
-  mcp_status st = out ? mcpi_name_parse(engine_names, NAMES(engine_names), name, &i)
-                      : MCP_ERR_ARGUMENT;
-  if (st == MCP_OK)
-    *out = (mcp_engine)i;
-  return st;
-}
+/* The from_name and name calls of an enumeration whose values index table. */
+#define NAMED_ENUM(type, from_name, name_of, table, unknown)                                \
+  mcp_status from_name(const char *name, type *out)                                       \
+  {                                                                                        \
+    int i = 0;                                                                             \
+    mcp_status st = out ? mcpi_name_parse(table, NAMES(table), name, &i) : MCP_ERR_ARGUMENT; \
+    if (st == MCP_OK)                                                                      \
+      *out = (type)i;                                                                      \
+    return st;                                                                             \
+  }                                                                                        \
+  const char *name_of(type v)                                                              \
+  {                                                                                        \
+    return (unsigned)v < (unsigned)NAMES(table) ? table[v] : unknown;                      \
+  }
 
-const char *mcp_engine_name(mcp_engine e)
-{
-  return (unsigned)e < (unsigned)NAMES(engine_names) ? engine_names[e] : "default";
-}
-
-mcp_status mcp_product_from_name(const char *name, mcp_product *out)
-{
-  int i = 0;
-  mcp_status st = out ? mcpi_name_parse(product_names, NAMES(product_names), name, &i)
-                      : MCP_ERR_ARGUMENT;
-  if (st == MCP_OK)
-    *out = (mcp_product)i;
-  return st;
-}
-
-const char *mcp_product_name(mcp_product p)
-{
-  return (unsigned)p < (unsigned)MCP_PRODUCT_COUNT ? product_names[p] : "unknown";
-}
-
-mcp_status mcp_pde_scheme_from_name(const char *name, mcp_pde_scheme *out)
-{
-  int i = 0;
-  mcp_status st = out ? mcpi_name_parse(scheme_names, NAMES(scheme_names), name, &i)
-                      : MCP_ERR_ARGUMENT;
-  if (st == MCP_OK)
-    *out = (mcp_pde_scheme)i;
-  return st;
-}
-
-const char *mcp_pde_scheme_name(mcp_pde_scheme s)
-{
-  return (unsigned)s < (unsigned)NAMES(scheme_names) ? scheme_names[s] : "unknown";
-}
-
-mcp_status mcp_stencil_from_name(const char *name, mcp_stencil *out)
-{
-  int i = 0;
-  mcp_status st = out ? mcpi_name_parse(stencil_names, NAMES(stencil_names), name, &i)
-                      : MCP_ERR_ARGUMENT;
-  if (st == MCP_OK)
-    *out = (mcp_stencil)i;
-  return st;
-}
-
-const char *mcp_stencil_name(mcp_stencil s)
-{
-  return (unsigned)s < (unsigned)NAMES(stencil_names) ? stencil_names[s] : "unknown";
-}
+NAMED_ENUM(mcp_engine, mcp_engine_from_name, mcp_engine_name, engine_names, "default")
+NAMED_ENUM(mcp_product, mcp_product_from_name, mcp_product_name, product_names, "unknown")
+NAMED_ENUM(mcp_pde_scheme, mcp_pde_scheme_from_name, mcp_pde_scheme_name, scheme_names,
+           "unknown")
+NAMED_ENUM(mcp_stencil, mcp_stencil_from_name, mcp_stencil_name, stencil_names, "unknown")
 
 mcp_status mcp_portfolio_set_engine(mcp_portfolio *p, mcp_product product, mcp_engine engine)
 {

@@ -12,7 +12,40 @@ typedef struct bs_params {
   double spot, rate, dividend, vol;
 } bs_params;
 
+/* ---- a CPU context as the group state ------------------------------------ */
+
+static inline int mc_setup_cpu(void **state)
+{
+  mcp_context *ctx = NULL;
+  if (mcp_context_create(&ctx, MCP_BACKEND_CPU) != MCP_OK)
+    return -1;
+  *state = ctx;
+  return 0;
+}
+
+static inline int mc_teardown(void **state)
+{
+  mcp_context_destroy(*state);
+  return 0;
+}
+
 /* ---- building and pricing ---------------------------------------------- */
+
+/* A trade of the product with the defaults of mcp_trade_init otherwise. */
+static inline mcp_trade trade_on(const char *id, const char *underlying, mcp_product product,
+                                 mcp_option_type type, double strike, double maturity)
+{
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = id;
+  t.underlying = underlying;
+  t.product = product;
+  t.type = type;
+  t.strike = strike;
+  t.maturity = maturity;
+  return t;
+}
+
 
 static inline mcp_market *new_market(void)
 {

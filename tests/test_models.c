@@ -27,39 +27,10 @@
 
 static mcp_context *ctx_of(void **state) { return *state; }
 
-static int setup(void **state)
-{
-  mcp_context *ctx = NULL;
-  if (mcp_context_create(&ctx, MCP_BACKEND_CPU) != MCP_OK)
-    return -1;
-  *state = ctx;
-  return 0;
-}
-
-static int teardown(void **state)
-{
-  mcp_context_destroy(*state);
-  return 0;
-}
-
 static void fixings(double *t, size_t n, double first, double last)
 {
   for (size_t i = 0; i < n; i++)
     t[i] = n == 1 ? last : first + (last - first) * (double)i / (double)(n - 1);
-}
-
-static mcp_trade trade_on(const char *id, const char *underlying, mcp_product product,
-                          mcp_option_type type, double strike, double maturity)
-{
-  mcp_trade t;
-  mcp_trade_init(&t);
-  t.id = id;
-  t.underlying = underlying;
-  t.product = product;
-  t.type = type;
-  t.strike = strike;
-  t.maturity = maturity;
-  return t;
 }
 
 /* ---- 1. Black-Scholes with term structures, Europeans and digitals ------ */
@@ -1054,5 +1025,5 @@ int main(void)
       cmocka_unit_test(test_bad_trades),
       cmocka_unit_test(test_bad_pricing),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }

@@ -17,32 +17,10 @@
 
 static const bs_params ACME = {100.0, 0.05, 0.02, 0.25};
 
-static int setup(void **state)
-{
-  mcp_context *ctx = NULL;
-  if (mcp_context_create(&ctx, MCP_BACKEND_CPU) != MCP_OK)
-    return -1;
-  *state = ctx;
-  return 0;
-}
-
-static int teardown(void **state)
-{
-  mcp_context_destroy(*state);
-  return 0;
-}
-
 static mcp_trade grid_trade(const char *id, mcp_product product, mcp_option_type type,
                             double strike, double maturity)
 {
-  mcp_trade t;
-  mcp_trade_init(&t);
-  t.id = id;
-  t.underlying = "ACME";
-  t.product = product;
-  t.type = type;
-  t.strike = strike;
-  t.maturity = maturity;
+  mcp_trade t = trade_on(id, "ACME", product, type, strike, maturity);
   t.engine = MCP_ENGINE_PDE;
   return t;
 }
@@ -419,5 +397,5 @@ int main(void)
       cmocka_unit_test(mixed_with_monte_carlo),
       cmocka_unit_test(bad_inputs),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }
