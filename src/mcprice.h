@@ -321,7 +321,7 @@ typedef struct mcp_pde_settings {
   int stencil_points;     /* 3 (second order) or 5 (fourth order in space) */
   unsigned space_points;  /* nodes of log-spot, 16 to 65536 (default 401) */
   unsigned time_steps;    /* 1 to 100000 (default 400; explicit: at least) */
-  unsigned rannacher;     /* 0 to 16 and at most time_steps (default 2) */
+  unsigned rannacher;     /* 0 to 16 (default 2), capped at time_steps */
   double width;           /* half-width of the grid, in standard deviations of log-spot (1 to 20, default 6) */
   mcp_stencil stencil;    /* GPU stencil implementation (default regcache) */
   int coarsening;         /* outputs a thread: 1, 2, 4 or 8 (default 2) */

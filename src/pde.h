@@ -24,12 +24,20 @@ typedef struct mcpi_pde_trade {
   int grid, ngrids;
 } mcpi_pde_trade;
 
+/* A grid's nodes are spaced 2 W / (n - 1) apart, W = width sigma sqrt(T) plus
+ * the drift of log-spot to maturity, the spot
+ * on the center node; a knock-out barrier within that width is node 0 (down)
+ * or n - 1 (up) and the spot then lies between nodes, its price
+ * interpolated; a barrier beyond it is left off the grid (its crossing
+ * probability is below 2 Phi(-width)). */
 typedef struct mcpi_pde_batch {
   mcp_pde_settings set;
   int n, ld, radius;
   size_t ngrids, nseg;
   mcpi_pde_grid *grid;
   mcpi_pde_segment *seg;
+  double *xlo;  /* host only: the log-spot of each grid's node 0 */
+  double *frac; /* host only: the spot's offset from the center node, in steps */
   double *v0; /* the values at maturity, ld a grid */
   double *ex; /* exercise values, ld a grid, or NULL when no grid is American */
   size_t ntrades;
@@ -46,6 +54,7 @@ void mcpi_pde_free(mcpi_pde_batch *b);
 mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);
 mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
 /* Prices the batch's trades into est (indexed by portfolio trade). */
-mcp_status mcpi_pde_price(mcp_context *ctx, const mcpi_pde_batch *b, mcp_estimate *est);
+mcp_status mcpi_pde_price(mcp_context *ctx, const mcp_portfolio *p, const mcpi_pde_batch *b,
+                          mcp_estimate *est);
 
 #endif

@@ -120,7 +120,7 @@ static double curve_extreme(const mcpi_curve *c, double T, int want_max, int abs
 
 typedef struct draft {
   mcpi_pde_batch *b;
-  size_t grid_cap, seg_cap;
+  size_t grid_cap, seg_cap, xlo_cap, frac_cap;
   char *err;
 } draft;
 
@@ -154,23 +154,36 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
   int n = b->n, R = b->radius;
   double T = t->maturity, x0 = log(u->spot);
   double var = mcpi_curve_integral_sq(&u->vol, 0, T);
-  double W = s->width * sqrt(var), ht = 2 * W / (n - 1);
+  /* width standard deviations and the drift, which dominates at low volatility */
+  double drift = mcpi_curve_integral(&u->rate, 0, T) - mcpi_curve_integral(&u->dividend, 0, T);
+  double W = s->width * sqrt(var) + fabs(drift - 0.5 * var), ht = 2 * W / (n - 1);
   int c = (n - 1) / 2;
-  double h = W / c, xlo = x0 - c * h;
-  if (e.barrier) {
-    double dist = fabs(log(e.level) - x0);
-    int nb = (int)ceil(dist / ht - 1e-9);
-    if (nb < R)
-      nb = R;
-    if (nb > (n - 1) / 2)
-      nb = (n - 1) / 2;
-    h = dist / nb;
-    c = e.barrier < 0 ? nb : n - 1 - nb;
-    xlo = x0 - c * h;
+  double h = W / c, xlo = x0 - c * h, frac = 0;
+  if (e.barrier && fabs(log(e.level) - x0) >= W)
+    e.barrier = 0;
+  if (e.barrier) { /* node 0 or n - 1 on the barrier, the spot between nodes */
+    h = ht;
+    xlo = e.barrier < 0 ? log(e.level) : log(e.level) - (n - 1) * h;
+    double p = (x0 - xlo) / h;
+    c = (int)floor(p + 0.5);
+    if (c < R)
+      c = R;
+    if (c > n - 1 - R)
+      c = n - 1 - R;
+    frac = p - c;
   }
+  if (!isfinite(exp(xlo)) || exp(xlo) <= 0 || !isfinite(exp(xlo + (n - 1) * h)))
+    return mcpi_fail(d->err, MCP_ERR_INPUT,
+                     "trade '%s': pde.width: the grid spans spots from %g to %g, beyond "
+                     "doubles; expected a smaller width (got %g standard deviations of %g)",
+                     t->id, exp(xlo), exp(xlo + (n - 1) * h), s->width, sqrt(var));
   size_t g = b->ngrids;
-  if (!grow((void **)&b->grid, &d->grid_cap, g + 1, sizeof *b->grid))
+  if (!grow((void **)&b->grid, &d->grid_cap, g + 1, sizeof *b->grid) ||
+      !grow((void **)&b->xlo, &d->xlo_cap, g + 1, sizeof *b->xlo) ||
+      !grow((void **)&b->frac, &d->frac_cap, g + 1, sizeof *b->frac))
     return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
+  b->xlo[g] = xlo;
+  b->frac[g] = frac;
   mcpi_pde_grid *G = &b->grid[g];
   memset(G, 0, sizeof *G);
   G->center = c;
@@ -203,16 +216,17 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
     double need = ceil(T / dtmax);
     if (need > MCPI_PDE_MAX_EXPLICIT_STEPS)
       return mcpi_fail(d->err, MCP_ERR_INPUT,
-                       "trade '%s': the explicit scheme needs %.0f steps on this grid (at "
-                       "most %d); use crank-nicolson or fewer space points",
+                       "trade '%s': pde.scheme: explicit needs %.0f steps on this grid (at "
+                       "most %d); expected crank-nicolson, or fewer space_points",
                        t->id, need, MCPI_PDE_MAX_EXPLICIT_STEPS);
     if (need > M)
       M = (int)need;
     G->steps = M;
     G->theta = 0;
   } else {
-    G->half_steps = 2 * (int)s->rannacher;
-    G->steps = M + (int)s->rannacher;
+    int rannacher = (int)s->rannacher < M ? (int)s->rannacher : M;
+    G->half_steps = 2 * rannacher;
+    G->steps = M + rannacher;
     G->theta = 0.5;
   }
   G->dt = T / M;
@@ -258,7 +272,7 @@ static mcp_status fill_values(mcpi_pde_batch *b, const payoff *pay, char *err)
   for (long gl = 0; gl < (long)b->ngrids; gl++) {
     size_t g = (size_t)gl;
     const mcpi_pde_grid *G = &b->grid[g];
-    double *v = b->v0 + g * ld, xlo = log(G->spot[0]), h = G->h;
+    double *v = b->v0 + g * ld, xlo = b->xlo[g], h = G->h;
     for (size_t j = 0; j < n; j++) {
       double x = xlo + (double)j * h;
       v[j] = smoothed(&pay[g], x, h, R);
@@ -398,6 +412,8 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_b
 void mcpi_pde_free(mcpi_pde_batch *b)
 {
   free(b->grid);
+  free(b->xlo);
+  free(b->frac);
   free(b->seg);
   free(b->v0);
   free(b->ex);
@@ -405,7 +421,8 @@ void mcpi_pde_free(mcpi_pde_batch *b)
   memset(b, 0, sizeof *b);
 }
 
-mcp_status mcpi_pde_price(mcp_context *ctx, const mcpi_pde_batch *b, mcp_estimate *est)
+mcp_status mcpi_pde_price(mcp_context *ctx, const mcp_portfolio *p, const mcpi_pde_batch *b,
+                          mcp_estimate *est)
 {
   if (!b->ntrades)
     return MCP_OK;
@@ -420,8 +437,16 @@ mcp_status mcpi_pde_price(mcp_context *ctx, const mcpi_pde_batch *b, mcp_estimat
   for (size_t i = 0; st == MCP_OK && i < b->ntrades; i++) {
     const mcpi_pde_trade *t = &b->trade[i];
     double v = t->constant;
-    for (int g = 0; g < t->ngrids; g++)
-      v += out[(size_t)(t->grid + g) * taps + (size_t)b->radius];
+    for (int g = 0; g < t->ngrids; g++) {
+      const double *o = out + (size_t)(t->grid + g) * taps + (size_t)b->radius;
+      double f = b->frac[t->grid + g];
+      /* the quadratic through the center and its neighbours, at the spot */
+      v += f == 0 ? o[0] : 0.5 * f * (f - 1) * o[-1] + (1 - f * f) * o[0] + 0.5 * f * (f + 1) * o[1];
+    }
+    if (!isfinite(v))
+      st = mcpi_fail(ctx->err, MCP_ERR_INPUT, "trade '%s': the PDE grid gave a non-finite "
+                     "price; expected finer pde.time_steps or a smaller pde.width",
+                     p->t[t->trade].id);
     est[t->trade] = (mcp_estimate){.price = v, .std_error = 0, .ci_low = v, .ci_high = v};
   }
   free(out);

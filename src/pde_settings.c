@@ -81,11 +81,9 @@ mcp_status mcp_portfolio_set_pde(mcp_portfolio *p, const mcp_pde_settings *s)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
                      "pde.time_steps: expected an integer from 1 to %u, got %u",
                      MCPI_PDE_MAX_STEPS, s->time_steps);
-  if (s->rannacher > 16 ||
-      (s->scheme == MCP_PDE_CRANK_NICOLSON && s->rannacher > s->time_steps))
+  if (s->rannacher > 16)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
-                     "pde.rannacher: expected an integer from 0 to 16 and, for crank-nicolson, "
-                     "at most the time steps (%u), got %u", s->time_steps, s->rannacher);
+                     "pde.rannacher: expected an integer from 0 to 16, got %u", s->rannacher);
   if (!(s->width >= 1 && s->width <= 20))
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
                      "pde.width: expected a number of standard deviations from 1 to 20, got %g",

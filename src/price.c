@@ -88,7 +88,7 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
   if (st == MCP_OK && plan.njobs)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
   if (st == MCP_OK)
-    st = mcpi_pde_price(ctx, &pde, r->est);
+    st = mcpi_pde_price(ctx, portfolio, &pde, r->est);
   if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
   if (acc)

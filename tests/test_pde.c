@@ -206,6 +206,62 @@ static void barriers_against_reiner_rubinstein(void **state)
   mcp_market_destroy(mk);
 }
 
+/* Barriers far from the spot, next to it, and on a grid of almost no
+ * volatility; a grid too wide for doubles is bad input. */
+static void barrier_edges_and_grid_limits(void **state)
+{
+  mcp_context *ctx = *state;
+  struct { bs_params u; mcp_barrier_kind kind; mcp_option_type type; double strike, barrier; } cases[] = {
+      {ACME, MCP_UP_AND_OUT, MCP_CALL, 100, 1e6},        /* beyond the grid: the vanilla */
+      {ACME, MCP_UP_AND_IN, MCP_PUT, 100, 100.01},       /* a hundredth of a step away */
+      {ACME, MCP_DOWN_AND_OUT, MCP_CALL, 100, 99.99},
+      {{100, 0.05, 0.02, 1e-9}, MCP_UP_AND_OUT, MCP_CALL, 100, 150}}; /* never reached */
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    mcp_market *mk = new_market();
+    add_underlying(mk, "ACME", cases[c].u);
+    mcp_trade t = grid_trade("B", MCP_PRODUCT_BARRIER, cases[c].type, cases[c].strike, 1.0);
+    t.barrier_kind = cases[c].kind;
+    t.barrier = cases[c].barrier;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    int up = cases[c].kind == MCP_UP_AND_OUT || cases[c].kind == MCP_UP_AND_IN;
+    int in = cases[c].kind == MCP_UP_AND_IN || cases[c].kind == MCP_DOWN_AND_IN;
+    bs_params u = cases[c].u;
+    double exact = u.vol < 1e-6 /* the discounted forward's intrinsic value */
+                       ? exp(-u.rate) * fmax(u.spot * exp(u.rate - u.dividend) - cases[c].strike, 0)
+                       : cf_barrier(cases[c].type, up, in, u.spot, cases[c].strike,
+                                    cases[c].barrier, 0, 1.0, u.rate, u.dividend, u.vol);
+    mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 801, 800);
+    double v = pde_price(ctx, mk, &t, &s);
+    printf("  barrier %g: pde %.6f reiner-rubinstein %.6f\n", cases[c].barrier, v, exact);
+    assert_true(fabs(v - exact) < 2e-3);
+    mcp_market_destroy(mk);
+  }
+  /* fewer time steps than Rannacher's start: all of them are implicit */
+  mcp_market *mk = acme_market();
+  mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 101, 1);
+  mcp_trade t = grid_trade("E", MCP_PRODUCT_EUROPEAN, MCP_PUT, 100, 0.1);
+  double exact = cf_black_scholes(MCP_PUT, 100, 100, 0.1, ACME.rate, ACME.dividend, ACME.vol);
+  double v = pde_price(ctx, mk, &t, &s);
+  printf("  one time step (two implicit half steps): pde %.6f black-scholes %.6f\n", v, exact);
+  assert_true(fabs(v - exact) < 0.1 * exact);
+  mcp_market_destroy(mk);
+  /* 8 standard deviations of vol 10 over 100 years overflow exp */
+  mk = new_market();
+  add_underlying(mk, "ACME", (bs_params){100, 0.03, 0, 10});
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  s = settings(MCP_PDE_CRANK_NICOLSON, 3, 101, 100);
+  s.width = 8;
+  assert_int_equal(mcp_portfolio_set_pde(p, &s), MCP_OK);
+  t = grid_trade("WIDE", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 100);
+  add_trade(p, &t);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price(ctx, mk, p, &r), MCP_ERR_INPUT);
+  assert_null(r);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "pde.width"));
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(mk);
+}
+
 static void term_structures(void **state)
 {
   /* A European depends on the curves through their integrals only. */
@@ -393,6 +449,7 @@ int main(void)
       cmocka_unit_test(american_against_tree),
       cmocka_unit_test(american_call_without_dividends_is_european),
       cmocka_unit_test(barriers_against_reiner_rubinstein),
+      cmocka_unit_test(barrier_edges_and_grid_limits),
       cmocka_unit_test(term_structures),
       cmocka_unit_test(mixed_with_monte_carlo),
       cmocka_unit_test(bad_inputs),

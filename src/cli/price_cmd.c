@@ -371,24 +371,26 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
     if ((st = mcp_portfolio_set_prefetch(p, s, d, pad)) != MCP_OK)
       option = GIVEN(o, O_DISTANCE) ? "--prefetch-distance" : "--padding";
   }
-  if (!option && (GIVEN(o, O_PDE_SCHEME) || GIVEN(o, O_PDE_NODES) || GIVEN(o, O_PDE_STEPS) ||
-                  GIVEN(o, O_STENCIL_POINTS) || GIVEN(o, O_STENCIL) || GIVEN(o, O_COARSENING))) {
+  /* the grid flags one at a time, so that a refusal names its flag */
+  static const struct { int opt; const char *name; } pde_flags[] = {
+      {O_PDE_SCHEME, "--pde-scheme"},         {O_PDE_NODES, "--pde-nodes"},
+      {O_PDE_STEPS, "--pde-steps"},           {O_STENCIL_POINTS, "--stencil-points"},
+      {O_STENCIL, "--stencil"},               {O_COARSENING, "--coarsening"}};
+  for (size_t f = 0; !option && f < sizeof pde_flags / sizeof *pde_flags; f++) {
+    if (!GIVEN(o, pde_flags[f].opt))
+      continue;
     mcp_pde_settings s;
     mcp_portfolio_pde(p, &s);
-    if (GIVEN(o, O_PDE_SCHEME))
-      s.scheme = o->pde_scheme;
-    if (GIVEN(o, O_PDE_NODES))
-      s.space_points = (unsigned)o->pde_nodes;
-    if (GIVEN(o, O_PDE_STEPS))
-      s.time_steps = (unsigned)o->pde_steps;
-    if (GIVEN(o, O_STENCIL_POINTS))
-      s.stencil_points = (int)o->stencil_points;
-    if (GIVEN(o, O_STENCIL))
-      s.stencil = o->stencil;
-    if (GIVEN(o, O_COARSENING))
-      s.coarsening = (int)o->coarsening;
+    switch (pde_flags[f].opt) {
+    case O_PDE_SCHEME: s.scheme = o->pde_scheme; break;
+    case O_PDE_NODES: s.space_points = o->pde_nodes > UINT_MAX ? UINT_MAX : (unsigned)o->pde_nodes; break;
+    case O_PDE_STEPS: s.time_steps = o->pde_steps > UINT_MAX ? UINT_MAX : (unsigned)o->pde_steps; break;
+    case O_STENCIL_POINTS: s.stencil_points = (int)o->stencil_points; break;
+    case O_STENCIL: s.stencil = o->stencil; break;
+    default: s.coarsening = (int)o->coarsening; break;
+    }
     if ((st = mcp_portfolio_set_pde(p, &s)) != MCP_OK)
-      option = "--pde-*, --stencil*, --coarsening";
+      option = pde_flags[f].name;
   }
   for (int k = 0; !option && k < MCP_PRODUCT_COUNT; k++)
     if (o->pde_products & (1u << k))
