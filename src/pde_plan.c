@@ -189,10 +189,13 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
   G->center = c;
   G->h = h;
   G->exercise = american ? (f.phi > 0 ? MCPI_EXERCISE_HIGH : MCPI_EXERCISE_LOW) : 0;
-  /* boundaries: the vanilla's asymptotes (S Dq - K Dr, K Dr - S Dq) scaled,
-   * or the barrier's rebate */
+  for (int i = 0; i < 2 * R; i++)
+    G->spot[i] = exp(xlo + mcpi_pde_boundary_node(R, n, i) * h);
+  /* boundaries: the vanilla's asymptote, phi (S Dq - K Dr), at an end in
+   * the money, zero at an end out of it, scaled; or the barrier's rebate */
   for (int side = 0; side < 2; side++) {
-    int itm = f.phi > 0 ? side == 1 : side == 0;
+    double end = G->spot[side ? 2 * R - 1 : 0];
+    int itm = f.phi * (end - f.strike) > 0;
     G->alpha[side] = itm ? f.scale * f.phi : 0;
     G->beta[side] = (itm ? -f.scale * f.phi * f.strike : 0) + f.add;
     if ((side == 0 && e.barrier < 0) || (side == 1 && e.barrier > 0)) {
@@ -200,8 +203,6 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
       G->beta[side] = e.rebate;
     }
   }
-  for (int i = 0; i < 2 * R; i++)
-    G->spot[i] = exp(xlo + mcpi_pde_boundary_node(R, n, i) * h);
   /* time steps */
   const mcpi_curve *vol = &u->vol, *rate = &u->rate, *div = &u->dividend;
   int M = (int)s->time_steps;

@@ -244,6 +244,13 @@ static void barrier_edges_and_grid_limits(void **state)
   double v = pde_price(ctx, mk, &t, &s);
   printf("  one time step (two implicit half steps): pde %.6f black-scholes %.6f\n", v, exact);
   assert_true(fabs(v - exact) < 0.1 * exact);
+  /* strikes at 0: the put is worth nothing, the call the discounted forward */
+  t = grid_trade("P0", MCP_PRODUCT_EUROPEAN, MCP_PUT, 0, 1.0);
+  s = settings(MCP_PDE_CRANK_NICOLSON, 3, 401, 400);
+  assert_true(pde_price(ctx, mk, &t, &s) == 0);
+  t = grid_trade("C0", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 1.0);
+  double fwd = ACME.spot * exp(-ACME.dividend);
+  assert_true(fabs(pde_price(ctx, mk, &t, &s) - fwd) < 1e-4 * fwd);
   mcp_market_destroy(mk);
   /* 8 standard deviations of vol 10 over 100 years overflow exp */
   mk = new_market();
