@@ -1,4 +1,5 @@
 /* curve.c: integrals of piecewise-constant curves. */
+#include <math.h>
 #include <stdlib.h>
 #include "curve.h"
 #include "mcprice.h"
@@ -43,4 +44,31 @@ double mcpi_curve_integral(const mcpi_curve *c, double a, double b) { return int
 double mcpi_curve_integral_sq(const mcpi_curve *c, double a, double b)
 {
   return integral(c, a, b, 1);
+}
+
+/* Index of the piece holding times just after t (open) or at t. */
+static size_t piece(const mcpi_curve *c, double t, int open)
+{
+  size_t i = 0;
+  while (i + 1 < c->n && (open ? c->end[i] <= t : c->end[i] < t))
+    i++;
+  return i;
+}
+
+double mcpi_curve_mean(const mcpi_curve *c, double t0, double t1, int square)
+{
+  size_t i = piece(c, t0, 1);
+  if (i == piece(c, t1, 0))
+    return square ? c->value[i] * c->value[i] : c->value[i];
+  return integral(c, t0, t1, square) / (t1 - t0);
+}
+
+void mcpi_curve_abs_bounds(const mcpi_curve *c, double T, double *lo, double *hi)
+{
+  *lo = *hi = fabs(c->value[0]);
+  for (size_t i = 1; i <= piece(c, T, 0); i++) {
+    double v = fabs(c->value[i]);
+    *lo = v < *lo ? v : *lo;
+    *hi = v > *hi ? v : *hi;
+  }
 }

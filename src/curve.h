@@ -18,5 +18,10 @@ void mcpi_curve_free(mcpi_curve *c);
 double mcpi_curve_integral(const mcpi_curve *c, double a, double b);
 /* Integral of the squared curve over [a, b]. */
 double mcpi_curve_integral_sq(const mcpi_curve *c, double a, double b);
+/* Mean of the curve (of its square when square) over (t0, t1]: the piece's
+ * value, exactly, when one piece holds the interval. */
+double mcpi_curve_mean(const mcpi_curve *c, double t0, double t1, int square);
+/* The least and greatest |value| of the pieces in force on [0, T]. */
+void mcpi_curve_abs_bounds(const mcpi_curve *c, double T, double *lo, double *hi);
 
 #endif

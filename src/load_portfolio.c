@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "load_json.h"
-#include "pde.h"
 #include "prefetch.h"
 #include "portfolio.h"
 #include "validate.h"
@@ -234,37 +233,6 @@ static mcp_status read_methods(const mcpi_json_doc *d, const mcpi_json_path *pat
   return MCP_OK;
 }
 
-static const char *check_stencil_points(uint64_t n)
-{
-  return n == 3 || n == 5 ? NULL : "3 or 5";
-}
-
-static const char *check_space_points(uint64_t n)
-{
-  return n >= MCPI_PDE_MIN_POINTS && n <= MCPI_PDE_MAX_POINTS ? NULL
-                                                               : "an integer from 16 to 65536";
-}
-
-static const char *check_time_steps(uint64_t n)
-{
-  return n >= 1 && n <= MCPI_PDE_MAX_STEPS ? NULL : "an integer from 1 to 100000";
-}
-
-static const char *check_rannacher(uint64_t n)
-{
-  return n <= 16 ? NULL : "an integer from 0 to 16";
-}
-
-static const char *check_width(double w)
-{
-  return w >= 1 && w <= 20 ? NULL : "a number of standard deviations from 1 to 20";
-}
-
-static const char *check_coarsening(uint64_t c)
-{
-  return c == 1 || c == 2 || c == 4 || c == 8 ? NULL : "1, 2, 4 or 8";
-}
-
 /* "products" of the pde settings: the products priced on the grid unless a
  * trade says otherwise. */
 static mcp_status read_pde_products(const mcpi_json_doc *d, const mcpi_json_path *path,
@@ -307,17 +275,17 @@ static mcp_status read_pde(const mcpi_json_doc *d, const mcpi_json_path *run_pat
     return st;
   if ((st = mcpi_json_object(d, &path, pde, what, pde_keys, MCPI_COUNT(pde_keys))) ||
       (st = mcpi_json_enum(d, &path, pde, "scheme", MCPI_OPTIONAL, pde_schemes, &scheme)) ||
-      (st = mcpi_json_uint(d, &path, pde, "stencil_points", MCPI_OPTIONAL, check_stencil_points,
+      (st = mcpi_json_uint(d, &path, pde, "stencil_points", MCPI_OPTIONAL, mcpi_check_stencil_points,
                            &points)) ||
-      (st = mcpi_json_uint(d, &path, pde, "space_points", MCPI_OPTIONAL, check_space_points,
+      (st = mcpi_json_uint(d, &path, pde, "space_points", MCPI_OPTIONAL, mcpi_check_space_points,
                            &nodes)) ||
-      (st = mcpi_json_uint(d, &path, pde, "time_steps", MCPI_OPTIONAL, check_time_steps,
+      (st = mcpi_json_uint(d, &path, pde, "time_steps", MCPI_OPTIONAL, mcpi_check_time_steps,
                            &steps)) ||
-      (st = mcpi_json_uint(d, &path, pde, "rannacher", MCPI_OPTIONAL, check_rannacher,
+      (st = mcpi_json_uint(d, &path, pde, "rannacher", MCPI_OPTIONAL, mcpi_check_rannacher,
                            &rannacher)) ||
-      (st = mcpi_json_number(d, &path, pde, "width", MCPI_OPTIONAL, check_width, &s.width)) ||
+      (st = mcpi_json_number(d, &path, pde, "width", MCPI_OPTIONAL, mcpi_check_width, &s.width)) ||
       (st = mcpi_json_enum(d, &path, pde, "stencil", MCPI_OPTIONAL, stencils, &stencil)) ||
-      (st = mcpi_json_uint(d, &path, pde, "coarsening", MCPI_OPTIONAL, check_coarsening,
+      (st = mcpi_json_uint(d, &path, pde, "coarsening", MCPI_OPTIONAL, mcpi_check_coarsening,
                            &coarsening)) ||
       (st = read_pde_products(d, &path, pde, pf)))
     return st;

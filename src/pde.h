@@ -11,10 +11,6 @@
 #include "pde_grid.h"
 #include "portfolio.h"
 
-/* Node count and time steps limits. */
-#define MCPI_PDE_MIN_POINTS 16u
-#define MCPI_PDE_MAX_POINTS 65536u
-#define MCPI_PDE_MAX_STEPS 100000u
 /* Steps the explicit scheme may take for one grid. */
 #define MCPI_PDE_MAX_EXPLICIT_STEPS 2000000
 

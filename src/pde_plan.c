@@ -89,35 +89,6 @@ static double smoothed(const payoff *f, double x, double h, int R)
          (smooth_integral(f, x - h, h, -2, 2, 1) + smooth_integral(f, x + h, h, -2, 2, 1)) / 6;
 }
 
-/* Index of the curve piece holding times just after t (open) or at t. */
-static size_t piece(const mcpi_curve *c, double t, int open)
-{
-  size_t i = 0;
-  while (i + 1 < c->n && (open ? c->end[i] <= t : c->end[i] < t))
-    i++;
-  return i;
-}
-
-/* Mean of the curve (squared when sq) over (t0, t1], exact within one piece. */
-static double curve_mean(const mcpi_curve *c, double t0, double t1, int sq)
-{
-  size_t i = piece(c, t0, 1);
-  if (i == piece(c, t1, 0))
-    return sq ? c->value[i] * c->value[i] : c->value[i];
-  return (sq ? mcpi_curve_integral_sq(c, t0, t1) : mcpi_curve_integral(c, t0, t1)) / (t1 - t0);
-}
-
-static double curve_extreme(const mcpi_curve *c, double T, int want_max, int absolute)
-{
-  double e = 0;
-  for (size_t i = 0; i <= piece(c, T, 0); i++) {
-    double v = absolute ? fabs(c->value[i]) : c->value[i];
-    if (i == 0 || (want_max ? v > e : v < e))
-      e = v;
-  }
-  return e;
-}
-
 typedef struct draft {
   mcpi_pde_batch *b;
   size_t grid_cap, seg_cap, xlo_cap, frac_cap;
@@ -207,10 +178,12 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
   const mcpi_curve *vol = &u->vol, *rate = &u->rate, *div = &u->dividend;
   int M = (int)s->time_steps;
   if (s->scheme == MCP_PDE_EXPLICIT) {
-    double amax = 0.5 * pow(curve_extreme(vol, T, 1, 1), 2);
-    double amin = 0.5 * pow(curve_extreme(vol, T, 0, 1), 2);
-    double cmax = curve_extreme(rate, T, 1, 1);
-    double mumax = cmax + curve_extreme(div, T, 1, 1) + amax;
+    double vlo, vhi, rlo, rhi, qlo, qhi;
+    mcpi_curve_abs_bounds(vol, T, &vlo, &vhi);
+    mcpi_curve_abs_bounds(rate, T, &rlo, &rhi);
+    mcpi_curve_abs_bounds(div, T, &qlo, &qhi);
+    double amax = 0.5 * vhi * vhi, amin = 0.5 * vlo * vlo, cmax = rhi;
+    double mumax = cmax + qhi + amax;
     double dtmax = mcpi_explicit_dt_max(R, amax, 0, cmax, h);
     if (mumax > 0 && amin / (mumax * mumax) < dtmax)
       dtmax = amin / (mumax * mumax);
@@ -242,8 +215,8 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
       t0 = 0;
     if (t1 <= t0)
       t1 = t0 + 1e-300;
-    double a = 0.5 * curve_mean(vol, t0, t1, 1), r = curve_mean(rate, t0, t1, 0);
-    double mu = r - curve_mean(div, t0, t1, 0) - a;
+    double a = 0.5 * mcpi_curve_mean(vol, t0, t1, 1), r = mcpi_curve_mean(rate, t0, t1, 0);
+    double mu = r - mcpi_curve_mean(div, t0, t1, 0) - a;
     mcpi_pde_segment *last = b->nseg > (size_t)G->seg ? &b->seg[b->nseg - 1] : NULL;
     if (last && last->a == a && last->mu == mu && last->c == r) {
       last->end = k + 1;
@@ -306,7 +279,9 @@ static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const
   if ((*u)->model != MCPI_MODEL_BLACK_SCHOLES)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde needs a Black-Scholes "
                      "underlying; '%s' is not one", t->id, (*u)->name);
-  if (curve_extreme(&(*u)->vol, t->maturity, 0, 1) <= 0)
+  double vlo, vhi;
+  mcpi_curve_abs_bounds(&(*u)->vol, t->maturity, &vlo, &vhi);
+  if (vlo <= 0)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde needs a volatility > 0 up "
                      "to maturity; '%s' has a zero volatility", t->id, (*u)->name);
   if (t->product == MCP_PRODUCT_BARRIER) {

@@ -1,8 +1,9 @@
 /* pde_settings.c: engines, products' default engines and the
  * finite-difference settings of a portfolio, and their names. */
-#include <math.h>
+#include <stdint.h>
 #include "names.h"
 #include "pde.h"
+#include "validate.h"
 
 static const char *const engine_names[] = {"mc", "pde"};
 static const char *const product_names[MCP_PRODUCT_COUNT] = {
@@ -70,28 +71,26 @@ mcp_status mcp_portfolio_set_pde(mcp_portfolio *p, const mcp_pde_settings *s)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "mcp_portfolio_set_pde: settings is NULL");
   if (s->scheme != MCP_PDE_CRANK_NICOLSON && s->scheme != MCP_PDE_EXPLICIT)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.scheme: expected crank-nicolson or explicit");
-  if (s->stencil_points != 3 && s->stencil_points != 5)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.stencil_points: expected 3 or 5, got %d",
+  const char *why;
+  if ((why = mcpi_check_stencil_points(s->stencil_points < 0 ? UINT64_MAX
+                                                             : (uint64_t)s->stencil_points)))
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.stencil_points: expected %s, got %d", why,
                      s->stencil_points);
-  if (s->space_points < MCPI_PDE_MIN_POINTS || s->space_points > MCPI_PDE_MAX_POINTS)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
-                     "pde.space_points: expected an integer from %u to %u, got %u",
-                     MCPI_PDE_MIN_POINTS, MCPI_PDE_MAX_POINTS, s->space_points);
-  if (s->time_steps < 1 || s->time_steps > MCPI_PDE_MAX_STEPS)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
-                     "pde.time_steps: expected an integer from 1 to %u, got %u",
-                     MCPI_PDE_MAX_STEPS, s->time_steps);
-  if (s->rannacher > 16)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
-                     "pde.rannacher: expected an integer from 0 to 16, got %u", s->rannacher);
-  if (!(s->width >= 1 && s->width <= 20))
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
-                     "pde.width: expected a number of standard deviations from 1 to 20, got %g",
-                     s->width);
+  if ((why = mcpi_check_space_points(s->space_points)))
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.space_points: expected %s, got %u", why,
+                     s->space_points);
+  if ((why = mcpi_check_time_steps(s->time_steps)))
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.time_steps: expected %s, got %u", why,
+                     s->time_steps);
+  if ((why = mcpi_check_rannacher(s->rannacher)))
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.rannacher: expected %s, got %u", why,
+                     s->rannacher);
+  if ((why = mcpi_check_width(s->width)))
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.width: expected %s, got %g", why, s->width);
   if ((unsigned)s->stencil > MCP_STENCIL_GLOBAL)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.stencil: expected regcache, smem or global");
-  if (s->coarsening != 1 && s->coarsening != 2 && s->coarsening != 4 && s->coarsening != 8)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.coarsening: expected 1, 2, 4 or 8, got %d",
+  if ((why = mcpi_check_coarsening(s->coarsening < 0 ? UINT64_MAX : (uint64_t)s->coarsening)))
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "pde.coarsening: expected %s, got %d", why,
                      s->coarsening);
   p->pde = *s;
   return MCP_OK;

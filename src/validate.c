@@ -111,3 +111,34 @@ const char *mcpi_check_grid(size_t n, const double *t)
   }
   return NULL;
 }
+
+const char *mcpi_check_stencil_points(uint64_t n)
+{
+  return n == 3 || n == 5 ? NULL : "3 or 5";
+}
+
+const char *mcpi_check_space_points(uint64_t n)
+{
+  return n >= MCPI_PDE_MIN_POINTS && n <= MCPI_PDE_MAX_POINTS ? NULL
+                                                               : "an integer from 16 to 65536";
+}
+
+const char *mcpi_check_time_steps(uint64_t n)
+{
+  return n >= 1 && n <= MCPI_PDE_MAX_STEPS ? NULL : "an integer from 1 to 100000";
+}
+
+const char *mcpi_check_rannacher(uint64_t n)
+{
+  return n <= 16 ? NULL : "an integer from 0 to 16";
+}
+
+const char *mcpi_check_width(double w)
+{
+  return w >= 1 && w <= 20 ? NULL : "a number of standard deviations from 1 to 20";
+}
+
+const char *mcpi_check_coarsening(uint64_t c)
+{
+  return c == 1 || c == 2 || c == 4 || c == 8 ? NULL : "1, 2, 4 or 8";
+}

@@ -14,6 +14,9 @@
 #define MCPI_MAX_PATHS (UINT64_C(1) << 40)
 #define MCPI_MAX_STEPS_PER_YEAR 100000u
 #define MCPI_MAX_ID 128
+#define MCPI_PDE_MIN_POINTS 16u
+#define MCPI_PDE_MAX_POINTS 65536u
+#define MCPI_PDE_MAX_STEPS 100000u
 
 const char *mcpi_check_name(const char *s);
 const char *mcpi_check_spot(double x);
@@ -34,5 +37,12 @@ const char *mcpi_check_paths(uint64_t n);
 const char *mcpi_check_steps_per_year(uint64_t n);
 /* Explicit grid: strictly increasing times in (0, MCPI_MAX_MATURITY]. */
 const char *mcpi_check_grid(size_t n, const double *t);
+/* The finite-difference settings (mcp_pde_settings). */
+const char *mcpi_check_stencil_points(uint64_t n);
+const char *mcpi_check_space_points(uint64_t n);
+const char *mcpi_check_time_steps(uint64_t n);
+const char *mcpi_check_rannacher(uint64_t n);
+const char *mcpi_check_width(double w);
+const char *mcpi_check_coarsening(uint64_t c);
 
 #endif
