@@ -71,7 +71,7 @@ static void tile_split(size_t n, split *s)
   cudaMalloc((void **)&pay, 2 * n * sizeof *pay);
   mcpi_kernel_options opt = {MCP_DOUBLE, MCP_PREFETCH_NONE, 4, 0, 128};
   int grid;
-  mcpi_path_grid(&opt, 0, &grid);
+  mcpi_path_grid(&opt, 0, 0, &grid);
   curandGenerator_t g;
   curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10);
   cudaEvent_t e0, e1, e2;

@@ -80,6 +80,8 @@ mcpi_job_view bench_device_view(const mcpi_job *j)
   v.cb_f = to_device(j->cb_f, m * sizeof(float));
   v.tag = to_device(j->tag, m * sizeof(uint32_t));
   v.trades = to_device(j->spec, j->ntrades * sizeof(mcpi_payoff_spec));
+  v.chol = to_device(j->chol, sizeof j->chol);
+  v.chol_f = to_device(j->chol_f, sizeof j->chol_f);
   return v;
 }
 
@@ -91,5 +93,7 @@ void bench_device_view_free(mcpi_job_view *v)
   cudaFree((void *)v->cb_f);
   cudaFree((void *)v->tag);
   cudaFree((void *)v->trades);
+  cudaFree((void *)v->chol);
+  cudaFree((void *)v->chol_f);
 }
 #endif

@@ -106,7 +106,7 @@ static double time_variant(bench *b, mcp_prefetch s, int d, int pad, double *out
 {
   mcpi_kernel_options o = {b->prec, s, d, pad, 128};
   int grid;
-  if (mcpi_path_grid(&o, 0, &grid) != cudaSuccess)
+  if (mcpi_path_grid(&o, 0, 0, &grid) != cudaSuccess)
     return -1;
   double t[REPEATS];
   for (int r = -1; r < REPEATS; r++) {

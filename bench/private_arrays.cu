@@ -12,38 +12,24 @@
  * the same bits. */
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include "path.h"
 #include "private_arrays.h"
 
 #define BLOCK PRIVATE_BLOCK
 
-template <int L, int PLACE>
-struct slots {
-  double r[L];
-  __device__ __forceinline__ double get(int i, double *sm) const
+// The array of a placement, reached through the library's accessors
+// (products/private.h), as the path kernels reach theirs.
+template <int L, int PLACE> struct array_of {
+  typedef mcpi_parr type;
+  double frame[L];
+  __device__ type make(double *sm)
   {
-    if (PLACE == PRIVATE_SHARED)
-      return sm[i * BLOCK + threadIdx.x];
-    if (PLACE == PRIVATE_REGISTERS) {
-      double v = r[0];
-#pragma unroll
-      for (int q = 1; q < L; q++)
-        v = q == i ? r[q] : v;
-      return v;
-    }
-    return r[i];
+    return PLACE == PRIVATE_SHARED ? mcpi_parr{sm + threadIdx.x, BLOCK} : mcpi_parr{frame, 1u};
   }
-  __device__ __forceinline__ void set(int i, double v, double *sm)
-  {
-    if (PLACE == PRIVATE_SHARED) {
-      sm[i * BLOCK + threadIdx.x] = v;
-    } else if (PLACE == PRIVATE_REGISTERS) {
-#pragma unroll
-      for (int q = 0; q < L; q++)
-        r[q] = q == i ? v : r[q];
-    } else {
-      r[i] = v;
-    }
-  }
+};
+template <int L> struct array_of<L, PRIVATE_REGISTERS> {
+  typedef mcpi_rarr<L> type;
+  __device__ type make(double *) { return type(); }
 };
 
 template <int L, int PLACE>
@@ -51,23 +37,23 @@ __global__ void __launch_bounds__(BLOCK) walk(double *out, int iters, uint32_t s
 {
   extern __shared__ double sm[];
   const uint32_t gid = blockIdx.x * BLOCK + threadIdx.x;
-  slots<L, PLACE> a;
+  array_of<L, PLACE> store;
+  typename array_of<L, PLACE>::type a = store.make(sm);
 #pragma unroll
   for (int i = 0; i < L; i++)
-    a.set(i, 1.0 + 0.001 * i + 1e-9 * gid, sm);
+    mcpi_aset(&a, i, 1.0 + 0.001 * i + 1e-9 * gid);
   uint32_t h = seed ^ (gid * 0x9E3779B9u);
   double acc = 0;
   for (int k = 0; k < iters; k++) {
     h = h * 1664525u + 1013904223u;
     uint32_t key = PLACE == PRIVATE_LOCAL_UNIFORM ? (uint32_t)k * 2654435761u + seed : h;
     int i = (int)((key >> 16) % L), j = (int)((key >> 8) % L);
-    double x = a.get(i, sm);
+    double x = mcpi_aget(&a, i);
     acc += x;
-    a.set(j, x * 0.999 + 0.001, sm);
+    mcpi_aset(&a, j, x * 0.999 + 0.001);
   }
-  out[gid] = acc + a.get(0, sm);
+  out[gid] = acc + mcpi_aget(&a, 0);
 }
-
 typedef void (*walk_fn)(double *, int, uint32_t);
 #define BY_PLACE(L) {walk<L, 0>, walk<L, 1>, walk<L, 2>, walk<L, 3>}
 static const walk_fn table[4][4] = {BY_PLACE(8), BY_PLACE(16), BY_PLACE(32), BY_PLACE(64)};

@@ -19,10 +19,22 @@ extern "C" {
 cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_t n,
                               double *pay, const mcpi_kernel_options *o, int grid,
                               cudaStream_t stream);
-/* Blocks of the path kernel (single or multi-asset) that the current device
- * runs at once (its occupancy times the multiprocessors); sets the kernel's
- * shared memory, and lowers o->block to what the kernel's registers allow. */
-cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int *grid);
+/* Blocks of the path kernel (single or multi-asset, with per-path arrays of
+ * arr_len elements or none) that the current device runs at once (its
+ * occupancy times the multiprocessors); sets the kernel's shared memory, and
+ * lowers o->block to what the kernel's registers allow.  A job with arrays
+ * runs the plain loop, its arrays where o->placement (not auto) says. */
+cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *grid);
+/* The compiled attributes (registers, local memory a thread) of the kernel
+ * that mcpi_launch_paths runs for those options and job shape. */
+cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi, int arr_len,
+                                        struct cudaFuncAttributes *attr);
+/* Index of the array kernel of a placement for arrays of arr_len elements:
+ * -1 for none (arr_len 0), -2 when the registers kernels are too small. */
+int mcpi_array_kernel_index(mcp_placement placement, int arr_len);
+/* Dynamic shared memory of the path kernel per block: the prefetch ring, or
+ * a job's shared arrays. */
+size_t mcpi_path_smem_bytes(const mcpi_kernel_options *o, int arr_len);
 /* Dynamic shared memory of the path kernel per block (0 without a ring). */
 size_t mcpi_prefetch_smem_bytes(mcp_precision precision, mcp_prefetch strategy, int distance,
                                 int padding, int block);

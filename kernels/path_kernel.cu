@@ -3,18 +3,35 @@
 #include "launch.h"
 #include "prefetch.h"
 
-typedef const void *(*kernel_table)(int s, int di);
-extern "C" const void *mcpi_path_kernels_d1(int s, int di);
-extern "C" const void *mcpi_path_kernels_dn(int s, int di);
-extern "C" const void *mcpi_path_kernels_f1(int s, int di);
-extern "C" const void *mcpi_path_kernels_fn(int s, int di);
+typedef const void *(*kernel_table)(int s, int di, int array);
+extern "C" const void *mcpi_path_kernels_d1(int s, int di, int array);
+extern "C" const void *mcpi_path_kernels_dn(int s, int di, int array);
+extern "C" const void *mcpi_path_kernels_f1(int s, int di, int array);
+extern "C" const void *mcpi_path_kernels_fn(int s, int di, int array);
 
-static const void *kernel_for(mcp_precision prec, mcp_prefetch s, int d, int multi)
+extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
+{
+  if (arr_len == 0)
+    return -1;
+  if (placement == MCP_PLACEMENT_REGISTERS) {
+    for (int c = 0; c < MCPI_NREG_CAPACITIES; c++)
+      if (arr_len <= mcpi_reg_capacities[c])
+        return c;
+    return -2;
+  }
+  return MCPI_NREG_CAPACITIES + (placement == MCP_PLACEMENT_SHARED);
+}
+
+// The kernel of the options for a job of one or several assets and per-path
+// arrays of arr_len elements (0: none).
+static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len)
 {
   static const kernel_table tables[2][2] = {{mcpi_path_kernels_d1, mcpi_path_kernels_dn},
                                             {mcpi_path_kernels_f1, mcpi_path_kernels_fn}};
-  int di = mcpi_prefetch_distance_index(d);
-  return tables[prec][multi](s, s == MCP_PREFETCH_NONE || di < 0 ? 0 : di);
+  int di = mcpi_prefetch_distance_index(o->distance);
+  return tables[o->precision][multi](o->strategy,
+                                     o->strategy == MCP_PREFETCH_NONE || di < 0 ? 0 : di,
+                                     mcpi_array_kernel_index(o->placement, arr_len));
 }
 
 extern "C" size_t mcpi_prefetch_smem_bytes(mcp_precision prec, mcp_prefetch s, int d,
@@ -26,9 +43,24 @@ extern "C" size_t mcpi_prefetch_smem_bytes(mcp_precision prec, mcp_prefetch s, i
   return slot * (size_t)block * (prec == MCP_FLOAT ? sizeof(float) : sizeof(double));
 }
 
-extern "C" cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int *grid)
+extern "C" size_t mcpi_path_smem_bytes(const mcpi_kernel_options *o, int arr_len)
 {
-  const void *k = kernel_for(o->precision, o->strategy, o->distance, multi);
+  if (arr_len)
+    return o->placement == MCP_PLACEMENT_SHARED
+               ? (size_t)arr_len * (size_t)o->block * sizeof(double)
+               : 0;
+  return mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding, o->block);
+}
+
+extern "C" cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi,
+                                                  int arr_len, struct cudaFuncAttributes *attr)
+{
+  return cudaFuncGetAttributes(attr, kernel_for(o, multi, arr_len));
+}
+
+extern "C" cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *grid)
+{
+  const void *k = kernel_for(o, multi, arr_len);
   cudaFuncAttributes attr;
   cudaError_t e = cudaFuncGetAttributes(&attr, k);
   if (e != cudaSuccess)
@@ -37,8 +69,7 @@ extern "C" cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int *gr
      depend on the block size, so a smaller one is taken */
   if (o->block > attr.maxThreadsPerBlock)
     o->block = attr.maxThreadsPerBlock / 32 * 32;
-  size_t smem = mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding,
-                                         o->block);
+  size_t smem = mcpi_path_smem_bytes(o, arr_len);
   if (smem > 48 * 1024)
     e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   int dev, sms, per_sm = 0;
@@ -62,11 +93,9 @@ extern "C" cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_
     return cudaSuccess;
   size_t need = (n + o->block - 1) / o->block;
   unsigned g = (unsigned)(need < (size_t)grid ? need : (size_t)grid);
-  size_t smem = mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding,
-                                         o->block);
+  size_t smem = mcpi_path_smem_bytes(o, job.arr_len);
   int padding = o->padding;
   void *args[] = {&job, const_cast<void **>(&z), &ld, &n, &pay, &padding};
-  return cudaLaunchKernel(kernel_for(o->precision, o->strategy, o->distance, job.nassets > 1),
-                          dim3(g),
+  return cudaLaunchKernel(kernel_for(o, job.nassets > 1, job.arr_len), dim3(g),
                           dim3((unsigned)o->block), args, smem, stream);
 }

@@ -17,7 +17,7 @@
 
 // The path body as C++ overloads of the C functions, one per state type
 // (single or multi-asset, double or float).
-#define MCPI_BODY_OVERLOADS(State, R, init, step, finish, step_inline)                       \
+#define MCPI_BODY_OVERLOADS(State, R, init, step, finish, spots, step_inline)                \
   static __device__ __forceinline__ void body_init(State *s, const mcpi_job_view *j, int pass) \
   {                                                                                          \
     init(s, j, pass);                                                                        \
@@ -31,19 +31,60 @@
                                               double *pay, size_t ld, int pass)              \
   {                                                                                          \
     finish(s, j, pay, ld, pass);                                                             \
+  }                                                                                          \
+  static __device__ __forceinline__ void body_log_spots(const State *s, double *x)           \
+  {                                                                                          \
+    spots(s, x);                                                                             \
   }
 // nvcc 13.0 at -O3 miscompiles the double single-asset step inlined into
 // these loops: a fixing reads the log-spot of the path's start instead of the
 // current one (dbg: GPU 0 against CPU 23.79 on a 5-step path; right with
 // -Xcicc -O1, or with the step not inlined).  The step stays a call there.
 MCPI_BODY_OVERLOADS(mcpi_path_state, double, mcpi_path_init, mcpi_path_step, mcpi_path_finish,
-                    __noinline__)
+                    mcpi_path_log_spots, __noinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_f, float, mcpi_path_init_f, mcpi_path_step_f,
-                    mcpi_path_finish_f, __forceinline__)
+                    mcpi_path_finish_f, mcpi_path_log_spots_f, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
-                    mcpi_multi_finish, __forceinline__)
+                    mcpi_multi_finish, mcpi_multi_log_spots, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
-                    mcpi_multi_finish_f, __forceinline__)
+                    mcpi_multi_finish_f, mcpi_multi_log_spots_f, __forceinline__)
+
+// A path with a per-path array (private.h): the model's state, which stays a
+// variable of its own (the double single-asset step, a call, takes its
+// address; the array must not share its frame), and the array, which records
+// the fixings at the end of each step that has some.
+template <typename St, typename A> struct with_array {
+  St *s;
+  A a;
+};
+
+template <typename St, typename A>
+static __device__ __forceinline__ void body_init(with_array<St, A> *x, const mcpi_job_view *j,
+                                                 int pass)
+{
+  body_init(x->s, j, pass);
+  mcpi_private_init(&x->a, j);
+}
+
+template <typename St, typename A, typename R>
+static __device__ __forceinline__ void body_step(with_array<St, A> *x, const mcpi_job_view *j,
+                                                 R z, R a, R b, uint32_t tag)
+{
+  body_step(x->s, j, z, a, b, tag);
+  if ((tag & MCPI_TAG_LAST) && (tag & MCPI_TAG_MASK)) {
+    double lx[MCP_MAX_ASSETS];
+    body_log_spots(x->s, lx);
+    mcpi_private_fix(&x->a, j, tag, lx);
+  }
+}
+
+template <typename St, typename A>
+static __device__ __forceinline__ void body_finish(const with_array<St, A> *x,
+                                                   const mcpi_job_view *j, double *pay,
+                                                   size_t ld, int pass)
+{
+  mcpi_private_finish(&x->a, j, pay, ld, pass);
+}
 
 // The state of a path: single asset (M = 0) or several (M = 1).
 template <typename R, int M> struct state_of;
@@ -51,6 +92,46 @@ template <> struct state_of<double, 0> { typedef mcpi_path_state type; };
 template <> struct state_of<float, 0> { typedef mcpi_path_state_f type; };
 template <> struct state_of<double, 1> { typedef mcpi_multi_state type; };
 template <> struct state_of<float, 1> { typedef mcpi_multi_state_f type; };
+
+// The state of a path by placement of its array: P = 0 (none; the job has no
+// array), or an mcp_placement: registers (capacity L), local memory (a frame
+// of MCP_MAX_PRIVATE_ARRAY) or shared memory (element i at i blockDim + thread,
+// from the start of the dynamic shared memory: such jobs run without a ring).
+// pick gives what the loop steps: the model's state, or it with the array.
+template <typename R, int M, int P, int L> struct path_state {
+  typedef typename state_of<R, M>::type base;
+  typedef with_array<base, mcpi_parr> type;
+  static __device__ type make(base *b, double *sm, double *frame)
+  {
+    type x;
+    x.s = b;
+    x.a = P == MCP_PLACEMENT_SHARED ? mcpi_parr{sm + threadIdx.x, blockDim.x}
+                                    : mcpi_parr{frame, 1u};
+    return x;
+  }
+  typedef type stepped;
+  static __device__ type &pick(base &, type &x) { return x; }
+};
+template <typename R, int M, int L> struct path_state<R, M, MCP_PLACEMENT_REGISTERS, L> {
+  typedef typename state_of<R, M>::type base;
+  typedef with_array<base, mcpi_rarr<L> > type;
+  static __device__ type make(base *b, double *, double *)
+  {
+    type x;
+    x.s = b;
+    return x;
+  }
+  typedef type stepped;
+  static __device__ type &pick(base &, type &x) { return x; }
+};
+struct no_array {};
+template <typename R, int M> struct path_state<R, M, 0, 0> {
+  typedef typename state_of<R, M>::type base;
+  typedef no_array type;
+  static __device__ type make(base *, double *, double *) { return type(); }
+  typedef base stepped;
+  static __device__ base &pick(base &b, type &) { return b; }
+};
 
 template <typename R> struct real_traits;
 template <> struct real_traits<double> {
@@ -283,12 +364,13 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ASYNC, D> {
 
 // Grid-stride over the tile's samples: the grid is whole waves of the GPU.  An
 // antithetic sample is two passes over the same normals.
-template <typename R, int S, int D, int M>
+template <typename R, int S, int D, int M, int P = 0, int L = 0>
 __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, size_t ld,
                                  size_t n, double *__restrict__ pay, int padding)
 {
   extern __shared__ unsigned char smem_raw[];
   R *sm = reinterpret_cast<R *>(smem_raw);
+  double frame[P == MCP_PLACEMENT_LOCAL ? MCP_MAX_PRIVATE_ARRAY : 1];
   slots q = padding == MCP_PADDING_INTERLEAVED
                 ? slots{threadIdx.x, blockDim.x}
                 : slots{threadIdx.x * (unsigned)(D + padding), 1u};
@@ -297,7 +379,10 @@ __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, siz
        i += (size_t)gridDim.x * blockDim.x) {
     in.z = z + i;
     for (int pass = 0; pass <= job.antithetic; pass++) {
-      typename state_of<R, M>::type st;
+      typedef path_state<R, M, P, L> ps;
+      typename ps::base b;
+      typename ps::type x = ps::make(&b, reinterpret_cast<double *>(smem_raw), frame);
+      typename ps::stepped &st = ps::pick(b, x);
       body_init(&st, &job, pass);
       strategy<R, S, D>::run(st, in, job.nelem, sm, q);
       body_finish(&st, &job, pay + i, ld, pass);
@@ -307,9 +392,9 @@ __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, siz
 
 // ---- the kernels of one (precision, asset count), by strategy and distance --
 
-template <typename R, int S, int D, int M> static const void *kernel_ptr()
+template <typename R, int S, int D, int M, int P = 0, int L = 0> static const void *kernel_ptr()
 {
-  return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M>);
+  return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M, P, L>);
 }
 
 // "none" ignores the distance: one kernel serves every column of its row.
@@ -334,12 +419,26 @@ template <typename R, int S, int D, int M> static const void *kernel_ptr()
   }
 
 // Defines name(strategy, distance index): the kernel of that row and column.
+// Jobs with per-path arrays run the plain loop; their kernels go by
+// placement: registers of each capacity of mcpi_reg_capacities, local, shared.
+#define MCPI_PLACEMENT_ROW(R, M)                                                             \
+  {                                                                                          \
+    kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 8>(),                    \
+        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 16>(),               \
+        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_LOCAL, 0>(),                    \
+        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_SHARED, 0>()                    \
+  }
+
+// Defines name(strategy, distance index, array kernel): the kernel of that row
+// and column, or with array >= 0 the array kernel of that index of
+// MCPI_PLACEMENT_ROW.
 #define MCPI_PATH_TABLE(name, R, M)                                                          \
-  extern "C" const void *name(int s, int di)                                                 \
+  extern "C" const void *name(int s, int di, int array)                                      \
   {                                                                                          \
     static const void *const table[MCPI_NSTRATEGIES][MCPI_NDISTANCES] =                     \
         MCPI_STRATEGY_TABLE(R, M);                                                           \
-    return table[s][di];                                                                     \
+    static const void *const arrays[MCPI_NREG_CAPACITIES + 2] = MCPI_PLACEMENT_ROW(R, M);   \
+    return array >= 0 ? arrays[array] : table[s][di];                                        \
   }
 
 #endif

@@ -39,6 +39,7 @@ typedef struct mcpi_job_view {
   int32_t write_controls;    /* also write control values to columns ntrades + 1 + t */
   int32_t scheme;            /* mcp_heston_scheme */
   int32_t nmon;              /* barrier monitors in use */
+  int32_t arr_len;           /* elements of the per-path array (private.h), 0: none */
   double kappa, theta, xi, rho, v0;      /* Heston */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */
   double mon_log_barrier[MCPI_MAX_MONITORS];
@@ -68,6 +69,8 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
     pay[(size_t)(j->ntrades + 1 + t) * ldp] = x;
   *book += p->quantity * v;
 }
+
+#include "private.h"
 
 #ifdef __CUDACC__
 #define MCPI_NCDF_D normcdf

@@ -134,6 +134,12 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
   pay[(size_t)j->ntrades * ldp] = book;
 }
 
+MCP_HD static inline void MCPI_P(mcpi_path_log_spots)(const MCPI_P(mcpi_path_state) *st,
+                                                      double *x)
+{
+  x[0] = st->x;
+}
+
 /* ---- several correlated assets ---------------------------------------------- */
 
 typedef struct MCPI_P(mcpi_multi_state) {
@@ -197,26 +203,56 @@ MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_stat
   pay[(size_t)j->ntrades * ldp] = book;
 }
 
-/* ---- the plain loop: the CPU backend, and the GPU's "none" strategy --------- */
+MCP_HD static inline void MCPI_P(mcpi_multi_log_spots)(const MCPI_P(mcpi_multi_state) *st,
+                                                       double *x)
+{
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    x[i] = st->x[i];
+}
+
+/* ---- the plain loop: the CPU backend ----------------------------------------
+ * A job with per-path arrays keeps them in the CPU's memory (mcpi_parr); the
+ * trades' arrays record the fixings after each step (private.h). */
 
 MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_REAL *z,
                                             size_t ldz, double *pay, size_t ldp)
 {
+  double buf[MCP_MAX_PRIVATE_ARRAY], x[MCP_MAX_ASSETS];
+  mcpi_parr arr = {buf, 1};
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
+    if (j->arr_len)
+      mcpi_private_init(&arr, j);
     if (j->nassets > 1) {
       MCPI_P(mcpi_multi_state) st;
       MCPI_P(mcpi_multi_init)(&st, j, pass);
-      for (int e = 0; e < j->nelem; e++)
+      for (int e = 0; e < j->nelem; e++) {
         MCPI_P(mcpi_multi_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
                                 j->MCPI_COEF(cb)[e], j->tag[e]);
-      MCPI_P(mcpi_multi_finish)(&st, j, pay, ldp, pass);
+        if (j->arr_len) {
+          MCPI_P(mcpi_multi_log_spots)(&st, x);
+          mcpi_private_fix(&arr, j, j->tag[e], x);
+        }
+      }
+      if (j->arr_len)
+        mcpi_private_finish(&arr, j, pay, ldp, pass);
+      else
+        MCPI_P(mcpi_multi_finish)(&st, j, pay, ldp, pass);
     } else {
       MCPI_P(mcpi_path_state) st;
       MCPI_P(mcpi_path_init)(&st, j, pass);
-      for (int e = 0; e < j->nelem; e++)
+      for (int e = 0; e < j->nelem; e++) {
         MCPI_P(mcpi_path_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
                                j->MCPI_COEF(cb)[e], j->tag[e]);
-      MCPI_P(mcpi_path_finish)(&st, j, pay, ldp, pass);
+        if (j->arr_len) {
+          MCPI_P(mcpi_path_log_spots)(&st, x);
+          mcpi_private_fix(&arr, j, j->tag[e], x);
+        }
+      }
+      if (j->arr_len)
+        mcpi_private_finish(&arr, j, pay, ldp, pass);
+      else
+        MCPI_P(mcpi_path_finish)(&st, j, pay, ldp, pass);
     }
   }
 }

@@ -46,6 +46,13 @@ typedef struct mcpi_payoff_spec {
   double rebate, cash;
   double beta, control_mean; /* the control variate's coefficient and mean */
   double weight[MCP_MAX_ASSETS]; /* basket */
+  /* products with a per-path array (private.h) */
+  int32_t arr_off, arr_len; /* the trade's part of the path's array */
+  int32_t nper;             /* fixings (Himalaya: one an asset) */
+  int32_t best;             /* cliquet: returns summed, the best ones */
+  int32_t window;           /* moving window */
+  double notional, inv_window;
+  double local_floor, local_cap, global_floor, global_cap;
 } mcpi_payoff_spec;
 
 /* What a single-asset path hands to the payoffs for one trade. */

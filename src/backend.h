@@ -12,6 +12,7 @@
 
 typedef struct mcpi_run {
   mcpi_plan *plan;   /* the pilot sets the jobs' control coefficients */
+  const mcp_portfolio *portfolio; /* trade ids for messages */
   mcp_context *ctx;  /* tile and block sizes, device, progress; errors go to ctx->err */
   mcpi_accum **acc;  /* acc[job][rep (ntrades + 1) + col]: the trades, then the book */
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */

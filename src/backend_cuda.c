@@ -225,6 +225,48 @@ static mcp_status update_specs(void *self)
   return e ? cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
 
+/* Threads an SM that the shared placement must leave room for to be chosen
+ * by auto: with fewer, the lost occupancy costs more than local memory's
+ * cache traffic (bench/RESULTS.md, issue 6). */
+#define MCPI_AUTO_SHARED_THREADS 512
+
+/* The placement of a job's per-path arrays: auto becomes shared where the
+ * block's arrays fit the device's shared memory and leave room for
+ * MCPI_AUTO_SHARED_THREADS an SM, else local; registers and shared that
+ * cannot hold them are refused. */
+static mcp_status resolve_placement(mcpi_run *run, const mcpi_job *j, mcpi_kernel_options *o)
+{
+  mcp_context *ctx = run->ctx;
+  const char *id = run->portfolio->t[j->trade[0]].id;
+  int max_smem = 0, sm_smem = 0;
+  cudaError_t e = cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                         ctx->device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+                               ctx->device);
+  if (e != cudaSuccess)
+    return cuda_fail(ctx, e, "reading the device's shared memory");
+  size_t thread = (size_t)j->arr_len * sizeof(double), bytes = thread * (size_t)o->block;
+  if (o->placement == MCP_PLACEMENT_AUTO)
+    o->placement = bytes <= (size_t)max_smem &&
+                           thread * MCPI_AUTO_SHARED_THREADS <= (size_t)sm_smem
+                       ? MCP_PLACEMENT_SHARED
+                       : MCP_PLACEMENT_LOCAL;
+  if (o->placement == MCP_PLACEMENT_REGISTERS && mcpi_array_kernel_index(o->placement, j->arr_len) < 0)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                     "placement registers: the job of trade '%s' (and %zu more) keeps %d "
+                     "elements a path, more than the %d the register kernels hold; choose "
+                     "local, shared or auto",
+                     id, j->ntrades - 1, j->arr_len, MCP_MAX_REGISTER_ARRAY);
+  if (o->placement == MCP_PLACEMENT_SHARED && bytes > (size_t)max_smem)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                     "placement shared: the job of trade '%s' (and %zu more) keeps %d doubles "
+                     "a path, %zu bytes for a block of %d threads, more than the device's %d; "
+                     "lower the block size or choose local or auto",
+                     id, j->ntrades - 1, j->arr_len, bytes, o->block, max_smem);
+  return MCP_OK;
+}
+
 static mcp_status price_job(mcpi_run *run, size_t ji)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
@@ -232,7 +274,9 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   gpu_job g = {.run = run, .j = j, .kopt = run->kopt};
   cudaError_t e;
   mcp_status st = MCP_OK;
-  if ((e = mcpi_path_grid(&g.kopt, j->nassets > 1, &g.grid)))
+  if (j->arr_len && (st = resolve_placement(run, j, &g.kopt)))
+    return st;
+  if ((e = mcpi_path_grid(&g.kopt, j->nassets > 1, j->arr_len, &g.grid)))
     return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   if (j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble)))
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");

@@ -12,7 +12,7 @@ static const char *const top_keys[] = {"run", "trades"};
 static const char *const run_keys[] = {"paths",    "seed",      "steps_per_year", "grid",
                                        "backend",  "precision", "prefetch",
                                        "prefetch_distance", "padding", "methods",
-                                       "scramblings", "heston_scheme", "pde"};
+                                       "scramblings", "heston_scheme", "pde", "placement"};
 static const char *const pde_keys[] = {"scheme", "stencil_points", "space_points", "time_steps",
                                        "rannacher", "width", "stencil", "coarsening",
                                        "products"};
@@ -21,16 +21,23 @@ static const char *const schedule_keys[] = {"first", "last", "count"};
 /* The fields of a trade, each with the products (bits 1 << mcp_product)
  * that have it, in the order messages list them. */
 #define P(x) (1u << MCP_PRODUCT_##x)
-#define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK) | P(AMERICAN))
-#define MULTI (P(BASKET) | P(BEST_OF) | P(WORST_OF))
+#define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK) | P(AMERICAN) | \
+                P(CLIQUET) | P(MOVING_WINDOW))
+#define MULTI (P(BASKET) | P(BEST_OF) | P(WORST_OF) | P(HIMALAYA))
 #define ANY (SINGLE | MULTI)
+#define ARRAYS (P(HIMALAYA) | P(CLIQUET) | P(MOVING_WINDOW))
+#define KNOCK (P(BARRIER) | P(MOVING_WINDOW))
 #define TRADE_FIELDS(F)                                                                     \
-  F("id", ANY) F("product", ANY) F("type", ANY) F("underlying", SINGLE) F("strike", ANY)    \
-  F("maturity", ANY) F("quantity", ANY) F("average", P(ASIAN))                              \
-  F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK)) F("strike_kind", P(ASIAN) | P(LOOKBACK)) \
-  F("digital", P(DIGITAL)) F("cash", P(DIGITAL)) F("barrier_kind", P(BARRIER))              \
-  F("barrier", P(BARRIER)) F("rebate", P(BARRIER)) F("monitoring", P(BARRIER))              \
-  F("assets", MULTI) F("weights", P(BASKET)) F("methods", ANY & ~P(AMERICAN)) F("method", ANY)
+  F("id", ANY) F("product", ANY) F("type", ANY & ~P(CLIQUET)) F("underlying", SINGLE)       \
+  F("strike", ANY & ~P(CLIQUET)) F("maturity", ANY) F("quantity", ANY) F("average", P(ASIAN)) \
+  F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK) | ARRAYS)                                \
+  F("strike_kind", P(ASIAN) | P(LOOKBACK)) F("digital", P(DIGITAL)) F("cash", P(DIGITAL))   \
+  F("barrier_kind", KNOCK) F("barrier", KNOCK) F("rebate", KNOCK)                           \
+  F("monitoring", P(BARRIER)) F("assets", MULTI) F("weights", P(BASKET))                    \
+  F("notional", P(HIMALAYA) | P(CLIQUET)) F("best", P(CLIQUET))                             \
+  F("local_floor", P(CLIQUET)) F("local_cap", P(CLIQUET)) F("global_floor", P(CLIQUET))     \
+  F("global_cap", P(CLIQUET)) F("window", P(MOVING_WINDOW))                                 \
+  F("methods", ANY & ~P(AMERICAN)) F("method", ANY)
 #define FIELD_KEY(key, products) key,
 #define FIELD_PRODUCTS(key, products) products,
 static const char *const trade_keys[] = {TRADE_FIELDS(FIELD_KEY)};
@@ -45,6 +52,9 @@ static const mcpi_json_choice products[] = {{"european", MCP_PRODUCT_EUROPEAN},
                                             {"best-of", MCP_PRODUCT_BEST_OF},
                                             {"worst-of", MCP_PRODUCT_WORST_OF},
                                             {"american", MCP_PRODUCT_AMERICAN},
+                                            {"himalaya", MCP_PRODUCT_HIMALAYA},
+                                            {"cliquet", MCP_PRODUCT_CLIQUET},
+                                            {"moving-window", MCP_PRODUCT_MOVING_WINDOW},
                                             {NULL, 0}};
 static const mcpi_json_choice engines[] = {{"mc", MCP_ENGINE_MC}, {"pde", MCP_ENGINE_PDE},
                                            {NULL, 0}};
@@ -81,6 +91,11 @@ static const mcpi_json_choice schemes[] = {
 static const mcpi_json_choice backends[] = {
     {"auto", MCP_BACKEND_AUTO}, {"cpu", MCP_BACKEND_CPU}, {"cuda", MCP_BACKEND_CUDA}, {NULL, 0}};
 
+static const mcpi_json_choice placements[] = {{"auto", MCP_PLACEMENT_AUTO},
+                                              {"registers", MCP_PLACEMENT_REGISTERS},
+                                              {"local", MCP_PLACEMENT_LOCAL},
+                                              {"shared", MCP_PLACEMENT_SHARED},
+                                              {NULL, 0}};
 static const mcpi_json_choice precisions[] = {
     {"double", MCP_DOUBLE}, {"float", MCP_FLOAT}, {NULL, 0}};
 static const mcpi_json_choice strategies[] = {{"none", MCP_PREFETCH_NONE},
@@ -107,6 +122,7 @@ static const char *check_padding(uint64_t p)
 #define FIXINGS_WHAT "an array of times or an object {first, last, count}"
 
 #define ASSETS_WHAT "an array of 2 to 16 underlying names"
+#define HIMALAYA_ASSETS_WHAT "an array of 1 to 16 underlying names"
 #define METHODS_WHAT "an array of method names (antithetic, control-variate, qmc)"
 
 /* A trade as read, before it goes to mcp_portfolio_add_trade.  Fields a
@@ -119,21 +135,55 @@ typedef struct trade {
   int has_weights;
   int product, type, average, strike_kind, digital, barrier_kind, monitoring, methods, engine;
   double strike, maturity, quantity, cash, barrier, rebate;
+  double notional, local_floor, local_cap, global_floor, global_cap;
+  uint64_t best, window;
   double *fix;
   size_t nfix;
 } trade;
 
-static int multi_asset(const trade *tr)
-{
-  return tr->product == MCP_PRODUCT_BASKET || tr->product == MCP_PRODUCT_BEST_OF ||
-         tr->product == MCP_PRODUCT_WORST_OF;
-}
+static int multi_asset(const trade *tr) { return (MULTI >> tr->product) & 1u; }
 
 /* Whether the trade has fixings (monitoring dates for a barrier). */
 static int has_schedule(const trade *tr)
 {
   return tr->product == MCP_PRODUCT_ASIAN || tr->product == MCP_PRODUCT_LOOKBACK ||
-         (tr->product == MCP_PRODUCT_BARRIER && tr->monitoring != MCP_MONITOR_BRIDGE);
+         (tr->product == MCP_PRODUCT_BARRIER && tr->monitoring != MCP_MONITOR_BRIDGE) ||
+         ((ARRAYS >> tr->product) & 1u);
+}
+
+static const char *check_finite(double x) { return isfinite(x) ? NULL : "a finite number"; }
+
+static const char *check_best(uint64_t n)
+{
+  return n <= MCP_MAX_PRIVATE_ARRAY ? NULL : "a number of periods (0 for all)";
+}
+
+static const char *check_window_length(uint64_t n)
+{
+  return n >= 1 && n <= MCP_MAX_PRIVATE_ARRAY - 2 ? NULL : "an integer from 1 to 62";
+}
+
+/* The terms of a cliquet or a moving window (the trade's checks in
+ * mcp_portfolio_add_trade compare them with the fixings). */
+static mcp_status read_array_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                   json_t *t, trade *tr)
+{
+  mcp_status st = MCP_OK;
+  if (tr->product == MCP_PRODUCT_CLIQUET)
+    (void)((st = mcpi_json_uint(d, path, t, "best", MCPI_OPTIONAL, check_best, &tr->best)) ||
+           (st = mcpi_json_number(d, path, t, "local_floor", MCPI_OPTIONAL, check_finite,
+                                  &tr->local_floor)) ||
+           (st = mcpi_json_number(d, path, t, "local_cap", MCPI_OPTIONAL, check_finite,
+                                  &tr->local_cap)) ||
+           (st = mcpi_json_number(d, path, t, "global_floor", MCPI_OPTIONAL, check_finite,
+                                  &tr->global_floor)) ||
+           (st = mcpi_json_number(d, path, t, "global_cap", MCPI_OPTIONAL, check_finite,
+                                  &tr->global_cap)));
+  if (st == MCP_OK && (tr->product == MCP_PRODUCT_CLIQUET || tr->product == MCP_PRODUCT_HIMALAYA))
+    st = mcpi_json_number(d, path, t, "notional", MCPI_OPTIONAL, check_finite, &tr->notional);
+  if (st == MCP_OK && tr->product == MCP_PRODUCT_MOVING_WINDOW)
+    st = mcpi_json_uint(d, path, t, "window", MCPI_REQUIRED, check_window_length, &tr->window);
+  return st;
 }
 
 /* The JSON reader accepts any non-negative json_int_t. */
@@ -310,6 +360,7 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
   int distance, padding;
   mcp_portfolio_prefetch(pf, &pre, &distance, &padding);
   int strategy = pre, methods = mcp_portfolio_methods(pf), scheme = pf->heston;
+  int placement = mcp_portfolio_placement(pf);
   uint64_t dist = (uint64_t)distance, pad = padding < 0 ? 0 : (uint64_t)padding;
   uint64_t scramblings = pf->scramblings;
   json_t *run, *grid, *padv;
@@ -331,6 +382,7 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcpi_json_uint(d, &path, run, "scramblings", MCPI_OPTIONAL, check_scramblings,
                            &scramblings)) ||
       (st = mcpi_json_enum(d, &path, run, "heston_scheme", MCPI_OPTIONAL, schemes, &scheme)) ||
+      (st = mcpi_json_enum(d, &path, run, "placement", MCPI_OPTIONAL, placements, &placement)) ||
       (st = read_pde(d, &path, run, pf)))
     return st;
   /* padding: an integer, or the name of the layout that needs none */
@@ -351,7 +403,8 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcp_portfolio_set_prefetch(pf, (mcp_prefetch)strategy, (int)dist, padding)) ||
       (st = mcp_portfolio_set_methods(pf, methods)) ||
       (st = mcp_portfolio_set_scramblings(pf, (unsigned)scramblings)) ||
-      (st = mcp_portfolio_set_heston_scheme(pf, (mcp_heston_scheme)scheme)))
+      (st = mcp_portfolio_set_heston_scheme(pf, (mcp_heston_scheme)scheme)) ||
+      (st = mcp_portfolio_set_placement(pf, (mcp_placement)placement)))
     return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
   return grid ? read_grid(d, &grid_path, grid, pf) : MCP_OK;
 }
@@ -423,10 +476,13 @@ static mcp_status read_assets(const mcpi_json_doc *d, const mcpi_json_path *path
   size_t i;
   const char *why;
   mcp_status st;
-  if ((st = mcpi_json_array(d, path, t, "assets", MCPI_REQUIRED, 2, ASSETS_WHAT, &list)))
+  int himalaya = tr->product == MCP_PRODUCT_HIMALAYA;
+  const char *assets_what = himalaya ? HIMALAYA_ASSETS_WHAT : ASSETS_WHAT;
+  if ((st = mcpi_json_array(d, path, t, "assets", MCPI_REQUIRED, himalaya ? 1 : 2, assets_what,
+                            &list)))
     return st;
   if (json_array_size(list) > MCP_MAX_ASSETS)
-    return mcpi_json_expected(d, &assets_path, ASSETS_WHAT);
+    return mcpi_json_expected(d, &assets_path, assets_what);
   json_array_foreach(list, i, v) {
     const mcpi_json_path at = {&assets_path, NULL, i};
     if ((why = mcpi_check_name(json_is_string(v) ? json_string_value(v) : NULL)))
@@ -461,6 +517,8 @@ static mcp_status read_assets(const mcpi_json_doc *d, const mcpi_json_path *path
 static mcp_status read_strike(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
                               trade *tr)
 {
+  if (tr->product == MCP_PRODUCT_CLIQUET) /* has none */
+    return MCP_OK;
   if (tr->strike_kind != MCP_FLOATING_STRIKE)
     return mcpi_json_number(d, path, t, "strike", MCPI_REQUIRED, mcpi_check_strike,
                             &tr->strike);
@@ -481,12 +539,13 @@ static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
   if (tr->digital == MCP_ASSET_OR_NOTHING && json_object_get(t, "cash"))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "cash", 0},
                               "no cash, as digital is asset-or-nothing");
-  if (tr->product != MCP_PRODUCT_BARRIER)
+  if (!((KNOCK >> tr->product) & 1u))
     return MCP_OK;
-  if ((st = mcpi_json_enum(d, path, t, "barrier_kind", MCPI_REQUIRED, barrier_kinds,
+  /* a moving window's barrier is optional */
+  int need = tr->product == MCP_PRODUCT_BARRIER || json_object_get(t, "barrier");
+  if ((st = mcpi_json_enum(d, path, t, "barrier_kind", need, barrier_kinds,
                            &tr->barrier_kind)) ||
-      (st = mcpi_json_number(d, path, t, "barrier", MCPI_REQUIRED, mcpi_check_spot,
-                             &tr->barrier)) ||
+      (st = mcpi_json_number(d, path, t, "barrier", need, mcpi_check_spot, &tr->barrier)) ||
       (st = mcpi_json_number(d, path, t, "rebate", MCPI_OPTIONAL, mcpi_check_cash,
                              &tr->rebate)))
     return st;
@@ -512,7 +571,8 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
                              mcp_portfolio *pf)
 {
   trade tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
-              .engine = MCP_ENGINE_DEFAULT};
+              .engine = MCP_ENGINE_DEFAULT, .notional = 1, .local_floor = -HUGE_VAL,
+              .local_cap = HUGE_VAL, .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
   mcp_trade api;
   mcp_status st;
   /* All trade fields first, so that a misspelt "product" reads as unknown;
@@ -525,7 +585,8 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
       (st = mcpi_json_enum(d, path, t, "product", MCPI_REQUIRED, products, &tr.product)) ||
       (st = mcpi_json_kind_keys(d, path, t, trade_keys, trade_products, MCPI_COUNT(trade_keys),
                       "product", products, tr.product)) ||
-      (st = mcpi_json_enum(d, path, t, "type", MCPI_REQUIRED, types, &tr.type)) ||
+      (st = mcpi_json_enum(d, path, t, "type", tr.product != MCP_PRODUCT_CLIQUET, types,
+                           &tr.type)) ||
       (st = multi_asset(&tr) ? read_assets(d, path, t, &tr)
                              : mcpi_json_string(d, path, t, "underlying", MCPI_REQUIRED,
                                                 mcpi_check_name, &tr.underlying)) ||
@@ -540,7 +601,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
                              &tr.quantity)) ||
       (tr.product == MCP_PRODUCT_ASIAN &&
        (st = mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr.average))) ||
-      (st = read_terms(d, path, t, &tr)) ||
+      (st = read_terms(d, path, t, &tr)) || (st = read_array_terms(d, path, t, &tr)) ||
       (has_schedule(&tr) && (st = read_fixings(d, path, t, &tr))) ||
       (st = read_methods(d, path, t, &tr.methods)) ||
       (st = mcpi_json_enum(d, path, t, "method", MCPI_OPTIONAL, engines, &tr.engine)))
@@ -568,6 +629,13 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.monitoring = (mcp_monitoring)tr.monitoring;
   api.methods = tr.methods;
   api.engine = (mcp_engine)tr.engine;
+  api.notional = tr.notional;
+  api.best = (size_t)tr.best;
+  api.local_floor = tr.local_floor;
+  api.local_cap = tr.local_cap;
+  api.global_floor = tr.global_floor;
+  api.global_cap = tr.global_cap;
+  api.window = (size_t)tr.window;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
 done:

@@ -211,9 +211,19 @@ typedef enum mcp_product {
   MCP_PRODUCT_BASKET,       /* on sum w_i S_i(T) of several assets */
   MCP_PRODUCT_BEST_OF,      /* on max_i S_i(T) */
   MCP_PRODUCT_WORST_OF,     /* on min_i S_i(T) */
-  MCP_PRODUCT_AMERICAN      /* (S - K)+ or (K - S)+ at any time up to maturity (PDE only) */
+  MCP_PRODUCT_AMERICAN,     /* (S - K)+ or (K - S)+ at any time up to maturity (PDE only) */
+  /* Path-dependent products that keep a small array per path (Monte Carlo only): */
+  MCP_PRODUCT_HIMALAYA,     /* notional x (A - K)+ or (K - A)+, A the mean of the performances
+                               S_i(t_k) / S_i(0) of the best remaining asset at each fixing,
+                               that asset then set aside; one fixing an asset */
+  MCP_PRODUCT_CLIQUET,      /* notional x min(global_cap, max(global_floor, sum of the best
+                               `best` period returns S(t_k) / S(t_k-1) - 1, each clamped
+                               to [local_floor, local_cap])); t_0 = 0 */
+  MCP_PRODUCT_MOVING_WINDOW /* on the average of the last `window` fixings at the last
+                               fixing; knocked out (paying the rebate) when that moving
+                               average crosses the barrier at a fixing, if one is set */
 } mcp_product;
-#define MCP_PRODUCT_COUNT (MCP_PRODUCT_AMERICAN + 1)
+#define MCP_PRODUCT_COUNT (MCP_PRODUCT_MOVING_WINDOW + 1)
 
 /* How a trade is priced: Monte Carlo paths or a finite-difference grid (the
  * Black-Scholes PDE; European, American and continuously monitored barrier
@@ -262,7 +272,8 @@ enum { MCP_ANTITHETIC = 1, MCP_CONTROL_VARIATE = 2, MCP_QMC = 4 };
 #define MCP_METHODS_DEFAULT (-1) /* a trade follows the run's methods */
 
 /* A trade's terms; mcp_trade_init sets the defaults (call, quantity 1, cash 1,
- * methods MCP_METHODS_DEFAULT, everything else 0 or NULL).  Fields a product
+ * notional 1, floors -HUGE_VAL, caps HUGE_VAL, methods MCP_METHODS_DEFAULT,
+ * everything else 0 or NULL).  Fields a product
  * does not use must keep their defaults.  Arrays are copied by
  * mcp_portfolio_add_trade. */
 typedef struct mcp_trade {
@@ -271,20 +282,27 @@ typedef struct mcp_trade {
   mcp_option_type type;
   double strike, maturity, quantity;
   const char *underlying;     /* single-asset products */
-  size_t nassets;             /* basket, best-of, worst-of: 2 .. MCP_MAX_ASSETS */
+  size_t nassets;             /* basket, best-of, worst-of: 2 .. MCP_MAX_ASSETS; Himalaya 1 .. */
   const char *const *assets;
   const double *weights;      /* basket only; NULL: equal weights 1/n */
-  size_t nfixings;            /* Asian and lookback fixings, barrier monitoring dates */
+  size_t nfixings;            /* Asian, lookback, Himalaya (one an asset), cliquet (period
+                                 ends) and moving-window fixings, barrier monitoring dates */
   const double *fixings;      /* strictly increasing, in (0, maturity] */
   mcp_average average;        /* Asian */
   mcp_strike_kind strike_kind;/* Asian, lookback (a floating one has no strike) */
   mcp_digital digital;
   double cash;                /* cash-or-nothing amount */
   mcp_barrier_kind barrier_kind;
-  double barrier, rebate;     /* rebate paid at maturity when knocked out / never knocked in */
+  double barrier, rebate;     /* rebate paid at maturity when knocked out / never knocked in;
+                                 moving window: up- or down-and-out, barrier 0 for none */
   mcp_monitoring monitoring;  /* bridge monitoring needs no fixings */
   int methods;                /* MCP_METHODS_DEFAULT or MCP_ANTITHETIC | ... */
   mcp_engine engine;          /* MCP_ENGINE_DEFAULT, MCP_ENGINE_MC or MCP_ENGINE_PDE */
+  double notional;            /* Himalaya, cliquet */
+  size_t best;                /* cliquet: periods summed, the best ones (0: all) */
+  double local_floor, local_cap;   /* cliquet: bounds of each period's return */
+  double global_floor, global_cap; /* cliquet: bounds of the sum */
+  size_t window;              /* moving window: fixings averaged, 1 .. nfixings */
 } mcp_trade;
 
 void mcp_trade_init(mcp_trade *trade);
@@ -358,6 +376,33 @@ mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *portfolio, mcp_prefetch str
                                       int distance, int padding);
 void mcp_portfolio_prefetch(const mcp_portfolio *portfolio, mcp_prefetch *strategy,
                             int *distance, int *padding);
+/* Where the GPU keeps the per-path arrays of Himalaya, cliquet and
+ * moving-window trades (the same bits every way; the CPU ignores it):
+ *   auto       shared memory where it fits the block and leaves room for 512
+ *              threads an SM (on an H100, arrays of up to 57 doubles), else
+ *              local memory
+ *   registers  registers, every dynamic index resolved by a scan of
+ *              compile-time indices (a select for each element an access);
+ *              jobs whose arrays exceed MCP_MAX_REGISTER_ARRAY elements are
+ *              refused
+ *   local      local memory (the stack frame, cached in L1)
+ *   shared     shared memory, element i of thread t at i x block + t, so that
+ *              the threads of a warp never share a bank; refused where the
+ *              block's arrays exceed the device's shared memory
+ * A job's array holds, per trade: Himalaya 2 n + 2 elements (n assets),
+ * cliquet n + 2 (n periods), moving window W + 2.  Trades on the same assets
+ * share a job's paths up to MCP_MAX_REGISTER_ARRAY elements, or, when the
+ * first trade's array alone is larger, up to MCP_MAX_PRIVATE_ARRAY; the jobs,
+ * and so the prices, do not depend on the placement. */
+typedef enum mcp_placement {
+  MCP_PLACEMENT_AUTO = 0, MCP_PLACEMENT_REGISTERS, MCP_PLACEMENT_LOCAL, MCP_PLACEMENT_SHARED
+} mcp_placement;
+#define MCP_MAX_PRIVATE_ARRAY 64
+#define MCP_MAX_REGISTER_ARRAY 16
+mcp_status mcp_placement_from_name(const char *name, mcp_placement *out);
+const char *mcp_placement_name(mcp_placement placement);
+mcp_status mcp_portfolio_set_placement(mcp_portfolio *portfolio, mcp_placement placement);
+mcp_placement mcp_portfolio_placement(const mcp_portfolio *portfolio);
 uint64_t mcp_portfolio_paths(const mcp_portfolio *portfolio);
 uint64_t mcp_portfolio_seed(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_last_error(const mcp_portfolio *portfolio);

@@ -8,32 +8,15 @@
 static const char *const engine_names[] = {"mc", "pde"};
 static const char *const product_names[MCP_PRODUCT_COUNT] = {
     "european", "digital", "asian", "barrier", "lookback", "basket", "best-of", "worst-of",
-    "american"};
+    "american", "himalaya", "cliquet", "moving-window"};
 static const char *const scheme_names[] = {"crank-nicolson", "explicit"};
 static const char *const stencil_names[] = {"regcache", "smem", "global"};
 
-#define NAMES(a) (int)(sizeof a / sizeof *a)
-
-/* The from_name and name calls of an enumeration whose values index table. */
-#define NAMED_ENUM(type, from_name, name_of, table, unknown)                                \
-  mcp_status from_name(const char *name, type *out)                                       \
-  {                                                                                        \
-    int i = 0;                                                                             \
-    mcp_status st = out ? mcpi_name_parse(table, NAMES(table), name, &i) : MCP_ERR_ARGUMENT; \
-    if (st == MCP_OK)                                                                      \
-      *out = (type)i;                                                                      \
-    return st;                                                                             \
-  }                                                                                        \
-  const char *name_of(type v)                                                              \
-  {                                                                                        \
-    return (unsigned)v < (unsigned)NAMES(table) ? table[v] : unknown;                      \
-  }
-
-NAMED_ENUM(mcp_engine, mcp_engine_from_name, mcp_engine_name, engine_names, "default")
-NAMED_ENUM(mcp_product, mcp_product_from_name, mcp_product_name, product_names, "unknown")
-NAMED_ENUM(mcp_pde_scheme, mcp_pde_scheme_from_name, mcp_pde_scheme_name, scheme_names,
+MCPI_NAMED_ENUM(mcp_engine, mcp_engine_from_name, mcp_engine_name, engine_names, "default")
+MCPI_NAMED_ENUM(mcp_product, mcp_product_from_name, mcp_product_name, product_names, "unknown")
+MCPI_NAMED_ENUM(mcp_pde_scheme, mcp_pde_scheme_from_name, mcp_pde_scheme_name, scheme_names,
            "unknown")
-NAMED_ENUM(mcp_stencil, mcp_stencil_from_name, mcp_stencil_name, stencil_names, "unknown")
+MCPI_NAMED_ENUM(mcp_stencil, mcp_stencil_from_name, mcp_stencil_name, stencil_names, "unknown")
 
 mcp_status mcp_portfolio_set_engine(mcp_portfolio *p, mcp_product product, mcp_engine engine)
 {

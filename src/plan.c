@@ -17,6 +17,7 @@ _Static_assert(MCPI_MAX_PATHS <= MCPI_RNG_MAX_PATHS, "paths beyond the RNG mappi
 typedef struct job_key {
   size_t n, asset[MCP_MAX_ASSETS]; /* market indices, increasing */
   int antithetic, qmc;
+  int array;                       /* products with per-path arrays (private.h) */
   double maturity;                 /* multi-asset jobs: one maturity */
 } job_key;
 
@@ -37,6 +38,7 @@ typedef struct job_draft {
   int nsched;
   monitor mon[MCPI_MAX_MONITORS];
   int nmon;
+  int arr_len, arr_cap; /* of the per-path array */
 } job_draft;
 
 static int cmp_double(const void *a, const void *b)
@@ -66,12 +68,18 @@ static int same_schedule(schedule a, schedule b)
 static int same_key(const job_key *a, const job_key *b)
 {
   if (a->n != b->n || a->antithetic != b->antithetic || a->qmc != b->qmc ||
+      a->array != b->array ||
       fabs(a->maturity - b->maturity) > MCPI_TIME_EPS)
     return 0;
   for (size_t i = 0; i < a->n; i++)
     if (a->asset[i] != b->asset[i])
       return 0;
   return 1;
+}
+
+static int trade_array_len(const mcpi_trade *t)
+{
+  return mcpi_private_len(t->product, (int)t->nfix, (int)t->window);
 }
 
 static int bridge_monitored(const mcpi_trade *t)
@@ -113,8 +121,16 @@ static int draft_add(job_draft *d, const mcpi_trade *t)
   for (int i = 0; i < 2; i++)
     if (find_schedule(d, s[i]) < 0 && !(i == 1 && same_schedule(s[0], s[1])))
       need++;
-  if (d->nsched + need > MCPI_MAX_SCHEDULES || d->nmon + mon > MCPI_MAX_MONITORS)
+  /* a job's array fits the register kernels when its first trade's does, so
+   * that every placement can run it; the jobs do not depend on the placement */
+  int len = trade_array_len(t);
+  int cap = d->arr_len ? d->arr_cap
+            : len <= MCP_MAX_REGISTER_ARRAY ? MCP_MAX_REGISTER_ARRAY : MCP_MAX_PRIVATE_ARRAY;
+  if (d->nsched + need > MCPI_MAX_SCHEDULES || d->nmon + mon > MCPI_MAX_MONITORS ||
+      d->arr_len + len > cap)
     return 0;
+  d->arr_len += len;
+  d->arr_cap = cap;
   for (int i = 0; i < 2; i++)
     if (find_schedule(d, s[i]) < 0)
       d->sched[d->nsched++] = s[i];
@@ -129,7 +145,8 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
 {
   int methods = mcpi_trade_methods(p, t);
   *k = (job_key){.n = t->nassets, .antithetic = !!(methods & MCP_ANTITHETIC),
-                 .qmc = !!(methods & MCP_QMC), .maturity = multi_asset(t) ? t->maturity : 0};
+                 .qmc = !!(methods & MCP_QMC), .array = mcpi_private_product(t->product),
+                 .maturity = multi_asset(t) ? t->maturity : 0};
   for (size_t a = 0; a < t->nassets; a++) {
     const mcpi_underlying *u = mcpi_market_find(m, t->asset[a]);
     if (!u)
@@ -345,6 +362,23 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
         .strike = t->strike, .inv_nfix = 1.0 / (double)t->nfix,
         .discount = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity)),
         .quantity = t->quantity, .rebate = t->rebate, .cash = t->cash};
+    if (mcpi_private_product(t->product)) {
+      s->arr_off = j->arr_len;
+      s->arr_len = trade_array_len(t);
+      j->arr_len += s->arr_len;
+      s->nper = (int32_t)t->nfix;
+      s->best = t->best ? (int32_t)t->best : (int32_t)t->nfix;
+      s->window = (int32_t)t->window;
+      s->inv_window = t->window ? 1.0 / (double)t->window : 0;
+      s->notional = t->notional;
+      s->local_floor = t->local_floor;
+      s->local_cap = t->local_cap;
+      s->global_floor = t->global_floor;
+      s->global_cap = t->global_cap;
+      s->flags = t->barrier_kind == MCP_UP_AND_OUT ? MCPI_UP : 0;
+      s->log_barrier = t->barrier > 0 ? log(t->barrier) : -INFINITY;
+      continue; /* no control variate */
+    }
     if (t->product == MCP_PRODUCT_BARRIER) {
       double shift = 0;
       if (t->monitoring == MCP_MONITOR_BGK) {
@@ -582,6 +616,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .antithetic = j->antithetic,
                      .scheme = j->scheme,
                      .nmon = j->nmon,
+                     .arr_len = j->arr_len,
                      .kappa = j->u[0]->kappa,
                      .theta = j->u[0]->theta,
                      .xi = j->u[0]->xi,

@@ -3,7 +3,10 @@
  * underlyings, one sampling method (plain, antithetic, QMC), one time grid
  * (the union of its trades' fixing times and the run's extra grid), at most
  * MCPI_MAX_SCHEDULES distinct fixing schedules and MCPI_MAX_MONITORS
- * continuously watched barriers; each job draws from its own random stream. */
+ * continuously watched barriers; each job draws from its own random stream.
+ * Trades with per-path arrays (Himalaya, cliquet, moving window) form jobs of
+ * their own: of at most MCP_MAX_REGISTER_ARRAY elements a path when the first
+ * trade's array fits that, else of at most MCP_MAX_PRIVATE_ARRAY. */
 #ifndef MCP_PLAN_H
 #define MCP_PLAN_H
 
@@ -33,6 +36,7 @@ typedef struct mcpi_job {
   size_t *trade;      /* index of each trade in the portfolio */
   mcpi_payoff_spec *spec;
   int controls;       /* some trade uses a control variate */
+  int arr_len;        /* elements of the per-path array (private.h), 0: none */
   mcpi_bridge bridge; /* QMC */
   mcp_heston_scheme scheme;
 } mcpi_job;

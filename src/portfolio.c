@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "path.h"
 #include "portfolio.h"
 #include "prefetch.h"
 #include "validate.h"
@@ -90,30 +91,86 @@ void mcp_trade_init(mcp_trade *t)
 {
   if (t)
     *t = (mcp_trade){.type = MCP_CALL, .quantity = 1, .cash = 1,
-                     .methods = MCP_METHODS_DEFAULT, .engine = MCP_ENGINE_DEFAULT};
+                     .methods = MCP_METHODS_DEFAULT, .engine = MCP_ENGINE_DEFAULT,
+                     .notional = 1, .local_floor = -HUGE_VAL, .local_cap = HUGE_VAL,
+                     .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
 }
 
+/* Products named by a list of assets (a Himalaya may have one). */
 static int multi_asset(mcp_product p)
 {
-  return p == MCP_PRODUCT_BASKET || p == MCP_PRODUCT_BEST_OF || p == MCP_PRODUCT_WORST_OF;
+  return p == MCP_PRODUCT_BASKET || p == MCP_PRODUCT_BEST_OF || p == MCP_PRODUCT_WORST_OF ||
+         p == MCP_PRODUCT_HIMALAYA;
 }
 
 /* Whether the product reads the trade's fixings (a schedule of its own). */
 static int has_schedule(const mcp_trade *t)
 {
   return t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK ||
-         (t->product == MCP_PRODUCT_BARRIER && t->monitoring != MCP_MONITOR_BRIDGE);
+         (t->product == MCP_PRODUCT_BARRIER && t->monitoring != MCP_MONITOR_BRIDGE) ||
+         mcpi_private_product(t->product);
 }
 
 #define TRADE_FAIL(st, ...) return mcpi_fail(p->err, st, __VA_ARGS__)
+
+/* The terms of the products with per-path arrays; the schedule is valid. */
+static mcp_status check_private_terms(mcp_portfolio *p, const mcp_trade *t)
+{
+  const char *id = t->id, *why;
+  size_t n = t->nfixings, room = MCP_MAX_PRIVATE_ARRAY - 2;
+  if (t->methods != MCP_METHODS_DEFAULT && (t->methods & MCP_CONTROL_VARIATE))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': methods: %s has no control variate", id,
+               mcp_product_name(t->product));
+  if (t->product != MCP_PRODUCT_MOVING_WINDOW && !isfinite(t->notional))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': notional: expected a finite amount, got %g", id,
+               t->notional);
+  switch (t->product) {
+  case MCP_PRODUCT_HIMALAYA:
+    if (n != t->nassets)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected %zu, one for each asset, "
+                 "got %zu", id, t->nassets, n);
+    break;
+  case MCP_PRODUCT_CLIQUET:
+    if (n > room)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected at most %zu periods, got %zu",
+                 id, room, n);
+    if (t->best > n)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': best: expected 0 (all) to %zu periods, got %zu",
+                 id, n, t->best);
+    if (isnan(t->local_floor) || isnan(t->local_cap) || t->local_floor > t->local_cap)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': local_cap: expected at least local_floor "
+                 "(%g), got %g", id, t->local_floor, t->local_cap);
+    if (isnan(t->global_floor) || isnan(t->global_cap) || t->global_floor > t->global_cap)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': global_cap: expected at least global_floor "
+                 "(%g), got %g", id, t->global_floor, t->global_cap);
+    break;
+  default: /* moving window */
+    if (t->window < 1 || t->window > n || t->window > room)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': window: expected 1 to %zu fixings, got %zu", id,
+                 n < room ? n : room, t->window);
+    if (t->barrier != 0) {
+      if (t->barrier_kind != MCP_UP_AND_OUT && t->barrier_kind != MCP_DOWN_AND_OUT)
+        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier kind: expected up-and-out or "
+                   "down-and-out for a moving window", id);
+      if ((why = mcpi_check_spot(t->barrier)))
+        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier: expected %s, or 0 for none, got %g",
+                   id, why, t->barrier);
+    }
+    if (!isfinite(t->rebate) || t->rebate < 0)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': rebate: expected a finite amount >= 0, got %g",
+                 id, t->rebate);
+  }
+  return MCP_OK;
+}
 
 /* Checks the product's own terms; id is valid. */
 static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
 {
   const char *id = t->id, *why;
-  if ((unsigned)t->product > MCP_PRODUCT_AMERICAN)
+  if ((unsigned)t->product >= MCP_PRODUCT_COUNT)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected european, digital, asian, "
-               "barrier, lookback, basket, best-of, worst-of or american", id);
+               "barrier, lookback, basket, best-of, worst-of, american, himalaya, cliquet "
+               "or moving-window", id);
   if (t->engine != MCP_ENGINE_DEFAULT && t->engine != MCP_ENGINE_MC &&
       t->engine != MCP_ENGINE_PDE)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': engine: expected MCP_ENGINE_DEFAULT, "
@@ -139,9 +196,10 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
                "combination of MCP_ANTITHETIC, MCP_CONTROL_VARIATE and MCP_QMC, got %d",
                id, t->methods);
   if (multi_asset(t->product)) {
-    if (t->nassets < 2 || t->nassets > MCP_MAX_ASSETS || !t->assets)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: expected 2 to %d underlyings, got %zu",
-                 id, MCP_MAX_ASSETS, t->nassets);
+    size_t least = t->product == MCP_PRODUCT_HIMALAYA ? 1 : 2;
+    if (t->nassets < least || t->nassets > MCP_MAX_ASSETS || !t->assets)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: expected %zu to %d underlyings, got %zu",
+                 id, least, MCP_MAX_ASSETS, t->nassets);
     for (size_t a = 0; a < t->nassets; a++) {
       if ((why = mcpi_check_name(t->assets[a])))
         TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets[%zu]: expected %s", id, a, why);
@@ -161,8 +219,8 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     if ((why = mcpi_check_name(t->underlying)))
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': underlying: expected %s", id, why);
     if (t->nassets || t->assets || t->weights)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only basket, best-of and worst-of "
-                 "have several", id);
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only basket, best-of, worst-of and "
+                 "himalaya have several", id);
   }
   if (t->product == MCP_PRODUCT_DIGITAL) {
     if ((unsigned)t->digital > MCP_ASSET_OR_NOTHING)
@@ -200,7 +258,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected none for this product%s", id,
                t->product == MCP_PRODUCT_BARRIER ? " (bridge monitoring is continuous)" : "");
   }
-  return MCP_OK;
+  return mcpi_private_product(t->product) ? check_private_terms(p, t) : MCP_OK;
 }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
@@ -240,7 +298,10 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
                   .average = t->average, .strike_kind = t->strike_kind,
                   .digital = t->digital, .cash = t->cash, .barrier_kind = t->barrier_kind,
                   .barrier = t->barrier, .rebate = t->rebate, .monitoring = t->monitoring,
-                  .methods = t->methods, .engine = t->engine};
+                  .methods = t->methods, .engine = t->engine, .notional = t->notional,
+                  .best = t->best, .local_floor = t->local_floor, .local_cap = t->local_cap,
+                  .global_floor = t->global_floor, .global_cap = t->global_cap,
+                  .window = t->window};
   int ok = c.id && c.asset && c.fix && (!basket || c.weight);
   for (size_t a = 0; ok && a < na; a++)
     ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;
@@ -429,6 +490,22 @@ mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *p, mcp_prefetch strategy, i
   p->distance = distance;
   p->padding = padding;
   return MCP_OK;
+}
+
+mcp_status mcp_portfolio_set_placement(mcp_portfolio *p, mcp_placement placement)
+{
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  if ((unsigned)placement >= MCPI_NPLACEMENTS)
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
+                     "placement: expected " MCPI_PLACEMENT_NAMES_TEXT ", got %d", (int)placement);
+  p->placement = placement;
+  return MCP_OK;
+}
+
+mcp_placement mcp_portfolio_placement(const mcp_portfolio *p)
+{
+  return p ? p->placement : MCP_PLACEMENT_AUTO;
 }
 
 void mcp_portfolio_prefetch(const mcp_portfolio *p, mcp_prefetch *strategy, int *distance,

@@ -23,6 +23,10 @@ typedef struct mcpi_trade {
   mcp_monitoring monitoring;
   int methods; /* MCP_METHODS_DEFAULT or flags */
   mcp_engine engine;
+  double notional;                  /* Himalaya, cliquet */
+  size_t best;                      /* cliquet */
+  double local_floor, local_cap, global_floor, global_cap;
+  size_t window;                    /* moving window */
 } mcpi_trade;
 
 struct mcp_portfolio {
@@ -42,6 +46,7 @@ struct mcp_portfolio {
   mcp_heston_scheme heston;
   mcp_engine engine[MCP_PRODUCT_COUNT]; /* the products' default engines */
   mcp_pde_settings pde;
+  mcp_placement placement; /* of per-path arrays on the GPU */
   char err[MCPI_ERRLEN];
 };
 

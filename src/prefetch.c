@@ -1,5 +1,5 @@
-/* prefetch.c: names of precisions and prefetch strategies, and the check of a
- * strategy's distance and padding. */
+/* prefetch.c: names of precisions, prefetch strategies and private-array
+ * placements, and the check of a strategy's distance and padding. */
 #include "names.h"
 #include "prefetch.h"
 
@@ -7,35 +7,15 @@ static const char *const precision_names[] = {"double", "float"};
 static const char *const prefetch_names[MCPI_NSTRATEGIES] = {
     "none", "unroll", "scalar-batch", "smem-batch", "scalar-rolling", "smem-rolling",
     "smem-async"};
+static const char *const placement_names[MCPI_NPLACEMENTS] = {"auto", "registers", "local",
+                                                                "shared"};
 
-mcp_status mcp_precision_from_name(const char *name, mcp_precision *out)
-{
-  int i;
-  mcp_status st = !out ? MCP_ERR_ARGUMENT : mcpi_name_parse(precision_names, 2, name, &i);
-  if (st == MCP_OK)
-    *out = (mcp_precision)i;
-  return st;
-}
-
-const char *mcp_precision_name(mcp_precision p)
-{
-  return (unsigned)p < 2 ? precision_names[p] : "unknown";
-}
-
-mcp_status mcp_prefetch_from_name(const char *name, mcp_prefetch *out)
-{
-  int i;
-  mcp_status st =
-      !out ? MCP_ERR_ARGUMENT : mcpi_name_parse(prefetch_names, MCPI_NSTRATEGIES, name, &i);
-  if (st == MCP_OK)
-    *out = (mcp_prefetch)i;
-  return st;
-}
-
-const char *mcp_prefetch_name(mcp_prefetch s)
-{
-  return (unsigned)s < MCPI_NSTRATEGIES ? prefetch_names[s] : "unknown";
-}
+MCPI_NAMED_ENUM(mcp_precision, mcp_precision_from_name, mcp_precision_name, precision_names,
+                "unknown")
+MCPI_NAMED_ENUM(mcp_prefetch, mcp_prefetch_from_name, mcp_prefetch_name, prefetch_names,
+                "unknown")
+MCPI_NAMED_ENUM(mcp_placement, mcp_placement_from_name, mcp_placement_name, placement_names,
+                "unknown")
 
 const char *mcpi_prefetch_check(mcp_prefetch s, int distance, int padding)
 {

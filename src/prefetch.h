@@ -11,6 +11,12 @@
 #define MCPI_NDISTANCES 7
 #define MCPI_MAX_PADDING 32
 #define MCPI_DEFAULT_DISTANCE 4
+#define MCPI_NPLACEMENTS 4
+#define MCPI_PLACEMENT_NAMES_TEXT "auto, registers, local or shared"
+/* The register placement's compiled capacities (elements), smallest first;
+ * the largest is MCP_MAX_REGISTER_ARRAY. */
+#define MCPI_NREG_CAPACITIES 2
+static const int mcpi_reg_capacities[MCPI_NREG_CAPACITIES] = {8, 16};
 
 /* The distances (and unroll factors) compiled into the kernels; the list as
  * text is for error messages. */
@@ -39,6 +45,7 @@ typedef struct mcpi_kernel_options {
   int distance; /* one of mcpi_prefetch_distances */
   int padding;  /* 0 .. MCPI_MAX_PADDING or MCP_PADDING_INTERLEAVED */
   int block;    /* threads per block */
+  mcp_placement placement; /* of per-path arrays: registers, local or shared, not auto */
 } mcpi_kernel_options;
 
 /* Checks a strategy, distance and padding; NULL when valid, else what was

@@ -72,9 +72,10 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
   }
   mcpi_accum **acc = calloc(plan.njobs, sizeof *acc);
   mcp_results *r = mcpi_results_alloc(portfolio->n);
-  mcpi_run run = {.plan = &plan, .ctx = ctx, .acc = acc,
+  mcpi_run run = {.plan = &plan, .portfolio = portfolio, .ctx = ctx, .acc = acc,
                   .kopt = {.precision = portfolio->precision, .strategy = portfolio->prefetch,
-                           .distance = portfolio->distance, .padding = portfolio->padding, .block = ctx->block}};
+                           .distance = portfolio->distance, .padding = portfolio->padding,
+                           .block = ctx->block, .placement = portfolio->placement}};
   if (!acc || !r)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   for (size_t j = 0; st == MCP_OK && j < plan.njobs; j++) {

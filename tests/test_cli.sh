@@ -14,6 +14,7 @@ UNKNOWN=$DATA/cli_unknown_underlying.json
 HESTON=$DATA/cli_heston_market.json     # ACME under Heston
 METHODS=$DATA/cli_methods_portfolio.json # cli_portfolio.json with run.methods
 PDE=$DATA/cli_pde_portfolio.json         # grid and Monte Carlo trades
+ARRAYS=$DATA/cli_array_portfolio.json    # products with per-path arrays
 NTRADES=3 # trades in cli_portfolio.json
 CSV_HEADER='id,quantity,price,std_error,ci95_low,ci95_high,value,method'
 
@@ -220,6 +221,14 @@ check "--output with bad input keeps the old file" '
 run price --market "$MARKET" --portfolio "$UNKNOWN" --format csv --output "$TMP/keep.csv"
 check "--output with a failed run keeps the old file" '
   status 1 && [ "$(cat "$TMP/keep.csv")" = "previous report" ] && no_temporaries "$TMP/keep.csv"'
+
+run price --market "$MARKET" --portfolio "$BOOK" --placement stack
+check "--placement stack exits 2 naming the placements" 'status 2 && err_has "auto, registers, local, shared"'
+run price --market "$MARKET" --portfolio "$ARRAYS" --format csv --placement shared
+cp "$TMP/out" "$TMP/arrays.csv"
+run price --market "$MARKET" --portfolio "$ARRAYS" --format csv --placement registers
+check "--placement leaves the prices alone" '
+  status 0 && grep -q "^cliquet," "$TMP/out" && cmp -s "$TMP/out" "$TMP/arrays.csv"'
 
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"

@@ -289,6 +289,22 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
   return p;
 }
 
+/* The largest relative price difference of two runs of one book, which must
+ * agree to 1e-9 in price and 1e-7 in standard error. */
+static double largest_difference(const mcp_results *g, const mcp_results *c)
+{
+  double worst = 0;
+  mcp_estimate x, y;
+  for (size_t i = 0; i < mcp_results_count(g); i++) {
+    mcp_results_trade(g, i, &x);
+    mcp_results_trade(c, i, &y);
+    assert_close(x.price, y.price, 1e-9, "price", mcp_results_trade_id(g, i));
+    assert_close(x.std_error, y.std_error, 1e-7, "std error", mcp_results_trade_id(g, i));
+    worst = fmax(worst, fabs(x.price - y.price) / fmax(fabs(y.price), 1e-300));
+  }
+  return worst;
+}
+
 /* The GPU computes what the CPU does, for every model, product and method:
  * the normals agree to rounding (cuRAND's host and device generators, and
  * the quantile through the device's and the C library's erfc), so prices
@@ -305,15 +321,7 @@ static void gpu_models_match_cpu(void **state)
       assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
       mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
       mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
-      double worst = 0;
-      mcp_estimate x, y;
-      for (size_t i = 0; i < mcp_results_count(g); i++) {
-        mcp_results_trade(g, i, &x);
-        mcp_results_trade(c, i, &y);
-        assert_close(x.price, y.price, 1e-9, "price", mcp_results_trade_id(g, i));
-        assert_close(x.std_error, y.std_error, 1e-7, "std error", mcp_results_trade_id(g, i));
-        worst = fmax(worst, fabs(x.price - y.price) / fmax(fabs(y.price), 1e-300));
-      }
+      double worst = largest_difference(g, c);
       print_message("  methods %d%s, %s: %zu trades, largest relative difference %.2e\n",
                     mixed ? 0 : methods[k], mixed ? " (mixed per trade)" : "",
                     scheme ? "Euler" : "QE", mcp_results_count(g), worst);
@@ -577,6 +585,208 @@ static void gpu_pde_matches_cpu(void **state)
   pde_check(3, MCP_PDE_CRANK_NICOLSON, 9000);
 }
 
+/* ---- per-path arrays ------------------------------------------------------ */
+
+/* Himalayas (3 and 16 assets), cliquets and moving windows (with and without
+ * a barrier) on A, H and M and the correlated assets; every job's array fits
+ * the register kernels unless big is set. */
+static mcp_portfolio *array_book(uint64_t paths, int big, int methods)
+{
+  static const char *und[3] = {"A", "H", "M"};
+  static const char *many[16] = {"A", "B", "C", "D0", "D1", "D2", "D3", "D4",
+                                 "D5", "D6", "D7", "D8", "D9", "D10", "D11", "D12"};
+  double fix[64];
+  mcp_portfolio *p;
+  char id[24];
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  for (int u = 0; u < 3; u++) {
+    for (int k = 0; k < 3; k++) {
+      int n = big ? 30 : 6;
+      for (int i = 0; i < 52; i++)
+        fix[i] = (i + 1) / 52.0;
+      mcp_trade t;
+      mcp_trade_init(&t);
+      snprintf(id, sizeof id, "%s-cliquet-%d", und[u], k);
+      t.id = id;
+      t.underlying = und[u];
+      t.product = MCP_PRODUCT_CLIQUET;
+      t.maturity = 1;
+      t.nfixings = (size_t)n;
+      t.fixings = fix + 52 - n;
+      t.best = (size_t)(k == 0 ? 0 : n / 2);
+      t.local_floor = k == 2 ? 0 : -0.05;
+      t.local_cap = 0.04 + 0.02 * k;
+      t.global_floor = k == 1 ? 0.01 : -HUGE_VAL;
+      t.notional = 100;
+      add(p, &t);
+      mcp_trade_init(&t);
+      snprintf(id, sizeof id, "%s-window-%d", und[u], k);
+      t.id = id;
+      t.underlying = und[u];
+      t.product = MCP_PRODUCT_MOVING_WINDOW;
+      t.type = k == 1 ? MCP_PUT : MCP_CALL;
+      t.strike = u == 2 ? 80 : 100;
+      t.maturity = 1;
+      t.nfixings = big ? 52 : 12;
+      t.fixings = fix + 52 - t.nfixings;
+      t.window = big ? 40 : 4 + k;
+      t.barrier_kind = k == 2 ? MCP_DOWN_AND_OUT : MCP_UP_AND_OUT;
+      t.barrier = k == 0 ? 0 : k == 1 ? 1.15 * t.strike : 0.9 * t.strike;
+      t.rebate = k;
+      add(p, &t);
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    mcp_trade t;
+    mcp_trade_init(&t);
+    snprintf(id, sizeof id, "himalaya-%d", k);
+    t.id = id;
+    t.product = MCP_PRODUCT_HIMALAYA;
+    t.type = k ? MCP_PUT : MCP_CALL;
+    t.nassets = big ? 16 : 3;
+    t.assets = many;
+    t.nfixings = t.nassets;
+    for (size_t i = 0; i < t.nassets; i++)
+      fix[i] = (double)(i + 1) / (double)t.nassets;
+    t.fixings = fix;
+    t.strike = 1.0 + 0.05 * k;
+    t.maturity = 1;
+    t.notional = 100;
+    add(p, &t);
+  }
+  assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 52), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_scramblings(p, 4), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, paths), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_seed(p, 66), MCP_OK);
+  return p;
+}
+
+static mcp_market *array_market(void)
+{
+  mcp_market *m = models_market();
+  char name[8];
+  for (int i = 0; i < 13; i++) {
+    snprintf(name, sizeof name, "D%d", i);
+    assert_int_equal(mcp_market_add_black_scholes(m, name, 20 + 10 * i, 0.03, 0.01,
+                                                  0.15 + 0.02 * i),
+                     MCP_OK);
+  }
+  return m;
+}
+
+static mcp_results *price_placed(mcp_portfolio *p, mcp_placement place, int block,
+                                 const mcp_market *m)
+{
+  assert_int_equal(mcp_portfolio_set_placement(p, place), MCP_OK);
+  return price(MCP_BACKEND_CUDA, block, 0, m, p);
+}
+
+/* GPU against CPU for the array products (to the rounding of the normals, as
+ * gpu_models_match_cpu), and the GPU's bits unchanged by the placement and
+ * the block size, with plain, antithetic and QMC sampling. */
+static void gpu_arrays_match_cpu(void **state)
+{
+  static const int methods[] = {0, MCP_ANTITHETIC, MCP_QMC};
+  mcp_market *m = array_market();
+  for (int big = 0; big < 2; big++)
+    for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
+      mcp_portfolio *p = array_book(20001, big, methods[k]);
+      mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
+      mcp_results *g = price_placed(p, MCP_PLACEMENT_AUTO, 128, m);
+      double worst = largest_difference(g, c);
+      print_message("  arrays %s, methods %d: %zu trades, largest relative difference %.2e\n",
+                    big ? "up to 64" : "up to 16", methods[k], mcp_results_count(g), worst);
+      static const mcp_placement places[3] = {MCP_PLACEMENT_REGISTERS, MCP_PLACEMENT_LOCAL,
+                                              MCP_PLACEMENT_SHARED};
+      for (int q = big; q < 3; q++) /* the big arrays do not fit the registers */
+        for (int block = 64; block <= 256; block *= 4) {
+          mcp_results *o = price_placed(p, places[q], block, m);
+          assert_identical(g, o);
+          mcp_results_destroy(o);
+        }
+      mcp_results_destroy(g);
+      mcp_results_destroy(c);
+      mcp_portfolio_destroy(p);
+    }
+  mcp_market_destroy(m);
+}
+
+/* Float paths: the placements agree with each other bit for bit. */
+static void gpu_arrays_float_invariant(void **state)
+{
+  mcp_market *m = array_market();
+  mcp_portfolio *p = array_book(20001, 0, 0);
+  assert_int_equal(mcp_portfolio_set_precision(p, MCP_FLOAT), MCP_OK);
+  mcp_results *a = price_placed(p, MCP_PLACEMENT_REGISTERS, 128, m);
+  for (int q = MCP_PLACEMENT_LOCAL; q <= MCP_PLACEMENT_SHARED; q++) {
+    mcp_results *b = price_placed(p, (mcp_placement)q, 128, m);
+    assert_identical(a, b);
+    mcp_results_destroy(b);
+  }
+  mcp_results_destroy(a);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Arrays that a placement cannot hold are refused with a message that says
+ * why, and nothing is priced. */
+static void gpu_arrays_refused(void **state)
+{
+  mcp_market *m = array_market();
+  mcp_portfolio *p = array_book(1000, 1, 0);
+  mcp_context *ctx;
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CUDA), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_placement(p, MCP_PLACEMENT_REGISTERS), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_ARGUMENT);
+  assert_null(r);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "placement registers"));
+  /* 64 doubles x 1024 threads is 512 KiB, beyond any device's shared memory */
+  assert_int_equal(mcp_context_set_block_size(ctx, 1024), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_placement(p, MCP_PLACEMENT_SHARED), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_ARGUMENT);
+  assert_null(r);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "placement shared"));
+  /* auto falls back to local memory there */
+  assert_int_equal(mcp_portfolio_set_placement(p, MCP_PLACEMENT_AUTO), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK);
+  mcp_results_destroy(r);
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* The register placement leaves the array in registers: its kernels use no
+ * more local memory than the same loop without an array (none at all, but
+ * for the double single-asset state, which a call of the step keeps in a
+ * frame), while the local placement's frame holds the whole array. */
+static void gpu_register_arrays_stay_in_registers(void **state)
+{
+  for (int prec = 0; prec < 2; prec++)
+    for (int multi = 0; multi < 2; multi++) {
+      mcpi_kernel_options o = {.precision = (mcp_precision)prec, .strategy = MCP_PREFETCH_NONE,
+                               .distance = 1, .block = 128};
+      struct cudaFuncAttributes base, reg, loc;
+      assert_int_equal(mcpi_path_kernel_attributes(&o, multi, 0, &base), cudaSuccess);
+      o.placement = MCP_PLACEMENT_LOCAL;
+      assert_int_equal(mcpi_path_kernel_attributes(&o, multi, 1, &loc), cudaSuccess);
+      assert_true(loc.localSizeBytes >= MCP_MAX_PRIVATE_ARRAY * sizeof(double));
+      o.placement = MCP_PLACEMENT_REGISTERS;
+      for (int c = 0; c < MCPI_NREG_CAPACITIES; c++) {
+        assert_int_equal(mcpi_path_kernel_attributes(&o, multi, mcpi_reg_capacities[c], &reg),
+                         cudaSuccess);
+        print_message("  %s %s, registers %2d: %3d registers, %4zu bytes local (no array "
+                      "%zu, local array %zu)\n", prec ? "float" : "double",
+                      multi ? "multi-asset" : "one asset", mcpi_reg_capacities[c], reg.numRegs,
+                      reg.localSizeBytes, base.localSizeBytes, loc.localSizeBytes);
+        assert_true(reg.localSizeBytes <= base.localSizeBytes);
+        if (prec == MCP_FLOAT || multi)
+          assert_int_equal(reg.localSizeBytes, 0);
+      }
+    }
+}
+
 int main(void)
 {
   if (mcp_device_count() == 0) {
@@ -599,6 +809,10 @@ int main(void)
       cmocka_unit_test(gpu_models_match_cpu),
       cmocka_unit_test(gpu_models_invariant),
       cmocka_unit_test(gpu_pde_matches_cpu),
+      cmocka_unit_test(gpu_arrays_match_cpu),
+      cmocka_unit_test(gpu_arrays_float_invariant),
+      cmocka_unit_test(gpu_arrays_refused),
+      cmocka_unit_test(gpu_register_arrays_stay_in_registers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

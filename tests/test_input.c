@@ -381,11 +381,11 @@ static const bad_case bad_cases[] = {
     /* products */
     {"bad_product.json", 0, MCP_ERR_INPUT,
      ":3:30: trades[0].product: expected one of european, digital, asian, barrier, lookback, "
-     "basket, best-of, worst-of, american, got \"cliquet\""},
+     "basket, best-of, worst-of, american, himalaya, cliquet, moving-window, got \"rainbow\""},
     {"bad_product_key.json", 0, MCP_ERR_INPUT,
      ":4:37: trades[0].fixings: unknown field; expected one of id, product, type, underlying, "
      "strike, maturity, quantity, digital, cash, methods, method (fixings is for products asian, "
-     "barrier and lookback)"},
+     "barrier, lookback, himalaya, cliquet and moving-window)"},
     {"bad_digital.json", 0, MCP_ERR_INPUT,
      ":3:52: trades[0].digital: expected one of cash-or-nothing, asset-or-nothing, "
      "got \"binary\""},
@@ -421,7 +421,7 @@ static const bad_case bad_cases[] = {
     {"bad_basket_underlying.json", 0, MCP_ERR_INPUT,
      ":3:56: trades[0].underlying: unknown field; expected one of id, product, type, strike, "
      "maturity, quantity, assets, weights, methods, method (underlying is for products "
-     "european, digital, asian, barrier, lookback and american)"},
+     "european, digital, asian, barrier, lookback, american, cliquet and moving-window)"},
     {"bad_best_of_weights.json", 0, MCP_ERR_INPUT,
      ":4:7: trades[0].weights: unknown field; expected one of id, product, type, strike, "
      "maturity, quantity, assets, methods, method (weights is for product basket)"},
@@ -446,6 +446,23 @@ static const bad_case bad_cases[] = {
     {"bad_heston_scheme.json", 0, MCP_ERR_INPUT,
      ":2:29: run.heston_scheme: expected one of qe, euler, got \"milstein\""},
     /* finite differences */
+    {"bad_placement.json", 0, MCP_ERR_INPUT,
+     ":2:39: run.placement: expected one of auto, registers, local, shared, got \"stack\""},
+    {"bad_cliquet_best.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: trade 'C1': best: expected 0 (all) to 4 periods, got 5"},
+    {"bad_cliquet_strike.json", 0, MCP_ERR_INPUT,
+     ":3:81: trades[0].strike: unknown field; expected one of id, product, underlying, "
+     "maturity, quantity, fixings, notional, best, local_floor, local_cap, global_floor, "
+     "global_cap, methods, method (strike is for products european, digital, asian, barrier, "
+     "lookback, basket, best-of, worst-of, american, himalaya and moving-window)"},
+    {"bad_cliquet_cap.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: trade 'C1': local_cap: expected at least local_floor (0.05), got 0.01"},
+    {"bad_window_missing.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'window' (expected an integer from 1 to 62)"},
+    {"bad_window_barrier_kind.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: trade 'W1': barrier kind: expected up-and-out or down-and-out for a moving window"},
+    {"bad_himalaya_fixings.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: trade 'H1': fixings: expected 3, one for each asset, got 2"},
     {"bad_pde_points.json", 0, MCP_ERR_INPUT,
      ":2:61: run.pde.stencil_points: expected 3 or 5, got 4"},
     {"bad_pde_products.json", 0, MCP_ERR_INPUT,
@@ -459,7 +476,7 @@ static const bad_case bad_cases[] = {
     {"bad_american_methods.json", 0, MCP_ERR_INPUT,
      ":4:37: trades[0].methods: unknown field; expected one of id, product, type, underlying, "
      "strike, maturity, quantity, method (methods is for products european, digital, asian, "
-     "barrier, lookback, basket, best-of and worst-of)"},
+     "barrier, lookback, basket, best-of, worst-of, himalaya, cliquet and moving-window)"},
 };
 
 static void test_bad_file(void **state)

@@ -34,6 +34,12 @@ const char cli_price_options_help[] =
     "                         1, 2, 4, 6, 8, 12 or 16 (default 4)\n"
     "      --padding P        shared-memory variants: 0 to 32 values of padding per\n"
     "                         thread slot, or interleaved (default 0)\n"
+    "      --placement NAME   where the GPU keeps the per-path arrays of himalaya,\n"
+    "                         cliquet and moving-window trades: auto (shared memory\n"
+    "                         where it leaves room for 512 threads an SM, else\n"
+    "                         local; the default), registers,\n"
+    "                         local or shared (overrides run.placement); prices do\n"
+    "                         not depend on it\n"
     "      --methods LIST     variance reduction and sampling of the trades that name\n"
     "                         none of their own: a comma-separated list of\n"
     "                         antithetic, control-variate and qmc, or none for plain\n"
@@ -96,6 +102,7 @@ enum {
   O_STENCIL_POINTS,
   O_STENCIL,
   O_COARSENING,
+  O_PLACEMENT,
   O_QUIET,
   O_HELP
 };
@@ -113,7 +120,7 @@ static const cli_option options[] = {
     [O_PDE] = {"pde", 0, 1},          [O_PDE_SCHEME] = {"pde-scheme", 0, 1},
     [O_PDE_NODES] = {"pde-nodes", 0, 1}, [O_PDE_STEPS] = {"pde-steps", 0, 1},
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
-    [O_COARSENING] = {"coarsening", 0, 1},
+    [O_COARSENING] = {"coarsening", 0, 1}, [O_PLACEMENT] = {"placement", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
@@ -130,6 +137,7 @@ typedef struct price_opts {
   mcp_backend backend;
   mcp_precision precision;
   mcp_prefetch prefetch;
+  mcp_placement placement;
   report_format format;
 } price_opts;
 
@@ -269,6 +277,11 @@ static int parse_args(char **argv, price_opts *o)
     case O_DISTANCE:
       bad = parse_count("prefetch-distance", v, INT_MAX, &o->distance);
       break;
+    case O_PLACEMENT:
+      bad = mcp_placement_from_name(v, &o->placement) != MCP_OK;
+      if (bad)
+        cli_error("--placement: expected one of auto, registers, local, shared; got '%s'", v);
+      break;
     case O_PADDING:
       if (strcmp(v, "interleaved") == 0)
         o->padding = UINT64_MAX; /* MCP_PADDING_INTERLEAVED */
@@ -358,6 +371,9 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
   else if (GIVEN(o, O_HESTON) &&
            (st = mcp_portfolio_set_heston_scheme(p, o->heston)) != MCP_OK)
     option = "--heston-scheme";
+  else if (GIVEN(o, O_PLACEMENT) &&
+           (st = mcp_portfolio_set_placement(p, o->placement)) != MCP_OK)
+    option = "--placement";
   else if (GIVEN(o, O_PREFETCH) || GIVEN(o, O_DISTANCE) || GIVEN(o, O_PADDING)) {
     mcp_prefetch s;
     int d, pad;

@@ -1,0 +1,236 @@
+/* private.h: the products that keep a small array per path (Himalaya,
+ * cliquet, moving window), shared by the CPU and GPU backends, in double.
+ *
+ * A job of such trades gives each path one array of j->arr_len doubles; trade
+ * p owns elements p->arr_off .. p->arr_off + p->arr_len - 1 (slots below are
+ * relative to it).  The algorithms reach the array only through mcpi_aget and
+ * mcpi_aset, so that where it lives is the caller's choice (the placements of
+ * mcp_placement):
+ *   mcpi_parr     memory: element i at p[i stride]; local memory (stride 1),
+ *                 shared memory (p = base + thread, stride = block), the CPU;
+ *   mcpi_rarr<L>  registers (CUDA): every access a scan of the L compile-time
+ *                 indices, so that no index is left for the compiler to
+ *                 resolve at run time.
+ * Under C the functions take mcpi_parr; under C++ they are templates over
+ * the array type.  Every placement runs the same operations in the same
+ * order, so per-path values are identical bit for bit.
+ *
+ * Layouts (n fixings, W the window):
+ *   Himalaya  [0, n) performances at the fixing, [n, 2n) the remaining
+ *             assets' indices (the path's own order), 2n the sum of the
+ *             recorded performances, 2n + 1 the fixings done;
+ *   cliquet   [0, n) the clamped period returns so far, sorted descending,
+ *             n the previous fixing's spot, n + 1 the fixings done;
+ *   window    [0, W) ring of the last W spots (fixing k in slot k mod W),
+ *             W 1 while alive, W + 1 the fixings done. */
+#ifndef MCP_PRIVATE_H
+#define MCP_PRIVATE_H
+
+/* included by path.h, after mcpi_job_view and mcpi_emit */
+#include "payoff.h"
+
+typedef struct mcpi_parr {
+  double *p;
+  uint32_t stride;
+} mcpi_parr;
+
+MCP_HD static inline double mcpi_aget(const mcpi_parr *a, int i)
+{
+  return a->p[(size_t)i * a->stride];
+}
+
+MCP_HD static inline void mcpi_aset(mcpi_parr *a, int i, double v)
+{
+  a->p[(size_t)i * a->stride] = v;
+}
+
+#ifdef __cplusplus
+template <int L> struct mcpi_rarr {
+  double r[L];
+};
+
+template <int L> MCP_HD static inline double mcpi_aget(const mcpi_rarr<L> *a, int i)
+{
+  double v = a->r[0];
+#pragma unroll
+  for (int q = 1; q < L; q++)
+    v = q == i ? a->r[q] : v;
+  return v;
+}
+
+template <int L> MCP_HD static inline void mcpi_aset(mcpi_rarr<L> *a, int i, double v)
+{
+#pragma unroll
+  for (int q = 0; q < L; q++)
+    a->r[q] = q == i ? v : a->r[q];
+}
+#define MCPI_ARRAY_FN template <typename A> MCP_HD static inline
+#define MCPI_ARRAY A
+#else
+#define MCPI_ARRAY_FN MCP_HD static inline
+#define MCPI_ARRAY mcpi_parr
+#endif
+
+/* Elements a trade's array needs: n fixings (Himalaya: n assets), W window. */
+static inline int mcpi_private_len(int product, int nfix, int window)
+{
+  switch (product) {
+  case MCP_PRODUCT_HIMALAYA: return 2 * nfix + 2;
+  case MCP_PRODUCT_CLIQUET: return nfix + 2;
+  case MCP_PRODUCT_MOVING_WINDOW: return window + 2;
+  default: return 0;
+  }
+}
+
+static inline int mcpi_private_product(int product)
+{
+  return mcpi_private_len(product, 1, 1) > 0;
+}
+
+/* The log-spot at 0 of the job's asset i. */
+MCP_HD static inline double mcpi_log_spot0(const mcpi_job_view *j, int i)
+{
+  return j->nassets > 1 ? j->log_spots[i] : j->log_spot;
+}
+
+MCPI_ARRAY_FN void mcpi_private_init(MCPI_ARRAY *a, const mcpi_job_view *j)
+{
+  for (int t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->trades[t];
+    int o = p->arr_off, n = p->nper;
+    switch (p->product) {
+    case MCP_PRODUCT_HIMALAYA:
+      for (int i = 0; i < n; i++)
+        mcpi_aset(a, o + n + i, i);
+      mcpi_aset(a, o + 2 * n, 0);
+      mcpi_aset(a, o + 2 * n + 1, 0);
+      break;
+    case MCP_PRODUCT_CLIQUET:
+      mcpi_aset(a, o + n, exp(j->log_spot));
+      mcpi_aset(a, o + n + 1, 0);
+      break;
+    default: /* moving window */
+      mcpi_aset(a, o + p->window, 1);
+      mcpi_aset(a, o + p->window + 1, 0);
+    }
+  }
+}
+
+/* Himalaya fixing: the best performer among the remaining assets is recorded
+ * and swapped out of the list (the first of equals wins). */
+MCPI_ARRAY_FN void mcpi_himalaya_fix(MCPI_ARRAY *a, const mcpi_job_view *j,
+                                     const mcpi_payoff_spec *p, const double *x)
+{
+  int o = p->arr_off, n = p->nper, k = (int)mcpi_aget(a, o + 2 * n + 1);
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) /* x[i] stays a register */
+    if (i < n)
+      mcpi_aset(a, o + i, exp(x[i] - mcpi_log_spot0(j, i)));
+  int left = n - k, at = 0;
+  double best = -INFINITY;
+  for (int q = 0; q < left; q++) {
+    double v = mcpi_aget(a, o + (int)mcpi_aget(a, o + n + q));
+    if (v > best) {
+      best = v;
+      at = q;
+    }
+  }
+  mcpi_aset(a, o + 2 * n, mcpi_aget(a, o + 2 * n) + best);
+  mcpi_aset(a, o + n + at, mcpi_aget(a, o + n + left - 1));
+  mcpi_aset(a, o + 2 * n + 1, k + 1);
+}
+
+/* Cliquet fixing: the period's clamped return inserted into the sorted list. */
+MCPI_ARRAY_FN void mcpi_cliquet_fix(MCPI_ARRAY *a, const mcpi_payoff_spec *p, double x)
+{
+  int o = p->arr_off, n = p->nper, k = (int)mcpi_aget(a, o + n + 1);
+  double s = exp(x), r = s / mcpi_aget(a, o + n) - 1;
+  r = fmin(fmax(r, p->local_floor), p->local_cap);
+  int i = k;
+  for (; i > 0; i--) {
+    double up = mcpi_aget(a, o + i - 1);
+    if (up >= r)
+      break;
+    mcpi_aset(a, o + i, up);
+  }
+  mcpi_aset(a, o + i, r);
+  mcpi_aset(a, o + n, s);
+  mcpi_aset(a, o + n + 1, k + 1);
+}
+
+/* The sum of a moving window's W slots, in slot order (with W the number of
+ * fixings, the Asian's order of summation). */
+MCPI_ARRAY_FN double mcpi_window_sum(const MCPI_ARRAY *a, const mcpi_payoff_spec *p)
+{
+  double sum = 0;
+  for (int i = 0; i < p->window; i++)
+    sum += mcpi_aget(a, p->arr_off + i);
+  return sum;
+}
+
+/* Moving-window fixing: the spot into the ring; from the W-th fixing on, the
+ * window's average against the barrier. */
+MCPI_ARRAY_FN void mcpi_window_fix(MCPI_ARRAY *a, const mcpi_payoff_spec *p, double x)
+{
+  int o = p->arr_off, w = p->window, k = (int)mcpi_aget(a, o + w + 1);
+  mcpi_aset(a, o + k % w, exp(x));
+  if (k + 1 >= w && p->log_barrier > -INFINITY) {
+    double avg = mcpi_window_sum(a, p) * p->inv_window, h = exp(p->log_barrier);
+    if (p->flags & MCPI_UP ? avg >= h : avg <= h)
+      mcpi_aset(a, o + w, 0);
+  }
+  mcpi_aset(a, o + w + 1, k + 1);
+}
+
+/* The end of a step whose tag carries fixings: the trades of those schedules
+ * record the log-spots x (one for each of the job's assets). */
+MCPI_ARRAY_FN void mcpi_private_fix(MCPI_ARRAY *a, const mcpi_job_view *j, uint32_t tag,
+                                    const double *x)
+{
+  uint32_t mask = tag & MCPI_TAG_MASK;
+  if (!(tag & MCPI_TAG_LAST) || !mask)
+    return;
+  for (int t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->trades[t];
+    if (!(mask >> p->schedule & 1u))
+      continue;
+    if (p->product == MCP_PRODUCT_HIMALAYA)
+      mcpi_himalaya_fix(a, j, p, x);
+    else if (p->product == MCP_PRODUCT_CLIQUET)
+      mcpi_cliquet_fix(a, p, x[0]);
+    else
+      mcpi_window_fix(a, p, x[0]);
+  }
+}
+
+/* Undiscounted payoff of trade p at the end of the path. */
+MCPI_ARRAY_FN double mcpi_private_payoff(const MCPI_ARRAY *a, const mcpi_payoff_spec *p)
+{
+  int o = p->arr_off, n = p->nper;
+  switch (p->product) {
+  case MCP_PRODUCT_HIMALAYA:
+    return p->notional * mcpi_vanilla(p->type, mcpi_aget(a, o + 2 * n) * p->inv_nfix, p->strike);
+  case MCP_PRODUCT_CLIQUET: {
+    double sum = 0;
+    for (int i = 0; i < p->best; i++)
+      sum += mcpi_aget(a, o + i);
+    return p->notional * fmin(fmax(sum, p->global_floor), p->global_cap);
+  }
+  default:
+    return mcpi_aget(a, o + p->window) != 0
+               ? mcpi_vanilla(p->type, mcpi_window_sum(a, p) * p->inv_window, p->strike)
+               : p->rebate;
+  }
+}
+
+MCPI_ARRAY_FN void mcpi_private_finish(const MCPI_ARRAY *a, const mcpi_job_view *j,
+                                       double *pay, size_t ldp, int pass)
+{
+  double book = 0;
+  for (int t = 0; t < j->ntrades; t++)
+    mcpi_emit(j, t, j->trades[t].discount * mcpi_private_payoff(a, &j->trades[t]), 0, pay, ldp,
+              pass, &book);
+  pay[(size_t)j->ntrades * ldp] = book;
+}
+
+#endif
