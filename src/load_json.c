@@ -206,6 +206,12 @@ mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, j
 mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
                            double **times, size_t *n)
 {
+  return mcpi_json_numbers(d, path, array, "a time in years", times, n);
+}
+
+mcp_status mcpi_json_numbers(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
+                             const char *what, double **times, size_t *n)
+{
   size_t i, count = json_array_size(array);
   json_t *v;
   double *t = malloc((count ? count : 1) * sizeof *t);
@@ -214,7 +220,7 @@ mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, j
   json_array_foreach(array, i, v) {
     if (!json_is_number(v)) {
       free(t);
-      return mcpi_json_expected(d, &(mcpi_json_path){path, NULL, i}, "a time in years");
+      return mcpi_json_expected(d, &(mcpi_json_path){path, NULL, i}, what);
     }
     t[i] = json_number_value(v);
   }

@@ -88,6 +88,9 @@ mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, j
  * to be freed by the caller). */
 mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
                            double **times, size_t *n);
+/* The same for numbers of any meaning; what names them in messages. */
+mcp_status mcpi_json_numbers(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
+                             const char *what, double **out, size_t *n);
 
 /* Checks that every member of obj, all among the nkeys keys (masks[i] says
  * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind

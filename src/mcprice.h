@@ -437,6 +437,60 @@ mcp_backend mcp_results_backend(const mcp_results *results);
 double mcp_results_seconds(const mcp_results *results);
 void mcp_results_destroy(mcp_results *results);
 
+/* ---- scenarios --------------------------------------------------------- */
+/* A grid of market shifts, revalued on the same paths: every scenario is
+ * priced with the portfolio's seed, so it draws the same normals as an
+ * mcp_price of the shifted market (the prices are equal to the bit), and
+ * the differences between scenarios carry common random numbers.  The axes:
+ *   MCP_SHIFT_SPOT        every underlying's spot: S (1 + x), or S + x;
+ *   MCP_SHIFT_VOLATILITY  every volatility curve (Heston: the square roots
+ *                         of v0 and theta): sigma (1 + x), or sigma + x;
+ *   MCP_SHIFT_RATE        every rate curve: r (1 + x), or r + x.
+ * An axis left unset is the one shift 0. */
+typedef enum mcp_shift_axis {
+  MCP_SHIFT_SPOT = 0, MCP_SHIFT_VOLATILITY, MCP_SHIFT_RATE
+} mcp_shift_axis;
+typedef enum mcp_shift_kind { MCP_SHIFT_RELATIVE = 0, MCP_SHIFT_ABSOLUTE } mcp_shift_kind;
+#define MCP_MAX_SCENARIOS 4096 /* points of the grid */
+typedef struct mcp_scenarios mcp_scenarios;
+typedef struct mcp_scenario_results mcp_scenario_results;
+
+mcp_status mcp_scenarios_create(mcp_scenarios **scenarios);
+void mcp_scenarios_destroy(mcp_scenarios *scenarios);
+/* The n (1 to MCP_MAX_SCENARIOS) finite shifts of an axis, copied; a
+ * relative shift is above -1.  MCP_ERR_ARGUMENT, with a message, otherwise. */
+mcp_status mcp_scenarios_set(mcp_scenarios *scenarios, mcp_shift_axis axis,
+                             mcp_shift_kind kind, size_t n, const double *shifts);
+/* Reads a scenario file (doc/input-schema.md); errors as mcp_portfolio_load. */
+mcp_status mcp_scenarios_load(mcp_scenarios **scenarios, const char *path, char *err,
+                              size_t errlen);
+const char *mcp_scenarios_last_error(const mcp_scenarios *scenarios);
+
+/* Prices the portfolio at every point of the grid.  A shift that leaves a
+ * spot at or below 0, or a volatility or a Heston variance below 0, is
+ * MCP_ERR_INPUT naming the underlying and the shift. */
+mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
+                               const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
+                               mcp_scenario_results **results);
+/* Shifts of an axis: their number, and shift i. */
+size_t mcp_scenario_results_shifts(const mcp_scenario_results *results, mcp_shift_axis axis);
+double mcp_scenario_results_shift(const mcp_scenario_results *results, mcp_shift_axis axis,
+                                  size_t i);
+mcp_shift_kind mcp_scenario_results_kind(const mcp_scenario_results *results,
+                                         mcp_shift_axis axis);
+size_t mcp_scenario_results_count(const mcp_scenario_results *results);
+const char *mcp_scenario_results_trade_id(const mcp_scenario_results *results, size_t index);
+mcp_status mcp_scenario_results_find(const mcp_scenario_results *results, const char *id,
+                                     size_t *index);
+double mcp_scenario_results_quantity(const mcp_scenario_results *results, size_t index);
+/* The per-unit estimate of trade index at spot shift i, volatility shift j
+ * and rate shift k; the book's total value there. */
+mcp_status mcp_scenario_results_trade(const mcp_scenario_results *results, size_t index,
+                                      size_t i, size_t j, size_t k, mcp_estimate *estimate);
+mcp_status mcp_scenario_results_total(const mcp_scenario_results *results, size_t i, size_t j,
+                                      size_t k, mcp_estimate *estimate);
+void mcp_scenario_results_destroy(mcp_scenario_results *results);
+
 #ifdef __cplusplus
 }
 #endif

@@ -230,6 +230,15 @@ run price --market "$MARKET" --portfolio "$ARRAYS" --format csv --placement regi
 check "--placement leaves the prices alone" '
   status 0 && grep -q "^cliquet," "$TMP/out" && cmp -s "$TMP/out" "$TMP/arrays.csv"'
 
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --scenarios "$DATA/cli_scenarios.json"
+check "--scenarios writes a row a trade and point, the zero shift equal to the plain run" '
+  status 0 && [ "$(grep -c "^c1," "$TMP/out")" = 6 ] && [ "$(grep -c "^TOTAL," "$TMP/out")" = 6 ] &&
+  [ "$(awk -F, "\$1 == \"c1\" && \$2 == 0 && \$3 == 0 { print \$6 }" "$TMP/out")" = \
+    "$(awk -F, "\$1 == \"c1\" { print \$3 }" "$TMP/seed7.csv")" ]'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/bad_scenarios.json"
+check "a bad scenario file exits 1 naming the field" '
+  status 1 && err_has "bad_scenarios.json:1:19: spot.kind: expected one of relative, absolute"'
+
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"
   rc=$?

@@ -19,6 +19,9 @@ const char cli_price_options_help[] =
     "      --backend NAME     auto, cpu or cuda (overrides run.backend; default auto:\n"
     "                         the GPU when one is present, else the CPU)\n"
     "      --format NAME      report format: table, csv or json (default table)\n"
+    "      --scenarios FILE   revalue the book on the same paths at every point of\n"
+    "                         the grid of spot, volatility and rate shifts in FILE,\n"
+    "                         and report a matrix a trade (and the book)\n"
     "      --output FILE      write the report to FILE, which is replaced only once\n"
     "                         the report is complete (default: standard output)\n"
     "      --tile-paths N     paths per tile: 0 (sized to memory, the default) or a\n"
@@ -103,6 +106,7 @@ enum {
   O_STENCIL,
   O_COARSENING,
   O_PLACEMENT,
+  O_SCENARIOS,
   O_QUIET,
   O_HELP
 };
@@ -121,12 +125,13 @@ static const cli_option options[] = {
     [O_PDE_NODES] = {"pde-nodes", 0, 1}, [O_PDE_STEPS] = {"pde-steps", 0, 1},
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
     [O_COARSENING] = {"coarsening", 0, 1}, [O_PLACEMENT] = {"placement", 0, 1},
+    [O_SCENARIOS] = {"scenarios", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
 typedef struct price_opts {
   unsigned given; /* bit O_x: the option was on the command line */
-  const char *market, *portfolio, *output;
+  const char *market, *portfolio, *output, *scenarios;
   uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings;
   int methods; /* MCP_ANTITHETIC | ... */
   unsigned pde_products; /* bit 1 << mcp_product */
@@ -241,6 +246,9 @@ static int parse_args(char **argv, price_opts *o)
       break;
     case O_PORTFOLIO:
       o->portfolio = v;
+      break;
+    case O_SCENARIOS:
+      o->scenarios = v;
       break;
     case O_OUTPUT:
       o->output = v;
@@ -472,6 +480,16 @@ static int load_inputs(const price_opts *o, mcp_market **m, mcp_portfolio **p)
   return load_failed(mcp_portfolio_load(p, o->portfolio, err, sizeof err), o->portfolio, err);
 }
 
+/* The --scenarios file, if given. */
+static int load_scenarios(const price_opts *o, mcp_scenarios **s)
+{
+  char err[1024];
+  if (!o->scenarios)
+    return CLI_EXIT_OK;
+  err[0] = '\0';
+  return load_failed(mcp_scenarios_load(s, o->scenarios, err, sizeof err), o->scenarios, err);
+}
+
 /* Backend: the flag, else the portfolio's run settings, else auto. */
 static int make_context(const price_opts *o, const mcp_portfolio *p, mcp_context **c)
 {
@@ -520,7 +538,7 @@ static void on_progress(double fraction, void *user)
 /* ---- the command --------------------------------------------------------------- */
 
 static int price_and_report(const price_opts *o, mcp_context *c, const mcp_market *m,
-                            const mcp_portfolio *p)
+                            const mcp_portfolio *p, const mcp_scenarios *s)
 {
   report_sink sink;
   /* open the output first: an unwritable --output fails before a long run */
@@ -530,7 +548,8 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
   if (!GIVEN(o, O_QUIET) && isatty(STDERR_FILENO))
     mcp_context_set_progress(c, on_progress, &pr);
   mcp_results *r = NULL;
-  mcp_status st = mcp_price(c, m, p, &r);
+  mcp_scenario_results *sr = NULL;
+  mcp_status st = s ? mcp_price_scenarios(c, m, p, s, &sr) : mcp_price(c, m, p, &r);
   if (pr.shown)
     fputc('\n', stderr);
   int rc = CLI_EXIT_OK;
@@ -540,7 +559,8 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
   } else if (st != MCP_OK) {
     cli_error("pricing failed: %s", mcp_context_last_error(c));
     rc = CLI_EXIT_RUNTIME;
-  } else if (report_write(sink.f, o->format, r) != 0) {
+  } else if ((s ? report_write_scenarios(sink.f, o->format, sr)
+                : report_write(sink.f, o->format, r)) != 0) {
     cli_error("cannot write %s: %s", o->output ? o->output : "standard output",
               strerror(errno));
     rc = CLI_EXIT_RUNTIME;
@@ -549,6 +569,7 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
   if (rc != CLI_EXIT_OK)
     report_abort(&sink);
   mcp_results_destroy(r);
+  mcp_scenario_results_destroy(sr);
   return rc;
 }
 
@@ -564,10 +585,13 @@ int cli_price(int argc, char **argv)
   mcp_market *m = NULL;
   mcp_portfolio *p = NULL;
   mcp_context *c = NULL;
+  mcp_scenarios *s = NULL;
   if ((rc = load_inputs(&o, &m, &p)) == CLI_EXIT_OK &&
+      (rc = load_scenarios(&o, &s)) == CLI_EXIT_OK &&
       (rc = apply_run_settings(&o, p)) == CLI_EXIT_OK &&
       (rc = make_context(&o, p, &c)) == CLI_EXIT_OK)
-    rc = price_and_report(&o, c, m, p);
+    rc = price_and_report(&o, c, m, p, s);
+  mcp_scenarios_destroy(s);
   mcp_context_destroy(c);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

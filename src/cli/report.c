@@ -256,6 +256,155 @@ int report_write(FILE *f, report_format format, const mcp_results *results)
   return o.failed ? -1 : 0;
 }
 
+/* ---- scenario grids ------------------------------------------------------ */
+
+static const char *const axis_labels[3] = {"spot", "volatility", "rate"};
+
+/* Estimate of trade t (the book at t == count) at point (i, j, k); the book's
+ * is its total value. */
+static mcp_estimate point_estimate(const mcp_scenario_results *r, size_t t, size_t i, size_t j,
+                                   size_t k)
+{
+  mcp_estimate e;
+  if (t == mcp_scenario_results_count(r))
+    mcp_scenario_results_total(r, i, j, k, &e);
+  else
+    mcp_scenario_results_trade(r, t, i, j, k, &e);
+  return e;
+}
+
+static const char *point_id(const mcp_scenario_results *r, size_t t)
+{
+  return t == mcp_scenario_results_count(r) ? "TOTAL" : mcp_scenario_results_trade_id(r, t);
+}
+
+/* Per trade and rate shift, the prices (the book: its value) as a matrix of
+ * spot shifts (rows) by volatility shifts (columns). */
+static void write_scenario_table(out *o, const mcp_scenario_results *r)
+{
+  size_t n[3];
+  for (int a = 0; a < 3; a++) {
+    n[a] = mcp_scenario_results_shifts(r, (mcp_shift_axis)a);
+    emit(o, "# %-10s %s:", axis_labels[a],
+         mcp_scenario_results_kind(r, (mcp_shift_axis)a) == MCP_SHIFT_RELATIVE ? "relative"
+                                                                               : "absolute");
+    for (size_t i = 0; i < n[a]; i++)
+      emit(o, " %g", mcp_scenario_results_shift(r, (mcp_shift_axis)a, i));
+    emit(o, "\n");
+  }
+  for (size_t t = 0; t <= mcp_scenario_results_count(r); t++)
+    for (size_t k = 0; k < n[2]; k++) {
+      emit(o, "\n%s%s", point_id(r, t), t == mcp_scenario_results_count(r) ? " (value)" : "");
+      if (n[2] > 1)
+        emit(o, ", rate shift %g", mcp_scenario_results_shift(r, MCP_SHIFT_RATE, k));
+      emit(o, "\n%12s", "spot \\ vol");
+      for (size_t j = 0; j < n[1]; j++)
+        emit(o, "  %14g", mcp_scenario_results_shift(r, MCP_SHIFT_VOLATILITY, j));
+      emit(o, "\n");
+      for (size_t i = 0; i < n[0]; i++) {
+        char cell[CELL];
+        emit(o, "%12g", mcp_scenario_results_shift(r, MCP_SHIFT_SPOT, i));
+        for (size_t j = 0; j < n[1]; j++) {
+          fixed(cell, point_estimate(r, t, i, j, k).price);
+          emit(o, "  %14s", cell);
+        }
+        emit(o, "\n");
+      }
+    }
+}
+
+/* One row a trade (and the book) and point: the shifts, the estimate. */
+static void write_scenario_csv(out *o, const mcp_scenario_results *r)
+{
+  size_t n[3];
+  for (int a = 0; a < 3; a++)
+    n[a] = mcp_scenario_results_shifts(r, (mcp_shift_axis)a);
+  emit(o, "id,spot_shift,volatility_shift,rate_shift,quantity,price,std_error,value\n");
+  for (size_t t = 0; t <= mcp_scenario_results_count(r); t++)
+    for (size_t i = 0; i < n[0]; i++)
+      for (size_t j = 0; j < n[1]; j++)
+        for (size_t k = 0; k < n[2]; k++) {
+          mcp_estimate e = point_estimate(r, t, i, j, k);
+          int book = t == mcp_scenario_results_count(r);
+          csv_field(o, point_id(r, t));
+          emit(o, ",%.17g,%.17g,%.17g", mcp_scenario_results_shift(r, MCP_SHIFT_SPOT, i),
+               mcp_scenario_results_shift(r, MCP_SHIFT_VOLATILITY, j),
+               mcp_scenario_results_shift(r, MCP_SHIFT_RATE, k));
+          if (book)
+            emit(o, ",,,%.17g,%.17g\n", e.std_error, e.price);
+          else
+            emit(o, ",%.17g,%.17g,%.17g,%.17g\n", mcp_scenario_results_quantity(r, t), e.price,
+                 e.std_error, mcp_scenario_results_quantity(r, t) * e.price);
+        }
+}
+
+/* A member holding the [spot][volatility][rate] array of a field. */
+static void json_grid(out *o, const char *name, const mcp_scenario_results *r, size_t t,
+                      int error)
+{
+  size_t n[3];
+  for (int a = 0; a < 3; a++)
+    n[a] = mcp_scenario_results_shifts(r, (mcp_shift_axis)a);
+  emit(o, ", \"%s\": [", name);
+  for (size_t i = 0; i < n[0]; i++) {
+    emit(o, "%s[", i ? ", " : "");
+    for (size_t j = 0; j < n[1]; j++) {
+      emit(o, "%s[", j ? ", " : "");
+      for (size_t k = 0; k < n[2]; k++) {
+        mcp_estimate e = point_estimate(r, t, i, j, k);
+        emit(o, "%s", k ? ", " : "");
+        json_number(o, error ? e.std_error : e.price);
+      }
+      emit(o, "]");
+    }
+    emit(o, "]");
+  }
+  emit(o, "]");
+}
+
+static void write_scenario_json(out *o, const mcp_scenario_results *r)
+{
+  emit(o, "{\n  \"shifts\": {");
+  for (int a = 0; a < 3; a++) {
+    emit(o, "%s\"%s\": {\"kind\": \"%s\", \"values\": [", a ? ", " : "", axis_labels[a],
+         mcp_scenario_results_kind(r, (mcp_shift_axis)a) == MCP_SHIFT_RELATIVE ? "relative"
+                                                                               : "absolute");
+    for (size_t i = 0; i < mcp_scenario_results_shifts(r, (mcp_shift_axis)a); i++) {
+      emit(o, "%s", i ? ", " : "");
+      json_number(o, mcp_scenario_results_shift(r, (mcp_shift_axis)a, i));
+    }
+    emit(o, "]}");
+  }
+  emit(o, "},\n  \"trades\": [");
+  size_t n = mcp_scenario_results_count(r);
+  for (size_t t = 0; t < n; t++) {
+    emit(o, "%s\n    {\"id\": ", t ? "," : "");
+    json_string(o, point_id(r, t));
+    json_member(o, "quantity", mcp_scenario_results_quantity(r, t));
+    json_grid(o, "price", r, t, 0);
+    json_grid(o, "std_error", r, t, 1);
+    emit(o, "}");
+  }
+  emit(o, "%s],\n  \"total\": {\"id\": \"TOTAL\"", n ? "\n  " : "");
+  json_grid(o, "value", r, n, 0);
+  json_grid(o, "std_error", r, n, 1);
+  emit(o, "}\n}\n");
+}
+
+int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results)
+{
+  out o = {f, 0, 0};
+  if (format == REPORT_CSV)
+    write_scenario_csv(&o, results);
+  else if (format == REPORT_JSON)
+    write_scenario_json(&o, results);
+  else
+    write_scenario_table(&o, results);
+  if (o.failed)
+    errno = o.err;
+  return o.failed ? -1 : 0;
+}
+
 /* ---- output file --------------------------------------------------------- */
 
 /* The temporary to remove should a signal end the run while it exists. */

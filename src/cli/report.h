@@ -16,6 +16,11 @@ int report_format_from_name(const char *name, report_format *out);
 /* Writes the results; returns 0, or -1 with errno set when a write failed. */
 int report_write(FILE *f, report_format format, const mcp_results *results);
 
+/* Writes the scenario grid: a matrix of spot by volatility shifts for each
+ * trade and rate shift (table), or one row (CSV) or array entry (JSON) a
+ * trade and point; the book as TOTAL, with its value. */
+int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results);
+
 /* Where the report goes: standard output, or path through a temporary file
  * in the same directory that is renamed over path on success. */
 typedef struct report_sink {

@@ -1,0 +1,328 @@
+/* scenario.c: grids of market shifts and their revaluation on the same paths
+ * (mcp_price_scenarios): every point is priced with the portfolio's seed on
+ * a copy of the market with the shifts applied. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "context.h"
+#include "market.h"
+#include "portfolio.h"
+#include "scenario.h"
+#include "validate.h"
+
+static const char *const axis_names[MCPI_NAXES] = {"spot", "volatility", "rate"};
+
+const char *mcpi_axis_name(mcp_shift_axis axis)
+{
+  return (unsigned)axis < MCPI_NAXES ? axis_names[axis] : "unknown";
+}
+
+mcp_status mcp_scenarios_create(mcp_scenarios **s)
+{
+  if (!s)
+    return MCP_ERR_ARGUMENT;
+  *s = calloc(1, sizeof **s);
+  if (!*s)
+    return MCP_ERR_NO_MEMORY;
+  (*s)->kind[MCP_SHIFT_RATE] = MCP_SHIFT_ABSOLUTE;
+  return MCP_OK;
+}
+
+void mcp_scenarios_destroy(mcp_scenarios *s)
+{
+  if (!s)
+    return;
+  for (int a = 0; a < MCPI_NAXES; a++)
+    free(s->shift[a]);
+  free(s);
+}
+
+const char *mcp_scenarios_last_error(const mcp_scenarios *s) { return s ? s->err : ""; }
+
+size_t mcpi_scenarios_shifts(const mcp_scenarios *s, int axis)
+{
+  return s->n[axis] ? s->n[axis] : 1;
+}
+
+double mcpi_scenarios_shift(const mcp_scenarios *s, int axis, size_t i)
+{
+  return s->n[axis] ? s->shift[axis][i] : 0;
+}
+
+mcp_status mcp_scenarios_set(mcp_scenarios *s, mcp_shift_axis axis, mcp_shift_kind kind,
+                             size_t n, const double *shifts)
+{
+  if (!s)
+    return MCP_ERR_ARGUMENT;
+  if ((unsigned)axis >= MCPI_NAXES)
+    return mcpi_fail(s->err, MCP_ERR_ARGUMENT,
+                     "scenario axis: expected spot, volatility or rate, got %d", (int)axis);
+  const char *name = axis_names[axis];
+  if (kind != MCP_SHIFT_RELATIVE && kind != MCP_SHIFT_ABSOLUTE)
+    return mcpi_fail(s->err, MCP_ERR_ARGUMENT, "%s shifts: kind: expected relative or absolute",
+                     name);
+  size_t others = 1;
+  for (int a = 0; a < MCPI_NAXES; a++)
+    if (a != (int)axis)
+      others *= mcpi_scenarios_shifts(s, a);
+  if (n == 0 || !shifts || n * others > MCP_MAX_SCENARIOS)
+    return mcpi_fail(s->err, MCP_ERR_ARGUMENT,
+                     "%s shifts: expected 1 to %zu shifts (at most %d scenarios in all), got %zu",
+                     name, (size_t)MCP_MAX_SCENARIOS / others, MCP_MAX_SCENARIOS, n);
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(shifts[i]) || (kind == MCP_SHIFT_RELATIVE && shifts[i] <= -1))
+      return mcpi_fail(s->err, MCP_ERR_ARGUMENT, "%s shifts[%zu]: expected %s, got %g", name, i,
+                       kind == MCP_SHIFT_RELATIVE ? "a relative shift above -1"
+                                                  : "a finite number",
+                       shifts[i]);
+  double *copy = malloc(n * sizeof *copy);
+  if (!copy)
+    return mcpi_fail(s->err, MCP_ERR_NO_MEMORY, "out of memory for the %s shifts", name);
+  memcpy(copy, shifts, n * sizeof *copy);
+  free(s->shift[axis]);
+  s->shift[axis] = copy;
+  s->n[axis] = n;
+  s->kind[axis] = kind;
+  return MCP_OK;
+}
+
+/* ---- shifted markets ------------------------------------------------------ */
+
+static double shifted(double v, mcp_shift_kind kind, double x)
+{
+  return kind == MCP_SHIFT_RELATIVE ? v * (1 + x) : v + x;
+}
+
+static int copy_curve(mcpi_curve *dst, const mcpi_curve *src, mcp_shift_kind kind, double x)
+{
+  dst->n = src->n;
+  dst->end = malloc(src->n * sizeof(double));
+  dst->value = malloc(src->n * sizeof(double));
+  if (!dst->end || !dst->value)
+    return 0;
+  memcpy(dst->end, src->end, src->n * sizeof(double));
+  for (size_t i = 0; i < src->n; i++)
+    dst->value[i] = shifted(src->value[i], kind, x);
+  return 1;
+}
+
+/* Checks one shifted value; NULL when valid. */
+static mcp_status check_value(char *err, const char *und, const char *what, double v,
+                              const char *(*check)(double), mcp_shift_axis axis, double x)
+{
+  const char *why = check(v);
+  if (!why)
+    return MCP_OK;
+  return mcpi_fail(err, MCP_ERR_INPUT,
+                   "underlying '%s': %s shift %g makes the %s %g; expected %s", und,
+                   axis_names[axis], x, what, v, why);
+}
+
+/* A copy of market m with shift x[a] applied along each axis a. */
+static mcp_status shifted_market(const mcp_market *m, const mcp_scenarios *s, const double *x,
+                                 mcp_market **out, char *err)
+{
+  mcp_market *c = calloc(1, sizeof *c);
+  int ok = c != NULL;
+  if (ok) {
+    c->u = calloc(m->n ? m->n : 1, sizeof *c->u);
+    c->corr = malloc((m->ncorr ? m->ncorr : 1) * sizeof *c->corr);
+    ok = c->u && c->corr;
+  }
+  for (size_t i = 0; ok && i < m->n; i++) {
+    const mcpi_underlying *u = &m->u[i];
+    mcpi_underlying *v = &c->u[i];
+    *v = *u;
+    v->name = NULL;
+    v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL};
+    c->n = i + 1;
+    ok = (v->name = strdup(u->name)) &&
+         copy_curve(&v->rate, &u->rate, s->kind[MCP_SHIFT_RATE], x[MCP_SHIFT_RATE]) &&
+         copy_curve(&v->dividend, &u->dividend, MCP_SHIFT_ABSOLUTE, 0) &&
+         copy_curve(&v->vol, &u->vol, s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+    if (!ok)
+      break;
+    v->spot = shifted(u->spot, s->kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
+    if (u->model == MCPI_MODEL_HESTON) { /* the volatility is the variance's root */
+      double r0 = shifted(sqrt(u->v0), s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+      double rt = shifted(sqrt(u->theta), s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+      v->v0 = r0 < 0 ? -r0 * r0 : r0 * r0;
+      v->theta = rt < 0 ? -rt * rt : rt * rt;
+    }
+  }
+  mcp_status st = ok ? MCP_OK : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a scenario");
+  for (size_t i = 0; st == MCP_OK && i < c->n; i++) {
+    const mcpi_underlying *v = &c->u[i];
+    st = check_value(err, v->name, "spot", v->spot, mcpi_check_spot, MCP_SHIFT_SPOT,
+                     x[MCP_SHIFT_SPOT]);
+    for (size_t k = 0; st == MCP_OK && k < v->vol.n; k++)
+      st = check_value(err, v->name, "volatility", v->vol.value[k], mcpi_check_volatility,
+                       MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
+    for (size_t k = 0; st == MCP_OK && k < v->rate.n; k++)
+      st = check_value(err, v->name, "rate", v->rate.value[k], mcpi_check_rate, MCP_SHIFT_RATE,
+                       x[MCP_SHIFT_RATE]);
+    if (st == MCP_OK && v->model == MCPI_MODEL_HESTON)
+      st = check_value(err, v->name, "variance v0", v->v0, mcpi_check_variance,
+                       MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
+    if (st == MCP_OK && v->model == MCPI_MODEL_HESTON)
+      st = check_value(err, v->name, "variance theta", v->theta, mcpi_check_variance,
+                       MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
+  }
+  if (st == MCP_OK) {
+    memcpy(c->corr, m->corr, m->ncorr * sizeof *c->corr);
+    c->ncorr = c->corr_cap = m->ncorr;
+    c->cap = c->n;
+    *out = c;
+  } else {
+    mcp_market_destroy(c);
+  }
+  return st;
+}
+
+/* ---- pricing the grid ------------------------------------------------------ */
+
+static size_t point(const mcp_scenario_results *r, size_t i, size_t j, size_t k)
+{
+  return (i * r->n[MCP_SHIFT_VOLATILITY] + j) * r->n[MCP_SHIFT_RATE] + k;
+}
+
+mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
+                               const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
+                               mcp_scenario_results **results)
+{
+  if (!ctx || !results)
+    return MCP_ERR_ARGUMENT;
+  *results = NULL;
+  if (!market || !portfolio || !scenarios)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_scenarios: %s is NULL",
+                     !market ? "market" : !portfolio ? "portfolio" : "scenarios");
+  mcp_scenario_results *r = calloc(1, sizeof *r);
+  if (!r)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
+  size_t npoints = 1;
+  for (int a = 0; a < MCPI_NAXES; a++) {
+    r->n[a] = mcpi_scenarios_shifts(scenarios, a);
+    r->kind[a] = scenarios->kind[a];
+    npoints *= r->n[a];
+  }
+  r->ntrades = portfolio->n;
+  r->est = calloc(npoints * (r->ntrades + 1), sizeof *r->est);
+  r->id = calloc(r->ntrades ? r->ntrades : 1, sizeof *r->id);
+  r->quantity = calloc(r->ntrades ? r->ntrades : 1, sizeof *r->quantity);
+  for (int a = 0; a < MCPI_NAXES; a++)
+    r->shift[a] = calloc(r->n[a], sizeof(double));
+  mcp_status st = MCP_OK;
+  if (!r->est || !r->id || !r->quantity || !r->shift[0] || !r->shift[1] || !r->shift[2])
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
+  for (int a = 0; st == MCP_OK && a < MCPI_NAXES; a++)
+    for (size_t i = 0; i < r->n[a]; i++)
+      r->shift[a][i] = mcpi_scenarios_shift(scenarios, a, i);
+  for (size_t t = 0; st == MCP_OK && t < r->ntrades; t++) {
+    r->quantity[t] = portfolio->t[t].quantity;
+    if (!(r->id[t] = strdup(portfolio->t[t].id)))
+      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
+  }
+  for (size_t i = 0; st == MCP_OK && i < r->n[0]; i++)
+    for (size_t j = 0; st == MCP_OK && j < r->n[1]; j++)
+      for (size_t k = 0; st == MCP_OK && k < r->n[2]; k++) {
+        double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
+        mcp_market *m = NULL;
+        mcp_results *one = NULL;
+        if ((st = shifted_market(market, scenarios, x, &m, ctx->err)) ||
+            (st = mcp_price(ctx, m, portfolio, &one))) {
+          mcp_market_destroy(m);
+          break;
+        }
+        mcp_estimate *e = r->est + point(r, i, j, k) * (r->ntrades + 1);
+        for (size_t t = 0; t < r->ntrades; t++)
+          mcp_results_trade(one, t, &e[t]);
+        mcp_results_total(one, &e[r->ntrades]);
+        mcp_results_destroy(one);
+        mcp_market_destroy(m);
+      }
+  if (st != MCP_OK) {
+    mcp_scenario_results_destroy(r);
+    return st;
+  }
+  *results = r;
+  return MCP_OK;
+}
+
+/* ---- reading the results --------------------------------------------------- */
+
+size_t mcp_scenario_results_shifts(const mcp_scenario_results *r, mcp_shift_axis axis)
+{
+  return r && (unsigned)axis < MCPI_NAXES ? r->n[axis] : 0;
+}
+
+double mcp_scenario_results_shift(const mcp_scenario_results *r, mcp_shift_axis axis, size_t i)
+{
+  return r && (unsigned)axis < MCPI_NAXES && i < r->n[axis] ? r->shift[axis][i] : NAN;
+}
+
+mcp_shift_kind mcp_scenario_results_kind(const mcp_scenario_results *r, mcp_shift_axis axis)
+{
+  return r && (unsigned)axis < MCPI_NAXES ? r->kind[axis] : MCP_SHIFT_RELATIVE;
+}
+
+size_t mcp_scenario_results_count(const mcp_scenario_results *r) { return r ? r->ntrades : 0; }
+
+const char *mcp_scenario_results_trade_id(const mcp_scenario_results *r, size_t index)
+{
+  return r && index < r->ntrades ? r->id[index] : NULL;
+}
+
+double mcp_scenario_results_quantity(const mcp_scenario_results *r, size_t index)
+{
+  return r && index < r->ntrades ? r->quantity[index] : NAN;
+}
+
+mcp_status mcp_scenario_results_find(const mcp_scenario_results *r, const char *id,
+                                     size_t *index)
+{
+  if (!r || !id || !index)
+    return MCP_ERR_ARGUMENT;
+  for (size_t t = 0; t < r->ntrades; t++)
+    if (strcmp(r->id[t], id) == 0) {
+      *index = t;
+      return MCP_OK;
+    }
+  return MCP_ERR_NOT_FOUND;
+}
+
+static mcp_status read_point(const mcp_scenario_results *r, size_t col, size_t i, size_t j,
+                             size_t k, mcp_estimate *e)
+{
+  if (!r || !e || i >= r->n[0] || j >= r->n[1] || k >= r->n[2])
+    return MCP_ERR_ARGUMENT;
+  *e = r->est[point(r, i, j, k) * (r->ntrades + 1) + col];
+  return MCP_OK;
+}
+
+mcp_status mcp_scenario_results_trade(const mcp_scenario_results *r, size_t index, size_t i,
+                                      size_t j, size_t k, mcp_estimate *e)
+{
+  if (!r || index >= r->ntrades)
+    return MCP_ERR_ARGUMENT;
+  return read_point(r, index, i, j, k, e);
+}
+
+mcp_status mcp_scenario_results_total(const mcp_scenario_results *r, size_t i, size_t j,
+                                      size_t k, mcp_estimate *e)
+{
+  return r ? read_point(r, r->ntrades, i, j, k, e) : MCP_ERR_ARGUMENT;
+}
+
+void mcp_scenario_results_destroy(mcp_scenario_results *r)
+{
+  if (!r)
+    return;
+  for (size_t t = 0; r->id && t < r->ntrades; t++)
+    free(r->id[t]);
+  for (int a = 0; a < MCPI_NAXES; a++)
+    free(r->shift[a]);
+  free(r->id);
+  free(r->quantity);
+  free(r->est);
+  free(r);
+}

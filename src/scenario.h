@@ -1,0 +1,32 @@
+/* scenario.h: scenario grids and their results (internal view). */
+#ifndef MCP_SCENARIO_H
+#define MCP_SCENARIO_H
+
+#include "error.h"
+
+#define MCPI_NAXES 3
+
+struct mcp_scenarios {
+  size_t n[MCPI_NAXES];        /* 0: the axis is unset, the one shift 0 */
+  double *shift[MCPI_NAXES];
+  mcp_shift_kind kind[MCPI_NAXES];
+  char err[MCPI_ERRLEN];
+};
+
+struct mcp_scenario_results {
+  size_t n[MCPI_NAXES];
+  double *shift[MCPI_NAXES];
+  mcp_shift_kind kind[MCPI_NAXES];
+  size_t ntrades;
+  char **id;
+  double *quantity;
+  mcp_estimate *est; /* point (i, j, k): ntrades + 1 estimates, the book last */
+};
+
+/* "spot", "volatility" or "rate". */
+const char *mcpi_axis_name(mcp_shift_axis axis);
+/* Shifts of an axis (1 when unset) and shift i (0 when unset). */
+size_t mcpi_scenarios_shifts(const mcp_scenarios *s, int axis);
+double mcpi_scenarios_shift(const mcp_scenarios *s, int axis, size_t i);
+
+#endif
