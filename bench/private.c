@@ -137,9 +137,11 @@ static mcp_portfolio *product_portfolio(const product_case *c, mcp_placement pla
     t.underlying = "A00";
   }
   t.best = c->best;
-  t.local_floor = -0.03;
-  t.local_cap = 0.05;
   t.window = c->window;
+  if (c->product == MCP_PRODUCT_CLIQUET) {
+    t.local_floor = -0.03;
+    t.local_cap = 0.05;
+  }
   if (!ok(mcp_portfolio_create(&p), "portfolio") || !ok(mcp_portfolio_add_trade(p, &t), "trade") ||
       !ok(mcp_portfolio_set_paths(p, PRODUCT_PATHS), "paths") ||
       !ok(mcp_portfolio_set_placement(p, place), "placement"))

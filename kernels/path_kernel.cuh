@@ -71,7 +71,7 @@ static __device__ __forceinline__ void body_step(with_array<St, A> *x, const mcp
                                                  R z, R a, R b, uint32_t tag)
 {
   body_step(x->s, j, z, a, b, tag);
-  if ((tag & MCPI_TAG_LAST) && (tag & MCPI_TAG_MASK)) {
+  if (mcpi_private_fixes(tag)) {
     double lx[MCP_MAX_ASSETS];
     body_log_spots(x->s, lx);
     mcpi_private_fix(&x->a, j, tag, lx);

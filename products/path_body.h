@@ -229,7 +229,7 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
       for (int e = 0; e < j->nelem; e++) {
         MCPI_P(mcpi_multi_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
                                 j->MCPI_COEF(cb)[e], j->tag[e]);
-        if (j->arr_len) {
+        if (j->arr_len && mcpi_private_fixes(j->tag[e])) {
           MCPI_P(mcpi_multi_log_spots)(&st, x);
           mcpi_private_fix(&arr, j, j->tag[e], x);
         }
@@ -244,7 +244,7 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
       for (int e = 0; e < j->nelem; e++) {
         MCPI_P(mcpi_path_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
                                j->MCPI_COEF(cb)[e], j->tag[e]);
-        if (j->arr_len) {
+        if (j->arr_len && mcpi_private_fixes(j->tag[e])) {
           MCPI_P(mcpi_path_log_spots)(&st, x);
           mcpi_private_fix(&arr, j, j->tag[e], x);
         }

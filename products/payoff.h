@@ -53,6 +53,7 @@ typedef struct mcpi_payoff_spec {
   int32_t window;           /* moving window */
   double notional, inv_window;
   double local_floor, local_cap, global_floor, global_cap;
+  double barrier;           /* moving window: the level of the average, 0 for none */
 } mcpi_payoff_spec;
 
 /* What a single-asset path hands to the payoffs for one trade. */

@@ -174,22 +174,27 @@ MCPI_ARRAY_FN void mcpi_window_fix(MCPI_ARRAY *a, const mcpi_payoff_spec *p, dou
 {
   int o = p->arr_off, w = p->window, k = (int)mcpi_aget(a, o + w + 1);
   mcpi_aset(a, o + k % w, exp(x));
-  if (k + 1 >= w && p->log_barrier > -INFINITY) {
-    double avg = mcpi_window_sum(a, p) * p->inv_window, h = exp(p->log_barrier);
-    if (p->flags & MCPI_UP ? avg >= h : avg <= h)
+  if (k + 1 >= w && p->barrier > 0) {
+    double avg = mcpi_window_sum(a, p) * p->inv_window;
+    if (p->flags & MCPI_UP ? avg >= p->barrier : avg <= p->barrier)
       mcpi_aset(a, o + w, 0);
   }
   mcpi_aset(a, o + w + 1, k + 1);
 }
 
-/* The end of a step whose tag carries fixings: the trades of those schedules
- * record the log-spots x (one for each of the job's assets). */
+/* Whether the element of this tag ends a step with fixings, after which the
+ * arrays record the log-spots (mcpi_private_fix). */
+MCP_HD static inline int mcpi_private_fixes(uint32_t tag)
+{
+  return (tag & MCPI_TAG_LAST) && (tag & MCPI_TAG_MASK);
+}
+
+/* The end of a step with fixings (mcpi_private_fixes): the trades of those
+ * schedules record the log-spots x (one for each of the job's assets). */
 MCPI_ARRAY_FN void mcpi_private_fix(MCPI_ARRAY *a, const mcpi_job_view *j, uint32_t tag,
                                     const double *x)
 {
   uint32_t mask = tag & MCPI_TAG_MASK;
-  if (!(tag & MCPI_TAG_LAST) || !mask)
-    return;
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     if (!(mask >> p->schedule & 1u))

@@ -376,7 +376,7 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
       s->global_floor = t->global_floor;
       s->global_cap = t->global_cap;
       s->flags = t->barrier_kind == MCP_UP_AND_OUT ? MCPI_UP : 0;
-      s->log_barrier = t->barrier > 0 ? log(t->barrier) : -INFINITY;
+      s->barrier = t->barrier;
       continue; /* no control variate */
     }
     if (t->product == MCP_PRODUCT_BARRIER) {

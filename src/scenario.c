@@ -6,7 +6,6 @@
 #include <string.h>
 #include "context.h"
 #include "market.h"
-#include "portfolio.h"
 #include "scenario.h"
 #include "validate.h"
 
@@ -106,7 +105,8 @@ static int copy_curve(mcpi_curve *dst, const mcpi_curve *src, mcp_shift_kind kin
   return 1;
 }
 
-/* Checks one shifted value; NULL when valid. */
+/* Checks one shifted value: MCP_OK, or MCP_ERR_INPUT naming the underlying
+ * and the shift. */
 static mcp_status check_value(char *err, const char *und, const char *what, double v,
                               const char *(*check)(double), mcp_shift_axis axis, double x)
 {
@@ -143,7 +143,9 @@ static mcp_status shifted_market(const mcp_market *m, const mcp_scenarios *s, co
     if (!ok)
       break;
     v->spot = shifted(u->spot, s->kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
-    if (u->model == MCPI_MODEL_HESTON) { /* the volatility is the variance's root */
+    if (u->model == MCPI_MODEL_HESTON) {
+      /* the volatility is the variance's root; a root shifted below 0 keeps
+       * its sign in the variance, which the checks below then refuse */
       double r0 = shifted(sqrt(u->v0), s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
       double rt = shifted(sqrt(u->theta), s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
       v->v0 = r0 < 0 ? -r0 * r0 : r0 * r0;
@@ -205,39 +207,22 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
     r->kind[a] = scenarios->kind[a];
     npoints *= r->n[a];
   }
-  r->ntrades = portfolio->n;
-  r->est = calloc(npoints * (r->ntrades + 1), sizeof *r->est);
-  r->id = calloc(r->ntrades ? r->ntrades : 1, sizeof *r->id);
-  r->quantity = calloc(r->ntrades ? r->ntrades : 1, sizeof *r->quantity);
+  r->point = calloc(npoints, sizeof *r->point);
   for (int a = 0; a < MCPI_NAXES; a++)
     r->shift[a] = calloc(r->n[a], sizeof(double));
   mcp_status st = MCP_OK;
-  if (!r->est || !r->id || !r->quantity || !r->shift[0] || !r->shift[1] || !r->shift[2])
+  if (!r->point || !r->shift[0] || !r->shift[1] || !r->shift[2])
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
   for (int a = 0; st == MCP_OK && a < MCPI_NAXES; a++)
     for (size_t i = 0; i < r->n[a]; i++)
       r->shift[a][i] = mcpi_scenarios_shift(scenarios, a, i);
-  for (size_t t = 0; st == MCP_OK && t < r->ntrades; t++) {
-    r->quantity[t] = portfolio->t[t].quantity;
-    if (!(r->id[t] = strdup(portfolio->t[t].id)))
-      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
-  }
   for (size_t i = 0; st == MCP_OK && i < r->n[0]; i++)
     for (size_t j = 0; st == MCP_OK && j < r->n[1]; j++)
       for (size_t k = 0; st == MCP_OK && k < r->n[2]; k++) {
         double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
         mcp_market *m = NULL;
-        mcp_results *one = NULL;
-        if ((st = shifted_market(market, scenarios, x, &m, ctx->err)) ||
-            (st = mcp_price(ctx, m, portfolio, &one))) {
-          mcp_market_destroy(m);
-          break;
-        }
-        mcp_estimate *e = r->est + point(r, i, j, k) * (r->ntrades + 1);
-        for (size_t t = 0; t < r->ntrades; t++)
-          mcp_results_trade(one, t, &e[t]);
-        mcp_results_total(one, &e[r->ntrades]);
-        mcp_results_destroy(one);
+        if ((st = shifted_market(market, scenarios, x, &m, ctx->err)) == MCP_OK)
+          st = mcp_price(ctx, m, portfolio, &r->point[point(r, i, j, k)]);
         mcp_market_destroy(m);
       }
   if (st != MCP_OK) {
@@ -265,64 +250,58 @@ mcp_shift_kind mcp_scenario_results_kind(const mcp_scenario_results *r, mcp_shif
   return r && (unsigned)axis < MCPI_NAXES ? r->kind[axis] : MCP_SHIFT_RELATIVE;
 }
 
-size_t mcp_scenario_results_count(const mcp_scenario_results *r) { return r ? r->ntrades : 0; }
+/* Trade ids and quantities are the same at every point: the first's. */
+size_t mcp_scenario_results_count(const mcp_scenario_results *r)
+{
+  return r ? mcp_results_count(r->point[0]) : 0;
+}
 
 const char *mcp_scenario_results_trade_id(const mcp_scenario_results *r, size_t index)
 {
-  return r && index < r->ntrades ? r->id[index] : NULL;
+  return r ? mcp_results_trade_id(r->point[0], index) : NULL;
 }
 
 double mcp_scenario_results_quantity(const mcp_scenario_results *r, size_t index)
 {
-  return r && index < r->ntrades ? r->quantity[index] : NAN;
+  return r && index < mcp_results_count(r->point[0]) ? mcp_results_quantity(r->point[0], index)
+                                                     : NAN;
 }
 
 mcp_status mcp_scenario_results_find(const mcp_scenario_results *r, const char *id,
                                      size_t *index)
 {
-  if (!r || !id || !index)
-    return MCP_ERR_ARGUMENT;
-  for (size_t t = 0; t < r->ntrades; t++)
-    if (strcmp(r->id[t], id) == 0) {
-      *index = t;
-      return MCP_OK;
-    }
-  return MCP_ERR_NOT_FOUND;
+  return r ? mcp_results_find(r->point[0], id, index) : MCP_ERR_ARGUMENT;
 }
 
-static mcp_status read_point(const mcp_scenario_results *r, size_t col, size_t i, size_t j,
-                             size_t k, mcp_estimate *e)
+/* The results of point (i, j, k), or NULL outside the grid. */
+static const mcp_results *at(const mcp_scenario_results *r, size_t i, size_t j, size_t k)
 {
-  if (!r || !e || i >= r->n[0] || j >= r->n[1] || k >= r->n[2])
-    return MCP_ERR_ARGUMENT;
-  *e = r->est[point(r, i, j, k) * (r->ntrades + 1) + col];
-  return MCP_OK;
+  return r && i < r->n[0] && j < r->n[1] && k < r->n[2] ? r->point[point(r, i, j, k)] : NULL;
 }
 
 mcp_status mcp_scenario_results_trade(const mcp_scenario_results *r, size_t index, size_t i,
                                       size_t j, size_t k, mcp_estimate *e)
 {
-  if (!r || index >= r->ntrades)
-    return MCP_ERR_ARGUMENT;
-  return read_point(r, index, i, j, k, e);
+  const mcp_results *p = at(r, i, j, k);
+  return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
 }
 
 mcp_status mcp_scenario_results_total(const mcp_scenario_results *r, size_t i, size_t j,
                                       size_t k, mcp_estimate *e)
 {
-  return r ? read_point(r, r->ntrades, i, j, k, e) : MCP_ERR_ARGUMENT;
+  const mcp_results *p = at(r, i, j, k);
+  return p ? mcp_results_total(p, e) : MCP_ERR_ARGUMENT;
 }
 
 void mcp_scenario_results_destroy(mcp_scenario_results *r)
 {
   if (!r)
     return;
-  for (size_t t = 0; r->id && t < r->ntrades; t++)
-    free(r->id[t]);
+  size_t npoints = r->n[0] * r->n[1] * r->n[2];
+  for (size_t p = 0; r->point && p < npoints; p++)
+    mcp_results_destroy(r->point[p]);
   for (int a = 0; a < MCPI_NAXES; a++)
     free(r->shift[a]);
-  free(r->id);
-  free(r->quantity);
-  free(r->est);
+  free(r->point);
   free(r);
 }

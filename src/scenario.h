@@ -17,10 +17,7 @@ struct mcp_scenario_results {
   size_t n[MCPI_NAXES];
   double *shift[MCPI_NAXES];
   mcp_shift_kind kind[MCPI_NAXES];
-  size_t ntrades;
-  char **id;
-  double *quantity;
-  mcp_estimate *est; /* point (i, j, k): ntrades + 1 estimates, the book last */
+  mcp_results **point; /* point (i, j, k): its run's results */
 };
 
 /* "spot", "volatility" or "rate". */
