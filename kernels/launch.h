@@ -63,6 +63,11 @@ cudaError_t mcpi_launch_bridge(mcpi_bridge_view b, int nfactors, const double *z
 cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_t ncol,
                                    double *part, cudaStream_t stream);
 
+/* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,
+ * term and off device arrays. */
+cudaError_t mcpi_launch_combine(const mcpi_term *term, const int32_t *off, int nest, int col0,
+                                double *pay, size_t ld, size_t n, cudaStream_t stream);
+
 /* Solves every grid of the batch b (device pointers; v holds the values at
  * maturity) by the explicit or the theta scheme, the stencil applied by
  * implementation stencil (mcp_stencil) with coarsening 1, 2, 4 or 8; writes

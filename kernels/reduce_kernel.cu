@@ -47,3 +47,25 @@ extern "C" cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size
   mcpi_chunk_sums_kernel<<<grid, HALF, 0, stream>>>(pay, ld, n, ncol, part);
   return cudaGetLastError();
 }
+
+// One thread a path: its combined estimators from its columns.
+__global__ void mcpi_combine_kernel(const mcpi_term *__restrict__ term,
+                                    const int32_t *__restrict__ off, int nest, int col0,
+                                    double *__restrict__ pay, size_t ld, size_t n)
+{
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    mcpi_combine(term, off, nest, col0, pay + i, ld);
+}
+
+extern "C" cudaError_t mcpi_launch_combine(const mcpi_term *term, const int32_t *off, int nest,
+                                           int col0, double *pay, size_t ld, size_t n,
+                                           cudaStream_t stream)
+{
+  if (n == 0 || nest == 0)
+    return cudaSuccess;
+  unsigned blocks = (unsigned)((n + 255) / 256);
+  mcpi_combine_kernel<<<blocks < 65535 ? blocks : 65535, 256, 0, stream>>>(term, off, nest, col0,
+                                                                          pay, ld, n);
+  return cudaGetLastError();
+}

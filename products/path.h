@@ -25,6 +25,7 @@
 #include "gbm.h"
 #include "model.h"
 #include "payoff.h"
+#include "greeks.h"
 
 #define MCPI_TAG_MASK 0xffu        /* schedules fixing at the end of this step */
 #define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */
@@ -40,6 +41,8 @@ typedef struct mcpi_job_view {
   int32_t scheme;            /* mcp_heston_scheme */
   int32_t nmon;              /* barrier monitors in use */
   int32_t arr_len;           /* elements of the per-path array (private.h), 0: none */
+  int32_t greeks;            /* write the trades' Greek columns (greeks.h) */
+  double lr_b;               /* the first element's b: the likelihood-ratio score's */
   double kappa, theta, xi, rho, v0;      /* Heston */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */
   double mon_log_barrier[MCPI_MAX_MONITORS];

@@ -12,6 +12,7 @@ typedef struct MCPI_P(mcpi_path_state) {
   MCPI_REAL x, v;           /* log-spot, Heston variance */
   MCPI_REAL x0, var;        /* log-spot at the step's start, the step's diffusion variance */
   MCPI_REAL z1, a1, b1;     /* earlier elements of the step */
+  MCPI_REAL z0;             /* the path's first normal (the likelihood-ratio score) */
   MCPI_REAL sign;           /* +1, or -1 on an antithetic pass */
   int32_t step;
   MCPI_REAL sum[MCPI_MAX_SCHEDULES], log_sum[MCPI_MAX_SCHEDULES];
@@ -24,7 +25,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
 {
   st->x = st->x0 = (MCPI_REAL)j->log_spot;
   st->v = (MCPI_REAL)j->v0;
-  st->var = st->z1 = st->a1 = st->b1 = 0;
+  st->var = st->z1 = st->a1 = st->b1 = st->z0 = 0;
   st->sign = pass ? -1 : 1;
   st->step = 0;
   MCP_UNROLL
@@ -74,6 +75,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
 {
   z *= st->sign;
   uint32_t f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
+  if (st->step == 0 && f == 0)
+    st->z0 = z;
   switch (j->model) {
   case MCPI_MODEL_HESTON:
     if (f == 0) {
@@ -128,8 +131,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
     for (int m = 0; m < MCPI_MAX_MONITORS; m++)
       if (m == p->monitor)
         o.survival = st->survival[m];
-    mcpi_emit(j, t, p->discount * mcpi_payoff(p, &o), mcpi_control_value(p, &o), pay, ldp,
-              pass, &book);
+    double y = mcpi_payoff(p, &o);
+    mcpi_emit(j, t, p->discount * y, mcpi_control_value(p, &o), pay, ldp, pass, &book);
+    if (j->greeks && p->g_col >= 0)
+      mcpi_greeks_single(p, &o, y, exp(j->log_spot), st->z0, j->lr_b, pay, ldp, pass);
   }
   pay[(size_t)j->ntrades * ldp] = book;
 }
@@ -191,14 +196,18 @@ MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_stat
                                                     const mcpi_job_view *j, double *pay,
                                                     size_t ldp, int pass)
 {
-  double spot[MCP_MAX_ASSETS], book = 0;
+  double spot[MCP_MAX_ASSETS], s0[MCP_MAX_ASSETS], book = 0;
   MCP_UNROLL
-  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) {
     spot[i] = exp((double)st->x[i]);
+    s0[i] = exp(j->log_spots[i]);
+  }
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
-    double x, y = p->discount * mcpi_payoff_multi(p, spot, j->nassets, &x);
-    mcpi_emit(j, t, y, x, pay, ldp, pass, &book);
+    double x, y = mcpi_payoff_multi(p, spot, j->nassets, &x);
+    mcpi_emit(j, t, p->discount * y, x, pay, ldp, pass, &book);
+    if (j->greeks && p->g_col >= 0)
+      mcpi_greeks_multi(p, spot, j->nassets, y, s0, pay, ldp, pass);
   }
   pay[(size_t)j->ntrades * ldp] = book;
 }

@@ -54,6 +54,10 @@ typedef struct mcpi_payoff_spec {
   double notional, inv_window;
   double local_floor, local_cap, global_floor, global_cap;
   double barrier;           /* moving window: the level of the average, 0 for none */
+  /* Greeks estimated on the path (greeks.h): the first column written, or
+   * -1, and the estimator of each (mcpi_gm), with the relative spot bump */
+  int32_t g_col, g_delta, g_gamma, g_cross;
+  double g_h;
 } mcpi_payoff_spec;
 
 /* What a single-asset path hands to the payoffs for one trade. */

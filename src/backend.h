@@ -6,6 +6,7 @@
 #define MCP_BACKEND_H
 
 #include "context.h"
+#include "greeks.h"
 #include "plan.h"
 #include "prefetch.h"
 #include "stats.h"
@@ -17,7 +18,19 @@ typedef struct mcpi_run {
   mcpi_accum **acc;  /* acc[job][rep (ntrades + 1) + col]: the trades, then the book */
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
   double work_done, work_total; /* path-elements, for progress */
+  mcpi_greek_run *greeks;    /* the variants of the jobs' passes, or NULL */
 } mcpi_run;
+
+/* Job ji of the variant of its pass p. */
+static inline mcpi_job *mcpi_pass_job(const mcpi_run *run, size_t ji, size_t p)
+{
+  return &run->greeks->var[run->plan->jobs[ji].pass[p]].plan.jobs[ji];
+}
+/* The first pay column of pass p of job j. */
+static inline size_t mcpi_pass_column(const mcpi_job *j, size_t p)
+{
+  return j->ntrades + 1 + j->nest + p * (j->ntrades + 1);
+}
 
 /* A backend's tiles for one job: tile samples at a time. */
 typedef struct mcpi_tiler {
@@ -25,13 +38,15 @@ typedef struct mcpi_tiler {
   size_t tile;
   /* the normals of samples s0 .. s0 + n of replicate rep */
   mcp_status (*fill)(void *self, unsigned rep, uint64_t s0, size_t n);
-  /* the payoff columns of the tile's n samples, with the controls or not */
+  /* the payoff columns of the tile's n samples, with the controls (the
+   * pilot) or, without, with the passes and the estimators */
   mcp_status (*paths)(void *self, size_t n, int controls);
-  /* chunk sums of the ntrades + 1 columns into part (host), as mcpi_accum_add reads them */
+  /* chunk sums of the mcpi_job_columns(j, 0) columns into part (host), as
+   * mcpi_accum_add reads them */
   mcp_status (*sums)(void *self, size_t n, double *part);
   /* the 2 ntrades + 1 columns written with controls, to pay[col ld + i] (host) */
   mcp_status (*read)(void *self, size_t n, double *pay, size_t ld);
-  /* the job's payoff specs changed (control coefficients) */
+  /* the job's and its passes' payoff specs changed (control coefficients) */
   mcp_status (*update_specs)(void *self);
 } mcpi_tiler;
 

@@ -34,6 +34,8 @@ typedef struct cpu_job {
   mcpi_run *run;
   const mcpi_job *j;
   mcpi_job_view view;
+  mcpi_job_view *pass;   /* the variants' views of the job's passes */
+  int32_t *off;          /* offsets of the combined estimators' terms */
   curandGenerator_t *gen;
   int ngen;
   size_t tile;
@@ -76,20 +78,33 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
              : MCP_OK;
 }
 
+static void one_path(const mcpi_job_view *v, const cpu_job *c, size_t i, double *pay)
+{
+  if (c->zf)
+    mcpi_path_f(v, c->zf + i, c->tile, pay + i, c->tile);
+  else
+    mcpi_path(v, c->z + i, c->tile, pay + i, c->tile);
+}
+
 static mcp_status paths(void *self, size_t n, int controls)
 {
   cpu_job *c = self;
-  size_t tile = c->tile, ne = c->j->nelem;
+  const mcpi_job *j = c->j;
+  size_t tile = c->tile, ne = j->nelem, npass = controls ? 0 : j->npass;
   c->view.write_controls = controls;
+  c->view.greeks = !controls && j->nin;
 #pragma omp parallel for schedule(static)
-  for (size_t i = 0; i < n; i++)
-    if (c->zf) {
+  for (size_t i = 0; i < n; i++) {
+    if (c->zf)
       for (size_t e = 0; e < ne; e++)
         c->zf[e * tile + i] = (float)c->z[e * tile + i];
-      mcpi_path_f(&c->view, c->zf + i, tile, c->pay + i, tile);
-    } else {
-      mcpi_path(&c->view, c->z + i, tile, c->pay + i, tile);
-    }
+    one_path(&c->view, c, i, c->pay);
+    for (size_t p = 0; p < npass; p++)
+      one_path(&c->pass[p], c, i, c->pay + mcpi_pass_column(j, p) * tile);
+    if (!controls)
+      mcpi_combine(j->term, c->off, (int)(j->nest - j->nin), (int)(j->ntrades + 1 + j->nin),
+                   c->pay + i, tile);
+  }
   return MCP_OK;
 }
 
@@ -133,8 +148,12 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
   cpu_job c = {.run = run, .j = j, .view = mcpi_job_host_view(j), .gen = gen, .ngen = ngen,
                .tile = tile};
   c.z = malloc(ne * tile * sizeof *c.z);
-  c.pay = malloc(mcpi_job_columns(j, 1) * tile * sizeof *c.pay);
-  int ok = c.z && c.pay;
+  c.pay = malloc(mcpi_job_pay_columns(j) * tile * sizeof *c.pay);
+  c.pass = malloc((j->npass ? j->npass : 1) * sizeof *c.pass);
+  c.off = mcpi_job_term_offsets(j);
+  int ok = c.z && c.pay && c.pass && c.off;
+  for (size_t p = 0; ok && p < j->npass; p++)
+    c.pass[p] = mcpi_job_host_view(mcpi_pass_job(run, ji, p));
   if (run->kopt.precision == MCP_FLOAT)
     ok = ok && (c.zf = malloc(ne * tile * sizeof *c.zf));
   if (j->qmc) {
@@ -144,6 +163,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
       free(c.z);
       free(c.pay);
       free(c.zf);
+      free(c.pass);
+      free(c.off);
       return mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cuRAND has no Sobol direction vectors");
     }
     ok = ok && (c.zq = malloc(ne * tile * sizeof *c.zq)) &&
@@ -161,6 +182,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
   free(c.zf);
   free(c.pay);
   free(c.scramble);
+  free(c.pass);
+  free(c.off);
   return st;
 }
 

@@ -4,6 +4,7 @@
  * evaluates every payoff of the job, and the chunk-sum kernel reduces them in
  * the fixed order the CPU uses. */
 #include <stdlib.h>
+#include <string.h>
 #include "config.h"
 #include "backend.h"
 
@@ -22,7 +23,10 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 
 /* Every device allocation of a job, freed together. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
-       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, NBUF };
+       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, NBUF };
+/* A pass's own arrays, the variant's coefficients and specs, at these
+ * offsets of its part of the PASSES buffer. */
+enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, NPBUF };
 
 typedef struct gpu_job {
   mcpi_run *run;
@@ -30,6 +34,7 @@ typedef struct gpu_job {
   mcpi_kernel_options kopt; /* the run's, with the block the job's kernel allows */
   int grid;                 /* blocks of a wave */
   mcpi_job_view view;      /* device pointers */
+  mcpi_job_view *pass;     /* the passes' views, device pointers */
   mcpi_bridge_view bridge; /* device pointers */
   void *buf[NBUF];
   size_t tile;
@@ -48,15 +53,75 @@ static void release(gpu_job *g)
 {
   for (int i = 0; i < NBUF; i++)
     cudaFree(g->buf[i]);
+  free(g->pass);
   free(g->scramble);
 }
 
-/* A device copy of bytes at src in buffer b. */
+/* A device copy of bytes at src in *d. */
+static cudaError_t upload_to(void **d, const void *src, size_t bytes)
+{
+  cudaError_t e = cudaMalloc(d, bytes ? bytes : 1);
+  return e == cudaSuccess && bytes ? cudaMemcpy(*d, src, bytes, cudaMemcpyHostToDevice) : e;
+}
+
 static cudaError_t upload(gpu_job *g, int b, const void *src, size_t bytes)
 {
-  cudaError_t e = cudaMalloc(&g->buf[b], bytes ? bytes : 1);
-  return e == cudaSuccess && bytes ? cudaMemcpy(g->buf[b], src, bytes, cudaMemcpyHostToDevice)
-                                   : e;
+  return upload_to(&g->buf[b], src, bytes);
+}
+
+/* Byte offsets of a pass's arrays in its part of PASSES, and the part's
+ * size (each array 16-byte aligned). */
+static size_t pass_layout(const mcpi_job *j, size_t off[NPBUF])
+{
+  size_t ne = j->nelem, bytes[NPBUF] = {ne * sizeof(double), ne * sizeof(double),
+                                        j->ntrades * sizeof(mcpi_payoff_spec),
+                                        ne * sizeof(float), ne * sizeof(float)};
+  size_t at = 0;
+  for (int k = 0; k < NPBUF; k++) {
+    off[k] = at;
+    at += (bytes[k] + 15) & ~(size_t)15;
+  }
+  return at;
+}
+
+/* The passes' coefficients and specs, staged on the host and copied in one
+ * transfer, and the estimators' terms. */
+static cudaError_t upload_passes(gpu_job *g)
+{
+  const mcpi_job *j = g->j;
+  size_t ne = j->nelem, off[NPBUF], part = pass_layout(j, off);
+  int32_t *terms = mcpi_job_term_offsets(j);
+  unsigned char *host = malloc(j->npass * part + 1);
+  cudaError_t e = terms && host ? cudaSuccess : cudaErrorMemoryAllocation;
+  if (e == cudaSuccess && !(e = upload(g, TERM, j->term, j->nterm * sizeof *j->term)))
+    e = upload(g, OFF, terms, (j->nest - j->nin + 1) * sizeof *terms);
+  for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
+    const mcpi_job *v = mcpi_pass_job(g->run, (size_t)(j - g->run->plan->jobs), p);
+    unsigned char *h = host + p * part;
+    memcpy(h + off[P_CA], v->ca, ne * sizeof(double));
+    memcpy(h + off[P_CB], v->cb, ne * sizeof(double));
+    memcpy(h + off[P_SPEC], v->spec, v->ntrades * sizeof(mcpi_payoff_spec));
+    memcpy(h + off[P_CA_F], v->ca_f, ne * sizeof(float));
+    memcpy(h + off[P_CB_F], v->cb_f, ne * sizeof(float));
+  }
+  if (e == cudaSuccess)
+    e = upload(g, PASSES, host, j->npass * part);
+  for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
+    unsigned char *d = (unsigned char *)g->buf[PASSES] + p * part;
+    mcpi_job_view *w = &g->pass[p];
+    *w = mcpi_job_host_view(mcpi_pass_job(g->run, (size_t)(j - g->run->plan->jobs), p));
+    w->ca = (const double *)(d + off[P_CA]);
+    w->cb = (const double *)(d + off[P_CB]);
+    w->trades = (const mcpi_payoff_spec *)(d + off[P_SPEC]);
+    w->ca_f = (const float *)(d + off[P_CA_F]);
+    w->cb_f = (const float *)(d + off[P_CB_F]);
+    w->tag = g->view.tag;
+    w->chol = g->view.chol;
+    w->chol_f = g->view.chol_f;
+  }
+  free(terms);
+  free(host);
+  return e;
 }
 
 static cudaError_t upload_job(gpu_job *g)
@@ -110,7 +175,7 @@ static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real)
   size_t ne = j->nelem;
   cudaError_t e = cudaMalloc(&g->buf[Z], ne * tile * real);
   if (e == cudaSuccess)
-    e = cudaMalloc(&g->buf[PAY], mcpi_job_columns(j, j->controls) * tile * sizeof(double));
+    e = cudaMalloc(&g->buf[PAY], mcpi_job_pay_columns(j) * tile * sizeof(double));
   if (e == cudaSuccess)
     e = cudaMalloc(&g->buf[PART],
                    mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2 * sizeof(double));
@@ -130,7 +195,7 @@ static mcp_status size_tiles(gpu_job *g, uint64_t samples, size_t real)
   mcp_context *ctx = g->run->ctx;
   const mcpi_job *j = g->j;
   size_t per = j->nelem * (real + (j->qmc ? 2 * sizeof(double) : 0)) +
-               (mcpi_job_columns(j, 1) + 2) * sizeof(double);
+               (mcpi_job_pay_columns(j) + 2) * sizeof(double);
   size_t tile = ctx->tile_paths;
   if (!tile) {
     size_t free_b = 0, total_b = 0;
@@ -189,10 +254,21 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
 static mcp_status paths(void *self, size_t n, int controls)
 {
   gpu_job *g = self;
+  const mcpi_job *j = g->j;
+  double *pay = g->buf[PAY];
   g->view.write_controls = controls;
-  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, g->buf[PAY], &g->kopt,
-                                    g->grid, 0);
-  return e ? cuda_fail(g->run->ctx, e, "the path kernel") : MCP_OK;
+  g->view.greeks = !controls && j->nin;
+  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt, g->grid, 0);
+  for (size_t p = 0; !controls && e == cudaSuccess && p < j->npass; p++)
+    e = mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, pay + mcpi_pass_column(j, p) * g->tile,
+                          &g->kopt, g->grid, 0);
+  if (e)
+    return cuda_fail(g->run->ctx, e, "the path kernel");
+  if (!controls && j->nest > j->nin &&
+      (e = mcpi_launch_combine(g->buf[TERM], g->buf[OFF], (int)(j->nest - j->nin),
+                               (int)(j->ntrades + 1 + j->nin), pay, g->tile, n, 0)))
+    return cuda_fail(g->run->ctx, e, "the estimator kernel");
+  return MCP_OK;
 }
 
 static mcp_status sums(void *self, size_t n, double *part)
@@ -220,8 +296,14 @@ static mcp_status read(void *self, size_t n, double *pay, size_t ld)
 static mcp_status update_specs(void *self)
 {
   gpu_job *g = self;
-  cudaError_t e = cudaMemcpy(g->buf[SPEC], g->j->spec, g->j->ntrades * sizeof(mcpi_payoff_spec),
-                             cudaMemcpyHostToDevice);
+  const mcpi_job *j = g->j;
+  size_t bytes = j->ntrades * sizeof(mcpi_payoff_spec);
+  cudaError_t e = cudaMemcpy(g->buf[SPEC], j->spec, bytes, cudaMemcpyHostToDevice);
+  size_t off[NPBUF], part = pass_layout(j, off);
+  for (size_t p = 0; e == cudaSuccess && p < j->npass; p++)
+    e = cudaMemcpy((unsigned char *)g->buf[PASSES] + p * part + off[P_SPEC],
+                   mcpi_pass_job(g->run, (size_t)(j - g->run->plan->jobs), p)->spec, bytes,
+                   cudaMemcpyHostToDevice);
   return e ? cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
 
@@ -278,9 +360,10 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
     return st;
   if ((e = mcpi_path_grid(&g.kopt, j->nassets > 1, j->arr_len, &g.grid)))
     return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
-  if (j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble)))
+  g.pass = calloc(j->npass + 1, sizeof *g.pass);
+  if ((j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble))) || !g.pass)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
-  else if ((e = upload_job(&g)))
+  else if ((e = upload_job(&g)) || (e = upload_passes(&g)))
     st = cuda_fail(run->ctx, e, "copying the job's arrays");
   if (st == MCP_OK)
     st = size_tiles(&g, mcpi_job_samples(run->plan, j), real);

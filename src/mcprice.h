@@ -491,6 +491,88 @@ mcp_status mcp_scenario_results_total(const mcp_scenario_results *results, size_
                                       size_t k, mcp_estimate *estimate);
 void mcp_scenario_results_destroy(mcp_scenario_results *results);
 
+/* ---- Greeks ------------------------------------------------------------ */
+/* Sensitivities of every trade and of the book, estimated on the paths of
+ * one pricing (the same seed, so the prices are those of mcp_price):
+ *   delta, gamma   d/dS and d2/dS2 of the per-unit price, by underlying
+ *                  (multi-asset trades: one an asset, and the cross gammas
+ *                  d2/dSi dSj of pairs when asked);
+ *   vega           d/dsigma: every volatility curve shifted together (Heston:
+ *                  the square roots of v0 and theta);
+ *   rho            d/dr: every rate curve shifted together;
+ *   theta          d/dt of calendar time, per year: the trades' dates one
+ *                  bump closer, the market as it is.
+ * Each is estimated by a method, reported beside it:
+ *   pathwise          the derivative of the payoff along the path (delta of
+ *                     continuous payoffs: European, Asian, lookback, basket,
+ *                     best-of, worst-of);
+ *   likelihood-ratio  the payoff times the score of the first step's normal
+ *                     (delta and gamma of digitals and date-monitored
+ *                     barriers on Black-Scholes underlyings);
+ *   bump              central differences of revaluations on the same
+ *                     normals (forward for theta); the reference, and the
+ *                     method for everything else;
+ *   grid              finite differences on the PDE grid (delta, gamma), and
+ *                     re-solved grids for vega, rho and theta.
+ * Every Monte Carlo estimate comes with its standard error. */
+typedef enum mcp_greek {
+  MCP_GREEK_DELTA = 0, MCP_GREEK_GAMMA, MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_THETA,
+  MCP_GREEK_CROSS_GAMMA, MCP_GREEK_COUNT
+} mcp_greek;
+typedef enum mcp_greek_method {
+  MCP_METHOD_PATHWISE = 0, MCP_METHOD_LIKELIHOOD_RATIO, MCP_METHOD_BUMP, MCP_METHOD_GRID
+} mcp_greek_method;
+typedef struct mcp_greeks mcp_greeks;
+
+/* "delta", "gamma", "vega", "rho", "theta", "cross-gamma". */
+const char *mcp_greek_name(mcp_greek greek);
+mcp_status mcp_greek_from_name(const char *name, mcp_greek *out);
+/* "pathwise", "likelihood-ratio", "bump", "grid". */
+const char *mcp_greek_method_name(mcp_greek_method method);
+
+/* A request: no Greeks until some are added. */
+mcp_status mcp_greeks_create(mcp_greeks **greeks);
+void mcp_greeks_destroy(mcp_greeks *greeks);
+mcp_status mcp_greeks_add(mcp_greeks *greeks, mcp_greek greek);
+/* Adds a comma-separated list of names, or "all" (the five and the cross
+ * gammas). */
+mcp_status mcp_greeks_parse(mcp_greeks *greeks, const char *list);
+/* The bump of a Greek: delta and gamma (one size), relative spot shift,
+ * default 0.01; vega absolute volatility, 0.01; rho absolute rate, 1e-4;
+ * theta years, 1/365.  Each in (0, 0.5]. */
+mcp_status mcp_greeks_set_bump(mcp_greeks *greeks, mcp_greek greek, double size);
+double mcp_greeks_bump(const mcp_greeks *greeks, mcp_greek greek);
+/* Nonzero: every Monte Carlo delta and gamma by bumping the spots (the
+ * reference), not by pathwise or likelihood-ratio estimators. */
+mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
+const char *mcp_greeks_last_error(const mcp_greeks *greeks);
+
+/* Prices the portfolio and estimates the requested Greeks of every trade and
+ * of the book.  A theta bump that reaches a trade's first date is
+ * MCP_ERR_INPUT naming the trade. */
+mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
+                            const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                            mcp_results **results);
+
+/* One sensitivity.  name is the Greek's name, followed for the deltas and
+ * gammas of multi-asset trades and of the book by ':' and the underlying
+ * ("delta:ACME"), for a cross gamma by both ("cross-gamma:ACME:BOLT"). */
+typedef struct mcp_sensitivity {
+  const char *name;
+  mcp_greek greek;
+  mcp_greek_method method; /* the book's: that of its first term */
+  const char *underlying, *underlying2; /* or NULL */
+  mcp_estimate value;
+} mcp_sensitivity;
+/* Sensitivities of trade index, or of the book for index ==
+ * mcp_results_count (none from mcp_price). */
+size_t mcp_results_sensitivities(const mcp_results *results, size_t index);
+mcp_status mcp_results_sensitivity(const mcp_results *results, size_t index, size_t k,
+                                   mcp_sensitivity *out);
+/* By trade id (NULL for the book) and name: MCP_ERR_NOT_FOUND when absent. */
+mcp_status mcp_results_greek(const mcp_results *results, const char *id, const char *name,
+                             mcp_sensitivity *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -49,8 +49,14 @@ void mcpi_pde_free(mcpi_pde_batch *b);
 /* Solves every grid; out[g (2R + 1) + i] = the value at node center - R + i. */
 mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);
 mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
-/* Prices the batch's trades into est (indexed by portfolio trade). */
-mcp_status mcpi_pde_price(mcp_context *ctx, const mcp_portfolio *p, const mcpi_pde_batch *b,
-                          mcp_estimate *est);
-
+/* Appends src's grids and trades to dst (the same settings), so that one
+ * solve serves both. */
+mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char *err);
+/* Solves every grid into *out (2 R + 1 values a grid, freed by the caller). */
+mcp_status mcpi_pde_solve(mcp_context *ctx, const mcpi_pde_batch *b, double **out);
+/* The prices of the batch's trades t0 <= i < t1 from the solved grids into
+ * est (indexed by portfolio trade) and, when dg is not NULL, their delta and
+ * gamma off the grid into dg[2 t], dg[2 t + 1]. */
+mcp_status mcpi_pde_values(const mcp_portfolio *p, const mcpi_pde_batch *b, const double *out,
+                           size_t t0, size_t t1, mcp_estimate *est, double *dg, char *err);
 #endif

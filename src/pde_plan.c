@@ -397,34 +397,88 @@ void mcpi_pde_free(mcpi_pde_batch *b)
   memset(b, 0, sizeof *b);
 }
 
-mcp_status mcpi_pde_price(mcp_context *ctx, const mcp_portfolio *p, const mcpi_pde_batch *b,
-                          mcp_estimate *est)
+/* Appends n values of size sz from src to the array *dst of m values (NULL
+ * src: zeros); 0 when out of memory. */
+static int append(void **dst, size_t m, const void *src, size_t n, size_t sz)
 {
-  if (!b->ntrades)
-    return MCP_OK;
+  void *a = realloc(*dst, (m + n ? m + n : 1) * sz);
+  if (!a)
+    return 0;
+  *dst = a;
+  if (src)
+    memcpy((char *)a + m * sz, src, n * sz);
+  else
+    memset((char *)a + m * sz, 0, n * sz);
+  return 1;
+}
+
+mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char *err)
+{
+  size_t ng = dst->ngrids, ns = dst->nseg, nt = dst->ntrades, ld = (size_t)dst->ld;
+  int ok = append((void **)&dst->grid, ng, src->grid, src->ngrids, sizeof *dst->grid) &&
+           append((void **)&dst->seg, ns, src->seg, src->nseg, sizeof *dst->seg) &&
+           append((void **)&dst->xlo, ng, src->xlo, src->ngrids, sizeof *dst->xlo) &&
+           append((void **)&dst->frac, ng, src->frac, src->ngrids, sizeof *dst->frac) &&
+           append((void **)&dst->v0, ng * ld, src->v0, src->ngrids * ld, sizeof *dst->v0) &&
+           append((void **)&dst->trade, nt, src->trade, src->ntrades, sizeof *dst->trade);
+  if (ok && (dst->ex || src->ex)) { /* grids that do not exercise ignore theirs */
+    if (!dst->ex)
+      ok = append((void **)&dst->ex, 0, NULL, ng * ld, sizeof *dst->ex);
+    ok = ok && append((void **)&dst->ex, ng * ld, src->ex, src->ngrids * ld, sizeof *dst->ex);
+  }
+  if (!ok)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
+  for (size_t g = ng; g < ng + src->ngrids; g++)
+    dst->grid[g].seg += (int)ns;
+  for (size_t t = nt; t < nt + src->ntrades; t++)
+    dst->trade[t].grid += (int)ng;
+  dst->ngrids += src->ngrids;
+  dst->nseg += src->nseg;
+  dst->ntrades += src->ntrades;
+  return MCP_OK;
+}
+
+mcp_status mcpi_pde_solve(mcp_context *ctx, const mcpi_pde_batch *b, double **out)
+{
   size_t taps = 2 * (size_t)b->radius + 1;
-  double *out = calloc(b->ngrids ? b->ngrids * taps : 1, sizeof *out);
-  if (!out)
+  *out = calloc(b->ngrids ? b->ngrids * taps : 1, sizeof **out);
+  if (!*out)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
-  mcp_status st = MCP_OK;
-  if (b->ngrids)
-    st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda(ctx, b, out)
-                                          : mcpi_pde_cpu(b, out, ctx->err);
-  for (size_t i = 0; st == MCP_OK && i < b->ntrades; i++) {
+  if (!b->ngrids)
+    return MCP_OK;
+  return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda(ctx, b, *out)
+                                          : mcpi_pde_cpu(b, *out, ctx->err);
+}
+
+mcp_status mcpi_pde_values(const mcp_portfolio *p, const mcpi_pde_batch *b, const double *out,
+                           size_t t0, size_t t1, mcp_estimate *est, double *dg, char *err)
+{
+  size_t taps = 2 * (size_t)b->radius + 1;
+  for (size_t i = t0; i < t1; i++) {
     const mcpi_pde_trade *t = &b->trade[i];
-    double v = t->constant;
+    double v = t->constant, delta = 0, gamma = 0;
     for (int g = 0; g < t->ngrids; g++) {
+      const mcpi_pde_grid *gr = &b->grid[t->grid + g];
       const double *o = out + (size_t)(t->grid + g) * taps + (size_t)b->radius;
       double f = b->frac[t->grid + g];
-      /* the quadratic through the center and its neighbours, at the spot */
+      /* the quadratic through the center and its neighbours, at the spot; its
+       * slope and curvature in log-spot give delta and gamma */
       v += f == 0 ? o[0] : 0.5 * f * (f - 1) * o[-1] + (1 - f * f) * o[0] + 0.5 * f * (f + 1) * o[1];
+      double vx = ((f - 0.5) * o[-1] - 2 * f * o[0] + (f + 0.5) * o[1]) / gr->h;
+      double vxx = (o[-1] - 2 * o[0] + o[1]) / (gr->h * gr->h);
+      double s = exp(b->xlo[t->grid + g] + (gr->center + f) * gr->h);
+      delta += vx / s;
+      gamma += (vxx - vx) / (s * s);
+    }
+    if (dg) {
+      dg[2 * t->trade] = delta;
+      dg[2 * t->trade + 1] = gamma;
     }
     if (!isfinite(v))
-      st = mcpi_fail(ctx->err, MCP_ERR_INPUT, "trade '%s': the PDE grid gave a non-finite "
-                     "price; expected finer pde.time_steps or a smaller pde.width",
-                     p->t[t->trade].id);
+      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': the PDE grid gave a non-finite "
+                       "price; expected finer pde.time_steps or a smaller pde.width",
+                       p->t[t->trade].id);
     est[t->trade] = (mcp_estimate){.price = v, .std_error = 0, .ci_low = v, .ci_high = v};
   }
-  free(out);
-  return st;
+  return MCP_OK;
 }

@@ -191,7 +191,9 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
     cap += d->sched[k].n;
     last = fmax(last, d->sched[k].t[d->sched[k].n - 1]);
   }
-  size_t nuni = p->steps_per_year ? (size_t)ceil(last * p->steps_per_year - 1e-9) : 0;
+  /* the uniform grid stays on the dates it has at origin 0 (theta moves the
+   * origin: the same steps, each one day closer) */
+  size_t nuni = p->steps_per_year ? (size_t)ceil((last + p->origin) * p->steps_per_year - 1e-9) : 0;
   cap += nuni + p->ngrid;
   if (cap > MCPI_MAX_STEPS)
     return mcpi_fail(err, MCP_ERR_INPUT,
@@ -207,7 +209,7 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
     n += d->sched[k].n;
   }
   for (size_t i = 1; i <= nuni; i++)
-    g[n++] = fmin((double)i / p->steps_per_year, last);
+    g[n++] = fmin((double)i / p->steps_per_year - p->origin, last);
   for (size_t i = 0; i < p->ngrid; i++)
     if (p->grid[i] < last)
       g[n++] = p->grid[i];
@@ -361,7 +363,7 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
                       : 0),
         .strike = t->strike, .inv_nfix = 1.0 / (double)t->nfix,
         .discount = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity)),
-        .quantity = t->quantity, .rebate = t->rebate, .cash = t->cash};
+        .quantity = t->quantity, .rebate = t->rebate, .cash = t->cash, .g_col = -1};
     if (mcpi_private_product(t->product)) {
       s->arr_off = j->arr_len;
       s->arr_len = trade_array_len(t);
@@ -567,6 +569,9 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->tag);
     free(j->trade);
     free(j->spec);
+    free(j->est);
+    free(j->term);
+    free(j->pass);
     mcpi_bridge_free(&j->bridge);
   }
   free(plan->jobs);
@@ -582,6 +587,18 @@ uint64_t mcpi_job_samples(const mcpi_plan *plan, const mcpi_job *j)
 {
   uint64_t s = j->antithetic ? (plan->paths + 1) / 2 : plan->paths;
   return j->qmc ? s / plan->scramblings : s;
+}
+
+int32_t *mcpi_job_term_offsets(const mcpi_job *j)
+{
+  size_t nc = j->nest - j->nin;
+  int32_t *off = malloc((nc + 1) * sizeof *off);
+  if (off) {
+    for (size_t k = 0; k < nc; k++)
+      off[k] = (int32_t)j->est[j->nin + k].term0;
+    off[nc] = (int32_t)j->nterm;
+  }
+  return off;
 }
 
 void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n)
@@ -617,6 +634,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .scheme = j->scheme,
                      .nmon = j->nmon,
                      .arr_len = j->arr_len,
+                     .lr_b = j->nelem ? j->cb[0] : 0,
                      .kappa = j->u[0]->kappa,
                      .theta = j->u[0]->theta,
                      .xi = j->u[0]->xi,

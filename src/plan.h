@@ -15,6 +15,17 @@
 #include "path.h"
 #include "qmc.h"
 
+/* A Greek estimated on a job's paths, in pay column ntrades + 1 + its index:
+ * written by the path body (the job's first nin), or the sum of terms
+ * (greeks.h) evaluated after the passes. */
+typedef struct mcpi_est {
+  long trade;              /* job-local trade, or -1: the book */
+  mcp_greek greek;
+  mcp_greek_method method;
+  long a, b;               /* the underlyings' market indices, or -1 */
+  size_t term0, nterm;
+} mcpi_est;
+
 typedef struct mcpi_job {
   const mcpi_underlying *u[MCP_MAX_ASSETS];
   size_t nassets;
@@ -39,6 +50,13 @@ typedef struct mcpi_job {
   int arr_len;        /* elements of the per-path array (private.h), 0: none */
   mcpi_bridge bridge; /* QMC */
   mcp_heston_scheme scheme;
+  /* Greeks (greek_plan.c): estimators, their terms, and the variants whose
+   * payoffs the path kernel also writes, pass p's trades and book in columns
+   * ntrades + 1 + nest + p (ntrades + 1) */
+  size_t nest, nin, nterm, npass;
+  mcpi_est *est;
+  mcpi_term *term;
+  size_t *pass;            /* the run's variant of each pass */
 } mcpi_job;
 
 typedef struct mcpi_plan {
@@ -67,12 +85,21 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j);
  * QMC, else 1); every replicate draws samples_per_replicate. */
 unsigned mcpi_job_replicates(const mcpi_plan *plan, const mcpi_job *j);
 uint64_t mcpi_job_samples(const mcpi_plan *plan, const mcpi_job *j);
-/* Columns a path writes: the trades and the book, plus the controls when
- * asked. */
+/* Columns reduced: the trades, the book and the estimators; or, with the
+ * controls, those the pilot reads: the trades, the book and the controls. */
 static inline size_t mcpi_job_columns(const mcpi_job *j, int controls)
 {
-  return j->ntrades + 1 + (controls ? j->ntrades : 0);
+  return j->ntrades + 1 + (controls ? j->ntrades : j->nest);
 }
+/* Columns of a tile's pay matrix: the most either run writes. */
+static inline size_t mcpi_job_pay_columns(const mcpi_job *j)
+{
+  size_t run = j->ntrades + 1 + j->nest + j->npass * (j->ntrades + 1);
+  return run > 2 * j->ntrades + 1 ? run : 2 * j->ntrades + 1;
+}
+/* The offsets of the job's combined estimators' terms (nest - nin + 1), for
+ * mcpi_combine; NULL when out of memory. */
+int32_t *mcpi_job_term_offsets(const mcpi_job *j);
 /* Sets the control-variate coefficients from the pilot's n samples in pay
  * (columns as written with controls, leading dimension ld). */
 void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "path.h"
+#include "plan.h"
 #include "portfolio.h"
 #include "prefetch.h"
 #include "validate.h"
@@ -40,11 +41,64 @@ void mcp_portfolio_destroy(mcp_portfolio *p)
   if (!p)
     return;
   for (size_t i = 0; i < p->n; i++)
-    free_trade(&p->t[i]);
+    if (p->dated)
+      free(p->t[i].fix);
+    else
+      free_trade(&p->t[i]);
   free(p->t);
-  free(p->slot);
+  if (!p->dated)
+    free(p->slot);
   free(p->grid);
   free(p);
+}
+
+mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio **out,
+                                char *err)
+{
+  mcp_portfolio *c = malloc(sizeof *c);
+  if (!c)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the theta portfolio");
+  *c = *p;
+  c->dated = 1;
+  c->origin = p->origin + dt;
+  c->n = 0;
+  c->grid = NULL;
+  c->t = calloc(p->n ? p->n : 1, sizeof *c->t);
+  mcp_status st = c->t ? MCP_OK
+                       : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the theta portfolio");
+  if (st == MCP_OK && p->steps_per_year && 1.0 / p->steps_per_year - c->origin <= MCPI_TIME_EPS)
+    st = mcpi_fail(err, MCP_ERR_INPUT, "theta: a bump of %g years reaches the first of the run's "
+                   "%u steps a year; expected a bump below %g", dt, p->steps_per_year,
+                   1.0 / p->steps_per_year - p->origin);
+  for (size_t i = 0; st == MCP_OK && i < p->n; i++) {
+    const mcpi_trade *t = &p->t[i];
+    mcpi_trade *d = &c->t[i];
+    *d = *t;
+    c->n = i + 1;
+    if (!(d->fix = malloc(t->nfix * sizeof *d->fix))) {
+      st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the theta portfolio");
+      break;
+    }
+    d->maturity = t->maturity - dt;
+    for (size_t k = 0; k < t->nfix; k++)
+      d->fix[k] = t->fix[k] - dt;
+    if (d->fix[0] <= MCPI_TIME_EPS || d->maturity <= MCPI_TIME_EPS)
+      st = mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': theta: its first date, at %g years, is "
+                     "within the theta bump of %g years; expected a smaller bump", t->id,
+                     fmin(t->fix[0], t->maturity), dt);
+  }
+  if (st == MCP_OK && p->ngrid && !(c->grid = malloc(p->ngrid * sizeof *c->grid)))
+    st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the theta portfolio");
+  for (size_t i = 0; st == MCP_OK && i < p->ngrid; i++)
+    if ((c->grid[i] = p->grid[i] - dt) <= MCPI_TIME_EPS)
+      st = mcpi_fail(err, MCP_ERR_INPUT, "run.grid[%zu]: theta: %g years is within the theta "
+                     "bump of %g years; expected a smaller bump", i, p->grid[i], dt);
+  if (st != MCP_OK) {
+    mcp_portfolio_destroy(c);
+    return st;
+  }
+  *out = c;
+  return MCP_OK;
 }
 
 /* The id table keeps adding trades linear in their number. */

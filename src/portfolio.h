@@ -47,11 +47,19 @@ struct mcp_portfolio {
   mcp_engine engine[MCP_PRODUCT_COUNT]; /* the products' default engines */
   mcp_pde_settings pde;
   mcp_placement placement; /* of per-path arrays on the GPU */
+  double origin;           /* years the valuation date has moved (theta), 0 */
+  int dated;               /* a copy from mcpi_portfolio_dated: shares ids and assets */
   char err[MCPI_ERRLEN];
 };
 
 #define MCPI_DEFAULT_SCRAMBLINGS 16u
 #define MCPI_MAX_SCRAMBLINGS 1024u
+
+/* A copy of p seen dt years later: every trade's dates, and the run's
+ * simulation times, dt closer.  MCP_ERR_INPUT naming the trade when a date
+ * falls within dt.  Freed by mcp_portfolio_destroy. */
+mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio **out,
+                                char *err);
 
 /* Index of the trade called id, or -1. */
 long mcpi_portfolio_find(const mcp_portfolio *p, const char *id);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "backend.h"
+#include "greeks.h"
 #include "pde.h"
 #include "results.h"
 
@@ -48,21 +49,102 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
   return MCP_OK;
 }
 
-mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
-                     mcp_results **results)
+/* The name of market underlying a, or NULL. */
+static const char *und(const mcp_market *m, long a) { return a >= 0 ? m->u[a].name : NULL; }
+
+/* Every trade's and the book's Greeks: the jobs' estimators, then the PDE
+ * trades' grid deltas and gammas and their revalued grids' differences. */
+static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
+                                 const mcpi_plan *plan, mcpi_accum **acc,
+                                 const mcpi_pde_batch *pde, const double *dg,
+                                 const mcpi_greek_run *g, mcp_results *r)
 {
-  if (!results)
-    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price: results is NULL")
-               : MCP_ERR_ARGUMENT;
-  *results = NULL;
-  if (!ctx)
-    return MCP_ERR_ARGUMENT;
-  if (!market || !portfolio)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price: %s is NULL",
-                     market ? "portfolio" : "market");
+  if (!(r->sens = calloc(p->n + 1, sizeof *r->sens)))
+    return MCP_ERR_NO_MEMORY;
+  mcpi_sens_list *bk = &r->sens[p->n];
+  int ok = 1;
+  for (size_t ji = 0; ji < plan->njobs && ok; ji++) {
+    const mcpi_job *j = &plan->jobs[ji];
+    unsigned reps = mcpi_job_replicates(plan, j);
+    size_t ncol = mcpi_job_columns(j, 0);
+    for (size_t k = 0; k < j->nest && ok; k++) {
+      const mcpi_est *e = &j->est[k];
+      mcp_estimate v;
+      mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + k], ncol, reps, &v);
+      double var = v.std_error * v.std_error;
+      ok = e->trade < 0
+               ? mcpi_sens_add(bk, e->greek, e->method, e->a, e->b, und(m, e->a), und(m, e->b),
+                               1, v.price, var)
+               : mcpi_sens_add(&r->sens[j->trade[e->trade]], e->greek, e->method, e->a, e->b,
+                               und(m, e->a), und(m, e->b), j->nassets > 1, v.price, var);
+    }
+  }
+  const mcp_greek grid_greeks[2] = {MCP_GREEK_DELTA, MCP_GREEK_GAMMA};
+  for (size_t i = 0; i < pde->ntrades && ok; i++) {
+    size_t t = pde->trade[i].trade;
+    long a = (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u);
+    for (int k = 0; k < 2 && ok; k++)
+      if (g->req->want[grid_greeks[k]])
+        ok = mcpi_sens_add(&r->sens[t], grid_greeks[k], MCP_METHOD_GRID, a, -1, und(m, a), NULL,
+                           0, dg[2 * t + k], 0) &&
+             mcpi_sens_add(bk, grid_greeks[k], MCP_METHOD_GRID, a, -1, und(m, a), NULL, 1,
+                           p->t[t].quantity * dg[2 * t + k], 0);
+  }
+  for (size_t i = 0; i < g->npg && ok; i++) {
+    const mcpi_pde_greek *x = &g->pg[i];
+    size_t t = x->trade;
+    double lo = x->var[1] >= 0 ? g->var[x->var[1]].pde_est[t].price : r->est[t].price;
+    double v = (g->var[x->var[0]].pde_est[t].price - lo) / x->scale;
+    ok = mcpi_sens_add(&r->sens[t], x->greek, MCP_METHOD_GRID, -1, -1, NULL, NULL, 0, v, 0) &&
+         mcpi_sens_add(bk, x->greek, MCP_METHOD_GRID, -1, -1, NULL, NULL, 1,
+                       p->t[t].quantity * v, 0);
+  }
+  for (size_t i = 0; i <= p->n; i++)
+    mcpi_sens_sort(&r->sens[i]);
+  return ok ? MCP_OK : MCP_ERR_NO_MEMORY;
+}
+
+/* The PDE trades' prices (and grid deltas and gammas into dg) and, with
+ * Greeks, the variants' prices: their grids join the base's in one solve,
+ * which a GPU runs in the time of one. */
+static mcp_status price_pde(mcp_context *ctx, const mcp_portfolio *p, const mcpi_pde_batch *base,
+                            mcpi_greek_run *g, mcp_estimate *est, double *dg)
+{
+  mcpi_pde_batch all = {.set = base->set, .n = base->n, .ld = base->ld, .radius = base->radius};
+  double *out = NULL;
+  mcp_status st = mcpi_pde_append(&all, base, ctx->err);
+  for (size_t v = 0; g && v < g->nvar && st == MCP_OK; v++)
+    if (g->var[v].pde) {
+      if (!(g->var[v].pde_est = calloc(p->n, sizeof *g->var[v].pde_est)))
+        st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE Greeks");
+      else
+        st = mcpi_pde_append(&all, &g->var[v].grid, ctx->err);
+    }
+  if (st == MCP_OK && all.ntrades)
+    st = mcpi_pde_solve(ctx, &all, &out);
+  size_t t0 = base->ntrades;
+  if (st == MCP_OK)
+    st = mcpi_pde_values(p, &all, out, 0, t0, est, dg, ctx->err);
+  for (size_t v = 0; g && v < g->nvar && st == MCP_OK; v++)
+    if (g->var[v].pde) {
+      size_t n = g->var[v].grid.ntrades;
+      st = mcpi_pde_values(p, &all, out, t0, t0 + n, g->var[v].pde_est, NULL, ctx->err);
+      t0 += n;
+    }
+  free(out);
+  mcpi_pde_free(&all);
+  return st;
+}
+
+/* mcp_price, and with a request mcp_price_greeks. */
+static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
+                        const mcp_greeks *req, mcp_results **results)
+{
   double t0 = now();
   mcpi_plan plan;
   mcpi_pde_batch pde;
+  mcpi_greek_run greeks = {0};
+  double *dg = NULL;
   mcp_status st = mcpi_plan_build(market, portfolio, &plan, ctx->err);
   if (st != MCP_OK)
     return st;
@@ -70,13 +152,18 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
     mcpi_plan_free(&plan);
     return st;
   }
+  if (req && (st = mcpi_greeks_layout(market, portfolio, req, &plan, &pde, &greeks, ctx->err)) ==
+                 MCP_OK &&
+      !(dg = calloc(2 * portfolio->n, sizeof *dg)))
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
   mcpi_accum **acc = calloc(plan.njobs, sizeof *acc);
   mcp_results *r = mcpi_results_alloc(portfolio->n);
   mcpi_run run = {.plan = &plan, .portfolio = portfolio, .ctx = ctx, .acc = acc,
                   .kopt = {.precision = portfolio->precision, .strategy = portfolio->prefetch,
                            .distance = portfolio->distance, .padding = portfolio->padding,
-                           .block = ctx->block, .placement = portfolio->placement}};
-  if (!acc || !r)
+                           .block = ctx->block, .placement = portfolio->placement},
+                  .greeks = req ? &greeks : NULL};
+  if (st == MCP_OK && (!acc || !r))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   for (size_t j = 0; st == MCP_OK && j < plan.njobs; j++) {
     const mcpi_job *job = &plan.jobs[j];
@@ -84,18 +171,23 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
     if (!(acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **acc)))
       st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
     run.work_total += (double)reps * (double)mcpi_job_samples(&plan, job) *
-                      (double)(job->nelem + 1);
+                      (double)(job->nelem + 1) * (double)(1 + job->npass);
   }
   if (st == MCP_OK && plan.njobs)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
   if (st == MCP_OK)
-    st = mcpi_pde_price(ctx, portfolio, &pde, r->est);
+    st = price_pde(ctx, portfolio, &pde, req ? &greeks : NULL, r->est, dg);
   if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
+  if (st == MCP_OK && req &&
+      (st = collect_greeks(market, portfolio, &plan, acc, &pde, dg, &greeks, r)) != MCP_OK)
+    mcpi_fail(ctx->err, st, "out of memory for the Greeks");
   if (acc)
     for (size_t j = 0; j < plan.njobs; j++)
       free(acc[j]);
   free(acc);
+  free(dg);
+  mcpi_greeks_free(&greeks);
   mcpi_plan_free(&plan);
   mcpi_pde_free(&pde);
   if (st != MCP_OK) {
@@ -108,4 +200,35 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
   r->seconds = now() - t0;
   *results = r;
   return MCP_OK;
+}
+
+mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
+                     mcp_results **results)
+{
+  if (!results)
+    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price: results is NULL")
+               : MCP_ERR_ARGUMENT;
+  *results = NULL;
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (!market || !portfolio)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price: %s is NULL",
+                     market ? "portfolio" : "market");
+  return price(ctx, market, portfolio, NULL, results);
+}
+
+mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
+                            const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                            mcp_results **results)
+{
+  if (!results)
+    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_greeks: results is NULL")
+               : MCP_ERR_ARGUMENT;
+  *results = NULL;
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (!market || !portfolio || !greeks)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_greeks: %s is NULL",
+                     !market ? "market" : !portfolio ? "portfolio" : "greeks");
+  return price(ctx, market, portfolio, greeks, results);
 }

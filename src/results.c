@@ -1,7 +1,10 @@
 /* results.c: reading results. */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "results.h"
+#include "stats.h"
 
 mcp_results *mcpi_results_alloc(size_t n)
 {
@@ -31,7 +34,112 @@ void mcp_results_destroy(mcp_results *r)
   free(r->quantity);
   free(r->est);
   free(r->engine);
+  for (size_t i = 0; r->sens && i <= r->n; i++) {
+    for (size_t k = 0; k < r->sens[i].n; k++) {
+      free(r->sens[i].s[k].name);
+      free(r->sens[i].s[k].u1);
+      free(r->sens[i].s[k].u2);
+    }
+    free(r->sens[i].s);
+  }
+  free(r->sens);
   free(r);
+}
+
+static void set_value(mcp_estimate *e, double mean, double var)
+{
+  double se = sqrt(var > 0 ? var : 0);
+  *e = (mcp_estimate){mean, se, mean - MCPI_Z95 * se, mean + MCPI_Z95 * se};
+}
+
+int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a, long b,
+                  const char *u1, const char *u2, int suffix, double mean, double var)
+{
+  for (size_t k = 0; suffix && k < l->n; k++) { /* the book's entries add up */
+    mcpi_sens *x = &l->s[k];
+    if (x->greek == greek && x->a == a && x->b == b) {
+      double v = x->value.std_error * x->value.std_error + var;
+      set_value(&x->value, x->value.price + mean, v);
+      return 1;
+    }
+  }
+  if (l->n == l->cap) {
+    size_t c = l->cap ? 2 * l->cap : 8;
+    mcpi_sens *s = realloc(l->s, c * sizeof *s);
+    if (!s)
+      return 0;
+    l->s = s;
+    l->cap = c;
+  }
+  mcpi_sens *x = &l->s[l->n];
+  *x = (mcpi_sens){.greek = greek, .method = method, .a = a, .b = b};
+  set_value(&x->value, mean, var);
+  const char *g = mcp_greek_name(greek);
+  size_t len = strlen(g) + (u1 ? strlen(u1) + 1 : 0) + (u2 ? strlen(u2) + 1 : 0) + 1;
+  if (!(x->name = malloc(len)) || (u1 && !(x->u1 = strdup(u1))) || (u2 && !(x->u2 = strdup(u2)))) {
+    free(x->name);
+    free(x->u1);
+    return 0;
+  }
+  if (suffix && u2)
+    snprintf(x->name, len, "%s:%s:%s", g, u1, u2);
+  else if (suffix && u1)
+    snprintf(x->name, len, "%s:%s", g, u1);
+  else
+    snprintf(x->name, len, "%s", g);
+  l->n++;
+  return 1;
+}
+
+static int rank(mcp_greek g)
+{
+  static const int r[MCP_GREEK_COUNT] = {0, 1, 3, 4, 5, 2};
+  return r[g];
+}
+
+static int cmp_sens(const void *pa, const void *pb)
+{
+  const mcpi_sens *a = pa, *b = pb;
+  if (rank(a->greek) != rank(b->greek))
+    return rank(a->greek) - rank(b->greek);
+  if (a->a != b->a)
+    return a->a < b->a ? -1 : 1;
+  return (a->b > b->b) - (a->b < b->b);
+}
+
+void mcpi_sens_sort(mcpi_sens_list *l)
+{
+  if (l->n > 1)
+    qsort(l->s, l->n, sizeof *l->s, cmp_sens);
+}
+
+size_t mcp_results_sensitivities(const mcp_results *r, size_t index)
+{
+  return r && r->sens && index <= r->n ? r->sens[index].n : 0;
+}
+
+mcp_status mcp_results_sensitivity(const mcp_results *r, size_t index, size_t k,
+                                   mcp_sensitivity *out)
+{
+  if (!out || k >= mcp_results_sensitivities(r, index))
+    return MCP_ERR_ARGUMENT;
+  const mcpi_sens *x = &r->sens[index].s[k];
+  *out = (mcp_sensitivity){x->name, x->greek, x->method, x->u1, x->u2, x->value};
+  return MCP_OK;
+}
+
+mcp_status mcp_results_greek(const mcp_results *r, const char *id, const char *name,
+                             mcp_sensitivity *out)
+{
+  size_t index = r ? r->n : 0;
+  if (!r || !name || !out)
+    return MCP_ERR_ARGUMENT;
+  if (id && mcp_results_find(r, id, &index) != MCP_OK)
+    return MCP_ERR_NOT_FOUND;
+  for (size_t k = 0; k < mcp_results_sensitivities(r, index); k++)
+    if (strcmp(r->sens[index].s[k].name, name) == 0)
+      return mcp_results_sensitivity(r, index, k, out);
+  return MCP_ERR_NOT_FOUND;
 }
 
 size_t mcp_results_count(const mcp_results *r) { return r ? r->n : 0; }

@@ -4,6 +4,20 @@
 
 #include "mcprice.h"
 
+/* One sensitivity (mcp_sensitivity), its strings owned. */
+typedef struct mcpi_sens {
+  char *name, *u1, *u2;
+  mcp_greek greek;
+  mcp_greek_method method;
+  long a, b; /* market indices of the underlyings, or -1 */
+  mcp_estimate value;
+} mcpi_sens;
+
+typedef struct mcpi_sens_list {
+  mcpi_sens *s;
+  size_t n, cap;
+} mcpi_sens_list;
+
 struct mcp_results {
   size_t n;
   char **id;
@@ -14,7 +28,18 @@ struct mcp_results {
   uint64_t paths, seed;
   mcp_backend backend;
   double seconds;
+  mcpi_sens_list *sens; /* n + 1 lists: the trades', then the book's; or NULL */
 };
+
+/* Appends a sensitivity named after its Greek and, with suffix, its
+ * underlyings' names u1, u2 (or NULL); mean and variance give its estimate.
+ * The book's list adds into an entry of the same Greek and underlyings.
+ * 0 when out of memory. */
+int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a, long b,
+                  const char *u1, const char *u2, int suffix, double mean, double var);
+/* Sorts a list: delta, gamma, cross gamma, vega, rho, theta, then by
+ * underlying. */
+void mcpi_sens_sort(mcpi_sens_list *l);
 
 mcp_results *mcpi_results_alloc(size_t n);
 

@@ -22,6 +22,10 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
   }
   if (st == MCP_OK) {
     mcpi_job_set_betas(j, pay, np, np);
+    /* the revaluations of bump Greeks use the same coefficients */
+    for (size_t p = 0; p < j->npass; p++)
+      for (size_t k = 0; k < j->ntrades; k++)
+        mcpi_pass_job(run, (size_t)(j - run->plan->jobs), p)->spec[k].beta = j->spec[k].beta;
     st = t->update_specs(t->self);
   }
   free(pay);
@@ -47,7 +51,7 @@ mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
         break;
       for (size_t col = 0; col < ncol; col++)
         mcpi_accum_add(&run->acc[ji][r * ncol + col], part + col * nchunks * 2, nchunks, n);
-      run->work_done += (double)n * (double)(j->nelem + 1);
+      run->work_done += (double)n * (double)(j->nelem + 1) * (double)(1 + j->npass);
       if (run->ctx->progress)
         run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
     }

@@ -118,9 +118,8 @@ static mcp_status check_value(char *err, const char *und, const char *what, doub
                    axis_names[axis], x, what, v, why);
 }
 
-/* A copy of market m with shift x[a] applied along each axis a. */
-static mcp_status shifted_market(const mcp_market *m, const mcp_scenarios *s, const double *x,
-                                 mcp_market **out, char *err)
+mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
+                               long only, mcp_market **out, char *err)
 {
   mcp_market *c = calloc(1, sizeof *c);
   int ok = c != NULL;
@@ -137,17 +136,18 @@ static mcp_status shifted_market(const mcp_market *m, const mcp_scenarios *s, co
     v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL};
     c->n = i + 1;
     ok = (v->name = strdup(u->name)) &&
-         copy_curve(&v->rate, &u->rate, s->kind[MCP_SHIFT_RATE], x[MCP_SHIFT_RATE]) &&
+         copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], x[MCP_SHIFT_RATE]) &&
          copy_curve(&v->dividend, &u->dividend, MCP_SHIFT_ABSOLUTE, 0) &&
-         copy_curve(&v->vol, &u->vol, s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+         copy_curve(&v->vol, &u->vol, kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
     if (!ok)
       break;
-    v->spot = shifted(u->spot, s->kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
+    if (only < 0 || (size_t)only == i)
+      v->spot = shifted(u->spot, kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
     if (u->model == MCPI_MODEL_HESTON) {
       /* the volatility is the variance's root; a root shifted below 0 keeps
        * its sign in the variance, which the checks below then refuse */
-      double r0 = shifted(sqrt(u->v0), s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
-      double rt = shifted(sqrt(u->theta), s->kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+      double r0 = shifted(sqrt(u->v0), kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+      double rt = shifted(sqrt(u->theta), kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
       v->v0 = r0 < 0 ? -r0 * r0 : r0 * r0;
       v->theta = rt < 0 ? -rt * rt : rt * rt;
     }
@@ -221,7 +221,7 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
       for (size_t k = 0; st == MCP_OK && k < r->n[2]; k++) {
         double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
         mcp_market *m = NULL;
-        if ((st = shifted_market(market, scenarios, x, &m, ctx->err)) == MCP_OK)
+        if ((st = mcpi_market_shifted(market, scenarios->kind, x, -1, &m, ctx->err)) == MCP_OK)
           st = mcp_price(ctx, m, portfolio, &r->point[point(r, i, j, k)]);
         mcp_market_destroy(m);
       }

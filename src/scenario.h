@@ -3,6 +3,7 @@
 #define MCP_SCENARIO_H
 
 #include "error.h"
+#include "mcprice.h"
 
 #define MCPI_NAXES 3
 
@@ -25,5 +26,11 @@ const char *mcpi_axis_name(mcp_shift_axis axis);
 /* Shifts of an axis (1 when unset) and shift i (0 when unset). */
 size_t mcpi_scenarios_shifts(const mcp_scenarios *s, int axis);
 double mcpi_scenarios_shift(const mcp_scenarios *s, int axis, size_t i);
+
+/* A copy of market m with shift x[a] of kind[a] along each axis a (the spot
+ * shift on every underlying, or on underlying only alone when only >= 0);
+ * MCP_ERR_INPUT naming the underlying when a value leaves its range. */
+mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
+                               long only, mcp_market **out, char *err);
 
 #endif

@@ -787,6 +787,103 @@ static void gpu_register_arrays_stay_in_registers(void **state)
     }
 }
 
+/* ---- Greeks ---------------------------------------------------------------- */
+
+static mcp_results *price_greeks(mcp_backend b, int block, uint64_t tile, const mcp_market *m,
+                                 const mcp_portfolio *p, int bump_only)
+{
+  mcp_context *ctx;
+  mcp_greeks *g;
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_context_create(&ctx, b), MCP_OK);
+  assert_int_equal(mcp_context_set_block_size(ctx, block), MCP_OK);
+  assert_int_equal(mcp_context_set_tile_paths(ctx, tile), MCP_OK);
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "all"), MCP_OK);
+  assert_int_equal(mcp_greeks_set_bump_only(g, bump_only), MCP_OK);
+  mcp_status st = mcp_price_greeks(ctx, m, p, g, &r);
+  if (st != MCP_OK)
+    fail_msg("mcp_price_greeks: %s", mcp_context_last_error(ctx));
+  mcp_greeks_destroy(g);
+  mcp_context_destroy(ctx);
+  return r;
+}
+
+/* Every sensitivity of a and b, trades and book, side by side: bitwise equal
+ * (tol < 0), or within tol standard errors plus 1e-8 relative (the normals'
+ * rounding moves paths across kinks and knock-outs, which bump differences
+ * divide by small bumps; 1e-12 absolute for sensitivities that are zero but
+ * for rounding); returns the largest difference in standard errors. */
+static double compare_greeks(const mcp_results *a, const mcp_results *b, double tol)
+{
+  double worst = 0;
+  for (size_t i = 0; i <= mcp_results_count(a); i++) {
+    const char *id = i < mcp_results_count(a) ? mcp_results_trade_id(a, i) : "the book";
+    assert_int_equal(mcp_results_sensitivities(a, i), mcp_results_sensitivities(b, i));
+    mcp_sensitivity x, y;
+    for (size_t k = 0; mcp_results_sensitivity(a, i, k, &x) == MCP_OK; k++) {
+      assert_int_equal(mcp_results_sensitivity(b, i, k, &y), MCP_OK);
+      assert_string_equal(x.name, y.name);
+      assert_int_equal(x.method, y.method);
+      if (tol < 0) {
+        if (memcmp(&x.value, &y.value, sizeof x.value) != 0)
+          fail_msg("%s %s: %.17g vs %.17g", id, x.name, x.value.price, y.value.price);
+        continue;
+      }
+      double d = fabs(x.value.price - y.value.price);
+      double se = fmax(x.value.std_error, y.value.std_error);
+      if (d > tol * se + 1e-8 * fmax(fabs(x.value.price), fabs(y.value.price)) + 1e-12)
+        fail_msg("%s %s: GPU %.17g CPU %.17g (se %.3g)", id, x.name, x.value.price,
+                 y.value.price, se);
+      if (se > 0)
+        worst = fmax(worst, d / se);
+    }
+  }
+  return worst;
+}
+
+/* The Greeks of every model, product and method (pathwise, likelihood
+ * ratio, in-path and revalued bumps) agree with the CPU's. */
+static void gpu_greeks_match_cpu(void **state)
+{
+  static const int methods[] = {0, MCP_ANTITHETIC | MCP_CONTROL_VARIATE, MCP_QMC};
+  mcp_market *m = array_market();
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+    for (int bump = 0; bump < 2; bump++)
+      for (int arrays = 0; arrays < 2; arrays++) {
+        mcp_portfolio *p = arrays ? array_book(20001, 0, methods[k])
+                                  : models_book(20001, methods[k], 0);
+        mcp_results *g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, bump);
+        mcp_results *c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, bump);
+        double worst = compare_greeks(g, c, 0.05);
+        print_message("  %s book, methods %d, %s: largest difference %.2e standard errors\n",
+                      arrays ? "arrays" : "models", methods[k], bump ? "bump" : "auto", worst);
+        mcp_results_destroy(g);
+        mcp_results_destroy(c);
+        mcp_portfolio_destroy(p);
+      }
+  mcp_market_destroy(m);
+}
+
+/* The GPU's Greeks keep their bits under block size, tile size and prefetch
+ * strategy. */
+static void gpu_greeks_invariant(void **state)
+{
+  mcp_market *m = array_market();
+  mcp_portfolio *p = models_book(30011, MCP_ANTITHETIC, 1);
+  mcp_results *ref = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0);
+  mcp_results *r = price_greeks(MCP_BACKEND_CUDA, 64, 4096, m, p, 0);
+  compare_greeks(ref, r, -1);
+  mcp_results_destroy(r);
+  assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_SMEM_ROLLING, 8, 1), MCP_OK);
+  r = price_greeks(MCP_BACKEND_CUDA, 256, 0, m, p, 0);
+  compare_greeks(ref, r, -1);
+  mcp_results_destroy(r);
+  mcp_results_destroy(ref);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   if (mcp_device_count() == 0) {
@@ -813,6 +910,8 @@ int main(void)
       cmocka_unit_test(gpu_arrays_float_invariant),
       cmocka_unit_test(gpu_arrays_refused),
       cmocka_unit_test(gpu_register_arrays_stay_in_registers),
+      cmocka_unit_test(gpu_greeks_match_cpu),
+      cmocka_unit_test(gpu_greeks_invariant),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,14 @@ const char cli_price_options_help[] =
     "      --scenarios FILE   revalue the book on the same paths at every point of\n"
     "                         the grid of spot, volatility and rate shifts in FILE,\n"
     "                         and report a matrix a trade (and the book)\n"
+    "      --greeks LIST      also estimate these Greeks of every trade and of the\n"
+    "                         book on the same paths: a comma-separated list of\n"
+    "                         delta, gamma, vega, rho, theta, cross-gamma, or all;\n"
+    "                         each is reported with its method (pathwise,\n"
+    "                         likelihood-ratio, bump or grid) and standard error\n"
+    "      --greek-method NAME  auto (the default: pathwise and likelihood-ratio\n"
+    "                         where they apply) or bump (every delta and gamma by\n"
+    "                         revaluation at bumped spots, the reference)\n"
     "      --output FILE      write the report to FILE, which is replaced only once\n"
     "                         the report is complete (default: standard output)\n"
     "      --tile-paths N     paths per tile: 0 (sized to memory, the default) or a\n"
@@ -107,6 +115,8 @@ enum {
   O_COARSENING,
   O_PLACEMENT,
   O_SCENARIOS,
+  O_GREEKS,
+  O_GREEK_METHOD,
   O_QUIET,
   O_HELP
 };
@@ -125,13 +135,15 @@ static const cli_option options[] = {
     [O_PDE_NODES] = {"pde-nodes", 0, 1}, [O_PDE_STEPS] = {"pde-steps", 0, 1},
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
     [O_COARSENING] = {"coarsening", 0, 1}, [O_PLACEMENT] = {"placement", 0, 1},
-    [O_SCENARIOS] = {"scenarios", 0, 1},
+    [O_SCENARIOS] = {"scenarios", 0, 1}, [O_GREEKS] = {"greeks", 0, 1},
+    [O_GREEK_METHOD] = {"greek-method", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
 typedef struct price_opts {
   unsigned given; /* bit O_x: the option was on the command line */
-  const char *market, *portfolio, *output, *scenarios;
+  const char *market, *portfolio, *output, *scenarios, *greeks;
+  int bump_only; /* --greek-method bump */
   uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings;
   int methods; /* MCP_ANTITHETIC | ... */
   unsigned pde_products; /* bit 1 << mcp_product */
@@ -250,6 +262,15 @@ static int parse_args(char **argv, price_opts *o)
     case O_SCENARIOS:
       o->scenarios = v;
       break;
+    case O_GREEKS:
+      o->greeks = v;
+      break;
+    case O_GREEK_METHOD:
+      bad = strcmp(v, "bump") != 0 && strcmp(v, "auto") != 0;
+      o->bump_only = strcmp(v, "bump") == 0;
+      if (bad)
+        cli_error("--greek-method: expected auto or bump; got '%s'", v);
+      break;
     case O_OUTPUT:
       o->output = v;
       break;
@@ -355,6 +376,14 @@ static int parse_args(char **argv, price_opts *o)
     cli_error("price: missing --%s (try 'mcprice help price')", o->market ? "portfolio" : "market");
     return CLI_EXIT_USAGE;
   }
+  if (o->greeks && o->scenarios) {
+    cli_error("price: --greeks and --scenarios are separate runs; give one of them");
+    return CLI_EXIT_USAGE;
+  }
+  if (GIVEN(o, O_GREEK_METHOD) && !o->greeks) {
+    cli_error("price: --greek-method needs --greeks");
+    return CLI_EXIT_USAGE;
+  }
   return -1;
 }
 
@@ -454,6 +483,23 @@ static int check_settings(const price_opts *o)
   return rc;
 }
 
+/* The --greeks request, if given: a bad list is a usage error. */
+static int make_greeks(const price_opts *o, mcp_greeks **g)
+{
+  if (!o->greeks)
+    return CLI_EXIT_OK;
+  if (mcp_greeks_create(g) != MCP_OK) {
+    cli_error("out of memory");
+    return CLI_EXIT_RUNTIME;
+  }
+  if (mcp_greeks_parse(*g, o->greeks) != MCP_OK) {
+    cli_error("--%s", mcp_greeks_last_error(*g));
+    return CLI_EXIT_USAGE;
+  }
+  mcp_greeks_set_bump_only(*g, o->bump_only);
+  return CLI_EXIT_OK;
+}
+
 /* ---- inputs and context ---------------------------------------------------- */
 
 static int load_failed(mcp_status st, const char *path, const char *err)
@@ -538,7 +584,7 @@ static void on_progress(double fraction, void *user)
 /* ---- the command --------------------------------------------------------------- */
 
 static int price_and_report(const price_opts *o, mcp_context *c, const mcp_market *m,
-                            const mcp_portfolio *p, const mcp_scenarios *s)
+                            const mcp_portfolio *p, const mcp_scenarios *s, const mcp_greeks *g)
 {
   report_sink sink;
   /* open the output first: an unwritable --output fails before a long run */
@@ -549,7 +595,9 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
     mcp_context_set_progress(c, on_progress, &pr);
   mcp_results *r = NULL;
   mcp_scenario_results *sr = NULL;
-  mcp_status st = s ? mcp_price_scenarios(c, m, p, s, &sr) : mcp_price(c, m, p, &r);
+  mcp_status st = s   ? mcp_price_scenarios(c, m, p, s, &sr)
+                  : g ? mcp_price_greeks(c, m, p, g, &r)
+                      : mcp_price(c, m, p, &r);
   if (pr.shown)
     fputc('\n', stderr);
   int rc = CLI_EXIT_OK;
@@ -580,8 +628,11 @@ int cli_price(int argc, char **argv)
   int rc = parse_args(argv, &o);
   if (rc >= 0)
     return rc;
-  if ((rc = check_settings(&o)) != CLI_EXIT_OK)
+  mcp_greeks *g = NULL;
+  if ((rc = check_settings(&o)) != CLI_EXIT_OK || (rc = make_greeks(&o, &g)) != CLI_EXIT_OK) {
+    mcp_greeks_destroy(g);
     return rc;
+  }
   mcp_market *m = NULL;
   mcp_portfolio *p = NULL;
   mcp_context *c = NULL;
@@ -590,8 +641,9 @@ int cli_price(int argc, char **argv)
       (rc = load_scenarios(&o, &s)) == CLI_EXIT_OK &&
       (rc = apply_run_settings(&o, p)) == CLI_EXIT_OK &&
       (rc = make_context(&o, p, &c)) == CLI_EXIT_OK)
-    rc = price_and_report(&o, c, m, p, s);
+    rc = price_and_report(&o, c, m, p, s, g);
   mcp_scenarios_destroy(s);
+  mcp_greeks_destroy(g);
   mcp_context_destroy(c);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

@@ -52,6 +52,15 @@ static void get_row(const mcp_results *r, size_t i, row *out)
   }
 }
 
+/* Whether the results carry Greeks (mcp_price_greeks). */
+static int has_greeks(const mcp_results *r)
+{
+  for (size_t i = 0; i <= mcp_results_count(r); i++)
+    if (mcp_results_sensitivities(r, i))
+      return 1;
+  return 0;
+}
+
 enum { NCOL = 8, CELL = 40 };
 static const char *const column_names[NCOL] = {"id",       "quantity",  "price", "std_error",
                                                "ci95_low", "ci95_high", "value", "method"};
@@ -103,6 +112,25 @@ static void table_cells(const row *w, char cell[NCOL][CELL])
   snprintf(cell[7], CELL, "%s", w->method);
 }
 
+/* The Greeks below the prices: per unit for a trade, the position-weighted
+ * sum for the book (TOTAL). */
+static void write_greek_table(out *o, const mcp_results *r, int idw)
+{
+  size_t n = mcp_results_count(r);
+  int gw = (int)strlen("greek");
+  mcp_sensitivity s;
+  for (size_t i = 0; i <= n; i++)
+    for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++)
+      if ((int)strlen(s.name) > gw)
+        gw = (int)strlen(s.name);
+  emit(o, "\n%-*s  %-*s  %16s  %12s  %s\n", idw, "id", gw, "greek", "value", "std_error",
+       "method");
+  for (size_t i = 0; i <= n; i++)
+    for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++)
+      emit(o, "%-*s  %-*s  %16.6f  %12.6f  %s\n", idw, i < n ? mcp_results_trade_id(r, i) : "TOTAL",
+           gw, s.name, s.value.price, s.value.std_error, mcp_greek_method_name(s.method));
+}
+
 static void write_table(out *o, const mcp_results *r)
 {
   size_t n = mcp_results_count(r);
@@ -136,6 +164,8 @@ static void write_table(out *o, const mcp_results *r)
       emit(o, "  %*s", width[c], cell[c]);
     emit(o, "\n");
   }
+  if (has_greeks(r))
+    write_greek_table(o, r, width[0]);
 }
 
 /* ---- CSV ----------------------------------------------------------------- */
@@ -156,8 +186,33 @@ static void csv_field(out *o, const char *s)
   emit(o, "\"");
 }
 
+/* With Greeks: a row a trade (or TOTAL) and measure, the price first. */
+static void write_greek_csv(out *o, const mcp_results *r)
+{
+  emit(o, "id,measure,value,std_error,ci95_low,ci95_high,method\n");
+  row w;
+  mcp_sensitivity s;
+  for (size_t i = 0; i <= mcp_results_count(r); i++) {
+    get_row(r, i, &w);
+    csv_field(o, w.id);
+    emit(o, ",%s,%.17g,%.17g,%.17g,%.17g,%s\n", w.is_total ? "value" : "price",
+         w.is_total ? w.value : w.e.price, w.e.std_error, w.e.ci_low, w.e.ci_high, w.method);
+    for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++) {
+      csv_field(o, w.id);
+      emit(o, ",");
+      csv_field(o, s.name);
+      emit(o, ",%.17g,%.17g,%.17g,%.17g,%s\n", s.value.price, s.value.std_error, s.value.ci_low,
+           s.value.ci_high, mcp_greek_method_name(s.method));
+    }
+  }
+}
+
 static void write_csv(out *o, const mcp_results *r)
 {
+  if (has_greeks(r)) {
+    write_greek_csv(o, r);
+    return;
+  }
   for (int c = 0; c < NCOL; c++)
     emit(o, c ? ",%s" : "%s", column_names[c]);
   emit(o, "\n");
@@ -213,6 +268,26 @@ static void json_interval(out *o, const mcp_estimate *e)
   json_member(o, "ci95_high", e->ci_high);
 }
 
+/* , "greeks": {name: {value, std_error, ci95_low, ci95_high, method}, ...} */
+static void json_greeks(out *o, const mcp_results *r, size_t i)
+{
+  mcp_sensitivity s;
+  if (!mcp_results_sensitivities(r, i))
+    return;
+  emit(o, ", \"greeks\": {");
+  for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++) {
+    emit(o, "%s", k ? ", " : "");
+    json_string(o, s.name);
+    emit(o, ": {\"value\": ");
+    json_number(o, s.value.price);
+    json_interval(o, &s.value);
+    emit(o, ", \"method\": ");
+    json_string(o, mcp_greek_method_name(s.method));
+    emit(o, "}");
+  }
+  emit(o, "}");
+}
+
 static void write_json(out *o, const mcp_results *r)
 {
   emit(o, "{\n  \"backend\": ");
@@ -233,12 +308,14 @@ static void write_json(out *o, const mcp_results *r)
     json_member(o, "value", w.value);
     emit(o, ", \"method\": ");
     json_string(o, w.method);
+    json_greeks(o, r, i);
     emit(o, "}");
   }
   get_row(r, n, &w);
   emit(o, "%s],\n  \"total\": {\"value\": ", n ? "\n  " : "");
   json_number(o, w.value);
   json_interval(o, &w.e);
+  json_greeks(o, r, n);
   emit(o, "}\n}\n");
 }
 

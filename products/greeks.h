@@ -1,0 +1,195 @@
+/* greeks.h: Greeks estimated on a path from what it hands to the payoffs,
+ * shared by the CPU and GPU backends (gcc and nvcc), in double.
+ *
+ * Every single-asset model here moves the log-spot by amounts that do not
+ * depend on the spot, so the path of spot S0 (1 + h) is the path of S0
+ * scaled by 1 + h: its payoff is the payoff of the scaled observations, and
+ * a spot bump needs no new simulation (mcpi_observed_scaled).  Estimators:
+ *   pathwise  d/dS0 of the payoff along the scaled path, D / S0 with
+ *             D = d payoff(lambda path) / d lambda at lambda = 1;
+ *   LR        Black-Scholes: the path depends on S0 only through the first
+ *             step x1 = log S0 + a + b z, so d/dS0 E[f] = E[f z / (b S0)] and
+ *             d2/dS0^2 E[f] = E[f ((z^2 - 1) / b^2 - z / b)] / S0^2;
+ *   scaled    central differences of the scaled paths' payoffs.
+ * A trade's columns, from spec->g_col: single asset delta, gamma; several
+ * assets delta of each asset of the trade, gamma of each, then the cross
+ * gamma of each pair (i < j), assets in the job's order. */
+#ifndef MCP_GREEKS_H
+#define MCP_GREEKS_H
+
+#include "payoff.h"
+
+typedef enum mcpi_gm {
+  MCPI_GM_NONE = 0, MCPI_GM_PATHWISE, MCPI_GM_LR, MCPI_GM_SCALED
+} mcpi_gm;
+
+/* The observations of the path scaled by lambda = e^l. */
+MCP_HD static inline mcpi_observed mcpi_observed_scaled(const mcpi_payoff_spec *p,
+                                                        const mcpi_observed *o, double l)
+{
+  double lambda = exp(l);
+  mcpi_observed s = *o;
+  s.sum *= lambda;
+  s.log_sum += l / p->inv_nfix;
+  s.log_max += l;
+  s.log_min += l;
+  s.terminal *= lambda;
+  return s;
+}
+
+/* d vanilla(type, lambda x, k) / d lambda at lambda = 1. */
+MCP_HD static inline double mcpi_vanilla_dx(int type, double x, double k)
+{
+  return type == MCP_CALL ? (x > k ? x : 0) : (x < k ? -x : 0);
+}
+
+/* D of the continuous single-asset payoffs (pathwise). */
+MCP_HD static inline double mcpi_payoff_dlambda(const mcpi_payoff_spec *p, const mcpi_observed *o)
+{
+  int call = p->type == MCP_CALL;
+  switch (p->product) {
+  case MCP_PRODUCT_ASIAN: {
+    if (p->flags & MCPI_FLOATING) /* homogeneous of degree 1 */
+      return mcpi_payoff(p, o);
+    double a = p->flags & MCPI_GEOMETRIC ? exp(o->log_sum * p->inv_nfix) : o->sum * p->inv_nfix;
+    return mcpi_vanilla_dx(p->type, a, p->strike);
+  }
+  case MCP_PRODUCT_LOOKBACK:
+    if (p->flags & MCPI_FLOATING)
+      return mcpi_payoff(p, o);
+    return mcpi_vanilla_dx(p->type, exp(call ? o->log_max : o->log_min), p->strike);
+  default: /* European */
+    return mcpi_vanilla_dx(p->type, o->terminal, p->strike);
+  }
+}
+
+/* Column c of the pay matrix on pass (the antithetic partner averages). */
+MCP_HD static inline void mcpi_emit_column(double *pay, size_t ldp, int c, double v, int pass)
+{
+  double *at = pay + (size_t)c * ldp;
+  *at = pass ? 0.5 * (*at + v) : v;
+}
+
+/* A single-asset trade's estimators: y its undiscounted payoff, s0 the spot,
+ * z the first step's normal (sign applied) and b its deviation. */
+MCP_HD static inline void mcpi_greeks_single(const mcpi_payoff_spec *p, const mcpi_observed *o,
+                                             double y, double s0, double z, double b,
+                                             double *pay, size_t ldp, int pass)
+{
+  int c = p->g_col;
+  double d = p->discount, up = 0, dn = 0;
+  if (p->g_delta == MCPI_GM_SCALED || p->g_gamma == MCPI_GM_SCALED) {
+    mcpi_observed ou = mcpi_observed_scaled(p, o, log1p(p->g_h));
+    mcpi_observed od = mcpi_observed_scaled(p, o, log1p(-p->g_h));
+    up = mcpi_payoff(p, &ou);
+    dn = mcpi_payoff(p, &od);
+  }
+  double hs = p->g_h * s0;
+  if (p->g_delta) {
+    double v = p->g_delta == MCPI_GM_PATHWISE ? mcpi_payoff_dlambda(p, o) / s0
+               : p->g_delta == MCPI_GM_LR     ? y * z / (b * s0)
+                                              : (up - dn) / (2 * hs);
+    mcpi_emit_column(pay, ldp, c++, d * v, pass);
+  }
+  if (p->g_gamma) {
+    double v = p->g_gamma == MCPI_GM_LR ? y * ((z * z - 1) / (b * b) - z / b) / (s0 * s0)
+                                        : (up - 2 * y + dn) / (hs * hs);
+    mcpi_emit_column(pay, ldp, c, d * v, pass);
+  }
+}
+
+/* D_i of a multi-asset payoff for asset i (pathwise). */
+MCP_HD static inline double mcpi_payoff_multi_dlambda(const mcpi_payoff_spec *p, const double *spot,
+                                                      int nassets, int i)
+{
+  double ctl, y = mcpi_payoff_multi(p, spot, nassets, &ctl);
+  if (y <= 0)
+    return 0;
+  if (p->product == MCP_PRODUCT_BASKET)
+    return (p->type == MCP_CALL ? 1 : -1) * p->weight[i] * spot[i];
+  /* best-of, worst-of: the asset that sets the payoff */
+  int at = -1;
+  for (int k = 0; k < nassets; k++)
+    if (p->assets >> k & 1u &&
+        (at < 0 || (p->product == MCP_PRODUCT_BEST_OF ? spot[k] > spot[at] : spot[k] < spot[at])))
+      at = k;
+  return at == i ? (p->type == MCP_CALL ? spot[i] : -spot[i]) : 0;
+}
+
+/* The payoff with assets i and j (or i alone, j < 0) scaled by e^li, e^lj. */
+MCP_HD static inline double mcpi_payoff_multi_scaled(const mcpi_payoff_spec *p, const double *spot,
+                                                     int nassets, int i, double li, int j,
+                                                     double lj)
+{
+  double s[MCP_MAX_ASSETS], ctl;
+  for (int k = 0; k < nassets; k++)
+    s[k] = spot[k] * (k == i ? exp(li) : k == j ? exp(lj) : 1);
+  return mcpi_payoff_multi(p, s, nassets, &ctl);
+}
+
+/* A multi-asset trade's estimators: y its undiscounted payoff, s0 the spots
+ * at the start. */
+MCP_HD static inline void mcpi_greeks_multi(const mcpi_payoff_spec *p, const double *spot,
+                                            int nassets, double y, const double *s0,
+                                            double *pay, size_t ldp, int pass)
+{
+  int c = p->g_col;
+  double d = p->discount, lu = log1p(p->g_h), ld = log1p(-p->g_h);
+  for (int k = 0; k < 2; k++) /* the deltas, then the gammas */
+    if (k ? p->g_gamma : p->g_delta)
+      for (int i = 0; i < nassets; i++)
+        if (p->assets >> i & 1u) {
+          double hs = p->g_h * s0[i], v;
+          if (k == 0 && p->g_delta == MCPI_GM_PATHWISE) {
+            v = mcpi_payoff_multi_dlambda(p, spot, nassets, i) / s0[i];
+          } else {
+            double up = mcpi_payoff_multi_scaled(p, spot, nassets, i, lu, -1, 0);
+            double dn = mcpi_payoff_multi_scaled(p, spot, nassets, i, ld, -1, 0);
+            v = k ? (up - 2 * y + dn) / (hs * hs) : (up - dn) / (2 * hs);
+          }
+          mcpi_emit_column(pay, ldp, c++, d * v, pass);
+        }
+  if (p->g_cross)
+    for (int i = 0; i < nassets; i++)
+      for (int j = i + 1; j < nassets; j++)
+        if (p->assets >> i & p->assets >> j & 1u) {
+          double uu = mcpi_payoff_multi_scaled(p, spot, nassets, i, lu, j, lu);
+          double ud = mcpi_payoff_multi_scaled(p, spot, nassets, i, lu, j, ld);
+          double du = mcpi_payoff_multi_scaled(p, spot, nassets, i, ld, j, lu);
+          double dd = mcpi_payoff_multi_scaled(p, spot, nassets, i, ld, j, ld);
+          double h2 = 4 * p->g_h * p->g_h * s0[i] * s0[j];
+          mcpi_emit_column(pay, ldp, c++, d * (uu - ud - du + dd) / h2, pass);
+        }
+}
+
+/* ---- estimators combined from columns --------------------------------------
+ * A bump estimator is a sum of coef x column over the payoffs of the passes
+ * (the variants' revaluations) and the base; estimator k of n is written to
+ * column col0 + k of the path's pay (leading dimension ld) from terms
+ * off[k] .. off[k + 1] - 1, in order, with rounded products and sums so that
+ * the CPU and the GPU add alike. */
+typedef struct mcpi_term {
+  int32_t col;
+  double coef;
+} mcpi_term;
+
+#ifdef __CUDA_ARCH__
+#define MCPI_ADD_RN(a, b) __dadd_rn(a, b)
+#define MCPI_MUL_RN(a, b) __dmul_rn(a, b)
+#else
+#define MCPI_ADD_RN(a, b) ((a) + (b))
+#define MCPI_MUL_RN(a, b) ((a) * (b))
+#endif
+
+MCP_HD static inline void mcpi_combine(const mcpi_term *term, const int32_t *off, int n, int col0,
+                                       double *pay, size_t ld)
+{
+  for (int k = 0; k < n; k++) {
+    double v = 0;
+    for (int i = off[k]; i < off[k + 1]; i++)
+      v = MCPI_ADD_RN(v, MCPI_MUL_RN(term[i].coef, pay[(size_t)term[i].col * ld]));
+    pay[(size_t)(col0 + k) * ld] = v;
+  }
+}
+
+#endif

@@ -1,0 +1,325 @@
+/* greek_plan.c: which estimator each trade's Greeks get, the variants that
+ * bump estimators revalue, and the columns both leave in a job's pay matrix
+ * (plan.h, greeks.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "greeks.h"
+#include "scenario.h"
+
+/* A job's estimators as they are laid out.  A term on a pass's column is
+ * kept as -(1 + p (ntrades + 1) + t) until the number of estimators, which
+ * places the passes, is known. */
+typedef struct builder {
+  mcpi_job *j;
+  mcpi_est *est;
+  size_t nest, ecap;
+  mcpi_term *term;
+  size_t nterm, tcap;
+  size_t *pass;
+  size_t npass, pcap;
+  int oom;
+} builder;
+
+static int grow(void **a, size_t *cap, size_t need, size_t size)
+{
+  if (need <= *cap)
+    return 1;
+  size_t c = *cap ? 2 * *cap : 16;
+  while (c < need)
+    c *= 2;
+  void *b = realloc(*a, c * size);
+  if (!b)
+    return 0;
+  *a = b;
+  *cap = c;
+  return 1;
+}
+
+static int add_est(builder *b, long trade, mcp_greek greek, mcp_greek_method method, long a,
+                   long c)
+{
+  if (!grow((void **)&b->est, &b->ecap, b->nest + 1, sizeof *b->est))
+    return 0;
+  b->est[b->nest++] = (mcpi_est){trade, greek, method, a, c, b->nterm, 0};
+  return 1;
+}
+
+static int add_term(builder *b, int32_t col, double coef)
+{
+  if (!grow((void **)&b->term, &b->tcap, b->nterm + 1, sizeof *b->term))
+    return 0;
+  b->term[b->nterm++] = (mcpi_term){col, coef};
+  b->est[b->nest - 1].nterm++;
+  return 1;
+}
+
+/* The run's variant of that kind (and asset), added when new. */
+static long variant(mcpi_greek_run *g, mcpi_var_kind kind, long asset)
+{
+  for (size_t v = 0; v < g->nvar; v++)
+    if (g->var[v].kind == kind && g->var[v].asset == asset)
+      return (long)v;
+  g->var[g->nvar] = (mcpi_variant){.kind = kind, .asset = asset};
+  return (long)g->nvar++;
+}
+
+/* The column of trade t in the job's pass of variant v (encoded). */
+static int32_t pass_col(builder *b, mcpi_greek_run *g, size_t v, size_t t)
+{
+  size_t p = 0;
+  while (p < b->npass && b->pass[p] != v)
+    p++;
+  if (p == b->npass) {
+    if (!grow((void **)&b->pass, &b->pcap, b->npass + 1, sizeof *b->pass)) {
+      b->oom = 1;
+      return 0;
+    }
+    b->pass[b->npass++] = v;
+  }
+  g->var[v].mc = 1;
+  return -(int32_t)(1 + p * (b->j->ntrades + 1) + t);
+}
+
+static mcp_greek_method method_of(int gm)
+{
+  return gm == MCPI_GM_PATHWISE ? MCP_METHOD_PATHWISE
+         : gm == MCPI_GM_LR     ? MCP_METHOD_LIKELIHOOD_RATIO
+                                : MCP_METHOD_BUMP;
+}
+
+static long market_index(const mcp_market *m, const mcpi_underlying *u) { return (long)(u - m->u); }
+
+/* The estimators a path writes for trade t: pathwise and likelihood-ratio
+ * where they apply, spot bumps as scaled paths where the payoff can be
+ * evaluated on those (greeks.h); 0 when the trade needs revaluations. */
+static int in_pass(builder *b, const mcp_market *m, const mcp_greeks *req, size_t t,
+                   const mcpi_trade *tr)
+{
+  mcpi_job *j = b->j;
+  mcpi_payoff_spec *s = &j->spec[t];
+  int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];
+  int multi = j->nassets > 1, x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
+  if (mcpi_private_product(tr->product) ||
+      (tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BRIDGE) ||
+      (req->bump_only && !multi))
+    return 0;
+  if (!(d || gm || x))
+    return 1;
+  int discontinuous = tr->product == MCP_PRODUCT_DIGITAL || tr->product == MCP_PRODUCT_BARRIER;
+  int lr = discontinuous && !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
+  s->g_col = (int32_t)(j->ntrades + 1 + b->nest);
+  s->g_h = req->bump[MCP_GREEK_DELTA];
+  s->g_delta = !d ? MCPI_GM_NONE
+               : req->bump_only || (discontinuous && !lr) ? MCPI_GM_SCALED
+               : lr                                       ? MCPI_GM_LR
+                                                          : MCPI_GM_PATHWISE;
+  s->g_gamma = !gm ? MCPI_GM_NONE : lr ? MCPI_GM_LR : MCPI_GM_SCALED;
+  s->g_cross = x ? MCPI_GM_SCALED : MCPI_GM_NONE;
+  int ok = 1;
+  if (!multi) {
+    long a = market_index(m, j->u[0]);
+    if (d)
+      ok = add_est(b, (long)t, MCP_GREEK_DELTA, method_of(s->g_delta), a, -1);
+    if (gm)
+      ok = ok && add_est(b, (long)t, MCP_GREEK_GAMMA, method_of(s->g_gamma), a, -1);
+    return ok ? 1 : -1;
+  }
+  for (int k = 0; k < 2; k++)
+    if (k == 0 ? d : gm)
+      for (size_t i = 0; i < j->nassets; i++)
+        if (s->assets >> i & 1u)
+          ok = ok && add_est(b, (long)t, k ? MCP_GREEK_GAMMA : MCP_GREEK_DELTA,
+                             method_of(k ? s->g_gamma : s->g_delta), market_index(m, j->u[i]),
+                             -1);
+  if (x)
+    for (size_t i = 0; i < j->nassets; i++)
+      for (size_t k = i + 1; k < j->nassets; k++)
+        if (s->assets >> i & s->assets >> k & 1u)
+          ok = ok && add_est(b, (long)t, MCP_GREEK_CROSS_GAMMA, MCP_METHOD_BUMP,
+                             market_index(m, j->u[i]), market_index(m, j->u[k]));
+  return ok ? 1 : -1;
+}
+
+/* Central (or, for theta, forward) differences of trade t's revaluations. */
+static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, int spots)
+{
+  const mcp_greeks *req = g->req;
+  mcpi_job *j = b->j;
+  int ok = 1;
+  if (spots && (req->want[MCP_GREEK_DELTA] || req->want[MCP_GREEK_GAMMA]))
+    for (size_t i = 0; i < j->nassets && ok; i++) {
+      long a = market_index(m, j->u[i]);
+      size_t up = (size_t)variant(g, MCPI_VAR_SPOT_UP, a), dn = (size_t)variant(g, MCPI_VAR_SPOT_DOWN, a);
+      double hs = req->bump[MCP_GREEK_DELTA] * j->u[i]->spot;
+      int32_t cu = pass_col(b, g, up, t), cd = pass_col(b, g, dn, t);
+      if (req->want[MCP_GREEK_DELTA])
+        ok = add_est(b, (long)t, MCP_GREEK_DELTA, MCP_METHOD_BUMP, a, -1) &&
+             add_term(b, cu, 0.5 / hs) && add_term(b, cd, -0.5 / hs);
+      if (ok && req->want[MCP_GREEK_GAMMA])
+        ok = add_est(b, (long)t, MCP_GREEK_GAMMA, MCP_METHOD_BUMP, a, -1) &&
+             add_term(b, cu, 1 / (hs * hs)) && add_term(b, (int32_t)t, -2 / (hs * hs)) &&
+             add_term(b, cd, 1 / (hs * hs));
+    }
+  static const mcp_greek pairs[] = {MCP_GREEK_VEGA, MCP_GREEK_RHO};
+  static const mcpi_var_kind up_kind[] = {MCPI_VAR_VOL_UP, MCPI_VAR_RATE_UP};
+  for (int k = 0; k < 2 && ok; k++)
+    if (req->want[pairs[k]]) {
+      size_t up = (size_t)variant(g, up_kind[k], -1), dn = (size_t)variant(g, up_kind[k] + 1, -1);
+      double h = req->bump[pairs[k]];
+      ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, -1, -1) &&
+           add_term(b, pass_col(b, g, up, t), 0.5 / h) &&
+           add_term(b, pass_col(b, g, dn, t), -0.5 / h);
+    }
+  if (ok && req->want[MCP_GREEK_THETA]) {
+    size_t v = (size_t)variant(g, MCPI_VAR_THETA, -1);
+    double dt = req->bump[MCP_GREEK_THETA];
+    ok = add_est(b, (long)t, MCP_GREEK_THETA, MCP_METHOD_BUMP, -1, -1) &&
+         add_term(b, pass_col(b, g, v, t), 1 / dt) && add_term(b, (int32_t)t, -1 / dt);
+  }
+  return ok;
+}
+
+/* The book's estimators: each (Greek, underlyings) of the job's trades,
+ * summed with the trades' quantities. */
+static int book(builder *b)
+{
+  size_t n = b->nest, nt = b->j->ntrades;
+  int ok = 1;
+  for (size_t k = 0; k < n && ok; k++) {
+    mcpi_est e = b->est[k]; /* add_est moves the array */
+    size_t first = 0;
+    while (b->est[first].greek != e.greek || b->est[first].a != e.a || b->est[first].b != e.b)
+      first++;
+    if (first != k)
+      continue;
+    ok = add_est(b, -1, e.greek, e.method, e.a, e.b);
+    for (size_t i = k; i < n && ok; i++) {
+      mcpi_est f = b->est[i];
+      if (f.greek == e.greek && f.a == e.a && f.b == e.b)
+        ok = add_term(b, (int32_t)(nt + 1 + i), b->j->spec[f.trade].quantity);
+    }
+  }
+  return ok;
+}
+
+static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_portfolio *p,
+                             mcpi_job *j, char *err)
+{
+  builder b = {.j = j};
+  int ok = 1, *revalue = calloc(j->ntrades, sizeof *revalue);
+  ok = revalue != NULL;
+  for (size_t t = 0; t < j->ntrades && ok; t++) {
+    int r = in_pass(&b, m, g->req, t, &p->t[j->trade[t]]);
+    revalue[t] = r == 0;
+    ok = r >= 0;
+  }
+  b.j->nin = b.nest;
+  for (size_t t = 0; t < j->ntrades && ok; t++)
+    ok = bumped(&b, g, m, t, revalue[t]);
+  ok = ok && book(&b) && !b.oom;
+  free(revalue);
+  if (!ok) {
+    free(b.est);
+    free(b.term);
+    free(b.pass);
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks");
+  }
+  for (size_t k = 0; k < b.nterm; k++)
+    if (b.term[k].col < 0)
+      b.term[k].col = (int32_t)(j->ntrades + b.nest) - b.term[k].col;
+  j->est = b.est;
+  j->nest = b.nest;
+  j->term = b.term;
+  j->nterm = b.nterm;
+  j->pass = b.pass;
+  j->npass = b.npass;
+  return MCP_OK;
+}
+
+static int same_jobs(const mcpi_plan *a, const mcpi_plan *b)
+{
+  if (a->njobs != b->njobs)
+    return 0;
+  for (size_t i = 0; i < a->njobs; i++) {
+    const mcpi_job *x = &a->jobs[i], *y = &b->jobs[i];
+    if (x->nelem != y->nelem || x->ntrades != y->ntrades || x->stream != y->stream ||
+        x->arr_len != y->arr_len || x->nassets != y->nassets)
+      return 0;
+  }
+  return 1;
+}
+
+static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
+                                const mcpi_plan *base, mcpi_variant *v, char *err)
+{
+  static const int axis[MCPI_VAR_KINDS] = {MCP_SHIFT_SPOT, MCP_SHIFT_SPOT, MCP_SHIFT_VOLATILITY,
+                                           MCP_SHIFT_VOLATILITY, MCP_SHIFT_RATE, MCP_SHIFT_RATE, 0};
+  static const mcp_greek greek[MCPI_VAR_KINDS] = {MCP_GREEK_DELTA, MCP_GREEK_DELTA,
+                                                  MCP_GREEK_VEGA, MCP_GREEK_VEGA, MCP_GREEK_RHO,
+                                                  MCP_GREEK_RHO, MCP_GREEK_THETA};
+  mcp_shift_kind kind[3] = {MCP_SHIFT_RELATIVE, MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE};
+  double x[3] = {0, 0, 0}, h = req->bump[greek[v->kind]];
+  mcp_status st;
+  if (v->kind == MCPI_VAR_THETA)
+    st = mcpi_portfolio_dated(p, h, &v->portfolio, err);
+  else {
+    x[axis[v->kind]] = v->kind % 2 ? -h : h; /* up kinds are even */
+    st = mcpi_market_shifted(m, kind, x, v->asset, &v->market, err);
+  }
+  const mcp_market *vm = v->market ? v->market : m;
+  const mcp_portfolio *vp = v->portfolio ? v->portfolio : p;
+  if (st == MCP_OK && v->mc && (st = mcpi_plan_build(vm, vp, &v->plan, err)) == MCP_OK &&
+      !same_jobs(base, &v->plan))
+    st = mcpi_fail(err, MCP_ERR_INPUT, "theta: a bump of %g years changes the simulation times "
+                   "of some trade's paths; expected a smaller bump", h);
+  if (st == MCP_OK && v->pde)
+    st = mcpi_pde_plan(vm, vp, &v->grid, err);
+  return st;
+}
+
+mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
+                              mcpi_plan *plan, const mcpi_pde_batch *grid, mcpi_greek_run *g,
+                              char *err)
+{
+  memset(g, 0, sizeof *g);
+  g->req = req;
+  g->var = calloc(2 * m->n + MCPI_VAR_KINDS, sizeof *g->var);
+  g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
+  if (!g->var || !g->pg)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks");
+  mcp_status st = MCP_OK;
+  for (size_t ji = 0; ji < plan->njobs && st == MCP_OK; ji++)
+    st = layout_job(g, m, p, &plan->jobs[ji], err);
+  static const mcp_greek revalued[] = {MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_THETA};
+  static const mcpi_var_kind up_kind[] = {MCPI_VAR_VOL_UP, MCPI_VAR_RATE_UP, MCPI_VAR_THETA};
+  for (size_t i = 0; i < grid->ntrades; i++)
+    for (int k = 0; k < 3; k++)
+      if (req->want[revalued[k]]) {
+        long up = variant(g, up_kind[k], -1), dn = k < 2 ? variant(g, up_kind[k] + 1, -1) : -1;
+        double h = req->bump[revalued[k]];
+        g->var[up].pde = 1;
+        if (dn >= 0)
+          g->var[dn].pde = 1;
+        g->pg[g->npg++] = (mcpi_pde_greek){grid->trade[i].trade, revalued[k], {up, dn},
+                                           k < 2 ? 2 * h : h};
+      }
+  for (size_t v = 0; v < g->nvar && st == MCP_OK; v++)
+    st = build_variant(m, p, req, plan, &g->var[v], err);
+  return st;
+}
+
+void mcpi_greeks_free(mcpi_greek_run *g)
+{
+  for (size_t v = 0; v < g->nvar; v++) {
+    mcpi_variant *x = &g->var[v];
+    mcp_market_destroy(x->market);
+    mcp_portfolio_destroy(x->portfolio);
+    mcpi_plan_free(&x->plan);
+    mcpi_pde_free(&x->grid);
+    free(x->pde_est);
+  }
+  free(g->var);
+  free(g->pg);
+  memset(g, 0, sizeof *g);
+}

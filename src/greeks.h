@@ -1,0 +1,60 @@
+/* greeks.h: the Greeks request (internal view) and the planning of their
+ * estimators on a run's jobs (greek_plan.c). */
+#ifndef MCP_GREEKS_REQUEST_H
+#define MCP_GREEKS_REQUEST_H
+
+#include "error.h"
+#include "pde.h"
+#include "plan.h"
+
+struct mcp_greeks {
+  int want[MCP_GREEK_COUNT];
+  double bump[MCP_GREEK_COUNT]; /* gamma and cross gamma use delta's */
+  int bump_only;
+  char err[MCPI_ERRLEN];
+};
+
+/* The revaluations that bump estimators difference with the base run: on
+ * the base run's normals for Monte Carlo trades, on re-solved grids for PDE
+ * trades. */
+typedef enum mcpi_var_kind {
+  MCPI_VAR_SPOT_UP = 0, MCPI_VAR_SPOT_DOWN, MCPI_VAR_VOL_UP, MCPI_VAR_VOL_DOWN,
+  MCPI_VAR_RATE_UP, MCPI_VAR_RATE_DOWN, MCPI_VAR_THETA, MCPI_VAR_KINDS
+} mcpi_var_kind;
+
+typedef struct mcpi_variant {
+  mcpi_var_kind kind;
+  long asset;               /* spot variants: the market index, else -1 */
+  int mc, pde;              /* Monte Carlo jobs, PDE trades need it */
+  mcp_market *market;       /* shifted copy, or NULL: the base market */
+  mcp_portfolio *portfolio; /* theta: the dates moved, or NULL: the base */
+  mcpi_plan plan;
+  mcpi_pde_batch grid;
+  mcp_estimate *pde_est;    /* PDE prices of the variant, by portfolio trade */
+} mcpi_variant;
+
+/* A PDE trade's Greek: finite differences of variants' grid prices. */
+typedef struct mcpi_pde_greek {
+  size_t trade;             /* portfolio index */
+  mcp_greek greek;
+  long var[2];              /* the variants (up, down; theta: one) */
+  double scale;             /* the difference's divisor */
+} mcpi_pde_greek;
+
+typedef struct mcpi_greek_run {
+  const mcp_greeks *req;
+  mcpi_variant *var;
+  size_t nvar;
+  mcpi_pde_greek *pg;
+  size_t npg;
+} mcpi_greek_run;
+
+/* Decides every Monte Carlo trade's estimators and the variants they need,
+ * sets the base plan's jobs' estimator columns and passes, and builds the
+ * variants' markets, plans and PDE batches. */
+mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
+                              mcpi_plan *plan, const mcpi_pde_batch *grid, mcpi_greek_run *g,
+                              char *err);
+void mcpi_greeks_free(mcpi_greek_run *g);
+
+#endif

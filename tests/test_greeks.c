@@ -1,0 +1,790 @@
+/* test_greeks.c: Greeks of mcp_price_greeks on the CPU backend.
+ *   Black-Scholes calls and puts against the closed-form Greeks, the
+ *   likelihood-ratio Greeks of a digital, pathwise deltas against bumped ones
+ *   on the same paths (Asian, basket) and bumped ones against mcp_price at
+ *   the moved spots, Heston delta and vega against finite differences of the
+ *   Fourier price, a basket with a zero weight, Greeks on the PDE grid, the
+ *   book as the quantity-weighted sum of the trades, prices equal to
+ *   mcp_price's bit for bit, scale-invariant products with a zero delta, a
+ *   continuously monitored barrier against Reiner-Rubinstein, and bad
+ *   requests.
+ * A Monte Carlo Greek passes within NSE of its standard errors of the exact
+ * value, widened by the bump's deterministic error where the estimator is a
+ * finite difference (that error is computed from the closed form, as the
+ * same difference of exact prices minus the exact derivative). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "cf_barrier.h"
+#include "cf_heston.h"
+#include "closed_form.h"
+#include "mc_check.h"
+
+#define NSE 3.5
+#define PI 3.14159265358979323846
+
+/* The library's default bumps (mcprice.h). */
+#define H_SPOT 0.01
+#define H_VOL 0.01
+#define H_RATE 1e-4
+#define H_TIME (1.0 / 365)
+
+static const bs_params A = {100, 0.05, 0.02, 0.25};
+static const bs_params B = {50, 0.05, 0.0, 0.35};
+
+static mcp_context *ctx_of(void **state) { return *state; }
+
+/* A market of A alone, or of A and B correlated 0.4, their spots moved by
+ * the relative shifts ha and hb. */
+static mcp_market *bs_market_shifted(int with_b, double ha, double hb)
+{
+  mcp_market *m = new_market();
+  bs_params a = A, b = B;
+  a.spot *= 1 + ha;
+  b.spot *= 1 + hb;
+  add_underlying(m, "A", a);
+  if (with_b) {
+    add_underlying(m, "B", b);
+    const char *ab[2] = {"A", "B"};
+    double corr[4] = {1, 0.4, 0.4, 1};
+    assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
+  }
+  return m;
+}
+
+static mcp_market *bs_market(int with_b) { return bs_market_shifted(with_b, 0, 0); }
+
+static mcp_greeks *request(const char *list, int bump_only)
+{
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  if (mcp_greeks_parse(g, list) != MCP_OK)
+    fail_msg("greeks '%s': %s", list, mcp_greeks_last_error(g));
+  assert_int_equal(mcp_greeks_set_bump_only(g, bump_only), MCP_OK);
+  return g;
+}
+
+static mcp_results *price_greeks(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                                 const mcp_greeks *g)
+{
+  mcp_results *r = NULL;
+  mcp_status st = mcp_price_greeks(ctx, m, p, g, &r);
+  if (st != MCP_OK)
+    fail_msg("mcp_price_greeks: %s: %s", mcp_strerror(st), mcp_context_last_error(ctx));
+  assert_non_null(r);
+  return r;
+}
+
+/* Sensitivity `name` of trade id (NULL: the book). */
+static mcp_sensitivity greek(const mcp_results *r, const char *id, const char *name)
+{
+  mcp_sensitivity s;
+  if (mcp_results_greek(r, id, name, &s) != MCP_OK)
+    fail_msg("no '%s' for %s", name, id ? id : "the book");
+  return s;
+}
+
+static void assert_method(const char *what, mcp_sensitivity s, mcp_greek_method method)
+{
+  if (s.method != method)
+    fail_msg("%s %s: method %s, expected %s", what, s.name, mcp_greek_method_name(s.method),
+             mcp_greek_method_name(method));
+}
+
+/* s within NSE standard errors plus |bias| of exact, by the given method. */
+static void check_mc(const char *what, mcp_sensitivity s, double exact, double bias,
+                     mcp_greek_method method)
+{
+  double err = s.value.price - exact, z = err / s.value.std_error;
+  print_message("  %-8s %-12s %-16s %12.6f +- %.2e  exact %12.6f  (%+.2f se, bias %.1e)\n",
+                what, s.name, mcp_greek_method_name(s.method), s.value.price,
+                s.value.std_error, exact, z, bias);
+  if (!(s.value.std_error > 0 && fabs(err) <= NSE * s.value.std_error + fabs(bias)))
+    fail_msg("%s %s: %.8f +- %.3e is %.2f se from %.8f (bias allowed %.2e)", what, s.name,
+             s.value.price, s.value.std_error, z, exact, bias);
+  assert_method(what, s, method);
+}
+
+/* ---- Black-Scholes closed forms ------------------------------------------ */
+
+typedef struct bs_greeks {
+  double delta, gamma, vega, rho, theta;
+} bs_greeks;
+
+static double norm_pdf(double x) { return exp(-0.5 * x * x) / sqrt(2 * PI); }
+
+/* Analytic Greeks of a European option; theta is d/dt of calendar time. */
+static bs_greeks bs_exact(mcp_option_type type, bs_params u, double k, double t)
+{
+  double sq = u.vol * sqrt(t), d1 = (log(u.spot / k) + (u.rate - u.dividend) * t) / sq + 0.5 * sq;
+  double d2 = d1 - sq, w = type == MCP_CALL ? 1 : -1;
+  double fq = exp(-u.dividend * t), fr = exp(-u.rate * t), pdf = norm_pdf(d1);
+  bs_greeks g;
+  g.delta = w * fq * cf_norm_cdf(w * d1);
+  g.gamma = fq * pdf / (u.spot * sq);
+  g.vega = u.spot * fq * pdf * sqrt(t);
+  g.rho = w * k * t * fr * cf_norm_cdf(w * d2);
+  g.theta = -u.spot * fq * pdf * u.vol / (2 * sqrt(t)) - w * u.rate * k * fr * cf_norm_cdf(w * d2) +
+            w * u.dividend * u.spot * fq * cf_norm_cdf(w * d1);
+  return g;
+}
+
+static double bs_at(mcp_option_type type, bs_params u, double k, double t)
+{
+  return cf_black_scholes(type, u.spot, k, t, u.rate, u.dividend, u.vol);
+}
+
+/* The library's finite differences applied to the exact price: their
+ * expectations, since the Black-Scholes paths are exact. */
+static bs_greeks bs_bumped(mcp_option_type type, bs_params u, double k, double t)
+{
+  bs_params su = u, sd = u, vu = u, vd = u, ru = u, rd = u;
+  su.spot *= 1 + H_SPOT;
+  sd.spot *= 1 - H_SPOT;
+  vu.vol += H_VOL;
+  vd.vol -= H_VOL;
+  ru.rate += H_RATE;
+  rd.rate -= H_RATE;
+  double v = bs_at(type, u, k, t), hs = H_SPOT * u.spot;
+  bs_greeks g;
+  g.delta = (bs_at(type, su, k, t) - bs_at(type, sd, k, t)) / (2 * hs);
+  g.gamma = (bs_at(type, su, k, t) - 2 * v + bs_at(type, sd, k, t)) / (hs * hs);
+  g.vega = (bs_at(type, vu, k, t) - bs_at(type, vd, k, t)) / (2 * H_VOL);
+  g.rho = (bs_at(type, ru, k, t) - bs_at(type, rd, k, t)) / (2 * H_RATE);
+  g.theta = (bs_at(type, u, k, t - H_TIME) - v) / H_TIME;
+  return g;
+}
+
+/* ---- 1. European call and put against Black-Scholes -------------------- */
+
+/* Every Greek by default, and the delta again by spot revaluations (bump
+ * only).  The call is nearly at the money forward (d2 = -0.005): an
+ * antithetic pair's rho, K T e^{-rT} (1{z > -d2} + 1{-z > -d2}) / 2, varies
+ * only for |z| < 0.005, so rho's standard error is small (1.4e-4 relative)
+ * but genuine, and needs no floor. */
+static void european_against_black_scholes(void **state)
+{
+  static const struct {
+    const char *id;
+    mcp_option_type type;
+    double strike;
+  } cases[] = {{"call", MCP_CALL, 100}, {"put", MCP_PUT, 95}};
+  mcp_market *m = bs_market(0);
+  mcp_portfolio *p = new_portfolio(400000, 11);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  for (size_t c = 0; c < 2; c++) {
+    mcp_trade t = trade_on(cases[c].id, "A", MCP_PRODUCT_EUROPEAN, cases[c].type,
+                           cases[c].strike, 1);
+    add_trade(p, &t);
+  }
+  mcp_greeks *g = request("delta,gamma,vega,rho,theta", 0), *gb = request("delta", 1);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  mcp_results *rb = price_greeks(ctx_of(state), m, p, gb);
+  for (size_t c = 0; c < 2; c++) {
+    const char *id = cases[c].id;
+    bs_greeks x = bs_exact(cases[c].type, A, cases[c].strike, 1);
+    bs_greeks b = bs_bumped(cases[c].type, A, cases[c].strike, 1);
+    assert_int_equal(mcp_results_sensitivities(r, c), 5);
+    /* the pathwise delta is unbiased */
+    check_mc(id, greek(r, id, "delta"), x.delta, 0, MCP_METHOD_PATHWISE);
+    check_mc(id, greek(rb, id, "delta"), x.delta, b.delta - x.delta, MCP_METHOD_BUMP);
+    check_mc(id, greek(r, id, "gamma"), x.gamma, b.gamma - x.gamma, MCP_METHOD_BUMP);
+    check_mc(id, greek(r, id, "vega"), x.vega, b.vega - x.vega, MCP_METHOD_BUMP);
+    check_mc(id, greek(r, id, "rho"), x.rho, b.rho - x.rho, MCP_METHOD_BUMP);
+    check_mc(id, greek(r, id, "theta"), x.theta, b.theta - x.theta, MCP_METHOD_BUMP);
+  }
+  mcp_results_destroy(rb);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(gb);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 2. digital: likelihood-ratio delta and gamma ---------------------- */
+
+static void digital_likelihood_ratio(void **state)
+{
+  const double k = 105, cash = 10, t = 1;
+  mcp_market *m = bs_market(0);
+  mcp_portfolio *p = new_portfolio(400000, 12);
+  mcp_trade tr = trade_on("dig", "A", MCP_PRODUCT_DIGITAL, MCP_CALL, k, t);
+  tr.digital = MCP_CASH_OR_NOTHING;
+  tr.cash = cash;
+  add_trade(p, &tr);
+  mcp_greeks *g = request("delta,gamma", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  /* cash e^{-rT} N(d2): delta = cash e^{-rT} n(d2) / (S s), gamma = -delta d1 / (S s) */
+  double s = A.vol * sqrt(t), d1 = (log(A.spot / k) + (A.rate - A.dividend) * t) / s + 0.5 * s;
+  double d2 = d1 - s, delta = cash * exp(-A.rate * t) * norm_pdf(d2) / (A.spot * s);
+  check_mc("digital", greek(r, "dig", "delta"), delta, 0, MCP_METHOD_LIKELIHOOD_RATIO);
+  check_mc("digital", greek(r, "dig", "gamma"), -delta * d1 / (A.spot * s), 0,
+           MCP_METHOD_LIKELIHOOD_RATIO);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 3. pathwise against bump on the same paths ------------------------ */
+
+/* Both estimate the same derivative from the same normals, so they must agree
+ * within the sampling error and closely in value (the bump's O(h^2) bias on
+ * these smooth prices is far below 1%). */
+static void assert_agree(const char *id, const char *name, const mcp_results *pw,
+                         const mcp_results *bu)
+{
+  mcp_sensitivity a = greek(pw, id, name), b = greek(bu, id, name);
+  double se = fmax(a.value.std_error, b.value.std_error), d = a.value.price - b.value.price;
+  print_message("  %-6s %-8s pathwise %.6f +- %.1e  bump %.6f +- %.1e  (%+.2f se, %.1e rel)\n",
+                id, name, a.value.price, a.value.std_error, b.value.price, b.value.std_error,
+                d / se, d / fabs(b.value.price));
+  assert_method(id, a, MCP_METHOD_PATHWISE);
+  assert_method(id, b, MCP_METHOD_BUMP);
+  if (!(se > 0 && fabs(d) <= NSE * se && fabs(d) <= 0.01 * fabs(b.value.price)))
+    fail_msg("%s %s: pathwise %.8f and bump %.8f differ by %.2f se", id, name, a.value.price,
+             b.value.price, d / se);
+}
+
+/* A bump delta is the central difference of revaluations on the same
+ * normals, which are the normals of mcp_price in the market with that one
+ * spot moved (same seed): the two agree to rounding.  This is what tells a
+ * bump from a pathwise estimate, which agrees with it only statistically. */
+static void assert_revalued(mcp_context *ctx, const mcp_portfolio *p, const mcp_results *bu,
+                            const char *id, const char *name, int asset_b)
+{
+  double h = H_SPOT, s0 = asset_b ? B.spot : A.spot;
+  mcp_market *up = bs_market_shifted(1, asset_b ? 0 : h, asset_b ? h : 0);
+  mcp_market *dn = bs_market_shifted(1, asset_b ? 0 : -h, asset_b ? -h : 0);
+  mcp_results *ru = price(ctx, up, p), *rd = price(ctx, dn, p);
+  double fd = (estimate(ru, id).price - estimate(rd, id).price) / (2 * h * s0);
+  double got = greek(bu, id, name).value.price;
+  print_message("  %-6s %-8s bump %.15f  revalued %.15f\n", id, name, got, fd);
+  if (!(fabs(got - fd) <= 1e-9 * fabs(fd)))
+    fail_msg("%s %s: bump estimate %.17g, central difference of mcp_price at the moved spots "
+             "%.17g", id, name, got, fd);
+  mcp_results_destroy(rd);
+  mcp_results_destroy(ru);
+  mcp_market_destroy(dn);
+  mcp_market_destroy(up);
+}
+
+static void pathwise_against_bump(void **state)
+{
+  const double fix[4] = {0.25, 0.5, 0.75, 1}, w[2] = {0.5, 1};
+  const char *ab[2] = {"A", "B"};
+  mcp_market *m = bs_market(1);
+  mcp_portfolio *p = new_portfolio(100000, 13);
+  mcp_trade t = trade_on("asian", "A", MCP_PRODUCT_ASIAN, MCP_CALL, 100, 1);
+  t.nfixings = 4;
+  t.fixings = fix;
+  add_trade(p, &t);
+  t = trade_on("basket", NULL, MCP_PRODUCT_BASKET, MCP_PUT, 100, 1);
+  t.nassets = 2;
+  t.assets = ab;
+  t.weights = w;
+  add_trade(p, &t);
+  mcp_greeks *g = request("delta", 0), *gb = request("delta", 1);
+  mcp_results *pw = price_greeks(ctx_of(state), m, p, g);
+  mcp_results *bu = price_greeks(ctx_of(state), m, p, gb);
+  assert_agree("asian", "delta", pw, bu);
+  assert_agree("basket", "delta:A", pw, bu);
+  assert_agree("basket", "delta:B", pw, bu);
+  assert_revalued(ctx_of(state), p, bu, "asian", "delta", 0);
+  assert_revalued(ctx_of(state), p, bu, "basket", "delta:A", 0);
+  assert_revalued(ctx_of(state), p, bu, "basket", "delta:B", 1);
+  mcp_results_destroy(bu);
+  mcp_results_destroy(pw);
+  mcp_greeks_destroy(gb);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 4. Heston: delta and vega against the Fourier price --------------- */
+
+typedef struct heston_params {
+  double spot, rate, dividend, v0, kappa, theta, xi, rho;
+} heston_params;
+
+static double heston_call(heston_params h, double k, double t)
+{
+  return cf_heston(MCP_CALL, h.spot, k, t, h.rate, h.dividend, h.v0, h.kappa, h.theta, h.xi,
+                   h.rho);
+}
+
+/* The square roots of v0 and theta moved by dv, as the library's vega bump. */
+static heston_params heston_vol_shifted(heston_params h, double dv)
+{
+  h.v0 = pow(sqrt(h.v0) + dv, 2);
+  h.theta = pow(sqrt(h.theta) + dv, 2);
+  return h;
+}
+
+static void heston_against_fourier(void **state)
+{
+  const heston_params h = {100, 0.03, 0, 0.04, 1.5, 0.04, 0.5, -0.7};
+  const double k = 100, t = 1;
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", h.spot, h.rate, h.dividend, h.v0, h.kappa,
+                                         h.theta, h.xi, h.rho),
+                   MCP_OK);
+  mcp_portfolio *p = new_portfolio(200000, 14);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 32), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  mcp_trade tr = trade_on("hc", "H", MCP_PRODUCT_EUROPEAN, MCP_CALL, k, t);
+  add_trade(p, &tr);
+  mcp_greeks *g = request("delta,vega", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  heston_params su = h, sd = h;
+  su.spot *= 1 + H_SPOT;
+  sd.spot *= 1 - H_SPOT;
+  double delta = (heston_call(su, k, t) - heston_call(sd, k, t)) / (2 * H_SPOT * h.spot);
+  double vega = (heston_call(heston_vol_shifted(h, H_VOL), k, t) -
+                 heston_call(heston_vol_shifted(h, -H_VOL), k, t)) /
+                (2 * H_VOL);
+  check_mc("heston", greek(r, "hc", "delta"), delta, 0, MCP_METHOD_PATHWISE);
+  check_mc("heston", greek(r, "hc", "vega"), vega, 0, MCP_METHOD_BUMP);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 5. a basket that ignores one of its assets ------------------------ */
+
+static void basket_with_a_zero_weight(void **state)
+{
+  const double w[2] = {1, 0};
+  const char *ab[2] = {"A", "B"};
+  mcp_market *m = bs_market(1);
+  mcp_portfolio *p = new_portfolio(200000, 15);
+  mcp_trade t = trade_on("k10", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+  t.nassets = 2;
+  t.assets = ab;
+  t.weights = w;
+  add_trade(p, &t);
+  mcp_greeks *g = request("all", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  /* the payoff is a call on A alone */
+  check_mc("k10", greek(r, "k10", "delta:A"), bs_exact(MCP_CALL, A, 100, 1).delta, 0,
+           MCP_METHOD_PATHWISE);
+  static const char *const zero[] = {"delta:B", "gamma:B", "cross-gamma:A:B"};
+  for (size_t i = 0; i < 3; i++) {
+    mcp_sensitivity s = greek(r, "k10", zero[i]);
+    print_message("  k10      %-16s %g +- %g\n", zero[i], s.value.price, s.value.std_error);
+    if (s.value.price != 0 || s.value.std_error != 0)
+      fail_msg("k10 %s: %.17g +- %g, expected exactly 0", zero[i], s.value.price,
+               s.value.std_error);
+  }
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 6. Greeks on the PDE grid ----------------------------------------- */
+
+/* The portfolio of one trade on the grid, under the default PDE settings. */
+static mcp_portfolio *one_grid_trade(mcp_trade t)
+{
+  mcp_portfolio *p = new_portfolio(1000, 16);
+  t.engine = MCP_ENGINE_PDE;
+  add_trade(p, &t);
+  return p;
+}
+
+static double grid_price(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p)
+{
+  mcp_results *r = price(ctx, m, p);
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_PDE);
+  double v = estimate(r, mcp_portfolio_trade_id(p, 0)).price;
+  mcp_results_destroy(r);
+  return v;
+}
+
+static void check_grid(const char *what, mcp_sensitivity s, double exact, double rel)
+{
+  double err = (s.value.price - exact) / fabs(exact);
+  print_message("  %-8s %-6s %-5s %14.8f  reference %14.8f  (%+.1e rel)\n", what, s.name,
+                mcp_greek_method_name(s.method), s.value.price, exact, err);
+  assert_method(what, s, MCP_METHOD_GRID);
+  if (!(s.value.std_error == 0 && fabs(err) <= rel))
+    fail_msg("%s %s: grid %.10f, reference %.10f (%.2e relative, allowed %.0e)", what, s.name,
+             s.value.price, exact, err, rel);
+}
+
+static void pde_greeks(void **state)
+{
+  mcp_context *ctx = ctx_of(state);
+  mcp_market *m = bs_market(0);
+  mcp_greeks *g = request("delta,gamma,vega,rho,theta", 0);
+  /* a European on the grid: delta and gamma against the analytic ones, the
+   * re-solved vega, rho and theta against the same differences of exact
+   * prices (so that theta's forward-difference bias, 6e-4 relative, is not
+   * counted as error); the grid's own error (401 nodes, 400 steps) is below
+   * 4e-5 relative in each */
+  mcp_portfolio *p = one_grid_trade(trade_on("eu", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1));
+  mcp_results *r = price_greeks(ctx, m, p, g);
+  bs_greeks x = bs_exact(MCP_CALL, A, 100, 1), b = bs_bumped(MCP_CALL, A, 100, 1);
+  check_grid("pde eu", greek(r, "eu", "delta"), x.delta, 2e-4);
+  check_grid("pde eu", greek(r, "eu", "gamma"), x.gamma, 2e-4);
+  check_grid("pde eu", greek(r, "eu", "vega"), b.vega, 2e-4);
+  check_grid("pde eu", greek(r, "eu", "rho"), b.rho, 2e-4);
+  check_grid("pde eu", greek(r, "eu", "theta"), b.theta, 2e-4);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  /* an American put: vega, rho and theta are differences of re-solved
+   * grids, equal to those of mcp_price in the moved market or with the
+   * dates moved; delta and gamma, read off the one grid, agree with
+   * re-solved grids at the moved spots to the grid's discretisation error */
+  const double k = 100, t = 1;
+  mcp_trade am = trade_on("am", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, k, t);
+  p = one_grid_trade(am);
+  r = price_greeks(ctx, m, p, g);
+  double v = grid_price(ctx, m, p), moved[6];
+  for (int i = 0; i < 6; i++) {
+    bs_params u = A;
+    double sign = i % 2 ? -1 : 1;
+    if (i < 2)
+      u.spot *= 1 + sign * H_SPOT;
+    else if (i < 4)
+      u.vol += sign * H_VOL;
+    else
+      u.rate += sign * H_RATE;
+    mcp_market *mu = new_market();
+    add_underlying(mu, "A", u);
+    moved[i] = grid_price(ctx, mu, p);
+    mcp_market_destroy(mu);
+  }
+  am.maturity = t - H_TIME;
+  mcp_portfolio *dated = one_grid_trade(am);
+  double hs = H_SPOT * A.spot;
+  check_grid("pde am", greek(r, "am", "delta"), (moved[0] - moved[1]) / (2 * hs), 1e-3);
+  check_grid("pde am", greek(r, "am", "gamma"), (moved[0] - 2 * v + moved[1]) / (hs * hs), 1e-3);
+  check_grid("pde am", greek(r, "am", "vega"), (moved[2] - moved[3]) / (2 * H_VOL), 1e-12);
+  check_grid("pde am", greek(r, "am", "rho"), (moved[4] - moved[5]) / (2 * H_RATE), 1e-12);
+  check_grid("pde am", greek(r, "am", "theta"), (grid_price(ctx, m, dated) - v) / H_TIME, 1e-12);
+  mcp_portfolio_destroy(dated);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
+/* ---- 7. the book ---------------------------------------------------------- */
+
+static void book_is_the_sum_of_trades(void **state)
+{
+  const double fix[4] = {0.25, 0.5, 0.75, 1};
+  const char *ab[2] = {"A", "B"};
+  /* trades on A share paths, B's and the basket's are other jobs, the
+   * American is on the grid: the book adds across all of them */
+  static const struct {
+    const char *id, *und; /* und NULL: the basket on A and B */
+    mcp_product product;
+    mcp_option_type type;
+    double strike, quantity;
+  } trades[] = {{"eA", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 2},
+                {"aA", "A", MCP_PRODUCT_ASIAN, MCP_PUT, 100, -3},
+                {"dA", "A", MCP_PRODUCT_DIGITAL, MCP_CALL, 105, 1.5},
+                {"eB", "B", MCP_PRODUCT_EUROPEAN, MCP_PUT, 50, -1},
+                {"kAB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 75, 0.5},
+                {"mA", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 95, -2}};
+  const size_t n = sizeof trades / sizeof *trades;
+  mcp_market *m = bs_market(1);
+  mcp_portfolio *p = new_portfolio(50000, 17);
+  for (size_t i = 0; i < n; i++) {
+    mcp_trade t = trade_on(trades[i].id, trades[i].und, trades[i].product, trades[i].type,
+                           trades[i].strike, 1);
+    t.quantity = trades[i].quantity;
+    if (t.product == MCP_PRODUCT_ASIAN) {
+      t.nfixings = 4;
+      t.fixings = fix;
+    } else if (t.product == MCP_PRODUCT_BASKET) {
+      t.nassets = 2;
+      t.assets = ab;
+    }
+    add_trade(p, &t);
+  }
+  mcp_greeks *g = request("delta,vega", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  /* the book's rows: the delta of each underlying, then vega */
+  assert_int_equal(mcp_results_sensitivities(r, n), 3);
+  static const char *const book_names[] = {"delta:A", "delta:B", "vega"};
+  for (size_t k = 0; k < 3; k++) {
+    const char *und = k < 2 ? ab[k] : NULL;
+    double sum = 0, se_sum = 0;
+    for (size_t i = 0; i < n; i++) {
+      /* a single-asset trade's delta is "delta", that of its underlying */
+      const char *name = book_names[k];
+      if (und && trades[i].und) {
+        if (strcmp(trades[i].und, und) != 0)
+          continue;
+        name = "delta";
+      }
+      mcp_sensitivity s = greek(r, trades[i].id, name);
+      sum += trades[i].quantity * s.value.price;
+      se_sum += fabs(trades[i].quantity) * s.value.std_error;
+    }
+    mcp_sensitivity b = greek(r, NULL, book_names[k]);
+    print_message("  book %-8s %.12f +- %.2e  sum of trades %.12f (se at most %.2e)\n",
+                  book_names[k], b.value.price, b.value.std_error, sum, se_sum);
+    if (!(fabs(b.value.price - sum) <= 1e-12 * fabs(sum)))
+      fail_msg("book %s: %.17g, sum of quantity x trade %.17g", book_names[k], b.value.price,
+               sum);
+    /* the standard error of a sum is at most the sum of the standard errors */
+    assert_true(b.value.std_error > 0 && b.value.std_error <= se_sum * (1 + 1e-12));
+  }
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 8. the prices are those of mcp_price --------------------------------- */
+
+/* The estimators' extra columns and revaluation passes must leave the base
+ * paths and their accumulation alone: every product, engine and model. */
+static void prices_equal_mcp_price(void **state)
+{
+  const double fix[4] = {0.25, 0.5, 0.75, 1};
+  const double him[2] = {0.5, 1};
+  const char *ab[2] = {"A", "B"};
+  mcp_market *m = bs_market(1);
+  assert_int_equal(mcp_market_add_heston(m, "H", 80, 0.02, 0, 0.04, 1.5, 0.04, 0.5, -0.7), MCP_OK);
+  mcp_portfolio *p = new_portfolio(4096, 18);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 4), MCP_OK);
+  mcp_trade t[14];
+  t[0] = trade_on("eu", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  t[0].methods = MCP_ANTITHETIC;
+  t[1] = trade_on("dig", "A", MCP_PRODUCT_DIGITAL, MCP_PUT, 95, 1);
+  t[1].digital = MCP_ASSET_OR_NOTHING;
+  t[2] = trade_on("asian", "A", MCP_PRODUCT_ASIAN, MCP_CALL, 100, 1);
+  t[2].nfixings = 4;
+  t[2].fixings = fix;
+  t[2].methods = MCP_CONTROL_VARIATE;
+  t[3] = trade_on("bdisc", "A", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1);
+  t[3].barrier_kind = MCP_DOWN_AND_OUT;
+  t[3].barrier = 85;
+  t[3].nfixings = 4;
+  t[3].fixings = fix;
+  t[4] = trade_on("bbridge", "B", MCP_PRODUCT_BARRIER, MCP_PUT, 50, 1);
+  t[4].barrier_kind = MCP_UP_AND_IN;
+  t[4].barrier = 60;
+  t[4].monitoring = MCP_MONITOR_BRIDGE;
+  t[5] = trade_on("look", "B", MCP_PRODUCT_LOOKBACK, MCP_CALL, 0, 1);
+  t[5].strike_kind = MCP_FLOATING_STRIKE;
+  t[5].nfixings = 4;
+  t[5].fixings = fix;
+  t[6] = trade_on("basket", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 75, 1);
+  t[7] = trade_on("best", NULL, MCP_PRODUCT_BEST_OF, MCP_PUT, 60, 1);
+  t[8] = trade_on("him", NULL, MCP_PRODUCT_HIMALAYA, MCP_CALL, 1, 1);
+  t[8].nfixings = 2;
+  t[8].fixings = him;
+  for (int i = 6; i <= 8; i++) {
+    t[i].nassets = 2;
+    t[i].assets = ab;
+  }
+  t[9] = trade_on("cliq", "B", MCP_PRODUCT_CLIQUET, MCP_CALL, 0, 1);
+  t[9].nfixings = 4;
+  t[9].fixings = fix;
+  t[9].local_cap = 0.05;
+  t[10] = trade_on("window", "A", MCP_PRODUCT_MOVING_WINDOW, MCP_CALL, 100, 1);
+  t[10].nfixings = 4;
+  t[10].fixings = fix;
+  t[10].window = 3;
+  t[11] = trade_on("amer", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
+  t[12] = trade_on("eupde", "B", MCP_PRODUCT_EUROPEAN, MCP_CALL, 50, 1);
+  t[12].engine = MCP_ENGINE_PDE;
+  t[13] = trade_on("heston", "H", MCP_PRODUCT_EUROPEAN, MCP_PUT, 80, 1);
+  for (size_t i = 0; i < 14; i++) {
+    t[i].quantity = i % 3 ? 1.0 + (double)i : -2.0;
+    add_trade(p, &t[i]);
+  }
+  mcp_estimate plain[16], greeks[16];
+  mcp_results *r = price(ctx_of(state), m, p);
+  size_t n = snapshot(r, plain, 16);
+  mcp_results_destroy(r);
+  for (int bump_only = 0; bump_only < 2; bump_only++) {
+    mcp_greeks *g = request("all", bump_only);
+    r = price_greeks(ctx_of(state), m, p, g);
+    assert_int_equal(snapshot(r, greeks, 16), n);
+    assert_same_bits(bump_only ? "bump only" : "default", plain, greeks, n);
+    /* every trade got its Greeks, the book too */
+    for (size_t i = 0; i <= 14; i++)
+      assert_true(mcp_results_sensitivities(r, i) >= 5);
+    mcp_results_destroy(r);
+    mcp_greeks_destroy(g);
+  }
+  print_message("  14 trades and the book: equal to the bit, with and without bump only\n");
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 9. scale-invariant payoffs have no delta ---------------------------- */
+
+/* A cliquet pays on the ratios S(t_k) / S(t_k-1), a Himalaya on S(t_k) / S(0):
+ * under Black-Scholes a spot bump scales the whole path and leaves them as
+ * they are, so the bumped revaluations pay what the base does.  Only to
+ * rounding, though: the rescaled path's ratios may differ in the last bit,
+ * which leaves deltas of order 1e-18; a genuine sensitivity would be above
+ * 1e-4. */
+static void scale_invariant_deltas(void **state)
+{
+  const double fix[4] = {0.25, 0.5, 0.75, 1}, him[2] = {0.5, 1};
+  const char *ab[2] = {"A", "B"};
+  mcp_market *m = bs_market(1);
+  mcp_portfolio *p = new_portfolio(20000, 19);
+  mcp_trade t = trade_on("cliq", "A", MCP_PRODUCT_CLIQUET, MCP_CALL, 0, 1);
+  t.nfixings = 4;
+  t.fixings = fix;
+  t.local_floor = -0.03;
+  t.local_cap = 0.05;
+  t.global_floor = 0;
+  add_trade(p, &t);
+  t = trade_on("him", NULL, MCP_PRODUCT_HIMALAYA, MCP_CALL, 1, 1);
+  t.nassets = 2;
+  t.assets = ab;
+  t.nfixings = 2;
+  t.fixings = him;
+  add_trade(p, &t);
+  mcp_greeks *g = request("delta,vega", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  static const struct {
+    const char *id, *name;
+  } zero[] = {{"cliq", "delta"}, {"him", "delta:A"}, {"him", "delta:B"}};
+  for (size_t i = 0; i < 3; i++) {
+    mcp_sensitivity s = greek(r, zero[i].id, zero[i].name);
+    print_message("  %-5s %-8s %-5s %g +- %g\n", zero[i].id, s.name,
+                  mcp_greek_method_name(s.method), s.value.price, s.value.std_error);
+    assert_method(zero[i].id, s, MCP_METHOD_BUMP);
+    if (fabs(s.value.price) > 1e-14)
+      fail_msg("%s %s: %.17g +- %g, expected 0 to rounding", zero[i].id, zero[i].name,
+               s.value.price, s.value.std_error);
+  }
+  /* not so the volatility: the caps make the cliquet's vega nonzero */
+  assert_true(fabs(greek(r, "cliq", "vega").value.price) > 0);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 10. a continuously monitored barrier --------------------------------- */
+
+/* The bridge is exact for Black-Scholes on any grid, so the expectation of
+ * the bump delta is the central difference of the exact price. */
+static void bridge_barrier_delta(void **state)
+{
+  const bs_params u = {100, 0.02, 0.01, 0.2};
+  const double k = 100, h = 130, t = 1;
+  mcp_market *m = new_market();
+  add_underlying(m, "U", u);
+  mcp_portfolio *p = new_portfolio(400000, 20);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  mcp_trade tr = trade_on("uo", "U", MCP_PRODUCT_BARRIER, MCP_CALL, k, t);
+  tr.barrier_kind = MCP_UP_AND_OUT;
+  tr.barrier = h;
+  tr.monitoring = MCP_MONITOR_BRIDGE;
+  add_trade(p, &tr);
+  mcp_greeks *g = request("delta", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  double up = cf_barrier(MCP_CALL, 1, 0, u.spot * (1 + H_SPOT), k, h, 0, t, u.rate, u.dividend,
+                         u.vol);
+  double dn = cf_barrier(MCP_CALL, 1, 0, u.spot * (1 - H_SPOT), k, h, 0, t, u.rate, u.dividend,
+                         u.vol);
+  check_mc("uo", greek(r, "uo", "delta"), (up - dn) / (2 * H_SPOT * u.spot), 0, MCP_METHOD_BUMP);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 11. bad requests ------------------------------------------------------ */
+
+static void bad_requests(void **state)
+{
+  mcp_context *ctx = ctx_of(state);
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(NULL), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta,vanna"), MCP_ERR_NOT_FOUND);
+  assert_non_null(strstr(mcp_greeks_last_error(g), "'vanna'"));
+  assert_int_equal(mcp_greeks_parse(g, ",delta"), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_greeks_parse(g, "delta,"), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_greeks_parse(g, NULL), MCP_ERR_ARGUMENT);
+  static const double bad[] = {0, -0.01, 0.5000001, NAN};
+  for (size_t i = 0; i < 4; i++) {
+    assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_VEGA, bad[i]), MCP_ERR_ARGUMENT);
+    assert_true(mcp_greeks_bump(g, MCP_GREEK_VEGA) == H_VOL);
+  }
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_COUNT, 0.01), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_RHO, 0.5), MCP_OK);
+  assert_true(mcp_greeks_bump(g, MCP_GREEK_RHO) == 0.5);
+  mcp_greeks_destroy(g);
+
+  mcp_market *m = bs_market(0);
+  mcp_portfolio *p = new_portfolio(1000, 21);
+  mcp_trade t = trade_on("short", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 0.25);
+  add_trade(p, &t);
+  g = request("delta,theta", 0);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price_greeks(NULL, m, p, g, &r), MCP_ERR_ARGUMENT);
+  assert_null(r);
+  assert_int_equal(mcp_price_greeks(ctx, NULL, p, g, &r), MCP_ERR_ARGUMENT);
+  assert_null(r);
+  assert_int_equal(mcp_price_greeks(ctx, m, NULL, g, &r), MCP_ERR_ARGUMENT);
+  assert_null(r);
+  assert_int_equal(mcp_price_greeks(ctx, m, p, NULL, &r), MCP_ERR_ARGUMENT);
+  assert_null(r);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "greeks"));
+  assert_int_equal(mcp_price_greeks(ctx, m, p, g, NULL), MCP_ERR_ARGUMENT);
+  /* a theta bump past the trade's maturity */
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_THETA, 0.3), MCP_OK);
+  assert_int_equal(mcp_price_greeks(ctx, m, p, g, &r), MCP_ERR_INPUT);
+  assert_null(r);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "'short'"));
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_THETA, H_TIME), MCP_OK);
+  r = price_greeks(ctx, m, p, g);
+  mcp_sensitivity s;
+  assert_int_equal(mcp_results_greek(r, "short", "vanna", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r, "short", "vega", &s), MCP_ERR_NOT_FOUND); /* not asked */
+  assert_int_equal(mcp_results_greek(r, "short", "delta:A", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r, "long", "delta", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r, NULL, "delta", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r, NULL, "delta:A", &s), MCP_OK);
+  assert_int_equal(mcp_results_sensitivity(r, 0, 2, &s), MCP_ERR_ARGUMENT);
+  mcp_results_destroy(r);
+  /* mcp_price estimates no Greeks */
+  r = price(ctx, m, p);
+  assert_int_equal(mcp_results_sensitivities(r, 0), 0);
+  assert_int_equal(mcp_results_sensitivities(r, 1), 0);
+  assert_int_equal(mcp_results_greek(r, "short", "delta", &s), MCP_ERR_NOT_FOUND);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(european_against_black_scholes),
+      cmocka_unit_test(digital_likelihood_ratio),
+      cmocka_unit_test(pathwise_against_bump),
+      cmocka_unit_test(heston_against_fourier),
+      cmocka_unit_test(basket_with_a_zero_weight),
+      cmocka_unit_test(pde_greeks),
+      cmocka_unit_test(book_is_the_sum_of_trades),
+      cmocka_unit_test(prices_equal_mcp_price),
+      cmocka_unit_test(scale_invariant_deltas),
+      cmocka_unit_test(bridge_barrier_delta),
+      cmocka_unit_test(bad_requests),
+  };
+  return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
+}
