@@ -25,6 +25,10 @@ cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_
  * lowers o->block to what the kernel's registers allow.  A job with arrays
  * runs the plain loop, its arrays where o->placement (not auto) says. */
 cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *grid);
+/* The same for the kernel of jobs whose vega or rho is estimated on the path
+ * (job.gstate: double, one asset, no array), which mcpi_launch_paths runs
+ * for such a job's view. */
+cudaError_t mcpi_path_grid_greeks(mcpi_kernel_options *o, int *grid);
 /* The compiled attributes (registers, local memory a thread) of the kernel
  * that mcpi_launch_paths runs for those options and job shape. */
 cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi, int arr_len,

@@ -23,11 +23,14 @@ extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
 }
 
 // The kernel of the options for a job of one or several assets and per-path
-// arrays of arr_len elements (0: none).
-static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len)
+// arrays of arr_len elements (0: none), or with gstate the double
+// single-asset kernel whose state carries on-path vega and rho.
+static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
   static const kernel_table tables[2][2] = {{mcpi_path_kernels_d1, mcpi_path_kernels_dn},
                                             {mcpi_path_kernels_f1, mcpi_path_kernels_fn}};
+  if (gstate)
+    return mcpi_path_kernels_d1(0, 0, MCPI_NREG_CAPACITIES + 2);
   int di = mcpi_prefetch_distance_index(o->distance);
   return tables[o->precision][multi](o->strategy,
                                      o->strategy == MCP_PREFETCH_NONE || di < 0 ? 0 : di,
@@ -55,12 +58,12 @@ extern "C" size_t mcpi_path_smem_bytes(const mcpi_kernel_options *o, int arr_len
 extern "C" cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi,
                                                   int arr_len, struct cudaFuncAttributes *attr)
 {
-  return cudaFuncGetAttributes(attr, kernel_for(o, multi, arr_len));
+  return cudaFuncGetAttributes(attr, kernel_for(o, multi, arr_len, 0));
 }
 
-extern "C" cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *grid)
+// Blocks of kernel k in a wave (mcpi_path_grid).
+static cudaError_t wave(mcpi_kernel_options *o, const void *k, int arr_len, int *grid)
 {
-  const void *k = kernel_for(o, multi, arr_len);
   cudaFuncAttributes attr;
   cudaError_t e = cudaFuncGetAttributes(&attr, k);
   if (e != cudaSuccess)
@@ -85,6 +88,16 @@ extern "C" cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr
   return e;
 }
 
+extern "C" cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *grid)
+{
+  return wave(o, kernel_for(o, multi, arr_len, 0), arr_len, grid);
+}
+
+extern "C" cudaError_t mcpi_path_grid_greeks(mcpi_kernel_options *o, int *grid)
+{
+  return wave(o, kernel_for(o, 0, 0, 1), 0, grid);
+}
+
 extern "C" cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_t n,
                                          double *pay, const mcpi_kernel_options *o, int grid,
                                          cudaStream_t stream)
@@ -96,6 +109,6 @@ extern "C" cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_
   size_t smem = mcpi_path_smem_bytes(o, job.arr_len);
   int padding = o->padding;
   void *args[] = {&job, const_cast<void **>(&z), &ld, &n, &pay, &padding};
-  return cudaLaunchKernel(kernel_for(o, job.nassets > 1, job.arr_len), dim3(g),
+  return cudaLaunchKernel(kernel_for(o, job.nassets > 1, job.arr_len, job.gstate), dim3(g),
                           dim3((unsigned)o->block), args, smem, stream);
 }

@@ -42,6 +42,8 @@
 // -Xcicc -O1, or with the step not inlined).  The step stays a call there.
 MCPI_BODY_OVERLOADS(mcpi_path_state, double, mcpi_path_init, mcpi_path_step, mcpi_path_finish,
                     mcpi_path_log_spots, __noinline__)
+MCPI_BODY_OVERLOADS(mcpi_path_state_g, double, mcpi_path_init_g, mcpi_path_step_g,
+                    mcpi_path_finish_g, mcpi_path_log_spots_g, __noinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_f, float, mcpi_path_init_f, mcpi_path_step_f,
                     mcpi_path_finish_f, mcpi_path_log_spots_f, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
@@ -127,6 +129,20 @@ template <typename R, int M, int L> struct path_state<R, M, MCP_PLACEMENT_REGIST
 struct no_array {};
 template <typename R, int M> struct path_state<R, M, 0, 0> {
   typedef typename state_of<R, M>::type base;
+  typedef no_array type;
+  static __device__ type make(base *, double *, double *) { return type(); }
+  typedef base stepped;
+  static __device__ base &pick(base &b, type &) { return b; }
+};
+
+// A job whose vega or rho is estimated on the path (P = MCPI_PATH_GREEKS):
+// the double single-asset state that carries their derivatives (greeks.h);
+// the other shapes never get such jobs and keep their state.
+#define MCPI_PATH_GREEKS 7
+template <typename R, int M> struct greek_state_of { typedef typename state_of<R, M>::type type; };
+template <> struct greek_state_of<double, 0> { typedef mcpi_path_state_g type; };
+template <typename R, int M> struct path_state<R, M, MCPI_PATH_GREEKS, 0> {
+  typedef typename greek_state_of<R, M>::type base;
   typedef no_array type;
   static __device__ type make(base *, double *, double *) { return type(); }
   typedef base stepped;
@@ -420,13 +436,15 @@ template <typename R, int S, int D, int M, int P = 0, int L = 0> static const vo
 
 // Defines name(strategy, distance index): the kernel of that row and column.
 // Jobs with per-path arrays run the plain loop; their kernels go by
-// placement: registers of each capacity of mcpi_reg_capacities, local, shared.
+// placement: registers of each capacity of mcpi_reg_capacities, local, shared;
+// the last runs the plain loop with the state of on-path vega and rho.
 #define MCPI_PLACEMENT_ROW(R, M)                                                             \
   {                                                                                          \
     kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 8>(),                    \
         kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 16>(),               \
         kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_LOCAL, 0>(),                    \
-        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_SHARED, 0>()                    \
+        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_SHARED, 0>(),                   \
+        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCPI_PATH_GREEKS, 0>()                        \
   }
 
 // Defines name(strategy, distance index, array kernel): the kernel of that row
@@ -437,7 +455,7 @@ template <typename R, int S, int D, int M, int P = 0, int L = 0> static const vo
   {                                                                                          \
     static const void *const table[MCPI_NSTRATEGIES][MCPI_NDISTANCES] =                     \
         MCPI_STRATEGY_TABLE(R, M);                                                           \
-    static const void *const arrays[MCPI_NREG_CAPACITIES + 2] = MCPI_PLACEMENT_ROW(R, M);   \
+    static const void *const arrays[MCPI_NREG_CAPACITIES + 3] = MCPI_PLACEMENT_ROW(R, M);   \
     return array >= 0 ? arrays[array] : table[s][di];                                        \
   }
 

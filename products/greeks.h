@@ -11,9 +11,15 @@
  *             step x1 = log S0 + a + b z, so d/dS0 E[f] = E[f z / (b S0)] and
  *             d2/dS0^2 E[f] = E[f ((z^2 - 1) / b^2 - z / b)] / S0^2;
  *   scaled    central differences of the scaled paths' payoffs.
- * A trade's columns, from spec->g_col: single asset delta, gamma; several
- * assets delta of each asset of the trade, gamma of each, then the cross
- * gamma of each pair (i < j), assets in the job's order. */
+ * Vega and rho (single asset, double; the _g body of path_body.h) shift
+ * every step's b = sigma sqrt(dt) by sqrt(dt) (and a by -b sqrt(dt)), or its
+ * drift a by dt, so along the path d x / d sigma = sum sqrt(dt) (z - b) and
+ * d x / d r = t; the observations' derivatives follow (mcpi_greek_state),
+ * and with them the payoff's (pathwise), or the likelihood-ratio scores
+ * sum sqrt(dt) ((z^2 - 1) / b - z) and sum z dt / b (Black-Scholes).
+ * A trade's columns, from spec->g_col: single asset delta, gamma, vega,
+ * rho; several assets delta of each asset of the trade, gamma of each, then
+ * the cross gamma of each pair (i < j), assets in the job's order. */
 #ifndef MCP_GREEKS_H
 #define MCP_GREEKS_H
 
@@ -95,6 +101,110 @@ MCP_HD static inline void mcpi_greeks_single(const mcpi_payoff_spec *p, const mc
     double v = p->g_gamma == MCPI_GM_LR ? y * ((z * z - 1) / (b * b) - z / b) / (s0 * s0)
                                         : (up - 2 * y + dn) / (hs * hs);
     mcpi_emit_column(pay, ldp, c, d * v, pass);
+  }
+}
+
+/* ---- vega and rho along the path ---------------------------------------------- */
+
+typedef struct mcpi_greek_state {
+  int32_t e;          /* elements stepped */
+  double t, w;        /* the time, d x / d sigma */
+  double lr_v, lr_r;  /* likelihood-ratio scores of sigma and r */
+  /* per schedule: d/dsigma of sum, log_sum, log_max, log_min; d/dr of sum
+   * (sum t S) and of the extremes (the time of each) */
+  double vsum[MCPI_MAX_SCHEDULES], vlog[MCPI_MAX_SCHEDULES];
+  double vmax[MCPI_MAX_SCHEDULES], vmin[MCPI_MAX_SCHEDULES];
+  double tsum[MCPI_MAX_SCHEDULES], tmax[MCPI_MAX_SCHEDULES], tmin[MCPI_MAX_SCHEDULES];
+} mcpi_greek_state;
+
+MCP_HD static inline void mcpi_greek_state_init(mcpi_greek_state *g)
+{
+  g->e = 0;
+  g->t = g->w = g->lr_v = g->lr_r = 0;
+  for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
+    g->vsum[k] = g->vlog[k] = g->vmax[k] = g->vmin[k] = g->tsum[k] = g->tmax[k] = g->tmin[k] = 0;
+}
+
+/* An element: z its normal (sign applied), b its deviation, f its factor;
+ * the diffusion's element (factor 0) of Black-Scholes and Merton moves w and
+ * the scores (Heston's are not read). */
+MCP_HD static inline void mcpi_greek_state_step(mcpi_greek_state *g, const double *sqrt_dt,
+                                                double z, double b, uint32_t f, uint32_t tag)
+{
+  double c = sqrt_dt[g->e++];
+  if (f == 0)
+    g->w += c * (z - b);
+  if (f == 0 && b > 0) {
+    g->lr_v += c * ((z * z - 1) / b - z);
+    g->lr_r += z * c * c / b;
+  }
+  if (tag & (1u << 31)) /* MCPI_TAG_LAST: the step's end */
+    g->t += c * c;
+}
+
+/* A fixing of schedule k at spot, a new maximum or minimum or neither. */
+MCP_HD static inline void mcpi_greek_state_fix(mcpi_greek_state *g, int k, double spot, int max,
+                                               int min)
+{
+  g->vsum[k] += spot * g->w;
+  g->vlog[k] += g->w;
+  g->tsum[k] += spot * g->t;
+  if (max) {
+    g->vmax[k] = g->w;
+    g->tmax[k] = g->t;
+  }
+  if (min) {
+    g->vmin[k] = g->w;
+    g->tmin[k] = g->t;
+  }
+}
+
+/* The derivative of a continuous single-asset payoff along the path, from
+ * those of its observations d (each of log_sum, log_max, log_min in log). */
+MCP_HD static inline double mcpi_payoff_derivative(const mcpi_payoff_spec *p,
+                                                   const mcpi_observed *o, const mcpi_observed *d)
+{
+  int call = p->type == MCP_CALL;
+  switch (p->product) {
+  case MCP_PRODUCT_ASIAN: {
+    double a = o->sum * p->inv_nfix, da = d->sum * p->inv_nfix;
+    if (p->flags & MCPI_GEOMETRIC) {
+      a = exp(o->log_sum * p->inv_nfix);
+      da = a * d->log_sum * p->inv_nfix;
+    }
+    if (p->flags & MCPI_FLOATING)
+      return call ? (o->terminal > a ? d->terminal - da : 0)
+                  : (a > o->terminal ? da - d->terminal : 0);
+    return call ? (a > p->strike ? da : 0) : (a < p->strike ? -da : 0);
+  }
+  case MCP_PRODUCT_LOOKBACK: {
+    double mx = exp(o->log_max), mn = exp(o->log_min);
+    if (p->flags & MCPI_FLOATING)
+      return call ? d->terminal - mn * d->log_min : mx * d->log_max - d->terminal;
+    return call ? (mx > p->strike ? mx * d->log_max : 0)
+                : (mn < p->strike ? -mn * d->log_min : 0);
+  }
+  default: /* European */
+    return call ? (o->terminal > p->strike ? d->terminal : 0)
+                : (o->terminal < p->strike ? -d->terminal : 0);
+  }
+}
+
+/* A single-asset trade's vega and rho columns (after its delta and gamma). */
+MCP_HD static inline void mcpi_greeks_rates(const mcpi_payoff_spec *p, const mcpi_observed *o,
+                                            double y, const mcpi_greek_state *g, double *pay,
+                                            size_t ldp, int pass)
+{
+  int c = p->g_col + !!p->g_delta + !!p->g_gamma, k = p->schedule, m = p->terminal;
+  if (p->g_vega) {
+    mcpi_observed dv = {g->vsum[k], g->vlog[k], g->vmax[k], g->vmin[k], g->vsum[m], 0};
+    double v = p->g_vega == MCPI_GM_LR ? y * g->lr_v : mcpi_payoff_derivative(p, o, &dv);
+    mcpi_emit_column(pay, ldp, c++, p->discount * v, pass);
+  }
+  if (p->g_rho) {
+    mcpi_observed dr = {g->tsum[k], p->g_fix_time, g->tmax[k], g->tmin[k], g->tsum[m], 0};
+    double v = p->g_rho == MCPI_GM_LR ? y * g->lr_r : mcpi_payoff_derivative(p, o, &dr);
+    mcpi_emit_column(pay, ldp, c, p->discount * (v - p->g_time * y), pass);
   }
 }
 

@@ -42,7 +42,9 @@ typedef struct mcpi_job_view {
   int32_t nmon;              /* barrier monitors in use */
   int32_t arr_len;           /* elements of the per-path array (private.h), 0: none */
   int32_t greeks;            /* write the trades' Greek columns (greeks.h) */
+  int32_t gstate;            /* run the _g body: some trade's vega or rho is pathwise or LR */
   double lr_b;               /* the first element's b: the likelihood-ratio score's */
+  const double *sqrt_dt;     /* gstate: each element's step's sqrt(dt) */
   double kappa, theta, xi, rho, v0;      /* Heston */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */
   double mon_log_barrier[MCPI_MAX_MONITORS];
@@ -114,5 +116,24 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_NCDF
 #undef MCPI_P
 #undef MCPI_COEF
+
+/* double, with the state of the pathwise and likelihood-ratio vega and rho */
+#define MCPI_GREEK_STATE
+#define MCPI_REAL double
+#define MCPI_EXP exp
+#define MCPI_LOG log
+#define MCPI_SQRT sqrt
+#define MCPI_NCDF MCPI_NCDF_D
+#define MCPI_P(name) name##_g
+#define MCPI_COEF(name) name
+#include "path_body.h"
+#undef MCPI_REAL
+#undef MCPI_EXP
+#undef MCPI_LOG
+#undef MCPI_SQRT
+#undef MCPI_NCDF
+#undef MCPI_P
+#undef MCPI_COEF
+#undef MCPI_GREEK_STATE
 
 #endif

@@ -1,6 +1,8 @@
 /* path_body.h: the path body in one precision, MCPI_REAL (double or float);
- * included twice by path.h, which defines MCPI_REAL, the math functions, MCPI_P
- * (the function name suffix) and MCPI_COEF (the view's coefficient arrays).
+ * included three times by path.h, which defines MCPI_REAL, the math
+ * functions, MCPI_P (the function name suffix) and MCPI_COEF (the view's
+ * coefficient arrays); the third, in double with MCPI_GREEK_STATE, also
+ * carries what the pathwise and likelihood-ratio vega and rho need (greeks.h).
  * No include guard on purpose. */
 
 #include "heston.h"
@@ -18,6 +20,10 @@ typedef struct MCPI_P(mcpi_path_state) {
   MCPI_REAL sum[MCPI_MAX_SCHEDULES], log_sum[MCPI_MAX_SCHEDULES];
   MCPI_REAL log_max[MCPI_MAX_SCHEDULES], log_min[MCPI_MAX_SCHEDULES];
   MCPI_REAL survival[MCPI_MAX_MONITORS];
+#ifdef MCPI_GREEK_STATE
+  /* d/dsigma and d/dr of the observations (mcpi_observed_derivatives) */
+  mcpi_greek_state g;
+#endif
 } MCPI_P(mcpi_path_state);
 
 MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
@@ -36,6 +42,9 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   MCP_UNROLL
   for (int m = 0; m < MCPI_MAX_MONITORS; m++)
     st->survival[m] = 1;
+#ifdef MCPI_GREEK_STATE
+  mcpi_greek_state_init(&st->g);
+#endif
 }
 
 /* The end of a step: the fixings made there and the barriers watched. */
@@ -48,6 +57,9 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
     MCP_UNROLL
     for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
       if (mask >> k & 1u) {
+#ifdef MCPI_GREEK_STATE
+        mcpi_greek_state_fix(&st->g, k, spot, st->x > st->log_max[k], st->x < st->log_min[k]);
+#endif
         st->sum[k] += spot;
         st->log_sum[k] += st->x;
         st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
@@ -77,6 +89,9 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
   uint32_t f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
   if (st->step == 0 && f == 0)
     st->z0 = z;
+#ifdef MCPI_GREEK_STATE
+  mcpi_greek_state_step(&st->g, j->sqrt_dt, z, b, f, tag);
+#endif
   switch (j->model) {
   case MCPI_MODEL_HESTON:
     if (f == 0) {
@@ -135,6 +150,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
     mcpi_emit(j, t, p->discount * y, mcpi_control_value(p, &o), pay, ldp, pass, &book);
     if (j->greeks && p->g_col >= 0)
       mcpi_greeks_single(p, &o, y, exp(j->log_spot), st->z0, j->lr_b, pay, ldp, pass);
+#ifdef MCPI_GREEK_STATE
+    if (j->greeks && p->g_col >= 0)
+      mcpi_greeks_rates(p, &o, y, &st->g, pay, ldp, pass);
+#endif
   }
   pay[(size_t)j->ntrades * ldp] = book;
 }

@@ -56,8 +56,10 @@ typedef struct mcpi_payoff_spec {
   double barrier;           /* moving window: the level of the average, 0 for none */
   /* Greeks estimated on the path (greeks.h): the first column written, or
    * -1, and the estimator of each (mcpi_gm), with the relative spot bump */
-  int32_t g_col, g_delta, g_gamma, g_cross;
+  int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;
   double g_h;
+  double g_time;            /* the payment time: the discount's rho */
+  double g_fix_time;        /* the sum of the schedule's fixing times */
 } mcpi_payoff_spec;
 
 /* What a single-asset path hands to the payoffs for one trade. */

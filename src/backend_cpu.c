@@ -80,7 +80,9 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
 
 static void one_path(const mcpi_job_view *v, const cpu_job *c, size_t i, double *pay)
 {
-  if (c->zf)
+  if (v->gstate) /* double only (greek_plan.c) */
+    mcpi_path_g(v, c->z + i, c->tile, pay + i, c->tile);
+  else if (c->zf)
     mcpi_path_f(v, c->zf + i, c->tile, pay + i, c->tile);
   else
     mcpi_path(v, c->z + i, c->tile, pay + i, c->tile);
@@ -93,6 +95,7 @@ static mcp_status paths(void *self, size_t n, int controls)
   size_t tile = c->tile, ne = j->nelem, npass = controls ? 0 : j->npass;
   c->view.write_controls = controls;
   c->view.greeks = !controls && j->nin;
+  c->view.gstate = !controls && j->gstate;
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; i++) {
     if (c->zf)

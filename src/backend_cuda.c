@@ -23,7 +23,7 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 
 /* Every device allocation of a job, freed together. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
-       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, NBUF };
+       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, NBUF };
 /* A pass's own arrays, the variant's coefficients and specs, at these
  * offsets of its part of the PASSES buffer. */
 enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, NPBUF };
@@ -33,6 +33,7 @@ typedef struct gpu_job {
   const mcpi_job *j;
   mcpi_kernel_options kopt; /* the run's, with the block the job's kernel allows */
   int grid;                 /* blocks of a wave */
+  int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
   mcpi_job_view view;      /* device pointers */
   mcpi_job_view *pass;     /* the passes' views, device pointers */
   mcpi_bridge_view bridge; /* device pointers */
@@ -116,6 +117,7 @@ static cudaError_t upload_passes(gpu_job *g)
     w->ca_f = (const float *)(d + off[P_CA_F]);
     w->cb_f = (const float *)(d + off[P_CB_F]);
     w->tag = g->view.tag;
+    w->sqrt_dt = g->view.sqrt_dt;
     w->chol = g->view.chol;
     w->chol_f = g->view.chol_f;
   }
@@ -134,6 +136,7 @@ static cudaError_t upload_job(gpu_job *g)
       (e = upload(g, CA_F, j->ca_f, ne * sizeof(float))) ||
       (e = upload(g, CB_F, j->cb_f, ne * sizeof(float))) ||
       (e = upload(g, TAG, j->tag, ne * sizeof(uint32_t))) ||
+      (e = upload(g, SQRT_DT, j->sqrt_dt, ne * sizeof(double))) ||
       (e = upload(g, CHOL, j->chol, sizeof j->chol)) ||
       (e = upload(g, CHOL_F, j->chol_f, sizeof j->chol_f)) ||
       (e = upload(g, SPEC, j->spec, j->ntrades * sizeof(mcpi_payoff_spec))))
@@ -163,6 +166,7 @@ static cudaError_t upload_job(gpu_job *g)
   g->view.ca_f = g->buf[CA_F];
   g->view.cb_f = g->buf[CB_F];
   g->view.tag = g->buf[TAG];
+  g->view.sqrt_dt = g->buf[SQRT_DT];
   g->view.chol = g->buf[CHOL];
   g->view.chol_f = g->buf[CHOL_F];
   g->view.trades = g->buf[SPEC];
@@ -258,7 +262,9 @@ static mcp_status paths(void *self, size_t n, int controls)
   double *pay = g->buf[PAY];
   g->view.write_controls = controls;
   g->view.greeks = !controls && j->nin;
-  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt, g->grid, 0);
+  g->view.gstate = !controls && j->gstate;
+  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
+                                    g->view.gstate ? g->grid_g : g->grid, 0);
   for (size_t p = 0; !controls && e == cudaSuccess && p < j->npass; p++)
     e = mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, pay + mcpi_pass_column(j, p) * g->tile,
                           &g->kopt, g->grid, 0);
@@ -358,7 +364,9 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   mcp_status st = MCP_OK;
   if (j->arr_len && (st = resolve_placement(run, j, &g.kopt)))
     return st;
-  if ((e = mcpi_path_grid(&g.kopt, j->nassets > 1, j->arr_len, &g.grid)))
+  /* the greeks kernel first: a block it lowers is the block of both */
+  if ((j->gstate && (e = mcpi_path_grid_greeks(&g.kopt, &g.grid_g))) ||
+      (e = mcpi_path_grid(&g.kopt, j->nassets > 1, j->arr_len, &g.grid)))
     return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   g.pass = calloc(j->npass + 1, sizeof *g.pass);
   if ((j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble))) || !g.pass)

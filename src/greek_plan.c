@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "curve.h"
 #include "greeks.h"
 #include "scenario.h"
 
@@ -90,24 +91,44 @@ static mcp_greek_method method_of(int gm)
 
 static long market_index(const mcp_market *m, const mcpi_underlying *u) { return (long)(u - m->u); }
 
+/* What the path body estimates of trade t (in_pass's result bits). */
+enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4 };
+
 /* The estimators a path writes for trade t: pathwise and likelihood-ratio
  * where they apply, spot bumps as scaled paths where the payoff can be
- * evaluated on those (greeks.h); 0 when the trade needs revaluations. */
-static int in_pass(builder *b, const mcp_market *m, const mcp_greeks *req, size_t t,
-                   const mcpi_trade *tr)
+ * evaluated on those (greeks.h); 0 when every Greek of the trade needs
+ * revaluations, -1 when out of memory. */
+static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
+                   size_t t, const mcpi_trade *tr)
 {
   mcpi_job *j = b->j;
   mcpi_payoff_spec *s = &j->spec[t];
-  int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];
-  int multi = j->nassets > 1, x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
+  int multi = j->nassets > 1;
   if (mcpi_private_product(tr->product) ||
       (tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BRIDGE) ||
       (req->bump_only && !multi))
     return 0;
-  if (!(d || gm || x))
-    return 1;
+  int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];
+  int x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
   int discontinuous = tr->product == MCP_PRODUCT_DIGITAL || tr->product == MCP_PRODUCT_BARRIER;
-  int lr = discontinuous && !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
+  int bs = !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
+  double vlo = 0, vhi = 0;
+  if (bs)
+    mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);
+  int lr = discontinuous && bs && vlo > 0;
+  /* vega and rho on the path: double single-asset paths (the _g body) */
+  int rates = !multi && !req->bump_only && p->precision == MCP_DOUBLE;
+  s->g_vega = !(rates && req->want[MCP_GREEK_VEGA]) ? MCPI_GM_NONE
+              : lr                                    ? MCPI_GM_LR
+              : !discontinuous && j->model != MCPI_MODEL_HESTON ? MCPI_GM_PATHWISE
+                                                                : MCPI_GM_NONE;
+  s->g_rho = !(rates && req->want[MCP_GREEK_RHO]) ? MCPI_GM_NONE
+             : lr                                   ? MCPI_GM_LR
+             : !discontinuous                       ? MCPI_GM_PATHWISE
+                                                    : MCPI_GM_NONE;
+  int done = IN_PASS | (s->g_vega ? IN_PASS_VEGA : 0) | (s->g_rho ? IN_PASS_RHO : 0);
+  if (!(d || gm || x || s->g_vega || s->g_rho))
+    return done;
   s->g_col = (int32_t)(j->ntrades + 1 + b->nest);
   s->g_h = req->bump[MCP_GREEK_DELTA];
   s->g_delta = !d ? MCPI_GM_NONE
@@ -116,6 +137,11 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_greeks *req, size_
                                                           : MCPI_GM_PATHWISE;
   s->g_gamma = !gm ? MCPI_GM_NONE : lr ? MCPI_GM_LR : MCPI_GM_SCALED;
   s->g_cross = x ? MCPI_GM_SCALED : MCPI_GM_NONE;
+  s->g_time = tr->maturity;
+  s->g_fix_time = 0;
+  for (size_t k = 0; k < tr->nfix; k++)
+    s->g_fix_time += tr->fix[k];
+  j->gstate |= s->g_vega || s->g_rho;
   int ok = 1;
   if (!multi) {
     long a = market_index(m, j->u[0]);
@@ -123,7 +149,11 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_greeks *req, size_
       ok = add_est(b, (long)t, MCP_GREEK_DELTA, method_of(s->g_delta), a, -1);
     if (gm)
       ok = ok && add_est(b, (long)t, MCP_GREEK_GAMMA, method_of(s->g_gamma), a, -1);
-    return ok ? 1 : -1;
+    if (s->g_vega)
+      ok = ok && add_est(b, (long)t, MCP_GREEK_VEGA, method_of(s->g_vega), -1, -1);
+    if (s->g_rho)
+      ok = ok && add_est(b, (long)t, MCP_GREEK_RHO, method_of(s->g_rho), -1, -1);
+    return ok ? done : -1;
   }
   for (int k = 0; k < 2; k++)
     if (k == 0 ? d : gm)
@@ -138,12 +168,14 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_greeks *req, size_
         if (s->assets >> i & s->assets >> k & 1u)
           ok = ok && add_est(b, (long)t, MCP_GREEK_CROSS_GAMMA, MCP_METHOD_BUMP,
                              market_index(m, j->u[i]), market_index(m, j->u[k]));
-  return ok ? 1 : -1;
+  return ok ? done : -1;
 }
 
-/* Central (or, for theta, forward) differences of trade t's revaluations. */
-static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, int spots)
+/* Central (or, for theta, forward) differences of trade t's revaluations,
+ * for the Greeks the path body does not estimate (done: in_pass's bits). */
+static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, int done)
 {
+  int spots = !(done & IN_PASS);
   const mcp_greeks *req = g->req;
   mcpi_job *j = b->j;
   int ok = 1;
@@ -163,8 +195,9 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
     }
   static const mcp_greek pairs[] = {MCP_GREEK_VEGA, MCP_GREEK_RHO};
   static const mcpi_var_kind up_kind[] = {MCPI_VAR_VOL_UP, MCPI_VAR_RATE_UP};
+  static const int on_path[] = {IN_PASS_VEGA, IN_PASS_RHO};
   for (int k = 0; k < 2 && ok; k++)
-    if (req->want[pairs[k]]) {
+    if (req->want[pairs[k]] && !(done & on_path[k])) {
       size_t up = (size_t)variant(g, up_kind[k], -1), dn = (size_t)variant(g, up_kind[k] + 1, -1);
       double h = req->bump[pairs[k]];
       ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, -1, -1) &&
@@ -207,18 +240,15 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
                              mcpi_job *j, char *err)
 {
   builder b = {.j = j};
-  int ok = 1, *revalue = calloc(j->ntrades, sizeof *revalue);
-  ok = revalue != NULL;
-  for (size_t t = 0; t < j->ntrades && ok; t++) {
-    int r = in_pass(&b, m, g->req, t, &p->t[j->trade[t]]);
-    revalue[t] = r == 0;
-    ok = r >= 0;
-  }
+  int ok = 1, *done = calloc(j->ntrades, sizeof *done);
+  ok = done != NULL;
+  for (size_t t = 0; t < j->ntrades && ok; t++)
+    ok = (done[t] = in_pass(&b, m, p, g->req, t, &p->t[j->trade[t]])) >= 0;
   b.j->nin = b.nest;
   for (size_t t = 0; t < j->ntrades && ok; t++)
-    ok = bumped(&b, g, m, t, revalue[t]);
+    ok = bumped(&b, g, m, t, done[t]);
   ok = ok && book(&b) && !b.oom;
-  free(revalue);
+  free(done);
   if (!ok) {
     free(b.est);
     free(b.term);

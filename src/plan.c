@@ -244,7 +244,8 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
   j->ca_f = malloc(ne * sizeof(float));
   j->cb_f = malloc(ne * sizeof(float));
   j->tag = calloc(ne, sizeof(uint32_t));
-  if (!j->ca || !j->cb || !j->ca_f || !j->cb_f || !j->tag)
+  j->sqrt_dt = malloc(ne * sizeof(double));
+  if (!j->ca || !j->cb || !j->ca_f || !j->cb_f || !j->tag || !j->sqrt_dt)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
   const mcpi_underlying *u0 = j->u[0];
   double jump_k = exp(u0->jump_mean + 0.5 * u0->jump_vol * u0->jump_vol) - 1;
@@ -277,6 +278,7 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
         b[f] = sqrt(v2);
       }
       j->tag[s * F + f] = (uint32_t)f << MCPI_TAG_FACTOR_SHIFT;
+      j->sqrt_dt[s * F + f] = sqrt(dt);
     }
     j->tag[s * F + F - 1] |= MCPI_TAG_LAST;
   }
@@ -567,6 +569,7 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->ca_f);
     free(j->cb_f);
     free(j->tag);
+    free(j->sqrt_dt);
     free(j->trade);
     free(j->spec);
     free(j->est);
@@ -634,7 +637,9 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .scheme = j->scheme,
                      .nmon = j->nmon,
                      .arr_len = j->arr_len,
+                     .gstate = j->gstate,
                      .lr_b = j->nelem ? j->cb[0] : 0,
+                     .sqrt_dt = j->sqrt_dt,
                      .kappa = j->u[0]->kappa,
                      .theta = j->u[0]->theta,
                      .xi = j->u[0]->xi,

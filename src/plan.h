@@ -36,6 +36,7 @@ typedef struct mcpi_job {
   size_t nsteps, nelem;
   double *times;
   double *ca, *cb;    /* per-element coefficients (path.h) */
+  double *sqrt_dt;    /* per element: its step's sqrt(dt) (greeks.h) */
   float *ca_f, *cb_f;
   uint32_t *tag;
   double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
@@ -54,6 +55,7 @@ typedef struct mcpi_job {
    * payoffs the path kernel also writes, pass p's trades and book in columns
    * ntrades + 1 + nest + p (ntrades + 1) */
   size_t nest, nin, nterm, npass;
+  int gstate;              /* some trade's vega or rho is estimated on the path */
   mcpi_est *est;
   mcpi_term *term;
   size_t *pass;            /* the run's variant of each pass */

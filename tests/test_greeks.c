@@ -181,7 +181,8 @@ static void european_against_black_scholes(void **state)
                            cases[c].strike, 1);
     add_trade(p, &t);
   }
-  mcp_greeks *g = request("delta,gamma,vega,rho,theta", 0), *gb = request("delta", 1);
+  mcp_greeks *g = request("delta,gamma,vega,rho,theta", 0);
+  mcp_greeks *gb = request("delta,vega,rho", 1);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
   mcp_results *rb = price_greeks(ctx_of(state), m, p, gb);
   for (size_t c = 0; c < 2; c++) {
@@ -189,12 +190,14 @@ static void european_against_black_scholes(void **state)
     bs_greeks x = bs_exact(cases[c].type, A, cases[c].strike, 1);
     bs_greeks b = bs_bumped(cases[c].type, A, cases[c].strike, 1);
     assert_int_equal(mcp_results_sensitivities(r, c), 5);
-    /* the pathwise delta is unbiased */
+    /* the pathwise delta, vega and rho are unbiased */
     check_mc(id, greek(r, id, "delta"), x.delta, 0, MCP_METHOD_PATHWISE);
     check_mc(id, greek(rb, id, "delta"), x.delta, b.delta - x.delta, MCP_METHOD_BUMP);
     check_mc(id, greek(r, id, "gamma"), x.gamma, b.gamma - x.gamma, MCP_METHOD_BUMP);
-    check_mc(id, greek(r, id, "vega"), x.vega, b.vega - x.vega, MCP_METHOD_BUMP);
-    check_mc(id, greek(r, id, "rho"), x.rho, b.rho - x.rho, MCP_METHOD_BUMP);
+    check_mc(id, greek(r, id, "vega"), x.vega, 0, MCP_METHOD_PATHWISE);
+    check_mc(id, greek(rb, id, "vega"), x.vega, b.vega - x.vega, MCP_METHOD_BUMP);
+    check_mc(id, greek(r, id, "rho"), x.rho, 0, MCP_METHOD_PATHWISE);
+    check_mc(id, greek(rb, id, "rho"), x.rho, b.rho - x.rho, MCP_METHOD_BUMP);
     check_mc(id, greek(r, id, "theta"), x.theta, b.theta - x.theta, MCP_METHOD_BUMP);
   }
   mcp_results_destroy(rb);
@@ -216,13 +219,19 @@ static void digital_likelihood_ratio(void **state)
   tr.digital = MCP_CASH_OR_NOTHING;
   tr.cash = cash;
   add_trade(p, &tr);
-  mcp_greeks *g = request("delta,gamma", 0);
+  mcp_greeks *g = request("delta,gamma,vega,rho", 0);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-  /* cash e^{-rT} N(d2): delta = cash e^{-rT} n(d2) / (S s), gamma = -delta d1 / (S s) */
+  /* cash e^{-rT} N(d2): delta = cash e^{-rT} n(d2) / (S s), gamma = -delta d1 / (S s),
+   * vega = -cash e^{-rT} n(d2) d1 / sigma, rho = cash e^{-rT} (n(d2) sqrt(T) / sigma - T N(d2)) */
   double s = A.vol * sqrt(t), d1 = (log(A.spot / k) + (A.rate - A.dividend) * t) / s + 0.5 * s;
-  double d2 = d1 - s, delta = cash * exp(-A.rate * t) * norm_pdf(d2) / (A.spot * s);
+  double d2 = d1 - s, df = cash * exp(-A.rate * t), delta = df * norm_pdf(d2) / (A.spot * s);
   check_mc("digital", greek(r, "dig", "delta"), delta, 0, MCP_METHOD_LIKELIHOOD_RATIO);
   check_mc("digital", greek(r, "dig", "gamma"), -delta * d1 / (A.spot * s), 0,
+           MCP_METHOD_LIKELIHOOD_RATIO);
+  check_mc("digital", greek(r, "dig", "vega"), -df * norm_pdf(d2) * d1 / A.vol, 0,
+           MCP_METHOD_LIKELIHOOD_RATIO);
+  check_mc("digital", greek(r, "dig", "rho"),
+           df * (norm_pdf(d2) * sqrt(t) / A.vol - t * cf_norm_cdf(d2)), 0,
            MCP_METHOD_LIKELIHOOD_RATIO);
   mcp_results_destroy(r);
   mcp_greeks_destroy(g);
@@ -283,15 +292,40 @@ static void pathwise_against_bump(void **state)
   t.nfixings = 4;
   t.fixings = fix;
   add_trade(p, &t);
+  /* the other continuous payoffs, for their pathwise vega and rho */
+  static const struct {
+    const char *id;
+    mcp_product product;
+    mcp_option_type type;
+    mcp_average average;
+    mcp_strike_kind kind;
+  } more[4] = {{"geo", MCP_PRODUCT_ASIAN, MCP_PUT, MCP_GEOMETRIC, MCP_FIXED_STRIKE},
+               {"flt", MCP_PRODUCT_ASIAN, MCP_CALL, MCP_ARITHMETIC, MCP_FLOATING_STRIKE},
+               {"lbx", MCP_PRODUCT_LOOKBACK, MCP_CALL, MCP_ARITHMETIC, MCP_FIXED_STRIKE},
+               {"lbf", MCP_PRODUCT_LOOKBACK, MCP_PUT, MCP_ARITHMETIC, MCP_FLOATING_STRIKE}};
+  for (int i = 0; i < 4; i++) {
+    t = trade_on(more[i].id, "A", more[i].product, more[i].type,
+                 more[i].kind == MCP_FLOATING_STRIKE ? 0 : 100, 1);
+    t.average = more[i].average;
+    t.strike_kind = more[i].kind;
+    t.nfixings = 4;
+    t.fixings = fix;
+    add_trade(p, &t);
+  }
   t = trade_on("basket", NULL, MCP_PRODUCT_BASKET, MCP_PUT, 100, 1);
   t.nassets = 2;
   t.assets = ab;
   t.weights = w;
   add_trade(p, &t);
-  mcp_greeks *g = request("delta", 0), *gb = request("delta", 1);
+  mcp_greeks *g = request("delta,vega,rho", 0), *gb = request("delta,vega,rho", 1);
   mcp_results *pw = price_greeks(ctx_of(state), m, p, g);
   mcp_results *bu = price_greeks(ctx_of(state), m, p, gb);
   assert_agree("asian", "delta", pw, bu);
+  static const char *const ids[5] = {"asian", "geo", "flt", "lbx", "lbf"};
+  for (int i = 0; i < 5; i++) {
+    assert_agree(ids[i], "vega", pw, bu);
+    assert_agree(ids[i], "rho", pw, bu);
+  }
   assert_agree("basket", "delta:A", pw, bu);
   assert_agree("basket", "delta:B", pw, bu);
   assert_revalued(ctx_of(state), p, bu, "asian", "delta", 0);
