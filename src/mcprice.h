@@ -503,12 +503,14 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *   theta          d/dt of calendar time, per year: the trades' dates one
  *                  bump closer, the market as it is.
  * Each is estimated by a method, reported beside it:
- *   pathwise          the derivative of the payoff along the path (delta of
- *                     continuous payoffs: European, Asian, lookback, basket,
- *                     best-of, worst-of);
- *   likelihood-ratio  the payoff times the score of the first step's normal
- *                     (delta and gamma of digitals and date-monitored
- *                     barriers on Black-Scholes underlyings);
+ *   pathwise          the derivative of the payoff along the path: delta of
+ *                     continuous payoffs (European, Asian, lookback, basket,
+ *                     best-of, worst-of), and the rho (every model) and vega
+ *                     (Black-Scholes, Merton) of the single-asset ones, in
+ *                     double precision;
+ *   likelihood-ratio  the payoff times the score of the path's density
+ *                     (delta, gamma, vega and rho of digitals and
+ *                     date-monitored barriers on Black-Scholes underlyings);
  *   bump              central differences of revaluations on the same
  *                     normals (forward for theta); the reference, and the
  *                     method for everything else;
@@ -542,8 +544,8 @@ mcp_status mcp_greeks_parse(mcp_greeks *greeks, const char *list);
  * theta years, 1/365.  Each in (0, 0.5]. */
 mcp_status mcp_greeks_set_bump(mcp_greeks *greeks, mcp_greek greek, double size);
 double mcp_greeks_bump(const mcp_greeks *greeks, mcp_greek greek);
-/* Nonzero: every Monte Carlo delta and gamma by bumping the spots (the
- * reference), not by pathwise or likelihood-ratio estimators. */
+/* Nonzero: every Monte Carlo Greek by bumping spots, volatilities and rates
+ * (the reference), not by pathwise or likelihood-ratio estimators. */
 mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);
 
