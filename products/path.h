@@ -93,6 +93,13 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_P(name) name
 #define MCPI_COEF(name) name
 #include "path_body.h"
+/* again in double, with the state of the pathwise and likelihood-ratio vega
+ * and rho */
+#undef MCPI_P
+#define MCPI_P(name) name##_g
+#define MCPI_GREEK_STATE
+#include "path_body.h"
+#undef MCPI_GREEK_STATE
 #undef MCPI_REAL
 #undef MCPI_EXP
 #undef MCPI_LOG
@@ -116,24 +123,5 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_NCDF
 #undef MCPI_P
 #undef MCPI_COEF
-
-/* double, with the state of the pathwise and likelihood-ratio vega and rho */
-#define MCPI_GREEK_STATE
-#define MCPI_REAL double
-#define MCPI_EXP exp
-#define MCPI_LOG log
-#define MCPI_SQRT sqrt
-#define MCPI_NCDF MCPI_NCDF_D
-#define MCPI_P(name) name##_g
-#define MCPI_COEF(name) name
-#include "path_body.h"
-#undef MCPI_REAL
-#undef MCPI_EXP
-#undef MCPI_LOG
-#undef MCPI_SQRT
-#undef MCPI_NCDF
-#undef MCPI_P
-#undef MCPI_COEF
-#undef MCPI_GREEK_STATE
 
 #endif

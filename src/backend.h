@@ -44,7 +44,8 @@ typedef struct mcpi_tiler {
   /* chunk sums of the mcpi_job_columns(j, 0) columns into part (host), as
    * mcpi_accum_add reads them */
   mcp_status (*sums)(void *self, size_t n, double *part);
-  /* the 2 ntrades + 1 columns written with controls, to pay[col ld + i] (host) */
+  /* the 2 ntrades + 1 columns written with controls, of the job and then of
+   * each pass, to pay[col ld + i] (host) */
   mcp_status (*read)(void *self, size_t n, double *pay, size_t ld);
   /* the job's and its passes' payoff specs changed (control coefficients) */
   mcp_status (*update_specs)(void *self);

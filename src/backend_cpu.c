@@ -10,12 +10,13 @@
 #include "backend.h"
 #include "rng.h"
 
-/* Tiles of at most 2^26 normals (512 MiB) and 2^20 paths, a power of two so
- * that tiles line up with the generator's 2^18-element windows (rng.h): every
- * re-seek of the host generator then pays for a whole window. */
-static size_t auto_tile(size_t nelem)
+/* Tiles of at most 2^26 normals and payoffs (512 MiB) and 2^20 paths, a
+ * power of two so that tiles line up with the generator's 2^18-element
+ * windows (rng.h): every re-seek of the host generator then pays for a whole
+ * window. */
+static size_t auto_tile(size_t nelem, size_t ncol)
 {
-  size_t cap = ((size_t)1 << 26) / (nelem ? nelem : 1), t = MCP_CHUNK_PATHS;
+  size_t cap = ((size_t)1 << 26) / (nelem + ncol), t = MCP_CHUNK_PATHS;
   while (t * 2 <= cap && t < ((size_t)1 << 20))
     t *= 2;
   return t;
@@ -92,18 +93,21 @@ static mcp_status paths(void *self, size_t n, int controls)
 {
   cpu_job *c = self;
   const mcpi_job *j = c->j;
-  size_t tile = c->tile, ne = j->nelem, npass = controls ? 0 : j->npass;
+  size_t tile = c->tile, ne = j->nelem, ncol = mcpi_job_columns(j, 1);
   c->view.write_controls = controls;
   c->view.greeks = !controls && j->nin;
   c->view.gstate = !controls && j->gstate;
+  for (size_t p = 0; p < j->npass; p++)
+    c->pass[p].write_controls = controls;
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; i++) {
     if (c->zf)
       for (size_t e = 0; e < ne; e++)
         c->zf[e * tile + i] = (float)c->z[e * tile + i];
     one_path(&c->view, c, i, c->pay);
-    for (size_t p = 0; p < npass; p++)
-      one_path(&c->pass[p], c, i, c->pay + mcpi_pass_column(j, p) * tile);
+    for (size_t p = 0; p < j->npass; p++)
+      one_path(&c->pass[p], c, i,
+               c->pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * tile);
     if (!controls)
       mcpi_combine(j->term, c->off, (int)(j->nest - j->nin), (int)(j->ntrades + 1 + j->nin),
                    c->pay + i, tile);
@@ -128,7 +132,7 @@ static mcp_status sums(void *self, size_t n, double *part)
 static mcp_status read(void *self, size_t n, double *pay, size_t ld)
 {
   cpu_job *c = self;
-  for (size_t col = 0; col < mcpi_job_columns(c->j, 1); col++)
+  for (size_t col = 0; col < mcpi_job_columns(c->j, 1) * (1 + c->j->npass); col++)
     memcpy(pay + col * ld, c->pay + col * c->tile, n * sizeof *pay);
   return MCP_OK;
 }
@@ -144,7 +148,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
   const mcpi_job *j = &run->plan->jobs[ji];
   mcp_context *ctx = run->ctx;
   uint64_t samples = mcpi_job_samples(run->plan, j);
-  size_t tile = ctx->tile_paths ? ctx->tile_paths : auto_tile(j->nelem);
+  size_t tile = ctx->tile_paths ? ctx->tile_paths : auto_tile(j->nelem, mcpi_job_pay_columns(j));
   if (tile > samples)
     tile = (size_t)((samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS);
   size_t ne = j->nelem;

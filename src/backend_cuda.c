@@ -265,9 +265,13 @@ static mcp_status paths(void *self, size_t n, int controls)
   g->view.gstate = !controls && j->gstate;
   cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                     g->view.gstate ? g->grid_g : g->grid, 0);
-  for (size_t p = 0; !controls && e == cudaSuccess && p < j->npass; p++)
-    e = mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, pay + mcpi_pass_column(j, p) * g->tile,
+  size_t ncol = mcpi_job_columns(j, 1);
+  for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
+    g->pass[p].write_controls = controls;
+    e = mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n,
+                          pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile,
                           &g->kopt, g->grid, 0);
+  }
   if (e)
     return cuda_fail(g->run->ctx, e, "the path kernel");
   if (!controls && j->nest > j->nin &&
@@ -294,7 +298,8 @@ static mcp_status read(void *self, size_t n, double *pay, size_t ld)
 {
   gpu_job *g = self;
   cudaError_t e = cudaMemcpy2D(pay, ld * sizeof(double), g->buf[PAY], g->tile * sizeof(double),
-                               n * sizeof(double), mcpi_job_columns(g->j, 1),
+                               n * sizeof(double),
+                               mcpi_job_columns(g->j, 1) * (1 + g->j->npass),
                                cudaMemcpyDeviceToHost);
   return e ? cuda_fail(g->run->ctx, e, "reading the pilot's payoffs") : MCP_OK;
 }

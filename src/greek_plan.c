@@ -6,6 +6,7 @@
 #include <string.h>
 #include "curve.h"
 #include "greeks.h"
+#include "grow.h"
 #include "scenario.h"
 
 /* A job's estimators as they are laid out.  A term on a pass's column is
@@ -22,25 +23,10 @@ typedef struct builder {
   int oom;
 } builder;
 
-static int grow(void **a, size_t *cap, size_t need, size_t size)
-{
-  if (need <= *cap)
-    return 1;
-  size_t c = *cap ? 2 * *cap : 16;
-  while (c < need)
-    c *= 2;
-  void *b = realloc(*a, c * size);
-  if (!b)
-    return 0;
-  *a = b;
-  *cap = c;
-  return 1;
-}
-
 static int add_est(builder *b, long trade, mcp_greek greek, mcp_greek_method method, long a,
                    long c)
 {
-  if (!grow((void **)&b->est, &b->ecap, b->nest + 1, sizeof *b->est))
+  if (!mcpi_grow((void **)&b->est, &b->ecap, b->nest + 1, sizeof *b->est))
     return 0;
   b->est[b->nest++] = (mcpi_est){trade, greek, method, a, c, b->nterm, 0};
   return 1;
@@ -48,7 +34,7 @@ static int add_est(builder *b, long trade, mcp_greek greek, mcp_greek_method met
 
 static int add_term(builder *b, int32_t col, double coef)
 {
-  if (!grow((void **)&b->term, &b->tcap, b->nterm + 1, sizeof *b->term))
+  if (!mcpi_grow((void **)&b->term, &b->tcap, b->nterm + 1, sizeof *b->term))
     return 0;
   b->term[b->nterm++] = (mcpi_term){col, coef};
   b->est[b->nest - 1].nterm++;
@@ -72,7 +58,7 @@ static int32_t pass_col(builder *b, mcpi_greek_run *g, size_t v, size_t t)
   while (p < b->npass && b->pass[p] != v)
     p++;
   if (p == b->npass) {
-    if (!grow((void **)&b->pass, &b->pcap, b->npass + 1, sizeof *b->pass)) {
+    if (!mcpi_grow((void **)&b->pass, &b->pcap, b->npass + 1, sizeof *b->pass)) {
       b->oom = 1;
       return 0;
     }
@@ -236,6 +222,21 @@ static int book(builder *b)
   return ok;
 }
 
+/* The job takes the builder's arrays, the passes' columns resolved. */
+static void finish_job(builder *b)
+{
+  mcpi_job *j = b->j;
+  for (size_t k = 0; k < b->nterm; k++)
+    if (b->term[k].col < 0)
+      b->term[k].col = (int32_t)(j->ntrades + b->nest) - b->term[k].col;
+  j->est = b->est;
+  j->nest = b->nest;
+  j->term = b->term;
+  j->nterm = b->nterm;
+  j->pass = b->pass;
+  j->npass = b->npass;
+}
+
 static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_portfolio *p,
                              mcpi_job *j, char *err)
 {
@@ -255,15 +256,7 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
     free(b.pass);
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks");
   }
-  for (size_t k = 0; k < b.nterm; k++)
-    if (b.term[k].col < 0)
-      b.term[k].col = (int32_t)(j->ntrades + b.nest) - b.term[k].col;
-  j->est = b.est;
-  j->nest = b.nest;
-  j->term = b.term;
-  j->nterm = b.nterm;
-  j->pass = b.pass;
-  j->npass = b.npass;
+  finish_job(&b);
   return MCP_OK;
 }
 
@@ -289,11 +282,11 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p, con
                                                   MCP_GREEK_VEGA, MCP_GREEK_VEGA, MCP_GREEK_RHO,
                                                   MCP_GREEK_RHO, MCP_GREEK_THETA};
   mcp_shift_kind kind[3] = {MCP_SHIFT_RELATIVE, MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE};
-  double x[3] = {0, 0, 0}, h = req->bump[greek[v->kind]];
-  mcp_status st;
+  double x[3] = {0, 0, 0}, h = v->kind == MCPI_VAR_POINT ? 0 : req->bump[greek[v->kind]];
+  mcp_status st = MCP_OK;
   if (v->kind == MCPI_VAR_THETA)
     st = mcpi_portfolio_dated(p, h, &v->portfolio, err);
-  else {
+  else if (v->kind != MCPI_VAR_POINT) {
     x[axis[v->kind]] = v->kind % 2 ? -h : h; /* up kinds are even */
     st = mcpi_market_shifted(m, kind, x, v->asset, &v->market, err);
   }
@@ -336,6 +329,41 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
       }
   for (size_t v = 0; v < g->nvar && st == MCP_OK; v++)
     st = build_variant(m, p, req, plan, &g->var[v], err);
+  return st;
+}
+
+mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *m,
+                              const mcp_portfolio *p, mcpi_plan *plan,
+                              const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err)
+{
+  memset(g, 0, sizeof *g);
+  if (!(g->var = calloc(n ? n : 1, sizeof *g->var))) {
+    for (size_t k = 0; k < n; k++)
+      mcp_market_destroy(markets[k]);
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
+  }
+  for (size_t k = 0; k < n; k++)
+    g->var[g->nvar++] = (mcpi_variant){.kind = MCPI_VAR_POINT, .asset = -1, .market = markets[k],
+                                       .mc = plan->njobs > 0, .pde = grid->ntrades > 0};
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    builder b = {.j = &plan->jobs[ji]};
+    size_t nt = b.j->ntrades;
+    int ok = 1;
+    for (size_t k = 0; k < n && ok; k++)
+      for (size_t t = 0; t <= nt && ok; t++) /* the trades, then the book */
+        ok = add_est(&b, t < nt ? (long)t : -1, MCP_GREEK_COUNT, MCP_METHOD_BUMP, (long)k, -1) &&
+             add_term(&b, pass_col(&b, g, k, t), 1.0);
+    if (!ok || b.oom) {
+      free(b.est);
+      free(b.term);
+      free(b.pass);
+      return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
+    }
+    finish_job(&b);
+  }
+  mcp_status st = MCP_OK;
+  for (size_t v = 0; v < g->nvar && st == MCP_OK; v++)
+    st = build_variant(m, p, NULL, plan, &g->var[v], err);
   return st;
 }
 

@@ -19,7 +19,8 @@ struct mcp_greeks {
  * trades. */
 typedef enum mcpi_var_kind {
   MCPI_VAR_SPOT_UP = 0, MCPI_VAR_SPOT_DOWN, MCPI_VAR_VOL_UP, MCPI_VAR_VOL_DOWN,
-  MCPI_VAR_RATE_UP, MCPI_VAR_RATE_DOWN, MCPI_VAR_THETA, MCPI_VAR_KINDS
+  MCPI_VAR_RATE_UP, MCPI_VAR_RATE_DOWN, MCPI_VAR_THETA, MCPI_VAR_KINDS,
+  MCPI_VAR_POINT = MCPI_VAR_KINDS /* a scenario's market, given */
 } mcpi_var_kind;
 
 typedef struct mcpi_variant {
@@ -55,6 +56,14 @@ typedef struct mcpi_greek_run {
 mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
                               mcpi_plan *plan, const mcpi_pde_batch *grid, mcpi_greek_run *g,
                               char *err);
+/* Lays out the revaluation of the portfolio in each of the n markets (which
+ * the run takes over) on the normals of the base market's paths: every job
+ * has a pass a market, and an estimator (Greek MCP_GREEK_COUNT, a = the
+ * market's index) a market and trade, and a market and book (trade -1),
+ * that is the pass's payoff itself. */
+mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *m,
+                              const mcp_portfolio *p, mcpi_plan *plan,
+                              const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err);
 void mcpi_greeks_free(mcpi_greek_run *g);
 
 #endif

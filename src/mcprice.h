@@ -441,7 +441,9 @@ void mcp_results_destroy(mcp_results *results);
 /* A grid of market shifts, revalued on the same paths: every scenario is
  * priced with the portfolio's seed, so it draws the same normals as an
  * mcp_price of the shifted market (the prices are equal to the bit), and
- * the differences between scenarios carry common random numbers.  The axes:
+ * the differences between scenarios carry common random numbers.  Up to 64
+ * points share one run: its normals are generated once and each point is a
+ * revaluation pass of the path kernel over them.  The axes:
  *   MCP_SHIFT_SPOT        every underlying's spot: S (1 + x), or S + x;
  *   MCP_SHIFT_VOLATILITY  every volatility curve (Heston: the square roots
  *                         of v0 and theta): sigma (1 + x), or sigma + x;

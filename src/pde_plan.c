@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "pde.h"
 
 int mcpi_trade_on_grid(const mcp_portfolio *p, const mcpi_trade *t)
@@ -95,21 +96,6 @@ typedef struct draft {
   char *err;
 } draft;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-  if (need <= *cap)
-    return 1;
-  size_t c = *cap ? 2 * *cap : 64;
-  while (c < need)
-    c *= 2;
-  void *q = realloc(*p, c * size);
-  if (!q)
-    return 0;
-  *p = q;
-  *cap = c;
-  return 1;
-}
-
 /* Where a grid ends: at a knock-out barrier, or free. */
 typedef struct edge {
   int barrier;    /* -1 the low end is the barrier, +1 the high end, 0 none */
@@ -149,9 +135,9 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
                      "doubles; expected a smaller width (got %g standard deviations of %g)",
                      t->id, exp(xlo), exp(xlo + (n - 1) * h), s->width, sqrt(var));
   size_t g = b->ngrids;
-  if (!grow((void **)&b->grid, &d->grid_cap, g + 1, sizeof *b->grid) ||
-      !grow((void **)&b->xlo, &d->xlo_cap, g + 1, sizeof *b->xlo) ||
-      !grow((void **)&b->frac, &d->frac_cap, g + 1, sizeof *b->frac))
+  if (!mcpi_grow((void **)&b->grid, &d->grid_cap, g + 1, sizeof *b->grid) ||
+      !mcpi_grow((void **)&b->xlo, &d->xlo_cap, g + 1, sizeof *b->xlo) ||
+      !mcpi_grow((void **)&b->frac, &d->frac_cap, g + 1, sizeof *b->frac))
     return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
   b->xlo[g] = xlo;
   b->frac[g] = frac;
@@ -222,7 +208,7 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
       last->end = k + 1;
       continue;
     }
-    if (!grow((void **)&b->seg, &d->seg_cap, b->nseg + 1, sizeof *b->seg))
+    if (!mcpi_grow((void **)&b->seg, &d->seg_cap, b->nseg + 1, sizeof *b->seg))
       return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE coefficients");
     b->seg[b->nseg++] = (mcpi_pde_segment){.end = k + 1, .a = a, .mu = mu, .c = r};
   }
@@ -330,7 +316,7 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
     }
   }
   for (int i = 0; i < ng; i++) {
-    if (!grow((void **)pay, pay_cap, b->ngrids + 1, sizeof **pay))
+    if (!mcpi_grow((void **)pay, pay_cap, b->ngrids + 1, sizeof **pay))
       return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
     (*pay)[b->ngrids] = grids[i];
     mcp_status st = add_grid(d, t, u, grids[i], edges[i], t->product == MCP_PRODUCT_AMERICAN);

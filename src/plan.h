@@ -93,11 +93,13 @@ static inline size_t mcpi_job_columns(const mcpi_job *j, int controls)
 {
   return j->ntrades + 1 + (controls ? j->ntrades : j->nest);
 }
-/* Columns of a tile's pay matrix: the most either run writes. */
+/* Columns of a tile's pay matrix: the most either run writes (the pilot
+ * writes the job's and then each pass's mcpi_job_columns(j, 1)). */
 static inline size_t mcpi_job_pay_columns(const mcpi_job *j)
 {
   size_t run = j->ntrades + 1 + j->nest + j->npass * (j->ntrades + 1);
-  return run > 2 * j->ntrades + 1 ? run : 2 * j->ntrades + 1;
+  size_t pilot = (1 + j->npass) * (2 * j->ntrades + 1);
+  return run > pilot ? run : pilot;
 }
 /* The offsets of the job's combined estimators' terms (nest - nin + 1), for
  * mcpi_combine; NULL when out of memory. */

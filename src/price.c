@@ -7,6 +7,7 @@
 #include "greeks.h"
 #include "pde.h"
 #include "results.h"
+#include "scenario.h"
 
 static double now(void)
 {
@@ -15,10 +16,13 @@ static double now(void)
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Per-trade estimates and the book's: jobs draw independent streams, so the
- * book variance is the sum of the jobs' book-column variances. */
+/* Per-trade estimates and the book's of the run (k = -1) or of its
+ * revaluation in market k (mcpi_points_layout), whose trade t a job writes in
+ * column (k + 1) (ntrades + 1) + t, the book after them; the PDE prices are
+ * in r->est.  Jobs draw independent streams, so the book variance is the sum
+ * of the jobs' book-column variances. */
 static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_accum **acc,
-                          const mcpi_pde_batch *pde, mcp_results *r)
+                          const mcpi_pde_batch *pde, long k, mcp_results *r)
 {
   double var = 0;
   r->total.price = 0;
@@ -29,11 +33,11 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
     unsigned reps = mcpi_job_replicates(plan, j);
-    size_t ncol = mcpi_job_columns(j, 0);
+    size_t ncol = mcpi_job_columns(j, 0), c0 = (size_t)(k + 1) * (j->ntrades + 1);
     for (size_t t = 0; t < j->ntrades; t++)
-      mcpi_estimate_replicates(&acc[ji][t], ncol, reps, &r->est[j->trade[t]]);
+      mcpi_estimate_replicates(&acc[ji][c0 + t], ncol, reps, &r->est[j->trade[t]]);
     mcp_estimate book;
-    mcpi_estimate_replicates(&acc[ji][j->ntrades], ncol, reps, &book);
+    mcpi_estimate_replicates(&acc[ji][c0 + j->ntrades], ncol, reps, &book);
     r->total.price += book.price;
     var += book.std_error * book.std_error;
   }
@@ -136,9 +140,12 @@ static mcp_status price_pde(mcp_context *ctx, const mcp_portfolio *p, const mcpi
   return st;
 }
 
-/* mcp_price, and with a request mcp_price_greeks. */
+/* mcp_price; with a request, mcp_price_greeks; with npoints markets, which
+ * it takes over, also the revaluations in each, on the same normals, into
+ * points[k]. */
 static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
-                        const mcp_greeks *req, mcp_results **results)
+                        const mcp_greeks *req, mcp_market **markets, size_t npoints,
+                        mcp_results **results, mcp_results **points)
 {
   double t0 = now();
   mcpi_plan plan;
@@ -146,15 +153,20 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   mcpi_greek_run greeks = {0};
   double *dg = NULL;
   mcp_status st = mcpi_plan_build(market, portfolio, &plan, ctx->err);
-  if (st != MCP_OK)
-    return st;
-  if ((st = mcpi_pde_plan(market, portfolio, &pde, ctx->err)) != MCP_OK) {
+  if (st == MCP_OK && (st = mcpi_pde_plan(market, portfolio, &pde, ctx->err)) != MCP_OK)
     mcpi_plan_free(&plan);
+  if (st != MCP_OK) {
+    for (size_t k = 0; k < npoints; k++)
+      mcp_market_destroy(markets[k]);
     return st;
   }
-  if (req && (st = mcpi_greeks_layout(market, portfolio, req, &plan, &pde, &greeks, ctx->err)) ==
-                 MCP_OK &&
-      !(dg = calloc(2 * portfolio->n, sizeof *dg)))
+  int passes = req || npoints;
+  if (npoints)
+    st = mcpi_points_layout(markets, npoints, market, portfolio, &plan, &pde, &greeks, ctx->err);
+  else if (req &&
+           (st = mcpi_greeks_layout(market, portfolio, req, &plan, &pde, &greeks, ctx->err)) ==
+               MCP_OK &&
+           !(dg = calloc(2 * portfolio->n, sizeof *dg)))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
   mcpi_accum **acc = calloc(plan.njobs, sizeof *acc);
   mcp_results *r = mcpi_results_alloc(portfolio->n);
@@ -162,7 +174,7 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
                   .kopt = {.precision = portfolio->precision, .strategy = portfolio->prefetch,
                            .distance = portfolio->distance, .padding = portfolio->padding,
                            .block = ctx->block, .placement = portfolio->placement},
-                  .greeks = req ? &greeks : NULL};
+                  .greeks = passes ? &greeks : NULL};
   if (st == MCP_OK && (!acc || !r))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   for (size_t j = 0; st == MCP_OK && j < plan.njobs; j++) {
@@ -176,12 +188,22 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   if (st == MCP_OK && plan.njobs)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
   if (st == MCP_OK)
-    st = price_pde(ctx, portfolio, &pde, req ? &greeks : NULL, r->est, dg);
-  if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, r)) != MCP_OK)
+    st = price_pde(ctx, portfolio, &pde, passes ? &greeks : NULL, r->est, dg);
+  if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, -1, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
-  if (st == MCP_OK && req &&
+  if (st == MCP_OK && req && !npoints &&
       (st = collect_greeks(market, portfolio, &plan, acc, &pde, dg, &greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
+  for (size_t k = 0; st == MCP_OK && k < npoints; k++) {
+    if (!(points[k] = mcpi_results_alloc(portfolio->n))) {
+      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
+      break;
+    }
+    for (size_t i = 0; i < pde.ntrades; i++)
+      points[k]->est[pde.trade[i].trade] = greeks.var[k].pde_est[pde.trade[i].trade];
+    if ((st = collect(portfolio, &plan, acc, &pde, (long)k, points[k])) != MCP_OK)
+      mcpi_fail(ctx->err, st, "out of memory for results");
+  }
   if (acc)
     for (size_t j = 0; j < plan.njobs; j++)
       free(acc[j]);
@@ -192,43 +214,58 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   mcpi_pde_free(&pde);
   if (st != MCP_OK) {
     mcp_results_destroy(r);
+    for (size_t k = 0; k < npoints; k++) {
+      mcp_results_destroy(points[k]);
+      points[k] = NULL;
+    }
     return st;
   }
-  r->paths = portfolio->paths;
-  r->seed = portfolio->seed;
-  r->backend = ctx->backend;
-  r->seconds = now() - t0;
+  double seconds = now() - t0;
+  for (size_t k = 0; k <= npoints; k++) {
+    mcp_results *x = k ? points[k - 1] : r;
+    x->paths = portfolio->paths;
+    x->seed = portfolio->seed;
+    x->backend = ctx->backend;
+    x->seconds = seconds;
+  }
   *results = r;
+  return MCP_OK;
+}
+
+mcp_status mcpi_price_points(mcp_context *ctx, const mcp_market *market,
+                             const mcp_portfolio *portfolio, mcp_market **markets, size_t n,
+                             mcp_results **results)
+{
+  return price(ctx, market, portfolio, NULL, markets, n, results, results + 1);
+}
+
+/* The arguments of the pricing calls: MCP_OK, or which one is missing. */
+static mcp_status check_args(mcp_context *ctx, const char *fn, const mcp_market *market,
+                             const mcp_portfolio *portfolio, int greeks, mcp_results **results)
+{
+  if (!results)
+    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: results is NULL", fn)
+               : MCP_ERR_ARGUMENT;
+  *results = NULL;
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (!market || !portfolio || !greeks)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: %s is NULL", fn,
+                     !market ? "market" : !portfolio ? "portfolio" : "greeks");
   return MCP_OK;
 }
 
 mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
                      mcp_results **results)
 {
-  if (!results)
-    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price: results is NULL")
-               : MCP_ERR_ARGUMENT;
-  *results = NULL;
-  if (!ctx)
-    return MCP_ERR_ARGUMENT;
-  if (!market || !portfolio)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price: %s is NULL",
-                     market ? "portfolio" : "market");
-  return price(ctx, market, portfolio, NULL, results);
+  mcp_status st = check_args(ctx, "mcp_price", market, portfolio, 1, results);
+  return st ? st : price(ctx, market, portfolio, NULL, NULL, 0, results, NULL);
 }
 
 mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
                             const mcp_portfolio *portfolio, const mcp_greeks *greeks,
                             mcp_results **results)
 {
-  if (!results)
-    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_greeks: results is NULL")
-               : MCP_ERR_ARGUMENT;
-  *results = NULL;
-  if (!ctx)
-    return MCP_ERR_ARGUMENT;
-  if (!market || !portfolio || !greeks)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_greeks: %s is NULL",
-                     !market ? "market" : !portfolio ? "portfolio" : "greeks");
-  return price(ctx, market, portfolio, greeks, results);
+  mcp_status st = check_args(ctx, "mcp_price_greeks", market, portfolio, greeks != NULL, results);
+  return st ? st : price(ctx, market, portfolio, greeks, NULL, 0, results, NULL);
 }

@@ -3,14 +3,15 @@
 #include <stdlib.h>
 #include "backend.h"
 
-/* Estimates the control coefficients on the first samples of replicate 0,
- * which the run then prices again among all the others. */
+/* Estimates the control coefficients of the job and of each of its passes
+ * (every variant its own, as a run of its own would) on the first samples of
+ * replicate 0, which the run then prices again among all the others. */
 static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
 {
   uint64_t samples = mcpi_job_samples(run->plan, j);
   size_t np = (size_t)(samples < MCPI_PILOT_SAMPLES ? samples : MCPI_PILOT_SAMPLES);
-  size_t ncol = mcpi_job_columns(j, 1);
-  double *pay = malloc(np * ncol * sizeof *pay);
+  size_t ncol = mcpi_job_columns(j, 1), nblk = 1 + j->npass;
+  double *pay = malloc(np * ncol * nblk * sizeof *pay);
   mcp_status st = pay ? MCP_OK
                       : mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY,
                                   "out of host memory for the control-variate pilot");
@@ -22,10 +23,9 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
   }
   if (st == MCP_OK) {
     mcpi_job_set_betas(j, pay, np, np);
-    /* the revaluations of bump Greeks use the same coefficients */
     for (size_t p = 0; p < j->npass; p++)
-      for (size_t k = 0; k < j->ntrades; k++)
-        mcpi_pass_job(run, (size_t)(j - run->plan->jobs), p)->spec[k].beta = j->spec[k].beta;
+      mcpi_job_set_betas(mcpi_pass_job(run, (size_t)(j - run->plan->jobs), p),
+                         pay + (p + 1) * ncol * np, np, np);
     st = t->update_specs(t->self);
   }
   free(pay);

@@ -183,6 +183,10 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
 
 /* ---- pricing the grid ------------------------------------------------------ */
 
+/* Points priced on one run's normals: each adds a revaluation pass and its
+ * columns to every job's tiles. */
+#define MCPI_POINTS_PER_RUN 64
+
 static size_t point(const mcp_scenario_results *r, size_t i, size_t j, size_t k)
 {
   return (i * r->n[MCP_SHIFT_VOLATILITY] + j) * r->n[MCP_SHIFT_RATE] + k;
@@ -216,15 +220,27 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
   for (int a = 0; st == MCP_OK && a < MCPI_NAXES; a++)
     for (size_t i = 0; i < r->n[a]; i++)
       r->shift[a][i] = mcpi_scenarios_shift(scenarios, a, i);
-  for (size_t i = 0; st == MCP_OK && i < r->n[0]; i++)
-    for (size_t j = 0; st == MCP_OK && j < r->n[1]; j++)
-      for (size_t k = 0; st == MCP_OK && k < r->n[2]; k++) {
-        double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
-        mcp_market *m = NULL;
-        if ((st = mcpi_market_shifted(market, scenarios->kind, x, -1, &m, ctx->err)) == MCP_OK)
-          st = mcp_price(ctx, m, portfolio, &r->point[point(r, i, j, k)]);
-        mcp_market_destroy(m);
-      }
+  /* groups of points on one run's normals: the first point's market is the
+   * run's, the others are revaluation passes over its tiles */
+  mcp_market **m = calloc(MCPI_POINTS_PER_RUN, sizeof *m);
+  if (st == MCP_OK && !m)
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
+  for (size_t p0 = 0; st == MCP_OK && p0 < npoints; p0 += MCPI_POINTS_PER_RUN) {
+    size_t n = npoints - p0 < MCPI_POINTS_PER_RUN ? npoints - p0 : MCPI_POINTS_PER_RUN, made = 0;
+    memset(m, 0, MCPI_POINTS_PER_RUN * sizeof *m);
+    for (; st == MCP_OK && made < n; made++) {
+      size_t q = p0 + made, k = q % r->n[2], j = q / r->n[2] % r->n[1], i = q / r->n[2] / r->n[1];
+      double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
+      st = mcpi_market_shifted(market, scenarios->kind, x, -1, &m[made], ctx->err);
+    }
+    if (st == MCP_OK)
+      st = mcpi_price_points(ctx, m[0], portfolio, m + 1, n - 1, r->point + p0);
+    else /* the run takes over the others only when it starts */
+      for (size_t q = 1; q < made; q++)
+        mcp_market_destroy(m[q]);
+    mcp_market_destroy(m[0]);
+  }
+  free(m);
   if (st != MCP_OK) {
     mcp_scenario_results_destroy(r);
     return st;

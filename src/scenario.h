@@ -33,4 +33,11 @@ double mcpi_scenarios_shift(const mcp_scenarios *s, int axis, size_t i);
 mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
                                long only, mcp_market **out, char *err);
 
+/* Prices the portfolio in market into results[0] and, on the same normals,
+ * in each of the n markets (which it takes over) into results[1 .. n]: every
+ * point's prices are those of an mcp_price of its market, to the bit. */
+mcp_status mcpi_price_points(mcp_context *ctx, const mcp_market *market,
+                             const mcp_portfolio *portfolio, mcp_market **markets, size_t n,
+                             mcp_results **results);
+
 #endif

@@ -1,5 +1,5 @@
 /* test_scenarios.c: scenario grids (mcp_price_scenarios) against separate
- * runs at the shifted inputs, bump-and-revalue Greeks from them against
+ * runs at the shifted inputs (to the bit, within and across runs of points), bump-and-revalue Greeks from them against
  * Black-Scholes, and bad requests.  CPU backend. */
 #include <math.h>
 #include <setjmp.h>
@@ -39,12 +39,16 @@ static mcp_portfolio *book(void)
   mcp_portfolio *p = new_portfolio(20000, 31);
   double fix[4] = {0.25, 0.5, 0.75, 1};
   const char *ab[2] = {"A", "B"};
+  /* a control variate (whose coefficients every point estimates on its own
+   * pilot, as its separate run does) and QMC among the methods */
   mcp_trade t = trade_on("eA", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  t.methods = MCP_QMC | MCP_ANTITHETIC;
   check_added(p, "eA", mcp_portfolio_add_trade(p, &t));
   t = trade_on("aH", "H", MCP_PRODUCT_ASIAN, MCP_PUT, 80, 1);
   t.nfixings = 4;
   t.fixings = fix;
   t.quantity = -2;
+  t.methods = MCP_CONTROL_VARIATE;
   check_added(p, "aH", mcp_portfolio_add_trade(p, &t));
   t = trade_on("kAB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 75, 1);
   t.nassets = 2;
@@ -112,6 +116,48 @@ static void grid_equals_separate_runs(void **state)
   assert_int_equal(idx, 3);
   assert_int_equal(mcp_scenario_results_find(r, "nope", &idx), MCP_ERR_NOT_FOUND);
   assert_true(mcp_scenario_results_quantity(r, 1) == -2);
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(s);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(base);
+}
+
+/* More points than one run takes (64): the groups' first points are runs
+ * of their own, the others passes; every point still equals its separate
+ * run to the bit. */
+static void groups_equal_separate_runs(void **state)
+{
+  double spot[70];
+  for (int i = 0; i < 70; i++)
+    spot[i] = -0.2 + 0.005 * i;
+  mcp_market *base = shifted_market(0, 0, 0);
+  mcp_portfolio *p = book();
+  assert_int_equal(mcp_portfolio_set_paths(p, 4096), MCP_OK);
+  mcp_scenarios *s = NULL;
+  mcp_scenario_results *r = NULL;
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(s, MCP_SHIFT_SPOT, MCP_SHIFT_RELATIVE, 70, spot), MCP_OK);
+  if (mcp_price_scenarios(*state, base, p, s, &r) != MCP_OK)
+    fail_msg("%s", mcp_context_last_error(*state));
+  static const size_t check[5] = {0, 1, 63, 64, 69};
+  for (size_t c = 0; c < 5; c++) {
+    mcp_market *m = shifted_market(spot[check[c]], 0, 0);
+    mcp_results *one = NULL;
+    assert_int_equal(mcp_price(*state, m, p, &one), MCP_OK);
+    mcp_estimate x, y;
+    for (size_t t = 0; t < 5; t++) {
+      assert_int_equal(mcp_scenario_results_trade(r, t, check[c], 0, 0, &x), MCP_OK);
+      mcp_results_trade(one, t, &y);
+      if (x.price != y.price || x.std_error != y.std_error)
+        fail_msg("point %zu %s: grid %.17g, separate %.17g", check[c],
+                 mcp_scenario_results_trade_id(r, t), x.price, y.price);
+    }
+    assert_int_equal(mcp_scenario_results_total(r, check[c], 0, 0, &x), MCP_OK);
+    mcp_results_total(one, &y);
+    assert_true(x.price == y.price && x.std_error == y.std_error);
+    mcp_results_destroy(one);
+    mcp_market_destroy(m);
+  }
   mcp_scenario_results_destroy(r);
   mcp_scenarios_destroy(s);
   mcp_portfolio_destroy(p);
@@ -224,6 +270,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(grid_equals_separate_runs),
+      cmocka_unit_test(groups_equal_separate_runs),
       cmocka_unit_test(bump_greeks_against_black_scholes),
       cmocka_unit_test(bad_requests),
   };
