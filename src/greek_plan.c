@@ -77,6 +77,25 @@ static mcp_greek_method method_of(int gm)
 
 static long market_index(const mcp_market *m, const mcpi_underlying *u) { return (long)(u - m->u); }
 
+/* Whether the job's volatility is constant within each of its steps (every
+ * knot of the curve before the last step's end is a simulation time): the
+ * on-path vega takes a step's deviation to move by sqrt(dt), which only then
+ * holds. */
+static int flat_within_steps(const mcpi_job *j)
+{
+  const mcpi_curve *c = &j->u[0]->vol;
+  double last = j->times[j->nsteps - 1];
+  for (size_t i = 0; i + 1 < c->n; i++) {
+    double k = c->end[i];
+    int on = k >= last - MCPI_TIME_EPS;
+    for (size_t s = 0; !on && s < j->nsteps; s++)
+      on = fabs(j->times[s] - k) <= MCPI_TIME_EPS;
+    if (!on)
+      return 0;
+  }
+  return 1;
+}
+
 /* What the path body estimates of trade t (in_pass's result bits). */
 enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4 };
 
@@ -102,12 +121,15 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, cons
   if (bs)
     mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);
   int lr = discontinuous && bs && vlo > 0;
-  /* vega and rho on the path: double single-asset paths (the _g body) */
+  /* vega and rho on the path: double single-asset paths (the _g body); vega
+   * where the volatility is constant within steps, and not through a BGK
+   * barrier, whose shift moves with the volatility */
   int rates = !multi && !req->bump_only && p->precision == MCP_DOUBLE;
-  s->g_vega = !(rates && req->want[MCP_GREEK_VEGA]) ? MCPI_GM_NONE
-              : lr                                    ? MCPI_GM_LR
-              : !discontinuous && j->model != MCPI_MODEL_HESTON ? MCPI_GM_PATHWISE
-                                                                : MCPI_GM_NONE;
+  int bgk = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BGK;
+  int vega = rates && req->want[MCP_GREEK_VEGA] && j->model != MCPI_MODEL_HESTON &&
+             flat_within_steps(j) && !bgk;
+  s->g_vega = !vega ? MCPI_GM_NONE : lr ? MCPI_GM_LR : !discontinuous ? MCPI_GM_PATHWISE
+                                                                      : MCPI_GM_NONE;
   s->g_rho = !(rates && req->want[MCP_GREEK_RHO]) ? MCPI_GM_NONE
              : lr                                   ? MCPI_GM_LR
              : !discontinuous                       ? MCPI_GM_PATHWISE
@@ -192,7 +214,7 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
     }
   if (ok && req->want[MCP_GREEK_THETA]) {
     size_t v = (size_t)variant(g, MCPI_VAR_THETA, -1);
-    double dt = req->bump[MCP_GREEK_THETA];
+    double dt = g->theta_h;
     ok = add_est(b, (long)t, MCP_GREEK_THETA, MCP_METHOD_BUMP, -1, -1) &&
          add_term(b, pass_col(b, g, v, t), 1 / dt) && add_term(b, (int32_t)t, -1 / dt);
   }
@@ -273,22 +295,27 @@ static int same_jobs(const mcpi_plan *a, const mcpi_plan *b)
   return 1;
 }
 
-static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
-                                const mcpi_plan *base, mcpi_variant *v, char *err)
+static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
+                                const mcpi_greek_run *g, const mcpi_plan *base, mcpi_variant *v,
+                                char *err)
 {
+  const mcp_greeks *req = g->req;
   static const int axis[MCPI_VAR_KINDS] = {MCP_SHIFT_SPOT, MCP_SHIFT_SPOT, MCP_SHIFT_VOLATILITY,
                                            MCP_SHIFT_VOLATILITY, MCP_SHIFT_RATE, MCP_SHIFT_RATE, 0};
   static const mcp_greek greek[MCPI_VAR_KINDS] = {MCP_GREEK_DELTA, MCP_GREEK_DELTA,
                                                   MCP_GREEK_VEGA, MCP_GREEK_VEGA, MCP_GREEK_RHO,
                                                   MCP_GREEK_RHO, MCP_GREEK_THETA};
   mcp_shift_kind kind[3] = {MCP_SHIFT_RELATIVE, MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE};
-  double x[3] = {0, 0, 0}, h = v->kind == MCPI_VAR_POINT ? 0 : req->bump[greek[v->kind]];
+  double x[3] = {0, 0, 0};
+  double h = v->kind == MCPI_VAR_POINT   ? 0
+             : v->kind == MCPI_VAR_THETA ? g->theta_h
+                                         : req->bump[greek[v->kind]];
   mcp_status st = MCP_OK;
   if (v->kind == MCPI_VAR_THETA)
     st = mcpi_portfolio_dated(p, h, &v->portfolio, err);
   else if (v->kind != MCPI_VAR_POINT) {
     x[axis[v->kind]] = v->kind % 2 ? -h : h; /* up kinds are even */
-    st = mcpi_market_shifted(m, kind, x, v->asset, &v->market, err);
+    st = mcpi_market_shifted(m, kind, x, v->asset, g->used, &v->market, err);
   }
   const mcp_market *vm = v->market ? v->market : m;
   const mcp_portfolio *vp = v->portfolio ? v->portfolio : p;
@@ -309,8 +336,19 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
   g->req = req;
   g->var = calloc(2 * m->n + MCPI_VAR_KINDS, sizeof *g->var);
   g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
-  if (!g->var || !g->pg)
+  g->used = calloc(m->n + 1, 1);
+  if (!g->var || !g->pg || !g->used)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks");
+  for (size_t i = 0; i < p->n; i++)
+    for (size_t a = 0; a < p->t[i].nassets; a++) {
+      const mcpi_underlying *u = mcpi_market_find(m, p->t[i].asset[a]);
+      if (u)
+        g->used[u - m->u] = 1;
+    }
+  /* a theta bump that outgrew the uniform grid's first step would remove it */
+  g->theta_h = req->bump[MCP_GREEK_THETA];
+  if (p->steps_per_year && g->theta_h > 0.5 / p->steps_per_year)
+    g->theta_h = 0.5 / p->steps_per_year;
   mcp_status st = MCP_OK;
   for (size_t ji = 0; ji < plan->njobs && st == MCP_OK; ji++)
     st = layout_job(g, m, p, &plan->jobs[ji], err);
@@ -320,7 +358,7 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
     for (int k = 0; k < 3; k++)
       if (req->want[revalued[k]]) {
         long up = variant(g, up_kind[k], -1), dn = k < 2 ? variant(g, up_kind[k] + 1, -1) : -1;
-        double h = req->bump[revalued[k]];
+        double h = k < 2 ? req->bump[revalued[k]] : g->theta_h;
         g->var[up].pde = 1;
         if (dn >= 0)
           g->var[dn].pde = 1;
@@ -328,7 +366,7 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
                                            k < 2 ? 2 * h : h};
       }
   for (size_t v = 0; v < g->nvar && st == MCP_OK; v++)
-    st = build_variant(m, p, req, plan, &g->var[v], err);
+    st = build_variant(m, p, g, plan, &g->var[v], err);
   return st;
 }
 
@@ -363,7 +401,7 @@ mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *
   }
   mcp_status st = MCP_OK;
   for (size_t v = 0; v < g->nvar && st == MCP_OK; v++)
-    st = build_variant(m, p, NULL, plan, &g->var[v], err);
+    st = build_variant(m, p, g, plan, &g->var[v], err);
   return st;
 }
 
@@ -379,5 +417,6 @@ void mcpi_greeks_free(mcpi_greek_run *g)
   }
   free(g->var);
   free(g->pg);
+  free(g->used);
   memset(g, 0, sizeof *g);
 }

@@ -49,6 +49,8 @@ mcp_status mcp_greeks_parse(mcp_greeks *g, const char *list)
 {
   if (!g || !list)
     return MCP_ERR_ARGUMENT;
+  int want[MCP_GREEK_COUNT]; /* the request changes only when the whole list is good */
+  memcpy(want, g->want, sizeof want);
   const char *s = list;
   do {
     size_t n = strcspn(s, ",");
@@ -61,14 +63,15 @@ mcp_status mcp_greeks_parse(mcp_greeks *g, const char *list)
     mcp_greek k;
     if (strcmp(name, "all") == 0)
       for (int i = 0; i < MCP_GREEK_COUNT; i++)
-        g->want[i] = 1;
+        want[i] = 1;
     else if (mcp_greek_from_name(name, &k) == MCP_OK)
-      g->want[k] = 1;
+      want[k] = 1;
     else
       return mcpi_fail(g->err, MCP_ERR_NOT_FOUND, "greeks '%s': unknown Greek '%s'; expected "
                        "delta, gamma, vega, rho, theta, cross-gamma or all", list, name);
     s += n;
   } while (*s++ == ',');
+  memcpy(g->want, want, sizeof want);
   return MCP_OK;
 }
 

@@ -44,6 +44,8 @@ typedef struct mcpi_pde_greek {
 
 typedef struct mcpi_greek_run {
   const mcp_greeks *req;
+  unsigned char *used;      /* market underlyings some trade uses (the shifts' scope) */
+  double theta_h;           /* theta's bump: the request's, at most half a uniform step */
   mcpi_variant *var;
   size_t nvar;
   mcpi_pde_greek *pg;

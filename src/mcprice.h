@@ -504,15 +504,18 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *   rho            d/dr: every rate curve shifted together;
  *   theta          d/dt of calendar time, per year: the trades' dates one
  *                  bump closer, the market as it is.
+ * Volatility and rate shifts move the underlyings that some trade uses.
  * Each is estimated by a method, reported beside it:
  *   pathwise          the derivative of the payoff along the path: delta of
  *                     continuous payoffs (European, Asian, lookback, basket,
  *                     best-of, worst-of), and the rho (every model) and vega
- *                     (Black-Scholes, Merton) of the single-asset ones, in
+ *                     (Black-Scholes, Merton, a volatility constant within
+ *                     each simulation step) of the single-asset ones, in
  *                     double precision;
  *   likelihood-ratio  the payoff times the score of the path's density
  *                     (delta, gamma, vega and rho of digitals and
- *                     date-monitored barriers on Black-Scholes underlyings);
+ *                     date-monitored barriers on Black-Scholes underlyings;
+ *                     not the vega of BGK barriers);
  *   bump              central differences of revaluations on the same
  *                     normals (forward for theta); the reference, and the
  *                     method for everything else;
@@ -543,7 +546,8 @@ mcp_status mcp_greeks_add(mcp_greeks *greeks, mcp_greek greek);
 mcp_status mcp_greeks_parse(mcp_greeks *greeks, const char *list);
 /* The bump of a Greek: delta and gamma (one size), relative spot shift,
  * default 0.01; vega absolute volatility, 0.01; rho absolute rate, 1e-4;
- * theta years, 1/365.  Each in (0, 0.5]. */
+ * theta years, 1/365 (a run takes at most half a step of its
+ * steps_per_year grid).  Each in (0, 0.5]. */
 mcp_status mcp_greeks_set_bump(mcp_greeks *greeks, mcp_greek greek, double size);
 double mcp_greeks_bump(const mcp_greeks *greeks, mcp_greek greek);
 /* Nonzero: every Monte Carlo Greek by bumping spots, volatilities and rates

@@ -67,9 +67,9 @@ mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio
   mcp_status st = c->t ? MCP_OK
                        : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the theta portfolio");
   if (st == MCP_OK && p->steps_per_year && 1.0 / p->steps_per_year - c->origin <= MCPI_TIME_EPS)
-    st = mcpi_fail(err, MCP_ERR_INPUT, "theta: a bump of %g years reaches the first of the run's "
-                   "%u steps a year; expected a bump below %g", dt, p->steps_per_year,
-                   1.0 / p->steps_per_year - p->origin);
+    st = mcpi_fail(err, MCP_ERR_INPUT, "theta: a bump of %g years reaches the end of the first "
+                   "of the run's %u steps a year; expected a bump below one step (%g years)",
+                   dt, p->steps_per_year, 1.0 / p->steps_per_year);
   for (size_t i = 0; st == MCP_OK && i < p->n; i++) {
     const mcpi_trade *t = &p->t[i];
     mcpi_trade *d = &c->t[i];

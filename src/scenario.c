@@ -119,7 +119,7 @@ static mcp_status check_value(char *err, const char *und, const char *what, doub
 }
 
 mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
-                               long only, mcp_market **out, char *err)
+                               long only, const unsigned char *used, mcp_market **out, char *err)
 {
   mcp_market *c = calloc(1, sizeof *c);
   int ok = c != NULL;
@@ -135,10 +135,13 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     v->name = NULL;
     v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL};
     c->n = i + 1;
+    /* an underlying no trade uses keeps its curves */
+    double xv = !used || used[i] ? x[MCP_SHIFT_VOLATILITY] : 0;
+    double xr = !used || used[i] ? x[MCP_SHIFT_RATE] : 0;
     ok = (v->name = strdup(u->name)) &&
-         copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], x[MCP_SHIFT_RATE]) &&
+         copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], xr) &&
          copy_curve(&v->dividend, &u->dividend, MCP_SHIFT_ABSOLUTE, 0) &&
-         copy_curve(&v->vol, &u->vol, kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+         copy_curve(&v->vol, &u->vol, kind[MCP_SHIFT_VOLATILITY], xv);
     if (!ok)
       break;
     if (only < 0 || (size_t)only == i)
@@ -146,8 +149,8 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     if (u->model == MCPI_MODEL_HESTON) {
       /* the volatility is the variance's root; a root shifted below 0 keeps
        * its sign in the variance, which the checks below then refuse */
-      double r0 = shifted(sqrt(u->v0), kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
-      double rt = shifted(sqrt(u->theta), kind[MCP_SHIFT_VOLATILITY], x[MCP_SHIFT_VOLATILITY]);
+      double r0 = shifted(sqrt(u->v0), kind[MCP_SHIFT_VOLATILITY], xv);
+      double rt = shifted(sqrt(u->theta), kind[MCP_SHIFT_VOLATILITY], xv);
       v->v0 = r0 < 0 ? -r0 * r0 : r0 * r0;
       v->theta = rt < 0 ? -rt * rt : rt * rt;
     }
@@ -231,7 +234,7 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
     for (; st == MCP_OK && made < n; made++) {
       size_t q = p0 + made, k = q % r->n[2], j = q / r->n[2] % r->n[1], i = q / r->n[2] / r->n[1];
       double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
-      st = mcpi_market_shifted(market, scenarios->kind, x, -1, &m[made], ctx->err);
+      st = mcpi_market_shifted(market, scenarios->kind, x, -1, NULL, &m[made], ctx->err);
     }
     if (st == MCP_OK)
       st = mcpi_price_points(ctx, m[0], portfolio, m + 1, n - 1, r->point + p0);

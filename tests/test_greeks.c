@@ -6,8 +6,10 @@
  *   Fourier price, a basket with a zero weight, Greeks on the PDE grid, the
  *   book as the quantity-weighted sum of the trades, prices equal to
  *   mcp_price's bit for bit, scale-invariant products with a zero delta, a
- *   continuously monitored barrier against Reiner-Rubinstein, and bad
- *   requests.
+ *   continuously monitored barrier against Reiner-Rubinstein, bad
+ *   requests, and where the on-path estimators give way to bumps (a
+ *   volatility curve changing inside a step, BGK barriers), bumps that leave
+ *   unused underlyings alone, and theta on daily steps.
  * A Monte Carlo Greek passes within NSE of its standard errors of the exact
  * value, widened by the bump's deterministic error where the estimator is a
  * finite difference (that error is computed from the closed form, as the
@@ -805,6 +807,102 @@ static void bad_requests(void **state)
   mcp_market_destroy(m);
 }
 
+/* ---- 12. where the on-path estimators do not hold ------------------------ */
+
+/* A volatility curve with a knot inside a step: the on-path vega assumes a
+ * step's deviation moves by sqrt(dt), so such a job's vega is bumped, and
+ * matches the same difference of the exact prices (Black-Scholes with the
+ * curve's total variance); with the knot on a step it is pathwise again. */
+static void vega_of_a_volatility_curve(void **state)
+{
+  const double end[2] = {0.5, 2}, vol[2] = {0.1, 0.4}, t = 1;
+  for (int on_step = 0; on_step < 2; on_step++) {
+    mcp_market *m = bs_market(0);
+    assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
+    mcp_portfolio *p = new_portfolio(200000, 23);
+    assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, on_step ? 2 : 0), MCP_OK);
+    mcp_trade tr = trade_on("curve", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, t);
+    add_trade(p, &tr);
+    mcp_greeks *g = request("vega", 0);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    /* sigma_eff^2 = (0.5 (0.1 + h)^2 + 0.5 (0.4 + h)^2) / 1 */
+    bs_params u = A, up = A, dn = A;
+    u.vol = sqrt(0.5 * 0.01 + 0.5 * 0.16);
+    up.vol = sqrt(0.5 * pow(0.1 + H_VOL, 2) + 0.5 * pow(0.4 + H_VOL, 2));
+    dn.vol = sqrt(0.5 * pow(0.1 - H_VOL, 2) + 0.5 * pow(0.4 - H_VOL, 2));
+    double exact = bs_exact(MCP_CALL, u, 100, t).vega * 0.25 / u.vol; /* d sigma_eff / dh */
+    double bumped = (bs_at(MCP_CALL, up, 100, t) - bs_at(MCP_CALL, dn, 100, t)) / (2 * H_VOL);
+    check_mc(on_step ? "on step" : "in step", greek(r, "curve", "vega"), exact,
+             on_step ? 0 : bumped - exact, on_step ? MCP_METHOD_PATHWISE : MCP_METHOD_BUMP);
+    mcp_results_destroy(r);
+    mcp_greeks_destroy(g);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+}
+
+/* A BGK barrier's shift moves with the volatility, which the
+ * likelihood-ratio score leaves out: its vega is bumped (its delta and rho
+ * stay likelihood-ratio). */
+static void bgk_vega_is_bumped(void **state)
+{
+  double fix[12];
+  for (int i = 0; i < 12; i++)
+    fix[i] = (i + 1) / 12.0;
+  mcp_market *m = bs_market(0);
+  mcp_portfolio *p = new_portfolio(20000, 29);
+  mcp_trade tr = trade_on("bgk", "A", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1);
+  tr.barrier_kind = MCP_DOWN_AND_OUT;
+  tr.barrier = 85;
+  tr.monitoring = MCP_MONITOR_BGK;
+  tr.nfixings = 12;
+  tr.fixings = fix;
+  add_trade(p, &tr);
+  mcp_greeks *g = request("delta,vega,rho", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  assert_method("bgk", greek(r, "bgk", "delta"), MCP_METHOD_LIKELIHOOD_RATIO);
+  assert_method("bgk", greek(r, "bgk", "vega"), MCP_METHOD_BUMP);
+  assert_method("bgk", greek(r, "bgk", "rho"), MCP_METHOD_LIKELIHOOD_RATIO);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Bumps move only the underlyings the trades use (an idle one with a
+ * volatility below the bump does not fail the run), and a run with daily
+ * steps takes a theta bump of half a step. */
+static void bumps_and_the_market(void **state)
+{
+  mcp_market *m = bs_market(0);
+  add_underlying(m, "Z", (bs_params){10, 0.01, 0, 0.005});
+  mcp_portfolio *p = new_portfolio(20000, 31);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 365), MCP_OK);
+  mcp_trade tr = trade_on("up", "A", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1);
+  tr.barrier_kind = MCP_UP_AND_OUT;
+  tr.barrier = 140;
+  tr.monitoring = MCP_MONITOR_BRIDGE;
+  add_trade(p, &tr);
+  mcp_greeks *g = request("vega,rho,theta", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  mcp_sensitivity th = greek(r, "up", "theta");
+  assert_method("up", greek(r, "up", "vega"), MCP_METHOD_BUMP);
+  assert_true(isfinite(th.value.price) && th.value.std_error > 0);
+  /* a failed list leaves the request as it was */
+  mcp_greeks *none = NULL;
+  assert_int_equal(mcp_greeks_create(&none), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(none, "delta,bogus"), MCP_ERR_NOT_FOUND);
+  mcp_results *r0 = price_greeks(ctx_of(state), m, p, none);
+  assert_int_equal(mcp_results_sensitivities(r0, 0), 0);
+  mcp_results_destroy(r0);
+  mcp_greeks_destroy(none);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -819,6 +917,9 @@ int main(void)
       cmocka_unit_test(scale_invariant_deltas),
       cmocka_unit_test(bridge_barrier_delta),
       cmocka_unit_test(bad_requests),
+      cmocka_unit_test(vega_of_a_volatility_curve),
+      cmocka_unit_test(bgk_vega_is_bumped),
+      cmocka_unit_test(bumps_and_the_market),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }
