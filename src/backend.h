@@ -6,7 +6,7 @@
 #define MCP_BACKEND_H
 
 #include "context.h"
-#include "greeks.h"
+#include "greek_plan.h"
 #include "plan.h"
 #include "prefetch.h"
 #include "stats.h"

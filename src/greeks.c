@@ -2,7 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "greeks.h"
+#include "greek_plan.h"
 #include "names.h"
 
 static const char *const greek_names[] = {"delta", "gamma", "vega", "rho", "theta",

@@ -17,7 +17,7 @@
 
 /* A Greek estimated on a job's paths, in pay column ntrades + 1 + its index:
  * written by the path body (the job's first nin), or the sum of terms
- * (greeks.h) evaluated after the passes. */
+ * (products/greeks.h) evaluated after the passes. */
 typedef struct mcpi_est {
   long trade;              /* job-local trade, or -1: the book */
   mcp_greek greek;
@@ -36,7 +36,7 @@ typedef struct mcpi_job {
   size_t nsteps, nelem;
   double *times;
   double *ca, *cb;    /* per-element coefficients (path.h) */
-  double *sqrt_dt;    /* per element: its step's sqrt(dt) (greeks.h) */
+  double *sqrt_dt;    /* per element: its step's sqrt(dt) (products/greeks.h) */
   float *ca_f, *cb_f;
   uint32_t *tag;
   double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include "backend.h"
-#include "greeks.h"
+#include "greek_plan.h"
 #include "pde.h"
 #include "results.h"
 #include "scenario.h"

@@ -55,7 +55,7 @@ static void set_value(mcp_estimate *e, double mean, double var)
 int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a, long b,
                   const char *u1, const char *u2, int suffix, double mean, double var)
 {
-  for (size_t k = 0; suffix && k < l->n; k++) { /* the book's entries add up */
+  for (size_t k = 0; k < l->n; k++) { /* the book's terms of one Greek add up */
     mcpi_sens *x = &l->s[k];
     if (x->greek == greek && x->a == a && x->b == b) {
       double v = x->value.std_error * x->value.std_error + var;

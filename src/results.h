@@ -33,8 +33,8 @@ struct mcp_results {
 
 /* Appends a sensitivity named after its Greek and, with suffix, its
  * underlyings' names u1, u2 (or NULL); mean and variance give its estimate.
- * The book's list adds into an entry of the same Greek and underlyings.
- * 0 when out of memory. */
+ * An entry of the same Greek and underlyings already there (the book's,
+ * term by term) takes the sum instead.  0 when out of memory. */
 int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a, long b,
                   const char *u1, const char *u2, int suffix, double mean, double var);
 /* Sorts a list: delta, gamma, cross gamma, vega, rho, theta, then by

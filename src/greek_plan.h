@@ -1,7 +1,7 @@
-/* greeks.h: the Greeks request (internal view) and the planning of their
+/* greek_plan.h: the Greeks request (internal view) and the planning of their
  * estimators on a run's jobs (greek_plan.c). */
-#ifndef MCP_GREEKS_REQUEST_H
-#define MCP_GREEKS_REQUEST_H
+#ifndef MCP_GREEK_PLAN_H
+#define MCP_GREEK_PLAN_H
 
 #include "error.h"
 #include "pde.h"
