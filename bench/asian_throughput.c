@@ -69,7 +69,8 @@ static void tile_split(size_t n, split *s)
   double *z, *pay;
   cudaMalloc((void **)&z, n * j->nsteps * sizeof *z);
   cudaMalloc((void **)&pay, 2 * n * sizeof *pay);
-  mcpi_kernel_options opt = {MCP_DOUBLE, MCP_PREFETCH_NONE, 4, 0, 128};
+  mcpi_kernel_options opt = {.precision = MCP_DOUBLE, .strategy = MCP_PREFETCH_NONE,
+                             .distance = 4, .block = 128, .small = mcpi_job_small(j)};
   int grid;
   mcpi_path_grid(&opt, 0, 0, &grid);
   curandGenerator_t g;

@@ -33,6 +33,7 @@ typedef struct bench {
   double *pay, *ref;
   size_t n;
   mcp_precision prec;
+  int small; /* the job fits the job-shaped state (mcpi_job_small), as mcp_price runs it */
   cudaEvent_t e0, e1;
 } bench;
 
@@ -72,6 +73,7 @@ static int setup(bench *b, mcp_precision prec, size_t n)
   b->nsteps = (int)j->nsteps;
   b->n = n;
   b->prec = prec;
+  b->small = mcpi_job_small(j);
   size_t real = prec == MCP_FLOAT ? sizeof(float) : sizeof(double);
   int ok = cudaMalloc(&b->z, n * j->nsteps * real) == cudaSuccess &&
            cudaMalloc((void **)&b->pay, 2 * n * sizeof(double)) == cudaSuccess &&
@@ -104,7 +106,8 @@ static void teardown(bench *b)
  * *same says whether its payoffs equal the reference's, bit for bit. */
 static double time_variant(bench *b, mcp_prefetch s, int d, int pad, double *out, int *same)
 {
-  mcpi_kernel_options o = {b->prec, s, d, pad, 128};
+  mcpi_kernel_options o = {.precision = b->prec, .strategy = s, .distance = d, .padding = pad,
+                           .block = 128, .small = b->small};
   int grid;
   if (mcpi_path_grid(&o, 0, 0, &grid) != cudaSuccess)
     return -1;

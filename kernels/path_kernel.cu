@@ -3,11 +3,13 @@
 #include "launch.h"
 #include "prefetch.h"
 
-typedef const void *(*kernel_table)(int s, int di, int array);
-extern "C" const void *mcpi_path_kernels_d1(int s, int di, int array);
-extern "C" const void *mcpi_path_kernels_dn(int s, int di, int array);
-extern "C" const void *mcpi_path_kernels_f1(int s, int di, int array);
-extern "C" const void *mcpi_path_kernels_fn(int s, int di, int array);
+typedef const void *(*kernel_table)(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_d1(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_dn(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_f1(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_fn(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_d1s(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_f1s(int s, int di, int array, int fused);
 
 extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
 {
@@ -24,17 +26,19 @@ extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
 
 // The kernel of the options for a job of one or several assets and per-path
 // arrays of arr_len elements (0: none), or with gstate the double
-// single-asset kernel whose state carries on-path vega and rho.
+// single-asset kernel whose state carries on-path vega and rho; o->small
+// picks the job-shaped state of a single-asset job.
 static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
-  static const kernel_table tables[2][2] = {{mcpi_path_kernels_d1, mcpi_path_kernels_dn},
-                                            {mcpi_path_kernels_f1, mcpi_path_kernels_fn}};
+  static const kernel_table tables[2][3] = {
+      {mcpi_path_kernels_d1, mcpi_path_kernels_dn, mcpi_path_kernels_d1s},
+      {mcpi_path_kernels_f1, mcpi_path_kernels_fn, mcpi_path_kernels_f1s}};
   if (gstate)
-    return mcpi_path_kernels_d1(0, 0, MCPI_NREG_CAPACITIES + 2);
+    return mcpi_path_kernels_d1(0, 0, MCPI_NREG_CAPACITIES + 2, o->fused);
   int di = mcpi_prefetch_distance_index(o->distance);
-  return tables[o->precision][multi](o->strategy,
+  return tables[o->precision][multi ? 1 : o->small ? 2 : 0](o->strategy,
                                      o->strategy == MCP_PREFETCH_NONE || di < 0 ? 0 : di,
-                                     mcpi_array_kernel_index(o->placement, arr_len));
+                                     mcpi_array_kernel_index(o->placement, arr_len), o->fused);
 }
 
 extern "C" size_t mcpi_prefetch_smem_bytes(mcp_precision prec, mcp_prefetch s, int d,
@@ -52,7 +56,9 @@ extern "C" size_t mcpi_path_smem_bytes(const mcpi_kernel_options *o, int arr_len
     return o->placement == MCP_PLACEMENT_SHARED
                ? (size_t)arr_len * (size_t)o->block * sizeof(double)
                : 0;
-  return mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding, o->block);
+  return o->fused ? 0
+                  : mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding,
+                                             o->block);
 }
 
 extern "C" cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi,

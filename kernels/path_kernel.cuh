@@ -1,5 +1,6 @@
 // path_kernel.cuh: the Monte Carlo path kernels, one thread a sample, one kernel
-// a (precision, prefetch strategy, distance, single or multi-asset); each
+// a (precision, normals mode, prefetch strategy, distance, single or
+// multi-asset); each
 // path_kernel_*.cu instantiates the table of one precision and asset count,
 // so that nvcc compiles the four in parallel.  Every variant makes the same
 // calls of the shared path body (path.h) in the same order, so per-path values
@@ -8,12 +9,15 @@
 // the same for every thread) reach registers.  The shared-memory variants
 // stage the normals, which come from DRAM; the coefficients, which every
 // thread of the block reads alike, ride in registers on the same schedule.
+// The fused kernels compute the normals in registers instead (fused_rng):
+// the same numbers, with no tile of normals in memory at all.
 #ifndef MCP_PATH_KERNEL_CUH
 #define MCP_PATH_KERNEL_CUH
 
 #include <cuda_pipeline.h>
 #include "launch.h"
 #include "prefetch.h"
+#include "rng.h"
 
 // The path body as C++ overloads of the C functions, one per state type
 // (single or multi-asset, double or float).
@@ -36,16 +40,30 @@
   {                                                                                          \
     spots(s, x);                                                                             \
   }
-// nvcc 13.0 at -O3 miscompiles the double single-asset step inlined into
-// these loops: a fixing reads the log-spot of the path's start instead of the
+// nvcc 13.0 at -O3 miscompiled the double single-asset step inlined into
+// these loops: a fixing read the log-spot of the path's start instead of the
 // current one (dbg: GPU 0 against CPU 23.79 on a 5-step path; right with
-// -Xcicc -O1, or with the step not inlined).  The step stays a call there.
+// -Xcicc -O1, or with the step not inlined).  The step of the general state
+// stays a call; NVCCFLAGS=-DMCPI_INLINE_DOUBLE_STEP inlines it, to test a
+// compiler again with tests/test_gpu (GPU = CPU on every model and product).
+#ifdef MCPI_INLINE_DOUBLE_STEP
+#define MCPI_DOUBLE_STEP_INLINE __forceinline__
+#else
+#define MCPI_DOUBLE_STEP_INLINE __noinline__
+#endif
 MCPI_BODY_OVERLOADS(mcpi_path_state, double, mcpi_path_init, mcpi_path_step, mcpi_path_finish,
-                    mcpi_path_log_spots, __noinline__)
+                    mcpi_path_log_spots, MCPI_DOUBLE_STEP_INLINE)
 MCPI_BODY_OVERLOADS(mcpi_path_state_g, double, mcpi_path_init_g, mcpi_path_step_g,
-                    mcpi_path_finish_g, mcpi_path_log_spots_g, __noinline__)
+                    mcpi_path_finish_g, mcpi_path_log_spots_g, MCPI_DOUBLE_STEP_INLINE)
 MCPI_BODY_OVERLOADS(mcpi_path_state_f, float, mcpi_path_init_f, mcpi_path_step_f,
                     mcpi_path_finish_f, mcpi_path_log_spots_f, __forceinline__)
+// The job-shaped states (path.h): with a few schedules and one monitor the
+// state fits registers, and the double step is inlined: the miscompile above
+// does not show there (tests/test_gpu.c, fused = stored = CPU on every family).
+MCPI_BODY_OVERLOADS(mcpi_path_state_s, double, mcpi_path_init_s, mcpi_path_step_s,
+                    mcpi_path_finish_s, mcpi_path_log_spots_s, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_path_state_fs, float, mcpi_path_init_fs, mcpi_path_step_fs,
+                    mcpi_path_finish_fs, mcpi_path_log_spots_fs, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
                     mcpi_multi_finish, mcpi_multi_log_spots, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
@@ -88,12 +106,15 @@ static __device__ __forceinline__ void body_finish(const with_array<St, A> *x,
   mcpi_private_finish(&x->a, j, pay, ld, pass);
 }
 
-// The state of a path: single asset (M = 0) or several (M = 1).
+// The state of a path: single asset (M = 0), several (M = 1), or single
+// asset shaped to a job of few schedules and monitors (M = 2).
 template <typename R, int M> struct state_of;
 template <> struct state_of<double, 0> { typedef mcpi_path_state type; };
 template <> struct state_of<float, 0> { typedef mcpi_path_state_f type; };
 template <> struct state_of<double, 1> { typedef mcpi_multi_state type; };
 template <> struct state_of<float, 1> { typedef mcpi_multi_state_f type; };
+template <> struct state_of<double, 2> { typedef mcpi_path_state_s type; };
+template <> struct state_of<float, 2> { typedef mcpi_path_state_fs type; };
 
 // The state of a path by placement of its array: P = 0 (none; the job has no
 // array), or an mcp_placement: registers (capacity L), local memory (a frame
@@ -378,11 +399,99 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ASYNC, D> {
   }
 };
 
+// The canonical normals of one path (rng.h), computed in registers, in double
+// or by the float transform.  A Philox block gives the normals of paths p and
+// p + 1 (p even) at one element, so
+// the two lanes of such a pair share the work of two elements: the even lane
+// computes element e's block, the odd lane element e + 1's, and each hands
+// the other the normal it needs by one shuffle.  So every normal is computed
+// once, as in the stored mode's normals kernel, and the numbers are the same.
+// Needs the whole warp at every call, and lane parity equal to path parity
+// (tiles start at multiples of 4 paths; blocks are whole warps).
+template <typename R> struct fused_normals;
+template <> struct fused_normals<double> {
+  static __device__ __forceinline__ void transform(const uint32_t c[4], double r[2])
+  {
+    mcpi_rng_box_muller(c, r);
+  }
+};
+template <> struct fused_normals<float> {
+  static __device__ __forceinline__ void transform(const uint32_t c[4], float r[2])
+  {
+    mcpi_rng_box_muller_f(c, r);
+  }
+};
+struct fused_rng {
+  uint64_t seed, ctr; // the job's seed; the counter of this lane's element 0 (odd: 1)
+  uint32_t sub;       // the pair's subsequence
+  unsigned odd;       // this lane is the pair's odd path
+  __device__ fused_rng(uint64_t seed_, uint64_t pair, unsigned odd_) : seed(seed_), odd(odd_)
+  {
+    mcpi_rng_block_at(odd, pair, &ctr, &sub);
+  }
+  fused_rng() = default;
+  template <typename R> __device__ __forceinline__ void two(int e, R &z0, R &z1) const
+  {
+    uint32_t c[4];
+    R r[2];
+    mcpi_rng_block(seed, ctr + (uint64_t)e * MCPI_RNG_STEP_COUNTER, sub, c);
+    fused_normals<R>::transform(c, r);
+    R got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
+    z0 = odd ? got : r[0];
+    z1 = odd ? r[1] : got;
+  }
+};
+
+// The element loop of the fused kernels: two elements a round of normals; the
+// coefficients, the same for every thread, come through the read-only cache.
+template <typename R, typename St>
+__device__ __forceinline__ void fused_run(St &st, const streams<R> &in, const fused_rng &nm,
+                                          int n)
+{
+  for (int e = 0; e < n; e += 2) {
+    R z0, z1;
+    nm.two(e, z0, z1);
+    coef<R> c = in.step(e);
+    body_step(&st, in.job, z0, c.a, c.b, c.tag);
+    if (e + 1 < n) {
+      c = in.step(e + 1);
+      body_step(&st, in.job, z1, c.a, c.b, c.tag);
+    }
+  }
+}
+
+// One sample i (both passes of an antithetic one): the stored kernels step it
+// through the strategy over its normals z[e ld]; the fused ones (N = 1) through
+// fused_run.  Lanes past the tile (i >= n, fused only) step along for their
+// partners but write nothing.
+template <typename R, int S, int D, int M, int P, int L, int N>
+__device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in, size_t i,
+                                       size_t n, double *pay, size_t ld, R *sm, slots q,
+                                       double *frame, const fused_rng &nm)
+{
+  for (int pass = 0; pass <= job.antithetic; pass++) {
+    typedef path_state<R, M, P, L> ps;
+    typename ps::base b;
+    typename ps::type x = ps::make(&b, reinterpret_cast<double *>(sm), frame);
+    typename ps::stepped &st = ps::pick(b, x);
+    body_init(&st, &job, pass);
+    if constexpr (N)
+      fused_run(st, in, nm, job.nelem);
+    else
+      strategy<R, S, D>::run(st, in, job.nelem, sm, q);
+    if (i < n)
+      body_finish(&st, &job, pay + i, ld, pass);
+  }
+}
+
 // Grid-stride over the tile's samples: the grid is whole waves of the GPU.  An
-// antithetic sample is two passes over the same normals.
-template <typename R, int S, int D, int M, int P = 0, int L = 0>
-__global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, size_t ld,
-                                 size_t n, double *__restrict__ pay, int padding)
+// antithetic sample is two passes over the same normals.  Stored (N = 0): the
+// tile's normals are z[e ld + i]; fused (N = 1): z is unused, the normals are
+// those of paths job.p0 + i of job.seed, and the loop runs whole warps.
+template <typename R, int S, int D, int M, int P, int L, int N>
+__device__ __forceinline__ void path_kernel_body(const mcpi_job_view &job,
+                                                 const R *__restrict__ z, size_t ld, size_t n,
+                                                 double *__restrict__ pay, int padding)
 {
   extern __shared__ unsigned char smem_raw[];
   R *sm = reinterpret_cast<R *>(smem_raw);
@@ -391,26 +500,52 @@ __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, siz
                 ? slots{threadIdx.x, blockDim.x}
                 : slots{threadIdx.x * (unsigned)(D + padding), 1u};
   streams<R> in{&job, z, ld, real_traits<R>::ca(job), real_traits<R>::cb(job), job.tag};
-  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += (size_t)gridDim.x * blockDim.x) {
-    in.z = z + i;
-    for (int pass = 0; pass <= job.antithetic; pass++) {
-      typedef path_state<R, M, P, L> ps;
-      typename ps::base b;
-      typename ps::type x = ps::make(&b, reinterpret_cast<double *>(smem_raw), frame);
-      typename ps::stepped &st = ps::pick(b, x);
-      body_init(&st, &job, pass);
-      strategy<R, S, D>::run(st, in, job.nelem, sm, q);
-      body_finish(&st, &job, pay + i, ld, pass);
+  size_t stride = (size_t)gridDim.x * blockDim.x, first = (size_t)blockIdx.x * blockDim.x;
+  if constexpr (N) {
+    unsigned lane = threadIdx.x & 31u;
+    for (size_t w = first + threadIdx.x - lane; w < n; w += stride) {
+      size_t i = w + lane;
+      sample<R, S, D, M, P, L, N>(job, in, i, n, pay, ld, sm, q, frame,
+                                  fused_rng(job.seed, job.p0 + (i & ~(size_t)1), lane & 1u));
+    }
+  } else {
+    for (size_t i = first + threadIdx.x; i < n; i += stride) {
+      in.z = z + i;
+      sample<R, S, D, M, P, L, N>(job, in, i, n, pay, ld, sm, q, frame, fused_rng());
     }
   }
 }
 
+template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
+__global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, size_t ld,
+                                 size_t n, double *__restrict__ pay, int padding)
+{
+  path_kernel_body<R, S, D, M, P, L, N>(job, z, ld, n, pay, padding);
+}
+
+// The job-shaped state's kernels (M = 2) without a register ring (fused, or
+// stored with none and unroll), capped at MCPI_SHAPED_REGISTERS a thread:
+// ptxas fits them without spilling in the loop, and an SM then holds 6 blocks
+// of 128 threads rather than 4 (uncapped, the fused kernel takes 108).  The
+// prefetch rings need their registers: capped, they spilled (bench/RESULTS.md).
+#define MCPI_SHAPED_REGISTERS 80
+template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
+__global__ void __maxnreg__(MCPI_SHAPED_REGISTERS)
+    mcpi_path_kernel_shaped(mcpi_job_view job, const R *__restrict__ z, size_t ld, size_t n,
+                            double *__restrict__ pay, int padding)
+{
+  path_kernel_body<R, S, D, M, P, L, N>(job, z, ld, n, pay, padding);
+}
+
 // ---- the kernels of one (precision, asset count), by strategy and distance --
 
-template <typename R, int S, int D, int M, int P = 0, int L = 0> static const void *kernel_ptr()
+template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
+static const void *kernel_ptr()
 {
-  return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M, P, L>);
+  if constexpr (M == 2 && (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
+    return reinterpret_cast<const void *>(&mcpi_path_kernel_shaped<R, S, D, M, P, L, N>);
+  else
+    return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M, P, L, N>);
 }
 
 // "none" ignores the distance: one kernel serves every column of its row.
@@ -434,28 +569,35 @@ template <typename R, int S, int D, int M, int P = 0, int L = 0> static const vo
         MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ASYNC, M)                                     \
   }
 
-// Defines name(strategy, distance index): the kernel of that row and column.
 // Jobs with per-path arrays run the plain loop; their kernels go by
 // placement: registers of each capacity of mcpi_reg_capacities, local, shared;
-// the last runs the plain loop with the state of on-path vega and rho.
-#define MCPI_PLACEMENT_ROW(R, M)                                                             \
+// then the plain loop with the state of on-path vega and rho.  N = 1: the
+// same row fused, and first the fused kernel of jobs without arrays.
+#define MCPI_PLACEMENT_KERNELS(R, M, N)                                                      \
+  kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 8, N>(),                   \
+      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 16, N>(),              \
+      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_LOCAL, 0, N>(),                   \
+      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_SHARED, 0, N>(),                  \
+      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCPI_PATH_GREEKS, 0, N>()
+#define MCPI_FUSED_ROW(R, M)                                                                 \
   {                                                                                          \
-    kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 8>(),                    \
-        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 16>(),               \
-        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_LOCAL, 0>(),                    \
-        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_SHARED, 0>(),                   \
-        kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCPI_PATH_GREEKS, 0>()                        \
+    kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, 0, 0, 1>(), MCPI_PLACEMENT_KERNELS(R, M, 1)       \
   }
 
-// Defines name(strategy, distance index, array kernel): the kernel of that row
-// and column, or with array >= 0 the array kernel of that index of
-// MCPI_PLACEMENT_ROW.
+// Defines name(strategy, distance index, array kernel, fused): with fused, the
+// fused kernel of array kernel index `array` (-1: none; strategy and distance
+// do not apply); else with array >= 0 the stored kernel of that index, or the
+// stored kernel of that strategy and distance.
 #define MCPI_PATH_TABLE(name, R, M)                                                          \
-  extern "C" const void *name(int s, int di, int array)                                      \
+  extern "C" const void *name(int s, int di, int array, int fused)                           \
   {                                                                                          \
     static const void *const table[MCPI_NSTRATEGIES][MCPI_NDISTANCES] =                     \
         MCPI_STRATEGY_TABLE(R, M);                                                           \
-    static const void *const arrays[MCPI_NREG_CAPACITIES + 3] = MCPI_PLACEMENT_ROW(R, M);   \
+    static const void *const arrays[MCPI_NREG_CAPACITIES + 3] = {                            \
+        MCPI_PLACEMENT_KERNELS(R, M, 0)};                                                    \
+    static const void *const fusedk[MCPI_NREG_CAPACITIES + 4] = MCPI_FUSED_ROW(R, M);      \
+    if (fused)                                                                               \
+      return fusedk[array + 1];                                                              \
     return array >= 0 ? arrays[array] : table[s][di];                                        \
   }
 

@@ -1,13 +1,22 @@
-// rng_kernel.cu: the canonical normals of a tile (rng.h), computed with
-// cuRAND's device API in one launch.  cuRAND's generator API would need one
-// call per step and window of 2^18 paths (about 22 us each on an H100), which
-// made the fill 15 times slower than the generator's own bulk speed.
-#include <curand_kernel.h>
+// rng_kernel.cu: the canonical normals of a tile (rng.h) in one launch, by the
+// same Philox blocks and transforms as the fused path kernels compute in
+// registers (tests/test_gpu.c checks the double ones against cuRAND's device
+// generator).  cuRAND's generator API would need one call per step and window
+// of 2^18 paths (about 22 us each on an H100), which made the fill 15 times
+// slower than the generator's own bulk speed.
 #include "launch.h"
 #include "rng.h"
 
-// One thread, four consecutive paths of one step: Philox counters c and c + 1
-// of one subsequence, two curand_normal2_double each, as the generator does.
+template <typename R> struct transform;
+template <> struct transform<double> {
+  static __device__ void of(const uint32_t c[4], double r[2]) { mcpi_rng_box_muller(c, r); }
+};
+template <> struct transform<float> {
+  static __device__ void of(const uint32_t c[4], float r[2]) { mcpi_rng_box_muller_f(c, r); }
+};
+
+// One thread, four consecutive paths of one step: the blocks at counters c
+// and c + 1 of one subsequence, two normals each, as the generator does.
 template <typename R>
 __global__ void mcpi_normals_kernel(unsigned long long seed, size_t step0, size_t nsteps,
                                     uint64_t p0, size_t n, R *__restrict__ z, size_t ld)
@@ -17,17 +26,20 @@ __global__ void mcpi_normals_kernel(unsigned long long seed, size_t step0, size_
   if (t >= quads * nsteps)
     return;
   size_t s = t / quads, i = 4 * (t % quads);
-  uint64_t k = mcpi_rng_offset(step0 + s, p0 + i);
-  curandStatePhilox4_32_10_t st;
-  curand_init(seed, mcpi_rng_subsequence(k), 4 * mcpi_rng_counter(k), &st);
-  double2 a = curand_normal2_double(&st), b = curand_normal2_double(&st);
+  uint64_t ctr;
+  uint32_t sub, c[4];
+  R v[4];
+  mcpi_rng_block_at(step0 + s, p0 + i, &ctr, &sub);
+  mcpi_rng_block(seed, ctr, sub, c);
+  transform<R>::of(c, v);
+  mcpi_rng_block(seed, ctr + 1, sub, c);
+  transform<R>::of(c, v + 2);
   R *out = z + s * ld + i;
   if (i + 3 < n) {
-    out[0] = (R)a.x, out[1] = (R)a.y, out[2] = (R)b.x, out[3] = (R)b.y;
+    out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = v[3];
   } else {
-    const double v[4] = {a.x, a.y, b.x, b.y};
     for (size_t j = 0; i + j < n; j++)
-      out[j] = (R)v[j];
+      out[j] = v[j];
   }
 }
 

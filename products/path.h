@@ -30,6 +30,11 @@
 #define MCPI_TAG_MASK 0xffu        /* schedules fixing at the end of this step */
 #define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */
 #define MCPI_TAG_LAST (1u << 31)   /* the step's last element */
+/* What a single-asset path records at its fixings besides the sum of spots:
+ * the sum of log-spots (geometric averages) and the extremes (lookbacks,
+ * barriers watched on dates); a job records only what its trades read. */
+#define MCPI_TRACK_LOG_SUM 1
+#define MCPI_TRACK_EXTREMA 2
 
 typedef struct mcpi_job_view {
   double log_spot;           /* single asset */
@@ -43,6 +48,7 @@ typedef struct mcpi_job_view {
   int32_t arr_len;           /* elements of the per-path array (private.h), 0: none */
   int32_t greeks;            /* write the trades' Greek columns (greeks.h) */
   int32_t gstate;            /* run the _g body: some trade's vega or rho is pathwise or LR */
+  int32_t track;             /* MCPI_TRACK_*: what the fixings record besides the sums */
   double lr_b;               /* the first element's b: the likelihood-ratio score's */
   const double *sqrt_dt;     /* gstate: each element's step's sqrt(dt) */
   double kappa, theta, xi, rho, v0;      /* Heston */
@@ -55,6 +61,8 @@ typedef struct mcpi_job_view {
   const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
   const float *chol_f;
   const mcpi_payoff_spec *trades;
+  uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
+  uint64_t p0;               /* the tile's first sample, likewise */
 } mcpi_job_view;
 
 /* Writes trade t's value on pass (0, or 1 for the antithetic partner, which
@@ -85,6 +93,9 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_NCDF_F(x) (0.5f * erfcf(-(x) * 0.70710678118654752440f))
 #endif
 
+#define MCPI_NSCHED MCPI_MAX_SCHEDULES
+#define MCPI_NMON MCPI_MAX_MONITORS
+#define MCPI_MODEL_OF(j) ((j)->model)
 #define MCPI_REAL double
 #define MCPI_EXP exp
 #define MCPI_LOG log
@@ -123,5 +134,55 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_NCDF
 #undef MCPI_P
 #undef MCPI_COEF
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+
+#undef MCPI_MODEL_OF
+
+/* The job-shaped single-asset states: Black-Scholes jobs whose trades use at
+ * most MCPI_SMALL_SCHEDULES schedules and MCPI_SMALL_MONITORS monitors (a
+ * plain book's: the trades' dates and maturity, one bridge barrier) step the
+ * same lines with arrays that small and no other model's branches, so the GPU
+ * kernel keeps the state in registers. */
+#define MCPI_SMALL_SCHEDULES 2
+#define MCPI_SMALL_MONITORS 1
+#define MCPI_MODEL_OF(j) MCPI_MODEL_BLACK_SCHOLES
+#define MCPI_NSCHED MCPI_SMALL_SCHEDULES
+#define MCPI_NMON MCPI_SMALL_MONITORS
+#define MCPI_SINGLE_ONLY
+#define MCPI_REAL double
+#define MCPI_EXP exp
+#define MCPI_LOG log
+#define MCPI_SQRT sqrt
+#define MCPI_NCDF MCPI_NCDF_D
+#define MCPI_P(name) name##_s
+#define MCPI_COEF(name) name
+#include "path_body.h"
+#undef MCPI_REAL
+#undef MCPI_EXP
+#undef MCPI_LOG
+#undef MCPI_SQRT
+#undef MCPI_NCDF
+#undef MCPI_P
+#undef MCPI_COEF
+#define MCPI_REAL float
+#define MCPI_EXP expf
+#define MCPI_LOG logf
+#define MCPI_SQRT sqrtf
+#define MCPI_NCDF MCPI_NCDF_F
+#define MCPI_P(name) name##_fs
+#define MCPI_COEF(name) name##_f
+#include "path_body.h"
+#undef MCPI_REAL
+#undef MCPI_EXP
+#undef MCPI_LOG
+#undef MCPI_SQRT
+#undef MCPI_NCDF
+#undef MCPI_P
+#undef MCPI_COEF
+#undef MCPI_SINGLE_ONLY
+#undef MCPI_MODEL_OF
+#undef MCPI_NSCHED
+#undef MCPI_NMON
 
 #endif

@@ -1,8 +1,13 @@
 /* path_body.h: the path body in one precision, MCPI_REAL (double or float);
- * included three times by path.h, which defines MCPI_REAL, the math
- * functions, MCPI_P (the function name suffix) and MCPI_COEF (the view's
- * coefficient arrays); the third, in double with MCPI_GREEK_STATE, also
- * carries what the pathwise and likelihood-ratio vega and rho need (greeks.h).
+ * included several times by path.h, which defines MCPI_REAL, the math
+ * functions, MCPI_P (the function name suffix), MCPI_COEF (the view's
+ * coefficient arrays) and MCPI_NSCHED and MCPI_NMON (the schedules and
+ * barrier monitors the single-asset state carries); with MCPI_GREEK_STATE
+ * (double) it also carries what the pathwise and likelihood-ratio vega and
+ * rho need (greeks.h).  With MCPI_SINGLE_ONLY it defines the single-asset
+ * state alone: the job-shaped state of the GPU's kernels for Black-Scholes
+ * jobs that use few schedules and monitors (MCPI_MODEL_OF then names the
+ * model as a constant; its steps and payoffs are these same lines).
  * No include guard on purpose. */
 
 #include "heston.h"
@@ -17,9 +22,9 @@ typedef struct MCPI_P(mcpi_path_state) {
   MCPI_REAL z0;             /* the path's first normal (the likelihood-ratio score) */
   MCPI_REAL sign;           /* +1, or -1 on an antithetic pass */
   int32_t step;
-  MCPI_REAL sum[MCPI_MAX_SCHEDULES], log_sum[MCPI_MAX_SCHEDULES];
-  MCPI_REAL log_max[MCPI_MAX_SCHEDULES], log_min[MCPI_MAX_SCHEDULES];
-  MCPI_REAL survival[MCPI_MAX_MONITORS];
+  MCPI_REAL sum[MCPI_NSCHED], log_sum[MCPI_NSCHED];
+  MCPI_REAL log_max[MCPI_NSCHED], log_min[MCPI_NSCHED];
+  MCPI_REAL survival[MCPI_NMON];
 #ifdef MCPI_GREEK_STATE
   /* d/dsigma and d/dr of the observations (mcpi_observed_derivatives) */
   mcpi_greek_state g;
@@ -35,12 +40,12 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   st->sign = pass ? -1 : 1;
   st->step = 0;
   MCP_UNROLL
-  for (int k = 0; k < MCPI_MAX_SCHEDULES; k++) {
+  for (int k = 0; k < MCPI_NSCHED; k++) {
     st->sum[k] = st->log_sum[k] = 0;
     st->log_max[k] = st->log_min[k] = st->x;
   }
   MCP_UNROLL
-  for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+  for (int m = 0; m < MCPI_NMON; m++)
     st->survival[m] = 1;
 #ifdef MCPI_GREEK_STATE
   mcpi_greek_state_init(&st->g);
@@ -55,21 +60,24 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
   if (mask) {
     MCPI_REAL spot = MCPI_EXP(st->x);
     MCP_UNROLL
-    for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
+    for (int k = 0; k < MCPI_NSCHED; k++)
       if (mask >> k & 1u) {
 #ifdef MCPI_GREEK_STATE
         mcpi_greek_state_fix(&st->g, k, spot, st->x > st->log_max[k], st->x < st->log_min[k]);
 #endif
         st->sum[k] += spot;
-        st->log_sum[k] += st->x;
-        st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
-        st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
+        if (j->track & MCPI_TRACK_LOG_SUM)
+          st->log_sum[k] += st->x;
+        if (j->track & MCPI_TRACK_EXTREMA) {
+          st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
+          st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
+        }
       }
   }
   /* no crossing between the end points of a Brownian bridge of variance var:
    * 1 - exp(-2 d0 d1 / var), d the distances to the barrier */
   MCP_UNROLL
-  for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+  for (int m = 0; m < MCPI_NMON; m++)
     if (m < j->nmon && st->step <= j->mon_end[m]) {
       MCPI_REAL h = (MCPI_REAL)j->mon_log_barrier[m];
       MCPI_REAL d0 = j->mon_up[m] ? h - st->x0 : st->x0 - h;
@@ -92,7 +100,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
 #ifdef MCPI_GREEK_STATE
   mcpi_greek_state_step(&st->g, j->sqrt_dt, z, b, f, tag);
 #endif
-  switch (j->model) {
+  switch (MCPI_MODEL_OF(j)) {
   case MCPI_MODEL_HESTON:
     if (f == 0) {
       st->z1 = z;
@@ -132,7 +140,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
     const mcpi_payoff_spec *p = &j->trades[t];
     mcpi_observed o = {0, 0, 0, 0, 0, 1};
     MCP_UNROLL
-    for (int k = 0; k < MCPI_MAX_SCHEDULES; k++) {
+    for (int k = 0; k < MCPI_NSCHED; k++) {
       if (k == p->schedule) {
         o.sum = st->sum[k];
         o.log_sum = st->log_sum[k];
@@ -143,7 +151,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
         o.terminal = st->sum[k];
     }
     MCP_UNROLL
-    for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+    for (int m = 0; m < MCPI_NMON; m++)
       if (m == p->monitor)
         o.survival = st->survival[m];
     double y = mcpi_payoff(p, &o);
@@ -164,6 +172,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_log_spots)(const MCPI_P(mcpi_path_sta
   x[0] = st->x;
 }
 
+#ifndef MCPI_SINGLE_ONLY
 /* ---- several correlated assets ---------------------------------------------- */
 
 typedef struct MCPI_P(mcpi_multi_state) {
@@ -284,3 +293,4 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
     }
   }
 }
+#endif /* MCPI_SINGLE_ONLY */

@@ -41,7 +41,8 @@ typedef struct cpu_job {
   int ngen;
   size_t tile;
   double *z, *zq, *pay;
-  float *zf; /* float paths read the double normals rounded, as the GPU's do */
+  float *zf; /* float paths: the float transform of the canonical blocks (rng.h), as
+                the GPU's; QMC's double normals rounded */
   uint64_t *scramble; /* QMC: the replicate's scramble constants */
   const uint64_t *dirs, *consts;
 } cpu_job;
@@ -64,6 +65,18 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
     for (size_t i = 0; i < n; i++)
       for (int f = 0; f < F; f++)
         mcpi_bridge_path(&bv, F, f, c->zq + i, tile, c->z + i, tile);
+    return MCP_OK;
+  }
+  if (c->zf) {
+#pragma omp parallel for schedule(static)
+    for (size_t e = 0; e < ne; e++)
+      for (size_t i = 0; i < n; i += 2) { /* s0 is even: pairs share a block */
+        float v[2];
+        mcpi_rng_pair_f(j->stream, e, s0 + i, v);
+        c->zf[e * tile + i] = v[0];
+        if (i + 1 < n)
+          c->zf[e * tile + i + 1] = v[1];
+      }
     return MCP_OK;
   }
   int bad = 0;
@@ -101,7 +114,7 @@ static mcp_status paths(void *self, size_t n, int controls)
     c->pass[p].write_controls = controls;
 #pragma omp parallel for schedule(static)
   for (size_t i = 0; i < n; i++) {
-    if (c->zf)
+    if (c->zf && j->qmc)
       for (size_t e = 0; e < ne; e++)
         c->zf[e * tile + i] = (float)c->z[e * tile + i];
     one_path(&c->view, c, i, c->pay);
@@ -154,14 +167,16 @@ static mcp_status price_job(mcpi_run *run, size_t ji, curandGenerator_t *gen, in
   size_t ne = j->nelem;
   cpu_job c = {.run = run, .j = j, .view = mcpi_job_host_view(j), .gen = gen, .ngen = ngen,
                .tile = tile};
-  c.z = malloc(ne * tile * sizeof *c.z);
+  int single = run->kopt.precision == MCP_FLOAT;
+  if (!single || j->qmc) /* float draws its own normals, but rounds QMC's */
+    c.z = malloc(ne * tile * sizeof *c.z);
   c.pay = malloc(mcpi_job_pay_columns(j) * tile * sizeof *c.pay);
   c.pass = malloc((j->npass ? j->npass : 1) * sizeof *c.pass);
   c.off = mcpi_job_term_offsets(j);
-  int ok = c.z && c.pay && c.pass && c.off;
+  int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.off;
   for (size_t p = 0; ok && p < j->npass; p++)
     c.pass[p] = mcpi_job_host_view(mcpi_pass_job(run, ji, p));
-  if (run->kopt.precision == MCP_FLOAT)
+  if (single)
     ok = ok && (c.zf = malloc(ne * tile * sizeof *c.zf));
   if (j->qmc) {
     c.dirs = mcpi_sobol_directions();

@@ -1,8 +1,9 @@
 /* backend_cuda.c: host side of the CUDA backend.  Per tile of samples, the
- * normals kernel writes the canonical normals (cuRAND's device API, rng.h) or
- * the Sobol and bridge kernels the QMC ones (qmc.h), the path kernel
- * evaluates every payoff of the job, and the chunk-sum kernel reduces them in
- * the fixed order the CPU uses. */
+ * path kernel evaluates every payoff of the job, and the chunk-sum kernel
+ * reduces them in the fixed order the CPU uses.  Its normals: with fused
+ * normals (pseudo-random jobs, by default) the path kernel computes them
+ * itself; else the normals kernel writes the canonical ones (rng.h), or the
+ * Sobol and bridge kernels the QMC ones (qmc.h), to a tile in memory. */
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
@@ -14,6 +15,8 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
   return mcpi_fail(run->ctx->err, MCP_ERR_UNAVAILABLE,
                    "this build of mcprice has no CUDA backend (configure found no nvcc)");
 }
+
+void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #else
 #include <cuda_runtime_api.h>
 #include "launch.h"
@@ -21,9 +24,10 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 
 #define MAX_AUTO_TILE ((size_t)1 << 22)
 
-/* Every device allocation of a job, freed together. */
+/* Every device allocation of a job: slots of the context's kept buffers. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
        BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, NBUF };
+_Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
 /* A pass's own arrays, the variant's coefficients and specs, at these
  * offsets of its part of the PASSES buffer. */
 enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, NPBUF };
@@ -39,6 +43,7 @@ typedef struct gpu_job {
   mcpi_bridge_view bridge; /* device pointers */
   void *buf[NBUF];
   size_t tile;
+  uint64_t s0;             /* the tile's first sample (fused normals) */
   uint64_t *scramble;      /* host copy of the replicate's scramble constants */
   const uint64_t *consts;
 } gpu_job;
@@ -50,24 +55,57 @@ static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
   return mcpi_fail(ctx->err, st, "CUDA error in %s: %s", what, cudaGetErrorString(e));
 }
 
+void mcpi_cuda_release(mcp_context *ctx)
+{
+  for (int b = 0; b < MCPI_DEV_SLOTS; b++) {
+    cudaFree(ctx->dev[b]);
+    ctx->dev[b] = NULL;
+    ctx->dev_bytes[b] = 0;
+  }
+}
+
+/* Slot b's buffer of at least bytes: the context's, where it is large
+ * enough (a run pays for cudaMalloc and cudaFree, each a synchronisation,
+ * only when a job outgrows what earlier runs left), else a new one. */
+static cudaError_t take(gpu_job *g, int b, size_t bytes)
+{
+  mcp_context *ctx = g->run->ctx;
+  if (ctx->dev_bytes[b] < bytes || !ctx->dev[b]) {
+    cudaFree(ctx->dev[b]);
+    ctx->dev[b] = NULL;
+    ctx->dev_bytes[b] = 0;
+    cudaError_t e = cudaMalloc(&ctx->dev[b], bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+      ctx->dev[b] = NULL;
+      return e;
+    }
+    ctx->dev_bytes[b] = bytes;
+  }
+  g->buf[b] = ctx->dev[b];
+  return cudaSuccess;
+}
+
+/* Frees slot b (a tile that did not fit). */
+static void drop(gpu_job *g, int b)
+{
+  mcp_context *ctx = g->run->ctx;
+  cudaFree(ctx->dev[b]);
+  ctx->dev[b] = g->buf[b] = NULL;
+  ctx->dev_bytes[b] = 0;
+}
+
 static void release(gpu_job *g)
 {
-  for (int i = 0; i < NBUF; i++)
-    cudaFree(g->buf[i]);
   free(g->pass);
   free(g->scramble);
 }
 
-/* A device copy of bytes at src in *d. */
-static cudaError_t upload_to(void **d, const void *src, size_t bytes)
-{
-  cudaError_t e = cudaMalloc(d, bytes ? bytes : 1);
-  return e == cudaSuccess && bytes ? cudaMemcpy(*d, src, bytes, cudaMemcpyHostToDevice) : e;
-}
-
+/* Slot b holding a device copy of bytes at src. */
 static cudaError_t upload(gpu_job *g, int b, const void *src, size_t bytes)
 {
-  return upload_to(&g->buf[b], src, bytes);
+  cudaError_t e = take(g, b, bytes);
+  return e == cudaSuccess && bytes ? cudaMemcpy(g->buf[b], src, bytes, cudaMemcpyHostToDevice)
+                                   : e;
 }
 
 /* Byte offsets of a pass's arrays in its part of PASSES, and the part's
@@ -120,6 +158,7 @@ static cudaError_t upload_passes(gpu_job *g)
     w->sqrt_dt = g->view.sqrt_dt;
     w->chol = g->view.chol;
     w->chol_f = g->view.chol_f;
+    w->seed = g->view.seed; /* a pass revalues the job's own normals */
   }
   free(terms);
   free(host);
@@ -148,7 +187,7 @@ static cudaError_t upload_job(gpu_job *g)
     if (!dirs || !g->consts)
       return cudaErrorInvalidValue;
     if ((e = upload(g, DIRS, dirs, ne * MCPI_SOBOL_BITS * sizeof(uint64_t))) ||
-        (e = cudaMalloc(&g->buf[SCRAMBLE], ne * sizeof(uint64_t))) ||
+        (e = take(g, SCRAMBLE, ne * sizeof(uint64_t))) ||
         (e = upload(g, BR_M, b->m, n * sizeof(int32_t))) ||
         (e = upload(g, BR_L, b->l, n * sizeof(int32_t))) ||
         (e = upload(g, BR_R, b->r, n * sizeof(int32_t))) ||
@@ -177,17 +216,16 @@ static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real)
 {
   const mcpi_job *j = g->j;
   size_t ne = j->nelem;
-  cudaError_t e = cudaMalloc(&g->buf[Z], ne * tile * real);
+  cudaError_t e = g->kopt.fused ? cudaSuccess : take(g, Z, ne * tile * real);
   if (e == cudaSuccess)
-    e = cudaMalloc(&g->buf[PAY], mcpi_job_pay_columns(j) * tile * sizeof(double));
+    e = take(g, PAY, mcpi_job_pay_columns(j) * tile * sizeof(double));
   if (e == cudaSuccess)
-    e = cudaMalloc(&g->buf[PART],
-                   mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2 * sizeof(double));
+    e = take(g, PART, mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2 * sizeof(double));
   if (e == cudaSuccess && j->qmc)
-    e = cudaMalloc(&g->buf[ZQ], ne * tile * sizeof(double));
+    e = take(g, ZQ, ne * tile * sizeof(double));
   /* the bridge builds in double: in place in z, or beside a float z */
   if (e == cudaSuccess && j->qmc && real != sizeof(double))
-    e = cudaMalloc(&g->buf[W], ne * tile * sizeof(double));
+    e = take(g, W, ne * tile * sizeof(double));
   g->tile = tile;
   return e;
 }
@@ -198,7 +236,7 @@ static mcp_status size_tiles(gpu_job *g, uint64_t samples, size_t real)
 {
   mcp_context *ctx = g->run->ctx;
   const mcpi_job *j = g->j;
-  size_t per = j->nelem * (real + (j->qmc ? 2 * sizeof(double) : 0)) +
+  size_t per = j->nelem * ((g->kopt.fused ? 0 : real) + (j->qmc ? 2 * sizeof(double) : 0)) +
                (mcpi_job_pay_columns(j) + 2) * sizeof(double);
   size_t tile = ctx->tile_paths;
   if (!tile) {
@@ -218,10 +256,8 @@ static mcp_status size_tiles(gpu_job *g, uint64_t samples, size_t real)
     cudaError_t e = alloc_tile(g, tile, real);
     if (e == cudaSuccess)
       return MCP_OK;
-    for (int b = Z; b <= PART; b++) {
-      cudaFree(g->buf[b]);
-      g->buf[b] = NULL;
-    }
+    for (int b = Z; b <= PART; b++)
+      drop(g, b);
     if (e != cudaErrorMemoryAllocation || ctx->tile_paths || tile == MCP_CHUNK_PATHS)
       return cuda_fail(ctx, e, "allocating a tile of paths");
     cudaGetLastError();
@@ -237,6 +273,9 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
   const mcpi_job *j = g->j;
   mcp_precision prec = g->run->kopt.precision;
   cudaError_t e;
+  g->s0 = s0;
+  if (g->kopt.fused)
+    return MCP_OK;
   if (!j->qmc) {
     if ((e = mcpi_launch_normals(j->stream, 0, j->nelem, s0, n, g->buf[Z], g->tile, prec, 0)))
       return cuda_fail(g->run->ctx, e, "the normals kernel");
@@ -263,11 +302,13 @@ static mcp_status paths(void *self, size_t n, int controls)
   g->view.write_controls = controls;
   g->view.greeks = !controls && j->nin;
   g->view.gstate = !controls && j->gstate;
+  g->view.p0 = g->s0;
   cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                     g->view.gstate ? g->grid_g : g->grid, 0);
   size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     g->pass[p].write_controls = controls;
+    g->pass[p].p0 = g->s0;
     e = mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n,
                           pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile,
                           &g->kopt, g->grid, 0);
@@ -365,6 +406,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   const mcpi_job *j = &run->plan->jobs[ji];
   size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
   gpu_job g = {.run = run, .j = j, .kopt = run->kopt};
+  g.kopt.fused = run->portfolio->normals == MCP_NORMALS_FUSED && !j->qmc;
+  g.kopt.small = mcpi_job_small(j);
   cudaError_t e;
   mcp_status st = MCP_OK;
   if (j->arr_len && (st = resolve_placement(run, j, &g.kopt)))

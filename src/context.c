@@ -40,7 +40,12 @@ mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
   return MCP_OK;
 }
 
-void mcp_context_destroy(mcp_context *ctx) { free(ctx); }
+void mcp_context_destroy(mcp_context *ctx)
+{
+  if (ctx)
+    mcpi_cuda_release(ctx);
+  free(ctx);
+}
 
 mcp_backend mcp_context_backend(const mcp_context *ctx)
 {
@@ -78,6 +83,8 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device)
   if (ctx->backend == MCP_BACKEND_CUDA && (device < 0 || device >= n))
     return mcpi_fail(ctx->err, MCP_ERR_NOT_FOUND, "device: expected 0 to %d, got %d", n - 1,
                      device);
+  if (device != ctx->device)
+    mcpi_cuda_release(ctx); /* the kept buffers live on the old device */
   ctx->device = device;
   return MCP_OK;
 }

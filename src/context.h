@@ -5,6 +5,7 @@
 #include "error.h"
 
 #define MCPI_DEFAULT_BLOCK 128
+#define MCPI_DEV_SLOTS 32 /* device buffers a context keeps (backend_cuda.c) */
 
 struct mcp_context {
   mcp_backend backend; /* resolved: cpu or cuda */
@@ -14,6 +15,13 @@ struct mcp_context {
   mcp_progress_fn progress;
   void *progress_user;
   char err[MCPI_ERRLEN];
+  /* device buffers of ctx->device kept from run to run, so that a run
+   * allocates only what outgrows them (backend_cuda.c) */
+  void *dev[MCPI_DEV_SLOTS];
+  size_t dev_bytes[MCPI_DEV_SLOTS];
 };
+
+/* Frees the device buffers a context keeps (nothing without CUDA). */
+void mcpi_cuda_release(mcp_context *ctx);
 
 #endif

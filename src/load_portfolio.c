@@ -12,7 +12,8 @@ static const char *const top_keys[] = {"run", "trades"};
 static const char *const run_keys[] = {"paths",    "seed",      "steps_per_year", "grid",
                                        "backend",  "precision", "prefetch",
                                        "prefetch_distance", "padding", "methods",
-                                       "scramblings", "heston_scheme", "pde", "placement"};
+                                       "scramblings", "heston_scheme", "pde", "placement",
+                                       "normals"};
 static const char *const pde_keys[] = {"scheme", "stencil_points", "space_points", "time_steps",
                                        "rannacher", "width", "stencil", "coarsening",
                                        "products"};
@@ -96,6 +97,8 @@ static const mcpi_json_choice placements[] = {{"auto", MCP_PLACEMENT_AUTO},
                                               {"local", MCP_PLACEMENT_LOCAL},
                                               {"shared", MCP_PLACEMENT_SHARED},
                                               {NULL, 0}};
+static const mcpi_json_choice normals_modes[] = {
+    {"fused", MCP_NORMALS_FUSED}, {"stored", MCP_NORMALS_STORED}, {NULL, 0}};
 static const mcpi_json_choice precisions[] = {
     {"double", MCP_DOUBLE}, {"float", MCP_FLOAT}, {NULL, 0}};
 static const mcpi_json_choice strategies[] = {{"none", MCP_PREFETCH_NONE},
@@ -360,7 +363,7 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
   int distance, padding;
   mcp_portfolio_prefetch(pf, &pre, &distance, &padding);
   int strategy = pre, methods = mcp_portfolio_methods(pf), scheme = pf->heston;
-  int placement = mcp_portfolio_placement(pf);
+  int placement = mcp_portfolio_placement(pf), normals = mcp_portfolio_normals(pf);
   uint64_t dist = (uint64_t)distance, pad = padding < 0 ? 0 : (uint64_t)padding;
   uint64_t scramblings = pf->scramblings;
   json_t *run, *grid, *padv;
@@ -383,6 +386,7 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
                            &scramblings)) ||
       (st = mcpi_json_enum(d, &path, run, "heston_scheme", MCPI_OPTIONAL, schemes, &scheme)) ||
       (st = mcpi_json_enum(d, &path, run, "placement", MCPI_OPTIONAL, placements, &placement)) ||
+      (st = mcpi_json_enum(d, &path, run, "normals", MCPI_OPTIONAL, normals_modes, &normals)) ||
       (st = read_pde(d, &path, run, pf)))
     return st;
   /* padding: an integer, or the name of the layout that needs none */
@@ -404,7 +408,8 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcp_portfolio_set_methods(pf, methods)) ||
       (st = mcp_portfolio_set_scramblings(pf, (unsigned)scramblings)) ||
       (st = mcp_portfolio_set_heston_scheme(pf, (mcp_heston_scheme)scheme)) ||
-      (st = mcp_portfolio_set_placement(pf, (mcp_placement)placement)))
+      (st = mcp_portfolio_set_placement(pf, (mcp_placement)placement)) ||
+      (st = mcp_portfolio_set_normals(pf, (mcp_normals)normals)))
     return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
   return grid ? read_grid(d, &grid_path, grid, pf) : MCP_OK;
 }

@@ -403,6 +403,18 @@ mcp_status mcp_placement_from_name(const char *name, mcp_placement *out);
 const char *mcp_placement_name(mcp_placement placement);
 mcp_status mcp_portfolio_set_placement(mcp_portfolio *portfolio, mcp_placement placement);
 mcp_placement mcp_portfolio_placement(const mcp_portfolio *portfolio);
+/* How the GPU path kernel gets its normals (the same bits either way; the CPU
+ * accepts both and computes the same numbers under each):
+ *   fused   (default) each thread computes its paths' normals of the canonical
+ *           Philox mapping in registers as it steps: no normals in memory
+ *   stored  a kernel writes a tile of normals to device memory and the path
+ *           kernel reads them back, through the prefetch strategy
+ * Jobs sampled by QMC with the Brownian bridge always run stored. */
+typedef enum mcp_normals { MCP_NORMALS_FUSED = 0, MCP_NORMALS_STORED } mcp_normals;
+mcp_status mcp_normals_from_name(const char *name, mcp_normals *out);
+const char *mcp_normals_name(mcp_normals normals);
+mcp_status mcp_portfolio_set_normals(mcp_portfolio *portfolio, mcp_normals normals);
+mcp_normals mcp_portfolio_normals(const mcp_portfolio *portfolio);
 uint64_t mcp_portfolio_paths(const mcp_portfolio *portfolio);
 uint64_t mcp_portfolio_seed(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_last_error(const mcp_portfolio *portfolio);

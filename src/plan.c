@@ -626,6 +626,25 @@ void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n)
   }
 }
 
+/* MCPI_TRACK_* of what the job's trades read: all of it where a Greek is
+ * estimated on the path (its estimators read the whole observation). */
+static int32_t mcpi_job_track(const mcpi_job *j)
+{
+  if (j->nest || j->gstate)
+    return MCPI_TRACK_LOG_SUM | MCPI_TRACK_EXTREMA;
+  int32_t t = 0;
+  for (size_t i = 0; i < j->ntrades; i++) {
+    const mcpi_payoff_spec *p = &j->spec[i];
+    if ((p->product == MCP_PRODUCT_ASIAN && p->flags & MCPI_GEOMETRIC) ||
+        p->control == MCPI_CV_GEOMETRIC)
+      t |= MCPI_TRACK_LOG_SUM;
+    if (p->product == MCP_PRODUCT_LOOKBACK ||
+        (p->product == MCP_PRODUCT_BARRIER && p->monitor < 0))
+      t |= MCPI_TRACK_EXTREMA;
+  }
+  return t;
+}
+
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
 {
   mcpi_job_view v = {.log_spot = log(j->u[0]->spot),
@@ -652,13 +671,32 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .tag = j->tag,
                      .chol = j->chol,
                      .chol_f = j->chol_f,
-                     .trades = j->spec};
+                     .trades = j->spec,
+                     .seed = j->stream};
   for (size_t a = 0; a < j->nassets; a++)
     v.log_spots[a] = log(j->u[a]->spot);
+  v.track = mcpi_job_track(j);
   for (int i = 0; i < j->nmon; i++) {
     v.mon_log_barrier[i] = j->mon_log_barrier[i];
     v.mon_up[i] = j->mon_up[i];
     v.mon_end[i] = j->mon_end[i];
   }
   return v;
+}
+
+int mcpi_job_small(const mcpi_job *j)
+{
+  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len ||
+      j->nmon > MCPI_SMALL_MONITORS)
+    return 0;
+  for (size_t e = 0; e < j->nelem; e++)
+    if ((j->tag[e] & MCPI_TAG_MASK) >> MCPI_SMALL_SCHEDULES)
+      return 0;
+  for (size_t t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->spec[t];
+    if (p->schedule >= MCPI_SMALL_SCHEDULES || p->terminal >= MCPI_SMALL_SCHEDULES ||
+        p->monitor >= MCPI_SMALL_MONITORS)
+      return 0;
+  }
+  return 1;
 }

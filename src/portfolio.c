@@ -562,6 +562,22 @@ mcp_placement mcp_portfolio_placement(const mcp_portfolio *p)
   return p ? p->placement : MCP_PLACEMENT_AUTO;
 }
 
+mcp_status mcp_portfolio_set_normals(mcp_portfolio *p, mcp_normals normals)
+{
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  if (normals != MCP_NORMALS_FUSED && normals != MCP_NORMALS_STORED)
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "normals: expected fused or stored, got %d",
+                     (int)normals);
+  p->normals = normals;
+  return MCP_OK;
+}
+
+mcp_normals mcp_portfolio_normals(const mcp_portfolio *p)
+{
+  return p ? p->normals : MCP_NORMALS_FUSED;
+}
+
 void mcp_portfolio_prefetch(const mcp_portfolio *p, mcp_prefetch *strategy, int *distance,
                             int *padding)
 {

@@ -47,6 +47,7 @@ struct mcp_portfolio {
   mcp_engine engine[MCP_PRODUCT_COUNT]; /* the products' default engines */
   mcp_pde_settings pde;
   mcp_placement placement; /* of per-path arrays on the GPU */
+  mcp_normals normals;     /* fused or stored (GPU) */
   double origin;           /* years the valuation date has moved (theta), 0 */
   int dated;               /* a copy from mcpi_portfolio_dated: shares ids and assets */
   char err[MCPI_ERRLEN];

@@ -1,5 +1,5 @@
-/* prefetch.c: names of precisions, prefetch strategies and private-array
- * placements, and the check of a strategy's distance and padding. */
+/* prefetch.c: names of precisions, prefetch strategies, normals modes and
+ * private-array placements, and the check of a strategy's distance and padding. */
 #include "names.h"
 #include "prefetch.h"
 
@@ -9,6 +9,7 @@ static const char *const prefetch_names[MCPI_NSTRATEGIES] = {
     "smem-async"};
 static const char *const placement_names[MCPI_NPLACEMENTS] = {"auto", "registers", "local",
                                                                 "shared"};
+static const char *const normals_names[] = {"fused", "stored"};
 
 MCPI_NAMED_ENUM(mcp_precision, mcp_precision_from_name, mcp_precision_name, precision_names,
                 "unknown")
@@ -16,6 +17,7 @@ MCPI_NAMED_ENUM(mcp_prefetch, mcp_prefetch_from_name, mcp_prefetch_name, prefetc
                 "unknown")
 MCPI_NAMED_ENUM(mcp_placement, mcp_placement_from_name, mcp_placement_name, placement_names,
                 "unknown")
+MCPI_NAMED_ENUM(mcp_normals, mcp_normals_from_name, mcp_normals_name, normals_names, "unknown")
 
 const char *mcpi_prefetch_check(mcp_prefetch s, int distance, int padding)
 {

@@ -20,6 +20,7 @@
 #define MCP_RNG_H
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <curand.h>
 #include "mcp_hd.h"
@@ -42,6 +43,132 @@ MCP_HD static inline uint64_t mcpi_rng_subsequence(uint64_t k) { return (k >> 2)
 MCP_HD static inline uint64_t mcpi_rng_counter(uint64_t k)
 {
   return (k >> MCPI_RNG_WINDOW_LOG2) + ((k & 3) >> 1);
+}
+
+/* Philox4x32-10 (Salmon et al., SC11) as cuRAND computes it: the 128-bit
+ * counter c[0..3] (least significant word first) under the 64-bit key. */
+#define MCPI_PHILOX_M0 0xD2511F53u
+#define MCPI_PHILOX_M1 0xCD9E8D57u
+#define MCPI_PHILOX_W0 0x9E3779B9u
+#define MCPI_PHILOX_W1 0xBB67AE85u
+MCP_HD static inline void mcpi_philox(uint32_t c[4], uint64_t key)
+{
+  uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
+  for (int r = 0; r < 10; r++) {
+    uint64_t p0 = (uint64_t)MCPI_PHILOX_M0 * c[0], p1 = (uint64_t)MCPI_PHILOX_M1 * c[2];
+    uint32_t x = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, z = (uint32_t)(p0 >> 32) ^ c[3] ^ k1;
+    c[0] = x;
+    c[1] = (uint32_t)p1;
+    c[2] = z;
+    c[3] = (uint32_t)p0;
+    k0 += MCPI_PHILOX_W0;
+    k1 += MCPI_PHILOX_W1;
+  }
+}
+
+/* The Philox block of the canonical mapping's pair of paths p and p + 1 (p
+ * even) at step s: curand_init(job_seed, subsequence(k), 4 counter(k)) for
+ * k = mcpi_rng_offset(s, p) puts the subsequence in the counter's high 64
+ * bits and counter(k) in its low ones; curand_normal2_double then transforms
+ * the block at that counter.  ctr and sub as mcpi_rng_block_at gives them. */
+MCP_HD static inline void mcpi_rng_block(uint64_t job_seed, uint64_t ctr, uint32_t sub,
+                                         uint32_t c[4])
+{
+  c[0] = (uint32_t)ctr;
+  c[1] = (uint32_t)(ctr >> 32);
+  c[2] = sub;
+  c[3] = 0;
+  mcpi_philox(c, job_seed);
+}
+
+/* The counter and subsequence of the pair of paths p, p + 1 at step s; the
+ * same pair at step s + d is at counter + d 2^24 (mcpi_rng_offset). */
+MCP_HD static inline void mcpi_rng_block_at(uint64_t s, uint64_t p, uint64_t *ctr, uint32_t *sub)
+{
+  uint64_t k = mcpi_rng_offset(s, p);
+  *ctr = mcpi_rng_counter(k);
+  *sub = (uint32_t)mcpi_rng_subsequence(k);
+}
+#define MCPI_RNG_STEP_COUNTER (UINT64_C(1) << (42 - MCPI_RNG_WINDOW_LOG2))
+
+/* cuRAND's double Box-Muller of a block: 53 bits of each uniform from two
+ * words; the GPU takes sin and cos by sincospi, the host, like cuRAND's host
+ * code, by sin and cos of v pi, so the two agree to rounding. */
+MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2])
+{
+  const double inv53 = 1.0 / 9007199254740992.0; /* 2^-53 */
+  double u = (double)(c[0] ^ ((uint64_t)c[1] << 21)) * inv53 + inv53 / 2;
+  double v = (double)(c[2] ^ ((uint64_t)c[3] << 21)) * (inv53 * 2) + inv53;
+  double r = sqrt(-2.0 * log(u));
+#ifdef __CUDA_ARCH__
+  sincospi(v, &out[0], &out[1]);
+#else
+  out[0] = sin(v * 3.1415926535897932);
+  out[1] = cos(v * 3.1415926535897932);
+#endif
+  out[0] *= r;
+  out[1] *= r;
+}
+
+/* The same transform in float: the same uniforms rounded to float, so a
+ * float path's normal is its double path's to about float rounding (prices
+ * in float and double agree to ~1e-7), at the cost of float arithmetic.
+ * -log(u) for u within 1/16 of 1, where u rounded to float (or a logarithm
+ * accurate to 2^-21 absolute) would lose the distance w = 1 - u that the
+ * radius grows from, is the series of -log(1 - w) in w, w from the integer.
+ * The GPU takes the logarithm, sine and cosine by its hardware
+ * approximations (errors near 2^-21, below the angle's own rounding; the
+ * sine and cosine of pi v from those of pi (v - 1), in [-pi, pi), where they
+ * are accurate), the host by the C library in double: the two agree to about
+ * 1e-6 (1 + |z|), which moves float prices by ~1e-7 of their value. */
+MCP_HD static inline void mcpi_rng_box_muller_f(const uint32_t c[4], float out[2])
+{
+  const float inv53 = 1.0f / 9007199254740992.0f;
+  uint64_t zx = c[0] ^ ((uint64_t)c[1] << 21); /* < 2^53 */
+  float u = fmaf((float)zx, inv53, inv53 / 2);
+  float w = fmaf((float)((UINT64_C(1) << 53) - zx), inv53, -inv53 / 2);
+  float v = fmaf((float)(c[2] ^ ((uint64_t)c[3] << 21)), inv53 * 2, inv53);
+  float series = 0.125f; /* w + w^2 / 2 + ... + w^8 / 8, to 2e-9 relative for w < 1/16 */
+  for (int k = 7; k >= 1; k--)
+    series = fmaf(series, w, 1.0f / (float)k);
+  series *= w;
+#ifdef __CUDA_ARCH__
+  float l = w < 0.0625f ? series : -__logf(u), sn, cs;
+  __sincosf((v - 1.0f) * 3.14159265f, &sn, &cs);
+  sn = -sn, cs = -cs;
+#else
+  float l = w < 0.0625f ? series : (float)-log((double)u);
+  float sn = (float)sin(v * 3.1415926535897932), cs = (float)cos(v * 3.1415926535897932);
+#endif
+  float r = sqrtf(2.0f * l);
+  out[0] = sn * r;
+  out[1] = cs * r;
+}
+
+/* The two normals of the canonical mapping at step s of paths p and p + 1 (p
+ * even), out[0] and out[1]: what the cuRAND generator returns at those
+ * offsets (rng.c), in double or, _f, by the float transform. */
+MCP_HD static inline void mcpi_rng_pair_block(uint64_t job_seed, uint64_t s, uint64_t p,
+                                              uint32_t c[4])
+{
+  uint64_t ctr;
+  uint32_t sub;
+  mcpi_rng_block_at(s, p, &ctr, &sub);
+  mcpi_rng_block(job_seed, ctr, sub, c);
+}
+
+MCP_HD static inline void mcpi_rng_pair(uint64_t job_seed, uint64_t s, uint64_t p, double out[2])
+{
+  uint32_t c[4];
+  mcpi_rng_pair_block(job_seed, s, p, c);
+  mcpi_rng_box_muller(c, out);
+}
+
+MCP_HD static inline void mcpi_rng_pair_f(uint64_t job_seed, uint64_t s, uint64_t p, float out[2])
+{
+  uint32_t c[4];
+  mcpi_rng_pair_block(job_seed, s, p, c);
+  mcpi_rng_box_muller_f(c, out);
 }
 
 /* Fills z[(s - step0) ld + i] = normal(step s, path p0 + i) for steps

@@ -172,6 +172,50 @@ static void test_kernel_options(void **state)
   mcp_portfolio_destroy(p);
 }
 
+/* The normals modes: names, the default (fused), bad values refused and the
+ * setting kept; the CPU backend prices a book to the same bits under both. */
+static void test_normals_modes(void **state)
+{
+  mcp_normals n = MCP_NORMALS_STORED;
+  assert_int_equal(mcp_normals_from_name("fused", &n), MCP_OK);
+  assert_int_equal(n, MCP_NORMALS_FUSED);
+  assert_int_equal(mcp_normals_from_name("stored", &n), MCP_OK);
+  assert_int_equal(n, MCP_NORMALS_STORED);
+  assert_string_equal(mcp_normals_name(MCP_NORMALS_FUSED), "fused");
+  assert_string_equal(mcp_normals_name((mcp_normals)2), "unknown");
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_normals_from_name("cached", &n));
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_normals_from_name(NULL, &n));
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_normals_from_name("fused", NULL));
+
+  mcp_market *m;
+  mcp_portfolio *p;
+  small_book(&m, &p);
+  assert_int_equal(mcp_portfolio_normals(p), MCP_NORMALS_FUSED);
+  PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "normals: expected fused or stored",
+                  mcp_portfolio_set_normals(p, (mcp_normals)5));
+  assert_int_equal(mcp_portfolio_normals(p), MCP_NORMALS_FUSED);
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_portfolio_set_normals(NULL, MCP_NORMALS_FUSED));
+  mcp_context *ctx;
+  mcp_results *r[2];
+  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
+  for (int k = 0; k < 2; k++) {
+    assert_int_equal(mcp_portfolio_set_normals(p, (mcp_normals)k), MCP_OK);
+    assert_int_equal(mcp_portfolio_normals(p), (mcp_normals)k);
+    assert_int_equal(mcp_price(ctx, m, p, &r[k]), MCP_OK);
+  }
+  mcp_estimate a, b;
+  for (size_t i = 0; i < mcp_results_count(r[0]); i++) {
+    mcp_results_trade(r[0], i, &a);
+    mcp_results_trade(r[1], i, &b);
+    assert_memory_equal(&a, &b, sizeof a);
+  }
+  mcp_results_destroy(r[0]);
+  mcp_results_destroy(r[1]);
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void test_devices(void **state)
 {
   mcp_device_info info;
@@ -469,7 +513,8 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_strerror),          cmocka_unit_test(test_version),
-      cmocka_unit_test(test_backend_names),     cmocka_unit_test(test_kernel_options),     cmocka_unit_test(test_devices),
+      cmocka_unit_test(test_backend_names),     cmocka_unit_test(test_kernel_options),
+      cmocka_unit_test(test_normals_modes),     cmocka_unit_test(test_devices),
       cmocka_unit_test(test_destroy_null),      cmocka_unit_test(test_null_arguments),
       cmocka_unit_test(test_context),           cmocka_unit_test(test_market),
       cmocka_unit_test(test_portfolio_trades),  cmocka_unit_test(test_portfolio_settings),

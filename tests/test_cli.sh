@@ -230,6 +230,13 @@ run price --market "$MARKET" --portfolio "$ARRAYS" --format csv --placement regi
 check "--placement leaves the prices alone" '
   status 0 && grep -q "^cliquet," "$TMP/out" && cmp -s "$TMP/out" "$TMP/arrays.csv"'
 
+run price --market "$MARKET" --portfolio "$BOOK" --normals registers
+check "--normals registers exits 2 naming the modes" 'status 2 && err_has "fused or stored"'
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --normals stored
+cp "$TMP/out" "$TMP/stored.csv"
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --normals fused
+check "--normals leaves the prices alone" 'status 0 && cmp -s "$TMP/out" "$TMP/stored.csv"'
+
 run price --market "$MARKET" --portfolio "$BOOK" --format csv --scenarios "$DATA/cli_scenarios.json"
 check "--scenarios writes a row a trade and point, the zero shift equal to the plain run" '
   status 0 && [ "$(grep -c "^c1," "$TMP/out")" = 6 ] && [ "$(grep -c "^TOTAL," "$TMP/out")" = 6 ] &&

@@ -146,8 +146,8 @@ static void gpu_invariant_under_block_and_tile(void **state)
   mcp_market_destroy(m);
 }
 
-/* Every prefetch strategy, distance and padding prices the book to the same
- * bits as the plain loop, in double and in float, with a block size that is
+/* Every prefetch strategy, distance and padding of the stored normals prices
+ * the book to the same bits as the fused kernel, in double and in float, with a block size that is
  * not a power of two and a path count that leaves a ragged last wave; float
  * agrees with the CPU's float paths to float rounding. */
 static void strategies_identical(void **state)
@@ -168,14 +168,16 @@ static void strategies_identical(void **state)
         for (size_t k = 0; k < (smem ? sizeof pads / sizeof *pads : 1); k++) {
           assert_int_equal(mcp_portfolio_set_prefetch(p, (mcp_prefetch)s, dists[d], pads[k]),
                            MCP_OK);
+          assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
           mcp_results *r = price(MCP_BACKEND_CUDA, 96, 0, m, p);
+          assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_FUSED), MCP_OK);
           assert_identical(ref, r);
           mcp_results_destroy(r);
           runs++;
         }
       }
-    print_message("  %s: %d strategy settings identical to none\n", prec ? "float" : "double",
-                  runs);
+    print_message("  %s: %d stored strategy settings identical to fused\n",
+                  prec ? "float" : "double", runs);
     if (prec == MCP_FLOAT) {
       mcp_results *c = price(MCP_BACKEND_CPU, 96, 0, m, p);
       mcp_estimate x, y;
@@ -332,8 +334,9 @@ static void gpu_models_match_cpu(void **state)
   mcp_market_destroy(m);
 }
 
-/* Block size, tile size, repetition and every prefetch strategy leave the
- * bits of the models book unchanged, with all methods on. */
+/* Block size, tile size, repetition and every prefetch strategy of the
+ * stored normals leave the bits of the models book (fused) unchanged, with
+ * all methods on. */
 static void gpu_models_invariant(void **state)
 {
   mcp_market *m = models_market();
@@ -363,12 +366,14 @@ static void gpu_models_invariant(void **state)
                                                     smem && d == 12 ? MCP_PADDING_INTERLEAVED
                                                                     : 1),
                          MCP_OK);
+        assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
         mcp_results *r = price(MCP_BACKEND_CUDA, 96, 0, m, p);
+        assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_FUSED), MCP_OK);
         assert_identical(ref, r);
         mcp_results_destroy(r);
         runs++;
       }
-    print_message("  %s: %d strategy settings, 3 block and 2 tile sizes identical\n",
+    print_message("  %s: %d stored strategy settings, 3 block and 2 tile sizes identical\n",
                   prec ? "float" : "double", runs);
     mcp_results_destroy(ref);
   }
@@ -757,6 +762,7 @@ static void gpu_arrays_refused(void **state)
   mcp_market_destroy(m);
 }
 
+#ifdef MCP_HAVE_CUDA /* reads the kernels' attributes through the CUDA runtime */
 /* The register placement leaves the array in registers: its kernels use no
  * more local memory than the same loop without an array (none at all, but
  * for the double single-asset state, which a call of the step keeps in a
@@ -786,6 +792,7 @@ static void gpu_register_arrays_stay_in_registers(void **state)
       }
     }
 }
+#endif
 
 /* ---- Greeks ---------------------------------------------------------------- */
 
@@ -866,8 +873,8 @@ static void gpu_greeks_match_cpu(void **state)
   mcp_market_destroy(m);
 }
 
-/* The GPU's Greeks keep their bits under block size, tile size and prefetch
- * strategy. */
+/* The GPU's Greeks keep their bits under block size, tile size, normals mode
+ * and prefetch strategy. */
 static void gpu_greeks_invariant(void **state)
 {
   mcp_market *m = array_market();
@@ -877,11 +884,105 @@ static void gpu_greeks_invariant(void **state)
   compare_greeks(ref, r, -1);
   mcp_results_destroy(r);
   assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_SMEM_ROLLING, 8, 1), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
   r = price_greeks(MCP_BACKEND_CUDA, 256, 0, m, p, 0);
   compare_greeks(ref, r, -1);
   mcp_results_destroy(r);
   mcp_results_destroy(ref);
   mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Fused normals price every family to the bits of stored normals: the plain
+ * book (job-shaped state), every model, product and method (QMC runs stored
+ * either way), the per-path arrays in each placement, and the Greeks, in
+ * double and float; the fused runs use another block size and tiles of a
+ * size that is not a power of two. */
+static void expect_fused_equals_stored(const mcp_market *m, mcp_portfolio *p, int greeks,
+                                       const char *what)
+{
+  for (int prec = 0; prec < 2; prec++) {
+    assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
+    mcp_results *s = greeks ? price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0)
+                            : price(MCP_BACKEND_CUDA, 128, 0, m, p);
+    assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_FUSED), MCP_OK);
+    mcp_results *f = greeks ? price_greeks(MCP_BACKEND_CUDA, 96, 12288, m, p, 0)
+                            : price(MCP_BACKEND_CUDA, 96, 12288, m, p);
+    if (greeks)
+      compare_greeks(s, f, -1);
+    else
+      assert_identical(s, f);
+    print_message("  %s, %s: fused = stored, %zu trades\n", what, prec ? "float" : "double",
+                  mcp_results_count(f));
+    mcp_results_destroy(s);
+    mcp_results_destroy(f);
+  }
+  assert_int_equal(mcp_portfolio_set_precision(p, MCP_DOUBLE), MCP_OK);
+}
+
+static void fused_equals_stored(void **state)
+{
+  static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC, 7};
+  mcp_market *m = market();
+  mcp_portfolio *p = book(30011);
+  expect_fused_equals_stored(m, p, 0, "plain book");
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  m = models_market();
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
+    p = models_book(20011, methods[k], 0);
+    expect_fused_equals_stored(m, p, 0, "models book");
+    mcp_portfolio_destroy(p);
+  }
+  p = models_book(20011, 0, 1);
+  expect_fused_equals_stored(m, p, 0, "models book, methods per trade");
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  m = array_market();
+  for (int big = 0; big < 2; big++) {
+    p = array_book(20011, big, MCP_ANTITHETIC);
+    for (int q = MCP_PLACEMENT_AUTO; q <= MCP_PLACEMENT_SHARED; q++) {
+      if (big && q == MCP_PLACEMENT_REGISTERS) /* too large for the registers */
+        continue;
+      assert_int_equal(mcp_portfolio_set_placement(p, (mcp_placement)q), MCP_OK);
+      expect_fused_equals_stored(m, p, 0, big ? "arrays up to 64" : "arrays up to 16");
+    }
+    mcp_portfolio_destroy(p);
+  }
+  p = models_book(20011, MCP_ANTITHETIC | MCP_CONTROL_VARIATE, 1);
+  expect_fused_equals_stored(m, p, 1, "Greeks of the models book");
+  mcp_portfolio_destroy(p);
+  p = array_book(20011, 0, 0);
+  expect_fused_equals_stored(m, p, 1, "Greeks of the arrays book");
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* One context prices books of every shape in turn, with the device buffers
+ * it keeps from run to run (grown, reused, fused and stored, float and
+ * double): each result equals a fresh context's to the bit. */
+static void context_reuse_identical(void **state)
+{
+  mcp_market *m = array_market();
+  mcp_portfolio *books[4] = {models_book(20011, 7, 1), book(30011), array_book(10007, 1, 0),
+                             models_book(5003, MCP_QMC, 0)};
+  assert_int_equal(mcp_portfolio_set_normals(books[2], MCP_NORMALS_STORED), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_precision(books[1], MCP_FLOAT), MCP_OK);
+  mcp_context *ctx;
+  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CUDA), MCP_OK);
+  for (int round = 0; round < 2; round++)
+    for (int k = 0; k < 4; k++) {
+      mcp_results *kept = NULL, *fresh = price(MCP_BACKEND_CUDA, 128, 0, m, books[k]);
+      if (mcp_price(ctx, m, books[k], &kept) != MCP_OK)
+        fail_msg("mcp_price: %s", mcp_context_last_error(ctx));
+      assert_identical(fresh, kept);
+      mcp_results_destroy(kept);
+      mcp_results_destroy(fresh);
+    }
+  mcp_context_destroy(ctx);
+  for (int k = 0; k < 4; k++)
+    mcp_portfolio_destroy(books[k]);
   mcp_market_destroy(m);
 }
 
@@ -957,10 +1058,14 @@ int main(void)
       cmocka_unit_test(gpu_arrays_match_cpu),
       cmocka_unit_test(gpu_arrays_float_invariant),
       cmocka_unit_test(gpu_arrays_refused),
+#ifdef MCP_HAVE_CUDA
       cmocka_unit_test(gpu_register_arrays_stay_in_registers),
+#endif
       cmocka_unit_test(gpu_greeks_match_cpu),
       cmocka_unit_test(gpu_greeks_invariant),
       cmocka_unit_test(gpu_scenarios_equal_separate_runs),
+      cmocka_unit_test(fused_equals_stored),
+      cmocka_unit_test(context_reuse_identical),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

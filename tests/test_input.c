@@ -448,6 +448,8 @@ static const bad_case bad_cases[] = {
     /* finite differences */
     {"bad_placement.json", 0, MCP_ERR_INPUT,
      ":2:39: run.placement: expected one of auto, registers, local, shared, got \"stack\""},
+    {"bad_normals.json", 0, MCP_ERR_INPUT,
+     ":2:37: run.normals: expected one of fused, stored, got \"cached\""},
     {"bad_cliquet_best.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: trade 'C1': best: expected 0 (all) to 4 periods, got 5"},
     {"bad_cliquet_strike.json", 0, MCP_ERR_INPUT,

@@ -116,6 +116,57 @@ static void slices_match_one_fill(void **state)
   free(part);
 }
 
+/* mcpi_rng_pair, the Philox block and Box-Muller transform that the fused
+ * path kernel computes in registers, against cuRAND's host generator at the
+ * same (step, path): steps 0 and 9, paths on both sides of a window edge and
+ * at every position within a quad.  Equal to rounding (the generator's own
+ * sin and cos may differ from libm's in the last bit). */
+static void pair_matches_generator(void **state)
+{
+  const size_t n = 16, steps = 10;
+  const uint64_t p0 = 3 * W - 8;
+  double z[16 * 10];
+  curandGenerator_t g = host_generator();
+  uint64_t seed = mcpi_rng_job_seed(7, "C", 2);
+  assert_int_equal(mcpi_rng_fill(g, seed, 0, steps, p0, n, z, n), CURAND_STATUS_SUCCESS);
+  for (size_t s = 0; s < steps; s += 9)
+    for (size_t i = 0; i < n; i += 2) {
+      double pair[2];
+      mcpi_rng_pair(seed, s, p0 + i, pair);
+      for (int c = 0; c < 2; c++)
+        if (fabs(pair[c] - z[s * n + i + c]) > 4e-15 * (1 + fabs(pair[c])))
+          fail_msg("step %zu path %zu: pair %.17g, generator %.17g", s, (size_t)p0 + i + c,
+                   pair[c], z[s * n + i + c]);
+    }
+  curandDestroyGenerator(g);
+}
+
+/* The float transform (float paths' normals) of the same blocks is the
+ * double normal to about float rounding, so that float and double prices
+ * agree to ~1e-7: over 2^16 pairs, no normal further than 1e-6 (1 + |z|),
+ * the float rounding of the angle times the radius; also for normals near 0,
+ * whose radius comes from a uniform near 1. */
+static void pair_f_follows_pair(void **state)
+{
+  uint64_t seed = mcpi_rng_job_seed(11, "F", 0);
+  double worst = 0;
+  for (uint64_t i = 0; i < 65536; i++) {
+    double d[2];
+    float f[2];
+    uint64_t s = i % 7, p = 2 * (i * 40503 % (4 * W));
+    mcpi_rng_pair(seed, s, p, d);
+    mcpi_rng_pair_f(seed, s, p, f);
+    for (int c = 0; c < 2; c++) {
+      double err = fabs(f[c] - d[c]) / (1e-6 * (1 + fabs(d[c])));
+      if (err > 1)
+        fail_msg("step %llu path %llu: float %.9g, double %.17g", (unsigned long long)s,
+                 (unsigned long long)p + c, f[c], d[c]);
+      worst = fmax(worst, err);
+    }
+  }
+  print_message("  worst float normal error: %.2f of the bound\n", worst);
+}
+
 /* Job seeds: different runs, underlyings and job numbers give different
  * seeds; the same key gives the same one. */
 static void job_seeds(void **state)
@@ -134,6 +185,8 @@ int main(void)
       cmocka_unit_test(offsets_of_the_mapping),
       cmocka_unit_test(normals_distinct_across_windows),
       cmocka_unit_test(slices_match_one_fill),
+      cmocka_unit_test(pair_matches_generator),
+      cmocka_unit_test(pair_f_follows_pair),
       cmocka_unit_test(job_seeds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

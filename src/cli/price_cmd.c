@@ -37,6 +37,11 @@ const char cli_price_options_help[] =
     "      --block-size N     CUDA threads per block: a multiple of 32 from 32 to 1024\n"
     "                         (default 128); prices do not depend on it\n"
     "      --precision NAME   double or float (overrides run.precision; default double)\n"
+    "      --normals NAME     fused (the default: the GPU path kernel computes its\n"
+    "                         normals in registers) or stored (a tile of normals in\n"
+    "                         device memory, read through --prefetch; QMC always\n"
+    "                         runs stored); overrides run.normals; prices do not\n"
+    "                         depend on it\n"
     "      --prefetch NAME    how the GPU path kernel fetches each step's inputs: none,\n"
     "                         unroll, scalar-batch, smem-batch, scalar-rolling,\n"
     "                         smem-rolling or smem-async (overrides run.prefetch;\n"
@@ -114,6 +119,7 @@ enum {
   O_STENCIL,
   O_COARSENING,
   O_PLACEMENT,
+  O_NORMALS,
   O_SCENARIOS,
   O_GREEKS,
   O_GREEK_METHOD,
@@ -135,6 +141,7 @@ static const cli_option options[] = {
     [O_PDE_NODES] = {"pde-nodes", 0, 1}, [O_PDE_STEPS] = {"pde-steps", 0, 1},
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
     [O_COARSENING] = {"coarsening", 0, 1}, [O_PLACEMENT] = {"placement", 0, 1},
+    [O_NORMALS] = {"normals", 0, 1},
     [O_SCENARIOS] = {"scenarios", 0, 1}, [O_GREEKS] = {"greeks", 0, 1},
     [O_GREEK_METHOD] = {"greek-method", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
@@ -155,6 +162,7 @@ typedef struct price_opts {
   mcp_precision precision;
   mcp_prefetch prefetch;
   mcp_placement placement;
+  mcp_normals normals;
   report_format format;
 } price_opts;
 
@@ -311,6 +319,11 @@ static int parse_args(char **argv, price_opts *o)
       if (bad)
         cli_error("--placement: expected one of auto, registers, local, shared; got '%s'", v);
       break;
+    case O_NORMALS:
+      bad = mcp_normals_from_name(v, &o->normals) != MCP_OK;
+      if (bad)
+        cli_error("--normals: expected fused or stored; got '%s'", v);
+      break;
     case O_PADDING:
       if (strcmp(v, "interleaved") == 0)
         o->padding = UINT64_MAX; /* MCP_PADDING_INTERLEAVED */
@@ -411,6 +424,8 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
   else if (GIVEN(o, O_PLACEMENT) &&
            (st = mcp_portfolio_set_placement(p, o->placement)) != MCP_OK)
     option = "--placement";
+  else if (GIVEN(o, O_NORMALS) && (st = mcp_portfolio_set_normals(p, o->normals)) != MCP_OK)
+    option = "--normals";
   else if (GIVEN(o, O_PREFETCH) || GIVEN(o, O_DISTANCE) || GIVEN(o, O_PADDING)) {
     mcp_prefetch s;
     int d, pad;
