@@ -93,93 +93,48 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_NCDF_F(x) (0.5f * erfcf(-(x) * 0.70710678118654752440f))
 #endif
 
+/* The general single-asset state: every schedule and monitor, any model; in
+ * double, again in double with the state of the pathwise and
+ * likelihood-ratio vega and rho (_g), and in float (_f). */
 #define MCPI_NSCHED MCPI_MAX_SCHEDULES
 #define MCPI_NMON MCPI_MAX_MONITORS
 #define MCPI_MODEL_OF(j) ((j)->model)
-#define MCPI_REAL double
-#define MCPI_EXP exp
-#define MCPI_LOG log
-#define MCPI_SQRT sqrt
-#define MCPI_NCDF MCPI_NCDF_D
 #define MCPI_P(name) name
-#define MCPI_COEF(name) name
 #include "path_body.h"
-/* again in double, with the state of the pathwise and likelihood-ratio vega
- * and rho */
 #undef MCPI_P
 #define MCPI_P(name) name##_g
 #define MCPI_GREEK_STATE
 #include "path_body.h"
 #undef MCPI_GREEK_STATE
-#undef MCPI_REAL
-#undef MCPI_EXP
-#undef MCPI_LOG
-#undef MCPI_SQRT
-#undef MCPI_NCDF
 #undef MCPI_P
-#undef MCPI_COEF
-
-#define MCPI_REAL float
-#define MCPI_EXP expf
-#define MCPI_LOG logf
-#define MCPI_SQRT sqrtf
-#define MCPI_NCDF MCPI_NCDF_F
 #define MCPI_P(name) name##_f
-#define MCPI_COEF(name) name##_f
+#define MCPI_FLOAT_BODY
 #include "path_body.h"
-#undef MCPI_REAL
-#undef MCPI_EXP
-#undef MCPI_LOG
-#undef MCPI_SQRT
-#undef MCPI_NCDF
+#undef MCPI_FLOAT_BODY
 #undef MCPI_P
-#undef MCPI_COEF
 #undef MCPI_NSCHED
 #undef MCPI_NMON
-
 #undef MCPI_MODEL_OF
 
 /* The job-shaped single-asset states: Black-Scholes jobs whose trades use at
  * most MCPI_SMALL_SCHEDULES schedules and MCPI_SMALL_MONITORS monitors (a
  * plain book's: the trades' dates and maturity, one bridge barrier) step the
  * same lines with arrays that small and no other model's branches, so the GPU
- * kernel keeps the state in registers. */
+ * kernel keeps the state in registers; in double (_s) and float (_fs). */
 #define MCPI_SMALL_SCHEDULES 2
 #define MCPI_SMALL_MONITORS 1
 #define MCPI_MODEL_OF(j) MCPI_MODEL_BLACK_SCHOLES
 #define MCPI_NSCHED MCPI_SMALL_SCHEDULES
 #define MCPI_NMON MCPI_SMALL_MONITORS
 #define MCPI_SINGLE_ONLY
-#define MCPI_REAL double
-#define MCPI_EXP exp
-#define MCPI_LOG log
-#define MCPI_SQRT sqrt
-#define MCPI_NCDF MCPI_NCDF_D
 #define MCPI_P(name) name##_s
-#define MCPI_COEF(name) name
 #include "path_body.h"
-#undef MCPI_REAL
-#undef MCPI_EXP
-#undef MCPI_LOG
-#undef MCPI_SQRT
-#undef MCPI_NCDF
 #undef MCPI_P
-#undef MCPI_COEF
-#define MCPI_REAL float
-#define MCPI_EXP expf
-#define MCPI_LOG logf
-#define MCPI_SQRT sqrtf
-#define MCPI_NCDF MCPI_NCDF_F
 #define MCPI_P(name) name##_fs
-#define MCPI_COEF(name) name##_f
+#define MCPI_FLOAT_BODY
 #include "path_body.h"
-#undef MCPI_REAL
-#undef MCPI_EXP
-#undef MCPI_LOG
-#undef MCPI_SQRT
-#undef MCPI_NCDF
+#undef MCPI_FLOAT_BODY
 #undef MCPI_P
-#undef MCPI_COEF
 #undef MCPI_SINGLE_ONLY
 #undef MCPI_MODEL_OF
 #undef MCPI_NSCHED

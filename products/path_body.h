@@ -1,14 +1,29 @@
-/* path_body.h: the path body in one precision, MCPI_REAL (double or float);
- * included several times by path.h, which defines MCPI_REAL, the math
- * functions, MCPI_P (the function name suffix), MCPI_COEF (the view's
- * coefficient arrays) and MCPI_NSCHED and MCPI_NMON (the schedules and
- * barrier monitors the single-asset state carries); with MCPI_GREEK_STATE
- * (double) it also carries what the pathwise and likelihood-ratio vega and
- * rho need (greeks.h).  With MCPI_SINGLE_ONLY it defines the single-asset
+/* path_body.h: the path body in one precision, MCPI_REAL: double, or float
+ * with MCPI_FLOAT_BODY; included several times by path.h, which defines
+ * MCPI_P (the function name suffix) and MCPI_NSCHED and MCPI_NMON (the
+ * schedules and barrier monitors the single-asset state carries); with
+ * MCPI_GREEK_STATE (double) it also carries what the pathwise and
+ * likelihood-ratio vega and rho need (greeks.h).  With MCPI_SINGLE_ONLY it defines the single-asset
  * state alone: the job-shaped state of the GPU's kernels for Black-Scholes
  * jobs that use few schedules and monitors (MCPI_MODEL_OF then names the
  * model as a constant; its steps and payoffs are these same lines).
  * No include guard on purpose. */
+
+#ifdef MCPI_FLOAT_BODY
+#define MCPI_REAL float
+#define MCPI_EXP expf
+#define MCPI_LOG logf
+#define MCPI_SQRT sqrtf
+#define MCPI_NCDF MCPI_NCDF_F
+#define MCPI_COEF(name) name##_f /* the view's coefficient arrays */
+#else
+#define MCPI_REAL double
+#define MCPI_EXP exp
+#define MCPI_LOG log
+#define MCPI_SQRT sqrt
+#define MCPI_NCDF MCPI_NCDF_D
+#define MCPI_COEF(name) name
+#endif
 
 #include "heston.h"
 #include "merton.h"
@@ -294,3 +309,10 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
   }
 }
 #endif /* MCPI_SINGLE_ONLY */
+
+#undef MCPI_REAL
+#undef MCPI_EXP
+#undef MCPI_LOG
+#undef MCPI_SQRT
+#undef MCPI_NCDF
+#undef MCPI_COEF
