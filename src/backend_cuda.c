@@ -57,11 +57,12 @@ static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
 
 void mcpi_cuda_release(mcp_context *ctx)
 {
-  for (int b = 0; b < MCPI_DEV_SLOTS; b++) {
-    cudaFree(ctx->dev[b]);
-    ctx->dev[b] = NULL;
-    ctx->dev_bytes[b] = 0;
-  }
+  for (int b = 0; b < MCPI_DEV_SLOTS; b++)
+    if (ctx->dev[b]) { /* a CPU context never touches the CUDA runtime */
+      cudaFree(ctx->dev[b]);
+      ctx->dev[b] = NULL;
+      ctx->dev_bytes[b] = 0;
+    }
 }
 
 /* Slot b's buffer of at least bytes: the context's, where it is large
