@@ -1,8 +1,8 @@
 // path_kernel.cuh: the Monte Carlo path kernels, one thread a sample, one kernel
 // a (precision, normals mode, prefetch strategy, distance, single or
-// multi-asset); each
-// path_kernel_*.cu instantiates the table of one precision and asset count,
-// so that nvcc compiles the four in parallel.  Every variant makes the same
+// multi-asset); each path_kernel_*.cu instantiates the table of one precision
+// and state (one asset, several, or the job-shaped one), so that nvcc compiles
+// the six in parallel.  Every variant makes the same
 // calls of the shared path body (path.h) in the same order, so per-path values
 // are identical bit for bit; they differ only in how a step's inputs (the
 // path's normal, from the tile in global memory, and the step's coefficients,
@@ -401,26 +401,13 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ASYNC, D> {
 
 // The canonical normals of one path (rng.h), computed in registers, in double
 // or by the float transform.  A Philox block gives the normals of paths p and
-// p + 1 (p even) at one element, so
-// the two lanes of such a pair share the work of two elements: the even lane
+// p + 1 (p even) at one element, so the two lanes of such a pair share the
+// work of two elements: the even lane
 // computes element e's block, the odd lane element e + 1's, and each hands
 // the other the normal it needs by one shuffle.  So every normal is computed
 // once, as in the stored mode's normals kernel, and the numbers are the same.
 // Needs the whole warp at every call, and lane parity equal to path parity
 // (tiles start at multiples of 4 paths; blocks are whole warps).
-template <typename R> struct fused_normals;
-template <> struct fused_normals<double> {
-  static __device__ __forceinline__ void transform(const uint32_t c[4], double r[2])
-  {
-    mcpi_rng_box_muller(c, r);
-  }
-};
-template <> struct fused_normals<float> {
-  static __device__ __forceinline__ void transform(const uint32_t c[4], float r[2])
-  {
-    mcpi_rng_box_muller_f(c, r);
-  }
-};
 struct fused_rng {
   uint64_t seed, ctr; // the job's seed; the counter of this lane's element 0 (odd: 1)
   uint32_t sub;       // the pair's subsequence
@@ -435,7 +422,7 @@ struct fused_rng {
     uint32_t c[4];
     R r[2];
     mcpi_rng_block(seed, ctr + (uint64_t)e * MCPI_RNG_STEP_COUNTER, sub, c);
-    fused_normals<R>::transform(c, r);
+    mcpi_rng_transform(c, r);
     R got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
     z0 = odd ? got : r[0];
     z1 = odd ? r[1] : got;

@@ -7,14 +7,6 @@
 #include "launch.h"
 #include "rng.h"
 
-template <typename R> struct transform;
-template <> struct transform<double> {
-  static __device__ void of(const uint32_t c[4], double r[2]) { mcpi_rng_box_muller(c, r); }
-};
-template <> struct transform<float> {
-  static __device__ void of(const uint32_t c[4], float r[2]) { mcpi_rng_box_muller_f(c, r); }
-};
-
 // One thread, four consecutive paths of one step: the blocks at counters c
 // and c + 1 of one subsequence, two normals each, as the generator does.
 template <typename R>
@@ -31,9 +23,9 @@ __global__ void mcpi_normals_kernel(unsigned long long seed, size_t step0, size_
   R v[4];
   mcpi_rng_block_at(step0 + s, p0 + i, &ctr, &sub);
   mcpi_rng_block(seed, ctr, sub, c);
-  transform<R>::of(c, v);
+  mcpi_rng_transform(c, v);
   mcpi_rng_block(seed, ctr + 1, sub, c);
-  transform<R>::of(c, v + 2);
+  mcpi_rng_transform(c, v + 2);
   R *out = z + s * ld + i;
   if (i + 3 < n) {
     out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = v[3];

@@ -3,10 +3,11 @@
  * MCPI_P (the function name suffix) and MCPI_NSCHED and MCPI_NMON (the
  * schedules and barrier monitors the single-asset state carries); with
  * MCPI_GREEK_STATE (double) it also carries what the pathwise and
- * likelihood-ratio vega and rho need (greeks.h).  With MCPI_SINGLE_ONLY it defines the single-asset
- * state alone: the job-shaped state of the GPU's kernels for Black-Scholes
- * jobs that use few schedules and monitors (MCPI_MODEL_OF then names the
- * model as a constant; its steps and payoffs are these same lines).
+ * likelihood-ratio vega and rho need (greeks.h).  With MCPI_SINGLE_ONLY it
+ * defines the single-asset state alone: the job-shaped state of the GPU's
+ * kernels for Black-Scholes jobs that use few schedules and monitors
+ * (MCPI_MODEL_OF then names the model as a constant; its steps and payoffs
+ * are these same lines).
  * No include guard on purpose. */
 
 #ifdef MCPI_FLOAT_BODY

@@ -145,6 +145,18 @@ MCP_HD static inline void mcpi_rng_box_muller_f(const uint32_t c[4], float out[2
   out[1] = cs * r;
 }
 
+#ifdef __cplusplus
+/* The transform of a path's precision, for the kernels' templates. */
+MCP_HD static inline void mcpi_rng_transform(const uint32_t c[4], double out[2])
+{
+  mcpi_rng_box_muller(c, out);
+}
+MCP_HD static inline void mcpi_rng_transform(const uint32_t c[4], float out[2])
+{
+  mcpi_rng_box_muller_f(c, out);
+}
+#endif
+
 /* The two normals of the canonical mapping at step s of paths p and p + 1 (p
  * even), out[0] and out[1]: what the cuRAND generator returns at those
  * offsets (rng.c), in double or, _f, by the float transform. */
