@@ -27,14 +27,15 @@ extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
 // The kernel of the options for a job of one or several assets and per-path
 // arrays of arr_len elements (0: none), or with gstate the double
 // single-asset kernel whose state carries on-path vega and rho; o->small
-// picks the job-shaped state of a single-asset job.
+// picks the job-shaped state of a single-asset job (with those or without).
 static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
   static const kernel_table tables[2][3] = {
       {mcpi_path_kernels_d1, mcpi_path_kernels_dn, mcpi_path_kernels_d1s},
       {mcpi_path_kernels_f1, mcpi_path_kernels_fn, mcpi_path_kernels_f1s}};
   if (gstate)
-    return mcpi_path_kernels_d1(0, 0, MCPI_NREG_CAPACITIES + 2, o->fused);
+    return (o->small ? mcpi_path_kernels_d1s : mcpi_path_kernels_d1)(
+        0, 0, MCPI_NREG_CAPACITIES + 2, o->fused);
   int di = mcpi_prefetch_distance_index(o->distance);
   return tables[o->precision][multi ? 1 : o->small ? 2 : 0](o->strategy,
                                      o->strategy == MCP_PREFETCH_NONE || di < 0 ? 0 : di,

@@ -64,6 +64,8 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_s, double, mcpi_path_init_s, mcpi_path_step_
                     mcpi_path_finish_s, mcpi_path_log_spots_s, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_fs, float, mcpi_path_init_fs, mcpi_path_step_fs,
                     mcpi_path_finish_fs, mcpi_path_log_spots_fs, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_path_state_gs, double, mcpi_path_init_gs, mcpi_path_step_gs,
+                    mcpi_path_finish_gs, mcpi_path_log_spots_gs, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
                     mcpi_multi_finish, mcpi_multi_log_spots, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
@@ -158,10 +160,12 @@ template <typename R, int M> struct path_state<R, M, 0, 0> {
 
 // A job whose vega or rho is estimated on the path (P = MCPI_PATH_GREEKS):
 // the double single-asset state that carries their derivatives (greeks.h);
-// the other shapes never get such jobs and keep their state.
+// the job-shaped one (M = 2) shaped likewise; the other shapes never get such
+// jobs and keep their state.
 #define MCPI_PATH_GREEKS 7
 template <typename R, int M> struct greek_state_of { typedef typename state_of<R, M>::type type; };
 template <> struct greek_state_of<double, 0> { typedef mcpi_path_state_g type; };
+template <> struct greek_state_of<double, 2> { typedef mcpi_path_state_gs type; };
 template <typename R, int M> struct path_state<R, M, MCPI_PATH_GREEKS, 0> {
   typedef typename greek_state_of<R, M>::type base;
   typedef no_array type;
@@ -417,11 +421,15 @@ struct fused_rng {
     mcpi_rng_block_at(odd, pair, &ctr, &sub);
   }
   fused_rng() = default;
-  template <typename R> __device__ __forceinline__ void two(int e, R &z0, R &z1) const
+  // The normals of the next two elements; the counter moves on by two
+  // elements (a loop-carried counter: recomputed from the thread index each
+  // round, it cost ~20 instructions a round in the shaped kernels' SASS).
+  template <typename R> __device__ __forceinline__ void two(R &z0, R &z1)
   {
     uint32_t c[4];
     R r[2];
-    mcpi_rng_block(seed, ctr + (uint64_t)e * MCPI_RNG_STEP_COUNTER, sub, c);
+    mcpi_rng_block(seed, ctr, sub, c);
+    ctr += 2 * MCPI_RNG_STEP_COUNTER;
     mcpi_rng_transform(c, r);
     R got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
     z0 = odd ? got : r[0];
@@ -432,12 +440,11 @@ struct fused_rng {
 // The element loop of the fused kernels: two elements a round of normals; the
 // coefficients, the same for every thread, come through the read-only cache.
 template <typename R, typename St>
-__device__ __forceinline__ void fused_run(St &st, const streams<R> &in, const fused_rng &nm,
-                                          int n)
+__device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n)
 {
   for (int e = 0; e < n; e += 2) {
     R z0, z1;
-    nm.two(e, z0, z1);
+    nm.two(z0, z1);
     coef<R> c = in.step(e);
     body_step(&st, in.job, z0, c.a, c.b, c.tag);
     if (e + 1 < n) {
@@ -529,7 +536,8 @@ __global__ void __maxnreg__(MCPI_SHAPED_REGISTERS)
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
 static const void *kernel_ptr()
 {
-  if constexpr (M == 2 && (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
+  if constexpr (M == 2 && P != MCPI_PATH_GREEKS &&
+                (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
     return reinterpret_cast<const void *>(&mcpi_path_kernel_shaped<R, S, D, M, P, L, N>);
   else
     return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M, P, L, N>);

@@ -106,23 +106,36 @@ MCP_HD static inline void mcpi_greeks_single(const mcpi_payoff_spec *p, const mc
 
 /* ---- vega and rho along the path ---------------------------------------------- */
 
+/* What a path carries for them: the scalars here, and a mcpi_greek_fixings
+ * for each schedule of the path's state (path_body.h sizes the array). */
 typedef struct mcpi_greek_state {
   int32_t e;          /* elements stepped */
+  int32_t lr;         /* the likelihood-ratio scores are read (MCPI_GSTATE_LR) */
   double t, w;        /* the time, d x / d sigma */
   double lr_v, lr_r;  /* likelihood-ratio scores of sigma and r */
-  /* per schedule: d/dsigma of sum, log_sum, log_max, log_min; d/dr of sum
-   * (sum t S) and of the extremes (the time of each) */
-  double vsum[MCPI_MAX_SCHEDULES], vlog[MCPI_MAX_SCHEDULES];
-  double vmax[MCPI_MAX_SCHEDULES], vmin[MCPI_MAX_SCHEDULES];
-  double tsum[MCPI_MAX_SCHEDULES], tmax[MCPI_MAX_SCHEDULES], tmin[MCPI_MAX_SCHEDULES];
 } mcpi_greek_state;
 
-MCP_HD static inline void mcpi_greek_state_init(mcpi_greek_state *g)
+/* A schedule's: d/dsigma of its sum, log_sum, log_max, log_min; d/dr of its
+ * sum (sum t S) and of the extremes (the time of each). */
+typedef struct mcpi_greek_fixings {
+  double vsum, vlog, vmax, vmin, tsum, tmax, tmin;
+} mcpi_greek_fixings;
+
+/* The job view's gstate: the _g body runs; and some trade reads the
+ * likelihood-ratio scores (whose divisions the other trades skip). */
+#define MCPI_GSTATE_ON 1
+#define MCPI_GSTATE_LR 2
+
+MCP_HD static inline void mcpi_greek_state_init(mcpi_greek_state *g, int gstate)
 {
   g->e = 0;
+  g->lr = (gstate & MCPI_GSTATE_LR) != 0;
   g->t = g->w = g->lr_v = g->lr_r = 0;
-  for (int k = 0; k < MCPI_MAX_SCHEDULES; k++)
-    g->vsum[k] = g->vlog[k] = g->vmax[k] = g->vmin[k] = g->tsum[k] = g->tmax[k] = g->tmin[k] = 0;
+}
+
+MCP_HD static inline void mcpi_greek_fixings_init(mcpi_greek_fixings *f)
+{
+  f->vsum = f->vlog = f->vmax = f->vmin = f->tsum = f->tmax = f->tmin = 0;
 }
 
 /* An element: z its normal (sign applied), b its deviation, f its factor;
@@ -134,7 +147,7 @@ MCP_HD static inline void mcpi_greek_state_step(mcpi_greek_state *g, const doubl
   double c = sqrt_dt[g->e++];
   if (f == 0)
     g->w += c * (z - b);
-  if (f == 0 && b > 0) {
+  if (g->lr && f == 0 && b > 0) {
     g->lr_v += c * ((z * z - 1) / b - z);
     g->lr_r += z * c * c / b;
   }
@@ -142,20 +155,20 @@ MCP_HD static inline void mcpi_greek_state_step(mcpi_greek_state *g, const doubl
     g->t += c * c;
 }
 
-/* A fixing of schedule k at spot, a new maximum or minimum or neither. */
-MCP_HD static inline void mcpi_greek_state_fix(mcpi_greek_state *g, int k, double spot, int max,
-                                               int min)
+/* A fixing of schedule x at spot, a new maximum or minimum or neither. */
+MCP_HD static inline void mcpi_greek_state_fix(const mcpi_greek_state *g, mcpi_greek_fixings *x,
+                                               double spot, int max, int min)
 {
-  g->vsum[k] += spot * g->w;
-  g->vlog[k] += g->w;
-  g->tsum[k] += spot * g->t;
+  x->vsum += spot * g->w;
+  x->vlog += g->w;
+  x->tsum += spot * g->t;
   if (max) {
-    g->vmax[k] = g->w;
-    g->tmax[k] = g->t;
+    x->vmax = g->w;
+    x->tmax = g->t;
   }
   if (min) {
-    g->vmin[k] = g->w;
-    g->tmin[k] = g->t;
+    x->vmin = g->w;
+    x->tmin = g->t;
   }
 }
 
@@ -190,19 +203,22 @@ MCP_HD static inline double mcpi_payoff_derivative(const mcpi_payoff_spec *p,
   }
 }
 
-/* A single-asset trade's vega and rho columns (after its delta and gamma). */
+/* A single-asset trade's vega and rho columns (after its delta and gamma);
+ * fk and fm are the fixings of its schedule and of its terminal one. */
 MCP_HD static inline void mcpi_greeks_rates(const mcpi_payoff_spec *p, const mcpi_observed *o,
-                                            double y, const mcpi_greek_state *g, double *pay,
-                                            size_t ldp, int pass)
+                                            double y, const mcpi_greek_state *g,
+                                            const mcpi_greek_fixings *fk,
+                                            const mcpi_greek_fixings *fm, double *pay, size_t ldp,
+                                            int pass)
 {
-  int c = p->g_col + !!p->g_delta + !!p->g_gamma, k = p->schedule, m = p->terminal;
+  int c = p->g_col + !!p->g_delta + !!p->g_gamma;
   if (p->g_vega) {
-    mcpi_observed dv = {g->vsum[k], g->vlog[k], g->vmax[k], g->vmin[k], g->vsum[m], 0};
+    mcpi_observed dv = {fk->vsum, fk->vlog, fk->vmax, fk->vmin, fm->vsum, 0};
     double v = p->g_vega == MCPI_GM_LR ? y * g->lr_v : mcpi_payoff_derivative(p, o, &dv);
     mcpi_emit_column(pay, ldp, c++, p->discount * v, pass);
   }
   if (p->g_rho) {
-    mcpi_observed dr = {g->tsum[k], p->g_fix_time, g->tmax[k], g->tmin[k], g->tsum[m], 0};
+    mcpi_observed dr = {fk->tsum, p->g_fix_time, fk->tmax, fk->tmin, fm->tsum, 0};
     double v = p->g_rho == MCPI_GM_LR ? y * g->lr_r : mcpi_payoff_derivative(p, o, &dr);
     mcpi_emit_column(pay, ldp, c, p->discount * (v - p->g_time * y), pass);
   }

@@ -47,7 +47,7 @@ typedef struct mcpi_job_view {
   int32_t nmon;              /* barrier monitors in use */
   int32_t arr_len;           /* elements of the per-path array (private.h), 0: none */
   int32_t greeks;            /* write the trades' Greek columns (greeks.h) */
-  int32_t gstate;            /* run the _g body: some trade's vega or rho is pathwise or LR */
+  int32_t gstate;            /* MCPI_GSTATE_* (greeks.h): run the _g body, read the LR scores */
   int32_t track;             /* MCPI_TRACK_*: what the fixings record besides the sums */
   double lr_b;               /* the first element's b: the likelihood-ratio score's */
   const double *sqrt_dt;     /* gstate: each element's step's sqrt(dt) */
@@ -120,7 +120,8 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
  * most MCPI_SMALL_SCHEDULES schedules and MCPI_SMALL_MONITORS monitors (a
  * plain book's: the trades' dates and maturity, one bridge barrier) step the
  * same lines with arrays that small and no other model's branches, so the GPU
- * kernel keeps the state in registers; in double (_s) and float (_fs). */
+ * kernel keeps the state in registers; in double (_s) and float (_fs), and
+ * in double with the on-path vega and rho (_gs). */
 #define MCPI_SMALL_SCHEDULES 2
 #define MCPI_SMALL_MONITORS 1
 #define MCPI_MODEL_OF(j) MCPI_MODEL_BLACK_SCHOLES
@@ -134,6 +135,11 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_FLOAT_BODY
 #include "path_body.h"
 #undef MCPI_FLOAT_BODY
+#undef MCPI_P
+#define MCPI_P(name) name##_gs
+#define MCPI_GREEK_STATE
+#include "path_body.h"
+#undef MCPI_GREEK_STATE
 #undef MCPI_P
 #undef MCPI_SINGLE_ONLY
 #undef MCPI_MODEL_OF

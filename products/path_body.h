@@ -42,8 +42,9 @@ typedef struct MCPI_P(mcpi_path_state) {
   MCPI_REAL log_max[MCPI_NSCHED], log_min[MCPI_NSCHED];
   MCPI_REAL survival[MCPI_NMON];
 #ifdef MCPI_GREEK_STATE
-  /* d/dsigma and d/dr of the observations (mcpi_observed_derivatives) */
+  /* d/dsigma and d/dr of the observations (greeks.h) */
   mcpi_greek_state g;
+  mcpi_greek_fixings gf[MCPI_NSCHED];
 #endif
 } MCPI_P(mcpi_path_state);
 
@@ -64,7 +65,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   for (int m = 0; m < MCPI_NMON; m++)
     st->survival[m] = 1;
 #ifdef MCPI_GREEK_STATE
-  mcpi_greek_state_init(&st->g);
+  mcpi_greek_state_init(&st->g, j->gstate);
+  MCP_UNROLL
+  for (int k = 0; k < MCPI_NSCHED; k++)
+    mcpi_greek_fixings_init(&st->gf[k]);
 #endif
 }
 
@@ -79,7 +83,9 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
     for (int k = 0; k < MCPI_NSCHED; k++)
       if (mask >> k & 1u) {
 #ifdef MCPI_GREEK_STATE
-        mcpi_greek_state_fix(&st->g, k, spot, st->x > st->log_max[k], st->x < st->log_min[k]);
+        int ext = (j->track & MCPI_TRACK_EXTREMA) != 0; /* else no trade reads them */
+        mcpi_greek_state_fix(&st->g, &st->gf[k], spot, ext && st->x > st->log_max[k],
+                             ext && st->x < st->log_min[k]);
 #endif
         st->sum[k] += spot;
         if (j->track & MCPI_TRACK_LOG_SUM)
@@ -111,7 +117,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
 {
   z *= st->sign;
   uint32_t f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
-  if (st->step == 0 && f == 0)
+  if (j->greeks && st->step == 0 && f == 0) /* read by likelihood-ratio Greeks only */
     st->z0 = z;
 #ifdef MCPI_GREEK_STATE
   mcpi_greek_state_step(&st->g, j->sqrt_dt, z, b, f, tag);
@@ -155,6 +161,13 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     mcpi_observed o = {0, 0, 0, 0, 0, 1};
+#if defined MCPI_GREEK_STATE && !defined MCPI_SINGLE_ONLY
+    /* indexed: the general state's derivatives stay in its frame (selected
+     * like the shaped state's below, they would all take registers) */
+    mcpi_greek_fixings fk = st->gf[p->schedule], fm = st->gf[p->terminal];
+#elif defined MCPI_GREEK_STATE
+    mcpi_greek_fixings fk = st->gf[0], fm = st->gf[0];
+#endif
     MCP_UNROLL
     for (int k = 0; k < MCPI_NSCHED; k++) {
       if (k == p->schedule) {
@@ -162,9 +175,16 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
         o.log_sum = st->log_sum[k];
         o.log_max = st->log_max[k];
         o.log_min = st->log_min[k];
+#if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
+        fk = st->gf[k];
+#endif
       }
-      if (k == p->terminal)
+      if (k == p->terminal) {
         o.terminal = st->sum[k];
+#if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
+        fm = st->gf[k];
+#endif
+      }
     }
     MCP_UNROLL
     for (int m = 0; m < MCPI_NMON; m++)
@@ -176,7 +196,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
       mcpi_greeks_single(p, &o, y, exp(j->log_spot), st->z0, j->lr_b, pay, ldp, pass);
 #ifdef MCPI_GREEK_STATE
     if (j->greeks && p->g_col >= 0)
-      mcpi_greeks_rates(p, &o, y, &st->g, pay, ldp, pass);
+      mcpi_greeks_rates(p, &o, y, &st->g, &fk, &fm, pay, ldp, pass);
 #endif
   }
   pay[(size_t)j->ntrades * ldp] = book;

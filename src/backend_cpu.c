@@ -109,7 +109,7 @@ static mcp_status paths(void *self, size_t n, int controls)
   size_t tile = c->tile, ne = j->nelem, ncol = mcpi_job_columns(j, 1);
   c->view.write_controls = controls;
   c->view.greeks = !controls && j->nin;
-  c->view.gstate = !controls && j->gstate;
+  c->view.gstate = controls ? 0 : j->gstate;
   for (size_t p = 0; p < j->npass; p++)
     c->pass[p].write_controls = controls;
 #pragma omp parallel for schedule(static)

@@ -302,7 +302,7 @@ static mcp_status paths(void *self, size_t n, int controls)
   double *pay = g->buf[PAY];
   g->view.write_controls = controls;
   g->view.greeks = !controls && j->nin;
-  g->view.gstate = !controls && j->gstate;
+  g->view.gstate = controls ? 0 : j->gstate;
   g->view.p0 = g->s0;
   cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                     g->view.gstate ? g->grid_g : g->grid, 0);

@@ -149,7 +149,9 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, cons
   s->g_fix_time = 0;
   for (size_t k = 0; k < tr->nfix; k++)
     s->g_fix_time += tr->fix[k];
-  j->gstate |= s->g_vega || s->g_rho;
+  if (s->g_vega || s->g_rho)
+    j->gstate |= MCPI_GSTATE_ON |
+                 (s->g_vega == MCPI_GM_LR || s->g_rho == MCPI_GM_LR ? MCPI_GSTATE_LR : 0);
   int ok = 1;
   if (!multi) {
     long a = market_index(m, j->u[0]);

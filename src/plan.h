@@ -55,7 +55,7 @@ typedef struct mcpi_job {
    * payoffs the path kernel also writes, pass p's trades and book in columns
    * ntrades + 1 + nest + p (ntrades + 1) */
   size_t nest, nin, nterm, npass;
-  int gstate;              /* some trade's vega or rho is estimated on the path */
+  int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
   mcpi_est *est;
   mcpi_term *term;
   size_t *pass;            /* the run's variant of each pass */

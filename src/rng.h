@@ -55,12 +55,21 @@ MCP_HD static inline void mcpi_philox(uint32_t c[4], uint64_t key)
 {
   uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
   for (int r = 0; r < 10; r++) {
+#ifdef __CUDA_ARCH__
+    /* the high and low words apart: nvcc 13.0 turns the 64-bit product into
+     * a wide multiply plus an add of zero to its high word (sm_90 SASS) */
+    uint32_t h0 = __umulhi(MCPI_PHILOX_M0, c[0]), l0 = MCPI_PHILOX_M0 * c[0];
+    uint32_t h1 = __umulhi(MCPI_PHILOX_M1, c[2]), l1 = MCPI_PHILOX_M1 * c[2];
+#else
     uint64_t p0 = (uint64_t)MCPI_PHILOX_M0 * c[0], p1 = (uint64_t)MCPI_PHILOX_M1 * c[2];
-    uint32_t x = (uint32_t)(p1 >> 32) ^ c[1] ^ k0, z = (uint32_t)(p0 >> 32) ^ c[3] ^ k1;
+    uint32_t h0 = (uint32_t)(p0 >> 32), l0 = (uint32_t)p0;
+    uint32_t h1 = (uint32_t)(p1 >> 32), l1 = (uint32_t)p1;
+#endif
+    uint32_t x = h1 ^ c[1] ^ k0, z = h0 ^ c[3] ^ k1;
     c[0] = x;
-    c[1] = (uint32_t)p1;
+    c[1] = l1;
     c[2] = z;
-    c[3] = (uint32_t)p0;
+    c[3] = l0;
     k0 += MCPI_PHILOX_W0;
     k1 += MCPI_PHILOX_W1;
   }

@@ -921,6 +921,24 @@ static void expect_fused_equals_stored(const mcp_market *m, mcp_portfolio *p, in
   assert_int_equal(mcp_portfolio_set_precision(p, MCP_DOUBLE), MCP_OK);
 }
 
+/* The plain book's Greeks, whose jobs on B and C run the job-shaped state
+ * with on-path vega and rho (_gs) and whose job on A the general one, agree
+ * with the CPU's, and fused normals give the bits of stored ones. */
+static void gpu_shaped_greeks_match_cpu(void **state)
+{
+  mcp_market *m = market();
+  mcp_portfolio *p = book(20001);
+  mcp_results *g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0);
+  mcp_results *c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, 0);
+  double worst = compare_greeks(g, c, 0.05);
+  print_message("  plain book: largest relative difference %.2e\n", worst);
+  mcp_results_destroy(g);
+  mcp_results_destroy(c);
+  expect_fused_equals_stored(m, p, 1, "plain book, Greeks");
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void fused_equals_stored(void **state)
 {
   static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC, 7};
@@ -1063,6 +1081,7 @@ int main(void)
 #endif
       cmocka_unit_test(gpu_greeks_match_cpu),
       cmocka_unit_test(gpu_greeks_invariant),
+      cmocka_unit_test(gpu_shaped_greeks_match_cpu),
       cmocka_unit_test(gpu_scenarios_equal_separate_runs),
       cmocka_unit_test(fused_equals_stored),
       cmocka_unit_test(context_reuse_identical),
