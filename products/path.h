@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include "gbm.h"
+#include "mcp_dmath.h"
 #include "model.h"
 #include "payoff.h"
 #include "greeks.h"

@@ -19,7 +19,7 @@
 #define MCPI_COEF(name) name##_f /* the view's coefficient arrays */
 #else
 #define MCPI_REAL double
-#define MCPI_EXP exp
+#define MCPI_EXP mcpi_dexp
 #define MCPI_LOG log
 #define MCPI_SQRT sqrt
 #define MCPI_NCDF MCPI_NCDF_D

@@ -14,8 +14,10 @@
  * offset s 2^42 + 2^19 floor(p / 2^18) + (p mod 2^18), for p < 2^40 and
  * s < 2^22.  A tile of paths at one step is then a few windowed slices, the
  * same whatever the tile size, block size or device; the CPU reads them with
- * the host generator (mcpi_rng_fill), the GPU computes the same Philox states
- * directly with cuRAND's device API (kernels/rng_kernel.cu). */
+ * the host generator (mcpi_rng_fill), the GPU computes the same Philox blocks
+ * and Box-Muller transform itself (mcpi_rng_pair_block, mcpi_rng_box_muller:
+ * kernels/rng_kernel.cu and the fused path kernels), to the rounding of its
+ * logarithm, sine and cosine. */
 #ifndef MCP_RNG_H
 #define MCP_RNG_H
 
@@ -24,6 +26,7 @@
 #include <stdint.h>
 #include <curand.h>
 #include "mcp_hd.h"
+#include "mcp_dmath.h"
 
 #define MCPI_RNG_WINDOW_LOG2 18
 #define MCPI_RNG_WINDOW (UINT64_C(1) << MCPI_RNG_WINDOW_LOG2)
@@ -101,20 +104,16 @@ MCP_HD static inline void mcpi_rng_block_at(uint64_t s, uint64_t p, uint64_t *ct
 #define MCPI_RNG_STEP_COUNTER (UINT64_C(1) << (42 - MCPI_RNG_WINDOW_LOG2))
 
 /* cuRAND's double Box-Muller of a block: 53 bits of each uniform from two
- * words; the GPU takes sin and cos by sincospi, the host, like cuRAND's host
- * code, by sin and cos of v pi, so the two agree to rounding. */
+ * words; the GPU takes the logarithm, sine and cosine by mcp_dmath.h, the
+ * host, like cuRAND's host code, by log and sin and cos of v pi, so the two
+ * agree to rounding (a few ulp). */
 MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2])
 {
   const double inv53 = 1.0 / 9007199254740992.0; /* 2^-53 */
   double u = (double)(c[0] ^ ((uint64_t)c[1] << 21)) * inv53 + inv53 / 2;
   double v = (double)(c[2] ^ ((uint64_t)c[3] << 21)) * (inv53 * 2) + inv53;
-  double r = sqrt(-2.0 * log(u));
-#ifdef __CUDA_ARCH__
-  sincospi(v, &out[0], &out[1]);
-#else
-  out[0] = sin(v * 3.1415926535897932);
-  out[1] = cos(v * 3.1415926535897932);
-#endif
+  double r = sqrt(-2.0 * mcpi_dlog(u));
+  mcpi_dsincospi(v, &out[0], &out[1]);
   out[0] *= r;
   out[1] *= r;
 }

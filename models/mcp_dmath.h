@@ -1,0 +1,173 @@
+/* mcp_dmath.h: exp, log and sincospi in double for the device's path loops.
+ *
+ * CUDA's own functions cost about twice the instructions there: ptxas
+ * (sm_90, CUDA 13.0) builds each 64-bit coefficient of their polynomials
+ * with two uniform moves, some 70 a fused path step (bench/RESULTS.md).
+ * These keep their coefficients in one table, in constant memory on the
+ * device, which the multiply-adds read as operands or hoist out of the loop.
+ * Each _poly function is the algorithm alone, within 2 ulp of the exact
+ * value on its range (tests/test_dmath.c); mcpi_dexp, mcpi_dlog and
+ * mcpi_dsincospi run it on the device where it applies and the library's
+ * function elsewhere; on the host they are the C library's (the algorithm
+ * needs fma, which is a slow call on a host without the instruction).
+ *
+ *   exp(x), |x| < 700:  2^n e^r, n = rint(x / ln 2), |r| <= ln 2 / 2 in two
+ *     parts of ln 2; e^r by its Taylor series to r^13 (truncation < 0.1 ulp).
+ *   log(x), x normal:   x = m 2^e, m in [sqrt(1/2), sqrt(2)), f = m - 1,
+ *     s = f / (2 + f); log m = f - s (f - R), R = sum 2 s^2k / (2k + 1) to
+ *     k = 10 (the atanh series of s, as in fdlibm's log, Taylor coefficients).
+ *   sincospi(v), |v| < 2^30:  v = q / 2 + r exactly, |r| <= 1/4; sin(pi r)
+ *     and cos(pi r) by their Taylor series to r^17 and r^16; the quadrant
+ *     q mod 4 swaps and negates them. */
+#ifndef MCP_DMATH_H
+#define MCP_DMATH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include "mcp_hd.h"
+
+/* The table: exp's Taylor coefficients 1/k!, k = 0..13; log's 2 / (2k + 1),
+ * k = 1..10; sin(pi r) / r's (-1)^k pi^(2k+1) / (2k+1)!, k = 0..8;
+ * cos(pi r)'s (-1)^k pi^2k / (2k)!, k = 1..8; then 1 / ln 2, ln 2 in a high
+ * part with 32 low zero bits and the rest, and sqrt(2). */
+#define MCPI_DMATH_TABLE                                                                        \
+  {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,        \
+   1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800.0,           \
+   2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13, 2.0 / 15, 2.0 / 17, 2.0 / 19,       \
+   2.0 / 21,                                                                                   \
+   3.1415926535897931, -5.1677127800499703, 2.5501640398773455, -0.59926452932079211,         \
+   0.082145886611128233, -0.0073704309457143504, 0.00046630280576761255,                       \
+   -2.1915353447830217e-05, 7.9520540014755126e-07,                                            \
+   -4.934802200544679, 4.0587121264167685, -1.3352627688545895, 0.23533063035889321,          \
+   -0.025806891390014061, 0.0019295743094039231, -0.0001046381049248457,                       \
+   4.3030695870329473e-06,                                                                     \
+   1.4426950408889634, 0x1.62e42fee00000p-1, 0x1.a39ef35793c76p-33}
+enum {
+  MCPI_DM_EXP = 0,      /* 14 */
+  MCPI_DM_LOG = 14,     /* 10 */
+  MCPI_DM_SIN = 24,     /* 9 */
+  MCPI_DM_COS = 33,     /* 8 */
+  MCPI_DM_LOG2E = 41,
+  MCPI_DM_LN2_HI = 42,
+  MCPI_DM_LN2_LO = 43
+};
+
+#ifdef __CUDACC__
+static __constant__ double mcpi_dmath_device[] = MCPI_DMATH_TABLE;
+#endif
+static const double mcpi_dmath_host[] = MCPI_DMATH_TABLE;
+#ifdef __CUDA_ARCH__
+#define MCPI_DM(i) mcpi_dmath_device[i]
+#else
+#define MCPI_DM(i) mcpi_dmath_host[i]
+#endif
+
+MCP_HD static inline uint64_t mcpi_dbits(double x)
+{
+#ifdef __CUDA_ARCH__
+  return (uint64_t)__double_as_longlong(x);
+#else
+  uint64_t b;
+  memcpy(&b, &x, sizeof b);
+  return b;
+#endif
+}
+
+MCP_HD static inline double mcpi_dfrom_bits(uint64_t b)
+{
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double((long long)b);
+#else
+  double x;
+  memcpy(&x, &b, sizeof x);
+  return x;
+#endif
+}
+
+MCP_HD static inline double mcpi_dexp_poly(double x)
+{
+  double n = rint(x * MCPI_DM(MCPI_DM_LOG2E));
+  double r = fma(-n, MCPI_DM(MCPI_DM_LN2_HI), x); /* exact: n has at most 11 bits */
+  r = fma(-n, MCPI_DM(MCPI_DM_LN2_LO), r);
+  double p = MCPI_DM(MCPI_DM_EXP + 13);
+  MCP_UNROLL
+  for (int k = 12; k >= 0; k--)
+    p = fma(p, r, MCPI_DM(MCPI_DM_EXP + k));
+  /* times 2^n in the exponent field: p in [0.7, 1.5], |n| <= 1010 */
+  return mcpi_dfrom_bits(mcpi_dbits(p) + ((uint64_t)(int64_t)n << 52));
+}
+
+MCP_HD static inline double mcpi_dlog_poly(double x)
+{
+  uint64_t b = mcpi_dbits(x);
+  int64_t e = (int64_t)(b >> 52) - 1023;
+  uint64_t mb = (b & UINT64_C(0x000fffffffffffff)) | UINT64_C(0x3ff0000000000000);
+  if (mb > UINT64_C(0x3ff6a09e667f3bcd)) { /* m > sqrt(2): m / 2, e + 1 */
+    mb -= UINT64_C(0x0010000000000000);
+    e++;
+  }
+  double f = mcpi_dfrom_bits(mb) - 1.0; /* exact */
+  double s = f / (2.0 + f), z = s * s;
+  double R = MCPI_DM(MCPI_DM_LOG + 9);
+  MCP_UNROLL
+  for (int k = 8; k >= 0; k--)
+    R = fma(R, z, MCPI_DM(MCPI_DM_LOG + k));
+  R *= z;
+  double dk = (double)e, t = fma(-s, f - R, f);
+  return fma(dk, MCPI_DM(MCPI_DM_LN2_HI), fma(dk, MCPI_DM(MCPI_DM_LN2_LO), t));
+}
+
+MCP_HD static inline void mcpi_dsincospi_poly(double v, double *sp, double *cp)
+{
+  double q = rint(2.0 * v);
+  double r = fma(-0.5, q, v), z = r * r; /* exact */
+  double s = MCPI_DM(MCPI_DM_SIN + 8), c = MCPI_DM(MCPI_DM_COS + 7);
+  MCP_UNROLL
+  for (int k = 7; k >= 0; k--)
+    s = fma(s, z, MCPI_DM(MCPI_DM_SIN + k));
+  MCP_UNROLL
+  for (int k = 6; k >= 0; k--)
+    c = fma(c, z, MCPI_DM(MCPI_DM_COS + k));
+  s *= r;
+  c = fma(c, z, 1.0);
+  unsigned iq = (unsigned)(int64_t)q & 3u; /* two's complement: -1 -> 3 */
+  double sn = iq & 1u ? c : s, cs = iq & 1u ? s : c;
+  *sp = iq & 2u ? -sn : sn;
+  *cp = (iq + 1u) & 2u ? -cs : cs;
+}
+
+MCP_HD static inline double mcpi_dexp(double x)
+{
+#ifdef __CUDA_ARCH__
+  if (fabs(x) < 700.0)
+    return mcpi_dexp_poly(x);
+#endif
+  return exp(x);
+}
+
+MCP_HD static inline double mcpi_dlog(double x)
+{
+#ifdef __CUDA_ARCH__
+  if ((mcpi_dbits(x) >> 52) - 1u < 0x7feu) /* positive and normal */
+    return mcpi_dlog_poly(x);
+#endif
+  return log(x);
+}
+
+/* On the host sin and cos of pi v, as cuRAND's host generator takes them. */
+MCP_HD static inline void mcpi_dsincospi(double v, double *sp, double *cp)
+{
+#ifdef __CUDA_ARCH__
+  if (fabs(v) < 1073741824.0) { /* 2^30 */
+    mcpi_dsincospi_poly(v, sp, cp);
+    return;
+  }
+  sincospi(v, sp, cp);
+#else
+  *sp = sin(v * 3.1415926535897932);
+  *cp = cos(v * 3.1415926535897932);
+#endif
+}
+
+#endif
