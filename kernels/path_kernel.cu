@@ -10,6 +10,8 @@ extern "C" const void *mcpi_path_kernels_f1(int s, int di, int array, int fused)
 extern "C" const void *mcpi_path_kernels_fn(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_d1s(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_f1s(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_d1p(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_f1p(int s, int di, int array, int fused);
 
 extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
 {
@@ -27,7 +29,9 @@ extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
 // The kernel of the options for a job of one or several assets and per-path
 // arrays of arr_len elements (0: none), or with gstate the double
 // single-asset kernel whose state carries on-path vega and rho; o->small
-// picks the job-shaped state of a single-asset job (with those or without).
+// picks the job-shaped state of a single-asset job (with those or without),
+// and the plain one for its fused kernel and its stored one without
+// prefetching.
 static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
   static const kernel_table tables[2][3] = {
@@ -36,6 +40,10 @@ static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_l
   if (gstate)
     return (o->small ? mcpi_path_kernels_d1s : mcpi_path_kernels_d1)(
         0, 0, MCPI_NREG_CAPACITIES + 2, o->fused);
+  if (!multi && o->small == MCPI_SHAPE_PLAIN && arr_len == 0 &&
+      (o->fused || o->strategy == MCP_PREFETCH_NONE))
+    return (o->precision == MCP_FLOAT ? mcpi_path_kernels_f1p : mcpi_path_kernels_d1p)(
+        o->strategy, 0, -1, o->fused);
   int di = mcpi_prefetch_distance_index(o->distance);
   return tables[o->precision][multi ? 1 : o->small ? 2 : 0](o->strategy,
                                      o->strategy == MCP_PREFETCH_NONE || di < 0 ? 0 : di,

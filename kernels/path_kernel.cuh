@@ -66,6 +66,10 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_fs, float, mcpi_path_init_fs, mcpi_path_step
                     mcpi_path_finish_fs, mcpi_path_log_spots_fs, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_gs, double, mcpi_path_init_gs, mcpi_path_step_gs,
                     mcpi_path_finish_gs, mcpi_path_log_spots_gs, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_path_state_p, double, mcpi_path_init_p, mcpi_path_step_p,
+                    mcpi_path_finish_p, mcpi_path_log_spots_p, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_path_state_fp, float, mcpi_path_init_fp, mcpi_path_step_fp,
+                    mcpi_path_finish_fp, mcpi_path_log_spots_fp, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
                     mcpi_multi_finish, mcpi_multi_log_spots, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
@@ -109,7 +113,8 @@ static __device__ __forceinline__ void body_finish(const with_array<St, A> *x,
 }
 
 // The state of a path: single asset (M = 0), several (M = 1), or single
-// asset shaped to a job of few schedules and monitors (M = 2).
+// asset shaped to a job of few schedules and monitors (M = 2) or of few
+// schedules, no monitor and sums alone (M = 3).
 template <typename R, int M> struct state_of;
 template <> struct state_of<double, 0> { typedef mcpi_path_state type; };
 template <> struct state_of<float, 0> { typedef mcpi_path_state_f type; };
@@ -117,6 +122,8 @@ template <> struct state_of<double, 1> { typedef mcpi_multi_state type; };
 template <> struct state_of<float, 1> { typedef mcpi_multi_state_f type; };
 template <> struct state_of<double, 2> { typedef mcpi_path_state_s type; };
 template <> struct state_of<float, 2> { typedef mcpi_path_state_fs type; };
+template <> struct state_of<double, 3> { typedef mcpi_path_state_p type; };
+template <> struct state_of<float, 3> { typedef mcpi_path_state_fp type; };
 
 // The state of a path by placement of its array: P = 0 (none; the job has no
 // array), or an mcp_placement: registers (capacity L), local memory (a frame
@@ -517,14 +524,21 @@ __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, siz
   path_kernel_body<R, S, D, M, P, L, N>(job, z, ld, n, pay, padding);
 }
 
-// The job-shaped state's kernels (M = 2) without a register ring (fused, or
+// The job-shaped states' kernels (M >= 2) without a register ring (fused, or
 // stored with none and unroll), capped at MCPI_SHAPED_REGISTERS a thread:
 // ptxas fits them without spilling in the loop, and an SM then holds 6 blocks
 // of 128 threads rather than 4 (uncapped, the fused kernel takes 108).  The
 // prefetch rings need their registers: capped, they spilled (bench/RESULTS.md).
 #define MCPI_SHAPED_REGISTERS 80
+// The plain shape's (M = 3) cap: 8 blocks an SM, one spill reload a round in
+// double (ptxas); 1 to 2% faster fused and 9% stored than at 80 (H100,
+// bench/RESULTS.md).  NVCCFLAGS=-DMCPI_PLAIN_REGISTERS=N builds another, to
+// compare in one benchmark run.
+#ifndef MCPI_PLAIN_REGISTERS
+#define MCPI_PLAIN_REGISTERS 64
+#endif
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
-__global__ void __maxnreg__(MCPI_SHAPED_REGISTERS)
+__global__ void __maxnreg__(M == 3 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTERS)
     mcpi_path_kernel_shaped(mcpi_job_view job, const R *__restrict__ z, size_t ld, size_t n,
                             double *__restrict__ pay, int padding)
 {
@@ -536,7 +550,7 @@ __global__ void __maxnreg__(MCPI_SHAPED_REGISTERS)
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
 static const void *kernel_ptr()
 {
-  if constexpr (M == 2 && P != MCPI_PATH_GREEKS &&
+  if constexpr (M >= 2 && P != MCPI_PATH_GREEKS &&
                 (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
     return reinterpret_cast<const void *>(&mcpi_path_kernel_shaped<R, S, D, M, P, L, N>);
   else
@@ -594,6 +608,19 @@ static const void *kernel_ptr()
     if (fused)                                                                               \
       return fusedk[array + 1];                                                              \
     return array >= 0 ? arrays[array] : table[s][di];                                        \
+  }
+
+// The plain shape's table (M = 3): its fused kernel and its stored kernel
+// without prefetching, for jobs without arrays or on-path Greeks; NULL
+// otherwise (the prefetch strategies run the M = 2 table).
+#define MCPI_PLAIN_TABLE(name, R, M)                                                         \
+  extern "C" const void *name(int s, int di, int array, int fused)                           \
+  {                                                                                          \
+    (void)di;                                                                                \
+    if (array >= 0 || (!fused && s != MCP_PREFETCH_NONE))                                    \
+      return NULL;                                                                           \
+    return fused ? kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, 0, 0, 1>()                         \
+                 : kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>();                                 \
   }
 
 #endif

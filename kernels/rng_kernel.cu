@@ -27,12 +27,10 @@ __global__ void mcpi_normals_kernel(unsigned long long seed, size_t step0, size_
   mcpi_rng_block(seed, ctr + 1, sub, c);
   mcpi_rng_transform(c, v + 2);
   R *out = z + s * ld + i;
-  if (i + 3 < n) {
-    out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = v[3];
-  } else {
-    for (size_t j = 0; i + j < n; j++)
+#pragma unroll
+  for (int j = 0; j < 4; j++) // constant indices: v stays in registers
+    if (i + j < n)
       out[j] = v[j];
-  }
 }
 
 extern "C" cudaError_t mcpi_launch_normals(uint64_t seed, size_t step0, size_t nsteps,

@@ -100,6 +100,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_NSCHED MCPI_MAX_SCHEDULES
 #define MCPI_NMON MCPI_MAX_MONITORS
 #define MCPI_MODEL_OF(j) ((j)->model)
+#define MCPI_TRACK_OF(j) ((j)->track)
 #define MCPI_P(name) name
 #include "path_body.h"
 #undef MCPI_P
@@ -142,9 +143,32 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #include "path_body.h"
 #undef MCPI_GREEK_STATE
 #undef MCPI_P
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+/* The plain shape: no monitor and sums alone at the fixings, of at most two
+ * schedules (an arithmetic Asian's fixings and maturity, Europeans of two
+ * maturities, on one underlying): no barrier test, log-sum or extreme a
+ * step; in double (_p) and float (_fp).  What mcpi_job_small says a job
+ * fits: */
+#define MCPI_SHAPE_SMALL 1
+#define MCPI_SHAPE_PLAIN 2
+#define MCPI_PLAIN_SCHEDULES 2
+#define MCPI_NSCHED MCPI_PLAIN_SCHEDULES
+#define MCPI_NMON 0
+#undef MCPI_TRACK_OF
+#define MCPI_TRACK_OF(j) 0
+#define MCPI_P(name) name##_p
+#include "path_body.h"
+#undef MCPI_P
+#define MCPI_P(name) name##_fp
+#define MCPI_FLOAT_BODY
+#include "path_body.h"
+#undef MCPI_FLOAT_BODY
+#undef MCPI_P
 #undef MCPI_SINGLE_ONLY
 #undef MCPI_MODEL_OF
 #undef MCPI_NSCHED
 #undef MCPI_NMON
+#undef MCPI_TRACK_OF
 
 #endif

@@ -6,8 +6,9 @@
  * likelihood-ratio vega and rho need (greeks.h).  With MCPI_SINGLE_ONLY it
  * defines the single-asset state alone: the job-shaped state of the GPU's
  * kernels for Black-Scholes jobs that use few schedules and monitors
- * (MCPI_MODEL_OF then names the model as a constant; its steps and payoffs
- * are these same lines).
+ * (MCPI_MODEL_OF then names the model as a constant, and MCPI_TRACK_OF what
+ * the fixings record besides the sums; its steps and payoffs are these same
+ * lines).
  * No include guard on purpose. */
 
 #ifdef MCPI_FLOAT_BODY
@@ -40,7 +41,7 @@ typedef struct MCPI_P(mcpi_path_state) {
   int32_t step;
   MCPI_REAL sum[MCPI_NSCHED], log_sum[MCPI_NSCHED];
   MCPI_REAL log_max[MCPI_NSCHED], log_min[MCPI_NSCHED];
-  MCPI_REAL survival[MCPI_NMON];
+  MCPI_REAL survival[MCPI_NMON > 0 ? MCPI_NMON : 1]; /* the plain shape has none */
 #ifdef MCPI_GREEK_STATE
   /* d/dsigma and d/dr of the observations (greeks.h) */
   mcpi_greek_state g;
@@ -62,7 +63,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
     st->log_max[k] = st->log_min[k] = st->x;
   }
   MCP_UNROLL
-  for (int m = 0; m < MCPI_NMON; m++)
+  for (int m = 0; m < (MCPI_NMON > 0 ? MCPI_NMON : 1); m++)
     st->survival[m] = 1;
 #ifdef MCPI_GREEK_STATE
   mcpi_greek_state_init(&st->g, j->gstate);
@@ -83,14 +84,14 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
     for (int k = 0; k < MCPI_NSCHED; k++)
       if (mask >> k & 1u) {
 #ifdef MCPI_GREEK_STATE
-        int ext = (j->track & MCPI_TRACK_EXTREMA) != 0; /* else no trade reads them */
+        int ext = (MCPI_TRACK_OF(j) & MCPI_TRACK_EXTREMA) != 0; /* else no trade reads them */
         mcpi_greek_state_fix(&st->g, &st->gf[k], spot, ext && st->x > st->log_max[k],
                              ext && st->x < st->log_min[k]);
 #endif
         st->sum[k] += spot;
-        if (j->track & MCPI_TRACK_LOG_SUM)
+        if (MCPI_TRACK_OF(j) & MCPI_TRACK_LOG_SUM)
           st->log_sum[k] += st->x;
-        if (j->track & MCPI_TRACK_EXTREMA) {
+        if (MCPI_TRACK_OF(j) & MCPI_TRACK_EXTREMA) {
           st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
           st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
         }

@@ -684,19 +684,27 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   return v;
 }
 
-int mcpi_job_small(const mcpi_job *j)
+/* Whether a job is one Black-Scholes underlying without per-path arrays
+ * whose trades use at most nsched schedules and nmon monitors. */
+static int job_fits(const mcpi_job *j, int nsched, int nmon)
 {
-  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len ||
-      j->nmon > MCPI_SMALL_MONITORS)
+  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len || j->nmon > nmon)
     return 0;
   for (size_t e = 0; e < j->nelem; e++)
-    if ((j->tag[e] & MCPI_TAG_MASK) >> MCPI_SMALL_SCHEDULES)
+    if ((j->tag[e] & MCPI_TAG_MASK) >> nsched)
       return 0;
   for (size_t t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->spec[t];
-    if (p->schedule >= MCPI_SMALL_SCHEDULES || p->terminal >= MCPI_SMALL_SCHEDULES ||
-        p->monitor >= MCPI_SMALL_MONITORS)
+    if (p->schedule >= nsched || p->terminal >= nsched || p->monitor >= nmon)
       return 0;
   }
   return 1;
+}
+
+int mcpi_job_small(const mcpi_job *j)
+{
+  if (!job_fits(j, MCPI_SMALL_SCHEDULES, MCPI_SMALL_MONITORS))
+    return 0;
+  return job_fits(j, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0 ? MCPI_SHAPE_PLAIN
+                                                                       : MCPI_SHAPE_SMALL;
 }

@@ -77,9 +77,11 @@ typedef struct mcpi_plan {
 /* Samples the control-variate coefficients are estimated on. */
 #define MCPI_PILOT_SAMPLES 16384
 
-/* Whether a job fits the job-shaped path state (path.h): one Black-Scholes
- * underlying, trades that use at most MCPI_SMALL_SCHEDULES schedules and MCPI_SMALL_MONITORS
- * monitors, and it keeps no per-path arrays. */
+/* Which job-shaped path state (path.h) a job fits: 0 none; MCPI_SHAPE_SMALL,
+ * one Black-Scholes underlying, trades that use at most MCPI_SMALL_SCHEDULES
+ * schedules and MCPI_SMALL_MONITORS monitors, and no per-path arrays;
+ * MCPI_SHAPE_PLAIN, the same with no monitor and no log-sums or extremes
+ * read. */
 int mcpi_job_small(const mcpi_job *j);
 
 mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,

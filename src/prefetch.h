@@ -47,7 +47,7 @@ typedef struct mcpi_kernel_options {
   int block;    /* threads per block */
   mcp_placement placement; /* of per-path arrays: registers, local or shared, not auto */
   int fused;    /* normals computed in the path kernel (the view's seed and p0), not read */
-  int small;    /* single asset: the job fits the small state (mcpi_job_small) */
+  int small;    /* single asset: the job-shaped state it fits (mcpi_job_small) */
 } mcpi_kernel_options;
 
 /* Checks a strategy, distance and padding; NULL when valid, else what was

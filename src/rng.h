@@ -112,8 +112,14 @@ MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2]
   const double inv53 = 1.0 / 9007199254740992.0; /* 2^-53 */
   double u = (double)(c[0] ^ ((uint64_t)c[1] << 21)) * inv53 + inv53 / 2;
   double v = (double)(c[2] ^ ((uint64_t)c[3] << 21)) * (inv53 * 2) + inv53;
+#if defined __CUDA_ARCH__ && defined MCPI_RNG_CUDA_MATH
+  /* CUDA's functions instead, to compare (NVCCFLAGS=-DMCPI_RNG_CUDA_MATH) */
+  double r = sqrt(-2.0 * log(u));
+  sincospi(v, &out[0], &out[1]);
+#else
   double r = sqrt(-2.0 * mcpi_dlog(u));
   mcpi_dsincospi(v, &out[0], &out[1]);
+#endif
   out[0] *= r;
   out[1] *= r;
 }
