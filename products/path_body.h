@@ -84,9 +84,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
     for (int k = 0; k < MCPI_NSCHED; k++)
       if (mask >> k & 1u) {
 #ifdef MCPI_GREEK_STATE
-        int ext = (MCPI_TRACK_OF(j) & MCPI_TRACK_EXTREMA) != 0; /* else no trade reads them */
-        mcpi_greek_state_fix(&st->g, &st->gf[k], spot, ext && st->x > st->log_max[k],
-                             ext && st->x < st->log_min[k]);
+        mcpi_greek_state_fix(&st->g, &st->gf[k], spot, st->x > st->log_max[k],
+                             st->x < st->log_min[k]);
 #endif
         st->sum[k] += spot;
         if (MCPI_TRACK_OF(j) & MCPI_TRACK_LOG_SUM)
