@@ -174,7 +174,8 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
                        MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
   }
   if (st == MCP_OK) {
-    memcpy(c->corr, m->corr, m->ncorr * sizeof *c->corr);
+    if (m->ncorr) /* a market without correlations has none to copy (NULL) */
+      memcpy(c->corr, m->corr, m->ncorr * sizeof *c->corr);
     c->ncorr = c->corr_cap = m->ncorr;
     c->cap = c->n;
     *out = c;
