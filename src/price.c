@@ -143,6 +143,28 @@ static mcp_status price_pde(mcp_context *ctx, const mcp_portfolio *p, const mcpi
 /* mcp_price; with a request, mcp_price_greeks; with npoints markets, which
  * it takes over, also the revaluations in each, on the same normals, into
  * points[k]. */
+/* A result that is not a finite number (inputs that overflow double, such as
+ * a spot or a quantity of 1e308) is an error naming the trade, or the book,
+ * never a number in a report. */
+static mcp_status check_finite(const mcp_results *r, char *err)
+{
+  for (size_t i = 0; i <= r->n; i++) {
+    const mcp_estimate *e = i < r->n ? &r->est[i] : &r->total;
+    if (isfinite(e->price) && isfinite(e->std_error))
+      continue;
+    if (i < r->n)
+      return mcpi_fail(err, MCP_ERR_INPUT,
+                       "trade '%s': its price (%g +- %g) is not a finite number: its inputs "
+                       "overflow double precision",
+                       r->id[i], e->price, e->std_error);
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "the book's value (%g +- %g) is not a finite number: the quantities "
+                     "times the prices overflow double precision",
+                     e->price, e->std_error);
+  }
+  return MCP_OK;
+}
+
 static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
                         const mcp_greeks *req, mcp_market **markets, size_t npoints,
                         mcp_results **results, mcp_results **points)
@@ -191,6 +213,8 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
     st = price_pde(ctx, portfolio, &pde, passes ? &greeks : NULL, r->est, dg);
   if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, -1, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
+  if (st == MCP_OK)
+    st = check_finite(r, ctx->err);
   if (st == MCP_OK && req && !npoints &&
       (st = collect_greeks(market, portfolio, &plan, acc, &pde, dg, &greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
@@ -203,6 +227,8 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
       points[k]->est[pde.trade[i].trade] = greeks.var[k].pde_est[pde.trade[i].trade];
     if ((st = collect(portfolio, &plan, acc, &pde, (long)k, points[k])) != MCP_OK)
       mcpi_fail(ctx->err, st, "out of memory for results");
+    else
+      st = check_finite(points[k], ctx->err);
   }
   if (acc)
     for (size_t j = 0; j < plan.njobs; j++)

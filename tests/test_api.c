@@ -470,6 +470,30 @@ static void test_price_errors(void **state)
   assert_null(r);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
+
+  /* results that overflow double are errors naming the trade or the book,
+   * not inf or NaN in the results (issue 17) */
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "X", 100, 0.02, 0.0, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "BIG", 1e308, 0.02, 0.0, 0.2), MCP_OK);
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 1000), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "c", "X", MCP_CALL, 100, 1, 1), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "huge", "BIG", MCP_CALL, 100, 1, 1), MCP_OK);
+  r = JUNK_RESULTS;
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "trade 'huge'", mcp_price(ctx, m, p, &r));
+  assert_non_null(strstr(mcp_context_last_error(ctx), "not a finite number"));
+  assert_null(r);
+  mcp_portfolio_destroy(p);
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 1000), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "c", "X", MCP_CALL, 100, 1, 1e308), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "d", "X", MCP_CALL, 90, 1, 1e308), MCP_OK);
+  r = JUNK_RESULTS;
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "the book's value", mcp_price(ctx, m, p, &r));
+  assert_null(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
   mcp_context_destroy(ctx);
 }
 
