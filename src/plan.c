@@ -540,16 +540,30 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
       start = next;
     }
   }
-  if (st == MCP_OK)
-    for (size_t i = 0; i < plan->njobs; i++) {
-      const mcpi_job *j = &plan->jobs[i];
-      uint64_t samples = mcpi_job_samples(plan, j);
-      if (j->qmc && samples < 2)
-        st = mcpi_fail(err, MCP_ERR_INPUT,
-                       "paths: QMC with %u scramblings needs at least %u paths%s, got %llu",
-                       plan->scramblings, 2 * plan->scramblings * (j->antithetic ? 2 : 1),
-                       j->antithetic ? " (antithetic)" : "", (unsigned long long)plan->paths);
-    }
+  /* a standard error needs two samples, and a control variate's fitted
+   * beta one more; fewer would report 0 +- 0 */
+  for (size_t i = 0; st == MCP_OK && i < plan->njobs; i++) {
+    const mcpi_job *j = &plan->jobs[i];
+    uint64_t samples = mcpi_job_samples(plan, j);
+    unsigned per = j->antithetic ? 2 : 1, need = 2;
+    size_t ctl = j->ntrades;
+    for (size_t t = 0; t < j->ntrades && ctl == j->ntrades; t++)
+      if (j->spec[t].control)
+        ctl = t;
+    if (j->qmc && samples < 2)
+      st = mcpi_fail(err, MCP_ERR_INPUT,
+                     "paths: QMC with %u scramblings needs at least %u paths%s, got %llu",
+                     plan->scramblings, 2 * plan->scramblings * per,
+                     j->antithetic ? " (antithetic)" : "", (unsigned long long)plan->paths);
+    else if (!j->qmc && samples < (need += ctl < j->ntrades))
+      st = mcpi_fail(err, MCP_ERR_INPUT,
+                     "paths: trade '%s'%s%s needs at least %u paths for a standard error, "
+                     "got %llu",
+                     p->t[j->trade[ctl < j->ntrades ? ctl : 0]].id,
+                     ctl < j->ntrades ? " (control variate)" : "",
+                     j->antithetic ? " (antithetic)" : "", need * per,
+                     (unsigned long long)plan->paths);
+  }
 done:
   free(keys);
   free(assigned);

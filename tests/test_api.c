@@ -494,6 +494,24 @@ static void test_price_errors(void **state)
   assert_null(r);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
+
+  /* too few paths for a standard error: 2 paths are one antithetic sample,
+   * and a control variate's beta takes one more sample (issue 17) */
+  small_book(&m, &p);
+  assert_int_equal(mcp_portfolio_set_paths(p, 2), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "at least 4 paths", mcp_price(ctx, m, p, &r));
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_CONTROL_VARIATE), MCP_OK);
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "at least 3 paths", mcp_price(ctx, m, p, &r));
+  assert_non_null(strstr(mcp_context_last_error(ctx), "trade 'c' (control variate)"));
+  assert_int_equal(mcp_portfolio_set_paths(p, 3), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK);
+  mcp_estimate e;
+  assert_int_equal(mcp_results_trade(r, 0, &e), MCP_OK);
+  assert_true(e.std_error > 0);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
   mcp_context_destroy(ctx);
 }
 
