@@ -12,6 +12,12 @@ const char *mcpi_check_name(const char *s)
   for (const char *p = s; *p; p++)
     if ((unsigned char)*p < 0x20 || *p == ',' || *p == '"')
       return "a string without control characters, commas or quotes";
+  /* the reports' book row; a spreadsheet reads a CSV cell that starts so as
+   * a formula */
+  if (strcmp(s, "TOTAL") == 0)
+    return "a name other than TOTAL (the book's row in the reports)";
+  if (strchr("=+-@", *s))
+    return "a string that does not start with =, +, - or @ (a formula in a spreadsheet)";
   return NULL;
 }
 

@@ -303,6 +303,12 @@ static const bad_case bad_cases[] = {
      ":5:42: trades[0].fixings.last: expected fixing times not after the maturity, got 2"},
     {"bad_duplicate_id.json", 0, MCP_ERR_INPUT,
      ":5:13: trades[1].id: expected an id not taken (trades[0] has it), got \"T1\""},
+    {"bad_id_total.json", 0, MCP_ERR_INPUT,
+     ":3:13: trades[0].id: expected a name other than TOTAL (the book's row in the reports), "
+     "got \"TOTAL\""},
+    {"bad_id_formula.json", 0, MCP_ERR_INPUT,
+     ":3:13: trades[0].id: expected a string that does not start with =, +, - or @ (a formula "
+     "in a spreadsheet), got \"=1+1\""},
     {"bad_duplicate_key.json", 0, MCP_ERR_INPUT, ":4:44: trades[0].strike: duplicate object key"},
     {"bad_backend.json", 0, MCP_ERR_INPUT,
      ":2:38: run.backend: expected one of auto, cpu, cuda, got \"gpu\""},
