@@ -87,6 +87,8 @@ run price --market "$MARKET" --portfolio "$BOOK" --paths abc
 check "--paths abc exits 2" 'status 2 && err_has "--paths"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 1
 check "--paths 1 exits 2" 'status 2 && err_has "--paths"'
+run price --market "$MARKET" --portfolio "$BOOK" --paths 100 --paths 200
+check "an option given twice exits 2" 'status 2 && err_has "--paths: given twice"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods antithetic
 check "--paths 2, antithetic: too few for a standard error, exit 1" \
   'status 1 && err_has "needs at least 4 paths"'

@@ -258,6 +258,10 @@ static int parse_args(char **argv, price_opts *o)
   int next = 0, k;
   const char *v;
   while ((k = cli_next_option(argv, &next, options, "price", &v)) >= 0) {
+    if (GIVEN(o, k) && k != O_HELP) { /* which one would win is a guess */
+      cli_error("--%s: given twice", options[k].name);
+      return CLI_EXIT_USAGE;
+    }
     o->given |= 1u << k;
     int bad = 0;
     switch (k) {
