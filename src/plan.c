@@ -545,22 +545,22 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
   for (size_t i = 0; st == MCP_OK && i < plan->njobs; i++) {
     const mcpi_job *j = &plan->jobs[i];
     uint64_t samples = mcpi_job_samples(plan, j);
-    unsigned per = j->antithetic ? 2 : 1, need = 2;
-    size_t ctl = j->ntrades;
+    size_t ctl = j->ntrades; /* the first trade with a control variate */
     for (size_t t = 0; t < j->ntrades && ctl == j->ntrades; t++)
       if (j->spec[t].control)
         ctl = t;
+    int control = ctl < j->ntrades;
+    unsigned per = j->antithetic ? 2 : 1, need = control ? 3 : 2;
     if (j->qmc && samples < 2)
       st = mcpi_fail(err, MCP_ERR_INPUT,
                      "paths: QMC with %u scramblings needs at least %u paths%s, got %llu",
                      plan->scramblings, 2 * plan->scramblings * per,
                      j->antithetic ? " (antithetic)" : "", (unsigned long long)plan->paths);
-    else if (!j->qmc && samples < (need += ctl < j->ntrades))
+    else if (!j->qmc && samples < need)
       st = mcpi_fail(err, MCP_ERR_INPUT,
                      "paths: trade '%s'%s%s needs at least %u paths for a standard error, "
                      "got %llu",
-                     p->t[j->trade[ctl < j->ntrades ? ctl : 0]].id,
-                     ctl < j->ntrades ? " (control variate)" : "",
+                     p->t[j->trade[control ? ctl : 0]].id, control ? " (control variate)" : "",
                      j->antithetic ? " (antithetic)" : "", need * per,
                      (unsigned long long)plan->paths);
   }
