@@ -1,11 +1,27 @@
 /* common.c: helpers shared by the benchmarks (common.h). */
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "common.h"
 
 static int cmp(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
+}
+
+int bench_cpu_threads(int n)
+{
+#ifdef _OPENMP
+  int prev = omp_get_max_threads();
+  if (n > 0)
+    omp_set_num_threads(n);
+  return prev;
+#else
+  (void)n;
+  return 1;
+#endif
 }
 
 double bench_median(double *v, int n)

@@ -10,6 +10,10 @@
 #define BENCH_FIXINGS 252
 
 double bench_median(double *v, int n);
+
+/* Sets the CPU backend's OpenMP threads to n (n > 0) and returns the count
+ * in force before; 1 in a build without OpenMP. */
+int bench_cpu_threads(int n);
 /* One underlying (S 100, r 3%, q 1%, vol 25%) and an arithmetic Asian call
  * on BENCH_FIXINGS daily fixings over a year. */
 void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);

@@ -9,7 +9,10 @@
  * value on its range (tests/test_dmath.c); mcpi_dexp, mcpi_dlog and
  * mcpi_dsincospi run it on the device where it applies and the library's
  * function elsewhere; on the host they are the C library's (the algorithm
- * needs fma, which is a slow call on a host without the instruction).
+ * needs fma, which is a slow call on a host without the instruction), but
+ * the host's Box-Muller calls the _poly functions themselves, in copies
+ * built for FMA hardware (rng.h, src/rng.c), so that its normals are the
+ * device's bits.
  *
  *   exp(x), |x| < 700:  2^n e^r, n = rint(x / ln 2), |r| <= ln 2 / 2 in two
  *     parts of ln 2; e^r by its Taylor series to r^13 (truncation < 0.1 ulp).

@@ -232,6 +232,14 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
                      "normals a step), this job has %zu x %d; use plain or antithetic "
                      "sampling, or fewer simulation times",
                      j->u[0]->name, MCPI_QMC_MAX_DIMENSIONS, m, j->nfactors);
+#ifndef MCP_HAVE_CURAND
+  if (j->qmc)
+    return mcpi_fail(err, MCP_ERR_UNAVAILABLE,
+                     "underlying '%s': QMC takes its Sobol directions from cuRAND, which this "
+                     "build lacks (configure found no CUDA toolkit; give --with-cuda=DIR); use "
+                     "plain, antithetic or control-variate sampling",
+                     j->u[0]->name);
+#endif
   return MCP_OK;
 }
 

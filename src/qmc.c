@@ -1,6 +1,8 @@
 /* qmc.c: host Sobol points and Brownian-bridge construction. */
 #include <stdlib.h>
+#ifdef MCP_HAVE_CURAND
 #include <curand.h>
+#endif
 #include "mcprice.h"
 #include "qmc.h"
 
@@ -66,21 +68,26 @@ mcpi_bridge_view mcpi_bridge_host_view(const mcpi_bridge *b)
   return (mcpi_bridge_view){b->n, b->m, b->l, b->r, b->wl, b->wr, b->sd, b->inv_sqrt_dt};
 }
 
+/* cuRAND's tables, or NULL in a build without it (plan.c refuses QMC there). */
 const uint64_t *mcpi_sobol_directions(void)
 {
+#ifdef MCP_HAVE_CURAND
   curandDirectionVectors64_t *v = NULL;
-  if (curandGetDirectionVectors64(&v, CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6) !=
+  if (curandGetDirectionVectors64(&v, CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6) ==
       CURAND_STATUS_SUCCESS)
-    return NULL;
-  return (const uint64_t *)v;
+    return (const uint64_t *)v;
+#endif
+  return NULL;
 }
 
 const uint64_t *mcpi_sobol_scrambles(void)
 {
+#ifdef MCP_HAVE_CURAND
   unsigned long long *c = NULL;
-  if (curandGetScrambleConstants64(&c) != CURAND_STATUS_SUCCESS)
-    return NULL;
-  return (const uint64_t *)c;
+  if (curandGetScrambleConstants64(&c) == CURAND_STATUS_SUCCESS)
+    return (const uint64_t *)c;
+#endif
+  return NULL;
 }
 
 static uint64_t mix(uint64_t x)

@@ -1,4 +1,4 @@
-/* rng.c: job seeds and tile filling through the cuRAND generator API. */
+/* rng.c: job seeds, and the host's tiles of canonical normals (rng.h). */
 #include "rng.h"
 
 /* splitmix64 finaliser: well-mixed seeds from structured inputs */
@@ -18,18 +18,104 @@ uint64_t mcpi_rng_job_seed(uint64_t seed, const char *underlying, unsigned ordin
   return mix(mix(seed) ^ mix(h + ordinal));
 }
 
-curandStatus_t mcpi_rng_fill(curandGenerator_t g, uint64_t job_seed, size_t step0,
-                             size_t nsteps, uint64_t p0, size_t n, double *z, size_t ld)
+enum { BATCH = 64 }; /* pairs of paths a batch */
+
+/* The normals of paths q .. q + 2m - 1 (q even, m <= BATCH) at step s into
+ * z[0 .. 2m), or by the float transform into zf when z is NULL. */
+static inline void batch(uint64_t seed, uint64_t s, uint64_t q, size_t m, double *z, float *zf)
 {
-  curandStatus_t st = curandSetPseudoRandomGeneratorSeed(g, job_seed);
-  for (size_t s = 0; s < nsteps && st == CURAND_STATUS_SUCCESS; s++)
-    for (size_t i = 0, m; i < n && st == CURAND_STATUS_SUCCESS; i += m) {
-      m = (size_t)(MCPI_RNG_WINDOW - (p0 + i) % MCPI_RNG_WINDOW); /* rest of the window */
-      if (m > n - i)
-        m = n - i;
-      st = curandSetGeneratorOffset(g, mcpi_rng_offset(step0 + s, p0 + i));
-      if (st == CURAND_STATUS_SUCCESS)
-        st = curandGenerateNormalDouble(g, z + s * ld + i, m, 0.0, 1.0);
+  uint32_t c0[BATCH], c1[BATCH], c2[BATCH], c3[BATCH];
+  for (size_t j = 0; j < BATCH; j++) { /* whole batches: fixed-length vector loops */
+    uint64_t ctr;
+    uint32_t sub;
+    mcpi_rng_block_at(s, q + 2 * j, &ctr, &sub);
+    c0[j] = (uint32_t)ctr;
+    c1[j] = (uint32_t)(ctr >> 32);
+    c2[j] = sub;
+    c3[j] = 0;
+  }
+  uint32_t k0 = (uint32_t)seed, k1 = (uint32_t)(seed >> 32);
+  for (int r = 0; r < 10; r++) { /* mcpi_philox, a round across the batch at a time */
+#pragma omp simd
+    for (size_t j = 0; j < BATCH; j++)
+      mcpi_philox_round(&c0[j], &c1[j], &c2[j], &c3[j], k0, k1);
+    k0 += MCPI_PHILOX_W0;
+    k1 += MCPI_PHILOX_W1;
+  }
+  if (z) {
+    double a[BATCH], b[BATCH];
+#pragma omp simd
+    for (size_t j = 0; j < BATCH; j++)
+      mcpi_rng_box_muller_words(c0[j], c1[j], c2[j], c3[j], &a[j], &b[j]);
+    for (size_t j = 0; j < m; j++) {
+      z[2 * j] = a[j];
+      z[2 * j + 1] = b[j];
     }
-  return st;
+  } else
+    for (size_t j = 0; j < m; j++) {
+      uint32_t c[4] = {c0[j], c1[j], c2[j], c3[j]};
+      mcpi_rng_box_muller_f(c, zf + 2 * j);
+    }
+}
+
+/* The blocks of a batch are independent, so the Philox rounds and the
+ * transform run across them in vector registers (the transform only where
+ * the vector unit converts 64-bit integers: AVX-512DQ).  On x86-64 copies
+ * for AVX-512 and for AVX2 are chosen at run time; every copy computes the
+ * same correctly rounded operations (the plain one calls the C library's
+ * fma), so the normals do not depend on the host. */
+typedef void batch_fn(uint64_t, uint64_t, uint64_t, size_t, double *, float *);
+static int copy_cap = MCPI_RNG_COPIES - 1; /* the best copy the tests allow */
+
+int mcpi_rng_host_copy(int cap)
+{
+  int prev = copy_cap;
+  copy_cap = cap < 0 ? 0 : cap >= MCPI_RNG_COPIES ? MCPI_RNG_COPIES - 1 : cap;
+  return prev;
+}
+
+#if defined __x86_64__ && defined __GNUC__
+#define BATCH_COPY(name, isa)                                                                    \
+  __attribute__((target(isa), flatten)) static void name(uint64_t seed, uint64_t s, uint64_t q, \
+                                                         size_t m, double *z, float *zf)        \
+  {                                                                                              \
+    batch(seed, s, q, m, z, zf);                                                                 \
+  }
+BATCH_COPY(batch_avx512, "avx512f,avx512dq,avx512vl,fma")
+BATCH_COPY(batch_avx2, "avx2,fma")
+
+static batch_fn *batch_for_host(void)
+{
+  __builtin_cpu_init();
+  if (copy_cap >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl"))
+    return batch_avx512;
+  return copy_cap >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+             ? batch_avx2
+             : batch;
+}
+#else
+static batch_fn *batch_for_host(void) { return batch; }
+#endif
+
+void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
+                        double *z, float *zf, size_t ld)
+{
+  double bz[2 * BATCH];
+  float bf[2 * BATCH];
+  batch_fn *fn = batch_for_host();
+  for (size_t s = 0; s < nsteps; s++)
+    for (uint64_t q = p0 & ~UINT64_C(1); q < p0 + n; q += 2 * BATCH) {
+      size_t m = (size_t)((p0 + n - q + 1) / 2);
+      m = m < BATCH ? m : BATCH;
+      fn(job_seed, step0 + s, q, m, z ? bz : NULL, bf);
+      /* the batch's paths in [p0, p0 + n) */
+      uint64_t a = q < p0 ? p0 : q, b = q + 2 * m < p0 + n ? q + 2 * m : p0 + n;
+      for (uint64_t p = a; p < b; p++) {
+        if (z)
+          z[s * ld + (p - p0)] = bz[p - q];
+        else
+          zf[s * ld + (p - p0)] = bf[p - q];
+      }
+    }
 }

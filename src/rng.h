@@ -13,18 +13,21 @@
  * The mapping uses even windows only, which are disjoint: path p at step s is
  * offset s 2^42 + 2^19 floor(p / 2^18) + (p mod 2^18), for p < 2^40 and
  * s < 2^22.  A tile of paths at one step is then a few windowed slices, the
- * same whatever the tile size, block size or device; the CPU reads them with
- * the host generator (mcpi_rng_fill), the GPU computes the same Philox blocks
- * and Box-Muller transform itself (mcpi_rng_pair_block, mcpi_rng_box_muller:
- * kernels/rng_kernel.cu and the fused path kernels), to the rounding of its
- * logarithm, sine and cosine. */
+ * same whatever the tile size, block size or device.  Neither backend calls
+ * the generator: both compute the Philox blocks and the Box-Muller transform
+ * themselves (mcpi_rng_pair_block, mcpi_rng_box_muller), the CPU a tile at a
+ * time (mcpi_rng_fill_host), the GPU in kernels/rng_kernel.cu and the fused
+ * path kernels.  mcpi_rng_fill, through the generator API, is the reference
+ * the tests hold them to, where cuRAND is present. */
 #ifndef MCP_RNG_H
 #define MCP_RNG_H
 
 #include <stddef.h>
 #include <math.h>
 #include <stdint.h>
+#if defined MCP_HAVE_CURAND || defined __CUDACC__
 #include <curand.h>
+#endif
 #include "mcp_hd.h"
 #include "mcp_dmath.h"
 
@@ -54,25 +57,31 @@ MCP_HD static inline uint64_t mcpi_rng_counter(uint64_t k)
 #define MCPI_PHILOX_M1 0xCD9E8D57u
 #define MCPI_PHILOX_W0 0x9E3779B9u
 #define MCPI_PHILOX_W1 0xBB67AE85u
+/* One round on the four words, in place, under the round's key words. */
+MCP_HD static inline void mcpi_philox_round(uint32_t *c0, uint32_t *c1, uint32_t *c2,
+                                            uint32_t *c3, uint32_t k0, uint32_t k1)
+{
+#ifdef __CUDA_ARCH__
+  /* the high and low words apart: nvcc 13.0 turns the 64-bit product into
+   * a wide multiply plus an add of zero to its high word (sm_90 SASS) */
+  uint32_t h0 = __umulhi(MCPI_PHILOX_M0, *c0), l0 = MCPI_PHILOX_M0 * *c0;
+  uint32_t h1 = __umulhi(MCPI_PHILOX_M1, *c2), l1 = MCPI_PHILOX_M1 * *c2;
+#else
+  uint64_t p0 = (uint64_t)MCPI_PHILOX_M0 * *c0, p1 = (uint64_t)MCPI_PHILOX_M1 * *c2;
+  uint32_t h0 = (uint32_t)(p0 >> 32), l0 = (uint32_t)p0;
+  uint32_t h1 = (uint32_t)(p1 >> 32), l1 = (uint32_t)p1;
+#endif
+  *c0 = h1 ^ *c1 ^ k0;
+  *c1 = l1;
+  *c2 = h0 ^ *c3 ^ k1;
+  *c3 = l0;
+}
+
 MCP_HD static inline void mcpi_philox(uint32_t c[4], uint64_t key)
 {
   uint32_t k0 = (uint32_t)key, k1 = (uint32_t)(key >> 32);
   for (int r = 0; r < 10; r++) {
-#ifdef __CUDA_ARCH__
-    /* the high and low words apart: nvcc 13.0 turns the 64-bit product into
-     * a wide multiply plus an add of zero to its high word (sm_90 SASS) */
-    uint32_t h0 = __umulhi(MCPI_PHILOX_M0, c[0]), l0 = MCPI_PHILOX_M0 * c[0];
-    uint32_t h1 = __umulhi(MCPI_PHILOX_M1, c[2]), l1 = MCPI_PHILOX_M1 * c[2];
-#else
-    uint64_t p0 = (uint64_t)MCPI_PHILOX_M0 * c[0], p1 = (uint64_t)MCPI_PHILOX_M1 * c[2];
-    uint32_t h0 = (uint32_t)(p0 >> 32), l0 = (uint32_t)p0;
-    uint32_t h1 = (uint32_t)(p1 >> 32), l1 = (uint32_t)p1;
-#endif
-    uint32_t x = h1 ^ c[1] ^ k0, z = h0 ^ c[3] ^ k1;
-    c[0] = x;
-    c[1] = l1;
-    c[2] = z;
-    c[3] = l0;
+    mcpi_philox_round(&c[0], &c[1], &c[2], &c[3], k0, k1);
     k0 += MCPI_PHILOX_W0;
     k1 += MCPI_PHILOX_W1;
   }
@@ -104,24 +113,35 @@ MCP_HD static inline void mcpi_rng_block_at(uint64_t s, uint64_t p, uint64_t *ct
 #define MCPI_RNG_STEP_COUNTER (UINT64_C(1) << (42 - MCPI_RNG_WINDOW_LOG2))
 
 /* cuRAND's double Box-Muller of a block: 53 bits of each uniform from two
- * words; the GPU takes the logarithm, sine and cosine by mcp_dmath.h, the
- * host, like cuRAND's host code, by log and sin and cos of v pi, so the two
- * agree to rounding (a few ulp). */
-MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2])
+ * words; the logarithm, sine and cosine by the polynomials of mcp_dmath.h,
+ * on the host as on the GPU (the same correctly rounded operations: the same
+ * bits), which cuRAND's own generator matches to a few ulp. */
+MCP_HD static inline void mcpi_rng_box_muller_words(uint32_t c0, uint32_t c1, uint32_t c2,
+                                                    uint32_t c3, double *z0, double *z1)
 {
   const double inv53 = 1.0 / 9007199254740992.0; /* 2^-53 */
-  double u = (double)(c[0] ^ ((uint64_t)c[1] << 21)) * inv53 + inv53 / 2;
-  double v = (double)(c[2] ^ ((uint64_t)c[3] << 21)) * (inv53 * 2) + inv53;
+  double u = (double)(c0 ^ ((uint64_t)c1 << 21)) * inv53 + inv53 / 2;
+  double v = (double)(c2 ^ ((uint64_t)c3 << 21)) * (inv53 * 2) + inv53;
 #if defined __CUDA_ARCH__ && defined MCPI_RNG_CUDA_MATH
   /* CUDA's functions instead, to compare (NVCCFLAGS=-DMCPI_RNG_CUDA_MATH) */
   double r = sqrt(-2.0 * log(u));
-  sincospi(v, &out[0], &out[1]);
-#else
+  sincospi(v, z0, z1);
+#elif defined __CUDA_ARCH__
   double r = sqrt(-2.0 * mcpi_dlog(u));
-  mcpi_dsincospi(v, &out[0], &out[1]);
+  mcpi_dsincospi(v, z0, z1);
+#else
+  /* the device's polynomials themselves (u is normal and v in (0, 2], inside
+   * their ranges), so that host and device normals are the same bits */
+  double r = sqrt(-2.0 * mcpi_dlog_poly(u));
+  mcpi_dsincospi_poly(v, z0, z1);
 #endif
-  out[0] *= r;
-  out[1] *= r;
+  *z0 *= r;
+  *z1 *= r;
+}
+
+MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2])
+{
+  mcpi_rng_box_muller_words(c[0], c[1], c[2], c[3], &out[0], &out[1]);
 }
 
 /* The same transform in float: the same uniforms rounded to float, so a
@@ -198,10 +218,23 @@ MCP_HD static inline void mcpi_rng_pair_f(uint64_t job_seed, uint64_t s, uint64_
 }
 
 /* Fills z[(s - step0) ld + i] = normal(step s, path p0 + i) for steps
- * step0 <= s < step0 + nsteps and i < n, with a generator (host or device) of
- * type CURAND_RNG_PSEUDO_PHILOX4_32_10; the device generator needs n and p0
- * even (window pieces then stay even). */
+ * step0 <= s < step0 + nsteps and i < n, on the host: the double transform,
+ * or the float one into zf when z is NULL. */
+void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
+                        double *z, float *zf, size_t ld);
+
+/* The host copies of mcpi_rng_fill_host: 0 plain C, 1 AVX2 and FMA, 2
+ * AVX-512; the fastest the processor has is used, up to cap (for the tests,
+ * which hold them to the same bits).  Returns the previous cap. */
+#define MCPI_RNG_COPIES 3
+int mcpi_rng_host_copy(int cap);
+
+#if defined MCP_HAVE_CURAND || defined __CUDACC__
+/* The same with a cuRAND generator (host or device) of type
+ * CURAND_RNG_PSEUDO_PHILOX4_32_10, the reference: the device generator needs
+ * n and p0 even (window pieces then stay even). */
 curandStatus_t mcpi_rng_fill(curandGenerator_t g, uint64_t job_seed, size_t step0,
                              size_t nsteps, uint64_t p0, size_t n, double *z, size_t ld);
+#endif
 
 #endif

@@ -19,5 +19,10 @@ const char *mcp_build_info(void)
 #else
          "; OpenMP: no"
 #endif
-         "; RNG: cuRAND Philox4x32-10";
+#ifdef MCP_HAVE_CURAND
+         "; QMC: yes (cuRAND Sobol)"
+#else
+         "; QMC: no (no cuRAND)"
+#endif
+         "; RNG: Philox4x32-10 in cuRAND's sequence";
 }

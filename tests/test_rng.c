@@ -1,7 +1,9 @@
 /* test_rng.c: the canonical mapping of (step, path) to cuRAND's Philox
- * sequence (rng.h), on the host generator: the layout of cuRAND's offsets it
- * relies on, distinct normals across windows, and slices that do not depend on
- * where a tile starts or ends. */
+ * sequence (rng.h): the layout of cuRAND's offsets it relies on and the
+ * host's own Philox against cuRAND's host generator (where cuRAND is built
+ * in), distinct normals across windows, slices that do not depend on where a
+ * tile starts or ends, and the host's vector copies equal to the scalar
+ * definition to the bit. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +16,7 @@
 
 #define W MCPI_RNG_WINDOW
 
+#ifdef MCP_HAVE_CURAND
 static curandGenerator_t host_generator(void)
 {
   curandGenerator_t g;
@@ -48,6 +51,9 @@ static void curand_offset_layout(void **state)
   assert_true(a[0] != b[0] && a[0] != c[0] && b[0] != c[0]);
   curandDestroyGenerator(g);
 }
+#else
+static void curand_offset_layout(void **state) { skip(); }
+#endif
 
 static void offsets_of_the_mapping(void **state)
 {
@@ -78,9 +84,7 @@ static void normals_distinct_across_windows(void **state)
   const size_t n = 2 * W + W / 2, steps = 2;
   double *z = malloc(n * steps * sizeof *z);
   assert_non_null(z);
-  curandGenerator_t g = host_generator();
-  assert_int_equal(mcpi_rng_fill(g, mcpi_rng_job_seed(1, "A", 0), 0, steps, 0, n, z, n),
-                   CURAND_STATUS_SUCCESS);
+  mcpi_rng_fill_host(mcpi_rng_job_seed(1, "A", 0), 0, steps, 0, n, z, NULL, n);
   double sum = 0, sq = 0;
   for (size_t i = 0; i < n * steps; i++)
     sum += z[i], sq += z[i] * z[i];
@@ -91,54 +95,98 @@ static void normals_distinct_across_windows(void **state)
   for (size_t i = 1; i < n * steps; i++)
     if (z[i] == z[i - 1])
       fail_msg("normal %.17g appears twice", z[i]);
-  curandDestroyGenerator(g);
   free(z);
 }
 
 /* A tile that starts inside a window and ends in the next reads the same
- * numbers as one fill of all the paths. */
+ * numbers as one fill of all the paths; so does one that starts and ends on
+ * an odd path, in double and in float. */
 static void slices_match_one_fill(void **state)
 {
-  const size_t n = W + 4096, p0 = W - 1024, m = 3072, steps = 2;
-  double *all = malloc(n * steps * sizeof *all), *part = malloc(m * steps * sizeof *part);
-  assert_true(all && part);
-  curandGenerator_t g = host_generator();
+  const size_t n = W + 4096, steps = 2;
+  const size_t p0s[2] = {W - 1024, W - 1023}, ms[2] = {3072, 3071};
+  double *all = malloc(n * steps * sizeof *all), *part = malloc(ms[0] * steps * sizeof *part);
+  float *allf = malloc(n * steps * sizeof *allf), *partf = malloc(ms[0] * steps * sizeof *partf);
+  assert_true(all && part && allf && partf);
   uint64_t seed = mcpi_rng_job_seed(99, "B", 3);
-  assert_int_equal(mcpi_rng_fill(g, seed, 5, steps, 0, n, all, n), CURAND_STATUS_SUCCESS);
-  assert_int_equal(mcpi_rng_fill(g, seed, 5, steps, p0, m, part, m), CURAND_STATUS_SUCCESS);
-  for (size_t s = 0; s < steps; s++)
-    assert_memory_equal(part + s * m, all + s * n + p0, m * sizeof *all);
-  /* and the second step alone is the second row */
-  assert_int_equal(mcpi_rng_fill(g, seed, 6, 1, p0, m, part, m), CURAND_STATUS_SUCCESS);
-  assert_memory_equal(part, all + n + p0, m * sizeof *all);
-  curandDestroyGenerator(g);
+  mcpi_rng_fill_host(seed, 5, steps, 0, n, all, NULL, n);
+  mcpi_rng_fill_host(seed, 5, steps, 0, n, NULL, allf, n);
+  for (int k = 0; k < 2; k++) {
+    size_t p0 = p0s[k], m = ms[k];
+    mcpi_rng_fill_host(seed, 5, steps, p0, m, part, NULL, m);
+    mcpi_rng_fill_host(seed, 5, steps, p0, m, NULL, partf, m);
+    for (size_t s = 0; s < steps; s++) {
+      assert_memory_equal(part + s * m, all + s * n + p0, m * sizeof *all);
+      assert_memory_equal(partf + s * m, allf + s * n + p0, m * sizeof *allf);
+    }
+    /* and the second step alone is the second row */
+    mcpi_rng_fill_host(seed, 6, 1, p0, m, part, NULL, m);
+    assert_memory_equal(part, all + n + p0, m * sizeof *all);
+  }
   free(all);
   free(part);
+  free(allf);
+  free(partf);
 }
 
-/* mcpi_rng_pair, the Philox block and Box-Muller transform that the fused
- * path kernel computes in registers, against cuRAND's host generator at the
- * same (step, path): steps 0 and 9, paths on both sides of a window edge and
- * at every position within a quad.  Equal to rounding (the generator's own
- * sin and cos may differ from libm's in the last bit). */
+/* The host's tiles hold the normals of the scalar definition, mcpi_rng_pair
+ * and mcpi_rng_pair_f, to the bit, whichever copy fills them (plain, AVX2,
+ * AVX-512: vectorised, as far as this processor has them). */
+static void fill_host_is_pair(void **state)
+{
+  const size_t n = 1000, steps = 3;
+  const uint64_t p0 = 3 * W - 500;
+  double z[1000 * 3];
+  float f[1000 * 3];
+  uint64_t seed = mcpi_rng_job_seed(5, "D", 1);
+  for (int copy = 0; copy < MCPI_RNG_COPIES; copy++) {
+    int prev = mcpi_rng_host_copy(copy);
+    mcpi_rng_fill_host(seed, 7, steps, p0, n, z, NULL, n);
+    mcpi_rng_fill_host(seed, 7, steps, p0, n, NULL, f, n);
+    mcpi_rng_host_copy(prev);
+    for (size_t s = 0; s < steps; s++)
+      for (size_t i = 0; i < n; i += 2) {
+        double d[2];
+        float g[2];
+        mcpi_rng_pair(seed, 7 + s, p0 + i, d);
+        mcpi_rng_pair_f(seed, 7 + s, p0 + i, g);
+        for (int c = 0; c < 2; c++) {
+          if (memcmp(&d[c], &z[s * n + i + c], sizeof *d))
+            fail_msg("copy %d, step %zu path %zu: pair %a, tile %a", copy, 7 + s,
+                     (size_t)p0 + i + c, d[c], z[s * n + i + c]);
+          if (memcmp(&g[c], &f[s * n + i + c], sizeof *g))
+            fail_msg("copy %d, step %zu path %zu: float pair %a, tile %a", copy, 7 + s,
+                     (size_t)p0 + i + c, (double)g[c], (double)f[s * n + i + c]);
+        }
+      }
+  }
+}
+
+/* The host's tiles (and so mcpi_rng_pair, the Philox block and Box-Muller
+ * transform the fused path kernels compute in registers) against cuRAND's
+ * host generator at the same (step, path): steps 0 to 9, paths on both sides
+ * of a window edge and at every position within a quad.  Equal to rounding
+ * (cuRAND's logarithm, sine and cosine are not the polynomials of
+ * mcp_dmath.h). */
 static void pair_matches_generator(void **state)
 {
+#ifdef MCP_HAVE_CURAND
   const size_t n = 16, steps = 10;
   const uint64_t p0 = 3 * W - 8;
-  double z[16 * 10];
+  double z[16 * 10], h[16 * 10];
   curandGenerator_t g = host_generator();
   uint64_t seed = mcpi_rng_job_seed(7, "C", 2);
   assert_int_equal(mcpi_rng_fill(g, seed, 0, steps, p0, n, z, n), CURAND_STATUS_SUCCESS);
-  for (size_t s = 0; s < steps; s += 9)
-    for (size_t i = 0; i < n; i += 2) {
-      double pair[2];
-      mcpi_rng_pair(seed, s, p0 + i, pair);
-      for (int c = 0; c < 2; c++)
-        if (fabs(pair[c] - z[s * n + i + c]) > 4e-15 * (1 + fabs(pair[c])))
-          fail_msg("step %zu path %zu: pair %.17g, generator %.17g", s, (size_t)p0 + i + c,
-                   pair[c], z[s * n + i + c]);
-    }
+  mcpi_rng_fill_host(seed, 0, steps, p0, n, h, NULL, n);
+  for (size_t s = 0; s < steps; s++)
+    for (size_t i = 0; i < n; i++)
+      if (fabs(h[s * n + i] - z[s * n + i]) > 4e-15 * (1 + fabs(z[s * n + i])))
+        fail_msg("step %zu path %zu: host %.17g, generator %.17g", s, (size_t)p0 + i,
+                 h[s * n + i], z[s * n + i]);
   curandDestroyGenerator(g);
+#else
+  skip();
+#endif
 }
 
 /* The float transform (float paths' normals) of the same blocks is the
@@ -185,6 +233,7 @@ int main(void)
       cmocka_unit_test(offsets_of_the_mapping),
       cmocka_unit_test(normals_distinct_across_windows),
       cmocka_unit_test(slices_match_one_fill),
+      cmocka_unit_test(fill_host_is_pair),
       cmocka_unit_test(pair_matches_generator),
       cmocka_unit_test(pair_f_follows_pair),
       cmocka_unit_test(job_seeds),
