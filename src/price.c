@@ -165,6 +165,16 @@ static mcp_status check_finite(const mcp_results *r, char *err)
   return MCP_OK;
 }
 
+/* The warnings a Monte Carlo estimate needs (mcp_warning): a standard error
+ * of 0, or below the rounding of the price, says every path gave the same
+ * value. */
+static void flag_warnings(mcp_results *r)
+{
+  for (size_t i = 0; i < r->n; i++)
+    if (r->engine[i] != MCP_ENGINE_PDE && r->est[i].std_error <= 1e-14 * fabs(r->est[i].price))
+      r->warn[i] |= MCP_WARNING_CONSTANT;
+}
+
 static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
                         const mcp_greeks *req, mcp_market **markets, size_t npoints,
                         mcp_results **results, mcp_results **points)
@@ -213,8 +223,8 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
     st = price_pde(ctx, portfolio, &pde, passes ? &greeks : NULL, r->est, dg);
   if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, -1, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
-  if (st == MCP_OK)
-    st = check_finite(r, ctx->err);
+  if (st == MCP_OK && (st = check_finite(r, ctx->err)) == MCP_OK)
+    flag_warnings(r);
   if (st == MCP_OK && req && !npoints &&
       (st = collect_greeks(market, portfolio, &plan, acc, &pde, dg, &greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
@@ -227,8 +237,8 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
       points[k]->est[pde.trade[i].trade] = greeks.var[k].pde_est[pde.trade[i].trade];
     if ((st = collect(portfolio, &plan, acc, &pde, (long)k, points[k])) != MCP_OK)
       mcpi_fail(ctx->err, st, "out of memory for results");
-    else
-      st = check_finite(points[k], ctx->err);
+    else if ((st = check_finite(points[k], ctx->err)) == MCP_OK)
+      flag_warnings(points[k]);
   }
   if (acc)
     for (size_t j = 0; j < plan.njobs; j++)

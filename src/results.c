@@ -16,7 +16,8 @@ mcp_results *mcpi_results_alloc(size_t n)
   r->quantity = calloc(n, sizeof *r->quantity);
   r->est = calloc(n, sizeof *r->est);
   r->engine = calloc(n, sizeof *r->engine);
-  if (!r->id || !r->quantity || !r->est || !r->engine) {
+  r->warn = calloc(n ? n : 1, sizeof *r->warn);
+  if (!r->id || !r->quantity || !r->est || !r->engine || !r->warn) {
     mcp_results_destroy(r);
     return NULL;
   }
@@ -34,6 +35,7 @@ void mcp_results_destroy(mcp_results *r)
   free(r->quantity);
   free(r->est);
   free(r->engine);
+  free(r->warn);
   for (size_t i = 0; r->sens && i <= r->n; i++) {
     for (size_t k = 0; k < r->sens[i].n; k++) {
       free(r->sens[i].s[k].name);
@@ -179,6 +181,37 @@ double mcp_results_quantity(const mcp_results *r, size_t i)
 mcp_engine mcp_results_engine(const mcp_results *r, size_t i)
 {
   return r && i < r->n ? r->engine[i] : MCP_ENGINE_DEFAULT;
+}
+
+/* By bit: a name for files and a sentence for reports. */
+static const char *const warning_names[MCP_WARNING_COUNT] = {"constant"};
+static const char *const warning_texts[MCP_WARNING_COUNT] = {
+    "every path gave the same value, so its standard error of 0 bounds nothing: the paths "
+    "never reach the payoff's range, or the model's parameters make them degenerate"};
+
+static int warning_bit(mcp_warning w)
+{
+  for (int b = 0; b < MCP_WARNING_COUNT; b++)
+    if ((unsigned)w == 1u << b)
+      return b;
+  return -1;
+}
+
+const char *mcp_warning_name(mcp_warning w)
+{
+  int b = warning_bit(w);
+  return b < 0 ? "unknown" : warning_names[b];
+}
+
+const char *mcp_warning_text(mcp_warning w)
+{
+  int b = warning_bit(w);
+  return b < 0 ? "unknown" : warning_texts[b];
+}
+
+unsigned mcp_results_warnings(const mcp_results *r, size_t i)
+{
+  return r && i < r->n ? r->warn[i] : 0;
 }
 
 mcp_status mcp_results_total(const mcp_results *r, mcp_estimate *e)

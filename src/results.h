@@ -24,6 +24,7 @@ struct mcp_results {
   double *quantity;
   mcp_estimate *est;
   mcp_engine *engine;
+  unsigned *warn; /* mcp_warning bits, a trade */
   mcp_estimate total;
   uint64_t paths, seed;
   mcp_backend backend;

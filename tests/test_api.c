@@ -551,6 +551,52 @@ static void test_results_access(void **state)
   mcp_context_destroy(ctx);
 }
 
+/* A trade every path pays the same (a call struck at 10 times the spot, at
+ * 20% volatility: 0 on all 1000 paths) carries MCP_WARNING_CONSTANT; a
+ * trade with a spread of payoffs, and a PDE price (no standard error by
+ * construction), none.  Names and texts, and out-of-range values. */
+static void test_results_warnings(void **state)
+{
+  mcp_context *ctx = cpu_context();
+  mcp_market *m;
+  mcp_portfolio *p;
+  small_book(&m, &p);
+  assert_int_equal(mcp_portfolio_add_european(p, "far", "X", MCP_CALL, 1000, 1, 1), MCP_OK);
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = "grid";
+  t.product = MCP_PRODUCT_EUROPEAN;
+  t.type = MCP_CALL;
+  t.underlying = "X";
+  t.strike = 100;
+  t.maturity = 1;
+  t.engine = MCP_ENGINE_PDE;
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK);
+  size_t far, grid;
+  assert_int_equal(mcp_results_find(r, "far", &far), MCP_OK);
+  assert_int_equal(mcp_results_find(r, "grid", &grid), MCP_OK);
+  mcp_estimate e;
+  assert_int_equal(mcp_results_trade(r, far, &e), MCP_OK);
+  assert_true(e.price == 0 && e.std_error == 0);
+  assert_int_equal(mcp_results_warnings(r, far), MCP_WARNING_CONSTANT);
+  assert_int_equal(mcp_results_warnings(r, 0), 0);
+  assert_int_equal(mcp_results_engine(r, grid), MCP_ENGINE_PDE);
+  assert_int_equal(mcp_results_warnings(r, grid), 0);
+  assert_int_equal(mcp_results_warnings(r, mcp_results_count(r)), 0);
+  assert_int_equal(mcp_results_warnings(NULL, 0), 0);
+  assert_string_equal(mcp_warning_name(MCP_WARNING_CONSTANT), "constant");
+  assert_non_null(strstr(mcp_warning_text(MCP_WARNING_CONSTANT), "standard error of 0"));
+  assert_string_equal(mcp_warning_name((mcp_warning)0), "unknown");
+  assert_string_equal(mcp_warning_name((mcp_warning)3), "unknown");
+  assert_string_equal(mcp_warning_text((mcp_warning)(1 << 20)), "unknown");
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  mcp_context_destroy(ctx);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -561,6 +607,7 @@ int main(void)
       cmocka_unit_test(test_context),           cmocka_unit_test(test_market),
       cmocka_unit_test(test_portfolio_trades),  cmocka_unit_test(test_portfolio_settings),
       cmocka_unit_test(test_price_errors),      cmocka_unit_test(test_results_access),
+      cmocka_unit_test(test_results_warnings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

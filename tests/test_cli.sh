@@ -257,6 +257,28 @@ run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/bad_scenario
 check "a bad scenario file exits 1 naming the field" '
   status 1 && err_has "bad_scenarios.json:1:19: spot.kind: expected one of relative, absolute"'
 
+# ---- warnings and ids beyond ASCII ---------------------------------------------
+cat >"$TMP/warn.json" <<'EOF'
+{"run": {"paths": 2000, "seed": 3},
+ "trades": [{"id": "far", "product": "european", "type": "call", "underlying": "ACME", "strike": 1e6, "maturity": 1},
+            {"id": "Zürich-€-call", "product": "european", "type": "call", "underlying": "ACME", "strike": 100, "maturity": 1}]}
+EOF
+run price --market "$MARKET" --portfolio "$TMP/warn.json"
+check "a trade every path pays the same is reported as such, in the table and on stderr" '
+  status 0 && out_has "^# warning  far: every path gave the same value" &&
+  err_has "warning: trade .far.: every path gave the same value" && ! out_has "warning  Z"'
+# the characters up to the end of the quantity column, in a UTF-8 locale
+width_before_quantity() {
+  grep "^$1" "$TMP/out" | head -1 | sed 's/\(  *1\)  .*/\1/' | LC_ALL=C.UTF-8 wc -m
+}
+check "ids beyond ASCII line up by characters, not bytes" '
+  status 0 && [ "$(width_before_quantity far)" -gt 3 ] &&
+  [ "$(width_before_quantity far)" = "$(width_before_quantity Z)" ]'
+run price --market "$MARKET" --portfolio "$TMP/warn.json" --format json
+check "--format json lists each trade's warnings" '
+  status 0 && out_has "\"id\": \"far\".*\"warnings\": \[\"constant\"\]" &&
+  out_has "\"warnings\": \[\]"'
+
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"
   rc=$?

@@ -635,6 +635,12 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
     rc = CLI_EXIT_RUNTIME;
   if (rc != CLI_EXIT_OK)
     report_abort(&sink);
+  /* the estimates' warnings also on standard error, whatever the format */
+  for (size_t i = 0; rc == CLI_EXIT_OK && r && i < mcp_results_count(r); i++)
+    for (int b = 0; b < MCP_WARNING_COUNT; b++)
+      if (mcp_results_warnings(r, i) >> b & 1u)
+        fprintf(stderr, "mcprice: warning: trade '%s': %s\n", mcp_results_trade_id(r, i),
+                mcp_warning_text((mcp_warning)(1u << b)));
   mcp_results_destroy(r);
   mcp_scenario_results_destroy(sr);
   return rc;

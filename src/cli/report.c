@@ -114,6 +114,32 @@ static void table_cells(const row *w, char cell[NCOL][CELL])
 
 /* The Greeks below the prices: per unit for a trade, the position-weighted
  * sum for the book (TOTAL). */
+/* Columns a UTF-8 string takes: its code points (a byte not 10xxxxxx starts
+ * one), so that names beyond ASCII line up. */
+static int text_width(const char *s)
+{
+  int w = 0;
+  for (; *s; s++)
+    w += ((unsigned char)*s & 0xc0) != 0x80;
+  return w;
+}
+
+/* s, left-aligned in width columns. */
+static void emit_left(out *o, const char *s, int width)
+{
+  emit(o, "%s%*s", s, width - text_width(s) > 0 ? width - text_width(s) : 0, "");
+}
+
+/* After the table: a line a trade and warning (mcp_warning). */
+static void write_warnings(out *o, const mcp_results *r)
+{
+  for (size_t i = 0; i < mcp_results_count(r); i++)
+    for (int b = 0; b < MCP_WARNING_COUNT; b++)
+      if (mcp_results_warnings(r, i) >> b & 1u)
+        emit(o, "# warning  %s: %s\n", mcp_results_trade_id(r, i),
+             mcp_warning_text((mcp_warning)(1u << b)));
+}
+
 static void write_greek_table(out *o, const mcp_results *r, int idw)
 {
   size_t n = mcp_results_count(r);
@@ -121,14 +147,18 @@ static void write_greek_table(out *o, const mcp_results *r, int idw)
   mcp_sensitivity s;
   for (size_t i = 0; i <= n; i++)
     for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++)
-      if ((int)strlen(s.name) > gw)
-        gw = (int)strlen(s.name);
+      if (text_width(s.name) > gw)
+        gw = text_width(s.name);
   emit(o, "\n%-*s  %-*s  %16s  %12s  %s\n", idw, "id", gw, "greek", "value", "std_error",
        "method");
   for (size_t i = 0; i <= n; i++)
-    for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++)
-      emit(o, "%-*s  %-*s  %16.6f  %12.6f  %s\n", idw, i < n ? mcp_results_trade_id(r, i) : "TOTAL",
-           gw, s.name, s.value.price, s.value.std_error, mcp_greek_method_name(s.method));
+    for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++) {
+      emit_left(o, i < n ? mcp_results_trade_id(r, i) : "TOTAL", idw);
+      emit(o, "  ");
+      emit_left(o, s.name, gw);
+      emit(o, "  %16.6f  %12.6f  %s\n", s.value.price, s.value.std_error,
+           mcp_greek_method_name(s.method));
+    }
 }
 
 static void write_table(out *o, const mcp_results *r)
@@ -142,8 +172,8 @@ static void write_table(out *o, const mcp_results *r)
   for (size_t i = 0; i <= n; i++) { /* first pass: column widths */
     get_row(r, i, &w);
     table_cells(&w, cell);
-    if ((int)strlen(w.id) > width[0])
-      width[0] = (int)strlen(w.id);
+    if (text_width(w.id) > width[0])
+      width[0] = text_width(w.id);
     for (int c = 1; c < NCOL; c++)
       if ((int)strlen(cell[c]) > width[c])
         width[c] = (int)strlen(cell[c]);
@@ -159,11 +189,12 @@ static void write_table(out *o, const mcp_results *r)
   for (size_t i = 0; i <= n; i++) {
     get_row(r, i, &w);
     table_cells(&w, cell);
-    emit(o, "%-*s", width[0], w.id);
+    emit_left(o, w.id, width[0]);
     for (int c = 1; c < NCOL; c++)
       emit(o, "  %*s", width[c], cell[c]);
     emit(o, "\n");
   }
+  write_warnings(o, r);
   if (has_greeks(r))
     write_greek_table(o, r, width[0]);
 }
@@ -308,6 +339,13 @@ static void write_json(out *o, const mcp_results *r)
     json_member(o, "value", w.value);
     emit(o, ", \"method\": ");
     json_string(o, w.method);
+    emit(o, ", \"warnings\": [");
+    for (int b = 0, k = 0; b < MCP_WARNING_COUNT; b++)
+      if (mcp_results_warnings(r, i) >> b & 1u) {
+        emit(o, k++ ? ", " : "");
+        json_string(o, mcp_warning_name((mcp_warning)(1u << b)));
+      }
+    emit(o, "]");
     json_greeks(o, r, i);
     emit(o, "}");
   }
