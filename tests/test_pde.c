@@ -206,6 +206,73 @@ static void barriers_against_reiner_rubinstein(void **state)
   mcp_market_destroy(mk);
 }
 
+static void expect_failure(mcp_context *ctx, const mcp_market *mk, mcp_portfolio *p,
+                           mcp_status want, const char *what);
+
+/* Volatilities of 2, 5 and 10 (issue 17: the grid priced a European call
+ * 93.4 for 97.8 at 5, 27.75 for 99.0 at 10).  European calls go by parity
+ * from the put's grid and puts are right on the default grid; an American
+ * call without dividends is the European; a knock-out call, whose value
+ * lies in the far upper tail, is refused on a grid too coarse, naming the
+ * space points it needs, and right on that many. */
+static void high_volatility(void **state)
+{
+  mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 401, 400);
+  const double vols[3] = {2, 5, 10};
+  for (int k = 0; k < 3; k++) {
+    bs_params u = {100, 0.05, 0.02, vols[k]};
+    mcp_market *mk = new_market();
+    add_underlying(mk, "ACME", u);
+    for (int type = 0; type < 2; type++) {
+      mcp_option_type ty = type ? MCP_PUT : MCP_CALL;
+      mcp_trade t = grid_trade("E", MCP_PRODUCT_EUROPEAN, ty, 100, 1);
+      double v = pde_price(*state, mk, &t, &s);
+      double exact = cf_black_scholes(ty, 100, 100, 1, u.rate, u.dividend, u.vol);
+      printf("  vol %g %s: pde %.6f black-scholes %.6f\n", u.vol, type ? "put" : "call", v, exact);
+      assert_true(fabs(v - exact) < 1e-4 * exact);
+    }
+    mcp_market_destroy(mk);
+  }
+  mcp_market *mk = new_market();
+  add_underlying(mk, "ACME", (bs_params){100, 0.05, 0.0, 5});
+  mcp_trade am = grid_trade("AM", MCP_PRODUCT_AMERICAN, MCP_CALL, 100, 1);
+  mcp_trade eu = grid_trade("EU", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  assert_true(fabs(pde_price(*state, mk, &am, &s) - pde_price(*state, mk, &eu, &s)) < 1e-12);
+  mcp_market_destroy(mk);
+
+  bs_params u = {100, 0.05, 0.02, 2};
+  mk = new_market();
+  add_underlying(mk, "ACME", u);
+  for (int in = 0; in < 2; in++) {
+    mcp_trade t = grid_trade("DC", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1);
+    t.barrier_kind = in ? MCP_DOWN_AND_IN : MCP_DOWN_AND_OUT;
+    t.barrier = 80;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    mcp_portfolio *p = new_portfolio(1000, 1);
+    assert_int_equal(mcp_portfolio_set_pde(p, &s), MCP_OK);
+    add_trade(p, &t);
+    expect_failure(*state, mk, p, MCP_ERR_INPUT, "trade 'DC': pde.space_points: at volatility 2");
+    assert_non_null(strstr(mcp_context_last_error(*state), "expected at least 19"));
+    mcp_portfolio_destroy(p);
+    mcp_pde_settings fine = settings(MCP_PDE_CRANK_NICOLSON, 3, 2001, 400);
+    double v = pde_price(*state, mk, &t, &fine);
+    double exact = cf_barrier(MCP_CALL, 0, in, 100, 100, 80, 0, 1, u.rate, u.dividend, u.vol);
+    printf("  vol 2 down-and-%s call, 2001 nodes: pde %.6f closed form %.6f\n", in ? "in" : "out",
+           v, exact);
+    assert_true(fabs(v - exact) < 1e-4 * exact);
+  }
+  mcp_market_destroy(mk);
+  mk = new_market();
+  add_underlying(mk, "ACME", (bs_params){100, 0.05, 0.02, 10});
+  mcp_trade t = grid_trade("AC", MCP_PRODUCT_AMERICAN, MCP_CALL, 100, 1);
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  add_trade(p, &t);
+  expect_failure(*state, mk, p, MCP_ERR_INPUT, "trade 'AC': method: at volatility 10");
+  assert_non_null(strstr(mcp_context_last_error(*state), "expected method mc"));
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(mk);
+}
+
 /* Barriers far from the spot, next to it, and on a grid of almost no
  * volatility; a grid too wide for doubles is bad input. */
 static void barrier_edges_and_grid_limits(void **state)
@@ -457,6 +524,7 @@ int main(void)
       cmocka_unit_test(american_call_without_dividends_is_european),
       cmocka_unit_test(barriers_against_reiner_rubinstein),
       cmocka_unit_test(barrier_edges_and_grid_limits),
+      cmocka_unit_test(high_volatility),
       cmocka_unit_test(term_structures),
       cmocka_unit_test(mixed_with_monte_carlo),
       cmocka_unit_test(bad_inputs),
