@@ -233,6 +233,53 @@ run price --market "$MARKET" --portfolio "$UNKNOWN" --format csv --output "$TMP/
 check "--output with a failed run keeps the old file" '
   status 1 && [ "$(cat "$TMP/keep.csv")" = "previous report" ] && no_temporaries "$TMP/keep.csv"'
 
+# a symbolic link is written through; a device is written in place
+echo "old" >"$TMP/target.csv"
+ln -s target.csv "$TMP/link.csv"
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --output "$TMP/link.csv"
+check "--output through a symbolic link replaces its target, and the link stays" '
+  status 0 && [ -L "$TMP/link.csv" ] && cmp -s "$TMP/target.csv" "$TMP/seed7.csv" &&
+  no_temporaries "$TMP/target.csv" && no_temporaries "$TMP/link.csv"'
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --output /dev/null
+check "--output /dev/null writes to the device, which stays one" 'status 0 && [ -c /dev/null ]'
+ln -s nowhere "$TMP/dangling.csv"
+run price --market "$MARKET" --portfolio "$BOOK" --output "$TMP/dangling.csv"
+check "--output to a link that leads nowhere exits 2" '
+  status 2 && err_has "leads nowhere" && [ ! -e "$TMP/nowhere" ]'
+mkdir "$TMP/adir"
+run price --market "$MARKET" --portfolio "$BOOK" --output "$TMP/adir"
+check "--output to a directory exits 2 before the run, nothing created" '
+  status 2 && err_has "is a directory" && [ -z "$(ls "$TMP/adir")" ] && no_temporaries "$TMP/adir"'
+cp "$BOOK" "$TMP/book_in.json"
+ln -s book_in.json "$TMP/book_link.json"
+run price --market "$MARKET" --portfolio "$TMP/book_in.json" --output "$TMP/book_link.json"
+check "--output naming an input file (through a link) exits 2 and leaves it alone" '
+  status 2 && err_has "is also the portfolio file" && cmp -s "$TMP/book_in.json" "$BOOK"'
+# a read-only file: as root (who may write it, as > may), as nobody instead
+echo "read-only" >"$TMP/ro.csv"
+chmod a-w "$TMP/ro.csv"
+AS= RO_MARKET=$MARKET RO_BOOK=$BOOK
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+  AS="setpriv --reuid=65534 --regid=65534 --clear-groups"
+  chmod 777 "$TMP" # writable to nobody: only the file itself is read-only
+  cp "$MARKET" "$TMP/ro_market.json"
+  cp "$BOOK" "$TMP/ro_book.json"
+  chmod 644 "$TMP/ro_market.json" "$TMP/ro_book.json"
+  RO_MARKET=$TMP/ro_market.json RO_BOOK=$TMP/ro_book.json
+  # nobody must reach the program (a build under a private home cannot)
+  $AS "$MCPRICE" --version >/dev/null 2>&1 || AS=
+fi
+if [ "$(id -u)" != 0 ] || [ -n "$AS" ]; then
+  $AS "$MCPRICE" price --market "$RO_MARKET" --portfolio "$RO_BOOK" --output "$TMP/ro.csv" \
+    >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  check "--output to a read-only file exits 3, as > would refuse it" '
+    status 3 && err_has "Permission denied" && [ "$(cat "$TMP/ro.csv")" = "read-only" ]'
+else
+  skip "--output to a read-only file (root may write it, as > may; no setpriv)"
+fi
+chmod 700 "$TMP"
+
 run price --market "$MARKET" --portfolio "$BOOK" --placement stack
 check "--placement stack exits 2 naming the placements" 'status 2 && err_has "auto, registers, local, shared"'
 run price --market "$MARKET" --portfolio "$ARRAYS" --format csv --placement shared

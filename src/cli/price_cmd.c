@@ -607,8 +607,11 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
 {
   report_sink sink;
   /* open the output first: an unwritable --output fails before a long run */
-  if (report_open(&sink, o->output) != 0)
-    return CLI_EXIT_RUNTIME;
+  const report_input inputs[3] = {
+      {"market", o->market}, {"portfolio", o->portfolio}, {"scenarios", o->scenarios}};
+  int opened = report_open(&sink, o->output, inputs, 3);
+  if (opened != 0)
+    return opened == -2 ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
   progress pr = {now(), 0, 0};
   if (!GIVEN(o, O_QUIET) && isatty(STDERR_FILENO))
     mcp_context_set_progress(c, on_progress, &pr);

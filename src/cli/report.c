@@ -1,5 +1,7 @@
 /* report.c: the table, CSV and JSON reports, and the output file that is
  * replaced atomically (temporary + fsync + rename). */
+/* realpath */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -558,7 +560,34 @@ static mode_t output_mode(const char *path)
   return 0666 & ~mask;
 }
 
-int report_open(report_sink *s, const char *path)
+/* Refuses, before the run, an output that cannot or must not be written: a
+ * directory or one of the run's input files (named or through a link), -2,
+ * or an existing file this user may not write (as the shell's > would), -1;
+ * else 0. */
+static int output_refused(const char *path, const char *target, const struct stat *st,
+                          const report_input *inputs, size_t ninputs)
+{
+  if (S_ISDIR(st->st_mode)) {
+    cli_error("--output %s: is a directory; expected a file to write the report to", path);
+    return -2;
+  }
+  for (size_t k = 0; k < ninputs; k++) {
+    struct stat in;
+    if (inputs[k].path && stat(inputs[k].path, &in) == 0 && in.st_dev == st->st_dev &&
+        in.st_ino == st->st_ino) {
+      cli_error("--output %s: is also the %s file %s; expected another file", path,
+                inputs[k].what, inputs[k].path);
+      return -2;
+    }
+  }
+  if (access(target, W_OK) != 0) {
+    cli_error("--output %s: cannot write it: %s", path, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+int report_open(report_sink *s, const char *path, const report_input *inputs, size_t ninputs)
 {
   memset(s, 0, sizeof *s);
   s->path = path;
@@ -566,12 +595,39 @@ int report_open(report_sink *s, const char *path)
     s->f = stdout;
     return 0;
   }
-  size_t len = strlen(path);
+  /* a symbolic link is written through: the report replaces its target */
+  struct stat st;
+  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+    if (!(s->resolved = realpath(path, NULL))) {
+      cli_error("--output %s: a symbolic link that leads nowhere (%s); expected a file or a "
+                "link to one", path, strerror(errno));
+      return -2;
+    }
+    s->path = s->resolved;
+  }
+  if (stat(s->path, &st) == 0) {
+    int refused = output_refused(path, s->path, &st, inputs, ninputs);
+    if (refused) {
+      report_abort(s);
+      return refused;
+    }
+    if (!S_ISREG(st.st_mode)) { /* a device or a pipe: written directly, as > would */
+      if (!(s->f = fopen(s->path, "w"))) {
+        cli_error("--output %s: cannot write it: %s", path, strerror(errno));
+        report_abort(s);
+        return -1;
+      }
+      s->direct = 1;
+      return 0;
+    }
+  }
+  size_t len = strlen(s->path);
   if (!(s->tmp = malloc(len + 8))) {
     cli_error("%s: out of memory", path);
+    report_abort(s);
     return -1;
   }
-  memcpy(s->tmp, path, len);
+  memcpy(s->tmp, s->path, len);
   memcpy(s->tmp + len, ".XXXXXX", 8);
   catch_fatal_signals();
   int fd = mkstemp(s->tmp);
@@ -579,10 +635,11 @@ int report_open(report_sink *s, const char *path)
     cli_error("cannot create a temporary file for %s: %s", path, strerror(errno));
     free(s->tmp);
     s->tmp = NULL;
+    report_abort(s);
     return -1;
   }
   pending_tmp = s->tmp;
-  if (fchmod(fd, output_mode(path)) != 0 || !(s->f = fdopen(fd, "w"))) {
+  if (fchmod(fd, output_mode(s->path)) != 0 || !(s->f = fdopen(fd, "w"))) {
     cli_error("cannot write %s: %s", s->tmp, strerror(errno));
     close(fd);
     report_abort(s);
@@ -594,7 +651,15 @@ int report_open(report_sink *s, const char *path)
 int report_commit(report_sink *s)
 {
   int ok = fflush(s->f) == 0 && !ferror(s->f);
-  if (s->path) {
+  if (s->path && s->direct) {
+    int err = errno;
+    if (fclose(s->f) != 0 && ok) {
+      ok = 0;
+      err = errno;
+    }
+    s->f = NULL;
+    errno = err;
+  } else if (s->path) {
     ok = ok && fsync(fileno(s->f)) == 0;
     int err = errno;
     if (fclose(s->f) != 0 && ok) {
@@ -618,6 +683,8 @@ int report_commit(report_sink *s)
     free(s->tmp);
     s->tmp = NULL;
   }
+  free(s->resolved);
+  s->resolved = NULL;
   return 0;
 }
 
@@ -634,4 +701,6 @@ void report_abort(report_sink *s)
     free(s->tmp);
     s->tmp = NULL;
   }
+  free(s->resolved);
+  s->resolved = NULL;
 }

@@ -21,18 +21,30 @@ int report_write(FILE *f, report_format format, const mcp_results *results);
  * trade and point; the book as TOTAL, with its value. */
 int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results);
 
-/* Where the report goes: standard output, or path through a temporary file
- * in the same directory that is renamed over path on success. */
+/* Where the report goes: standard output; a regular file through a
+ * temporary file in the same directory that is renamed over it on success
+ * (through a symbolic link, its target); or a device or pipe, directly. */
 typedef struct report_sink {
   FILE *f;
   const char *path; /* NULL for standard output */
   char *tmp;        /* the temporary file's name */
+  char *resolved;   /* a symbolic link's target, which path then is */
+  int direct;       /* written in place: not a regular file */
 } report_sink;
 
-/* Each returns 0, or prints the reason and returns -1. report_commit makes
+/* A file the run reads, which the output may not be. */
+typedef struct report_input {
+  const char *what; /* "market", "portfolio", "scenarios" */
+  const char *path; /* or NULL */
+} report_input;
+
+/* Each returns 0, or prints the reason and returns -1 (report_open: -2 for
+ * an output that is a usage error: a directory, an input file, a dangling
+ * link). report_commit makes
  * the output final; report_abort removes the temporary (NULL-safe, and
  * harmless after a failed open or commit). */
-int report_open(report_sink *sink, const char *path);
+int report_open(report_sink *sink, const char *path, const report_input *inputs,
+                size_t ninputs);
 int report_commit(report_sink *sink);
 void report_abort(report_sink *sink);
 
