@@ -229,7 +229,21 @@ mcp_status mcpi_json_numbers(const mcpi_json_doc *d, const mcpi_json_path *path,
   return MCP_OK;
 }
 
-/* The whole file, NUL-terminated (the locator and describe() rely on it). */
+/* The line and column (UTF-8 characters, as jansson counts) of text[at]. */
+static mcpi_json_pos position_of(const char *text, size_t at)
+{
+  mcpi_json_pos pos = {at, at + 1, 1, 1};
+  for (size_t i = 0; i < at; i++)
+    if (text[i] == '\n')
+      pos.line++, pos.column = 1;
+    else if (((unsigned char)text[i] & 0xc0) != 0x80)
+      pos.column++;
+  return pos;
+}
+
+/* The whole file, NUL-terminated (the locator and describe() rely on it):
+ * at most MCPI_JSON_MAX_BYTES, and no NUL byte of its own, which the reading
+ * stops at (so that a device such as /dev/zero is refused at once). */
 static mcp_status read_all(mcpi_json_doc *d, FILE *f)
 {
   char *buf = NULL;
@@ -244,8 +258,24 @@ static mcp_status read_all(mcpi_json_doc *d, FILE *f)
       }
       buf = more;
     }
-    n += fread(buf + n, 1, cap - n - 1, f);
-  } while (!feof(f) && !ferror(f));
+    size_t room = cap - n - 1, left = (size_t)MCPI_JSON_MAX_BYTES + 1 - n;
+    size_t got = fread(buf + n, 1, room < left ? room : left, f);
+    const char *nul = memchr(buf + n, '\0', got);
+    n += got;
+    if (nul) {
+      mcpi_json_pos pos = position_of(buf, (size_t)(nul - buf));
+      mcp_status st = fail_at(d, &pos, "", MCP_ERR_PARSE,
+                              "a NUL byte; expected JSON text (UTF-8)");
+      free(buf);
+      return st;
+    }
+  } while (!feof(f) && !ferror(f) && n <= MCPI_JSON_MAX_BYTES);
+  if (n > MCPI_JSON_MAX_BYTES) {
+    free(buf);
+    return mcpi_json_fail_file(d, MCP_ERR_INPUT,
+                               "larger than %d MiB; expected an input file of at most that",
+                               MCPI_JSON_MAX_BYTES >> 20);
+  }
   if (ferror(f)) {
     int e = errno;
     free(buf);

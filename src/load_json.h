@@ -12,6 +12,9 @@
 
 #define MCPI_COUNT(a) (sizeof(a) / sizeof *(a))
 
+/* The largest input file read: a portfolio of a million trades fits. */
+#define MCPI_JSON_MAX_BYTES (256 << 20)
+
 enum { MCPI_OPTIONAL = 0, MCPI_REQUIRED = 1 };
 
 typedef struct mcpi_json_doc {

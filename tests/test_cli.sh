@@ -304,6 +304,22 @@ run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/bad_scenario
 check "a bad scenario file exits 1 naming the field" '
   status 1 && err_has "bad_scenarios.json:1:19: spot.kind: expected one of relative, absolute"'
 
+# ---- input files that never end, or are not text ---------------------------------
+run price --market /dev/zero --portfolio "$BOOK"
+check "--market /dev/zero stops at its first byte, a NUL, named" '
+  status 1 && err_has "/dev/zero:1:1: a NUL byte; expected JSON text"'
+if command -v mkfifo >/dev/null 2>&1 && mkfifo "$TMP/endless.json" 2>/dev/null; then
+  # 270 MB of JSON whitespace through a pipe: over the 256 MiB cap
+  (yes "                                                               " |
+    head -c 270000000 >"$TMP/endless.json") 2>/dev/null &
+  run price --market "$TMP/endless.json" --portfolio "$BOOK"
+  wait
+  check "an input over 256 MiB is refused, named" '
+    status 1 && err_has "endless.json: larger than 256 MiB"'
+else
+  skip "an input over 256 MiB is refused (no mkfifo)"
+fi
+
 # ---- warnings and ids beyond ASCII ---------------------------------------------
 cat >"$TMP/warn.json" <<'EOF'
 {"run": {"paths": 2000, "seed": 3},

@@ -275,6 +275,7 @@ typedef struct bad_case {
 static const bad_case bad_cases[] = {
     {"no_such_file.json", 0, MCP_ERR_IO, ": cannot open: No such file or directory"},
     {"bad_syntax.json", 0, MCP_ERR_PARSE, ":4:44: JSON syntax error: "},
+    {"bad_nul.json", 1, MCP_ERR_PARSE, ":2:18: a NUL byte; expected JSON text (UTF-8)"},
     {"bad_root.json", 1, MCP_ERR_INPUT, ":1:1: expected a market object, got an empty array"},
     {"bad_wrong_type.json", 0, MCP_ERR_INPUT,
      ":4:39: trades[0].strike: expected a finite number >= 0, got \"100\""},
