@@ -51,7 +51,7 @@ typedef struct mcpi_pde_batch {
 } mcpi_pde_batch;
 
 /* Whether trade t is priced on a grid. */
-int mcpi_trade_on_grid(const mcp_portfolio *p, const mcpi_trade *t);
+int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t);
 /* The batch of the portfolio's grid trades (none: ngrids = ntrades = 0). */
 mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_batch *b,
                          char *err);

@@ -6,11 +6,6 @@
 #include "pde.h"
 #include "validate.h"
 
-int mcpi_trade_on_grid(const mcp_portfolio *p, const mcpi_trade *t)
-{
-  return mcpi_trade_engine(p, t) == MCP_ENGINE_PDE;
-}
-
 /* The terminal payoff of a grid: scale (phi (S - K))+ + add. */
 typedef struct payoff {
   double phi, strike, scale, add;
@@ -302,9 +297,24 @@ static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const
                        "barrier continuously; expected \"bridge\"", t->id);
     if (p->pde.stencil_points != 3)
       return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': pde.stencil_points: a barrier grid "
-                       "needs the 3-point stencil, got %d", t->id, p->pde.stencil_points);
+                       "needs the 3-point stencil, got %d; expected 3, or method mc for this "
+                       "trade", t->id, p->pde.stencil_points);
   }
   return MCP_OK;
+}
+
+int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t)
+{
+  if (mcpi_trade_engine(p, t) != MCP_ENGINE_PDE)
+    return 0;
+  /* named by the trade, or American (no other engine): the grid's errors
+   * are the trade's; by a default (run.pde.products, --pde), only where
+   * the grid fits, Monte Carlo elsewhere */
+  if (t->engine == MCP_ENGINE_PDE || t->product == MCP_PRODUCT_AMERICAN)
+    return 1;
+  char scratch[MCPI_ERRLEN];
+  const mcpi_underlying *u;
+  return check_trade(m, p, t, &u, scratch) == MCP_OK;
 }
 
 /* The grids (and known amount) of trade t. */
@@ -379,7 +389,7 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_b
   mcp_status st = MCP_OK;
   for (size_t i = 0; i < p->n; i++) {
     const mcpi_trade *t = &p->t[i];
-    if (!mcpi_trade_on_grid(p, t)) {
+    if (!mcpi_trade_on_grid(m, p, t)) {
       if (t->product == MCP_PRODUCT_AMERICAN)
         return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: American options are "
                          "priced on the PDE grid only; expected \"pde\"", t->id);
@@ -394,7 +404,7 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_b
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) {
     const mcpi_trade *t = &p->t[i];
     const mcpi_underlying *u = NULL;
-    if (!mcpi_trade_on_grid(p, t))
+    if (!mcpi_trade_on_grid(m, p, t))
       continue;
     if ((st = check_trade(m, p, t, &u, err)) == MCP_OK) {
       st = plan_trade(&d, t, u, &pay, &pay_cap);

@@ -507,7 +507,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
     goto done;
   }
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* grid trades are the PDE's */
-    if (!(assigned[i] = mcpi_trade_on_grid(p, &p->t[i])))
+    if (!(assigned[i] = mcpi_trade_on_grid(m, p, &p->t[i])))
       st = trade_key(m, p, &p->t[i], &keys[i], err);
   /* Jobs in order of their first trade; a job of the same key opens when the
    * schedules or monitors are full.  ordinal counts jobs of one stream name. */

@@ -44,9 +44,10 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
   r->total.std_error = sqrt(var);
   r->total.ci_low = r->total.price - MCPI_Z95 * r->total.std_error;
   r->total.ci_high = r->total.price + MCPI_Z95 * r->total.std_error;
+  for (size_t i = 0; i < pde->ntrades; i++)
+    r->engine[pde->trade[i].trade] = MCP_ENGINE_PDE; /* calloc'd: the rest MCP_ENGINE_MC */
   for (size_t i = 0; i < p->n; i++) {
     r->quantity[i] = p->t[i].quantity;
-    r->engine[i] = mcpi_trade_engine(p, &p->t[i]);
     if (!(r->id[i] = strdup(p->t[i].id)))
       return MCP_ERR_NO_MEMORY;
   }

@@ -211,9 +211,30 @@ run price --market "$MARKET" --portfolio "$PDE" --stencil-points 7
 check "--stencil-points 7 exits 2 naming the field" 'status 2 && err_has "stencil_points"'
 run price --market "$MARKET" --portfolio "$PDE" --pde-scheme implicit
 check "--pde-scheme implicit exits 2" 'status 2 && err_has "crank-nicolson or explicit"'
-run price --market "$MARKET" --portfolio "$PDE" --stencil-points 5 --pde barrier --backend cpu
-check "a barrier on the 5-point stencil is bad input (exit 1)" '
-  status 1 && err_has "DO-C-100.*3-point"'
+run price --market "$MARKET" --portfolio "$PDE" --format csv --stencil-points 5 --pde barrier \
+  --backend cpu
+check "--stencil-points 5 leaves a barrier it does not fit on Monte Carlo, the rest on the grid" '
+  status 0 && [ "$(method_of DO-C-100)" = mc ] && [ "$(method_of AM-P-100)" = pde ] &&
+  [ "$(method_of EU-C-105-PDE)" = pde ]'
+cat >"$TMP/grid_barrier.json" <<'EOF'
+{"run": {"paths": 2000, "seed": 5},
+ "trades": [{"id": "DO-PDE", "product": "barrier", "type": "call", "underlying": "ACME",
+             "strike": 100, "maturity": 1.0, "barrier_kind": "down-and-out", "barrier": 85,
+             "monitoring": "bridge", "method": "pde"}]}
+EOF
+run price --market "$MARKET" --portfolio "$TMP/grid_barrier.json" --stencil-points 5 --backend cpu
+check "a barrier that names method pde on the 5-point stencil is bad input (exit 1)" '
+  status 1 && err_has "DO-PDE.*3-point"'
+cat >"$TMP/two_models.json" <<'EOF'
+{"run": {"paths": 2000, "seed": 5},
+ "trades": [{"id": "EU-HESTON", "product": "european", "type": "call", "underlying": "ACME",
+             "strike": 100, "maturity": 1.0},
+            {"id": "EU-BS", "product": "european", "type": "call", "underlying": "Globex",
+             "strike": 50, "maturity": 1.0}]}
+EOF
+run price --market "$HESTON" --portfolio "$TMP/two_models.json" --format csv --pde european
+check "--pde european prices the Black-Scholes European on the grid, the Heston one by Monte Carlo" '
+  status 0 && [ "$(method_of EU-HESTON)" = mc ] && [ "$(method_of EU-BS)" = pde ]'
 
 # ---- --output -----------------------------------------------------------------
 run price --market "$MARKET" --portfolio "$BOOK" --format csv --output "$TMP/book.csv"

@@ -400,6 +400,33 @@ static void mixed_with_monte_carlo(void **state)
   assert_true(pde_price(*state, mk, &alone, &s) == a.price);
   mcp_results_destroy(r);
   mcp_portfolio_destroy(p);
+
+  /* a product's default engine applies to the trades the grid fits: a
+   * European on a Heston underlying, and a barrier on the 5-point stencil,
+   * stay on Monte Carlo (issue 17: they failed the whole book); a trade that
+   * names the grid itself still fails */
+  assert_int_equal(mcp_market_add_heston(mk, "H", 100, 0.05, 0, 0.04, 1.5, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  p = new_portfolio(2000, 7);
+  assert_int_equal(mcp_portfolio_set_engine(p, MCP_PRODUCT_EUROPEAN, MCP_ENGINE_PDE), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_engine(p, MCP_PRODUCT_BARRIER, MCP_ENGINE_PDE), MCP_OK);
+  mcp_pde_settings five = settings(MCP_PDE_CRANK_NICOLSON, 5, 201, 200);
+  assert_int_equal(mcp_portfolio_set_pde(p, &five), MCP_OK);
+  add_european(p, "EH", "H", MCP_CALL, 100, 1.0, 1.0);
+  add_european(p, "EA", "ACME", MCP_CALL, 100, 1.0, 1.0);
+  add_trade(p, &b);
+  r = price(*state, mk, p);
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_MC);
+  assert_int_equal(mcp_results_engine(r, 1), MCP_ENGINE_PDE);
+  assert_int_equal(mcp_results_engine(r, 2), MCP_ENGINE_MC);
+  assert_true(estimate(r, "EH").std_error > 0 && estimate(r, "DO").std_error > 0);
+  assert_true(estimate(r, "EA").std_error == 0);
+  mcp_results_destroy(r);
+  b.id = "DO-GRID";
+  b.engine = MCP_ENGINE_PDE;
+  add_trade(p, &b);
+  expect_failure(*state, mk, p, MCP_ERR_INPUT, "trade 'DO-GRID': pde.stencil_points");
+  mcp_portfolio_destroy(p);
   mcp_market_destroy(mk);
 }
 
