@@ -208,11 +208,14 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   static const int on_path[] = {IN_PASS_VEGA, IN_PASS_RHO};
   for (int k = 0; k < 2 && ok; k++)
     if (req->want[pairs[k]] && !(done & on_path[k])) {
-      size_t up = (size_t)variant(g, up_kind[k], -1), dn = (size_t)variant(g, up_kind[k] + 1, -1);
-      double h = req->bump[pairs[k]];
-      ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, -1, -1) &&
-           add_term(b, pass_col(b, g, up, t), 0.5 / h) &&
-           add_term(b, pass_col(b, g, dn, t), -0.5 / h);
+      double h = req->bump[pairs[k]], w = g->side[k] ? 1 / h : 0.5 / h;
+      /* central, or one-sided from the unshifted paths (column t) */
+      int32_t hi = g->side[k] >= 0 ? pass_col(b, g, (size_t)variant(g, up_kind[k], -1), t)
+                                   : (int32_t)t;
+      int32_t lo = g->side[k] <= 0 ? pass_col(b, g, (size_t)variant(g, up_kind[k] + 1, -1), t)
+                                   : (int32_t)t;
+      ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, -1, -1) && add_term(b, hi, w) &&
+           add_term(b, lo, -w);
     }
   if (ok && req->want[MCP_GREEK_THETA]) {
     size_t v = (size_t)variant(g, MCPI_VAR_THETA, -1);
@@ -330,6 +333,21 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
   return st;
 }
 
+/* Whether a used underlying's volatility curve (not Heston's) touches 0
+ * anywhere: a grid cannot price it, and the shift is no derivative there. */
+static int vol_reaches_zero(const mcp_market *m, const unsigned char *used)
+{
+  for (size_t i = 0; i < m->n; i++) {
+    double lo, hi;
+    if (!used[i] || m->u[i].model == MCPI_MODEL_HESTON)
+      continue;
+    mcpi_curve_abs_bounds(&m->u[i].vol, INFINITY, &lo, &hi);
+    if (lo <= 0)
+      return 1;
+  }
+  return 0;
+}
+
 mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
                               mcpi_plan *plan, const mcpi_pde_batch *grid, mcpi_greek_run *g,
                               char *err)
@@ -347,6 +365,30 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
       if (u)
         g->used[u - m->u] = 1;
     }
+  /* vega and rho: one-sided where a shift would leave the allowed range
+   * (a volatility below the bump, a rate near the bound) */
+  static const int side_axis[2] = {MCP_SHIFT_VOLATILITY, MCP_SHIFT_RATE};
+  static const mcp_greek side_greek[2] = {MCP_GREEK_VEGA, MCP_GREEK_RHO};
+  for (int k = 0; k < 2; k++) {
+    if (!req->want[side_greek[k]])
+      continue;
+    int fits[2];
+    for (int s = 0; s < 2; s++) { /* up, down */
+      mcp_shift_kind kind[3] = {MCP_SHIFT_RELATIVE, MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE};
+      double x[3] = {0, 0, 0};
+      x[side_axis[k]] = s ? -req->bump[side_greek[k]] : req->bump[side_greek[k]];
+      mcp_market *shifted = NULL;
+      char scratch[MCPI_ERRLEN];
+      fits[s] = mcpi_market_shifted(m, kind, x, -1, g->used, &shifted, scratch) == MCP_OK &&
+                (k || !vol_reaches_zero(shifted, g->used));
+      mcp_market_destroy(shifted);
+    }
+    if (!fits[0] && !fits[1])
+      return mcpi_fail(err, MCP_ERR_INPUT, "%s: a bump of %g leaves the market's allowed "
+                       "range both up and down; expected a smaller bump",
+                       mcp_greek_name(side_greek[k]), req->bump[side_greek[k]]);
+    g->side[k] = fits[0] && fits[1] ? 0 : fits[0] ? 1 : -1;
+  }
   /* a theta bump that outgrew the uniform grid's first step would remove it */
   g->theta_h = req->bump[MCP_GREEK_THETA];
   if (p->steps_per_year && g->theta_h > 0.5 / p->steps_per_year)
@@ -359,13 +401,16 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
   for (size_t i = 0; i < grid->ntrades; i++)
     for (int k = 0; k < 3; k++)
       if (req->want[revalued[k]]) {
-        long up = variant(g, up_kind[k], -1), dn = k < 2 ? variant(g, up_kind[k] + 1, -1) : -1;
+        int side = k < 2 ? g->side[k] : 1; /* theta: forward in time */
+        long up = side >= 0 ? variant(g, up_kind[k], -1) : -1;
+        long dn = side <= 0 ? variant(g, up_kind[k] + 1, -1) : -1;
         double h = k < 2 ? req->bump[revalued[k]] : g->theta_h;
-        g->var[up].pde = 1;
+        if (up >= 0)
+          g->var[up].pde = 1;
         if (dn >= 0)
           g->var[dn].pde = 1;
         g->pg[g->npg++] = (mcpi_pde_greek){grid->trade[i].trade, revalued[k], {up, dn},
-                                           k < 2 ? 2 * h : h};
+                                           side ? h : 2 * h};
       }
   for (size_t v = 0; v < g->nvar && st == MCP_OK; v++)
     st = build_variant(m, p, g, plan, &g->var[v], err);

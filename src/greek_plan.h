@@ -38,7 +38,7 @@ typedef struct mcpi_variant {
 typedef struct mcpi_pde_greek {
   size_t trade;             /* portfolio index */
   mcp_greek greek;
-  long var[2];              /* the variants (up, down; theta: one) */
+  long var[2];              /* the variants up and down, or -1 for the unshifted price */
   double scale;             /* the difference's divisor */
 } mcpi_pde_greek;
 
@@ -46,6 +46,9 @@ typedef struct mcpi_greek_run {
   const mcp_greeks *req;
   unsigned char *used;      /* market underlyings some trade uses (the shifts' scope) */
   double theta_h;           /* theta's bump: the request's, at most half a uniform step */
+  /* vega's and rho's differences: 0 central; +1 forward, -1 backward, where
+   * the shift down (up) would leave the market's allowed range */
+  int side[2];
   mcpi_variant *var;
   size_t nvar;
   mcpi_pde_greek *pg;

@@ -98,8 +98,10 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
   for (size_t i = 0; i < g->npg && ok; i++) {
     const mcpi_pde_greek *x = &g->pg[i];
     size_t t = x->trade;
+    /* a side without its variant (a one-sided difference) is the price itself */
     double lo = x->var[1] >= 0 ? g->var[x->var[1]].pde_est[t].price : r->est[t].price;
-    double v = (g->var[x->var[0]].pde_est[t].price - lo) / x->scale;
+    double hi = x->var[0] >= 0 ? g->var[x->var[0]].pde_est[t].price : r->est[t].price;
+    double v = (hi - lo) / x->scale;
     ok = mcpi_sens_add(&r->sens[t], x->greek, MCP_METHOD_GRID, -1, -1, NULL, NULL, 0, v, 0) &&
          mcpi_sens_add(bk, x->greek, MCP_METHOD_GRID, -1, -1, NULL, NULL, 1,
                        p->t[t].quantity * v, 0);

@@ -903,6 +903,70 @@ static void bumps_and_the_market(void **state)
   mcp_market_destroy(m);
 }
 
+/* The price of trade id in the market of one_sided_bumps, every volatility
+ * shifted by dv and every rate by dr, on the paths of mcp_price with the
+ * portfolio's seed. */
+static double revalued_at(mcp_context *ctx, const mcp_portfolio *p, const char *id, double dv,
+                          double dr)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "L", (bs_params){100, 0.03 + dr, 0, 0.005 + dv});
+  add_underlying(m, "R", (bs_params){100, 0.995 + dr, 0, 0.2 + dv});
+  mcp_results *r = price(ctx, m, p);
+  double v = estimate(r, id).price;
+  mcp_results_destroy(r);
+  mcp_market_destroy(m);
+  return v;
+}
+
+/* A bump that would leave the market's allowed range is taken one-sided
+ * (issue 17: a volatility below vega's bump, or a rate within rho's bump of
+ * the bound 1, failed the run): vega forward from a volatility of 0.005,
+ * rho backward from a rate of 0.995, each the difference of mcp_price
+ * revaluations on the same paths, on Monte Carlo and on the grid. */
+static void one_sided_bumps(void **state)
+{
+  mcp_context *ctx = ctx_of(state);
+  mcp_market *m = new_market();
+  add_underlying(m, "L", (bs_params){100, 0.03, 0, 0.005});
+  add_underlying(m, "R", (bs_params){100, 0.995, 0, 0.2});
+  mcp_portfolio *p = new_portfolio(4000, 3);
+  add_european(p, "cL", "L", MCP_CALL, 100, 1, 1);
+  add_european(p, "cR", "R", MCP_CALL, 100, 1, 1);
+  mcp_trade t = trade_on("gL", "L", MCP_PRODUCT_EUROPEAN, MCP_PUT, 100, 1);
+  t.engine = MCP_ENGINE_PDE;
+  add_trade(p, &t);
+  mcp_greeks *g = request("vega,rho", 1);
+  double hv = 0.01, hr = 0.01;
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_VEGA, hv), MCP_OK);
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_RHO, hr), MCP_OK);
+  mcp_results *r = price_greeks(ctx, m, p, g);
+  const char *ids[3] = {"cL", "cR", "gL"};
+  for (int i = 0; i < 3; i++) {
+    double base = revalued_at(ctx, p, ids[i], 0, 0);
+    double vega = (revalued_at(ctx, p, ids[i], hv, 0) - base) / hv;
+    double rho = (base - revalued_at(ctx, p, ids[i], 0, -hr)) / hr;
+    mcp_sensitivity sv = greek(r, ids[i], "vega"), sr = greek(r, ids[i], "rho");
+    print_message("  %s vega %.12f (forward %.12f), rho %.12f (backward %.12f)\n", ids[i],
+                  sv.value.price, vega, sr.value.price, rho);
+    assert_true(fabs(sv.value.price - vega) <= 1e-9 * fmax(fabs(vega), 1e-6));
+    assert_true(fabs(sr.value.price - rho) <= 1e-9 * fmax(fabs(rho), 1e-6));
+  }
+  /* a bump that fits neither way is refused, naming the Greek: volatilities
+   * of 0.005 and 9.8 (the bound is 10) and a vega bump of 0.3 */
+  add_underlying(m, "V", (bs_params){100, 0.03, 0, 9.8});
+  add_european(p, "cV", "V", MCP_CALL, 100, 1, 1);
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_VEGA, 0.3), MCP_OK);
+  mcp_results *bad = NULL;
+  assert_int_equal(mcp_price_greeks(ctx, m, p, g, &bad), MCP_ERR_INPUT);
+  assert_null(bad);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "vega: a bump of 0.3 leaves"));
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -920,6 +984,7 @@ int main(void)
       cmocka_unit_test(vega_of_a_volatility_curve),
       cmocka_unit_test(bgk_vega_is_bumped),
       cmocka_unit_test(bumps_and_the_market),
+      cmocka_unit_test(one_sided_bumps),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }
