@@ -213,20 +213,28 @@ static const char *check_window(int grid, size_t n, const double *t, double matu
 /* Checks times as a time grid or as fixings up to maturity.  On failure *bad
  * is the first offending time, or n when their number is at fault: the
  * checks compare each time with its predecessor only, so windows of two find
- * it. */
+ * it, the first window failing for the whole list's reason first (times out
+ * of order are reported as such, not as past a maturity taken from the
+ * last). */
 static const char *check_times(int grid, size_t n, const double *t, double maturity,
                                size_t *bad)
 {
-  const char *why = check_window(grid, n, t, maturity), *w;
+  const char *why = check_window(grid, n, t, maturity), *w, *first = NULL;
   *bad = n;
   for (size_t i = 0; why && i < n; i++) {
     size_t k = i ? 2 : 1;
     if ((w = check_window(grid, k, t + i + 1 - k, maturity))) {
-      *bad = i;
-      return w;
+      if (w == why) {
+        *bad = i;
+        return w;
+      }
+      if (!first) {
+        first = w;
+        *bad = i;
+      }
     }
   }
-  return why;
+  return first ? first : why;
 }
 
 /* Reports time bad of the n at path: an array element or, for a schedule,

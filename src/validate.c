@@ -86,15 +86,15 @@ const char *mcpi_check_fixings(size_t n, const double *t, double maturity)
 {
   if (n == 0 || n > MCPI_MAX_FIXINGS)
     return "between 1 and 100000 fixing times";
-  for (size_t i = 0; i < n; i++) {
+  /* the order before the maturity: [1, 0.5] with the maturity taken from
+   * the last time is out of order, not past its maturity */
+  for (size_t i = 0; i < n; i++)
     if (!isfinite(t[i]) || t[i] <= 0)
       return "fixing times > 0";
-    if (i > 0 && t[i] <= t[i - 1])
+  for (size_t i = 1; i < n; i++)
+    if (t[i] <= t[i - 1])
       return "strictly increasing fixing times";
-    if (t[i] > maturity)
-      return "fixing times not after the maturity";
-  }
-  return NULL;
+  return t[n - 1] > maturity ? "fixing times not after the maturity" : NULL;
 }
 
 const char *mcpi_check_paths(uint64_t n)

@@ -308,6 +308,8 @@ static const bad_case bad_cases[] = {
      ":5:29: trades[0].fixings[2]: expected fixing times not after the maturity, got 1.25"},
     {"bad_schedule_count.json", 0, MCP_ERR_INPUT,
      ":5:54: trades[0].fixings.count: expected an integer between 1 and 100000, got 0"},
+    {"bad_fixings_order.json", 0, MCP_ERR_INPUT,
+     ":4:64: trades[0].fixings[1]: expected strictly increasing fixing times, got 0.5"},
     {"bad_schedule_maturity.json", 0, MCP_ERR_INPUT,
      ":5:42: trades[0].fixings.last: expected fixing times not after the maturity, got 2"},
     {"bad_duplicate_id.json", 0, MCP_ERR_INPUT,
