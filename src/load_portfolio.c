@@ -649,8 +649,13 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.global_floor = tr.global_floor;
   api.global_cap = tr.global_cap;
   api.window = (size_t)tr.window;
+  mcpi_json_pos pos;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
+  else if (mcpi_json_locate(d->text, d->len, path, 0, &pos)) {
+    pf->t[pf->n - 1].line = pos.line;
+    pf->t[pf->n - 1].column = pos.column;
+  }
 done:
   free(tr.fix);
   return st;

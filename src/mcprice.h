@@ -356,6 +356,12 @@ const char *mcp_stencil_name(mcp_stencil stencil);
 
 size_t mcp_portfolio_size(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_trade_id(const mcp_portfolio *portfolio, size_t index);
+/* Where mcp_portfolio_load read trade index: the line and column (1-based,
+ * columns in UTF-8 characters) of its object in the file, so that errors
+ * found later, when pricing, can point there.  MCP_ERR_NOT_FOUND for a
+ * trade added through the API or a bad index. */
+mcp_status mcp_portfolio_trade_source(const mcp_portfolio *portfolio, size_t index, int *line,
+                                      int *column);
 /* Run settings; defaults: 100000 paths, seed 1, time grid of the event dates only. */
 mcp_status mcp_portfolio_set_paths(mcp_portfolio *portfolio, uint64_t paths);
 mcp_status mcp_portfolio_set_seed(mcp_portfolio *portfolio, uint64_t seed);

@@ -450,6 +450,17 @@ const char *mcp_portfolio_trade_id(const mcp_portfolio *p, size_t i)
   return p && i < p->n ? p->t[i].id : NULL;
 }
 
+mcp_status mcp_portfolio_trade_source(const mcp_portfolio *p, size_t i, int *line, int *column)
+{
+  if (!p || !line || !column)
+    return MCP_ERR_ARGUMENT;
+  if (i >= p->n || p->t[i].line <= 0)
+    return MCP_ERR_NOT_FOUND;
+  *line = p->t[i].line;
+  *column = p->t[i].column;
+  return MCP_OK;
+}
+
 mcp_status mcp_portfolio_set_paths(mcp_portfolio *p, uint64_t paths)
 {
   const char *why;

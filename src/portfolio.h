@@ -27,6 +27,7 @@ typedef struct mcpi_trade {
   size_t best;                      /* cliquet */
   double local_floor, local_cap, global_floor, global_cap;
   size_t window;                    /* moving window */
+  int line, column;                 /* where mcp_portfolio_load read it, or 0 */
 } mcpi_trade;
 
 struct mcp_portfolio {

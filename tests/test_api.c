@@ -551,6 +551,27 @@ static void test_results_access(void **state)
   mcp_context_destroy(ctx);
 }
 
+/* Where a loaded portfolio's trades are in its file, for errors found when
+ * pricing; none for a trade added through the API. */
+static void test_trade_source(void **state)
+{
+  mcp_portfolio *p = NULL;
+  char err[256];
+  assert_int_equal(mcp_portfolio_load(&p, SRCDIR "/tests/data/cli_unknown_underlying.json", err,
+                                      sizeof err),
+                   MCP_OK);
+  int line = 0, column = 0;
+  assert_int_equal(mcp_portfolio_trade_source(p, 0, &line, &column), MCP_OK);
+  assert_int_equal(line, 4);
+  assert_int_equal(column, 5);
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_portfolio_trade_source(p, 1, &line, &column));
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_portfolio_trade_source(p, 0, NULL, &column));
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_portfolio_trade_source(NULL, 0, &line, &column));
+  assert_int_equal(mcp_portfolio_add_european(p, "api", "X", MCP_CALL, 100, 1, 1), MCP_OK);
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_portfolio_trade_source(p, 1, &line, &column));
+  mcp_portfolio_destroy(p);
+}
+
 /* A trade every path pays the same (a call struck at 10 times the spot, at
  * 20% volatility: 0 on all 1000 paths) carries MCP_WARNING_CONSTANT; a
  * trade with a spread of payoffs, and a PDE price (no standard error by
@@ -607,7 +628,7 @@ int main(void)
       cmocka_unit_test(test_context),           cmocka_unit_test(test_market),
       cmocka_unit_test(test_portfolio_trades),  cmocka_unit_test(test_portfolio_settings),
       cmocka_unit_test(test_price_errors),      cmocka_unit_test(test_results_access),
-      cmocka_unit_test(test_results_warnings),
+      cmocka_unit_test(test_results_warnings),  cmocka_unit_test(test_trade_source),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,8 +115,8 @@ run price --market "$MARKET" --portfolio "$BAD"
 check "negative strike exits 1 with file:line:col" \
   'status 1 && err_has "cli_bad_portfolio.json:[0-9][0-9]*:[0-9][0-9]*"'
 run price --market "$MARKET" --portfolio "$UNKNOWN"
-check "unknown underlying exits 1 naming the portfolio" \
-  'status 1 && err_has "cli_unknown_underlying.json"'
+check "unknown underlying exits 1 naming the portfolio and the trade's line and column" \
+  'status 1 && err_has "cli_unknown_underlying.json:4:5: trade .c1.: underlying: .NOSUCH."'
 
 # ---- device errors: exit 3 ----------------------------------------------------
 if "$MCPRICE" info 2>/dev/null | grep -q -E '^devices: +0$'; then

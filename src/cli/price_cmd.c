@@ -604,6 +604,25 @@ static void on_progress(double fraction, void *user)
 
 /* ---- the command --------------------------------------------------------------- */
 
+/* ":line:column" of the trade a pricing error names first ("trade 'ID': ..."),
+ * where the portfolio file gave it, or "". */
+static void error_where(const mcp_portfolio *p, const char *msg, char *buf, size_t len)
+{
+  buf[0] = '\0';
+  if (strncmp(msg, "trade '", 7) != 0)
+    return;
+  for (size_t i = 0; i < mcp_portfolio_size(p); i++) {
+    const char *id = mcp_portfolio_trade_id(p, i);
+    size_t n = strlen(id);
+    int line, column;
+    if (strncmp(msg + 7, id, n) == 0 && msg[7 + n] == '\'' &&
+        mcp_portfolio_trade_source(p, i, &line, &column) == MCP_OK) {
+      snprintf(buf, len, ":%d:%d", line, column);
+      return;
+    }
+  }
+}
+
 static int price_and_report(const price_opts *o, mcp_context *c, const mcp_market *m,
                             const mcp_portfolio *p, const mcp_scenarios *s, const mcp_greeks *g)
 {
@@ -625,11 +644,15 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
   if (pr.shown)
     fputc('\n', stderr);
   int rc = CLI_EXIT_OK;
+  char where[48];
+  if (st != MCP_OK)
+    error_where(p, mcp_context_last_error(c), where, sizeof where);
   if (st == MCP_ERR_INPUT || st == MCP_ERR_NOT_FOUND) {
-    cli_error("%s: %s (market %s)", o->portfolio, mcp_context_last_error(c), o->market);
+    cli_error("%s%s: %s (market %s)", o->portfolio, where, mcp_context_last_error(c), o->market);
     rc = CLI_EXIT_INPUT;
   } else if (st != MCP_OK) {
-    cli_error("pricing failed: %s", mcp_context_last_error(c));
+    cli_error("pricing failed: %s%s%s%s", where[0] ? o->portfolio : "", where,
+              where[0] ? ": " : "", mcp_context_last_error(c));
     rc = CLI_EXIT_RUNTIME;
   } else if ((s ? report_write_scenarios(sink.f, o->format, sr)
                 : report_write(sink.f, o->format, r)) != 0) {
