@@ -319,7 +319,10 @@ typedef enum mcp_heston_scheme { MCP_HESTON_QE = 0, MCP_HESTON_EULER } mcp_hesto
 mcp_status mcp_portfolio_set_heston_scheme(mcp_portfolio *portfolio, mcp_heston_scheme scheme);
 
 /* ---- finite differences ----------------------------------------------- */
-/* The engine of the product's trades that keep MCP_ENGINE_DEFAULT. */
+/* The engine of the product's trades that keep MCP_ENGINE_DEFAULT;
+ * MCP_ERR_ARGUMENT for one the product cannot use (the grid for a product
+ * other than european, american and barrier; Monte Carlo for american),
+ * as mcp_portfolio_add_trade refuses a trade's (MCP_ERR_INPUT). */
 mcp_status mcp_portfolio_set_engine(mcp_portfolio *portfolio, mcp_product product,
                                     mcp_engine engine);
 mcp_engine mcp_portfolio_engine(const mcp_portfolio *portfolio, mcp_product product);
@@ -364,6 +367,7 @@ mcp_status mcp_portfolio_trade_source(const mcp_portfolio *portfolio, size_t ind
                                       int *column);
 /* Run settings; defaults: 100000 paths, seed 1, time grid of the event dates only. */
 mcp_status mcp_portfolio_set_paths(mcp_portfolio *portfolio, uint64_t paths);
+/* 0 to 2^63-1, as files and the command line take it (MCP_ERR_ARGUMENT above). */
 mcp_status mcp_portfolio_set_seed(mcp_portfolio *portfolio, uint64_t seed);
 /* Adds uniform steps of 1/steps_per_year to the event dates (0: none). */
 mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *portfolio, unsigned steps_per_year);

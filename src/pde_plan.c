@@ -276,10 +276,8 @@ static mcp_status fill_values(mcpi_pde_batch *b, const payoff *pay, char *err)
 static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t,
                               const mcpi_underlying **u, char *err)
 {
-  if (t->product != MCP_PRODUCT_EUROPEAN && t->product != MCP_PRODUCT_AMERICAN &&
-      t->product != MCP_PRODUCT_BARRIER)
-    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde prices european, american "
-                     "and barrier options, not %s ones", t->id, mcp_product_name(t->product));
+  /* the product fits: mcp_portfolio_add_trade and mcp_portfolio_set_engine
+   * refuse the grid for any other (mcpi_engine_misfit) */
   if (!(*u = mcpi_market_find(m, t->asset[0])))
     return mcpi_fail(err, MCP_ERR_NOT_FOUND, "trade '%s': underlying: '%s' is not in the market",
                      t->id, t->asset[0]);
@@ -387,16 +385,8 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_b
   payoff *pay = NULL;
   size_t pay_cap = 0, count = 0;
   mcp_status st = MCP_OK;
-  for (size_t i = 0; i < p->n; i++) {
-    const mcpi_trade *t = &p->t[i];
-    if (!mcpi_trade_on_grid(m, p, t)) {
-      if (t->product == MCP_PRODUCT_AMERICAN)
-        return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: American options are "
-                         "priced on the PDE grid only; expected \"pde\"", t->id);
-      continue;
-    }
-    count++;
-  }
+  for (size_t i = 0; i < p->n; i++) /* American options always (mcpi_engine_misfit) */
+    count += (size_t)mcpi_trade_on_grid(m, p, &p->t[i]);
   if (!count)
     return MCP_OK;
   if (!(b->trade = calloc(count, sizeof *b->trade)))

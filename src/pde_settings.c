@@ -27,8 +27,21 @@ mcp_status mcp_portfolio_set_engine(mcp_portfolio *p, mcp_product product, mcp_e
   if (engine != MCP_ENGINE_MC && engine != MCP_ENGINE_PDE)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine of %s: expected mc or pde",
                      product_names[product]);
+  const char *why = mcpi_engine_misfit(product, engine);
+  if (why)
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine of %s: %s", product_names[product], why);
   p->engine[product] = engine;
   return MCP_OK;
+}
+
+const char *mcpi_engine_misfit(mcp_product product, mcp_engine engine)
+{
+  if (engine == MCP_ENGINE_PDE && product != MCP_PRODUCT_EUROPEAN &&
+      product != MCP_PRODUCT_AMERICAN && product != MCP_PRODUCT_BARRIER)
+    return "the grid prices european, american and barrier options; expected mc";
+  if (engine == MCP_ENGINE_MC && product == MCP_PRODUCT_AMERICAN)
+    return "American options are priced on the grid only; expected pde";
+  return NULL;
 }
 
 mcp_engine mcp_portfolio_engine(const mcp_portfolio *p, mcp_product product)

@@ -229,6 +229,8 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
       t->engine != MCP_ENGINE_PDE)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': engine: expected MCP_ENGINE_DEFAULT, "
                "MCP_ENGINE_MC or MCP_ENGINE_PDE", id);
+  if ((why = mcpi_engine_misfit(t->product, t->engine)))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': method: %s", id, why);
   if (t->type != MCP_CALL && t->type != MCP_PUT)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': type: expected call or put", id);
   int floating = (t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK) &&
@@ -477,6 +479,10 @@ mcp_status mcp_portfolio_set_seed(mcp_portfolio *p, uint64_t seed)
 {
   if (!p)
     return MCP_ERR_ARGUMENT;
+  if (seed > INT64_MAX) /* what files and the command line accept, and JSON writes back */
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
+                     "seed: expected an integer between 0 and 2^63-1, got %llu",
+                     (unsigned long long)seed);
   p->seed = seed;
   return MCP_OK;
 }

@@ -66,6 +66,10 @@ mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio
 /* Index of the trade called id, or -1. */
 long mcpi_portfolio_find(const mcp_portfolio *p, const char *id);
 
+/* Why a product cannot be priced by engine (MCP_ENGINE_DEFAULT fits all),
+ * as what was expected; NULL when it can. */
+const char *mcpi_engine_misfit(mcp_product product, mcp_engine engine);
+
 /* The engine trade t is priced with. */
 static inline mcp_engine mcpi_trade_engine(const mcp_portfolio *p, const mcpi_trade *t)
 {

@@ -440,8 +440,12 @@ static void test_portfolio_settings(void **state)
   assert_int_equal(mcp_portfolio_backend(p), MCP_BACKEND_AUTO);
   /* accepted values, and an empty grid clears it */
   assert_int_equal(mcp_portfolio_set_paths(p, 2), MCP_OK);
-  assert_int_equal(mcp_portfolio_set_seed(p, UINT64_MAX), MCP_OK);
-  assert_int_equal(mcp_portfolio_seed(p), UINT64_MAX);
+  assert_int_equal(mcp_portfolio_set_seed(p, INT64_MAX), MCP_OK);
+  assert_int_equal(mcp_portfolio_seed(p), INT64_MAX);
+  /* above 2^63-1 (what files and the command line accept) when set */
+  PORTFOLIO_FAILS(p, A, "seed: expected an integer between 0 and 2^63-1",
+                  mcp_portfolio_set_seed(p, (uint64_t)INT64_MAX + 1));
+  assert_int_equal(mcp_portfolio_seed(p), INT64_MAX);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 100000), MCP_OK);
   assert_int_equal(mcp_portfolio_set_time_grid(p, 1, down + 1), MCP_OK);
   assert_int_equal(mcp_portfolio_set_time_grid(p, 0, NULL), MCP_OK);

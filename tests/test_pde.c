@@ -453,8 +453,6 @@ static void bad_inputs(void **state)
            mcp_status st; const char *what; } cases[] = {
       {"HEST", MCP_PRODUCT_EUROPEAN, 0, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT, "Black-Scholes"},
       {"FLAT", MCP_PRODUCT_EUROPEAN, 0, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT, "volatility > 0"},
-      {"ACME", MCP_PRODUCT_DIGITAL, 0, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT, "not digital"},
-      {"ACME", MCP_PRODUCT_AMERICAN, 0, MCP_ENGINE_MC, 3, MCP_ERR_INPUT, "PDE grid only"},
       {"ACME", MCP_PRODUCT_BARRIER, MCP_MONITOR_DISCRETE, MCP_ENGINE_PDE, 3, MCP_ERR_INPUT,
        "expected \"bridge\""},
       {"ACME", MCP_PRODUCT_BARRIER, MCP_MONITOR_BRIDGE, MCP_ENGINE_PDE, 5, MCP_ERR_INPUT,
@@ -481,6 +479,25 @@ static void bad_inputs(void **state)
     expect_failure(ctx, mk, p, cases[c].st, cases[c].what);
     mcp_portfolio_destroy(p);
   }
+  /* an engine a product cannot use is refused when set: on a trade, and as
+   * a product's default */
+  mcp_portfolio *q = new_portfolio(1000, 1);
+  mcp_trade dg = grid_trade("DG", MCP_PRODUCT_DIGITAL, MCP_CALL, 100, 1.0);
+  mcp_trade am = grid_trade("AM", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1.0);
+  am.engine = MCP_ENGINE_MC;
+  assert_int_equal(mcp_portfolio_add_trade(q, &dg), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_portfolio_last_error(q), "trade 'DG': method: the grid prices"));
+  assert_int_equal(mcp_portfolio_add_trade(q, &am), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_portfolio_last_error(q), "trade 'AM': method: American options"));
+  assert_int_equal(mcp_portfolio_size(q), 0);
+  assert_int_equal(mcp_portfolio_set_engine(q, MCP_PRODUCT_ASIAN, MCP_ENGINE_PDE),
+                   MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_portfolio_last_error(q), "engine of asian: the grid prices"));
+  assert_int_equal(mcp_portfolio_set_engine(q, MCP_PRODUCT_AMERICAN, MCP_ENGINE_MC),
+                   MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_portfolio_engine(q, MCP_PRODUCT_ASIAN), MCP_ENGINE_MC);
+  assert_int_equal(mcp_portfolio_engine(q, MCP_PRODUCT_AMERICAN), MCP_ENGINE_PDE);
+  mcp_portfolio_destroy(q);
   /* settings out of range name the field */
   mcp_portfolio *p = new_portfolio(1000, 1);
   mcp_pde_settings s;
