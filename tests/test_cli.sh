@@ -90,8 +90,11 @@ check "--paths 1 exits 2" 'status 2 && err_has "--paths"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 100 --paths 200
 check "an option given twice exits 2" 'status 2 && err_has "--paths: given twice"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods antithetic
-check "--paths 2, antithetic: too few for a standard error, exit 1" \
-  'status 1 && err_has "needs at least 4 paths"'
+check "--paths 2, antithetic: too few for a standard error, a usage error naming the option" \
+  'status 2 && err_has "^mcprice: --paths 2: trade .*needs at least 4 paths"'
+run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods control-variate
+check "--paths 2 with control variates: too few for a standard error, exit 2" \
+  'status 2 && err_has "^mcprice: --paths 2: .*(control variate) needs at least 3 paths"'
 run price --market "$MARKET" --portfolio "$BOOK" --format xml
 check "--format xml exits 2 listing the formats" 'status 2 && err_has "table, csv, json"'
 run price --market "$MARKET" --portfolio "$BOOK" --backend gpu

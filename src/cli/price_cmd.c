@@ -647,8 +647,13 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
   char where[48];
   if (st != MCP_OK)
     error_where(p, mcp_context_last_error(c), where, sizeof where);
-  if (st == MCP_ERR_INPUT || st == MCP_ERR_NOT_FOUND) {
-    cli_error("%s%s: %s (market %s)", o->portfolio, where, mcp_context_last_error(c), o->market);
+  const char *msg = mcp_context_last_error(c);
+  if (st == MCP_ERR_INPUT && GIVEN(o, O_PATHS) && strncmp(msg, "paths: ", 7) == 0) {
+    /* too few paths for the methods, and the count came from the command line */
+    cli_error("--paths %llu: %s", (unsigned long long)o->paths, msg + 7);
+    rc = CLI_EXIT_USAGE;
+  } else if (st == MCP_ERR_INPUT || st == MCP_ERR_NOT_FOUND) {
+    cli_error("%s%s: %s (market %s)", o->portfolio, where, msg, o->market);
     rc = CLI_EXIT_INPUT;
   } else if (st != MCP_OK) {
     cli_error("pricing failed: %s%s%s%s", where[0] ? o->portfolio : "", where,
