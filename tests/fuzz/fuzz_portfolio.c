@@ -1,0 +1,51 @@
+/* fuzz_portfolio.c: libFuzzer target for the portfolio loader
+ * (mcp_portfolio_load); a portfolio that loads is also priced, with few
+ * paths and a small grid, in a market of the names the fuzzer's seeds use,
+ * which runs the planner's checks on what the loader accepted. */
+#include "fuzz_input.h"
+
+static mcp_market *seed_market(void)
+{
+  static const char *const names[] = {"ACME", "BOLT", "CRUX", "HELIX", "JOLT", "Globex", "U",
+                                      "X", "Y", "A", "B", "FLAT"};
+  mcp_market *m = NULL;
+  if (mcp_market_create(&m) != MCP_OK)
+    abort();
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (i == 3 ? mcp_market_add_heston(m, names[i], 100, 0.03, 0.01, 0.04, 1.5, 0.04, 0.5, -0.7)
+               : mcp_market_add_black_scholes(m, names[i], 50 + 10 * i, 0.03, 0.01, 0.25))
+      abort();
+  return m;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+  static mcp_market *m;
+  static mcp_context *ctx;
+  if (!m) {
+    m = seed_market();
+    if (mcp_context_create(&ctx, MCP_BACKEND_CPU) != MCP_OK)
+      abort();
+  }
+  char err[512] = "";
+  mcp_portfolio *p = NULL;
+  mcp_status st = mcp_portfolio_load(&p, fuzz_file(data, n), err, sizeof err);
+  fuzz_check_message(st, err);
+  if (st == MCP_OK) {
+    /* a bounded run whatever the file asked for: its settings stay, but few
+     * paths, no extra steps and a small grid (the fuzzer's time limit) */
+    mcp_pde_settings s;
+    mcp_portfolio_pde(p, &s);
+    s.space_points = 64;
+    s.time_steps = 32;
+    mcp_results *r = NULL;
+    if (mcp_portfolio_set_paths(p, 32) == MCP_OK &&
+        mcp_portfolio_set_steps_per_year(p, 0) == MCP_OK &&
+        mcp_portfolio_set_pde(p, &s) == MCP_OK && mcp_portfolio_size(p) <= 64 &&
+        mcp_price(ctx, m, p, &r) != MCP_OK && !mcp_context_last_error(ctx)[0])
+      abort();
+    mcp_results_destroy(r);
+  }
+  mcp_portfolio_destroy(p);
+  return 0;
+}
