@@ -59,8 +59,7 @@ typedef struct cpu_job {
   mcpi_job_view *pass;   /* the variants' views of the job's passes */
   int32_t *off;          /* offsets of the combined estimators' terms */
   size_t tile, chunk;
-  unsigned rep;          /* the tile's replicate and first sample */
-  uint64_t s0;
+  uint64_t s0;           /* the tile's first sample */
   double *pay;
   /* a thread's chunk of normals at t ne chunk: z double, zq QMC's points,
    * zf float paths (the float transform of the canonical blocks, as the
@@ -75,7 +74,6 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
 {
   cpu_job *c = self;
   const mcpi_job *j = c->j;
-  c->rep = rep;
   c->s0 = s0;
   if (j->qmc)
     for (size_t d = 0; d < j->nelem; d++)

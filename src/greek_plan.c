@@ -268,12 +268,12 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
                              mcpi_job *j, char *err)
 {
   builder b = {.j = j};
-  int ok = 1, *done = calloc(j->ntrades, sizeof *done);
+  int ok = 1, *done = calloc(j->nreal + 1, sizeof *done);
   ok = done != NULL;
-  for (size_t t = 0; t < j->ntrades && ok; t++)
+  for (size_t t = 0; t < j->nreal && ok; t++) /* the portfolio's trades (plan.h) */
     ok = (done[t] = in_pass(&b, m, p, g->req, t, &p->t[j->trade[t]])) >= 0;
   b.j->nin = b.nest;
-  for (size_t t = 0; t < j->ntrades && ok; t++)
+  for (size_t t = 0; t < j->nreal && ok; t++)
     ok = bumped(&b, g, m, t, done[t]);
   ok = ok && book(&b) && !b.oom;
   free(done);
@@ -432,7 +432,7 @@ mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *
                                        .mc = plan->njobs > 0, .pde = grid->ntrades > 0};
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     builder b = {.j = &plan->jobs[ji]};
-    size_t nt = b.j->ntrades;
+    size_t nt = b.j->ntrades; /* with the forwards (plan.h): collect reads (k + 1) (nt + 1) on */
     int ok = 1;
     for (size_t k = 0; k < n && ok; k++)
       for (size_t t = 0; t <= nt && ok; t++) /* the trades, then the book */

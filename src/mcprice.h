@@ -460,15 +460,22 @@ double mcp_results_seconds(const mcp_results *results);
 void mcp_results_destroy(mcp_results *results);
 
 /* What a trade's estimate may not say by itself, as bits of
- * mcp_results_warnings.  MCP_WARNING_CONSTANT: every path gave the trade
- * the same value, so its standard error is 0 and bounds nothing (the paths
- * never reach the payoff's range, or the model's parameters make the paths
- * degenerate); a price of a Monte Carlo engine only. */
-typedef enum mcp_warning { MCP_WARNING_CONSTANT = 1 << 0 } mcp_warning;
-#define MCP_WARNING_COUNT 1
+ * mcp_results_warnings (Monte Carlo prices only).  MCP_WARNING_CONSTANT:
+ * every path gave the trade the same value, so its standard error is 0 and
+ * bounds nothing (the paths never reach the payoff's range, or the model's
+ * parameters make the paths degenerate).  MCP_WARNING_MARTINGALE: on the
+ * trade's paths, the mean discounted spot of an underlying at their last
+ * date misses the forward by more than 5 standard errors: the simulation is
+ * biased (extreme parameters, too few steps for the scheme), so the price
+ * may be too. */
+typedef enum mcp_warning {
+  MCP_WARNING_CONSTANT = 1 << 0,
+  MCP_WARNING_MARTINGALE = 1 << 1
+} mcp_warning;
+#define MCP_WARNING_COUNT 2
 /* The warnings of trade index, or 0 (none, or a bad index). */
 unsigned mcp_results_warnings(const mcp_results *results, size_t index);
-/* "constant" for MCP_WARNING_CONSTANT; "unknown" for anything else. */
+/* "constant", "martingale"; "unknown" for anything else. */
 const char *mcp_warning_name(mcp_warning warning);
 /* One sentence that says what warning means for a trade's estimate, for a
  * report; "unknown" for anything else. */

@@ -343,12 +343,41 @@ static void set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec
   s->control_mean = s->discount * u->spot * forward_growth(u, T);
 }
 
+/* The martingale check of every simulated underlying (issue 17): after the
+ * job's trades, a forward a asset paying its spot at the job's last date,
+ * on the schedule of that date alone, which the job always has (the last
+ * date is some trade's maturity), so that the job's schedules, shape and
+ * paths stay as they were; quantity 0, outside the book.  Jobs of per-path
+ * arrays run only their own products and have none. */
+static void add_forwards(mcpi_job *j, const job_draft *d)
+{
+  double last = 0;
+  for (int k = 0; k < d->nsched; k++)
+    last = fmax(last, d->sched[k].t[d->sched[k].n - 1]);
+  int at = find_schedule(d, (schedule){1, &last});
+  if (j->arr_len || at < 0)
+    return;
+  for (size_t a = 0; a < j->nassets; a++) {
+    const mcpi_underlying *u = j->u[a];
+    double discount = exp(-mcpi_curve_integral(&u->rate, 0, last));
+    mcpi_payoff_spec *s = &j->spec[j->ntrades++];
+    *s = (mcpi_payoff_spec){.product = j->nassets > 1 ? MCP_PRODUCT_BASKET : MCP_PRODUCT_EUROPEAN,
+                            .type = MCP_CALL, .schedule = at, .terminal = at, .monitor = -1,
+                            .inv_nfix = 1, .discount = discount, .g_col = -1};
+    if (j->nassets > 1) {
+      s->assets = 1u << a;
+      s->weight[a] = 1;
+    }
+    j->fwd[a] = discount * u->spot * forward_growth(u, last);
+  }
+}
+
 static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,
                               char *err)
 {
-  if (!(j->spec = calloc(j->ntrades, sizeof *j->spec)))
+  if (!(j->spec = calloc(j->ntrades + j->nassets, sizeof *j->spec)))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
-  for (size_t i = 0; i < j->ntrades; i++) {
+  for (size_t i = 0; i < j->nreal; i++) {
     const mcpi_trade *t = &p->t[j->trade[i]];
     const mcpi_underlying *u = j->u[0];
     mcpi_payoff_spec *s = &j->spec[i];
@@ -417,6 +446,7 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
       j->controls = 1;
     }
   }
+  add_forwards(j, d);
   return MCP_OK;
 }
 
@@ -538,7 +568,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
       }
       mcpi_job *j = &plan->jobs[plan->njobs++];
       j->stream = mcpi_rng_job_seed(p->seed, name, ordinal++);
-      j->ntrades = nm;
+      j->ntrades = j->nreal = nm;
       if (!(j->trade = malloc(nm * sizeof *j->trade))) {
         st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
         break;

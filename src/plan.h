@@ -44,8 +44,13 @@ typedef struct mcpi_job {
   int nmon;
   double mon_log_barrier[MCPI_MAX_MONITORS], mon_maturity[MCPI_MAX_MONITORS];
   int mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS];
-  size_t ntrades;
-  size_t *trade;      /* index of each trade in the portfolio */
+  /* trades: the portfolio's first (nreal, trade[] their indices), then the
+   * martingale check's forwards, one an asset (none in jobs of per-path
+   * arrays): the asset's discounted spot at the job's last date, whose mean
+   * is fwd[asset] (plan.c, add_forwards) */
+  size_t ntrades, nreal;
+  size_t *trade;
+  double fwd[MCP_MAX_ASSETS];
   mcpi_payoff_spec *spec;
   int controls;       /* some trade uses a control variate */
   int arr_len;        /* elements of the per-path array (private.h), 0: none */
@@ -60,6 +65,11 @@ typedef struct mcpi_job {
   mcpi_term *term;
   size_t *pass;            /* the run's variant of each pass */
 } mcpi_job;
+
+/* Standard errors by which a simulated underlying's discounted spot may miss
+ * its forward before its trades are warned (MCP_WARNING_MARTINGALE): a
+ * chance of 6e-7 a job for an unbiased simulation. */
+#define MCPI_MARTINGALE_SE 5.0
 
 typedef struct mcpi_plan {
   mcpi_job *jobs;

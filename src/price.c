@@ -21,6 +21,21 @@ static double now(void)
  * column (k + 1) (ntrades + 1) + t, the book after them; the PDE prices are
  * in r->est.  Jobs draw independent streams, so the book variance is the sum
  * of the jobs' book-column variances. */
+/* Whether every forward of the job's martingale check (plan.h) meets its
+ * mean: within MCPI_MARTINGALE_SE standard errors, and, where all its paths
+ * agree (a standard error of 0), to rounding. */
+static int martingale(const mcpi_job *j, const mcpi_accum *acc, size_t ncol, unsigned reps)
+{
+  for (size_t t = j->nreal; t < j->ntrades; t++) {
+    mcp_estimate e;
+    mcpi_estimate_replicates(&acc[t], ncol, reps, &e);
+    double want = j->fwd[t - j->nreal], miss = fabs(e.price - want);
+    if (!(miss <= MCPI_MARTINGALE_SE * e.std_error || miss <= 1e-9 * want))
+      return 0;
+  }
+  return 1;
+}
+
 static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_accum **acc,
                           const mcpi_pde_batch *pde, long k, mcp_results *r)
 {
@@ -34,8 +49,11 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
     const mcpi_job *j = &plan->jobs[ji];
     unsigned reps = mcpi_job_replicates(plan, j);
     size_t ncol = mcpi_job_columns(j, 0), c0 = (size_t)(k + 1) * (j->ntrades + 1);
-    for (size_t t = 0; t < j->ntrades; t++)
+    for (size_t t = 0; t < j->nreal; t++)
       mcpi_estimate_replicates(&acc[ji][c0 + t], ncol, reps, &r->est[j->trade[t]]);
+    if (k < 0 && !martingale(j, acc[ji], ncol, reps))
+      for (size_t t = 0; t < j->nreal; t++)
+        r->warn[j->trade[t]] |= MCP_WARNING_MARTINGALE;
     mcp_estimate book;
     mcpi_estimate_replicates(&acc[ji][c0 + j->ntrades], ncol, reps, &book);
     r->total.price += book.price;

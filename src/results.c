@@ -184,10 +184,13 @@ mcp_engine mcp_results_engine(const mcp_results *r, size_t i)
 }
 
 /* By bit: a name for files and a sentence for reports. */
-static const char *const warning_names[MCP_WARNING_COUNT] = {"constant"};
+static const char *const warning_names[MCP_WARNING_COUNT] = {"constant", "martingale"};
 static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "every path gave the same value, so its standard error of 0 bounds nothing: the paths "
-    "never reach the payoff's range, or the model's parameters make them degenerate"};
+    "never reach the payoff's range, or the model's parameters make them degenerate",
+    "its paths' underlying misses its forward by more than 5 standard errors: the "
+    "simulation is biased (extreme model parameters, or too few steps), and so may the "
+    "price be"};
 
 static int warning_bit(mcp_warning w)
 {

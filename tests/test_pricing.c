@@ -594,7 +594,7 @@ static void test_many_schedules(void **state)
   char err[MCPI_ERRLEN];
   assert_int_equal(mcpi_plan_build(m, p, &plan, err), MCP_OK);
   assert_int_equal(plan.njobs, 2);
-  assert_int_equal(plan.jobs[0].ntrades + plan.jobs[1].ntrades, NSCHED);
+  assert_int_equal(plan.jobs[0].nreal + plan.jobs[1].nreal, NSCHED);
   assert_true(plan.jobs[0].stream != plan.jobs[1].stream);
   mcpi_plan_free(&plan);
 
