@@ -63,6 +63,14 @@ double mcpi_curve_mean(const mcpi_curve *c, double t0, double t1, int square)
   return integral(c, t0, t1, square) / (t1 - t0);
 }
 
+double mcpi_curve_min(const mcpi_curve *c, double T)
+{
+  double lo = c->value[0];
+  for (size_t i = 1; i <= piece(c, T, 0); i++)
+    lo = c->value[i] < lo ? c->value[i] : lo;
+  return lo;
+}
+
 void mcpi_curve_abs_bounds(const mcpi_curve *c, double T, double *lo, double *hi)
 {
   *lo = *hi = fabs(c->value[0]);

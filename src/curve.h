@@ -16,6 +16,8 @@ int mcpi_curve_flat(mcpi_curve *c, double v);
 void mcpi_curve_free(mcpi_curve *c);
 /* Integral of the curve over [a, b], 0 <= a <= b. */
 double mcpi_curve_integral(const mcpi_curve *c, double a, double b);
+/* The least value the curve takes on [0, T]. */
+double mcpi_curve_min(const mcpi_curve *c, double T);
 /* Integral of the squared curve over [a, b]. */
 double mcpi_curve_integral_sq(const mcpi_curve *c, double a, double b);
 /* Mean of the curve (of its square when square) over (t0, t1]: the piece's

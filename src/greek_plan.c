@@ -326,8 +326,11 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
   const mcp_portfolio *vp = v->portfolio ? v->portfolio : p;
   if (st == MCP_OK && v->mc && (st = mcpi_plan_build(vm, vp, &v->plan, err)) == MCP_OK &&
       !same_jobs(base, &v->plan))
-    st = mcpi_fail(err, MCP_ERR_INPUT, "theta: a bump of %g years changes the simulation times "
-                   "of some trade's paths; expected a smaller bump", h);
+    st = v->kind == MCPI_VAR_THETA
+             ? mcpi_fail(err, MCP_ERR_INPUT, "theta: a bump of %g years changes the simulation "
+                         "times of some trade's paths; expected a smaller bump", h)
+             : mcpi_fail(err, MCP_ERR_INPUT, "a shifted market changes how some trade's paths "
+                         "are simulated; expected smaller shifts");
   if (st == MCP_OK && v->pde)
     st = mcpi_pde_plan(vm, vp, &v->grid, err);
   return st;

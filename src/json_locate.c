@@ -145,6 +145,44 @@ static void set_pos(const char *text, const char *start, const char *end, mcpi_j
   }
 }
 
+/* Moves the line and column of *pos, at byte from, on to byte to. */
+static void advance_pos(const char *from, const char *to, mcpi_json_pos *pos)
+{
+  for (const char *q = from; q < to; q++) {
+    if (*q == '\n') {
+      pos->line++;
+      pos->column = 1;
+    } else if (((unsigned char)*q & 0xC0) != 0x80) {
+      pos->column++;
+    }
+  }
+}
+
+size_t mcpi_json_elements(const char *text, size_t len, const mcpi_json_path *array,
+                          void (*each)(size_t index, const mcpi_json_pos *pos, void *user),
+                          void *user)
+{
+  cursor c = {text, text + len};
+  if (!descend(&c, array, 0) || peek(&c) != '[')
+    return 0;
+  mcpi_json_pos pos = {0, 0, 1, 1};
+  const char *at = text; /* where pos's line and column are */
+  cursor key;
+  size_t i = 0;
+  for (; next_member(&c, 0, &key); i++) {
+    cursor v = c;
+    if (!skip_value(&v, 0))
+      break;
+    advance_pos(at, c.p, &pos);
+    at = c.p;
+    pos.offset = (size_t)(c.p - text);
+    pos.end = (size_t)(v.p - text);
+    each(i, &pos, user);
+    c = v;
+  }
+  return i;
+}
+
 int mcpi_json_locate(const char *text, size_t len, const mcpi_json_path *path, int at_key,
                      mcpi_json_pos *pos)
 {

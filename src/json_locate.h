@@ -26,6 +26,13 @@ typedef struct mcpi_json_pos {
 int mcpi_json_locate(const char *text, size_t len, const mcpi_json_path *path, int at_key,
                      mcpi_json_pos *pos);
 
+/* Calls each(i, position of element i, user) for the elements of the array
+ * at path, in one pass over the text (a locate an element would take time
+ * quadratic in their number); returns how many. */
+size_t mcpi_json_elements(const char *text, size_t len, const mcpi_json_path *array,
+                          void (*each)(size_t index, const mcpi_json_pos *pos, void *user),
+                          void *user);
+
 /* Finds the innermost member name or value ending at or spanning offset, in
  * text that is well-formed up to offset (where jansson stopped: a duplicate
  * key or an overflowing number); writes its path, as mcpi_json_path_format

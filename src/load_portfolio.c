@@ -649,16 +649,21 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.global_floor = tr.global_floor;
   api.global_cap = tr.global_cap;
   api.window = (size_t)tr.window;
-  mcpi_json_pos pos;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
-  else if (mcpi_json_locate(d->text, d->len, path, 0, &pos)) {
-    pf->t[pf->n - 1].line = pos.line;
-    pf->t[pf->n - 1].column = pos.column;
-  }
 done:
   free(tr.fix);
   return st;
+}
+
+/* Where trade i was read (mcp_portfolio_trade_source). */
+static void record_source(size_t i, const mcpi_json_pos *pos, void *target)
+{
+  mcp_portfolio *pf = target;
+  if (i < pf->n) {
+    pf->t[i].line = pos->line;
+    pf->t[i].column = pos->column;
+  }
 }
 
 static mcp_status fill_portfolio(const mcpi_json_doc *d, void *target)
@@ -676,6 +681,7 @@ static mcp_status fill_portfolio(const mcpi_json_doc *d, void *target)
   json_array_foreach(list, i, t)
     if ((st = read_trade(d, &(mcpi_json_path){&list_path, NULL, i}, t, target)))
       return st;
+  mcpi_json_elements(d->text, d->len, &list_path, record_source, target);
   return MCP_OK;
 }
 

@@ -99,6 +99,51 @@ typedef struct edge {
   double rebate;  /* the barrier's boundary value, paid at maturity */
 } edge;
 
+/* The half width W of a grid to maturity T in log-spot: width standard
+ * deviations and the drift, which dominates at low volatility. */
+static double half_width(const mcp_pde_settings *s, const mcpi_underlying *u, double T)
+{
+  double var = mcpi_curve_integral_sq(&u->vol, 0, T);
+  double drift = mcpi_curve_integral(&u->rate, 0, T) - mcpi_curve_integral(&u->dividend, 0, T);
+  return s->width * sqrt(var) + fabs(drift - 0.5 * var);
+}
+
+/* A call whose upper end is free takes its value from the spot's far upper
+ * tail, where the central differences of e^x err by a h^2 / 12 of it a
+ * year (a = vol^2 / 2); the price errs by about a h^2 T / 4 of itself
+ * (measured on down-and-out calls against their closed form, vol 1 to 5:
+ * 0.21 to 0.26 of a h^2 T), h = 2 W / (n - 1) whether a barrier ends the
+ * grid or not.  The estimate for such a grid of trade t. */
+static double tail_error(const mcp_pde_settings *s, const mcpi_underlying *u, double T)
+{
+  double vlo, vhi;
+  mcpi_curve_abs_bounds(&u->vol, T, &vlo, &vhi);
+  double h = 2 * half_width(s, u, T) / (s->space_points - 1);
+  return 0.25 * (0.5 * vhi * vhi) * h * h * T;
+}
+
+/* Whether an American call may be exercised early: a dividend, or a
+ * negative rate, before maturity (otherwise it is the European). */
+static int early_call(const mcpi_trade *t, const mcpi_underlying *u)
+{
+  double qlo, qhi;
+  mcpi_curve_abs_bounds(&u->dividend, t->maturity, &qlo, &qhi);
+  return t->product == MCP_PRODUCT_AMERICAN && t->type == MCP_CALL &&
+         (qhi > 0 || mcpi_curve_min(&u->rate, t->maturity) < 0);
+}
+
+/* Whether trade t has a call grid whose upper end is free (plan_trade): an
+ * American call exercised early, a down-and-out call, the knock-out leg of
+ * a down-and-in call (a barrier crossed already leaves none). */
+static int tail_grid(const mcpi_trade *t, const mcpi_underlying *u)
+{
+  if (t->product == MCP_PRODUCT_BARRIER)
+    return t->type == MCP_CALL &&
+           (t->barrier_kind == MCP_DOWN_AND_OUT || t->barrier_kind == MCP_DOWN_AND_IN) &&
+           u->spot > t->barrier;
+  return early_call(t, u);
+}
+
 static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying *u, payoff f,
                            edge e, int american)
 {
@@ -107,9 +152,7 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
   int n = b->n, R = b->radius;
   double T = t->maturity, x0 = log(u->spot);
   double var = mcpi_curve_integral_sq(&u->vol, 0, T);
-  /* width standard deviations and the drift, which dominates at low volatility */
-  double drift = mcpi_curve_integral(&u->rate, 0, T) - mcpi_curve_integral(&u->dividend, 0, T);
-  double W = s->width * sqrt(var) + fabs(drift - 0.5 * var), ht = 2 * W / (n - 1);
+  double W = half_width(s, u, T), ht = 2 * W / (n - 1);
   int c = (n - 1) / 2;
   double h = W / c, xlo = x0 - c * h, frac = 0;
   if (e.barrier && fabs(log(e.level) - x0) >= W)
@@ -125,18 +168,14 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
       c = n - 1 - R;
     frac = p - c;
   }
-  /* A call whose upper end is free takes its value from the spot's far upper
-   * tail, where the central differences of e^x err by a h^2 / 12 of it a
-   * year (a = vol^2 / 2); the price errs by about a h^2 T / 4 of itself
-   * (measured on down-and-out calls against their closed form, vol 1 to 5:
-   * 0.21 to 0.26 of a h^2 T).  A grid that coarse is refused (pde.h:
-   * European calls go by parity instead). */
+  /* pde.h: European calls go by parity; other call grids with a free upper
+   * end are refused where too coarse for their tail (tail_error) */
   if (f.phi > 0 && e.barrier <= 0) {
-    double vlo, vhi;
-    mcpi_curve_abs_bounds(&u->vol, T, &vlo, &vhi);
-    double a = 0.5 * vhi * vhi, err = 0.25 * a * h * h * T;
+    double err = tail_error(s, u, T);
     if (err > MCPI_PDE_CALL_TOLERANCE) {
-      double need = 2 * W / sqrt(MCPI_PDE_CALL_TOLERANCE / (0.25 * a * T)) + 1;
+      double vlo, vhi;
+      mcpi_curve_abs_bounds(&u->vol, T, &vlo, &vhi);
+      double need = (n - 1) * sqrt(err / MCPI_PDE_CALL_TOLERANCE) + 1;
       return need <= MCPI_PDE_MAX_POINTS
                  ? mcpi_fail(d->err, MCP_ERR_INPUT,
                              "trade '%s': pde.space_points: at volatility %g a call's value "
@@ -307,12 +346,16 @@ int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcpi_t
     return 0;
   /* named by the trade, or American (no other engine): the grid's errors
    * are the trade's; by a default (run.pde.products, --pde), only where
-   * the grid fits, Monte Carlo elsewhere */
+   * the grid fits, Monte Carlo elsewhere, as decided in the run's own
+   * market for every shifted copy of it (a variant that no longer fits is
+   * the grid's error, not another engine) */
   if (t->engine == MCP_ENGINE_PDE || t->product == MCP_PRODUCT_AMERICAN)
     return 1;
+  const mcp_market *base = m->base ? m->base : m;
   char scratch[MCPI_ERRLEN];
   const mcpi_underlying *u;
-  return check_trade(m, p, t, &u, scratch) == MCP_OK;
+  return check_trade(base, p, t, &u, scratch) == MCP_OK &&
+         !(tail_grid(t, u) && tail_error(&p->pde, u, t->maturity) > MCPI_PDE_CALL_TOLERANCE);
 }
 
 /* The grids (and known amount) of trade t. */
@@ -349,11 +392,9 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
       edges[ng++] = at;
     }
   }
-  /* an American call on an underlying without dividends is never exercised
-   * early: the European's grid, by parity */
-  double qlo, qhi;
-  mcpi_curve_abs_bounds(&u->dividend, t->maturity, &qlo, &qhi);
-  int american = t->product == MCP_PRODUCT_AMERICAN && !(t->type == MCP_CALL && qhi == 0);
+  /* an American call without dividends or negative rates is never
+   * exercised early: the European's grid, by parity */
+  int american = t->product == MCP_PRODUCT_AMERICAN && (t->type == MCP_PUT || early_call(t, u));
   for (int i = 0; i < ng; i++) {
     if (!american && grids[i].phi > 0 && grids[i].scale == 1 && grids[i].add == 0 &&
         !edges[i].barrier) { /* call = put + S Dq - K Dr (pde.h) */

@@ -21,16 +21,42 @@ static double now(void)
  * column (k + 1) (ntrades + 1) + t, the book after them; the PDE prices are
  * in r->est.  Jobs draw independent streams, so the book variance is the sum
  * of the jobs' book-column variances. */
+/* The rounding of a path's value relative to it, in the run's precision (a
+ * float path's log-spot sums its steps in float), below which a standard
+ * error or a miss says nothing. */
+static double rounding(const mcp_portfolio *p) { return p->precision == MCP_FLOAT ? 1e-4 : 1e-9; }
+
+/* How many standard errors an unbiased estimate misses its mean by as
+ * seldom as 5 of a normal one (5.7e-7): Student's t with reps - 1 degrees
+ * of freedom where the error comes from reps replicates (QMC's
+ * scramblings), else 5. */
+static double martingale_limit(unsigned reps)
+{
+  static const double t[30] = {1110441.8, 1320.71, 156.68, 56.85, 31.85, 22.02, 17.1, 14.25,
+                               12.42,     11.17,   10.26,  9.57,  9.04,  8.61,  8.27, 7.98,
+                               7.74,      7.53,    7.35,   7.2,   7.06,  6.94,  6.83, 6.74,
+                               6.65,      6.57,    6.5,    6.43,  6.37,  6.32};
+  if (reps <= 1)
+    return MCPI_MARTINGALE_SE;
+  if (reps - 1 <= 30)
+    return t[reps - 2];
+  /* Cornish-Fisher, z = 5: within 0.01 of the quantile beyond 30 */
+  double z = MCPI_MARTINGALE_SE, v = reps - 1;
+  return z + (z * z * z + z) / (4 * v) +
+         (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v) +
+         (3 * pow(z, 7) + 19 * pow(z, 5) + 17 * z * z * z - 15 * z) / (384 * v * v * v);
+}
+
 /* Whether every forward of the job's martingale check (plan.h) meets its
- * mean: within MCPI_MARTINGALE_SE standard errors, and, where all its paths
- * agree (a standard error of 0), to rounding. */
-static int martingale(const mcpi_job *j, const mcpi_accum *acc, size_t ncol, unsigned reps)
+ * mean: within martingale_limit standard errors, or to rounding. */
+static int martingale(const mcp_portfolio *p, const mcpi_job *j, const mcpi_accum *acc,
+                      size_t ncol, unsigned reps)
 {
   for (size_t t = j->nreal; t < j->ntrades; t++) {
     mcp_estimate e;
     mcpi_estimate_replicates(&acc[t], ncol, reps, &e);
     double want = j->fwd[t - j->nreal], miss = fabs(e.price - want);
-    if (!(miss <= MCPI_MARTINGALE_SE * e.std_error || miss <= 1e-9 * want))
+    if (!(miss <= martingale_limit(reps) * e.std_error || miss <= rounding(p) * want))
       return 0;
   }
   return 1;
@@ -51,7 +77,7 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
     size_t ncol = mcpi_job_columns(j, 0), c0 = (size_t)(k + 1) * (j->ntrades + 1);
     for (size_t t = 0; t < j->nreal; t++)
       mcpi_estimate_replicates(&acc[ji][c0 + t], ncol, reps, &r->est[j->trade[t]]);
-    if (k < 0 && !martingale(j, acc[ji], ncol, reps))
+    if (k < 0 && !martingale(p, j, acc[ji], ncol, reps))
       for (size_t t = 0; t < j->nreal; t++)
         r->warn[j->trade[t]] |= MCP_WARNING_MARTINGALE;
     mcp_estimate book;
@@ -189,10 +215,11 @@ static mcp_status check_finite(const mcp_results *r, char *err)
 /* The warnings a Monte Carlo estimate needs (mcp_warning): a standard error
  * of 0, or below the rounding of the price, says every path gave the same
  * value. */
-static void flag_warnings(mcp_results *r)
+static void flag_warnings(const mcp_portfolio *p, mcp_results *r)
 {
+  double tiny = p->precision == MCP_FLOAT ? 1e-6 : 1e-14;
   for (size_t i = 0; i < r->n; i++)
-    if (r->engine[i] != MCP_ENGINE_PDE && r->est[i].std_error <= 1e-14 * fabs(r->est[i].price))
+    if (r->engine[i] != MCP_ENGINE_PDE && r->est[i].std_error <= tiny * fabs(r->est[i].price))
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
 
@@ -245,7 +272,7 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, -1, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
   if (st == MCP_OK && (st = check_finite(r, ctx->err)) == MCP_OK)
-    flag_warnings(r);
+    flag_warnings(portfolio, r);
   if (st == MCP_OK && req && !npoints &&
       (st = collect_greeks(market, portfolio, &plan, acc, &pde, dg, &greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
@@ -259,7 +286,7 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
     if ((st = collect(portfolio, &plan, acc, &pde, (long)k, points[k])) != MCP_OK)
       mcpi_fail(ctx->err, st, "out of memory for results");
     else if ((st = check_finite(points[k], ctx->err)) == MCP_OK)
-      flag_warnings(points[k]);
+      flag_warnings(portfolio, points[k]);
   }
   if (acc)
     for (size_t j = 0; j < plan.njobs; j++)

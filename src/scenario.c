@@ -178,6 +178,7 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
       memcpy(c->corr, m->corr, m->ncorr * sizeof *c->corr);
     c->ncorr = c->corr_cap = m->ncorr;
     c->cap = c->n;
+    c->base = m->base ? m->base : m;
     *out = c;
   } else {
     mcp_market_destroy(c);

@@ -266,6 +266,18 @@ check "--output through a symbolic link replaces its target, and the link stays"
   no_temporaries "$TMP/target.csv" && no_temporaries "$TMP/link.csv"'
 run price --market "$MARKET" --portfolio "$BOOK" --format csv --output /dev/null
 check "--output /dev/null writes to the device, which stays one" 'status 0 && [ -c /dev/null ]'
+# a name of an open descriptor is written through it, as the shell opened it
+echo "PRECIOUS" >"$TMP/appended.csv"
+"$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" --format csv --output /dev/stdout \
+  >>"$TMP/appended.csv" 2>"$TMP/err"
+rc=$?
+check "--output /dev/stdout appends where the shell's >> does, keeping what was there" '
+  status 0 && [ "$(head -1 "$TMP/appended.csv")" = PRECIOUS ] &&
+  [ "$(tail -n +2 "$TMP/appended.csv" | cmp - "$TMP/seed7.csv" && echo same)" = same ]'
+"$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" --format csv --output /dev/stdout \
+  2>"$TMP/err" | cat >"$TMP/out"
+rc=$?
+check "--output /dev/stdout into a pipe" 'status 0 && cmp -s "$TMP/out" "$TMP/seed7.csv"'
 ln -s nowhere "$TMP/dangling.csv"
 run price --market "$MARKET" --portfolio "$BOOK" --output "$TMP/dangling.csv"
 check "--output to a link that leads nowhere exits 2" '

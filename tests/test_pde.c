@@ -209,6 +209,62 @@ static void barriers_against_reiner_rubinstein(void **state)
 static void expect_failure(mcp_context *ctx, const mcp_market *mk, mcp_portfolio *p,
                            mcp_status want, const char *what);
 
+/* An American call without dividends is the European only while rates are
+ * not negative: at a rate of -5% early exercise pays, and the grid keeps it
+ * (at least the intrinsic value, above the European). */
+static void american_call_at_a_negative_rate(void **state)
+{
+  mcp_market *mk = new_market();
+  add_underlying(mk, "ACME", (bs_params){100, -0.05, 0.0, 0.2});
+  mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 401, 400);
+  mcp_trade am = grid_trade("AM", MCP_PRODUCT_AMERICAN, MCP_CALL, 50, 2);
+  mcp_trade eu = grid_trade("EU", MCP_PRODUCT_EUROPEAN, MCP_CALL, 50, 2);
+  double a = pde_price(*state, mk, &am, &s), e = pde_price(*state, mk, &eu, &s);
+  print_message("  r = -5%%: American call %.6f, European %.6f, intrinsic 50\n", a, e);
+  assert_true(a >= 50 - 1e-9 && a > e + 1);
+  mcp_market_destroy(mk);
+}
+
+/* The engine of a trade on a product's default engine is decided in the
+ * run's market, for every scenario point and Greek: a point whose shift
+ * takes the volatility to 0 is the grid's error whatever the order of the
+ * shifts (it once priced 0 at that point, or failed with theta's message);
+ * points the grid fits price there. */
+static void scenario_points_keep_the_engine(void **state)
+{
+  mcp_market *mk = acme_market();
+  mcp_portfolio *p = new_portfolio(2000, 1);
+  assert_int_equal(mcp_portfolio_set_engine(p, MCP_PRODUCT_EUROPEAN, MCP_ENGINE_PDE), MCP_OK);
+  add_european(p, "P", "ACME", MCP_PUT, 110, 1.0, 1.0);
+  const double orders[2][2] = {{0, -ACME.vol}, {-ACME.vol, 0}};
+  for (int o = 0; o < 2; o++) {
+    mcp_scenarios *sc = NULL;
+    assert_int_equal(mcp_scenarios_create(&sc), MCP_OK);
+    assert_int_equal(mcp_scenarios_set(sc, MCP_SHIFT_VOLATILITY, MCP_SHIFT_ABSOLUTE, 2, orders[o]),
+                     MCP_OK);
+    mcp_scenario_results *r = NULL;
+    assert_int_equal(mcp_price_scenarios(*state, mk, p, sc, &r), MCP_ERR_INPUT);
+    assert_null(r);
+    assert_non_null(strstr(mcp_context_last_error(*state), "volatility > 0"));
+    mcp_scenarios_destroy(sc);
+  }
+  const double fine[2] = {0, -0.05};
+  mcp_scenarios *sc = NULL;
+  assert_int_equal(mcp_scenarios_create(&sc), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(sc, MCP_SHIFT_VOLATILITY, MCP_SHIFT_ABSOLUTE, 2, fine), MCP_OK);
+  mcp_scenario_results *r = NULL;
+  assert_int_equal(mcp_price_scenarios(*state, mk, p, sc, &r), MCP_OK);
+  for (size_t j = 0; j < 2; j++) {
+    mcp_estimate e;
+    assert_int_equal(mcp_scenario_results_trade(r, 0, 0, j, 0, &e), MCP_OK);
+    assert_true(e.price > 5 && e.std_error == 0); /* on the grid at both points */
+  }
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(sc);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(mk);
+}
+
 /* Volatilities of 2, 5 and 10 (issue 17: the grid priced a European call
  * 93.4 for 97.8 at 5, 27.75 for 99.0 at 10).  European calls go by parity
  * from the put's grid and puts are right on the default grid; an American
@@ -415,10 +471,18 @@ static void mixed_with_monte_carlo(void **state)
   add_european(p, "EH", "H", MCP_CALL, 100, 1.0, 1.0);
   add_european(p, "EA", "ACME", MCP_CALL, 100, 1.0, 1.0);
   add_trade(p, &b);
+  /* and a down-and-out call at a volatility of 3, whose far upper tail the
+   * grid cannot resolve */
+  add_underlying(mk, "HI", (bs_params){100, 0.05, 0, 3});
+  mcp_trade hi = b;
+  hi.id = "DO-HI";
+  hi.underlying = "HI";
+  add_trade(p, &hi);
   r = price(*state, mk, p);
   assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_MC);
   assert_int_equal(mcp_results_engine(r, 1), MCP_ENGINE_PDE);
   assert_int_equal(mcp_results_engine(r, 2), MCP_ENGINE_MC);
+  assert_int_equal(mcp_results_engine(r, 3), MCP_ENGINE_MC);
   assert_true(estimate(r, "EH").std_error > 0 && estimate(r, "DO").std_error > 0);
   assert_true(estimate(r, "EA").std_error == 0);
   mcp_results_destroy(r);
@@ -569,6 +633,8 @@ int main(void)
       cmocka_unit_test(barriers_against_reiner_rubinstein),
       cmocka_unit_test(barrier_edges_and_grid_limits),
       cmocka_unit_test(high_volatility),
+      cmocka_unit_test(american_call_at_a_negative_rate),
+      cmocka_unit_test(scenario_points_keep_the_engine),
       cmocka_unit_test(term_structures),
       cmocka_unit_test(mixed_with_monte_carlo),
       cmocka_unit_test(bad_inputs),

@@ -587,12 +587,41 @@ static int output_refused(const char *path, const char *target, const struct sta
   return 0;
 }
 
+/* The descriptor a name of an open one means (/dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N), or -1: written through that descriptor, as
+ * the shell opened it (appending, say), not reopened and truncated. */
+static int named_descriptor(const char *path)
+{
+  if (strcmp(path, "/dev/stdout") == 0)
+    return 1;
+  if (strcmp(path, "/dev/stderr") == 0)
+    return 2;
+  const char *n = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
+                  : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
+                                                             : NULL;
+  if (!n || !*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 9)
+    return -1;
+  return atoi(n);
+}
+
 int report_open(report_sink *s, const char *path, const report_input *inputs, size_t ninputs)
 {
   memset(s, 0, sizeof *s);
   s->path = path;
   if (!path) {
     s->f = stdout;
+    return 0;
+  }
+  int fd = named_descriptor(path);
+  if (fd >= 0) {
+    int copy = dup(fd);
+    if (copy < 0 || !(s->f = fdopen(copy, "w"))) {
+      cli_error("--output %s: cannot write it: %s", path, strerror(errno));
+      if (copy >= 0)
+        close(copy);
+      return -1;
+    }
+    s->direct = 1;
     return 0;
   }
   /* a symbolic link is written through: the report replaces its target */
@@ -630,7 +659,7 @@ int report_open(report_sink *s, const char *path, const report_input *inputs, si
   memcpy(s->tmp, s->path, len);
   memcpy(s->tmp + len, ".XXXXXX", 8);
   catch_fatal_signals();
-  int fd = mkstemp(s->tmp);
+  fd = mkstemp(s->tmp);
   if (fd < 0) {
     cli_error("cannot create a temporary file for %s: %s", path, strerror(errno));
     free(s->tmp);
