@@ -249,8 +249,10 @@ static mcp_status read_all(mcpi_json_doc *d, FILE *f)
   char *buf = NULL;
   size_t n = 0, cap = 0;
   do {
-    if (cap - n < 2) { /* room for a byte and the terminator */
+    if (cap - n < 2) { /* room for a byte and the terminator; one past the cap at most */
       cap = cap ? 2 * cap : 65536;
+      if (cap > (size_t)MCPI_JSON_MAX_BYTES + 2)
+        cap = (size_t)MCPI_JSON_MAX_BYTES + 2;
       char *more = realloc(buf, cap);
       if (!more) {
         free(buf);
