@@ -88,6 +88,28 @@ MCP_HD static inline double mcpi_dfrom_bits(uint64_t b)
 #endif
 }
 
+/* A small integer (|e| < 2^51) as a double, and the low two bits of an
+ * integral double (|q| < 2^51), exactly: on the host by the 1.5 2^52 trick,
+ * integer and floating-point operations that AVX2 has in vectors (it has no
+ * 64-bit integer conversion); on the device by its conversions. */
+MCP_HD static inline double mcpi_dint(int64_t e)
+{
+#ifdef __CUDA_ARCH__
+  return (double)e;
+#else
+  return mcpi_dfrom_bits(mcpi_dbits(0x1.8p52) + (uint64_t)e) - 0x1.8p52;
+#endif
+}
+
+MCP_HD static inline unsigned mcpi_dlow2(double q)
+{
+#ifdef __CUDA_ARCH__
+  return (unsigned)(int64_t)q & 3u; /* two's complement: -1 -> 3 */
+#else
+  return (unsigned)(mcpi_dbits(q + 0x1.8p52) & 3u);
+#endif
+}
+
 MCP_HD static inline double mcpi_dexp_poly(double x)
 {
   double n = rint(x * MCPI_DM(MCPI_DM_LOG2E));
@@ -117,7 +139,7 @@ MCP_HD static inline double mcpi_dlog_poly(double x)
   for (int k = 8; k >= 0; k--)
     R = fma(R, z, MCPI_DM(MCPI_DM_LOG + k));
   R *= z;
-  double dk = (double)e, t = fma(-s, f - R, f);
+  double dk = mcpi_dint(e), t = fma(-s, f - R, f);
   return fma(dk, MCPI_DM(MCPI_DM_LN2_HI), fma(dk, MCPI_DM(MCPI_DM_LN2_LO), t));
 }
 
@@ -134,7 +156,7 @@ MCP_HD static inline void mcpi_dsincospi_poly(double v, double *sp, double *cp)
     c = fma(c, z, MCPI_DM(MCPI_DM_COS + k));
   s *= r;
   c = fma(c, z, 1.0);
-  unsigned iq = (unsigned)(int64_t)q & 3u; /* two's complement: -1 -> 3 */
+  unsigned iq = mcpi_dlow2(q);
   double sn = iq & 1u ? c : s, cs = iq & 1u ? s : c;
   *sp = iq & 2u ? -sn : sn;
   *cp = (iq + 1u) & 2u ? -cs : cs;

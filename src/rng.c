@@ -43,10 +43,17 @@ static inline void batch(uint64_t seed, uint64_t s, uint64_t q, size_t m, double
     k1 += MCPI_PHILOX_W1;
   }
   if (z) {
+    /* the uniforms' integers first: the transform's loop then has 64-bit
+     * lanes only, which AVX2 vectorises along with the doubles */
+    uint64_t xu[BATCH], xv[BATCH];
+    for (size_t j = 0; j < BATCH; j++) {
+      xu[j] = c0[j] ^ ((uint64_t)c1[j] << 21);
+      xv[j] = c2[j] ^ ((uint64_t)c3[j] << 21);
+    }
     double a[BATCH], b[BATCH];
 #pragma omp simd
     for (size_t j = 0; j < BATCH; j++)
-      mcpi_rng_box_muller_words(c0[j], c1[j], c2[j], c3[j], &a[j], &b[j]);
+      mcpi_rng_box_muller_53(xu[j], xv[j], &a[j], &b[j]);
     for (size_t j = 0; j < m; j++) {
       z[2 * j] = a[j];
       z[2 * j + 1] = b[j];
@@ -59,8 +66,9 @@ static inline void batch(uint64_t seed, uint64_t s, uint64_t q, size_t m, double
 }
 
 /* The blocks of a batch are independent, so the Philox rounds and the
- * transform run across them in vector registers (the transform only where
- * the vector unit converts 64-bit integers: AVX-512DQ).  On x86-64 copies
+ * transform run across them in vector registers (the transform's 64-bit
+ * integers converted by exponent tricks, mcpi_rng_u53 and mcp_dmath.h's
+ * mcpi_dint and mcpi_dlow2, which AVX2 vectorises too).  On x86-64 copies
  * for AVX-512 and for AVX2 are chosen at run time; every copy computes the
  * same correctly rounded operations (the plain one calls the C library's
  * fma), so the normals do not depend on the host. */

@@ -116,12 +116,23 @@ MCP_HD static inline void mcpi_rng_block_at(uint64_t s, uint64_t p, uint64_t *ct
  * words; the logarithm, sine and cosine by the polynomials of mcp_dmath.h,
  * on the host as on the GPU (the same correctly rounded operations: the same
  * bits), which cuRAND's own generator matches to a few ulp. */
-MCP_HD static inline void mcpi_rng_box_muller_words(uint32_t c0, uint32_t c1, uint32_t c2,
-                                                    uint32_t c3, double *z0, double *z1)
+/* x < 2^53 as a double, exactly: on the host from its two halves by the
+ * exponent trick, integer and floating-point operations that AVX2 has in
+ * vectors (it has no 64-bit integer conversion). */
+MCP_HD static inline double mcpi_rng_u53(uint64_t x)
 {
-  const double inv53 = 1.0 / 9007199254740992.0; /* 2^-53 */
-  double u = (double)(c0 ^ ((uint64_t)c1 << 21)) * inv53 + inv53 / 2;
-  double v = (double)(c2 ^ ((uint64_t)c3 << 21)) * (inv53 * 2) + inv53;
+#ifdef __CUDA_ARCH__
+  return (double)x;
+#else
+  const uint64_t two52 = UINT64_C(0x4330000000000000); /* 2^52 */
+  return (mcpi_dfrom_bits(two52 | (x >> 26)) - 0x1p52) * 0x1p26 +
+         (mcpi_dfrom_bits(two52 | (x & 0x3ffffff)) - 0x1p52);
+#endif
+}
+
+/* The transform of the uniforms u in (0, 1) and v in (0, 2]. */
+MCP_HD static inline void mcpi_rng_box_muller_uv(double u, double v, double *z0, double *z1)
+{
 #if defined __CUDA_ARCH__ && defined MCPI_RNG_CUDA_MATH
   /* CUDA's functions instead, to compare (NVCCFLAGS=-DMCPI_RNG_CUDA_MATH) */
   double r = sqrt(-2.0 * log(u));
@@ -137,6 +148,26 @@ MCP_HD static inline void mcpi_rng_box_muller_words(uint32_t c0, uint32_t c1, ui
 #endif
   *z0 *= r;
   *z1 *= r;
+}
+
+#define MCPI_RNG_INV53 (1.0 / 9007199254740992.0) /* 2^-53 */
+
+/* The transform of the block's two 53-bit integers, xu = c0 ^ (c1 << 21)
+ * and xv = c2 ^ (c3 << 21) (the host's batches: 64-bit lanes only). */
+MCP_HD static inline void mcpi_rng_box_muller_53(uint64_t xu, uint64_t xv, double *z0,
+                                                 double *z1)
+{
+  mcpi_rng_box_muller_uv(mcpi_rng_u53(xu) * MCPI_RNG_INV53 + MCPI_RNG_INV53 / 2,
+                         mcpi_rng_u53(xv) * (MCPI_RNG_INV53 * 2) + MCPI_RNG_INV53, z0, z1);
+}
+
+MCP_HD static inline void mcpi_rng_box_muller_words(uint32_t c0, uint32_t c1, uint32_t c2,
+                                                    uint32_t c3, double *z0, double *z1)
+{
+  const double inv53 = MCPI_RNG_INV53;
+  double u = (double)(c0 ^ ((uint64_t)c1 << 21)) * inv53 + inv53 / 2;
+  double v = (double)(c2 ^ ((uint64_t)c3 << 21)) * (inv53 * 2) + inv53;
+  mcpi_rng_box_muller_uv(u, v, z0, z1);
 }
 
 MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2])
