@@ -15,8 +15,8 @@
  * s < 2^22.  A tile of paths at one step is then a few windowed slices, the
  * same whatever the tile size, block size or device.  Neither backend calls
  * the generator: both compute the Philox blocks and the Box-Muller transform
- * themselves (mcpi_rng_pair_block, mcpi_rng_box_muller), the CPU a tile at a
- * time (mcpi_rng_fill_host), the GPU in kernels/rng_kernel.cu and the fused
+ * themselves (mcpi_rng_pair_block, mcpi_rng_box_muller), the CPU a chunk of
+ * paths at a time (mcpi_rng_fill_host), the GPU in kernels/rng_kernel.cu and the fused
  * path kernels.  mcpi_rng_fill, through the generator API, is the reference
  * the tests hold them to, where cuRAND is present. */
 #ifndef MCP_RNG_H
@@ -112,10 +112,6 @@ MCP_HD static inline void mcpi_rng_block_at(uint64_t s, uint64_t p, uint64_t *ct
 }
 #define MCPI_RNG_STEP_COUNTER (UINT64_C(1) << (42 - MCPI_RNG_WINDOW_LOG2))
 
-/* cuRAND's double Box-Muller of a block: 53 bits of each uniform from two
- * words; the logarithm, sine and cosine by the polynomials of mcp_dmath.h,
- * on the host as on the GPU (the same correctly rounded operations: the same
- * bits), which cuRAND's own generator matches to a few ulp. */
 /* x < 2^53 as a double, exactly: on the host from its two halves by the
  * exponent trick, integer and floating-point operations that AVX2 has in
  * vectors (it has no 64-bit integer conversion). */
@@ -161,6 +157,10 @@ MCP_HD static inline void mcpi_rng_box_muller_53(uint64_t xu, uint64_t xv, doubl
                          mcpi_rng_u53(xv) * (MCPI_RNG_INV53 * 2) + MCPI_RNG_INV53, z0, z1);
 }
 
+/* cuRAND's double Box-Muller of a block: 53 bits of each uniform from two
+ * words; the logarithm, sine and cosine by the polynomials of mcp_dmath.h,
+ * on the host as on the GPU (the same correctly rounded operations: the same
+ * bits), which cuRAND's own generator matches to a few ulp. */
 MCP_HD static inline void mcpi_rng_box_muller_words(uint32_t c0, uint32_t c1, uint32_t c2,
                                                     uint32_t c3, double *z0, double *z1)
 {
