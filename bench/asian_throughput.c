@@ -68,7 +68,7 @@ static void tile_split(size_t n, split *s)
   mcpi_job_view v = bench_device_view(j);
   double *z, *pay;
   cudaMalloc((void **)&z, n * j->nsteps * sizeof *z);
-  cudaMalloc((void **)&pay, 2 * n * sizeof *pay);
+  cudaMalloc((void **)&pay, mcpi_job_pay_columns(j) * n * sizeof *pay);
   mcpi_kernel_options opt = {.precision = MCP_DOUBLE, .strategy = MCP_PREFETCH_NONE,
                              .distance = 4, .block = 128, .small = mcpi_job_small(j)};
   int grid;

@@ -450,6 +450,23 @@ static void normals_kernel_follows_canonical_mapping(void **state)
     }
     assert_true(ker[s * (n + 1) + n] == 0.0); /* nothing written past n */
   }
+  /* float: the float mapping, from a step inside a group of four, against
+   * the host's (the device's hardware logarithm, sine and cosine: 1e-6) */
+  float *hf = (float *)host, *kf = (float *)ker;
+  assert_int_equal(cudaMemset(d_z, 0, sizeof(float) * len), cudaSuccess);
+  assert_int_equal(mcpi_launch_normals(seed, 5, STEPS, p0, n, d_z, n + 1, MCP_FLOAT, 0),
+                   cudaSuccess);
+  assert_int_equal(cudaMemcpy(kf, d_z, sizeof(float) * len, cudaMemcpyDeviceToHost),
+                   cudaSuccess);
+  mcpi_rng_fill_host(seed, 5, STEPS, p0, n, NULL, hf, n + 1);
+  for (size_t s = 0; s < STEPS; s++) {
+    for (size_t i = 0; i < n; i++) {
+      size_t k = s * (n + 1) + i;
+      if (fabs(hf[k] - kf[k]) > 1e-6 * (1 + fabs(hf[k])))
+        fail_msg("float step %zu path %zu: host %.9g device %.9g", 5 + s, p0 + i, hf[k], kf[k]);
+    }
+    assert_true(kf[s * (n + 1) + n] == 0.0f);
+  }
   curandDestroyGenerator(hg);
   curandDestroyGenerator(dg);
   cudaFree(d_z);
@@ -525,7 +542,7 @@ static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra)
     snprintf(id, sizeof id, "g%d", k);
     t.id = id;
     t.underlying = und[k % 3];
-    t.type = k % 2 ? MCP_PUT : MCP_CALL;
+    t.type = extra || k % 2 ? MCP_PUT : MCP_CALL;
     t.strike = spot[k % 3] * (0.8 + 0.01 * (k % 40));
     t.maturity = 0.25 + 0.1 * (k % 17);
     t.engine = MCP_ENGINE_PDE;
