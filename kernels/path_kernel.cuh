@@ -185,10 +185,14 @@ template <typename R> struct real_traits;
 template <> struct real_traits<double> {
   static __device__ const double *ca(const mcpi_job_view &j) { return j.ca; }
   static __device__ const double *cb(const mcpi_job_view &j) { return j.cb; }
+  static __device__ double ua(const mcpi_job_view &j) { return j.ua; }
+  static __device__ double ub(const mcpi_job_view &j) { return j.ub; }
 };
 template <> struct real_traits<float> {
   static __device__ const float *ca(const mcpi_job_view &j) { return j.ca_f; }
   static __device__ const float *cb(const mcpi_job_view &j) { return j.cb_f; }
+  static __device__ float ua(const mcpi_job_view &j) { return j.ua_f; }
+  static __device__ float ub(const mcpi_job_view &j) { return j.ub_f; }
 };
 
 // An element's coefficients, the same for every thread.
@@ -208,6 +212,12 @@ template <typename R> struct streams {
   __device__ coef<R> step(int s) const
   {
     return coef<R>{__ldg(ca + s), __ldg(cb + s), __ldg(tag + s)};
+  }
+  // The same for a job of constant steps (job->uniform), from the view.
+  __device__ coef<R> step_uniform(int s) const
+  {
+    return coef<R>{real_traits<R>::ua(*job), real_traits<R>::ub(*job),
+                   s + 1 == job->nelem ? job->utag_last : job->utag};
   }
   // The inputs of steps b .. b + D - 1 that lie below n, into registers.
   template <int D> __device__ void load(int b, int n, R (&z)[D], coef<R> (&c)[D]) const
@@ -410,17 +420,19 @@ template <typename R, int D> struct strategy<R, MCP_PREFETCH_SMEM_ASYNC, D> {
   }
 };
 
-// The canonical normals of one path (rng.h), computed in registers, in double
-// or by the float transform.  A Philox block gives the normals of paths p and
-// p + 1 (p even) at one element, so the two lanes of such a pair share the
-// work of two elements: the even lane
-// computes element e's block, the odd lane element e + 1's, and each hands
-// the other the normal it needs by one shuffle.  So every normal is computed
-// once, as in the stored mode's normals kernel, and the numbers are the same.
-// Needs the whole warp at every call, and lane parity equal to path parity
-// (tiles start at multiples of 4 paths; blocks are whole warps).
+// The canonical normals of one path (rng.h), computed in registers.  Double:
+// a Philox block gives the normals of paths p and p + 1 (p even) at one
+// element, so the two lanes of such a pair share the work of two elements:
+// the even lane computes element e's block, the odd lane element e + 1's, and
+// each hands the other the normal it needs by one shuffle.  So every normal is
+// computed once, as in the stored mode's normals kernel, and the numbers are
+// the same.  This needs the whole warp at every call, and lane parity equal to
+// path parity (tiles start at multiples of 4 paths; blocks are whole warps).
+// Float: a block gives four consecutive elements of one path (the float
+// mapping), the block of double step 2 r + (p & 1) at round r: the same
+// counters, and each lane computes its own.
 struct fused_rng {
-  uint64_t seed, ctr; // the job's seed; the counter of this lane's element 0 (odd: 1)
+  uint64_t seed, ctr; // the job's seed; the counter of this lane's first block
   uint32_t sub;       // the pair's subsequence
   unsigned odd;       // this lane is the pair's odd path
   __device__ fused_rng(uint64_t seed_, uint64_t pair, unsigned odd_) : seed(seed_), odd(odd_)
@@ -428,37 +440,73 @@ struct fused_rng {
     mcpi_rng_block_at(odd, pair, &ctr, &sub);
   }
   fused_rng() = default;
-  // The normals of the next two elements; the counter moves on by two
-  // elements (a loop-carried counter: recomputed from the thread index each
-  // round, it cost ~20 instructions a round in the shaped kernels' SASS).
-  template <typename R> __device__ __forceinline__ void two(R &z0, R &z1)
+  // The next block; the counter moves on by two double steps (a loop-carried
+  // counter: recomputed from the thread index each round, it cost ~20
+  // instructions a round in the shaped kernels' SASS).
+  __device__ __forceinline__ void next(uint32_t c[4])
   {
-    uint32_t c[4];
-    R r[2];
     mcpi_rng_block(seed, ctr, sub, c);
     ctr += 2 * MCPI_RNG_STEP_COUNTER;
-    mcpi_rng_transform(c, r);
-    R got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
+  }
+  // Double: the normals of the next two elements.
+  __device__ __forceinline__ void two(double &z0, double &z1)
+  {
+    uint32_t c[4];
+    double r[2];
+    next(c);
+    mcpi_rng_box_muller(c, r);
+    double got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
     z0 = odd ? got : r[0];
     z1 = odd ? r[1] : got;
   }
 };
 
-// The element loop of the fused kernels: two elements a round of normals; the
-// coefficients, the same for every thread, come through the read-only cache.
-template <typename R, typename St>
+// The element loop of the fused kernels: rounds of two elements a block in
+// double, four in float; the coefficients, the same for every thread, come
+// through the read-only cache, or for a job of constant steps in the plain
+// shape (U) from the view.  Full rounds run unchecked, the last one checks
+// each element against n.  (Loading a round's coefficients ahead of its
+// normals, to hide their latency, costs the plain kernels spills under their
+// register cap: ptxas, sm_90.)
+template <int K, bool U, typename R, typename St> struct fused_round {
+  static __device__ __forceinline__ void run(St &st, const streams<R> &in, int e, int m,
+                                             fused_rng &nm)
+  {
+    R z[K];
+    if constexpr (K == 2) {
+      nm.two(z[0], z[1]);
+    } else {
+      uint32_t b[4];
+      nm.next(b);
+      mcpi_rng_transform_f(b, z);
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) // constant indices: z stays in registers
+      if (k < m) {
+        coef<R> c = U ? in.step_uniform(e + k) : in.step(e + k);
+        body_step(&st, in.job, z[k], c.a, c.b, c.tag);
+      }
+  }
+};
+
+template <bool U, typename R, typename St>
+__device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_rng &nm, int n)
+{
+  constexpr int K = sizeof(R) == sizeof(double) ? 2 : 4;
+  int e = 0;
+  for (; e + K <= n; e += K)
+    fused_round<K, U, R, St>::run(st, in, e, K, nm);
+  if (e < n)
+    fused_round<K, U, R, St>::run(st, in, e, n - e, nm);
+}
+
+template <bool Plain, typename R, typename St>
 __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n)
 {
-  for (int e = 0; e < n; e += 2) {
-    R z0, z1;
-    nm.two(z0, z1);
-    coef<R> c = in.step(e);
-    body_step(&st, in.job, z0, c.a, c.b, c.tag);
-    if (e + 1 < n) {
-      c = in.step(e + 1);
-      body_step(&st, in.job, z1, c.a, c.b, c.tag);
-    }
-  }
+  if (Plain && in.job->uniform)
+    fused_loop<true>(st, in, nm, n);
+  else
+    fused_loop<false>(st, in, nm, n);
 }
 
 // One sample i (both passes of an antithetic one): the stored kernels step it
@@ -477,7 +525,7 @@ __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in,
     typename ps::stepped &st = ps::pick(b, x);
     body_init(&st, &job, pass);
     if constexpr (N)
-      fused_run(st, in, nm, job.nelem);
+      fused_run<M == 3>(st, in, nm, job.nelem);
     else
       strategy<R, S, D>::run(st, in, job.nelem, sm, q);
     if (i < n)

@@ -64,6 +64,13 @@ typedef struct mcpi_job_view {
   const mcpi_payoff_spec *trades;
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
+  /* Every element has coefficients ua, ub and, but the last (utag_last), the
+   * tag utag: a job of constant steps (plan.c), whose fused plain kernel
+   * then reads no coefficient arrays */
+  int32_t uniform;
+  uint32_t utag, utag_last;
+  double ua, ub;
+  float ua_f, ub_f;
 } mcpi_job_view;
 
 /* Writes trade t's value on pass (0, or 1 for the antithetic partner, which

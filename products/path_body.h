@@ -13,7 +13,13 @@
 
 #ifdef MCPI_FLOAT_BODY
 #define MCPI_REAL float
+#ifdef __CUDA_ARCH__
+/* the hardware exponential: within about 4e-7 relative for the log-spots of
+ * a float path (its argument's rounding), 2 instructions against expf's 9 */
+#define MCPI_EXP __expf
+#else
 #define MCPI_EXP expf
+#endif
 #define MCPI_LOG logf
 #define MCPI_SQRT sqrtf
 #define MCPI_NCDF MCPI_NCDF_F

@@ -728,6 +728,18 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   for (size_t a = 0; a < j->nassets; a++)
     v.log_spots[a] = log(j->u[a]->spot);
   v.track = mcpi_job_track(j);
+  v.uniform = j->nelem > 0;
+  for (size_t e = 1; e < j->nelem && v.uniform; e++)
+    v.uniform = j->ca[e] == j->ca[0] && j->cb[e] == j->cb[0] &&
+                (e + 1 == j->nelem || j->tag[e] == j->tag[0]);
+  if (v.uniform) {
+    v.ua = j->ca[0];
+    v.ub = j->cb[0];
+    v.ua_f = j->ca_f[0];
+    v.ub_f = j->cb_f[0];
+    v.utag = j->tag[0];
+    v.utag_last = j->tag[j->nelem - 1];
+  }
   for (int i = 0; i < j->nmon; i++) {
     v.mon_log_barrier[i] = j->mon_log_barrier[i];
     v.mon_up[i] = j->mon_up[i];

@@ -20,8 +20,10 @@ uint64_t mcpi_rng_job_seed(uint64_t seed, const char *underlying, unsigned ordin
 
 enum { BATCH = 64 }; /* pairs of paths a batch */
 
-/* The normals of paths q .. q + 2m - 1 (q even, m <= BATCH) at step s into
- * z[0 .. 2m), or by the float transform into zf when z is NULL. */
+/* The double normals of paths q .. q + 2m - 1 (q even, m <= BATCH) at step s
+ * into z[0 .. 2m); or, when z is NULL, the float transform of the same
+ * blocks into zf[0 .. 4m), four a block (rng.h: the float mapping's blocks of
+ * paths q + 2j + (s & 1), at elements 4 floor(s / 2) to that plus 3). */
 static inline void batch(uint64_t seed, uint64_t s, uint64_t q, size_t m, double *z, float *zf)
 {
   uint32_t c0[BATCH], c1[BATCH], c2[BATCH], c3[BATCH];
@@ -61,7 +63,7 @@ static inline void batch(uint64_t seed, uint64_t s, uint64_t q, size_t m, double
   } else
     for (size_t j = 0; j < m; j++) {
       uint32_t c[4] = {c0[j], c1[j], c2[j], c3[j]};
-      mcpi_rng_box_muller_f(c, zf + 2 * j);
+      mcpi_rng_transform_f(c, zf + 4 * j);
     }
 }
 
@@ -106,24 +108,46 @@ static batch_fn *batch_for_host(void)
 static batch_fn *batch_for_host(void) { return batch; }
 #endif
 
+/* The float mapping's normals: the blocks of even and then odd paths at
+ * each double step 2 g + parity give elements 4 g .. 4 g + 3. */
+static void fill_host_f(batch_fn *fn, uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0,
+                        size_t n, float *zf, size_t ld)
+{
+  float bf[4 * BATCH];
+  for (size_t g = step0 / 4; 4 * g < step0 + nsteps; g++)
+    for (unsigned parity = 0; parity < 2; parity++)
+      for (uint64_t q = p0 & ~UINT64_C(1); q < p0 + n; q += 2 * BATCH) {
+        size_t m = (size_t)((p0 + n - q + 1) / 2);
+        m = m < BATCH ? m : BATCH;
+        fn(job_seed, 2 * g + parity, q, m, NULL, bf);
+        for (size_t j = 0; j < m; j++) {
+          uint64_t p = q + 2 * j + parity;
+          if (p < p0 || p >= p0 + n)
+            continue;
+          for (size_t k = 0; k < 4; k++)
+            if (4 * g + k >= step0 && 4 * g + k < step0 + nsteps)
+              zf[(4 * g + k - step0) * ld + (p - p0)] = bf[4 * j + k];
+        }
+      }
+}
+
 void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
                         double *z, float *zf, size_t ld)
 {
   double bz[2 * BATCH];
-  float bf[2 * BATCH];
   batch_fn *fn = batch_for_host();
+  if (!z) {
+    fill_host_f(fn, job_seed, step0, nsteps, p0, n, zf, ld);
+    return;
+  }
   for (size_t s = 0; s < nsteps; s++)
     for (uint64_t q = p0 & ~UINT64_C(1); q < p0 + n; q += 2 * BATCH) {
       size_t m = (size_t)((p0 + n - q + 1) / 2);
       m = m < BATCH ? m : BATCH;
-      fn(job_seed, step0 + s, q, m, z ? bz : NULL, bf);
+      fn(job_seed, step0 + s, q, m, bz, NULL);
       /* the batch's paths in [p0, p0 + n) */
       uint64_t a = q < p0 ? p0 : q, b = q + 2 * m < p0 + n ? q + 2 * m : p0 + n;
-      for (uint64_t p = a; p < b; p++) {
-        if (z)
-          z[s * ld + (p - p0)] = bz[p - q];
-        else
-          zf[s * ld + (p - p0)] = bf[p - q];
-      }
+      for (uint64_t p = a; p < b; p++)
+        z[s * ld + (p - p0)] = bz[p - q];
     }
 }

@@ -133,12 +133,10 @@ MCP_HD static inline void mcpi_rng_box_muller_uv(double u, double v, double *z0,
   /* CUDA's functions instead, to compare (NVCCFLAGS=-DMCPI_RNG_CUDA_MATH) */
   double r = sqrt(-2.0 * log(u));
   sincospi(v, z0, z1);
-#elif defined __CUDA_ARCH__
-  double r = sqrt(-2.0 * mcpi_dlog(u));
-  mcpi_dsincospi(v, z0, z1);
 #else
-  /* the device's polynomials themselves (u is normal and v in (0, 2], inside
-   * their ranges), so that host and device normals are the same bits */
+  /* the polynomials alone (u is normal and v in (0, 2], inside their
+   * ranges: no fallback branch on the device), on the host too, so that host
+   * and device normals are the same bits */
   double r = sqrt(-2.0 * mcpi_dlog_poly(u));
   mcpi_dsincospi_poly(v, z0, z1);
 #endif
@@ -175,24 +173,40 @@ MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2]
   mcpi_rng_box_muller_words(c[0], c[1], c[2], c[3], &out[0], &out[1]);
 }
 
-/* The same transform in float: the same uniforms rounded to float, so a
- * float path's normal is its double path's to about float rounding (prices
- * in float and double agree to ~1e-7), at the cost of float arithmetic.
- * -log(u) for u within 1/16 of 1, where u rounded to float (or a logarithm
- * accurate to 2^-21 absolute) would lose the distance w = 1 - u that the
- * radius grows from, is the series of -log(1 - w) in w, w from the integer.
- * The GPU takes the logarithm, sine and cosine by its hardware
- * approximations (errors near 2^-21, below the angle's own rounding; the
- * sine and cosine of pi v from those of pi (v - 1), in [-pi, pi), where they
- * are accurate), the host by the C library in double: the two agree to about
- * 1e-6 (1 + |z|), which moves float prices by ~1e-7 of their value. */
-MCP_HD static inline void mcpi_rng_box_muller_f(const uint32_t c[4], float out[2])
+/* Float paths have a mapping of their own, four normals a Philox block as
+ * cuRAND's float generators draw them (two Box-Muller pairs on 32-bit
+ * uniforms), which halves the Philox work that bounds a float path kernel
+ * (bench/RESULTS.md): the normal of path p at element s is component s mod 4
+ * of the float transform of the block that the double mapping gives pair
+ * p & ~1 at step 2 floor(s / 4) + (p & 1).  Each block serves one path and
+ * four consecutive elements, so a thread computes its own path's normals.
+ * Float and double prices of one book therefore draw different numbers and
+ * agree within their standard errors, not to rounding. */
+MCP_HD static inline void mcpi_rng_quad_block(uint64_t job_seed, uint64_t s, uint64_t p,
+                                              uint32_t c[4])
 {
-  const float inv53 = 1.0f / 9007199254740992.0f;
-  uint64_t zx = c[0] ^ ((uint64_t)c[1] << 21); /* < 2^53 */
-  float u = fmaf((float)zx, inv53, inv53 / 2);
-  float w = fmaf((float)((UINT64_C(1) << 53) - zx), inv53, -inv53 / 2);
-  float v = fmaf((float)(c[2] ^ ((uint64_t)c[3] << 21)), inv53 * 2, inv53);
+  uint64_t ctr;
+  uint32_t sub;
+  mcpi_rng_block_at(2 * (s >> 2) + (p & 1), p & ~UINT64_C(1), &ctr, &sub);
+  mcpi_rng_block(job_seed, ctr, sub, c);
+}
+
+/* The float Box-Muller pair of two words: u = (x + 1/2) 2^-32 in (0, 1) and
+ * v = (y + 1/2) 2^-31 in (0, 2), radius sqrt(-2 log u), angle pi v.  For u
+ * within 1/16 of 1, where u rounded to float (or a logarithm accurate to
+ * 2^-21 absolute) would lose the distance w = 1 - u that the radius grows
+ * from, -log u is the series of -log(1 - w) in w, w from the integer.  The
+ * GPU takes the logarithm, sine and cosine by its hardware approximations
+ * (errors near 2^-21, below the angle's own rounding; the sine and cosine of
+ * pi v from those of pi (v - 1), in [-pi, pi), where they are accurate), the
+ * host by the C library in double: the two agree to about 1e-6 (1 + |z|),
+ * which moves float prices by ~1e-7 of their value. */
+MCP_HD static inline void mcpi_rng_box_muller_f(uint32_t x, uint32_t y, float *z0, float *z1)
+{
+  const float inv32 = 1.0f / 4294967296.0f;
+  float u = fmaf((float)x, inv32, inv32 / 2);
+  float w = fmaf((float)~x, inv32, inv32 / 2); /* (2^32 - 1 - x + 1/2) 2^-32 */
+  float v = fmaf((float)y, inv32 * 2, inv32);
   float series = 0.125f; /* w + w^2 / 2 + ... + w^8 / 8, to 2e-9 relative for w < 1/16 */
   for (int k = 7; k >= 1; k--)
     series = fmaf(series, w, 1.0f / (float)k);
@@ -205,26 +219,35 @@ MCP_HD static inline void mcpi_rng_box_muller_f(const uint32_t c[4], float out[2
   float l = w < 0.0625f ? series : (float)-log((double)u);
   float sn = (float)sin(v * 3.1415926535897932), cs = (float)cos(v * 3.1415926535897932);
 #endif
+#ifdef __CUDA_ARCH__
+  float r = 2.0f * l * rsqrtf(2.0f * l); /* l > 0: w >= 2^-33, u <= 15/16 */
+#else
   float r = sqrtf(2.0f * l);
-  out[0] = sn * r;
-  out[1] = cs * r;
-}
-
-#ifdef __cplusplus
-/* The transform of a path's precision, for the kernels' templates. */
-MCP_HD static inline void mcpi_rng_transform(const uint32_t c[4], double out[2])
-{
-  mcpi_rng_box_muller(c, out);
-}
-MCP_HD static inline void mcpi_rng_transform(const uint32_t c[4], float out[2])
-{
-  mcpi_rng_box_muller_f(c, out);
-}
 #endif
+  *z0 = sn * r;
+  *z1 = cs * r;
+}
 
-/* The two normals of the canonical mapping at step s of paths p and p + 1 (p
- * even), out[0] and out[1]: what the cuRAND generator returns at those
- * offsets (rng.c), in double or, _f, by the float transform. */
+/* The four float normals of a block, elements 4 g .. 4 g + 3 of its path. */
+MCP_HD static inline void mcpi_rng_transform_f(const uint32_t c[4], float out[4])
+{
+  mcpi_rng_box_muller_f(c[0], c[1], &out[0], &out[1]);
+  mcpi_rng_box_muller_f(c[2], c[3], &out[2], &out[3]);
+}
+
+/* The float normal of path p at element s (for the tests). */
+MCP_HD static inline float mcpi_rng_normal_f(uint64_t job_seed, uint64_t s, uint64_t p)
+{
+  uint32_t c[4];
+  float z[4];
+  mcpi_rng_quad_block(job_seed, s, p, c);
+  mcpi_rng_transform_f(c, z);
+  return z[s & 3];
+}
+
+/* The two double normals of the canonical mapping at step s of paths p and
+ * p + 1 (p even), out[0] and out[1]: what the cuRAND generator returns at
+ * those offsets (rng.c). */
 MCP_HD static inline void mcpi_rng_pair_block(uint64_t job_seed, uint64_t s, uint64_t p,
                                               uint32_t c[4])
 {
@@ -241,16 +264,9 @@ MCP_HD static inline void mcpi_rng_pair(uint64_t job_seed, uint64_t s, uint64_t 
   mcpi_rng_box_muller(c, out);
 }
 
-MCP_HD static inline void mcpi_rng_pair_f(uint64_t job_seed, uint64_t s, uint64_t p, float out[2])
-{
-  uint32_t c[4];
-  mcpi_rng_pair_block(job_seed, s, p, c);
-  mcpi_rng_box_muller_f(c, out);
-}
-
 /* Fills z[(s - step0) ld + i] = normal(step s, path p0 + i) for steps
- * step0 <= s < step0 + nsteps and i < n, on the host: the double transform,
- * or the float one into zf when z is NULL. */
+ * step0 <= s < step0 + nsteps and i < n, on the host: the double mapping, or
+ * the float one into zf when z is NULL. */
 void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
                         double *z, float *zf, size_t ld);
 

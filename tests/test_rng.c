@@ -129,9 +129,10 @@ static void slices_match_one_fill(void **state)
   free(partf);
 }
 
-/* The host's tiles hold the normals of the scalar definition, mcpi_rng_pair
- * and mcpi_rng_pair_f, to the bit, whichever copy fills them (plain, AVX2,
- * AVX-512: vectorised, as far as this processor has them). */
+/* The host's tiles hold the normals of the scalar definitions, mcpi_rng_pair
+ * and mcpi_rng_normal_f, to the bit, whichever copy fills them (plain, AVX2,
+ * AVX-512: vectorised, as far as this processor has them); the steps 7 to 9
+ * straddle two of the float mapping's groups of four. */
 static void fill_host_is_pair(void **state)
 {
   const size_t n = 1000, steps = 3;
@@ -147,16 +148,15 @@ static void fill_host_is_pair(void **state)
     for (size_t s = 0; s < steps; s++)
       for (size_t i = 0; i < n; i += 2) {
         double d[2];
-        float g[2];
         mcpi_rng_pair(seed, 7 + s, p0 + i, d);
-        mcpi_rng_pair_f(seed, 7 + s, p0 + i, g);
         for (int c = 0; c < 2; c++) {
+          float g = mcpi_rng_normal_f(seed, 7 + s, p0 + i + c);
           if (memcmp(&d[c], &z[s * n + i + c], sizeof *d))
             fail_msg("copy %d, step %zu path %zu: pair %a, tile %a", copy, 7 + s,
                      (size_t)p0 + i + c, d[c], z[s * n + i + c]);
-          if (memcmp(&g[c], &f[s * n + i + c], sizeof *g))
-            fail_msg("copy %d, step %zu path %zu: float pair %a, tile %a", copy, 7 + s,
-                     (size_t)p0 + i + c, (double)g[c], (double)f[s * n + i + c]);
+          if (memcmp(&g, &f[s * n + i + c], sizeof g))
+            fail_msg("copy %d, step %zu path %zu: float normal %a, tile %a", copy, 7 + s,
+                     (size_t)p0 + i + c, (double)g, (double)f[s * n + i + c]);
         }
       }
   }
@@ -189,30 +189,55 @@ static void pair_matches_generator(void **state)
 #endif
 }
 
-/* The float transform (float paths' normals) of the same blocks is the
- * double normal to about float rounding, so that float and double prices
- * agree to ~1e-7: over 2^16 pairs, no normal further than 1e-6 (1 + |z|),
- * the float rounding of the angle times the radius; also for normals near 0,
- * whose radius comes from a uniform near 1. */
-static void pair_f_follows_pair(void **state)
+/* The float mapping (rng.h): the block of path p's elements 4 g .. 4 g + 3
+ * is the double mapping's block of pair p & ~1 at step 2 g + (p & 1), so the
+ * float normals of even and odd paths and of successive groups come from
+ * distinct blocks; each normal is the Box-Muller transform of its block's
+ * 32-bit words to about float rounding, 1e-6 (1 + |z|), near u = 1 too (words
+ * near 2^32); and 2^18 of them have the moments of a standard normal. */
+static void float_mapping(void **state)
 {
   uint64_t seed = mcpi_rng_job_seed(11, "F", 0);
-  double worst = 0;
-  for (uint64_t i = 0; i < 65536; i++) {
-    double d[2];
+  for (uint64_t p = 2 * W - 4; p < 2 * W + 4; p++)
+    for (uint64_t s = 0; s < 16; s++) {
+      uint32_t c[4], d[4];
+      mcpi_rng_quad_block(seed, s, p, c);
+      mcpi_rng_pair_block(seed, 2 * (s / 4) + p % 2, p & ~UINT64_C(1), d);
+      assert_memory_equal(c, d, sizeof c);
+      /* the next path, and the next group, draw other blocks */
+      mcpi_rng_quad_block(seed, s, p + 1, d);
+      assert_memory_not_equal(c, d, sizeof c);
+      mcpi_rng_quad_block(seed, s + 4, p, d);
+      assert_memory_not_equal(c, d, sizeof c);
+    }
+  double worst = 0, m1 = 0, m2 = 0, m4 = 0;
+  const unsigned count = 1u << 18;
+  for (uint32_t i = 0; i < count / 2; i++) {
+    uint32_t x = i < 64 ? UINT32_MAX - i * 977u : (uint32_t)(i * 2654435761u), y = i * 40503u;
     float f[2];
-    uint64_t s = i % 7, p = 2 * (i * 40503 % (4 * W));
-    mcpi_rng_pair(seed, s, p, d);
-    mcpi_rng_pair_f(seed, s, p, f);
+    mcpi_rng_box_muller_f(x, y, &f[0], &f[1]);
+    double u = (x + 0.5) / 4294967296.0, v = (y + 0.5) / 2147483648.0;
+    double r = sqrt(-2 * log(u)), ref[2] = {r * sin(3.14159265358979323846 * v),
+                                              r * cos(3.14159265358979323846 * v)};
     for (int c = 0; c < 2; c++) {
-      double err = fabs(f[c] - d[c]) / (1e-6 * (1 + fabs(d[c])));
+      double err = fabs(f[c] - ref[c]) / (1e-6 * (1 + fabs(ref[c])));
       if (err > 1)
-        fail_msg("step %llu path %llu: float %.9g, double %.17g", (unsigned long long)s,
-                 (unsigned long long)p + c, f[c], d[c]);
+        fail_msg("words %08x %08x: float %.9g, exact %.17g", x, y, f[c], ref[c]);
       worst = fmax(worst, err);
     }
   }
-  print_message("  worst float normal error: %.2f of the bound\n", worst);
+  for (uint64_t i = 0; i < count; i++) {
+    double z = mcpi_rng_normal_f(seed, i % 13, i / 13);
+    m1 += z;
+    m2 += z * z;
+    m4 += z * z * z * z;
+  }
+  m1 /= count, m2 /= count, m4 /= count;
+  print_message("  worst float normal error: %.2f of the bound; mean %.4f, variance %.4f, "
+                "fourth moment %.3f\n", worst, m1, m2, m4);
+  assert_true(fabs(m1) < 5 / sqrt(count));
+  assert_true(fabs(m2 - 1) < 5 * sqrt(2.0 / count));
+  assert_true(fabs(m4 - 3) < 5 * sqrt(96.0 / count));
 }
 
 /* Job seeds: different runs, underlyings and job numbers give different
@@ -235,7 +260,7 @@ int main(void)
       cmocka_unit_test(slices_match_one_fill),
       cmocka_unit_test(fill_host_is_pair),
       cmocka_unit_test(pair_matches_generator),
-      cmocka_unit_test(pair_f_follows_pair),
+      cmocka_unit_test(float_mapping),
       cmocka_unit_test(job_seeds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
