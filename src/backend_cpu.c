@@ -62,8 +62,8 @@ typedef struct cpu_job {
   uint64_t s0;           /* the tile's first sample */
   double *pay;
   /* a thread's chunk of normals at t ne chunk: z double, zq QMC's points,
-   * zf float paths (the float transform of the canonical blocks, as the
-   * GPU's; QMC's double normals rounded) */
+   * zf float paths (the float mapping's normals, as the GPU's; QMC's double
+   * normals rounded) */
   double *z, *zq;
   float *zf;
   uint64_t *scramble; /* QMC: the replicate's scramble constants */

@@ -60,9 +60,11 @@ typedef enum mcp_option_type { MCP_CALL = 0, MCP_PUT } mcp_option_type;
 
 typedef enum mcp_average { MCP_ARITHMETIC = 0, MCP_GEOMETRIC } mcp_average;
 
-/* Arithmetic of the paths.  Float halves the memory traffic and uses the
- * GPU's single-precision units; its prices carry float rounding (about 1e-6
- * relative), payoffs and statistics stay in double. */
+/* Arithmetic of the paths.  Float halves the memory traffic, uses the GPU's
+ * single-precision units and draws its own normals (four from each Philox
+ * block, half the double paths' generator work): its prices agree with the
+ * double ones within their standard errors, and carry float rounding (about
+ * 1e-6 relative); payoffs and statistics stay in double. */
 typedef enum mcp_precision { MCP_DOUBLE = 0, MCP_FLOAT } mcp_precision;
 
 /* How the GPU path kernel brings each step's inputs (the path's normal and
