@@ -463,12 +463,18 @@ struct fused_rng {
 
 // The element loop of the fused kernels: rounds of two elements a block in
 // double, four in float; the coefficients, the same for every thread, come
-// through the read-only cache, or for a job of constant steps in the plain
-// shape (U) from the view.  Full rounds run unchecked, the last one checks
+// through the read-only cache.  Full rounds run unchecked, the last one checks
 // each element against n.  (Loading a round's coefficients ahead of its
 // normals, to hide their latency, costs the plain kernels spills under their
-// register cap: ptxas, sm_90.)
-template <int K, bool U, typename R, typename St> struct fused_round {
+// register cap: ptxas, sm_90.)  A job of constant steps in the plain shape
+// (job->uniform) takes them from the view instead; when every element but the
+// last has one of the common tags T (a fixing of schedule 0 every step, or
+// none), the rounds before the last element run with T a constant, so that
+// the step's tests of its tag compile away and a round is one basic block.
+// Where a round's coefficients come from: the arrays, the view, or the view
+// with the tag T a constant.
+enum { MCPI_COEF_ARRAYS, MCPI_COEF_UNIFORM, MCPI_COEF_CONST_TAG };
+template <int K, int C, uint32_t T, typename R, typename St> struct fused_round {
   static __device__ __forceinline__ void run(St &st, const streams<R> &in, int e, int m,
                                              fused_rng &nm)
   {
@@ -483,30 +489,45 @@ template <int K, bool U, typename R, typename St> struct fused_round {
 #pragma unroll
     for (int k = 0; k < K; k++) // constant indices: z stays in registers
       if (k < m) {
-        coef<R> c = U ? in.step_uniform(e + k) : in.step(e + k);
-        body_step(&st, in.job, z[k], c.a, c.b, c.tag);
+        coef<R> c = C == MCPI_COEF_ARRAYS ? in.step(e + k) : in.step_uniform(e + k);
+        body_step(&st, in.job, z[k], c.a, c.b, C == MCPI_COEF_CONST_TAG ? T : c.tag);
       }
   }
 };
 
-template <bool U, typename R, typename St>
+template <int C, uint32_t T, typename R, typename St>
 __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_rng &nm, int n)
 {
   constexpr int K = sizeof(R) == sizeof(double) ? 2 : 4;
   int e = 0;
-  for (; e + K <= n; e += K)
-    fused_round<K, U, R, St>::run(st, in, e, K, nm);
-  if (e < n)
-    fused_round<K, U, R, St>::run(st, in, e, n - e, nm);
+  if constexpr (C == MCPI_COEF_CONST_TAG) {
+    for (; e + K < n; e += K)
+      fused_round<K, C, T, R, St>::run(st, in, e, K, nm);
+    // the round of the last element (n >= 1: a uniform job has elements)
+    fused_round<K, MCPI_COEF_UNIFORM, 0, R, St>::run(st, in, e, n - e, nm);
+  } else {
+    for (; e + K <= n; e += K)
+      fused_round<K, C, 0, R, St>::run(st, in, e, K, nm);
+    if (e < n)
+      fused_round<K, C, 0, R, St>::run(st, in, e, n - e, nm);
+  }
 }
 
 template <bool Plain, typename R, typename St>
 __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n)
 {
-  if (Plain && in.job->uniform)
-    fused_loop<true>(st, in, nm, n);
-  else
-    fused_loop<false>(st, in, nm, n);
+  if constexpr (Plain) {
+    if (in.job->uniform) {
+      if (in.job->utag == (MCPI_TAG_LAST | 1u)) // an Asian's daily fixings
+        fused_loop<MCPI_COEF_CONST_TAG, MCPI_TAG_LAST | 1u>(st, in, nm, n);
+      else if (in.job->utag == MCPI_TAG_LAST) // a European's steps
+        fused_loop<MCPI_COEF_CONST_TAG, MCPI_TAG_LAST>(st, in, nm, n);
+      else
+        fused_loop<MCPI_COEF_UNIFORM, 0>(st, in, nm, n);
+      return;
+    }
+  }
+  fused_loop<MCPI_COEF_ARRAYS, 0>(st, in, nm, n);
 }
 
 // One sample i (both passes of an antithetic one): the stored kernels step it

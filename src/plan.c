@@ -243,6 +243,26 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
   return MCP_OK;
 }
 
+/* Steps of one length on flat curves (a daily grid) get one drift and one
+ * deviation: the grid's times, sums of rounded fractions, make the steps
+ * differ in their last bits, and with them the coefficients; within 1e-13
+ * they are the same step, and the GPU's plain kernel then takes them as
+ * constants (path_kernel.cuh, mcpi_job_view.uniform). */
+static void equal_steps(mcpi_job *j)
+{
+  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets != 1 || j->nfactors != 1)
+    return;
+  const double tol = 1e-13;
+  for (size_t e = 1; e < j->nelem; e++)
+    if (fabs(j->ca[e] - j->ca[0]) > tol * fabs(j->ca[0]) ||
+        fabs(j->cb[e] - j->cb[0]) > tol * fabs(j->cb[0]))
+      return;
+  for (size_t e = 1; e < j->nelem; e++) {
+    j->ca[e] = j->ca[0];
+    j->cb[e] = j->cb[0];
+  }
+}
+
 /* The per-element coefficients of path.h, and the fixing tags. */
 static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
 {
@@ -290,6 +310,7 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
     }
     j->tag[s * F + F - 1] |= MCPI_TAG_LAST;
   }
+  equal_steps(j);
   for (size_t e = 0; e < ne; e++) {
     j->ca_f[e] = (float)j->ca[e];
     j->cb_f[e] = (float)j->cb[e];

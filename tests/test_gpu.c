@@ -334,6 +334,55 @@ static void gpu_models_match_cpu(void **state)
   mcp_market_destroy(m);
 }
 
+/* Jobs of constant steps (an Asian fixing every step, a European, on a
+ * daily grid; tests/test_pricing.c checks that the view says so) run the
+ * plain kernel's rounds with their coefficients and tag as constants
+ * (path_kernel.cuh): fused equals stored to the bit and the CPU to 1e-12
+ * (float 1e-5), for element counts that end inside a round and paths that
+ * end inside a warp. */
+static void gpu_constant_steps(void **state)
+{
+  (void)state;
+  mcp_market *m = market();
+  static const int counts[] = {13, 252, 255};
+  double fix[255];
+  for (size_t c = 0; c < 3; c++)
+    for (int kind = 0; kind < 2; kind++)
+      for (int prec = 0; prec < 2; prec++) {
+        int n = counts[c];
+        mcp_portfolio *p;
+        assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+        assert_int_equal(mcp_portfolio_set_paths(p, 10007), MCP_OK);
+        assert_int_equal(mcp_portfolio_set_seed(p, 77 + c), MCP_OK);
+        assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
+        assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
+        for (int i = 0; i < n; i++)
+          fix[i] = (i + 1) / 252.0;
+        if (kind)
+          assert_int_equal(mcp_portfolio_add_european(p, "e", "A", MCP_PUT, 95, n / 252.0, 1),
+                           MCP_OK);
+        else
+          assert_int_equal(mcp_portfolio_add_asian(p, "a", "A", MCP_ARITHMETIC, MCP_CALL, 100,
+                                                   (size_t)n, fix, n / 252.0, 1),
+                           MCP_OK);
+        mcp_results *f = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+        assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
+        mcp_results *st = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+        assert_identical(f, st);
+        mcp_results *cpu = price(MCP_BACKEND_CPU, 128, 0, m, p);
+        mcp_estimate x, y;
+        mcp_results_trade(f, 0, &x);
+        mcp_results_trade(cpu, 0, &y);
+        assert_close(x.price, y.price, prec ? 1e-5 : 1e-12, "constant steps",
+                     mcp_results_trade_id(f, 0));
+        mcp_results_destroy(f);
+        mcp_results_destroy(st);
+        mcp_results_destroy(cpu);
+        mcp_portfolio_destroy(p);
+      }
+  mcp_market_destroy(m);
+}
+
 /* Block size, tile size, repetition and every prefetch strategy of the
  * stored normals leave the bits of the models book (fused) unchanged, with
  * all methods on. */
@@ -1090,6 +1139,7 @@ int main(void)
       cmocka_unit_test(gpu_black_scholes),
       cmocka_unit_test(gpu_models_match_cpu),
       cmocka_unit_test(gpu_models_invariant),
+      cmocka_unit_test(gpu_constant_steps),
       cmocka_unit_test(gpu_pde_matches_cpu),
       cmocka_unit_test(gpu_arrays_match_cpu),
       cmocka_unit_test(gpu_arrays_float_invariant),

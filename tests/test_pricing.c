@@ -488,6 +488,52 @@ static size_t first_job_steps(const mcp_market *m, const mcp_portfolio *p)
   return n;
 }
 
+/* A daily grid on flat curves is one step repeated: the plan gives every
+ * step the same coefficients (the grid's rounding aside), and the view says
+ * so with the tags the GPU's plain kernel takes as constants; a volatility
+ * curve with a knot inside the grid keeps the steps apart. */
+static void test_equal_steps(void **state)
+{
+  (void)state;
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.03, 0.01, 0.25});
+  add_underlying(m, "K", (bs_params){100, 0.03, 0.01, 0.25});
+  const double end[2] = {0.5, 2}, vol[2] = {0.25, 0.3};
+  assert_int_equal(mcp_market_set_curve(m, "K", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
+  static const int counts[] = {13, 252, 255};
+  double fix[255];
+  for (size_t c = 0; c < 3; c++)
+    for (int kind = 0; kind < 3; kind++) {
+      int n = counts[c];
+      mcp_portfolio *p = new_portfolio(1000, 1);
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
+      for (int i = 0; i < n; i++)
+        fix[i] = (i + 1) / 252.0;
+      if (kind == 1)
+        add_european(p, "e", "A", MCP_PUT, 95, n / 252.0, 1);
+      else
+        add_asian(p, "a", kind ? "K" : "A", MCP_ARITHMETIC, MCP_CALL, 100, (size_t)n, fix,
+                  n / 252.0, 1);
+      mcpi_plan plan;
+      char err[MCPI_ERRLEN];
+      if (mcpi_plan_build(m, p, &plan, err) != MCP_OK)
+        fail_msg("plan: %s", err);
+      mcpi_job_view v = mcpi_job_host_view(&plan.jobs[0]);
+      assert_int_equal(v.nelem, n);
+      if (kind == 2 && n > 126) { /* the knot at 0.5 lies inside */
+        assert_int_equal(v.uniform, 0);
+      } else {
+        assert_int_equal(v.uniform, 1);
+        assert_int_equal(v.utag, kind == 1 ? MCPI_TAG_LAST : (MCPI_TAG_LAST | 1u));
+        assert_true(v.utag_last & MCPI_TAG_LAST);
+        assert_true(v.ua == plan.jobs[0].ca[n - 1] && v.ub == plan.jobs[0].cb[n / 2]);
+      }
+      mcpi_plan_free(&plan);
+      mcp_portfolio_destroy(p);
+    }
+  mcp_market_destroy(m);
+}
+
 static void test_time_grid(void **state)
 {
   const bs_params u = {100, 0.02, 0.01, 0.25};
@@ -623,6 +669,7 @@ int main(void)
       cmocka_unit_test(test_seed),
       cmocka_unit_test(test_stream_independence),
       cmocka_unit_test(test_book),
+      cmocka_unit_test(test_equal_steps),
       cmocka_unit_test(test_time_grid),
       cmocka_unit_test(test_chunk_sums),
       cmocka_unit_test(test_many_schedules),
