@@ -8,11 +8,11 @@
  * Each _poly function is the algorithm alone, within 2 ulp of the exact
  * value on its range (tests/test_dmath.c); mcpi_dexp, mcpi_dlog and
  * mcpi_dsincospi run it on the device where it applies and the library's
- * function elsewhere; on the host they are the C library's (the algorithm
- * needs fma, which is a slow call on a host without the instruction), but
- * the host's Box-Muller calls the _poly functions themselves, in copies
- * built for FMA hardware (rng.h, src/rng.c), so that its normals are the
- * device's bits.
+ * function elsewhere.  On the host mcpi_dexp runs it too (the paths' spots),
+ * and the Box-Muller calls the _poly functions themselves, in copies built
+ * for FMA hardware (rng.h, src/rng.c, src/exp_lanes.c; without the
+ * instruction fma is a slow call), so that host and device compute the same
+ * bits; mcpi_dlog and mcpi_dsincospi are the C library's there.
  *
  *   exp(x), |x| < 700:  2^n e^r, n = rint(x / ln 2), |r| <= ln 2 / 2 in two
  *     parts of ln 2; e^r by its Taylor series to r^13 (truncation < 0.1 ulp).
@@ -162,13 +162,21 @@ MCP_HD static inline void mcpi_dsincospi_poly(double v, double *sp, double *cp)
   *cp = (iq + 1u) & 2u ? -cs : cs;
 }
 
+#ifndef __CUDA_ARCH__
+/* The same on the host (src/exp_lanes.c): the polynomial, built for FMA where
+ * the processor has it, so that the host's spots are the device's bits. */
+double mcpi_dexp_host(double x);
+#endif
+
 MCP_HD static inline double mcpi_dexp(double x)
 {
 #ifdef __CUDA_ARCH__
   if (fabs(x) < 700.0)
     return mcpi_dexp_poly(x);
-#endif
   return exp(x);
+#else
+  return mcpi_dexp_host(x);
+#endif
 }
 
 MCP_HD static inline double mcpi_dlog(double x)

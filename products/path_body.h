@@ -79,31 +79,34 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
 #endif
 }
 
-/* The end of a step: the fixings made there and the barriers watched. */
-MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
-                                                    const mcpi_job_view *j, uint32_t tag)
+/* The fixings of the schedules in mask, at the spot exp(x). */
+MCP_HD static inline void MCPI_P(mcpi_path_fix)(MCPI_P(mcpi_path_state) *st,
+                                                const mcpi_job_view *j, uint32_t mask,
+                                                MCPI_REAL spot)
 {
-  uint32_t mask = tag & MCPI_TAG_MASK;
-  if (mask) {
-    MCPI_REAL spot = MCPI_EXP(st->x);
-    MCP_UNROLL
-    for (int k = 0; k < MCPI_NSCHED; k++)
-      if (mask >> k & 1u) {
+  MCP_UNROLL
+  for (int k = 0; k < MCPI_NSCHED; k++)
+    if (mask >> k & 1u) {
 #ifdef MCPI_GREEK_STATE
-        mcpi_greek_state_fix(&st->g, &st->gf[k], spot, st->x > st->log_max[k],
-                             st->x < st->log_min[k]);
+      mcpi_greek_state_fix(&st->g, &st->gf[k], spot, st->x > st->log_max[k],
+                           st->x < st->log_min[k]);
 #endif
-        st->sum[k] += spot;
-        if (MCPI_TRACK_OF(j) & MCPI_TRACK_LOG_SUM)
-          st->log_sum[k] += st->x;
-        if (MCPI_TRACK_OF(j) & MCPI_TRACK_EXTREMA) {
-          st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
-          st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
-        }
+      st->sum[k] += spot;
+      if (MCPI_TRACK_OF(j) & MCPI_TRACK_LOG_SUM)
+        st->log_sum[k] += st->x;
+      if (MCPI_TRACK_OF(j) & MCPI_TRACK_EXTREMA) {
+        st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
+        st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
       }
-  }
-  /* no crossing between the end points of a Brownian bridge of variance var:
-   * 1 - exp(-2 d0 d1 / var), d the distances to the barrier */
+    }
+}
+
+/* The barriers watched over the step, and the step counted: no crossing
+ * between the end points of a Brownian bridge of variance var,
+ * 1 - exp(-2 d0 d1 / var), d the distances to the barrier. */
+MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
+                                                  const mcpi_job_view *j)
+{
   MCP_UNROLL
   for (int m = 0; m < MCPI_NMON; m++)
     if (m < j->nmon && st->step <= j->mon_end[m]) {
@@ -115,11 +118,20 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
   st->step++;
 }
 
-/* One element: the model's share of the step, then, on its last element, the
- * observations. */
-MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
-                                                 const mcpi_job_view *j, MCPI_REAL z,
-                                                 MCPI_REAL a, MCPI_REAL b, uint32_t tag)
+/* The end of a step: the fixings made there and the barriers watched. */
+MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
+                                                    const mcpi_job_view *j, uint32_t tag)
+{
+  uint32_t mask = tag & MCPI_TAG_MASK;
+  if (mask)
+    MCPI_P(mcpi_path_fix)(st, j, mask, MCPI_EXP(st->x));
+  MCPI_P(mcpi_path_watch)(st, j);
+}
+
+/* One element's share of the model's step. */
+MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
+                                                    const mcpi_job_view *j, MCPI_REAL z,
+                                                    MCPI_REAL a, MCPI_REAL b, uint32_t tag)
 {
   z *= st->sign;
   uint32_t f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
@@ -155,6 +167,15 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
     st->x = MCPI_GBM_STEP(st->x, a, b, z);
     st->var = b * b;
   }
+}
+
+/* One element: the model's share of the step, then, on its last element, the
+ * observations. */
+MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
+                                                 const mcpi_job_view *j, MCPI_REAL z,
+                                                 MCPI_REAL a, MCPI_REAL b, uint32_t tag)
+{
+  MCPI_P(mcpi_path_advance)(st, j, z, a, b, tag);
   if (tag & MCPI_TAG_LAST)
     MCPI_P(mcpi_path_observe)(st, j, tag);
 }

@@ -28,6 +28,16 @@
 
 /* included by path.h, after mcpi_job_view and mcpi_emit */
 #include "payoff.h"
+#include "mcp_dmath.h"
+
+/* The spots of the arrays: on the host the paths' own exp (mcpi_dexp, the
+ * polynomial), so that an array product and the plain product it equals (a
+ * full window and the Asian) read the same spots; CUDA's exp on the device. */
+#ifdef __CUDA_ARCH__
+#define MCPI_ARRAY_EXP exp
+#else
+#define MCPI_ARRAY_EXP mcpi_dexp
+#endif
 
 typedef struct mcpi_parr {
   double *p;
@@ -106,7 +116,7 @@ MCPI_ARRAY_FN void mcpi_private_init(MCPI_ARRAY *a, const mcpi_job_view *j)
       mcpi_aset(a, o + 2 * n + 1, 0);
       break;
     case MCP_PRODUCT_CLIQUET:
-      mcpi_aset(a, o + n, exp(j->log_spot));
+      mcpi_aset(a, o + n, MCPI_ARRAY_EXP(j->log_spot));
       mcpi_aset(a, o + n + 1, 0);
       break;
     default: /* moving window */
@@ -125,7 +135,7 @@ MCPI_ARRAY_FN void mcpi_himalaya_fix(MCPI_ARRAY *a, const mcpi_job_view *j,
   MCP_UNROLL
   for (int i = 0; i < MCP_MAX_ASSETS; i++) /* x[i] stays a register */
     if (i < n)
-      mcpi_aset(a, o + i, exp(x[i] - mcpi_log_spot0(j, i)));
+      mcpi_aset(a, o + i, MCPI_ARRAY_EXP(x[i] - mcpi_log_spot0(j, i)));
   int left = n - k, at = 0;
   double best = -INFINITY;
   for (int q = 0; q < left; q++) {
@@ -144,7 +154,7 @@ MCPI_ARRAY_FN void mcpi_himalaya_fix(MCPI_ARRAY *a, const mcpi_job_view *j,
 MCPI_ARRAY_FN void mcpi_cliquet_fix(MCPI_ARRAY *a, const mcpi_payoff_spec *p, double x)
 {
   int o = p->arr_off, n = p->nper, k = (int)mcpi_aget(a, o + n + 1);
-  double s = exp(x), r = s / mcpi_aget(a, o + n) - 1;
+  double s = MCPI_ARRAY_EXP(x), r = s / mcpi_aget(a, o + n) - 1;
   r = fmin(fmax(r, p->local_floor), p->local_cap);
   int i = k;
   for (; i > 0; i--) {
@@ -173,7 +183,7 @@ MCPI_ARRAY_FN double mcpi_window_sum(const MCPI_ARRAY *a, const mcpi_payoff_spec
 MCPI_ARRAY_FN void mcpi_window_fix(MCPI_ARRAY *a, const mcpi_payoff_spec *p, double x)
 {
   int o = p->arr_off, w = p->window, k = (int)mcpi_aget(a, o + w + 1);
-  mcpi_aset(a, o + k % w, exp(x));
+  mcpi_aset(a, o + k % w, MCPI_ARRAY_EXP(x));
   if (k + 1 >= w && p->barrier > 0) {
     double avg = mcpi_window_sum(a, p) * p->inv_window;
     if (p->flags & MCPI_UP ? avg >= p->barrier : avg <= p->barrier)

@@ -84,6 +84,19 @@ int mcpi_rng_host_copy(int cap)
   return prev;
 }
 
+int mcpi_host_copy(void)
+{
+#if defined __x86_64__ && defined __GNUC__
+  __builtin_cpu_init();
+  if (copy_cap >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl"))
+    return 2;
+  if (copy_cap >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return 1;
+#endif
+  return 0;
+}
+
 #if defined __x86_64__ && defined __GNUC__
 #define BATCH_COPY(name, isa)                                                                    \
   __attribute__((target(isa), flatten)) static void name(uint64_t seed, uint64_t s, uint64_t q, \
@@ -91,18 +104,13 @@ int mcpi_rng_host_copy(int cap)
   {                                                                                              \
     batch(seed, s, q, m, z, zf);                                                                 \
   }
-BATCH_COPY(batch_avx512, "avx512f,avx512dq,avx512vl,fma")
-BATCH_COPY(batch_avx2, "avx2,fma")
+BATCH_COPY(batch_avx512, MCPI_ISA_AVX512)
+BATCH_COPY(batch_avx2, MCPI_ISA_AVX2)
 
 static batch_fn *batch_for_host(void)
 {
-  __builtin_cpu_init();
-  if (copy_cap >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-      __builtin_cpu_supports("avx512vl"))
-    return batch_avx512;
-  return copy_cap >= 1 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
-             ? batch_avx2
-             : batch;
+  batch_fn *const copies[MCPI_RNG_COPIES] = {batch, batch_avx2, batch_avx512};
+  return copies[mcpi_host_copy()];
 }
 #else
 static batch_fn *batch_for_host(void) { return batch; }

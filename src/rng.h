@@ -275,6 +275,17 @@ void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t
  * which hold them to the same bits).  Returns the previous cap. */
 #define MCPI_RNG_COPIES 3
 int mcpi_rng_host_copy(int cap);
+/* The copy this host runs (0, 1 or 2, under the cap), for every function
+ * built in such copies (mcpi_exp_lanes too); their target attributes: */
+int mcpi_host_copy(void);
+#define MCPI_ISA_AVX512 "avx512f,avx512dq,avx512vl,fma"
+#define MCPI_ISA_AVX2 "avx2,fma"
+
+/* y[i] = e^x[i], i < n, by mcp_dmath.h's polynomial where |x| < 700 (the
+ * GPU's exp, the same bits in every copy) and the C library's elsewhere, in
+ * copy (mcpi_host_copy): the CPU's fixings a group of paths at a time, in
+ * vectors. */
+void mcpi_exp_lanes(int copy, const double *x, double *y, size_t n);
 
 #if defined MCP_HAVE_CURAND || defined __CUDACC__
 /* The same with a cuRAND generator (host or device) of type
