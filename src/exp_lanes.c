@@ -1,13 +1,32 @@
 /* exp_lanes.c: e^x on the host by mcp_dmath.h's polynomial, as on the GPU:
  * one at a time, and across a group of paths in vector registers (rng.h). */
+#include <stdatomic.h>
 #include "rng.h"
 
-#if defined __x86_64__ && defined __GNUC__
-__attribute__((target_clones("fma", "default")))
-#endif
-double mcpi_dexp_host(double x)
+static inline double dexp_one(double x)
 {
   return fabs(x) < 700.0 ? mcpi_dexp_poly(x) : exp(x);
+}
+
+#if defined __x86_64__ && defined __GNUC__
+__attribute__((target("fma"))) static double dexp_fma(double x) { return dexp_one(x); }
+#endif
+
+/* Chosen by a flag read each call, not an ifunc: the sanitizers' runtimes
+ * are not up when the loader runs a resolver. */
+double mcpi_dexp_host(double x)
+{
+#if defined __x86_64__ && defined __GNUC__
+  static _Atomic int has_fma = -1; /* not yet asked */
+  int f = atomic_load_explicit(&has_fma, memory_order_relaxed);
+  if (f < 0) {
+    f = __builtin_cpu_supports("fma") ? 1 : 0;
+    atomic_store_explicit(&has_fma, f, memory_order_relaxed);
+  }
+  if (f)
+    return dexp_fma(x);
+#endif
+  return dexp_one(x);
 }
 
 static inline void exp_lanes(const double *x, double *y, size_t n)

@@ -5,7 +5,36 @@
  * mcp_status; objects are opaque handles created by *_create or *_load and
  * released by *_destroy (which accept NULL); a failing call on a handle keeps
  * a detailed message readable through that handle's *_last_error().  The
- * library never prints, exits or aborts. */
+ * library never prints, exits or aborts.
+ *
+ * Threads.  No call changes global state, so:
+ *   - a context is used by one thread at a time; separate contexts price at
+ *     once, on the CPU backend or on one GPU (tests/test_threads.c: 8 threads,
+ *     8 contexts, one book, every result equal to a serial run's);
+ *   - the pricing calls read markets, portfolios, scenario sets and Greek
+ *     requests and never change them: once built, one may be passed to any
+ *     number of concurrent calls; changing one (a *_set or *_add call, or a
+ *     failing call that records its error) while another thread reads it is
+ *     a data race;
+ *   - results are immutable: read them from any thread, destroy them once;
+ *   - the progress callback runs on the thread that called mcp_price, after
+ *     each tile, never twice at once for one context.
+ * The CPU backend runs an OpenMP team inside each call (OMP_NUM_THREADS sets
+ * its size); with several contexts on the CPU, give each fewer threads.
+ *
+ * Lifetimes.  A string from a *_last_error() lives until the next call on its
+ * handle or the handle's destruction; the names of enums, mcp_strerror and
+ * mcp_build_info are static; trade ids and sensitivity names read from
+ * results live as long as the results.  The library keeps no pointer to the
+ * caller's arrays or strings after a call returns (it copies them), but for
+ * the progress callback's user pointer.
+ *
+ * ABI.  Only mcp_ symbols are exported.  Public structs that may grow (a
+ * trade, the PDE settings) come with an *_init function: call it first, so
+ * that fields added later take their defaults.  The shared library's
+ * libtool version (configure.ac) follows libtool's rules: a release that
+ * adds interfaces increments current and age, one that removes or changes
+ * any sets age to 0. */
 #ifndef MCPRICE_H
 #define MCPRICE_H
 

@@ -87,7 +87,6 @@ int mcpi_rng_host_copy(int cap)
 int mcpi_host_copy(void)
 {
 #if defined __x86_64__ && defined __GNUC__
-  __builtin_cpu_init();
   if (copy_cap >= 2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("avx512vl"))
     return 2;
