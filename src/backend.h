@@ -54,6 +54,10 @@ typedef struct mcpi_tiler {
 mcp_status mcpi_run_job(mcpi_run *run, size_t job, const mcpi_tiler *t);
 
 mcp_status mcpi_cpu_price(mcpi_run *run);
+/* Whether the CPU runs single-asset paths in groups (backend_cpu.c; 1, the
+ * default) or each path alone (0, for the tests, which hold the two to the
+ * same bits); returns the previous setting. */
+int mcpi_cpu_groups(int on);
 mcp_status mcpi_cuda_price(mcpi_run *run);
 
 #endif

@@ -114,9 +114,18 @@ static void chunk_normals(const cpu_job *c, size_t i0, size_t m, double *z, doub
  * plain shape's state (path.h) for the jobs that fit it, as on the GPU. */
 enum { LANES = 32 };
 
+static int groups_on = 1; /* mcpi_cpu_groups */
+
+int mcpi_cpu_groups(int on)
+{
+  int prev = groups_on;
+  groups_on = on;
+  return prev;
+}
+
 static int lanes_fit(const mcpi_job_view *v)
 {
-  return v->nassets <= 1 && !v->arr_len && !v->gstate;
+  return groups_on && v->nassets <= 1 && !v->arr_len && !v->gstate;
 }
 
 #define MCPI_LANES(S)                                                                         \

@@ -155,7 +155,10 @@ static cudaError_t upload_passes(gpu_job *g)
     w->trades = (const mcpi_payoff_spec *)(d + off[P_SPEC]);
     w->ca_f = (const float *)(d + off[P_CA_F]);
     w->cb_f = (const float *)(d + off[P_CB_F]);
-    w->tag = g->view.tag;
+    w->tag = g->view.tag; /* the job's tags, so its constant ones too */
+    w->uniform = w->uniform && g->view.uniform;
+    w->utag = g->view.utag;
+    w->utag_last = g->view.utag_last;
     w->sqrt_dt = g->view.sqrt_dt;
     w->chol = g->view.chol;
     w->chol_f = g->view.chol_f;

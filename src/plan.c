@@ -1,5 +1,6 @@
 /* plan.c: grouping trades into path jobs and building their time grids and
  * per-element coefficients. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,17 +246,20 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
 
 /* Steps of one length on flat curves (a daily grid) get one drift and one
  * deviation: the grid's times, sums of rounded fractions, make the steps
- * differ in their last bits, and with them the coefficients; within 1e-13
- * they are the same step, and the GPU's plain kernel then takes them as
- * constants (path_kernel.cuh, mcpi_job_view.uniform). */
+ * differ in their last bits (the more, the more steps), and with them the
+ * coefficients; within 64 ulp a step of that rounding they are the same
+ * step, and the GPU's plain kernel then takes them as constants
+ * (path_kernel.cuh, mcpi_job_view.uniform).  The drift is measured against
+ * its terms' size (b^2 is the variance), which a drift that nearly cancels
+ * would not show. */
 static void equal_steps(mcpi_job *j)
 {
   if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets != 1 || j->nfactors != 1)
     return;
-  const double tol = 1e-13;
+  const double tol = 64 * DBL_EPSILON * (double)j->nelem;
+  const double a0 = j->ca[0], b0 = j->cb[0];
   for (size_t e = 1; e < j->nelem; e++)
-    if (fabs(j->ca[e] - j->ca[0]) > tol * fabs(j->ca[0]) ||
-        fabs(j->cb[e] - j->cb[0]) > tol * fabs(j->cb[0]))
+    if (fabs(j->ca[e] - a0) > tol * (fabs(a0) + b0 * b0) || fabs(j->cb[e] - b0) > tol * b0)
       return;
   for (size_t e = 1; e < j->nelem; e++) {
     j->ca[e] = j->ca[0];
@@ -749,7 +753,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   for (size_t a = 0; a < j->nassets; a++)
     v.log_spots[a] = log(j->u[a]->spot);
   v.track = mcpi_job_track(j);
-  v.uniform = j->nelem > 0;
+  v.uniform = j->nelem > 0 && j->nfactors == 1; /* read by the one-factor plain kernel */
   for (size_t e = 1; e < j->nelem && v.uniform; e++)
     v.uniform = j->ca[e] == j->ca[0] && j->cb[e] == j->cb[0] &&
                 (e + 1 == j->nelem || j->tag[e] == j->tag[0]);

@@ -17,8 +17,15 @@
 #include "closed_form.h"
 #include "mc_check.h"
 #include "mcprice.h"
+#include "backend.h"
 #include "plan.h"
 #include "stats.h"
+
+#ifdef MCP_HAVE_CURAND
+#define HAVE_QMC 1
+#else
+#define HAVE_QMC 0 /* QMC takes cuRAND's Sobol directions */
+#endif
 
 #define NSE 3.0 /* width of the statistical bands, in standard errors */
 
@@ -488,6 +495,91 @@ static size_t first_job_steps(const mcp_market *m, const mcp_portfolio *p)
   return n;
 }
 
+/* The CPU's groups of paths (backend_cpu.c) give the bits of each path run
+ * alone, for every single-asset model, product family and method, and for
+ * the Greeks' passes: a book priced both ways, and its Greeks. */
+static void test_cpu_groups(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.03, 0.01, 0.25});
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0.0, 0.04, 1.5, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_merton(m, "M", 100, 0.03, 0.0, 0.2, 0.5, -0.1, 0.15), MCP_OK);
+  double daily[63], monthly[12];
+  for (int i = 0; i < 63; i++)
+    daily[i] = (i + 1) / 252.0;
+  for (int i = 0; i < 12; i++)
+    monthly[i] = (i + 1) / 12.0;
+  static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC};
+  mcp_greeks *g;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta,gamma,vega,rho"), MCP_OK);
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
+    if (methods[k] == MCP_QMC && !HAVE_QMC)
+      continue;
+    mcp_portfolio *p = new_portfolio(3001, 11 + k);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_methods(p, methods[k]), MCP_OK);
+    add_european(p, "e", "A", MCP_CALL, 100, 0.25, 1);
+    add_asian(p, "daily", "A", MCP_ARITHMETIC, MCP_CALL, 100, 63, daily, 0.25, 1);
+    add_asian(p, "geo", "A", MCP_GEOMETRIC, MCP_PUT, 100, 12, monthly, 1.0, 1);
+    mcp_trade b = trade_on("b", "A", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1.0);
+    b.barrier_kind = MCP_UP_AND_OUT;
+    b.barrier = 130;
+    b.monitoring = MCP_MONITOR_BRIDGE;
+    add_trade(p, &b);
+    mcp_trade l = trade_on("l", "A", MCP_PRODUCT_LOOKBACK, MCP_PUT, 100, 1.0);
+    l.nfixings = 12;
+    l.fixings = monthly;
+    add_trade(p, &l);
+    add_european(p, "h", "H", MCP_CALL, 100, 1.0, 1);
+    add_european(p, "m", "M", MCP_PUT, 100, 1.0, 1);
+    mcp_results *r[2], *q[2];
+    for (int on = 1; on >= 0; on--) {
+      int prev = mcpi_cpu_groups(on);
+      r[on] = price(ctx_of(state), m, p);
+      if (mcp_price_greeks(ctx_of(state), m, p, g, &q[on]) != MCP_OK)
+        fail_msg("greeks: %s", mcp_context_last_error(ctx_of(state)));
+      mcpi_cpu_groups(prev);
+    }
+    for (int greeks = 0; greeks < 2; greeks++) {
+      const mcp_results *x = greeks ? q[1] : r[1], *y = greeks ? q[0] : r[0];
+      assert_int_equal(mcp_results_count(x), mcp_results_count(y));
+      for (size_t i = 0; i <= mcp_results_count(x); i++) {
+        mcp_estimate u, v;
+        if (i < mcp_results_count(x)) {
+          mcp_results_trade(x, i, &u);
+          mcp_results_trade(y, i, &v);
+        } else {
+          mcp_results_total(x, &u);
+          mcp_results_total(y, &v);
+        }
+        if (memcmp(&u, &v, sizeof u))
+          fail_msg("methods %d, %s: groups %.17g +- %.17g, alone %.17g +- %.17g", methods[k],
+                   i < mcp_results_count(x) ? mcp_results_trade_id(x, i) : "TOTAL", u.price,
+                   u.std_error, v.price, v.std_error);
+        size_t n = mcp_results_sensitivities(x, i);
+        assert_int_equal(n, mcp_results_sensitivities(y, i));
+        for (size_t s = 0; s < n; s++) {
+          mcp_sensitivity a, c;
+          mcp_results_sensitivity(x, i, s, &a);
+          mcp_results_sensitivity(y, i, s, &c);
+          if (memcmp(&a.value, &c.value, sizeof a.value))
+            fail_msg("methods %d, index %zu, %s: groups %.17g, alone %.17g", methods[k], i,
+                     a.name, a.value.price, c.value.price);
+        }
+      }
+    }
+    for (int on = 0; on < 2; on++) {
+      mcp_results_destroy(r[on]);
+      mcp_results_destroy(q[on]);
+    }
+    mcp_portfolio_destroy(p);
+  }
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
 /* A daily grid on flat curves is one step repeated: the plan gives every
  * step the same coefficients (the grid's rounding aside), and the view says
  * so with the tags the GPU's plain kernel takes as constants; a volatility
@@ -500,9 +592,9 @@ static void test_equal_steps(void **state)
   add_underlying(m, "K", (bs_params){100, 0.03, 0.01, 0.25});
   const double end[2] = {0.5, 2}, vol[2] = {0.25, 0.3};
   assert_int_equal(mcp_market_set_curve(m, "K", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
-  static const int counts[] = {13, 252, 255};
-  double fix[255];
-  for (size_t c = 0; c < 3; c++)
+  static const int counts[] = {13, 252, 255, 1260};
+  double fix[1260];
+  for (size_t c = 0; c < 4; c++)
     for (int kind = 0; kind < 3; kind++) {
       int n = counts[c];
       mcp_portfolio *p = new_portfolio(1000, 1);
@@ -669,6 +761,7 @@ int main(void)
       cmocka_unit_test(test_seed),
       cmocka_unit_test(test_stream_independence),
       cmocka_unit_test(test_book),
+      cmocka_unit_test(test_cpu_groups),
       cmocka_unit_test(test_equal_steps),
       cmocka_unit_test(test_time_grid),
       cmocka_unit_test(test_chunk_sums),
