@@ -173,6 +173,17 @@ MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2]
   mcpi_rng_box_muller_words(c[0], c[1], c[2], c[3], &out[0], &out[1]);
 }
 
+/* The Philox block of the double mapping's pair of paths p, p + 1 (p even)
+ * at step s. */
+MCP_HD static inline void mcpi_rng_pair_block(uint64_t job_seed, uint64_t s, uint64_t p,
+                                              uint32_t c[4])
+{
+  uint64_t ctr;
+  uint32_t sub;
+  mcpi_rng_block_at(s, p, &ctr, &sub);
+  mcpi_rng_block(job_seed, ctr, sub, c);
+}
+
 /* Float paths have a mapping of their own, four normals a Philox block as
  * cuRAND's float generators draw them (two Box-Muller pairs on 32-bit
  * uniforms), which halves the Philox work that bounds a float path kernel
@@ -185,10 +196,7 @@ MCP_HD static inline void mcpi_rng_box_muller(const uint32_t c[4], double out[2]
 MCP_HD static inline void mcpi_rng_quad_block(uint64_t job_seed, uint64_t s, uint64_t p,
                                               uint32_t c[4])
 {
-  uint64_t ctr;
-  uint32_t sub;
-  mcpi_rng_block_at(2 * (s >> 2) + (p & 1), p & ~UINT64_C(1), &ctr, &sub);
-  mcpi_rng_block(job_seed, ctr, sub, c);
+  mcpi_rng_pair_block(job_seed, 2 * (s >> 2) + (p & 1), p & ~UINT64_C(1), c);
 }
 
 /* The float Box-Muller pair of two words: u = (x + 1/2) 2^-32 in (0, 1) and
@@ -248,15 +256,6 @@ MCP_HD static inline float mcpi_rng_normal_f(uint64_t job_seed, uint64_t s, uint
 /* The two double normals of the canonical mapping at step s of paths p and
  * p + 1 (p even), out[0] and out[1]: what the cuRAND generator returns at
  * those offsets (rng.c). */
-MCP_HD static inline void mcpi_rng_pair_block(uint64_t job_seed, uint64_t s, uint64_t p,
-                                              uint32_t c[4])
-{
-  uint64_t ctr;
-  uint32_t sub;
-  mcpi_rng_block_at(s, p, &ctr, &sub);
-  mcpi_rng_block(job_seed, ctr, sub, c);
-}
-
 MCP_HD static inline void mcpi_rng_pair(uint64_t job_seed, uint64_t s, uint64_t p, double out[2])
 {
   uint32_t c[4];
