@@ -106,71 +106,6 @@ static void chunk_normals(const cpu_job *c, size_t i0, size_t m, double *z, doub
         zf[e * ld + k] = (float)z[e * ld + k];
 }
 
-/* Single-asset double paths without per-path arrays or the Greeks' state run
- * element-major over groups of LANES paths (their states stay in L1): each
- * element's model step path by path, then at a fixing the group's spots in
- * one vector call (mcpi_exp_lanes: the GPU's polynomial), then the fixings
- * and barriers path by path; the same body functions as mcpi_path, with the
- * plain shape's state (path.h) for the jobs that fit it, as on the GPU. */
-enum { LANES = 32 };
-
-static int groups_on = 1; /* mcpi_cpu_groups */
-
-int mcpi_cpu_groups(int on)
-{
-  int prev = groups_on;
-  groups_on = on;
-  return prev;
-}
-
-static int lanes_fit(const mcpi_job_view *v)
-{
-  return groups_on && v->nassets <= 1 && !v->arr_len && !v->gstate;
-}
-
-#define MCPI_LANES(S)                                                                         \
-  static void group##S(const mcpi_job_view *v, int copy, const double *z, size_t ldz,         \
-                       size_t m, double *pay, size_t ldp)                                     \
-  {                                                                                           \
-    mcpi_path_state##S st[LANES];                                                             \
-    double x[LANES], spot[LANES];                                                             \
-    for (size_t k0 = 0; k0 < m; k0 += LANES) {                                                \
-      size_t n = m - k0 < LANES ? m - k0 : LANES;                                             \
-      for (int pass = 0; pass <= (v->antithetic ? 1 : 0); pass++) {                           \
-        for (size_t k = 0; k < n; k++)                                                        \
-          mcpi_path_init##S(&st[k], v, pass);                                                 \
-        for (int e = 0; e < v->nelem; e++) {                                                  \
-          double a = v->ca[e], b = v->cb[e];                                                  \
-          uint32_t tag = v->tag[e], mask = tag & MCPI_TAG_MASK;                               \
-          const double *ze = z + (size_t)e * ldz + k0;                                        \
-          for (size_t k = 0; k < n; k++)                                                      \
-            mcpi_path_advance##S(&st[k], v, ze[k], a, b, tag);                                \
-          if (!(tag & MCPI_TAG_LAST))                                                         \
-            continue;                                                                         \
-          if (mask) {                                                                         \
-            for (size_t k = 0; k < n; k++)                                                    \
-              x[k] = st[k].x;                                                                 \
-            mcpi_exp_lanes(copy, x, spot, n);                                                 \
-            for (size_t k = 0; k < n; k++)                                                    \
-              mcpi_path_fix##S(&st[k], v, mask, spot[k]);                                     \
-          }                                                                                   \
-          for (size_t k = 0; k < n; k++)                                                      \
-            mcpi_path_watch##S(&st[k], v);                                                    \
-        }                                                                                     \
-        for (size_t k = 0; k < n; k++)                                                        \
-          mcpi_path_finish##S(&st[k], v, pay + k0 + k, ldp, pass);                            \
-      }                                                                                       \
-    }                                                                                         \
-  }
-MCPI_LANES()
-MCPI_LANES(_p)
-
-static void lanes(const cpu_job *c, const mcpi_job_view *v, const double *z, size_t m,
-                  double *pay)
-{
-  (c->plain ? group_p : group)(v, c->copy, z, c->chunk, m, pay, c->tile);
-}
-
 /* Path k of a chunk into column pay (tile-long, at its row). */
 static void one_path(const mcpi_job_view *v, const cpu_job *c, const double *z, const float *zf,
                      size_t k, double *pay)
@@ -211,15 +146,16 @@ static mcp_status paths(void *self, size_t n, int controls)
       chunk_normals(c, i0, m, z, zq, zf);
       for (size_t p = 0; p <= j->npass && !zf; p++) { /* the job's view, then its passes */
         const mcpi_job_view *v = p ? &c->pass[p - 1] : &c->view;
-        if (lanes_fit(v))
-          lanes(c, v, z, m, c->pay + (p ? column(j, p - 1, controls, ncol) : 0) * tile + i0);
+        if (mcpi_path_lanes_fit(v))
+          mcpi_path_lanes(c->copy, v, c->plain, z, chunk, m,
+                          c->pay + (p ? column(j, p - 1, controls, ncol) : 0) * tile + i0, tile);
       }
       for (size_t k = 0; k < m; k++) {
         size_t i = i0 + k;
-        if (zf || !lanes_fit(&c->view))
+        if (zf || !mcpi_path_lanes_fit(&c->view))
           one_path(&c->view, c, z, zf, k, c->pay + i);
         for (size_t p = 0; p < j->npass; p++)
-          if (zf || !lanes_fit(&c->pass[p]))
+          if (zf || !mcpi_path_lanes_fit(&c->pass[p]))
             one_path(&c->pass[p], c, z, zf, k, c->pay + column(j, p, controls, ncol) * tile + i);
         if (!controls)
           mcpi_combine(j->term, c->off, (int)(j->nest - j->nin), (int)(j->ntrades + 1 + j->nin),

@@ -505,15 +505,20 @@ static void test_cpu_groups(void **state)
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0.0, 0.04, 1.5, 0.04, 0.5, -0.7),
                    MCP_OK);
   assert_int_equal(mcp_market_add_merton(m, "M", 100, 0.03, 0.0, 0.2, 0.5, -0.1, 0.15), MCP_OK);
+  add_underlying(m, "P", (bs_params){100, 0.02, 0.0, 0.3});
   double daily[63], monthly[12];
   for (int i = 0; i < 63; i++)
     daily[i] = (i + 1) / 252.0;
   for (int i = 0; i < 12; i++)
     monthly[i] = (i + 1) / 12.0;
   static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC};
-  mcp_greeks *g;
-  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
-  assert_int_equal(mcp_greeks_parse(g, "delta,gamma,vega,rho"), MCP_OK);
+  /* with vega and rho on the path (the Greeks' state: paths alone), and
+   * without (the digital's likelihood-ratio delta in the groups) */
+  mcp_greeks *g[2];
+  for (int k = 0; k < 2; k++) {
+    assert_int_equal(mcp_greeks_create(&g[k]), MCP_OK);
+    assert_int_equal(mcp_greeks_parse(g[k], k ? "delta,gamma" : "delta,gamma,vega,rho"), MCP_OK);
+  }
   for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
     if (methods[k] == MCP_QMC && !HAVE_QMC)
       continue;
@@ -534,16 +539,23 @@ static void test_cpu_groups(void **state)
     add_trade(p, &l);
     add_european(p, "h", "H", MCP_CALL, 100, 1.0, 1);
     add_european(p, "m", "M", MCP_PUT, 100, 1.0, 1);
-    mcp_results *r[2], *q[2];
+    /* P's job has the plain shape (lanes.c's arrays across the group) */
+    add_european(p, "pe", "P", MCP_PUT, 95, 0.25, 1);
+    add_asian(p, "pa", "P", MCP_ARITHMETIC, MCP_CALL, 100, 63, daily, 0.25, 1);
+    mcp_trade d = trade_on("pd", "P", MCP_PRODUCT_DIGITAL, MCP_CALL, 105, 0.25);
+    d.cash = 10;
+    add_trade(p, &d);
+    mcp_results *r[3][2]; /* prices, the two Greeks; groups on and off */
     for (int on = 1; on >= 0; on--) {
       int prev = mcpi_cpu_groups(on);
-      r[on] = price(ctx_of(state), m, p);
-      if (mcp_price_greeks(ctx_of(state), m, p, g, &q[on]) != MCP_OK)
-        fail_msg("greeks: %s", mcp_context_last_error(ctx_of(state)));
+      r[0][on] = price(ctx_of(state), m, p);
+      for (int k = 0; k < 2; k++)
+        if (mcp_price_greeks(ctx_of(state), m, p, g[k], &r[1 + k][on]) != MCP_OK)
+          fail_msg("greeks: %s", mcp_context_last_error(ctx_of(state)));
       mcpi_cpu_groups(prev);
     }
-    for (int greeks = 0; greeks < 2; greeks++) {
-      const mcp_results *x = greeks ? q[1] : r[1], *y = greeks ? q[0] : r[0];
+    for (int kind = 0; kind < 3; kind++) {
+      const mcp_results *x = r[kind][1], *y = r[kind][0];
       assert_int_equal(mcp_results_count(x), mcp_results_count(y));
       for (size_t i = 0; i <= mcp_results_count(x); i++) {
         mcp_estimate u, v;
@@ -570,13 +582,13 @@ static void test_cpu_groups(void **state)
         }
       }
     }
-    for (int on = 0; on < 2; on++) {
-      mcp_results_destroy(r[on]);
-      mcp_results_destroy(q[on]);
-    }
+    for (int kind = 0; kind < 3; kind++)
+      for (int on = 0; on < 2; on++)
+        mcp_results_destroy(r[kind][on]);
     mcp_portfolio_destroy(p);
   }
-  mcp_greeks_destroy(g);
+  for (int k = 0; k < 2; k++)
+    mcp_greeks_destroy(g[k]);
   mcp_market_destroy(m);
 }
 
