@@ -50,6 +50,8 @@ typedef struct mcpi_job_view {
   int32_t greeks;            /* write the trades' Greek columns (greeks.h) */
   int32_t gstate;            /* MCPI_GSTATE_* (greeks.h): run the _g body, read the LR scores */
   int32_t track;             /* MCPI_TRACK_*: what the fixings record besides the sums */
+  int32_t extrema;           /* the factor whose element samples the step's extremes
+                              * (bridge lookbacks, path_body.h), 0: none */
   double lr_b;               /* the first element's b: the likelihood-ratio score's */
   const double *sqrt_dt;     /* gstate: each element's step's sqrt(dt) */
   double kappa, theta, xi, rho, v0;      /* Heston */
@@ -108,6 +110,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_NMON MCPI_MAX_MONITORS
 #define MCPI_MODEL_OF(j) ((j)->model)
 #define MCPI_TRACK_OF(j) ((j)->track)
+#define MCPI_EXTREMA_OF(j) ((j)->extrema)
 #define MCPI_P(name) name
 #include "path_body.h"
 #undef MCPI_P
@@ -124,6 +127,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_NSCHED
 #undef MCPI_NMON
 #undef MCPI_MODEL_OF
+#undef MCPI_EXTREMA_OF
 
 /* The job-shaped single-asset states: Black-Scholes jobs whose trades use at
  * most MCPI_SMALL_SCHEDULES schedules and MCPI_SMALL_MONITORS monitors (a
@@ -134,6 +138,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_SMALL_SCHEDULES 2
 #define MCPI_SMALL_MONITORS 1
 #define MCPI_MODEL_OF(j) MCPI_MODEL_BLACK_SCHOLES
+#define MCPI_EXTREMA_OF(j) 0 /* jobs that sample extremes have the general state */
 #define MCPI_NSCHED MCPI_SMALL_SCHEDULES
 #define MCPI_NMON MCPI_SMALL_MONITORS
 #define MCPI_SINGLE_ONLY
@@ -174,6 +179,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_P
 #undef MCPI_SINGLE_ONLY
 #undef MCPI_MODEL_OF
+#undef MCPI_EXTREMA_OF
 #undef MCPI_NSCHED
 #undef MCPI_NMON
 #undef MCPI_TRACK_OF

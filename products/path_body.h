@@ -128,6 +128,28 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
   MCPI_P(mcpi_path_watch)(st, j);
 }
 
+/* A continuously monitored lookback's element, after the model's: the
+ * maximum and minimum of the Brownian bridge of variance var from x0 to x,
+ * sampled by inversion from U = N(z), uniform in (0, 1),
+ *   max = (x0 + x + sqrt((x - x0)^2 - 2 var log U)) / 2,
+ *   min = (x0 + x - sqrt((x - x0)^2 - 2 var log U)) / 2,
+ * into every schedule's extremes (the job's lookbacks share its maturity).
+ * Exact for Black-Scholes on any grid; for Heston and Merton the step's
+ * diffusion variance, an approximation that improves with the steps.  One
+ * uniform serves both: each lookback reads one of them, whose law is then
+ * exact. */
+MCP_HD static inline void MCPI_P(mcpi_path_extrema)(MCPI_P(mcpi_path_state) *st, MCPI_REAL z)
+{
+  MCPI_REAL d = st->x - st->x0;
+  MCPI_REAL r = MCPI_SQRT(d * d - 2 * st->var * MCPI_LOG(MCPI_NCDF(z)));
+  MCPI_REAL hi = (st->x0 + st->x + r) / 2, lo = (st->x0 + st->x - r) / 2;
+  MCP_UNROLL
+  for (int k = 0; k < MCPI_NSCHED; k++) {
+    st->log_max[k] = hi > st->log_max[k] ? hi : st->log_max[k];
+    st->log_min[k] = lo < st->log_min[k] ? lo : st->log_min[k];
+  }
+}
+
 /* One element's share of the model's step. */
 MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
                                                     const mcpi_job_view *j, MCPI_REAL z,
@@ -135,6 +157,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
 {
   z *= st->sign;
   uint32_t f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
+  if (MCPI_EXTREMA_OF(j) && f == (uint32_t)MCPI_EXTREMA_OF(j)) {
+    MCPI_P(mcpi_path_extrema)(st, z);
+    return;
+  }
   if (j->greeks && st->step == 0 && f == 0) /* read by likelihood-ratio Greeks only */
     st->z0 = z;
 #ifdef MCPI_GREEK_STATE

@@ -110,7 +110,8 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, cons
   mcpi_payoff_spec *s = &j->spec[t];
   int multi = j->nassets > 1;
   if (mcpi_private_product(tr->product) ||
-      (tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BRIDGE) ||
+      ((tr->product == MCP_PRODUCT_BARRIER || tr->product == MCP_PRODUCT_LOOKBACK) &&
+       tr->monitoring == MCP_MONITOR_BRIDGE) ||
       (req->bump_only && !multi))
     return 0;
   int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];

@@ -34,7 +34,7 @@ static const char *const schedule_keys[] = {"first", "last", "count"};
   F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK) | ARRAYS)                                \
   F("strike_kind", P(ASIAN) | P(LOOKBACK)) F("digital", P(DIGITAL)) F("cash", P(DIGITAL))   \
   F("barrier_kind", KNOCK) F("barrier", KNOCK) F("rebate", KNOCK)                           \
-  F("monitoring", P(BARRIER)) F("assets", MULTI) F("weights", P(BASKET))                    \
+  F("monitoring", P(BARRIER) | P(LOOKBACK)) F("assets", MULTI) F("weights", P(BASKET))                    \
   F("notional", P(HIMALAYA) | P(CLIQUET)) F("best", P(CLIQUET))                             \
   F("local_floor", P(CLIQUET)) F("local_cap", P(CLIQUET)) F("global_floor", P(CLIQUET))     \
   F("global_cap", P(CLIQUET)) F("window", P(MOVING_WINDOW))                                 \
@@ -146,11 +146,13 @@ typedef struct trade {
 
 static int multi_asset(const trade *tr) { return (MULTI >> tr->product) & 1u; }
 
-/* Whether the trade has fixings (monitoring dates for a barrier). */
+/* Whether the trade has fixings (monitoring dates for a barrier): barriers
+ * and lookbacks on the bridge watch the continuous path instead. */
 static int has_schedule(const trade *tr)
 {
-  return tr->product == MCP_PRODUCT_ASIAN || tr->product == MCP_PRODUCT_LOOKBACK ||
-         (tr->product == MCP_PRODUCT_BARRIER && tr->monitoring != MCP_MONITOR_BRIDGE) ||
+  return tr->product == MCP_PRODUCT_ASIAN ||
+         ((tr->product == MCP_PRODUCT_BARRIER || tr->product == MCP_PRODUCT_LOOKBACK) &&
+          tr->monitoring != MCP_MONITOR_BRIDGE) ||
          ((ARRAYS >> tr->product) & 1u);
 }
 
@@ -552,6 +554,12 @@ static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
   if (tr->digital == MCP_ASSET_OR_NOTHING && json_object_get(t, "cash"))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "cash", 0},
                               "no cash, as digital is asset-or-nothing");
+  if (tr->monitoring == MCP_MONITOR_BRIDGE && json_object_get(t, "fixings"))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "fixings", 0},
+                              "no fixings, as bridge monitoring is continuous");
+  if (tr->product == MCP_PRODUCT_LOOKBACK && tr->monitoring == MCP_MONITOR_BGK)
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "monitoring", 0},
+                              "discrete or bridge for a lookback");
   if (!((KNOCK >> tr->product) & 1u))
     return MCP_OK;
   /* a moving window's barrier is optional */
@@ -562,9 +570,6 @@ static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
       (st = mcpi_json_number(d, path, t, "rebate", MCPI_OPTIONAL, mcpi_check_cash,
                              &tr->rebate)))
     return st;
-  if (tr->monitoring == MCP_MONITOR_BRIDGE && json_object_get(t, "fixings"))
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "fixings", 0},
-                              "no fixings, as bridge monitoring is continuous");
   return MCP_OK;
 }
 

@@ -19,7 +19,8 @@ typedef struct job_key {
   size_t n, asset[MCP_MAX_ASSETS]; /* market indices, increasing */
   int antithetic, qmc;
   int array;                       /* products with per-path arrays (private.h) */
-  double maturity;                 /* multi-asset jobs: one maturity */
+  int extrema;                     /* bridge lookbacks: a factor samples the extremes */
+  double maturity;                 /* multi-asset and extrema jobs: one maturity */
 } job_key;
 
 /* A fixing schedule: n times. */
@@ -69,7 +70,7 @@ static int same_schedule(schedule a, schedule b)
 static int same_key(const job_key *a, const job_key *b)
 {
   if (a->n != b->n || a->antithetic != b->antithetic || a->qmc != b->qmc ||
-      a->array != b->array ||
+      a->array != b->array || a->extrema != b->extrema ||
       fabs(a->maturity - b->maturity) > MCPI_TIME_EPS)
     return 0;
   for (size_t i = 0; i < a->n; i++)
@@ -86,6 +87,13 @@ static int trade_array_len(const mcpi_trade *t)
 static int bridge_monitored(const mcpi_trade *t)
 {
   return t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_BRIDGE;
+}
+
+/* A lookback on the continuous path: its job samples each step's extremes
+ * (path_body.h, mcpi_path_extrema) and it reads them at its maturity. */
+static int extrema_sampled(const mcpi_trade *t)
+{
+  return t->product == MCP_PRODUCT_LOOKBACK && t->monitoring == MCP_MONITOR_BRIDGE;
 }
 
 static int barrier_up(const mcpi_trade *t)
@@ -147,7 +155,8 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
   int methods = mcpi_trade_methods(p, t);
   *k = (job_key){.n = t->nassets, .antithetic = !!(methods & MCP_ANTITHETIC),
                  .qmc = !!(methods & MCP_QMC), .array = mcpi_private_product(t->product),
-                 .maturity = multi_asset(t) ? t->maturity : 0};
+                 .extrema = extrema_sampled(t),
+                 .maturity = multi_asset(t) || extrema_sampled(t) ? t->maturity : 0};
   for (size_t a = 0; a < t->nassets; a++) {
     const mcpi_underlying *u = mcpi_market_find(m, t->asset[a]);
     if (!u)
@@ -286,6 +295,12 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
     double *a = j->ca + s * F, *b = j->cb + s * F;
     for (size_t f = 0; f < F; f++) {
       const mcpi_underlying *u = j->u[j->nassets > 1 ? f : 0];
+      j->tag[s * F + f] = (uint32_t)f << MCPI_TAG_FACTOR_SHIFT;
+      j->sqrt_dt[s * F + f] = sqrt(dt);
+      if (j->extrema && f == (size_t)j->extrema) { /* reads the normal alone */
+        a[f] = b[f] = 0;
+        continue;
+      }
       double rq = mcpi_curve_integral(&u->rate, t0, t1) -
                   mcpi_curve_integral(&u->dividend, t0, t1);
       double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
@@ -309,8 +324,6 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
         a[f] = rq - 0.5 * v2;
         b[f] = sqrt(v2);
       }
-      j->tag[s * F + f] = (uint32_t)f << MCPI_TAG_FACTOR_SHIFT;
-      j->sqrt_dt[s * F + f] = sqrt(dt);
     }
     j->tag[s * F + F - 1] |= MCPI_TAG_LAST;
   }
@@ -511,6 +524,8 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
                 : j->model == MCPI_MODEL_HESTON ? MCPI_FACTORS_HESTON
                 : j->model == MCPI_MODEL_MERTON ? MCPI_FACTORS_MERTON
                                                 : MCPI_FACTORS_BLACK_SCHOLES;
+  if (k->extrema) /* the model's factors, then the extremes' */
+    j->extrema = j->nfactors++;
   j->antithetic = k->antithetic;
   j->qmc = k->qmc;
   j->scheme = p->heston;
@@ -540,7 +555,8 @@ static void stream_name(const mcp_market *m, const job_key *k, char *buf, size_t
   for (size_t a = 0; a < k->n && used < len; a++)
     used += (size_t)snprintf(buf + used, len - used, "%s%s", a ? "," : "", m->u[k->asset[a]].name);
   if (used < len)
-    snprintf(buf + used, len - used, "%s%s", k->antithetic ? "\001a" : "", k->qmc ? "\001q" : "");
+    snprintf(buf + used, len - used, "%s%s%s", k->antithetic ? "\001a" : "", k->qmc ? "\001q" : "",
+             k->extrema ? "\001x" : "");
 }
 
 mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,
@@ -734,6 +750,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .nmon = j->nmon,
                      .arr_len = j->arr_len,
                      .gstate = j->gstate,
+                     .extrema = j->extrema,
                      .lr_b = j->nelem ? j->cb[0] : 0,
                      .sqrt_dt = j->sqrt_dt,
                      .kappa = j->u[0]->kappa,
@@ -777,7 +794,8 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
  * whose trades use at most nsched schedules and nmon monitors. */
 static int job_fits(const mcpi_job *j, int nsched, int nmon)
 {
-  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len || j->nmon > nmon)
+  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len || j->nmon > nmon ||
+      j->extrema)
     return 0;
   for (size_t e = 0; e < j->nelem; e++)
     if ((j->tag[e] & MCPI_TAG_MASK) >> nsched)

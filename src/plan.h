@@ -31,6 +31,7 @@ typedef struct mcpi_job {
   size_t nassets;
   mcpi_model model;
   int nfactors;
+  int extrema;        /* its last factor samples the steps' extremes (bridge lookbacks) */
   int antithetic, qmc;
   uint64_t stream;    /* cuRAND seed of the job's normals */
   size_t nsteps, nelem;

@@ -157,11 +157,13 @@ static int multi_asset(mcp_product p)
          p == MCP_PRODUCT_HIMALAYA;
 }
 
-/* Whether the product reads the trade's fixings (a schedule of its own). */
+/* Whether the product reads the trade's fixings (a schedule of its own):
+ * barriers and lookbacks on the bridge watch the continuous path instead. */
 static int has_schedule(const mcp_trade *t)
 {
-  return t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK ||
-         (t->product == MCP_PRODUCT_BARRIER && t->monitoring != MCP_MONITOR_BRIDGE) ||
+  return t->product == MCP_PRODUCT_ASIAN ||
+         ((t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_LOOKBACK) &&
+          t->monitoring != MCP_MONITOR_BRIDGE) ||
          mcpi_private_product(t->product);
 }
 
@@ -301,18 +303,23 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': rebate: expected a finite amount >= 0, got %g",
                  id, t->rebate);
   }
+  if (t->product == MCP_PRODUCT_LOOKBACK && t->monitoring != MCP_MONITOR_DISCRETE &&
+      t->monitoring != MCP_MONITOR_BRIDGE)
+    TRADE_FAIL((unsigned)t->monitoring > MCP_MONITOR_BRIDGE ? MCP_ERR_ARGUMENT : MCP_ERR_INPUT,
+               "trade '%s': monitoring: expected discrete or bridge for a lookback", id);
+  int watched = t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_LOOKBACK;
   if (has_schedule(t)) {
     if (!t->nfixings)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected at least one time%s", id,
-                 t->product == MCP_PRODUCT_BARRIER ? " (the monitoring dates; or bridge "
-                                                     "monitoring, which needs none)" : "");
+                 watched ? " (the monitoring dates; or bridge monitoring, which needs none)"
+                         : "");
     if (!t->fixings)
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': fixings: NULL for %zu times", id, t->nfixings);
     if ((why = mcpi_check_fixings(t->nfixings, t->fixings, t->maturity)))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected %s", id, why);
   } else if (t->nfixings || t->fixings) {
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected none for this product%s", id,
-               t->product == MCP_PRODUCT_BARRIER ? " (bridge monitoring is continuous)" : "");
+               watched ? " (bridge monitoring is continuous)" : "");
   }
   return mcpi_private_product(t->product) ? check_private_terms(p, t) : MCP_OK;
 }

@@ -256,9 +256,13 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
         t.barrier_kind = (mcp_barrier_kind)((variant + u) % 4);
         t.barrier = spot[u] * (t.barrier_kind <= MCP_UP_AND_IN ? 1.2 : 0.85);
         t.rebate = variant;
-        t.monitoring = (mcp_monitoring)variant;
-        if (prod == MCP_PRODUCT_ASIAN || prod == MCP_PRODUCT_LOOKBACK ||
-            (prod == MCP_PRODUCT_BARRIER && t.monitoring != MCP_MONITOR_BRIDGE)) {
+        /* barriers on dates, BGK's and the bridge; lookbacks on dates and
+         * (the third) on the bridge, a job of its own each underlying */
+        t.monitoring = prod == MCP_PRODUCT_LOOKBACK && variant == 1 ? MCP_MONITOR_DISCRETE
+                                                                    : (mcp_monitoring)variant;
+        if (prod == MCP_PRODUCT_ASIAN ||
+            ((prod == MCP_PRODUCT_BARRIER || prod == MCP_PRODUCT_LOOKBACK) &&
+             t.monitoring != MCP_MONITOR_BRIDGE)) {
           t.nfixings = prod == MCP_PRODUCT_ASIAN ? 12 : 26;
           t.fixings = fix + 26 - t.nfixings; /* ends at maturity: 12 of 26 is not monthly */
         }

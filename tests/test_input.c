@@ -471,6 +471,11 @@ static const bad_case bad_cases[] = {
     {"bad_bridge_fixings.json", 0, MCP_ERR_INPUT,
      ":5:42: trades[0].fixings: expected no fixings, as bridge monitoring is continuous, "
      "got an array"},
+    {"bad_lookback_bridge_fixings.json", 0, MCP_ERR_INPUT,
+     ":5:42: trades[0].fixings: expected no fixings, as bridge monitoring is continuous, "
+     "got an array"},
+    {"bad_lookback_bgk.json", 0, MCP_ERR_INPUT,
+     ":4:57: trades[0].monitoring: expected discrete or bridge for a lookback, got \"bgk\""},
     {"bad_bridge_maturity.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: missing field 'maturity' (expected a time in years > 0 and <= 100)"},
     {"bad_basket_no_assets.json", 0, MCP_ERR_INPUT,

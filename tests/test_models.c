@@ -425,6 +425,62 @@ static void test_lookbacks(void **state)
   mcp_market_destroy(m);
 }
 
+/* Continuously monitored (the bridge's extremes each step): the closed forms
+ * themselves, on grids of 4 and 52 steps a year, exact for Black-Scholes on
+ * any grid, and above the same trades on monthly fixings; those keep their
+ * prices to the bit when the bridge's trades join the book (their job and
+ * its normals are apart). */
+static void test_lookbacks_bridge(void **state)
+{
+  mcp_market *m = new_market();
+  static double fix[NLOOKBACK][12];
+  for (size_t i = 0; i < NLOOKBACK; i++) {
+    add_underlying(m, LOOKBACK_CASES[i].id, LOOKBACK_CASES[i].u);
+    fixings(fix[i], 12, LOOKBACK_CASES[i].maturity / 12, LOOKBACK_CASES[i].maturity);
+  }
+  for (int coarse = 1; coarse >= 0; coarse--) {
+    mcp_portfolio *p[2]; /* monthly alone; monthly and bridge */
+    for (int k = 0; k < 2; k++) {
+      p[k] = new_portfolio(200000, 607);
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p[k], coarse ? 4 : 52), MCP_OK);
+    }
+    char ids[NLOOKBACK][64];
+    for (size_t i = 0; i < NLOOKBACK; i++) {
+      const lookback_case *c = &LOOKBACK_CASES[i];
+      mcp_trade t = trade_on(c->id, c->id, MCP_PRODUCT_LOOKBACK, c->type, c->strike, c->maturity);
+      t.strike_kind = c->kind;
+      t.monitoring = MCP_MONITOR_BRIDGE;
+      add_trade(p[1], &t);
+      snprintf(ids[i], sizeof ids[i], "%s-monthly", c->id);
+      t.id = ids[i];
+      t.monitoring = MCP_MONITOR_DISCRETE;
+      t.nfixings = 12;
+      t.fixings = fix[i];
+      for (int k = 0; k < 2; k++)
+        add_trade(p[k], &t);
+    }
+    mcp_results *r = price(ctx_of(state), m, p[1]), *alone = price(ctx_of(state), m, p[0]);
+    for (size_t i = 0; i < NLOOKBACK; i++) {
+      const lookback_case *c = &LOOKBACK_CASES[i];
+      const bs_params *u = &c->u;
+      double exact = c->kind == MCP_FLOATING_STRIKE
+                         ? cf_lookback_floating(c->type, u->spot, c->maturity, u->rate,
+                                                u->dividend, u->vol)
+                         : cf_lookback_fixed(c->type, u->spot, c->strike, c->maturity, u->rate,
+                                             u->dividend, u->vol);
+      mcp_estimate e = estimate(r, c->id), d = estimate(r, ids[i]), a = estimate(alone, ids[i]);
+      assert_within(c->id, e, exact, NSE);
+      assert_true(e.price > d.price + 2 * e.std_error);
+      assert_memory_equal(&d, &a, sizeof d);
+    }
+    mcp_results_destroy(r);
+    mcp_results_destroy(alone);
+    for (int k = 0; k < 2; k++)
+      mcp_portfolio_destroy(p[k]);
+  }
+  mcp_market_destroy(m);
+}
+
 /* ---- 7. two correlated assets: Margrabe and Stulz ---------------------- */
 
 typedef struct pair_case {
@@ -1043,6 +1099,11 @@ static void test_bad_trades(void **state)
   lb.nfixings = 2;
   lb.fixings = fix;
   expect_trade(p, &lb, "strike");
+  lb.strike_kind = MCP_FIXED_STRIKE;
+  lb.monitoring = MCP_MONITOR_BGK; /* the shift is a barrier's */
+  expect_trade(p, &lb, "monitoring");
+  lb.monitoring = MCP_MONITOR_BRIDGE; /* continuous: no fixings */
+  expect_trade(p, &lb, "fixings");
   mcp_trade b = trade_on("bk", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
   b.nassets = 1;
   b.assets = two;
@@ -1105,6 +1166,7 @@ int main(void)
       cmocka_unit_test(test_geometric_asian),
       cmocka_unit_test(test_barriers),
       cmocka_unit_test(test_lookbacks),
+      cmocka_unit_test(test_lookbacks_bridge),
       cmocka_unit_test(test_two_assets),
       cmocka_unit_test(test_in_out_parity),
       cmocka_unit_test(test_orderings),
