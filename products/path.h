@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include "gbm.h"
+#include "local_vol.h"
 #include "mcp_dmath.h"
 #include "model.h"
 #include "payoff.h"
@@ -61,6 +62,9 @@ typedef struct mcpi_job_view {
   const double *ca, *cb;     /* per-element coefficients, double */
   const float *ca_f, *cb_f;  /* the same, rounded to float */
   const uint32_t *tag;
+  int32_t lv_n;              /* local volatility: the slices' spots (local_vol.h) */
+  const double *lv_y, *lv_vol;  /* log-spots, and a slice a step */
+  const float *lv_y_f, *lv_vol_f;
   const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
   const float *chol_f;
   const mcpi_payoff_spec *trades;

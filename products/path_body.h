@@ -23,6 +23,7 @@
 #define MCPI_LOG logf
 #define MCPI_SQRT sqrtf
 #define MCPI_NCDF MCPI_NCDF_F
+#define MCPI_LOCAL_VOL mcpi_local_vol_f
 #define MCPI_COEF(name) name##_f /* the view's coefficient arrays */
 #else
 #define MCPI_REAL double
@@ -30,6 +31,7 @@
 #define MCPI_LOG log
 #define MCPI_SQRT sqrt
 #define MCPI_NCDF MCPI_NCDF_D
+#define MCPI_LOCAL_VOL mcpi_local_vol
 #define MCPI_COEF(name) name
 #endif
 
@@ -188,6 +190,14 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
       st->x += st->z1 * a + MCPI_SQRT(st->z1) * b * z;
     }
     break;
+  case MCPI_MODEL_LOCAL_VOL: { /* a: the step's (r - q) dt, b: sqrt(dt) */
+    MCPI_REAL s = MCPI_LOCAL_VOL(j->MCPI_COEF(lv_y), j->MCPI_COEF(lv_vol) + st->step * j->lv_n,
+                                 j->lv_n, st->x);
+    st->x0 = st->x;
+    st->var = s * s * (b * b);
+    st->x = MCPI_GBM_STEP(st->x, a - st->var / 2, s * b, z);
+    break;
+  }
   default: /* Black-Scholes */
     st->x0 = st->x;
     st->x = MCPI_GBM_STEP(st->x, a, b, z);
@@ -389,4 +399,5 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
 #undef MCPI_LOG
 #undef MCPI_SQRT
 #undef MCPI_NCDF
+#undef MCPI_LOCAL_VOL
 #undef MCPI_COEF

@@ -26,11 +26,12 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 
 /* Every device allocation of a job: slots of the context's kept buffers. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
-       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, NBUF };
+       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, LV_Y, LV_VOL,
+       LV_Y_F, LV_VOL_F, NBUF };
 _Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
-/* A pass's own arrays, the variant's coefficients and specs, at these
- * offsets of its part of the PASSES buffer. */
-enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, NPBUF };
+/* A pass's own arrays, the variant's coefficients, specs and volatility
+ * slices, at these offsets of its part of the PASSES buffer. */
+enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, NPBUF };
 
 typedef struct gpu_job {
   mcpi_run *run;
@@ -113,9 +114,10 @@ static cudaError_t upload(gpu_job *g, int b, const void *src, size_t bytes)
  * size (each array 16-byte aligned). */
 static size_t pass_layout(const mcpi_job *j, size_t off[NPBUF])
 {
-  size_t ne = j->nelem, bytes[NPBUF] = {ne * sizeof(double), ne * sizeof(double),
-                                        j->ntrades * sizeof(mcpi_payoff_spec),
-                                        ne * sizeof(float), ne * sizeof(float)};
+  size_t ne = j->nelem, nlv = j->nsteps * (size_t)j->lv_n;
+  size_t bytes[NPBUF] = {ne * sizeof(double), ne * sizeof(double),
+                         j->ntrades * sizeof(mcpi_payoff_spec), ne * sizeof(float),
+                         ne * sizeof(float), nlv * sizeof(double), nlv * sizeof(float)};
   size_t at = 0;
   for (int k = 0; k < NPBUF; k++) {
     off[k] = at;
@@ -130,6 +132,7 @@ static cudaError_t upload_passes(gpu_job *g)
 {
   const mcpi_job *j = g->j;
   size_t ne = j->nelem, off[NPBUF], part = pass_layout(j, off);
+  size_t nlv = j->nsteps * (size_t)j->lv_n;
   int32_t *terms = mcpi_job_term_offsets(j);
   unsigned char *host = malloc(j->npass * part + 1);
   cudaError_t e = terms && host ? cudaSuccess : cudaErrorMemoryAllocation;
@@ -143,6 +146,10 @@ static cudaError_t upload_passes(gpu_job *g)
     memcpy(h + off[P_SPEC], v->spec, v->ntrades * sizeof(mcpi_payoff_spec));
     memcpy(h + off[P_CA_F], v->ca_f, ne * sizeof(float));
     memcpy(h + off[P_CB_F], v->cb_f, ne * sizeof(float));
+    if (nlv) {
+      memcpy(h + off[P_LV], v->lv_vol, nlv * sizeof(double));
+      memcpy(h + off[P_LV_F], v->lv_vol_f, nlv * sizeof(float));
+    }
   }
   if (e == cudaSuccess)
     e = upload(g, PASSES, host, j->npass * part);
@@ -155,6 +162,10 @@ static cudaError_t upload_passes(gpu_job *g)
     w->trades = (const mcpi_payoff_spec *)(d + off[P_SPEC]);
     w->ca_f = (const float *)(d + off[P_CA_F]);
     w->cb_f = (const float *)(d + off[P_CB_F]);
+    w->lv_vol = (const double *)(d + off[P_LV]);
+    w->lv_vol_f = (const float *)(d + off[P_LV_F]);
+    w->lv_y = g->view.lv_y; /* the surface's spots: no shift moves them */
+    w->lv_y_f = g->view.lv_y_f;
     w->tag = g->view.tag; /* the job's tags, so its constant ones too */
     w->uniform = w->uniform && g->view.uniform;
     w->utag = g->view.utag;
@@ -172,7 +183,7 @@ static cudaError_t upload_passes(gpu_job *g)
 static cudaError_t upload_job(gpu_job *g)
 {
   const mcpi_job *j = g->j;
-  size_t ne = j->nelem, n = j->nsteps;
+  size_t ne = j->nelem, n = j->nsteps, ns = (size_t)j->lv_n;
   cudaError_t e;
   if ((e = upload(g, CA, j->ca, ne * sizeof(double))) ||
       (e = upload(g, CB, j->cb, ne * sizeof(double))) ||
@@ -182,7 +193,11 @@ static cudaError_t upload_job(gpu_job *g)
       (e = upload(g, SQRT_DT, j->sqrt_dt, ne * sizeof(double))) ||
       (e = upload(g, CHOL, j->chol, sizeof j->chol)) ||
       (e = upload(g, CHOL_F, j->chol_f, sizeof j->chol_f)) ||
-      (e = upload(g, SPEC, j->spec, j->ntrades * sizeof(mcpi_payoff_spec))))
+      (e = upload(g, SPEC, j->spec, j->ntrades * sizeof(mcpi_payoff_spec))) ||
+      (ns && ((e = upload(g, LV_Y, j->lv_y, ns * sizeof(double))) ||
+              (e = upload(g, LV_VOL, j->lv_vol, n * ns * sizeof(double))) ||
+              (e = upload(g, LV_Y_F, j->lv_y_f, ns * sizeof(float))) ||
+              (e = upload(g, LV_VOL_F, j->lv_vol_f, n * ns * sizeof(float))))))
     return e;
   if (j->qmc) {
     const mcpi_bridge *b = &j->bridge;
@@ -213,6 +228,12 @@ static cudaError_t upload_job(gpu_job *g)
   g->view.chol = g->buf[CHOL];
   g->view.chol_f = g->buf[CHOL_F];
   g->view.trades = g->buf[SPEC];
+  if (ns) {
+    g->view.lv_y = g->buf[LV_Y];
+    g->view.lv_vol = g->buf[LV_VOL];
+    g->view.lv_y_f = g->buf[LV_Y_F];
+    g->view.lv_vol_f = g->buf[LV_VOL_F];
+  }
   return cudaSuccess;
 }
 

@@ -109,7 +109,7 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, cons
   mcpi_job *j = b->j;
   mcpi_payoff_spec *s = &j->spec[t];
   int multi = j->nassets > 1;
-  if (mcpi_private_product(tr->product) ||
+  if (mcpi_private_product(tr->product) || j->model == MCPI_MODEL_LOCAL_VOL ||
       ((tr->product == MCP_PRODUCT_BARRIER || tr->product == MCP_PRODUCT_LOOKBACK) &&
        tr->monitoring == MCP_MONITOR_BRIDGE) ||
       (req->bump_only && !multi))
@@ -347,6 +347,8 @@ static int vol_reaches_zero(const mcp_market *m, const unsigned char *used)
     if (!used[i] || m->u[i].model == MCPI_MODEL_HESTON)
       continue;
     mcpi_curve_abs_bounds(&m->u[i].vol, INFINITY, &lo, &hi);
+    for (size_t k = 0; k < m->u[i].lv.nt * m->u[i].lv.ns; k++)
+      lo = fmin(lo, m->u[i].lv.values[k]);
     if (lo <= 0)
       return 1;
   }

@@ -15,13 +15,14 @@ enum {
   BS = 1 << MCPI_MODEL_BLACK_SCHOLES,
   HESTON = 1 << MCPI_MODEL_HESTON,
   MERTON = 1 << MCPI_MODEL_MERTON,
-  ALL = BS | HESTON | MERTON
+  LOCAL = 1 << MCPI_MODEL_LOCAL_VOL,
+  ALL = BS | HESTON | MERTON | LOCAL
 };
 #define UNDERLYING_FIELDS(F)                                                                \
   F("name", ALL) F("model", ALL) F("spot", ALL) F("rate", ALL) F("dividend", ALL)           \
   F("volatility", BS | MERTON) F("v0", HESTON) F("kappa", HESTON) F("theta", HESTON)       \
   F("xi", HESTON) F("rho", HESTON) F("lambda", MERTON) F("jump_mean", MERTON)              \
-  F("jump_vol", MERTON) F("curves", ALL)
+  F("jump_vol", MERTON) F("local_volatility", LOCAL) F("curves", ALL)
 #define FIELD_KEY(key, models) key,
 #define FIELD_MODELS(key, models) models,
 static const char *const underlying_keys[] = {UNDERLYING_FIELDS(FIELD_KEY)};
@@ -29,6 +30,7 @@ static const unsigned underlying_models[] = {UNDERLYING_FIELDS(FIELD_MODELS)};
 static const mcpi_json_choice models[] = {{"black-scholes", MCPI_MODEL_BLACK_SCHOLES},
                                           {"heston", MCPI_MODEL_HESTON},
                                           {"merton", MCPI_MODEL_MERTON},
+                                          {"local-volatility", MCPI_MODEL_LOCAL_VOL},
                                           {NULL, 0}};
 
 /* The curves an underlying may give, in mcp_curve order. */
@@ -38,6 +40,8 @@ static const char *const correlation_keys[] = {"underlyings", "matrix"};
 
 #define CURVES_WHAT "an object of curves {rate, dividend, volatility}"
 #define CURVE_WHAT "a curve object {end, value}"
+#define SURFACE_WHAT "a surface object {times, spots, values}"
+static const char *const surface_keys[] = {"times", "spots", "values"};
 #define CORRELATION_WHAT "a correlation object {underlyings, matrix}"
 #define CORR_NAMES_WHAT "an array of 2 to 16 underlying names"
 
@@ -125,6 +129,59 @@ static mcp_status read_curves(const mcpi_json_doc *d, const mcpi_json_path *path
   return MCP_OK;
 }
 
+/* A local-volatility surface {times, spots, values} at path: values one row
+ * of len(spots) numbers a time; the library checks the axes' order. */
+typedef struct surface {
+  double *times, *spots, *values;
+  size_t nt, ns;
+} surface;
+
+static mcp_status read_surface(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                               surface *s)
+{
+  const mcpi_json_path at = {path, "local_volatility", 0};
+  const mcpi_json_path times_path = {&at, "times", 0}, spots_path = {&at, "spots", 0};
+  const mcpi_json_path values_path = {&at, "values", 0};
+  json_t *surf, *times, *spots, *values, *row;
+  mcp_status st;
+  size_t i;
+  if ((st = mcpi_json_member(d, path, obj, "local_volatility", MCPI_REQUIRED, SURFACE_WHAT,
+                             &surf)) ||
+      (st = mcpi_json_object(d, &at, surf, SURFACE_WHAT, surface_keys,
+                             MCPI_COUNT(surface_keys))) ||
+      (st = mcpi_json_array(d, &at, surf, "times", MCPI_REQUIRED, 1,
+                            "a non-empty array of times", &times)) ||
+      (st = mcpi_json_array(d, &at, surf, "spots", MCPI_REQUIRED, 1,
+                            "a non-empty array of spots", &spots)) ||
+      (st = mcpi_json_array(d, &at, surf, "values", MCPI_REQUIRED, 1,
+                            "an array of rows, one for each time", &values)) ||
+      (st = mcpi_json_numbers(d, &times_path, times, "times", &s->times, &s->nt)) ||
+      (st = mcpi_json_numbers(d, &spots_path, spots, "spots", &s->spots, &s->ns)))
+    return st;
+  if (json_array_size(values) != s->nt)
+    return mcpi_json_fail(d, &values_path, 0, MCP_ERR_INPUT,
+                          "expected %zu rows, one for each time, got %zu", s->nt,
+                          json_array_size(values));
+  if (s->nt > MCPI_MAX_SURFACE || s->ns > MCPI_MAX_SURFACE)
+    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT,
+                          "expected at most %d times and %d spots, got %zu and %zu",
+                          MCPI_MAX_SURFACE, MCPI_MAX_SURFACE, s->nt, s->ns);
+  if (!(s->values = malloc(s->nt * s->ns * sizeof(double))))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_array_foreach(values, i, row) {
+    const mcpi_json_path row_path = {&values_path, NULL, i};
+    double *x;
+    if (json_array_size(row) != s->ns)
+      return mcpi_json_fail(d, &row_path, 0, MCP_ERR_INPUT,
+                            "expected a row of %zu values, one for each spot", s->ns);
+    if ((st = read_values(d, &row_path, row, mcpi_check_volatility, &x)))
+      return st;
+    memcpy(s->values + i * s->ns, x, s->ns * sizeof(double));
+    free(x);
+  }
+  return MCP_OK;
+}
+
 /* Whether the underlying u gives curves.KEY. */
 static int has_curve(json_t *u, const char *key)
 {
@@ -155,6 +212,7 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
   double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0, lambda = 0, jump_mean = 0,
          jump_vol = 0;
   curve curves[MCPI_COUNT(curves_keys)] = {{0}};
+  surface lv = {0};
   const mcpi_json_path curves_path = {path, "curves", 0};
   const mcpi_underlying *same;
   mcp_status st;
@@ -179,7 +237,8 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
         (st = mcpi_json_number(d, path, u, "rho", MCPI_REQUIRED, mcpi_check_correlation,
                                &rho)))
       return st;
-  } else if ((st = read_flat(d, path, u, "volatility", MCPI_REQUIRED, mcpi_check_volatility,
+  } else if (model != MCPI_MODEL_LOCAL_VOL &&
+             (st = read_flat(d, path, u, "volatility", MCPI_REQUIRED, mcpi_check_volatility,
                              &volatility))) {
     return st;
   }
@@ -197,9 +256,14 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
              (size_t)(same - m->u));
     return mcpi_json_expected(d, &(mcpi_json_path){path, "name", 0}, what);
   }
-  if ((st = read_curves(d, path, u, curves)) != MCP_OK)
+  if ((st = read_curves(d, path, u, curves)) != MCP_OK ||
+      (model == MCPI_MODEL_LOCAL_VOL && (st = read_surface(d, path, u, &lv)) != MCP_OK))
     goto done;
   switch (model) {
+  case MCPI_MODEL_LOCAL_VOL:
+    st = mcp_market_add_local_vol(m, name, spot, rate, dividend, lv.nt, lv.times, lv.ns,
+                                  lv.spots, lv.values);
+    break;
   case MCPI_MODEL_HESTON:
     st = mcp_market_add_heston(m, name, spot, rate, dividend, v0, kappa, theta, xi, rho);
     break;
@@ -224,6 +288,9 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                           mcp_market_last_error(m));
 done:
   free_curves(curves);
+  free(lv.times);
+  free(lv.spots);
+  free(lv.values);
   return st;
 }
 

@@ -1,4 +1,5 @@
 /* market.c: building and querying a market. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,54 @@ mcp_status mcp_market_create(mcp_market **market)
   return *market ? MCP_OK : MCP_ERR_NO_MEMORY;
 }
 
+void mcpi_surface_free(mcpi_surface *s)
+{
+  free(s->times);
+  free(s->spots);
+  free(s->values);
+  *s = (mcpi_surface){0, 0, NULL, NULL, NULL};
+}
+
+int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src)
+{
+  size_t nt = src->nt, ns = src->ns;
+  *dst = (mcpi_surface){nt, ns, NULL, NULL, NULL};
+  if (!nt)
+    return 1;
+  dst->times = malloc(nt * sizeof(double));
+  dst->spots = malloc(ns * sizeof(double));
+  dst->values = malloc(nt * ns * sizeof(double));
+  if (!dst->times || !dst->spots || !dst->values) {
+    mcpi_surface_free(dst);
+    return 0;
+  }
+  memcpy(dst->times, src->times, nt * sizeof(double));
+  memcpy(dst->spots, src->spots, ns * sizeof(double));
+  memcpy(dst->values, src->values, nt * ns * sizeof(double));
+  return 1;
+}
+
+double mcpi_surface_at(const mcpi_surface *s, double t, size_t k)
+{
+  size_t i = 0;
+  while (i < s->nt && s->times[i] < t)
+    i++;
+  if (i == 0)
+    return s->values[k];
+  if (i == s->nt)
+    return s->values[(s->nt - 1) * s->ns + k];
+  double w = (t - s->times[i - 1]) / (s->times[i] - s->times[i - 1]);
+  double a = s->values[(i - 1) * s->ns + k], b = s->values[i * s->ns + k];
+  return a + w * (b - a);
+}
+
 static void free_underlying(mcpi_underlying *u)
 {
   free(u->name);
   mcpi_curve_free(&u->rate);
   mcpi_curve_free(&u->dividend);
   mcpi_curve_free(&u->vol);
+  mcpi_surface_free(&u->lv);
 }
 
 void mcp_market_destroy(mcp_market *m)
@@ -150,6 +193,67 @@ mcp_status mcp_market_add_merton(mcp_market *m, const char *name, double spot, d
   return st;
 }
 
+/* Whether the n axis values are finite, in [low, high] and strictly
+ * increasing: NULL, or what was expected. */
+static const char *check_axis(size_t n, const double *x, double low, double high)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(x[i]) || x[i] < low || x[i] > high || (i && x[i] <= x[i - 1]))
+      return "strictly increasing";
+  return NULL;
+}
+
+mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot, double rate,
+                                    double dividend, size_t ntimes, const double *times,
+                                    size_t nspots, const double *spots, const double *values)
+{
+  if (!m)
+    return MCP_ERR_ARGUMENT;
+  const char *id = name ? name : "";
+  if (!times || !spots || !values)
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
+                     "underlying '%s': local volatility: NULL times, spots or values", id);
+  if (ntimes < 1 || ntimes > MCPI_MAX_SURFACE || nspots < 1 || nspots > MCPI_MAX_SURFACE)
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': local volatility: expected 1 to %d times and 1 to %d "
+                     "spots, got %zu and %zu",
+                     id, MCPI_MAX_SURFACE, MCPI_MAX_SURFACE, ntimes, nspots);
+  if (check_axis(ntimes, times, 0, MCPI_MAX_MATURITY))
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': local volatility: times: expected strictly increasing "
+                     "times in years >= 0 and <= 100",
+                     id);
+  if (check_axis(nspots, spots, DBL_MIN, DBL_MAX))
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': local volatility: spots: expected strictly increasing "
+                     "finite spots > 0",
+                     id);
+  for (size_t i = 0; i < ntimes * nspots; i++) {
+    const char *why = mcpi_check_volatility(values[i]);
+    if (why)
+      return mcpi_fail(m->err, MCP_ERR_INPUT,
+                       "underlying '%s': local volatility: values[%zu][%zu]: expected %s, got "
+                       "%g",
+                       id, i / nspots, i % nspots, why, values[i]);
+  }
+  mcpi_surface given = {ntimes, nspots, (double *)times, (double *)spots, (double *)values}, s;
+  if (!mcpi_surface_copy(&s, &given))
+    return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory adding underlying '%s'", id);
+  /* the volatility at today's spot: linear in log-spot, as the paths read it */
+  double at = s.values[0];
+  for (size_t k = 1; k < nspots && spot > spots[k - 1]; k++)
+    at = spot >= spots[k] ? s.values[k]
+                          : s.values[k - 1] + log(spot / spots[k - 1]) / log(spots[k] / spots[k - 1]) *
+                                                  (s.values[k] - s.values[k - 1]);
+  mcpi_underlying *u;
+  mcp_status st = add(m, name, MCPI_MODEL_LOCAL_VOL, spot, rate, dividend, at, &u);
+  if (st == MCP_OK)
+    u->lv = s;
+  else
+    mcpi_surface_free(&s);
+  return st;
+}
+
 mcp_status mcp_market_set_curve(mcp_market *m, const char *name, mcp_curve which, size_t n,
                                 const double *end, const double *value)
 {
@@ -169,6 +273,11 @@ mcp_status mcp_market_set_curve(mcp_market *m, const char *name, mcp_curve which
     return mcpi_fail(m->err, MCP_ERR_INPUT,
                      "underlying '%s': volatility curve: a Heston underlying has none (its "
                      "variance follows v0, kappa, theta)",
+                     name);
+  if (which == MCP_CURVE_VOLATILITY && u->model == MCPI_MODEL_LOCAL_VOL)
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': volatility curve: a local-volatility underlying has "
+                     "none (its volatility is its surface)",
                      name);
   if (n == 0 || !end || !value)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "underlying '%s': %s curve: expected n >= 1 "

@@ -7,13 +7,24 @@
 #include "model.h"
 
 
+/* A local-volatility surface as given: sigma(times[i], spots[k]) at
+ * values[i ns + k], both axes strictly increasing (local_vol.h). */
+typedef struct mcpi_surface {
+  size_t nt, ns;
+  double *times, *spots, *values;
+} mcpi_surface;
+
 typedef struct mcpi_underlying {
   char *name;
   mcpi_model model;
   double spot;
-  mcpi_curve rate, dividend, vol; /* vol: the diffusion's (not Heston) */
+  /* vol: the diffusion's (not Heston); a local-volatility underlying's is
+   * flat at sigma(0, spot), for the approximations that need one number
+   * (the BGK barrier shift) */
+  mcpi_curve rate, dividend, vol;
   double v0, kappa, theta, xi, rho;       /* Heston */
   double lambda, jump_mean, jump_vol;     /* Merton */
+  mcpi_surface lv;                        /* local volatility */
 } mcpi_underlying;
 
 typedef struct mcpi_correlation {
@@ -32,6 +43,13 @@ struct mcp_market {
   const struct mcp_market *base;
   char err[MCPI_ERRLEN];
 };
+
+/* The surface's value at spot node k at time t: linear in time between its
+ * times, flat beyond. */
+double mcpi_surface_at(const mcpi_surface *s, double t, size_t k);
+/* A copy of src; 0 when out of memory. */
+int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src);
+void mcpi_surface_free(mcpi_surface *s);
 
 /* The underlying called name, or NULL. */
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name);

@@ -196,6 +196,20 @@ mcp_status mcp_market_add_heston(mcp_market *market, const char *name, double sp
 mcp_status mcp_market_add_merton(mcp_market *market, const char *name, double spot, double rate,
                                  double dividend, double volatility, double lambda,
                                  double jump_mean, double jump_vol);
+/* Local volatility (Dupire 1994): dS/S = (r - q) dt + sigma(t, S) dW with
+ * sigma given at ntimes times (strictly increasing, 0 to 100 years) and
+ * nspots spots (strictly increasing, > 0), 1 to 1024 of each:
+ * values[i * nspots + k] = sigma(times[i], spots[k]), each in [0, 10].
+ * Between the nodes sigma is linear in time and in log-spot, and flat beyond
+ * the grid.  Paths follow log-Euler on the run's grid, each step with the
+ * volatility of the path's spot at the step's start: the discretisation
+ * error shrinks with steps_per_year.  Rate and dividend curves may be set
+ * (mcp_market_set_curve); a volatility curve may not.  Monte Carlo only; the
+ * Greeks by revaluation (vega: the whole surface shifted). */
+mcp_status mcp_market_add_local_vol(mcp_market *market, const char *name, double spot,
+                                    double rate, double dividend, size_t ntimes,
+                                    const double *times, size_t nspots, const double *spots,
+                                    const double *values);
 
 /* Piecewise-constant term structures.  value[i] applies on (end[i-1], end[i]]
  * (end[-1] = 0) and the last value beyond end[n-1]; ends strictly increase.

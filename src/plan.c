@@ -276,9 +276,41 @@ static void equal_steps(mcpi_job *j)
   }
 }
 
+/* A local-volatility job's surface: its log-spots and a slice at each
+ * step's start (local_vol.h). */
+static mcp_status build_slices(mcpi_job *j, char *err)
+{
+  const mcpi_surface *s = &j->u[0]->lv;
+  size_t ns = s->ns, n = j->nsteps;
+  if (n * ns > MCPI_MAX_SLICES)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "underlying '%s': %zu simulation times x %zu surface spots exceed the "
+                     "%d volatility slices a job may hold; use fewer steps or spots",
+                     j->u[0]->name, n, ns, MCPI_MAX_SLICES);
+  j->lv_n = (int)ns;
+  j->lv_y = malloc(ns * sizeof(double));
+  j->lv_y_f = malloc(ns * sizeof(float));
+  j->lv_vol = malloc(n * ns * sizeof(double));
+  j->lv_vol_f = malloc(n * ns * sizeof(float));
+  if (!j->lv_y || !j->lv_y_f || !j->lv_vol || !j->lv_vol_f)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the volatility slices");
+  for (size_t k = 0; k < ns; k++) {
+    j->lv_y[k] = log(s->spots[k]);
+    j->lv_y_f[k] = (float)j->lv_y[k];
+  }
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < ns; k++) {
+      double v = mcpi_surface_at(s, i ? j->times[i - 1] : 0, k);
+      j->lv_vol[i * ns + k] = v;
+      j->lv_vol_f[i * ns + k] = (float)v;
+    }
+  return MCP_OK;
+}
+
 /* The per-element coefficients of path.h, and the fixing tags. */
 static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
 {
+  mcp_status st;
   size_t ne = j->nelem, F = (size_t)j->nfactors;
   j->ca = malloc(ne * sizeof(double));
   j->cb = malloc(ne * sizeof(double));
@@ -320,6 +352,10 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
                         : u->jump_mean;
         b[f] = f == 0 ? sqrt(v2) : f == 1 ? 0 : u->jump_vol;
         break;
+      case MCPI_MODEL_LOCAL_VOL: /* the volatility comes from the slice */
+        a[f] = rq;
+        b[f] = sqrt(dt);
+        break;
       default:
         a[f] = rq - 0.5 * v2;
         b[f] = sqrt(v2);
@@ -327,6 +363,9 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
     }
     j->tag[s * F + F - 1] |= MCPI_TAG_LAST;
   }
+  if (j->model == MCPI_MODEL_LOCAL_VOL && j->nassets == 1 &&
+      (st = build_slices(j, err)) != MCP_OK)
+    return st;
   equal_steps(j);
   for (size_t e = 0; e < ne; e++) {
     j->ca_f[e] = (float)j->ca[e];
@@ -663,6 +702,10 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->cb_f);
     free(j->tag);
     free(j->sqrt_dt);
+    free(j->lv_y);
+    free(j->lv_vol);
+    free(j->lv_y_f);
+    free(j->lv_vol_f);
     free(j->trade);
     free(j->spec);
     free(j->est);
@@ -763,6 +806,11 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .ca_f = j->ca_f,
                      .cb_f = j->cb_f,
                      .tag = j->tag,
+                     .lv_n = j->lv_n,
+                     .lv_y = j->lv_y,
+                     .lv_vol = j->lv_vol,
+                     .lv_y_f = j->lv_y_f,
+                     .lv_vol_f = j->lv_vol_f,
                      .chol = j->chol,
                      .chol_f = j->chol_f,
                      .trades = j->spec,

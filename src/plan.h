@@ -26,6 +26,10 @@ typedef struct mcpi_est {
   size_t term0, nterm;
 } mcpi_est;
 
+/* Volatility slices a local-volatility job may hold (steps x surface spots):
+ * 256 MiB in double. */
+#define MCPI_MAX_SLICES (1 << 25)
+
 typedef struct mcpi_job {
   const mcpi_underlying *u[MCP_MAX_ASSETS];
   size_t nassets;
@@ -40,6 +44,11 @@ typedef struct mcpi_job {
   double *sqrt_dt;    /* per element: its step's sqrt(dt) (products/greeks.h) */
   float *ca_f, *cb_f;
   uint32_t *tag;
+  /* local volatility: the surface's log-spots, and its slice at each step's
+   * start (nsteps x lv_n), in double and float (local_vol.h) */
+  int lv_n;
+  double *lv_y, *lv_vol;
+  float *lv_y_f, *lv_vol_f;
   double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
   float chol_f[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
   int nmon;

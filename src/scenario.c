@@ -134,6 +134,7 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     *v = *u;
     v->name = NULL;
     v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL};
+    v->lv = (mcpi_surface){0, 0, NULL, NULL, NULL};
     c->n = i + 1;
     /* an underlying no trade uses keeps its curves */
     double xv = !used || used[i] ? x[MCP_SHIFT_VOLATILITY] : 0;
@@ -141,9 +142,12 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     ok = (v->name = strdup(u->name)) &&
          copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], xr) &&
          copy_curve(&v->dividend, &u->dividend, MCP_SHIFT_ABSOLUTE, 0) &&
-         copy_curve(&v->vol, &u->vol, kind[MCP_SHIFT_VOLATILITY], xv);
+         copy_curve(&v->vol, &u->vol, kind[MCP_SHIFT_VOLATILITY], xv) &&
+         mcpi_surface_copy(&v->lv, &u->lv);
     if (!ok)
       break;
+    for (size_t k = 0; k < v->lv.nt * v->lv.ns; k++) /* the whole surface moves */
+      v->lv.values[k] = shifted(v->lv.values[k], kind[MCP_SHIFT_VOLATILITY], xv);
     if (only < 0 || (size_t)only == i)
       v->spot = shifted(u->spot, kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
     if (u->model == MCPI_MODEL_HESTON) {
@@ -163,6 +167,9 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     for (size_t k = 0; st == MCP_OK && k < v->vol.n; k++)
       st = check_value(err, v->name, "volatility", v->vol.value[k], mcpi_check_volatility,
                        MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
+    for (size_t k = 0; st == MCP_OK && k < v->lv.nt * v->lv.ns; k++)
+      st = check_value(err, v->name, "local volatility", v->lv.values[k],
+                       mcpi_check_volatility, MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
     for (size_t k = 0; st == MCP_OK && k < v->rate.n; k++)
       st = check_value(err, v->name, "rate", v->rate.value[k], mcpi_check_rate, MCP_SHIFT_RATE,
                        x[MCP_SHIFT_RATE]);

@@ -211,6 +211,10 @@ static mcp_market *models_market(void)
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0.0, 0.05, 1.2, 0.04, 0.9, -0.9),
                    MCP_OK);
   assert_int_equal(mcp_market_add_merton(m, "M", 80, 0.03, 0.01, 0.2, 1.5, -0.1, 0.15), MCP_OK);
+  /* a skewed local-volatility surface, its times between the steps */
+  const double lt[3] = {0.1, 0.55, 1.5}, ls[4] = {70, 90, 110, 140};
+  const double lv[12] = {0.4, 0.3, 0.22, 0.2, 0.35, 0.28, 0.21, 0.19, 0.3, 0.25, 0.2, 0.2};
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.02, 0.01, 3, lt, 4, ls, lv), MCP_OK);
   return m;
 }
 
@@ -220,13 +224,13 @@ static void add(mcp_portfolio *p, const mcp_trade *t)
     fail_msg("%s", mcp_portfolio_last_error(p));
 }
 
-/* Every single-asset product on A, H and M, and the three multi-asset ones
- * on A, B and C; trade k of each underlying takes its own methods when
+/* Every single-asset product on A, H, M and L, and the three multi-asset
+ * ones on A, B and C; trade k of each underlying takes its own methods when
  * mixed is set. */
 static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
 {
-  static const char *und[3] = {"A", "H", "M"}, *abc[3] = {"A", "B", "C"};
-  static const double spot[3] = {100, 100, 80}, w[3] = {0.5, 1, 0.05};
+  static const char *und[4] = {"A", "H", "M", "L"}, *abc[3] = {"A", "B", "C"};
+  static const double spot[4] = {100, 100, 80, 100}, w[3] = {0.5, 1, 0.05};
   double fix[26];
   for (int i = 0; i < 26; i++)
     fix[i] = (i + 1) / 26.0;
@@ -234,7 +238,7 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
   assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
   char id[24];
   int k = 0;
-  for (int u = 0; u < 3; u++)
+  for (int u = 0; u < 4; u++)
     for (int prod = MCP_PRODUCT_EUROPEAN; prod <= MCP_PRODUCT_LOOKBACK; prod++)
       for (int variant = 0; variant < 3; variant++, k++) {
         mcp_trade t;

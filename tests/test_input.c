@@ -42,6 +42,24 @@ static void test_good_market(void **state)
   mcp_market_destroy(m);
 }
 
+/* A local-volatility surface as read: its nodes, sigma(0, spot) as the
+ * underlying's one number. */
+static void test_good_local_vol(void **state)
+{
+  mcp_market *m = NULL;
+  char err[256] = "";
+  assert_int_equal(mcp_market_load(&m, DATA "good_local_vol.json", err, sizeof err), MCP_OK);
+  const mcpi_underlying *u = mcpi_market_find(m, "LV");
+  assert_non_null(u);
+  assert_int_equal(u->model, MCPI_MODEL_LOCAL_VOL);
+  assert_true(u->lv.nt == 3 && u->lv.ns == 3 && u->lv.times[1] == 0.5 && u->lv.spots[2] == 125);
+  assert_true(u->lv.values[3] == 0.28 && u->lv.values[8] == 0.18);
+  assert_true(u->vol.value[0] == 0.2 && u->rate.value[0] == 0.02);
+  assert_true(mcpi_surface_at(&u->lv, 1.25, 0) == 0.265); /* halfway from 0.28 to 0.25 */
+  assert_true(mcpi_surface_at(&u->lv, 3, 2) == 0.18);     /* flat beyond */
+  mcp_market_destroy(m);
+}
+
 static void test_good_book(void **state)
 {
   mcp_portfolio *p = NULL;
@@ -294,7 +312,7 @@ static void test_examples(void **state)
   mcp_portfolio *p = NULL;
   char err[256] = "";
   assert_int_equal(mcp_market_load(&m, SRCDIR "/examples/market.json", err, sizeof err), MCP_OK);
-  assert_int_equal(mcp_market_size(m), 5);
+  assert_int_equal(mcp_market_size(m), 6);
   assert_int_equal(mcp_portfolio_load(&p, SRCDIR "/examples/book.json", err, sizeof err),
                    MCP_OK);
   assert_true(mcp_portfolio_size(p) >= 20);
@@ -384,10 +402,18 @@ static const bad_case bad_cases[] = {
      ":3:13: trades: expected a non-empty array of trades, got an empty array"},
     /* models and curves */
     {"bad_model.json", 1, MCP_ERR_INPUT,
-     ":4:29: underlyings[0].model: expected one of black-scholes, heston, merton, got \"sabr\""},
+     ":4:29: underlyings[0].model: expected one of black-scholes, heston, merton, local-volatility, got \"sabr\""},
     {"bad_model_field.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].v0: unknown field; expected one of name, model, spot, rate, "
      "dividend, volatility, curves (v0 is for model heston)"},
+    {"bad_local_vol_row.json", 1, MCP_ERR_INPUT,
+     ":5:58: underlyings[0].local_volatility.values[1]: expected a row of 3 values, one for "
+     "each spot"},
+    {"bad_local_vol_spots.json", 1, MCP_ERR_INPUT,
+     ":3:5: underlyings[0]: underlying 'LV': local volatility: spots: expected strictly "
+     "increasing finite spots > 0"},
+    {"bad_local_vol_missing.json", 1, MCP_ERR_INPUT,
+     ":3:77: underlyings[0].volatility: unknown field"},
     {"bad_heston_volatility.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].volatility: unknown field; expected one of name, model, spot, "
      "rate, dividend, v0, kappa, theta, xi, rho, curves (volatility is for models "
@@ -641,7 +667,8 @@ static void test_path_at(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_good_market), cmocka_unit_test(test_good_book),
+      cmocka_unit_test(test_good_market), cmocka_unit_test(test_good_local_vol),
+      cmocka_unit_test(test_good_book),
       cmocka_unit_test(test_good_models), cmocka_unit_test(test_good_products),
       cmocka_unit_test(test_large_portfolio),
       cmocka_unit_test(test_good_price),  cmocka_unit_test(test_examples),

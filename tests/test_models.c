@@ -481,6 +481,88 @@ static void test_lookbacks_bridge(void **state)
   mcp_market_destroy(m);
 }
 
+/* ---- local volatility ------------------------------------------------------ */
+
+/* A flat surface prices as Black-Scholes exactly (log-Euler with a constant
+ * volatility is the exact law); a surface of time alone as Black-Scholes with
+ * the variance the steps see (each step the volatility at its start); a
+ * skewed one keeps put-call parity, and its call lies between the calls at
+ * the surface's least and greatest volatility. */
+static void test_local_vol(void **state)
+{
+  const double r = 0.03, q = 0.01, T = 1, K = 105;
+  const double flat_t[2] = {0, 2}, flat_s[3] = {50, 100, 200};
+  const double flat_v[6] = {0.25, 0.25, 0.25, 0.25, 0.25, 0.25};
+  const double time_t[2] = {0.25, 1}, time_s[1] = {100}, time_v[2] = {0.15, 0.35};
+  const double skew_t[2] = {0.5, 2}, skew_s[5] = {60, 80, 100, 120, 140};
+  const double skew_v[10] = {0.35, 0.28, 0.22, 0.18, 0.16, 0.3, 0.25, 0.2, 0.18, 0.17};
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_local_vol(m, "FLAT", 100, r, q, 2, flat_t, 3, flat_s, flat_v),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(m, "TIME", 100, r, q, 2, time_t, 1, time_s, time_v),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(m, "SKEW", 100, r, q, 2, skew_t, 5, skew_s, skew_v),
+                   MCP_OK);
+  mcp_portfolio *p = new_portfolio(200000, 808);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 52), MCP_OK);
+  static const char *names[3] = {"FLAT", "TIME", "SKEW"};
+  for (int u = 0; u < 3; u++)
+    for (int type = 0; type < 2; type++) {
+      char id[16];
+      snprintf(id, sizeof id, "%s-%c", names[u], type ? 'P' : 'C');
+      add_european(p, id, names[u], type ? MCP_PUT : MCP_CALL, K, T, 1);
+    }
+  mcp_results *res = price(ctx_of(state), m, p);
+  /* the variance TIME's steps see: sigma at each step's start, linear in
+   * time between 0.25 and 1, flat before */
+  double var = 0;
+  for (int i = 0; i < 52; i++) {
+    double t0 = i / 52.0, s = t0 <= 0.25 ? 0.15 : 0.15 + (t0 - 0.25) / 0.75 * 0.2;
+    var += s * s / 52;
+  }
+  double fwd = 100 * exp((r - q) * T), df = exp(-r * T);
+  for (int type = 0; type < 2; type++) {
+    mcp_option_type ty = type ? MCP_PUT : MCP_CALL;
+    assert_within(type ? "FLAT-P" : "FLAT-C", estimate(res, type ? "FLAT-P" : "FLAT-C"),
+                  cf_black(ty, fwd, K, 0.25 * sqrt(T), df), NSE);
+    assert_within(type ? "TIME-P" : "TIME-C", estimate(res, type ? "TIME-P" : "TIME-C"),
+                  cf_black(ty, fwd, K, sqrt(var), df), NSE);
+  }
+  mcp_estimate c = estimate(res, "SKEW-C"), pu = estimate(res, "SKEW-P");
+  double parity = df * (fwd - K);
+  if (fabs(c.price - pu.price - parity) > NSE * (c.std_error + pu.std_error))
+    fail_msg("SKEW: call - put %.6f, parity %.6f", c.price - pu.price, parity);
+  assert_true(c.price > cf_black(MCP_CALL, fwd, K, 0.16, df));
+  assert_true(c.price < cf_black(MCP_CALL, fwd, K, 0.35, df));
+  mcp_results_destroy(res);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void test_bad_local_vol(void **state)
+{
+  (void)state;
+  mcp_market *m = new_market();
+  const double t[2] = {0, 1}, s[2] = {80, 120}, v[4] = {0.2, 0.2, 0.2, 0.2};
+  const double back[2] = {1, 0.5}, neg[2] = {-80, 120}, high[4] = {0.2, 11, 0.2, 0.2};
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0, 0, 2, t, 2, s, NULL),
+                   MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0, 0, 0, t, 2, s, v), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "1 to 1024 times"));
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0, 0, 2, back, 2, s, v), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "times: expected strictly increasing"));
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0, 0, 2, t, 2, neg, v), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "spots"));
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0, 0, 2, t, 2, s, high), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "values[0][1]"));
+  assert_int_equal(mcp_market_size(m), 0);
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0, 0, 2, t, 2, s, v), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "L", MCP_CURVE_VOLATILITY, 2, t + 0, v),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "surface"));
+  mcp_market_destroy(m);
+}
+
 /* ---- 7. two correlated assets: Margrabe and Stulz ---------------------- */
 
 typedef struct pair_case {
@@ -1167,6 +1249,8 @@ int main(void)
       cmocka_unit_test(test_barriers),
       cmocka_unit_test(test_lookbacks),
       cmocka_unit_test(test_lookbacks_bridge),
+      cmocka_unit_test(test_local_vol),
+      cmocka_unit_test(test_bad_local_vol),
       cmocka_unit_test(test_two_assets),
       cmocka_unit_test(test_in_out_parity),
       cmocka_unit_test(test_orderings),
