@@ -210,6 +210,21 @@ mcp_status mcp_market_add_local_vol(mcp_market *market, const char *name, double
                                     double rate, double dividend, size_t ntimes,
                                     const double *times, size_t nspots, const double *spots,
                                     const double *values);
+/* A Black-Scholes implied volatility sigma(strike, maturity), smooth in both
+ * (the helper below differentiates it), for maturities > 0. */
+typedef double (*mcp_implied_fn)(double strike, double maturity, void *arg);
+/* Fills values[i * nspots + k] with the local volatility at (times[i],
+ * spots[k]) that reprices the Europeans of the implied surface, for spot and
+ * flat rate and dividend: Dupire's formula in total implied variance, by
+ * central differences (steps 1e-3 in log-moneyness and 1e-3 x t in time;
+ * times below 1/365 are taken at 1/365).  The result feeds
+ * mcp_market_add_local_vol.  MCP_ERR_INPUT, with the node named in err
+ * (errlen bytes, may be NULL), where the implied surface admits arbitrage
+ * (no local volatility there); MCP_ERR_ARGUMENT for NULL arrays. */
+mcp_status mcp_local_vol_from_implied(double spot, double rate, double dividend,
+                                      mcp_implied_fn implied, void *arg, size_t ntimes,
+                                      const double *times, size_t nspots, const double *spots,
+                                      double *values, char *err, size_t errlen);
 
 /* Piecewise-constant term structures.  value[i] applies on (end[i-1], end[i]]
  * (end[-1] = 0) and the last value beyond end[n-1]; ends strictly increase.

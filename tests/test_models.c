@@ -539,6 +539,83 @@ static void test_local_vol(void **state)
   mcp_market_destroy(m);
 }
 
+/* Total variance that falls with time: no local volatility. */
+static double falling_vol(double strike, double maturity, void *arg)
+{
+  (void)strike;
+  (void)arg;
+  return 0.3 / maturity;
+}
+
+/* An implied surface with skew and smile in moneyness over sqrt(T), its
+ * wings flat. */
+typedef struct smile {
+  double spot, rate, dividend;
+} smile;
+
+static double smile_vol(double strike, double maturity, void *arg)
+{
+  const smile *s = arg;
+  double m = log(strike / (s->spot * exp((s->rate - s->dividend) * maturity))) / sqrt(maturity);
+  double u = tanh(m / 2); /* bounded wings */
+  return 0.2 - 0.04 * u + 0.03 * u * u;
+}
+
+/* Dupire's surface from it reprices its Europeans: within the discretisation
+ * (log-Euler on 100 steps a year, the surface linear between its nodes) of
+ * 0.5% of the price, and 4 standard errors. */
+static void test_dupire(void **state)
+{
+  smile s = {100, 0.03, 0.01};
+  enum { NT = 31, NS = 81 };
+  double t[NT], x[NS], v[NT * NS];
+  for (int i = 0; i < NT; i++)
+    t[i] = 0.05 * i;
+  for (int k = 0; k < NS; k++)
+    x[k] = 30 * pow(10, k / (NS - 1.0));
+  char err[256];
+  if (mcp_local_vol_from_implied(s.spot, s.rate, s.dividend, smile_vol, &s, NT, t, NS, x, v, err,
+                                 sizeof err) != MCP_OK)
+    fail_msg("%s", err);
+  mcp_market *m = new_market();
+  assert_int_equal(
+      mcp_market_add_local_vol(m, "D", s.spot, s.rate, s.dividend, NT, t, NS, x, v), MCP_OK);
+  mcp_portfolio *p = new_portfolio(400000, 909);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 100), MCP_OK);
+  static const double strikes[5] = {75, 90, 100, 110, 130}, mats[2] = {0.5, 1.25};
+  for (int a = 0; a < 2; a++)
+    for (int k = 0; k < 5; k++) {
+      char id[32];
+      snprintf(id, sizeof id, "K%g-T%g", strikes[k], mats[a]);
+      add_european(p, id, "D", strikes[k] < 100 ? MCP_PUT : MCP_CALL, strikes[k], mats[a], 1);
+    }
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (int a = 0; a < 2; a++)
+    for (int k = 0; k < 5; k++) {
+      char id[32];
+      snprintf(id, sizeof id, "K%g-T%g", strikes[k], mats[a]);
+      double T = mats[a], sig = smile_vol(strikes[k], T, &s);
+      double exact = cf_black(strikes[k] < 100 ? MCP_PUT : MCP_CALL,
+                              s.spot * exp((s.rate - s.dividend) * T), strikes[k], sig * sqrt(T),
+                              exp(-s.rate * T));
+      mcp_estimate e = estimate(r, id);
+      if (fabs(e.price - exact) > 4 * e.std_error + 0.005 * exact)
+        fail_msg("%s: local volatility %.5f +- %.5f, implied %.5f (vol %.4f)", id, e.price,
+                 e.std_error, exact, sig);
+    }
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  /* a calendar arbitrage (total variance falling with time) is named */
+  assert_int_equal(mcp_local_vol_from_implied(100, 0, 0, falling_vol, NULL, NT, t, NS, x, v, err,
+                                              sizeof err),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(err, "arbitrage"));
+  assert_int_equal(mcp_local_vol_from_implied(100, 0, 0, NULL, NULL, NT, t, NS, x, v, err,
+                                              sizeof err),
+                   MCP_ERR_ARGUMENT);
+}
+
 static void test_bad_local_vol(void **state)
 {
   (void)state;
@@ -1250,6 +1327,7 @@ int main(void)
       cmocka_unit_test(test_lookbacks),
       cmocka_unit_test(test_lookbacks_bridge),
       cmocka_unit_test(test_local_vol),
+      cmocka_unit_test(test_dupire),
       cmocka_unit_test(test_bad_local_vol),
       cmocka_unit_test(test_two_assets),
       cmocka_unit_test(test_in_out_parity),
