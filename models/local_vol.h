@@ -2,10 +2,11 @@
  * run's grid with the volatility of the path's own spot at the step's start:
  *   log S(t + dt) = log S(t) + (r - q) dt - sigma^2 dt / 2 + sigma sqrt(dt) Z,
  *   sigma = sigma(t, S(t)).
- * The surface is given on a grid of times and spots; the host interpolates it
- * linearly in time at each step's start (one slice a step, plan.c), and the
- * path interpolates the step's slice linearly in log-spot, flat beyond the
- * grid's first and last spots. */
+ * The surface is given on a grid of times and spots, linear in time between
+ * them; the host gives each step a slice, at each spot node the root mean
+ * square of sigma over the step (plan.c), and the path interpolates the
+ * step's slice linearly in log-spot, flat beyond the grid's first and last
+ * spots. */
 #ifndef MCP_LOCAL_VOL_H
 #define MCP_LOCAL_VOL_H
 

@@ -32,6 +32,7 @@
 #define MCPI_TAG_MASK 0xffu        /* schedules fixing at the end of this step */
 #define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */
 #define MCPI_TAG_LAST (1u << 31)   /* the step's last element */
+#define MCPI_TAG_CASH (1u << 30)   /* a cash dividend at the end of this step (last element) */
 /* What a single-asset path records at its fixings besides the sum of spots:
  * the sum of log-spots (geometric averages) and the extremes (lookbacks,
  * barriers watched on dates); a job records only what its trades read. */
@@ -65,6 +66,7 @@ typedef struct mcpi_job_view {
   int32_t lv_n;              /* local volatility: the slices' spots (local_vol.h) */
   const double *lv_y, *lv_vol;  /* log-spots, and a slice a step */
   const float *lv_y_f, *lv_vol_f;
+  const double *cash;        /* each step's cash dividend (MCPI_TAG_CASH), or NULL */
   const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
   const float *chol_f;
   const mcpi_payoff_spec *trades;
@@ -115,6 +117,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_MODEL_OF(j) ((j)->model)
 #define MCPI_TRACK_OF(j) ((j)->track)
 #define MCPI_EXTREMA_OF(j) ((j)->extrema)
+#define MCPI_CASH_OF(j) ((j)->cash != NULL)
 #define MCPI_P(name) name
 #include "path_body.h"
 #undef MCPI_P
@@ -132,6 +135,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_NMON
 #undef MCPI_MODEL_OF
 #undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
 
 /* The job-shaped single-asset states: Black-Scholes jobs whose trades use at
  * most MCPI_SMALL_SCHEDULES schedules and MCPI_SMALL_MONITORS monitors (a
@@ -143,6 +147,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_SMALL_MONITORS 1
 #define MCPI_MODEL_OF(j) MCPI_MODEL_BLACK_SCHOLES
 #define MCPI_EXTREMA_OF(j) 0 /* jobs that sample extremes have the general state */
+#define MCPI_CASH_OF(j) 0    /* and jobs with cash dividends */
 #define MCPI_NSCHED MCPI_SMALL_SCHEDULES
 #define MCPI_NMON MCPI_SMALL_MONITORS
 #define MCPI_SINGLE_ONLY
@@ -184,6 +189,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_SINGLE_ONLY
 #undef MCPI_MODEL_OF
 #undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
 #undef MCPI_NSCHED
 #undef MCPI_NMON
 #undef MCPI_TRACK_OF

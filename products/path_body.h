@@ -120,11 +120,38 @@ MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
   st->step++;
 }
 
-/* The end of a step: the fixings made there and the barriers watched. */
+/* A cash dividend at the end of the step just watched (st->step - 1): the
+ * spot drops by the amount, floored at 0 (log-spot -inf), and a barrier
+ * watched on the bridge, which saw the step up to the drop, sees the spot
+ * after it too. */
+MCP_HD static inline void MCPI_P(mcpi_path_cash)(MCPI_P(mcpi_path_state) *st,
+                                                 const mcpi_job_view *j)
+{
+  int s = st->step - 1;
+  MCPI_REAL left = MCPI_EXP(st->x) - (MCPI_REAL)j->cash[s];
+  st->x = left > 0 ? MCPI_LOG(left) : -(MCPI_REAL)INFINITY;
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_NMON; m++)
+    if (m < j->nmon && s <= j->mon_end[m]) {
+      MCPI_REAL h = (MCPI_REAL)j->mon_log_barrier[m];
+      st->survival[m] *= (j->mon_up[m] ? st->x < h : st->x > h) ? 1 : 0;
+    }
+}
+
+/* The end of a step: the fixings made there and the barriers watched; with
+ * a cash dividend, the barriers up to the drop, then the drop, then the
+ * fixings (which see the spot after it). */
 MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
                                                     const mcpi_job_view *j, uint32_t tag)
 {
   uint32_t mask = tag & MCPI_TAG_MASK;
+  if (MCPI_CASH_OF(j) && (tag & MCPI_TAG_CASH)) {
+    MCPI_P(mcpi_path_watch)(st, j);
+    MCPI_P(mcpi_path_cash)(st, j);
+    if (mask)
+      MCPI_P(mcpi_path_fix)(st, j, mask, MCPI_EXP(st->x));
+    return;
+  }
   if (mask)
     MCPI_P(mcpi_path_fix)(st, j, mask, MCPI_EXP(st->x));
   MCPI_P(mcpi_path_watch)(st, j);

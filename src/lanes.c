@@ -72,6 +72,11 @@ static inline void group(const mcpi_job_view *v, const double *z, size_t ldz, si
           mcpi_path_advance(&st[k], v, ze[k], a, b, tag);
         if (!(tag & MCPI_TAG_LAST))
           continue;
+        int cash = v->cash && (tag & MCPI_TAG_CASH); /* mcpi_path_observe's order */
+        for (size_t k = 0; cash && k < n; k++) {
+          mcpi_path_watch(&st[k], v);
+          mcpi_path_cash(&st[k], v);
+        }
         if (mask) {
           for (size_t k = 0; k < n; k++)
             x[k] = st[k].x;
@@ -79,7 +84,7 @@ static inline void group(const mcpi_job_view *v, const double *z, size_t ldz, si
           for (size_t k = 0; k < n; k++)
             mcpi_path_fix(&st[k], v, mask, spot[k]);
         }
-        for (size_t k = 0; k < n; k++)
+        for (size_t k = 0; !cash && k < n; k++)
           mcpi_path_watch(&st[k], v);
       }
       for (size_t k = 0; k < n; k++)

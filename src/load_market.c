@@ -22,7 +22,7 @@ enum {
   F("name", ALL) F("model", ALL) F("spot", ALL) F("rate", ALL) F("dividend", ALL)           \
   F("volatility", BS | MERTON) F("v0", HESTON) F("kappa", HESTON) F("theta", HESTON)       \
   F("xi", HESTON) F("rho", HESTON) F("lambda", MERTON) F("jump_mean", MERTON)              \
-  F("jump_vol", MERTON) F("local_volatility", LOCAL) F("curves", ALL)
+  F("jump_vol", MERTON) F("local_volatility", LOCAL) F("dividends", BS) F("curves", ALL)
 #define FIELD_KEY(key, models) key,
 #define FIELD_MODELS(key, models) models,
 static const char *const underlying_keys[] = {UNDERLYING_FIELDS(FIELD_KEY)};
@@ -182,6 +182,43 @@ static mcp_status read_surface(const mcpi_json_doc *d, const mcpi_json_path *pat
   return MCP_OK;
 }
 
+/* Cash dividends [{time, amount}, ...] at path (the library checks the
+ * times' order and the amounts). */
+static const char *const cash_keys[] = {"time", "amount"};
+#define CASH_WHAT "a dividend object {time, amount}"
+
+static mcp_status read_cash(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                            curve *c)
+{
+  const mcpi_json_path at = {path, "dividends", 0};
+  json_t *list, *one;
+  size_t i;
+  mcp_status st;
+  if ((st = mcpi_json_array(d, path, obj, "dividends", MCPI_OPTIONAL, 0,
+                            "an array of dividend objects {time, amount}", &list)) ||
+      !list)
+    return st;
+  size_t n = json_array_size(list);
+  c->end = malloc((n ? n : 1) * sizeof(double));
+  c->value = malloc((n ? n : 1) * sizeof(double));
+  if (!c->end || !c->value)
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_array_foreach(list, i, one) {
+    const mcpi_json_path item = {&at, NULL, i};
+    if ((st = mcpi_json_object(d, &item, one, CASH_WHAT, cash_keys, MCPI_COUNT(cash_keys))) ||
+        (st = mcpi_json_number(d, &item, one, "time", MCPI_REQUIRED, mcpi_check_maturity,
+                               &c->end[i])) ||
+        (st = mcpi_json_number(d, &item, one, "amount", MCPI_REQUIRED, mcpi_check_cash,
+                               &c->value[i])))
+      return st;
+    if (i && c->end[i] <= c->end[i - 1])
+      return mcpi_json_expected(d, &(mcpi_json_path){&item, "time", 0},
+                                "a time after the previous dividend's");
+  }
+  c->n = n;
+  return MCP_OK;
+}
+
 /* Whether the underlying u gives curves.KEY. */
 static int has_curve(json_t *u, const char *key)
 {
@@ -213,6 +250,7 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
          jump_vol = 0;
   curve curves[MCPI_COUNT(curves_keys)] = {{0}};
   surface lv = {0};
+  curve cash = {0};
   const mcpi_json_path curves_path = {path, "curves", 0};
   const mcpi_underlying *same;
   mcp_status st;
@@ -257,6 +295,7 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
     return mcpi_json_expected(d, &(mcpi_json_path){path, "name", 0}, what);
   }
   if ((st = read_curves(d, path, u, curves)) != MCP_OK ||
+      (model == MCPI_MODEL_BLACK_SCHOLES && (st = read_cash(d, path, u, &cash)) != MCP_OK) ||
       (model == MCPI_MODEL_LOCAL_VOL && (st = read_surface(d, path, u, &lv)) != MCP_OK))
     goto done;
   switch (model) {
@@ -278,6 +317,9 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_market_last_error(m));
     goto done;
   }
+  if (cash.n && (st = mcp_market_set_cash_dividends(m, name, cash.n, cash.end, cash.value)))
+    st = mcpi_json_fail(d, &(mcpi_json_path){path, "dividends", 0}, 0, st, "%s",
+                        mcp_market_last_error(m));
   /* The library's checks of a curve the reader let through (a Heston
    * volatility curve) are reported at the curve. */
   for (size_t k = 0; k < MCPI_COUNT(curves_keys) && st == MCP_OK; k++)
@@ -288,6 +330,8 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                           mcp_market_last_error(m));
 done:
   free_curves(curves);
+  free(cash.end);
+  free(cash.value);
   free(lv.times);
   free(lv.spots);
   free(lv.values);

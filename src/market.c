@@ -55,8 +55,40 @@ double mcpi_surface_at(const mcpi_surface *s, double t, size_t k)
   return a + w * (b - a);
 }
 
+int mcpi_cash_copy(mcpi_underlying *dst, const mcpi_underlying *src)
+{
+  dst->ncash = 0;
+  dst->cash_t = dst->cash_amount = NULL;
+  if (!src->ncash)
+    return 1;
+  dst->cash_t = malloc(src->ncash * sizeof(double));
+  dst->cash_amount = malloc(src->ncash * sizeof(double));
+  if (!dst->cash_t || !dst->cash_amount) {
+    free(dst->cash_t);
+    free(dst->cash_amount);
+    dst->cash_t = dst->cash_amount = NULL;
+    return 0;
+  }
+  memcpy(dst->cash_t, src->cash_t, src->ncash * sizeof(double));
+  memcpy(dst->cash_amount, src->cash_amount, src->ncash * sizeof(double));
+  dst->ncash = src->ncash;
+  return 1;
+}
+
+double mcpi_cash_carried(const mcpi_underlying *u, double t0, double t1)
+{
+  double sum = 0;
+  for (size_t i = 0; i < u->ncash; i++)
+    if (u->cash_t[i] > t0 && u->cash_t[i] <= t1)
+      sum += u->cash_amount[i] * exp(mcpi_curve_integral(&u->rate, u->cash_t[i], t1) -
+                                     mcpi_curve_integral(&u->dividend, u->cash_t[i], t1));
+  return sum;
+}
+
 static void free_underlying(mcpi_underlying *u)
 {
+  free(u->cash_t);
+  free(u->cash_amount);
   free(u->name);
   mcpi_curve_free(&u->rate);
   mcpi_curve_free(&u->dividend);
@@ -201,6 +233,50 @@ static const char *check_axis(size_t n, const double *x, double low, double high
     if (!isfinite(x[i]) || x[i] < low || x[i] > high || (i && x[i] <= x[i - 1]))
       return "strictly increasing";
   return NULL;
+}
+
+mcp_status mcp_market_set_cash_dividends(mcp_market *m, const char *name, size_t n,
+                                        const double *times, const double *amounts)
+{
+  if (!m)
+    return MCP_ERR_ARGUMENT;
+  if (!name)
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "cash dividends: underlying name is NULL");
+  mcpi_underlying *u = (mcpi_underlying *)mcpi_market_find(m, name);
+  if (!u)
+    return mcpi_fail(m->err, MCP_ERR_NOT_FOUND,
+                     "cash dividends: underlying '%s' is not in the market", name);
+  if (u->model != MCPI_MODEL_BLACK_SCHOLES)
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': cash dividends: expected a Black-Scholes underlying",
+                     name);
+  if (n && (!times || !amounts))
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
+                     "underlying '%s': cash dividends: NULL times or amounts", name);
+  if (n > MCPI_MAX_CASH_DIVIDENDS)
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': cash dividends: expected at most %d, got %zu", name,
+                     MCPI_MAX_CASH_DIVIDENDS, n);
+  const char *why = mcpi_check_grid(n, times);
+  if (why)
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': cash dividends: times: expected %s",
+                     name, why);
+  for (size_t i = 0; i < n; i++)
+    if ((why = mcpi_check_cash(amounts[i])))
+      return mcpi_fail(m->err, MCP_ERR_INPUT,
+                       "underlying '%s': cash dividends: amount %zu: expected %s, got %g", name,
+                       i, why, amounts[i]);
+  mcpi_underlying given = {.ncash = n, .cash_t = (double *)times,
+                           .cash_amount = (double *)amounts},
+                  copy;
+  if (!mcpi_cash_copy(&copy, &given))
+    return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory for cash dividends");
+  free(u->cash_t);
+  free(u->cash_amount);
+  u->ncash = copy.ncash;
+  u->cash_t = copy.cash_t;
+  u->cash_amount = copy.cash_amount;
+  return MCP_OK;
 }
 
 mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot, double rate,

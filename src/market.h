@@ -25,6 +25,9 @@ typedef struct mcpi_underlying {
   double v0, kappa, theta, xi, rho;       /* Heston */
   double lambda, jump_mean, jump_vol;     /* Merton */
   mcpi_surface lv;                        /* local volatility */
+  /* discrete cash dividends (Black-Scholes): amount[i] paid at time t[i] */
+  size_t ncash;
+  double *cash_t, *cash_amount;
 } mcpi_underlying;
 
 typedef struct mcpi_correlation {
@@ -50,6 +53,11 @@ double mcpi_surface_at(const mcpi_surface *s, double t, size_t k);
 /* A copy of src; 0 when out of memory. */
 int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src);
 void mcpi_surface_free(mcpi_surface *s);
+/* dst's cash dividends a copy of src's; 0 when out of memory. */
+int mcpi_cash_copy(mcpi_underlying *dst, const mcpi_underlying *src);
+/* The dividends of u paid in (t0, t1], each carried to t1 at the
+ * underlying's rate less its yield: sum D_i exp(int_{t_i}^{t1} (r - q)). */
+double mcpi_cash_carried(const mcpi_underlying *u, double t0, double t1);
 
 /* The underlying called name, or NULL. */
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name);

@@ -202,7 +202,9 @@ mcp_status mcp_market_add_merton(mcp_market *market, const char *name, double sp
  * values[i * nspots + k] = sigma(times[i], spots[k]), each in [0, 10].
  * Between the nodes sigma is linear in time and in log-spot, and flat beyond
  * the grid.  Paths follow log-Euler on the run's grid, each step with the
- * volatility of the path's spot at the step's start: the discretisation
+ * volatility of the path's spot at the step's start (at each spot node, the
+ * root mean square over the step: exact for a surface of time alone): the
+ * discretisation
  * error shrinks with steps_per_year.  Rate and dividend curves may be set
  * (mcp_market_set_curve); a volatility curve may not.  Monte Carlo only; the
  * Greeks by revaluation (vega: the whole surface shifted). */
@@ -210,6 +212,15 @@ mcp_status mcp_market_add_local_vol(mcp_market *market, const char *name, double
                                     double rate, double dividend, size_t ntimes,
                                     const double *times, size_t nspots, const double *spots,
                                     const double *values);
+/* Discrete cash dividends of a Black-Scholes underlying (replacing any set
+ * before; n = 0 removes them): amounts[i] >= 0 paid at times[i] (strictly
+ * increasing, in (0, 100]).  At each time the spot drops by the amount,
+ * floored at 0; fixings at that time see the spot after the drop.  With the
+ * continuous yield (dividend) both apply.  Multi-asset products refuse
+ * underlyings with cash dividends, and their Greeks are estimated by
+ * revaluation. */
+mcp_status mcp_market_set_cash_dividends(mcp_market *market, const char *name, size_t n,
+                                        const double *times, const double *amounts);
 /* A Black-Scholes implied volatility sigma(strike, maturity), smooth in both
  * (the helper below differentiates it), for maturities > 0. */
 typedef double (*mcp_implied_fn)(double strike, double maturity, void *arg);
@@ -305,14 +316,16 @@ typedef enum mcp_strike_kind { MCP_FIXED_STRIKE = 0, MCP_FLOATING_STRIKE } mcp_s
 typedef enum mcp_barrier_kind {
   MCP_UP_AND_OUT = 0, MCP_UP_AND_IN, MCP_DOWN_AND_OUT, MCP_DOWN_AND_IN
 } mcp_barrier_kind;
-/* How a barrier is watched:
+/* How a barrier, or a lookback's extremum, is watched:
  *   discrete  at the monitoring dates (the fixings) only;
  *   bgk       the same, with the barrier moved towards the spot by the factor
  *             exp(0.5826 sigma sqrt(dt)), dt the mean spacing of the dates
  *             (Broadie, Glasserman and Kou 1997), to price a continuous barrier;
  *   bridge    continuously: on every simulation step the probability that a
  *             Brownian bridge between the step's end points crossed the barrier
- *             (exact for Black-Scholes on any grid). */
+ *             (exact for Black-Scholes on any grid); a lookback's maximum or
+ *             minimum drawn from that bridge, from one more normal a step.
+ * Lookbacks take discrete or bridge (bgk is MCP_ERR_INPUT). */
 typedef enum mcp_monitoring {
   MCP_MONITOR_DISCRETE = 0, MCP_MONITOR_BGK, MCP_MONITOR_BRIDGE
 } mcp_monitoring;
@@ -612,7 +625,8 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  * Each is estimated by a method, reported beside it:
  *   pathwise          the derivative of the payoff along the path: delta of
  *                     continuous payoffs (European, Asian, lookback, basket,
- *                     best-of, worst-of), and the rho (every model) and vega
+ *                     best-of, worst-of), and the rho (every model but local
+ *                     volatility, whose trades are revalued) and vega
  *                     (Black-Scholes, Merton, a volatility constant within
  *                     each simulation step) of the single-asset ones, in
  *                     double precision;

@@ -323,6 +323,12 @@ static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const
   if ((*u)->model != MCPI_MODEL_BLACK_SCHOLES)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde needs a Black-Scholes "
                      "underlying; '%s' is not one", t->id, (*u)->name);
+  for (size_t i = 0; i < (*u)->ncash; i++)
+    if ((*u)->cash_t[i] <= t->maturity)
+      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde does not take cash "
+                       "dividends, and '%s' pays one at %g; expected Monte Carlo (European, "
+                       "barrier) or an underlying without them (American)",
+                       t->id, (*u)->name, (*u)->cash_t[i]);
   double vlo, vhi;
   mcpi_curve_abs_bounds(&(*u)->vol, t->maturity, &vlo, &vhi);
   if (vlo <= 0)

@@ -167,6 +167,11 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
                        "trade '%s': assets: '%s' is not a Black-Scholes underlying; "
                        "multi-asset products need Black-Scholes underlyings",
                        t->id, u->name);
+    if (multi_asset(t) && u->ncash)
+      return mcpi_fail(err, MCP_ERR_INPUT,
+                       "trade '%s': assets: '%s' pays cash dividends, which multi-asset "
+                       "products do not take; expected underlyings without them",
+                       t->id, u->name);
     k->asset[a] = (size_t)(u - m->u);
   }
   qsort(k->asset, k->n, sizeof *k->asset, cmp_size);
@@ -176,6 +181,13 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
 static double forward_growth(const mcpi_underlying *u, double t)
 {
   return exp(mcpi_curve_integral(&u->rate, 0, t) - mcpi_curve_integral(&u->dividend, 0, t));
+}
+
+/* The forward of u at t, less the cash dividends paid by then (exact while
+ * the floor at 0 does not bind). */
+static double forward(const mcpi_underlying *u, double t)
+{
+  return u->spot * forward_growth(u, t) - mcpi_cash_carried(u, 0, t);
 }
 
 /* Index of t in the sorted grid g[0..n), which holds it. */
@@ -204,7 +216,9 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
   /* the uniform grid stays on the dates it has at origin 0 (theta moves the
    * origin: the same steps, each one day closer) */
   size_t nuni = p->steps_per_year ? (size_t)ceil((last + p->origin) * p->steps_per_year - 1e-9) : 0;
-  cap += nuni + p->ngrid;
+  const mcpi_underlying *u0 = j->u[0];
+  size_t ncash = j->nassets == 1 ? u0->ncash : 0;
+  cap += nuni + p->ngrid + ncash;
   if (cap > MCPI_MAX_STEPS)
     return mcpi_fail(err, MCP_ERR_INPUT,
                      "underlying '%s': %zu simulation times, more than the %d allowed; "
@@ -223,6 +237,9 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
   for (size_t i = 0; i < p->ngrid; i++)
     if (p->grid[i] < last)
       g[n++] = p->grid[i];
+  for (size_t i = 0; i < ncash; i++) /* the spot drops at the end of a step */
+    if (u0->cash_t[i] <= last)
+      g[n++] = u0->cash_t[i];
   qsort(g, n, sizeof *g, cmp_double);
   size_t m = 0;
   for (size_t i = 0; i < n; i++)
@@ -276,8 +293,40 @@ static void equal_steps(mcpi_job *j)
   }
 }
 
-/* A local-volatility job's surface: its log-spots and a slice at each
- * step's start (local_vol.h). */
+/* The cash dividends paid within the job's dates: the amount dropped at the
+ * end of each step (0 for most) and the steps' tags. */
+static mcp_status build_cash(mcpi_job *j, char *err)
+{
+  const mcpi_underlying *u = j->u[0];
+  size_t F = (size_t)j->nfactors, n = j->nsteps;
+  double last = j->times[n - 1];
+  if (!(j->cash = calloc(n, sizeof *j->cash)))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the cash dividends");
+  for (size_t i = 0; i < u->ncash; i++)
+    if (u->cash_t[i] <= last + MCPI_TIME_EPS) {
+      size_t s = grid_index(j->times, n, u->cash_t[i]);
+      j->cash[s] += u->cash_amount[i];
+      j->tag[s * F + F - 1] |= MCPI_TAG_CASH;
+    }
+  return MCP_OK;
+}
+
+/* Surface row r's value at spot node k at time t, for t in [times[r - 1],
+ * times[r]] (r = 0 or nt: flat beyond the first or last time). */
+static double row_at(const mcpi_surface *s, size_t r, double t, size_t k)
+{
+  if (r == 0)
+    return s->values[k];
+  if (r == s->nt)
+    return s->values[(s->nt - 1) * s->ns + k];
+  double t0 = s->times[r - 1], a = s->values[(r - 1) * s->ns + k], b = s->values[r * s->ns + k];
+  return a + (t - t0) / (s->times[r] - t0) * (b - a);
+}
+
+/* A local-volatility job's surface: its log-spots and a slice a step, each
+ * node's root mean square over the step, sqrt(int sigma^2 dt / dt) with
+ * sigma linear in time between the surface's times: exact for a surface of
+ * time alone (local_vol.h). */
 static mcp_status build_slices(mcpi_job *j, char *err)
 {
   const mcpi_surface *s = &j->u[0]->lv;
@@ -285,7 +334,7 @@ static mcp_status build_slices(mcpi_job *j, char *err)
   if (n * ns > MCPI_MAX_SLICES)
     return mcpi_fail(err, MCP_ERR_INPUT,
                      "underlying '%s': %zu simulation times x %zu surface spots exceed the "
-                     "%d volatility slices a job may hold; use fewer steps or spots",
+                     "%d volatility values a job may hold; use fewer steps or spots",
                      j->u[0]->name, n, ns, MCPI_MAX_SLICES);
   j->lv_n = (int)ns;
   j->lv_y = malloc(ns * sizeof(double));
@@ -298,12 +347,28 @@ static mcp_status build_slices(mcpi_job *j, char *err)
     j->lv_y[k] = log(s->spots[k]);
     j->lv_y_f[k] = (float)j->lv_y[k];
   }
-  for (size_t i = 0; i < n; i++)
+  size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */
+  for (size_t i = 0; i < n; i++) {
+    double t0 = i ? j->times[i - 1] : 0, t1 = j->times[i];
+    while (r < s->nt && s->times[r] <= t0)
+      r++;
     for (size_t k = 0; k < ns; k++) {
-      double v = mcpi_surface_at(s, i ? j->times[i - 1] : 0, k);
+      /* pieces between t0, the surface's times inside the step, and t1 */
+      double acc = 0, pt = t0, pv = row_at(s, r, t0, k);
+      for (size_t q = r; q <= s->nt; q++) {
+        double qt = q < s->nt && s->times[q] < t1 ? s->times[q] : t1;
+        double qv = q < s->nt && s->times[q] < t1 ? s->values[q * ns + k] : row_at(s, q, t1, k);
+        acc += (qt - pt) * (pv * pv + pv * qv + qv * qv) / 3;
+        if (qt == t1)
+          break;
+        pt = qt;
+        pv = qv;
+      }
+      double v = sqrt(acc / (t1 - t0));
       j->lv_vol[i * ns + k] = v;
       j->lv_vol_f[i * ns + k] = (float)v;
     }
+  }
   return MCP_OK;
 }
 
@@ -374,7 +439,7 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
   for (int k = 0; k < d->nsched; k++)
     for (size_t i = 0; i < d->sched[k].n; i++)
       j->tag[grid_index(j->times, j->nsteps, d->sched[k].t[i]) * F + F - 1] |= 1u << k;
-  return MCP_OK;
+  return j->nassets == 1 && u0->ncash ? build_cash(j, err) : MCP_OK;
 }
 
 /* Average variance of the trade's underlying over [0, T], for the BGK shift. */
@@ -402,7 +467,7 @@ static void set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec
   }
   if (t->product == MCP_PRODUCT_ASIAN && t->average == MCP_ARITHMETIC &&
       t->strike_kind == MCP_FIXED_STRIKE) {
-    if (u->model == MCPI_MODEL_BLACK_SCHOLES) {
+    if (u->model == MCPI_MODEL_BLACK_SCHOLES && !u->ncash) {
       s->control = MCPI_CV_GEOMETRIC;
       s->control_mean = mcpi_geometric_asian(t->type, u->spot, t->strike, &u->rate,
                                              &u->dividend, &u->vol, t->nfix, t->fix,
@@ -411,13 +476,13 @@ static void set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec
     }
     double mean = 0;
     for (size_t i = 0; i < t->nfix; i++)
-      mean += u->spot * forward_growth(u, t->fix[i]);
+      mean += forward(u, t->fix[i]);
     s->control = MCPI_CV_AVERAGE;
     s->control_mean = s->discount * mean / (double)t->nfix;
     return;
   }
   s->control = MCPI_CV_TERMINAL;
-  s->control_mean = s->discount * u->spot * forward_growth(u, T);
+  s->control_mean = s->discount * forward(u, T);
 }
 
 /* The martingale check of every simulated underlying (issue 17): after the
@@ -445,7 +510,7 @@ static void add_forwards(mcpi_job *j, const job_draft *d)
       s->assets = 1u << a;
       s->weight[a] = 1;
     }
-    j->fwd[a] = discount * u->spot * forward_growth(u, last);
+    j->fwd[a] = discount * forward(u, last);
   }
 }
 
@@ -706,6 +771,7 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->lv_vol);
     free(j->lv_y_f);
     free(j->lv_vol_f);
+    free(j->cash);
     free(j->trade);
     free(j->spec);
     free(j->est);
@@ -811,6 +877,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .lv_vol = j->lv_vol,
                      .lv_y_f = j->lv_y_f,
                      .lv_vol_f = j->lv_vol_f,
+                     .cash = j->cash,
                      .chol = j->chol,
                      .chol_f = j->chol_f,
                      .trades = j->spec,
@@ -843,7 +910,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
 static int job_fits(const mcpi_job *j, int nsched, int nmon)
 {
   if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len || j->nmon > nmon ||
-      j->extrema)
+      j->extrema || j->cash)
     return 0;
   for (size_t e = 0; e < j->nelem; e++)
     if ((j->tag[e] & MCPI_TAG_MASK) >> nsched)

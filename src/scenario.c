@@ -135,6 +135,8 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     v->name = NULL;
     v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL};
     v->lv = (mcpi_surface){0, 0, NULL, NULL, NULL};
+    v->ncash = 0;
+    v->cash_t = v->cash_amount = NULL;
     c->n = i + 1;
     /* an underlying no trade uses keeps its curves */
     double xv = !used || used[i] ? x[MCP_SHIFT_VOLATILITY] : 0;
@@ -143,7 +145,7 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
          copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], xr) &&
          copy_curve(&v->dividend, &u->dividend, MCP_SHIFT_ABSOLUTE, 0) &&
          copy_curve(&v->vol, &u->vol, kind[MCP_SHIFT_VOLATILITY], xv) &&
-         mcpi_surface_copy(&v->lv, &u->lv);
+         mcpi_surface_copy(&v->lv, &u->lv) && mcpi_cash_copy(v, u);
     if (!ok)
       break;
     for (size_t k = 0; k < v->lv.nt * v->lv.ns; k++) /* the whole surface moves */

@@ -15,6 +15,7 @@
 #define MCPI_MAX_STEPS_PER_YEAR 100000u
 #define MCPI_MAX_ID 128
 #define MCPI_MAX_SURFACE 1024     /* times, and spots, of a local-volatility surface */
+#define MCPI_MAX_CASH_DIVIDENDS 1000
 #define MCPI_PDE_MIN_POINTS 16u
 #define MCPI_PDE_MAX_POINTS 65536u
 #define MCPI_PDE_MAX_STEPS 100000u

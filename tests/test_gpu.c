@@ -197,8 +197,8 @@ static void strategies_identical(void **state)
 
 /* ---- the models, products and methods of issue 4 ----------------------- */
 
-/* Black-Scholes with term structures, three correlated assets, Heston and
- * Merton. */
+/* Black-Scholes with term structures, three correlated assets, Heston,
+ * Merton, local volatility and Black-Scholes with cash dividends. */
 static mcp_market *models_market(void)
 {
   mcp_market *m = market();
@@ -215,6 +215,10 @@ static mcp_market *models_market(void)
   const double lt[3] = {0.1, 0.55, 1.5}, ls[4] = {70, 90, 110, 140};
   const double lv[12] = {0.4, 0.3, 0.22, 0.2, 0.35, 0.28, 0.21, 0.19, 0.3, 0.25, 0.2, 0.2};
   assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.02, 0.01, 3, lt, 4, ls, lv), MCP_OK);
+  /* cash dividends, one between the steps and one on a fixing */
+  const double dt[2] = {0.3, 0.5}, da[2] = {1.5, 2};
+  assert_int_equal(mcp_market_add_black_scholes(m, "D", 90, 0.03, 0.005, 0.3), MCP_OK);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "D", 2, dt, da), MCP_OK);
   return m;
 }
 
@@ -224,13 +228,13 @@ static void add(mcp_portfolio *p, const mcp_trade *t)
     fail_msg("%s", mcp_portfolio_last_error(p));
 }
 
-/* Every single-asset product on A, H, M and L, and the three multi-asset
+/* Every single-asset product on A, H, M, L and D, and the three multi-asset
  * ones on A, B and C; trade k of each underlying takes its own methods when
  * mixed is set. */
 static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
 {
-  static const char *und[4] = {"A", "H", "M", "L"}, *abc[3] = {"A", "B", "C"};
-  static const double spot[4] = {100, 100, 80, 100}, w[3] = {0.5, 1, 0.05};
+  static const char *und[5] = {"A", "H", "M", "L", "D"}, *abc[3] = {"A", "B", "C"};
+  static const double spot[5] = {100, 100, 80, 100, 90}, w[3] = {0.5, 1, 0.05};
   double fix[26];
   for (int i = 0; i < 26; i++)
     fix[i] = (i + 1) / 26.0;
@@ -238,7 +242,7 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
   assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
   char id[24];
   int k = 0;
-  for (int u = 0; u < 4; u++)
+  for (int u = 0; u < 5; u++)
     for (int prod = MCP_PRODUCT_EUROPEAN; prod <= MCP_PRODUCT_LOOKBACK; prod++)
       for (int variant = 0; variant < 3; variant++, k++) {
         mcp_trade t;

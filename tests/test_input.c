@@ -60,6 +60,20 @@ static void test_good_local_vol(void **state)
   mcp_market_destroy(m);
 }
 
+static void test_good_cash_dividends(void **state)
+{
+  mcp_market *m = NULL;
+  char err[256] = "";
+  assert_int_equal(mcp_market_load(&m, DATA "good_cash_dividends.json", err, sizeof err),
+                   MCP_OK);
+  const mcpi_underlying *u = mcpi_market_find(m, "D");
+  assert_true(u && u->ncash == 2 && u->cash_t[1] == 0.75 && u->cash_amount[1] == 2.5);
+  /* carried to 1 at the rate: 2 e^{0.05 x 0.75} + 2.5 e^{0.05 x 0.25} */
+  assert_true(fabs(mcpi_cash_carried(u, 0, 1) - (2 * exp(0.0375) + 2.5 * exp(0.0125))) < 1e-13);
+  assert_true(mcpi_cash_carried(u, 0.25, 0.5) == 0);
+  mcp_market_destroy(m);
+}
+
 static void test_good_book(void **state)
 {
   mcp_portfolio *p = NULL;
@@ -312,7 +326,7 @@ static void test_examples(void **state)
   mcp_portfolio *p = NULL;
   char err[256] = "";
   assert_int_equal(mcp_market_load(&m, SRCDIR "/examples/market.json", err, sizeof err), MCP_OK);
-  assert_int_equal(mcp_market_size(m), 6);
+  assert_int_equal(mcp_market_size(m), 7);
   assert_int_equal(mcp_portfolio_load(&p, SRCDIR "/examples/book.json", err, sizeof err),
                    MCP_OK);
   assert_true(mcp_portfolio_size(p) >= 20);
@@ -405,7 +419,13 @@ static const bad_case bad_cases[] = {
      ":4:29: underlyings[0].model: expected one of black-scholes, heston, merton, local-volatility, got \"sabr\""},
     {"bad_model_field.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].v0: unknown field; expected one of name, model, spot, rate, "
-     "dividend, volatility, curves (v0 is for model heston)"},
+     "dividend, volatility, dividends, curves (v0 is for model heston)"},
+    {"bad_cash_order.json", 1, MCP_ERR_INPUT,
+     ":5:63: underlyings[0].dividends[1].time: expected a time after the previous dividend's, "
+     "got 0.25"},
+    {"bad_cash_heston.json", 1, MCP_ERR_INPUT,
+     ":5:31: underlyings[0].dividends: unknown field; expected one of name, model, spot, rate, "
+     "dividend, v0, kappa, theta, xi, rho, curves (dividends is for model black-scholes)"},
     {"bad_local_vol_row.json", 1, MCP_ERR_INPUT,
      ":5:58: underlyings[0].local_volatility.values[1]: expected a row of 3 values, one for "
      "each spot"},
@@ -668,6 +688,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_good_market), cmocka_unit_test(test_good_local_vol),
+      cmocka_unit_test(test_good_cash_dividends),
       cmocka_unit_test(test_good_book),
       cmocka_unit_test(test_good_models), cmocka_unit_test(test_good_products),
       cmocka_unit_test(test_large_portfolio),

@@ -27,6 +27,7 @@
 #include "cf_lookback.h"
 #include "cf_merton.h"
 #include "cf_multi.h"
+#include "cf_quad.h"
 #include "closed_form.h"
 #include "mc_check.h"
 #include "qmc.h"
@@ -484,10 +485,11 @@ static void test_lookbacks_bridge(void **state)
 /* ---- local volatility ------------------------------------------------------ */
 
 /* A flat surface prices as Black-Scholes exactly (log-Euler with a constant
- * volatility is the exact law); a surface of time alone as Black-Scholes with
- * the variance the steps see (each step the volatility at its start); a
- * skewed one keeps put-call parity, and its call lies between the calls at
- * the surface's least and greatest volatility. */
+ * volatility is the exact law); a surface of time alone too, on a grid of 4
+ * steps a year that misses none of its variance (each step takes the root
+ * mean square over the step); a skewed one keeps put-call parity, and its
+ * call lies between the calls at the surface's least and greatest
+ * volatility. */
 static void test_local_vol(void **state)
 {
   const double r = 0.03, q = 0.01, T = 1, K = 105;
@@ -504,7 +506,7 @@ static void test_local_vol(void **state)
   assert_int_equal(mcp_market_add_local_vol(m, "SKEW", 100, r, q, 2, skew_t, 5, skew_s, skew_v),
                    MCP_OK);
   mcp_portfolio *p = new_portfolio(200000, 808);
-  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 52), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 4), MCP_OK);
   static const char *names[3] = {"FLAT", "TIME", "SKEW"};
   for (int u = 0; u < 3; u++)
     for (int type = 0; type < 2; type++) {
@@ -513,13 +515,8 @@ static void test_local_vol(void **state)
       add_european(p, id, names[u], type ? MCP_PUT : MCP_CALL, K, T, 1);
     }
   mcp_results *res = price(ctx_of(state), m, p);
-  /* the variance TIME's steps see: sigma at each step's start, linear in
-   * time between 0.25 and 1, flat before */
-  double var = 0;
-  for (int i = 0; i < 52; i++) {
-    double t0 = i / 52.0, s = t0 <= 0.25 ? 0.15 : 0.15 + (t0 - 0.25) / 0.75 * 0.2;
-    var += s * s / 52;
-  }
+  /* TIME's variance: 0.15 flat to 0.25, then linear to 0.35 at 1 */
+  double var = 0.25 * 0.15 * 0.15 + 0.75 * (0.15 * 0.15 + 0.15 * 0.35 + 0.35 * 0.35) / 3;
   double fwd = 100 * exp((r - q) * T), df = exp(-r * T);
   for (int type = 0; type < 2; type++) {
     mcp_option_type ty = type ? MCP_PUT : MCP_CALL;
@@ -614,6 +611,113 @@ static void test_dupire(void **state)
   assert_int_equal(mcp_local_vol_from_implied(100, 0, 0, NULL, NULL, NT, t, NS, x, v, err,
                                               sizeof err),
                    MCP_ERR_ARGUMENT);
+}
+
+/* ---- cash dividends -------------------------------------------------------- */
+
+/* The reference of one cash dividend d at t1 (Black-Scholes between):
+ * e^{-r t1} E[BS(max(S(t1-) - d, 0), T - t1)], by quadrature over S(t1-)'s
+ * normal. */
+typedef struct cash_case {
+  mcp_option_type type;
+  double spot, strike, rate, yield, vol, t1, amount, maturity;
+} cash_case;
+
+static double cash_integrand(double z, void *arg)
+{
+  const cash_case *c = arg;
+  double s = c->spot * exp((c->rate - c->yield - 0.5 * c->vol * c->vol) * c->t1 +
+                           c->vol * sqrt(c->t1) * z) -
+             c->amount;
+  double tau = c->maturity - c->t1, dq = exp(-c->yield * tau), dr = exp(-c->rate * tau);
+  double v = s > 0 ? cf_black(c->type, s * dq / dr, c->strike, c->vol * sqrt(tau), dr)
+                   : (c->type == MCP_PUT ? c->strike * dr : 0);
+  return v * exp(-0.5 * z * z) / sqrt(2 * CF_PI);
+}
+
+static double cash_reference(const cash_case *c)
+{
+  return exp(-c->rate * c->t1) * cf_integrate(cash_integrand, (void *)c, -12, 12, 1e-10, 1e-12);
+}
+
+/* One dividend against the quadrature, on a grid of 4 steps a year (the
+ * model is exact on any grid: Black-Scholes steps and the drop at its date);
+ * two keep put-call parity with the dividends' present value; one larger
+ * than the spot floors it at 0 on every path. */
+static void test_cash_dividends(void **state)
+{
+  const cash_case one = {MCP_CALL, 100, 100, 0.04, 0.01, 0.3, 0.4, 3, 1};
+  mcp_market *m = new_market();
+  add_underlying(m, "ONE", (bs_params){one.spot, one.rate, one.yield, one.vol});
+  add_underlying(m, "TWO", (bs_params){100, 0.05, 0, 0.25});
+  add_underlying(m, "BIG", (bs_params){100, 0.05, 0, 0.25});
+  const double t1[1] = {0.4}, d1[1] = {3}, t2[2] = {0.25, 0.75}, d2[2] = {2, 2.5};
+  const double tb[1] = {0.5}, db[1] = {1000};
+  assert_int_equal(mcp_market_set_cash_dividends(m, "ONE", 1, t1, d1), MCP_OK);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "TWO", 2, t2, d2), MCP_OK);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "BIG", 1, tb, db), MCP_OK);
+  mcp_portfolio *p = new_portfolio(200000, 1010);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 4), MCP_OK);
+  add_european(p, "one-C", "ONE", MCP_CALL, 100, 1, 1);
+  add_european(p, "one-P", "ONE", MCP_PUT, 90, 1, 1);
+  add_european(p, "two-C", "TWO", MCP_CALL, 100, 1, 1);
+  add_european(p, "two-P", "TWO", MCP_PUT, 100, 1, 1);
+  add_european(p, "big-P", "BIG", MCP_PUT, 100, 1, 1);
+  mcp_results *r = price(ctx_of(state), m, p);
+  cash_case c = one;
+  assert_within("one-C", estimate(r, "one-C"), cash_reference(&c), NSE);
+  c.type = MCP_PUT;
+  c.strike = 90;
+  assert_within("one-P", estimate(r, "one-P"), cash_reference(&c), NSE);
+  mcp_estimate call = estimate(r, "two-C"), put = estimate(r, "two-P");
+  double pv = 2 * exp(-0.05 * 0.25) + 2.5 * exp(-0.05 * 0.75);
+  double parity = 100 - pv - 100 * exp(-0.05);
+  if (fabs(call.price - put.price - parity) > NSE * (call.std_error + put.std_error))
+    fail_msg("two: call - put %.6f, parity %.6f", call.price - put.price, parity);
+  /* S = 0 from t = 0.5: K e^{-rT} on every path (the error: the sums' rounding) */
+  mcp_estimate big = estimate(r, "big-P");
+  if (!(fabs(big.price - 100 * exp(-0.05)) < 1e-12 && big.std_error < 1e-6))
+    fail_msg("big: %.17g +- %g, expected %.17g", big.price, big.std_error, 100 * exp(-0.05));
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void test_bad_cash_dividends(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0, 0.25});
+  add_underlying(m, "B", (bs_params){100, 0.05, 0, 0.25});
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0, 0.04, 1, 0.04, 0.3, -0.5),
+                   MCP_OK);
+  const double t[2] = {0.5, 0.25}, d[2] = {1, -1}, ok_t[1] = {0.5}, ok_d[2] = {1, 1};
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 2, t, ok_d), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "times"));
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 1, ok_t, d + 1), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "amount 0"));
+  assert_int_equal(mcp_market_set_cash_dividends(m, "H", 1, ok_t, ok_d), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "Black-Scholes"));
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 1, NULL, ok_d), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 1, ok_t, ok_d), MCP_OK);
+  /* a basket on it, and an American (the grid takes none), are refused */
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  const char *ab[2] = {"A", "B"};
+  mcp_trade b = trade_on("bk", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+  b.nassets = 2;
+  b.assets = ab;
+  add_trade(p, &b);
+  mcp_context *ctx = ctx_of(state);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "cash dividends"));
+  mcp_portfolio_destroy(p);
+  p = new_portfolio(1000, 1);
+  mcp_trade am = trade_on("am", "A", MCP_PRODUCT_AMERICAN, MCP_CALL, 100, 1);
+  add_trade(p, &am);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_context_last_error(ctx), "cash dividends"));
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
 }
 
 static void test_bad_local_vol(void **state)
@@ -1328,6 +1432,8 @@ int main(void)
       cmocka_unit_test(test_lookbacks_bridge),
       cmocka_unit_test(test_local_vol),
       cmocka_unit_test(test_dupire),
+      cmocka_unit_test(test_cash_dividends),
+      cmocka_unit_test(test_bad_cash_dividends),
       cmocka_unit_test(test_bad_local_vol),
       cmocka_unit_test(test_two_assets),
       cmocka_unit_test(test_in_out_parity),

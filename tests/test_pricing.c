@@ -19,6 +19,7 @@
 #include "mcprice.h"
 #include "backend.h"
 #include "plan.h"
+#include "rng.h"
 #include "stats.h"
 
 #ifdef MCP_HAVE_CURAND
@@ -506,6 +507,8 @@ static void test_cpu_groups(void **state)
                    MCP_OK);
   assert_int_equal(mcp_market_add_merton(m, "M", 100, 0.03, 0.0, 0.2, 0.5, -0.1, 0.15), MCP_OK);
   add_underlying(m, "P", (bs_params){100, 0.02, 0.0, 0.3});
+  const double lt[2] = {0.2, 1}, ls[3] = {80, 100, 125}, lv[6] = {0.3, 0.22, 0.18, 0.26, 0.2, 0.19};
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.02, 0.01, 2, lt, 3, ls, lv), MCP_OK);
   double daily[63], monthly[12];
   for (int i = 0; i < 63; i++)
     daily[i] = (i + 1) / 252.0;
@@ -545,7 +548,22 @@ static void test_cpu_groups(void **state)
     mcp_trade d = trade_on("pd", "P", MCP_PRODUCT_DIGITAL, MCP_CALL, 105, 0.25);
     d.cash = 10;
     add_trade(p, &d);
+    /* local volatility, and the bridge's extremes on it and on Heston */
+    add_european(p, "le", "L", MCP_CALL, 105, 1.0, 1);
+    b.id = "lb";
+    b.underlying = "L";
+    add_trade(p, &b);
+    mcp_trade x = trade_on("lx", "L", MCP_PRODUCT_LOOKBACK, MCP_CALL, 100, 1.0);
+    x.monitoring = MCP_MONITOR_BRIDGE;
+    add_trade(p, &x);
+    x.id = "hx";
+    x.underlying = "H";
+    x.strike_kind = MCP_FLOATING_STRIKE;
+    x.strike = 0;
+    add_trade(p, &x);
     mcp_results *r[3][2]; /* prices, the two Greeks; groups on and off */
+    /* groups on in each vector copy of the host (k-th method: copy k mod 3) */
+    int cap = mcpi_rng_host_copy((int)(k % 3));
     for (int on = 1; on >= 0; on--) {
       int prev = mcpi_cpu_groups(on);
       r[0][on] = price(ctx_of(state), m, p);
@@ -585,6 +603,7 @@ static void test_cpu_groups(void **state)
     for (int kind = 0; kind < 3; kind++)
       for (int on = 0; on < 2; on++)
         mcp_results_destroy(r[kind][on]);
+    mcpi_rng_host_copy(cap);
     mcp_portfolio_destroy(p);
   }
   for (int k = 0; k < 2; k++)
