@@ -75,13 +75,15 @@ int mcpi_cash_copy(mcpi_underlying *dst, const mcpi_underlying *src)
   return 1;
 }
 
-double mcpi_cash_carried(const mcpi_underlying *u, double t0, double t1)
+double mcpi_cash_carried(const mcpi_underlying *u, double origin, double t)
 {
   double sum = 0;
-  for (size_t i = 0; i < u->ncash; i++)
-    if (u->cash_t[i] > t0 && u->cash_t[i] <= t1)
-      sum += u->cash_amount[i] * exp(mcpi_curve_integral(&u->rate, u->cash_t[i], t1) -
-                                     mcpi_curve_integral(&u->dividend, u->cash_t[i], t1));
+  for (size_t i = 0; i < u->ncash; i++) {
+    double ti = u->cash_t[i] - origin;
+    if (ti > 0 && ti <= t)
+      sum += u->cash_amount[i] * exp(mcpi_curve_integral(&u->rate, ti, t) -
+                                     mcpi_curve_integral(&u->dividend, ti, t));
+  }
   return sum;
 }
 

@@ -55,9 +55,11 @@ int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src);
 void mcpi_surface_free(mcpi_surface *s);
 /* dst's cash dividends a copy of src's; 0 when out of memory. */
 int mcpi_cash_copy(mcpi_underlying *dst, const mcpi_underlying *src);
-/* The dividends of u paid in (t0, t1], each carried to t1 at the
- * underlying's rate less its yield: sum D_i exp(int_{t_i}^{t1} (r - q)). */
-double mcpi_cash_carried(const mcpi_underlying *u, double t0, double t1);
+/* The dividends of u paid in (0, t] seen from a valuation date moved by
+ * origin (theta: each dividend origin closer, at t_i - origin), each carried
+ * to t at the underlying's rate less its yield:
+ * sum D_i exp(int_{t_i - origin}^{t} (r - q)). */
+double mcpi_cash_carried(const mcpi_underlying *u, double origin, double t);
 
 /* The underlying called name, or NULL. */
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name);

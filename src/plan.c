@@ -184,10 +184,10 @@ static double forward_growth(const mcpi_underlying *u, double t)
 }
 
 /* The forward of u at t, less the cash dividends paid by then (exact while
- * the floor at 0 does not bind). */
-static double forward(const mcpi_underlying *u, double t)
+ * the floor at 0 does not bind), from a valuation date moved by origin. */
+static double forward(const mcpi_underlying *u, double t, double origin)
 {
-  return u->spot * forward_growth(u, t) - mcpi_cash_carried(u, 0, t);
+  return u->spot * forward_growth(u, t) - mcpi_cash_carried(u, origin, t);
 }
 
 /* Index of t in the sorted grid g[0..n), which holds it. */
@@ -237,9 +237,11 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
   for (size_t i = 0; i < p->ngrid; i++)
     if (p->grid[i] < last)
       g[n++] = p->grid[i];
-  for (size_t i = 0; i < ncash; i++) /* the spot drops at the end of a step */
-    if (u0->cash_t[i] <= last)
-      g[n++] = u0->cash_t[i];
+  for (size_t i = 0; i < ncash; i++) { /* the spot drops at the end of a step */
+    double t = u0->cash_t[i] - p->origin; /* theta: one bump closer, as the trades' dates */
+    if (t > 0 && t <= last)
+      g[n++] = t;
+  }
   qsort(g, n, sizeof *g, cmp_double);
   size_t m = 0;
   for (size_t i = 0; i < n; i++)
@@ -302,12 +304,14 @@ static mcp_status build_cash(mcpi_job *j, char *err)
   double last = j->times[n - 1];
   if (!(j->cash = calloc(n, sizeof *j->cash)))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the cash dividends");
-  for (size_t i = 0; i < u->ncash; i++)
-    if (u->cash_t[i] <= last + MCPI_TIME_EPS) {
-      size_t s = grid_index(j->times, n, u->cash_t[i]);
+  for (size_t i = 0; i < u->ncash; i++) {
+    double t = u->cash_t[i] - j->origin; /* as build_grid placed it */
+    if (t > 0 && t <= last + MCPI_TIME_EPS) {
+      size_t s = grid_index(j->times, n, t);
       j->cash[s] += u->cash_amount[i];
       j->tag[s * F + F - 1] |= MCPI_TAG_CASH;
     }
+  }
   return MCP_OK;
 }
 
@@ -476,13 +480,13 @@ static void set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec
     }
     double mean = 0;
     for (size_t i = 0; i < t->nfix; i++)
-      mean += forward(u, t->fix[i]);
+      mean += forward(u, t->fix[i], j->origin);
     s->control = MCPI_CV_AVERAGE;
     s->control_mean = s->discount * mean / (double)t->nfix;
     return;
   }
   s->control = MCPI_CV_TERMINAL;
-  s->control_mean = s->discount * forward(u, T);
+  s->control_mean = s->discount * forward(u, T, j->origin);
 }
 
 /* The martingale check of every simulated underlying (issue 17): after the
@@ -510,7 +514,7 @@ static void add_forwards(mcpi_job *j, const job_draft *d)
       s->assets = 1u << a;
       s->weight[a] = 1;
     }
-    j->fwd[a] = discount * forward(u, last);
+    j->fwd[a] = discount * forward(u, last, j->origin);
   }
 }
 
@@ -632,6 +636,7 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
     j->extrema = j->nfactors++;
   j->antithetic = k->antithetic;
   j->qmc = k->qmc;
+  j->origin = p->origin;
   j->scheme = p->heston;
   mcp_status st;
   if ((st = build_grid(j, p, d, err)) || (st = build_coefficients(j, d, err)) ||

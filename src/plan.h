@@ -50,6 +50,7 @@ typedef struct mcpi_job {
   double *lv_y, *lv_vol;
   float *lv_y_f, *lv_vol_f;
   double *cash; /* a step's cash dividend, dropped at its end, or NULL for none */
+  double origin; /* the portfolio's (theta): the market's dividend dates come closer */
   double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
   float chol_f[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
   int nmon;

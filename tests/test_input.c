@@ -70,7 +70,9 @@ static void test_good_cash_dividends(void **state)
   assert_true(u && u->ncash == 2 && u->cash_t[1] == 0.75 && u->cash_amount[1] == 2.5);
   /* carried to 1 at the rate: 2 e^{0.05 x 0.75} + 2.5 e^{0.05 x 0.25} */
   assert_true(fabs(mcpi_cash_carried(u, 0, 1) - (2 * exp(0.0375) + 2.5 * exp(0.0125))) < 1e-13);
-  assert_true(mcpi_cash_carried(u, 0.25, 0.5) == 0);
+  /* a day later (origin 0.5): the first paid, the second at 0.25 */
+  assert_true(mcpi_cash_carried(u, 0.5, 0.2) == 0);
+  assert_true(fabs(mcpi_cash_carried(u, 0.5, 0.25) - 2.5) < 1e-15);
   mcp_market_destroy(m);
 }
 

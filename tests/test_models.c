@@ -676,6 +676,24 @@ static void test_cash_dividends(void **state)
     fail_msg("two: call - put %.6f, parity %.6f", call.price - put.price, parity);
   /* S = 0 from t = 0.5: K e^{-rT} on every path (the error: the sums' rounding) */
   mcp_estimate big = estimate(r, "big-P");
+  /* theta: the dividend date comes one bump closer with the maturity (the
+   * reference's finite difference), on the steps of the book: the dividend
+   * at 0.4 is not one of them */
+  mcp_greeks *g;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta,theta"), MCP_OK);
+  mcp_results *q;
+  if (mcp_price_greeks(ctx_of(state), m, p, g, &q) != MCP_OK)
+    fail_msg("greeks: %s", mcp_context_last_error(ctx_of(state)));
+  mcp_sensitivity th;
+  assert_int_equal(mcp_results_greek(q, "one-C", "theta", &th), MCP_OK);
+  cash_case later = one;
+  later.t1 -= 1.0 / 365;
+  later.maturity -= 1.0 / 365;
+  assert_within("one-C theta", th.value, (cash_reference(&later) - cash_reference(&one)) * 365,
+                NSE);
+  mcp_results_destroy(q);
+  mcp_greeks_destroy(g);
   if (!(fabs(big.price - 100 * exp(-0.05)) < 1e-12 && big.std_error < 1e-6))
     fail_msg("big: %.17g +- %g, expected %.17g", big.price, big.std_error, 100 * exp(-0.05));
   mcp_results_destroy(r);
