@@ -24,6 +24,23 @@ __device__ __forceinline__ double pick(const double *bnd, int i)
   return b;
 }
 
+/* The warp's jumps of grid g (its values v, scratch w) across the cash
+ * dividends after step s: w from v, then back into v (every lane's nodes). */
+__device__ void dividends(const mcpi_pde_view &b, const mcpi_pde_grid &g, int s, double *v,
+                          double *w, const double *ex, int lane)
+{
+  for (int k = 0; k < g.ndiv; k++)
+    if (b.div[g.div0 + k].step == s) {
+      double d = b.div[g.div0 + k].amount;
+      for (int j = lane; j < b.n; j += 32)
+        w[j] = mcpi_pde_jump(&g, b.n, v, j, d, ex);
+      __syncwarp();
+      for (int j = lane; j < b.n; j += 32)
+        v[j] = w[j];
+      __syncwarp();
+    }
+}
+
 template <int IMPL, int K, int C>
 __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
 {
@@ -50,6 +67,8 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
     double *t = v;
     v = w;
     w = t;
+    if (g.ndiv)
+      dividends(b, g, s, v, w, ex, lane);
   }
   if (lane <= 2 * K)
     b.out[(size_t)gi * (2 * K + 1) + lane] = v[g.center - K + lane];
@@ -92,6 +111,13 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b, int per)
     if (mine)
       mcpi_band_solve(K, b.n, m, r, u, v, ex, g.exercise == MCPI_EXERCISE_LOW);
     __syncwarp();
+    for (int q = 0; b.div && q < cnt; q++) { /* each grid's jumps by the warp, r as scratch */
+      const mcpi_pde_grid gq = b.grid[g0 + q];
+      if (gq.ndiv) {
+        size_t rq = (size_t)(g0 + q) * b.ld;
+        dividends(b, gq, s, b.v + rq, b.w + rq, gq.exercise ? b.ex + rq : NULL, lane);
+      }
+    }
   }
   if (mine)
 #pragma unroll

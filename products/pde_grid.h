@@ -32,9 +32,18 @@ typedef struct mcpi_pde_segment {
 
 enum { MCPI_EXERCISE_NONE = 0, MCPI_EXERCISE_HIGH, MCPI_EXERCISE_LOW };
 
+/* A cash dividend paid between time steps: after step `step` (marching
+ * back from maturity) the values jump across it (mcpi_pde_jump). */
+typedef struct mcpi_pde_dividend {
+  int step;
+  double amount;
+} mcpi_pde_dividend;
+
 typedef struct mcpi_pde_grid {
   int steps, half_steps;
   int seg;           /* first segment in the batch's table */
+  int div0, ndiv;    /* its dividends in the batch's table, by step */
+  double x0;         /* node 0's log-spot */
   int center;
   int exercise;      /* MCPI_EXERCISE_*: where an American grid exercises (call: high) */
   double h, dt, theta;
@@ -47,6 +56,7 @@ typedef struct mcpi_pde_view {
   int n, ld, radius, ngrids;
   const mcpi_pde_grid *grid;
   const mcpi_pde_segment *seg;
+  const mcpi_pde_dividend *div;
   double *v;        /* the values, ld a grid */
   double *w;        /* explicit: the other time level; theta: the right-hand side */
   double *u;        /* theta: the eliminated band, R ld a grid */
@@ -104,6 +114,25 @@ MCP_HD static inline double mcpi_taps(int R, const double *e, const double *v)
 }
 
 MCP_HD static inline double mcpi_floor(double v, double fl) { return v < fl ? fl : v; }
+
+/* Node j's value just before a cash dividend d from the values v just after
+ * it: v at the spot S_j - d (no arbitrage: the holder's spot drops by d),
+ * linear in log-spot between nodes; at a spot below node 0's (or at 0: the
+ * floor), node 0's value.  fl: the exercise values (American), or NULL. */
+MCP_HD static inline double mcpi_pde_jump(const mcpi_pde_grid *g, int n, const double *v,
+                                          int j, double d, const double *fl)
+{
+  double s = exp(g->x0 + j * g->h) - d, p = s > 0 ? (log(s) - g->x0) / g->h : -1, x;
+  if (!(p > 0))
+    x = v[0];
+  else if (p >= n - 1)
+    x = v[n - 1];
+  else {
+    int i = (int)p;
+    x = v[i] + (p - i) * (v[i + 1] - v[i]);
+  }
+  return fl ? mcpi_floor(x, fl[j]) : x;
+}
 
 /* The plain stencil sweep (the CPU's, and the reference of the GPU's):
  * out[j] = taps(in[j - R .. j + R]) for R <= j < n - R, floored by fl. */

@@ -217,8 +217,10 @@ mcp_status mcp_market_add_local_vol(mcp_market *market, const char *name, double
  * increasing, in (0, 100]).  At each time the spot drops by the amount,
  * floored at 0; fixings at that time see the spot after the drop.  With the
  * continuous yield (dividend) both apply.  Multi-asset products refuse
- * underlyings with cash dividends, and their Greeks are estimated by
- * revaluation. */
+ * underlyings with cash dividends, and their Monte Carlo Greeks are
+ * estimated by revaluation; the finite-difference grid (Europeans,
+ * Americans, barriers) jumps across each dividend at the end of its nearest
+ * time step. */
 mcp_status mcp_market_set_cash_dividends(mcp_market *market, const char *name, size_t n,
                                         const double *times, const double *amounts);
 /* A Black-Scholes implied volatility sigma(strike, maturity), smooth in both

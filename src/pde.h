@@ -39,9 +39,10 @@ typedef struct mcpi_pde_trade {
 typedef struct mcpi_pde_batch {
   mcp_pde_settings set;
   int n, ld, radius;
-  size_t ngrids, nseg;
+  size_t ngrids, nseg, ndiv;
   mcpi_pde_grid *grid;
   mcpi_pde_segment *seg;
+  mcpi_pde_dividend *div; /* the grids' cash dividends (mcpi_pde_grid.div0) */
   double *xlo;  /* host only: the log-spot of each grid's node 0 */
   double *frac; /* host only: the spot's offset from the center node, in steps */
   double *v0; /* the values at maturity, ld a grid */

@@ -29,6 +29,14 @@ static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, 
     } else {
       mcpi_band_solve(R, n, m, w, u, v, ex, G->exercise == MCPI_EXERCISE_LOW);
     }
+    for (int k = 0; k < G->ndiv; k++)
+      if (b->div[G->div0 + k].step == s) {
+        for (int j = 0; j < n; j++)
+          w[j] = mcpi_pde_jump(G, n, v, j, b->div[G->div0 + k].amount, ex);
+        double *t = v;
+        v = w;
+        w = t;
+      }
   }
   memcpy(out, v + G->center - R, (2 * (size_t)R + 1) * sizeof *out);
 }

@@ -16,12 +16,12 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 #include <cuda_runtime_api.h>
 #include "launch.h"
 
-enum { GRID, SEG, V, W, U, EX, OUT, NBUF };
+enum { GRID, SEG, DIV, V, W, U, EX, OUT, NBUF };
 
 /* The device buffers for up to `chunk` grids at a time. */
 typedef struct device_batch {
   void *d[NBUF];
-  size_t bytes[NBUF]; /* a grid's share, the segment table whole */
+  size_t bytes[NBUF]; /* a grid's share, the segment and dividend tables whole */
 } device_batch;
 
 static void release(device_batch *db)
@@ -36,7 +36,7 @@ static cudaError_t allocate(device_batch *db, size_t chunk)
 {
   cudaError_t e = cudaSuccess;
   for (int i = 0; e == cudaSuccess && i < NBUF; i++) {
-    size_t n = db->bytes[i] * (i == SEG ? 1 : chunk);
+    size_t n = db->bytes[i] * (i == SEG || i == DIV ? 1 : chunk);
     if (n && (e = cudaMalloc(&db->d[i], n)) == cudaSuccess)
       e = cudaMemset(db->d[i], 0, n); /* row padding stays zero */
   }
@@ -52,14 +52,15 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 {
   size_t row = (size_t)b->ld * sizeof(double), taps = 2 * (size_t)b->radius + 1;
   int theta = b->set.scheme != MCP_PDE_EXPLICIT;
-  device_batch db = {.bytes = {sizeof *b->grid, b->nseg * sizeof *b->seg, row, row,
+  device_batch db = {.bytes = {sizeof *b->grid, b->nseg * sizeof *b->seg,
+                               b->ndiv * sizeof *b->div, row, row,
                                theta ? row * (size_t)b->radius : 0, b->ex ? row : 0,
                                taps * sizeof(double)}};
   const char *what = "selecting the device";
   cudaError_t e = cudaSetDevice(ctx->device);
   size_t chunk = b->ngrids, free_bytes = 0, total = 0, per = 0;
   for (int i = 0; i < NBUF; i++)
-    per += i == SEG ? 0 : db.bytes[i];
+    per += i == SEG || i == DIV ? 0 : db.bytes[i];
   if (e == cudaSuccess && cudaMemGetInfo(&free_bytes, &total) == cudaSuccess &&
       free_bytes / 2 / per < chunk)
     chunk = free_bytes / 2 / per > 0 ? free_bytes / 2 / per : 1;
@@ -73,6 +74,8 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
   if (e == cudaSuccess) {
     what = "copying the coefficients";
     e = cudaMemcpy(db.d[SEG], b->seg, db.bytes[SEG], cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && b->ndiv)
+      e = cudaMemcpy(db.d[DIV], b->div, db.bytes[DIV], cudaMemcpyHostToDevice);
   }
   for (size_t g0 = 0; e == cudaSuccess && g0 < b->ngrids; g0 += chunk) {
     size_t c = b->ngrids - g0 < chunk ? b->ngrids - g0 : chunk;
@@ -84,7 +87,8 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
       e = cudaMemcpy(db.d[EX], b->ex + g0 * b->ld, c * row, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
       mcpi_pde_view v = {.n = b->n, .ld = b->ld, .radius = b->radius, .ngrids = (int)c,
-                         .grid = db.d[GRID], .seg = db.d[SEG], .v = db.d[V], .w = db.d[W],
+                         .grid = db.d[GRID], .seg = db.d[SEG], .div = db.d[DIV],
+                         .v = db.d[V], .w = db.d[W],
                          .u = db.d[U], .ex = db.d[EX], .out = db.d[OUT]};
       what = "the PDE kernel";
       e = mcpi_launch_pde(v, !theta, (int)b->set.stencil, b->set.coarsening, 0);

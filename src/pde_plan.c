@@ -88,7 +88,8 @@ static double smoothed(const payoff *f, double x, double h, int R)
 
 typedef struct draft {
   mcpi_pde_batch *b;
-  size_t grid_cap, seg_cap, xlo_cap, frac_cap;
+  size_t grid_cap, seg_cap, xlo_cap, frac_cap, div_cap;
+  double origin; /* the portfolio's (theta): the dividends come closer */
   char *err;
 } draft;
 
@@ -105,7 +106,10 @@ static double half_width(const mcp_pde_settings *s, const mcpi_underlying *u, do
 {
   double var = mcpi_curve_integral_sq(&u->vol, 0, T);
   double drift = mcpi_curve_integral(&u->rate, 0, T) - mcpi_curve_integral(&u->dividend, 0, T);
-  return s->width * sqrt(var) + fabs(drift - 0.5 * var);
+  double cash = 0; /* and the cash dividends' fall, as a fraction of the spot (at most 0.9) */
+  for (size_t i = 0; i < u->ncash; i++)
+    cash += u->cash_amount[i];
+  return s->width * sqrt(var) + fabs(drift - 0.5 * var) - log1p(-fmin(cash / u->spot, 0.9));
 }
 
 /* A call whose upper end is free takes its value from the spot's far upper
@@ -122,14 +126,15 @@ static double tail_error(const mcp_pde_settings *s, const mcpi_underlying *u, do
   return 0.25 * (0.5 * vhi * vhi) * h * h * T;
 }
 
-/* Whether an American call may be exercised early: a dividend, or a
- * negative rate, before maturity (otherwise it is the European). */
+/* Whether an American call may be exercised early: a dividend (a yield, or
+ * cash), or a negative rate, before maturity (otherwise it is the
+ * European). */
 static int early_call(const mcpi_trade *t, const mcpi_underlying *u)
 {
   double qlo, qhi;
   mcpi_curve_abs_bounds(&u->dividend, t->maturity, &qlo, &qhi);
   return t->product == MCP_PRODUCT_AMERICAN && t->type == MCP_CALL &&
-         (qhi > 0 || mcpi_curve_min(&u->rate, t->maturity) < 0);
+         (qhi > 0 || u->ncash || mcpi_curve_min(&u->rate, t->maturity) < 0);
 }
 
 /* Whether trade t has a call grid whose upper end is free (plan_trade): an
@@ -272,6 +277,28 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
       return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE coefficients");
     b->seg[b->nseg++] = (mcpi_pde_segment){.end = k + 1, .a = a, .mu = mu, .c = r};
   }
+  /* cash dividends: each after the step that ends nearest its date */
+  G->x0 = xlo;
+  G->div0 = (int)b->ndiv;
+  for (size_t i = 0; i < u->ncash; i++) {
+    double td = u->cash_t[i] - d->origin;
+    if (!(td > 0 && td < T))
+      continue;
+    int best = 0;
+    double gap = INFINITY;
+    for (int k = 0; k < G->steps; k++) {
+      int half = k < G->half_steps;
+      double tau1 = half ? (k + 1) * 0.5 * G->dt : (k + 1 - G->half_steps / 2) * G->dt;
+      if (fabs(tau1 - (T - td)) < gap) {
+        gap = fabs(tau1 - (T - td));
+        best = k;
+      }
+    }
+    if (!mcpi_grow((void **)&b->div, &d->div_cap, b->ndiv + 1, sizeof *b->div))
+      return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE dividends");
+    b->div[b->ndiv++] = (mcpi_pde_dividend){best, u->cash_amount[i]};
+    G->ndiv++;
+  }
   b->ngrids++;
   return MCP_OK;
 }
@@ -323,12 +350,6 @@ static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const
   if ((*u)->model != MCPI_MODEL_BLACK_SCHOLES)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde needs a Black-Scholes "
                      "underlying; '%s' is not one", t->id, (*u)->name);
-  for (size_t i = 0; i < (*u)->ncash; i++)
-    if ((*u)->cash_t[i] <= t->maturity)
-      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde does not take cash "
-                       "dividends, and '%s' pays one at %g; expected Monte Carlo (European, "
-                       "barrier) or an underlying without them (American)",
-                       t->id, (*u)->name, (*u)->cash_t[i]);
   double vlo, vhi;
   mcpi_curve_abs_bounds(&(*u)->vol, t->maturity, &vlo, &vhi);
   if (vlo <= 0)
@@ -407,7 +428,9 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
       double dq = exp(-mcpi_curve_integral(&u->dividend, 0, t->maturity));
       grids[i].phi = -1;
       pt->delta += dq;
-      pt->constant += u->spot * dq - t->strike * exp(-mcpi_curve_integral(&u->rate, 0, t->maturity));
+      double dr = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity));
+      pt->constant += u->spot * dq - t->strike * dr -
+                      dr * mcpi_cash_carried(u, d->origin, t->maturity); /* their value */
     }
     if (!mcpi_grow((void **)pay, pay_cap, b->ngrids + 1, sizeof **pay))
       return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
@@ -428,7 +451,7 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_b
   b->n = (int)p->pde.space_points;
   b->ld = (b->n + 1) & ~1; /* even: 16-byte aligned rows */
   b->radius = p->pde.stencil_points == 5 ? 2 : 1;
-  draft d = {.b = b, .err = err};
+  draft d = {.b = b, .origin = p->origin, .err = err};
   payoff *pay = NULL;
   size_t pay_cap = 0, count = 0;
   mcp_status st = MCP_OK;
@@ -462,6 +485,7 @@ void mcpi_pde_free(mcpi_pde_batch *b)
   free(b->xlo);
   free(b->frac);
   free(b->seg);
+  free(b->div);
   free(b->v0);
   free(b->ex);
   free(b->trade);
@@ -488,6 +512,7 @@ mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char 
   size_t ng = dst->ngrids, ns = dst->nseg, nt = dst->ntrades, ld = (size_t)dst->ld;
   int ok = append((void **)&dst->grid, ng, src->grid, src->ngrids, sizeof *dst->grid) &&
            append((void **)&dst->seg, ns, src->seg, src->nseg, sizeof *dst->seg) &&
+           append((void **)&dst->div, dst->ndiv, src->div, src->ndiv, sizeof *dst->div) &&
            append((void **)&dst->xlo, ng, src->xlo, src->ngrids, sizeof *dst->xlo) &&
            append((void **)&dst->frac, ng, src->frac, src->ngrids, sizeof *dst->frac) &&
            append((void **)&dst->v0, ng * ld, src->v0, src->ngrids * ld, sizeof *dst->v0) &&
@@ -499,12 +524,15 @@ mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char 
   }
   if (!ok)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
-  for (size_t g = ng; g < ng + src->ngrids; g++)
+  for (size_t g = ng; g < ng + src->ngrids; g++) {
     dst->grid[g].seg += (int)ns;
+    dst->grid[g].div0 += (int)dst->ndiv;
+  }
   for (size_t t = nt; t < nt + src->ntrades; t++)
     dst->trade[t].grid += (int)ng;
   dst->ngrids += src->ngrids;
   dst->nseg += src->nseg;
+  dst->ndiv += src->ndiv;
   dst->ntrades += src->ntrades;
   return MCP_OK;
 }

@@ -622,10 +622,13 @@ static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra)
 }
 
 /* Every grid on the GPU equals the CPU's, and every stencil implementation
- * and coarsening gives the same bits. */
+ * and coarsening gives the same bits; B pays cash dividends (the grids'
+ * jumps). */
 static void pde_check(int points, mcp_pde_scheme scheme, int extra)
 {
   mcp_market *m = market();
+  const double dt[2] = {0.3, 0.9}, da[2] = {1, 1.5};
+  assert_int_equal(mcp_market_set_cash_dividends(m, "B", 2, dt, da), MCP_OK);
   mcp_portfolio *p = pde_book(points, scheme, extra);
   mcp_results *cpu = price(MCP_BACKEND_CPU, 128, 0, m, p), *first = NULL;
   static const int coarsening[4] = {1, 2, 4, 8};

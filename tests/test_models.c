@@ -27,7 +27,7 @@
 #include "cf_lookback.h"
 #include "cf_merton.h"
 #include "cf_multi.h"
-#include "cf_quad.h"
+#include "cf_cash.h"
 #include "closed_form.h"
 #include "mc_check.h"
 #include "qmc.h"
@@ -615,38 +615,13 @@ static void test_dupire(void **state)
 
 /* ---- cash dividends -------------------------------------------------------- */
 
-/* The reference of one cash dividend d at t1 (Black-Scholes between):
- * e^{-r t1} E[BS(max(S(t1-) - d, 0), T - t1)], by quadrature over S(t1-)'s
- * normal. */
-typedef struct cash_case {
-  mcp_option_type type;
-  double spot, strike, rate, yield, vol, t1, amount, maturity;
-} cash_case;
-
-static double cash_integrand(double z, void *arg)
-{
-  const cash_case *c = arg;
-  double s = c->spot * exp((c->rate - c->yield - 0.5 * c->vol * c->vol) * c->t1 +
-                           c->vol * sqrt(c->t1) * z) -
-             c->amount;
-  double tau = c->maturity - c->t1, dq = exp(-c->yield * tau), dr = exp(-c->rate * tau);
-  double v = s > 0 ? cf_black(c->type, s * dq / dr, c->strike, c->vol * sqrt(tau), dr)
-                   : (c->type == MCP_PUT ? c->strike * dr : 0);
-  return v * exp(-0.5 * z * z) / sqrt(2 * CF_PI);
-}
-
-static double cash_reference(const cash_case *c)
-{
-  return exp(-c->rate * c->t1) * cf_integrate(cash_integrand, (void *)c, -12, 12, 1e-10, 1e-12);
-}
-
 /* One dividend against the quadrature, on a grid of 4 steps a year (the
  * model is exact on any grid: Black-Scholes steps and the drop at its date);
  * two keep put-call parity with the dividends' present value; one larger
  * than the spot floors it at 0 on every path. */
 static void test_cash_dividends(void **state)
 {
-  const cash_case one = {MCP_CALL, 100, 100, 0.04, 0.01, 0.3, 0.4, 3, 1};
+  const cf_cash one = {MCP_CALL, 100, 100, 0.04, 0.01, 0.3, 0.4, 3, 1};
   mcp_market *m = new_market();
   add_underlying(m, "ONE", (bs_params){one.spot, one.rate, one.yield, one.vol});
   add_underlying(m, "TWO", (bs_params){100, 0.05, 0, 0.25});
@@ -664,11 +639,11 @@ static void test_cash_dividends(void **state)
   add_european(p, "two-P", "TWO", MCP_PUT, 100, 1, 1);
   add_european(p, "big-P", "BIG", MCP_PUT, 100, 1, 1);
   mcp_results *r = price(ctx_of(state), m, p);
-  cash_case c = one;
-  assert_within("one-C", estimate(r, "one-C"), cash_reference(&c), NSE);
+  cf_cash c = one;
+  assert_within("one-C", estimate(r, "one-C"), cf_cash_price(&c), NSE);
   c.type = MCP_PUT;
   c.strike = 90;
-  assert_within("one-P", estimate(r, "one-P"), cash_reference(&c), NSE);
+  assert_within("one-P", estimate(r, "one-P"), cf_cash_price(&c), NSE);
   mcp_estimate call = estimate(r, "two-C"), put = estimate(r, "two-P");
   double pv = 2 * exp(-0.05 * 0.25) + 2.5 * exp(-0.05 * 0.75);
   double parity = 100 - pv - 100 * exp(-0.05);
@@ -687,10 +662,10 @@ static void test_cash_dividends(void **state)
     fail_msg("greeks: %s", mcp_context_last_error(ctx_of(state)));
   mcp_sensitivity th;
   assert_int_equal(mcp_results_greek(q, "one-C", "theta", &th), MCP_OK);
-  cash_case later = one;
+  cf_cash later = one;
   later.t1 -= 1.0 / 365;
   later.maturity -= 1.0 / 365;
-  assert_within("one-C theta", th.value, (cash_reference(&later) - cash_reference(&one)) * 365,
+  assert_within("one-C theta", th.value, (cf_cash_price(&later) - cf_cash_price(&one)) * 365,
                 NSE);
   mcp_results_destroy(q);
   mcp_greeks_destroy(g);
@@ -717,7 +692,7 @@ static void test_bad_cash_dividends(void **state)
   assert_non_null(strstr(mcp_market_last_error(m), "Black-Scholes"));
   assert_int_equal(mcp_market_set_cash_dividends(m, "A", 1, NULL, ok_d), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_market_set_cash_dividends(m, "A", 1, ok_t, ok_d), MCP_OK);
-  /* a basket on it, and an American (the grid takes none), are refused */
+  /* a basket on it is refused */
   mcp_portfolio *p = new_portfolio(1000, 1);
   const char *ab[2] = {"A", "B"};
   mcp_trade b = trade_on("bk", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
@@ -726,12 +701,6 @@ static void test_bad_cash_dividends(void **state)
   add_trade(p, &b);
   mcp_context *ctx = ctx_of(state);
   mcp_results *r = NULL;
-  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_INPUT);
-  assert_non_null(strstr(mcp_context_last_error(ctx), "cash dividends"));
-  mcp_portfolio_destroy(p);
-  p = new_portfolio(1000, 1);
-  mcp_trade am = trade_on("am", "A", MCP_PRODUCT_AMERICAN, MCP_CALL, 100, 1);
-  add_trade(p, &am);
   assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_INPUT);
   assert_non_null(strstr(mcp_context_last_error(ctx), "cash dividends"));
   mcp_portfolio_destroy(p);

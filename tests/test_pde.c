@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "cf_barrier.h"
+#include "cf_cash.h"
 #include "closed_form.h"
 #include "mc_check.h"
 
@@ -175,6 +176,44 @@ static void american_call_without_dividends_is_european(void **state)
   mcp_trade eu = grid_trade("EU", MCP_PRODUCT_EUROPEAN, MCP_CALL, 95, 1.5);
   double a = pde_price(*state, mk, &am, &s), e = pde_price(*state, mk, &eu, &s);
   assert_true(fabs(a - e) < 1e-12 * e);
+  mcp_market_destroy(mk);
+}
+
+/* Cash dividends on the grid: the values jump across each date.  A European
+ * with one dividend against the quadrature (its date on the nearest step
+ * end: T / 800 away at most here), put and call (by parity, less the
+ * dividend's value); an American call with a large dividend late exercises
+ * before it, above the European; American puts stay above Europeans. */
+static void cash_dividends_on_the_grid(void **state)
+{
+  mcp_market *mk = new_market();
+  add_underlying(mk, "D", (bs_params){100, 0.04, 0.01, 0.3});
+  const double t1[1] = {0.4}, d1[1] = {3};
+  assert_int_equal(mcp_market_set_cash_dividends(mk, "D", 1, t1, d1), MCP_OK);
+  mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 801, 800);
+  for (int type = 0; type < 2; type++) {
+    cf_cash c = {type ? MCP_PUT : MCP_CALL, 100, type ? 95 : 105, 0.04, 0.01, 0.3, 0.4, 3, 1};
+    mcp_trade t = grid_trade("E", MCP_PRODUCT_EUROPEAN, c.type, c.strike, 1.0);
+    t.underlying = "D";
+    double v = pde_price(*state, mk, &t, &s), exact = cf_cash_price(&c);
+    printf("  european %s with a cash dividend: pde %.6f quadrature %.6f\n",
+           type ? "put" : "call", v, exact);
+    assert_true(fabs(v - exact) < 2e-3 + 2e-4 * exact);
+  }
+  add_underlying(mk, "L", (bs_params){100, 0.04, 0.0, 0.25});
+  const double tl[1] = {0.9}, dl[1] = {8};
+  assert_int_equal(mcp_market_set_cash_dividends(mk, "L", 1, tl, dl), MCP_OK);
+  mcp_trade am = grid_trade("AM", MCP_PRODUCT_AMERICAN, MCP_CALL, 90, 1.0);
+  mcp_trade eu = grid_trade("EU", MCP_PRODUCT_EUROPEAN, MCP_CALL, 90, 1.0);
+  am.underlying = eu.underlying = "L";
+  double a = pde_price(*state, mk, &am, &s), e = pde_price(*state, mk, &eu, &s);
+  printf("  call before a dividend of 8: american %.6f european %.6f\n", a, e);
+  assert_true(a > e + 0.5);
+  am.type = eu.type = MCP_PUT;
+  am.strike = eu.strike = 110;
+  a = pde_price(*state, mk, &am, &s);
+  e = pde_price(*state, mk, &eu, &s);
+  assert_true(a >= e);
   mcp_market_destroy(mk);
 }
 
@@ -630,6 +669,7 @@ int main(void)
       cmocka_unit_test(european_order_5point_explicit),
       cmocka_unit_test(american_against_tree),
       cmocka_unit_test(american_call_without_dividends_is_european),
+      cmocka_unit_test(cash_dividends_on_the_grid),
       cmocka_unit_test(barriers_against_reiner_rubinstein),
       cmocka_unit_test(barrier_edges_and_grid_limits),
       cmocka_unit_test(high_volatility),
