@@ -26,26 +26,11 @@ static double time_price(mcp_backend b, uint64_t paths, int warm, int repeats, d
   if (mcp_context_create(&ctx, b) != MCP_OK)
     return -1;
   bench_asian_book(&m, &p, paths);
-  double t[REPEATS];
-  int ok = 1;
-  for (int r = -warm; r < repeats && ok; r++) { /* r < 0: warm-up */
-    mcp_results *res;
-    if (mcp_price(ctx, m, p, &res) != MCP_OK) {
-      fprintf(stderr, "asian_throughput: %s\n", mcp_context_last_error(ctx));
-      ok = 0;
-      break;
-    }
-    if (r >= 0)
-      t[r] = mcp_results_seconds(res);
-    mcp_estimate e;
-    mcp_results_trade(res, 0, &e);
-    *price = e.price;
-    mcp_results_destroy(res);
-  }
+  double t = bench_time_price(ctx, m, p, warm, repeats, price, "asian_throughput");
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   mcp_context_destroy(ctx);
-  return ok ? bench_median(t, repeats) : -1;
+  return t;
 }
 
 #ifdef MCP_HAVE_CUDA

@@ -1,4 +1,5 @@
 /* common.c: helpers shared by the benchmarks (common.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -41,6 +42,28 @@ void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths)
   mcp_portfolio_add_asian(*p, "asian", "ACME", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS,
                           fix, 1.0, 1);
   mcp_portfolio_set_paths(*p, paths);
+}
+
+double bench_time_price(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p, int warm,
+                        int repeats, double *price, const char *who)
+{
+  double t[16];
+  if (repeats < 1 || repeats > 16)
+    return -1;
+  for (int r = -warm; r < repeats; r++) { /* r < 0: warm-up */
+    mcp_results *res;
+    if (mcp_price(ctx, m, p, &res) != MCP_OK) {
+      fprintf(stderr, "%s: %s\n", who, mcp_context_last_error(ctx));
+      return -1;
+    }
+    if (r >= 0)
+      t[r] = mcp_results_seconds(res);
+    mcp_estimate e;
+    mcp_results_trade(res, 0, &e);
+    *price = e.price;
+    mcp_results_destroy(res);
+  }
+  return bench_median(t, repeats);
 }
 
 #ifdef MCP_HAVE_CUDA

@@ -17,6 +17,11 @@ int bench_cpu_threads(int n);
 /* One underlying (S 100, r 3%, q 1%, vol 25%) and an arithmetic Asian call
  * on BENCH_FIXINGS daily fixings over a year. */
 void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
+/* Median seconds (mcp_results_seconds) of repeats pricings after warm
+ * warm-up ones, at most 16, and the first trade's price; a negative number,
+ * with the error on stderr after who, on failure. */
+double bench_time_price(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p, int warm,
+                        int repeats, double *price, const char *who);
 
 #ifdef MCP_HAVE_CUDA
 #include <cuda_runtime_api.h>

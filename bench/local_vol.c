@@ -46,7 +46,7 @@ static mcp_market *market(int nt, int ns)
 static double time_price(mcp_backend b, const mcp_market *m, uint64_t paths, mcp_normals normals,
                          mcp_prefetch strategy, double *price)
 {
-  double fix[BENCH_FIXINGS], t[REPEATS];
+  double fix[BENCH_FIXINGS];
   for (int i = 0; i < BENCH_FIXINGS; i++)
     fix[i] = (i + 1) / (double)BENCH_FIXINGS;
   mcp_context *ctx;
@@ -59,24 +59,10 @@ static double time_price(mcp_backend b, const mcp_market *m, uint64_t paths, mcp
   mcp_portfolio_set_paths(p, paths);
   mcp_portfolio_set_normals(p, normals);
   mcp_portfolio_set_prefetch(p, strategy, 4, 1);
-  int ok = 1;
-  for (int r = -1; r < REPEATS && ok; r++) {
-    mcp_results *res;
-    if (mcp_price(ctx, m, p, &res) != MCP_OK) {
-      fprintf(stderr, "local_vol: %s\n", mcp_context_last_error(ctx));
-      ok = 0;
-      break;
-    }
-    if (r >= 0)
-      t[r] = mcp_results_seconds(res);
-    mcp_estimate e;
-    mcp_results_trade(res, 0, &e);
-    *price = e.price;
-    mcp_results_destroy(res);
-  }
+  double t = bench_time_price(ctx, m, p, 1, REPEATS, price, "local_vol");
   mcp_portfolio_destroy(p);
   mcp_context_destroy(ctx);
-  return ok ? bench_median(t, REPEATS) : -1;
+  return t;
 }
 
 typedef struct engine {
