@@ -66,6 +66,9 @@ typedef struct mcpi_job_view {
   int32_t lv_n;              /* local volatility: the slices' spots (local_vol.h) */
   const double *lv_y, *lv_vol;  /* log-spots, and a slice a step */
   const float *lv_y_f, *lv_vol_f;
+  const int32_t *lv_idx;     /* the log-spots' bucket table (local_vol.h): lv_nb buckets */
+  int32_t lv_nb;
+  double lv_binv;            /* buckets a unit of log-spot */
   const double *cash;        /* each step's cash dividend (MCPI_TAG_CASH), or NULL */
   const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
   const float *chol_f;

@@ -219,7 +219,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
     break;
   case MCPI_MODEL_LOCAL_VOL: { /* a: the step's (r - q) dt, b: sqrt(dt) */
     MCPI_REAL s = MCPI_LOCAL_VOL(j->MCPI_COEF(lv_y), j->MCPI_COEF(lv_vol) + st->step * j->lv_n,
-                                 j->lv_n, st->x);
+                                 j->lv_n, j->lv_idx, j->lv_nb, (MCPI_REAL)j->lv_binv, st->x);
     st->x0 = st->x;
     st->var = s * s * (b * b);
     st->x = MCPI_GBM_STEP(st->x, a - st->var / 2, s * b, z);

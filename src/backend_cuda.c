@@ -27,7 +27,7 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 /* Every device allocation of a job: slots of the context's kept buffers. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
        BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, LV_Y, LV_VOL,
-       LV_Y_F, LV_VOL_F, CASH, NBUF };
+       LV_Y_F, LV_VOL_F, LV_IDX, CASH, NBUF };
 _Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
 /* A pass's own arrays, the variant's coefficients, specs and volatility
  * slices, at these offsets of its part of the PASSES buffer. */
@@ -166,6 +166,7 @@ static cudaError_t upload_passes(gpu_job *g)
     w->lv_vol_f = (const float *)(d + off[P_LV_F]);
     w->lv_y = g->view.lv_y; /* the surface's spots: no shift moves them */
     w->lv_y_f = g->view.lv_y_f;
+    w->lv_idx = g->view.lv_idx;
     w->cash = g->view.cash; /* no shift moves the amounts, and the steps are the job's */
     w->tag = g->view.tag; /* the job's tags, so its constant ones too */
     w->uniform = w->uniform && g->view.uniform;
@@ -198,7 +199,8 @@ static cudaError_t upload_job(gpu_job *g)
       (ns && ((e = upload(g, LV_Y, j->lv_y, ns * sizeof(double))) ||
               (e = upload(g, LV_VOL, j->lv_vol, n * ns * sizeof(double))) ||
               (e = upload(g, LV_Y_F, j->lv_y_f, ns * sizeof(float))) ||
-              (e = upload(g, LV_VOL_F, j->lv_vol_f, n * ns * sizeof(float))))) ||
+              (e = upload(g, LV_VOL_F, j->lv_vol_f, n * ns * sizeof(float))) ||
+              (e = upload(g, LV_IDX, j->lv_idx, (size_t)j->lv_nb * sizeof(int32_t))))) ||
       (j->cash && (e = upload(g, CASH, j->cash, n * sizeof(double)))))
     return e;
   if (j->qmc) {
@@ -235,6 +237,7 @@ static cudaError_t upload_job(gpu_job *g)
     g->view.lv_vol = g->buf[LV_VOL];
     g->view.lv_y_f = g->buf[LV_Y_F];
     g->view.lv_vol_f = g->buf[LV_VOL_F];
+    g->view.lv_idx = g->buf[LV_IDX];
   }
   if (j->cash)
     g->view.cash = g->buf[CASH];

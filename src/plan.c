@@ -351,6 +351,18 @@ static mcp_status build_slices(mcpi_job *j, char *err)
     j->lv_y[k] = log(s->spots[k]);
     j->lv_y_f[k] = (float)j->lv_y[k];
   }
+  /* the bucket table: each bucket the interval of its left end */
+  j->lv_nb = ns > 1 ? 4 * (int)ns : 1;
+  if (!(j->lv_idx = malloc((size_t)j->lv_nb * sizeof *j->lv_idx)))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the volatility slices");
+  double span = ns > 1 ? j->lv_y[ns - 1] - j->lv_y[0] : 1;
+  j->lv_binv = j->lv_nb / span;
+  for (int b = 0, i = 0; b < j->lv_nb; b++) {
+    double left = j->lv_y[0] + b / j->lv_binv;
+    while (i + 2 < (int)ns && j->lv_y[i + 1] <= left)
+      i++;
+    j->lv_idx[b] = i;
+  }
   size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */
   for (size_t i = 0; i < n; i++) {
     double t0 = i ? j->times[i - 1] : 0, t1 = j->times[i];
@@ -776,6 +788,7 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->lv_vol);
     free(j->lv_y_f);
     free(j->lv_vol_f);
+    free(j->lv_idx);
     free(j->cash);
     free(j->trade);
     free(j->spec);
@@ -882,6 +895,9 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .lv_vol = j->lv_vol,
                      .lv_y_f = j->lv_y_f,
                      .lv_vol_f = j->lv_vol_f,
+                     .lv_idx = j->lv_idx,
+                     .lv_nb = j->lv_nb,
+                     .lv_binv = j->lv_binv,
                      .cash = j->cash,
                      .chol = j->chol,
                      .chol_f = j->chol_f,

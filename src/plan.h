@@ -46,9 +46,11 @@ typedef struct mcpi_job {
   uint32_t *tag;
   /* local volatility: the surface's log-spots, and its slice at each step's
    * start (nsteps x lv_n), in double and float (local_vol.h) */
-  int lv_n;
+  int lv_n, lv_nb;
   double *lv_y, *lv_vol;
   float *lv_y_f, *lv_vol_f;
+  int32_t *lv_idx; /* the log-spots' bucket table, lv_nb buckets */
+  double lv_binv;
   double *cash; /* a step's cash dividend, dropped at its end, or NULL for none */
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
   double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
