@@ -41,18 +41,14 @@ int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src)
   return 1;
 }
 
-double mcpi_surface_at(const mcpi_surface *s, double t, size_t k)
+double mcpi_surface_row_at(const mcpi_surface *s, size_t r, double t, size_t k)
 {
-  size_t i = 0;
-  while (i < s->nt && s->times[i] < t)
-    i++;
-  if (i == 0)
+  if (r == 0)
     return s->values[k];
-  if (i == s->nt)
+  if (r == s->nt)
     return s->values[(s->nt - 1) * s->ns + k];
-  double w = (t - s->times[i - 1]) / (s->times[i] - s->times[i - 1]);
-  double a = s->values[(i - 1) * s->ns + k], b = s->values[i * s->ns + k];
-  return a + w * (b - a);
+  double t0 = s->times[r - 1], a = s->values[(r - 1) * s->ns + k], b = s->values[r * s->ns + k];
+  return a + (t - t0) / (s->times[r] - t0) * (b - a);
 }
 
 int mcpi_cash_copy(mcpi_underlying *dst, const mcpi_underlying *src)

@@ -47,9 +47,10 @@ struct mcp_market {
   char err[MCPI_ERRLEN];
 };
 
-/* The surface's value at spot node k at time t: linear in time between its
- * times, flat beyond. */
-double mcpi_surface_at(const mcpi_surface *s, double t, size_t k);
+/* The surface's value at spot node k at time t in its row bracket r:
+ * times[r - 1] <= t <= times[r], linear between them; r = 0 or nt: flat
+ * before the first time or beyond the last. */
+double mcpi_surface_row_at(const mcpi_surface *s, size_t r, double t, size_t k);
 /* A copy of src; 0 when out of memory. */
 int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src);
 void mcpi_surface_free(mcpi_surface *s);

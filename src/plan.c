@@ -315,18 +315,6 @@ static mcp_status build_cash(mcpi_job *j, char *err)
   return MCP_OK;
 }
 
-/* Surface row r's value at spot node k at time t, for t in [times[r - 1],
- * times[r]] (r = 0 or nt: flat beyond the first or last time). */
-static double row_at(const mcpi_surface *s, size_t r, double t, size_t k)
-{
-  if (r == 0)
-    return s->values[k];
-  if (r == s->nt)
-    return s->values[(s->nt - 1) * s->ns + k];
-  double t0 = s->times[r - 1], a = s->values[(r - 1) * s->ns + k], b = s->values[r * s->ns + k];
-  return a + (t - t0) / (s->times[r] - t0) * (b - a);
-}
-
 /* A local-volatility job's surface: its log-spots and a slice a step, each
  * node's root mean square over the step, sqrt(int sigma^2 dt / dt) with
  * sigma linear in time between the surface's times: exact for a surface of
@@ -370,10 +358,10 @@ static mcp_status build_slices(mcpi_job *j, char *err)
       r++;
     for (size_t k = 0; k < ns; k++) {
       /* pieces between t0, the surface's times inside the step, and t1 */
-      double acc = 0, pt = t0, pv = row_at(s, r, t0, k);
+      double acc = 0, pt = t0, pv = mcpi_surface_row_at(s, r, t0, k);
       for (size_t q = r; q <= s->nt; q++) {
         double qt = q < s->nt && s->times[q] < t1 ? s->times[q] : t1;
-        double qv = q < s->nt && s->times[q] < t1 ? s->values[q * ns + k] : row_at(s, q, t1, k);
+        double qv = q < s->nt && s->times[q] < t1 ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
         acc += (qt - pt) * (pv * pv + pv * qv + qv * qv) / 3;
         if (qt == t1)
           break;

@@ -55,8 +55,9 @@ static void test_good_local_vol(void **state)
   assert_true(u->lv.nt == 3 && u->lv.ns == 3 && u->lv.times[1] == 0.5 && u->lv.spots[2] == 125);
   assert_true(u->lv.values[3] == 0.28 && u->lv.values[8] == 0.18);
   assert_true(u->vol.value[0] == 0.2 && u->rate.value[0] == 0.02);
-  assert_true(mcpi_surface_at(&u->lv, 1.25, 0) == 0.265); /* halfway from 0.28 to 0.25 */
-  assert_true(mcpi_surface_at(&u->lv, 3, 2) == 0.18);     /* flat beyond */
+  /* halfway from 0.28 to 0.25 in the bracket [0.5, 2]; flat beyond the last */
+  assert_true(mcpi_surface_row_at(&u->lv, 2, 1.25, 0) == 0.265);
+  assert_true(mcpi_surface_row_at(&u->lv, 3, 3, 2) == 0.18);
   mcp_market_destroy(m);
 }
 
