@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "local_vol.h"
 #include "market.h"
 #include "validate.h"
 
@@ -224,13 +225,13 @@ mcp_status mcp_market_add_merton(mcp_market *m, const char *name, double spot, d
 }
 
 /* Whether the n axis values are finite, in [low, high] and strictly
- * increasing: NULL, or what was expected. */
-static const char *check_axis(size_t n, const double *x, double low, double high)
+ * increasing. */
+static int axis_ok(size_t n, const double *x, double low, double high)
 {
   for (size_t i = 0; i < n; i++)
     if (!isfinite(x[i]) || x[i] < low || x[i] > high || (i && x[i] <= x[i - 1]))
-      return "strictly increasing";
-  return NULL;
+      return 0;
+  return 1;
 }
 
 mcp_status mcp_market_set_cash_dividends(mcp_market *m, const char *name, size_t n,
@@ -292,12 +293,12 @@ mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot
                      "underlying '%s': local volatility: expected 1 to %d times and 1 to %d "
                      "spots, got %zu and %zu",
                      id, MCPI_MAX_SURFACE, MCPI_MAX_SURFACE, ntimes, nspots);
-  if (check_axis(ntimes, times, 0, MCPI_MAX_MATURITY))
+  if (!axis_ok(ntimes, times, 0, MCPI_MAX_MATURITY))
     return mcpi_fail(m->err, MCP_ERR_INPUT,
                      "underlying '%s': local volatility: times: expected strictly increasing "
                      "times in years >= 0 and <= 100",
                      id);
-  if (check_axis(nspots, spots, DBL_MIN, DBL_MAX))
+  if (!axis_ok(nspots, spots, DBL_MIN, DBL_MAX))
     return mcpi_fail(m->err, MCP_ERR_INPUT,
                      "underlying '%s': local volatility: spots: expected strictly increasing "
                      "finite spots > 0",
@@ -311,14 +312,18 @@ mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot
                        id, i / nspots, i % nspots, why, values[i]);
   }
   mcpi_surface given = {ntimes, nspots, (double *)times, (double *)spots, (double *)values}, s;
-  if (!mcpi_surface_copy(&s, &given))
+  double *y = malloc(nspots * sizeof *y);
+  if (!y || !mcpi_surface_copy(&s, &given)) {
+    free(y);
     return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory adding underlying '%s'", id);
-  /* the volatility at today's spot: linear in log-spot, as the paths read it */
-  double at = s.values[0];
-  for (size_t k = 1; k < nspots && spot > spots[k - 1]; k++)
-    at = spot >= spots[k] ? s.values[k]
-                          : s.values[k - 1] + log(spot / spots[k - 1]) / log(spots[k] / spots[k - 1]) *
-                                                  (s.values[k] - s.values[k - 1]);
+  }
+  /* the volatility at today's spot, by the paths' lookup (a one-bucket
+   * table: the search walks from the first node) */
+  for (size_t k = 0; k < nspots; k++)
+    y[k] = log(spots[k]);
+  const int32_t first = 0;
+  double at = mcpi_local_vol(y, s.values, (int)nspots, &first, 1, 0, log(spot));
+  free(y);
   mcpi_underlying *u;
   mcp_status st = add(m, name, MCPI_MODEL_LOCAL_VOL, spot, rate, dividend, at, &u);
   if (st == MCP_OK)

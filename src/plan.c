@@ -359,11 +359,12 @@ static mcp_status build_slices(mcpi_job *j, char *err)
     for (size_t k = 0; k < ns; k++) {
       /* pieces between t0, the surface's times inside the step, and t1 */
       double acc = 0, pt = t0, pv = mcpi_surface_row_at(s, r, t0, k);
-      for (size_t q = r; q <= s->nt; q++) {
-        double qt = q < s->nt && s->times[q] < t1 ? s->times[q] : t1;
-        double qv = q < s->nt && s->times[q] < t1 ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
+      for (size_t q = r;; q++) {
+        int inside = q < s->nt && s->times[q] < t1;
+        double qt = inside ? s->times[q] : t1;
+        double qv = inside ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
         acc += (qt - pt) * (pv * pv + pv * qv + qv * qv) / 3;
-        if (qt == t1)
+        if (!inside)
           break;
         pt = qt;
         pv = qv;
