@@ -67,6 +67,17 @@ cudaError_t mcpi_launch_bridge(mcpi_bridge_view b, int nfactors, const double *z
 cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_t ncol,
                                    double *part, cudaStream_t stream);
 
+/* The Longstaff-Schwartz fit (lsm_fit.h) of a job (device view, lsm NULL):
+ * its n fit paths of seed into the states st and cash flows y, table the
+ * device's copy of the job's table; then, for each date e from the last but
+ * one down to 0, the rule of date e into table (part: the chunk sums,
+ * MCPI_LSM_COLUMNS(job.lsm_nb) x ceil(n / MCP_CHUNK_PATHS)). */
+cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed, const double *table,
+                                  int dates, double *st, size_t n, double *y,
+                                  cudaStream_t stream);
+cudaError_t mcpi_launch_lsm_date(mcpi_job_view job, double *table, const double *st, size_t n,
+                                 int e, double *y, double *part, cudaStream_t stream);
+
 /* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,
  * term and off device arrays. */
 cudaError_t mcpi_launch_combine(const mcpi_term *term, const int32_t *off, int nest, int col0,

@@ -28,6 +28,7 @@
 #include "model.h"
 #include "payoff.h"
 #include "greeks.h"
+#include "lsm.h"
 
 #define MCPI_TAG_MASK 0xffu        /* schedules fixing at the end of this step */
 #define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */
@@ -70,6 +71,12 @@ typedef struct mcpi_job_view {
   int32_t lv_nb;
   double lv_binv;            /* buckets a unit of log-spot */
   const double *cash;        /* each step's cash dividend (MCPI_TAG_CASH), or NULL */
+  /* Longstaff-Schwartz (lsm.h): the fitted table, a row an exercise date, or
+   * NULL (no exercise: other jobs, and the fit's own paths); the basis's
+   * size; the schedule bit of the exercise dates in the tags */
+  const double *lsm;
+  int32_t lsm_nb;
+  uint32_t lsm_mask;
   const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
   const float *chol_f;
   const mcpi_payoff_spec *trades;

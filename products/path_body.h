@@ -55,6 +55,10 @@ typedef struct MCPI_P(mcpi_path_state) {
   mcpi_greek_state g;
   mcpi_greek_fixings gf[MCPI_NSCHED];
 #endif
+#ifndef MCPI_SINGLE_ONLY
+  int32_t ex, ex_done; /* Longstaff-Schwartz: exercise dates passed, and exercised */
+  double ex_val;       /* the discounted amount received, 0 until exercised */
+#endif
 } MCPI_P(mcpi_path_state);
 
 MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
@@ -73,6 +77,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   MCP_UNROLL
   for (int m = 0; m < (MCPI_NMON > 0 ? MCPI_NMON : 1); m++)
     st->survival[m] = 1;
+#ifndef MCPI_SINGLE_ONLY
+  st->ex = st->ex_done = 0;
+  st->ex_val = 0;
+#endif
 #ifdef MCPI_GREEK_STATE
   mcpi_greek_state_init(&st->g, j->gstate);
   MCP_UNROLL
@@ -138,9 +146,34 @@ MCP_HD static inline void MCPI_P(mcpi_path_cash)(MCPI_P(mcpi_path_state) *st,
     }
 }
 
+#ifndef MCPI_SINGLE_ONLY
+/* An exercise date of the job's Longstaff-Schwartz trade (its first): the
+ * rule of the fitted table at the log-spot x and variance v (lsm.h). */
+MCP_HD static inline void MCPI_P(mcpi_path_exercise)(MCPI_P(mcpi_path_state) *st,
+                                                     const mcpi_job_view *j)
+{
+  const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
+  if (st->ex_done)
+    return;
+  double x = (double)st->x, s = exp(x), under, value, phi[MCPI_LSM_MAX_BASIS];
+  double h = mcpi_lsm_exercise(&j->trades[0], &s, 1, &under);
+  mcpi_lsm_basis(&j->trades[0], 1, j->model == MCPI_MODEL_HESTON, under, &x, &x, (double)st->v,
+                 phi);
+  if (mcpi_lsm_exercises(row, j->lsm_nb, h, phi, &value)) {
+    st->ex_val = value;
+    st->ex_done = 1;
+  }
+}
+#define MCPI_EXERCISE(st, j, tag)                                                          \
+  if ((j)->lsm && ((tag) & (j)->lsm_mask))                                                \
+  MCPI_P(mcpi_path_exercise)(st, j)
+#else
+#define MCPI_EXERCISE(st, j, tag) (void)0
+#endif
+
 /* The end of a step: the fixings made there and the barriers watched; with
  * a cash dividend, the barriers up to the drop, then the drop, then the
- * fixings (which see the spot after it). */
+ * fixings (which see the spot after it); then an exercise date's rule. */
 MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
                                                     const mcpi_job_view *j, uint32_t tag)
 {
@@ -150,12 +183,14 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
     MCPI_P(mcpi_path_cash)(st, j);
     if (mask)
       MCPI_P(mcpi_path_fix)(st, j, mask, MCPI_EXP(st->x));
-    return;
+  } else {
+    if (mask)
+      MCPI_P(mcpi_path_fix)(st, j, mask, MCPI_EXP(st->x));
+    MCPI_P(mcpi_path_watch)(st, j);
   }
-  if (mask)
-    MCPI_P(mcpi_path_fix)(st, j, mask, MCPI_EXP(st->x));
-  MCPI_P(mcpi_path_watch)(st, j);
+  MCPI_EXERCISE(st, j, tag);
 }
+#undef MCPI_EXERCISE
 
 /* A continuously monitored lookback's element, after the model's: the
  * maximum and minimum of the Brownian bridge of variance var from x0 to x,
@@ -250,6 +285,12 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
   double book = 0;
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
+#ifndef MCPI_SINGLE_ONLY
+    if (p->flags & MCPI_LSM) { /* discounted where exercised */
+      mcpi_emit(j, t, st->ex_val, 0, pay, ldp, pass, &book);
+      continue;
+    }
+#endif
     mcpi_observed o = {0, 0, 0, 0, 0, 1};
 #if defined MCPI_GREEK_STATE && !defined MCPI_SINGLE_ONLY
     /* indexed: the general state's derivatives stay in its frame (selected
@@ -306,6 +347,8 @@ typedef struct MCPI_P(mcpi_multi_state) {
   MCPI_REAL acc[MCP_MAX_ASSETS]; /* the step's correlated normals, L z, as they build up */
   MCPI_REAL dev[MCP_MAX_ASSETS]; /* the step's standard deviations */
   MCPI_REAL sign;
+  int32_t ex, ex_done; /* Longstaff-Schwartz, as the single-asset state's */
+  double ex_val;
 } MCPI_P(mcpi_multi_state);
 
 MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
@@ -317,6 +360,28 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
     st->acc[i] = st->dev[i] = 0;
   }
   st->sign = pass ? -1 : 1;
+  st->ex = st->ex_done = 0;
+  st->ex_val = 0;
+}
+
+/* An exercise date of the job's Longstaff-Schwartz trade (its first). */
+MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *st,
+                                                      const mcpi_job_view *j)
+{
+  const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
+  if (st->ex_done)
+    return;
+  double x[MCP_MAX_ASSETS], s[MCP_MAX_ASSETS], under, value, phi[MCPI_LSM_MAX_BASIS];
+  for (int i = 0; i < j->nassets; i++) {
+    x[i] = (double)st->x[i];
+    s[i] = exp(x[i]);
+  }
+  double h = mcpi_lsm_exercise(&j->trades[0], s, j->nassets, &under);
+  mcpi_lsm_basis(&j->trades[0], j->nassets, 0, under, x, j->log_spots, 0, phi);
+  if (mcpi_lsm_exercises(row, j->lsm_nb, h, phi, &value)) {
+    st->ex_val = value;
+    st->ex_done = 1;
+  }
 }
 
 /* Element f: asset f's drift, and column f of the Cholesky factor times z. */
@@ -343,6 +408,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
       st->x[i] += st->dev[i] * st->acc[i];
       st->acc[i] = 0;
     }
+    if (j->lsm && (tag & j->lsm_mask))
+      MCPI_P(mcpi_multi_exercise)(st, j);
   }
 }
 
@@ -358,6 +425,10 @@ MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_stat
   }
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
+    if (p->flags & MCPI_LSM) { /* discounted where exercised */
+      mcpi_emit(j, t, st->ex_val, 0, pay, ldp, pass, &book);
+      continue;
+    }
     double x, y = mcpi_payoff_multi(p, spot, j->nassets, &x);
     mcpi_emit(j, t, p->discount * y, x, pay, ldp, pass, &book);
     if (j->greeks && p->g_col >= 0)

@@ -27,7 +27,9 @@ typedef enum mcpi_control {
   MCPI_CV_AVERAGE    /* the discounted arithmetic average of the fixings */
 } mcpi_control;
 
-enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MCPI_ASSET = 16 };
+enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MCPI_ASSET = 16,
+       /* exercised by Longstaff-Schwartz (lsm.h), on several assets' best or worst */
+       MCPI_LSM = 32, MCPI_LSM_BEST = 64, MCPI_LSM_WORST = 128 };
 
 typedef struct mcpi_payoff_spec {
   int32_t product;  /* mcp_product */
@@ -54,6 +56,7 @@ typedef struct mcpi_payoff_spec {
   double notional, inv_window;
   double local_floor, local_cap, global_floor, global_cap;
   double barrier;           /* moving window: the level of the average, 0 for none */
+  double lsm_inv;           /* Longstaff-Schwartz: 1 / the basis's unit (lsm.h) */
   /* Greeks estimated on the path (greeks.h): the first column written, or
    * -1, and the estimator of each (mcpi_gm), with the relative spot bump */
   int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;

@@ -49,6 +49,9 @@ typedef struct mcpi_tiler {
   mcp_status (*read)(void *self, size_t n, double *pay, size_t ld);
   /* the job's and its passes' payoff specs changed (control coefficients) */
   mcp_status (*update_specs)(void *self);
+  /* Longstaff-Schwartz: fits the table of the job (variant 0) or of its pass
+   * variant - 1 (lsm_fit.h), on the host and where the paths read it */
+  mcp_status (*fit)(void *self, size_t variant);
 } mcpi_tiler;
 
 mcp_status mcpi_run_job(mcpi_run *run, size_t job, const mcpi_tiler *t);

@@ -14,6 +14,7 @@
 #include <omp.h>
 #endif
 #include "backend.h"
+#include "lsm_cpu.h"
 #include "rng.h"
 
 static int max_threads(void)
@@ -194,6 +195,14 @@ static mcp_status update_specs(void *self)
   return MCP_OK;
 }
 
+static mcp_status fit(void *self, size_t variant)
+{
+  cpu_job *c = self;
+  size_t ji = (size_t)(c->j - c->run->plan->jobs);
+  mcpi_job *v = variant ? mcpi_pass_job(c->run, ji, variant - 1) : &c->run->plan->jobs[ji];
+  return mcpi_lsm_fit_cpu(variant ? &c->pass[variant - 1] : &c->view, v, c->run->ctx->err);
+}
+
 static mcp_status price_job(mcpi_run *run, size_t ji)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
@@ -239,7 +248,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY,
                                  "out of host memory for a tile of %zu paths and chunks of %zu x %zu normals",
                                  tile, chunk, ne);
-  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs};
+  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs, fit};
   if (st == MCP_OK)
     st = mcpi_run_job(run, ji, &t);
   free(c.z);

@@ -20,6 +20,7 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #else
 #include <cuda_runtime_api.h>
 #include "launch.h"
+#include "lsm_fit.h"
 #include "rng.h"
 
 #define MAX_AUTO_TILE ((size_t)1 << 22)
@@ -27,11 +28,11 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 /* Every device allocation of a job: slots of the context's kept buffers. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
        BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, LV_Y, LV_VOL,
-       LV_Y_F, LV_VOL_F, LV_IDX, CASH, NBUF };
+       LV_Y_F, LV_VOL_F, LV_IDX, CASH, LSM, LSM_ST, LSM_Y, LSM_PART, NBUF };
 _Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
 /* A pass's own arrays, the variant's coefficients, specs and volatility
  * slices, at these offsets of its part of the PASSES buffer. */
-enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, NPBUF };
+enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, P_LSM, NPBUF };
 
 typedef struct gpu_job {
   mcpi_run *run;
@@ -117,7 +118,8 @@ static size_t pass_layout(const mcpi_job *j, size_t off[NPBUF])
   size_t ne = j->nelem, nlv = j->nsteps * (size_t)j->lv_n;
   size_t bytes[NPBUF] = {ne * sizeof(double), ne * sizeof(double),
                          j->ntrades * sizeof(mcpi_payoff_spec), ne * sizeof(float),
-                         ne * sizeof(float), nlv * sizeof(double), nlv * sizeof(float)};
+                         ne * sizeof(float), nlv * sizeof(double), nlv * sizeof(float),
+                         (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double)};
   size_t at = 0;
   for (int k = 0; k < NPBUF; k++) {
     off[k] = at;
@@ -150,6 +152,8 @@ static cudaError_t upload_passes(gpu_job *g)
       memcpy(h + off[P_LV], v->lv_vol, nlv * sizeof(double));
       memcpy(h + off[P_LV_F], v->lv_vol_f, nlv * sizeof(float));
     }
+    if (j->lsm_dates) /* the discount factors: the fit fills in the rest */
+      memcpy(h + off[P_LSM], v->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double));
   }
   if (e == cudaSuccess)
     e = upload(g, PASSES, host, j->npass * part);
@@ -164,6 +168,7 @@ static cudaError_t upload_passes(gpu_job *g)
     w->cb_f = (const float *)(d + off[P_CB_F]);
     w->lv_vol = (const double *)(d + off[P_LV]);
     w->lv_vol_f = (const float *)(d + off[P_LV_F]);
+    w->lsm = j->lsm_dates ? (const double *)(d + off[P_LSM]) : NULL;
     w->lv_y = g->view.lv_y; /* the surface's spots: no shift moves them */
     w->lv_y_f = g->view.lv_y_f;
     w->lv_idx = g->view.lv_idx;
@@ -201,7 +206,9 @@ static cudaError_t upload_job(gpu_job *g)
               (e = upload(g, LV_Y_F, j->lv_y_f, ns * sizeof(float))) ||
               (e = upload(g, LV_VOL_F, j->lv_vol_f, n * ns * sizeof(float))) ||
               (e = upload(g, LV_IDX, j->lv_idx, (size_t)j->lv_nb * sizeof(int32_t))))) ||
-      (j->cash && (e = upload(g, CASH, j->cash, n * sizeof(double)))))
+      (j->cash && (e = upload(g, CASH, j->cash, n * sizeof(double)))) ||
+      (j->lsm_dates && (e = upload(g, LSM, j->lsm_table, (size_t)j->lsm_dates *
+                                                            MCPI_LSM_ROW * sizeof(double)))))
     return e;
   if (j->qmc) {
     const mcpi_bridge *b = &j->bridge;
@@ -241,6 +248,7 @@ static cudaError_t upload_job(gpu_job *g)
   }
   if (j->cash)
     g->view.cash = g->buf[CASH];
+  g->view.lsm = j->lsm_dates ? g->buf[LSM] : NULL;
   return cudaSuccess;
 }
 
@@ -391,6 +399,37 @@ static mcp_status update_specs(void *self)
   return e ? cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
 
+/* The Longstaff-Schwartz fit of the job or of a pass's variant (run_job.c):
+ * lsm_kernel.cu's kernels write the table in place where the paths read
+ * it; the host's copy follows. */
+static mcp_status fit(void *self, size_t variant)
+{
+  gpu_job *g = self;
+  mcpi_run *run = g->run;
+  size_t ji = (size_t)(g->j - run->plan->jobs);
+  mcpi_job *v = variant ? mcpi_pass_job(run, ji, variant - 1) : &run->plan->jobs[ji];
+  mcpi_job_view w = variant ? g->pass[variant - 1] : g->view;
+  double *table = (double *)w.lsm;
+  w.lsm = NULL; /* the fit's paths do not exercise */
+  size_t n = (size_t)v->lsm_paths, dates = (size_t)v->lsm_dates;
+  size_t ns = (size_t)mcpi_lsm_state_size(&w), nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+  size_t bytes = dates * MCPI_LSM_ROW * sizeof(double);
+  cudaError_t e;
+  if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
+      (e = take(g, LSM_Y, n * sizeof(double))) ||
+      (e = take(g, LSM_PART, MCPI_LSM_COLUMNS(w.lsm_nb) * nch * sizeof(double))) ||
+      (e = mcpi_launch_lsm_paths(w, v->lsm_stream, table, (int)dates, g->buf[LSM_ST], n,
+                                 g->buf[LSM_Y], 0)))
+    return cuda_fail(run->ctx, e, "the regression's paths");
+  for (int d = (int)dates - 2; d >= 0; d--)
+    if ((e = mcpi_launch_lsm_date(w, table, g->buf[LSM_ST], n, d, g->buf[LSM_Y],
+                                  g->buf[LSM_PART], 0)))
+      return cuda_fail(run->ctx, e, "the regression's kernels");
+  if ((e = cudaMemcpy(v->lsm_table, table, bytes, cudaMemcpyDeviceToHost)))
+    return cuda_fail(run->ctx, e, "reading the regression's rules");
+  return MCP_OK;
+}
+
 /* Threads an SM that the shared placement must leave room for to be chosen
  * by auto: with fewer, the lost occupancy costs more than local memory's
  * cache traffic (bench/RESULTS.md, issue 6). */
@@ -455,7 +494,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
     st = cuda_fail(run->ctx, e, "copying the job's arrays");
   if (st == MCP_OK)
     st = size_tiles(&g, mcpi_job_samples(run->plan, j), real);
-  mcpi_tiler t = {&g, g.tile, fill, paths, sums, read, update_specs};
+  mcpi_tiler t = {&g, g.tile, fill, paths, sums, read, update_specs, fit};
   if (st == MCP_OK)
     st = mcpi_run_job(run, ji, &t);
   release(&g);

@@ -5,7 +5,7 @@
 #include "error.h"
 
 #define MCPI_DEFAULT_BLOCK 128
-#define MCPI_DEV_SLOTS 32 /* device buffers a context keeps (backend_cuda.c) */
+#define MCPI_DEV_SLOTS 40 /* device buffers a context keeps (backend_cuda.c) */
 
 struct mcp_context {
   mcp_backend backend; /* resolved: cpu or cuda */

@@ -109,7 +109,8 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, cons
   mcpi_job *j = b->j;
   mcpi_payoff_spec *s = &j->spec[t];
   int multi = j->nassets > 1;
-  if (mcpi_private_product(tr->product) || j->model == MCPI_MODEL_LOCAL_VOL || j->cash ||
+  if (mcpi_private_product(tr->product) || mcpi_lsm_product(tr->product) ||
+      j->model == MCPI_MODEL_LOCAL_VOL || j->cash ||
       ((tr->product == MCP_PRODUCT_BARRIER || tr->product == MCP_PRODUCT_LOOKBACK) &&
        tr->monitoring == MCP_MONITOR_BRIDGE) ||
       (req->bump_only && !multi))

@@ -206,7 +206,7 @@ int mcpi_cpu_groups(int on)
 
 int mcpi_path_lanes_fit(const mcpi_job_view *v)
 {
-  return groups_on && v->nassets <= 1 && !v->arr_len && !v->gstate;
+  return groups_on && v->nassets <= 1 && !v->arr_len && !v->gstate && !v->lsm;
 }
 
 void mcpi_path_lanes(int copy, const mcpi_job_view *v, int plain, const double *z, size_t ldz,

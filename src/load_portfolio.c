@@ -13,7 +13,7 @@ static const char *const run_keys[] = {"paths",    "seed",      "steps_per_year"
                                        "backend",  "precision", "prefetch",
                                        "prefetch_distance", "padding", "methods",
                                        "scramblings", "heston_scheme", "pde", "placement",
-                                       "normals"};
+                                       "normals", "regression_paths"};
 static const char *const pde_keys[] = {"scheme", "stencil_points", "space_points", "time_steps",
                                        "rannacher", "width", "stencil", "coarsening",
                                        "products"};
@@ -23,8 +23,9 @@ static const char *const schedule_keys[] = {"first", "last", "count"};
  * that have it, in the order messages list them. */
 #define P(x) (1u << MCP_PRODUCT_##x)
 #define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK) | P(AMERICAN) | \
-                P(CLIQUET) | P(MOVING_WINDOW))
+                P(CLIQUET) | P(MOVING_WINDOW) | P(BERMUDAN))
 #define MULTI (P(BASKET) | P(BEST_OF) | P(WORST_OF) | P(HIMALAYA))
+#define EXERCISE (P(AMERICAN) | P(BERMUDAN)) /* on one underlying or several assets */
 #define ANY (SINGLE | MULTI)
 #define ARRAYS (P(HIMALAYA) | P(CLIQUET) | P(MOVING_WINDOW))
 #define KNOCK (P(BARRIER) | P(MOVING_WINDOW))
@@ -34,11 +35,13 @@ static const char *const schedule_keys[] = {"first", "last", "count"};
   F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK) | ARRAYS)                                \
   F("strike_kind", P(ASIAN) | P(LOOKBACK)) F("digital", P(DIGITAL)) F("cash", P(DIGITAL))   \
   F("barrier_kind", KNOCK) F("barrier", KNOCK) F("rebate", KNOCK)                           \
-  F("monitoring", P(BARRIER) | P(LOOKBACK)) F("assets", MULTI) F("weights", P(BASKET))                    \
+  F("monitoring", P(BARRIER) | P(LOOKBACK)) F("assets", MULTI | EXERCISE)                  \
+  F("weights", P(BASKET) | EXERCISE) F("payoff", EXERCISE) F("exercises", P(AMERICAN))     \
+  F("exercise_dates", P(BERMUDAN))                                                          \
   F("notional", P(HIMALAYA) | P(CLIQUET)) F("best", P(CLIQUET))                             \
   F("local_floor", P(CLIQUET)) F("local_cap", P(CLIQUET)) F("global_floor", P(CLIQUET))     \
   F("global_cap", P(CLIQUET)) F("window", P(MOVING_WINDOW))                                 \
-  F("methods", ANY & ~P(AMERICAN)) F("method", ANY)
+  F("methods", ANY) F("method", ANY)
 #define FIELD_KEY(key, products) key,
 #define FIELD_PRODUCTS(key, products) products,
 static const char *const trade_keys[] = {TRADE_FIELDS(FIELD_KEY)};
@@ -56,7 +59,12 @@ static const mcpi_json_choice products[] = {{"european", MCP_PRODUCT_EUROPEAN},
                                             {"himalaya", MCP_PRODUCT_HIMALAYA},
                                             {"cliquet", MCP_PRODUCT_CLIQUET},
                                             {"moving-window", MCP_PRODUCT_MOVING_WINDOW},
+                                            {"bermudan", MCP_PRODUCT_BERMUDAN},
                                             {NULL, 0}};
+static const mcpi_json_choice exercise_payoffs[] = {{"basket", MCP_PRODUCT_BASKET},
+                                                    {"best-of", MCP_PRODUCT_BEST_OF},
+                                                    {"worst-of", MCP_PRODUCT_WORST_OF},
+                                                    {NULL, 0}};
 static const mcpi_json_choice engines[] = {{"mc", MCP_ENGINE_MC}, {"pde", MCP_ENGINE_PDE},
                                            {NULL, 0}};
 static const mcpi_json_choice pde_schemes[] = {{"crank-nicolson", MCP_PDE_CRANK_NICOLSON},
@@ -139,18 +147,25 @@ typedef struct trade {
   int product, type, average, strike_kind, digital, barrier_kind, monitoring, methods, engine;
   double strike, maturity, quantity, cash, barrier, rebate;
   double notional, local_floor, local_cap, global_floor, global_cap;
-  uint64_t best, window;
+  uint64_t best, window, exercises;
+  int payoff;
   double *fix;
   size_t nfix;
 } trade;
 
-static int multi_asset(const trade *tr) { return (MULTI >> tr->product) & 1u; }
+/* Named by a list of assets: the multi-asset products, and American and
+ * Bermudan options that give one (t: the trade's object). */
+static int multi_asset(const trade *tr, json_t *t)
+{
+  return ((MULTI >> tr->product) & 1u) ||
+         (((EXERCISE >> tr->product) & 1u) && json_object_get(t, "assets"));
+}
 
 /* Whether the trade has fixings (monitoring dates for a barrier): barriers
  * and lookbacks on the bridge watch the continuous path instead. */
 static int has_schedule(const trade *tr)
 {
-  return tr->product == MCP_PRODUCT_ASIAN ||
+  return tr->product == MCP_PRODUCT_ASIAN || tr->product == MCP_PRODUCT_BERMUDAN ||
          ((tr->product == MCP_PRODUCT_BARRIER || tr->product == MCP_PRODUCT_LOOKBACK) &&
           tr->monitoring != MCP_MONITOR_BRIDGE) ||
          ((ARRAYS >> tr->product) & 1u);
@@ -161,6 +176,17 @@ static const char *check_finite(double x) { return isfinite(x) ? NULL : "a finit
 static const char *check_best(uint64_t n)
 {
   return n <= MCP_MAX_PRIVATE_ARRAY ? NULL : "a number of periods (0 for all)";
+}
+
+static const char *check_exercises(uint64_t n)
+{
+  return n >= 1 && n <= 10000 ? NULL : "an integer from 1 to 10000";
+}
+
+static const char *check_regression_paths(uint64_t n)
+{
+  return n >= MCP_CHUNK_PATHS && n <= ((uint64_t)1 << 24) ? NULL
+                                                           : "an integer from 256 to 16777216";
 }
 
 static const char *check_window_length(uint64_t n)
@@ -188,6 +214,17 @@ static mcp_status read_array_terms(const mcpi_json_doc *d, const mcpi_json_path 
     st = mcpi_json_number(d, path, t, "notional", MCPI_OPTIONAL, check_finite, &tr->notional);
   if (st == MCP_OK && tr->product == MCP_PRODUCT_MOVING_WINDOW)
     st = mcpi_json_uint(d, path, t, "window", MCPI_REQUIRED, check_window_length, &tr->window);
+  if (st == MCP_OK && tr->product == MCP_PRODUCT_AMERICAN)
+    st = mcpi_json_uint(d, path, t, "exercises", MCPI_OPTIONAL, check_exercises,
+                        &tr->exercises);
+  if (st == MCP_OK && json_object_get(t, "payoff") && !tr->nassets)
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "payoff", 0},
+                              "no payoff on one underlying (it is for assets)");
+  if (st == MCP_OK)
+    st = mcpi_json_enum(d, path, t, "payoff", MCPI_OPTIONAL, exercise_payoffs, &tr->payoff);
+  if (st == MCP_OK && tr->has_weights && tr->payoff != MCP_PRODUCT_BASKET)
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "weights", 0},
+                              "no weights, as the payoff is not a basket");
   return st;
 }
 
@@ -375,7 +412,7 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
   int strategy = pre, methods = mcp_portfolio_methods(pf), scheme = pf->heston;
   int placement = mcp_portfolio_placement(pf), normals = mcp_portfolio_normals(pf);
   uint64_t dist = (uint64_t)distance, pad = padding < 0 ? 0 : (uint64_t)padding;
-  uint64_t scramblings = pf->scramblings;
+  uint64_t scramblings = pf->scramblings, regression = mcp_portfolio_regression_paths(pf);
   json_t *run, *grid, *padv;
   const char *what = "an object of run settings";
   mcp_status st = mcpi_json_member(d, NULL, d->root, "run", MCPI_OPTIONAL, what, &run);
@@ -397,6 +434,8 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcpi_json_enum(d, &path, run, "heston_scheme", MCPI_OPTIONAL, schemes, &scheme)) ||
       (st = mcpi_json_enum(d, &path, run, "placement", MCPI_OPTIONAL, placements, &placement)) ||
       (st = mcpi_json_enum(d, &path, run, "normals", MCPI_OPTIONAL, normals_modes, &normals)) ||
+      (st = mcpi_json_uint(d, &path, run, "regression_paths", MCPI_OPTIONAL,
+                           check_regression_paths, &regression)) ||
       (st = read_pde(d, &path, run, pf)))
     return st;
   /* padding: an integer, or the name of the layout that needs none */
@@ -419,7 +458,8 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
       (st = mcp_portfolio_set_scramblings(pf, (unsigned)scramblings)) ||
       (st = mcp_portfolio_set_heston_scheme(pf, (mcp_heston_scheme)scheme)) ||
       (st = mcp_portfolio_set_placement(pf, (mcp_placement)placement)) ||
-      (st = mcp_portfolio_set_normals(pf, (mcp_normals)normals)))
+      (st = mcp_portfolio_set_normals(pf, (mcp_normals)normals)) ||
+      (st = mcp_portfolio_set_regression_paths(pf, regression)))
     return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
   return grid ? read_grid(d, &grid_path, grid, pf) : MCP_OK;
 }
@@ -457,13 +497,14 @@ static mcp_status read_schedule(const mcpi_json_doc *d, const mcpi_json_path *pa
 static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
                                trade *tr)
 {
-  const mcpi_json_path fix_path = {path, "fixings", 0};
+  const char *key = tr->product == MCP_PRODUCT_BERMUDAN ? "exercise_dates" : "fixings";
+  const mcpi_json_path fix_path = {path, key, 0};
   int has_maturity = json_object_get(t, "maturity") != NULL;
   json_t *fixings;
   size_t bad;
   const char *why;
   mcp_status st;
-  if ((st = mcpi_json_member(d, path, t, "fixings", MCPI_REQUIRED, FIXINGS_WHAT, &fixings)))
+  if ((st = mcpi_json_member(d, path, t, key, MCPI_REQUIRED, FIXINGS_WHAT, &fixings)))
     return st;
   if (json_is_array(fixings))
     st = mcpi_json_times(d, &fix_path, fixings, &tr->fix, &tr->nfix);
@@ -589,6 +630,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
                              mcp_portfolio *pf)
 {
   trade tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
+              .payoff = MCP_PRODUCT_BASKET,
               .engine = MCP_ENGINE_DEFAULT, .notional = 1, .local_floor = -HUGE_VAL,
               .local_cap = HUGE_VAL, .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
   mcp_trade api;
@@ -605,7 +647,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
                       "product", products, tr.product)) ||
       (st = mcpi_json_enum(d, path, t, "type", tr.product != MCP_PRODUCT_CLIQUET, types,
                            &tr.type)) ||
-      (st = multi_asset(&tr) ? read_assets(d, path, t, &tr)
+      (st = multi_asset(&tr, t) ? read_assets(d, path, t, &tr)
                              : mcpi_json_string(d, path, t, "underlying", MCPI_REQUIRED,
                                                 mcpi_check_name, &tr.underlying)) ||
       (st = mcpi_json_enum(d, path, t, "strike_kind", MCPI_OPTIONAL, strike_kinds,
@@ -654,6 +696,8 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.global_floor = tr.global_floor;
   api.global_cap = tr.global_cap;
   api.window = (size_t)tr.window;
+  api.exercises = (size_t)tr.exercises;
+  api.payoff = (mcp_product)tr.payoff;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
 done:

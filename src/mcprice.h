@@ -284,7 +284,8 @@ typedef enum mcp_product {
   MCP_PRODUCT_BASKET,       /* on sum w_i S_i(T) of several assets */
   MCP_PRODUCT_BEST_OF,      /* on max_i S_i(T) */
   MCP_PRODUCT_WORST_OF,     /* on min_i S_i(T) */
-  MCP_PRODUCT_AMERICAN,     /* (S - K)+ or (K - S)+ at any time up to maturity (PDE only) */
+  MCP_PRODUCT_AMERICAN,     /* (S - K)+ or (K - S)+ at any time up to maturity: on the grid,
+                               or by Monte Carlo at `exercises` equally spaced dates */
   /* Path-dependent products that keep a small array per path (Monte Carlo only): */
   MCP_PRODUCT_HIMALAYA,     /* notional x (A - K)+ or (K - A)+, A the mean of the performances
                                S_i(t_k) / S_i(0) of the best remaining asset at each fixing,
@@ -292,17 +293,33 @@ typedef enum mcp_product {
   MCP_PRODUCT_CLIQUET,      /* notional x min(global_cap, max(global_floor, sum of the best
                                `best` period returns S(t_k) / S(t_k-1) - 1, each clamped
                                to [local_floor, local_cap])); t_0 = 0 */
-  MCP_PRODUCT_MOVING_WINDOW /* on the average of the last `window` fixings at the last
+  MCP_PRODUCT_MOVING_WINDOW, /* on the average of the last `window` fixings at the last
                                fixing; knocked out (paying the rebate) when that moving
                                average crosses the barrier at a fixing, if one is set */
+  MCP_PRODUCT_BERMUDAN      /* (S - K)+ or (K - S)+ when exercised, at one of the fixings
+                               (the exercise dates, the last one the maturity); Monte Carlo */
 } mcp_product;
-#define MCP_PRODUCT_COUNT (MCP_PRODUCT_MOVING_WINDOW + 1)
+#define MCP_PRODUCT_COUNT (MCP_PRODUCT_BERMUDAN + 1)
 
 /* How a trade is priced: Monte Carlo paths or a finite-difference grid (the
  * Black-Scholes PDE; European, American and continuously monitored barrier
  * options on one Black-Scholes underlying).  MCP_ENGINE_DEFAULT follows the
  * portfolio's default for the product (mcp_portfolio_set_engine: Monte Carlo,
- * except American options). */
+ * except American options, which take the grid where it fits them and Monte
+ * Carlo elsewhere).
+ * American and Bermudan options by Monte Carlo follow Longstaff and Schwartz
+ * (2001): the continuation value at each exercise date is regressed, on the
+ * in-the-money paths only, on the basis 1, x, x^2, x^3 of x = S / K (S / S0
+ * for a strike of 0), with v and x v added under Heston; on n assets
+ * 1, y, y^2, y^3 of y = the payoff's underlying (basket, best or worst) / K,
+ * the log-returns r_i = log(S_i / S_i(0)), their squares (n <= 8) and their
+ * products r_i r_j (n <= 4).  (The payoff itself, K - y or y - K on those
+ * paths, is in that span.)  The regression is fitted on
+ * mcp_portfolio_set_regression_paths paths of a stream of their own and then
+ * applied on the run's paths, independent of them: the price is a low-biased
+ * estimate (the fitted rule is one rule, no better than the optimal one),
+ * its standard error that of those paths alone.  An American by Monte Carlo
+ * is a Bermudan on its exercise dates, a further O(1 / exercises) below. */
 typedef enum mcp_engine { MCP_ENGINE_DEFAULT = -1, MCP_ENGINE_MC = 0, MCP_ENGINE_PDE } mcp_engine;
 /* Parses "mc" or "pde"; MCP_ERR_NOT_FOUND for any other name. */
 mcp_status mcp_engine_from_name(const char *name, mcp_engine *out);
@@ -378,7 +395,14 @@ typedef struct mcp_trade {
   double local_floor, local_cap;   /* cliquet: bounds of each period's return */
   double global_floor, global_cap; /* cliquet: bounds of the sum */
   size_t window;              /* moving window: fixings averaged, 1 .. nfixings */
+  /* American and Bermudan options by Monte Carlo (Longstaff-Schwartz): */
+  size_t exercises;           /* American: equally spaced exercise dates up to maturity,
+                                 1 .. 10000 (0: MCP_DEFAULT_EXERCISES) */
+  mcp_product payoff;         /* on several assets (nassets >= 2, no underlying): what is
+                                 exercised, MCP_PRODUCT_BASKET (the default: sum w_i S_i),
+                                 MCP_PRODUCT_BEST_OF (max S_i) or MCP_PRODUCT_WORST_OF */
 } mcp_trade;
+#define MCP_DEFAULT_EXERCISES 100
 
 void mcp_trade_init(mcp_trade *trade);
 mcp_status mcp_portfolio_add_trade(mcp_portfolio *portfolio, const mcp_trade *trade);
@@ -388,6 +412,13 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *portfolio, const mcp_trade *tr
 mcp_status mcp_portfolio_set_methods(mcp_portfolio *portfolio, int methods);
 int mcp_portfolio_methods(const mcp_portfolio *portfolio);
 mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *portfolio, unsigned scramblings);
+/* Paths the Longstaff-Schwartz regression is fitted on, 256 to 2^24 (0, the
+ * default: the run's paths, at most MCP_DEFAULT_REGRESSION_PATHS and 2^27
+ * values over the dates, 2^27 / (dates x values a date) paths).  A trade
+ * whose fit would keep more than 2^27 values (1 GiB) is MCP_ERR_INPUT. */
+mcp_status mcp_portfolio_set_regression_paths(mcp_portfolio *portfolio, uint64_t paths);
+uint64_t mcp_portfolio_regression_paths(const mcp_portfolio *portfolio);
+#define MCP_DEFAULT_REGRESSION_PATHS 131072
 /* Heston discretisation: Andersen's quadratic-exponential scheme with
  * martingale correction (default) or full-truncation Euler in log-spot. */
 typedef enum mcp_heston_scheme { MCP_HESTON_QE = 0, MCP_HESTON_EULER } mcp_heston_scheme;
@@ -396,7 +427,7 @@ mcp_status mcp_portfolio_set_heston_scheme(mcp_portfolio *portfolio, mcp_heston_
 /* ---- finite differences ----------------------------------------------- */
 /* The engine of the product's trades that keep MCP_ENGINE_DEFAULT;
  * MCP_ERR_ARGUMENT for one the product cannot use (the grid for a product
- * other than european, american and barrier; Monte Carlo for american),
+ * other than european, american and barrier; Monte Carlo for none),
  * as mcp_portfolio_add_trade refuses a trade's (MCP_ERR_INPUT). */
 mcp_status mcp_portfolio_set_engine(mcp_portfolio *portfolio, mcp_product product,
                                     mcp_engine engine);

@@ -371,13 +371,15 @@ int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcpi_t
 {
   if (mcpi_trade_engine(p, t) != MCP_ENGINE_PDE)
     return 0;
-  /* named by the trade, or American (no other engine): the grid's errors
-   * are the trade's; by a default (run.pde.products, --pde), only where
-   * the grid fits, Monte Carlo elsewhere, as decided in the run's own
-   * market for every shifted copy of it (a variant that no longer fits is
-   * the grid's error, not another engine) */
-  if (t->engine == MCP_ENGINE_PDE || t->product == MCP_PRODUCT_AMERICAN)
+  /* named by the trade: the grid's errors are the trade's; by a default
+   * (American options, run.pde.products, --pde), only where the grid fits,
+   * Monte Carlo (Longstaff-Schwartz for American options) elsewhere, as
+   * decided in the run's own market for every shifted copy of it (a
+   * variant that no longer fits is the grid's error, not another engine) */
+  if (t->engine == MCP_ENGINE_PDE)
     return 1;
+  if (t->nassets > 1)
+    return 0;
   const mcp_market *base = m->base ? m->base : m;
   char scratch[MCPI_ERRLEN];
   const mcpi_underlying *u;

@@ -8,7 +8,7 @@
 static const char *const engine_names[] = {"mc", "pde"};
 static const char *const product_names[MCP_PRODUCT_COUNT] = {
     "european", "digital", "asian", "barrier", "lookback", "basket", "best-of", "worst-of",
-    "american", "himalaya", "cliquet", "moving-window"};
+    "american", "himalaya", "cliquet", "moving-window", "bermudan"};
 static const char *const scheme_names[] = {"crank-nicolson", "explicit"};
 static const char *const stencil_names[] = {"regcache", "smem", "global"};
 
@@ -39,8 +39,6 @@ const char *mcpi_engine_misfit(mcp_product product, mcp_engine engine)
   if (engine == MCP_ENGINE_PDE && product != MCP_PRODUCT_EUROPEAN &&
       product != MCP_PRODUCT_AMERICAN && product != MCP_PRODUCT_BARRIER)
     return "the grid prices european, american and barrier options; expected mc";
-  if (engine == MCP_ENGINE_MC && product == MCP_PRODUCT_AMERICAN)
-    return "American options are priced on the grid only; expected pde";
   return NULL;
 }
 

@@ -20,6 +20,7 @@ typedef struct job_key {
   int antithetic, qmc;
   int array;                       /* products with per-path arrays (private.h) */
   int extrema;                     /* bridge lookbacks: a factor samples the extremes */
+  size_t lsm;                      /* Longstaff-Schwartz: its trade + 1, a job each */
   double maturity;                 /* multi-asset and extrema jobs: one maturity */
 } job_key;
 
@@ -70,7 +71,7 @@ static int same_schedule(schedule a, schedule b)
 static int same_key(const job_key *a, const job_key *b)
 {
   if (a->n != b->n || a->antithetic != b->antithetic || a->qmc != b->qmc ||
-      a->array != b->array || a->extrema != b->extrema ||
+      a->array != b->array || a->extrema != b->extrema || a->lsm != b->lsm ||
       fabs(a->maturity - b->maturity) > MCPI_TIME_EPS)
     return 0;
   for (size_t i = 0; i < a->n; i++)
@@ -156,6 +157,7 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
   *k = (job_key){.n = t->nassets, .antithetic = !!(methods & MCP_ANTITHETIC),
                  .qmc = !!(methods & MCP_QMC), .array = mcpi_private_product(t->product),
                  .extrema = extrema_sampled(t),
+                 .lsm = mcpi_lsm_product(t->product) ? (size_t)(t - p->t) + 1 : 0,
                  .maturity = multi_asset(t) || extrema_sampled(t) ? t->maturity : 0};
   for (size_t a = 0; a < t->nassets; a++) {
     const mcpi_underlying *u = mcpi_market_find(m, t->asset[a]);
@@ -519,6 +521,62 @@ static void add_forwards(mcpi_job *j, const job_draft *d)
   }
 }
 
+/* A Longstaff-Schwartz trade's spec: what it exercises, and the unit of
+ * its basis, the strike (or the underlying at 0 for a strike of 0). */
+static void lsm_spec(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+{
+  double s0[MCP_MAX_ASSETS], under;
+  s->flags = MCPI_LSM | (t->payoff == MCP_PRODUCT_BEST_OF    ? MCPI_LSM_BEST
+                         : t->payoff == MCP_PRODUCT_WORST_OF ? MCPI_LSM_WORST
+                                                             : 0);
+  for (size_t a = 0; a < j->nassets; a++) {
+    s0[a] = j->u[a]->spot;
+    if (j->nassets > 1) {
+      size_t ta = 0;
+      while (strcmp(t->asset[ta], j->u[a]->name) != 0)
+        ta++;
+      s->assets |= 1u << a;
+      s->weight[a] = t->weight ? t->weight[ta] : 0;
+    }
+  }
+  mcpi_lsm_exercise(s, s0, (int)j->nassets, &under);
+  s->lsm_inv = t->strike > 0 ? 1 / t->strike : under > 0 ? 1 / under : 1;
+}
+
+/* The Longstaff-Schwartz table's discount factors and the last date's
+ * rule (lsm.h); the fit sets the other rules. */
+static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,
+                            char *err)
+{
+  const mcpi_trade *t = &p->t[j->trade[0]];
+  size_t n = t->nfix, ns = j->nassets > 1 ? j->nassets : j->model == MCPI_MODEL_HESTON ? 2 : 1;
+  /* by default the run's paths, at most MCP_DEFAULT_REGRESSION_PATHS and
+   * what the states may hold (at least a chunk) */
+  uint64_t room = (uint64_t)MCPI_LSM_MAX_STATES / (n * ns), fit = p->regression_paths;
+  if (!fit) {
+    fit = p->paths < MCP_DEFAULT_REGRESSION_PATHS ? p->paths : MCP_DEFAULT_REGRESSION_PATHS;
+    fit = fit < room ? fit : room > MCP_CHUNK_PATHS ? room : MCP_CHUNK_PATHS;
+  }
+  if ((double)fit * (double)n * (double)ns > (double)MCPI_LSM_MAX_STATES)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "trade '%s': %llu regression paths x %zu exercise dates x %zu values a "
+                     "date exceed the %d the fit keeps; lower run.regression_paths or the "
+                     "exercise dates", t->id, (unsigned long long)fit, n, ns,
+                     MCPI_LSM_MAX_STATES);
+  if (!(j->lsm_table = calloc(n * MCPI_LSM_ROW, sizeof *j->lsm_table)))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+  j->lsm_dates = (int)n;
+  j->lsm_nb = mcpi_lsm_nbasis((int)j->nassets, j->model == MCPI_MODEL_HESTON);
+  j->lsm_sched = find_schedule(d, main_schedule(t));
+  j->lsm_paths = fit;
+  for (size_t e = 0; e < n; e++) {
+    double *row = j->lsm_table + e * MCPI_LSM_ROW;
+    row[0] = exp(-mcpi_curve_integral(&j->u[0]->rate, 0, t->fix[e]));
+    row[1] = e + 1 == n ? MCPI_LSM_ALWAYS : MCPI_LSM_HOLD;
+  }
+  return MCP_OK;
+}
+
 static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,
                               char *err)
 {
@@ -550,6 +608,10 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
         .strike = t->strike, .inv_nfix = 1.0 / (double)t->nfix,
         .discount = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity)),
         .quantity = t->quantity, .rebate = t->rebate, .cash = t->cash, .g_col = -1};
+    if (mcpi_lsm_product(t->product)) {
+      lsm_spec(j, t, s);
+      continue; /* no control variate */
+    }
     if (mcpi_private_product(t->product)) {
       s->arr_off = j->arr_len;
       s->arr_len = trade_array_len(t);
@@ -642,7 +704,7 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
   mcp_status st;
   if ((st = build_grid(j, p, d, err)) || (st = build_coefficients(j, d, err)) ||
       (k->n > 1 && (st = build_correlation(j, m, k, first, err))) ||
-      (st = build_specs(j, p, d, err)))
+      (st = build_specs(j, p, d, err)) || (k->lsm && (st = lsm_table(j, p, d, err))))
     return st;
   j->nmon = d->nmon;
   for (int i = 0; i < d->nmon; i++) {
@@ -665,8 +727,8 @@ static void stream_name(const mcp_market *m, const job_key *k, char *buf, size_t
   for (size_t a = 0; a < k->n && used < len; a++)
     used += (size_t)snprintf(buf + used, len - used, "%s%s", a ? "," : "", m->u[k->asset[a]].name);
   if (used < len)
-    snprintf(buf + used, len - used, "%s%s%s", k->antithetic ? "\001a" : "", k->qmc ? "\001q" : "",
-             k->extrema ? "\001x" : "");
+    snprintf(buf + used, len - used, "%s%s%s%s", k->antithetic ? "\001a" : "",
+             k->qmc ? "\001q" : "", k->extrema ? "\001x" : "", k->lsm ? "\001l" : "");
 }
 
 mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,
@@ -718,6 +780,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
         assigned[i] = 1;
       }
       mcpi_job *j = &plan->jobs[plan->njobs++];
+      j->lsm_stream = mcpi_rng_job_seed(p->seed, name, ordinal | 1u << 31); /* the fit's */
       j->stream = mcpi_rng_job_seed(p->seed, name, ordinal++);
       j->ntrades = j->nreal = nm;
       if (!(j->trade = malloc(nm * sizeof *j->trade))) {
@@ -779,6 +842,7 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->lv_vol_f);
     free(j->lv_idx);
     free(j->cash);
+    free(j->lsm_table);
     free(j->trade);
     free(j->spec);
     free(j->est);
@@ -888,6 +952,9 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .lv_nb = j->lv_nb,
                      .lv_binv = j->lv_binv,
                      .cash = j->cash,
+                     .lsm = j->lsm_dates ? j->lsm_table : NULL,
+                     .lsm_nb = j->lsm_nb,
+                     .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
                      .chol = j->chol,
                      .chol_f = j->chol_f,
                      .trades = j->spec,
@@ -920,7 +987,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
 static int job_fits(const mcpi_job *j, int nsched, int nmon)
 {
   if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len || j->nmon > nmon ||
-      j->extrema || j->cash)
+      j->extrema || j->cash || j->lsm_dates)
     return 0;
   for (size_t e = 0; e < j->nelem; e++)
     if ((j->tag[e] & MCPI_TAG_MASK) >> nsched)

@@ -26,6 +26,10 @@ typedef struct mcpi_est {
   size_t term0, nterm;
 } mcpi_est;
 
+/* Values (regression paths x exercise dates x values a date) the
+ * Longstaff-Schwartz fit may keep: 1 GiB in double. */
+#define MCPI_LSM_MAX_STATES (1 << 27)
+
 /* Volatility slices a local-volatility job may hold (steps x surface spots):
  * 256 MiB in double. */
 #define MCPI_MAX_SLICES (1 << 25)
@@ -52,6 +56,14 @@ typedef struct mcpi_job {
   int32_t *lv_idx; /* the log-spots' bucket table, lv_nb buckets */
   double lv_binv;
   double *cash; /* a step's cash dividend, dropped at its end, or NULL for none */
+  /* Longstaff-Schwartz (lsm.h): the job's one trade, first, exercises at the
+   * steps of schedule lsm_sched, lsm_dates of them (0: no such trade); the
+   * basis's size; the fit's stream and paths; the table, a row a date, its
+   * discount factors and the last date's rule set here, the rest by the fit
+   * (run_job.c) */
+  int lsm_dates, lsm_nb, lsm_sched;
+  uint64_t lsm_stream, lsm_paths;
+  double *lsm_table;
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
   double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
   float chol_f[MCP_MAX_ASSETS * MCP_MAX_ASSETS];

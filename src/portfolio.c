@@ -82,6 +82,8 @@ mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio
     d->maturity = t->maturity - dt;
     for (size_t k = 0; k < t->nfix; k++)
       d->fix[k] = t->fix[k] - dt;
+    if (t->product == MCP_PRODUCT_AMERICAN) /* as many dates, to the nearer maturity */
+      mcpi_american_dates(t->nfix, d->maturity, d->fix);
     if (d->fix[0] <= MCPI_TIME_EPS || d->maturity <= MCPI_TIME_EPS)
       st = mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': theta: its first date, at %g years, is "
                      "within the theta bump of %g years; expected a smaller bump", t->id,
@@ -147,27 +149,68 @@ void mcp_trade_init(mcp_trade *t)
     *t = (mcp_trade){.type = MCP_CALL, .quantity = 1, .cash = 1,
                      .methods = MCP_METHODS_DEFAULT, .engine = MCP_ENGINE_DEFAULT,
                      .notional = 1, .local_floor = -HUGE_VAL, .local_cap = HUGE_VAL,
-                     .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
+                     .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL,
+                     .payoff = MCP_PRODUCT_BASKET};
 }
 
-/* Products named by a list of assets (a Himalaya may have one). */
-static int multi_asset(mcp_product p)
+void mcpi_american_dates(size_t n, double maturity, double *fix)
 {
+  for (size_t k = 0; k + 1 < n; k++)
+    fix[k] = maturity * (double)(k + 1) / (double)n;
+  fix[n - 1] = maturity; /* exactly */
+}
+
+/* Trades named by a list of assets: the multi-asset products (a Himalaya
+ * may have one), and American and Bermudan options that give assets. */
+static int multi_asset(const mcp_trade *t)
+{
+  mcp_product p = t->product;
   return p == MCP_PRODUCT_BASKET || p == MCP_PRODUCT_BEST_OF || p == MCP_PRODUCT_WORST_OF ||
-         p == MCP_PRODUCT_HIMALAYA;
+         p == MCP_PRODUCT_HIMALAYA || (mcpi_lsm_product(p) && (t->nassets || t->assets));
 }
 
 /* Whether the product reads the trade's fixings (a schedule of its own):
  * barriers and lookbacks on the bridge watch the continuous path instead. */
 static int has_schedule(const mcp_trade *t)
 {
-  return t->product == MCP_PRODUCT_ASIAN ||
+  return t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_BERMUDAN ||
          ((t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_LOOKBACK) &&
           t->monitoring != MCP_MONITOR_BRIDGE) ||
          mcpi_private_product(t->product);
 }
 
 #define TRADE_FAIL(st, ...) return mcpi_fail(p->err, st, __VA_ARGS__)
+
+/* The terms of American and Bermudan options (the defaults elsewhere). */
+static mcp_status check_exercise_terms(mcp_portfolio *p, const mcp_trade *t)
+{
+  const char *id = t->id;
+  int lsm = mcpi_lsm_product(t->product), multi = lsm && multi_asset(t);
+  if ((t->exercises && t->product != MCP_PRODUCT_AMERICAN) || t->exercises > 10000)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercises: expected %s, got %zu", id,
+               t->product == MCP_PRODUCT_AMERICAN ? "1 to 10000 dates (0: the default)"
+                                                  : "none (0): only an American has them",
+               t->exercises);
+  if (t->payoff != MCP_PRODUCT_BASKET &&
+      (!multi || (t->payoff != MCP_PRODUCT_BEST_OF && t->payoff != MCP_PRODUCT_WORST_OF)))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': payoff: expected %s", id,
+               multi ? "basket, best-of or worst-of"
+                     : "the default (basket): only an American or a Bermudan on several "
+                       "assets has one");
+  if (!lsm)
+    return MCP_OK;
+  if (multi && t->engine == MCP_ENGINE_PDE)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': method: the grid prices one underlying; expected mc "
+               "for an option on several assets", id);
+  if (t->methods != MCP_METHODS_DEFAULT && (t->methods & MCP_CONTROL_VARIATE))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': methods: %s has no control variate", id,
+               mcp_product_name(t->product));
+  if (t->product == MCP_PRODUCT_BERMUDAN && t->nfixings && t->fixings &&
+      fabs(t->fixings[t->nfixings - 1] - t->maturity) > MCPI_TIME_EPS)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercise dates (fixings): expected the last at "
+               "the maturity, %g, got %g", id, t->maturity, t->fixings[t->nfixings - 1]);
+  return MCP_OK;
+}
 
 /* The terms of the products with per-path arrays; the schedule is valid. */
 static mcp_status check_private_terms(mcp_portfolio *p, const mcp_trade *t)
@@ -225,8 +268,8 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
   const char *id = t->id, *why;
   if ((unsigned)t->product >= MCP_PRODUCT_COUNT)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected european, digital, asian, "
-               "barrier, lookback, basket, best-of, worst-of, american, himalaya, cliquet "
-               "or moving-window", id);
+               "barrier, lookback, basket, best-of, worst-of, american, himalaya, cliquet, "
+               "moving-window or bermudan", id);
   if (t->engine != MCP_ENGINE_DEFAULT && t->engine != MCP_ENGINE_MC &&
       t->engine != MCP_ENGINE_PDE)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': engine: expected MCP_ENGINE_DEFAULT, "
@@ -253,7 +296,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': methods: expected MCP_METHODS_DEFAULT or a "
                "combination of MCP_ANTITHETIC, MCP_CONTROL_VARIATE and MCP_QMC, got %d",
                id, t->methods);
-  if (multi_asset(t->product)) {
+  if (multi_asset(t)) {
     size_t least = t->product == MCP_PRODUCT_HIMALAYA ? 1 : 2;
     if (t->nassets < least || t->nassets > MCP_MAX_ASSETS || !t->assets)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: expected %zu to %d underlyings, got %zu",
@@ -268,7 +311,8 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
       if (t->weights && !isfinite(t->weights[a]))
         TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights[%zu]: expected a finite number", id, a);
     }
-    if (t->product != MCP_PRODUCT_BASKET && t->weights)
+    if (t->weights && t->product != MCP_PRODUCT_BASKET &&
+        !(mcpi_lsm_product(t->product) && t->payoff == MCP_PRODUCT_BASKET))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights: only a basket has weights", id);
     if (t->underlying)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': underlying: a multi-asset product names its "
@@ -277,9 +321,12 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     if ((why = mcpi_check_name(t->underlying)))
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': underlying: expected %s", id, why);
     if (t->nassets || t->assets || t->weights)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only basket, best-of, worst-of and "
-                 "himalaya have several", id);
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only basket, best-of, worst-of, "
+                 "himalaya, american and bermudan have several", id);
   }
+  mcp_status st = check_exercise_terms(p, t);
+  if (st != MCP_OK)
+    return st;
   if (t->product == MCP_PRODUCT_DIGITAL) {
     if ((unsigned)t->digital > MCP_ASSET_OR_NOTHING)
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': digital: expected cash-or-nothing or "
@@ -350,9 +397,12 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
     p->t = nt;
     p->cap = cap;
   }
-  int sched = has_schedule(t), multi = multi_asset(t->product);
-  int basket = t->product == MCP_PRODUCT_BASKET;
-  size_t na = multi ? t->nassets : 1, nfix = sched ? t->nfixings : 1;
+  int sched = has_schedule(t), multi = multi_asset(t);
+  int basket = t->product == MCP_PRODUCT_BASKET ||
+               (multi && mcpi_lsm_product(t->product) && t->payoff == MCP_PRODUCT_BASKET);
+  int american = t->product == MCP_PRODUCT_AMERICAN;
+  size_t exercises = t->exercises ? t->exercises : MCP_DEFAULT_EXERCISES;
+  size_t na = multi ? t->nassets : 1, nfix = sched ? t->nfixings : american ? exercises : 1;
   mcpi_trade c = {.id = strdup(t->id), .product = t->product, .type = t->type,
                   .strike = t->strike, .maturity = t->maturity, .quantity = t->quantity,
                   .nassets = na, .asset = calloc(na, sizeof(char *)),
@@ -364,7 +414,7 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
                   .methods = t->methods, .engine = t->engine, .notional = t->notional,
                   .best = t->best, .local_floor = t->local_floor, .local_cap = t->local_cap,
                   .global_floor = t->global_floor, .global_cap = t->global_cap,
-                  .window = t->window};
+                  .window = t->window, .payoff = t->payoff};
   int ok = c.id && c.asset && c.fix && (!basket || c.weight);
   for (size_t a = 0; ok && a < na; a++)
     ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;
@@ -376,6 +426,8 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
     c.weight[a] = t->weights ? t->weights[a] : 1.0 / (double)na;
   if (sched)
     memcpy(c.fix, t->fixings, nfix * sizeof(double));
+  else if (american)
+    mcpi_american_dates(nfix, t->maturity, c.fix);
   else
     c.fix[0] = t->maturity;
   p->t[p->n++] = c;
@@ -440,6 +492,22 @@ mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *p, unsigned n)
                n);
   p->scramblings = n;
   return MCP_OK;
+}
+
+mcp_status mcp_portfolio_set_regression_paths(mcp_portfolio *p, uint64_t paths)
+{
+  if (!p)
+    return MCP_ERR_ARGUMENT;
+  if (paths && (paths < MCP_CHUNK_PATHS || paths > ((uint64_t)1 << 24)))
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "regression_paths: expected 256 to 16777216 paths, or 0 for "
+               "the default, got %llu", (unsigned long long)paths);
+  p->regression_paths = paths;
+  return MCP_OK;
+}
+
+uint64_t mcp_portfolio_regression_paths(const mcp_portfolio *p)
+{
+  return p ? p->regression_paths : 0;
 }
 
 mcp_status mcp_portfolio_set_heston_scheme(mcp_portfolio *p, mcp_heston_scheme scheme)

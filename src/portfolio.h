@@ -12,7 +12,8 @@ typedef struct mcpi_trade {
   size_t nassets;   /* 1 for single-asset products */
   char **asset;     /* asset[0] is the underlying of a single-asset product */
   double *weight;   /* basket weights, or NULL */
-  size_t nfix;      /* the observation schedule; {maturity} when the product has none */
+  size_t nfix;      /* the observation schedule (American: the exercise dates by
+                       Monte Carlo); {maturity} when the product has none */
   double *fix;
   mcp_average average;
   mcp_strike_kind strike_kind;
@@ -27,6 +28,7 @@ typedef struct mcpi_trade {
   size_t best;                      /* cliquet */
   double local_floor, local_cap, global_floor, global_cap;
   size_t window;                    /* moving window */
+  mcp_product payoff;               /* American, Bermudan on several assets */
   int line, column;                 /* where mcp_portfolio_load read it, or 0 */
 } mcpi_trade;
 
@@ -36,6 +38,7 @@ struct mcp_portfolio {
   size_t *slot, nslots; /* open-addressing table of trade index + 1 by id (0: free) */
   uint64_t paths, seed;
   unsigned steps_per_year;
+  uint64_t regression_paths; /* Longstaff-Schwartz's fit, 0: the default */
   double *grid; /* explicit simulation times, or NULL */
   size_t ngrid;
   mcp_backend backend;
@@ -62,6 +65,16 @@ struct mcp_portfolio {
  * falls within dt.  Freed by mcp_portfolio_destroy. */
 mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio **out,
                                 char *err);
+
+/* Whether a trade of this product is priced by Longstaff-Schwartz when on
+ * Monte Carlo (lsm.h). */
+static inline int mcpi_lsm_product(mcp_product product)
+{
+  return product == MCP_PRODUCT_AMERICAN || product == MCP_PRODUCT_BERMUDAN;
+}
+
+/* The exercise dates of an American of n dates to maturity T, into fix. */
+void mcpi_american_dates(size_t n, double maturity, double *fix);
 
 /* Index of the trade called id, or -1. */
 long mcpi_portfolio_find(const mcp_portfolio *p, const char *id);

@@ -1,5 +1,5 @@
-/* run_job.c: one job through a backend's tiles: the control-variate pilot,
- * then every replicate's samples. */
+/* run_job.c: one job through a backend's tiles: the Longstaff-Schwartz
+ * fit or the control-variate pilot, then every replicate's samples. */
 #include <stdlib.h>
 #include "backend.h"
 
@@ -39,6 +39,8 @@ mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
   unsigned reps = mcpi_job_replicates(run->plan, j);
   size_t ncol = mcpi_job_columns(j, 0), nch = t->tile / MCP_CHUNK_PATHS;
   mcp_status st = j->controls ? pilot(run, j, t) : MCP_OK;
+  for (size_t v = 0; j->lsm_dates && st == MCP_OK && v <= j->npass; v++)
+    st = t->fit(t->self, v); /* every variant its own, as a run of its own would */
   double *part = malloc(ncol * nch * 2 * sizeof *part);
   if (st == MCP_OK && !part)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");

@@ -488,7 +488,8 @@ static const bad_case bad_cases[] = {
     /* products */
     {"bad_product.json", 0, MCP_ERR_INPUT,
      ":3:30: trades[0].product: expected one of european, digital, asian, barrier, lookback, "
-     "basket, best-of, worst-of, american, himalaya, cliquet, moving-window, got \"rainbow\""},
+     "basket, best-of, worst-of, american, himalaya, cliquet, moving-window, bermudan, got "
+     "\"rainbow\""},
     {"bad_product_key.json", 0, MCP_ERR_INPUT,
      ":4:37: trades[0].fixings: unknown field; expected one of id, product, type, underlying, "
      "strike, maturity, quantity, digital, cash, methods, method (fixings is for products asian, "
@@ -533,10 +534,12 @@ static const bad_case bad_cases[] = {
     {"bad_basket_underlying.json", 0, MCP_ERR_INPUT,
      ":3:56: trades[0].underlying: unknown field; expected one of id, product, type, strike, "
      "maturity, quantity, assets, weights, methods, method (underlying is for products "
-     "european, digital, asian, barrier, lookback, american, cliquet and moving-window)"},
+     "european, digital, asian, barrier, lookback, american, cliquet, moving-window and "
+     "bermudan)"},
     {"bad_best_of_weights.json", 0, MCP_ERR_INPUT,
      ":4:7: trades[0].weights: unknown field; expected one of id, product, type, strike, "
-     "maturity, quantity, assets, methods, method (weights is for product basket)"},
+     "maturity, quantity, assets, methods, method (weights is for products basket, american "
+     "and bermudan)"},
     {"bad_assets_one.json", 0, MCP_ERR_INPUT,
      ":3:67: trades[0].assets: expected an array of 2 to 16 underlying names, got an array"},
     {"bad_assets_twice.json", 0, MCP_ERR_INPUT,
@@ -568,7 +571,7 @@ static const bad_case bad_cases[] = {
      ":3:81: trades[0].strike: unknown field; expected one of id, product, underlying, "
      "maturity, quantity, fixings, notional, best, local_floor, local_cap, global_floor, "
      "global_cap, methods, method (strike is for products european, digital, asian, barrier, "
-     "lookback, basket, best-of, worst-of, american, himalaya and moving-window)"},
+     "lookback, basket, best-of, worst-of, american, himalaya, moving-window and bermudan)"},
     {"bad_cliquet_cap.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: trade 'C1': local_cap: expected at least local_floor (0.05), got 0.01"},
     {"bad_window_missing.json", 0, MCP_ERR_INPUT,
@@ -587,10 +590,21 @@ static const bad_case bad_cases[] = {
      "space_points, time_steps, rannacher, width, stencil, coarsening, products"},
     {"bad_engine.json", 0, MCP_ERR_INPUT,
      ":4:47: trades[0].method: expected one of mc, pde, got \"fd\""},
+    {"bad_bermudan_dates.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'exercise_dates' (expected an array of times or an "
+     "object {first, last, count})"},
+    {"bad_exercise_payoff.json", 0, MCP_ERR_INPUT,
+     ":4:32: trades[0].payoff: expected no payoff on one underlying (it is for assets), got "
+     "\"best-of\""},
+    {"bad_exercises.json", 0, MCP_ERR_INPUT,
+     ":4:35: trades[0].exercises: expected an integer from 1 to 10000, got 0"},
+    {"bad_regression_paths.json", 0, MCP_ERR_INPUT,
+     ":2:32: run.regression_paths: expected an integer from 256 to 16777216, got 100"},
+    {"bad_bermudan_maturity.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: trade 'B1': exercise dates (fixings): expected the last at the "
+     "maturity, 2, got 1"},
     {"bad_american_methods.json", 0, MCP_ERR_INPUT,
-     ":4:37: trades[0].methods: unknown field; expected one of id, product, type, underlying, "
-     "strike, maturity, quantity, method (methods is for products european, digital, asian, "
-     "barrier, lookback, basket, best-of, worst-of, himalaya, cliquet and moving-window)"},
+     ":3:5: trades[0]: trade 'T1': methods: american has no control variate"},
 };
 
 static void test_bad_file(void **state)

@@ -586,20 +586,26 @@ static void bad_inputs(void **state)
    * a product's default */
   mcp_portfolio *q = new_portfolio(1000, 1);
   mcp_trade dg = grid_trade("DG", MCP_PRODUCT_DIGITAL, MCP_CALL, 100, 1.0);
-  mcp_trade am = grid_trade("AM", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1.0);
-  am.engine = MCP_ENGINE_MC;
+  mcp_trade bm = grid_trade("BM", MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1.0);
+  double bdates[2] = {0.5, 1.0};
+  bm.nfixings = 2;
+  bm.fixings = bdates;
+  bm.engine = MCP_ENGINE_PDE;
   assert_int_equal(mcp_portfolio_add_trade(q, &dg), MCP_ERR_INPUT);
   assert_non_null(strstr(mcp_portfolio_last_error(q), "trade 'DG': method: the grid prices"));
-  assert_int_equal(mcp_portfolio_add_trade(q, &am), MCP_ERR_INPUT);
-  assert_non_null(strstr(mcp_portfolio_last_error(q), "trade 'AM': method: American options"));
+  assert_int_equal(mcp_portfolio_add_trade(q, &bm), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_portfolio_last_error(q), "trade 'BM': method: the grid prices"));
   assert_int_equal(mcp_portfolio_size(q), 0);
   assert_int_equal(mcp_portfolio_set_engine(q, MCP_PRODUCT_ASIAN, MCP_ENGINE_PDE),
                    MCP_ERR_ARGUMENT);
   assert_non_null(strstr(mcp_portfolio_last_error(q), "engine of asian: the grid prices"));
-  assert_int_equal(mcp_portfolio_set_engine(q, MCP_PRODUCT_AMERICAN, MCP_ENGINE_MC),
+  assert_int_equal(mcp_portfolio_set_engine(q, MCP_PRODUCT_BERMUDAN, MCP_ENGINE_PDE),
                    MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_portfolio_engine(q, MCP_PRODUCT_ASIAN), MCP_ENGINE_MC);
   assert_int_equal(mcp_portfolio_engine(q, MCP_PRODUCT_AMERICAN), MCP_ENGINE_PDE);
+  /* American options take Monte Carlo too (Longstaff-Schwartz) */
+  assert_int_equal(mcp_portfolio_set_engine(q, MCP_PRODUCT_AMERICAN, MCP_ENGINE_MC), MCP_OK);
+  assert_int_equal(mcp_portfolio_engine(q, MCP_PRODUCT_AMERICAN), MCP_ENGINE_MC);
   mcp_portfolio_destroy(q);
   /* settings out of range name the field */
   mcp_portfolio *p = new_portfolio(1000, 1);

@@ -1,7 +1,8 @@
 /* fuzz_portfolio.c: libFuzzer target for the portfolio loader
  * (mcp_portfolio_load); a portfolio that loads is also priced, with few
- * paths and a small grid, in a market of the names the fuzzer's seeds use,
- * which runs the planner's checks on what the loader accepted. */
+ * paths, a small regression and a small grid, in a market of the names the
+ * fuzzer's seeds use, which runs the planner's checks on what the loader
+ * accepted. */
 #include "fuzz_input.h"
 
 static mcp_market *seed_market(void)
@@ -40,6 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     s.time_steps = 32;
     mcp_results *r = NULL;
     if (mcp_portfolio_set_paths(p, 32) == MCP_OK &&
+        mcp_portfolio_set_regression_paths(p, 256) == MCP_OK &&
         mcp_portfolio_set_steps_per_year(p, 0) == MCP_OK &&
         mcp_portfolio_set_pde(p, &s) == MCP_OK && mcp_portfolio_size(p) <= 64 &&
         mcp_price(ctx, m, p, &r) != MCP_OK && !mcp_context_last_error(ctx)[0])

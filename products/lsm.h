@@ -1,0 +1,180 @@
+/* lsm.h: Longstaff-Schwartz exercise of American and Bermudan options,
+ * shared by the CPU and GPU backends, in double: the regression basis, the
+ * exercise value, the normal equations of one path and their solution, and
+ * the exercise rule that the fit leaves in a table (mcprice.h says which
+ * basis and why).
+ *
+ * A table has a row per exercise date: the discount factor to the date, a
+ * rule and the basis coefficients.  Values are discounted to time 0
+ * throughout, so the continuation value and the exercise value compare
+ * without rediscounting. */
+#ifndef MCP_LSM_H
+#define MCP_LSM_H
+
+#include "payoff.h"
+
+/* The most basis functions: 4 in the payoff's underlying, and each asset's
+ * log-return and its square (of at most MCPI_LSM_SQUARES assets; beyond,
+ * the log-returns alone). */
+#define MCPI_LSM_SQUARES 8
+#define MCPI_LSM_CROSS 4
+#define MCPI_LSM_MAX_BASIS (4 + 2 * MCPI_LSM_SQUARES)
+#define MCPI_LSM_ROW (2 + MCPI_LSM_MAX_BASIS) /* df, rule, coefficients */
+/* A date's rule: never exercise (too few paths in the money to fit), the
+ * fitted regression, or whenever in the money (the last date). */
+enum { MCPI_LSM_HOLD = 0, MCPI_LSM_FIT = 1, MCPI_LSM_ALWAYS = 2 };
+/* Paths in the money a fit needs: below, the date holds. */
+#define MCPI_LSM_MIN_ITM(nb) (4 * (nb))
+/* Columns of one path's normal equations: the upper triangle of phi phi^T,
+ * phi y, and the path's count (1 in the money, else 0). */
+#define MCPI_LSM_COLUMNS(nb) ((nb) * ((nb) + 1) / 2 + (nb) + 1)
+
+/* Basis functions for a job of n assets (Heston: one asset with variance). */
+MCP_HD static inline int mcpi_lsm_nbasis(int nassets, int heston)
+{
+  return nassets > MCPI_LSM_SQUARES ? 4 + nassets
+         : nassets > MCPI_LSM_CROSS    ? 4 + 2 * nassets
+         : nassets > 1                 ? 4 + 2 * nassets + nassets * (nassets - 1) / 2
+         : heston                      ? 6
+                                       : 4;
+}
+
+/* The exercise value (undiscounted) of trade p at spots s[0..n). */
+MCP_HD static inline double mcpi_lsm_exercise(const mcpi_payoff_spec *p, const double *s, int n,
+                                              double *under)
+{
+  if (n == 1) {
+    *under = s[0];
+    return mcpi_vanilla(p->type, s[0], p->strike);
+  }
+  double basket = 0, best = -INFINITY, worst = INFINITY;
+  for (int i = 0; i < n; i++)
+    if (p->assets >> i & 1u) {
+      basket += p->weight[i] * s[i];
+      best = s[i] > best ? s[i] : best;
+      worst = s[i] < worst ? s[i] : worst;
+    }
+  *under = p->flags & MCPI_LSM_BEST ? best : p->flags & MCPI_LSM_WORST ? worst : basket;
+  return mcpi_vanilla(p->type, *under, p->strike);
+}
+
+/* The basis at a date: under the payoff's underlying, x the log-spots
+ * (several assets, x0 those at 0), v the variance (Heston). */
+MCP_HD static inline void mcpi_lsm_basis(const mcpi_payoff_spec *p, int nassets, int heston,
+                                         double under, const double *x, const double *x0,
+                                         double v, double *phi)
+{
+  double y = under * p->lsm_inv;
+  phi[0] = 1;
+  phi[1] = y;
+  phi[2] = y * y;
+  phi[3] = y * y * y;
+  if (nassets > 1)
+    for (int i = 0; i < nassets; i++) {
+      double r = x[i] - x0[i];
+      phi[4 + i] = r;
+      if (nassets <= MCPI_LSM_SQUARES)
+        phi[4 + nassets + i] = r * r;
+    }
+  if (nassets > 1 && nassets <= MCPI_LSM_CROSS)
+    for (int i = 0, k = 4 + 2 * nassets; i < nassets; i++)
+      for (int l = i + 1; l < nassets; l++)
+        phi[k++] = (x[i] - x0[i]) * (x[l] - x0[l]);
+  else if (heston) {
+    phi[4] = v;
+    phi[5] = v * y;
+  }
+}
+
+MCP_HD static inline double mcpi_lsm_dot(const double *beta, const double *phi, int nb)
+{
+  double c = 0;
+  for (int k = 0; k < nb; k++)
+    c += beta[k] * phi[k];
+  return c;
+}
+
+/* Whether a path exercises at the date of row with exercise value h > 0,
+ * and the discounted amount it then receives. */
+MCP_HD static inline int mcpi_lsm_exercises(const double *row, int nb, double h,
+                                            const double *phi, double *value)
+{
+  *value = row[0] * h;
+  return h > 0 && (row[1] == MCPI_LSM_ALWAYS ||
+                   (row[1] == MCPI_LSM_FIT && *value >= mcpi_lsm_dot(row + 2, phi, nb)));
+}
+
+/* Column c of a path's normal equations: phi_a phi_b (a <= b, row by row),
+ * then phi_a y, then 1; 0 out of the money. */
+MCP_HD static inline double mcpi_lsm_term(const double *phi, int nb, double y, int itm, int c)
+{
+  if (!itm)
+    return 0;
+  int ntri = nb * (nb + 1) / 2;
+  if (c >= ntri)
+    return c - ntri < nb ? phi[c - ntri] * y : 1;
+  int a = 0;
+  while (c >= nb - a) {
+    c -= nb - a;
+    a++;
+  }
+  return phi[a] * phi[a + c];
+}
+
+/* The date's rule and coefficients (row + 1 on) from the sums of the paths'
+ * normal equations: A beta = b by Cholesky after scaling A to a unit
+ * diagonal; a basis function that the others span (a pivot below 1e-10 of
+ * the scaled diagonal: say x^3 on paths of nearly one spot) gets the
+ * coefficient 0. */
+MCP_HD static inline void mcpi_lsm_solve(int nb, const double *sums, double *row)
+{
+  double l[MCPI_LSM_MAX_BASIS * MCPI_LSM_MAX_BASIS], d[MCPI_LSM_MAX_BASIS];
+  double w[MCPI_LSM_MAX_BASIS];
+  int ntri = nb * (nb + 1) / 2, live[MCPI_LSM_MAX_BASIS];
+  double *beta = row + 2;
+  for (int k = 0; k < MCPI_LSM_MAX_BASIS; k++)
+    beta[k] = 0;
+  if (sums[ntri + nb] < MCPI_LSM_MIN_ITM(nb)) {
+    row[1] = MCPI_LSM_HOLD;
+    return;
+  }
+  row[1] = MCPI_LSM_FIT;
+  for (int a = 0, c = 0; a < nb; a++)
+    for (int b = a; b < nb; b++, c++) {
+      l[a * nb + b] = l[b * nb + a] = sums[c];
+      if (a == b)
+        d[a] = sums[c] > 0 ? 1 / sqrt(sums[c]) : 0;
+    }
+  for (int a = 0; a < nb; a++)
+    for (int b = 0; b < nb; b++)
+      l[a * nb + b] *= d[a] * d[b];
+  for (int k = 0; k < nb; k++) { /* lower Cholesky factor in place */
+    double piv = l[k * nb + k];
+    for (int j = 0; j < k; j++)
+      piv -= l[k * nb + j] * l[k * nb + j];
+    live[k] = d[k] > 0 && piv > 1e-10;
+    double r = live[k] ? sqrt(piv) : 1;
+    l[k * nb + k] = r;
+    for (int i = k + 1; i < nb; i++) {
+      double s = l[i * nb + k];
+      for (int j = 0; j < k; j++)
+        s -= l[i * nb + j] * l[k * nb + j];
+      l[i * nb + k] = live[k] ? s / r : 0;
+    }
+  }
+  for (int i = 0; i < nb; i++) { /* L w = D b */
+    double s = sums[ntri + i] * d[i];
+    for (int j = 0; j < i; j++)
+      s -= l[i * nb + j] * w[j];
+    w[i] = live[i] ? s / l[i * nb + i] : 0;
+  }
+  for (int i = nb - 1; i >= 0; i--) { /* L^T u = w, beta = D u */
+    double s = w[i];
+    for (int j = i + 1; j < nb; j++)
+      s -= l[j * nb + i] * w[j];
+    w[i] = live[i] ? s / l[i * nb + i] : 0;
+    beta[i] = w[i] * d[i];
+  }
+}
+
+#endif

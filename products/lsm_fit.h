@@ -1,0 +1,90 @@
+/* lsm_fit.h: the Longstaff-Schwartz fit's paths, shared by the CPU and GPU
+ * backends (lsm.h has the rule they fit).  A fit path is the job's path in
+ * double, stepped by the path body with no exercise (view->lsm NULL), that
+ * records its state at each exercise date: the log-spots, and the variance
+ * under Heston, MCPI_LSM_STATE of them.  Its cash flow y starts as the
+ * discounted exercise value at the last date; going back a date at a time,
+ * the fitted rule of the later date replaces it where the path exercises
+ * there, and the path adds its terms of the earlier date's normal
+ * equations. */
+#ifndef MCP_LSM_FIT_H
+#define MCP_LSM_FIT_H
+
+#include "path.h"
+#include "rng.h"
+
+/* Values recorded a path and date. */
+MCP_HD static inline int mcpi_lsm_state_size(const mcpi_job_view *j)
+{
+  return j->nassets > 1 ? j->nassets : j->model == MCPI_MODEL_HESTON ? 2 : 1;
+}
+
+/* Path i's exercise value and basis at date e from the states (value k of
+ * path i at date e at st[(e ns + k) ld + i]). */
+MCP_HD static inline double mcpi_lsm_point(const mcpi_job_view *j, const double *st, size_t ld,
+                                           size_t i, int e, double *phi)
+{
+  int n = j->nassets, ns = mcpi_lsm_state_size(j);
+  double x[MCP_MAX_ASSETS], s[MCP_MAX_ASSETS], under;
+  for (int a = 0; a < n; a++) {
+    x[a] = st[((size_t)e * ns + a) * ld + i];
+    s[a] = exp(x[a]);
+  }
+  int heston = n == 1 && j->model == MCPI_MODEL_HESTON;
+  double v = heston ? st[((size_t)e * ns + 1) * ld + i] : 0;
+  double h = mcpi_lsm_exercise(&j->trades[0], s, n, &under);
+  mcpi_lsm_basis(&j->trades[0], n, heston, under, x, n > 1 ? j->log_spots : x, v, phi);
+  return h;
+}
+
+/* Fit path i: its normals z[e ldz] (or, z NULL, the canonical ones of seed
+ * computed here), its states into st (leading dimension ld) and its cash
+ * flow *y at the last of the table's dates. */
+MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double *z, size_t ldz,
+                                            uint64_t seed, uint64_t i, const double *table,
+                                            int dates, double *st, size_t ld, double *y)
+{
+  int ns = mcpi_lsm_state_size(j), e = 0;
+  double pair[2];
+  mcpi_path_state ps = {0}; /* one of the two is stepped */
+  mcpi_multi_state ms = {0};
+  if (j->nassets > 1)
+    mcpi_multi_init(&ms, j, 0);
+  else
+    mcpi_path_init(&ps, j, 0);
+  for (int k = 0; k < j->nelem; k++) {
+    double zk = z ? z[(size_t)k * ldz] : (mcpi_rng_pair(seed, (uint64_t)k, i & ~(uint64_t)1, pair),
+                                         pair[i & 1]);
+    uint32_t tag = j->tag[k];
+    if (j->nassets > 1)
+      mcpi_multi_step(&ms, j, zk, j->ca[k], j->cb[k], tag);
+    else
+      mcpi_path_step(&ps, j, zk, j->ca[k], j->cb[k], tag);
+    if ((tag & j->lsm_mask) && (tag & MCPI_TAG_LAST) && e < dates) {
+      for (int a = 0; a < ns; a++)
+        st[((size_t)e * ns + a) * ld + i] = j->nassets > 1 ? ms.x[a] : a ? ps.v : ps.x;
+      e++;
+    }
+  }
+  double phi[MCPI_LSM_MAX_BASIS], value;
+  double h = mcpi_lsm_point(j, st, ld, (size_t)i, dates - 1, phi);
+  *y = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, 0, h, phi, &value) ? value
+                                                                                       : 0;
+}
+
+/* Path i at date e < dates - 1 of the fit: the rule of date e + 1 applied
+ * to its cash flow *y, then its basis at e into phi; returns whether it is
+ * in the money at e. */
+MCP_HD static inline int mcpi_lsm_fit_point(const mcpi_job_view *j, const double *table,
+                                            const double *st, size_t ld, size_t i, int e,
+                                            double *y, double *phi)
+{
+  const double *next = table + (size_t)(e + 1) * MCPI_LSM_ROW;
+  double value;
+  if (next[1] == MCPI_LSM_FIT &&
+      mcpi_lsm_exercises(next, j->lsm_nb, mcpi_lsm_point(j, st, ld, i, e + 1, phi), phi, &value))
+    *y = value;
+  return mcpi_lsm_point(j, st, ld, i, e, phi) > 0;
+}
+
+#endif

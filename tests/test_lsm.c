@@ -1,0 +1,316 @@
+/* test_lsm.c: American and Bermudan options by Monte Carlo (Longstaff-
+ * Schwartz) on the CPU: against the library's finite-difference grid, the
+ * closed forms where exercise never pays, published values of a Bermudan
+ * max-call, the same bits for any tile, and bad terms. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "closed_form.h"
+#include "cf_heston.h"
+#include "cf_multi.h"
+#include "mc_check.h"
+
+/* A Monte Carlo American price and its reference: within 4 standard errors
+ * plus rel of the reference (the Bermudan's dates and the regression's low
+ * bias). */
+static void assert_near(const char *what, mcp_estimate e, double ref, double rel)
+{
+  double gap = fabs(e.price - ref), room = 4 * e.std_error + rel * ref;
+  print_message("  %-22s MC %10.6f +- %.2e  reference %10.6f  (gap %.2e, allowed %.2e)\n",
+                what, e.price, e.std_error, ref, gap, room);
+  if (!(e.std_error > 0 && gap <= room))
+    fail_msg("%s: MC %.8f +- %.3e misses %.8f by %.3e (allowed %.3e)", what, e.price,
+             e.std_error, ref, gap, room);
+}
+
+static void add_american(mcp_portfolio *p, const char *id, const char *und, mcp_option_type type,
+                         double strike, double maturity, mcp_engine engine)
+{
+  mcp_trade t = trade_on(id, und, MCP_PRODUCT_AMERICAN, type, strike, maturity);
+  t.engine = engine;
+  add_trade(p, &t);
+}
+
+/* American puts by Monte Carlo (100 dates, the default) against the grid of
+ * the same options, one Black-Scholes underlying each. */
+static void test_american_put_vs_grid(void **state)
+{
+  static const struct { bs_params u; double strike, maturity; } cases[] = {
+      {{100, 0.05, 0.00, 0.20}, 100, 1.0},
+      {{100, 0.03, 0.02, 0.30}, 110, 0.5},
+      {{90, 0.04, 0.00, 0.25}, 100, 2.0},
+      {{120, 0.06, 0.01, 0.15}, 100, 1.0},
+  };
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    mcp_market *m = new_market();
+    add_underlying(m, "A", cases[c].u);
+    mcp_portfolio *p = new_portfolio(100000, 11 + c);
+    add_american(p, "MC", "A", MCP_PUT, cases[c].strike, cases[c].maturity, MCP_ENGINE_MC);
+    add_american(p, "PDE", "A", MCP_PUT, cases[c].strike, cases[c].maturity, MCP_ENGINE_PDE);
+    mcp_results *r = price(*state, m, p);
+    mcp_estimate mc = estimate(r, "MC"), pde = estimate(r, "PDE");
+    double eu = cf_black_scholes(MCP_PUT, cases[c].u.spot, cases[c].strike, cases[c].maturity,
+                                 cases[c].u.rate, cases[c].u.dividend, cases[c].u.vol);
+    assert_near("American put", mc, pde.price, 0.005);
+    /* the early exercise is worth something, and the price is no more than
+     * the American's (a low-biased estimate) */
+    assert_true(mc.price > eu + 4 * mc.std_error || pde.price - eu < 8 * mc.std_error);
+    assert_true(mc.price < pde.price + 4 * mc.std_error);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+}
+
+/* Exercise that never pays: a Bermudan of one date is the European; an
+ * American call without dividends is the European call. */
+static void test_no_early_exercise(void **state)
+{
+  const bs_params u = {100, 0.05, 0.0, 0.25};
+  mcp_market *m = new_market();
+  add_underlying(m, "A", u);
+  mcp_portfolio *p = new_portfolio(200000, 3);
+  mcp_trade b = trade_on("B1", "A", MCP_PRODUCT_BERMUDAN, MCP_PUT, 105, 1.5);
+  double date = 1.5;
+  b.nfixings = 1;
+  b.fixings = &date;
+  add_trade(p, &b);
+  add_american(p, "AC", "A", MCP_CALL, 95, 1.0, MCP_ENGINE_MC);
+  mcp_results *r = price(*state, m, p);
+  assert_within("Bermudan, 1 date", estimate(r, "B1"),
+                cf_black_scholes(MCP_PUT, 100, 105, 1.5, u.rate, u.dividend, u.vol), 4);
+  assert_within("American call", estimate(r, "AC"),
+                cf_black_scholes(MCP_CALL, 100, 95, 1.0, u.rate, u.dividend, u.vol), 4);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Two assets: the Bermudan max-call of Broadie and Glasserman (2004) and
+ * Andersen and Broadie (2004), r = 5%, dividends 10%, vol 20%,
+ * uncorrelated, T = 3, 9 dates: 8.08, 13.90, 21.34 for spots 90, 100, 110;
+ * and without dividends the American max-call is the European (Stulz). */
+static void two_assets(mcp_market *m, double spot, double dividend)
+{
+  const char *names[2] = {"X", "Y"};
+  const double corr[4] = {1, 0, 0, 1};
+  add_underlying(m, "X", (bs_params){spot, 0.05, dividend, 0.2});
+  add_underlying(m, "Y", (bs_params){spot, 0.05, dividend, 0.2});
+  assert_int_equal(mcp_market_set_correlation(m, 2, names, corr), MCP_OK);
+}
+
+static mcp_trade on_two(const char *id, mcp_product product, mcp_product payoff,
+                        double maturity)
+{
+  static const char *const names[2] = {"X", "Y"};
+  mcp_trade t = trade_on(id, NULL, product, MCP_CALL, 100, maturity);
+  t.nassets = 2;
+  t.assets = names;
+  t.payoff = payoff;
+  return t;
+}
+
+static void test_max_call(void **state)
+{
+  static const double spots[3] = {90, 100, 110}, published[3] = {8.08, 13.90, 21.34};
+  static const double dates[9] = {1.0 / 3, 2.0 / 3, 1, 4.0 / 3, 5.0 / 3, 2, 7.0 / 3, 8.0 / 3, 3};
+  for (int c = 0; c < 3; c++) {
+    mcp_market *m = new_market();
+    two_assets(m, spots[c], 0.10);
+    mcp_portfolio *p = new_portfolio(100000, 5);
+    mcp_trade t = on_two("MAX", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 3);
+    t.nfixings = 9;
+    t.fixings = dates;
+    add_trade(p, &t);
+    mcp_results *r = price(*state, m, p);
+    assert_near("Bermudan max-call", estimate(r, "MAX"), published[c], 0.005);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+  mcp_market *m = new_market();
+  two_assets(m, 100, 0);
+  mcp_portfolio *p = new_portfolio(100000, 6);
+  mcp_trade t = on_two("AMAX", MCP_PRODUCT_AMERICAN, MCP_PRODUCT_BEST_OF, 1);
+  t.exercises = 20;
+  add_trade(p, &t);
+  mcp_results *r = price(*state, m, p);
+  assert_within("American max-call", estimate(r, "AMAX"),
+                cf_stulz(MCP_CALL, 1, 100, 100, 100, 1, 0.05, 0, 0, 0.2, 0.2, 0), 4);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Heston with little volatility of variance (v0 = theta) is Black-Scholes:
+ * its American put against the grid's; and above the Heston European. */
+static void test_heston(void **state)
+{
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.05, 0, 0.04, 1.0, 0.04, 0.01, -0.5),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "G", 100, 0.05, 0, 0.04, 1.5, 0.06, 0.6, -0.7),
+                   MCP_OK);
+  add_underlying(m, "A", (bs_params){100, 0.05, 0, 0.2});
+  mcp_portfolio *p = new_portfolio(100000, 8);
+  add_american(p, "H", "H", MCP_PUT, 100, 1, MCP_ENGINE_DEFAULT); /* no grid: Monte Carlo */
+  add_american(p, "G", "G", MCP_PUT, 100, 1, MCP_ENGINE_DEFAULT);
+  add_american(p, "PDE", "A", MCP_PUT, 100, 1, MCP_ENGINE_DEFAULT);
+  mcp_results *r = price(*state, m, p);
+  mcp_estimate pde = estimate(r, "PDE"), g = estimate(r, "G");
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_MC);
+  assert_int_equal(mcp_results_engine(r, 2), MCP_ENGINE_PDE);
+  assert_near("Heston, xi 0.01", estimate(r, "H"), pde.price, 0.005);
+  double eu = cf_heston(MCP_PUT, 100, 100, 1, 0.05, 0, 0.04, 1.5, 0.06, 0.6, -0.7);
+  print_message("  Heston American put %.6f +- %.2e, European %.6f\n", g.price, g.std_error, eu);
+  assert_true(g.price > eu + 4 * g.std_error);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* The same bits for any tile and with the run's other trades; the fit's
+ * own paths change the rule, not the paths priced. */
+static void test_reproducible(void **state)
+{
+  mcp_context *ctx = *state;
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  mcp_portfolio *p = new_portfolio(20000, 9);
+  add_american(p, "AP", "A", MCP_PUT, 100, 1, MCP_ENGINE_MC);
+  add_european(p, "EP", "A", MCP_PUT, 100, 1, 1);
+  mcp_estimate a[4], b[4];
+  mcp_results *r = price(ctx, m, p);
+  size_t n = snapshot(r, a, 4);
+  mcp_results_destroy(r);
+  assert_int_equal(mcp_context_set_tile_paths(ctx, 256), MCP_OK);
+  r = price(ctx, m, p);
+  snapshot(r, b, 4);
+  mcp_results_destroy(r);
+  assert_int_equal(mcp_context_set_tile_paths(ctx, 0), MCP_OK);
+  assert_same_bits("tile 256", a, b, n);
+  mcp_portfolio *q = new_portfolio(20000, 9);
+  add_american(q, "AP", "A", MCP_PUT, 100, 1, MCP_ENGINE_MC);
+  r = price(ctx, m, q);
+  mcp_estimate alone = estimate(r, "AP");
+  assert_memory_equal(&alone, &a[0], sizeof alone);
+  mcp_results_destroy(r);
+  assert_int_equal(mcp_portfolio_set_regression_paths(q, 4096), MCP_OK);
+  r = price(ctx, m, q);
+  mcp_estimate small = estimate(r, "AP");
+  print_message("  regression on 20000 paths %.6f, on 4096 %.6f\n", alone.price, small.price);
+  assert_true(small.price != alone.price);
+  assert_true(fabs(small.price - alone.price) < 4 * alone.std_error);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(q);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Antithetic sampling of the priced paths: the same price within errors,
+ * a smaller error. */
+static void test_antithetic(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  mcp_portfolio *p = new_portfolio(100000, 12);
+  add_american(p, "AP", "A", MCP_PUT, 100, 1, MCP_ENGINE_MC);
+  mcp_trade t = trade_on("AA", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
+  t.engine = MCP_ENGINE_MC;
+  t.methods = MCP_ANTITHETIC;
+  add_trade(p, &t);
+  add_american(p, "PDE", "A", MCP_PUT, 100, 1, MCP_ENGINE_PDE);
+  mcp_results *r = price(*state, m, p);
+  mcp_estimate plain = estimate(r, "AP"), anti = estimate(r, "AA");
+  assert_near("antithetic", anti, estimate(r, "PDE").price, 0.005);
+  assert_true(anti.std_error < plain.std_error);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Greeks by revaluation: the American put's delta against the grid's. */
+static void test_greeks(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  mcp_portfolio *p = new_portfolio(100000, 13);
+  add_american(p, "MC", "A", MCP_PUT, 100, 1, MCP_ENGINE_MC);
+  add_american(p, "PDE", "A", MCP_PUT, 100, 1, MCP_ENGINE_PDE);
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_add(g, MCP_GREEK_DELTA), MCP_OK);
+  assert_int_equal(mcp_greeks_add(g, MCP_GREEK_VEGA), MCP_OK);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price_greeks(*state, m, p, g, &r), MCP_OK);
+  mcp_sensitivity dm, dp, vm, vp;
+  assert_int_equal(mcp_results_greek(r, "MC", "delta", &dm), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "PDE", "delta", &dp), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "MC", "vega", &vm), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "PDE", "vega", &vp), MCP_OK);
+  assert_int_equal(dm.method, MCP_METHOD_BUMP);
+  print_message("  delta MC %.4f +- %.1e, grid %.4f; vega MC %.3f +- %.1e, grid %.3f\n",
+                dm.value.price, dm.value.std_error, dp.value.price, vm.value.price,
+                vm.value.std_error, vp.value.price);
+  assert_true(fabs(dm.value.price - dp.value.price) < 4 * dm.value.std_error + 0.01);
+  assert_true(fabs(vm.value.price - vp.value.price) < 4 * vm.value.std_error + 0.01 * vp.value.price);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Terms the exercise does not take. */
+static void test_bad_terms(void **state)
+{
+  (void)state;
+  static const char *const two[2] = {"X", "Y"};
+  static const double w[2] = {0.5, 0.5}, dates[2] = {0.5, 1.0};
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  struct { mcp_trade t; const char *msg; } cases[8];
+  for (int i = 0; i < 8; i++)
+    cases[i].t = trade_on("T", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
+  cases[0].t.product = MCP_PRODUCT_EUROPEAN;
+  cases[0].t.exercises = 10;
+  cases[0].msg = "trade 'T': exercises: expected none (0): only an American has them";
+  cases[1].t.exercises = 20000;
+  cases[1].msg = "trade 'T': exercises: expected 1 to 10000 dates";
+  cases[2].t.payoff = MCP_PRODUCT_BEST_OF;
+  cases[2].msg = "trade 'T': payoff: expected the default (basket)";
+  cases[3].t.underlying = NULL, cases[3].t.nassets = 2, cases[3].t.assets = two;
+  cases[3].t.payoff = MCP_PRODUCT_WORST_OF, cases[3].t.weights = w;
+  cases[3].msg = "trade 'T': weights: only a basket has weights";
+  cases[4].t.underlying = NULL, cases[4].t.nassets = 2, cases[4].t.assets = two;
+  cases[4].t.engine = MCP_ENGINE_PDE;
+  cases[4].msg = "trade 'T': method: the grid prices one underlying";
+  cases[5].t.methods = MCP_CONTROL_VARIATE;
+  cases[5].msg = "trade 'T': methods: american has no control variate";
+  cases[6].t.product = MCP_PRODUCT_BERMUDAN;
+  cases[6].t.nfixings = 2, cases[6].t.fixings = dates, cases[6].t.maturity = 1.5;
+  cases[6].msg = "trade 'T': exercise dates (fixings): expected the last at the maturity";
+  cases[7].t.product = MCP_PRODUCT_BERMUDAN;
+  cases[7].msg = "trade 'T': fixings: expected at least one time";
+  for (int i = 0; i < 8; i++) {
+    assert_int_equal(mcp_portfolio_add_trade(p, &cases[i].t), MCP_ERR_INPUT);
+    if (!strstr(mcp_portfolio_last_error(p), cases[i].msg))
+      fail_msg("case %d: '%s' lacks '%s'", i, mcp_portfolio_last_error(p), cases[i].msg);
+  }
+  assert_int_equal(mcp_portfolio_size(p), 0);
+  assert_int_equal(mcp_portfolio_set_regression_paths(p, 100), MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "regression_paths: expected 256"));
+  mcp_portfolio_destroy(p);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_american_put_vs_grid), cmocka_unit_test(test_no_early_exercise),
+      cmocka_unit_test(test_max_call),             cmocka_unit_test(test_heston),
+      cmocka_unit_test(test_reproducible),         cmocka_unit_test(test_antithetic),
+      cmocka_unit_test(test_greeks),               cmocka_unit_test(test_bad_terms),
+  };
+  return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
+}
