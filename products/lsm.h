@@ -39,7 +39,9 @@ MCP_HD static inline int mcpi_lsm_nbasis(int nassets, int heston)
                                        : 4;
 }
 
-/* The exercise value (undiscounted) of trade p at spots s[0..n). */
+/* The exercise value (undiscounted) of trade p at spots s[0..n) (an array
+ * of MCP_MAX_ASSETS, read at compile-time indices), and the underlying it
+ * is exercised on. */
 MCP_HD static inline double mcpi_lsm_exercise(const mcpi_payoff_spec *p, const double *s, int n,
                                               double *under)
 {
@@ -48,8 +50,9 @@ MCP_HD static inline double mcpi_lsm_exercise(const mcpi_payoff_spec *p, const d
     return mcpi_vanilla(p->type, s[0], p->strike);
   }
   double basket = 0, best = -INFINITY, worst = INFINITY;
-  for (int i = 0; i < n; i++)
-    if (p->assets >> i & 1u) {
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    if (i < n && (p->assets >> i & 1u)) {
       basket += p->weight[i] * s[i];
       best = s[i] > best ? s[i] : best;
       worst = s[i] < worst ? s[i] : worst;
@@ -58,50 +61,78 @@ MCP_HD static inline double mcpi_lsm_exercise(const mcpi_payoff_spec *p, const d
   return mcpi_vanilla(p->type, *under, p->strike);
 }
 
-/* The basis at a date: under the payoff's underlying, x the log-spots
- * (several assets, x0 those at 0), v the variance (Heston). */
-MCP_HD static inline void mcpi_lsm_basis(const mcpi_payoff_spec *p, int nassets, int heston,
-                                         double under, const double *x, const double *x0,
-                                         double v, double *phi)
+/* The basis at a date, written once for the fit and the paths: each value
+ * phi_k, k < nb, into phi (or not, NULL) and its sum with the coefficients
+ * beta (or 0, NULL), returned.  under is the payoff's underlying; several
+ * assets add their log-returns r (an array of MCP_MAX_ASSETS, read at
+ * compile-time indices, so that a path kernel keeps it in registers), their
+ * squares and the products of pairs; Heston its variance v. */
+#define MCPI_LSM_PUT(value)                                                                \
+  do {                                                                                     \
+    double f_ = (value);                                                                   \
+    if (phi)                                                                               \
+      phi[k] = f_;                                                                         \
+    if (beta)                                                                              \
+      c += beta[k] * f_;                                                                   \
+    k++;                                                                                   \
+  } while (0)
+MCP_HD static inline double mcpi_lsm_basis(const mcpi_payoff_spec *p, int nassets, int heston,
+                                           double under, const double *r, double v, double *phi,
+                                           const double *beta)
 {
-  double y = under * p->lsm_inv;
-  phi[0] = 1;
-  phi[1] = y;
-  phi[2] = y * y;
-  phi[3] = y * y * y;
-  if (nassets > 1)
-    for (int i = 0; i < nassets; i++) {
-      double r = x[i] - x0[i];
-      phi[4 + i] = r;
-      if (nassets <= MCPI_LSM_SQUARES)
-        phi[4 + nassets + i] = r * r;
+  double y = under * p->lsm_inv, c = 0;
+  int k = 0;
+  MCPI_LSM_PUT(1.0);
+  MCPI_LSM_PUT(y);
+  MCPI_LSM_PUT(y * y);
+  MCPI_LSM_PUT(y * y * y);
+  if (nassets > 1) {
+    MCP_UNROLL
+    for (int i = 0; i < MCP_MAX_ASSETS; i++)
+      if (i < nassets)
+        MCPI_LSM_PUT(r[i]);
+    if (nassets <= MCPI_LSM_SQUARES) {
+      MCP_UNROLL
+      for (int i = 0; i < MCPI_LSM_SQUARES; i++)
+        if (i < nassets)
+          MCPI_LSM_PUT(r[i] * r[i]);
     }
-  if (nassets > 1 && nassets <= MCPI_LSM_CROSS)
-    for (int i = 0, k = 4 + 2 * nassets; i < nassets; i++)
-      for (int l = i + 1; l < nassets; l++)
-        phi[k++] = (x[i] - x0[i]) * (x[l] - x0[l]);
-  else if (heston) {
-    phi[4] = v;
-    phi[5] = v * y;
+    if (nassets <= MCPI_LSM_CROSS) {
+      MCP_UNROLL
+      for (int i = 0; i < MCPI_LSM_CROSS; i++) {
+        MCP_UNROLL
+        for (int l = i + 1; l < MCPI_LSM_CROSS; l++)
+          if (l < nassets)
+            MCPI_LSM_PUT(r[i] * r[l]);
+      }
+    }
+  } else if (heston) {
+    MCPI_LSM_PUT(v);
+    MCPI_LSM_PUT(v * y);
   }
-}
-
-MCP_HD static inline double mcpi_lsm_dot(const double *beta, const double *phi, int nb)
-{
-  double c = 0;
-  for (int k = 0; k < nb; k++)
-    c += beta[k] * phi[k];
   return c;
 }
+#undef MCPI_LSM_PUT
 
-/* Whether a path exercises at the date of row with exercise value h > 0,
+/* Whether a path exercises at the date of row with exercise value h, cont
+ * the fitted continuation value there (read where the rule is the fit's),
  * and the discounted amount it then receives. */
-MCP_HD static inline int mcpi_lsm_exercises(const double *row, int nb, double h,
-                                            const double *phi, double *value)
+MCP_HD static inline int mcpi_lsm_exercises(const double *row, double h, double cont,
+                                            double *value)
 {
   *value = row[0] * h;
-  return h > 0 && (row[1] == MCPI_LSM_ALWAYS ||
-                   (row[1] == MCPI_LSM_FIT && *value >= mcpi_lsm_dot(row + 2, phi, nb)));
+  return h > 0 && (row[1] == MCPI_LSM_ALWAYS || (row[1] == MCPI_LSM_FIT && *value >= cont));
+}
+
+/* The continuation value of row at a state (mcpi_lsm_basis's arguments),
+ * computed only where the rule reads it. */
+MCP_HD static inline double mcpi_lsm_continuation(const mcpi_payoff_spec *p, const double *row,
+                                                  double h, int nassets, int heston,
+                                                  double under, const double *r, double v)
+{
+  return h > 0 && row[1] == MCPI_LSM_FIT
+             ? mcpi_lsm_basis(p, nassets, heston, under, r, v, (double *)0, row + 2)
+             : 0;
 }
 
 /* Column c of a path's normal equations: phi_a phi_b (a <= b, row by row),

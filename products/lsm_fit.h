@@ -19,22 +19,23 @@ MCP_HD static inline int mcpi_lsm_state_size(const mcpi_job_view *j)
   return j->nassets > 1 ? j->nassets : j->model == MCPI_MODEL_HESTON ? 2 : 1;
 }
 
-/* Path i's exercise value and basis at date e from the states (value k of
- * path i at date e at st[(e ns + k) ld + i]). */
-MCP_HD static inline double mcpi_lsm_point(const mcpi_job_view *j, const double *st, size_t ld,
-                                           size_t i, int e, double *phi)
+/* Path i's exercise value at date e from the states (value k of path i at
+ * date e at st[(e ns + k) ld + i]), with what the basis reads: the
+ * underlying, the log-returns r (several assets) and the variance v, as the
+ * path body computes them at that date. */
+MCP_HD static inline double mcpi_lsm_state_at(const mcpi_job_view *j, const double *st,
+                                              size_t ld, size_t i, int e, double *under,
+                                              double *r, double *v)
 {
   int n = j->nassets, ns = mcpi_lsm_state_size(j);
-  double x[MCP_MAX_ASSETS], s[MCP_MAX_ASSETS], under;
+  double s[MCP_MAX_ASSETS];
   for (int a = 0; a < n; a++) {
-    x[a] = st[((size_t)e * ns + a) * ld + i];
-    s[a] = exp(x[a]);
+    double x = st[((size_t)e * ns + a) * ld + i];
+    s[a] = mcpi_dexp(x);
+    r[a] = x - j->log_spots[a];
   }
-  int heston = n == 1 && j->model == MCPI_MODEL_HESTON;
-  double v = heston ? st[((size_t)e * ns + 1) * ld + i] : 0;
-  double h = mcpi_lsm_exercise(&j->trades[0], s, n, &under);
-  mcpi_lsm_basis(&j->trades[0], n, heston, under, x, n > 1 ? j->log_spots : x, v, phi);
-  return h;
+  *v = n == 1 && j->model == MCPI_MODEL_HESTON ? st[((size_t)e * ns + 1) * ld + i] : 0;
+  return mcpi_lsm_exercise(&j->trades[0], s, n, under);
 }
 
 /* Fit path i: its normals z[e ldz] (or, z NULL, the canonical ones of seed
@@ -66,10 +67,9 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
       e++;
     }
   }
-  double phi[MCPI_LSM_MAX_BASIS], value;
-  double h = mcpi_lsm_point(j, st, ld, (size_t)i, dates - 1, phi);
-  *y = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, 0, h, phi, &value) ? value
-                                                                                       : 0;
+  double under, r[MCP_MAX_ASSETS], v, value;
+  double h = mcpi_lsm_state_at(j, st, ld, (size_t)i, dates - 1, &under, r, &v);
+  *y = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, h, 0, &value) ? value : 0;
 }
 
 /* Path i at date e < dates - 1 of the fit: the rule of date e + 1 applied
@@ -79,12 +79,17 @@ MCP_HD static inline int mcpi_lsm_fit_point(const mcpi_job_view *j, const double
                                             const double *st, size_t ld, size_t i, int e,
                                             double *y, double *phi)
 {
+  const mcpi_payoff_spec *p = &j->trades[0];
   const double *next = table + (size_t)(e + 1) * MCPI_LSM_ROW;
-  double value;
-  if (next[1] == MCPI_LSM_FIT &&
-      mcpi_lsm_exercises(next, j->lsm_nb, mcpi_lsm_point(j, st, ld, i, e + 1, phi), phi, &value))
+  int n = j->nassets, heston = n == 1 && j->model == MCPI_MODEL_HESTON;
+  double under, r[MCP_MAX_ASSETS], v, value;
+  double h = mcpi_lsm_state_at(j, st, ld, i, e + 1, &under, r, &v);
+  if (mcpi_lsm_exercises(next, h, mcpi_lsm_continuation(p, next, h, n, heston, under, r, v),
+                         &value))
     *y = value;
-  return mcpi_lsm_point(j, st, ld, i, e, phi) > 0;
+  h = mcpi_lsm_state_at(j, st, ld, i, e, &under, r, &v);
+  mcpi_lsm_basis(p, n, heston, under, r, v, phi, (const double *)0);
+  return h > 0;
 }
 
 #endif

@@ -148,18 +148,19 @@ MCP_HD static inline void MCPI_P(mcpi_path_cash)(MCPI_P(mcpi_path_state) *st,
 
 #ifndef MCPI_SINGLE_ONLY
 /* An exercise date of the job's Longstaff-Schwartz trade (its first): the
- * rule of the fitted table at the log-spot x and variance v (lsm.h). */
+ * rule of the fitted table at the path's spot and variance (lsm.h). */
 MCP_HD static inline void MCPI_P(mcpi_path_exercise)(MCPI_P(mcpi_path_state) *st,
                                                      const mcpi_job_view *j)
 {
   const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
   if (st->ex_done)
     return;
-  double x = (double)st->x, s = exp(x), under, value, phi[MCPI_LSM_MAX_BASIS];
-  double h = mcpi_lsm_exercise(&j->trades[0], &s, 1, &under);
-  mcpi_lsm_basis(&j->trades[0], 1, j->model == MCPI_MODEL_HESTON, under, &x, &x, (double)st->v,
-                 phi);
-  if (mcpi_lsm_exercises(row, j->lsm_nb, h, phi, &value)) {
+  const mcpi_payoff_spec *p = &j->trades[0];
+  double s = mcpi_dexp((double)st->x), v = (double)st->v, under, value;
+  double h = mcpi_lsm_exercise(p, &s, 1, &under);
+  int heston = j->model == MCPI_MODEL_HESTON;
+  if (mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, 1, heston, under, &s, v),
+                         &value)) {
     st->ex_val = value;
     st->ex_done = 1;
   }
@@ -364,21 +365,25 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
   st->ex_val = 0;
 }
 
-/* An exercise date of the job's Longstaff-Schwartz trade (its first). */
+/* An exercise date of the job's Longstaff-Schwartz trade (its first), its
+ * arrays at compile-time indices (registers). */
 MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *st,
                                                       const mcpi_job_view *j)
 {
   const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
   if (st->ex_done)
     return;
-  double x[MCP_MAX_ASSETS], s[MCP_MAX_ASSETS], under, value, phi[MCPI_LSM_MAX_BASIS];
-  for (int i = 0; i < j->nassets; i++) {
-    x[i] = (double)st->x[i];
-    s[i] = exp(x[i]);
+  const mcpi_payoff_spec *p = &j->trades[0];
+  double s[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], under, value;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) {
+    double x = (double)st->x[i];
+    s[i] = i < j->nassets ? mcpi_dexp(x) : 0;
+    r[i] = x - j->log_spots[i];
   }
-  double h = mcpi_lsm_exercise(&j->trades[0], s, j->nassets, &under);
-  mcpi_lsm_basis(&j->trades[0], j->nassets, 0, under, x, j->log_spots, 0, phi);
-  if (mcpi_lsm_exercises(row, j->lsm_nb, h, phi, &value)) {
+  double h = mcpi_lsm_exercise(p, s, j->nassets, &under);
+  if (mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, j->nassets, 0, under, r, 0),
+                         &value)) {
     st->ex_val = value;
     st->ex_done = 1;
   }

@@ -50,8 +50,9 @@ typedef struct mcpi_tiler {
   /* the job's and its passes' payoff specs changed (control coefficients) */
   mcp_status (*update_specs)(void *self);
   /* Longstaff-Schwartz: fits the table of the job (variant 0) or of its pass
-   * variant - 1 (lsm_fit.h), on the host and where the paths read it */
-  mcp_status (*fit)(void *self, size_t variant);
+   * variant - 1 (lsm_fit.h), or with frozen takes the job's rules (already
+   * fitted), on the host and where the paths read it */
+  mcp_status (*fit)(void *self, size_t variant, int frozen);
 } mcpi_tiler;
 
 mcp_status mcpi_run_job(mcpi_run *run, size_t job, const mcpi_tiler *t);

@@ -195,11 +195,15 @@ static mcp_status update_specs(void *self)
   return MCP_OK;
 }
 
-static mcp_status fit(void *self, size_t variant)
+static mcp_status fit(void *self, size_t variant, int frozen)
 {
   cpu_job *c = self;
   size_t ji = (size_t)(c->j - c->run->plan->jobs);
   mcpi_job *v = variant ? mcpi_pass_job(c->run, ji, variant - 1) : &c->run->plan->jobs[ji];
+  if (frozen) { /* the views read the tables in place */
+    mcpi_lsm_copy_rules(c->j, v);
+    return MCP_OK;
+  }
   return mcpi_lsm_fit_cpu(variant ? &c->pass[variant - 1] : &c->view, v, c->run->ctx->err);
 }
 

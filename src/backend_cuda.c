@@ -402,7 +402,7 @@ static mcp_status update_specs(void *self)
 /* The Longstaff-Schwartz fit of the job or of a pass's variant (run_job.c):
  * lsm_kernel.cu's kernels write the table in place where the paths read
  * it; the host's copy follows. */
-static mcp_status fit(void *self, size_t variant)
+static mcp_status fit(void *self, size_t variant, int frozen)
 {
   gpu_job *g = self;
   mcpi_run *run = g->run;
@@ -411,10 +411,17 @@ static mcp_status fit(void *self, size_t variant)
   mcpi_job_view w = variant ? g->pass[variant - 1] : g->view;
   double *table = (double *)w.lsm;
   w.lsm = NULL; /* the fit's paths do not exercise */
+  cudaError_t e;
+  if (frozen) {
+    mcpi_lsm_copy_rules(g->j, v);
+    if ((e = cudaMemcpy(table, v->lsm_table, (size_t)v->lsm_dates * MCPI_LSM_ROW * sizeof(double),
+                        cudaMemcpyHostToDevice)))
+      return cuda_fail(run->ctx, e, "copying the exercise rules");
+    return MCP_OK;
+  }
   size_t n = (size_t)v->lsm_paths, dates = (size_t)v->lsm_dates;
   size_t ns = (size_t)mcpi_lsm_state_size(&w), nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
   size_t bytes = dates * MCPI_LSM_ROW * sizeof(double);
-  cudaError_t e;
   if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
       (e = take(g, LSM_Y, n * sizeof(double))) ||
       (e = take(g, LSM_PART, MCPI_LSM_COLUMNS(w.lsm_nb) * nch * sizeof(double))) ||

@@ -877,6 +877,13 @@ int32_t *mcpi_job_term_offsets(const mcpi_job *j)
   return off;
 }
 
+void mcpi_lsm_copy_rules(const mcpi_job *from, mcpi_job *to)
+{
+  for (int e = 0; e < to->lsm_dates; e++)
+    memcpy(to->lsm_table + (size_t)e * MCPI_LSM_ROW + 1,
+           from->lsm_table + (size_t)e * MCPI_LSM_ROW + 1, (MCPI_LSM_ROW - 1) * sizeof(double));
+}
+
 void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n)
 {
   for (size_t t = 0; t < j->ntrades; t++) {

@@ -147,6 +147,9 @@ static inline size_t mcpi_job_pay_columns(const mcpi_job *j)
 /* The offsets of the job's combined estimators' terms (nest - nin + 1), for
  * mcpi_combine; NULL when out of memory. */
 int32_t *mcpi_job_term_offsets(const mcpi_job *j);
+/* The Longstaff-Schwartz rules of from's table (fitted) into to's, whose
+ * dates' discount factors stay its own. */
+void mcpi_lsm_copy_rules(const mcpi_job *from, mcpi_job *to);
 /* Sets the control-variate coefficients from the pilot's n samples in pay
  * (columns as written with controls, leading dimension ld). */
 void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n);

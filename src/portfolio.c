@@ -82,8 +82,6 @@ mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio
     d->maturity = t->maturity - dt;
     for (size_t k = 0; k < t->nfix; k++)
       d->fix[k] = t->fix[k] - dt;
-    if (t->product == MCP_PRODUCT_AMERICAN) /* as many dates, to the nearer maturity */
-      mcpi_american_dates(t->nfix, d->maturity, d->fix);
     if (d->fix[0] <= MCPI_TIME_EPS || d->maturity <= MCPI_TIME_EPS)
       st = mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': theta: its first date, at %g years, is "
                      "within the theta bump of %g years; expected a smaller bump", t->id,

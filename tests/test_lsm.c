@@ -244,14 +244,21 @@ static void test_greeks(void **state)
   assert_int_equal(mcp_greeks_create(&g), MCP_OK);
   assert_int_equal(mcp_greeks_add(g, MCP_GREEK_DELTA), MCP_OK);
   assert_int_equal(mcp_greeks_add(g, MCP_GREEK_VEGA), MCP_OK);
+  assert_int_equal(mcp_greeks_add(g, MCP_GREEK_THETA), MCP_OK);
   mcp_results *r = NULL;
-  assert_int_equal(mcp_price_greeks(*state, m, p, g, &r), MCP_OK);
-  mcp_sensitivity dm, dp, vm, vp;
+  if (mcp_price_greeks(*state, m, p, g, &r) != MCP_OK)
+    fail_msg("%s", mcp_context_last_error(*state));
+  mcp_sensitivity dm, dp, vm, vp, tm, tp;
   assert_int_equal(mcp_results_greek(r, "MC", "delta", &dm), MCP_OK);
   assert_int_equal(mcp_results_greek(r, "PDE", "delta", &dp), MCP_OK);
   assert_int_equal(mcp_results_greek(r, "MC", "vega", &vm), MCP_OK);
   assert_int_equal(mcp_results_greek(r, "PDE", "vega", &vp), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "MC", "theta", &tm), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "PDE", "theta", &tp), MCP_OK);
   assert_int_equal(dm.method, MCP_METHOD_BUMP);
+  print_message("  theta MC %.4f +- %.1e, grid %.4f\n", tm.value.price, tm.value.std_error,
+                tp.value.price);
+  assert_true(fabs(tm.value.price - tp.value.price) < 4 * tm.value.std_error + 0.05 * fabs(tp.value.price));
   print_message("  delta MC %.4f +- %.1e, grid %.4f; vega MC %.3f +- %.1e, grid %.3f\n",
                 dm.value.price, dm.value.std_error, dp.value.price, vm.value.price,
                 vm.value.std_error, vp.value.price);

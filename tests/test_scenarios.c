@@ -65,6 +65,17 @@ static mcp_portfolio *book(void)
   check_added(p, "cB", mcp_portfolio_add_trade(p, &t));
   t = trade_on("mA", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
   check_added(p, "mA", mcp_portfolio_add_trade(p, &t));
+  /* Longstaff-Schwartz: every point fits its own rule, as its run does */
+  t = trade_on("xH", "H", MCP_PRODUCT_AMERICAN, MCP_PUT, 80, 1);
+  t.exercises = 12;
+  check_added(p, "xH", mcp_portfolio_add_trade(p, &t));
+  t = trade_on("xAB", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 75, 1);
+  t.nassets = 2;
+  t.assets = ab;
+  t.payoff = MCP_PRODUCT_WORST_OF;
+  t.nfixings = 4;
+  t.fixings = fix;
+  check_added(p, "xAB", mcp_portfolio_add_trade(p, &t));
   return p;
 }
 
@@ -87,7 +98,7 @@ static void grid_equals_separate_runs(void **state)
   if (st != MCP_OK)
     fail_msg("%s", mcp_context_last_error(*state));
   assert_int_equal(mcp_scenario_results_shifts(r, MCP_SHIFT_SPOT), 3);
-  assert_int_equal(mcp_scenario_results_count(r), 5);
+  assert_int_equal(mcp_scenario_results_count(r), 7);
   double worst = 0;
   for (size_t i = 0; i < 3; i++)
     for (size_t j = 0; j < 2; j++)
@@ -260,7 +271,7 @@ static void bad_requests(void **state)
   assert_int_equal(mcp_price_scenarios(*state, m, p, s, &r), MCP_OK);
   mcp_estimate e;
   assert_int_equal(mcp_scenario_results_trade(r, 0, 1, 0, 0, &e), MCP_ERR_ARGUMENT);
-  assert_int_equal(mcp_scenario_results_trade(r, 5, 0, 0, 0, &e), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_trade(r, 7, 0, 0, 0, &e), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_scenario_results_total(r, 0, 0, 1, &e), MCP_ERR_ARGUMENT);
   assert_true(isnan(mcp_scenario_results_shift(r, MCP_SHIFT_SPOT, 1)));
   assert_int_equal(mcp_scenario_results_total(r, 0, 0, 0, &e), MCP_OK);
