@@ -78,6 +78,13 @@ cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed, const double
 cudaError_t mcpi_launch_lsm_date(mcpi_job_view job, double *table, const double *st, size_t n,
                                  int e, double *y, double *part, cudaStream_t stream);
 
+/* The priced paths i < n of a Longstaff-Schwartz job (device view, its table
+ * fitted): the plain loop of the bodies with exercise over the stored
+ * normals z[s ld + i] (double or float, as precision says), payoffs into
+ * pay[col ld + i]. */
+cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, size_t n,
+                                  double *pay, mcp_precision precision, cudaStream_t stream);
+
 /* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,
  * term and off device arrays. */
 cudaError_t mcpi_launch_combine(const mcpi_term *term, const int32_t *off, int nest, int col0,

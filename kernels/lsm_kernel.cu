@@ -1,8 +1,11 @@
-// lsm_kernel.cu: the Longstaff-Schwartz fit on the GPU, the twin of
+// lsm_kernel.cu: Longstaff-Schwartz on the GPU.  The fit, the twin of
 // src/lsm_cpu.c: the same fit paths (lsm_fit.h) with their normals computed in
 // place, the normal equations' chunk sums by the tree of mcpi_chunk_sums, the
 // chunks summed in path order and solved by one thread, each date's rule left
-// in the device's table for the next date and for the paths.
+// in the device's table for the next date and for the paths.  Then the priced
+// paths: the plain loop of the bodies with exercise (path.h, _x and _fx) over
+// a tile of stored normals, the CPU's loop, so that no other kernel carries
+// the exercise's code.
 #include "launch.h"
 #include "lsm_fit.h"
 
@@ -65,6 +68,44 @@ __global__ void mcpi_lsm_solve_kernel(const double *__restrict__ part, size_t nc
   __syncthreads();
   if (threadIdx.x == 0)
     mcpi_lsm_solve(nb, sums, row);
+}
+
+template <typename R> struct lsm_body;
+template <> struct lsm_body<double> {
+  static __device__ void run(const mcpi_job_view *j, const double *z, size_t ldz, double *pay,
+                             size_t ldp)
+  {
+    mcpi_path_x(j, z, ldz, pay, ldp);
+  }
+};
+template <> struct lsm_body<float> {
+  static __device__ void run(const mcpi_job_view *j, const float *z, size_t ldz, double *pay,
+                             size_t ldp)
+  {
+    mcpi_path_fx(j, z, ldz, pay, ldp);
+  }
+};
+
+template <typename R>
+__global__ void mcpi_lsm_price_kernel(mcpi_job_view j, const R *__restrict__ z, size_t ld,
+                                      size_t n, double *__restrict__ pay)
+{
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t)gridDim.x * blockDim.x)
+    lsm_body<R>::run(&j, z + i, ld, pay + i, ld);
+}
+
+extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld,
+                                             size_t n, double *pay, mcp_precision precision,
+                                             cudaStream_t stream)
+{
+  size_t blocks = (n + 127) / 128;
+  unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
+  if (precision == MCP_FLOAT)
+    mcpi_lsm_price_kernel<float><<<grid, 128, 0, stream>>>(job, (const float *)z, ld, n, pay);
+  else
+    mcpi_lsm_price_kernel<double><<<grid, 128, 0, stream>>>(job, (const double *)z, ld, n, pay);
+  return cudaGetLastError();
 }
 
 extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,

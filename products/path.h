@@ -141,6 +141,19 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #include "path_body.h"
 #undef MCPI_FLOAT_BODY
 #undef MCPI_P
+/* The general states again with Longstaff-Schwartz exercise (lsm.h), in
+ * double (_x) and float (_fx): the bodies of those jobs alone, so that no
+ * other kernel carries the exercise's code. */
+#define MCPI_LSM_BODY
+#define MCPI_P(name) name##_x
+#include "path_body.h"
+#undef MCPI_P
+#define MCPI_P(name) name##_fx
+#define MCPI_FLOAT_BODY
+#include "path_body.h"
+#undef MCPI_FLOAT_BODY
+#undef MCPI_P
+#undef MCPI_LSM_BODY
 #undef MCPI_NSCHED
 #undef MCPI_NMON
 #undef MCPI_MODEL_OF

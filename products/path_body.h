@@ -55,7 +55,7 @@ typedef struct MCPI_P(mcpi_path_state) {
   mcpi_greek_state g;
   mcpi_greek_fixings gf[MCPI_NSCHED];
 #endif
-#ifndef MCPI_SINGLE_ONLY
+#ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz: exercise dates passed, and exercised */
   double ex_val;       /* the discounted amount received, 0 until exercised */
 #endif
@@ -77,7 +77,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   MCP_UNROLL
   for (int m = 0; m < (MCPI_NMON > 0 ? MCPI_NMON : 1); m++)
     st->survival[m] = 1;
-#ifndef MCPI_SINGLE_ONLY
+#ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = 0;
 #endif
@@ -146,7 +146,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_cash)(MCPI_P(mcpi_path_state) *st,
     }
 }
 
-#ifndef MCPI_SINGLE_ONLY
+#ifdef MCPI_LSM_BODY
 /* An exercise date of the job's Longstaff-Schwartz trade (its first): the
  * rule of the fitted table at the path's spot and variance (lsm.h). */
 MCP_HD static inline void MCPI_P(mcpi_path_exercise)(MCPI_P(mcpi_path_state) *st,
@@ -286,7 +286,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
   double book = 0;
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
-#ifndef MCPI_SINGLE_ONLY
+#ifdef MCPI_LSM_BODY
     if (p->flags & MCPI_LSM) { /* discounted where exercised */
       mcpi_emit(j, t, st->ex_val, 0, pay, ldp, pass, &book);
       continue;
@@ -348,8 +348,10 @@ typedef struct MCPI_P(mcpi_multi_state) {
   MCPI_REAL acc[MCP_MAX_ASSETS]; /* the step's correlated normals, L z, as they build up */
   MCPI_REAL dev[MCP_MAX_ASSETS]; /* the step's standard deviations */
   MCPI_REAL sign;
+#ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz, as the single-asset state's */
   double ex_val;
+#endif
 } MCPI_P(mcpi_multi_state);
 
 MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
@@ -361,10 +363,13 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
     st->acc[i] = st->dev[i] = 0;
   }
   st->sign = pass ? -1 : 1;
+#ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = 0;
+#endif
 }
 
+#ifdef MCPI_LSM_BODY
 /* An exercise date of the job's Longstaff-Schwartz trade (its first), its
  * arrays at compile-time indices (registers). */
 MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *st,
@@ -388,6 +393,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *
     st->ex_done = 1;
   }
 }
+#endif
 
 /* Element f: asset f's drift, and column f of the Cholesky factor times z. */
 MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
@@ -413,8 +419,10 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
       st->x[i] += st->dev[i] * st->acc[i];
       st->acc[i] = 0;
     }
+#ifdef MCPI_LSM_BODY
     if (j->lsm && (tag & j->lsm_mask))
       MCPI_P(mcpi_multi_exercise)(st, j);
+#endif
   }
 }
 
@@ -430,10 +438,12 @@ MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_stat
   }
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
+#ifdef MCPI_LSM_BODY
     if (p->flags & MCPI_LSM) { /* discounted where exercised */
       mcpi_emit(j, t, st->ex_val, 0, pay, ldp, pass, &book);
       continue;
     }
+#endif
     double x, y = mcpi_payoff_multi(p, spot, j->nassets, &x);
     mcpi_emit(j, t, p->discount * y, x, pay, ldp, pass, &book);
     if (j->greeks && p->g_col >= 0)

@@ -113,6 +113,9 @@ static void one_path(const mcpi_job_view *v, const cpu_job *c, const double *z, 
 {
   if (v->gstate) /* double only (greek_plan.c) */
     mcpi_path_g(v, z + k, c->chunk, pay, c->tile);
+  else if (v->lsm) /* Longstaff-Schwartz exercise */
+    zf ? mcpi_path_fx(v, zf + k, c->chunk, pay, c->tile)
+       : mcpi_path_x(v, z + k, c->chunk, pay, c->tile);
   else if (zf)
     mcpi_path_f(v, zf + k, c->chunk, pay, c->tile);
   else

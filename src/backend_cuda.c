@@ -343,15 +343,19 @@ static mcp_status paths(void *self, size_t n, int controls)
   g->view.greeks = !controls && j->nin;
   g->view.gstate = controls ? 0 : j->gstate;
   g->view.p0 = g->s0;
-  cudaError_t e = mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
-                                    g->view.gstate ? g->grid_g : g->grid, 0);
+  mcp_precision prec = g->kopt.precision;
+  cudaError_t e = j->lsm_dates
+                      ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, 0)
+                      : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
+                                          g->view.gstate ? g->grid_g : g->grid, 0);
   size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
+    double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;
     g->pass[p].write_controls = controls;
     g->pass[p].p0 = g->s0;
-    e = mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n,
-                          pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile,
-                          &g->kopt, g->grid, 0);
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0)
+                     : mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt,
+                                         g->grid, 0);
   }
   if (e)
     return cuda_fail(g->run->ctx, e, "the path kernel");
@@ -484,7 +488,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   const mcpi_job *j = &run->plan->jobs[ji];
   size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
   gpu_job g = {.run = run, .j = j, .kopt = run->kopt};
-  g.kopt.fused = run->portfolio->normals == MCP_NORMALS_FUSED && !j->qmc;
+  /* Longstaff-Schwartz jobs run their own kernel, on stored normals */
+  g.kopt.fused = run->portfolio->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
   g.kopt.small = mcpi_job_small(j);
   cudaError_t e;
   mcp_status st = MCP_OK;
