@@ -3,11 +3,11 @@
 // place, the normal equations' chunk sums by the tree of mcpi_chunk_sums, the
 // chunks summed in path order and solved by one thread, each date's rule left
 // in the device's table for the next date and for the paths.  Then the priced
-// paths: the plain loop of the bodies with exercise (path.h, _x and _fx) over
-// a tile of stored normals, the CPU's loop, so that no other kernel carries
-// the exercise's code.
-#include "launch.h"
+// paths: the bodies with exercise (path.h, _x and _fx) over a tile of stored
+// normals, in kernels of their own, so that no other kernel carries the
+// exercise's code.
 #include "lsm_fit.h"
+#include "path_kernel.cuh"
 
 #define HALF (MCP_CHUNK_PATHS / 2)
 
@@ -19,13 +19,18 @@ __global__ void mcpi_lsm_paths_kernel(mcpi_job_view j, uint64_t seed, const doub
     mcpi_lsm_fit_path(&j, NULL, 0, seed, i, table, dates, st, n, y + i);
 }
 
+// Columns a block reduces at once.
+#define BATCH 16
+
 // One block of HALF threads a chunk: thread t holds paths t and t + HALF of
-// it, the first level of the CPU's halving tree.
+// it, the first level of the CPU's halving tree (mcpi_chunk_sums); the next
+// two levels in shared memory for BATCH columns at a time, the last five by
+// shuffles within warp 0, the same additions in the same order.
 __global__ void mcpi_lsm_terms_kernel(mcpi_job_view j, const double *__restrict__ table,
                                       const double *__restrict__ st, size_t n, int e,
                                       double *__restrict__ y, double *__restrict__ part)
 {
-  __shared__ double a[HALF];
+  __shared__ double a[BATCH][HALF];
   size_t c = blockIdx.x, nch = gridDim.x;
   unsigned t = threadIdx.x;
   size_t i0 = c * MCP_CHUNK_PATHS + t, i1 = i0 + HALF;
@@ -41,58 +46,79 @@ __global__ void mcpi_lsm_terms_kernel(mcpi_job_view j, const double *__restrict_
     m1 = mcpi_lsm_fit_point(&j, table, st, n, i1, e, &y1, phi1);
     y[i1] = y1;
   }
-  for (int q = 0; q < ncol; q++) {
-    a[t] = mcpi_lsm_term(phi0, nb, y0, m0, q) + mcpi_lsm_term(phi1, nb, y1, m1, q);
+  for (int q0 = 0; q0 < ncol; q0 += BATCH) {
+    MCP_UNROLL
+    for (int b = 0; b < BATCH; b++)
+      a[b][t] = q0 + b < ncol ? mcpi_lsm_term(phi0, nb, y0, m0, q0 + b) +
+                                    mcpi_lsm_term(phi1, nb, y1, m1, q0 + b)
+                              : 0;
     __syncthreads();
-    for (unsigned h = HALF / 2; h >= 1; h /= 2) {
-      if (t < h)
-        a[t] += a[t + h];
+    for (unsigned h = HALF / 2; h >= 32; h /= 2) {
+      if (t < h) {
+        MCP_UNROLL
+        for (int b = 0; b < BATCH; b++)
+          a[b][t] += a[b][t + h];
+      }
       __syncthreads();
     }
-    if (t == 0)
-      part[(size_t)q * nch + c] = a[0];
+    if (t < 32)
+      for (int b = 0; b < BATCH && q0 + b < ncol; b++) {
+        double v = a[b][t];
+        for (unsigned h = 16; h >= 1; h /= 2)
+          v += __shfl_down_sync(0xffffffffu, v, h);
+        if (t == 0)
+          part[(size_t)(q0 + b) * nch + c] = v;
+      }
     __syncthreads();
   }
 }
 
+// A warp a column: lane l's strided sum, then lane 0 adds the 32 in order.
 __global__ void mcpi_lsm_solve_kernel(const double *__restrict__ part, size_t nch, int nb,
                                       double *row)
 {
   __shared__ double sums[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
-  for (int q = threadIdx.x; q < MCPI_LSM_COLUMNS(nb); q += blockDim.x) {
-    double s = 0;
-    for (size_t c = 0; c < nch; c++)
-      s += part[(size_t)q * nch + c];
-    sums[q] = s;
+  unsigned lane = threadIdx.x % MCPI_LSM_LANES, warps = blockDim.x / MCPI_LSM_LANES;
+  for (int q = threadIdx.x / MCPI_LSM_LANES; q < MCPI_LSM_COLUMNS(nb); q += warps) {
+    double s = mcpi_lsm_lane_sum(part + (size_t)q * nch, nch, (int)lane), t = 0;
+    for (int l = 0; l < MCPI_LSM_LANES; l++) {
+      double sl = __shfl_sync(0xffffffffu, s, l);
+      t = l ? t + sl : sl;
+    }
+    if (lane == 0)
+      sums[q] = t;
   }
   __syncthreads();
   if (threadIdx.x == 0)
     mcpi_lsm_solve(nb, sums, row);
 }
 
-template <typename R> struct lsm_body;
-template <> struct lsm_body<double> {
-  static __device__ void run(const mcpi_job_view *j, const double *z, size_t ldz, double *pay,
-                             size_t ldp)
-  {
-    mcpi_path_x(j, z, ldz, pay, ldp);
-  }
-};
-template <> struct lsm_body<float> {
-  static __device__ void run(const mcpi_job_view *j, const float *z, size_t ldz, double *pay,
-                             size_t ldp)
-  {
-    mcpi_path_fx(j, z, ldz, pay, ldp);
-  }
-};
+// The bodies with exercise as the path kernels' overloads (path_kernel.cuh).
+MCPI_BODY_OVERLOADS(mcpi_path_state_x, double, mcpi_path_init_x, mcpi_path_step_x,
+                    mcpi_path_finish_x, mcpi_path_log_spots_x, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_path_state_fx, float, mcpi_path_init_fx, mcpi_path_step_fx,
+                    mcpi_path_finish_fx, mcpi_path_log_spots_fx, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_multi_state_x, double, mcpi_multi_init_x, mcpi_multi_step_x,
+                    mcpi_multi_finish_x, mcpi_multi_log_spots_x, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_multi_state_fx, float, mcpi_multi_init_fx, mcpi_multi_step_fx,
+                    mcpi_multi_finish_fx, mcpi_multi_log_spots_fx, __forceinline__)
 
-template <typename R>
+// A kernel a state S (one asset or several, double or float: each keeps only
+// its own registers), one thread a path over its stored normals.
+template <typename S, typename R>
 __global__ void mcpi_lsm_price_kernel(mcpi_job_view j, const R *__restrict__ z, size_t ld,
                                       size_t n, double *__restrict__ pay)
 {
+  const R *ca = real_traits<R>::ca(j), *cb = real_traits<R>::cb(j);
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    lsm_body<R>::run(&j, z + i, ld, pay + i, ld);
+    for (int pass = 0; pass <= (j.antithetic ? 1 : 0); pass++) {
+      S st;
+      body_init(&st, &j, pass);
+      for (int e = 0; e < j.nelem; e++)
+        body_step(&st, &j, z[(size_t)e * ld + i], ca[e], cb[e], j.tag[e]);
+      body_finish(&st, &j, pay + i, ld, pass);
+    }
 }
 
 extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld,
@@ -101,10 +127,16 @@ extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, s
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  if (precision == MCP_FLOAT)
-    mcpi_lsm_price_kernel<float><<<grid, 128, 0, stream>>>(job, (const float *)z, ld, n, pay);
+  const float *zf = (const float *)z;
+  const double *zd = (const double *)z;
+  if (precision == MCP_FLOAT && job.nassets > 1)
+    mcpi_lsm_price_kernel<mcpi_multi_state_fx><<<grid, 128, 0, stream>>>(job, zf, ld, n, pay);
+  else if (precision == MCP_FLOAT)
+    mcpi_lsm_price_kernel<mcpi_path_state_fx><<<grid, 128, 0, stream>>>(job, zf, ld, n, pay);
+  else if (job.nassets > 1)
+    mcpi_lsm_price_kernel<mcpi_multi_state_x><<<grid, 128, 0, stream>>>(job, zd, ld, n, pay);
   else
-    mcpi_lsm_price_kernel<double><<<grid, 128, 0, stream>>>(job, (const double *)z, ld, n, pay);
+    mcpi_lsm_price_kernel<mcpi_path_state_x><<<grid, 128, 0, stream>>>(job, zd, ld, n, pay);
   return cudaGetLastError();
 }
 
@@ -127,7 +159,7 @@ extern "C" cudaError_t mcpi_launch_lsm_date(mcpi_job_view job, double *table, co
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     return err;
-  mcpi_lsm_solve_kernel<<<1, 256, 0, stream>>>(part, nch, job.lsm_nb,
+  mcpi_lsm_solve_kernel<<<1, 1024, 0, stream>>>(part, nch, job.lsm_nb,
                                                table + (size_t)e * MCPI_LSM_ROW);
   return cudaGetLastError();
 }

@@ -152,6 +152,19 @@ MCP_HD static inline double mcpi_lsm_term(const double *phi, int nb, double y, i
   return phi[a] * phi[a + c];
 }
 
+/* The chunks' sums of a column, part[c] for c < nch, added in the order
+ * both backends keep: 32 strided partial sums, s_l = part[l] + part[l + 32]
+ * + ..., then s_0 + s_1 + ... + s_31 (on the GPU a lane each, so that a warp
+ * reads its column in parallel).  lane_sum is s_l. */
+MCP_HD static inline double mcpi_lsm_lane_sum(const double *part, size_t nch, int l)
+{
+  double s = 0;
+  for (size_t c = (size_t)l; c < nch; c += 32)
+    s += part[c];
+  return s;
+}
+#define MCPI_LSM_LANES 32
+
 /* The date's rule and coefficients (row + 1 on) from the sums of the paths'
  * normal equations: A beta = b by Cholesky after scaling A to a unit
  * diagonal; a basis function that the others span (a pivot below 1e-10 of

@@ -143,7 +143,14 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_P
 /* The general states again with Longstaff-Schwartz exercise (lsm.h), in
  * double (_x) and float (_fx): the bodies of those jobs alone, so that no
- * other kernel carries the exercise's code. */
+ * other kernel carries the exercise's code, and shaped to them: such a job
+ * is one trade and its forwards, so the exercise dates and the maturity
+ * (MCPI_LSM_SCHEDULES) and no barrier monitor. */
+#define MCPI_LSM_SCHEDULES 2
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+#define MCPI_NSCHED MCPI_LSM_SCHEDULES
+#define MCPI_NMON 0
 #define MCPI_LSM_BODY
 #define MCPI_P(name) name##_x
 #include "path_body.h"

@@ -64,9 +64,9 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
     }
     double sums[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
     for (size_t q = 0; q < ncol; q++) {
-      sums[q] = 0;
-      for (size_t c = 0; c < nch; c++)
-        sums[q] += part[q * nch + c];
+      sums[q] = mcpi_lsm_lane_sum(part + q * nch, nch, 0);
+      for (int l = 1; l < MCPI_LSM_LANES; l++)
+        sums[q] += mcpi_lsm_lane_sum(part + q * nch, nch, l);
     }
     mcpi_lsm_solve((int)nb, sums, j->lsm_table + (size_t)e * MCPI_LSM_ROW);
   }

@@ -563,6 +563,9 @@ static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft
                      "date exceed the %d the fit keeps; lower run.regression_paths or the "
                      "exercise dates", t->id, (unsigned long long)fit, n, ns,
                      MCPI_LSM_MAX_STATES);
+  if (d->nsched > MCPI_LSM_SCHEDULES || d->nmon) /* a job a trade: its dates, its maturity */
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': its job holds %d schedules; the "
+                     "exercise's paths keep %d", t->id, d->nsched, MCPI_LSM_SCHEDULES);
   if (!(j->lsm_table = calloc(n * MCPI_LSM_ROW, sizeof *j->lsm_table)))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   j->lsm_dates = (int)n;
