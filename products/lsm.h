@@ -160,7 +160,11 @@ MCP_HD static inline double mcpi_lsm_lane_sum(const double *part, size_t nch, in
 {
   double s = 0;
   for (size_t c = (size_t)l; c < nch; c += 32)
+#ifdef __CUDA_ARCH__
+    s += __ldcg(part + c); /* from L2: other blocks of the grid wrote them */
+#else
     s += part[c];
+#endif
   return s;
 }
 #define MCPI_LSM_LANES 32

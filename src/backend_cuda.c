@@ -428,13 +428,18 @@ static mcp_status fit(void *self, size_t variant, int frozen)
   size_t bytes = dates * MCPI_LSM_ROW * sizeof(double);
   if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
       (e = take(g, LSM_Y, n * sizeof(double))) ||
-      (e = take(g, LSM_PART, MCPI_LSM_COLUMNS(w.lsm_nb) * nch * sizeof(double))) ||
+      (e = take(g, LSM_PART, (MCPI_LSM_COLUMNS(w.lsm_nb) * nch + 1) * sizeof(double))) ||
       (e = mcpi_launch_lsm_paths(w, v->lsm_stream, table, (int)dates, g->buf[LSM_ST], n,
                                  g->buf[LSM_Y], 0)))
     return cuda_fail(run->ctx, e, "the regression's paths");
+  /* the dates' block counter after the sums */
+  double *part = g->buf[LSM_PART];
+  unsigned *done = (unsigned *)(part + MCPI_LSM_COLUMNS(w.lsm_nb) * nch);
+  if ((e = cudaMemsetAsync(done, 0, sizeof *done, 0)))
+    return cuda_fail(run->ctx, e, "the regression's counter");
   for (int d = (int)dates - 2; d >= 0; d--)
-    if ((e = mcpi_launch_lsm_date(w, table, g->buf[LSM_ST], n, d, g->buf[LSM_Y],
-                                  g->buf[LSM_PART], 0)))
+    if ((e = mcpi_launch_lsm_date(w, table, g->buf[LSM_ST], n, d, g->buf[LSM_Y], part, done,
+                                  0)))
       return cuda_fail(run->ctx, e, "the regression's kernels");
   if ((e = cudaMemcpy(v->lsm_table, table, bytes, cudaMemcpyDeviceToHost)))
     return cuda_fail(run->ctx, e, "reading the regression's rules");
