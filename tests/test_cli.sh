@@ -108,6 +108,9 @@ check "--methods sobol exits 2 listing the methods" \
   'status 2 && err_has "antithetic, control-variate, qmc" && err_has "sobol"'
 run price --market "$MARKET" --portfolio "$BOOK" --scramblings 1
 check "--scramblings 1 exits 2" 'status 2 && err_has "--scramblings" && err_has "2 and 1024"'
+run price --market "$MARKET" --portfolio "$BOOK" --regression-paths 100
+check "--regression-paths 100 exits 2" \
+  'status 2 && err_has "--regression-paths" && err_has "256 to 16777216"'
 run price --market "$MARKET" --portfolio "$BOOK" --heston-scheme milstein
 check "--heston-scheme milstein exits 2" 'status 2 && err_has "qe or euler"'
 

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include "closed_form.h"
 #include "cf_heston.h"
+#include "cf_merton.h"
 #include "cf_multi.h"
 #include "mc_check.h"
 
@@ -172,6 +173,33 @@ static void test_heston(void **state)
   mcp_market_destroy(m);
 }
 
+/* The other models: a flat local-volatility surface is Black-Scholes (its
+ * American put against the grid's); Merton's American put is above its
+ * European (closed form). */
+static void test_local_vol_and_jumps(void **state)
+{
+  static const double t[2] = {0.5, 2}, sp[3] = {50, 100, 200};
+  static const double flat[6] = {0.2, 0.2, 0.2, 0.2, 0.2, 0.2};
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.05, 0, 2, t, 3, sp, flat), MCP_OK);
+  assert_int_equal(mcp_market_add_merton(m, "J", 100, 0.05, 0, 0.15, 0.5, -0.1, 0.2), MCP_OK);
+  add_underlying(m, "A", (bs_params){100, 0.05, 0, 0.2});
+  mcp_portfolio *p = new_portfolio(100000, 14);
+  add_american(p, "L", "L", MCP_PUT, 100, 1, MCP_ENGINE_DEFAULT); /* no grid: Monte Carlo */
+  add_american(p, "J", "J", MCP_PUT, 100, 1, MCP_ENGINE_DEFAULT);
+  add_american(p, "PDE", "A", MCP_PUT, 100, 1, MCP_ENGINE_DEFAULT);
+  mcp_results *r = price(*state, m, p);
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_MC);
+  assert_near("flat local volatility", estimate(r, "L"), estimate(r, "PDE").price, 0.005);
+  mcp_estimate j = estimate(r, "J");
+  double eu = cf_merton(MCP_PUT, 100, 100, 1, 0.05, 0, 0.15, 0.5, -0.1, 0.2);
+  print_message("  Merton American put %.6f +- %.2e, European %.6f\n", j.price, j.std_error, eu);
+  assert_true(j.price > eu + 4 * j.std_error);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* The same bits for any tile and with the run's other trades; the fit's
  * own paths change the rule, not the paths priced. */
 static void test_reproducible(void **state)
@@ -316,6 +344,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_american_put_vs_grid), cmocka_unit_test(test_no_early_exercise),
       cmocka_unit_test(test_max_call),             cmocka_unit_test(test_heston),
+      cmocka_unit_test(test_local_vol_and_jumps),
       cmocka_unit_test(test_reproducible),         cmocka_unit_test(test_antithetic),
       cmocka_unit_test(test_greeks),               cmocka_unit_test(test_bad_terms),
   };

@@ -62,6 +62,10 @@ const char cli_price_options_help[] =
     "                         Monte Carlo (overrides run.methods; default none)\n"
     "      --scramblings N    independent scramblings of QMC, 2 to 1024 (overrides\n"
     "                         run.scramblings; default 16)\n"
+    "      --regression-paths N  paths the Longstaff-Schwartz regression of American\n"
+    "                         and Bermudan options by Monte Carlo is fitted on, 256\n"
+    "                         to 16777216 (overrides run.regression_paths; default\n"
+    "                         the run's paths, at most 131072)\n"
     "      --heston-scheme NAME  qe (quadratic-exponential, the default) or euler\n"
     "                         (full truncation) for Heston underlyings (overrides\n"
     "                         run.heston_scheme)\n"
@@ -113,6 +117,7 @@ enum {
   O_PADDING,
   O_METHODS,
   O_SCRAMBLINGS,
+  O_REGRESSION,
   O_HESTON,
   O_PDE,
   O_PDE_SCHEME,
@@ -140,6 +145,7 @@ static const cli_option options[] = {
     [O_PREFETCH] = {"prefetch", 0, 1}, [O_DISTANCE] = {"prefetch-distance", 0, 1},
     [O_PADDING] = {"padding", 0, 1},  [O_METHODS] = {"methods", 0, 1},
     [O_SCRAMBLINGS] = {"scramblings", 0, 1}, [O_HESTON] = {"heston-scheme", 0, 1},
+    [O_REGRESSION] = {"regression-paths", 0, 1},
     [O_PDE] = {"pde", 0, 1},          [O_PDE_SCHEME] = {"pde-scheme", 0, 1},
     [O_PDE_NODES] = {"pde-nodes", 0, 1}, [O_PDE_STEPS] = {"pde-steps", 0, 1},
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
@@ -154,7 +160,7 @@ typedef struct price_opts {
   unsigned given; /* bit O_x: the option was on the command line */
   const char *market, *portfolio, *output, *scenarios, *greeks;
   int bump_only; /* --greek-method bump */
-  uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings;
+  uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings, regression;
   int methods; /* MCP_ANTITHETIC | ... */
   unsigned pde_products; /* bit 1 << mcp_product */
   uint64_t pde_nodes, pde_steps, stencil_points, coarsening;
@@ -343,6 +349,9 @@ static int parse_args(char **argv, price_opts *o)
     case O_SCRAMBLINGS:
       bad = parse_count("scramblings", v, UINT_MAX, &o->scramblings);
       break;
+    case O_REGRESSION:
+      bad = parse_count("regression-paths", v, UINT64_MAX, &o->regression);
+      break;
     case O_HESTON:
       if (strcmp(v, "qe") == 0)
         o->heston = MCP_HESTON_QE;
@@ -425,6 +434,9 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
   else if (GIVEN(o, O_SCRAMBLINGS) &&
            (st = mcp_portfolio_set_scramblings(p, (unsigned)o->scramblings)) != MCP_OK)
     option = "--scramblings";
+  else if (GIVEN(o, O_REGRESSION) &&
+           (st = mcp_portfolio_set_regression_paths(p, o->regression)) != MCP_OK)
+    option = "--regression-paths";
   else if (GIVEN(o, O_HESTON) &&
            (st = mcp_portfolio_set_heston_scheme(p, o->heston)) != MCP_OK)
     option = "--heston-scheme";
