@@ -72,13 +72,13 @@ cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_
  * device's copy of the job's table; then, for each date e from the last but
  * one down to 0, the rule of date e into table (part: the chunk sums,
  * MCPI_LSM_COLUMNS(job.lsm_nb) x ceil(n / MCP_CHUNK_PATHS); done: a counter,
- * 0 before the first date, left 0). */
+ * 0 before, left 0). */
 cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed, const double *table,
                                   int dates, double *st, size_t n, double *y,
                                   cudaStream_t stream);
-cudaError_t mcpi_launch_lsm_date(mcpi_job_view job, double *table, const double *st, size_t n,
-                                 int e, double *y, double *part, unsigned *done,
-                                 cudaStream_t stream);
+cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st, size_t n,
+                                  int dates, double *y, double *part, unsigned *done,
+                                  cudaStream_t stream);
 
 /* The priced paths i < n of a Longstaff-Schwartz job (device view, its table
  * fitted): the plain loop of the bodies with exercise over the stored

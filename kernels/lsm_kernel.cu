@@ -1,11 +1,14 @@
 // lsm_kernel.cu: Longstaff-Schwartz on the GPU.  The fit, the twin of
 // src/lsm_cpu.c: the same fit paths (lsm_fit.h) with their normals computed in
 // place, the normal equations' chunk sums by the tree of mcpi_chunk_sums, the
-// chunks summed in path order and solved by one thread, each date's rule left
-// in the device's table for the next date and for the paths.  Then the priced
+// chunks summed in a fixed order and solved by one thread, each date's rule
+// left in the device's table for the next date and for the paths; every date
+// in one cooperative launch where the chunks' blocks fit the device at once,
+// else a launch a date.  Then the priced
 // paths: the bodies with exercise (path.h, _x and _fx) over a tile of stored
 // normals, in kernels of their own, so that no other kernel carries the
 // exercise's code.
+#include <cooperative_groups.h>
 #include "lsm_fit.h"
 #include "path_kernel.cuh"
 
@@ -43,32 +46,34 @@ static __device__ void solve_date(const double *part, size_t nch, int nb, double
     mcpi_lsm_solve(nb, sums, row);
 }
 
-// One block of HALF threads a chunk: thread t holds paths t and t + HALF of
-// it, the first level of the CPU's halving tree (mcpi_chunk_sums); the next
-// two levels in shared memory for BATCH columns at a time, the last five by
-// shuffles within warp 0, the same additions in the same order.  The last
-// block to finish (done counts them, and returns to 0) solves the date: one
-// launch a date.
-__global__ void mcpi_lsm_date_kernel(mcpi_job_view j, double *__restrict__ table,
-                                     const double *__restrict__ st, size_t n, int e,
-                                     double *__restrict__ y, double *__restrict__ part,
-                                     unsigned *done)
+// Block c's part of date e: one block of HALF threads a chunk, thread t
+// holds paths t and t + HALF of it, the first level of the CPU's halving tree
+// (mcpi_chunk_sums); the next two levels in shared memory for BATCH columns
+// at a time, the last five by shuffles within warp 0, the same additions in
+// the same order.  Date e + 1's row is read from L2 (a block of the grid may
+// just have written it, and an L1 line holding the row before it may be
+// older).
+static __device__ void date_sums(const mcpi_job_view &j, const double *table,
+                                 const double *__restrict__ st, size_t n, int e,
+                                 double *__restrict__ y, double *__restrict__ part, size_t c,
+                                 size_t nch)
 {
-  __shared__ int last;
-  __shared__ double a[BATCH][HALF];
-  size_t c = blockIdx.x, nch = gridDim.x;
+  __shared__ double a[BATCH][HALF], next[MCPI_LSM_ROW];
   unsigned t = threadIdx.x;
+  if (t < MCPI_LSM_ROW)
+    next[t] = __ldcg(table + (size_t)(e + 1) * MCPI_LSM_ROW + t);
+  __syncthreads();
   size_t i0 = c * MCP_CHUNK_PATHS + t, i1 = i0 + HALF;
   int nb = j.lsm_nb, ncol = MCPI_LSM_COLUMNS(nb), m0 = 0, m1 = 0;
   double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS], y0 = 0, y1 = 0;
   if (i0 < n) {
     y0 = y[i0];
-    m0 = mcpi_lsm_fit_point(&j, table, st, n, i0, e, &y0, phi0);
+    m0 = mcpi_lsm_fit_point(&j, next, st, n, i0, e, &y0, phi0);
     y[i0] = y0;
   }
   if (i1 < n) {
     y1 = y[i1];
-    m1 = mcpi_lsm_fit_point(&j, table, st, n, i1, e, &y1, phi1);
+    m1 = mcpi_lsm_fit_point(&j, next, st, n, i1, e, &y1, phi1);
     y[i1] = y1;
   }
   for (int q0 = 0; q0 < ncol; q0 += BATCH) {
@@ -96,7 +101,16 @@ __global__ void mcpi_lsm_date_kernel(mcpi_job_view j, double *__restrict__ table
       }
     __syncthreads();
   }
-  if (t == 0) { /* its sums visible to the grid, then counted */
+}
+
+// Date e, a block a chunk; the last block to finish (done counts them, and
+// returns to 0) solves it: one launch a date.
+__global__ void mcpi_lsm_date_kernel(mcpi_job_view j, double *table, const double *st, size_t n,
+                                     int e, double *y, double *part, unsigned *done)
+{
+  __shared__ int last;
+  date_sums(j, table, st, n, e, y, part, blockIdx.x, gridDim.x);
+  if (threadIdx.x == 0) { /* its sums visible to the grid, then counted */
     __threadfence();
     last = atomicAdd(done, 1u) == gridDim.x - 1;
   }
@@ -104,9 +118,24 @@ __global__ void mcpi_lsm_date_kernel(mcpi_job_view j, double *__restrict__ table
   if (!last)
     return;
   __threadfence();
-  solve_date(part, nch, nb, table + (size_t)e * MCPI_LSM_ROW);
-  if (t == 0)
+  solve_date(part, gridDim.x, j.lsm_nb, table + (size_t)e * MCPI_LSM_ROW);
+  if (threadIdx.x == 0)
     *done = 0;
+}
+
+// Every date in one cooperative launch, all its blocks resident: the grid
+// sums a date, block 0 solves it, and the grid goes on to the date before.
+__global__ void mcpi_lsm_dates_kernel(mcpi_job_view j, double *table, const double *st,
+                                      size_t n, int dates, double *y, double *part)
+{
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  for (int e = dates - 2; e >= 0; e--) {
+    date_sums(j, table, st, n, e, y, part, blockIdx.x, gridDim.x);
+    grid.sync();
+    if (blockIdx.x == 0)
+      solve_date(part, gridDim.x, j.lsm_nb, table + (size_t)e * MCPI_LSM_ROW);
+    grid.sync();
+  }
 }
 
 // The bodies with exercise as the path kernels' overloads (path_kernel.cuh).
@@ -168,12 +197,31 @@ extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
   return cudaGetLastError();
 }
 
-extern "C" cudaError_t mcpi_launch_lsm_date(mcpi_job_view job, double *table, const double *st,
-                                            size_t n, int e, double *y, double *part,
-                                            unsigned *done, cudaStream_t stream)
+extern "C" cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st,
+                                             size_t n, int dates, double *y, double *part,
+                                             unsigned *done, cudaStream_t stream)
 {
   size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-  mcpi_lsm_date_kernel<<<(unsigned)nch, HALF, 0, stream>>>(job, table, st, n, e, y, part,
-                                                             done);
-  return cudaGetLastError();
+  int dev = 0, coop = 0, sms = 0, per_sm = 0;
+  cudaError_t err;
+  if (dates < 2)
+    return cudaSuccess;
+  if ((err = cudaGetDevice(&dev)) ||
+      (err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev)) ||
+      (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+      (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mcpi_lsm_dates_kernel, HALF,
+                                                           0)))
+    return err;
+  if (coop && nch <= (size_t)sms * (size_t)per_sm) {
+    void *args[] = {&job, &table, &st, &n, &dates, &y, &part};
+    return cudaLaunchCooperativeKernel((const void *)mcpi_lsm_dates_kernel, dim3((unsigned)nch),
+                                       dim3(HALF), args, 0, stream);
+  }
+  for (int e = dates - 2; e >= 0; e--) { /* more chunks than fit at once: a launch a date */
+    mcpi_lsm_date_kernel<<<(unsigned)nch, HALF, 0, stream>>>(job, table, st, n, e, y, part,
+                                                               done);
+    if ((err = cudaGetLastError()))
+      return err;
+  }
+  return cudaSuccess;
 }

@@ -72,15 +72,14 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
   *y = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, h, 0, &value) ? value : 0;
 }
 
-/* Path i at date e < dates - 1 of the fit: the rule of date e + 1 applied
- * to its cash flow *y, then its basis at e into phi; returns whether it is
- * in the money at e. */
-MCP_HD static inline int mcpi_lsm_fit_point(const mcpi_job_view *j, const double *table,
+/* Path i at date e < dates - 1 of the fit: the rule of date e + 1 (its
+ * table row next) applied to its cash flow *y, then its basis at e into
+ * phi; returns whether it is in the money at e. */
+MCP_HD static inline int mcpi_lsm_fit_point(const mcpi_job_view *j, const double *next,
                                             const double *st, size_t ld, size_t i, int e,
                                             double *y, double *phi)
 {
   const mcpi_payoff_spec *p = &j->trades[0];
-  const double *next = table + (size_t)(e + 1) * MCPI_LSM_ROW;
   int n = j->nassets, heston = n == 1 && j->model == MCPI_MODEL_HESTON;
   double under, r[MCP_MAX_ASSETS], v, value;
   double h = mcpi_lsm_state_at(j, st, ld, i, e + 1, &under, r, &v);

@@ -437,10 +437,9 @@ static mcp_status fit(void *self, size_t variant, int frozen)
   unsigned *done = (unsigned *)(part + MCPI_LSM_COLUMNS(w.lsm_nb) * nch);
   if ((e = cudaMemsetAsync(done, 0, sizeof *done, 0)))
     return cuda_fail(run->ctx, e, "the regression's counter");
-  for (int d = (int)dates - 2; d >= 0; d--)
-    if ((e = mcpi_launch_lsm_date(w, table, g->buf[LSM_ST], n, d, g->buf[LSM_Y], part, done,
-                                  0)))
-      return cuda_fail(run->ctx, e, "the regression's kernels");
+  if ((e = mcpi_launch_lsm_dates(w, table, g->buf[LSM_ST], n, (int)dates, g->buf[LSM_Y], part,
+                                 done, 0)))
+    return cuda_fail(run->ctx, e, "the regression's kernels");
   if ((e = cudaMemcpy(v->lsm_table, table, bytes, cudaMemcpyDeviceToHost)))
     return cuda_fail(run->ctx, e, "reading the regression's rules");
   return MCP_OK;

@@ -55,7 +55,8 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
       int itm[MCP_CHUNK_PATHS];
       size_t i0 = c * MCP_CHUNK_PATHS, m = n - i0 < MCP_CHUNK_PATHS ? n - i0 : MCP_CHUNK_PATHS;
       for (size_t k = 0; k < m; k++)
-        itm[k] = mcpi_lsm_fit_point(&v, j->lsm_table, st, n, i0 + k, e, y + i0 + k, phi[k]);
+        itm[k] = mcpi_lsm_fit_point(&v, j->lsm_table + (size_t)(e + 1) * MCPI_LSM_ROW, st, n,
+                                    i0 + k, e, y + i0 + k, phi[k]);
       for (size_t q = 0; q < ncol; q++) {
         for (size_t k = 0; k < m; k++)
           col[k] = mcpi_lsm_term(phi[k], (int)nb, y[i0 + k], itm[k], (int)q);
