@@ -217,6 +217,13 @@ static mcp_status read_array_terms(const mcpi_json_doc *d, const mcpi_json_path 
   if (st == MCP_OK && tr->product == MCP_PRODUCT_AMERICAN)
     st = mcpi_json_uint(d, path, t, "exercises", MCPI_OPTIONAL, check_exercises,
                         &tr->exercises);
+  int exercise = (EXERCISE >> tr->product) & 1u;
+  if (st == MCP_OK && exercise && tr->nassets && json_object_get(t, "underlying"))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "underlying", 0},
+                              "no underlying, as the trade names its assets");
+  if (st == MCP_OK && exercise && !tr->nassets && json_object_get(t, "weights"))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "weights", 0},
+                              "no weights on one underlying (they are for assets)");
   if (st == MCP_OK && json_object_get(t, "payoff") && !tr->nassets)
     return mcpi_json_expected(d, &(mcpi_json_path){path, "payoff", 0},
                               "no payoff on one underlying (it is for assets)");

@@ -378,7 +378,8 @@ typedef struct mcp_trade {
   const char *const *assets;
   const double *weights;      /* basket only; NULL: equal weights 1/n */
   size_t nfixings;            /* Asian, lookback, Himalaya (one an asset), cliquet (period
-                                 ends) and moving-window fixings, barrier monitoring dates */
+                                 ends) and moving-window fixings, barrier monitoring dates,
+                                 Bermudan exercise dates (the last at maturity) */
   const double *fixings;      /* strictly increasing, in (0, maturity] */
   mcp_average average;        /* Asian */
   mcp_strike_kind strike_kind;/* Asian, lookback (a floating one has no strike) */
@@ -399,8 +400,9 @@ typedef struct mcp_trade {
   size_t exercises;           /* American: equally spaced exercise dates up to maturity,
                                  1 .. 10000 (0: MCP_DEFAULT_EXERCISES) */
   mcp_product payoff;         /* on several assets (nassets >= 2, no underlying): what is
-                                 exercised, MCP_PRODUCT_BASKET (the default: sum w_i S_i),
-                                 MCP_PRODUCT_BEST_OF (max S_i) or MCP_PRODUCT_WORST_OF */
+                                 exercised, 0 (the default) or MCP_PRODUCT_BASKET: the
+                                 basket sum w_i S_i; MCP_PRODUCT_BEST_OF (max S_i) or
+                                 MCP_PRODUCT_WORST_OF (min S_i) */
 } mcp_trade;
 #define MCP_DEFAULT_EXERCISES 100
 

@@ -42,6 +42,7 @@ typedef struct job_draft {
   monitor mon[MCPI_MAX_MONITORS];
   int nmon;
   int arr_len, arr_cap; /* of the per-path array */
+  schedule ex;          /* an American by Monte Carlo (its job's one trade): its dates */
 } job_draft;
 
 static int cmp_double(const void *a, const void *b)
@@ -102,8 +103,12 @@ static int barrier_up(const mcpi_trade *t)
   return t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
 }
 
-/* The trade's schedule and its terminal schedule (the maturity alone). */
-static schedule main_schedule(const mcpi_trade *t) { return (schedule){t->nfix, t->fix}; }
+/* The trade's schedule and its terminal schedule (the maturity alone); an
+ * American by Monte Carlo's is its exercise dates, which the draft holds. */
+static schedule main_schedule(const job_draft *d, const mcpi_trade *t)
+{
+  return t->product == MCP_PRODUCT_AMERICAN && d->ex.n ? d->ex : (schedule){t->nfix, t->fix};
+}
 static schedule terminal_schedule(const mcpi_trade *t) { return (schedule){1, &t->maturity}; }
 
 static int find_schedule(const job_draft *d, schedule s)
@@ -126,7 +131,7 @@ static int find_monitor(const job_draft *d, const mcpi_trade *t)
 /* Adds the trade's schedules and monitor to the draft if they fit. */
 static int draft_add(job_draft *d, const mcpi_trade *t)
 {
-  schedule s[2] = {main_schedule(t), terminal_schedule(t)};
+  schedule s[2] = {main_schedule(d, t), terminal_schedule(t)};
   int need = 0, mon = bridge_monitored(t) && find_monitor(d, t) < 0;
   for (int i = 0; i < 2; i++)
     if (find_schedule(d, s[i]) < 0 && !(i == 1 && same_schedule(s[0], s[1])))
@@ -549,7 +554,8 @@ static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft
                             char *err)
 {
   const mcpi_trade *t = &p->t[j->trade[0]];
-  size_t n = t->nfix, ns = j->nassets > 1 ? j->nassets : j->model == MCPI_MODEL_HESTON ? 2 : 1;
+  schedule dates = main_schedule(d, t);
+  size_t n = dates.n, ns = j->nassets > 1 ? j->nassets : j->model == MCPI_MODEL_HESTON ? 2 : 1;
   /* by default the run's paths, at most MCP_DEFAULT_REGRESSION_PATHS and
    * what the states may hold (at least a chunk) */
   uint64_t room = (uint64_t)MCPI_LSM_MAX_STATES / (n * ns), fit = p->regression_paths;
@@ -560,9 +566,10 @@ static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft
   if ((double)fit * (double)n * (double)ns > (double)MCPI_LSM_MAX_STATES)
     return mcpi_fail(err, MCP_ERR_INPUT,
                      "trade '%s': %llu regression paths x %zu exercise dates x %zu values a "
-                     "date exceed the %d the fit keeps; lower run.regression_paths or the "
-                     "exercise dates", t->id, (unsigned long long)fit, n, ns,
-                     MCPI_LSM_MAX_STATES);
+                     "date exceed the %d the fit keeps; %s", t->id, (unsigned long long)fit, n,
+                     ns, MCPI_LSM_MAX_STATES,
+                     p->regression_paths ? "lower run.regression_paths or the exercise dates"
+                                         : "lower the exercise dates");
   if (d->nsched > MCPI_LSM_SCHEDULES || d->nmon) /* a job a trade: its dates, its maturity */
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': its job holds %d schedules; the "
                      "exercise's paths keep %d", t->id, d->nsched, MCPI_LSM_SCHEDULES);
@@ -570,11 +577,18 @@ static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   j->lsm_dates = (int)n;
   j->lsm_nb = mcpi_lsm_nbasis((int)j->nassets, j->model == MCPI_MODEL_HESTON);
-  j->lsm_sched = find_schedule(d, main_schedule(t));
+  j->lsm_sched = find_schedule(d, dates);
   j->lsm_paths = fit;
+  size_t tagged = 0; /* a step a date: the dates are more than MCPI_TIME_EPS apart */
+  for (size_t e = 0; e < j->nelem; e++)
+    tagged += (j->tag[e] & MCPI_TAG_LAST) && (j->tag[e] >> j->lsm_sched & 1u);
+  if (tagged != n)
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': %zu exercise dates fall on %zu "
+                     "simulation steps; expected dates more than %g years apart", t->id, n,
+                     tagged, MCPI_TIME_EPS);
   for (size_t e = 0; e < n; e++) {
     double *row = j->lsm_table + e * MCPI_LSM_ROW;
-    row[0] = exp(-mcpi_curve_integral(&j->u[0]->rate, 0, t->fix[e]));
+    row[0] = exp(-mcpi_curve_integral(&j->u[0]->rate, 0, dates.t[e]));
     row[1] = e + 1 == n ? MCPI_LSM_ALWAYS : MCPI_LSM_HOLD;
   }
   return MCP_OK;
@@ -593,7 +607,7 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
                    (t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK);
     *s = (mcpi_payoff_spec){
         .product = t->product, .type = t->type,
-        .schedule = find_schedule(d, main_schedule(t)),
+        .schedule = find_schedule(d, main_schedule(d, t)),
         .terminal = find_schedule(d, terminal_schedule(t)),
         .monitor = bridge_monitored(t) ? find_monitor(d, t) : -1,
         .flags = (t->product == MCP_PRODUCT_BARRIER && barrier_up(t) ? MCPI_UP : 0) |
@@ -770,6 +784,16 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
     }
     for (size_t start = first; start < p->n && st == MCP_OK;) {
       job_draft d = {.nsched = 0};
+      const mcpi_trade *lead = &p->t[first];
+      double *ex = NULL; /* an American by Monte Carlo's dates */
+      if (keys[first].lsm && lead->product == MCP_PRODUCT_AMERICAN) {
+        if (!(ex = malloc(lead->exercises * sizeof *ex))) {
+          st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+          break;
+        }
+        mcpi_american_dates(lead->exercises, lead->maturity, p->origin, ex);
+        d.ex = (schedule){lead->exercises, ex};
+      }
       size_t nm = 0, next = p->n;
       for (size_t i = start; i < p->n; i++) {
         if (assigned[i] || !same_key(&keys[i], &keys[first]))
@@ -788,10 +812,12 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
       j->ntrades = j->nreal = nm;
       if (!(j->trade = malloc(nm * sizeof *j->trade))) {
         st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+        free(ex);
         break;
       }
       memcpy(j->trade, members, nm * sizeof *members);
       st = build_job(j, m, p, &keys[first], &d, err);
+      free(ex);
       start = next;
     }
   }

@@ -147,15 +147,24 @@ void mcp_trade_init(mcp_trade *t)
     *t = (mcp_trade){.type = MCP_CALL, .quantity = 1, .cash = 1,
                      .methods = MCP_METHODS_DEFAULT, .engine = MCP_ENGINE_DEFAULT,
                      .notional = 1, .local_floor = -HUGE_VAL, .local_cap = HUGE_VAL,
-                     .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL,
-                     .payoff = MCP_PRODUCT_BASKET};
+                     .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
 }
 
-void mcpi_american_dates(size_t n, double maturity, double *fix)
+void mcpi_american_dates(size_t n, double maturity, double origin, double *fix)
 {
-  for (size_t k = 0; k + 1 < n; k++)
-    fix[k] = maturity * (double)(k + 1) / (double)n;
+  double t0 = maturity + origin;
+  for (size_t k = 0; k + 1 < n; k++) {
+    double t = t0 * (double)(k + 1) / (double)n - origin, least = 4 * MCPI_TIME_EPS * (double)(k + 1);
+    fix[k] = t > least ? t : least;
+  }
   fix[n - 1] = maturity; /* exactly */
+}
+
+/* Whether an American's or a Bermudan's payoff field means the basket (0,
+ * a fresh mcp_trade's, is the default). */
+static int mcpi_payoff_basket(mcp_product payoff)
+{
+  return payoff == 0 || payoff == MCP_PRODUCT_BASKET;
 }
 
 /* Trades named by a list of assets: the multi-asset products (a Himalaya
@@ -189,7 +198,18 @@ static mcp_status check_exercise_terms(mcp_portfolio *p, const mcp_trade *t)
                t->product == MCP_PRODUCT_AMERICAN ? "1 to 10000 dates (0: the default)"
                                                   : "none (0): only an American has them",
                t->exercises);
-  if (t->payoff != MCP_PRODUCT_BASKET &&
+  size_t n = t->exercises ? t->exercises : MCP_DEFAULT_EXERCISES;
+  if (t->product == MCP_PRODUCT_AMERICAN && isfinite(t->maturity) &&
+      t->maturity / (double)n <= 16 * MCPI_TIME_EPS)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercises: expected dates more than %g years "
+               "apart, got %zu over %g years", id, 16 * MCPI_TIME_EPS, n, t->maturity);
+  if (t->product == MCP_PRODUCT_BERMUDAN && t->fixings)
+    for (size_t k = 1; k < t->nfixings; k++)
+      if (t->fixings[k] - t->fixings[k - 1] <= MCPI_TIME_EPS)
+        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercise dates (fixings)[%zu]: expected a time "
+                   "more than %g years after the one before, got %.17g after %.17g", id, k,
+                   MCPI_TIME_EPS, t->fixings[k], t->fixings[k - 1]);
+  if (t->payoff != 0 && t->payoff != MCP_PRODUCT_BASKET &&
       (!multi || (t->payoff != MCP_PRODUCT_BEST_OF && t->payoff != MCP_PRODUCT_WORST_OF)))
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': payoff: expected %s", id,
                multi ? "basket, best-of or worst-of"
@@ -310,7 +330,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
         TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights[%zu]: expected a finite number", id, a);
     }
     if (t->weights && t->product != MCP_PRODUCT_BASKET &&
-        !(mcpi_lsm_product(t->product) && t->payoff == MCP_PRODUCT_BASKET))
+        !(mcpi_lsm_product(t->product) && mcpi_payoff_basket(t->payoff)))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights: only a basket has weights", id);
     if (t->underlying)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': underlying: a multi-asset product names its "
@@ -397,10 +417,8 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
   }
   int sched = has_schedule(t), multi = multi_asset(t);
   int basket = t->product == MCP_PRODUCT_BASKET ||
-               (multi && mcpi_lsm_product(t->product) && t->payoff == MCP_PRODUCT_BASKET);
-  int american = t->product == MCP_PRODUCT_AMERICAN;
-  size_t exercises = t->exercises ? t->exercises : MCP_DEFAULT_EXERCISES;
-  size_t na = multi ? t->nassets : 1, nfix = sched ? t->nfixings : american ? exercises : 1;
+               (multi && mcpi_lsm_product(t->product) && mcpi_payoff_basket(t->payoff));
+  size_t na = multi ? t->nassets : 1, nfix = sched ? t->nfixings : 1;
   mcpi_trade c = {.id = strdup(t->id), .product = t->product, .type = t->type,
                   .strike = t->strike, .maturity = t->maturity, .quantity = t->quantity,
                   .nassets = na, .asset = calloc(na, sizeof(char *)),
@@ -412,7 +430,11 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
                   .methods = t->methods, .engine = t->engine, .notional = t->notional,
                   .best = t->best, .local_floor = t->local_floor, .local_cap = t->local_cap,
                   .global_floor = t->global_floor, .global_cap = t->global_cap,
-                  .window = t->window, .payoff = t->payoff};
+                  .window = t->window,
+                  .payoff = mcpi_payoff_basket(t->payoff) ? MCP_PRODUCT_BASKET : t->payoff,
+                  .exercises = t->product == MCP_PRODUCT_AMERICAN
+                                   ? (t->exercises ? t->exercises : MCP_DEFAULT_EXERCISES)
+                                   : 0};
   int ok = c.id && c.asset && c.fix && (!basket || c.weight);
   for (size_t a = 0; ok && a < na; a++)
     ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;
@@ -424,8 +446,6 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
     c.weight[a] = t->weights ? t->weights[a] : 1.0 / (double)na;
   if (sched)
     memcpy(c.fix, t->fixings, nfix * sizeof(double));
-  else if (american)
-    mcpi_american_dates(nfix, t->maturity, c.fix);
   else
     c.fix[0] = t->maturity;
   p->t[p->n++] = c;

@@ -12,8 +12,8 @@ typedef struct mcpi_trade {
   size_t nassets;   /* 1 for single-asset products */
   char **asset;     /* asset[0] is the underlying of a single-asset product */
   double *weight;   /* basket weights, or NULL */
-  size_t nfix;      /* the observation schedule (American: the exercise dates by
-                       Monte Carlo); {maturity} when the product has none */
+  size_t nfix;      /* the observation schedule (Bermudan: the exercise dates);
+                       {maturity} when the product has none */
   double *fix;
   mcp_average average;
   mcp_strike_kind strike_kind;
@@ -28,7 +28,8 @@ typedef struct mcpi_trade {
   size_t best;                      /* cliquet */
   double local_floor, local_cap, global_floor, global_cap;
   size_t window;                    /* moving window */
-  mcp_product payoff;               /* American, Bermudan on several assets */
+  mcp_product payoff;               /* American, Bermudan on several assets: 0 the basket */
+  size_t exercises;                 /* American by Monte Carlo: its equally spaced dates */
   int line, column;                 /* where mcp_portfolio_load read it, or 0 */
 } mcpi_trade;
 
@@ -73,8 +74,12 @@ static inline int mcpi_lsm_product(mcp_product product)
   return product == MCP_PRODUCT_AMERICAN || product == MCP_PRODUCT_BERMUDAN;
 }
 
-/* The exercise dates of an American of n dates to maturity T, into fix. */
-void mcpi_american_dates(size_t n, double maturity, double *fix);
+/* The n exercise dates of an American by Monte Carlo of maturity T, into
+ * fix: k T0 / n - origin, k = 1 .. n, T0 = T + origin the maturity at origin
+ * 0, so that a theta bump (origin, mcpi_portfolio_dated) moves every date a
+ * day closer; a date the bump reaches is taken just after 0 (the option may
+ * be exercised now), the dates still distinct. */
+void mcpi_american_dates(size_t n, double maturity, double origin, double *fix);
 
 /* Index of the trade called id, or -1. */
 long mcpi_portfolio_find(const mcp_portfolio *p, const char *id);

@@ -42,7 +42,7 @@ mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
   /* a scenario point fits its own exercise rule, as a run of its own would;
    * a Greek's bump revalues under the job's (a frozen rule: the bumped price
    * moves with the paths, not with the fit's noise) */
-  for (size_t v = 0; j->lsm_dates && st == MCP_OK && v <= j->npass; v++)
+  for (size_t v = 0; j->lsm_dates > 1 && st == MCP_OK && v <= j->npass; v++)
     st = t->fit(t->self, v, v && run->greeks->var[j->pass[v - 1]].kind != MCPI_VAR_POINT);
   double *part = malloc(ncol * nch * 2 * sizeof *part);
   if (st == MCP_OK && !part)

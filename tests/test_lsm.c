@@ -293,6 +293,23 @@ static void test_greeks(void **state)
   assert_true(fabs(dm.value.price - dp.value.price) < 4 * dm.value.std_error + 0.01);
   assert_true(fabs(vm.value.price - vp.value.price) < 4 * vm.value.std_error + 0.01 * vp.value.price);
   mcp_results_destroy(r);
+  /* a short American whose first exercise dates the theta bump reaches,
+   * on the grid and by Monte Carlo: theta still prices */
+  mcp_portfolio *q = new_portfolio(20000, 15);
+  add_american(q, "GS", "A", MCP_PUT, 100, 0.25, MCP_ENGINE_PDE);
+  mcp_trade t = trade_on("MS", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 0.25);
+  t.engine = MCP_ENGINE_MC;
+  t.exercises = 200;
+  add_trade(q, &t);
+  if (mcp_price_greeks(*state, m, q, g, &r) != MCP_OK)
+    fail_msg("%s", mcp_context_last_error(*state));
+  assert_int_equal(mcp_results_greek(r, "MS", "theta", &tm), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "GS", "theta", &tp), MCP_OK);
+  print_message("  short American: theta MC %.3f +- %.1e, grid %.3f\n", tm.value.price,
+                tm.value.std_error, tp.value.price);
+  assert_true(fabs(tm.value.price - tp.value.price) < 4 * tm.value.std_error + 0.5);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(q);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
@@ -305,8 +322,9 @@ static void test_bad_terms(void **state)
   static const char *const two[2] = {"X", "Y"};
   static const double w[2] = {0.5, 0.5}, dates[2] = {0.5, 1.0};
   mcp_portfolio *p = new_portfolio(1000, 1);
-  struct { mcp_trade t; const char *msg; } cases[8];
-  for (int i = 0; i < 8; i++)
+  static const double close[3] = {0.5, 0.9999999999999, 1};
+  struct { mcp_trade t; const char *msg; } cases[10];
+  for (int i = 0; i < 10; i++)
     cases[i].t = trade_on("T", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
   cases[0].t.product = MCP_PRODUCT_EUROPEAN;
   cases[0].t.exercises = 10;
@@ -328,12 +346,26 @@ static void test_bad_terms(void **state)
   cases[6].msg = "trade 'T': exercise dates (fixings): expected the last at the maturity";
   cases[7].t.product = MCP_PRODUCT_BERMUDAN;
   cases[7].msg = "trade 'T': fixings: expected at least one time";
-  for (int i = 0; i < 8; i++) {
+  cases[8].t.product = MCP_PRODUCT_BERMUDAN;
+  cases[8].t.nfixings = 3, cases[8].t.fixings = close;
+  cases[8].msg = "trade 'T': exercise dates (fixings)[2]: expected a time more than 1e-10";
+  cases[9].t.maturity = 1e-7, cases[9].t.exercises = 10000;
+  cases[9].msg = "trade 'T': exercises: expected dates more than 1.6e-09 years apart";
+  for (int i = 0; i < 10; i++) {
     assert_int_equal(mcp_portfolio_add_trade(p, &cases[i].t), MCP_ERR_INPUT);
     if (!strstr(mcp_portfolio_last_error(p), cases[i].msg))
       fail_msg("case %d: '%s' lacks '%s'", i, mcp_portfolio_last_error(p), cases[i].msg);
   }
   assert_int_equal(mcp_portfolio_size(p), 0);
+  /* a trade filled from zeros, not mcp_trade_init, takes the defaults */
+  mcp_trade z;
+  memset(&z, 0, sizeof z);
+  z.id = "Z";
+  z.underlying = "A";
+  z.strike = 100;
+  z.maturity = 1;
+  z.quantity = 1;
+  assert_int_equal(mcp_portfolio_add_trade(p, &z), MCP_OK);
   assert_int_equal(mcp_portfolio_set_regression_paths(p, 100), MCP_ERR_ARGUMENT);
   assert_non_null(strstr(mcp_portfolio_last_error(p), "regression_paths: expected 256"));
   mcp_portfolio_destroy(p);
