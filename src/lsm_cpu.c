@@ -1,7 +1,7 @@
 /* lsm_cpu.c: the Longstaff-Schwartz fit on the CPU (lsm_fit.h), the
  * reference of the GPU's (kernels/lsm_kernel.cu): the same paths, the same
- * chunk sums of the normal equations (stats.h's tree, chunks in path order)
- * and the same solution. */
+ * chunk sums of the normal equations (stats.h's tree, the chunks in
+ * mcpi_lsm_lane_sum's order) and the same solution. */
 #include <stdlib.h>
 #include "lsm_cpu.h"
 #include "lsm_fit.h"
