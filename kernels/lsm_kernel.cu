@@ -138,7 +138,10 @@ __global__ void mcpi_lsm_dates_kernel(mcpi_job_view j, double *table, const doub
   }
 }
 
-// The bodies with exercise as the path kernels' overloads (path_kernel.cuh).
+// The bodies with exercise as the path kernels' overloads (path_kernel.cuh);
+// these kernels read no log-spots (no per-path arrays), so the overloads'
+// body_log_spots go unused, which is no fault.
+#pragma nv_diag_suppress 177
 // (the double single-asset step a call, as in the path kernels: inlined, nvcc
 // 13.0 miscompiles it, path_kernel.cuh; tests/test_gpu showed it here too)
 MCPI_BODY_OVERLOADS(mcpi_path_state_x, double, mcpi_path_init_x, mcpi_path_step_x,
