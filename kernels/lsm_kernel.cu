@@ -140,18 +140,22 @@ __global__ void mcpi_lsm_dates_kernel(mcpi_job_view j, double *table, const doub
 
 // The bodies with exercise as the path kernels' overloads (path_kernel.cuh);
 // these kernels read no log-spots (no per-path arrays), so the overloads'
-// body_log_spots go unused, which is no fault.
+// body_log_spots and body_survival go unused, which is no fault.
 #pragma nv_diag_suppress 177
 // (the double single-asset step a call, as in the path kernels: inlined, nvcc
 // 13.0 miscompiles it, path_kernel.cuh; tests/test_gpu showed it here too)
 MCPI_BODY_OVERLOADS(mcpi_path_state_x, double, mcpi_path_init_x, mcpi_path_step_x,
-                    mcpi_path_finish_x, mcpi_path_log_spots_x, MCPI_DOUBLE_STEP_INLINE)
+                    mcpi_path_finish_x, mcpi_path_log_spots_x, mcpi_path_survival_x,
+                    MCPI_DOUBLE_STEP_INLINE)
 MCPI_BODY_OVERLOADS(mcpi_path_state_fx, float, mcpi_path_init_fx, mcpi_path_step_fx,
-                    mcpi_path_finish_fx, mcpi_path_log_spots_fx, __forceinline__)
+                    mcpi_path_finish_fx, mcpi_path_log_spots_fx, mcpi_path_survival_fx,
+                    __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_x, double, mcpi_multi_init_x, mcpi_multi_step_x,
-                    mcpi_multi_finish_x, mcpi_multi_log_spots_x, __forceinline__)
+                    mcpi_multi_finish_x, mcpi_multi_log_spots_x, mcpi_multi_survival_x,
+                    __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_fx, float, mcpi_multi_init_fx, mcpi_multi_step_fx,
-                    mcpi_multi_finish_fx, mcpi_multi_log_spots_fx, __forceinline__)
+                    mcpi_multi_finish_fx, mcpi_multi_log_spots_fx, mcpi_multi_survival_fx,
+                    __forceinline__)
 
 // A kernel a state S (one asset or several, double or float: each keeps only
 // its own registers), one thread a path over its stored normals.

@@ -21,7 +21,7 @@
 
 // The path body as C++ overloads of the C functions, one per state type
 // (single or multi-asset, double or float).
-#define MCPI_BODY_OVERLOADS(State, R, init, step, finish, spots, step_inline)                \
+#define MCPI_BODY_OVERLOADS(State, R, init, step, finish, spots, survival, step_inline)      \
   static __device__ __forceinline__ void body_init(State *s, const mcpi_job_view *j, int pass) \
   {                                                                                          \
     init(s, j, pass);                                                                        \
@@ -39,6 +39,10 @@
   static __device__ __forceinline__ void body_log_spots(const State *s, double *x)           \
   {                                                                                          \
     spots(s, x);                                                                             \
+  }                                                                                          \
+  static __device__ __forceinline__ void body_survival(const State *s, double *sv)           \
+  {                                                                                          \
+    survival(s, sv);                                                                         \
   }
 // nvcc 13.0 at -O3 miscompiled the double single-asset step inlined into
 // these loops: a fixing read the log-spot of the path's start instead of the
@@ -52,28 +56,36 @@
 #define MCPI_DOUBLE_STEP_INLINE __noinline__
 #endif
 MCPI_BODY_OVERLOADS(mcpi_path_state, double, mcpi_path_init, mcpi_path_step, mcpi_path_finish,
-                    mcpi_path_log_spots, MCPI_DOUBLE_STEP_INLINE)
+                    mcpi_path_log_spots, mcpi_path_survival, MCPI_DOUBLE_STEP_INLINE)
 MCPI_BODY_OVERLOADS(mcpi_path_state_g, double, mcpi_path_init_g, mcpi_path_step_g,
-                    mcpi_path_finish_g, mcpi_path_log_spots_g, MCPI_DOUBLE_STEP_INLINE)
+                    mcpi_path_finish_g, mcpi_path_log_spots_g,
+                    mcpi_path_survival_g, MCPI_DOUBLE_STEP_INLINE)
 MCPI_BODY_OVERLOADS(mcpi_path_state_f, float, mcpi_path_init_f, mcpi_path_step_f,
-                    mcpi_path_finish_f, mcpi_path_log_spots_f, __forceinline__)
+                    mcpi_path_finish_f, mcpi_path_log_spots_f,
+                    mcpi_path_survival_f, __forceinline__)
 // The job-shaped states (path.h): with a few schedules and one monitor the
 // state fits registers, and the double step is inlined: the miscompile above
 // does not show there (tests/test_gpu.c, fused = stored = CPU on every family).
 MCPI_BODY_OVERLOADS(mcpi_path_state_s, double, mcpi_path_init_s, mcpi_path_step_s,
-                    mcpi_path_finish_s, mcpi_path_log_spots_s, __forceinline__)
+                    mcpi_path_finish_s, mcpi_path_log_spots_s,
+                    mcpi_path_survival_s, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_fs, float, mcpi_path_init_fs, mcpi_path_step_fs,
-                    mcpi_path_finish_fs, mcpi_path_log_spots_fs, __forceinline__)
+                    mcpi_path_finish_fs, mcpi_path_log_spots_fs,
+                    mcpi_path_survival_fs, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_gs, double, mcpi_path_init_gs, mcpi_path_step_gs,
-                    mcpi_path_finish_gs, mcpi_path_log_spots_gs, __forceinline__)
+                    mcpi_path_finish_gs, mcpi_path_log_spots_gs,
+                    mcpi_path_survival_gs, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_p, double, mcpi_path_init_p, mcpi_path_step_p,
-                    mcpi_path_finish_p, mcpi_path_log_spots_p, __forceinline__)
+                    mcpi_path_finish_p, mcpi_path_log_spots_p,
+                    mcpi_path_survival_p, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_path_state_fp, float, mcpi_path_init_fp, mcpi_path_step_fp,
-                    mcpi_path_finish_fp, mcpi_path_log_spots_fp, __forceinline__)
+                    mcpi_path_finish_fp, mcpi_path_log_spots_fp,
+                    mcpi_path_survival_fp, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
-                    mcpi_multi_finish, mcpi_multi_log_spots, __forceinline__)
+                    mcpi_multi_finish, mcpi_multi_log_spots, mcpi_multi_survival, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
-                    mcpi_multi_finish_f, mcpi_multi_log_spots_f, __forceinline__)
+                    mcpi_multi_finish_f, mcpi_multi_log_spots_f,
+                    mcpi_multi_survival_f, __forceinline__)
 
 // A path with a per-path array (private.h): the model's state, which stays a
 // variable of its own (the double single-asset step, a call, takes its
@@ -109,7 +121,9 @@ static __device__ __forceinline__ void body_finish(const with_array<St, A> *x,
                                                    const mcpi_job_view *j, double *pay,
                                                    size_t ld, int pass)
 {
-  mcpi_private_finish(&x->a, j, pay, ld, pass);
+  double sv[MCPI_MAX_MONITORS];
+  body_survival(x->s, sv);
+  mcpi_private_finish(&x->a, j, sv, pay, ld, pass);
 }
 
 // The state of a path: single asset (M = 0), several (M = 1), or single

@@ -50,6 +50,8 @@ typedef struct mcpi_job_view {
   int32_t scheme;            /* mcp_heston_scheme */
   int32_t nmon;              /* barrier monitors in use */
   int32_t arr_len;           /* elements of the per-path array (private.h), 0: none */
+  int32_t narrays;           /* the trades that own a part of it, the first (the
+                              * redemption columns after them only read) */
   int32_t greeks;            /* write the trades' Greek columns (greeks.h) */
   int32_t gstate;            /* MCPI_GSTATE_* (greeks.h): run the _g body, read the LR scores */
   int32_t track;             /* MCPI_TRACK_*: what the fixings record besides the sums */
@@ -77,6 +79,7 @@ typedef struct mcpi_job_view {
   const double *lsm;
   int32_t lsm_nb;
   uint32_t lsm_mask;
+  const double *acall;       /* autocallables' dates, MCPI_AC_ROW values each (private.h) */
   const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
   const float *chol_f;
   const mcpi_payoff_spec *trades;

@@ -340,6 +340,16 @@ MCP_HD static inline void MCPI_P(mcpi_path_log_spots)(const MCPI_P(mcpi_path_sta
   x[0] = st->x;
 }
 
+/* The barrier monitors' probabilities of no crossing, which the per-path
+ * arrays' payoffs read (private.h): MCPI_MAX_MONITORS of them. */
+MCP_HD static inline void MCPI_P(mcpi_path_survival)(const MCPI_P(mcpi_path_state) *st,
+                                                     double *sv)
+{
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+    sv[m] = m < MCPI_NMON ? (double)st->survival[m < MCPI_NMON ? m : 0] : 1;
+}
+
 #ifndef MCPI_SINGLE_ONLY
 /* ---- several correlated assets ---------------------------------------------- */
 
@@ -460,6 +470,16 @@ MCP_HD static inline void MCPI_P(mcpi_multi_log_spots)(const MCPI_P(mcpi_multi_s
     x[i] = st->x[i];
 }
 
+/* Several assets watch no barrier. */
+MCP_HD static inline void MCPI_P(mcpi_multi_survival)(const MCPI_P(mcpi_multi_state) *st,
+                                                      double *sv)
+{
+  (void)st;
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+    sv[m] = 1;
+}
+
 /* ---- the plain loop: the CPU backend ----------------------------------------
  * A job with per-path arrays keeps them in the CPU's memory (mcpi_parr); the
  * trades' arrays record the fixings after each step (private.h). */
@@ -467,7 +487,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_log_spots)(const MCPI_P(mcpi_multi_s
 MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_REAL *z,
                                             size_t ldz, double *pay, size_t ldp)
 {
-  double buf[MCP_MAX_PRIVATE_ARRAY], x[MCP_MAX_ASSETS];
+  double buf[MCP_MAX_PRIVATE_ARRAY], x[MCP_MAX_ASSETS], sv[MCPI_MAX_MONITORS];
   mcpi_parr arr = {buf, 1};
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
     if (j->arr_len)
@@ -483,10 +503,12 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
           mcpi_private_fix(&arr, j, j->tag[e], x);
         }
       }
-      if (j->arr_len)
-        mcpi_private_finish(&arr, j, pay, ldp, pass);
-      else
+      if (j->arr_len) {
+        MCPI_P(mcpi_multi_survival)(&st, sv);
+        mcpi_private_finish(&arr, j, sv, pay, ldp, pass);
+      } else {
         MCPI_P(mcpi_multi_finish)(&st, j, pay, ldp, pass);
+      }
     } else {
       MCPI_P(mcpi_path_state) st;
       MCPI_P(mcpi_path_init)(&st, j, pass);
@@ -498,10 +520,12 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
           mcpi_private_fix(&arr, j, j->tag[e], x);
         }
       }
-      if (j->arr_len)
-        mcpi_private_finish(&arr, j, pay, ldp, pass);
-      else
+      if (j->arr_len) {
+        MCPI_P(mcpi_path_survival)(&st, sv);
+        mcpi_private_finish(&arr, j, sv, pay, ldp, pass);
+      } else {
         MCPI_P(mcpi_path_finish)(&st, j, pay, ldp, pass);
+      }
     }
   }
 }

@@ -29,7 +29,9 @@ typedef enum mcpi_control {
 
 enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MCPI_ASSET = 16,
        /* exercised by Longstaff-Schwartz (lsm.h), on several assets' best or worst */
-       MCPI_LSM = 32, MCPI_LSM_BEST = 64, MCPI_LSM_WORST = 128 };
+       MCPI_LSM = 32, MCPI_LSM_BEST = 64, MCPI_LSM_WORST = 128,
+       /* an autocallable's coupons not paid stay due */
+       MCPI_MEMORY = 256 };
 
 typedef struct mcpi_payoff_spec {
   int32_t product;  /* mcp_product */
@@ -57,6 +59,13 @@ typedef struct mcpi_payoff_spec {
   double local_floor, local_cap, global_floor, global_cap;
   double barrier;           /* moving window: the level of the average, 0 for none */
   double lsm_inv;           /* Longstaff-Schwartz: 1 / the basis's unit (lsm.h) */
+  /* autocallable (private.h): its first row in the view's table of dates,
+   * the coupon, the coupon barrier and the knock-in level as log-performances,
+   * the logs of the initial fixings (by the job's assets); a redemption
+   * column's date */
+  int32_t ac_row, ac_date;
+  double coupon, log_coupon, log_knock_in;
+  double log_initial[MCP_MAX_ASSETS];
   /* Greeks estimated on the path (greeks.h): the first column written, or
    * -1, and the estimator of each (mcpi_gm), with the relative spot bump */
   int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;

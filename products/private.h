@@ -1,5 +1,6 @@
 /* private.h: the products that keep a small array per path (Himalaya,
- * cliquet, moving window), shared by the CPU and GPU backends, in double.
+ * cliquet, moving window, autocallable), shared by the CPU and GPU backends,
+ * in double.
  *
  * A job of such trades gives each path one array of j->arr_len doubles; trade
  * p owns elements p->arr_off .. p->arr_off + p->arr_len - 1 (slots below are
@@ -22,7 +23,13 @@
  *   cliquet   [0, n) the clamped period returns so far, sorted descending,
  *             n the previous fixing's spot, n + 1 the fixings done;
  *   window    [0, W) ring of the last W spots (fixing k in slot k mod W),
- *             W 1 while alive, W + 1 the fixings done. */
+ *             W 1 while alive, W + 1 the fixings done;
+ *   autocall  the fixings done, the date it redeems (the last until called),
+ *             1 while alive, the coupons due, the discounted amount paid so
+ *             far, 1 once knocked in at a date, the last log-performance.
+ * An autocallable's redemption probabilities are columns of their own: a
+ * spec a date (MCPI_PRODUCT_REDEMPTION, quantity 0) that reads the date of
+ * redemption from its trade's array and pays 1 on that date. */
 #ifndef MCP_PRIVATE_H
 #define MCP_PRIVATE_H
 
@@ -81,6 +88,13 @@ template <int L> MCP_HD static inline void mcpi_aset(mcpi_rarr<L> *a, int i, dou
 #define MCPI_ARRAY mcpi_parr
 #endif
 
+#define MCPI_PRODUCT_REDEMPTION 1000 /* past mcp_product's values */
+enum { MCPI_AC_DONE, MCPI_AC_DATE, MCPI_AC_ALIVE, MCPI_AC_DUE, MCPI_AC_PAID, MCPI_AC_KNOCKED,
+       MCPI_AC_PERF, MCPI_AC_SLOTS };
+/* An autocallable date's row of the view's table: its discount factor and
+ * the log of its autocall level. */
+#define MCPI_AC_ROW 2
+
 /* Elements a trade's array needs: n fixings (Himalaya: n assets), W window. */
 static inline int mcpi_private_len(int product, int nfix, int window)
 {
@@ -88,6 +102,7 @@ static inline int mcpi_private_len(int product, int nfix, int window)
   case MCP_PRODUCT_HIMALAYA: return 2 * nfix + 2;
   case MCP_PRODUCT_CLIQUET: return nfix + 2;
   case MCP_PRODUCT_MOVING_WINDOW: return window + 2;
+  case MCP_PRODUCT_AUTOCALLABLE: return MCPI_AC_SLOTS;
   default: return 0;
   }
 }
@@ -105,7 +120,7 @@ MCP_HD static inline double mcpi_log_spot0(const mcpi_job_view *j, int i)
 
 MCPI_ARRAY_FN void mcpi_private_init(MCPI_ARRAY *a, const mcpi_job_view *j)
 {
-  for (int t = 0; t < j->ntrades; t++) {
+  for (int t = 0; t < j->narrays; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     int o = p->arr_off, n = p->nper;
     switch (p->product) {
@@ -118,6 +133,10 @@ MCPI_ARRAY_FN void mcpi_private_init(MCPI_ARRAY *a, const mcpi_job_view *j)
     case MCP_PRODUCT_CLIQUET:
       mcpi_aset(a, o + n, MCPI_ARRAY_EXP(j->log_spot));
       mcpi_aset(a, o + n + 1, 0);
+      break;
+    case MCP_PRODUCT_AUTOCALLABLE:
+      for (int i = 0; i < MCPI_AC_SLOTS; i++)
+        mcpi_aset(a, o + i, i == MCPI_AC_DATE ? n - 1 : i == MCPI_AC_ALIVE ? 1 : 0);
       break;
     default: /* moving window */
       mcpi_aset(a, o + p->window, 1);
@@ -192,6 +211,42 @@ MCPI_ARRAY_FN void mcpi_window_fix(MCPI_ARRAY *a, const mcpi_payoff_spec *p, dou
   mcpi_aset(a, o + w + 1, k + 1);
 }
 
+/* Autocallable observation date: the worst log-performance of the trade's
+ * assets against the date's levels (the class comment in mcprice.h). */
+MCPI_ARRAY_FN void mcpi_autocall_fix(MCPI_ARRAY *a, const mcpi_job_view *j,
+                                     const mcpi_payoff_spec *p, const double *x)
+{
+  int o = p->arr_off, k = (int)mcpi_aget(a, o + MCPI_AC_DONE);
+  mcpi_aset(a, o + MCPI_AC_DONE, k + 1);
+  if (mcpi_aget(a, o + MCPI_AC_ALIVE) == 0)
+    return;
+  double lp = INFINITY;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) /* x[i] stays a register */
+    if (i < j->nassets && (p->assets >> i & 1u)) {
+      double r = x[i] - p->log_initial[i];
+      lp = r < lp ? r : lp;
+    }
+  const double *row = j->acall + (size_t)(p->ac_row + k) * MCPI_AC_ROW;
+  double due = mcpi_aget(a, o + MCPI_AC_DUE) + 1, paid = mcpi_aget(a, o + MCPI_AC_PAID);
+  if (lp < p->log_knock_in)
+    mcpi_aset(a, o + MCPI_AC_KNOCKED, 1);
+  if (lp >= row[1]) {
+    paid += row[0] * p->notional * (1 + p->coupon * due);
+    due = 0;
+    mcpi_aset(a, o + MCPI_AC_ALIVE, 0);
+    mcpi_aset(a, o + MCPI_AC_DATE, k);
+  } else if (lp >= p->log_coupon) {
+    paid += row[0] * p->notional * p->coupon * due;
+    due = 0;
+  } else if (!(p->flags & MCPI_MEMORY)) {
+    due = 0;
+  }
+  mcpi_aset(a, o + MCPI_AC_DUE, due);
+  mcpi_aset(a, o + MCPI_AC_PAID, paid);
+  mcpi_aset(a, o + MCPI_AC_PERF, lp);
+}
+
 /* Whether the element of this tag ends a step with fixings, after which the
  * arrays record the log-spots (mcpi_private_fix). */
 MCP_HD static inline int mcpi_private_fixes(uint32_t tag)
@@ -205,24 +260,43 @@ MCPI_ARRAY_FN void mcpi_private_fix(MCPI_ARRAY *a, const mcpi_job_view *j, uint3
                                     const double *x)
 {
   uint32_t mask = tag & MCPI_TAG_MASK;
-  for (int t = 0; t < j->ntrades; t++) {
+  for (int t = 0; t < j->narrays; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     if (!(mask >> p->schedule & 1u))
       continue;
-    if (p->product == MCP_PRODUCT_HIMALAYA)
-      mcpi_himalaya_fix(a, j, p, x);
-    else if (p->product == MCP_PRODUCT_CLIQUET)
-      mcpi_cliquet_fix(a, p, x[0]);
-    else
-      mcpi_window_fix(a, p, x[0]);
+    switch (p->product) {
+    case MCP_PRODUCT_HIMALAYA: mcpi_himalaya_fix(a, j, p, x); break;
+    case MCP_PRODUCT_CLIQUET: mcpi_cliquet_fix(a, p, x[0]); break;
+    case MCP_PRODUCT_AUTOCALLABLE: mcpi_autocall_fix(a, j, p, x); break;
+    default: mcpi_window_fix(a, p, x[0]);
+    }
   }
 }
 
-/* Undiscounted payoff of trade p at the end of the path. */
-MCPI_ARRAY_FN double mcpi_private_payoff(const MCPI_ARRAY *a, const mcpi_payoff_spec *p)
+/* Undiscounted payoff of trade p at the end of the path (an autocallable's
+ * and a redemption column's discounted: their discount is 1); survival: the
+ * path's barrier monitors' (path_body.h). */
+MCPI_ARRAY_FN double mcpi_private_payoff(const MCPI_ARRAY *a, const mcpi_job_view *j,
+                                         const mcpi_payoff_spec *p, const double *survival)
 {
   int o = p->arr_off, n = p->nper;
   switch (p->product) {
+  case MCP_PRODUCT_AUTOCALLABLE: {
+    double v = mcpi_aget(a, o + MCPI_AC_PAID);
+    if (mcpi_aget(a, o + MCPI_AC_ALIVE) != 0) { /* to maturity, not called there */
+      double alive = 1; /* selected, so that no index is left for run time (registers) */
+      MCP_UNROLL
+      for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+        alive = m == p->monitor ? survival[m] : alive;
+      double in = p->monitor >= 0 ? 1 - alive : mcpi_aget(a, o + MCPI_AC_KNOCKED);
+      double put = p->strike - MCPI_ARRAY_EXP(mcpi_aget(a, o + MCPI_AC_PERF));
+      double df = j->acall[(size_t)(p->ac_row + n - 1) * MCPI_AC_ROW];
+      v += df * p->notional * (1 - in * (put > 0 ? put : 0));
+    }
+    return v;
+  }
+  case MCPI_PRODUCT_REDEMPTION:
+    return mcpi_aget(a, o + MCPI_AC_DATE) == p->ac_date;
   case MCP_PRODUCT_HIMALAYA:
     return p->notional * mcpi_vanilla(p->type, mcpi_aget(a, o + 2 * n) * p->inv_nfix, p->strike);
   case MCP_PRODUCT_CLIQUET: {
@@ -239,12 +313,12 @@ MCPI_ARRAY_FN double mcpi_private_payoff(const MCPI_ARRAY *a, const mcpi_payoff_
 }
 
 MCPI_ARRAY_FN void mcpi_private_finish(const MCPI_ARRAY *a, const mcpi_job_view *j,
-                                       double *pay, size_t ldp, int pass)
+                                       const double *survival, double *pay, size_t ldp, int pass)
 {
   double book = 0;
   for (int t = 0; t < j->ntrades; t++)
-    mcpi_emit(j, t, j->trades[t].discount * mcpi_private_payoff(a, &j->trades[t]), 0, pay, ldp,
-              pass, &book);
+    mcpi_emit(j, t, j->trades[t].discount * mcpi_private_payoff(a, j, &j->trades[t], survival), 0,
+              pay, ldp, pass, &book);
   pay[(size_t)j->ntrades * ldp] = book;
 }
 

@@ -28,11 +28,12 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 /* Every device allocation of a job: slots of the context's kept buffers. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
        BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, LV_Y, LV_VOL,
-       LV_Y_F, LV_VOL_F, LV_IDX, CASH, LSM, LSM_ST, LSM_Y, LSM_PART, NBUF };
+       LV_Y_F, LV_VOL_F, LV_IDX, CASH, LSM, LSM_ST, LSM_Y, LSM_PART, ACALL, NBUF };
 _Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
-/* A pass's own arrays, the variant's coefficients, specs and volatility
- * slices, at these offsets of its part of the PASSES buffer. */
-enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, P_LSM, NPBUF };
+/* A pass's own arrays, the variant's coefficients, specs, volatility
+ * slices and tables of dates, at these offsets of its part of the PASSES
+ * buffer. */
+enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, P_LSM, P_ACALL, NPBUF };
 
 typedef struct gpu_job {
   mcpi_run *run;
@@ -119,7 +120,8 @@ static size_t pass_layout(const mcpi_job *j, size_t off[NPBUF])
   size_t bytes[NPBUF] = {ne * sizeof(double), ne * sizeof(double),
                          j->ntrades * sizeof(mcpi_payoff_spec), ne * sizeof(float),
                          ne * sizeof(float), nlv * sizeof(double), nlv * sizeof(float),
-                         (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double)};
+                         (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double),
+                         j->nacall * MCPI_AC_ROW * sizeof(double)};
   size_t at = 0;
   for (int k = 0; k < NPBUF; k++) {
     off[k] = at;
@@ -154,6 +156,8 @@ static cudaError_t upload_passes(gpu_job *g)
     }
     if (j->lsm_dates) /* the discount factors: the fit fills in the rest */
       memcpy(h + off[P_LSM], v->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double));
+    if (j->nacall) /* the discount factors move with the rates and the dates */
+      memcpy(h + off[P_ACALL], v->acall, j->nacall * MCPI_AC_ROW * sizeof(double));
   }
   if (e == cudaSuccess)
     e = upload(g, PASSES, host, j->npass * part);
@@ -169,6 +173,7 @@ static cudaError_t upload_passes(gpu_job *g)
     w->lv_vol = (const double *)(d + off[P_LV]);
     w->lv_vol_f = (const float *)(d + off[P_LV_F]);
     w->lsm = j->lsm_dates ? (const double *)(d + off[P_LSM]) : NULL;
+    w->acall = j->nacall ? (const double *)(d + off[P_ACALL]) : NULL;
     w->lv_y = g->view.lv_y; /* the surface's spots: no shift moves them */
     w->lv_y_f = g->view.lv_y_f;
     w->lv_idx = g->view.lv_idx;
@@ -208,7 +213,9 @@ static cudaError_t upload_job(gpu_job *g)
               (e = upload(g, LV_IDX, j->lv_idx, (size_t)j->lv_nb * sizeof(int32_t))))) ||
       (j->cash && (e = upload(g, CASH, j->cash, n * sizeof(double)))) ||
       (j->lsm_dates && (e = upload(g, LSM, j->lsm_table, (size_t)j->lsm_dates *
-                                                            MCPI_LSM_ROW * sizeof(double)))))
+                                                            MCPI_LSM_ROW * sizeof(double)))) ||
+      (j->nacall &&
+       (e = upload(g, ACALL, j->acall, j->nacall * MCPI_AC_ROW * sizeof(double)))))
     return e;
   if (j->qmc) {
     const mcpi_bridge *b = &j->bridge;
@@ -249,6 +256,7 @@ static cudaError_t upload_job(gpu_job *g)
   if (j->cash)
     g->view.cash = g->buf[CASH];
   g->view.lsm = j->lsm_dates ? g->buf[LSM] : NULL;
+  g->view.acall = j->nacall ? g->buf[ACALL] : NULL;
   return cudaSuccess;
 }
 
@@ -477,13 +485,13 @@ static mcp_status resolve_placement(mcpi_run *run, const mcpi_job *j, mcpi_kerne
                      "placement registers: the job of trade '%s' (and %zu more) keeps %d "
                      "elements a path, more than the %d the register kernels hold; choose "
                      "local, shared or auto",
-                     id, j->ntrades - 1, j->arr_len, MCP_MAX_REGISTER_ARRAY);
+                     id, j->nreal - 1, j->arr_len, MCP_MAX_REGISTER_ARRAY);
   if (o->placement == MCP_PLACEMENT_SHARED && bytes > (size_t)max_smem)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
                      "placement shared: the job of trade '%s' (and %zu more) keeps %d doubles "
                      "a path, %zu bytes for a block of %d threads, more than the device's %d; "
                      "lower the block size or choose local or auto",
-                     id, j->ntrades - 1, j->arr_len, bytes, o->block, max_smem);
+                     id, j->nreal - 1, j->arr_len, bytes, o->block, max_smem);
   return MCP_OK;
 }
 

@@ -352,7 +352,7 @@ mcp_status mcpi_json_kind_keys(const mcpi_json_doc *d, const mcpi_json_path *pat
       i++;
     if (i == nkeys || masks[i] & 1u << which)
       continue;
-    char known[MCPI_ERRLEN / 2] = "", owners[MCPI_ERRLEN / 4] = "";
+    char known[MCPI_ERRLEN / 2] = "", owners[MCPI_ERRLEN / 3] = "";
     const char *own[32];
     size_t n = 0;
     for (size_t k = 0; k < nkeys; k++)

@@ -23,24 +23,28 @@ static const char *const schedule_keys[] = {"first", "last", "count"};
  * that have it, in the order messages list them. */
 #define P(x) (1u << MCP_PRODUCT_##x)
 #define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK) | P(AMERICAN) | \
-                P(CLIQUET) | P(MOVING_WINDOW) | P(BERMUDAN))
+                P(CLIQUET) | P(MOVING_WINDOW) | P(BERMUDAN) | P(AUTOCALLABLE))
 #define MULTI (P(BASKET) | P(BEST_OF) | P(WORST_OF) | P(HIMALAYA))
 #define EXERCISE (P(AMERICAN) | P(BERMUDAN)) /* on one underlying or several assets */
+#define AUTOCALL P(AUTOCALLABLE)                /* likewise */
 #define ANY (SINGLE | MULTI)
-#define ARRAYS (P(HIMALAYA) | P(CLIQUET) | P(MOVING_WINDOW))
+#define ARRAYS (P(HIMALAYA) | P(CLIQUET) | P(MOVING_WINDOW) | AUTOCALL)
 #define KNOCK (P(BARRIER) | P(MOVING_WINDOW))
 #define TRADE_FIELDS(F)                                                                     \
-  F("id", ANY) F("product", ANY) F("type", ANY & ~P(CLIQUET)) F("underlying", SINGLE)       \
+  F("id", ANY) F("product", ANY) F("type", ANY & ~P(CLIQUET) & ~AUTOCALL)                  \
+  F("underlying", SINGLE)                                                                   \
   F("strike", ANY & ~P(CLIQUET)) F("maturity", ANY) F("quantity", ANY) F("average", P(ASIAN)) \
   F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK) | ARRAYS)                                \
   F("strike_kind", P(ASIAN) | P(LOOKBACK)) F("digital", P(DIGITAL)) F("cash", P(DIGITAL))   \
   F("barrier_kind", KNOCK) F("barrier", KNOCK) F("rebate", KNOCK)                           \
-  F("monitoring", P(BARRIER) | P(LOOKBACK)) F("assets", MULTI | EXERCISE)                  \
+  F("monitoring", P(BARRIER) | P(LOOKBACK) | AUTOCALL) F("assets", MULTI | EXERCISE | AUTOCALL) \
   F("weights", P(BASKET) | EXERCISE) F("payoff", EXERCISE) F("exercises", P(AMERICAN))     \
   F("exercise_dates", P(BERMUDAN))                                                          \
-  F("notional", P(HIMALAYA) | P(CLIQUET)) F("best", P(CLIQUET))                             \
+  F("notional", P(HIMALAYA) | P(CLIQUET) | AUTOCALL) F("best", P(CLIQUET))                  \
   F("local_floor", P(CLIQUET)) F("local_cap", P(CLIQUET)) F("global_floor", P(CLIQUET))     \
   F("global_cap", P(CLIQUET)) F("window", P(MOVING_WINDOW))                                 \
+  F("initial_fixings", AUTOCALL) F("autocall_level", AUTOCALL) F("coupon", AUTOCALL) F("coupon_barrier", AUTOCALL)          \
+  F("memory", AUTOCALL) F("knock_in", AUTOCALL)                                             \
   F("methods", ANY) F("method", ANY)
 #define FIELD_KEY(key, products) key,
 #define FIELD_PRODUCTS(key, products) products,
@@ -60,6 +64,7 @@ static const mcpi_json_choice products[] = {{"european", MCP_PRODUCT_EUROPEAN},
                                             {"cliquet", MCP_PRODUCT_CLIQUET},
                                             {"moving-window", MCP_PRODUCT_MOVING_WINDOW},
                                             {"bermudan", MCP_PRODUCT_BERMUDAN},
+                                            {"autocallable", MCP_PRODUCT_AUTOCALLABLE},
                                             {NULL, 0}};
 static const mcpi_json_choice exercise_payoffs[] = {{"basket", MCP_PRODUCT_BASKET},
                                                     {"best-of", MCP_PRODUCT_BEST_OF},
@@ -149,16 +154,20 @@ typedef struct trade {
   double notional, local_floor, local_cap, global_floor, global_cap;
   uint64_t best, window, exercises;
   int payoff;
+  double autocall_level, coupon, coupon_barrier, knock_in;
+  double *autocall_levels; /* one a fixing, or NULL */
+  double initial[MCP_MAX_ASSETS];
+  int memory;
   double *fix;
   size_t nfix;
 } trade;
 
 /* Named by a list of assets: the multi-asset products, and American and
- * Bermudan options that give one (t: the trade's object). */
+ * Bermudan options and autocallables that give one (t: the trade's object). */
 static int multi_asset(const trade *tr, json_t *t)
 {
   return ((MULTI >> tr->product) & 1u) ||
-         (((EXERCISE >> tr->product) & 1u) && json_object_get(t, "assets"));
+         ((((EXERCISE | AUTOCALL) >> tr->product) & 1u) && json_object_get(t, "assets"));
 }
 
 /* Whether the trade has fixings (monitoring dates for a barrier): barriers
@@ -210,7 +219,8 @@ static mcp_status read_array_terms(const mcpi_json_doc *d, const mcpi_json_path 
                                   &tr->global_floor)) ||
            (st = mcpi_json_number(d, path, t, "global_cap", MCPI_OPTIONAL, check_finite,
                                   &tr->global_cap)));
-  if (st == MCP_OK && (tr->product == MCP_PRODUCT_CLIQUET || tr->product == MCP_PRODUCT_HIMALAYA))
+  if (st == MCP_OK && (tr->product == MCP_PRODUCT_CLIQUET || tr->product == MCP_PRODUCT_HIMALAYA ||
+                       tr->product == MCP_PRODUCT_AUTOCALLABLE))
     st = mcpi_json_number(d, path, t, "notional", MCPI_OPTIONAL, check_finite, &tr->notional);
   if (st == MCP_OK && tr->product == MCP_PRODUCT_MOVING_WINDOW)
     st = mcpi_json_uint(d, path, t, "window", MCPI_REQUIRED, check_window_length, &tr->window);
@@ -218,7 +228,8 @@ static mcp_status read_array_terms(const mcpi_json_doc *d, const mcpi_json_path 
     st = mcpi_json_uint(d, path, t, "exercises", MCPI_OPTIONAL, check_exercises,
                         &tr->exercises);
   int exercise = (EXERCISE >> tr->product) & 1u;
-  if (st == MCP_OK && exercise && tr->nassets && json_object_get(t, "underlying"))
+  if (st == MCP_OK && ((exercise | (AUTOCALL >> tr->product)) & 1u) && tr->nassets &&
+      json_object_get(t, "underlying"))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "underlying", 0},
                               "no underlying, as the trade names its assets");
   if (st == MCP_OK && exercise && !tr->nassets && json_object_get(t, "weights"))
@@ -233,6 +244,99 @@ static mcp_status read_array_terms(const mcpi_json_doc *d, const mcpi_json_path 
     return mcpi_json_expected(d, &(mcpi_json_path){path, "weights", 0},
                               "no weights, as the payoff is not a basket");
   return st;
+}
+
+static const char *check_level(double x)
+{
+  return isfinite(x) && x > 0 ? NULL : "a finite level > 0 (a fraction of the initial spot)";
+}
+
+static const char *check_level0(double x)
+{
+  return isfinite(x) && x >= 0 ? NULL : "a finite level >= 0 (a fraction of the initial spot)";
+}
+
+/* An autocallable's initial fixings: a spot, or an array of one an asset. */
+static mcp_status read_initial_fixings(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                       json_t *t, trade *tr)
+{
+  const mcpi_json_path at = {path, "initial_fixings", 0};
+  size_t n = tr->nassets ? tr->nassets : 1;
+  const char *what = n > 1 ? "an array of spots > 0, one for each asset" : "a spot > 0";
+  json_t *v;
+  mcp_status st = mcpi_json_member(d, path, t, "initial_fixings", MCPI_REQUIRED, what, &v);
+  if (st != MCP_OK)
+    return st;
+  if (n == 1 && json_is_number(v)) {
+    if (mcpi_check_spot(json_number_value(v)))
+      return mcpi_json_expected(d, &at, mcpi_check_spot(json_number_value(v)));
+    tr->initial[0] = json_number_value(v);
+    return MCP_OK;
+  }
+  if (!json_is_array(v))
+    return mcpi_json_expected(d, &at, what);
+  if (json_array_size(v) != n)
+    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu spot%s, got %zu", n,
+                          n > 1 ? "s, one for each asset" : "", json_array_size(v));
+  size_t i;
+  json_t *x;
+  json_array_foreach(v, i, x) {
+    const char *why = mcpi_check_spot(json_is_number(x) ? json_number_value(x) : NAN);
+    if (why)
+      return mcpi_json_expected(d, &(mcpi_json_path){&at, NULL, i}, why);
+    tr->initial[i] = json_number_value(x);
+  }
+  return MCP_OK;
+}
+
+/* The terms of an autocallable: its autocall level (one, or one an
+ * observation date: read after the fixings), coupons and knock-in. */
+static mcp_status read_autocall_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                      json_t *t, trade *tr)
+{
+  const mcpi_json_path level_path = {path, "autocall_level", 0};
+  const char *what = "a level > 0, or an array of them (null: not callable), one for each "
+                     "fixing";
+  json_t *level, *memory = json_object_get(t, "memory");
+  mcp_status st;
+  if ((st = read_initial_fixings(d, path, t, tr)) ||
+      (st = mcpi_json_member(d, path, t, "autocall_level", MCPI_REQUIRED, what, &level)) ||
+      (st = mcpi_json_number(d, path, t, "coupon", MCPI_OPTIONAL, mcpi_check_cash,
+                             &tr->coupon)) ||
+      (st = mcpi_json_number(d, path, t, "coupon_barrier", MCPI_OPTIONAL, check_level0,
+                             &tr->coupon_barrier)) ||
+      (st = mcpi_json_number(d, path, t, "knock_in", MCPI_OPTIONAL, check_level0,
+                             &tr->knock_in)))
+    return st;
+  if (memory && !json_is_boolean(memory))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "memory", 0}, "true or false");
+  tr->memory = memory && json_is_true(memory);
+  if (json_is_number(level)) {
+    const char *why = check_level(json_number_value(level));
+    if (why)
+      return mcpi_json_expected(d, &level_path, why);
+    tr->autocall_level = json_number_value(level);
+    return MCP_OK;
+  }
+  if (!json_is_array(level))
+    return mcpi_json_expected(d, &level_path, what);
+  size_t n = json_array_size(level), k;
+  json_t *v;
+  if (n != tr->nfix)
+    return mcpi_json_fail(d, &level_path, 0, MCP_ERR_INPUT,
+                          "expected %zu levels, one for each fixing, got %zu", tr->nfix, n);
+  if (!(tr->autocall_levels = malloc(n * sizeof *tr->autocall_levels)))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_array_foreach(level, k, v) {
+    const char *why = json_is_null(v) ? NULL
+                                      : check_level(json_is_number(v) ? json_number_value(v) : NAN);
+    if (why)
+      return mcpi_json_expected(d, &(mcpi_json_path){&level_path, NULL, k},
+                                "a finite level > 0 (a fraction of the initial spot), or null "
+                                "(not callable)");
+    tr->autocall_levels[k] = json_is_null(v) ? HUGE_VAL : json_number_value(v);
+  }
+  return MCP_OK;
 }
 
 /* The JSON reader accepts any non-negative json_int_t. */
@@ -582,6 +686,11 @@ static mcp_status read_strike(const mcpi_json_doc *d, const mcpi_json_path *path
 {
   if (tr->product == MCP_PRODUCT_CLIQUET) /* has none */
     return MCP_OK;
+  if (tr->product == MCP_PRODUCT_AUTOCALLABLE) { /* the put's, a fraction: 1 by default */
+    tr->strike = 1;
+    return mcpi_json_number(d, path, t, "strike", MCPI_OPTIONAL, mcpi_check_strike,
+                            &tr->strike);
+  }
   if (tr->strike_kind != MCP_FLOATING_STRIKE)
     return mcpi_json_number(d, path, t, "strike", MCPI_REQUIRED, mcpi_check_strike,
                             &tr->strike);
@@ -602,7 +711,8 @@ static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
   if (tr->digital == MCP_ASSET_OR_NOTHING && json_object_get(t, "cash"))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "cash", 0},
                               "no cash, as digital is asset-or-nothing");
-  if (tr->monitoring == MCP_MONITOR_BRIDGE && json_object_get(t, "fixings"))
+  if (tr->monitoring == MCP_MONITOR_BRIDGE && tr->product != MCP_PRODUCT_AUTOCALLABLE &&
+      json_object_get(t, "fixings"))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "fixings", 0},
                               "no fixings, as bridge monitoring is continuous");
   if (tr->product == MCP_PRODUCT_LOOKBACK && tr->monitoring == MCP_MONITOR_BGK)
@@ -637,7 +747,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
                              mcp_portfolio *pf)
 {
   trade tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
-              .payoff = MCP_PRODUCT_BASKET,
+              .payoff = MCP_PRODUCT_BASKET, .coupon_barrier = HUGE_VAL,
               .engine = MCP_ENGINE_DEFAULT, .notional = 1, .local_floor = -HUGE_VAL,
               .local_cap = HUGE_VAL, .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
   mcp_trade api;
@@ -652,7 +762,10 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
       (st = mcpi_json_enum(d, path, t, "product", MCPI_REQUIRED, products, &tr.product)) ||
       (st = mcpi_json_kind_keys(d, path, t, trade_keys, trade_products, MCPI_COUNT(trade_keys),
                       "product", products, tr.product)) ||
-      (st = mcpi_json_enum(d, path, t, "type", tr.product != MCP_PRODUCT_CLIQUET, types,
+      (st = mcpi_json_enum(d, path, t, "type",
+                           tr.product != MCP_PRODUCT_CLIQUET &&
+                               tr.product != MCP_PRODUCT_AUTOCALLABLE,
+                           types,
                            &tr.type)) ||
       (st = multi_asset(&tr, t) ? read_assets(d, path, t, &tr)
                              : mcpi_json_string(d, path, t, "underlying", MCPI_REQUIRED,
@@ -670,6 +783,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
        (st = mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr.average))) ||
       (st = read_terms(d, path, t, &tr)) || (st = read_array_terms(d, path, t, &tr)) ||
       (has_schedule(&tr) && (st = read_fixings(d, path, t, &tr))) ||
+      (tr.product == MCP_PRODUCT_AUTOCALLABLE && (st = read_autocall_terms(d, path, t, &tr))) ||
       (st = read_methods(d, path, t, &tr.methods)) ||
       (st = mcpi_json_enum(d, path, t, "method", MCPI_OPTIONAL, engines, &tr.engine)))
     goto done;
@@ -705,10 +819,18 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.window = (size_t)tr.window;
   api.exercises = (size_t)tr.exercises;
   api.payoff = (mcp_product)tr.payoff;
+  api.initial_fixings = tr.product == MCP_PRODUCT_AUTOCALLABLE ? tr.initial : NULL;
+  api.autocall_levels = tr.autocall_levels;
+  api.autocall_level = tr.autocall_levels ? HUGE_VAL : tr.autocall_level;
+  api.coupon = tr.coupon;
+  api.coupon_barrier = tr.coupon_barrier;
+  api.memory = tr.memory;
+  api.knock_in = tr.knock_in;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
 done:
   free(tr.fix);
+  free(tr.autocall_levels);
   return st;
 }
 

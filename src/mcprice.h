@@ -296,10 +296,11 @@ typedef enum mcp_product {
   MCP_PRODUCT_MOVING_WINDOW, /* on the average of the last `window` fixings at the last
                                fixing; knocked out (paying the rebate) when that moving
                                average crosses the barrier at a fixing, if one is set */
-  MCP_PRODUCT_BERMUDAN      /* (S - K)+ or (K - S)+ when exercised, at one of the fixings
+  MCP_PRODUCT_BERMUDAN,     /* (S - K)+ or (K - S)+ when exercised, at one of the fixings
                                (the exercise dates, the last one the maturity); Monte Carlo */
+  MCP_PRODUCT_AUTOCALLABLE  /* a note on one underlying or the worst of its assets: below */
 } mcp_product;
-#define MCP_PRODUCT_COUNT (MCP_PRODUCT_BERMUDAN + 1)
+#define MCP_PRODUCT_COUNT (MCP_PRODUCT_AUTOCALLABLE + 1)
 
 /* How a trade is priced: Monte Carlo paths or a finite-difference grid (the
  * Black-Scholes PDE; European, American and continuously monitored barrier
@@ -364,8 +365,8 @@ enum { MCP_ANTITHETIC = 1, MCP_CONTROL_VARIATE = 2, MCP_QMC = 4 };
 #define MCP_METHODS_DEFAULT (-1) /* a trade follows the run's methods */
 
 /* A trade's terms; mcp_trade_init sets the defaults (call, quantity 1, cash 1,
- * notional 1, floors -HUGE_VAL, caps HUGE_VAL, methods MCP_METHODS_DEFAULT,
- * everything else 0 or NULL).  Fields a product
+ * notional 1, floors -HUGE_VAL, caps HUGE_VAL, autocall level and coupon
+ * barrier HUGE_VAL, methods MCP_METHODS_DEFAULT, everything else 0 or NULL).  Fields a product
  * does not use must keep their defaults.  Arrays are copied by
  * mcp_portfolio_add_trade. */
 typedef struct mcp_trade {
@@ -374,12 +375,14 @@ typedef struct mcp_trade {
   mcp_option_type type;
   double strike, maturity, quantity;
   const char *underlying;     /* single-asset products */
-  size_t nassets;             /* basket, best-of, worst-of: 2 .. MCP_MAX_ASSETS; Himalaya 1 .. */
+  size_t nassets;             /* basket, best-of, worst-of, autocallable on several:
+                                 2 .. MCP_MAX_ASSETS; Himalaya 1 .. */
   const char *const *assets;
   const double *weights;      /* basket only; NULL: equal weights 1/n */
   size_t nfixings;            /* Asian, lookback, Himalaya (one an asset), cliquet (period
                                  ends) and moving-window fixings, barrier monitoring dates,
-                                 Bermudan exercise dates (the last at maturity) */
+                                 Bermudan exercise dates and autocallable observation dates
+                                 (the last at maturity) */
   const double *fixings;      /* strictly increasing, in (0, maturity] */
   mcp_average average;        /* Asian */
   mcp_strike_kind strike_kind;/* Asian, lookback (a floating one has no strike) */
@@ -391,7 +394,7 @@ typedef struct mcp_trade {
   mcp_monitoring monitoring;  /* bridge monitoring needs no fixings */
   int methods;                /* MCP_METHODS_DEFAULT or MCP_ANTITHETIC | ... */
   mcp_engine engine;          /* MCP_ENGINE_DEFAULT, MCP_ENGINE_MC or MCP_ENGINE_PDE */
-  double notional;            /* Himalaya, cliquet */
+  double notional;            /* Himalaya, cliquet, autocallable */
   size_t best;                /* cliquet: periods summed, the best ones (0: all) */
   double local_floor, local_cap;   /* cliquet: bounds of each period's return */
   double global_floor, global_cap; /* cliquet: bounds of the sum */
@@ -403,6 +406,28 @@ typedef struct mcp_trade {
                                  exercised, 0 (the default) or MCP_PRODUCT_BASKET: the
                                  basket sum w_i S_i; MCP_PRODUCT_BEST_OF (max S_i) or
                                  MCP_PRODUCT_WORST_OF (min S_i) */
+  /* Autocallable: levels are fractions of the initial fixings S_i(0) (the
+   * spots of the strike date, terms of the note: a spot bump or scenario
+   * moves the market, not them), compared with the performance
+   * P = S(t) / S(0) (on several assets the worst, min_i S_i(t) / S_i(0)).  At each observation date (the fixings, the
+   * last the maturity), while the note lives, in this order: the date's
+   * coupon is due; if P >= the date's autocall level the note redeems, paying
+   * notional x (1 + coupon x the coupons due); else if P >= coupon_barrier it
+   * pays notional x coupon x the coupons due; coupons not paid stay due
+   * (memory) or lapse.  At maturity, if not called there, it pays the
+   * notional less notional x (strike - P)+ if knocked in: P below knock_in
+   * at an observation date (monitoring discrete) or at any time (bridge:
+   * the Brownian bridge's crossing probability between simulation times,
+   * one underlying).  Every amount is discounted from its date. */
+  const double *initial_fixings; /* one an asset (or the underlying's), each > 0 */
+  const double *autocall_levels; /* one a fixing, or NULL: autocall_level at every date;
+                                    HUGE_VAL: not callable at that date */
+  double autocall_level;
+  double coupon;                 /* a date's coupon, a fraction of the notional (>= 0) */
+  double coupon_barrier;         /* default HUGE_VAL: coupons only when called */
+  int memory;                    /* nonzero: coupons not paid stay due */
+  double knock_in;               /* the level below which the put is knocked in; 0: none
+                                    (with one, strike > 0: 1 is the initial fixing) */
 } mcp_trade;
 #define MCP_DEFAULT_EXERCISES 100
 
@@ -494,8 +519,9 @@ mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *portfolio, mcp_prefetch str
                                       int distance, int padding);
 void mcp_portfolio_prefetch(const mcp_portfolio *portfolio, mcp_prefetch *strategy,
                             int *distance, int *padding);
-/* Where the GPU keeps the per-path arrays of Himalaya, cliquet and
- * moving-window trades (the same bits every way; the CPU ignores it):
+/* Where the GPU keeps the per-path arrays of Himalaya, cliquet,
+ * moving-window and autocallable trades (the same bits every way; the CPU
+ * ignores it):
  *   auto       shared memory where it fits the block and leaves room for 512
  *              threads an SM (on an H100, arrays of up to 57 doubles), else
  *              local memory
@@ -508,7 +534,7 @@ void mcp_portfolio_prefetch(const mcp_portfolio *portfolio, mcp_prefetch *strate
  *              the threads of a warp never share a bank; refused where the
  *              block's arrays exceed the device's shared memory
  * A job's array holds, per trade: Himalaya 2 n + 2 elements (n assets),
- * cliquet n + 2 (n periods), moving window W + 2.  Trades on the same assets
+ * cliquet n + 2 (n periods), moving window W + 2, autocallable 7.  Trades on the same assets
  * share a job's paths up to MCP_MAX_REGISTER_ARRAY elements, or, when the
  * first trade's array alone is larger, up to MCP_MAX_PRIVATE_ARRAY; the jobs,
  * and so the prices, do not depend on the placement. */
@@ -566,6 +592,15 @@ uint64_t mcp_results_seed(const mcp_results *results);
 mcp_backend mcp_results_backend(const mcp_results *results);
 double mcp_results_seconds(const mcp_results *results);
 void mcp_results_destroy(mcp_results *results);
+/* An autocallable's probabilities of redemption at each of its observation
+ * dates (the last: at maturity, called there or not), estimated on the
+ * run's paths like its price, with their standard errors; they sum to 1.
+ * mcp_results_redemptions gives the number of dates, 0 for other trades or a
+ * bad index; mcp_results_redemption date k's time (years) and estimate,
+ * MCP_ERR_NOT_FOUND beyond them. */
+size_t mcp_results_redemptions(const mcp_results *results, size_t index);
+mcp_status mcp_results_redemption(const mcp_results *results, size_t index, size_t k,
+                                  double *time, mcp_estimate *probability);
 
 /* What a trade's estimate may not say by itself, as bits of
  * mcp_results_warnings (Monte Carlo prices only).  MCP_WARNING_CONSTANT:

@@ -8,7 +8,8 @@
 static const char *const engine_names[] = {"mc", "pde"};
 static const char *const product_names[MCP_PRODUCT_COUNT] = {
     "european", "digital", "asian", "barrier", "lookback", "basket", "best-of", "worst-of",
-    "american", "himalaya", "cliquet", "moving-window", "bermudan"};
+    "american", "himalaya", "cliquet", "moving-window", "bermudan",
+    "autocallable"};
 static const char *const scheme_names[] = {"crank-nicolson", "explicit"};
 static const char *const stencil_names[] = {"regcache", "smem", "global"};
 

@@ -86,9 +86,20 @@ static int trade_array_len(const mcpi_trade *t)
   return mcpi_private_len(t->product, (int)t->nfix, (int)t->window);
 }
 
-static int bridge_monitored(const mcpi_trade *t)
+static int barrier_up(const mcpi_trade *t);
+
+/* The barrier the trade watches on the bridge, if any: a barrier option's,
+ * or an autocallable's knock-in (a fraction of its initial fixing). */
+static int bridge_monitor(const mcpi_trade *t, monitor *m)
 {
-  return t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_BRIDGE;
+  if (t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_BRIDGE)
+    *m = (monitor){t->barrier, t->maturity, barrier_up(t)};
+  else if (t->product == MCP_PRODUCT_AUTOCALLABLE && t->monitoring == MCP_MONITOR_BRIDGE &&
+           t->knock_in > 0)
+    *m = (monitor){t->knock_in * t->initial[0], t->maturity, 0};
+  else
+    return 0;
+  return 1;
 }
 
 /* A lookback on the continuous path: its job samples each step's extremes
@@ -119,11 +130,15 @@ static int find_schedule(const job_draft *d, schedule s)
   return -1;
 }
 
+/* The draft's monitor of the trade's barrier, or -1 (none yet, or none). */
 static int find_monitor(const job_draft *d, const mcpi_trade *t)
 {
+  monitor m;
+  if (!bridge_monitor(t, &m))
+    return -1;
   for (int k = 0; k < d->nmon; k++)
-    if (d->mon[k].barrier == t->barrier && d->mon[k].up == barrier_up(t) &&
-        fabs(d->mon[k].maturity - t->maturity) <= MCPI_TIME_EPS)
+    if (d->mon[k].barrier == m.barrier && d->mon[k].up == m.up &&
+        fabs(d->mon[k].maturity - m.maturity) <= MCPI_TIME_EPS)
       return k;
   return -1;
 }
@@ -132,7 +147,8 @@ static int find_monitor(const job_draft *d, const mcpi_trade *t)
 static int draft_add(job_draft *d, const mcpi_trade *t)
 {
   schedule s[2] = {main_schedule(d, t), terminal_schedule(t)};
-  int need = 0, mon = bridge_monitored(t) && find_monitor(d, t) < 0;
+  monitor m;
+  int need = 0, mon = bridge_monitor(t, &m) && find_monitor(d, t) < 0;
   for (int i = 0; i < 2; i++)
     if (find_schedule(d, s[i]) < 0 && !(i == 1 && same_schedule(s[0], s[1])))
       need++;
@@ -150,7 +166,7 @@ static int draft_add(job_draft *d, const mcpi_trade *t)
     if (find_schedule(d, s[i]) < 0)
       d->sched[d->nsched++] = s[i];
   if (mon)
-    d->mon[d->nmon++] = (monitor){t->barrier, t->maturity, barrier_up(t)};
+    d->mon[d->nmon++] = m;
   return 1;
 }
 
@@ -594,10 +610,50 @@ static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft
   return MCP_OK;
 }
 
+/* An autocallable's spec (after the per-path array's fields), its rows of
+ * the job's table of dates, and its redemption columns, after the columns
+ * so far. */
+static void autocall_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+{
+  s->discount = 1; /* its amounts are discounted from their dates */
+  s->ac_row = (int32_t)j->nacall;
+  s->coupon = t->coupon;
+  s->log_coupon = log(t->coupon_barrier);
+  s->log_knock_in = t->monitoring == MCP_MONITOR_DISCRETE ? log(t->knock_in) : -INFINITY;
+  s->flags = t->memory ? MCPI_MEMORY : 0;
+  for (size_t a = 0; a < t->nassets; a++) {
+    size_t ja = 0;
+    while (strcmp(j->u[ja]->name, t->asset[a]) != 0)
+      ja++;
+    s->assets |= 1u << ja;
+    s->log_initial[ja] = log(t->initial[a]);
+  }
+  const mcpi_underlying *first = j->u[0]; /* its first asset's curve discounts */
+  for (size_t a = 0; a < j->nassets; a++)
+    if (strcmp(j->u[a]->name, t->asset[0]) == 0)
+      first = j->u[a];
+  for (size_t k = 0; k < t->nfix; k++) {
+    double *row = j->acall + (j->nacall + k) * MCPI_AC_ROW;
+    row[0] = exp(-mcpi_curve_integral(&first->rate, 0, t->fix[k]));
+    row[1] = log(t->autocall[k]);
+    j->spec[j->ntrades++] = (mcpi_payoff_spec){
+        .product = MCPI_PRODUCT_REDEMPTION, .schedule = s->schedule, .terminal = s->terminal,
+        .monitor = -1, .arr_off = s->arr_off, .ac_date = (int32_t)k, .discount = 1,
+        .g_col = -1};
+  }
+  j->nacall += t->nfix;
+  j->nred += t->nfix;
+}
+
 static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,
                               char *err)
 {
-  if (!(j->spec = calloc(j->ntrades + j->nassets, sizeof *j->spec)))
+  size_t dates = 0;
+  for (size_t i = 0; i < j->nreal; i++)
+    if (p->t[j->trade[i]].product == MCP_PRODUCT_AUTOCALLABLE)
+      dates += p->t[j->trade[i]].nfix;
+  if (!(j->spec = calloc(j->ntrades + dates + j->nassets, sizeof *j->spec)) ||
+      (dates && !(j->acall = malloc(dates * MCPI_AC_ROW * sizeof *j->acall))))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   for (size_t i = 0; i < j->nreal; i++) {
     const mcpi_trade *t = &p->t[j->trade[i]];
@@ -609,7 +665,7 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
         .product = t->product, .type = t->type,
         .schedule = find_schedule(d, main_schedule(d, t)),
         .terminal = find_schedule(d, terminal_schedule(t)),
-        .monitor = bridge_monitored(t) ? find_monitor(d, t) : -1,
+        .monitor = find_monitor(d, t),
         .flags = (t->product == MCP_PRODUCT_BARRIER && barrier_up(t) ? MCPI_UP : 0) |
                  (t->product == MCP_PRODUCT_BARRIER &&
                           (t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN)
@@ -644,6 +700,8 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
       s->global_cap = t->global_cap;
       s->flags = t->barrier_kind == MCP_UP_AND_OUT ? MCPI_UP : 0;
       s->barrier = t->barrier;
+      if (t->product == MCP_PRODUCT_AUTOCALLABLE)
+        autocall_spec(j, t, s);
       continue; /* no control variate */
     }
     if (t->product == MCP_PRODUCT_BARRIER) {
@@ -872,6 +930,7 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->lv_idx);
     free(j->cash);
     free(j->lsm_table);
+    free(j->acall);
     free(j->trade);
     free(j->spec);
     free(j->est);
@@ -965,6 +1024,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .scheme = j->scheme,
                      .nmon = j->nmon,
                      .arr_len = j->arr_len,
+                     .narrays = j->arr_len ? (int32_t)j->nreal : 0,
                      .gstate = j->gstate,
                      .extrema = j->extrema,
                      .lr_b = j->nelem ? j->cb[0] : 0,
@@ -991,6 +1051,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .lsm = j->lsm_dates ? j->lsm_table : NULL,
                      .lsm_nb = j->lsm_nb,
                      .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
+                     .acall = j->acall,
                      .chol = j->chol,
                      .chol_f = j->chol_f,
                      .trades = j->spec,

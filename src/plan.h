@@ -71,10 +71,14 @@ typedef struct mcpi_job {
   double mon_log_barrier[MCPI_MAX_MONITORS], mon_maturity[MCPI_MAX_MONITORS];
   int mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS];
   /* trades: the portfolio's first (nreal, trade[] their indices), then the
-   * martingale check's forwards, one an asset (none in jobs of per-path
-   * arrays): the asset's discounted spot at the job's last date, whose mean
-   * is fwd[asset] (plan.c, add_forwards) */
-  size_t ntrades, nreal;
+   * autocallables' redemption columns, one a date of each in the order of
+   * the trades (nred, private.h), then the martingale check's forwards, one
+   * an asset (none in jobs of per-path arrays): the asset's discounted spot
+   * at the job's last date, whose mean is fwd[asset] (plan.c, add_forwards) */
+  size_t ntrades, nreal, nred;
+  /* the autocallables' dates, MCPI_AC_ROW values each (private.h) */
+  double *acall;
+  size_t nacall;
   size_t *trade;
   double fwd[MCP_MAX_ASSETS];
   mcpi_payoff_spec *spec;

@@ -34,6 +34,8 @@ static void free_trade(mcpi_trade *t)
   free(t->asset);
   free(t->weight);
   free(t->fix);
+  free(t->autocall);
+  free(t->initial);
 }
 
 void mcp_portfolio_destroy(mcp_portfolio *p)
@@ -147,7 +149,8 @@ void mcp_trade_init(mcp_trade *t)
     *t = (mcp_trade){.type = MCP_CALL, .quantity = 1, .cash = 1,
                      .methods = MCP_METHODS_DEFAULT, .engine = MCP_ENGINE_DEFAULT,
                      .notional = 1, .local_floor = -HUGE_VAL, .local_cap = HUGE_VAL,
-                     .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
+                     .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL,
+                     .autocall_level = HUGE_VAL, .coupon_barrier = HUGE_VAL};
 }
 
 void mcpi_american_dates(size_t n, double maturity, double origin, double *fix)
@@ -168,12 +171,14 @@ static int mcpi_payoff_basket(mcp_product payoff)
 }
 
 /* Trades named by a list of assets: the multi-asset products (a Himalaya
- * may have one), and American and Bermudan options that give assets. */
+ * may have one), and American and Bermudan options and autocallables that
+ * give assets. */
 static int multi_asset(const mcp_trade *t)
 {
   mcp_product p = t->product;
   return p == MCP_PRODUCT_BASKET || p == MCP_PRODUCT_BEST_OF || p == MCP_PRODUCT_WORST_OF ||
-         p == MCP_PRODUCT_HIMALAYA || (mcpi_lsm_product(p) && (t->nassets || t->assets));
+         p == MCP_PRODUCT_HIMALAYA ||
+         ((mcpi_lsm_product(p) || p == MCP_PRODUCT_AUTOCALLABLE) && (t->nassets || t->assets));
 }
 
 /* Whether the product reads the trade's fixings (a schedule of its own):
@@ -230,6 +235,60 @@ static mcp_status check_exercise_terms(mcp_portfolio *p, const mcp_trade *t)
   return MCP_OK;
 }
 
+/* A level of an autocallable: a performance > 0, HUGE_VAL for none. */
+static int autocall_level_ok(double x) { return x > 0 && !isnan(x); }
+
+/* The terms of an autocallable; the schedule is valid. */
+static mcp_status check_autocall_terms(mcp_portfolio *p, const mcp_trade *t)
+{
+  const char *id = t->id;
+  size_t n = t->nfixings;
+  if (fabs(t->fixings[n - 1] - t->maturity) > MCPI_TIME_EPS)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected the last observation date at the "
+               "maturity, %g, got %g", id, t->maturity, t->fixings[n - 1]);
+  for (size_t k = 1; k < n; k++)
+    if (t->fixings[k] - t->fixings[k - 1] <= MCPI_TIME_EPS)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[%zu]: expected a time more than %g years "
+                 "after the one before, got %.17g after %.17g", id, k, MCPI_TIME_EPS,
+                 t->fixings[k], t->fixings[k - 1]);
+  for (size_t k = 0; t->autocall_levels && k < n; k++)
+    if (!autocall_level_ok(t->autocall_levels[k]))
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': autocall_levels[%zu]: expected a level > 0 (a "
+                 "fraction of the initial spot; HUGE_VAL: not callable), got %g", id, k,
+                 t->autocall_levels[k]);
+  size_t na = t->nassets ? t->nassets : 1;
+  if (!t->initial_fixings)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings: expected %zu spot%s of the strike "
+               "date, got none", id, na, na > 1 ? "s, one for each asset" : "");
+  for (size_t a = 0; a < na; a++)
+    if (!isfinite(t->initial_fixings[a]) || t->initial_fixings[a] <= 0)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings[%zu]: expected a finite spot > 0, "
+                 "got %g", id, a, t->initial_fixings[a]);
+  if (!t->autocall_levels && !autocall_level_ok(t->autocall_level))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': autocall_level: expected a level > 0 (a fraction "
+               "of the initial spot; HUGE_VAL: never callable), got %g", id, t->autocall_level);
+  if (!isfinite(t->coupon) || t->coupon < 0)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': coupon: expected a finite fraction of the notional "
+               ">= 0, got %g", id, t->coupon);
+  if (isnan(t->coupon_barrier) || t->coupon_barrier < 0)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': coupon_barrier: expected a level >= 0 (HUGE_VAL: "
+               "coupons only when called), got %g", id, t->coupon_barrier);
+  if (!isfinite(t->knock_in) || t->knock_in < 0)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knock_in: expected a finite level >= 0 (0: none), "
+               "got %g", id, t->knock_in);
+  if (t->knock_in > 0 && !(t->strike > 0))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': strike: expected the knocked-in put's strike > 0 (a "
+               "fraction of the initial fixing, 1 at it), got %g", id, t->strike);
+  if (t->monitoring != MCP_MONITOR_DISCRETE && t->monitoring != MCP_MONITOR_BRIDGE)
+    TRADE_FAIL((unsigned)t->monitoring > MCP_MONITOR_BRIDGE ? MCP_ERR_ARGUMENT : MCP_ERR_INPUT,
+               "trade '%s': monitoring: expected discrete (the observation dates) or bridge "
+               "(continuous) for an autocallable's knock-in", id);
+  if (t->monitoring == MCP_MONITOR_BRIDGE && t->nassets > 1)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': monitoring: bridge watches one underlying; expected "
+               "discrete for a worst-of on %zu assets", id, t->nassets);
+  return MCP_OK;
+}
+
 /* The terms of the products with per-path arrays; the schedule is valid. */
 static mcp_status check_private_terms(mcp_portfolio *p, const mcp_trade *t)
 {
@@ -261,6 +320,8 @@ static mcp_status check_private_terms(mcp_portfolio *p, const mcp_trade *t)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': global_cap: expected at least global_floor "
                  "(%g), got %g", id, t->global_floor, t->global_cap);
     break;
+  case MCP_PRODUCT_AUTOCALLABLE:
+    return check_autocall_terms(p, t);
   default: /* moving window */
     if (t->window < 1 || t->window > n || t->window > room)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': window: expected 1 to %zu fixings, got %zu", id,
@@ -287,7 +348,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
   if ((unsigned)t->product >= MCP_PRODUCT_COUNT)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected european, digital, asian, "
                "barrier, lookback, basket, best-of, worst-of, american, himalaya, cliquet, "
-               "moving-window or bermudan", id);
+               "moving-window, bermudan or autocallable", id);
   if (t->engine != MCP_ENGINE_DEFAULT && t->engine != MCP_ENGINE_MC &&
       t->engine != MCP_ENGINE_PDE)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': engine: expected MCP_ENGINE_DEFAULT, "
@@ -340,7 +401,17 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': underlying: expected %s", id, why);
     if (t->nassets || t->assets || t->weights)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only basket, best-of, worst-of, "
-                 "himalaya, american and bermudan have several", id);
+                 "himalaya, american, bermudan and autocallable have several", id);
+  }
+  if (t->product != MCP_PRODUCT_AUTOCALLABLE) {
+    const char *field = t->initial_fixings ? "initial_fixings"
+                        : t->autocall_levels ? "autocall_levels"
+                        : t->coupon != 0     ? "coupon"
+                        : t->knock_in != 0   ? "knock_in"
+                        : t->memory != 0     ? "memory"
+                                             : NULL;
+    if (field)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': %s: only an autocallable has one", id, field);
   }
   mcp_status st = check_exercise_terms(p, t);
   if (st != MCP_OK)
@@ -435,7 +506,20 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
                   .exercises = t->product == MCP_PRODUCT_AMERICAN
                                    ? (t->exercises ? t->exercises : MCP_DEFAULT_EXERCISES)
                                    : 0};
-  int ok = c.id && c.asset && c.fix && (!basket || c.weight);
+  int autocall = t->product == MCP_PRODUCT_AUTOCALLABLE;
+  if (autocall) {
+    c.coupon = t->coupon;
+    c.coupon_barrier = t->coupon_barrier;
+    c.knock_in = t->knock_in;
+    c.memory = t->memory != 0;
+    if ((c.autocall = malloc(nfix * sizeof(double))))
+      for (size_t k = 0; k < nfix; k++)
+        c.autocall[k] = t->autocall_levels ? t->autocall_levels[k] : t->autocall_level;
+    if ((c.initial = malloc(na * sizeof(double))))
+      memcpy(c.initial, t->initial_fixings, na * sizeof(double));
+  }
+  int ok = c.id && c.asset && c.fix && (!basket || c.weight) &&
+           (!autocall || (c.autocall && c.initial));
   for (size_t a = 0; ok && a < na; a++)
     ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;
   if (!ok) {

@@ -24,12 +24,16 @@ typedef struct mcpi_trade {
   mcp_monitoring monitoring;
   int methods; /* MCP_METHODS_DEFAULT or flags */
   mcp_engine engine;
-  double notional;                  /* Himalaya, cliquet */
+  double notional;                  /* Himalaya, cliquet, autocallable */
   size_t best;                      /* cliquet */
   double local_floor, local_cap, global_floor, global_cap;
   size_t window;                    /* moving window */
   mcp_product payoff;               /* American, Bermudan on several assets: 0 the basket */
   size_t exercises;                 /* American by Monte Carlo: its equally spaced dates */
+  double *autocall;                 /* autocallable: the autocall level at each fixing, */
+  double *initial;                  /* and its assets' initial fixings */
+  double coupon, coupon_barrier, knock_in;
+  int memory;
   int line, column;                 /* where mcp_portfolio_load read it, or 0 */
 } mcpi_trade;
 

@@ -52,14 +52,47 @@ static double martingale_limit(unsigned reps)
 static int martingale(const mcp_portfolio *p, const mcpi_job *j, const mcpi_accum *acc,
                       size_t ncol, unsigned reps)
 {
-  for (size_t t = j->nreal; t < j->ntrades; t++) {
+  for (size_t t = j->nreal + j->nred; t < j->ntrades; t++) {
     mcp_estimate e;
     mcpi_estimate_replicates(&acc[t], ncol, reps, &e);
-    double want = j->fwd[t - j->nreal], miss = fabs(e.price - want);
+    double want = j->fwd[t - j->nreal - j->nred], miss = fabs(e.price - want);
     if (!(miss <= martingale_limit(reps) * e.std_error || miss <= rounding(p) * want))
       return 0;
   }
   return 1;
+}
+
+/* The autocallables' redemption probabilities (plan.h: each job's columns
+ * after its real trades, a date each, in the order of its trades). */
+static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *plan,
+                                      mcpi_accum **acc, long k, mcp_results *r)
+{
+  size_t total = 0;
+  for (size_t i = 0; i < p->n; i++)
+    total += p->t[i].product == MCP_PRODUCT_AUTOCALLABLE ? p->t[i].nfix : 0;
+  if (!total)
+    return MCP_OK;
+  if (!(r->red_off = calloc(p->n + 1, sizeof *r->red_off)) ||
+      !(r->red_time = malloc(total * sizeof *r->red_time)) ||
+      !(r->red = malloc(total * sizeof *r->red)))
+    return MCP_ERR_NO_MEMORY;
+  for (size_t i = 0; i < p->n; i++) {
+    const mcpi_trade *t = &p->t[i];
+    size_t n = t->product == MCP_PRODUCT_AUTOCALLABLE ? t->nfix : 0;
+    r->red_off[i + 1] = r->red_off[i] + n;
+    memcpy(r->red_time + r->red_off[i], t->fix, n * sizeof *r->red_time);
+  }
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    const mcpi_job *j = &plan->jobs[ji];
+    unsigned reps = mcpi_job_replicates(plan, j);
+    size_t ncol = mcpi_job_columns(j, 0), col = (size_t)(k + 1) * (j->ntrades + 1) + j->nreal;
+    for (size_t t = 0; t < j->nreal; t++) {
+      size_t i = j->trade[t];
+      for (size_t d = r->red_off[i]; d < r->red_off[i + 1]; d++)
+        mcpi_estimate_replicates(&acc[ji][col++], ncol, reps, &r->red[d]);
+    }
+  }
+  return MCP_OK;
 }
 
 static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_accum **acc,
@@ -95,7 +128,7 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
     if (!(r->id[i] = strdup(p->t[i].id)))
       return MCP_ERR_NO_MEMORY;
   }
-  return MCP_OK;
+  return collect_redemptions(p, plan, acc, k, r);
 }
 
 /* The name of market underlying a, or NULL. */

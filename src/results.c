@@ -45,6 +45,9 @@ void mcp_results_destroy(mcp_results *r)
     free(r->sens[i].s);
   }
   free(r->sens);
+  free(r->red_off);
+  free(r->red_time);
+  free(r->red);
   free(r);
 }
 
@@ -158,6 +161,23 @@ mcp_status mcp_results_trade(const mcp_results *r, size_t i, mcp_estimate *e)
   if (i >= r->n)
     return MCP_ERR_NOT_FOUND;
   *e = r->est[i];
+  return MCP_OK;
+}
+
+size_t mcp_results_redemptions(const mcp_results *r, size_t i)
+{
+  return r && r->red_off && i < r->n ? r->red_off[i + 1] - r->red_off[i] : 0;
+}
+
+mcp_status mcp_results_redemption(const mcp_results *r, size_t i, size_t k, double *time,
+                                  mcp_estimate *probability)
+{
+  if (!r || !time || !probability)
+    return MCP_ERR_ARGUMENT;
+  if (k >= mcp_results_redemptions(r, i))
+    return MCP_ERR_NOT_FOUND;
+  *time = r->red_time[r->red_off[i] + k];
+  *probability = r->red[r->red_off[i] + k];
   return MCP_OK;
 }
 

@@ -30,6 +30,11 @@ struct mcp_results {
   mcp_backend backend;
   double seconds;
   mcpi_sens_list *sens; /* n + 1 lists: the trades', then the book's; or NULL */
+  /* autocallables' redemption probabilities: trade i's dates red_off[i] ..
+   * red_off[i + 1] - 1 of red_time and red; all NULL where there are none */
+  size_t *red_off;
+  double *red_time;
+  mcp_estimate *red;
 };
 
 /* Appends a sensitivity named after its Greek and, with suffix, its

@@ -326,6 +326,15 @@ cp "$TMP/out" "$TMP/arrays.csv"
 run price --market "$MARKET" --portfolio "$ARRAYS" --format csv --placement registers
 check "--placement leaves the prices alone" '
   status 0 && grep -q "^cliquet," "$TMP/out" && cmp -s "$TMP/out" "$TMP/arrays.csv"'
+check "an autocallable's redemption probabilities in the CSV" '
+  grep -q "^autocall,price," "$TMP/out" && grep -q "^autocall,redemption:0.5," "$TMP/out" &&
+  grep -q "^autocall,redemption:1," "$TMP/out"'
+run price --market "$MARKET" --portfolio "$ARRAYS"
+check "the table lists the redemption probabilities" '
+  status 0 && out_has "redeems_at" && out_has "^autocall  *0.500000  *0\.[0-9]*  *0\.[0-9]*$"'
+run price --market "$MARKET" --portfolio "$ARRAYS" --format json
+check "the JSON gives each date its probability" '
+  status 0 && out_has "\"redemption\": \[{\"time\": 0.5, \"probability\": 0\.[0-9]*, "'
 
 run price --market "$MARKET" --portfolio "$BOOK" --normals registers
 check "--normals registers exits 2 naming the modes" 'status 2 && err_has "fused or stored"'

@@ -89,6 +89,14 @@ static void assert_identical(const mcp_results *a, const mcp_results *b)
   mcp_results_total(a, &x);
   mcp_results_total(b, &y);
   assert_memory_equal(&x, &y, sizeof x);
+  for (size_t i = 0; i < mcp_results_count(a); i++) { /* autocallables' redemptions */
+    double s, t;
+    assert_int_equal(mcp_results_redemptions(a, i), mcp_results_redemptions(b, i));
+    for (size_t k = 0; mcp_results_redemption(a, i, k, &s, &x) == MCP_OK; k++) {
+      assert_int_equal(mcp_results_redemption(b, i, k, &t, &y), MCP_OK);
+      assert_memory_equal(&x, &y, sizeof x);
+    }
+  }
 }
 
 static void assert_close(double a, double b, double rel, const char *what, const char *id)
@@ -346,6 +354,12 @@ static double largest_difference(const mcp_results *g, const mcp_results *c, dou
     assert_close(x.price, y.price, rel, "price", mcp_results_trade_id(g, i));
     assert_close(x.std_error, y.std_error, 100 * rel, "std error", mcp_results_trade_id(g, i));
     worst = fmax(worst, fabs(x.price - y.price) / fmax(fabs(y.price), 1e-300));
+    double s, t;
+    assert_int_equal(mcp_results_redemptions(g, i), mcp_results_redemptions(c, i));
+    for (size_t k = 0; mcp_results_redemption(g, i, k, &s, &x) == MCP_OK; k++) {
+      assert_int_equal(mcp_results_redemption(c, i, k, &t, &y), MCP_OK);
+      assert_close(x.price, y.price, rel, "redemption probability", mcp_results_trade_id(g, i));
+    }
   }
   return worst;
 }
@@ -820,6 +834,53 @@ static mcp_portfolio *array_book(uint64_t paths, int big, int methods)
       t.rebate = k;
       add(p, &t);
     }
+    /* an autocallable a day (quarterly dates), memory on A, the knock-in on
+     * the bridge on H, a level a date on M */
+    static const double spot[3] = {100, 100, 80}, levels[4] = {1.1, 1.05, 1.0, 0.95};
+    mcp_trade t;
+    mcp_trade_init(&t);
+    snprintf(id, sizeof id, "%s-autocall", und[u]);
+    t.id = id;
+    t.underlying = und[u];
+    t.product = MCP_PRODUCT_AUTOCALLABLE;
+    t.strike = 1;
+    t.maturity = 1;
+    t.nfixings = 4;
+    for (int i = 0; i < 4; i++)
+      fix[i] = 0.25 * (i + 1);
+    t.fixings = fix;
+    t.initial_fixings = &spot[u];
+    t.notional = 100;
+    t.coupon = 0.02;
+    t.coupon_barrier = 0.8;
+    t.autocall_level = 1.0;
+    t.autocall_levels = u == 2 ? levels : NULL;
+    t.memory = u == 0;
+    t.knock_in = 0.7;
+    t.monitoring = u == 1 ? MCP_MONITOR_BRIDGE : MCP_MONITOR_DISCRETE;
+    add(p, &t);
+  }
+  {
+    static const double initial[3] = {95, 52, 1190};
+    mcp_trade t;
+    mcp_trade_init(&t);
+    t.id = "worst-autocall";
+    t.product = MCP_PRODUCT_AUTOCALLABLE;
+    t.nassets = 3;
+    t.assets = many;
+    t.strike = 0.9;
+    t.maturity = 1.5;
+    t.nfixings = 3;
+    for (int i = 0; i < 3; i++)
+      fix[i] = 0.5 * (i + 1);
+    t.fixings = fix;
+    t.initial_fixings = initial;
+    t.notional = 100;
+    t.coupon = 0.05;
+    t.autocall_level = 1.0;
+    t.memory = 1;
+    t.knock_in = 0.6;
+    add(p, &t);
   }
   for (int k = 0; k < 2; k++) {
     mcp_trade t;

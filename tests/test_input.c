@@ -488,12 +488,13 @@ static const bad_case bad_cases[] = {
     /* products */
     {"bad_product.json", 0, MCP_ERR_INPUT,
      ":3:30: trades[0].product: expected one of european, digital, asian, barrier, lookback, "
-     "basket, best-of, worst-of, american, himalaya, cliquet, moving-window, bermudan, got "
+     "basket, best-of, worst-of, american, himalaya, cliquet, moving-window, bermudan, "
+     "autocallable, got "
      "\"rainbow\""},
     {"bad_product_key.json", 0, MCP_ERR_INPUT,
      ":4:37: trades[0].fixings: unknown field; expected one of id, product, type, underlying, "
      "strike, maturity, quantity, digital, cash, methods, method (fixings is for products asian, "
-     "barrier, lookback, himalaya, cliquet and moving-window)"},
+     "barrier, lookback, himalaya, cliquet, moving-window and autocallable)"},
     {"bad_digital.json", 0, MCP_ERR_INPUT,
      ":3:52: trades[0].digital: expected one of cash-or-nothing, asset-or-nothing, "
      "got \"binary\""},
@@ -534,8 +535,8 @@ static const bad_case bad_cases[] = {
     {"bad_basket_underlying.json", 0, MCP_ERR_INPUT,
      ":3:56: trades[0].underlying: unknown field; expected one of id, product, type, strike, "
      "maturity, quantity, assets, weights, methods, method (underlying is for products "
-     "european, digital, asian, barrier, lookback, american, cliquet, moving-window and "
-     "bermudan)"},
+     "european, digital, asian, barrier, lookback, american, cliquet, moving-window, "
+     "bermudan and autocallable)"},
     {"bad_best_of_weights.json", 0, MCP_ERR_INPUT,
      ":4:7: trades[0].weights: unknown field; expected one of id, product, type, strike, "
      "maturity, quantity, assets, methods, method (weights is for products basket, american "
@@ -571,7 +572,29 @@ static const bad_case bad_cases[] = {
      ":3:81: trades[0].strike: unknown field; expected one of id, product, underlying, "
      "maturity, quantity, fixings, notional, best, local_floor, local_cap, global_floor, "
      "global_cap, methods, method (strike is for products european, digital, asian, barrier, "
-     "lookback, basket, best-of, worst-of, american, himalaya, moving-window and bermudan)"},
+     "lookback, basket, best-of, worst-of, american, himalaya, moving-window, bermudan and "
+     "autocallable)"},
+    {"bad_autocall_initial.json", 0, MCP_ERR_INPUT,
+     ":4:47: trades[0].initial_fixings: expected 2 spots, one for each asset, got 1"},
+    {"bad_autocall_levels.json", 0, MCP_ERR_INPUT,
+     ":4:51: trades[0].autocall_level: expected 3 levels, one for each fixing, got 2"},
+    {"bad_autocall_level.json", 0, MCP_ERR_INPUT,
+     ":4:50: trades[0].autocall_level[1]: expected a finite level > 0 (a fraction of the "
+     "initial spot), or null (not callable), got 0"},
+    {"bad_autocall_memory.json", 0, MCP_ERR_INPUT,
+     ":4:59: trades[0].memory: expected true or false, got \"yes\""},
+    {"bad_autocall_maturity.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: trade 'AC': fixings: expected the last observation date at the "
+     "maturity, 2, got 1.5"},
+    {"bad_autocall_bridge.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: trade 'AC': monitoring: bridge watches one underlying; expected "
+     "discrete for a worst-of on 2 assets"},
+    {"bad_autocall_type.json", 0, MCP_ERR_INPUT,
+     ":3:65: trades[0].type: unknown field; expected one of id, product, underlying, strike, "
+     "maturity, quantity, fixings, monitoring, assets, notional, initial_fixings, "
+     "autocall_level, coupon, coupon_barrier, memory, knock_in, methods, method (type is for "
+     "products european, digital, asian, barrier, lookback, basket, best-of, worst-of, "
+     "american, himalaya, moving-window and bermudan)"},
     {"bad_cliquet_cap.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: trade 'C1': local_cap: expected at least local_floor (0.05), got 0.01"},
     {"bad_window_missing.json", 0, MCP_ERR_INPUT,

@@ -63,6 +63,21 @@ static int has_greeks(const mcp_results *r)
   return 0;
 }
 
+/* Whether some trade reports redemption probabilities (autocallables). */
+static int has_redemptions(const mcp_results *r)
+{
+  for (size_t i = 0; i < mcp_results_count(r); i++)
+    if (mcp_results_redemptions(r, i))
+      return 1;
+  return 0;
+}
+
+/* The measure name of an autocallable's redemption at time t. */
+static void redemption_name(char *buf, size_t len, double t)
+{
+  snprintf(buf, len, "redemption:%.10g", t);
+}
+
 enum { NCOL = 8, CELL = 40 };
 static const char *const column_names[NCOL] = {"id",       "quantity",  "price", "std_error",
                                                "ci95_low", "ci95_high", "value", "method"};
@@ -163,6 +178,20 @@ static void write_greek_table(out *o, const mcp_results *r, int idw)
     }
 }
 
+/* The autocallables' redemption probabilities, a line a date. */
+static void write_redemption_table(out *o, const mcp_results *r, int idw)
+{
+  emit(o, "\n%-*s  %12s  %12s  %12s\n", idw, "id", "redeems_at", "probability", "std_error");
+  for (size_t i = 0; i < mcp_results_count(r); i++) {
+    double t;
+    mcp_estimate e;
+    for (size_t k = 0; mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
+      emit_left(o, mcp_results_trade_id(r, i), idw);
+      emit(o, "  %12.6f  %12.6f  %12.6f\n", t, e.price, e.std_error);
+    }
+  }
+}
+
 static void write_table(out *o, const mcp_results *r)
 {
   size_t n = mcp_results_count(r);
@@ -197,6 +226,8 @@ static void write_table(out *o, const mcp_results *r)
     emit(o, "\n");
   }
   write_warnings(o, r);
+  if (has_redemptions(r))
+    write_redemption_table(o, r, width[0]);
   if (has_greeks(r))
     write_greek_table(o, r, width[0]);
 }
@@ -219,8 +250,9 @@ static void csv_field(out *o, const char *s)
   emit(o, "\"");
 }
 
-/* With Greeks: a row a trade (or TOTAL) and measure, the price first. */
-static void write_greek_csv(out *o, const mcp_results *r)
+/* With Greeks or redemption probabilities: a row a trade (or TOTAL) and
+ * measure, the price first. */
+static void write_measure_csv(out *o, const mcp_results *r)
 {
   emit(o, "id,measure,value,std_error,ci95_low,ci95_high,method\n");
   row w;
@@ -230,6 +262,15 @@ static void write_greek_csv(out *o, const mcp_results *r)
     csv_field(o, w.id);
     emit(o, ",%s,%.17g,%.17g,%.17g,%.17g,%s\n", w.is_total ? "value" : "price",
          w.is_total ? w.value : w.e.price, w.e.std_error, w.e.ci_low, w.e.ci_high, w.method);
+    double t;
+    mcp_estimate e;
+    for (size_t k = 0; !w.is_total && mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
+      char name[64];
+      redemption_name(name, sizeof name, t);
+      csv_field(o, w.id);
+      emit(o, ",%s,%.17g,%.17g,%.17g,%.17g,%s\n", name, e.price, e.std_error, e.ci_low,
+           e.ci_high, w.method);
+    }
     for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++) {
       csv_field(o, w.id);
       emit(o, ",");
@@ -242,8 +283,8 @@ static void write_greek_csv(out *o, const mcp_results *r)
 
 static void write_csv(out *o, const mcp_results *r)
 {
-  if (has_greeks(r)) {
-    write_greek_csv(o, r);
+  if (has_greeks(r) || has_redemptions(r)) {
+    write_measure_csv(o, r);
     return;
   }
   for (int c = 0; c < NCOL; c++)
@@ -321,6 +362,24 @@ static void json_greeks(out *o, const mcp_results *r, size_t i)
   emit(o, "}");
 }
 
+/* , "redemption": [{time, probability, std_error, ci95_low, ci95_high}, ...] */
+static void json_redemptions(out *o, const mcp_results *r, size_t i)
+{
+  double t;
+  mcp_estimate e;
+  if (!mcp_results_redemptions(r, i))
+    return;
+  emit(o, ", \"redemption\": [");
+  for (size_t k = 0; mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
+    emit(o, "%s{\"time\": ", k ? ", " : "");
+    json_number(o, t);
+    json_member(o, "probability", e.price);
+    json_interval(o, &e);
+    emit(o, "}");
+  }
+  emit(o, "]");
+}
+
 static void write_json(out *o, const mcp_results *r)
 {
   emit(o, "{\n  \"backend\": ");
@@ -348,6 +407,7 @@ static void write_json(out *o, const mcp_results *r)
         json_string(o, mcp_warning_name((mcp_warning)(1u << b)));
       }
     emit(o, "]");
+    json_redemptions(o, r, i);
     json_greeks(o, r, i);
     emit(o, "}");
   }
