@@ -10,17 +10,18 @@
  *     matching its conditional mean m and variance s^2; the log-spot by the
  *     central discretisation (gamma1 = gamma2 = 1/2) with the martingale
  *     correction K0*, so that E[S(t + dt) | S(t), v(t)] = S(t) e^{(r-q) dt}.
- * zv drives the variance, zx (independent) the log-spot. */
+ * zv drives the variance, zx (independent) the log-spot; h holds the
+ * parameters (path.h), scheme the mcp_heston_scheme. */
 
 MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, MCPI_REAL *var,
-                                                   const mcpi_job_view *j, MCPI_REAL drift,
-                                                   MCPI_REAL dt, MCPI_REAL ekdt, MCPI_REAL zv,
-                                                   MCPI_REAL zx)
+                                                   const mcpi_heston *h, int scheme,
+                                                   MCPI_REAL drift, MCPI_REAL dt, MCPI_REAL ekdt,
+                                                   MCPI_REAL zv, MCPI_REAL zx)
 {
-  const MCPI_REAL kappa = (MCPI_REAL)j->kappa, theta = (MCPI_REAL)j->theta,
-                  xi = (MCPI_REAL)j->xi, rho = (MCPI_REAL)j->rho, half = (MCPI_REAL)0.5;
+  const MCPI_REAL kappa = (MCPI_REAL)h->kappa, theta = (MCPI_REAL)h->theta,
+                  xi = (MCPI_REAL)h->xi, rho = (MCPI_REAL)h->rho, half = (MCPI_REAL)0.5;
   MCPI_REAL v0 = *v;
-  if (j->scheme == MCP_HESTON_EULER) {
+  if (scheme == MCP_HESTON_EULER) {
     MCPI_REAL vp = v0 > 0 ? v0 : 0, sq = MCPI_SQRT(vp * dt);
     *x += drift - half * vp * dt + sq * (rho * zv + MCPI_SQRT(1 - rho * rho) * zx);
     *v = v0 + kappa * (theta - vp) * dt + xi * sq * zv;

@@ -40,6 +40,11 @@
 #define MCPI_TRACK_LOG_SUM 1
 #define MCPI_TRACK_EXTREMA 2
 
+/* An underlying's Heston parameters (heston.h). */
+typedef struct mcpi_heston {
+  double kappa, theta, xi, rho, v0;
+} mcpi_heston;
+
 typedef struct mcpi_job_view {
   double log_spot;           /* single asset */
   int32_t nelem, ntrades;    /* elements (steps x factors) and trades */
@@ -59,7 +64,7 @@ typedef struct mcpi_job_view {
                               * (bridge lookbacks, path_body.h), 0: none */
   double lr_b;               /* the first element's b: the likelihood-ratio score's */
   const double *sqrt_dt;     /* gstate: each element's step's sqrt(dt) */
-  double kappa, theta, xi, rho, v0;      /* Heston */
+  mcpi_heston heston[MCP_MAX_ASSETS];   /* Heston: an asset's parameters */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */
   double mon_log_barrier[MCPI_MAX_MONITORS];
   int32_t mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS]; /* last step watched */

@@ -65,7 +65,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
                                                  const mcpi_job_view *j, int pass)
 {
   st->x = st->x0 = (MCPI_REAL)j->log_spot;
-  st->v = (MCPI_REAL)j->v0;
+  st->v = (MCPI_REAL)j->heston[0].v0;
   st->var = st->z1 = st->a1 = st->b1 = st->z0 = 0;
   st->sign = pass ? -1 : 1;
   st->step = 0;
@@ -239,7 +239,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
       st->b1 = b;
     } else {
       st->x0 = st->x;
-      MCPI_P(mcpi_heston_step)(&st->x, &st->v, &st->var, j, st->a1, st->b1, a, st->z1, z);
+      MCPI_P(mcpi_heston_step)(&st->x, &st->v, &st->var, &j->heston[0], j->scheme, st->a1,
+                               st->b1, a, st->z1, z);
     }
     break;
   case MCPI_MODEL_MERTON:

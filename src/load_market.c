@@ -43,7 +43,8 @@ static const char *const correlation_keys[] = {"underlyings", "matrix"};
 #define SURFACE_WHAT "a surface object {times, spots, values}"
 static const char *const surface_keys[] = {"times", "spots", "values"};
 #define CORRELATION_WHAT "a correlation object {underlyings, matrix}"
-#define CORR_NAMES_WHAT "an array of 2 to 16 underlying names"
+#define CORR_NAMES_WHAT                                                                    \
+  "an array of 2 to 32 names of underlyings (NAME:variance: a Heston one's variance)"
 
 
 /* A curve read from the file, set once its underlying is added. */
@@ -338,27 +339,26 @@ done:
   return st;
 }
 
-/* The underlyings of a correlation block, at path: n names of Black-Scholes
- * underlyings of the file, none twice. */
+/* The underlyings of a correlation block, at path: n names of the
+ * Brownian motions of the file's underlyings (mcpi_market_bm: Black-Scholes
+ * and Heston spots, NAME:variance of a Heston one), none twice. */
 static mcp_status read_correlated(const mcpi_json_doc *d, const mcpi_json_path *path,
                                   json_t *list, const mcp_market *m, const char **names)
 {
   size_t i;
   json_t *v;
   const char *why;
-  if (json_array_size(list) > MCP_MAX_ASSETS)
+  if (json_array_size(list) > MCPI_MAX_BMS)
     return mcpi_json_expected(d, path, CORR_NAMES_WHAT);
   json_array_foreach(list, i, v) {
     const mcpi_json_path at = {path, NULL, i};
-    const mcpi_underlying *u;
+    size_t bm;
+    int found;
     if ((why = mcpi_check_name(json_is_string(v) ? json_string_value(v) : NULL)))
       return mcpi_json_expected(d, &at, why);
     names[i] = json_string_value(v);
-    if (!(u = mcpi_market_find(m, names[i])))
-      return mcpi_json_expected(d, &at, "the name of an underlying of this file");
-    if (u->model != MCPI_MODEL_BLACK_SCHOLES)
-      return mcpi_json_expected(d, &at,
-                                "a Black-Scholes underlying (only those are correlated)");
+    if ((why = mcpi_market_bm(m, names[i], &bm, &found)))
+      return mcpi_json_expected(d, &at, why);
     for (size_t k = 0; k < i; k++)
       if (strcmp(names[k], names[i]) == 0) {
         char what[96];
@@ -413,8 +413,8 @@ static mcp_status read_correlation(const mcpi_json_doc *d, const mcpi_json_path 
                                    json_t *obj, mcp_market *m)
 {
   const mcpi_json_path names_path = {path, "underlyings", 0}, matrix_path = {path, "matrix", 0};
-  const char *names[MCP_MAX_ASSETS];
-  double c[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+  const char *names[MCPI_MAX_BMS];
+  double c[MCPI_MAX_BMS * MCPI_MAX_BMS];
   json_t *list, *rows;
   mcp_status st;
   if ((st = mcpi_json_object(d, path, obj, CORRELATION_WHAT, correlation_keys,

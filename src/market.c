@@ -1,6 +1,7 @@
 /* market.c: building and querying a market. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "local_vol.h"
@@ -413,8 +414,20 @@ size_t mcpi_cholesky(size_t n, const double *c, double *l)
 
 double mcpi_market_correlation(const mcp_market *m, size_t a, size_t b)
 {
+  return mcpi_market_bm_correlation(m, MCPI_SPOT_BM(a), MCPI_SPOT_BM(b));
+}
+
+void mcpi_market_bm_name(const mcp_market *m, size_t x, char *buf, size_t len)
+{
+  snprintf(buf, len, "%s%s", m->u[x / 2].name, x % 2 ? ":variance" : "");
+}
+
+double mcpi_market_bm_correlation(const mcp_market *m, size_t a, size_t b)
+{
   if (a == b)
     return 1;
+  if (a / 2 == b / 2) /* a Heston underlying's spot and variance */
+    return m->u[a / 2].rho;
   size_t lo = a < b ? a : b, hi = a < b ? b : a;
   for (size_t i = 0; i < m->ncorr; i++)
     if (m->corr[i].a == lo && m->corr[i].b == hi)
@@ -442,32 +455,55 @@ static mcp_status set_pair(mcp_market *m, size_t a, size_t b, double rho)
   return MCP_OK;
 }
 
+const char *mcpi_market_bm(const mcp_market *m, const char *name, size_t *bm, int *found)
+{
+  static const char suffix[] = ":variance";
+  const mcpi_underlying *u = name ? mcpi_market_find(m, name) : NULL;
+  size_t len = name ? strlen(name) : 0, k = sizeof suffix - 1;
+  *found = 1;
+  if (u) {
+    *bm = MCPI_SPOT_BM((size_t)(u - m->u));
+    return u->model == MCPI_MODEL_BLACK_SCHOLES || u->model == MCPI_MODEL_HESTON
+               ? NULL
+               : "a Black-Scholes or Heston underlying (only those are correlated)";
+  }
+  if (len > k && strcmp(name + len - k, suffix) == 0) {
+    char base[MCPI_MAX_ID + 1];
+    if (len - k <= MCPI_MAX_ID) {
+      memcpy(base, name, len - k);
+      base[len - k] = 0;
+      if ((u = mcpi_market_find(m, base)) && u->model == MCPI_MODEL_HESTON) {
+        *bm = MCPI_VARIANCE_BM((size_t)(u - m->u));
+        return NULL;
+      }
+    }
+    *found = u != NULL;
+    return "NAME:variance of a Heston underlying of the market";
+  }
+  *found = 0;
+  return "the name of an underlying of the market (or NAME:variance of a Heston one)";
+}
+
 mcp_status mcp_market_set_correlation(mcp_market *m, size_t n, const char *const *names,
                                       const double *c)
 {
   if (!m)
     return MCP_ERR_ARGUMENT;
-  if (n < 2 || n > MCP_MAX_ASSETS || !names || !c)
+  if (n < 2 || n > MCPI_MAX_BMS || !names || !c)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
-                     "correlation: expected 2 to %d names and an n x n matrix", MCP_MAX_ASSETS);
-  size_t idx[MCP_MAX_ASSETS];
-  double l[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+                     "correlation: expected 2 to %d names and an n x n matrix", MCPI_MAX_BMS);
+  size_t bm[MCPI_MAX_BMS];
+  double l[MCPI_MAX_BMS * MCPI_MAX_BMS];
   for (size_t i = 0; i < n; i++) {
-    const mcpi_underlying *u = names[i] ? mcpi_market_find(m, names[i]) : NULL;
-    if (!u)
-      return mcpi_fail(m->err, MCP_ERR_NOT_FOUND,
-                       "correlation: underlying %zu ('%s') is not in the market", i,
-                       names[i] ? names[i] : "(null)");
-    if (u->model != MCPI_MODEL_BLACK_SCHOLES)
-      return mcpi_fail(m->err, MCP_ERR_INPUT,
-                       "correlation: underlying '%s' is not Black-Scholes; only "
-                       "Black-Scholes underlyings are correlated",
-                       names[i]);
-    idx[i] = (size_t)(u - m->u);
+    int found;
+    const char *why = mcpi_market_bm(m, names[i], &bm[i], &found);
+    if (why)
+      return mcpi_fail(m->err, found ? MCP_ERR_INPUT : MCP_ERR_NOT_FOUND,
+                       "correlation: names[%zu] ('%s'): expected %s", i,
+                       names[i] ? names[i] : "(null)", why);
     for (size_t k = 0; k < i; k++)
-      if (idx[k] == idx[i])
-        return mcpi_fail(m->err, MCP_ERR_INPUT, "correlation: underlying '%s' is named twice",
-                         names[i]);
+      if (bm[k] == bm[i])
+        return mcpi_fail(m->err, MCP_ERR_INPUT, "correlation: '%s' is named twice", names[i]);
   }
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++) {
@@ -481,19 +517,26 @@ mcp_status mcp_market_set_correlation(mcp_market *m, size_t n, const char *const
                          "correlation: matrix[%zu][%zu]: expected a symmetric matrix, got %g "
                          "and %g at [%zu][%zu]",
                          i, j, x, c[j * n + i], j, i);
+      double own = mcpi_market_bm_correlation(m, bm[i], bm[j]);
+      if (i != j && bm[i] / 2 == bm[j] / 2 && x != own)
+        return mcpi_fail(m->err, MCP_ERR_INPUT,
+                         "correlation: matrix[%zu][%zu]: expected %g, the rho of '%s' (its "
+                         "spot's and its variance's correlation), got %g",
+                         i, j, own, m->u[bm[i] / 2].name, x);
     }
   size_t row = mcpi_cholesky(n, c, l);
   if (row)
     return mcpi_fail(m->err, MCP_ERR_INPUT,
                      "correlation: the matrix is not positive definite (its Cholesky "
-                     "factorisation fails at row %zu, underlying '%s')",
+                     "factorisation fails at row %zu, '%s')",
                      row - 1, names[row - 1]);
   for (size_t i = 0; i < n; i++)
-    for (size_t j = i + 1; j < n; j++) {
-      mcp_status st = set_pair(m, idx[i], idx[j], c[i * n + j]);
-      if (st != MCP_OK)
-        return st;
-    }
+    for (size_t j = i + 1; j < n; j++)
+      if (bm[i] / 2 != bm[j] / 2) {
+        mcp_status st = set_pair(m, bm[i], bm[j], c[i * n + j]);
+        if (st != MCP_OK)
+          return st;
+      }
   return MCP_OK;
 }
 

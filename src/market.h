@@ -30,8 +30,13 @@ typedef struct mcpi_underlying {
   double *cash_t, *cash_amount;
 } mcpi_underlying;
 
+/* The Brownian motions of the market: underlying i's spot is 2 i, a Heston
+ * underlying's variance 2 i + 1. */
+#define MCPI_SPOT_BM(i) (2 * (i))
+#define MCPI_VARIANCE_BM(i) (2 * (i) + 1)
+
 typedef struct mcpi_correlation {
-  size_t a, b; /* underlying indices, a < b */
+  size_t a, b; /* Brownian motions of two underlyings, a < b */
   double rho;
 } mcpi_correlation;
 
@@ -66,6 +71,19 @@ double mcpi_cash_carried(const mcpi_underlying *u, double origin, double t);
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name);
 /* Correlation of underlyings a and b (1 when a == b, 0 when never set). */
 double mcpi_market_correlation(const mcp_market *m, size_t a, size_t b);
+/* Correlation of Brownian motions x and y (MCPI_SPOT_BM, MCPI_VARIANCE_BM):
+ * 1 when x == y, a Heston underlying's rho between its own two, else as
+ * set (0 when never set). */
+double mcpi_market_bm_correlation(const mcp_market *m, size_t x, size_t y);
+/* Brownian motions a correlation matrix may name: two an underlying. */
+#define MCPI_MAX_BMS (2 * MCP_MAX_ASSETS)
+/* The Brownian motion a correlation names into *bm: an underlying's spot (a
+ * Black-Scholes or Heston underlying), or "NAME:variance", a Heston
+ * underlying's variance.  NULL, or what was expected, and *found whether
+ * the underlying is in the market at all. */
+const char *mcpi_market_bm(const mcp_market *m, const char *name, size_t *bm, int *found);
+/* The name of Brownian motion x ("NAME" or "NAME:variance") into buf. */
+void mcpi_market_bm_name(const mcp_market *m, size_t x, char *buf, size_t len);
 /* Lower Cholesky factor l (n x n, row-major) of the n x n matrix c; returns
  * 0, or 1 + the row where it is not positive definite. */
 size_t mcpi_cholesky(size_t n, const double *c, double *l);

@@ -1029,11 +1029,6 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .extrema = j->extrema,
                      .lr_b = j->nelem ? j->cb[0] : 0,
                      .sqrt_dt = j->sqrt_dt,
-                     .kappa = j->u[0]->kappa,
-                     .theta = j->u[0]->theta,
-                     .xi = j->u[0]->xi,
-                     .rho = j->u[0]->rho,
-                     .v0 = j->u[0]->v0,
                      .ca = j->ca,
                      .cb = j->cb,
                      .ca_f = j->ca_f,
@@ -1056,8 +1051,11 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .chol_f = j->chol_f,
                      .trades = j->spec,
                      .seed = j->stream};
-  for (size_t a = 0; a < j->nassets; a++)
-    v.log_spots[a] = log(j->u[a]->spot);
+  for (size_t a = 0; a < j->nassets; a++) {
+    const mcpi_underlying *u = j->u[a];
+    v.log_spots[a] = log(u->spot);
+    v.heston[a] = (mcpi_heston){u->kappa, u->theta, u->xi, u->rho, u->v0};
+  }
   v.track = mcpi_job_track(j);
   v.uniform = j->nelem > 0 && j->nfactors == 1; /* read by the one-factor plain kernel */
   for (size_t e = 1; e < j->nelem && v.uniform; e++)

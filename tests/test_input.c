@@ -468,7 +468,7 @@ static const bad_case bad_cases[] = {
     /* correlations */
     {"bad_corr_not_pd.json", 1, MCP_ERR_INPUT,
      ":10:17: correlations[0].matrix: the matrix is not positive definite (its Cholesky "
-     "factorisation fails at row 2, underlying 'C')"},
+     "factorisation fails at row 2, 'C')"},
     {"bad_corr_asymmetric.json", 1, MCP_ERR_INPUT,
      ":9:56: correlations[0].matrix[1][0]: expected the value at [0][1] (a symmetric "
      "matrix), got 0.4"},
@@ -480,11 +480,17 @@ static const bad_case bad_cases[] = {
      ":9:55: correlations[0].matrix[1]: expected a row of 2 numbers, one for each "
      "underlying, got 3"},
     {"bad_corr_unknown.json", 1, MCP_ERR_INPUT,
-     ":9:28: correlations[0].underlyings[1]: expected the name of an underlying of this "
-     "file, got \"NOPE\""},
+     ":9:28: correlations[0].underlyings[1]: expected the name of an underlying of the "
+     "market (or NAME:variance of a Heston one), got \"NOPE\""},
     {"bad_corr_heston.json", 1, MCP_ERR_INPUT,
-     ":9:28: correlations[0].underlyings[1]: expected a Black-Scholes underlying (only "
-     "those are correlated), got \"H\""},
+     ":9:28: correlations[0].underlyings[1]: expected a Black-Scholes or Heston underlying "
+     "(only those are correlated), got \"M\""},
+    {"bad_corr_variance.json", 1, MCP_ERR_INPUT,
+     ":9:28: correlations[0].underlyings[1]: expected NAME:variance of a Heston underlying of "
+     "the market, got \"A:variance\""},
+    {"bad_corr_rho.json", 1, MCP_ERR_INPUT,
+     ":10:17: correlations[0].matrix: matrix[0][1]: expected -0.5, the rho of 'H' (its "
+     "spot's and its variance's correlation), got 0.3"},
     /* products */
     {"bad_product.json", 0, MCP_ERR_INPUT,
      ":3:30: trades[0].product: expected one of european, digital, asian, barrier, lookback, "

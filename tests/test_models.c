@@ -1298,9 +1298,21 @@ static void test_bad_models(void **state)
   expect_market(mcp_market_set_correlation(m, 3, abc, asym), m, MCP_ERR_INPUT, "symmetric");
   double diag[4] = {1, 0.5, 0.5, 0.9};
   expect_market(mcp_market_set_correlation(m, 2, abc, diag), m, MCP_ERR_INPUT, "diagonal");
-  const char *ah[2] = {"A", "H"};
+  const char *ah[2] = {"A", "H"}, *am[2] = {"A", "MJ"}, *hv[3] = {"H", "H:variance", "A"};
   double ok[4] = {1, 0.5, 0.5, 1};
-  expect_market(mcp_market_set_correlation(m, 2, ah, ok), m, MCP_ERR_INPUT, "Black-Scholes");
+  assert_int_equal(mcp_market_set_correlation(m, 2, ah, ok), MCP_OK); /* Heston spots too */
+  assert_int_equal(mcp_market_add_merton(m, "MJ", 100, 0.03, 0, 0.2, 1, -0.1, 0.1), MCP_OK);
+  expect_market(mcp_market_set_correlation(m, 2, am, ok), m, MCP_ERR_INPUT,
+                "a Black-Scholes or Heston underlying");
+  /* a Heston underlying's own two Brownian motions correlate by its rho */
+  double own[9] = {1, -0.5, 0.2, -0.5, 1, 0.1, 0.2, 0.1, 1};
+  expect_market(mcp_market_set_correlation(m, 3, hv, own), m, MCP_ERR_INPUT,
+                "expected -0.7, the rho of 'H'");
+  own[1] = own[3] = -0.7;
+  assert_int_equal(mcp_market_set_correlation(m, 3, hv, own), MCP_OK);
+  const char *av[2] = {"A", "A:variance"};
+  expect_market(mcp_market_set_correlation(m, 2, av, ok), m, MCP_ERR_INPUT,
+                "NAME:variance of a Heston underlying");
   const char *aa[2] = {"A", "A"};
   expect_market(mcp_market_set_correlation(m, 2, aa, ok), m, MCP_ERR_INPUT, "A");
   expect_market(mcp_market_add_heston(m, "H2", 100, 0.03, 0, 0.04, 1, 0.04, 0.5, -1.5), m,
@@ -1323,7 +1335,7 @@ static void test_bad_models(void **state)
                 MCP_ERR_INPUT, "volatility");
   expect_market(mcp_market_set_curve(m, "nobody", MCP_CURVE_RATE, 2, end2, val), m,
                 MCP_ERR_NOT_FOUND, "nobody");
-  assert_int_equal(mcp_market_size(m), 4); /* nothing half-added */
+  assert_int_equal(mcp_market_size(m), 5); /* nothing half-added */
   mcp_market_destroy(m);
 }
 
