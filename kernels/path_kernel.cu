@@ -8,6 +8,8 @@ extern "C" const void *mcpi_path_kernels_d1(int s, int di, int array, int fused)
 extern "C" const void *mcpi_path_kernels_dn(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_f1(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_fn(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_dh(int s, int di, int array, int fused);
+extern "C" const void *mcpi_path_kernels_fh(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_d1s(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_f1s(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_d1p(int s, int di, int array, int fused);
@@ -26,7 +28,8 @@ extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
   return MCPI_NREG_CAPACITIES + (placement == MCP_PLACEMENT_SHARED);
 }
 
-// The kernel of the options for a job of one or several assets and per-path
+// The kernel of the options for a job of one asset, several Black-Scholes
+// assets or several Heston assets (multi 0, 1, 2: MCPI_ASSETS_KIND) and per-path
 // arrays of arr_len elements (0: none), or with gstate the double
 // single-asset kernel whose state carries on-path vega and rho; o->small
 // picks the job-shaped state of a single-asset job (with those or without),
@@ -34,9 +37,9 @@ extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
 // prefetching.
 static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
-  static const kernel_table tables[2][3] = {
-      {mcpi_path_kernels_d1, mcpi_path_kernels_dn, mcpi_path_kernels_d1s},
-      {mcpi_path_kernels_f1, mcpi_path_kernels_fn, mcpi_path_kernels_f1s}};
+  static const kernel_table tables[2][4] = {
+      {mcpi_path_kernels_d1, mcpi_path_kernels_dn, mcpi_path_kernels_dh, mcpi_path_kernels_d1s},
+      {mcpi_path_kernels_f1, mcpi_path_kernels_fn, mcpi_path_kernels_fh, mcpi_path_kernels_f1s}};
   if (gstate)
     return (o->small ? mcpi_path_kernels_d1s : mcpi_path_kernels_d1)(
         0, 0, MCPI_NREG_CAPACITIES + 2, o->fused);
@@ -45,7 +48,7 @@ static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_l
     return (o->precision == MCP_FLOAT ? mcpi_path_kernels_f1p : mcpi_path_kernels_d1p)(
         o->strategy, 0, -1, o->fused);
   int di = mcpi_prefetch_distance_index(o->distance);
-  return tables[o->precision][multi ? 1 : o->small ? 2 : 0](o->strategy,
+  return tables[o->precision][multi ? multi : o->small ? 3 : 0](o->strategy,
                                      o->strategy == MCP_PREFETCH_NONE || di < 0 ? 0 : di,
                                      mcpi_array_kernel_index(o->placement, arr_len), o->fused);
 }
@@ -124,6 +127,7 @@ extern "C" cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_
   size_t smem = mcpi_path_smem_bytes(o, job.arr_len);
   int padding = o->padding;
   void *args[] = {&job, const_cast<void **>(&z), &ld, &n, &pay, &padding};
-  return cudaLaunchKernel(kernel_for(o, job.nassets > 1, job.arr_len, job.gstate), dim3(g),
-                          dim3((unsigned)o->block), args, smem, stream);
+  return cudaLaunchKernel(kernel_for(o, MCPI_ASSETS_KIND(job.nassets, job.model), job.arr_len,
+                                     job.gstate),
+                          dim3(g), dim3((unsigned)o->block), args, smem, stream);
 }

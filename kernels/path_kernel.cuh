@@ -83,6 +83,12 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_fp, float, mcpi_path_init_fp, mcpi_path_step
                     mcpi_path_survival_fp, __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
                     mcpi_multi_finish, mcpi_multi_log_spots, mcpi_multi_survival, __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_mheston_state, double, mcpi_mheston_init, mcpi_mheston_step,
+                    mcpi_mheston_finish, mcpi_mheston_log_spots, mcpi_mheston_survival,
+                    __forceinline__)
+MCPI_BODY_OVERLOADS(mcpi_mheston_state_f, float, mcpi_mheston_init_f, mcpi_mheston_step_f,
+                    mcpi_mheston_finish_f, mcpi_mheston_log_spots_f, mcpi_mheston_survival_f,
+                    __forceinline__)
 MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
                     mcpi_multi_finish_f, mcpi_multi_log_spots_f,
                     mcpi_multi_survival_f, __forceinline__)
@@ -128,7 +134,8 @@ static __device__ __forceinline__ void body_finish(const with_array<St, A> *x,
 
 // The state of a path: single asset (M = 0), several (M = 1), or single
 // asset shaped to a job of few schedules and monitors (M = 2) or of few
-// schedules, no monitor and sums alone (M = 3).
+// schedules, no monitor and sums alone (M = 3), or several Heston assets
+// (M = 4).
 template <typename R, int M> struct state_of;
 template <> struct state_of<double, 0> { typedef mcpi_path_state type; };
 template <> struct state_of<float, 0> { typedef mcpi_path_state_f type; };
@@ -138,6 +145,8 @@ template <> struct state_of<double, 2> { typedef mcpi_path_state_s type; };
 template <> struct state_of<float, 2> { typedef mcpi_path_state_fs type; };
 template <> struct state_of<double, 3> { typedef mcpi_path_state_p type; };
 template <> struct state_of<float, 3> { typedef mcpi_path_state_fp type; };
+template <> struct state_of<double, 4> { typedef mcpi_mheston_state type; };
+template <> struct state_of<float, 4> { typedef mcpi_mheston_state_f type; };
 
 // The state of a path by placement of its array: P = 0 (none; the job has no
 // array), or an mcp_placement: registers (capacity L), local memory (a frame
@@ -607,7 +616,7 @@ __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, siz
   path_kernel_body<R, S, D, M, P, L, N>(job, z, ld, n, pay, padding);
 }
 
-// The job-shaped states' kernels (M >= 2) without a register ring (fused, or
+// The job-shaped states' kernels (M = 2, 3) without a register ring (fused, or
 // stored with none and unroll), capped at MCPI_SHAPED_REGISTERS a thread:
 // ptxas fits them without spilling in the loop, and an SM then holds 6 blocks
 // of 128 threads rather than 4 (uncapped, the fused kernel takes 108).  The
@@ -633,7 +642,7 @@ __global__ void __maxnreg__(M == 3 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTER
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
 static const void *kernel_ptr()
 {
-  if constexpr (M >= 2 && P != MCPI_PATH_GREEKS &&
+  if constexpr ((M == 2 || M == 3) && P != MCPI_PATH_GREEKS &&
                 (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
     return reinterpret_cast<const void *>(&mcpi_path_kernel_shaped<R, S, D, M, P, L, N>);
   else

@@ -40,6 +40,15 @@
 #define MCPI_TRACK_LOG_SUM 1
 #define MCPI_TRACK_EXTREMA 2
 
+/* The most normals a multi-asset step draws (two an asset under Heston), and
+ * the row stride of the Cholesky factor of their correlations. */
+#define MCPI_MAX_FACTORS (2 * MCP_MAX_ASSETS)
+
+/* The path state a job runs (path_body.h): one asset (0), several
+ * Black-Scholes assets (1), several Heston assets (2). */
+#define MCPI_ASSETS_KIND(nassets, model)                                                     \
+  ((nassets) > 1 ? ((model) == MCPI_MODEL_HESTON ? 2 : 1) : 0)
+
 /* An underlying's Heston parameters (heston.h). */
 typedef struct mcpi_heston {
   double kappa, theta, xi, rho, v0;
@@ -85,7 +94,8 @@ typedef struct mcpi_job_view {
   int32_t lsm_nb;
   uint32_t lsm_mask;
   const double *acall;       /* autocallables' dates, MCPI_AC_ROW values each (private.h) */
-  const double *chol;        /* multi-asset: Cholesky factor, MCP_MAX_ASSETS^2 row-major */
+  const double *chol;        /* multi-asset: Cholesky factor of the factors' correlations,
+                              * MCPI_MAX_FACTORS^2 row-major (plan.c, build_correlation) */
   const float *chol_f;
   const mcpi_payoff_spec *trades;
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */

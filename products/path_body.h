@@ -418,7 +418,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
   for (int i = 0; i < MCP_MAX_ASSETS; i++)
     if (i < j->nassets) {
       if (i >= f)
-        st->acc[i] += col[i * MCP_MAX_ASSETS] * z;
+        st->acc[i] += col[i * MCPI_MAX_FACTORS] * z;
       if (i == f) {
         st->x[i] += a;
         st->dev[i] = b;
@@ -437,30 +437,41 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
   }
 }
 
-MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_state) *st,
-                                                    const mcpi_job_view *j, double *pay,
-                                                    size_t ldp, int pass)
+/* The trades of several assets at their terminal log-spots x (ex_val: a
+ * Longstaff-Schwartz trade's discounted exercise). */
+MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_val,
+                                                 const mcpi_job_view *j, double *pay,
+                                                 size_t ldp, int pass)
 {
   double spot[MCP_MAX_ASSETS], s0[MCP_MAX_ASSETS], book = 0;
   MCP_UNROLL
   for (int i = 0; i < MCP_MAX_ASSETS; i++) {
-    spot[i] = exp((double)st->x[i]);
+    spot[i] = exp((double)x[i]);
     s0[i] = exp(j->log_spots[i]);
   }
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
-#ifdef MCPI_LSM_BODY
     if (p->flags & MCPI_LSM) { /* discounted where exercised */
-      mcpi_emit(j, t, st->ex_val, 0, pay, ldp, pass, &book);
+      mcpi_emit(j, t, ex_val, 0, pay, ldp, pass, &book);
       continue;
     }
-#endif
-    double x, y = mcpi_payoff_multi(p, spot, j->nassets, &x);
-    mcpi_emit(j, t, p->discount * y, x, pay, ldp, pass, &book);
+    double c, y = mcpi_payoff_multi(p, spot, j->nassets, &c);
+    mcpi_emit(j, t, p->discount * y, c, pay, ldp, pass, &book);
     if (j->greeks && p->g_col >= 0)
       mcpi_greeks_multi(p, spot, j->nassets, y, s0, pay, ldp, pass);
   }
   pay[(size_t)j->ntrades * ldp] = book;
+}
+
+MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_state) *st,
+                                                    const mcpi_job_view *j, double *pay,
+                                                    size_t ldp, int pass)
+{
+#ifdef MCPI_LSM_BODY
+  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, j, pay, ldp, pass);
+#else
+  MCPI_P(mcpi_multi_pay)(st->x, 0, j, pay, ldp, pass);
+#endif
 }
 
 MCP_HD static inline void MCPI_P(mcpi_multi_log_spots)(const MCPI_P(mcpi_multi_state) *st,
@@ -481,9 +492,118 @@ MCP_HD static inline void MCPI_P(mcpi_multi_survival)(const MCPI_P(mcpi_multi_st
     sv[m] = 1;
 }
 
+#ifndef MCPI_LSM_BODY
+/* ---- several correlated Heston assets ------------------------------------------
+ * Asset i draws factors 2 i (its variance's driver) and 2 i + 1 (its spot's,
+ * independent of it), correlated across assets by the Cholesky factor
+ * (plan.c, build_correlation); at the step's end each asset takes the
+ * one-asset step (heston.h) on its pair, with its step's coefficients, read
+ * from the job's arrays (the elements' own a and b went by one at a time). */
+
+typedef struct MCPI_P(mcpi_mheston_state) {
+  MCPI_REAL x[MCP_MAX_ASSETS], v[MCP_MAX_ASSETS]; /* log-spots, variances */
+  MCPI_REAL acc[MCPI_MAX_FACTORS]; /* the step's drivers, L z, as they build up */
+  MCPI_REAL sign;
+  int32_t step;
+} MCPI_P(mcpi_mheston_state);
+
+MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *st,
+                                                    const mcpi_job_view *j, int pass)
+{
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) {
+    st->x[i] = (MCPI_REAL)j->log_spots[i];
+    st->v[i] = (MCPI_REAL)j->heston[i].v0;
+  }
+  MCP_UNROLL
+  for (int f = 0; f < MCPI_MAX_FACTORS; f++)
+    st->acc[f] = 0;
+  st->sign = pass ? -1 : 1;
+  st->step = 0;
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *st,
+                                                    const mcpi_job_view *j, MCPI_REAL z,
+                                                    MCPI_REAL a, MCPI_REAL b, uint32_t tag)
+{
+  (void)a, (void)b;
+  z *= st->sign;
+  int f = (int)(tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu), nf = 2 * j->nassets;
+  const MCPI_REAL *col = j->MCPI_COEF(chol) + f;
+  MCP_UNROLL
+  for (int i = 0; i < MCPI_MAX_FACTORS; i++)
+    if (i < nf && i >= f)
+      st->acc[i] += col[i * MCPI_MAX_FACTORS] * z;
+  if (!(tag & MCPI_TAG_LAST))
+    return;
+  const MCPI_REAL *ca = j->MCPI_COEF(ca) + (size_t)st->step * nf;
+  const MCPI_REAL *cb = j->MCPI_COEF(cb) + (size_t)st->step * nf;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    if (i < j->nassets) {
+      MCPI_REAL var;
+      MCPI_P(mcpi_heston_step)(&st->x[i], &st->v[i], &var, &j->heston[i], j->scheme,
+                               ca[2 * i], cb[2 * i], ca[2 * i + 1], st->acc[2 * i],
+                               st->acc[2 * i + 1]);
+    }
+  MCP_UNROLL
+  for (int k = 0; k < MCPI_MAX_FACTORS; k++)
+    st->acc[k] = 0;
+  st->step++;
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mheston_finish)(const MCPI_P(mcpi_mheston_state) *st,
+                                                      const mcpi_job_view *j, double *pay,
+                                                      size_t ldp, int pass)
+{
+  MCPI_P(mcpi_multi_pay)(st->x, 0, j, pay, ldp, pass);
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mheston_log_spots)(const MCPI_P(mcpi_mheston_state) *st,
+                                                         double *x)
+{
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    x[i] = st->x[i];
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mheston_survival)(const MCPI_P(mcpi_mheston_state) *st,
+                                                        double *sv)
+{
+  (void)st;
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_MAX_MONITORS; m++)
+    sv[m] = 1;
+}
+#endif
+
 /* ---- the plain loop: the CPU backend ----------------------------------------
  * A job with per-path arrays keeps them in the CPU's memory (mcpi_parr); the
  * trades' arrays record the fixings after each step (private.h). */
+
+#ifndef MCPI_PLAIN_PASS
+/* One pass of the path in state S (path, multi, mheston: the functions
+ * mcpi_S_init, ..., of this body). */
+#define MCPI_PLAIN_PASS(S)                                                                 \
+  do {                                                                                     \
+    MCPI_P(mcpi_##S##_state) st;                                                           \
+    MCPI_P(mcpi_##S##_init)(&st, j, pass);                                                 \
+    for (int e = 0; e < j->nelem; e++) {                                                   \
+      MCPI_P(mcpi_##S##_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],              \
+                              j->MCPI_COEF(cb)[e], j->tag[e]);                             \
+      if (j->arr_len && mcpi_private_fixes(j->tag[e])) {                                   \
+        MCPI_P(mcpi_##S##_log_spots)(&st, x);                                              \
+        mcpi_private_fix(&arr, j, j->tag[e], x);                                           \
+      }                                                                                    \
+    }                                                                                      \
+    if (j->arr_len) {                                                                      \
+      MCPI_P(mcpi_##S##_survival)(&st, sv);                                                \
+      mcpi_private_finish(&arr, j, sv, pay, ldp, pass);                                    \
+    } else {                                                                               \
+      MCPI_P(mcpi_##S##_finish)(&st, j, pay, ldp, pass);                                   \
+    }                                                                                      \
+  } while (0)
+#endif
 
 MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_REAL *z,
                                             size_t ldz, double *pay, size_t ldp)
@@ -493,41 +613,15 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
     if (j->arr_len)
       mcpi_private_init(&arr, j);
-    if (j->nassets > 1) {
-      MCPI_P(mcpi_multi_state) st;
-      MCPI_P(mcpi_multi_init)(&st, j, pass);
-      for (int e = 0; e < j->nelem; e++) {
-        MCPI_P(mcpi_multi_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
-                                j->MCPI_COEF(cb)[e], j->tag[e]);
-        if (j->arr_len && mcpi_private_fixes(j->tag[e])) {
-          MCPI_P(mcpi_multi_log_spots)(&st, x);
-          mcpi_private_fix(&arr, j, j->tag[e], x);
-        }
-      }
-      if (j->arr_len) {
-        MCPI_P(mcpi_multi_survival)(&st, sv);
-        mcpi_private_finish(&arr, j, sv, pay, ldp, pass);
-      } else {
-        MCPI_P(mcpi_multi_finish)(&st, j, pay, ldp, pass);
-      }
-    } else {
-      MCPI_P(mcpi_path_state) st;
-      MCPI_P(mcpi_path_init)(&st, j, pass);
-      for (int e = 0; e < j->nelem; e++) {
-        MCPI_P(mcpi_path_step)(&st, j, z[(size_t)e * ldz], j->MCPI_COEF(ca)[e],
-                               j->MCPI_COEF(cb)[e], j->tag[e]);
-        if (j->arr_len && mcpi_private_fixes(j->tag[e])) {
-          MCPI_P(mcpi_path_log_spots)(&st, x);
-          mcpi_private_fix(&arr, j, j->tag[e], x);
-        }
-      }
-      if (j->arr_len) {
-        MCPI_P(mcpi_path_survival)(&st, sv);
-        mcpi_private_finish(&arr, j, sv, pay, ldp, pass);
-      } else {
-        MCPI_P(mcpi_path_finish)(&st, j, pay, ldp, pass);
-      }
-    }
+#ifndef MCPI_LSM_BODY
+    if (j->nassets > 1 && j->model == MCPI_MODEL_HESTON)
+      MCPI_PLAIN_PASS(mheston);
+    else
+#endif
+    if (j->nassets > 1)
+      MCPI_PLAIN_PASS(multi);
+    else
+      MCPI_PLAIN_PASS(path);
   }
 }
 #endif /* MCPI_SINGLE_ONLY */

@@ -203,8 +203,8 @@ static cudaError_t upload_job(gpu_job *g)
       (e = upload(g, CB_F, j->cb_f, ne * sizeof(float))) ||
       (e = upload(g, TAG, j->tag, ne * sizeof(uint32_t))) ||
       (e = upload(g, SQRT_DT, j->sqrt_dt, ne * sizeof(double))) ||
-      (e = upload(g, CHOL, j->chol, sizeof j->chol)) ||
-      (e = upload(g, CHOL_F, j->chol_f, sizeof j->chol_f)) ||
+      (j->chol && ((e = upload(g, CHOL, j->chol, MCPI_CHOL_SIZE * sizeof(double))) ||
+                   (e = upload(g, CHOL_F, j->chol_f, MCPI_CHOL_SIZE * sizeof(float))))) ||
       (e = upload(g, SPEC, j->spec, j->ntrades * sizeof(mcpi_payoff_spec))) ||
       (ns && ((e = upload(g, LV_Y, j->lv_y, ns * sizeof(double))) ||
               (e = upload(g, LV_VOL, j->lv_vol, n * ns * sizeof(double))) ||
@@ -243,8 +243,8 @@ static cudaError_t upload_job(gpu_job *g)
   g->view.cb_f = g->buf[CB_F];
   g->view.tag = g->buf[TAG];
   g->view.sqrt_dt = g->buf[SQRT_DT];
-  g->view.chol = g->buf[CHOL];
-  g->view.chol_f = g->buf[CHOL_F];
+  g->view.chol = j->chol ? g->buf[CHOL] : NULL;
+  g->view.chol_f = j->chol ? g->buf[CHOL_F] : NULL;
   g->view.trades = g->buf[SPEC];
   if (ns) {
     g->view.lv_y = g->buf[LV_Y];
@@ -509,7 +509,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
     return st;
   /* the greeks kernel first: a block it lowers is the block of both */
   if ((j->gstate && (e = mcpi_path_grid_greeks(&g.kopt, &g.grid_g))) ||
-      (e = mcpi_path_grid(&g.kopt, j->nassets > 1, j->arr_len, &g.grid)))
+      (e = mcpi_path_grid(&g.kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
+                          &g.grid)))
     return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   g.pass = calloc(j->npass + 1, sizeof *g.pass);
   if ((j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble))) || !g.pass)

@@ -162,7 +162,7 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, cons
     if (gm)
       ok = ok && add_est(b, (long)t, MCP_GREEK_GAMMA, method_of(s->g_gamma), a, -1);
     if (s->g_vega)
-      ok = ok && add_est(b, (long)t, MCP_GREEK_VEGA, method_of(s->g_vega), -1, -1);
+      ok = ok && add_est(b, (long)t, MCP_GREEK_VEGA, method_of(s->g_vega), a, -1);
     if (s->g_rho)
       ok = ok && add_est(b, (long)t, MCP_GREEK_RHO, method_of(s->g_rho), -1, -1);
     return ok ? done : -1;
@@ -208,17 +208,26 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   static const mcp_greek pairs[] = {MCP_GREEK_VEGA, MCP_GREEK_RHO};
   static const mcpi_var_kind up_kind[] = {MCPI_VAR_VOL_UP, MCPI_VAR_RATE_UP};
   static const int on_path[] = {IN_PASS_VEGA, IN_PASS_RHO};
+  /* a trade of several assets has a vega for each (its volatility alone
+   * shifted), one asset's the shift of every volatility; each is the vega
+   * of an underlying (the book's sum by underlying) */
+  const mcpi_payoff_spec *s = &j->spec[t];
   for (int k = 0; k < 2 && ok; k++)
-    if (req->want[pairs[k]] && !(done & on_path[k])) {
-      double h = req->bump[pairs[k]], w = g->side[k] ? 1 / h : 0.5 / h;
-      /* central, or one-sided from the unshifted paths (column t) */
-      int32_t hi = g->side[k] >= 0 ? pass_col(b, g, (size_t)variant(g, up_kind[k], -1), t)
-                                   : (int32_t)t;
-      int32_t lo = g->side[k] <= 0 ? pass_col(b, g, (size_t)variant(g, up_kind[k] + 1, -1), t)
-                                   : (int32_t)t;
-      ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, -1, -1) && add_term(b, hi, w) &&
-           add_term(b, lo, -w);
-    }
+    for (size_t i = 0; i < (k == 0 && j->nassets > 1 ? j->nassets : 1) && ok; i++)
+      if (req->want[pairs[k]] && !(done & on_path[k]) &&
+          (k || j->nassets == 1 || (s->assets >> i & 1u))) {
+        long a = k == 0 ? market_index(m, j->u[i]) : -1;
+        double h = req->bump[pairs[k]], w = g->side[k] ? 1 / h : 0.5 / h;
+        /* central, or one-sided from the unshifted paths (column t) */
+        long only = j->nassets > 1 ? a : -1;
+        int32_t hi = g->side[k] >= 0 ? pass_col(b, g, (size_t)variant(g, up_kind[k], only), t)
+                                     : (int32_t)t;
+        int32_t lo = g->side[k] <= 0
+                         ? pass_col(b, g, (size_t)variant(g, up_kind[k] + 1, only), t)
+                         : (int32_t)t;
+        ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, a, -1) && add_term(b, hi, w) &&
+             add_term(b, lo, -w);
+      }
   if (ok && req->want[MCP_GREEK_THETA]) {
     size_t v = (size_t)variant(g, MCPI_VAR_THETA, -1);
     double dt = g->theta_h;
@@ -362,7 +371,7 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
 {
   memset(g, 0, sizeof *g);
   g->req = req;
-  g->var = calloc(2 * m->n + MCPI_VAR_KINDS, sizeof *g->var);
+  g->var = calloc(4 * m->n + MCPI_VAR_KINDS, sizeof *g->var); /* spots and vols by asset */
   g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
   g->used = calloc(m->n + 1, 1);
   if (!g->var || !g->pg || !g->used)

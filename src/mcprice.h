@@ -750,9 +750,11 @@ mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
                             const mcp_portfolio *portfolio, const mcp_greeks *greeks,
                             mcp_results **results);
 
-/* One sensitivity.  name is the Greek's name, followed for the deltas and
- * gammas of multi-asset trades and of the book by ':' and the underlying
- * ("delta:ACME"), for a cross gamma by both ("cross-gamma:ACME:BOLT"). */
+/* One sensitivity.  name is the Greek's name, followed for the deltas,
+ * gammas and vegas of multi-asset trades and of the book by ':' and the
+ * underlying ("delta:ACME"; a multi-asset trade's vega of an underlying
+ * shifts that underlying's volatility alone), for a cross gamma by both
+ * ("cross-gamma:ACME:BOLT"). */
 typedef struct mcp_sensitivity {
   const char *name;
   mcp_greek greek;

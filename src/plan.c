@@ -185,11 +185,21 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
     if (!u)
       return mcpi_fail(err, MCP_ERR_NOT_FOUND, "trade '%s': %s: '%s' is not in the market",
                        t->id, multi_asset(t) ? "assets" : "underlying", t->asset[a]);
-    if (multi_asset(t) && u->model != MCPI_MODEL_BLACK_SCHOLES)
+    const mcpi_underlying *u0 = mcpi_market_find(m, t->asset[0]);
+    if (multi_asset(t) && ((u->model != MCPI_MODEL_BLACK_SCHOLES &&
+                            u->model != MCPI_MODEL_HESTON) ||
+                           (u0 && u->model != u0->model)))
       return mcpi_fail(err, MCP_ERR_INPUT,
-                       "trade '%s': assets: '%s' is not a Black-Scholes underlying; "
-                       "multi-asset products need Black-Scholes underlyings",
-                       t->id, u->name);
+                       "trade '%s': assets: '%s' is not a %s underlying; multi-asset "
+                       "products need Black-Scholes underlyings, or Heston ones throughout",
+                       t->id, u->name,
+                       u0 && u0->model == MCPI_MODEL_HESTON && u != u0 ? "Heston"
+                                                                       : "Black-Scholes");
+    if (multi_asset(t) && u->model == MCPI_MODEL_HESTON && mcpi_lsm_product(t->product))
+      return mcpi_fail(err, MCP_ERR_INPUT,
+                       "trade '%s': assets: Longstaff-Schwartz takes several Black-Scholes "
+                       "assets or one Heston underlying; expected no early exercise on "
+                       "several Heston assets", t->id);
     if (multi_asset(t) && u->ncash)
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "trade '%s': assets: '%s' pays cash dividends, which multi-asset "
@@ -419,7 +429,9 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
     double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], dt = t1 - t0;
     double *a = j->ca + s * F, *b = j->cb + s * F;
     for (size_t f = 0; f < F; f++) {
-      const mcpi_underlying *u = j->u[j->nassets > 1 ? f : 0];
+      /* a multi-asset job draws its assets' factors in turn */
+      size_t per = j->nassets > 1 ? F / j->nassets : F;
+      const mcpi_underlying *u = j->u[j->nassets > 1 ? f / per : 0];
       j->tag[s * F + f] = (uint32_t)f << MCPI_TAG_FACTOR_SHIFT;
       j->sqrt_dt[s * F + f] = sqrt(dt);
       if (j->extrema && f == (size_t)j->extrema) { /* reads the normal alone */
@@ -429,10 +441,10 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
       double rq = mcpi_curve_integral(&u->rate, t0, t1) -
                   mcpi_curve_integral(&u->dividend, t0, t1);
       double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
-      switch (j->nassets > 1 ? MCPI_MODEL_BLACK_SCHOLES : j->model) {
-      case MCPI_MODEL_HESTON:
-        a[f] = f == 0 ? rq : exp(-u->kappa * dt);
-        b[f] = f == 0 ? dt : 0;
+      switch (j->model) {
+      case MCPI_MODEL_HESTON: /* an asset's first factor drives its variance */
+        a[f] = f % 2 == 0 ? rq : exp(-u->kappa * dt);
+        b[f] = f % 2 == 0 ? dt : 0;
         break;
       case MCPI_MODEL_MERTON:
         if (u->lambda * dt > MCPI_MAX_JUMP_MEAN)
@@ -734,27 +746,69 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
   return MCP_OK;
 }
 
-/* The Cholesky factor of the job's assets' correlation matrix. */
+/* The Cholesky factor of the correlations of the job's factors.
+ * Black-Scholes: one an asset, its Brownian motion.  Heston: two an asset,
+ * in the order the one-asset step reads them (heston.h), z_v = W_v, the
+ * variance's Brownian motion, and z_x = (W_x - rho W_v) / sqrt(1 - rho^2),
+ * the spot's part independent of it; their correlations follow from those
+ * of the 2 n Brownian motions (mcpi_market_bm_correlation), which must be
+ * positive definite, and each asset's own pair is exactly uncorrelated and
+ * of unit variance, so that an asset's step is the one-asset step. */
 static mcp_status build_correlation(mcpi_job *j, const mcp_market *m, const job_key *k,
                                     const mcpi_trade *t, char *err)
 {
-  size_t n = j->nassets;
-  double c[MCP_MAX_ASSETS * MCP_MAX_ASSETS], l[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
-  for (size_t a = 0; a < n; a++)
-    for (size_t b = 0; b < n; b++)
-      c[a * n + b] = mcpi_market_correlation(m, k->asset[a], k->asset[b]);
+  size_t per = j->model == MCPI_MODEL_HESTON ? 2 : 1, n = j->nassets * per;
+  size_t bm[MCPI_MAX_FACTORS];
+  double c[MCPI_MAX_FACTORS * MCPI_MAX_FACTORS], l[MCPI_MAX_FACTORS * MCPI_MAX_FACTORS];
+  for (size_t a = 0; a < j->nassets; a++) {
+    bm[a * per] = per == 2 ? MCPI_VARIANCE_BM(k->asset[a]) : MCPI_SPOT_BM(k->asset[a]);
+    if (per == 2)
+      bm[a * per + 1] = MCPI_SPOT_BM(k->asset[a]);
+  }
+  for (size_t p = 0; p < n; p++)
+    for (size_t q = 0; q < n; q++)
+      c[p * n + q] = mcpi_market_bm_correlation(m, bm[p], bm[q]);
   size_t row = mcpi_cholesky(n, c, l);
-  if (row)
+  if (row) {
+    char name[MCPI_MAX_ID + 16];
+    mcpi_market_bm_name(m, bm[row - 1], name, sizeof name);
     return mcpi_fail(err, MCP_ERR_INPUT,
-                     "trade '%s': the correlation matrix of its assets is not positive "
+                     "trade '%s': the correlation matrix of its assets%s is not positive "
                      "definite (Cholesky fails at '%s')",
-                     t->id, j->u[row - 1]->name);
-  memset(j->chol, 0, sizeof j->chol);
-  for (size_t a = 0; a < n; a++)
-    for (size_t b = 0; b <= a; b++)
-      j->chol[a * MCP_MAX_ASSETS + b] = l[a * n + b];
-  for (size_t i = 0; i < MCP_MAX_ASSETS * MCP_MAX_ASSETS; i++)
-    j->chol_f[i] = (float)j->chol[i];
+                     t->id, per == 2 ? "' spots and variances" : "", name);
+  }
+  if (per == 2) { /* the drivers' correlations, T c T' */
+    double d[MCPI_MAX_FACTORS * MCPI_MAX_FACTORS], w[MCPI_MAX_FACTORS][2];
+    size_t col[MCPI_MAX_FACTORS][2];
+    for (size_t a = 0; a < j->nassets; a++) {
+      double rho = j->u[a]->rho, s = sqrt(1 - rho * rho);
+      size_t v = 2 * a, x = 2 * a + 1;
+      col[v][0] = col[v][1] = v;
+      w[v][0] = 1, w[v][1] = 0;
+      col[x][0] = x, col[x][1] = v;
+      w[x][0] = 1 / s, w[x][1] = -rho / s;
+    }
+    for (size_t p = 0; p < n; p++)
+      for (size_t q = 0; q < n; q++) {
+        double sum = 0;
+        for (int r = 0; r < 2; r++)
+          for (int u = 0; u < 2; u++)
+            sum += w[p][r] * w[q][u] * c[col[p][r] * n + col[q][u]];
+        d[p * n + q] = p == q ? 1 : p / 2 == q / 2 ? 0 : sum;
+      }
+    if ((row = mcpi_cholesky(n, d, l)))
+      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': the correlations of its assets' "
+                       "Heston drivers are not positive definite (row %zu)", t->id, row - 1);
+  }
+  j->chol = calloc(MCPI_CHOL_SIZE, sizeof *j->chol);
+  j->chol_f = calloc(MCPI_CHOL_SIZE, sizeof *j->chol_f);
+  if (!j->chol || !j->chol_f)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+  for (size_t p = 0; p < n; p++)
+    for (size_t q = 0; q <= p; q++) {
+      j->chol[p * MCPI_MAX_FACTORS + q] = l[p * n + q];
+      j->chol_f[p * MCPI_MAX_FACTORS + q] = (float)l[p * n + q];
+    }
   return MCP_OK;
 }
 
@@ -765,8 +819,10 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
   j->nassets = k->n;
   for (size_t a = 0; a < k->n; a++)
     j->u[a] = &m->u[k->asset[a]];
-  j->model = k->n > 1 ? MCPI_MODEL_BLACK_SCHOLES : j->u[0]->model;
-  j->nfactors = k->n > 1                            ? (int)k->n
+  /* several assets: Black-Scholes, or Heston throughout (trade_key) */
+  j->model = k->n > 1 && j->u[0]->model != MCPI_MODEL_HESTON ? MCPI_MODEL_BLACK_SCHOLES
+                                                               : j->u[0]->model;
+  j->nfactors = k->n > 1 ? (int)k->n * (j->model == MCPI_MODEL_HESTON ? 2 : 1)
                 : j->model == MCPI_MODEL_HESTON ? MCPI_FACTORS_HESTON
                 : j->model == MCPI_MODEL_MERTON ? MCPI_FACTORS_MERTON
                                                 : MCPI_FACTORS_BLACK_SCHOLES;
@@ -931,6 +987,8 @@ void mcpi_plan_free(mcpi_plan *plan)
     free(j->cash);
     free(j->lsm_table);
     free(j->acall);
+    free(j->chol);
+    free(j->chol_f);
     free(j->trade);
     free(j->spec);
     free(j->est);

@@ -26,6 +26,8 @@ typedef struct mcpi_est {
   size_t term0, nterm;
 } mcpi_est;
 
+#define MCPI_CHOL_SIZE (MCPI_MAX_FACTORS * MCPI_MAX_FACTORS)
+
 /* Values (regression paths x exercise dates x values a date) the
  * Longstaff-Schwartz fit may keep: 1 GiB in double. */
 #define MCPI_LSM_MAX_STATES (1 << 27)
@@ -65,8 +67,8 @@ typedef struct mcpi_job {
   uint64_t lsm_stream, lsm_paths;
   double *lsm_table;
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
-  double chol[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
-  float chol_f[MCP_MAX_ASSETS * MCP_MAX_ASSETS];
+  double *chol; /* multi-asset: MCPI_CHOL_SIZE values (path.h), else NULL */
+  float *chol_f;
   int nmon;
   double mon_log_barrier[MCPI_MAX_MONITORS], mon_maturity[MCPI_MAX_MONITORS];
   int mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS];

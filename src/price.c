@@ -179,8 +179,12 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
     double lo = x->var[1] >= 0 ? g->var[x->var[1]].pde_est[t].price : r->est[t].price;
     double hi = x->var[0] >= 0 ? g->var[x->var[0]].pde_est[t].price : r->est[t].price;
     double v = (hi - lo) / x->scale;
-    ok = mcpi_sens_add(&r->sens[t], x->greek, MCP_METHOD_GRID, -1, -1, NULL, NULL, 0, v, 0) &&
-         mcpi_sens_add(bk, x->greek, MCP_METHOD_GRID, -1, -1, NULL, NULL, 1,
+    /* a vega is its underlying's (the book's sums by underlying) */
+    long a = x->greek == MCP_GREEK_VEGA ? (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u)
+                                        : -1;
+    ok = mcpi_sens_add(&r->sens[t], x->greek, MCP_METHOD_GRID, a, -1, und(m, a), NULL, 0, v,
+                       0) &&
+         mcpi_sens_add(bk, x->greek, MCP_METHOD_GRID, a, -1, und(m, a), NULL, 1,
                        p->t[t].quantity * v, 0);
   }
   for (size_t i = 0; i <= p->n; i++)

@@ -138,8 +138,10 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     v->ncash = 0;
     v->cash_t = v->cash_amount = NULL;
     c->n = i + 1;
-    /* an underlying no trade uses keeps its curves */
-    double xv = !used || used[i] ? x[MCP_SHIFT_VOLATILITY] : 0;
+    /* an underlying no trade uses keeps its curves; a variant of one asset
+     * (only) shifts its volatility alone (its vega among several) */
+    double xv = (!used || used[i]) && (only < 0 || (size_t)only == i) ? x[MCP_SHIFT_VOLATILITY]
+                                                                      : 0;
     double xr = !used || used[i] ? x[MCP_SHIFT_RATE] : 0;
     ok = (v->name = strdup(u->name)) &&
          copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], xr) &&

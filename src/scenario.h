@@ -28,10 +28,9 @@ size_t mcpi_scenarios_shifts(const mcp_scenarios *s, int axis);
 double mcpi_scenarios_shift(const mcp_scenarios *s, int axis, size_t i);
 
 /* A copy of market m with shift x[a] of kind[a] along each axis a (the spot
- * shift on every underlying, or on underlying only alone when only >= 0; the
- * volatility and rate shifts on every underlying, or where used[i] when used
- * is not NULL); MCP_ERR_INPUT naming the underlying when a value leaves its
- * range. */
+ * and volatility shifts on every underlying, or on underlying only alone when
+ * only >= 0; the volatility and rate shifts where used[i] when used is not
+ * NULL); MCP_ERR_INPUT naming the underlying when a value leaves its range. */
 mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
                                long only, const unsigned char *used, mcp_market **out,
                                char *err);

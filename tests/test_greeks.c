@@ -549,19 +549,20 @@ static void book_is_the_sum_of_trades(void **state)
   }
   mcp_greeks *g = request("delta,vega", 0);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-  /* the book's rows: the delta of each underlying, then vega */
-  assert_int_equal(mcp_results_sensitivities(r, n), 3);
-  static const char *const book_names[] = {"delta:A", "delta:B", "vega"};
-  for (size_t k = 0; k < 3; k++) {
-    const char *und = k < 2 ? ab[k] : NULL;
+  /* the book's rows: the delta of each underlying, then its vega */
+  assert_int_equal(mcp_results_sensitivities(r, n), 4);
+  static const char *const book_names[] = {"delta:A", "delta:B", "vega:A", "vega:B"};
+  for (size_t k = 0; k < 4; k++) {
+    const char *und = ab[k % 2];
     double sum = 0, se_sum = 0;
     for (size_t i = 0; i < n; i++) {
-      /* a single-asset trade's delta is "delta", that of its underlying */
+      /* a single-asset trade's delta or vega is "delta" or "vega", that of
+       * its underlying */
       const char *name = book_names[k];
-      if (und && trades[i].und) {
+      if (trades[i].und) {
         if (strcmp(trades[i].und, und) != 0)
           continue;
-        name = "delta";
+        name = k < 2 ? "delta" : "vega";
       }
       mcp_sensitivity s = greek(r, trades[i].id, name);
       sum += trades[i].quantity * s.value.price;

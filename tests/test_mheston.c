@@ -1,0 +1,236 @@
+/* test_mheston.c: several correlated Heston assets on the CPU backend:
+ *   1. with a vanishing vol-of-vol and v0 = theta each asset is
+ *      Black-Scholes of volatility sqrt(theta): best-of calls and worst-of
+ *      puts against Stulz's closed forms (the spots' correlation), with QE
+ *      and with Euler;
+ *   2. each asset alone (a basket of weights 1 and 0) against the one-asset
+ *      Heston closed form, with the variances and spots correlated across;
+ *   3. products that keep arrays (a worst-of autocallable) on such assets;
+ *   4. what is refused: mixed models, early exercise, a correlation matrix
+ *      of the Brownian motions that is not positive definite.
+ * Statistical checks use fixed seeds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "cf_heston.h"
+#include "cf_multi.h"
+#include "closed_form.h"
+#include "mc_check.h"
+#include "mcprice.h"
+
+#define NSE 4.0
+
+typedef struct heston {
+  double spot, rate, dividend, v0, kappa, theta, xi, rho;
+} heston;
+
+static void add_heston(mcp_market *m, const char *name, heston h)
+{
+  if (mcp_market_add_heston(m, name, h.spot, h.rate, h.dividend, h.v0, h.kappa, h.theta, h.xi,
+                            h.rho) != MCP_OK)
+    fail_msg("adding '%s': %s", name, mcp_market_last_error(m));
+}
+
+static void correlate(mcp_market *m, size_t n, const char *const *names, const double *c)
+{
+  if (mcp_market_set_correlation(m, n, names, c) != MCP_OK)
+    fail_msg("correlation: %s", mcp_market_last_error(m));
+}
+
+static mcp_trade on_assets(const char *id, mcp_product product, mcp_option_type type,
+                           double strike, double maturity, const char *const *assets)
+{
+  mcp_trade t = trade_on(id, NULL, product, type, strike, maturity);
+  t.nassets = 2;
+  t.assets = assets;
+  return t;
+}
+
+static void black_scholes_limit(void **state)
+{
+  const heston h1 = {100, 0.03, 0.01, 0.04, 1.5, 0.04, 1e-4, 0};
+  const heston h2 = {80, 0.03, 0.02, 0.09, 2.0, 0.09, 1e-4, 0};
+  const char *const names[2] = {"H1", "H2"};
+  const double rho = 0.6, c[4] = {1, rho, rho, 1}, T = 1;
+  for (int scheme = 0; scheme < 2; scheme++) {
+    mcp_market *m = new_market();
+    add_heston(m, "H1", h1);
+    add_heston(m, "H2", h2);
+    correlate(m, 2, names, c);
+    mcp_portfolio *p = new_portfolio(200000, 5 + scheme);
+    assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+    mcp_trade best = on_assets("best", MCP_PRODUCT_BEST_OF, MCP_CALL, 1.0, T, names);
+    mcp_trade worst = on_assets("worst", MCP_PRODUCT_WORST_OF, MCP_PUT, 1.0, T, names);
+    /* the performances' sum, through a basket's weights: w_i = 1 / S_i */
+    const double w[2] = {1 / h1.spot, 1 / h2.spot};
+    mcp_trade basket = on_assets("basket", MCP_PRODUCT_BASKET, MCP_CALL, 0, T, names);
+    basket.weights = w;
+    best.strike = 90;
+    worst.strike = 85;
+    add_trade(p, &best);
+    add_trade(p, &worst);
+    add_trade(p, &basket);
+    mcp_results *r = price(*state, m, p);
+    double s1 = sqrt(h1.theta), s2 = sqrt(h2.theta);
+    assert_within("best-of call", estimate(r, "best"),
+                  cf_stulz(MCP_CALL, 1, h1.spot, h2.spot, 90, T, 0.03, h1.dividend,
+                           h2.dividend, s1, s2, rho),
+                  NSE);
+    assert_within("worst-of put", estimate(r, "worst"),
+                  cf_stulz(MCP_PUT, 0, h1.spot, h2.spot, 85, T, 0.03, h1.dividend,
+                           h2.dividend, s1, s2, rho),
+                  NSE);
+    /* a basket of strike 0 pays its value: the sum of the discounted forwards */
+    assert_within("basket", estimate(r, "basket"),
+                  exp(-h1.dividend * T) + exp(-h2.dividend * T), NSE);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+}
+
+/* Each asset of a correlated pair is the one-asset Heston model: a basket
+ * of weights (1, 0) is a call on the first, (0, 1) on the second, against
+ * the closed form, with every Brownian motion correlated to the others. */
+static void marginals_are_heston(void **state)
+{
+  const heston h1 = {100, 0.02, 0.0, 0.05, 1.2, 0.04, 0.6, -0.7};
+  const heston h2 = {50, 0.02, 0.01, 0.03, 2.5, 0.06, 0.4, -0.3};
+  const char *const names[4] = {"H1", "H1:variance", "H2", "H2:variance"};
+  const double c[16] = {1,   -0.7, 0.5, 0.1, /* H1 */
+                        -0.7, 1,   0.0, 0.3, /* H1:variance */
+                        0.5, 0.0, 1,   -0.3, /* H2 */
+                        0.1, 0.3, -0.3, 1};  /* H2:variance */
+  mcp_market *m = new_market();
+  add_heston(m, "H1", h1);
+  add_heston(m, "H2", h2);
+  correlate(m, 4, names, c);
+  const char *const assets[2] = {"H1", "H2"};
+  const double w1[2] = {1, 0}, w2[2] = {0, 1}, T = 1;
+  mcp_portfolio *p = new_portfolio(400000, 21);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 50), MCP_OK);
+  mcp_trade a = on_assets("first", MCP_PRODUCT_BASKET, MCP_CALL, 105, T, assets);
+  mcp_trade b = on_assets("second", MCP_PRODUCT_BASKET, MCP_PUT, 48, T, assets);
+  a.weights = w1;
+  b.weights = w2;
+  add_trade(p, &a);
+  add_trade(p, &b);
+  mcp_results *r = price(*state, m, p);
+  assert_within("first asset", estimate(r, "first"),
+                cf_heston(MCP_CALL, h1.spot, 105, T, h1.rate, h1.dividend, h1.v0, h1.kappa,
+                          h1.theta, h1.xi, h1.rho),
+                NSE);
+  assert_within("second asset", estimate(r, "second"),
+                cf_heston(MCP_PUT, h2.spot, 48, T, h2.rate, h2.dividend, h2.v0, h2.kappa,
+                          h2.theta, h2.xi, h2.rho),
+                NSE);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* A worst-of autocallable on two Heston assets runs the per-path arrays on
+ * their state: its redemption probabilities sum to 1, and never called with
+ * no coupon and no knock-in it is the discounted notional. */
+static void autocallable_on_heston_assets(void **state)
+{
+  const heston h1 = {100, 0.03, 0.0, 0.04, 1.5, 0.04, 0.5, -0.6};
+  const heston h2 = {60, 0.03, 0.0, 0.06, 1.0, 0.05, 0.7, -0.8};
+  const char *const assets[2] = {"H1", "H2"};
+  const double c[4] = {1, 0.3, 0.3, 1}, fix[4] = {0.25, 0.5, 0.75, 1}, s0[2] = {100, 60};
+  mcp_market *m = new_market();
+  add_heston(m, "H1", h1);
+  add_heston(m, "H2", h2);
+  correlate(m, 2, assets, c);
+  mcp_portfolio *p = new_portfolio(20000, 3);
+  mcp_trade t = on_assets("note", MCP_PRODUCT_AUTOCALLABLE, MCP_CALL, 1.0, 1, assets);
+  t.nfixings = 4;
+  t.fixings = fix;
+  t.initial_fixings = s0;
+  t.notional = 100;
+  mcp_trade plain = t;
+  plain.id = "plain";
+  t.autocall_level = 1.0;
+  t.coupon = 0.03;
+  t.coupon_barrier = 0.8;
+  t.knock_in = 0.6;
+  add_trade(p, &t);
+  add_trade(p, &plain);
+  mcp_results *r = price(*state, m, p);
+  size_t i;
+  double sum = 0, time;
+  mcp_estimate e;
+  assert_int_equal(mcp_results_find(r, "note", &i), MCP_OK);
+  for (size_t k = 0; mcp_results_redemption(r, i, k, &time, &e) == MCP_OK; k++)
+    sum += e.price;
+  assert_true(fabs(sum - 1) < 1e-12);
+  mcp_estimate n = estimate(r, "plain"), a = estimate(r, "note");
+  assert_true(fabs(n.price - 100 * exp(-0.03)) <= 1e-12 * n.price);
+  assert_true(a.price > 80 && a.price < 110 && a.std_error > 0);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void expect_refused(void **state, mcp_market *m, const mcp_trade *t, const char *needle)
+{
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  add_trade(p, t);
+  mcp_results *r = NULL;
+  mcp_status st = mcp_price(*state, m, p, &r);
+  const char *msg = mcp_context_last_error(*state);
+  print_message("  %s\n", msg);
+  assert_int_equal(st, MCP_ERR_INPUT);
+  assert_null(r);
+  if (!strstr(msg, needle))
+    fail_msg("expected '%s' in: %s", needle, msg);
+  mcp_portfolio_destroy(p);
+}
+
+static void refused(void **state)
+{
+  const heston h = {100, 0.03, 0.0, 0.04, 1.5, 0.04, 0.5, -0.6};
+  mcp_market *m = new_market();
+  add_heston(m, "H1", h);
+  add_heston(m, "H2", h);
+  add_underlying(m, "A", (bs_params){100, 0.03, 0, 0.2});
+  const char *const mixed[2] = {"H1", "A"}, *hh[2] = {"H1", "H2"};
+  mcp_trade t = on_assets("mixed", MCP_PRODUCT_BASKET, MCP_CALL, 100, 1, mixed);
+  expect_refused(state, m, &t, "Heston ones throughout");
+  t = on_assets("berm", MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1, hh);
+  const double dates[2] = {0.5, 1};
+  t.nfixings = 2;
+  t.fixings = dates;
+  expect_refused(state, m, &t, "no early exercise on several Heston assets");
+  /* each pair fine, the four together not positive definite: H1's spot
+   * follows H2's and H2's variance, which move apart */
+  const char *const names[4] = {"H1", "H1:variance", "H2", "H2:variance"};
+  const double c[16] = {1, -0.6, 0.9, 0.9, -0.6, 1, 0, 0, 0.9, 0, 1, -0.6, 0.9, 0, -0.6, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 4, names, c), MCP_ERR_INPUT);
+  /* a matrix of the spots alone may still leave the joint one indefinite */
+  const double s[4] = {1, -0.99, -0.99, 1};
+  const char *const sv[2] = {"H1:variance", "H2:variance"};
+  const double v[4] = {1, 0.99, 0.99, 1};
+  correlate(m, 2, hh, s);
+  correlate(m, 2, sv, v);
+  t = on_assets("basket", MCP_PRODUCT_BASKET, MCP_CALL, 100, 1, hh);
+  expect_refused(state, m, &t, "spots and variances is not positive definite");
+  mcp_market_destroy(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(black_scholes_limit),
+      cmocka_unit_test(marginals_are_heston),
+      cmocka_unit_test(autocallable_on_heston_assets),
+      cmocka_unit_test(refused),
+  };
+  return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
+}
