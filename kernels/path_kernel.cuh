@@ -705,6 +705,21 @@ static const void *kernel_ptr()
 // The plain shape's table (M = 3): its fused kernel and its stored kernel
 // without prefetching, for jobs without arrays or on-path Greeks; NULL
 // otherwise (the prefetch strategies run the M = 2 table).
+// The several Heston assets' table (M = 4): the fused kernel and the stored
+// one without prefetching, with and without arrays; every strategy runs the
+// stored one (their step is read from the job's arrays, not the ring).
+#define MCPI_MHESTON_TABLE(name, R, M)                                                       \
+  extern "C" const void *name(int s, int di, int array, int fused)                           \
+  {                                                                                          \
+    (void)s, (void)di;                                                                       \
+    static const void *const arrays[MCPI_NREG_CAPACITIES + 3] = {                            \
+        MCPI_PLACEMENT_KERNELS(R, M, 0)};                                                    \
+    static const void *const fusedk[MCPI_NREG_CAPACITIES + 4] = MCPI_FUSED_ROW(R, M);      \
+    if (fused)                                                                               \
+      return fusedk[array + 1];                                                              \
+    return array >= 0 ? arrays[array] : kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>();            \
+  }
+
 #define MCPI_PLAIN_TABLE(name, R, M)                                                         \
   extern "C" const void *name(int s, int di, int array, int fused)                           \
   {                                                                                          \

@@ -495,10 +495,14 @@ MCP_HD static inline void MCPI_P(mcpi_multi_survival)(const MCPI_P(mcpi_multi_st
 #ifndef MCPI_LSM_BODY
 /* ---- several correlated Heston assets ------------------------------------------
  * Asset i draws factors 2 i (its variance's driver) and 2 i + 1 (its spot's,
- * independent of it), correlated across assets by the Cholesky factor
- * (plan.c, build_correlation); at the step's end each asset takes the
- * one-asset step (heston.h) on its pair, with its step's coefficients, read
- * from the job's arrays (the elements' own a and b went by one at a time). */
+ * independent of it), correlated across assets by the lower Cholesky factor
+ * (plan.c, build_correlation): driver p sums the normals of factors f <= p,
+ * so asset i's pair is complete at its factor 2 i + 1, where it takes the
+ * one-asset step (heston.h) with its step's coefficients, read from the
+ * job's arrays (the elements' own a and b come one at a time).  The loops
+ * run over the assets at run time (the state in local memory): one copy of
+ * the step's code, which unrolled over MCP_MAX_ASSETS would take nvcc many
+ * minutes a kernel. */
 
 typedef struct MCPI_P(mcpi_mheston_state) {
   MCPI_REAL x[MCP_MAX_ASSETS], v[MCP_MAX_ASSETS]; /* log-spots, variances */
@@ -530,26 +534,19 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *
   z *= st->sign;
   int f = (int)(tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu), nf = 2 * j->nassets;
   const MCPI_REAL *col = j->MCPI_COEF(chol) + f;
-  MCP_UNROLL
-  for (int i = 0; i < MCPI_MAX_FACTORS; i++)
-    if (i < nf && i >= f)
-      st->acc[i] += col[i * MCPI_MAX_FACTORS] * z;
-  if (!(tag & MCPI_TAG_LAST))
-    return;
-  const MCPI_REAL *ca = j->MCPI_COEF(ca) + (size_t)st->step * nf;
-  const MCPI_REAL *cb = j->MCPI_COEF(cb) + (size_t)st->step * nf;
-  MCP_UNROLL
-  for (int i = 0; i < MCP_MAX_ASSETS; i++)
-    if (i < j->nassets) {
-      MCPI_REAL var;
-      MCPI_P(mcpi_heston_step)(&st->x[i], &st->v[i], &var, &j->heston[i], j->scheme,
-                               ca[2 * i], cb[2 * i], ca[2 * i + 1], st->acc[2 * i],
-                               st->acc[2 * i + 1]);
-    }
-  MCP_UNROLL
-  for (int k = 0; k < MCPI_MAX_FACTORS; k++)
-    st->acc[k] = 0;
-  st->step++;
+  for (int p = f; p < nf; p++)
+    st->acc[p] += col[p * MCPI_MAX_FACTORS] * z;
+  if (f % 2 == 1) { /* asset i's drivers are complete */
+    int i = f / 2;
+    size_t e = (size_t)st->step * nf + 2 * i;
+    MCPI_REAL var;
+    MCPI_P(mcpi_heston_step)(&st->x[i], &st->v[i], &var, &j->heston[i], j->scheme,
+                             j->MCPI_COEF(ca)[e], j->MCPI_COEF(cb)[e], j->MCPI_COEF(ca)[e + 1],
+                             st->acc[2 * i], st->acc[2 * i + 1]);
+    st->acc[2 * i] = st->acc[2 * i + 1] = 0;
+  }
+  if (tag & MCPI_TAG_LAST)
+    st->step++;
 }
 
 MCP_HD static inline void MCPI_P(mcpi_mheston_finish)(const MCPI_P(mcpi_mheston_state) *st,

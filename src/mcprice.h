@@ -247,11 +247,18 @@ typedef enum mcp_curve { MCP_CURVE_RATE = 0, MCP_CURVE_DIVIDEND, MCP_CURVE_VOLAT
 mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_curve which,
                                 size_t n, const double *end, const double *value);
 
-/* Correlations of the Brownian motions of n Black-Scholes underlyings
- * (2 <= n <= MCP_MAX_ASSETS): matrix is n x n, row-major, symmetric with a
- * unit diagonal and positive definite (checked by its Cholesky
- * factorisation; MCP_ERR_INPUT naming the first failing row otherwise).
- * Pairs never set are uncorrelated. */
+/* Correlations of n Brownian motions (2 <= n <= 2 MCP_MAX_ASSETS), each
+ * named by a Black-Scholes or Heston underlying (its spot's) or by
+ * "NAME:variance" (a Heston underlying's variance's): matrix is n x n,
+ * row-major, symmetric with a unit diagonal, positive definite (checked by
+ * its Cholesky factorisation; MCP_ERR_INPUT naming the first failing row
+ * otherwise), and a Heston underlying's own spot and variance correlate by
+ * its rho.  Pairs never set are uncorrelated.  Basket, best-of, worst-of,
+ * Himalaya and autocallable trades on several assets simulate Black-Scholes
+ * underlyings, or Heston ones throughout (each asset's QE or Euler step on
+ * drivers correlated as its Brownian motions are; no early exercise), whose
+ * 2 n Brownian motions must then be jointly positive definite
+ * (MCP_ERR_INPUT when pricing otherwise). */
 #define MCP_MAX_ASSETS 16
 mcp_status mcp_market_set_correlation(mcp_market *market, size_t n, const char *const *names,
                                       const double *matrix);

@@ -223,6 +223,14 @@ static mcp_market *models_market(void)
   const double lt[3] = {0.1, 0.55, 1.5}, ls[4] = {70, 90, 110, 140};
   const double lv[12] = {0.4, 0.3, 0.22, 0.2, 0.35, 0.28, 0.21, 0.19, 0.3, 0.25, 0.2, 0.2};
   assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.02, 0.01, 3, lt, 4, ls, lv), MCP_OK);
+  /* a second Heston underlying, correlated with H through every Brownian
+   * motion: the multi-asset Heston products' */
+  assert_int_equal(mcp_market_add_heston(m, "K", 60, 0.02, 0.01, 0.06, 1.0, 0.05, 0.6, -0.5),
+                   MCP_OK);
+  const char *hk[4] = {"H", "H:variance", "K", "K:variance"};
+  const double chk[16] = {1, -0.9, 0.4, -0.2, -0.9, 1, -0.2, 0.3,
+                          0.4, -0.2, 1, -0.5, -0.2, 0.3, -0.5, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 4, hk, chk), MCP_OK);
   /* cash dividends, one between the steps and one on a fixing */
   const double dt[2] = {0.3, 0.5}, da[2] = {1.5, 2};
   assert_int_equal(mcp_market_add_black_scholes(m, "D", 90, 0.03, 0.005, 0.3), MCP_OK);
@@ -237,7 +245,7 @@ static void add(mcp_portfolio *p, const mcp_trade *t)
 }
 
 /* Every single-asset product on A, H, M, L and D, and the three multi-asset
- * ones on A, B and C; trade k of each underlying takes its own methods when
+ * ones on A, B and C and on the Heston pair H, K; trade k of each underlying takes its own methods when
  * mixed is set. */
 static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
 {
@@ -301,6 +309,15 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
       t.maturity = 0.5 + variant;
       if (mixed)
         t.methods = k % 8 == 7 ? MCP_METHODS_DEFAULT : k % 8;
+      add(p, &t);
+      /* the same on the Heston pair H, K */
+      static const char *const hk[2] = {"H", "K"};
+      static const double whk[2] = {0.5, 0.8};
+      snprintf(id, sizeof id, "HK-%d-%d", prod, variant);
+      t.assets = hk;
+      t.nassets = 2;
+      t.weights = prod == MCP_PRODUCT_BASKET ? whk : NULL;
+      t.strike = prod == MCP_PRODUCT_BASKET ? 98 : 60;
       add(p, &t);
     }
   /* Longstaff-Schwartz: an American put on each underlying, a Bermudan
