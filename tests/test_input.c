@@ -329,7 +329,7 @@ static void test_examples(void **state)
   mcp_portfolio *p = NULL;
   char err[256] = "";
   assert_int_equal(mcp_market_load(&m, SRCDIR "/examples/market.json", err, sizeof err), MCP_OK);
-  assert_int_equal(mcp_market_size(m), 7);
+  assert_int_equal(mcp_market_size(m), 8);
   assert_int_equal(mcp_portfolio_load(&p, SRCDIR "/examples/book.json", err, sizeof err),
                    MCP_OK);
   assert_true(mcp_portfolio_size(p) >= 20);
