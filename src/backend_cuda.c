@@ -24,6 +24,10 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #include "rng.h"
 
 #define MAX_AUTO_TILE ((size_t)1 << 22)
+/* Streams the revaluation passes of a job's tile run on beside the base's:
+ * a tile of few paths fills a small part of the GPU, one launch at a time
+ * (the STAC-A2 shape's vegas, bench/RESULTS.md "stac_a2"). */
+#define SIDE_STREAMS 8
 
 /* Every device allocation of a job: slots of the context's kept buffers. */
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
@@ -49,6 +53,9 @@ typedef struct gpu_job {
   uint64_t s0;             /* the tile's first sample (fused normals) */
   uint64_t *scramble;      /* host copy of the replicate's scramble constants */
   const uint64_t *consts;
+  int nside;                          /* side streams made, 0 without passes */
+  cudaStream_t side[SIDE_STREAMS];
+  cudaEvent_t ready, done[SIDE_STREAMS]; /* the tile's normals, each side's passes */
 } gpu_job;
 
 static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
@@ -100,8 +107,35 @@ static void drop(gpu_job *g, int b)
 
 static void release(gpu_job *g)
 {
+  for (int s = 0; s < g->nside; s++) {
+    cudaStreamDestroy(g->side[s]);
+    cudaEventDestroy(g->done[s]);
+  }
+  if (g->nside)
+    cudaEventDestroy(g->ready);
   free(g->pass);
   free(g->scramble);
+}
+
+/* The side streams of a job with passes, and their events. */
+static cudaError_t make_sides(gpu_job *g)
+{
+  cudaError_t e = cudaSuccess;
+  size_t want = g->j->npass < SIDE_STREAMS ? g->j->npass : SIDE_STREAMS;
+  if (want && (e = cudaEventCreateWithFlags(&g->ready, cudaEventDisableTiming)))
+    return e;
+  for (size_t s = 0; s < want && e == cudaSuccess; s++) {
+    if ((e = cudaStreamCreateWithFlags(&g->side[s], cudaStreamNonBlocking)))
+      break;
+    if ((e = cudaEventCreateWithFlags(&g->done[s], cudaEventDisableTiming))) {
+      cudaStreamDestroy(g->side[s]);
+      break;
+    }
+    g->nside = (int)s + 1;
+  }
+  if (want && !g->nside) /* nothing made: the ready event goes too */
+    cudaEventDestroy(g->ready);
+  return e;
 }
 
 /* Slot b holding a device copy of bytes at src. */
@@ -357,14 +391,24 @@ static mcp_status paths(void *self, size_t n, int controls)
                       : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                           g->view.gstate ? g->grid_g : g->grid, 0);
   size_t ncol = mcpi_job_columns(j, 1);
+  /* the passes on the side streams, after the tile's normals (stream 0's
+   * work so far); stream 0 then waits for them */
+  if (e == cudaSuccess && g->nside)
+    e = cudaEventRecord(g->ready, 0);
+  for (int s = 0; e == cudaSuccess && s < g->nside; s++)
+    e = cudaStreamWaitEvent(g->side[s], g->ready, 0);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;
+    cudaStream_t s = g->side[p % (size_t)g->nside];
     g->pass[p].write_controls = controls;
     g->pass[p].p0 = g->s0;
-    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, s)
                      : mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt,
-                                         g->grid, 0);
+                                         g->grid, s);
   }
+  for (int s = 0; e == cudaSuccess && s < g->nside; s++)
+    if ((e = cudaEventRecord(g->done[s], g->side[s])) == cudaSuccess)
+      e = cudaStreamWaitEvent(0, g->done[s], 0);
   if (e)
     return cuda_fail(g->run->ctx, e, "the path kernel");
   if (!controls && j->nest > j->nin &&
@@ -517,6 +561,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
   else if ((e = upload_job(&g)) || (e = upload_passes(&g)))
     st = cuda_fail(run->ctx, e, "copying the job's arrays");
+  else if ((e = make_sides(&g)))
+    st = cuda_fail(run->ctx, e, "making the passes' streams");
   if (st == MCP_OK)
     st = size_tiles(&g, mcpi_job_samples(run->plan, j), real);
   mcpi_tiler t = {&g, g.tile, fill, paths, sums, read, update_specs, fit};
