@@ -44,15 +44,16 @@ void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths)
   mcp_portfolio_set_paths(*p, paths);
 }
 
-double bench_time_price(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p, int warm,
-                        int repeats, double *price, const char *who)
+double bench_time_greeks(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                         const mcp_greeks *g, int warm, int repeats, double *price,
+                         size_t *nsens, const char *who)
 {
   double t[16];
   if (repeats < 1 || repeats > 16)
     return -1;
   for (int r = -warm; r < repeats; r++) { /* r < 0: warm-up */
     mcp_results *res;
-    if (mcp_price(ctx, m, p, &res) != MCP_OK) {
+    if ((g ? mcp_price_greeks(ctx, m, p, g, &res) : mcp_price(ctx, m, p, &res)) != MCP_OK) {
       fprintf(stderr, "%s: %s\n", who, mcp_context_last_error(ctx));
       return -1;
     }
@@ -61,9 +62,17 @@ double bench_time_price(mcp_context *ctx, const mcp_market *m, const mcp_portfol
     mcp_estimate e;
     mcp_results_trade(res, 0, &e);
     *price = e.price;
+    if (nsens)
+      *nsens = mcp_results_sensitivities(res, 0);
     mcp_results_destroy(res);
   }
   return bench_median(t, repeats);
+}
+
+double bench_time_price(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p, int warm,
+                        int repeats, double *price, const char *who)
+{
+  return bench_time_greeks(ctx, m, p, NULL, warm, repeats, price, NULL, who);
 }
 
 #ifdef MCP_HAVE_CUDA

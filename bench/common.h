@@ -22,6 +22,11 @@ void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
  * with the error on stderr after who, on failure. */
 double bench_time_price(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p, int warm,
                         int repeats, double *price, const char *who);
+/* The same with the Greeks of g (NULL: none), and the count of the first
+ * trade's sensitivities into *nsens (when not NULL). */
+double bench_time_greeks(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                         const mcp_greeks *g, int warm, int repeats, double *price,
+                         size_t *nsens, const char *who);
 
 #ifdef MCP_HAVE_CUDA
 #include <cuda_runtime_api.h>

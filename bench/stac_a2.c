@@ -84,28 +84,13 @@ static mcp_portfolio *basket(int n, uint64_t paths, double years)
 static double timed(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
                     const char *list, int repeats, size_t *nsens, double *price)
 {
-  double t[16];
   mcp_greeks *g = NULL;
   if (list && (mcp_greeks_create(&g) != MCP_OK || mcp_greeks_parse(g, list) != MCP_OK))
     return -1;
-  for (int r = -1; r < repeats; r++) {
-    mcp_results *res;
-    mcp_status st = g ? mcp_price_greeks(ctx, m, p, g, &res) : mcp_price(ctx, m, p, &res);
-    if (st != MCP_OK) {
-      fprintf(stderr, "stac_a2: %s\n", mcp_context_last_error(ctx));
-      mcp_greeks_destroy(g);
-      return -1;
-    }
-    if (r >= 0)
-      t[r] = mcp_results_seconds(res);
-    mcp_estimate e;
-    mcp_results_trade(res, 0, &e);
-    *price = e.price;
-    *nsens = mcp_results_sensitivities(res, 0);
-    mcp_results_destroy(res);
-  }
+  *nsens = 0;
+  double s = bench_time_greeks(ctx, m, p, g, 1, repeats, price, nsens, "stac_a2");
   mcp_greeks_destroy(g);
-  return bench_median(t, repeats);
+  return s;
 }
 
 int main(int argc, char **argv)
