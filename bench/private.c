@@ -203,7 +203,7 @@ static void time_kernels(const mcp_market *m, const product_case *c,
     ms[k] = -1;
     if (mcpi_array_kernel_index(places[k], j->arr_len) < 0)
       continue;
-    if (check(mcpi_path_grid(&o, j->nassets > 1, j->arr_len, &grid), "grid"))
+    if (check(mcpi_path_grid(&o, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len, &grid), "grid"))
       exit(1);
     for (int r = -1; r < KERNEL_REPS; r++) {
       cudaEventRecord(e0, 0);

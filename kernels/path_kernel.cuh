@@ -702,12 +702,10 @@ static const void *kernel_ptr()
     return array >= 0 ? arrays[array] : table[s][di];                                        \
   }
 
-// The plain shape's table (M = 3): its fused kernel and its stored kernel
-// without prefetching, for jobs without arrays or on-path Greeks; NULL
-// otherwise (the prefetch strategies run the M = 2 table).
 // The several Heston assets' table (M = 4): the fused kernel and the stored
 // one without prefetching, with and without arrays; every strategy runs the
-// stored one (their step is read from the job's arrays, not the ring).
+// stored one (their step is read from the job's arrays, not the ring; the
+// CUDA backend sets the strategy of such jobs to none).
 #define MCPI_MHESTON_TABLE(name, R, M)                                                       \
   extern "C" const void *name(int s, int di, int array, int fused)                           \
   {                                                                                          \
@@ -720,6 +718,9 @@ static const void *kernel_ptr()
     return array >= 0 ? arrays[array] : kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>();            \
   }
 
+// The plain shape's table (M = 3): its fused kernel and its stored kernel
+// without prefetching, for jobs without arrays or on-path Greeks; NULL
+// otherwise (the prefetch strategies run the M = 2 table).
 #define MCPI_PLAIN_TABLE(name, R, M)                                                         \
   extern "C" const void *name(int s, int di, int array, int fused)                           \
   {                                                                                          \

@@ -386,17 +386,18 @@ static mcp_status paths(void *self, size_t n, int controls)
   g->view.gstate = controls ? 0 : j->gstate;
   g->view.p0 = g->s0;
   mcp_precision prec = g->kopt.precision;
-  cudaError_t e = j->lsm_dates
-                      ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, 0)
-                      : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
-                                          g->view.gstate ? g->grid_g : g->grid, 0);
-  size_t ncol = mcpi_job_columns(j, 1);
   /* the passes on the side streams, after the tile's normals (stream 0's
-   * work so far); stream 0 then waits for them */
-  if (e == cudaSuccess && g->nside)
-    e = cudaEventRecord(g->ready, 0);
-  for (int s = 0; e == cudaSuccess && s < g->nside; s++)
-    e = cudaStreamWaitEvent(g->side[s], g->ready, 0);
+   * work so far), beside the base's launch; stream 0 then waits for them,
+   * for every side used, whatever failed */
+  cudaError_t e = g->nside ? cudaEventRecord(g->ready, 0) : cudaSuccess;
+  int used = 0;
+  for (; e == cudaSuccess && used < g->nside; used++)
+    e = cudaStreamWaitEvent(g->side[used], g->ready, 0);
+  if (e == cudaSuccess)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, 0)
+                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
+                                         g->view.gstate ? g->grid_g : g->grid, 0);
+  size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;
     cudaStream_t s = g->side[p % (size_t)g->nside];
@@ -406,9 +407,12 @@ static mcp_status paths(void *self, size_t n, int controls)
                      : mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt,
                                          g->grid, s);
   }
-  for (int s = 0; e == cudaSuccess && s < g->nside; s++)
-    if ((e = cudaEventRecord(g->done[s], g->side[s])) == cudaSuccess)
-      e = cudaStreamWaitEvent(0, g->done[s], 0);
+  for (int s = 0; s < used; s++) {
+    cudaError_t w = cudaEventRecord(g->done[s], g->side[s]);
+    if (w == cudaSuccess)
+      w = cudaStreamWaitEvent(0, g->done[s], 0);
+    e = e ? e : w;
+  }
   if (e)
     return cuda_fail(g->run->ctx, e, "the path kernel");
   if (!controls && j->nest > j->nin &&
@@ -547,6 +551,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   /* Longstaff-Schwartz jobs run their own kernel, on stored normals */
   g.kopt.fused = run->portfolio->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
   g.kopt.small = mcpi_job_small(j);
+  if (MCPI_ASSETS_KIND(j->nassets, j->model) == 2) /* its kernels read no ring (path_kernel.cuh) */
+    g.kopt.strategy = MCP_PREFETCH_NONE;
   cudaError_t e;
   mcp_status st = MCP_OK;
   if (j->arr_len && (st = resolve_placement(run, j, &g.kopt)))

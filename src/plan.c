@@ -758,6 +758,12 @@ static mcp_status build_correlation(mcpi_job *j, const mcp_market *m, const job_
                                     const mcpi_trade *t, char *err)
 {
   size_t per = j->model == MCPI_MODEL_HESTON ? 2 : 1, n = j->nassets * per;
+  for (size_t a = 0; per == 2 && a < j->nassets; a++)
+    if (fabs(j->u[a]->rho) >= 1)
+      return mcpi_fail(err, MCP_ERR_INPUT,
+                       "trade '%s': assets: '%s' has rho %g, its spot and variance one "
+                       "Brownian motion; several Heston assets need |rho| < 1",
+                       t->id, j->u[a]->name, j->u[a]->rho);
   size_t bm[MCPI_MAX_FACTORS];
   double c[MCPI_MAX_FACTORS * MCPI_MAX_FACTORS], l[MCPI_MAX_FACTORS * MCPI_MAX_FACTORS];
   for (size_t a = 0; a < j->nassets; a++) {

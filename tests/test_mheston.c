@@ -1,8 +1,10 @@
 /* test_mheston.c: several correlated Heston assets on the CPU backend:
  *   1. with a vanishing vol-of-vol and v0 = theta each asset is
  *      Black-Scholes of volatility sqrt(theta): best-of calls and worst-of
- *      puts against Stulz's closed forms (the spots' correlation), with QE
- *      and with Euler;
+ *      puts against Stulz's closed forms (the spots' correlation, with each
+ *      spot correlated to its variance), with QE and with Euler;
+ *   2b. a basket on one asset alone has no vega of the other, and its vega
+ *      is the one-asset trade's;
  *   2. each asset alone (a basket of weights 1 and 0) against the one-asset
  *      Heston closed form, with the variances and spots correlated across;
  *   3. products that keep arrays (a worst-of autocallable) on such assets;
@@ -53,8 +55,10 @@ static mcp_trade on_assets(const char *id, mcp_product product, mcp_option_type 
 
 static void black_scholes_limit(void **state)
 {
-  const heston h1 = {100, 0.03, 0.01, 0.04, 1.5, 0.04, 1e-4, 0};
-  const heston h2 = {80, 0.03, 0.02, 0.09, 2.0, 0.09, 1e-4, 0};
+  /* rho != 0: the drivers' transform (plan.c) then matters to the spots'
+   * correlation, though not to their laws */
+  const heston h1 = {100, 0.03, 0.01, 0.04, 1.5, 0.04, 1e-4, -0.7};
+  const heston h2 = {80, 0.03, 0.02, 0.09, 2.0, 0.09, 1e-4, 0.5};
   const char *const names[2] = {"H1", "H2"};
   const double rho = 0.6, c[4] = {1, rho, rho, 1}, T = 1;
   for (int scheme = 0; scheme < 2; scheme++) {
@@ -178,6 +182,47 @@ static void autocallable_on_heston_assets(void **state)
   mcp_market_destroy(m);
 }
 
+/* The vega of each asset: a basket of weights (1, 0) has the first asset's
+ * vega alone, which is that of the same call on the first asset priced by
+ * itself (other normals: within the standard errors), and none of the
+ * second's. */
+static void vega_of_each_asset(void **state)
+{
+  const heston h1 = {100, 0.02, 0.0, 0.05, 1.2, 0.04, 0.6, -0.7};
+  const heston h2 = {50, 0.02, 0.01, 0.03, 2.5, 0.06, 0.4, -0.3};
+  const char *const assets[2] = {"H1", "H2"};
+  const double c[4] = {1, 0.3, 0.3, 1}, w[2] = {1, 0};
+  mcp_market *m = new_market();
+  add_heston(m, "H1", h1);
+  add_heston(m, "H2", h2);
+  correlate(m, 2, assets, c);
+  mcp_portfolio *p = new_portfolio(100000, 8);
+  mcp_trade b = on_assets("basket", MCP_PRODUCT_BASKET, MCP_CALL, 100, 1, assets);
+  b.weights = w;
+  add_trade(p, &b);
+  mcp_trade e = trade_on("call", "H1", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  add_trade(p, &e);
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_add(g, MCP_GREEK_VEGA), MCP_OK);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price_greeks(*state, m, p, g, &r), MCP_OK);
+  mcp_sensitivity v1, v2, vc;
+  assert_int_equal(mcp_results_greek(r, "basket", "vega:H1", &v1), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "basket", "vega:H2", &v2), MCP_OK);
+  assert_int_equal(mcp_results_greek(r, "call", "vega", &vc), MCP_OK);
+  print_message("  vega:H1 %.6f +- %.2e, vega:H2 %g, one asset %.6f +- %.2e\n", v1.value.price,
+                v1.value.std_error, v2.value.price, vc.value.price, vc.value.std_error);
+  assert_true(v2.value.price == 0 && v2.value.std_error == 0);
+  double se = hypot(v1.value.std_error, vc.value.std_error);
+  assert_true(v1.value.price > 10 * v1.value.std_error);
+  assert_true(fabs(v1.value.price - vc.value.price) <= NSE * se);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void expect_refused(void **state, mcp_market *m, const mcp_trade *t, const char *needle)
 {
   mcp_portfolio *p = new_portfolio(1000, 1);
@@ -213,6 +258,12 @@ static void refused(void **state)
   const char *const names[4] = {"H1", "H1:variance", "H2", "H2:variance"};
   const double c[16] = {1, -0.6, 0.9, 0.9, -0.6, 1, 0, 0, 0.9, 0, 1, -0.6, 0.9, 0, -0.6, 1};
   assert_int_equal(mcp_market_set_correlation(m, 4, names, c), MCP_ERR_INPUT);
+  /* a rho of 1: the spot and the variance one Brownian motion */
+  const heston one = {100, 0.03, 0.0, 0.04, 1.5, 0.04, 0.5, 1};
+  add_heston(m, "H3", one);
+  const char *const h13[2] = {"H1", "H3"};
+  t = on_assets("rho1", MCP_PRODUCT_BASKET, MCP_CALL, 100, 1, h13);
+  expect_refused(state, m, &t, "several Heston assets need |rho| < 1");
   /* a matrix of the spots alone may still leave the joint one indefinite */
   const double s[4] = {1, -0.99, -0.99, 1};
   const char *const sv[2] = {"H1:variance", "H2:variance"};
@@ -229,6 +280,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(black_scholes_limit),
       cmocka_unit_test(marginals_are_heston),
+      cmocka_unit_test(vega_of_each_asset),
       cmocka_unit_test(autocallable_on_heston_assets),
       cmocka_unit_test(refused),
   };
