@@ -354,21 +354,13 @@ static mcp_status read_correlated(const mcpi_json_doc *d, const mcpi_json_path *
     const mcpi_json_path at = {path, NULL, i};
     size_t bm;
     int found;
-    /* the name proper: a variance's without its suffix (mcpi_market_bm) */
-    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
-    size_t len = s ? strlen(s) : 0, k = strlen(":variance");
-    char base[MCPI_MAX_ID + 1];
-    if (s && len > k && len - k <= MCPI_MAX_ID && strcmp(s + len - k, ":variance") == 0 &&
-        !mcpi_market_find(m, s)) {
-      memcpy(base, s, len - k);
-      base[len - k] = 0;
-      s = base;
+    /* a name the market resolves is well formed (its underlying's was
+     * checked when added); else the name's own fault first */
+    names[i] = json_is_string(v) ? json_string_value(v) : NULL;
+    if (!names[i] || (why = mcpi_market_bm(m, names[i], &bm, &found))) {
+      const char *bad = mcpi_check_name(names[i]);
+      return mcpi_json_expected(d, &at, bad ? bad : why);
     }
-    if ((why = mcpi_check_name(s)))
-      return mcpi_json_expected(d, &at, why);
-    names[i] = json_string_value(v);
-    if ((why = mcpi_market_bm(m, names[i], &bm, &found)))
-      return mcpi_json_expected(d, &at, why);
     for (size_t k = 0; k < i; k++)
       if (strcmp(names[k], names[i]) == 0) {
         char what[96];

@@ -44,6 +44,17 @@ static void correlate(mcp_market *m, size_t n, const char *const *names, const d
     fail_msg("correlation: %s", mcp_market_last_error(m));
 }
 
+/* H1 and H2, their Brownian motions correlated by the n x n matrix c. */
+static mcp_market *pair_market(heston h1, heston h2, size_t n, const char *const *names,
+                               const double *c)
+{
+  mcp_market *m = new_market();
+  add_heston(m, "H1", h1);
+  add_heston(m, "H2", h2);
+  correlate(m, n, names, c);
+  return m;
+}
+
 static mcp_trade on_assets(const char *id, mcp_product product, mcp_option_type type,
                            double strike, double maturity, const char *const *assets)
 {
@@ -62,10 +73,7 @@ static void black_scholes_limit(void **state)
   const char *const names[2] = {"H1", "H2"};
   const double rho = 0.6, c[4] = {1, rho, rho, 1}, T = 1;
   for (int scheme = 0; scheme < 2; scheme++) {
-    mcp_market *m = new_market();
-    add_heston(m, "H1", h1);
-    add_heston(m, "H2", h2);
-    correlate(m, 2, names, c);
+    mcp_market *m = pair_market(h1, h2, 2, names, c);
     mcp_portfolio *p = new_portfolio(200000, 5 + scheme);
     assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
     assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
@@ -111,10 +119,7 @@ static void marginals_are_heston(void **state)
                         -0.7, 1,   0.0, 0.3, /* H1:variance */
                         0.5, 0.0, 1,   -0.3, /* H2 */
                         0.1, 0.3, -0.3, 1};  /* H2:variance */
-  mcp_market *m = new_market();
-  add_heston(m, "H1", h1);
-  add_heston(m, "H2", h2);
-  correlate(m, 4, names, c);
+  mcp_market *m = pair_market(h1, h2, 4, names, c);
   const char *const assets[2] = {"H1", "H2"};
   const double w1[2] = {1, 0}, w2[2] = {0, 1}, T = 1;
   mcp_portfolio *p = new_portfolio(400000, 21);
@@ -148,10 +153,7 @@ static void autocallable_on_heston_assets(void **state)
   const heston h2 = {60, 0.03, 0.0, 0.06, 1.0, 0.05, 0.7, -0.8};
   const char *const assets[2] = {"H1", "H2"};
   const double c[4] = {1, 0.3, 0.3, 1}, fix[4] = {0.25, 0.5, 0.75, 1}, s0[2] = {100, 60};
-  mcp_market *m = new_market();
-  add_heston(m, "H1", h1);
-  add_heston(m, "H2", h2);
-  correlate(m, 2, assets, c);
+  mcp_market *m = pair_market(h1, h2, 2, assets, c);
   mcp_portfolio *p = new_portfolio(20000, 3);
   mcp_trade t = on_assets("note", MCP_PRODUCT_AUTOCALLABLE, MCP_CALL, 1.0, 1, assets);
   t.nfixings = 4;
@@ -192,10 +194,7 @@ static void vega_of_each_asset(void **state)
   const heston h2 = {50, 0.02, 0.01, 0.03, 2.5, 0.06, 0.4, -0.3};
   const char *const assets[2] = {"H1", "H2"};
   const double c[4] = {1, 0.3, 0.3, 1}, w[2] = {1, 0};
-  mcp_market *m = new_market();
-  add_heston(m, "H1", h1);
-  add_heston(m, "H2", h2);
-  correlate(m, 2, assets, c);
+  mcp_market *m = pair_market(h1, h2, 2, assets, c);
   mcp_portfolio *p = new_portfolio(100000, 8);
   mcp_trade b = on_assets("basket", MCP_PRODUCT_BASKET, MCP_CALL, 100, 1, assets);
   b.weights = w;
