@@ -145,3 +145,54 @@ void bench_device_view_free(mcpi_job_view *v)
   cudaFree((void *)v->chol_f);
 }
 #endif
+
+/* Trade k: on underlying k mod 50, a European, a 12-fixing arithmetic Asian
+ * or a Brownian-bridge barrier (up-and-out call, down-and-out put), the
+ * maturities and strikes cycling, so that the underlyings' event dates
+ * differ. */
+mcp_status bench_mixed_book(mcp_market **m, mcp_portfolio **p, uint64_t paths)
+{
+  static const double maturities[4] = {0.25, 0.5, 1.0, 2.0};
+  char name[16], id[16];
+  mcp_status st = MCP_OK;
+  mcp_market_create(m);
+  for (int u = 0; u < BENCH_MIXED_UNDERLYINGS; u++) {
+    snprintf(name, sizeof name, "U%02d", u);
+    mcp_market_add_black_scholes(*m, name, 50 + 2 * u, 0.03, 0.01, 0.15 + 0.005 * u);
+  }
+  mcp_portfolio_create(p);
+  for (int k = 0; k < BENCH_MIXED_TRADES && st == MCP_OK; k++) {
+    int u = k % BENCH_MIXED_UNDERLYINGS;
+    double spot = 50 + 2 * u, mat = maturities[(k / 3) % 4];
+    double strike = spot * (0.8 + 0.05 * ((k / 12) % 9));
+    snprintf(name, sizeof name, "U%02d", u);
+    snprintf(id, sizeof id, "t%05d", k);
+    if (k % 3 == 0) {
+      st = mcp_portfolio_add_european(*p, id, name, k % 2 ? MCP_PUT : MCP_CALL, strike, mat, 1);
+    } else if (k % 3 == 1) {
+      double fix[12];
+      for (int i = 0; i < 12; i++)
+        fix[i] = mat * (i + 1) / 12;
+      st = mcp_portfolio_add_asian(*p, id, name, MCP_ARITHMETIC, MCP_CALL, strike, 12, fix,
+                                   mat, 1);
+    } else {
+      int up = (k / 150) % 2;
+      mcp_trade t;
+      mcp_trade_init(&t);
+      t.id = id;
+      t.product = MCP_PRODUCT_BARRIER;
+      t.type = up ? MCP_CALL : MCP_PUT;
+      t.underlying = name;
+      t.strike = strike;
+      t.maturity = mat;
+      t.barrier_kind = up ? MCP_UP_AND_OUT : MCP_DOWN_AND_OUT;
+      t.barrier = spot * (up ? 1.3 : 0.75);
+      t.monitoring = MCP_MONITOR_BRIDGE;
+      st = mcp_portfolio_add_trade(*p, &t);
+    }
+  }
+  if (st != MCP_OK)
+    fprintf(stderr, "mixed book: %s\n", mcp_portfolio_last_error(*p));
+  mcp_portfolio_set_paths(*p, paths);
+  return st;
+}

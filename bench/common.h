@@ -17,6 +17,13 @@ int bench_cpu_threads(int n);
 /* One underlying (S 100, r 3%, q 1%, vol 25%) and an arithmetic Asian call
  * on BENCH_FIXINGS daily fixings over a year. */
 void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
+/* The mixed book: BENCH_MIXED_TRADES trades on BENCH_MIXED_UNDERLYINGS
+ * Black-Scholes underlyings (Europeans, 12-fixing Asians, bridge barriers),
+ * at paths paths (BENCH_MIXED_PATHS in the tables). */
+#define BENCH_MIXED_UNDERLYINGS 50
+#define BENCH_MIXED_TRADES 10000
+#define BENCH_MIXED_PATHS 100000
+mcp_status bench_mixed_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
 /* Median seconds (mcp_results_seconds) of repeats pricings after warm
  * warm-up ones, at most 16, and the first trade's price; a negative number,
  * with the error on stderr after who, on failure. */

@@ -34,9 +34,6 @@ int main(void)
 #define REPEATS 5
 #define NSIZES 3
 #define SEED 1
-#define MIXED_UNDERLYINGS 50
-#define MIXED_TRADES 10000
-#define MIXED_PATHS 100000
 #define HESTON_PATHS (1u << 20)
 #define MAX_NOTES 16
 
@@ -218,57 +215,6 @@ static void heston_book(mcp_market **m, mcp_portfolio **p)
   mcp_portfolio_set_paths(*p, HESTON_PATHS);
 }
 
-/* Trade k: on underlying k mod 50, a European, a 12-fixing arithmetic Asian
- * or a Brownian-bridge barrier (up-and-out call, down-and-out put), the
- * maturities and strikes cycling, so that the underlyings' event dates
- * differ. */
-static mcp_status mixed_book(mcp_market **m, mcp_portfolio **p)
-{
-  static const double maturities[4] = {0.25, 0.5, 1.0, 2.0};
-  char name[16], id[16];
-  mcp_status st = MCP_OK;
-  mcp_market_create(m);
-  for (int u = 0; u < MIXED_UNDERLYINGS; u++) {
-    snprintf(name, sizeof name, "U%02d", u);
-    mcp_market_add_black_scholes(*m, name, 50 + 2 * u, 0.03, 0.01, 0.15 + 0.005 * u);
-  }
-  mcp_portfolio_create(p);
-  for (int k = 0; k < MIXED_TRADES && st == MCP_OK; k++) {
-    int u = k % MIXED_UNDERLYINGS;
-    double spot = 50 + 2 * u, mat = maturities[(k / 3) % 4];
-    double strike = spot * (0.8 + 0.05 * ((k / 12) % 9));
-    snprintf(name, sizeof name, "U%02d", u);
-    snprintf(id, sizeof id, "t%05d", k);
-    if (k % 3 == 0) {
-      st = mcp_portfolio_add_european(*p, id, name, k % 2 ? MCP_PUT : MCP_CALL, strike, mat, 1);
-    } else if (k % 3 == 1) {
-      double fix[12];
-      for (int i = 0; i < 12; i++)
-        fix[i] = mat * (i + 1) / 12;
-      st = mcp_portfolio_add_asian(*p, id, name, MCP_ARITHMETIC, MCP_CALL, strike, 12, fix,
-                                   mat, 1);
-    } else {
-      int up = (k / 150) % 2;
-      mcp_trade t;
-      mcp_trade_init(&t);
-      t.id = id;
-      t.product = MCP_PRODUCT_BARRIER;
-      t.type = up ? MCP_CALL : MCP_PUT;
-      t.underlying = name;
-      t.strike = strike;
-      t.maturity = mat;
-      t.barrier_kind = up ? MCP_UP_AND_OUT : MCP_DOWN_AND_OUT;
-      t.barrier = spot * (up ? 1.3 : 0.75);
-      t.monitoring = MCP_MONITOR_BRIDGE;
-      st = mcp_portfolio_add_trade(*p, &t);
-    }
-  }
-  if (st != MCP_OK)
-    fprintf(stderr, "peers: mixed book: %s\n", mcp_portfolio_last_error(*p));
-  mcp_portfolio_set_paths(*p, MIXED_PATHS);
-  return st;
-}
-
 /* ---- output ------------------------------------------------------------ */
 static void print_row(const char *engine, const char *prec, uint64_t paths, cell c,
                       double steps_per_path, const char *price_note)
@@ -355,7 +301,7 @@ int main(int argc, char **argv)
   }
   mcp_portfolio_destroy(pf);
   mcp_market_destroy(m);
-  if (mixed_book(&m, &pf) == MCP_OK)
+  if (bench_mixed_book(&m, &pf, BENCH_MIXED_PATHS) == MCP_OK)
     for (int n = 0; n < 2; n++) {
       mcp_portfolio_set_normals(pf, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED);
       mixed[n] = time_book(ctx, m, pf);
@@ -387,8 +333,8 @@ int main(int argc, char **argv)
   }
   for (int n = 0; n < 2; n++) {
     snprintf(label, sizeof label, "mcprice %s, mixed book (%d trades, %d underlyings)",
-             normals_names[n], MIXED_TRADES, MIXED_UNDERLYINGS);
-    print_row(label, "double", MIXED_PATHS, mixed[n], 0, " (book)");
+             normals_names[n], BENCH_MIXED_TRADES, BENCH_MIXED_UNDERLYINGS);
+    print_row(label, "double", BENCH_MIXED_PATHS, mixed[n], 0, " (book)");
   }
 
   printf("\n| precision | paths | stored / fused | hand-written / fused | JAX / fused "
@@ -412,7 +358,7 @@ int main(int argc, char **argv)
   for (int n = 0; n < 2; n++)
     if (mixed[n].ms > 0)
       printf("# mixed book, %s: %.3e trade-paths/s\n", normals_names[n],
-             (double)MIXED_TRADES * MIXED_PATHS / (mixed[n].ms * 1e-3));
+             (double)BENCH_MIXED_TRADES * BENCH_MIXED_PATHS / (mixed[n].ms * 1e-3));
   for (int i = 0; i < nnotes; i++)
     printf("# %s\n", notes[i]);
   cudaFree(sums);

@@ -1,7 +1,7 @@
 /* backend.h: what the CPU and CUDA backends compute for a planned run.
  * Both present their tile machinery to one driver (run_job.c), which runs the
- * control-variate pilot, then every replicate's samples tile by tile, and
- * accumulates the chunk sums in path order. */
+ * control-variate pilot, then the samples of the run's slice (slice.h) tile
+ * by tile, and adds their chunk sums to each replicate's tree (stats.h). */
 #ifndef MCP_BACKEND_H
 #define MCP_BACKEND_H
 
@@ -9,17 +9,25 @@
 #include "greek_plan.h"
 #include "plan.h"
 #include "prefetch.h"
+#include "slice.h"
 #include "stats.h"
 
 typedef struct mcpi_run {
   mcpi_plan *plan;   /* the pilot sets the jobs' control coefficients */
   const mcp_portfolio *portfolio; /* trade ids for messages */
   mcp_context *ctx;  /* tile and block sizes, device, progress; errors go to ctx->err */
-  mcpi_accum **acc;  /* acc[job][rep (ntrades + 1) + col]: the trades, then the book */
+  mcpi_tree **trees; /* trees[job][rep]: the slice's chunk sums of the job's columns */
+  const uint64_t *range; /* the slice's units of job ji: range[2 ji] .. range[2 ji + 1] - 1 */
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
   double work_done, work_total; /* path-elements, for progress */
   mcpi_greek_run *greeks;    /* the variants of the jobs' passes, or NULL */
 } mcpi_run;
+
+/* Whether the run's slice holds some of job ji's paths. */
+static inline int mcpi_run_has(const mcpi_run *run, size_t ji)
+{
+  return run->range[2 * ji] < run->range[2 * ji + 1];
+}
 
 /* Job ji of the variant of its pass p. */
 static inline mcpi_job *mcpi_pass_job(const mcpi_run *run, size_t ji, size_t p)
@@ -42,7 +50,7 @@ typedef struct mcpi_tiler {
    * pilot) or, without, with the passes and the estimators */
   mcp_status (*paths)(void *self, size_t n, int controls);
   /* chunk sums of the mcpi_job_columns(j, 0) columns into part (host), as
-   * mcpi_accum_add reads them */
+   * mcpi_tree_add reads them */
   mcp_status (*sums)(void *self, size_t n, double *part);
   /* the 2 ntrades + 1 columns written with controls, of the job and then of
    * each pass, to pay[col ld + i] (host) */

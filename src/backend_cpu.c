@@ -272,6 +272,7 @@ mcp_status mcpi_cpu_price(mcpi_run *run)
 {
   mcp_status st = MCP_OK;
   for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
-    st = price_job(run, ji);
+    if (mcpi_run_has(run, ji))
+      st = price_job(run, ji);
   return st;
 }

@@ -598,7 +598,8 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      max_smem);
   mcp_status st = MCP_OK;
   for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
-    st = price_job(run, ji);
+    if (mcpi_run_has(run, ji))
+      st = price_job(run, ji);
   return st;
 }
 #endif

@@ -42,8 +42,10 @@ mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
 
 void mcp_context_destroy(mcp_context *ctx)
 {
-  if (ctx)
+  if (ctx) {
     mcpi_cuda_release(ctx);
+    free(ctx->devices);
+  }
   free(ctx);
 }
 
@@ -86,6 +88,39 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device)
   if (device != ctx->device)
     mcpi_cuda_release(ctx); /* the kept buffers live on the old device */
   ctx->device = device;
+  free(ctx->devices); /* one device from now on */
+  ctx->devices = NULL;
+  ctx->ndevices = 0;
+  return MCP_OK;
+}
+
+mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *devices)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (n < 1 || n > MCP_MAX_DEVICES || !devices)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "devices: expected a list of 1 to %d, got %zu",
+                     MCP_MAX_DEVICES, devices ? n : 0);
+  int count = ctx->backend == MCP_BACKEND_CUDA ? mcp_device_count() : 1;
+  for (size_t i = 0; i < n; i++)
+    if (devices[i] < 0 || devices[i] >= count)
+      return mcpi_fail(ctx->err, MCP_ERR_NOT_FOUND, "devices: expected %s, got %d",
+                       ctx->backend == MCP_BACKEND_CUDA ? "GPUs numbered from 0 to the count "
+                                                          "less 1"
+                                                        : "0 (the CPU backend's one device)",
+                       devices[i]);
+  int *d = malloc(n * sizeof *d);
+  if (!d)
+    return MCP_ERR_NO_MEMORY;
+  memcpy(d, devices, n * sizeof *d);
+  mcp_status st = mcp_context_set_device(ctx, devices[0]);
+  if (st != MCP_OK) {
+    free(d);
+    return st;
+  }
+  free(ctx->devices);
+  ctx->devices = d;
+  ctx->ndevices = n;
   return MCP_OK;
 }
 

@@ -12,6 +12,8 @@ struct mcp_context {
   uint64_t tile_paths; /* 0: sized to memory */
   int block;
   int device;
+  int *devices; /* mcp_context_set_devices: ndevices > 1 spreads slices over them */
+  size_t ndevices;
   mcp_progress_fn progress;
   void *progress_user;
   char err[MCPI_ERRLEN];

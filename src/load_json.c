@@ -307,8 +307,8 @@ static mcp_status parse_error(const mcpi_json_doc *d, const json_error_t *e)
                  e->text);
 }
 
-mcp_status mcpi_json_load(const char *file, char *err, size_t errlen,
-                          mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *err,
+                          size_t errlen, mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
                           void *target)
 {
   mcpi_json_doc d = {file, NULL, 0, NULL, err, errlen};
@@ -318,13 +318,27 @@ mcp_status mcpi_json_load(const char *file, char *err, size_t errlen,
     mcpi_copy_message(err, errlen, "no file name given");
     return MCP_ERR_ARGUMENT;
   }
-  FILE *f = fopen(file, "rb");
-  if (!f)
-    return mcpi_json_fail_file(&d, MCP_ERR_IO, "cannot open: %s", strerror(errno));
-  st = read_all(&d, f);
-  fclose(f);
-  if (st != MCP_OK)
-    return st;
+  if (text) {
+    if (len > MCPI_JSON_MAX_BYTES)
+      return mcpi_json_fail_file(&d, MCP_ERR_INPUT,
+                                 "larger than %d MiB; expected an input of at most that",
+                                 MCPI_JSON_MAX_BYTES >> 20);
+    if (memchr(text, 0, len))
+      return mcpi_json_fail_file(&d, MCP_ERR_PARSE, "a NUL byte; expected JSON text (UTF-8)");
+    if (!(d.text = malloc(len + 1)))
+      return mcpi_json_fail_file(&d, MCP_ERR_NO_MEMORY, "out of memory");
+    memcpy(d.text, text, len);
+    d.text[len] = '\0';
+    d.len = len;
+  } else {
+    FILE *f = fopen(file, "rb");
+    if (!f)
+      return mcpi_json_fail_file(&d, MCP_ERR_IO, "cannot open: %s", strerror(errno));
+    st = read_all(&d, f);
+    fclose(f);
+    if (st != MCP_OK)
+      return st;
+  }
   /* The text was read here rather than by json_load_file so that error
    * messages locate values in exactly what was parsed. */
   if (!(d.root = json_loadb(d.text, d.len, JSON_REJECT_DUPLICATES, &e)))

@@ -33,11 +33,12 @@ typedef struct mcpi_json_choice {
   int value;
 } mcpi_json_choice;
 
-/* Reads and parses file, then runs fill(doc, target) to build target from
+/* Reads and parses file (or, when text is not NULL, its len bytes, which
+ * messages call file), then runs fill(doc, target) to build target from
  * doc->root.  I/O failures give MCP_ERR_IO, malformed JSON MCP_ERR_PARSE, and
  * duplicate keys or numbers too large to represent MCP_ERR_INPUT. */
-mcp_status mcpi_json_load(const char *file, char *err, size_t errlen,
-                          mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *err,
+                          size_t errlen, mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
                           void *target);
 
 /* "FILE: message", for failures that no field explains. */

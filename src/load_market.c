@@ -466,16 +466,28 @@ static mcp_status fill_market(const mcpi_json_doc *d, void *target)
   return MCP_OK;
 }
 
-mcp_status mcp_market_load(mcp_market **market, const char *path, char *err, size_t errlen)
+static mcp_status load(mcp_market **market, const char *path, const char *text, size_t len,
+                       char *err, size_t errlen)
 {
   if (!market)
     return MCP_ERR_ARGUMENT;
   mcp_status st = mcp_market_create(market);
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_strerror(st));
-  else if ((st = mcpi_json_load(path, err, errlen, fill_market, *market)) != MCP_OK) {
+  else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_market, *market)) != MCP_OK) {
     mcp_market_destroy(*market);
     *market = NULL;
   }
   return st;
+}
+
+mcp_status mcp_market_load(mcp_market **market, const char *path, char *err, size_t errlen)
+{
+  return load(market, path, NULL, 0, err, errlen);
+}
+
+mcp_status mcp_market_load_text(mcp_market **market, const char *name, const char *text, size_t len,
+                            char *err, size_t errlen)
+{
+  return load(market, name, text ? text : "", text ? len : 0, err, errlen);
 }

@@ -863,17 +863,28 @@ static mcp_status fill_portfolio(const mcpi_json_doc *d, void *target)
   return MCP_OK;
 }
 
-mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err,
-                              size_t errlen)
+static mcp_status load(mcp_portfolio **portfolio, const char *path, const char *text, size_t len,
+                       char *err, size_t errlen)
 {
   if (!portfolio)
     return MCP_ERR_ARGUMENT;
   mcp_status st = mcp_portfolio_create(portfolio);
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_strerror(st));
-  else if ((st = mcpi_json_load(path, err, errlen, fill_portfolio, *portfolio)) != MCP_OK) {
+  else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_portfolio, *portfolio)) != MCP_OK) {
     mcp_portfolio_destroy(*portfolio);
     *portfolio = NULL;
   }
   return st;
+}
+
+mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err, size_t errlen)
+{
+  return load(portfolio, path, NULL, 0, err, errlen);
+}
+
+mcp_status mcp_portfolio_load_text(mcp_portfolio **portfolio, const char *name, const char *text, size_t len,
+                            char *err, size_t errlen)
+{
+  return load(portfolio, name, text ? text : "", text ? len : 0, err, errlen);
 }

@@ -44,16 +44,28 @@ static mcp_status fill_scenarios(const mcpi_json_doc *d, void *target)
   return st;
 }
 
-mcp_status mcp_scenarios_load(mcp_scenarios **s, const char *path, char *err, size_t errlen)
+static mcp_status load(mcp_scenarios **s, const char *path, const char *text, size_t len,
+                       char *err, size_t errlen)
 {
   if (!s)
     return MCP_ERR_ARGUMENT;
   mcp_status st = mcp_scenarios_create(s);
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_strerror(st));
-  else if ((st = mcpi_json_load(path, err, errlen, fill_scenarios, *s)) != MCP_OK) {
+  else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_scenarios, *s)) != MCP_OK) {
     mcp_scenarios_destroy(*s);
     *s = NULL;
   }
   return st;
+}
+
+mcp_status mcp_scenarios_load(mcp_scenarios **s, const char *path, char *err, size_t errlen)
+{
+  return load(s, path, NULL, 0, err, errlen);
+}
+
+mcp_status mcp_scenarios_load_text(mcp_scenarios **s, const char *name, const char *text, size_t len,
+                            char *err, size_t errlen)
+{
+  return load(s, name, text ? text : "", text ? len : 0, err, errlen);
 }

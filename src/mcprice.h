@@ -163,8 +163,19 @@ mcp_status mcp_context_set_tile_paths(mcp_context *ctx, uint64_t paths);
 /* Threads per CUDA block (a multiple of 32 from 32 to 1024; default 128).
  * Prices do not depend on it. */
 mcp_status mcp_context_set_block_size(mcp_context *ctx, int threads);
-/* CUDA device ordinal (default 0). */
+/* CUDA device ordinal (default 0); the context's one device from then on. */
 mcp_status mcp_context_set_device(mcp_context *ctx, int device);
+/* Runs every pricing call of the context on the n devices listed (CUDA
+ * ordinals; a device may be listed more than once, and the CPU backend's
+ * one device is 0, each listing a worker): the work is cut into
+ * MCP_SLICES_PER_DEVICE slices a device (mcp_price_slice), which the
+ * devices take one after another as each becomes free, on threads of their
+ * own, and which are merged (mcp_partials_merge): the results are those of
+ * one device to the bit.  The progress callback runs on the calling thread.
+ * n = 1 is mcp_context_set_device(ctx, devices[0]). */
+#define MCP_MAX_DEVICES 64
+#define MCP_SLICES_PER_DEVICE 4
+mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *devices);
 /* Called after each tile with the fraction of the work done. */
 typedef void (*mcp_progress_fn)(double fraction, void *user);
 mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *user);
@@ -176,6 +187,9 @@ mcp_status mcp_market_create(mcp_market **market);
  * NULL and, when err is not NULL, a message naming the file, line, column
  * and field is copied into err (at most errlen bytes). */
 mcp_status mcp_market_load(mcp_market **market, const char *path, char *err, size_t errlen);
+/* The same from len bytes of text in memory, which messages call name. */
+mcp_status mcp_market_load_text(mcp_market **market, const char *name, const char *text,
+                                size_t len, char *err, size_t errlen);
 void mcp_market_destroy(mcp_market *market);
 /* Black-Scholes underlying: spot > 0, continuously compounded rate and
  * dividend yield, volatility >= 0 (all annualised). */
@@ -269,6 +283,9 @@ const char *mcp_market_last_error(const mcp_market *market);
 mcp_status mcp_portfolio_create(mcp_portfolio **portfolio);
 mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err,
                               size_t errlen);
+/* The same from len bytes of text in memory, which messages call name. */
+mcp_status mcp_portfolio_load_text(mcp_portfolio **portfolio, const char *name,
+                                   const char *text, size_t len, char *err, size_t errlen);
 void mcp_portfolio_destroy(mcp_portfolio *portfolio);
 /* European option paying at maturity (years). quantity may be negative (short). */
 mcp_status mcp_portfolio_add_european(mcp_portfolio *portfolio, const char *id,
@@ -660,6 +677,9 @@ mcp_status mcp_scenarios_set(mcp_scenarios *scenarios, mcp_shift_axis axis,
 /* Reads a scenario file (doc/input-schema.md); errors as mcp_portfolio_load. */
 mcp_status mcp_scenarios_load(mcp_scenarios **scenarios, const char *path, char *err,
                               size_t errlen);
+/* The same from len bytes of text in memory, which messages call name. */
+mcp_status mcp_scenarios_load_text(mcp_scenarios **scenarios, const char *name,
+                                   const char *text, size_t len, char *err, size_t errlen);
 const char *mcp_scenarios_last_error(const mcp_scenarios *scenarios);
 
 /* Prices the portfolio at every point of the grid.  A shift that leaves a
@@ -777,6 +797,58 @@ mcp_status mcp_results_sensitivity(const mcp_results *results, size_t index, siz
 /* By trade id (NULL for the book) and name: MCP_ERR_NOT_FOUND when absent. */
 mcp_status mcp_results_greek(const mcp_results *results, const char *id, const char *name,
                              mcp_sensitivity *out);
+
+/* ---- Scale-out: slices and partial results -------------------------------
+ * One pricing (mcp_price, mcp_price_greeks or mcp_price_scenarios: greeks
+ * and scenarios NULL, greeks given, or scenarios given) is cut into n
+ * slices of whole chunks of MCP_CHUNK_PATHS paths (and, in a book of many
+ * jobs, of whole jobs), each computed anywhere by mcp_price_slice into a
+ * partial result; mcp_partials_merge combines the n partials of one pricing,
+ * in any order, into results equal to the unsliced call's to the last bit
+ * (computed on the same backend).  A partial keeps a digest of its inputs
+ * (the market, the trades, paths, seed and the run settings that change
+ * prices, the Greeks or scenarios), so a merge refuses slices of another
+ * pricing, and slices given twice or missing.  Partials are written to and
+ * read from a versioned, endian-neutral format (doc/partial-format.md).
+ * A partial is immutable once made and may be read by several threads. */
+#define MCP_MAX_SLICES (1u << 20)
+typedef struct mcp_partial mcp_partial;
+
+/* Slice k (0 to n - 1) of the pricing, n from 1 to MCP_MAX_SLICES, on the
+ * context's device (not spread over its devices); errors as the pricing's. */
+mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
+                           const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                           const mcp_scenarios *scenarios, unsigned k, unsigned n,
+                           mcp_partial **partial);
+/* The results of the pricing from its n partials (count of them, any
+ * order), with the pricing's inputs: into *results, or for a scenario grid
+ * into *scenario_results (the other may be NULL).  MCP_ERR_INPUT names a
+ * partial of other inputs, of another backend or slice count, a slice given
+ * twice or missing.  The results' seconds are the slices' and the merge's. */
+mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
+                              const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                              const mcp_scenarios *scenarios, mcp_partial *const *partials,
+                              size_t count, mcp_results **results,
+                              mcp_scenario_results **scenario_results);
+void mcp_partial_destroy(mcp_partial *partial);
+/* Which slice the partial holds (and of how many, into *n). */
+unsigned mcp_partial_slice(const mcp_partial *partial, unsigned *n);
+/* The partial as bytes (malloc'd, the caller frees them), and back; name
+ * is what messages call the bytes.  A damaged, truncated or foreign
+ * sequence is MCP_ERR_PARSE with a message in err (errlen bytes). */
+mcp_status mcp_partial_encode(const mcp_partial *partial, void **bytes, size_t *len);
+mcp_status mcp_partial_decode(mcp_partial **partial, const void *bytes, size_t len,
+                              const char *name, char *err, size_t errlen);
+/* The same through a file; a write replaces path only when complete. */
+mcp_status mcp_partial_write(const mcp_partial *partial, const char *path, char *err,
+                             size_t errlen);
+mcp_status mcp_partial_read(mcp_partial **partial, const char *path, char *err,
+                            size_t errlen);
+/* Bytes of the caller's carried with the partial (the command-line tool
+ * keeps its command and input files there, for "mcprice merge"): copied;
+ * NULL and 0 when none. */
+mcp_status mcp_partial_set_annex(mcp_partial *partial, const void *data, size_t len);
+const void *mcp_partial_annex(const mcp_partial *partial, size_t *len);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #include "pde.h"
 #include "results.h"
 #include "scenario.h"
+#include "slice.h"
 
 static double now(void)
 {
@@ -192,6 +193,15 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
   return ok ? MCP_OK : MCP_ERR_NO_MEMORY;
 }
 
+/* The variants' estimates of the PDE trades, set by price_pde or a merge. */
+static mcp_status alloc_pde_est(mcp_context *ctx, const mcp_portfolio *p, mcpi_greek_run *g)
+{
+  for (size_t v = 0; g && v < g->nvar; v++)
+    if (g->var[v].pde && !(g->var[v].pde_est = calloc(p->n, sizeof *g->var[v].pde_est)))
+      return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE Greeks");
+  return MCP_OK;
+}
+
 /* The PDE trades' prices (and grid deltas and gammas into dg) and, with
  * Greeks, the variants' prices: their grids join the base's in one solve,
  * which a GPU runs in the time of one. */
@@ -202,12 +212,8 @@ static mcp_status price_pde(mcp_context *ctx, const mcp_portfolio *p, const mcpi
   double *out = NULL;
   mcp_status st = mcpi_pde_append(&all, base, ctx->err);
   for (size_t v = 0; g && v < g->nvar && st == MCP_OK; v++)
-    if (g->var[v].pde) {
-      if (!(g->var[v].pde_est = calloc(p->n, sizeof *g->var[v].pde_est)))
-        st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE Greeks");
-      else
-        st = mcpi_pde_append(&all, &g->var[v].grid, ctx->err);
-    }
+    if (g->var[v].pde)
+      st = mcpi_pde_append(&all, &g->var[v].grid, ctx->err);
   if (st == MCP_OK && all.ntrades)
     st = mcpi_pde_solve(ctx, &all, &out);
   size_t t0 = base->ntrades;
@@ -221,6 +227,66 @@ static mcp_status price_pde(mcp_context *ctx, const mcp_portfolio *p, const mcpi
     }
   free(out);
   mcpi_pde_free(&all);
+  return st;
+}
+
+static void estimate_slots(const mcp_estimate *e, double **slot, size_t *n)
+{
+  const double *v[4] = {&e->price, &e->std_error, &e->ci_low, &e->ci_high};
+  for (int i = 0; i < 4; i++, (*n)++)
+    if (slot)
+      slot[*n] = (double *)v[i];
+}
+
+/* The addresses of a run's PDE values into slot (when not NULL), in the
+ * order a partial keeps them: each PDE trade's estimate and, with Greeks,
+ * its grid delta and gamma; then each variant's re-solved estimates.
+ * Returns their count. */
+static size_t pde_slots(const mcpi_pde_batch *pde, const mcpi_greek_run *g, mcp_estimate *est,
+                        double *dg, double **slot)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < pde->ntrades; i++) {
+    size_t t = pde->trade[i].trade;
+    estimate_slots(&est[t], slot, &n);
+    for (int k = 0; dg && k < 2; k++, n++)
+      if (slot)
+        slot[n] = &dg[2 * t + k];
+  }
+  for (size_t v = 0; v < g->nvar; v++)
+    for (size_t i = 0; g->var[v].pde && i < g->var[v].grid.ntrades; i++)
+      estimate_slots(&g->var[v].pde_est[g->var[v].grid.trade[i].trade], slot, &n);
+  return n;
+}
+
+/* Copies a run's PDE values to (out) or from the slice that solved them. */
+static mcp_status pass_pde(mcp_context *ctx, const mcpi_slicing *sl, const mcpi_pde_batch *pde,
+                           const mcpi_greek_run *g, mcp_estimate *est, double *dg, int out)
+{
+  size_t n = pde_slots(pde, g, est, dg, NULL);
+  double **slot = malloc((n ? n : 1) * sizeof *slot), *v = NULL;
+  if (!slot)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE values");
+  pde_slots(pde, g, est, dg, slot);
+  mcp_status st = MCP_OK;
+  if (out) {
+    if ((v = malloc((n ? n : 1) * sizeof *v)))
+      for (size_t i = 0; i < n; i++)
+        v[i] = *slot[i];
+    if (!v || mcpi_partial_set_pde(sl->out, sl->run, v, n))
+      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE values");
+  } else {
+    const mcp_partial *p0 = mcpi_slicing_first(sl);
+    size_t have = sl->run < p0->nruns ? p0->npde[sl->run] : 0;
+    if (have != n)
+      st = mcpi_fail(ctx->err, MCP_ERR_INPUT,
+                     "%s: slice 0 holds %zu PDE values of run %zu, the inputs have %zu",
+                     mcpi_partial_name(p0), have, sl->run, n);
+    for (size_t i = 0; st == MCP_OK && i < n; i++)
+      *slot[i] = p0->pde[sl->run][i];
+  }
+  free(v);
+  free(slot);
   return st;
 }
 
@@ -250,19 +316,48 @@ static mcp_status check_finite(const mcp_results *r, char *err)
 }
 
 /* The warnings a Monte Carlo estimate needs (mcp_warning): a standard error
- * of 0, or below the rounding of the price, says every path gave the same
- * value. */
+ * at or below the rounding of the price says every path gave the same value.
+ * For n equal values c the sums of x and x^2 carry relative errors of a few
+ * epsilon, which sum x^2 - (sum x)^2 / n keeps: a variance of c^2 eps, an
+ * error of |c| sqrt(eps / n) (1.5e-8 |c| / sqrt(n)) in double. */
 static void flag_warnings(const mcp_portfolio *p, mcp_results *r)
 {
-  double tiny = p->precision == MCP_FLOAT ? 1e-6 : 1e-14;
+  double tiny = p->precision == MCP_FLOAT ? 1e-6 : 1e-7 / sqrt((double)p->paths);
   for (size_t i = 0; i < r->n; i++)
     if (r->engine[i] != MCP_ENGINE_PDE && r->est[i].std_error <= tiny * fabs(r->est[i].price))
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
 
+/* The slice's trees to sl->out, or the run's accumulators: its own trees
+ * (a whole run) or the partials' merged. */
+static mcp_status sums(mcp_context *ctx, const mcpi_plan *plan, const mcpi_slicing *sl,
+                       mcpi_tree **trees, mcpi_accum **acc)
+{
+  mcp_status st = MCP_OK;
+  for (size_t ji = 0; st == MCP_OK && ji < plan->njobs; ji++) {
+    const mcpi_job *j = &plan->jobs[ji];
+    size_t ncol = mcpi_job_columns(j, 0);
+    uint64_t chunks = mcpi_job_chunks(plan, j);
+    for (unsigned r = 0; st == MCP_OK && r < mcpi_job_replicates(plan, j); r++) {
+      mcpi_tree *t = &trees[ji][r];
+      if (sl && sl->in)
+        st = mcpi_merge_tree(sl, ji, r, ncol, chunks, acc[ji] + r * ncol, ctx->err);
+      else if (sl && sl->out) {
+        if (t->level && mcpi_partial_add_tree(sl->out, sl->run, ji, r, t))
+          st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the partial result");
+        *t = (mcpi_tree){0};
+      } else
+        mcpi_tree_finish(t, acc[ji] + r * ncol, 1);
+    }
+  }
+  return st;
+}
+
+/* The run of a pricing call: of its own (sl NULL), a slice of it into
+ * sl->out, or the merge of sl->in into results. */
 static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
                         const mcp_greeks *req, mcp_market **markets, size_t npoints,
-                        mcp_results **results, mcp_results **points)
+                        mcp_results **results, mcp_results **points, const mcpi_slicing *sl)
 {
   double t0 = now();
   mcpi_plan plan;
@@ -286,34 +381,50 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
            !(dg = calloc(2 * portfolio->n, sizeof *dg)))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
   mcpi_accum **acc = calloc(plan.njobs, sizeof *acc);
-  mcp_results *r = mcpi_results_alloc(portfolio->n);
-  mcpi_run run = {.plan = &plan, .portfolio = portfolio, .ctx = ctx, .acc = acc,
+  mcpi_tree **trees = calloc(plan.njobs, sizeof *trees);
+  uint64_t *range = calloc(2 * plan.njobs + 1, sizeof *range);
+  int merge = sl && sl->in, slice = sl && sl->out;
+  mcp_results *r = slice ? NULL : mcpi_results_alloc(portfolio->n);
+  mcpi_run run = {.plan = &plan, .portfolio = portfolio, .ctx = ctx, .trees = trees,
+                  .range = range,
                   .kopt = {.precision = portfolio->precision, .strategy = portfolio->prefetch,
                            .distance = portfolio->distance, .padding = portfolio->padding,
                            .block = ctx->block, .placement = portfolio->placement},
                   .greeks = passes ? &greeks : NULL};
-  if (st == MCP_OK && (!acc || !r))
+  /* a slice keeps its PDE values in r's estimates until they go out */
+  mcp_estimate *est = slice ? calloc(portfolio->n + 1, sizeof *est) : r ? r->est : NULL;
+  if (st == MCP_OK && (!acc || !trees || !range || !est))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
+  if (st == MCP_OK && !merge)
+    mcpi_slice_ranges(&plan, sl ? sl->k : 0, sl ? sl->n : 1, range);
   for (size_t j = 0; st == MCP_OK && j < plan.njobs; j++) {
     const mcpi_job *job = &plan.jobs[j];
     unsigned reps = mcpi_job_replicates(&plan, job);
-    if (!(acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **acc)))
+    if (!(acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **acc)) ||
+        !(trees[j] = calloc(reps, sizeof **trees)))
       st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
-    run.work_total += (double)reps * (double)mcpi_job_samples(&plan, job) *
+    run.work_total += (double)(range[2 * j + 1] - range[2 * j]) * MCP_CHUNK_PATHS *
                       (double)(job->nelem + 1) * (double)(1 + job->npass);
   }
-  if (st == MCP_OK && plan.njobs)
-    st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
   if (st == MCP_OK)
-    st = price_pde(ctx, portfolio, &pde, passes ? &greeks : NULL, r->est, dg);
-  if (st == MCP_OK && (st = collect(portfolio, &plan, acc, &pde, -1, r)) != MCP_OK)
+    st = alloc_pde_est(ctx, portfolio, passes ? &greeks : NULL);
+  if (st == MCP_OK && plan.njobs && !merge)
+    st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
+  /* the PDE trades: solved by a run of its own and by slice 0 */
+  if (st == MCP_OK && !merge && (!sl || sl->k == 0))
+    st = price_pde(ctx, portfolio, &pde, passes ? &greeks : NULL, est, dg);
+  if (st == MCP_OK && (merge || (slice && sl->k == 0)))
+    st = pass_pde(ctx, sl, &pde, &greeks, est, dg, slice);
+  if (st == MCP_OK)
+    st = sums(ctx, &plan, sl, trees, acc);
+  if (st == MCP_OK && !slice && (st = collect(portfolio, &plan, acc, &pde, -1, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
-  if (st == MCP_OK && (st = check_finite(r, ctx->err)) == MCP_OK)
+  if (st == MCP_OK && !slice && (st = check_finite(r, ctx->err)) == MCP_OK)
     flag_warnings(portfolio, r);
-  if (st == MCP_OK && req && !npoints &&
+  if (st == MCP_OK && !slice && req && !npoints &&
       (st = collect_greeks(market, portfolio, &plan, acc, &pde, dg, &greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
-  for (size_t k = 0; st == MCP_OK && k < npoints; k++) {
+  for (size_t k = 0; st == MCP_OK && !slice && k < npoints; k++) {
     if (!(points[k] = mcpi_results_alloc(portfolio->n))) {
       st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
       break;
@@ -325,6 +436,15 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
     else if ((st = check_finite(points[k], ctx->err)) == MCP_OK)
       flag_warnings(portfolio, points[k]);
   }
+  for (size_t j = 0; trees && j < plan.njobs; j++)
+    for (unsigned k = 0; trees[j] && k < mcpi_job_replicates(&plan, &plan.jobs[j]); k++)
+      mcpi_tree_free(&trees[j][k]);
+  for (size_t j = 0; trees && j < plan.njobs; j++)
+    free(trees[j]);
+  free(trees);
+  free(range);
+  if (slice)
+    free(est);
   if (acc)
     for (size_t j = 0; j < plan.njobs; j++)
       free(acc[j]);
@@ -333,20 +453,23 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   mcpi_greeks_free(&greeks);
   mcpi_plan_free(&plan);
   mcpi_pde_free(&pde);
-  if (st != MCP_OK) {
+  if (st != MCP_OK || slice) {
     mcp_results_destroy(r);
-    for (size_t k = 0; k < npoints; k++) {
+    for (size_t k = 0; !slice && k < npoints; k++) {
       mcp_results_destroy(points[k]);
       points[k] = NULL;
     }
+    if (st == MCP_OK)
+      sl->out->seconds += now() - t0;
     return st;
   }
-  double seconds = now() - t0;
+  /* a merge's time: its slices' and its own */
+  double seconds = now() - t0 + (merge ? mcpi_slicing_seconds(sl) : 0);
   for (size_t k = 0; k <= npoints; k++) {
     mcp_results *x = k ? points[k - 1] : r;
     x->paths = portfolio->paths;
     x->seed = portfolio->seed;
-    x->backend = ctx->backend;
+    x->backend = merge ? mcpi_slicing_first(sl)->backend : ctx->backend;
     x->seconds = seconds;
   }
   *results = r;
@@ -355,9 +478,16 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
 
 mcp_status mcpi_price_points(mcp_context *ctx, const mcp_market *market,
                              const mcp_portfolio *portfolio, mcp_market **markets, size_t n,
-                             mcp_results **results)
+                             mcp_results **results, const mcpi_slicing *sl)
 {
-  return price(ctx, market, portfolio, NULL, markets, n, results, results + 1);
+  return price(ctx, market, portfolio, NULL, markets, n, results, results + 1, sl);
+}
+
+mcp_status mcpi_price_run(mcp_context *ctx, const mcp_market *market,
+                          const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                          mcp_results **results, const mcpi_slicing *sl)
+{
+  return price(ctx, market, portfolio, greeks, NULL, 0, results, NULL, sl);
 }
 
 /* The arguments of the pricing calls: MCP_OK, or which one is missing. */
@@ -380,7 +510,7 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
                      mcp_results **results)
 {
   mcp_status st = check_args(ctx, "mcp_price", market, portfolio, 1, results);
-  return st ? st : price(ctx, market, portfolio, NULL, NULL, 0, results, NULL);
+  return st ? st : mcpi_spread(ctx, market, portfolio, NULL, NULL, results, NULL);
 }
 
 mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
@@ -388,5 +518,5 @@ mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
                             mcp_results **results)
 {
   mcp_status st = check_args(ctx, "mcp_price_greeks", market, portfolio, greeks != NULL, results);
-  return st ? st : price(ctx, market, portfolio, greeks, NULL, 0, results, NULL);
+  return st ? st : mcpi_spread(ctx, market, portfolio, greeks, NULL, results, NULL);
 }

@@ -35,9 +35,11 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
 mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
 {
   mcpi_job *j = &run->plan->jobs[ji];
-  uint64_t samples = mcpi_job_samples(run->plan, j);
-  unsigned reps = mcpi_job_replicates(run->plan, j);
+  uint64_t samples = mcpi_job_samples(run->plan, j), chunks = mcpi_job_chunks(run->plan, j);
+  uint64_t u0 = run->range[2 * ji], u1 = run->range[2 * ji + 1];
   size_t ncol = mcpi_job_columns(j, 0), nch = t->tile / MCP_CHUNK_PATHS;
+  if (u0 >= u1)
+    return MCP_OK;
   mcp_status st = j->controls ? pilot(run, j, t) : MCP_OK;
   /* a scenario point fits its own exercise rule, as a run of its own would;
    * a Greek's bump revalues under the job's (a frozen rule: the bumped price
@@ -47,19 +49,28 @@ mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
   double *part = malloc(ncol * nch * 2 * sizeof *part);
   if (st == MCP_OK && !part)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
-  for (unsigned r = 0; r < reps && st == MCP_OK; r++)
-    for (uint64_t s0 = 0; s0 < samples; s0 += t->tile) {
-      size_t n = (size_t)(samples - s0 < t->tile ? samples - s0 : t->tile);
+  for (uint64_t r = u0 / chunks; st == MCP_OK && r <= (u1 - 1) / chunks; r++) {
+    /* the slice's chunks of replicate r */
+    uint64_t c0 = (u0 > r * chunks ? u0 : r * chunks) - r * chunks;
+    uint64_t c1 = (u1 < (r + 1) * chunks ? u1 : (r + 1) * chunks) - r * chunks;
+    uint64_t end = c1 * MCP_CHUNK_PATHS < samples ? c1 * MCP_CHUNK_PATHS : samples;
+    mcpi_tree *tree = &run->trees[ji][r];
+    if (mcpi_tree_init(tree, ncol, c0, chunks)) {
+      st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
+      break;
+    }
+    for (uint64_t s0 = c0 * MCP_CHUNK_PATHS; s0 < end; s0 += t->tile) {
+      size_t n = (size_t)(end - s0 < t->tile ? end - s0 : t->tile);
       size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-      if ((st = t->fill(t->self, r, s0, n)) || (st = t->paths(t->self, n, 0)) ||
+      if ((st = t->fill(t->self, (unsigned)r, s0, n)) || (st = t->paths(t->self, n, 0)) ||
           (st = t->sums(t->self, n, part)))
         break;
-      for (size_t col = 0; col < ncol; col++)
-        mcpi_accum_add(&run->acc[ji][r * ncol + col], part + col * nchunks * 2, nchunks, n);
+      mcpi_tree_add(tree, part, nchunks, n);
       run->work_done += (double)n * (double)(j->nelem + 1) * (double)(1 + j->npass);
       if (run->ctx->progress)
         run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
     }
+  }
   free(part);
   return st;
 }

@@ -7,6 +7,7 @@
 #include "context.h"
 #include "market.h"
 #include "scenario.h"
+#include "slice.h"
 #include "validate.h"
 
 static const char *const axis_names[MCPI_NAXES] = {"spot", "volatility", "rate"};
@@ -218,6 +219,15 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
   if (!market || !portfolio || !scenarios)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_scenarios: %s is NULL",
                      !market ? "market" : !portfolio ? "portfolio" : "scenarios");
+  return mcpi_spread(ctx, market, portfolio, NULL, scenarios, NULL, results);
+}
+
+/* The grid's groups of points, run g the g-th (slice.h); a slice leaves
+ * *results NULL. */
+mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
+                              const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
+                              mcp_scenario_results **results, const mcpi_slicing *sl)
+{
   mcp_scenario_results *r = calloc(1, sizeof *r);
   if (!r)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
@@ -249,15 +259,18 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
       double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
       st = mcpi_market_shifted(market, scenarios->kind, x, -1, NULL, &m[made], ctx->err);
     }
+    mcpi_slicing run = sl ? *sl : (mcpi_slicing){0};
+    run.run = p0 / MCPI_POINTS_PER_RUN;
     if (st == MCP_OK)
-      st = mcpi_price_points(ctx, m[0], portfolio, m + 1, n - 1, r->point + p0);
+      st = mcpi_price_points(ctx, m[0], portfolio, m + 1, n - 1, r->point + p0,
+                             sl ? &run : NULL);
     else /* the run takes over the others only when it starts */
       for (size_t q = 1; q < made; q++)
         mcp_market_destroy(m[q]);
     mcp_market_destroy(m[0]);
   }
   free(m);
-  if (st != MCP_OK) {
+  if (st != MCP_OK || (sl && sl->out)) {
     mcp_scenario_results_destroy(r);
     return st;
   }

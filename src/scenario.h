@@ -37,9 +37,11 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
 
 /* Prices the portfolio in market into results[0] and, on the same normals,
  * in each of the n markets (which it takes over) into results[1 .. n]: every
- * point's prices are those of an mcp_price of its market, to the bit. */
+ * point's prices are those of an mcp_price of its market, to the bit; as a
+ * slice or a merge with sl (slice.h). */
+struct mcpi_slicing;
 mcp_status mcpi_price_points(mcp_context *ctx, const mcp_market *market,
                              const mcp_portfolio *portfolio, mcp_market **markets, size_t n,
-                             mcp_results **results);
+                             mcp_results **results, const struct mcpi_slicing *sl);
 
 #endif

@@ -1,5 +1,6 @@
 /* stats.c: chunk sums and estimates. */
 #include <math.h>
+#include <stdlib.h>
 #include "stats.h"
 
 void mcpi_chunk_sums(const double *v, size_t n, double *sum, double *sumsq)
@@ -19,13 +20,93 @@ void mcpi_chunk_sums(const double *v, size_t n, double *sum, double *sumsq)
   *sumsq = b[0];
 }
 
-void mcpi_accum_add(mcpi_accum *a, const double *part, size_t nchunks, uint64_t n)
+static unsigned bits(uint64_t x)
 {
-  for (size_t c = 0; c < nchunks; c++) {
-    a->sum += part[2 * c];
-    a->sumsq += part[2 * c + 1];
+  unsigned b = 0;
+  for (; x; x >>= 1)
+    b++;
+  return b;
+}
+
+int mcpi_tree_init(mcpi_tree *t, size_t ncol, uint64_t c0, uint64_t chunks)
+{
+  /* a range's blocks: at most one a level rising to its largest, one a
+   * level falling after it, and the one being pushed */
+  size_t cap = 2 * (size_t)bits(chunks) + 2;
+  *t = (mcpi_tree){.c0 = c0, .c1 = c0, .ncol = ncol, .cap = cap};
+  t->level = malloc(cap);
+  t->index = malloc(cap * sizeof *t->index);
+  t->val = malloc((ncol ? ncol : 1) * cap * 2 * sizeof *t->val);
+  if (t->level && t->index && t->val)
+    return 0;
+  mcpi_tree_free(t);
+  return -1;
+}
+
+void mcpi_tree_free(mcpi_tree *t)
+{
+  free(t->level);
+  free(t->index);
+  free(t->val);
+  t->level = NULL;
+  t->index = NULL;
+  t->val = NULL;
+}
+
+/* Pushes node (level, index) with column col's values at v[col vstride] and
+ * + 1, merging it with the stack's top while that is its left sibling. */
+static void push(mcpi_tree *t, unsigned level, uint64_t index, const double *v, size_t vstride)
+{
+  size_t d = t->depth, m = 0;
+  while (m < d && t->level[d - m - 1] == level && (index & 1) &&
+         t->index[d - m - 1] == index - 1) {
+    m++;
+    level++;
+    index >>= 1;
   }
-  a->n += n;
+  for (size_t col = 0; col < t->ncol; col++) {
+    double *x = t->val + 2 * col * t->cap;
+    double s = v[col * vstride], q = v[col * vstride + 1];
+    for (size_t k = 1; k <= m; k++) {
+      s = x[2 * (d - k)] + s;
+      q = x[2 * (d - k) + 1] + q;
+    }
+    x[2 * (d - m)] = s;
+    x[2 * (d - m) + 1] = q;
+  }
+  t->level[d - m] = (unsigned char)level;
+  t->index[d - m] = index;
+  t->depth = d - m + 1;
+}
+
+void mcpi_tree_add(mcpi_tree *t, const double *part, size_t nchunks, uint64_t n)
+{
+  for (size_t c = 0; c < nchunks; c++)
+    push(t, 0, t->c1++, part + 2 * c, 2 * nchunks);
+  t->paths += n;
+}
+
+int mcpi_tree_push(mcpi_tree *t, unsigned level, uint64_t index, const double *v)
+{
+  if (level >= 64 || index > (UINT64_MAX >> level) || index << level != t->c1 ||
+      t->depth == t->cap)
+    return -1;
+  push(t, level, index, v, 2);
+  t->c1 += (uint64_t)1 << level;
+  return 0;
+}
+
+void mcpi_tree_finish(const mcpi_tree *t, mcpi_accum *a, size_t stride)
+{
+  for (size_t col = 0; col < t->ncol; col++) {
+    const double *x = t->val + 2 * col * t->cap;
+    double s = 0, q = 0;
+    for (size_t k = 0; k < t->depth; k++) {
+      s = k ? s + x[2 * k] : x[0];
+      q = k ? q + x[2 * k + 1] : x[1];
+    }
+    a[col * stride] = (mcpi_accum){s, q, t->paths};
+  }
 }
 
 void mcpi_estimate(const mcpi_accum *a, mcp_estimate *e)

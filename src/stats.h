@@ -1,8 +1,10 @@
 /* stats.h: fixed-order reduction of per-path values into estimates.
  * Paths are summed in chunks of MCP_CHUNK_PATHS aligned to absolute path
  * numbers, each chunk by the same pairwise tree on the CPU and the GPU, and
- * the chunk sums are added in path order: the result does not depend on how
- * the paths were tiled or which threads computed them. */
+ * the chunk sums by one binary tree over the chunk numbers (mcpi_tree): the
+ * result depends neither on how the paths were tiled or which threads
+ * computed them, nor on how the chunks were cut into slices whose trees are
+ * merged afterwards. */
 #ifndef MCP_STATS_H
 #define MCP_STATS_H
 
@@ -19,8 +21,37 @@ typedef struct mcpi_accum {
  * missing values count as 0. */
 void mcpi_chunk_sums(const double *v, size_t n, double *sum, double *sumsq);
 
-/* Adds the chunk sums part[2c], part[2c+1] of nchunks chunks holding n paths. */
-void mcpi_accum_add(mcpi_accum *a, const double *part, size_t nchunks, uint64_t n);
+/* The chunk sums of ncol columns over chunks c0 .. c1 - 1 of a replicate,
+ * combined by the tree whose node (level l, index i) is the sum of chunks
+ * i 2^l .. (i + 1) 2^l - 1, its left child plus its right.  The chunks
+ * arrive in order; the tree keeps the completed nodes that have no sibling
+ * yet (a stack, the same shape for every column): the aligned blocks that
+ * make up c0 .. c1 - 1.  Pushing the nodes of the trees of consecutive
+ * ranges in order builds the nodes of their union, so slices merge to the
+ * bits of one run; a whole range 0 .. C - 1 folds its nodes, the binary
+ * digits of C, largest first. */
+typedef struct mcpi_tree {
+  uint64_t c0, c1, paths;
+  size_t ncol, depth, cap;
+  unsigned char *level; /* cap nodes, bottom first */
+  uint64_t *index;
+  double *val; /* column col's node k: val[2 (col cap + k)] and + 1, sum and sum of squares */
+} mcpi_tree;
+
+/* A tree of ncol columns that will hold chunks from c0 of a replicate of
+ * chunks in all; 0 or MCP_ERR_NO_MEMORY. */
+int mcpi_tree_init(mcpi_tree *t, size_t ncol, uint64_t c0, uint64_t chunks);
+void mcpi_tree_free(mcpi_tree *t);
+/* Adds the next nchunks chunks, holding n paths: column col's chunk c at
+ * part[2 (col nchunks + c)] and + 1. */
+void mcpi_tree_add(mcpi_tree *t, const double *part, size_t nchunks, uint64_t n);
+/* Adds a node of another tree (level, index; column col's values at
+ * v[2 col] and + 1), which must start at t->c1: 0, or -1 when it does not;
+ * the other tree's paths are the caller's to add. */
+int mcpi_tree_push(mcpi_tree *t, unsigned level, uint64_t index, const double *v);
+/* The ncol accumulators of a tree that holds its replicate's chunks from 0,
+ * into a[col stride]. */
+void mcpi_tree_finish(const mcpi_tree *t, mcpi_accum *a, size_t stride);
 
 /* Mean, standard error of the mean and 95% interval. */
 void mcpi_estimate(const mcpi_accum *a, mcp_estimate *e);

@@ -24,5 +24,10 @@ const char *mcp_build_info(void)
 #else
          "; QMC: no (no cuRAND)"
 #endif
+#ifdef MCP_HAVE_MPI
+         "; MPI: yes"
+#else
+         "; MPI: no"
+#endif
          "; RNG: Philox4x32-10 in cuRAND's sequence";
 }

@@ -727,7 +727,11 @@ static void test_chunk_sums(void **state)
   /* accumulating two chunks and estimating the mean of 1, 2, 3, 4 */
   const double part[] = {3, 5, 7, 25};
   mcpi_accum a = {0, 0, 0};
-  mcpi_accum_add(&a, part, 2, 4);
+  mcpi_tree t;
+  assert_int_equal(mcpi_tree_init(&t, 1, 0, 2), 0);
+  mcpi_tree_add(&t, part, 2, 4);
+  mcpi_tree_finish(&t, &a, 1);
+  mcpi_tree_free(&t);
   assert_true(a.sum == 10 && a.sumsq == 30 && a.n == 4);
   mcp_estimate e;
   mcpi_estimate(&a, &e);
@@ -737,10 +741,77 @@ static void test_chunk_sums(void **state)
   assert_true(fabs(e.ci_low - (2.5 - MCPI_Z95 * se)) <= 1e-15);
   assert_true(fabs(e.ci_high - (2.5 + MCPI_Z95 * se)) <= 1e-15);
   /* constant data has no error, even where rounding makes sumsq - sum mean < 0 */
-  a = (mcpi_accum){0.3, 0.09, 1};
-  mcpi_accum_add(&a, (const double[]){0.6, 0.18}, 1, 2);
+  a = (mcpi_accum){0.3 + 0.6, 0.09 + 0.18, 3};
   mcpi_estimate(&a, &e);
   assert_true(e.std_error >= 0 && e.std_error < 1e-8);
+}
+
+/* The chunk sums' tree: the sum of 7 chunks is ((c0 + c1) + (c2 + c3)) +
+ * (c4 + c5), then + c6, whatever the tiles; two slices' trees, 0..2 and
+ * 3..6, merge into those bits; a node out of place is refused. */
+static void test_chunk_tree(void **state)
+{
+  (void)state;
+  /* columns: values where the order of the additions shows */
+  const double c[2][7] = {{1e16, 1, -1e16, 1, 3, 5, 7}, {0.1, 0.2, 0.3, 1e-17, 0.7, 1e17, -1e17}};
+  double part[2 * 2 * 7];
+  for (int col = 0; col < 2; col++)
+    for (int k = 0; k < 7; k++) {
+      part[2 * (col * 7 + k)] = c[col][k];
+      part[2 * (col * 7 + k) + 1] = c[col][k] * 2;
+    }
+  mcpi_accum whole[2], merged[2];
+  mcpi_tree t, a, b, m;
+  assert_int_equal(mcpi_tree_init(&t, 2, 0, 7), 0);
+  /* tiles of 2, 4 and 1 chunks */
+  double tile[2 * 2 * 4];
+  const int from[4] = {0, 2, 6, 7};
+  for (int s = 0; s < 3; s++) {
+    int n = from[s + 1] - from[s];
+    for (int col = 0; col < 2; col++)
+      memcpy(tile + 2 * col * n, part + 2 * (col * 7 + from[s]), 2 * n * sizeof *tile);
+    mcpi_tree_add(&t, tile, (size_t)n, (uint64_t)n * MCP_CHUNK_PATHS);
+  }
+  mcpi_tree_finish(&t, whole, 1);
+  for (int col = 0; col < 2; col++) {
+    const double *x = c[col];
+    double want = (((x[0] + x[1]) + (x[2] + x[3])) + (x[4] + x[5])) + x[6];
+    assert_true(whole[col].sum == want);
+    assert_true(whole[col].sumsq == 2 * want);
+    assert_int_equal(whole[col].n, 7 * MCP_CHUNK_PATHS);
+  }
+  /* the tree's order, not the running sum's (16) */
+  assert_true(whole[0].sum == 15);
+  /* slices 0..2 and 3..6 */
+  assert_int_equal(mcpi_tree_init(&a, 2, 0, 7), 0);
+  assert_int_equal(mcpi_tree_init(&b, 2, 3, 7), 0);
+  for (int col = 0; col < 2; col++)
+    memcpy(tile + 2 * col * 3, part + 2 * (col * 7), 6 * sizeof *tile);
+  mcpi_tree_add(&a, tile, 3, 3 * MCP_CHUNK_PATHS);
+  for (int col = 0; col < 2; col++)
+    memcpy(tile + 2 * col * 4, part + 2 * (col * 7 + 3), 8 * sizeof *tile);
+  mcpi_tree_add(&b, tile, 4, 4 * MCP_CHUNK_PATHS);
+  assert_int_equal(mcpi_tree_init(&m, 2, 0, 7), 0);
+  double v[4];
+  /* b's first node does not start where m ends */
+  for (int col = 0; col < 2; col++)
+    memcpy(v + 2 * col, b.val + 2 * col * b.cap, 2 * sizeof *v);
+  assert_int_equal(mcpi_tree_push(&m, b.level[0], b.index[0], v), -1);
+  const mcpi_tree *parts[2] = {&a, &b};
+  for (int s = 0; s < 2; s++) {
+    for (size_t d = 0; d < parts[s]->depth; d++) {
+      for (int col = 0; col < 2; col++)
+        memcpy(v + 2 * col, parts[s]->val + 2 * (col * parts[s]->cap + d), 2 * sizeof *v);
+      assert_int_equal(mcpi_tree_push(&m, parts[s]->level[d], parts[s]->index[d], v), 0);
+    }
+    m.paths += parts[s]->paths;
+  }
+  mcpi_tree_finish(&m, merged, 1);
+  assert_memory_equal(merged, whole, sizeof whole);
+  mcpi_tree_free(&t);
+  mcpi_tree_free(&a);
+  mcpi_tree_free(&b);
+  mcpi_tree_free(&m);
 }
 
 /* ---- 11. more than eight schedules on one underlying ------------------- */
@@ -796,6 +867,7 @@ int main(void)
       cmocka_unit_test(test_equal_steps),
       cmocka_unit_test(test_time_grid),
       cmocka_unit_test(test_chunk_sums),
+      cmocka_unit_test(test_chunk_tree),
       cmocka_unit_test(test_many_schedules),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

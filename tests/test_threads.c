@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "mcprice.h"
+#include "same_results.h"
 
 enum { THREADS = 8, ROUNDS = 2 };
 
@@ -75,53 +76,6 @@ static mcp_portfolio *book(void)
   return p;
 }
 
-/* Whether two results are the same bits, trade by trade and in total; what
- * differs into msg. */
-static int same(const mcp_results *a, const mcp_results *b, char *msg, size_t len)
-{
-  if (mcp_results_count(a) != mcp_results_count(b)) {
-    snprintf(msg, len, "%zu trades against %zu", mcp_results_count(a), mcp_results_count(b));
-    return 0;
-  }
-  mcp_estimate x, y;
-  for (size_t i = 0; i < mcp_results_count(a); i++) {
-    mcp_results_trade(a, i, &x);
-    mcp_results_trade(b, i, &y);
-    if (memcmp(&x, &y, sizeof x) != 0) {
-      snprintf(msg, len, "trade %s: %.17g +- %.17g against %.17g +- %.17g",
-               mcp_results_trade_id(a, i), x.price, x.std_error, y.price, y.std_error);
-      return 0;
-    }
-  }
-  mcp_results_total(a, &x);
-  mcp_results_total(b, &y);
-  if (memcmp(&x, &y, sizeof x) != 0) {
-    snprintf(msg, len, "total %.17g against %.17g", x.price, y.price);
-    return 0;
-  }
-  for (size_t i = 0; i <= mcp_results_count(a); i++) { /* the trades', then the book's */
-    size_t n = mcp_results_sensitivities(a, i);
-    if (n != mcp_results_sensitivities(b, i)) {
-      snprintf(msg, len, "index %zu: %zu sensitivities against %zu", i, n,
-               mcp_results_sensitivities(b, i));
-      return 0;
-    }
-    for (size_t k = 0; k < n; k++) {
-      mcp_sensitivity u, v;
-      mcp_results_sensitivity(a, i, k, &u);
-      mcp_results_sensitivity(b, i, k, &v);
-      if (strcmp(u.name, v.name) || u.greek != v.greek || u.method != v.method ||
-          memcmp(&u.value, &v.value, sizeof u.value) != 0) {
-        snprintf(msg, len, "index %zu, %s: %.17g +- %.17g against %s: %.17g +- %.17g", i,
-                 u.name, u.value.price, u.value.std_error, v.name, v.value.price,
-                 v.value.std_error);
-        return 0;
-      }
-    }
-  }
-  return 1;
-}
-
 static mcp_status price(mcp_context *ctx, const shared *s, int greeks, mcp_results **r)
 {
   return greeks ? mcp_price_greeks(ctx, s->market, s->book, s->greeks, r)
@@ -144,7 +98,7 @@ static void *work(void *arg)
       if (price(ctx, s, greeks, &r) != MCP_OK)
         snprintf(msg, 256, "thread %d: %s", w->id, mcp_context_last_error(ctx));
       else
-        same(r, greeks ? s->serial_g : s->serial, msg, 256);
+        same_results(r, greeks ? s->serial_g : s->serial, msg, 256);
       mcp_results_destroy(r);
     }
   mcp_context_destroy(ctx);

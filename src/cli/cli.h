@@ -44,6 +44,20 @@ void cli_price_help(FILE *f);
 /* The price options, shared by "mcprice --help" and "mcprice price --help". */
 extern const char cli_price_options_help[];
 
+/* "mcprice merge": what it overrides of the carried command. */
+typedef struct cli_merge_opts {
+  int format_given;
+  int format; /* report_format */
+  const char *output;
+} cli_merge_opts;
+struct cli_annex;
+/* The report of the price command that annex carries, from its n slices'
+ * partials. */
+int cli_price_merge(const struct cli_annex *annex, mcp_partial *const *parts, size_t n,
+                    const cli_merge_opts *mo);
+int cli_merge(int argc, char **argv);
+void cli_merge_help(FILE *f);
+
 int cli_info(int argc, char **argv);
 void cli_info_help(FILE *f);
 

@@ -89,6 +89,8 @@ static void main_help(FILE *f)
         "Commands:\n"
         "  price           price a portfolio in a market: prices, standard errors,\n"
         "                  95% confidence intervals and the book total\n"
+        "  merge PARTIAL...  the report of a run from the partial results of its\n"
+        "                  slices (price --slice K/N --output FILE)\n"
         "  info            list the GPUs found and the build settings\n"
         "  help [COMMAND]  show this help, or the help of COMMAND\n"
         "\n"
@@ -117,10 +119,12 @@ static int help_command(int argc, char **argv)
     cli_price_help(stdout);
   else if (strcmp(argv[0], "info") == 0)
     cli_info_help(stdout);
+  else if (strcmp(argv[0], "merge") == 0)
+    cli_merge_help(stdout);
   else if (strcmp(argv[0], "help") == 0)
     main_help(stdout);
   else {
-    cli_error("help: unknown command '%s'; commands: price, info, help", argv[0]);
+    cli_error("help: unknown command '%s'; commands: price, merge, info, help", argv[0]);
     return CLI_EXIT_USAGE;
   }
   return CLI_EXIT_OK;
@@ -148,6 +152,8 @@ static int dispatch(int argc, char **argv)
     return cli_price(argc - 2, argv + 2);
   if (strcmp(cmd, "info") == 0)
     return cli_info(argc - 2, argv + 2);
+  if (strcmp(cmd, "merge") == 0)
+    return cli_merge(argc - 2, argv + 2);
   if (strcmp(cmd, "help") == 0)
     return help_command(argc - 2, argv + 2);
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
@@ -161,7 +167,7 @@ static int dispatch(int argc, char **argv)
   if (cmd[0] == '-')
     cli_error("unknown option '%s' (try 'mcprice --help')", cmd);
   else
-    cli_error("unknown command '%s'; commands: price, info, help", cmd);
+    cli_error("unknown command '%s'; commands: price, merge, info, help", cmd);
   return CLI_EXIT_USAGE;
 }
 

@@ -7,7 +7,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "annex.h"
 #include "cli.h"
+#include "mpi_run.h"
 #include "report.h"
 
 const char cli_price_options_help[] =
@@ -84,6 +86,17 @@ const char cli_price_options_help[] =
     "      --stencil NAME     how the GPU applies the stencil: regcache (default),\n"
     "                         smem or global; prices do not depend on it\n"
     "      --coarsening N     grid nodes a GPU thread computes: 1, 2 (default), 4, 8\n"
+    "      --devices LIST     spread the run over these GPUs: all, or a comma-\n"
+    "                         separated list of device numbers (one may repeat);\n"
+    "                         the work is cut into slices that each device takes\n"
+    "                         when free, and merged: the same prices to the bit as\n"
+    "                         on one device (with --backend cpu: 0 repeated, each\n"
+    "                         a worker)\n"
+    "      --slice K/N        compute slice K (0 to N-1) of N of the run and write\n"
+    "                         it as a partial result to --output (required), for\n"
+    "                         'mcprice merge', which prints the report of the\n"
+    "                         whole run, the same to the bit; a batch system runs\n"
+    "                         the N slices anywhere, each with the same inputs\n"
     "  -q, --quiet            no progress line, even when stderr is a terminal\n";
 
 void cli_price_help(FILE *f)
@@ -131,10 +144,12 @@ enum {
   O_SCENARIOS,
   O_GREEKS,
   O_GREEK_METHOD,
+  O_SLICE,
+  O_DEVICES,
   O_QUIET,
   O_HELP
 };
-#define GIVEN(o, opt) ((o)->given & (1u << (opt)))
+#define GIVEN(o, opt) ((o)->given & (UINT64_C(1) << (opt)))
 
 static const cli_option options[] = {
     [O_MARKET] = {"market", 0, 1},    [O_PORTFOLIO] = {"portfolio", 0, 1},
@@ -153,11 +168,17 @@ static const cli_option options[] = {
     [O_NORMALS] = {"normals", 0, 1},
     [O_SCENARIOS] = {"scenarios", 0, 1}, [O_GREEKS] = {"greeks", 0, 1},
     [O_GREEK_METHOD] = {"greek-method", 0, 1},
+    [O_SLICE] = {"slice", 0, 1},      [O_DEVICES] = {"devices", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
 typedef struct price_opts {
-  unsigned given; /* bit O_x: the option was on the command line */
+  uint64_t given; /* bit O_x: the option was on the command line */
+  int carried[2][2]; /* the arguments of --slice and --output, argv[a] .. argv[b - 1],
+                        which a slice's partial does not carry */
+  unsigned slice_k, slice_n;
+  int devices[MCP_MAX_DEVICES], all_devices;
+  size_t ndevices;
   const char *market, *portfolio, *output, *scenarios, *greeks;
   int bump_only; /* --greek-method bump */
   uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings, regression;
@@ -261,12 +282,67 @@ static int parse_pde_products(const char *s, unsigned *out)
   return 0;
 }
 
+/* --slice K/N. */
+static int parse_slice(const char *s, price_opts *o)
+{
+  char k[24], n[24];
+  uint64_t vk, vn;
+  const char *slash = strchr(s, '/');
+  if (!slash || slash - s >= (long)sizeof k || strlen(slash + 1) >= sizeof n) {
+    cli_error("--slice: expected K/N, slice K (0 to N-1) of N; got '%s'", s);
+    return -1;
+  }
+  snprintf(k, sizeof k, "%.*s", (int)(slash - s), s);
+  snprintf(n, sizeof n, "%s", slash + 1);
+  if (parse_count("slice", k, UINT_MAX, &vk) || parse_count("slice", n, UINT_MAX, &vn))
+    return -1;
+  if (vn < 1 || vn > MCP_MAX_SLICES || vk >= vn) {
+    cli_error("--slice: expected K/N with 1 <= N <= %u and 0 <= K < N; got '%s'",
+              MCP_MAX_SLICES, s);
+    return -1;
+  }
+  o->slice_k = (unsigned)vk;
+  o->slice_n = (unsigned)vn;
+  return 0;
+}
+
+/* --devices all, or a list of device numbers. */
+static int parse_devices(const char *s, price_opts *o)
+{
+  if (strcmp(s, "all") == 0) {
+    o->all_devices = 1;
+    return 0;
+  }
+  for (const char *p = s;; p++) {
+    size_t len = strcspn(p, ",");
+    char num[24];
+    uint64_t v;
+    if (o->ndevices == MCP_MAX_DEVICES) {
+      cli_error("--devices: more than %d devices in '%s'", MCP_MAX_DEVICES, s);
+      return -1;
+    }
+    snprintf(num, sizeof num, "%.*s", (int)(len < sizeof num ? len : sizeof num - 1), p);
+    if (len >= sizeof num || parse_count("devices", num, INT_MAX, &v))
+      return -1;
+    o->devices[o->ndevices++] = (int)v;
+    p += len;
+    if (!*p)
+      break;
+  }
+  return 0;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_args(char **argv, price_opts *o)
 {
-  int next = 0, k;
+  int next = 0, k, before = 0;
   const char *v;
   while ((k = cli_next_option(argv, &next, options, "price", &v)) >= 0) {
+    if (k == O_SLICE || k == O_OUTPUT) {
+      o->carried[k == O_OUTPUT][0] = before;
+      o->carried[k == O_OUTPUT][1] = next;
+    }
+    before = next;
     if (GIVEN(o, k) && k != O_HELP) { /* which one would win is a guess */
       cli_error("--%s: given twice", options[k].name);
       return CLI_EXIT_USAGE;
@@ -294,6 +370,12 @@ static int parse_args(char **argv, price_opts *o)
       break;
     case O_OUTPUT:
       o->output = v;
+      break;
+    case O_SLICE:
+      bad = parse_slice(v, o);
+      break;
+    case O_DEVICES:
+      bad = parse_devices(v, o);
       break;
     case O_PATHS:
       bad = parse_count("paths", v, UINT64_MAX, &o->paths);
@@ -411,6 +493,14 @@ static int parse_args(char **argv, price_opts *o)
   }
   if (GIVEN(o, O_GREEK_METHOD) && !o->greeks) {
     cli_error("price: --greek-method needs --greeks");
+    return CLI_EXIT_USAGE;
+  }
+  if (GIVEN(o, O_SLICE) && !o->output) {
+    cli_error("price: --slice writes a partial result, not a report: give --output FILE");
+    return CLI_EXIT_USAGE;
+  }
+  if (GIVEN(o, O_SLICE) && GIVEN(o, O_DEVICES)) {
+    cli_error("price: --slice runs on one device; --devices spreads a whole run");
     return CLI_EXIT_USAGE;
   }
   return -1;
@@ -550,24 +640,42 @@ static int load_failed(mcp_status st, const char *path, const char *err)
   return cli_exit_for(st);
 }
 
-static int load_inputs(const price_opts *o, mcp_market **m, mcp_portfolio **p)
+/* The inputs: the files, or a merge's copies of them (annex.h) by their
+ * names; a slice also keeps the files' contents in *keep. */
+static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *keep,
+                       mcp_market **m, mcp_portfolio **p, mcp_scenarios **s)
 {
-  char err[1024] = "";
-  int rc = load_failed(mcp_market_load(m, o->market, err, sizeof err), o->market, err);
-  if (rc)
-    return rc;
-  err[0] = '\0';
-  return load_failed(mcp_portfolio_load(p, o->portfolio, err, sizeof err), o->portfolio, err);
-}
-
-/* The --scenarios file, if given. */
-static int load_scenarios(const price_opts *o, mcp_scenarios **s)
-{
-  char err[1024];
-  if (!o->scenarios)
-    return CLI_EXIT_OK;
-  err[0] = '\0';
-  return load_failed(mcp_scenarios_load(s, o->scenarios, err, sizeof err), o->scenarios, err);
+  const char *path[ANNEX_FILES] = {o->market, o->portfolio, o->scenarios};
+  for (int f = 0; f < ANNEX_FILES; f++) {
+    char err[1024] = "";
+    mcp_status st;
+    if (!path[f])
+      continue;
+    if (from && !from->text[f]) {
+      cli_error("%s: the partial result carries no %s file", path[f],
+                f == ANNEX_MARKET ? "market" : f == ANNEX_PORTFOLIO ? "portfolio" : "scenario");
+      return CLI_EXIT_INPUT;
+    }
+    if (f == ANNEX_MARKET)
+      st = from ? mcp_market_load_text(m, path[f], from->text[f], from->len[f], err, sizeof err)
+                : mcp_market_load(m, path[f], err, sizeof err);
+    else if (f == ANNEX_PORTFOLIO)
+      st = from ? mcp_portfolio_load_text(p, path[f], from->text[f], from->len[f], err,
+                                          sizeof err)
+                : mcp_portfolio_load(p, path[f], err, sizeof err);
+    else
+      st = from ? mcp_scenarios_load_text(s, path[f], from->text[f], from->len[f], err,
+                                          sizeof err)
+                : mcp_scenarios_load(s, path[f], err, sizeof err);
+    int rc = load_failed(st, path[f], err);
+    if (rc)
+      return rc;
+    if (keep && cli_read_file(path[f], &keep->text[f], &keep->len[f]) != 0) {
+      cli_error("%s: cannot read: %s", path[f], strerror(errno));
+      return CLI_EXIT_INPUT;
+    }
+  }
+  return CLI_EXIT_OK;
 }
 
 /* Backend: the flag, else the portfolio's run settings, else auto. */
@@ -585,7 +693,24 @@ static int make_context(const price_opts *o, const mcp_portfolio *p, mcp_context
     cli_error("cannot create a %s context: %s", mcp_backend_name(b), mcp_strerror(st));
     return CLI_EXIT_RUNTIME;
   }
-  return apply_kernel_settings(o, *c);
+  int rc = apply_kernel_settings(o, *c);
+  if (rc != CLI_EXIT_OK || !GIVEN(o, O_DEVICES))
+    return rc;
+  int all[MCP_MAX_DEVICES];
+  size_t n = o->ndevices;
+  const int *list = o->devices;
+  if (o->all_devices) {
+    int count = mcp_context_backend(*c) == MCP_BACKEND_CUDA ? mcp_device_count() : 1;
+    n = count < MCP_MAX_DEVICES ? (size_t)count : MCP_MAX_DEVICES;
+    for (size_t i = 0; i < n; i++)
+      all[i] = (int)i;
+    list = all;
+  }
+  if (mcp_context_set_devices(*c, n, list) != MCP_OK) {
+    cli_error("bad --devices value: %s", mcp_context_last_error(*c));
+    return CLI_EXIT_USAGE;
+  }
+  return CLI_EXIT_OK;
 }
 
 /* ---- progress ---------------------------------------------------------------- */
@@ -636,32 +761,85 @@ static void error_where(const mcp_portfolio *p, const char *msg, char *buf, size
   }
 }
 
-static int price_and_report(const price_opts *o, mcp_context *c, const mcp_market *m,
-                            const mcp_portfolio *p, const mcp_scenarios *s, const mcp_greeks *g)
+/* How a price command runs: on its own, as a slice whose partial carries
+ * annex, as the merge of nparts partials, or as rank (>= 0) of an MPI
+ * run. */
+typedef struct run_kind {
+  const cli_annex *annex;
+  mcp_partial *const *parts;
+  size_t nparts;
+  int rank;
+} run_kind;
+
+/* The slice's partial, with the command and its inputs, to f. */
+static mcp_status write_slice(const price_opts *o, const run_kind *k, mcp_context *c,
+                              const mcp_market *m, const mcp_portfolio *p,
+                              const mcp_scenarios *s, const mcp_greeks *g, FILE *f)
 {
-  report_sink sink;
-  /* open the output first: an unwritable --output fails before a long run */
+  mcp_partial *part = NULL;
+  char *annex = NULL;
+  void *bytes = NULL;
+  size_t alen = 0, len = 0;
+  mcp_status st = mcp_price_slice(c, m, p, g, s, o->slice_k, o->slice_n, &part);
+  if (st == MCP_OK &&
+      (cli_annex_encode(k->annex, &annex, &alen) != 0 ||
+       (st = mcp_partial_set_annex(part, annex, alen)) != MCP_OK ||
+       (st = mcp_partial_encode(part, &bytes, &len)) != MCP_OK))
+    st = MCP_ERR_NO_MEMORY;
+  if (st == MCP_OK && fwrite(bytes, 1, len, f) != len)
+    st = MCP_ERR_IO;
+  free(bytes);
+  free(annex);
+  mcp_partial_destroy(part);
+  return st;
+}
+
+static int price_and_report(const price_opts *o, const run_kind *k, mcp_context *c,
+                            const mcp_market *m, const mcp_portfolio *p, const mcp_scenarios *s,
+                            const mcp_greeks *g)
+{
+  report_sink sink = {0};
+  /* open the output first: an unwritable --output fails before a long run
+   * (under MPI, rank 0's: the others write nothing) */
   const report_input inputs[3] = {
       {"market", o->market}, {"portfolio", o->portfolio}, {"scenarios", o->scenarios}};
-  int opened = report_open(&sink, o->output, inputs, 3);
-  if (opened != 0)
+  int opened = k->rank > 0 ? 0 : report_open(&sink, o->output, inputs, k->parts ? 0 : 3);
+  if (k->rank >= 0)
+    opened = cli_mpi_agree(opened == 0 ? 0 : opened == -2 ? 2 : 1) == 0 ? 0 : -1;
+  if (opened != 0) {
+    report_abort(&sink);
     return opened == -2 ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+  }
   progress pr = {now(), 0, 0};
-  if (!GIVEN(o, O_QUIET) && isatty(STDERR_FILENO))
+  if (!GIVEN(o, O_QUIET) && isatty(STDERR_FILENO) && !k->parts && k->rank <= 0)
     mcp_context_set_progress(c, on_progress, &pr);
   mcp_results *r = NULL;
   mcp_scenario_results *sr = NULL;
-  mcp_status st = s   ? mcp_price_scenarios(c, m, p, s, &sr)
-                  : g ? mcp_price_greeks(c, m, p, g, &r)
-                      : mcp_price(c, m, p, &r);
+  mcp_status st = k->parts    ? mcp_partials_merge(c, m, p, g, s, k->parts, k->nparts, &r, &sr)
+                  : k->annex ? write_slice(o, k, c, m, p, s, g, sink.f)
+                  : k->rank >= 0 ? cli_mpi_price(c, m, p, g, s, &r, &sr)
+                  : s        ? mcp_price_scenarios(c, m, p, s, &sr)
+                  : g        ? mcp_price_greeks(c, m, p, g, &r)
+                             : mcp_price(c, m, p, &r);
   if (pr.shown)
     fputc('\n', stderr);
+  if (k->rank > 0) { /* rank 0 reports, failures included */
+    mcp_results_destroy(r);
+    mcp_scenario_results_destroy(sr);
+    return cli_exit_for(st);
+  }
   int rc = CLI_EXIT_OK;
   char where[48];
   if (st != MCP_OK)
     error_where(p, mcp_context_last_error(c), where, sizeof where);
   const char *msg = mcp_context_last_error(c);
-  if (st == MCP_ERR_INPUT && GIVEN(o, O_PATHS) && strncmp(msg, "paths: ", 7) == 0) {
+  if (k->parts && st == MCP_ERR_INPUT) {
+    cli_error("merge: %s", msg);
+    rc = CLI_EXIT_INPUT;
+  } else if (k->annex && st == MCP_ERR_IO) {
+    cli_error("cannot write %s: %s", o->output, strerror(errno));
+    rc = CLI_EXIT_RUNTIME;
+  } else if (st == MCP_ERR_INPUT && GIVEN(o, O_PATHS) && strncmp(msg, "paths: ", 7) == 0) {
     /* too few paths for the methods, and the count came from the command line */
     cli_error("--paths %llu: %s", (unsigned long long)o->paths, msg + 7);
     rc = CLI_EXIT_USAGE;
@@ -672,8 +850,8 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
     cli_error("pricing failed: %s%s%s%s", where[0] ? o->portfolio : "", where,
               where[0] ? ": " : "", mcp_context_last_error(c));
     rc = CLI_EXIT_RUNTIME;
-  } else if ((s ? report_write_scenarios(sink.f, o->format, sr)
-                : report_write(sink.f, o->format, r)) != 0) {
+  } else if (!k->annex && (s ? report_write_scenarios(sink.f, o->format, sr)
+                             : report_write(sink.f, o->format, r)) != 0) {
     cli_error("cannot write %s: %s", o->output ? o->output : "standard output",
               strerror(errno));
     rc = CLI_EXIT_RUNTIME;
@@ -692,13 +870,28 @@ static int price_and_report(const price_opts *o, mcp_context *c, const mcp_marke
   return rc;
 }
 
-int cli_price(int argc, char **argv)
+/* The price command, from argv; or a merge of the partials whose command
+ * and inputs the annex holds, reported as merge says. */
+static int price_command(char **argv, const cli_annex *from, const run_kind *kind,
+                         const cli_merge_opts *mo)
 {
-  (void)argc; /* argv is NULL-terminated */
   price_opts o = {.format = REPORT_TABLE};
   int rc = parse_args(argv, &o);
   if (rc >= 0)
-    return rc;
+    return from ? CLI_EXIT_INPUT : rc; /* a carried command parsed when it was run */
+  int merge = kind->parts != NULL;
+  if (kind->rank >= 0 && (GIVEN(&o, O_SLICE) || GIVEN(&o, O_DEVICES))) {
+    if (kind->rank == 0)
+      cli_error("price: under MPI every rank computes a slice on its own device; give neither "
+                "--slice nor --devices");
+    return CLI_EXIT_USAGE;
+  }
+  if (mo) {
+    if (mo->format_given)
+      o.format = mo->format;
+    o.output = mo->output;
+    o.given &= ~(UINT64_C(1) << O_DEVICES);
+  }
   mcp_greeks *g = NULL;
   if ((rc = check_settings(&o)) != CLI_EXIT_OK || (rc = make_greeks(&o, &g)) != CLI_EXIT_OK) {
     mcp_greeks_destroy(g);
@@ -708,15 +901,64 @@ int cli_price(int argc, char **argv)
   mcp_portfolio *p = NULL;
   mcp_context *c = NULL;
   mcp_scenarios *s = NULL;
-  if ((rc = load_inputs(&o, &m, &p)) == CLI_EXIT_OK &&
-      (rc = load_scenarios(&o, &s)) == CLI_EXIT_OK &&
-      (rc = apply_run_settings(&o, p)) == CLI_EXIT_OK &&
-      (rc = make_context(&o, p, &c)) == CLI_EXIT_OK)
-    rc = price_and_report(&o, c, m, p, s, g);
+  /* a slice carries the command without --slice and --output, and its inputs */
+  char *carried[256];
+  cli_annex keep = {.argv = carried};
+  run_kind k = *kind;
+  if (GIVEN(&o, O_SLICE)) {
+    size_t n = 0;
+    for (int i = 0; argv[i]; i++)
+      if (!(i >= o.carried[0][0] && i < o.carried[0][1]) &&
+          !(i >= o.carried[1][0] && i < o.carried[1][1]) && n < 255)
+        carried[n++] = argv[i];
+    carried[n] = NULL;
+    k.annex = &keep;
+  }
+  if ((rc = load_inputs(&o, from, k.annex ? &keep : NULL, &m, &p, &s)) == CLI_EXIT_OK &&
+      (rc = apply_run_settings(&o, p)) == CLI_EXIT_OK) {
+    if (!merge)
+      rc = make_context(&o, p, &c);
+    else if (mcp_context_create(&c, MCP_BACKEND_CPU) != MCP_OK) { /* a merge computes little */
+      cli_error("out of memory");
+      rc = CLI_EXIT_RUNTIME;
+    }
+  }
+  /* under MPI, a rank's GPU by its index on its host */
+  if (rc == CLI_EXIT_OK && k.rank >= 0 && mcp_context_backend(c) == MCP_BACKEND_CUDA &&
+      mcp_context_set_device(c, cli_mpi_local_rank() % mcp_device_count()) != MCP_OK) {
+    cli_error("%s", mcp_context_last_error(c));
+    rc = CLI_EXIT_RUNTIME;
+  }
+  if (k.rank >= 0) /* every rank ready, or none runs */
+    rc = cli_mpi_agree(rc);
+  if (rc == CLI_EXIT_OK)
+    rc = price_and_report(&o, &k, c, m, p, s, g);
+  for (int f = 0; f < ANNEX_FILES; f++)
+    free(keep.text[f]);
   mcp_scenarios_destroy(s);
   mcp_greeks_destroy(g);
   mcp_context_destroy(c);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   return rc;
+}
+
+int cli_price(int argc, char **argv)
+{
+  (void)argc; /* argv is NULL-terminated */
+  run_kind k = {.rank = -1};
+  if (!cli_mpi_launched())
+    return price_command(argv, NULL, &k, NULL);
+  if ((k.rank = cli_mpi_init()) < 0)
+    return CLI_EXIT_RUNTIME;
+  int rc = price_command(argv, NULL, &k, NULL);
+  cli_mpi_finalize();
+  return rc;
+}
+
+int cli_price_merge(const cli_annex *annex, mcp_partial *const *parts, size_t n,
+                    const cli_merge_opts *mo)
+{
+  run_kind k = {.parts = parts, .nparts = n, .rank = -1};
+  return price_command(annex->argv, annex, &k, mo);
 }

@@ -1,0 +1,181 @@
+/* scale.c: the cost of cutting one pricing into slices, on one device.
+ * For the benchmark Asian (2^24 paths) and the mixed book of 10,000 trades
+ * (100,000 paths): the whole mcp_price; then, for 1, 2, 4 and 8 slices,
+ * every slice (mcp_price_slice) one after another on the same context and
+ * their merge (mcp_partials_merge): the sum (the work the slices do in all;
+ * efficiency = whole / sum), the largest slice with the merge (the time on
+ * as many devices, were they free: speed-up = whole / that), the bytes of a
+ * partial, and whether the merge gave the whole run's bits.  Then
+ * mcp_context_set_devices with the device listed twice (two workers on one
+ * GPU).  Wall-clock medians of 3 after a warm-up.
+ *
+ *   scale [--cpu]       --cpu: the CPU backend at 1/16 of the paths */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "common.h"
+
+#define REPEATS 3
+#define NCOUNTS 4
+static const unsigned counts[NCOUNTS] = {1, 2, 4, 8};
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Whether two results hold the same bits, trade by trade and in total. */
+static int same(const mcp_results *a, const mcp_results *b)
+{
+  mcp_estimate x, y;
+  for (size_t i = 0; i < mcp_results_count(a); i++) {
+    mcp_results_trade(a, i, &x);
+    mcp_results_trade(b, i, &y);
+    if (memcmp(&x, &y, sizeof x))
+      return 0;
+  }
+  mcp_results_total(a, &x);
+  mcp_results_total(b, &y);
+  return memcmp(&x, &y, sizeof x) == 0;
+}
+
+typedef struct row {
+  double sum, longest, merge; /* seconds: medians */
+  size_t bytes;               /* the largest partial */
+  int same;
+} row;
+
+/* n slices one after another, then their merge, compared with whole. */
+static int sliced(mcp_context *c, const mcp_market *m, const mcp_portfolio *p, unsigned n,
+                  const mcp_results *whole, row *out)
+{
+  double sum[REPEATS], longest[REPEATS], merge[REPEATS];
+  mcp_partial *parts[8];
+  *out = (row){.same = 1};
+  for (int r = -1; r < REPEATS; r++) {
+    double top = 0, all = 0;
+    for (unsigned k = 0; k < n; k++) {
+      double t0 = now();
+      if (mcp_price_slice(c, m, p, NULL, NULL, k, n, &parts[k]) != MCP_OK) {
+        fprintf(stderr, "scale: %s\n", mcp_context_last_error(c));
+        return -1;
+      }
+      double t = now() - t0;
+      all += t;
+      top = t > top ? t : top;
+      void *bytes;
+      size_t len;
+      if (mcp_partial_encode(parts[k], &bytes, &len) == MCP_OK) {
+        out->bytes = len > out->bytes ? len : out->bytes;
+        free(bytes);
+      }
+    }
+    mcp_results *res = NULL;
+    double t0 = now();
+    if (mcp_partials_merge(c, m, p, NULL, NULL, parts, n, &res, NULL) != MCP_OK) {
+      fprintf(stderr, "scale: %s\n", mcp_context_last_error(c));
+      return -1;
+    }
+    double tm = now() - t0;
+    out->same &= same(res, whole);
+    mcp_results_destroy(res);
+    for (unsigned k = 0; k < n; k++)
+      mcp_partial_destroy(parts[k]);
+    if (r >= 0) {
+      sum[r] = all + tm;
+      longest[r] = top + tm;
+      merge[r] = tm;
+    }
+  }
+  out->sum = bench_median(sum, REPEATS);
+  out->longest = bench_median(longest, REPEATS);
+  out->merge = bench_median(merge, REPEATS);
+  return 0;
+}
+
+/* The whole run's median wall time and results (kept in *whole). */
+static double whole_run(mcp_context *c, const mcp_market *m, const mcp_portfolio *p,
+                        mcp_results **whole)
+{
+  double t[REPEATS];
+  for (int r = -1; r < REPEATS; r++) {
+    mcp_results *res = NULL;
+    double t0 = now();
+    if (mcp_price(c, m, p, &res) != MCP_OK) {
+      fprintf(stderr, "scale: %s\n", mcp_context_last_error(c));
+      return -1;
+    }
+    if (r >= 0)
+      t[r] = now() - t0;
+    mcp_results_destroy(*whole);
+    *whole = res;
+  }
+  return bench_median(t, REPEATS);
+}
+
+static void book(mcp_context *c, const char *name, const mcp_market *m, const mcp_portfolio *p)
+{
+  mcp_results *whole = NULL;
+  double tw = whole_run(c, m, p, &whole);
+  if (tw < 0)
+    return;
+  printf("\n### %s\n\nwhole mcp_price: %.1f ms\n\n", name, tw * 1e3);
+  printf("| slices | sum of slices + merge (ms) | efficiency | largest slice + merge (ms) | "
+         "speed-up on as many devices | merge (ms) | largest partial (bytes) | same bits |\n"
+         "|---|---|---|---|---|---|---|---|\n");
+  for (int i = 0; i < NCOUNTS; i++) {
+    row x;
+    if (sliced(c, m, p, counts[i], whole, &x) != 0)
+      break;
+    printf("| %u | %.1f | %.3f | %.1f | %.2f | %.2f | %zu | %s |\n", counts[i], x.sum * 1e3,
+           tw / x.sum, x.longest * 1e3, tw / x.longest, x.merge * 1e3, x.bytes,
+           x.same ? "yes" : "NO");
+  }
+  /* two workers on the one device */
+  mcp_context *two;
+  const int list[2] = {0, 0};
+  if (mcp_context_create(&two, mcp_context_backend(c)) == MCP_OK &&
+      mcp_context_set_devices(two, 2, list) == MCP_OK) {
+    mcp_results *res = NULL;
+    double t = whole_run(two, m, p, &res);
+    printf("\n--devices 0,0 (8 slices, two workers on one device): %.1f ms (%.3f of the whole "
+           "run's time), same bits: %s\n", t * 1e3, t / tw, res && same(res, whole) ? "yes" : "NO");
+    mcp_results_destroy(res);
+  }
+  mcp_context_destroy(two);
+  mcp_results_destroy(whole);
+}
+
+int main(int argc, char **argv)
+{
+  int cpu = argc > 1 && strcmp(argv[1], "--cpu") == 0;
+  mcp_context *c;
+  if (mcp_context_create(&c, cpu ? MCP_BACKEND_CPU : MCP_BACKEND_AUTO) != MCP_OK) {
+    fprintf(stderr, "scale: no context\n");
+    return 1;
+  }
+  uint64_t asian = cpu ? (1u << 20) : (1u << 24), mixed = BENCH_MIXED_PATHS / (cpu ? 16 : 1);
+  printf("## scale: slices of one pricing on one device (%s backend)\n",
+         mcp_backend_name(mcp_context_backend(c)));
+  mcp_market *m;
+  mcp_portfolio *p;
+  char name[128];
+  bench_asian_book(&m, &p, asian);
+  snprintf(name, sizeof name, "benchmark Asian, %llu paths x 252 steps",
+           (unsigned long long)asian);
+  book(c, name, m, p);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  if (bench_mixed_book(&m, &p, mixed) == MCP_OK) {
+    snprintf(name, sizeof name, "mixed book, %d trades on %d underlyings, %llu paths",
+             BENCH_MIXED_TRADES, BENCH_MIXED_UNDERLYINGS, (unsigned long long)mixed);
+    book(c, name, m, p);
+  }
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  mcp_context_destroy(c);
+  return 0;
+}

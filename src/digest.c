@@ -1,0 +1,145 @@
+/* digest.c: the inputs of a pricing as one number (slice.h), so that a
+ * merge refuses partials of another seed, book, market or request. */
+#include <string.h>
+#include "greek_plan.h"
+#include "market.h"
+#include "portfolio.h"
+#include "scenario.h"
+#include "slice.h"
+
+typedef struct hash {
+  uint64_t h;
+} hash;
+
+static void bytes(hash *x, const void *v, size_t n)
+{
+  const unsigned char *b = v;
+  for (size_t i = 0; i < n; i++)
+    x->h = (x->h ^ b[i]) * 0x100000001b3u; /* FNV-1a */
+}
+
+static void u64(hash *x, uint64_t v)
+{
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++)
+    b[i] = (unsigned char)(v >> (8 * i));
+  bytes(x, b, 8);
+}
+
+static void f64(hash *x, double v)
+{
+  uint64_t u;
+  memcpy(&u, &v, 8);
+  u64(x, u);
+}
+
+static void f64s(hash *x, const double *v, size_t n)
+{
+  u64(x, v ? n : 0);
+  for (size_t i = 0; v && i < n; i++)
+    f64(x, v[i]);
+}
+
+static void str(hash *x, const char *s)
+{
+  size_t n = s ? strlen(s) : 0;
+  u64(x, n);
+  bytes(x, s, n);
+}
+
+static void curve(hash *x, const mcpi_curve *c)
+{
+  f64s(x, c->end, c->n);
+  f64s(x, c->value, c->n);
+}
+
+static void market(hash *x, const mcp_market *m)
+{
+  u64(x, m->n);
+  for (size_t i = 0; i < m->n; i++) {
+    const mcpi_underlying *u = &m->u[i];
+    str(x, u->name);
+    u64(x, u->model);
+    f64(x, u->spot);
+    curve(x, &u->rate);
+    curve(x, &u->dividend);
+    curve(x, &u->vol);
+    const double p[] = {u->v0, u->kappa, u->theta, u->xi, u->rho,
+                        u->lambda, u->jump_mean, u->jump_vol};
+    f64s(x, p, sizeof p / sizeof *p);
+    f64s(x, u->lv.times, u->lv.nt);
+    f64s(x, u->lv.spots, u->lv.ns);
+    f64s(x, u->lv.values, u->lv.nt * u->lv.ns);
+    f64s(x, u->cash_t, u->ncash);
+    f64s(x, u->cash_amount, u->ncash);
+  }
+  u64(x, m->ncorr);
+  for (size_t i = 0; i < m->ncorr; i++) {
+    u64(x, m->corr[i].a);
+    u64(x, m->corr[i].b);
+    f64(x, m->corr[i].rho);
+  }
+}
+
+static void trade(hash *x, const mcpi_trade *t)
+{
+  str(x, t->id);
+  const uint64_t e[] = {t->product, t->type, t->nassets, t->average, t->strike_kind,
+                        t->digital, t->barrier_kind, t->monitoring, (uint64_t)t->methods,
+                        (uint64_t)t->engine, t->best, t->window, t->payoff, t->exercises,
+                        (uint64_t)t->memory};
+  for (size_t i = 0; i < sizeof e / sizeof *e; i++)
+    u64(x, e[i]);
+  const double d[] = {t->strike, t->maturity, t->quantity, t->cash, t->barrier, t->rebate,
+                      t->notional, t->local_floor, t->local_cap, t->global_floor,
+                      t->global_cap, t->coupon, t->coupon_barrier, t->knock_in};
+  f64s(x, d, sizeof d / sizeof *d);
+  for (size_t a = 0; a < t->nassets; a++)
+    str(x, t->asset[a]);
+  f64s(x, t->weight, t->nassets);
+  f64s(x, t->fix, t->nfix);
+  f64s(x, t->autocall, t->nfix);
+  f64s(x, t->initial, t->nassets);
+}
+
+static void portfolio(hash *x, const mcp_portfolio *p)
+{
+  u64(x, p->n);
+  for (size_t i = 0; i < p->n; i++)
+    trade(x, &p->t[i]);
+  /* what changes prices; not the backend (the partial keeps its own), the
+   * prefetch strategy, placement or normals, which do not */
+  const uint64_t e[] = {p->paths, p->seed, p->steps_per_year, p->regression_paths,
+                        p->precision, (uint64_t)p->methods, p->scramblings, p->heston,
+                        p->pde.scheme, (uint64_t)p->pde.stencil_points, p->pde.space_points,
+                        p->pde.time_steps, p->pde.rannacher};
+  for (size_t i = 0; i < sizeof e / sizeof *e; i++)
+    u64(x, e[i]);
+  for (int k = 0; k < MCP_PRODUCT_COUNT; k++)
+    u64(x, (uint64_t)p->engine[k]);
+  f64s(x, p->grid, p->ngrid);
+  f64(x, p->pde.width);
+  f64(x, p->origin);
+}
+
+uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *g,
+                     const mcp_scenarios *s)
+{
+  hash x = {0xcbf29ce484222325u};
+  u64(&x, (uint64_t)mcp_version_number());
+  market(&x, m);
+  portfolio(&x, p);
+  u64(&x, g != NULL);
+  for (int k = 0; g && k < MCP_GREEK_COUNT; k++) {
+    u64(&x, (uint64_t)g->want[k]);
+    f64(&x, g->bump[k]);
+  }
+  if (g)
+    u64(&x, (uint64_t)g->bump_only);
+  u64(&x, s != NULL);
+  for (int a = 0; s && a < MCPI_NAXES; a++) {
+    u64(&x, s->kind[a]);
+    f64s(&x, s->shift[a], s->n[a]);
+  }
+  return x.h;
+}

@@ -1,0 +1,251 @@
+/* merge.c: mcp_price_slice and mcp_partials_merge: a pricing computed in
+ * slices, and their partial results merged into the pricing's results. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "context.h"
+#include "slice.h"
+
+const mcp_partial *mcpi_slicing_first(const mcpi_slicing *sl) { return sl->in[0]; }
+
+double mcpi_slicing_seconds(const mcpi_slicing *sl)
+{
+  double s = 0;
+  for (unsigned k = 0; k < sl->n; k++)
+    s += sl->in[k]->seconds;
+  return s;
+}
+
+const char *mcpi_partial_name(const mcp_partial *p) { return p->source ? p->source : p->label; }
+
+static int cmp_key(const mcpi_part_tree *a, uint64_t run, uint64_t job, uint64_t rep)
+{
+  return a->run != run ? (a->run < run ? -1 : 1)
+         : a->job != job ? (a->job < job ? -1 : 1)
+         : a->rep != rep ? (a->rep < rep ? -1 : 1) : 0;
+}
+
+static int cmp_trees(const void *x, const void *y)
+{
+  const mcpi_part_tree *a = *(const mcpi_part_tree *const *)x;
+  const mcpi_part_tree *b = *(const mcpi_part_tree *const *)y;
+  int c = cmp_key(a, b->run, b->job, b->rep);
+  return c ? c : a->tree.c0 != b->tree.c0 ? (a->tree.c0 < b->tree.c0 ? -1 : 1) : 0;
+}
+
+mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t ncol,
+                           uint64_t chunks, mcpi_accum *acc, char *err)
+{
+  size_t lo = 0, hi = sl->nsorted;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (cmp_key(sl->sorted[mid], sl->run, ji, r) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  mcpi_tree m;
+  double *v = malloc(2 * (ncol ? ncol : 1) * sizeof *v);
+  if (!v || mcpi_tree_init(&m, ncol, 0, chunks)) {
+    free(v);
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory merging the partial results");
+  }
+  mcp_status st = MCP_OK;
+  for (size_t i = lo; st == MCP_OK && i < sl->nsorted &&
+                      cmp_key(sl->sorted[i], sl->run, ji, r) == 0; i++) {
+    const mcpi_tree *t = &sl->sorted[i]->tree;
+    if (t->ncol != ncol || t->c0 != m.c1) {
+      st = mcpi_fail(err, MCP_ERR_INPUT,
+                     "the partial results do not fit the inputs: run %zu, job %zu, replicate "
+                     "%llu: %s (corrupted, or written by another build?)",
+                     sl->run, ji, (unsigned long long)r,
+                     t->ncol != ncol ? "another number of columns"
+                     : t->c0 > m.c1  ? "chunks in no slice"
+                                     : "chunks in two slices");
+      break;
+    }
+    for (size_t d = 0; st == MCP_OK && d < t->depth; d++) {
+      for (size_t c = 0; c < ncol; c++) {
+        v[2 * c] = t->val[2 * (c * t->cap + d)];
+        v[2 * c + 1] = t->val[2 * (c * t->cap + d) + 1];
+      }
+      if (mcpi_tree_push(&m, t->level[d], t->index[d], v))
+        st = mcpi_fail(err, MCP_ERR_INPUT,
+                       "the partial results do not fit the inputs: run %zu, job %zu: a "
+                       "block of chunks out of place (corrupted?)", sl->run, ji);
+    }
+    m.paths += t->paths;
+    (*sl->used)++;
+  }
+  if (st == MCP_OK && m.c1 != chunks)
+    st = mcpi_fail(err, MCP_ERR_INPUT,
+                   "the partial results do not fit the inputs: run %zu, job %zu, replicate "
+                   "%llu: chunks %llu to %llu are in no slice (corrupted?)",
+                   sl->run, ji, (unsigned long long)r, (unsigned long long)m.c1,
+                   (unsigned long long)chunks - 1);
+  if (st == MCP_OK)
+    mcpi_tree_finish(&m, acc, 1);
+  mcpi_tree_free(&m);
+  free(v);
+  return st;
+}
+
+static mcpi_part_kind kind_of(const mcp_greeks *g, const mcp_scenarios *s)
+{
+  return s ? MCPI_PART_SCENARIOS : g ? MCPI_PART_GREEKS : MCPI_PART_PRICES;
+}
+
+static const char *const kind_names[] = {"prices", "prices and Greeks", "a scenario grid"};
+
+/* The arguments both calls share: MCP_OK, or a message naming the bad one. */
+static mcp_status check(mcp_context *ctx, const char *fn, const mcp_market *m,
+                        const mcp_portfolio *p, const mcp_greeks *g, const mcp_scenarios *s)
+{
+  if (!m || !p)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: %s is NULL", fn, !m ? "market" : "portfolio");
+  if (g && s)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                     "%s: Greeks and scenarios are separate runs; give one of them", fn);
+  return MCP_OK;
+}
+
+mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
+                           const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                           const mcp_scenarios *scenarios, unsigned k, unsigned n,
+                           mcp_partial **partial)
+{
+  if (!ctx || !partial)
+    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_slice: partial is NULL")
+               : MCP_ERR_ARGUMENT;
+  *partial = NULL;
+  mcp_status st = check(ctx, "mcp_price_slice", market, portfolio, greeks, scenarios);
+  if (st != MCP_OK)
+    return st;
+  if (n == 0 || n > MCP_MAX_SLICES || k >= n)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                     "mcp_price_slice: expected slice k of n with 1 <= n <= %u and k < n, got "
+                     "%u of %u", MCP_MAX_SLICES, k, n);
+  mcp_partial *p =
+      mcpi_partial_new(k, n, kind_of(greeks, scenarios),
+                       mcpi_digest(market, portfolio, greeks, scenarios), ctx->backend);
+  if (!p)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for a partial result");
+  mcpi_slicing sl = {.k = k, .n = n, .out = p};
+  mcp_results *none = NULL;
+  mcp_scenario_results *snone = NULL;
+  st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, &snone, &sl)
+                 : mcpi_price_run(ctx, market, portfolio, greeks, &none, &sl);
+  if (st != MCP_OK) {
+    mcp_partial_destroy(p);
+    return st;
+  }
+  *partial = p;
+  return MCP_OK;
+}
+
+/* The partials as slices 0 .. n - 1 into in: MCP_ERR_INPUT naming a partial
+ * of other inputs, a slice given twice or a missing one. */
+static mcp_status order(mcp_context *ctx, mcp_partial *const *parts, size_t count,
+                        mcpi_part_kind kind, uint64_t digest, const mcp_partial **in)
+{
+  const mcp_partial *a = parts[0];
+  for (size_t i = 0; i < count; i++) {
+    const mcp_partial *p = parts[i];
+    if (!p)
+      return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_partials_merge: partial %zu is NULL", i);
+    if (p->kind != kind)
+      return mcpi_fail(ctx->err, MCP_ERR_INPUT,
+                       "%s: holds %s, the merge was asked for %s (give the same Greeks or "
+                       "scenarios as the slices)", mcpi_partial_name(p), kind_names[p->kind],
+                       kind_names[kind]);
+    if (p->digest != digest)
+      return mcpi_fail(ctx->err, MCP_ERR_INPUT,
+                       "%s: was computed from other inputs (the market, the trades, the "
+                       "paths, seed or run settings, or the Greeks or scenarios differ)",
+                       mcpi_partial_name(p));
+    if (p->n != a->n)
+      return mcpi_fail(ctx->err, MCP_ERR_INPUT, "%s is one of %u slices, %s one of %u",
+                       mcpi_partial_name(p), p->n, mcpi_partial_name(a), a->n);
+    if (p->backend != a->backend)
+      return mcpi_fail(ctx->err, MCP_ERR_INPUT,
+                       "%s was computed on the %s backend, %s on the %s one (their last bits "
+                       "differ: compute every slice on one)", mcpi_partial_name(p),
+                       mcp_backend_name(p->backend), mcpi_partial_name(a),
+                       mcp_backend_name(a->backend));
+    if (in[p->k])
+      return mcpi_fail(ctx->err, MCP_ERR_INPUT, "slice %u of %u is given twice: %s and %s",
+                       p->k, p->n, mcpi_partial_name(in[p->k]), mcpi_partial_name(p));
+    in[p->k] = p;
+  }
+  for (unsigned k = 0; k < a->n; k++)
+    if (!in[k])
+      return mcpi_fail(ctx->err, MCP_ERR_INPUT,
+                       "slice %u of %u is missing (%zu of the %u given)", k, a->n, count, a->n);
+  return MCP_OK;
+}
+
+mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
+                              const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                              const mcp_scenarios *scenarios, mcp_partial *const *partials,
+                              size_t count, mcp_results **results,
+                              mcp_scenario_results **scenario_results)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (results)
+    *results = NULL;
+  if (scenario_results)
+    *scenario_results = NULL;
+  mcp_status st = check(ctx, "mcp_partials_merge", market, portfolio, greeks, scenarios);
+  if (st != MCP_OK)
+    return st;
+  if (scenarios ? !scenario_results : !results)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_partials_merge: %s is NULL",
+                     scenarios ? "scenario_results" : "results");
+  if (!partials || count == 0)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_partials_merge: no partial results");
+  if (count > MCP_MAX_SLICES)
+    return mcpi_fail(ctx->err, MCP_ERR_INPUT, "mcp_partials_merge: %zu partials, more than "
+                     "the %u slices a pricing has at most", count, MCP_MAX_SLICES);
+  const mcp_partial **in = partials[0] ? calloc(partials[0]->n, sizeof *in) : NULL;
+  if (!partials[0])
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_partials_merge: partial 0 is NULL");
+  if (!in)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory merging the partial results");
+  st = order(ctx, partials, count, kind_of(greeks, scenarios),
+             mcpi_digest(market, portfolio, greeks, scenarios), in);
+  size_t ntrees = 0, used = 0;
+  for (size_t i = 0; st == MCP_OK && i < count; i++)
+    ntrees += partials[i]->ntree;
+  const mcpi_part_tree **sorted = malloc((ntrees ? ntrees : 1) * sizeof *sorted);
+  if (st == MCP_OK && !sorted)
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory merging the partial results");
+  if (st == MCP_OK) {
+    size_t m = 0;
+    for (size_t i = 0; i < count; i++)
+      for (size_t t = 0; t < partials[i]->ntree; t++)
+        sorted[m++] = &partials[i]->tree[t];
+    qsort(sorted, ntrees, sizeof *sorted, cmp_trees);
+    mcpi_slicing sl = {.n = in[0]->n, .in = in, .sorted = sorted, .nsorted = ntrees,
+                       .used = &used};
+    st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, scenario_results, &sl)
+                   : mcpi_price_run(ctx, market, portfolio, greeks, results, &sl);
+  }
+  if (st == MCP_OK && used != ntrees)
+    st = mcpi_fail(ctx->err, MCP_ERR_INPUT,
+                   "the partial results hold sums of %zu blocks of paths the inputs do not "
+                   "have (corrupted, or written by another build?)", ntrees - used);
+  if (st != MCP_OK) {
+    if (results) {
+      mcp_results_destroy(*results);
+      *results = NULL;
+    }
+    if (scenario_results) {
+      mcp_scenario_results_destroy(*scenario_results);
+      *scenario_results = NULL;
+    }
+  }
+  free(sorted);
+  free(in);
+  return st;
+}

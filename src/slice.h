@@ -1,0 +1,102 @@
+/* slice.h: the work of one pricing cut into slices, and what a slice
+ * leaves for the merge.  A job's units are its replicates' chunks of
+ * MCP_CHUNK_PATHS samples, unit r C + c for chunk c of replicate r (C
+ * chunks a replicate); the units of all jobs, in job order, are cut where
+ * their work (path elements, passes included) reaches k / n of the whole,
+ * so that a book of many small jobs is cut between jobs and one large job
+ * within itself.  Every slice that holds a unit of a job redoes the job's
+ * control-variate pilot and Longstaff-Schwartz fit (deterministic), and
+ * slice 0 solves the PDE trades. */
+#ifndef MCP_SLICE_H
+#define MCP_SLICE_H
+
+#include "plan.h"
+#include "stats.h"
+
+/* The pricing kinds a partial can hold. */
+typedef enum mcpi_part_kind { MCPI_PART_PRICES = 0, MCPI_PART_GREEKS, MCPI_PART_SCENARIOS } mcpi_part_kind;
+
+typedef struct mcpi_part_tree mcpi_part_tree;
+
+/* How one run (of a pricing's runs: one, or a scenario grid's groups of
+ * points) takes part: compute slice k of n into out, or merge the n
+ * partials in (in[k] slice k); NULL for a run of its own. */
+typedef struct mcpi_slicing {
+  unsigned k, n;
+  mcp_partial *out;
+  const mcp_partial *const *in;
+  const mcpi_part_tree **sorted; /* merge: every tree of in, by run, job, replicate, chunk */
+  size_t nsorted, *used;
+  size_t run;
+} mcpi_slicing;
+
+/* Chunks a replicate of job j. */
+uint64_t mcpi_job_chunks(const mcpi_plan *plan, const mcpi_job *j);
+/* Slice k of n: job ji's units range[2 ji] .. range[2 ji + 1] - 1. */
+void mcpi_slice_ranges(const mcpi_plan *plan, unsigned k, unsigned n, uint64_t *range);
+
+/* A tree of a partial: run, job and replicate, and its nodes (stats.h). */
+struct mcpi_part_tree {
+  uint64_t run, job, rep;
+  mcpi_tree tree;
+};
+
+struct mcp_partial {
+  unsigned k, n;
+  mcpi_part_kind kind;
+  uint64_t digest;
+  mcp_backend backend;
+  double seconds;
+  mcpi_part_tree *tree;
+  size_t ntree, tree_cap;
+  /* slice 0: the PDE values of each run (price.c), npde[run] of them */
+  double **pde;
+  size_t *npde, nruns;
+  unsigned char *annex;
+  size_t nannex;
+  char *source; /* the file read, for messages, or NULL */
+  char label[48]; /* "slice K of N", for messages without a file */
+};
+
+/* Takes over tree t of (run, job, rep) into p; 0, or -1 when out of memory
+ * (t freed). */
+int mcpi_partial_add_tree(mcp_partial *p, uint64_t run, uint64_t job, uint64_t rep, mcpi_tree *t);
+/* Copies the n PDE values of run into p; 0 or -1 when out of memory. */
+int mcpi_partial_set_pde(mcp_partial *p, size_t run, const double *v, size_t n);
+mcp_partial *mcpi_partial_new(unsigned k, unsigned n, mcpi_part_kind kind, uint64_t digest,
+                              mcp_backend backend);
+
+/* The merge's slice 0; the time its slices took; a partial's file, or
+ * "slice K of N". */
+const mcp_partial *mcpi_slicing_first(const mcpi_slicing *sl);
+double mcpi_slicing_seconds(const mcpi_slicing *sl);
+const char *mcpi_partial_name(const mcp_partial *p);
+/* Replicate r of job ji of the merge's run: its accumulators (ncol) from
+ * the slices' trees; MCP_ERR_INPUT when they do not hold its chunks once. */
+mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t ncol,
+                           uint64_t chunks, mcpi_accum *acc, char *err);
+
+/* The runs of a pricing (backend.h): one, with Greeks when g is not NULL;
+ * and a scenario grid's. */
+mcp_status mcpi_price_run(mcp_context *ctx, const mcp_market *market,
+                          const mcp_portfolio *portfolio, const mcp_greeks *g,
+                          mcp_results **results, const mcpi_slicing *sl);
+mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
+                              const mcp_portfolio *portfolio, const mcp_scenarios *s,
+                              mcp_scenario_results **results, const mcpi_slicing *sl);
+
+/* mcp_price, mcp_price_greeks (g) and mcp_price_scenarios (s, into
+ * *sresults): one run, or with several devices (spread.c) slices of it on
+ * each, merged. */
+mcp_status mcpi_spread(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                       const mcp_greeks *g, const mcp_scenarios *s, mcp_results **results,
+                       mcp_scenario_results **sresults);
+
+/* A digest of what decides a pricing's bits: the library's version, the
+ * market, the portfolio's trades and the settings that change prices (not
+ * the kernel strategies, placements or tile and block sizes, which do not),
+ * the Greeks request or the scenario grid. */
+uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *g,
+                     const mcp_scenarios *s);
+
+#endif

@@ -1,0 +1,155 @@
+/* spread.c: a pricing over the context's devices: slices taken by one
+ * worker a device as each becomes free (dynamic balancing), then merged;
+ * the same bits as one device's run, whatever finished first. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "context.h"
+#include "results.h"
+#include "scenario.h"
+#include "slice.h"
+
+/* MCP_SLICES_PER_DEVICE: enough that a fast device takes more slices than
+ * a slow one, few enough that the cost of a slice (the pilot, the fit, a
+ * launch a job) stays small. */
+
+typedef struct pool {
+  mcp_context *base;
+  const mcp_market *m;
+  const mcp_portfolio *p;
+  const mcp_greeks *g;
+  const mcp_scenarios *s;
+  unsigned nslices;
+  mcp_partial **parts;
+  atomic_uint next, done;
+  atomic_int stop;
+  pthread_mutex_t lock;
+  mcp_status st; /* the failure of the lowest slice that failed */
+  unsigned failed;
+  char err[MCPI_ERRLEN];
+} pool;
+
+typedef struct worker {
+  pool *pool;
+  mcp_context *ctx;
+  int main; /* the calling thread: it reports progress */
+} worker;
+
+static void *work(void *arg)
+{
+  worker *w = arg;
+  pool *x = w->pool;
+  while (!atomic_load(&x->stop)) {
+    unsigned k = atomic_fetch_add(&x->next, 1);
+    if (k >= x->nslices)
+      break;
+    mcp_status st = mcp_price_slice(w->ctx, x->m, x->p, x->g, x->s, k, x->nslices, &x->parts[k]);
+    if (st != MCP_OK) {
+      pthread_mutex_lock(&x->lock);
+      if (x->st == MCP_OK || k < x->failed) {
+        x->st = st;
+        x->failed = k;
+        memcpy(x->err, w->ctx->err, sizeof x->err);
+      }
+      pthread_mutex_unlock(&x->lock);
+      atomic_store(&x->stop, 1);
+      break;
+    }
+    unsigned done = atomic_fetch_add(&x->done, 1) + 1;
+    if (w->main && x->base->progress)
+      x->base->progress((double)done / x->nslices, x->base->progress_user);
+  }
+  return NULL;
+}
+
+static double now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* Contexts like ctx's, one a device. */
+static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
+{
+  for (size_t i = 0; i < ctx->ndevices; i++) {
+    mcp_status st = mcp_context_create(&w[i].ctx, ctx->backend);
+    if (st == MCP_OK) {
+      w[i].ctx->tile_paths = ctx->tile_paths;
+      w[i].ctx->block = ctx->block;
+      st = mcp_context_set_device(w[i].ctx, ctx->devices[i]);
+      if (st != MCP_OK)
+        memcpy(ctx->err, w[i].ctx->err, sizeof ctx->err);
+    } else
+      mcpi_fail(ctx->err, st, "cannot make a context for device %d", ctx->devices[i]);
+    if (st != MCP_OK)
+      return st;
+    w[i].pool = x;
+    w[i].main = i == 0;
+  }
+  return MCP_OK;
+}
+
+static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                         const mcp_greeks *g, const mcp_scenarios *s, mcp_results **results,
+                         mcp_scenario_results **sresults)
+{
+  double t0 = now();
+  size_t nw = ctx->ndevices;
+  pool x = {.base = ctx, .m = m, .p = p, .g = g, .s = s,
+            .nslices = (unsigned)(nw * MCP_SLICES_PER_DEVICE)};
+  atomic_init(&x.next, 0);
+  atomic_init(&x.done, 0);
+  atomic_init(&x.stop, 0);
+  worker *w = calloc(nw, sizeof *w);
+  pthread_t *th = calloc(nw, sizeof *th);
+  x.parts = calloc(x.nslices, sizeof *x.parts);
+  mcp_status st = w && th && x.parts ? MCP_OK
+                  : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the devices");
+  if (st == MCP_OK)
+    st = make_workers(ctx, w, &x);
+  size_t started = 0;
+  if (st == MCP_OK && pthread_mutex_init(&x.lock, NULL) != 0)
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "cannot make a lock for the devices");
+  else if (st == MCP_OK) {
+    for (started = 1; started < nw; started++)
+      if (pthread_create(&th[started], NULL, work, &w[started]) != 0)
+        break; /* the others take its slices */
+    work(&w[0]);
+    for (size_t i = 1; i < started; i++)
+      pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&x.lock);
+    if ((st = x.st) != MCP_OK)
+      memcpy(ctx->err, x.err, sizeof ctx->err);
+  }
+  if (st == MCP_OK)
+    st = mcp_partials_merge(ctx, m, p, g, s, x.parts, x.nslices, results, sresults);
+  if (st == MCP_OK) { /* the call's time, not the sum of its slices' */
+    double t = now() - t0;
+    if (results && *results)
+      (*results)->seconds = t;
+    mcp_scenario_results *r = sresults ? *sresults : NULL;
+    for (size_t i = 0; r && i < r->n[0] * r->n[1] * r->n[2]; i++)
+      r->point[i]->seconds = t;
+  }
+  for (unsigned k = 0; x.parts && k < x.nslices; k++)
+    mcp_partial_destroy(x.parts[k]);
+  for (size_t i = 0; w && i < nw; i++)
+    mcp_context_destroy(w[i].ctx);
+  free(x.parts);
+  free(w);
+  free(th);
+  return st;
+}
+
+mcp_status mcpi_spread(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                       const mcp_greeks *g, const mcp_scenarios *s, mcp_results **results,
+                       mcp_scenario_results **sresults)
+{
+  if (ctx->ndevices > 1)
+    return spread(ctx, m, p, g, s, results, sresults);
+  return s ? mcpi_scenarios_run(ctx, m, p, s, sresults, NULL)
+           : mcpi_price_run(ctx, m, p, g, results, NULL);
+}

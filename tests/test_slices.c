@@ -1,0 +1,400 @@
+/* test_slices.c: a pricing cut into slices merges to the bits of the whole
+ * (prices, Greeks, scenario grids; every sampling method, Longstaff-Schwartz,
+ * the PDE, per-path arrays), whatever the number of slices and the order of
+ * the merge, through memory, bytes and files; the devices of a context
+ * (workers on the CPU) give the same bits; bad partials are refused with
+ * messages.  On the CPU, and on the GPU where there is one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include "mcprice.h"
+#include "same_results.h"
+
+static mcp_market *load_market(void)
+{
+  mcp_market *m = NULL;
+  char err[512];
+  assert_int_equal(mcp_market_load(&m, SRCDIR "/examples/market.json", err, sizeof err), MCP_OK);
+  return m;
+}
+
+/* The example book (every product family, antithetic, a control variate,
+ * PDE Americans, a Longstaff-Schwartz Bermudan, autocallables) at few paths;
+ * methods >= 0 replaces its methods. */
+static mcp_portfolio *load_book(uint64_t paths, int methods)
+{
+  mcp_portfolio *p = NULL;
+  char err[512];
+  assert_int_equal(mcp_portfolio_load(&p, SRCDIR "/examples/book.json", err, sizeof err),
+                   MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, paths), MCP_OK);
+  if (methods >= 0)
+    assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  return p;
+}
+
+static mcp_greeks *all_greeks(void)
+{
+  mcp_greeks *g;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "all"), MCP_OK);
+  return g;
+}
+
+static mcp_scenarios *grid(void)
+{
+  mcp_scenarios *s;
+  const double spot[3] = {-0.1, 0, 0.1}, vol[2] = {0, 0.05};
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(s, MCP_SHIFT_SPOT, MCP_SHIFT_RELATIVE, 3, spot), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(s, MCP_SHIFT_VOLATILITY, MCP_SHIFT_ABSOLUTE, 2, vol),
+                   MCP_OK);
+  return s;
+}
+
+static void expect_same(const mcp_results *a, const mcp_results *b, const char *what)
+{
+  char msg[512] = "";
+  if (!same_results(a, b, msg, sizeof msg))
+    fail_msg("%s: %s", what, msg);
+}
+
+static void expect_same_grid(const mcp_scenario_results *a, const mcp_scenario_results *b,
+                             const char *what)
+{
+  size_t n[3];
+  for (int x = 0; x < 3; x++) {
+    n[x] = mcp_scenario_results_shifts(a, (mcp_shift_axis)x);
+    assert_int_equal(n[x], mcp_scenario_results_shifts(b, (mcp_shift_axis)x));
+  }
+  for (size_t i = 0; i < n[0]; i++)
+    for (size_t j = 0; j < n[1]; j++)
+      for (size_t k = 0; k < n[2]; k++) {
+        mcp_estimate u, v;
+        for (size_t t = 0; t <= mcp_scenario_results_count(a); t++) {
+          if (t < mcp_scenario_results_count(a)) {
+            assert_int_equal(mcp_scenario_results_trade(a, t, i, j, k, &u), MCP_OK);
+            assert_int_equal(mcp_scenario_results_trade(b, t, i, j, k, &v), MCP_OK);
+          } else {
+            assert_int_equal(mcp_scenario_results_total(a, i, j, k, &u), MCP_OK);
+            assert_int_equal(mcp_scenario_results_total(b, i, j, k, &v), MCP_OK);
+          }
+          if (memcmp(&u, &v, sizeof u) != 0)
+            fail_msg("%s: point (%zu, %zu, %zu), %s: %.17g against %.17g", what, i, j, k,
+                     t < mcp_scenario_results_count(a) ? mcp_scenario_results_trade_id(a, t)
+                                                       : "the book",
+                     u.price, v.price);
+        }
+      }
+}
+
+/* The n slices of a pricing. */
+static mcp_partial **slices(mcp_context *c, const mcp_market *m, const mcp_portfolio *p,
+                            const mcp_greeks *g, const mcp_scenarios *s, unsigned n)
+{
+  mcp_partial **parts = calloc(n, sizeof *parts);
+  assert_non_null(parts);
+  for (unsigned k = 0; k < n; k++) {
+    mcp_status st = mcp_price_slice(c, m, p, g, s, k, n, &parts[k]);
+    if (st != MCP_OK)
+      fail_msg("slice %u of %u: %s", k, n, mcp_context_last_error(c));
+    unsigned nn;
+    assert_int_equal(mcp_partial_slice(parts[k], &nn), k);
+    assert_int_equal(nn, n);
+  }
+  return parts;
+}
+
+static void destroy(mcp_partial **parts, unsigned n)
+{
+  for (unsigned k = 0; k < n; k++)
+    mcp_partial_destroy(parts[k]);
+  free(parts);
+}
+
+/* The slices in orders 0..n-1, n-1..0 and every third from 1 (a shuffle). */
+static void reorder(mcp_partial **parts, unsigned n, int order, mcp_partial **out)
+{
+  for (unsigned i = 0; i < n; i++)
+    out[i] = order == 0 ? parts[i] : order == 1 ? parts[n - 1 - i] : parts[(1 + 3 * i) % n];
+  if (order == 2 && n % 3 == 0) /* 3 shares a factor with n: rotate instead */
+    for (unsigned i = 0; i < n; i++)
+      out[i] = parts[(i + 1) % n];
+}
+
+static const mcp_backend backends[2] = {MCP_BACKEND_CPU, MCP_BACKEND_CUDA};
+
+static int make_context(int b, mcp_context **c)
+{
+  if (backends[b] == MCP_BACKEND_CUDA && mcp_device_count() == 0)
+    return 0;
+  assert_int_equal(mcp_context_create(c, backends[b]), MCP_OK);
+  return 1;
+}
+
+static void prices_merge_to_the_bits(void **state)
+{
+  (void)state;
+  mcp_market *m = load_market();
+  mcp_portfolio *p = load_book(8192, -1);
+  static const unsigned counts[4] = {1, 2, 3, 7};
+  for (int b = 0; b < 2; b++) {
+    mcp_context *c;
+    if (!make_context(b, &c))
+      continue;
+    mcp_results *whole = NULL;
+    assert_int_equal(mcp_price(c, m, p, &whole), MCP_OK);
+    for (int i = 0; i < 4; i++) {
+      unsigned n = counts[i];
+      mcp_partial **parts = slices(c, m, p, NULL, NULL, n), *order[7];
+      for (int o = 0; o < 3; o++) {
+        char what[64];
+        mcp_results *r = NULL;
+        reorder(parts, n, o, order);
+        snprintf(what, sizeof what, "%s, %u slices, order %d", mcp_backend_name(backends[b]),
+                 n, o);
+        if (mcp_partials_merge(c, m, p, NULL, NULL, order, n, &r, NULL) != MCP_OK)
+          fail_msg("%s: %s", what, mcp_context_last_error(c));
+        expect_same(r, whole, what);
+        assert_int_equal(mcp_results_backend(r), backends[b]);
+        mcp_results_destroy(r);
+      }
+      destroy(parts, n);
+    }
+    mcp_results_destroy(whole);
+    mcp_context_destroy(c);
+  }
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* QMC's replicates (a slice's range crosses scramblings), antithetic pairs
+ * and every Greek: through bytes and through files. */
+static void greeks_and_qmc_through_files(void **state)
+{
+  (void)state;
+  mcp_market *m = load_market();
+  mcp_portfolio *p = load_book(8192, MCP_QMC | MCP_ANTITHETIC);
+  mcp_greeks *g = all_greeks();
+  char dir[] = "/tmp/mcp-slices-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  for (int b = 0; b < 2; b++) {
+    mcp_context *c;
+    if (!make_context(b, &c))
+      continue;
+    mcp_results *whole = NULL, *r = NULL;
+    assert_int_equal(mcp_price_greeks(c, m, p, g, &whole), MCP_OK);
+    unsigned n = 3;
+    mcp_partial **parts = slices(c, m, p, g, NULL, n), *back[3];
+    char err[512], path[64];
+    for (unsigned k = 0; k < n; k++) {
+      void *bytes;
+      size_t len;
+      mcp_partial *d;
+      assert_int_equal(mcp_partial_encode(parts[k], &bytes, &len), MCP_OK);
+      assert_int_equal(mcp_partial_decode(&d, bytes, len, "bytes", err, sizeof err), MCP_OK);
+      free(bytes);
+      snprintf(path, sizeof path, "%s/part-%u.mcpart", dir, k);
+      assert_int_equal(mcp_partial_write(d, path, err, sizeof err), MCP_OK);
+      mcp_partial_destroy(d);
+      if (mcp_partial_read(&back[n - 1 - k], path, err, sizeof err) != MCP_OK)
+        fail_msg("%s", err);
+      remove(path);
+    }
+    if (mcp_partials_merge(c, m, p, g, NULL, back, n, &r, NULL) != MCP_OK)
+      fail_msg("%s", mcp_context_last_error(c));
+    expect_same(r, whole, "Greeks of QMC slices through files");
+    mcp_results_destroy(r);
+    for (unsigned k = 0; k < n; k++)
+      mcp_partial_destroy(back[k]);
+    destroy(parts, n);
+    mcp_results_destroy(whole);
+    mcp_context_destroy(c);
+  }
+  rmdir(dir);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void scenarios_merge_to_the_bits(void **state)
+{
+  (void)state;
+  mcp_market *m = load_market();
+  mcp_portfolio *p = load_book(8192, -1);
+  mcp_scenarios *s = grid();
+  for (int b = 0; b < 2; b++) {
+    mcp_context *c;
+    if (!make_context(b, &c))
+      continue;
+    mcp_scenario_results *whole = NULL, *r = NULL;
+    assert_int_equal(mcp_price_scenarios(c, m, p, s, &whole), MCP_OK);
+    for (unsigned n = 2; n <= 3; n++) {
+      mcp_partial **parts = slices(c, m, p, NULL, s, n), *order[3];
+      reorder(parts, n, 1, order);
+      if (mcp_partials_merge(c, m, p, NULL, s, order, n, NULL, &r) != MCP_OK)
+        fail_msg("%s", mcp_context_last_error(c));
+      expect_same_grid(r, whole, "scenario slices");
+      mcp_scenario_results_destroy(r);
+      destroy(parts, n);
+    }
+    mcp_scenario_results_destroy(whole);
+    mcp_context_destroy(c);
+  }
+  mcp_scenarios_destroy(s);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* A context's devices (the CPU's one device listed three times: three
+ * workers) price, estimate Greeks and scenario grids to one device's bits. */
+static void devices_give_the_same_bits(void **state)
+{
+  (void)state;
+  mcp_market *m = load_market();
+  mcp_portfolio *p = load_book(8192, -1);
+  mcp_greeks *g = all_greeks();
+  mcp_scenarios *s = grid();
+  for (int b = 0; b < 2; b++) {
+    mcp_context *one, *many;
+    if (!make_context(b, &one) || !make_context(b, &many))
+      continue;
+    const int list[3] = {0, 0, 0};
+    assert_int_equal(mcp_context_set_devices(many, 3, list), MCP_OK);
+    mcp_results *a = NULL, *x = NULL;
+    assert_int_equal(mcp_price(one, m, p, &a), MCP_OK);
+    assert_int_equal(mcp_price(many, m, p, &x), MCP_OK);
+    expect_same(x, a, "prices on three workers");
+    mcp_results_destroy(a);
+    mcp_results_destroy(x);
+    assert_int_equal(mcp_price_greeks(one, m, p, g, &a), MCP_OK);
+    assert_int_equal(mcp_price_greeks(many, m, p, g, &x), MCP_OK);
+    expect_same(x, a, "Greeks on three workers");
+    mcp_results_destroy(a);
+    mcp_results_destroy(x);
+    mcp_scenario_results *sa = NULL, *sx = NULL;
+    assert_int_equal(mcp_price_scenarios(one, m, p, s, &sa), MCP_OK);
+    assert_int_equal(mcp_price_scenarios(many, m, p, s, &sx), MCP_OK);
+    expect_same_grid(sx, sa, "scenarios on three workers");
+    mcp_scenario_results_destroy(sa);
+    mcp_scenario_results_destroy(sx);
+    /* an input error of a slice is the call's, with its message */
+    mcp_portfolio *bad = load_book(8192, -1);
+    assert_int_equal(mcp_portfolio_set_paths(bad, 2), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_methods(bad, MCP_QMC), MCP_OK);
+    assert_int_equal(mcp_price(one, m, bad, &a), MCP_ERR_INPUT);
+    assert_int_equal(mcp_price(many, m, bad, &x), MCP_ERR_INPUT);
+    assert_null(x);
+    assert_string_equal(mcp_context_last_error(many), mcp_context_last_error(one));
+    mcp_portfolio_destroy(bad);
+    /* a device that is not there */
+    const int missing[2] = {0, 99};
+    assert_int_equal(mcp_context_set_devices(many, 2, missing), MCP_ERR_NOT_FOUND);
+    assert_non_null(strstr(mcp_context_last_error(many), "99"));
+    assert_int_equal(mcp_context_set_devices(many, 0, list), MCP_ERR_ARGUMENT);
+    mcp_context_destroy(one);
+    mcp_context_destroy(many);
+  }
+  mcp_scenarios_destroy(s);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void expect_merge_error(mcp_context *c, const mcp_market *m, const mcp_portfolio *p,
+                               const mcp_greeks *g, mcp_partial *const *parts, size_t n,
+                               const char *words)
+{
+  mcp_results *r = (mcp_results *)1;
+  assert_int_equal(mcp_partials_merge(c, m, p, g, NULL, parts, n, &r, NULL), MCP_ERR_INPUT);
+  assert_null(r);
+  if (!strstr(mcp_context_last_error(c), words))
+    fail_msg("expected '%s' in: %s", words, mcp_context_last_error(c));
+}
+
+static void bad_partials_are_refused(void **state)
+{
+  (void)state;
+  mcp_market *m = load_market();
+  mcp_portfolio *p = load_book(4096, -1), *other = load_book(4096, -1);
+  assert_int_equal(mcp_portfolio_set_seed(other, 7), MCP_OK);
+  mcp_greeks *g = all_greeks();
+  mcp_context *c;
+  assert_int_equal(mcp_context_create(&c, MCP_BACKEND_CPU), MCP_OK);
+  mcp_partial **parts = slices(c, m, p, NULL, NULL, 3), *set[3];
+  /* missing, twice, another seed, another kind, another count */
+  expect_merge_error(c, m, p, NULL, parts, 2, "slice 2 of 3 is missing");
+  set[0] = parts[0];
+  set[1] = parts[1];
+  set[2] = parts[1];
+  expect_merge_error(c, m, p, NULL, set, 3, "slice 1 of 3 is given twice");
+  expect_merge_error(c, m, other, NULL, parts, 3, "was computed from other inputs");
+  expect_merge_error(c, m, p, g, parts, 3, "holds prices, the merge was asked for prices and Greeks");
+  mcp_partial *two = NULL;
+  assert_int_equal(mcp_price_slice(c, m, p, NULL, NULL, 1, 2, &two), MCP_OK);
+  set[2] = two;
+  expect_merge_error(c, m, p, NULL, set, 3, "one of 2 slices");
+  mcp_partial_destroy(two);
+  /* bad arguments */
+  mcp_partial *x = NULL;
+  assert_int_equal(mcp_price_slice(c, m, p, NULL, NULL, 3, 3, &x), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_price_slice(c, m, p, NULL, NULL, 0, 0, &x), MCP_ERR_ARGUMENT);
+  assert_null(x);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_partials_merge(c, m, p, NULL, NULL, parts, 0, &r, NULL), MCP_ERR_ARGUMENT);
+  /* damaged bytes: truncated, a bit flipped, not a partial at all */
+  void *bytes;
+  size_t len;
+  char err[512];
+  assert_int_equal(mcp_partial_encode(parts[1], &bytes, &len), MCP_OK);
+  unsigned char *b = bytes;
+  assert_int_equal(mcp_partial_decode(&x, b, len - 9, "cut", err, sizeof err), MCP_ERR_PARSE);
+  assert_non_null(strstr(err, "cut: checksum mismatch"));
+  b[len / 2] ^= 4;
+  assert_int_equal(mcp_partial_decode(&x, b, len, "flipped", err, sizeof err), MCP_ERR_PARSE);
+  assert_non_null(strstr(err, "flipped: checksum mismatch"));
+  assert_int_equal(mcp_partial_decode(&x, "{\"trades\": []}", 14, "book.json", err, sizeof err),
+                   MCP_ERR_PARSE);
+  assert_non_null(strstr(err, "book.json: not a partial result"));
+  assert_null(x);
+  free(bytes);
+  assert_int_equal(mcp_partial_read(&x, "/nonexistent/part.mcpart", err, sizeof err), MCP_ERR_IO);
+  assert_non_null(strstr(err, "/nonexistent/part.mcpart: cannot open"));
+  assert_int_equal(mcp_partial_write(parts[0], "/nonexistent/part.mcpart", err, sizeof err),
+                   MCP_ERR_IO);
+  assert_non_null(strstr(err, "cannot write"));
+  /* the annex travels with the bytes */
+  assert_int_equal(mcp_partial_set_annex(parts[0], "abc", 3), MCP_OK);
+  assert_int_equal(mcp_partial_encode(parts[0], &bytes, &len), MCP_OK);
+  assert_int_equal(mcp_partial_decode(&x, bytes, len, "annex", err, sizeof err), MCP_OK);
+  size_t na;
+  const char *a = mcp_partial_annex(x, &na);
+  assert_int_equal(na, 3);
+  assert_memory_equal(a, "abc", 3);
+  mcp_partial_destroy(x);
+  free(bytes);
+  destroy(parts, 3);
+  mcp_context_destroy(c);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(other);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(prices_merge_to_the_bits),
+      cmocka_unit_test(greeks_and_qmc_through_files),
+      cmocka_unit_test(scenarios_merge_to_the_bits),
+      cmocka_unit_test(devices_give_the_same_bits),
+      cmocka_unit_test(bad_partials_are_refused),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
