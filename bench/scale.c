@@ -7,9 +7,12 @@
  * as many devices, were they free: speed-up = whole / that), the bytes of a
  * partial, and whether the merge gave the whole run's bits.  Then
  * mcp_context_set_devices with the device listed twice (two workers on one
- * GPU).  Wall-clock medians of 3 after a warm-up.
+ * GPU).  Wall-clock medians of 3 after a warm-up.  With --devices instead:
+ * the same books (and the Asian at 2^28 paths) on 1, 2, 4 and 8 of the
+ * host's GPUs (mcp_context_set_devices), their speed-up and efficiency
+ * against one, and whether each gave one GPU's bits.
  *
- *   scale [--cpu]       --cpu: the CPU backend at 1/16 of the paths */
+ *   scale [--cpu | --devices]   --cpu: the CPU backend at 1/16 of the paths */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,8 +152,68 @@ static void book(mcp_context *c, const char *name, const mcp_market *m, const mc
   mcp_results_destroy(whole);
 }
 
+/* The book on the first 1, 2, 4, 8 GPUs against one. */
+static void devices(const char *name, const mcp_market *m, const mcp_portfolio *p)
+{
+  int n = mcp_device_count();
+  mcp_results *one = NULL;
+  double t1 = 0;
+  printf("\n### %s\n\n| GPUs | mcp_price (ms) | speed-up | efficiency | same bits as one GPU |\n"
+         "|---|---|---|---|---|\n", name);
+  for (int g = 1; g <= n && g <= 8; g *= 2) {
+    int list[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    mcp_context *c;
+    mcp_results *r = NULL;
+    if (mcp_context_create(&c, MCP_BACKEND_CUDA) != MCP_OK ||
+        mcp_context_set_devices(c, (size_t)g, list) != MCP_OK) {
+      fprintf(stderr, "scale: no context on %d GPUs\n", g);
+      mcp_context_destroy(c);
+      break;
+    }
+    double t = whole_run(c, m, p, &r);
+    mcp_context_destroy(c);
+    if (t < 0)
+      break;
+    if (g == 1) {
+      t1 = t;
+      one = r;
+      r = NULL;
+    }
+    printf("| %d | %.1f | %.2f | %.3f | %s |\n", g, t * 1e3, t1 / t, t1 / t / g,
+           g == 1 || (r && same(r, one)) ? "yes" : "NO");
+    mcp_results_destroy(r);
+  }
+  mcp_results_destroy(one);
+}
+
+static int devices_main(void)
+{
+  printf("## scale --devices: one pricing over the host's %d GPUs\n", mcp_device_count());
+  static const uint64_t asian[2] = {1u << 24, 1u << 28};
+  for (int i = 0; i < 2; i++) {
+    mcp_market *m;
+    mcp_portfolio *p;
+    char name[96];
+    bench_asian_book(&m, &p, asian[i]);
+    snprintf(name, sizeof name, "benchmark Asian, %llu paths x 252 steps",
+             (unsigned long long)asian[i]);
+    devices(name, m, p);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+  mcp_market *m;
+  mcp_portfolio *p;
+  if (bench_mixed_book(&m, &p, BENCH_MIXED_PATHS) == MCP_OK)
+    devices("mixed book, 10000 trades on 50 underlyings, 100000 paths", m, p);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
+  if (argc > 1 && strcmp(argv[1], "--devices") == 0)
+    return mcp_device_count() > 0 ? devices_main() : (printf("scale: no GPU\n"), 0);
   int cpu = argc > 1 && strcmp(argv[1], "--cpu") == 0;
   mcp_context *c;
   if (mcp_context_create(&c, cpu ? MCP_BACKEND_CPU : MCP_BACKEND_AUTO) != MCP_OK) {

@@ -91,11 +91,15 @@ static cudaError_t wave(mcpi_kernel_options *o, const void *k, int arr_len, int 
   if (o->block > attr.maxThreadsPerBlock)
     o->block = attr.maxThreadsPerBlock / 32 * 32;
   size_t smem = mcpi_path_smem_bytes(o, arr_len);
-  if (smem > 48 * 1024)
-    e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-  int dev, sms, per_sm = 0;
-  if (e == cudaSuccess)
-    e = cudaGetDevice(&dev);
+  int dev, sms, per_sm = 0, most = 0;
+  e = cudaGetDevice(&dev);
+  /* the device's most, not this launch's: contexts on other threads set the
+     same kernel's attribute, and none may lower it under another's launch */
+  if (e == cudaSuccess && smem > 48 * 1024 &&
+      (e = cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) ==
+          cudaSuccess)
+    e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             most - (int)attr.sharedSizeBytes);
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
   if (e == cudaSuccess)

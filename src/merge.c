@@ -34,8 +34,9 @@ static int cmp_trees(const void *x, const void *y)
 }
 
 mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t ncol,
-                           uint64_t chunks, mcpi_accum *acc, char *err)
+                           uint64_t samples, mcpi_accum *acc, char *err)
 {
+  uint64_t chunks = (samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
   size_t lo = 0, hi = sl->nsorted;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
@@ -54,14 +55,18 @@ mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t
   for (size_t i = lo; st == MCP_OK && i < sl->nsorted &&
                       cmp_key(sl->sorted[i], sl->run, ji, r) == 0; i++) {
     const mcpi_tree *t = &sl->sorted[i]->tree;
-    if (t->ncol != ncol || t->c0 != m.c1) {
+    /* the samples of chunks c0 .. c1 - 1: a slice that says otherwise lies */
+    uint64_t end = t->c1 * MCP_CHUNK_PATHS < samples ? t->c1 * MCP_CHUNK_PATHS : samples;
+    if (t->ncol != ncol || t->c0 != m.c1 || t->c1 > chunks ||
+        t->paths != end - t->c0 * MCP_CHUNK_PATHS) {
       st = mcpi_fail(err, MCP_ERR_INPUT,
                      "the partial results do not fit the inputs: run %zu, job %zu, replicate "
                      "%llu: %s (corrupted, or written by another build?)",
                      sl->run, ji, (unsigned long long)r,
-                     t->ncol != ncol ? "another number of columns"
-                     : t->c0 > m.c1  ? "chunks in no slice"
-                                     : "chunks in two slices");
+                     t->ncol != ncol  ? "another number of columns"
+                     : t->c0 > m.c1   ? "chunks in no slice"
+                     : t->c0 < m.c1   ? "chunks in two slices"
+                                      : "another number of paths");
       break;
     }
     for (size_t d = 0; st == MCP_OK && d < t->depth; d++) {

@@ -81,31 +81,44 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
   mcp_partial_destroy(part);
   const char *send = st == MCP_OK ? bytes : ctx->err;
   outcome mine = {st, st == MCP_OK ? (long long)len : (long long)strlen(ctx->err)};
-  outcome *all = rank == root ? calloc((size_t)size, sizeof *all) : NULL;
-  int *count = rank == root ? calloc((size_t)size, sizeof *count) : NULL;
-  int *displ = rank == root ? calloc((size_t)size, sizeof *displ) : NULL;
-  int ok = rank != root || (all && count && displ);
-  /* root needs its buffers; a root without them still takes part */
-  MPI_Gather(&mine, 2, MPI_LONG_LONG, ok ? (void *)all : NULL, 2, MPI_LONG_LONG, root, comm);
-  long long total = 0;
-  for (int k = 0; rank == root && ok && k < size; k++) {
-    count[k] = (int)all[k].len;
-    displ[k] = (int)total;
-    total += all[k].len;
-  }
-  char *buf = rank == root && ok && total <= INT_MAX ? malloc(total ? (size_t)total : 1) : NULL;
-  if (rank == root && !buf)
-    ok = 0;
-  MPI_Gatherv(send, (int)mine.len, MPI_BYTE, buf, count, displ, MPI_BYTE, root, comm);
-  char msg[MCPI_ERRLEN] = "";
+  outcome *all = NULL;
+  int *count = NULL, *displ = NULL;
+  char *buf = NULL, msg[MCPI_ERRLEN] = "";
   mcp_status final = MCP_OK;
+  /* root's buffers: every rank learns whether they are there before each
+   * gather, so that none waits on a gather root cannot take */
+  long long room[2] = {1, 0}; /* root can receive; the bytes in all */
   if (rank == root) {
-    if (!ok) {
-      final = MCP_ERR_NO_MEMORY;
-      snprintf(msg, sizeof msg, "out of memory gathering the ranks' partial results");
-    } else
+    all = calloc((size_t)size, sizeof *all);
+    count = calloc((size_t)size, sizeof *count);
+    displ = calloc((size_t)size, sizeof *displ);
+    room[0] = all && count && displ;
+  }
+  MPI_Bcast(room, 2, MPI_LONG_LONG, root, comm);
+  if (room[0]) {
+    MPI_Gather(&mine, 2, MPI_LONG_LONG, all, 2, MPI_LONG_LONG, root, comm);
+    for (int k = 0; rank == root && k < size; k++) {
+      count[k] = (int)all[k].len;
+      displ[k] = (int)(room[1] <= INT_MAX ? room[1] : 0);
+      room[1] += all[k].len;
+    }
+    if (rank == root)
+      room[0] = room[1] <= INT_MAX && (buf = malloc(room[1] ? (size_t)room[1] : 1)) != NULL;
+    MPI_Bcast(room, 2, MPI_LONG_LONG, root, comm);
+  }
+  if (room[0]) {
+    MPI_Gatherv(send, (int)mine.len, MPI_BYTE, buf, count, displ, MPI_BYTE, root, comm);
+    if (rank == root)
       merge_on_root(ctx, all, buf, displ, size, market, portfolio, greeks, scenarios, results,
                     scenario_results, &final, msg);
+  } else {
+    final = MCP_ERR_NO_MEMORY;
+    if (room[1] > INT_MAX)
+      snprintf(msg, sizeof msg,
+               "the ranks' partial results, %lld bytes in all, exceed one MPI message (2 GiB): "
+               "price the scenario grid in parts, or over fewer ranks", room[1]);
+    else
+      snprintf(msg, sizeof msg, "out of memory on rank %d gathering the partial results", root);
   }
   int f = (int)final;
   MPI_Bcast(&f, 1, MPI_INT, root, comm);

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <unistd.h>
 #include "error.h"
 #include "grow.h"
 #include "slice.h"
@@ -14,6 +17,8 @@
 #define FORMAT_VERSION 1u
 /* A partial file's largest count of anything, before memory is asked for */
 #define MAX_COUNT ((uint64_t)1 << 40)
+/* The largest file mcp_partial_read reads: 64 GiB */
+#define MAX_FILE ((size_t)1 << 36)
 
 mcp_partial *mcpi_partial_new(unsigned k, unsigned n, mcpi_part_kind kind, uint64_t digest,
                               mcp_backend backend)
@@ -238,16 +243,26 @@ mcp_status mcp_partial_write(const mcp_partial *p, const char *path, char *err, 
   }
   /* written whole to a neighbour, then renamed over path: a reader never
    * sees half a file */
-  size_t n = strlen(path) + 16;
+  size_t n = strlen(path) + 40;
   char *tmp = malloc(n);
   FILE *f = NULL;
-  if (tmp) {
-    snprintf(tmp, n, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    f = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  /* a fresh name (O_EXCL) with the umask's mode: mkstemp's 0600 would hide
+   * the partial from a merge run by another user */
+  static atomic_uint serial;
+  int fd = -1;
+  for (int tries = 0; tmp && fd < 0 && tries < 100; tries++) {
+    snprintf(tmp, n, "%s.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1) % 100000);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno != EEXIST)
+      break;
   }
-  int ok = f && fwrite(s.b, 1, s.n, f) == s.n;
-  int e = errno;
+  if (fd >= 0 && !(f = fdopen(fd, "wb"))) {
+    close(fd);
+    remove(tmp);
+  }
+  int e = errno, ok = f && fwrite(s.b, 1, s.n, f) == s.n;
+  if (f && !ok)
+    e = errno;
   if (f && fclose(f) != 0 && ok) {
     ok = 0;
     e = errno;
@@ -332,16 +347,19 @@ static void get_tree(source *s, mcp_partial *p, size_t i)
   uint64_t run = get_u64(s), job = get_u64(s), rep = get_u64(s);
   uint64_t c0 = get_u64(s), c1 = get_u64(s), paths = get_u64(s);
   uint64_t ncol = get_count(s, 16, "columns"), depth = get_count(s, 16, "nodes");
-  if (s->st == MCP_OK && (c1 < c0 || depth > 130 || (depth && !ncol) ||
-                          ncol * depth * 16 > s->n - s->at))
+  /* a slice writes a tree for chunks it holds: one node at least, and at
+   * most 256 paths a chunk */
+  if (s->st == MCP_OK &&
+      (c1 <= c0 || depth == 0 || depth > 130 || ncol == 0 || ncol * depth * 16 > s->n - s->at ||
+       paths > (c1 - c0) * MCP_CHUNK_PATHS || paths <= (c1 - c0 - 1) * MCP_CHUNK_PATHS))
     fail(s, MCP_ERR_PARSE, "tree %zu: a shape no slice writes (corrupted)", i);
   if (s->st != MCP_OK)
     return;
   mcpi_tree t = {.c0 = c0, .c1 = c0, .paths = paths, .ncol = ncol, .depth = depth,
-                 .cap = depth ? depth : 1};
+                 .cap = depth};
   t.level = malloc(t.cap);
   t.index = malloc(t.cap * sizeof *t.index);
-  t.val = malloc((ncol ? ncol : 1) * t.cap * 2 * sizeof *t.val);
+  t.val = malloc(ncol * t.cap * 2 * sizeof *t.val);
   if (!t.level || !t.index || !t.val) {
     mcpi_tree_free(&t);
     fail(s, MCP_ERR_NO_MEMORY, "out of memory");
@@ -483,7 +501,7 @@ mcp_status mcp_partial_read(mcp_partial **out, const char *path, char *err, size
   size_t n = 0, cap = 0, got;
   int ok = 1;
   do {
-    if (!(ok = mcpi_grow((void **)&b, &cap, n + 65536, 1)))
+    if (!(ok = n <= MAX_FILE && mcpi_grow((void **)&b, &cap, n + 65536, 1)))
       break;
     got = fread(b + n, 1, cap - n, f);
     n += got;
@@ -492,9 +510,10 @@ mcp_status mcp_partial_read(mcp_partial **out, const char *path, char *err, size
   fclose(f);
   if (!ok || bad) {
     free(b);
-    snprintf(msg, sizeof msg, "%s: %s", path, ok ? "read error" : "out of memory");
+    snprintf(msg, sizeof msg, "%s: %s", path,
+             ok ? "read error" : n > MAX_FILE ? "larger than any partial result" : "out of memory");
     mcpi_copy_message(err, errlen, msg);
-    return ok ? MCP_ERR_IO : MCP_ERR_NO_MEMORY;
+    return ok ? MCP_ERR_IO : n > MAX_FILE ? MCP_ERR_PARSE : MCP_ERR_NO_MEMORY;
   }
   mcp_status st = decode_bytes(out, b, n, path, err, errlen);
   free(b);

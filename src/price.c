@@ -337,11 +337,11 @@ static mcp_status sums(mcp_context *ctx, const mcpi_plan *plan, const mcpi_slici
   for (size_t ji = 0; st == MCP_OK && ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
     size_t ncol = mcpi_job_columns(j, 0);
-    uint64_t chunks = mcpi_job_chunks(plan, j);
     for (unsigned r = 0; st == MCP_OK && r < mcpi_job_replicates(plan, j); r++) {
       mcpi_tree *t = &trees[ji][r];
       if (sl && sl->in)
-        st = mcpi_merge_tree(sl, ji, r, ncol, chunks, acc[ji] + r * ncol, ctx->err);
+        st = mcpi_merge_tree(sl, ji, r, ncol, mcpi_job_samples(plan, j), acc[ji] + r * ncol,
+                             ctx->err);
       else if (sl && sl->out) {
         if (t->level && mcpi_partial_add_tree(sl->out, sl->run, ji, r, t))
           st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the partial result");

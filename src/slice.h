@@ -71,10 +71,11 @@ mcp_partial *mcpi_partial_new(unsigned k, unsigned n, mcpi_part_kind kind, uint6
 const mcp_partial *mcpi_slicing_first(const mcpi_slicing *sl);
 double mcpi_slicing_seconds(const mcpi_slicing *sl);
 const char *mcpi_partial_name(const mcp_partial *p);
-/* Replicate r of job ji of the merge's run: its accumulators (ncol) from
- * the slices' trees; MCP_ERR_INPUT when they do not hold its chunks once. */
+/* Replicate r of job ji of the merge's run, of samples samples: its
+ * accumulators (ncol) from the slices' trees; MCP_ERR_INPUT when they do not
+ * hold each of its chunks, with its samples, once. */
 mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t ncol,
-                           uint64_t chunks, mcpi_accum *acc, char *err);
+                           uint64_t samples, mcpi_accum *acc, char *err);
 
 /* The runs of a pricing (backend.h): one, with Greeks when g is not NULL;
  * and a scenario grid's. */

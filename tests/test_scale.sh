@@ -116,6 +116,12 @@ run merge "$MARKET"
 check "a file that is not a partial is refused" 'status 1 && err_has "not a partial result"'
 run merge
 check "merge without partials is a usage error" 'status 2 && err_has "expected the partial results"'
+cp "$TMP/part-0.mcpart" "$TMP/keep.mcpart"
+run merge --output "$TMP/part-0.mcpart" "$TMP/part-0.mcpart" "$TMP/part-1.mcpart" "$TMP/part-2.mcpart"
+check "merge --output onto one of its partials is refused, the partial kept" '
+  status 2 && err_has "also the partial file" && cmp -s "$TMP/part-0.mcpart" "$TMP/keep.mcpart"'
+run merge --format csv --format json "$TMP/part-0.mcpart"
+check "merge --format twice is a usage error" 'status 2 && err_has "given twice"'
 run price $ARGS --slice 0/3
 check "--slice without --output is a usage error" 'status 2 && err_has "give --output"'
 run price $ARGS --slice 3/3 --output "$TMP/x.mcpart"
@@ -152,9 +158,17 @@ if "$MCPRICE" info | grep -q "MPI: yes" && command -v mpirun >/dev/null 2>&1; th
   rc=$?
   check "mpirun -n 3 with a missing file: an input error, no rank left waiting" '
     status 1 && err_has "none.json"'
-  $MPIRUN -n 2 "$MCPRICE" price $ARGS --slice 0/2 --output "$TMP/x.mcpart" >"$TMP/out" 2>"$TMP/err"
+  # a launcher's tasks that each ask for a slice run as processes of their own
+  slices 2
+  run price $ARGS
+  cp "$TMP/out" "$TMP/whole.txt"
+  $MPIRUN -n 2 "$MCPRICE" price $ARGS --slice 1/2 --output "$TMP/part-1.mcpart" >"$TMP/out" 2>"$TMP/err"
   rc=$?
-  check "mpirun with --slice is a usage error" 'status 2 && err_has "under MPI"'
+  run merge "$TMP/part-0.mcpart" "$TMP/part-1.mcpart"
+  check "mpirun with --slice: a slice of a process of its own" 'status 0 && same "$TMP/out" "$TMP/whole.txt"'
+  $MPIRUN -n 2 "$MCPRICE" price $ARGS --output "$MARKET" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  check "mpirun with --output on an input file: a usage error on every rank" 'status 2 && err_has "also the market"'
 else
   skip "mpirun -n 1, 2, 3 (mcprice built without MPI, or no mpirun)"
 fi

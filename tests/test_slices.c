@@ -369,6 +369,29 @@ static void bad_partials_are_refused(void **state)
   assert_int_equal(mcp_partial_write(parts[0], "/nonexistent/part.mcpart", err, sizeof err),
                    MCP_ERR_IO);
   assert_non_null(strstr(err, "cannot write"));
+  /* a partial that lies about its paths, its checksum recomputed (FNV-1a,
+   * doc/partial-format.md): slice 1 holds no PDE values (runs = 0 at byte
+   * 72), so its first tree's paths are at byte 128 */
+  assert_int_equal(mcp_partial_encode(parts[1], &bytes, &len), MCP_OK);
+  b = bytes;
+  uint64_t paths = 0;
+  for (int i = 0; i < 8; i++)
+    paths |= (uint64_t)b[128 + i] << (8 * i);
+  paths -= 1; /* a whole chunk's 256 samples less one */
+  for (int i = 0; i < 8; i++)
+    b[128 + i] = (unsigned char)(paths >> (8 * i));
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < len - 8; i++)
+    h = (h ^ b[i]) * 0x100000001b3u;
+  for (int i = 0; i < 8; i++)
+    b[len - 8 + i] = (unsigned char)(h >> (8 * i));
+  assert_int_equal(mcp_partial_decode(&x, b, len, "lying", err, sizeof err), MCP_OK);
+  set[0] = parts[0];
+  set[1] = x;
+  set[2] = parts[2];
+  expect_merge_error(c, m, p, NULL, set, 3, "another number of paths");
+  mcp_partial_destroy(x);
+  free(bytes);
   /* the annex travels with the bytes */
   assert_int_equal(mcp_partial_set_annex(parts[0], "abc", 3), MCP_OK);
   assert_int_equal(mcp_partial_encode(parts[0], &bytes, &len), MCP_OK);

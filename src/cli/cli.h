@@ -53,8 +53,8 @@ typedef struct cli_merge_opts {
 struct cli_annex;
 /* The report of the price command that annex carries, from its n slices'
  * partials. */
-int cli_price_merge(const struct cli_annex *annex, mcp_partial *const *parts, size_t n,
-                    const cli_merge_opts *mo);
+int cli_price_merge(const struct cli_annex *annex, char *const *files, mcp_partial *const *parts,
+                    size_t n, const cli_merge_opts *mo);
 int cli_merge(int argc, char **argv);
 void cli_merge_help(FILE *f);
 

@@ -36,11 +36,13 @@ static const cli_option options[] = {[M_FORMAT] = {"format", 0, 1},
 static int read_parts(char **files, size_t n, mcp_partial **parts, cli_annex *annex)
 {
   char err[1024];
-  for (size_t i = 0; i < n; i++)
-    if (mcp_partial_read(&parts[i], files[i], err, sizeof err) != MCP_OK) {
+  for (size_t i = 0; i < n; i++) {
+    mcp_status st = mcp_partial_read(&parts[i], files[i], err, sizeof err);
+    if (st != MCP_OK) {
       cli_error("merge: %s", err);
-      return CLI_EXIT_INPUT;
+      return cli_exit_for(st);
     }
+  }
   size_t len;
   const char *b = mcp_partial_annex(parts[0], &len);
   if (!b) {
@@ -73,7 +75,10 @@ int cli_merge(int argc, char **argv)
     }
     if ((k = cli_next_option(argv, &next, options, "merge", &v)) < 0)
       rc = CLI_EXIT_USAGE;
-    else if (k == M_HELP) {
+    else if ((k == M_OUTPUT && mo.output) || (k == M_FORMAT && mo.format_given)) {
+      cli_error("--%s: given twice", options[k].name);
+      rc = CLI_EXIT_USAGE;
+    } else if (k == M_HELP) {
       cli_merge_help(stdout);
       rc = CLI_EXIT_OK;
     } else if (k == M_OUTPUT)
@@ -99,7 +104,7 @@ int cli_merge(int argc, char **argv)
     rc = CLI_EXIT_RUNTIME;
   }
   if (rc < 0 && (rc = read_parts(files, nfiles, parts, &annex)) == CLI_EXIT_OK)
-    rc = cli_price_merge(&annex, parts, nfiles, &mo);
+    rc = cli_price_merge(&annex, files, parts, nfiles, &mo);
   for (size_t i = 0; parts && i < nfiles; i++)
     mcp_partial_destroy(parts[i]);
   cli_annex_free(&annex);

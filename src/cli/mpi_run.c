@@ -6,10 +6,18 @@
 #ifdef MCP_HAVE_MPI
 #include "mcprice_mpi.h"
 
+/* The count of ranks a launcher's variable names, 0 when unset. */
+static long ranks(const char *var)
+{
+  const char *v = getenv(var);
+  return v ? strtol(v, NULL, 10) : 0;
+}
+
 int cli_mpi_launched(void)
 {
-  /* Open MPI, MPICH/Hydra and PMIx launchers */
-  return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+  /* Open MPI's and MPICH/Hydra's sizes; PMIx (srun) gives a rank alone */
+  long n = ranks("OMPI_COMM_WORLD_SIZE") ? ranks("OMPI_COMM_WORLD_SIZE") : ranks("PMI_SIZE");
+  return n > 1 || (n == 0 && getenv("PMIX_RANK") && ranks("SLURM_NTASKS") > 1);
 }
 
 int cli_mpi_init(void)

@@ -7,8 +7,9 @@
 
 #include "mcprice.h"
 
-/* Whether the process was started by an MPI launcher (and the build has
- * MPI): its environment names a rank. */
+/* Whether the process is one of several that an MPI launcher started (and
+ * the build has MPI): its environment says so.  One alone runs as a process
+ * of its own. */
 int cli_mpi_launched(void);
 /* MPI_Init; the rank, or -1 after a message when it failed. */
 int cli_mpi_init(void);

@@ -656,24 +656,26 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
                 f == ANNEX_MARKET ? "market" : f == ANNEX_PORTFOLIO ? "portfolio" : "scenario");
       return CLI_EXIT_INPUT;
     }
+    /* a slice reads each file once, the bytes it loads and carries */
+    if (keep && cli_read_file(path[f], &keep->text[f], &keep->len[f]) != 0) {
+      cli_error("%s: cannot open: %s", path[f], strerror(errno));
+      return CLI_EXIT_INPUT;
+    }
+    const cli_annex *text = keep ? keep : from;
     if (f == ANNEX_MARKET)
-      st = from ? mcp_market_load_text(m, path[f], from->text[f], from->len[f], err, sizeof err)
+      st = text ? mcp_market_load_text(m, path[f], text->text[f], text->len[f], err, sizeof err)
                 : mcp_market_load(m, path[f], err, sizeof err);
     else if (f == ANNEX_PORTFOLIO)
-      st = from ? mcp_portfolio_load_text(p, path[f], from->text[f], from->len[f], err,
+      st = text ? mcp_portfolio_load_text(p, path[f], text->text[f], text->len[f], err,
                                           sizeof err)
                 : mcp_portfolio_load(p, path[f], err, sizeof err);
     else
-      st = from ? mcp_scenarios_load_text(s, path[f], from->text[f], from->len[f], err,
+      st = text ? mcp_scenarios_load_text(s, path[f], text->text[f], text->len[f], err,
                                           sizeof err)
                 : mcp_scenarios_load(s, path[f], err, sizeof err);
     int rc = load_failed(st, path[f], err);
     if (rc)
       return rc;
-    if (keep && cli_read_file(path[f], &keep->text[f], &keep->len[f]) != 0) {
-      cli_error("%s: cannot read: %s", path[f], strerror(errno));
-      return CLI_EXIT_INPUT;
-    }
   }
   return CLI_EXIT_OK;
 }
@@ -768,7 +770,8 @@ typedef struct run_kind {
   const cli_annex *annex;
   mcp_partial *const *parts;
   size_t nparts;
-  int rank;
+  char *const *files; /* the merge's partial files, which --output may not be */
+  int rank, local;    /* MPI: the rank, and its index on its host */
 } run_kind;
 
 /* The slice's partial, with the command and its inputs, to f. */
@@ -781,13 +784,16 @@ static mcp_status write_slice(const price_opts *o, const run_kind *k, mcp_contex
   void *bytes = NULL;
   size_t alen = 0, len = 0;
   mcp_status st = mcp_price_slice(c, m, p, g, s, o->slice_k, o->slice_n, &part);
-  if (st == MCP_OK &&
-      (cli_annex_encode(k->annex, &annex, &alen) != 0 ||
-       (st = mcp_partial_set_annex(part, annex, alen)) != MCP_OK ||
-       (st = mcp_partial_encode(part, &bytes, &len)) != MCP_OK))
+  if (st == MCP_OK && (cli_annex_encode(k->annex, &annex, &alen) != 0 ||
+                       mcp_partial_set_annex(part, annex, alen) != MCP_OK ||
+                       mcp_partial_encode(part, &bytes, &len) != MCP_OK)) {
+    cli_error("out of memory writing the partial result");
     st = MCP_ERR_NO_MEMORY;
-  if (st == MCP_OK && fwrite(bytes, 1, len, f) != len)
+  }
+  if (st == MCP_OK && fwrite(bytes, 1, len, f) != len) {
+    cli_error("cannot write %s: %s", o->output, strerror(errno));
     st = MCP_ERR_IO;
+  }
   free(bytes);
   free(annex);
   mcp_partial_destroy(part);
@@ -801,14 +807,27 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   report_sink sink = {0};
   /* open the output first: an unwritable --output fails before a long run
    * (under MPI, rank 0's: the others write nothing) */
-  const report_input inputs[3] = {
+  report_input inputs[3] = {
       {"market", o->market}, {"portfolio", o->portfolio}, {"scenarios", o->scenarios}};
-  int opened = k->rank > 0 ? 0 : report_open(&sink, o->output, inputs, k->parts ? 0 : 3);
-  if (k->rank >= 0)
-    opened = cli_mpi_agree(opened == 0 ? 0 : opened == -2 ? 2 : 1) == 0 ? 0 : -1;
-  if (opened != 0) {
+  size_t ninputs = 3;
+  report_input *merged = NULL;
+  if (k->parts) { /* a merge reads its partials, not the carried files */
+    if (!(merged = calloc(k->nparts, sizeof *merged))) {
+      cli_error("out of memory");
+      return CLI_EXIT_RUNTIME;
+    }
+    for (size_t i = 0; i < k->nparts; i++)
+      merged[i] = (report_input){"partial", k->files[i]};
+    ninputs = k->nparts;
+  }
+  int opened = k->rank > 0 ? 0 : report_open(&sink, o->output, merged ? merged : inputs, ninputs);
+  free(merged);
+  int refused = opened == 0 ? CLI_EXIT_OK : opened == -2 ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+  if (k->rank >= 0) /* rank 0's refusal stops every rank, with its status */
+    refused = cli_mpi_agree(refused);
+  if (refused != CLI_EXIT_OK) {
     report_abort(&sink);
-    return opened == -2 ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+    return refused;
   }
   progress pr = {now(), 0, 0};
   if (!GIVEN(o, O_QUIET) && isatty(STDERR_FILENO) && !k->parts && k->rank <= 0)
@@ -836,9 +855,8 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   if (k->parts && st == MCP_ERR_INPUT) {
     cli_error("merge: %s", msg);
     rc = CLI_EXIT_INPUT;
-  } else if (k->annex && st == MCP_ERR_IO) {
-    cli_error("cannot write %s: %s", o->output, strerror(errno));
-    rc = CLI_EXIT_RUNTIME;
+  } else if (k->annex && (st == MCP_ERR_IO || st == MCP_ERR_NO_MEMORY) && !mcp_context_last_error(c)[0]) {
+    rc = CLI_EXIT_RUNTIME; /* said by write_slice */
   } else if (st == MCP_ERR_INPUT && GIVEN(o, O_PATHS) && strncmp(msg, "paths: ", 7) == 0) {
     /* too few paths for the methods, and the count came from the command line */
     cli_error("--paths %llu: %s", (unsigned long long)o->paths, msg + 7);
@@ -880,10 +898,10 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
   if (rc >= 0)
     return from ? CLI_EXIT_INPUT : rc; /* a carried command parsed when it was run */
   int merge = kind->parts != NULL;
-  if (kind->rank >= 0 && (GIVEN(&o, O_SLICE) || GIVEN(&o, O_DEVICES))) {
+  if (kind->rank >= 0 && GIVEN(&o, O_DEVICES)) {
     if (kind->rank == 0)
-      cli_error("price: under MPI every rank computes a slice on its own device; give neither "
-                "--slice nor --devices");
+      cli_error("price: under MPI every rank computes a slice on its own device; --devices "
+                "spreads a run of one process");
     return CLI_EXIT_USAGE;
   }
   if (mo) {
@@ -925,7 +943,7 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
   }
   /* under MPI, a rank's GPU by its index on its host */
   if (rc == CLI_EXIT_OK && k.rank >= 0 && mcp_context_backend(c) == MCP_BACKEND_CUDA &&
-      mcp_context_set_device(c, cli_mpi_local_rank() % mcp_device_count()) != MCP_OK) {
+      mcp_context_set_device(c, k.local % mcp_device_count()) != MCP_OK) {
     cli_error("%s", mcp_context_last_error(c));
     rc = CLI_EXIT_RUNTIME;
   }
@@ -943,22 +961,33 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
   return rc;
 }
 
+/* Whether argv asks for one slice: a task of a batch system, which runs as
+ * a process of its own even when a launcher started it. */
+static int wants_slice(char **argv)
+{
+  for (int i = 0; argv[i]; i++)
+    if (strcmp(argv[i], "--slice") == 0 || strncmp(argv[i], "--slice=", 8) == 0)
+      return 1;
+  return 0;
+}
+
 int cli_price(int argc, char **argv)
 {
   (void)argc; /* argv is NULL-terminated */
   run_kind k = {.rank = -1};
-  if (!cli_mpi_launched())
+  if (!cli_mpi_launched() || wants_slice(argv))
     return price_command(argv, NULL, &k, NULL);
   if ((k.rank = cli_mpi_init()) < 0)
     return CLI_EXIT_RUNTIME;
+  k.local = cli_mpi_local_rank(); /* collective: every rank, first */
   int rc = price_command(argv, NULL, &k, NULL);
   cli_mpi_finalize();
   return rc;
 }
 
-int cli_price_merge(const cli_annex *annex, mcp_partial *const *parts, size_t n,
-                    const cli_merge_opts *mo)
+int cli_price_merge(const cli_annex *annex, char *const *files, mcp_partial *const *parts,
+                    size_t n, const cli_merge_opts *mo)
 {
-  run_kind k = {.parts = parts, .nparts = n, .rank = -1};
+  run_kind k = {.parts = parts, .nparts = n, .files = files, .rank = -1};
   return price_command(annex->argv, annex, &k, mo);
 }
