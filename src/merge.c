@@ -119,6 +119,14 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
                            const mcp_scenarios *scenarios, unsigned k, unsigned n,
                            mcp_partial **partial)
 {
+  return mcpi_price_slice(ctx, market, portfolio, greeks, scenarios, k, n, NULL, partial);
+}
+
+mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
+                            const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                            const mcp_scenarios *scenarios, unsigned k, unsigned n,
+                            mcpi_setup **keep, mcp_partial **partial)
+{
   if (!ctx || !partial)
     return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_slice: partial is NULL")
                : MCP_ERR_ARGUMENT;
@@ -135,7 +143,7 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
                        mcpi_digest(market, portfolio, greeks, scenarios), ctx->backend);
   if (!p)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for a partial result");
-  mcpi_slicing sl = {.k = k, .n = n, .out = p};
+  mcpi_slicing sl = {.k = k, .n = n, .out = p, .keep = keep};
   mcp_results *none = NULL;
   mcp_scenario_results *snone = NULL;
   st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, &snone, &sl)
@@ -195,6 +203,16 @@ mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
                               size_t count, mcp_results **results,
                               mcp_scenario_results **scenario_results)
 {
+  return mcpi_partials_merge(ctx, market, portfolio, greeks, scenarios, partials, count, NULL,
+                             results, scenario_results);
+}
+
+mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
+                               const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                               const mcp_scenarios *scenarios, mcp_partial *const *partials,
+                               size_t count, mcpi_setup **keep, mcp_results **results,
+                               mcp_scenario_results **scenario_results)
+{
   if (!ctx)
     return MCP_ERR_ARGUMENT;
   if (results)
@@ -232,7 +250,7 @@ mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
         sorted[m++] = &partials[i]->tree[t];
     qsort(sorted, ntrees, sizeof *sorted, cmp_trees);
     mcpi_slicing sl = {.n = in[0]->n, .in = in, .sorted = sorted, .nsorted = ntrees,
-                       .used = &used};
+                       .used = &used, .keep = keep};
     st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, scenario_results, &sl)
                    : mcpi_price_run(ctx, market, portfolio, greeks, results, &sl);
   }

@@ -353,6 +353,71 @@ static mcp_status sums(mcp_context *ctx, const mcpi_plan *plan, const mcpi_slici
   return st;
 }
 
+/* What a run prices before it computes: its plan, the PDE trades, the
+ * layout of the Greeks' or the scenario points' revaluations; built from
+ * market, portfolio and req, which a worker's next slice of the same
+ * pricing (spread.c) finds here again. */
+struct mcpi_setup {
+  const mcp_market *market;
+  const mcp_portfolio *portfolio;
+  const mcp_greeks *req;
+  mcpi_plan plan;
+  mcpi_pde_batch pde;
+  mcpi_greek_run greeks;
+  double *dg;
+  int passes;
+};
+
+void mcpi_setup_free(mcpi_setup *su)
+{
+  if (!su)
+    return;
+  free(su->dg);
+  mcpi_greeks_free(&su->greeks);
+  mcpi_plan_free(&su->plan);
+  mcpi_pde_free(&su->pde);
+  free(su);
+}
+
+/* The run's setup into *out; it takes over the npoints markets (freed on
+ * failure too). */
+static mcp_status setup(mcp_context *ctx, const mcp_market *market,
+                        const mcp_portfolio *portfolio, const mcp_greeks *req,
+                        mcp_market **markets, size_t npoints, mcpi_setup **out)
+{
+  mcpi_setup *su = calloc(1, sizeof *su);
+  mcp_status st = su ? mcpi_plan_build(market, portfolio, &su->plan, ctx->err)
+                     : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+  if (st == MCP_OK && (st = mcpi_pde_plan(market, portfolio, &su->pde, ctx->err)) != MCP_OK)
+    mcpi_plan_free(&su->plan);
+  if (st != MCP_OK) {
+    for (size_t k = 0; k < npoints; k++)
+      mcp_market_destroy(markets[k]);
+    free(su);
+    return st;
+  }
+  su->market = market;
+  su->portfolio = portfolio;
+  su->req = req;
+  su->passes = req || npoints;
+  if (npoints)
+    st = mcpi_points_layout(markets, npoints, market, portfolio, &su->plan, &su->pde,
+                            &su->greeks, ctx->err);
+  else if (req &&
+           (st = mcpi_greeks_layout(market, portfolio, req, &su->plan, &su->pde, &su->greeks,
+                                    ctx->err)) == MCP_OK &&
+           !(su->dg = calloc(2 * portfolio->n, sizeof *su->dg)))
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
+  if (st == MCP_OK)
+    st = alloc_pde_est(ctx, portfolio, su->passes ? &su->greeks : NULL);
+  if (st != MCP_OK) {
+    mcpi_setup_free(su);
+    return st;
+  }
+  *out = su;
+  return MCP_OK;
+}
+
 /* The run of a pricing call: of its own (sl NULL), a slice of it into
  * sl->out, or the merge of sl->in into results. */
 static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
@@ -360,99 +425,94 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
                         mcp_results **results, mcp_results **points, const mcpi_slicing *sl)
 {
   double t0 = now();
-  mcpi_plan plan;
-  mcpi_pde_batch pde;
-  mcpi_greek_run greeks = {0};
-  double *dg = NULL;
-  mcp_status st = mcpi_plan_build(market, portfolio, &plan, ctx->err);
-  if (st == MCP_OK && (st = mcpi_pde_plan(market, portfolio, &pde, ctx->err)) != MCP_OK)
-    mcpi_plan_free(&plan);
-  if (st != MCP_OK) {
-    for (size_t k = 0; k < npoints; k++)
-      mcp_market_destroy(markets[k]);
-    return st;
-  }
-  int passes = req || npoints;
-  if (npoints)
-    st = mcpi_points_layout(markets, npoints, market, portfolio, &plan, &pde, &greeks, ctx->err);
-  else if (req &&
-           (st = mcpi_greeks_layout(market, portfolio, req, &plan, &pde, &greeks, ctx->err)) ==
-               MCP_OK &&
-           !(dg = calloc(2 * portfolio->n, sizeof *dg)))
-    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
-  mcpi_accum **acc = calloc(plan.njobs, sizeof *acc);
-  mcpi_tree **trees = calloc(plan.njobs, sizeof *trees);
-  uint64_t *range = calloc(2 * plan.njobs + 1, sizeof *range);
   int merge = sl && sl->in, slice = sl && sl->out;
+  /* a worker's slices of one pricing, and their merge in its process, plan
+   * it once (the pilot and the fit set the same values again); a scenario
+   * group's points are its own */
+  mcpi_setup **keep = sl && !npoints ? sl->keep : NULL, *su = NULL;
+  if (keep && *keep && (*keep)->market == market && (*keep)->portfolio == portfolio &&
+      (*keep)->req == req)
+    su = *keep;
+  else {
+    mcp_status st = setup(ctx, market, portfolio, req, markets, npoints, &su);
+    if (st != MCP_OK)
+      return st;
+    if (keep) {
+      mcpi_setup_free(*keep);
+      *keep = su;
+    }
+  }
+  mcpi_plan *plan = &su->plan;
+  const mcpi_pde_batch *pde = &su->pde;
+  mcpi_greek_run *greeks = &su->greeks;
+  mcp_status st = MCP_OK;
+  mcpi_accum **acc = calloc(plan->njobs, sizeof *acc);
+  mcpi_tree **trees = calloc(plan->njobs, sizeof *trees);
+  uint64_t *range = calloc(2 * plan->njobs + 1, sizeof *range);
   mcp_results *r = slice ? NULL : mcpi_results_alloc(portfolio->n);
-  mcpi_run run = {.plan = &plan, .portfolio = portfolio, .ctx = ctx, .trees = trees,
+  mcpi_run run = {.plan = plan, .portfolio = portfolio, .ctx = ctx, .trees = trees,
                   .range = range,
                   .kopt = {.precision = portfolio->precision, .strategy = portfolio->prefetch,
                            .distance = portfolio->distance, .padding = portfolio->padding,
                            .block = ctx->block, .placement = portfolio->placement},
-                  .greeks = passes ? &greeks : NULL};
+                  .greeks = su->passes ? greeks : NULL};
   /* a slice keeps its PDE values in r's estimates until they go out */
   mcp_estimate *est = slice ? calloc(portfolio->n + 1, sizeof *est) : r ? r->est : NULL;
-  if (st == MCP_OK && (!acc || !trees || !range || !est))
+  if (!acc || !trees || !range || !est)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   if (st == MCP_OK && !merge)
-    mcpi_slice_ranges(&plan, sl ? sl->k : 0, sl ? sl->n : 1, range);
-  for (size_t j = 0; st == MCP_OK && j < plan.njobs; j++) {
-    const mcpi_job *job = &plan.jobs[j];
-    unsigned reps = mcpi_job_replicates(&plan, job);
+    mcpi_slice_ranges(plan, sl ? sl->k : 0, sl ? sl->n : 1, range);
+  for (size_t j = 0; st == MCP_OK && j < plan->njobs; j++) {
+    const mcpi_job *job = &plan->jobs[j];
+    unsigned reps = mcpi_job_replicates(plan, job);
     if (!(acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **acc)) ||
         !(trees[j] = calloc(reps, sizeof **trees)))
       st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
     run.work_total += (double)(range[2 * j + 1] - range[2 * j]) * MCP_CHUNK_PATHS *
                       (double)(job->nelem + 1) * (double)(1 + job->npass);
   }
-  if (st == MCP_OK)
-    st = alloc_pde_est(ctx, portfolio, passes ? &greeks : NULL);
-  if (st == MCP_OK && plan.njobs && !merge)
+  if (st == MCP_OK && plan->njobs && !merge)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
   /* the PDE trades: solved by a run of its own and by slice 0 */
   if (st == MCP_OK && !merge && (!sl || sl->k == 0))
-    st = price_pde(ctx, portfolio, &pde, passes ? &greeks : NULL, est, dg);
+    st = price_pde(ctx, portfolio, pde, su->passes ? greeks : NULL, est, su->dg);
   if (st == MCP_OK && (merge || (slice && sl->k == 0)))
-    st = pass_pde(ctx, sl, &pde, &greeks, est, dg, slice);
+    st = pass_pde(ctx, sl, pde, greeks, est, su->dg, slice);
   if (st == MCP_OK)
-    st = sums(ctx, &plan, sl, trees, acc);
-  if (st == MCP_OK && !slice && (st = collect(portfolio, &plan, acc, &pde, -1, r)) != MCP_OK)
+    st = sums(ctx, plan, sl, trees, acc);
+  if (st == MCP_OK && !slice && (st = collect(portfolio, plan, acc, pde, -1, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
   if (st == MCP_OK && !slice && (st = check_finite(r, ctx->err)) == MCP_OK)
     flag_warnings(portfolio, r);
   if (st == MCP_OK && !slice && req && !npoints &&
-      (st = collect_greeks(market, portfolio, &plan, acc, &pde, dg, &greeks, r)) != MCP_OK)
+      (st = collect_greeks(market, portfolio, plan, acc, pde, su->dg, greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
   for (size_t k = 0; st == MCP_OK && !slice && k < npoints; k++) {
     if (!(points[k] = mcpi_results_alloc(portfolio->n))) {
       st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
       break;
     }
-    for (size_t i = 0; i < pde.ntrades; i++)
-      points[k]->est[pde.trade[i].trade] = greeks.var[k].pde_est[pde.trade[i].trade];
-    if ((st = collect(portfolio, &plan, acc, &pde, (long)k, points[k])) != MCP_OK)
+    for (size_t i = 0; i < pde->ntrades; i++)
+      points[k]->est[pde->trade[i].trade] = greeks->var[k].pde_est[pde->trade[i].trade];
+    if ((st = collect(portfolio, plan, acc, pde, (long)k, points[k])) != MCP_OK)
       mcpi_fail(ctx->err, st, "out of memory for results");
     else if ((st = check_finite(points[k], ctx->err)) == MCP_OK)
       flag_warnings(portfolio, points[k]);
   }
-  for (size_t j = 0; trees && j < plan.njobs; j++)
-    for (unsigned k = 0; trees[j] && k < mcpi_job_replicates(&plan, &plan.jobs[j]); k++)
+  for (size_t j = 0; trees && j < plan->njobs; j++)
+    for (unsigned k = 0; trees[j] && k < mcpi_job_replicates(plan, &plan->jobs[j]); k++)
       mcpi_tree_free(&trees[j][k]);
-  for (size_t j = 0; trees && j < plan.njobs; j++)
+  for (size_t j = 0; trees && j < plan->njobs; j++)
     free(trees[j]);
   free(trees);
   free(range);
   if (slice)
     free(est);
-  if (acc)
-    for (size_t j = 0; j < plan.njobs; j++)
-      free(acc[j]);
+  for (size_t j = 0; acc && j < plan->njobs; j++)
+    free(acc[j]);
   free(acc);
-  free(dg);
-  mcpi_greeks_free(&greeks);
-  mcpi_plan_free(&plan);
-  mcpi_pde_free(&pde);
+  if (su != (keep ? *keep : NULL))
+    mcpi_setup_free(su);
   if (st != MCP_OK || slice) {
     mcp_results_destroy(r);
     for (size_t k = 0; !slice && k < npoints; k++) {

@@ -17,6 +17,10 @@
 typedef enum mcpi_part_kind { MCPI_PART_PRICES = 0, MCPI_PART_GREEKS, MCPI_PART_SCENARIOS } mcpi_part_kind;
 
 typedef struct mcpi_part_tree mcpi_part_tree;
+/* A run's plan and layouts (price.c), which a worker keeps between the
+ * slices it computes of one pricing. */
+typedef struct mcpi_setup mcpi_setup;
+void mcpi_setup_free(mcpi_setup *su);
 
 /* How one run (of a pricing's runs: one, or a scenario grid's groups of
  * points) takes part: compute slice k of n into out, or merge the n
@@ -28,6 +32,7 @@ typedef struct mcpi_slicing {
   const mcpi_part_tree **sorted; /* merge: every tree of in, by run, job, replicate, chunk */
   size_t nsorted, *used;
   size_t run;
+  mcpi_setup **keep; /* a price or Greeks run's setup kept between calls, or NULL */
 } mcpi_slicing;
 
 /* Chunks a replicate of job j. */
@@ -86,6 +91,18 @@ mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
                               const mcp_portfolio *portfolio, const mcp_scenarios *s,
                               mcp_scenario_results **results, const mcpi_slicing *sl);
 
+/* mcp_price_slice with a worker's kept setup (keep may be NULL). */
+mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
+                            const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                            const mcp_scenarios *scenarios, unsigned k, unsigned n,
+                            mcpi_setup **keep, mcp_partial **partial);
+/* mcp_partials_merge with a kept setup of the same pricing (keep may be
+ * NULL). */
+mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
+                               const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                               const mcp_scenarios *scenarios, mcp_partial *const *partials,
+                               size_t count, mcpi_setup **keep, mcp_results **results,
+                               mcp_scenario_results **scenario_results);
 /* mcp_price, mcp_price_greeks (g) and mcp_price_scenarios (s, into
  * *sresults): one run, or with several devices (spread.c) slices of it on
  * each, merged. */

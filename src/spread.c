@@ -34,7 +34,8 @@ typedef struct pool {
 typedef struct worker {
   pool *pool;
   mcp_context *ctx;
-  int main; /* the calling thread: it reports progress */
+  mcpi_setup *keep; /* the plan of its slices, made once */
+  int main;         /* the calling thread: it reports progress */
 } worker;
 
 static void *work(void *arg)
@@ -45,7 +46,8 @@ static void *work(void *arg)
     unsigned k = atomic_fetch_add(&x->next, 1);
     if (k >= x->nslices)
       break;
-    mcp_status st = mcp_price_slice(w->ctx, x->m, x->p, x->g, x->s, k, x->nslices, &x->parts[k]);
+    mcp_status st = mcpi_price_slice(w->ctx, x->m, x->p, x->g, x->s, k, x->nslices, &w->keep,
+                                     &x->parts[k]);
     if (st != MCP_OK) {
       pthread_mutex_lock(&x->lock);
       if (x->st == MCP_OK || k < x->failed) {
@@ -125,7 +127,8 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
       memcpy(ctx->err, x.err, sizeof ctx->err);
   }
   if (st == MCP_OK)
-    st = mcp_partials_merge(ctx, m, p, g, s, x.parts, x.nslices, results, sresults);
+    st = mcpi_partials_merge(ctx, m, p, g, s, x.parts, x.nslices, &w[0].keep, results,
+                             sresults);
   if (st == MCP_OK) { /* the call's time, not the sum of its slices' */
     double t = now() - t0;
     if (results && *results)
@@ -136,8 +139,10 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
   }
   for (unsigned k = 0; x.parts && k < x.nslices; k++)
     mcp_partial_destroy(x.parts[k]);
-  for (size_t i = 0; w && i < nw; i++)
+  for (size_t i = 0; w && i < nw; i++) {
+    mcpi_setup_free(w[i].keep);
     mcp_context_destroy(w[i].ctx);
+  }
   free(x.parts);
   free(w);
   free(th);
