@@ -1,6 +1,7 @@
 /* common.c: helpers shared by the benchmarks (common.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -195,4 +196,18 @@ mcp_status bench_mixed_book(mcp_market **m, mcp_portfolio **p, uint64_t paths)
     fprintf(stderr, "mixed book: %s\n", mcp_portfolio_last_error(*p));
   mcp_portfolio_set_paths(*p, paths);
   return st;
+}
+
+int bench_same_results(const mcp_results *a, const mcp_results *b)
+{
+  mcp_estimate x, y;
+  for (size_t i = 0; i < mcp_results_count(a); i++) {
+    mcp_results_trade(a, i, &x);
+    mcp_results_trade(b, i, &y);
+    if (memcmp(&x, &y, sizeof x))
+      return 0;
+  }
+  mcp_results_total(a, &x);
+  mcp_results_total(b, &y);
+  return memcmp(&x, &y, sizeof x) == 0;
 }

@@ -24,6 +24,8 @@ void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
 #define BENCH_MIXED_TRADES 10000
 #define BENCH_MIXED_PATHS 100000
 mcp_status bench_mixed_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
+/* Whether two results hold the same bits, trade by trade and in total. */
+int bench_same_results(const mcp_results *a, const mcp_results *b);
 /* Median seconds (mcp_results_seconds) of repeats pricings after warm
  * warm-up ones, at most 16, and the first trade's price; a negative number,
  * with the error on stderr after who, on failure. */

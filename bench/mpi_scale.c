@@ -13,18 +13,6 @@
 
 #define REPEATS 3
 
-static int same(const mcp_results *a, const mcp_results *b)
-{
-  mcp_estimate x, y;
-  for (size_t i = 0; i < mcp_results_count(a); i++) {
-    mcp_results_trade(a, i, &x);
-    mcp_results_trade(b, i, &y);
-    if (memcmp(&x, &y, sizeof x))
-      return 0;
-  }
-  return 1;
-}
-
 static void run(mcp_context *c, const char *name, const mcp_market *m, const mcp_portfolio *p,
                 int rank, int size)
 {
@@ -46,7 +34,7 @@ static void run(mcp_context *c, const char *name, const mcp_market *m, const mcp
       mcp_results_destroy(r);
   }
   if (rank == 0) {
-    int ok = mcp_price(c, m, p, &alone) == MCP_OK && same(r, alone);
+    int ok = mcp_price(c, m, p, &alone) == MCP_OK && bench_same_results(r, alone);
     const char *threads = getenv("OMP_NUM_THREADS");
     printf("| %s | %d | %s | %.1f | %s |\n", name, size, threads ? threads : "all",
            bench_median(t, REPEATS) * 1e3, ok ? "yes" : "NO");

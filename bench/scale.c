@@ -30,21 +30,6 @@ static double now(void)
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Whether two results hold the same bits, trade by trade and in total. */
-static int same(const mcp_results *a, const mcp_results *b)
-{
-  mcp_estimate x, y;
-  for (size_t i = 0; i < mcp_results_count(a); i++) {
-    mcp_results_trade(a, i, &x);
-    mcp_results_trade(b, i, &y);
-    if (memcmp(&x, &y, sizeof x))
-      return 0;
-  }
-  mcp_results_total(a, &x);
-  mcp_results_total(b, &y);
-  return memcmp(&x, &y, sizeof x) == 0;
-}
-
 typedef struct row {
   double sum, longest, merge; /* seconds: medians */
   size_t bytes;               /* the largest partial */
@@ -83,7 +68,7 @@ static int sliced(mcp_context *c, const mcp_market *m, const mcp_portfolio *p, u
       return -1;
     }
     double tm = now() - t0;
-    out->same &= same(res, whole);
+    out->same &= bench_same_results(res, whole);
     mcp_results_destroy(res);
     for (unsigned k = 0; k < n; k++)
       mcp_partial_destroy(parts[k]);
@@ -145,7 +130,7 @@ static void book(mcp_context *c, const char *name, const mcp_market *m, const mc
     mcp_results *res = NULL;
     double t = whole_run(two, m, p, &res);
     printf("\n--devices 0,0 (8 slices, two workers on one device): %.1f ms (%.3f of the whole "
-           "run's time), same bits: %s\n", t * 1e3, t / tw, res && same(res, whole) ? "yes" : "NO");
+           "run's time), same bits: %s\n", t * 1e3, t / tw, res && bench_same_results(res, whole) ? "yes" : "NO");
     mcp_results_destroy(res);
   }
   mcp_context_destroy(two);
@@ -180,7 +165,7 @@ static void devices(const char *name, const mcp_market *m, const mcp_portfolio *
       r = NULL;
     }
     printf("| %d | %.1f | %.2f | %.3f | %s |\n", g, t * 1e3, t1 / t, t1 / t / g,
-           g == 1 || (r && same(r, one)) ? "yes" : "NO");
+           g == 1 || (r && bench_same_results(r, one)) ? "yes" : "NO");
     mcp_results_destroy(r);
   }
   mcp_results_destroy(one);
