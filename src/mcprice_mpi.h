@@ -18,7 +18,8 @@ extern "C" {
  * slice r of the communicator's size; the partials travel to root in rank
  * order, and root merges them into *results (a scenario grid: into
  * *scenario_results), the same bits as one process's mcp_price; the other
- * ranks get NULL.  Every rank returns the same status, and a failure's
+ * ranks get NULL; their seconds are the call's on root.  Every rank returns
+ * the same status, and a failure's
  * message (the lowest failing rank's, "rank R: ...") is in every rank's
  * context.  Ranks on different backends are MCP_ERR_ARGUMENT: their last
  * bits would differ. */

@@ -6,6 +6,8 @@
 #include <string.h>
 #include "context.h"
 #include "mcprice_mpi.h"
+#include "results.h"
+#include "scenario.h"
 
 /* Each rank's outcome: a status and the length of what it sends (its
  * partial's bytes, or its message). */
@@ -50,6 +52,7 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
                          mcp_scenario_results **scenario_results)
 {
   int rank, size;
+  double t0 = MPI_Wtime();
   if (!ctx)
     return MCP_ERR_ARGUMENT;
   if (results)
@@ -125,6 +128,14 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
   MPI_Bcast(msg, sizeof msg, MPI_CHAR, root, comm);
   if (f != MCP_OK)
     snprintf(ctx->err, sizeof ctx->err, "%s", msg);
+  else if (rank == root) { /* the call's time, not the sum of the ranks' */
+    double t = MPI_Wtime() - t0;
+    if (results && *results)
+      (*results)->seconds = t;
+    mcp_scenario_results *sr = scenario_results ? *scenario_results : NULL;
+    for (size_t i = 0; sr && i < sr->n[0] * sr->n[1] * sr->n[2]; i++)
+      sr->point[i]->seconds = t;
+  }
   free(bytes);
   free(all);
   free(count);
