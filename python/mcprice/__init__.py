@@ -1,0 +1,401 @@
+"""mcprice: Monte Carlo pricing of equity derivatives, from Python.
+
+    import mcprice
+    r = mcprice.price("market.json", "book.json", paths=100_000, seed=7)
+    r.total.price, r.total.std_error      # the book
+    r["ACME-EC-100"].price                 # a trade, per unit
+    r = mcprice.price(market, book, greeks="delta,vega")   # dicts work too
+    r["ACME-EC-100"].greeks["delta"].price
+    g = mcprice.scenarios(market, book, {"spot": {"shifts": [-0.1, 0, 0.1]}})
+    r.to_dataframe()                       # where pandas is installed
+
+A market, portfolio or scenario grid is a file path or a dict in the file
+format (doc/input-schema.md).  Run options override the portfolio's run
+settings (paths, seed, steps_per_year, methods, scramblings,
+regression_paths, heston_scheme, precision, normals, placement) or set the
+context's (backend, device, devices, tile_paths, block_size); greeks and
+greek_method choose the Greeks.  Errors raise McpriceError with the
+library's message.  Results are plain Python objects: the library's are
+copied and freed before a call returns.
+"""
+import ctypes
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Dict, Optional, Tuple
+
+from . import _lib
+
+__all__ = ["price", "scenarios", "McpriceError", "Estimate", "Sensitivity", "Trade",
+           "Results", "ScenarioResults", "version"]
+
+_L = _lib.load()
+
+
+class McpriceError(Exception):
+    """A failed call: status is the library's mcp_status, the message its text."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def version():
+    return _L.mcp_version().decode()
+
+
+@dataclass(frozen=True)
+class Estimate:
+    price: float
+    std_error: float
+    ci_low: float
+    ci_high: float
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    name: str
+    greek: str
+    method: str
+    underlying: Optional[str]
+    underlying2: Optional[str]
+    value: Estimate
+
+
+@dataclass(frozen=True)
+class Trade:
+    id: str
+    quantity: float
+    estimate: Estimate
+    engine: str
+    warnings: Tuple[str, ...] = ()
+    greeks: Dict[str, Sensitivity] = field(default_factory=dict)
+    redemptions: Tuple[Tuple[float, Estimate], ...] = ()
+
+    @property
+    def price(self):
+        return self.estimate.price
+
+    @property
+    def std_error(self):
+        return self.estimate.std_error
+
+    @property
+    def value(self):
+        return self.quantity * self.estimate.price
+
+
+@dataclass(frozen=True)
+class Results:
+    trades: Tuple[Trade, ...]
+    total: Estimate
+    book_greeks: Dict[str, Sensitivity]
+    paths: int
+    seed: int
+    backend: str
+    seconds: float
+
+    def __getitem__(self, trade_id):
+        for t in self.trades:
+            if t.id == trade_id:
+                return t
+        raise KeyError(trade_id)
+
+    def __len__(self):
+        return len(self.trades)
+
+    def to_dataframe(self):
+        """A row a trade: id, quantity, price, std_error, ci_low, ci_high,
+        value, engine, and a column a Greek (pandas required)."""
+        import pandas as pd
+        rows = []
+        for t in self.trades:
+            row = {"id": t.id, "quantity": t.quantity, "price": t.price,
+                   "std_error": t.std_error, "ci_low": t.estimate.ci_low,
+                   "ci_high": t.estimate.ci_high, "value": t.value, "engine": t.engine}
+            row.update({name: s.value.price for name, s in t.greeks.items()})
+            rows.append(row)
+        return pd.DataFrame(rows).set_index("id")
+
+
+@dataclass(frozen=True)
+class ScenarioResults:
+    """Prices at every point (i, j, k) of the spot, volatility and rate
+    shifts: prices[trade id][i][j][k] and totals[i][j][k]."""
+    spot: Tuple[float, ...]
+    volatility: Tuple[float, ...]
+    rate: Tuple[float, ...]
+    kinds: Tuple[str, str, str]
+    quantities: Dict[str, float]
+    prices: Dict[str, list]
+    totals: list
+
+    def to_dataframe(self):
+        """A row a trade (and TOTAL) and point (pandas required)."""
+        import pandas as pd
+        rows = []
+        for tid, grid in list(self.prices.items()) + [("TOTAL", self.totals)]:
+            for i, s in enumerate(self.spot):
+                for j, v in enumerate(self.volatility):
+                    for k, r in enumerate(self.rate):
+                        e = grid[i][j][k]
+                        rows.append({"id": tid, "spot": s, "volatility": v, "rate": r,
+                                     "price": e.price, "std_error": e.std_error})
+        return pd.DataFrame(rows)
+
+
+# ---- inputs ------------------------------------------------------------------
+
+def _check(status, message):
+    if status != 0:
+        raise McpriceError(status, message or _L.mcp_strerror(status).decode())
+
+
+def _load(kind, source):
+    """A market, portfolio or scenario handle from a path or a dict."""
+    handle = ctypes.c_void_p()
+    err = ctypes.create_string_buffer(_lib.ERRLEN)
+    if isinstance(source, dict):
+        text = json.dumps(source).encode()
+        load = getattr(_L, f"mcp_{kind}_load_text")
+        st = load(ctypes.byref(handle), f"<{kind} dict>".encode(), text, len(text), err,
+                  _lib.ERRLEN)
+    elif isinstance(source, (str, os.PathLike)):
+        st = getattr(_L, f"mcp_{kind}_load")(ctypes.byref(handle), os.fsencode(source), err,
+                                             _lib.ERRLEN)
+    else:
+        raise TypeError(f"mcprice: a {kind} is a file path or a dict, not "
+                        f"{type(source).__name__}")
+    _check(st, err.value.decode(errors="replace"))
+    return handle
+
+
+def _name(fn, option, value, expected):
+    out = ctypes.c_int()
+    if fn(str(value).encode(), ctypes.byref(out)) != 0:
+        raise ValueError(f"mcprice: {option}: expected {expected}, got {value!r}")
+    return out.value
+
+
+_METHODS = {"antithetic": 1, "control-variate": 2, "qmc": 4}
+_PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings",
+                      "regression_paths", "heston_scheme", "precision", "normals", "placement")
+_CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size")
+
+
+def _methods(value):
+    names = value.split(",") if isinstance(value, str) else list(value)
+    flags = 0
+    for n in names:
+        if n == "none":
+            continue
+        if n not in _METHODS:
+            raise ValueError(f"mcprice: methods: expected none or names of {sorted(_METHODS)}, "
+                             f"got {n!r}")
+        flags |= _METHODS[n]
+    return flags
+
+
+def _apply_portfolio(p, opts):
+    setters = {
+        "paths": lambda v: _L.mcp_portfolio_set_paths(p, int(v)),
+        "seed": lambda v: _L.mcp_portfolio_set_seed(p, int(v)),
+        "steps_per_year": lambda v: _L.mcp_portfolio_set_steps_per_year(p, int(v)),
+        "methods": lambda v: _L.mcp_portfolio_set_methods(p, _methods(v)),
+        "scramblings": lambda v: _L.mcp_portfolio_set_scramblings(p, int(v)),
+        "regression_paths": lambda v: _L.mcp_portfolio_set_regression_paths(p, int(v)),
+        "heston_scheme": lambda v: _L.mcp_portfolio_set_heston_scheme(
+            p, {"qe": 0, "euler": 1}[v] if v in ("qe", "euler") else
+            _raise(ValueError(f"mcprice: heston_scheme: expected qe or euler, got {v!r}"))),
+        "precision": lambda v: _L.mcp_portfolio_set_precision(
+            p, _name(_L.mcp_precision_from_name, "precision", v, "double or float")),
+        "normals": lambda v: _L.mcp_portfolio_set_normals(
+            p, _name(_L.mcp_normals_from_name, "normals", v, "fused or stored")),
+        "placement": lambda v: _L.mcp_portfolio_set_placement(
+            p, _name(_L.mcp_placement_from_name, "placement", v,
+                     "auto, registers, local or shared")),
+    }
+    for k, v in opts.items():
+        if k in setters and setters[k](v) != 0:
+            raise ValueError(f"mcprice: {k}: "
+                             f"{_L.mcp_portfolio_last_error(p).decode(errors='replace')}")
+
+
+def _raise(e):
+    raise e
+
+
+def _context(portfolio, opts):
+    backend = opts.get("backend")
+    b = (_name(_L.mcp_backend_from_name, "backend", backend, "auto, cpu or cuda")
+         if backend is not None else _L.mcp_portfolio_backend(portfolio))
+    ctx = ctypes.c_void_p()
+    st = _L.mcp_context_create(ctypes.byref(ctx), b)
+    if st != 0:
+        raise McpriceError(st, f"mcprice: backend {_L.mcp_backend_name(b).decode()}: "
+                               f"{_L.mcp_strerror(st).decode()}")
+    try:
+        calls = []
+        if "tile_paths" in opts:
+            calls.append(lambda: _L.mcp_context_set_tile_paths(ctx, int(opts["tile_paths"])))
+        if "block_size" in opts:
+            calls.append(lambda: _L.mcp_context_set_block_size(ctx, int(opts["block_size"])))
+        if "device" in opts:
+            calls.append(lambda: _L.mcp_context_set_device(ctx, int(opts["device"])))
+        if "devices" in opts:
+            devs = [int(d) for d in opts["devices"]]
+            arr = (ctypes.c_int * len(devs))(*devs)
+            calls.append(lambda: _L.mcp_context_set_devices(ctx, len(devs), arr))
+        for call in calls:
+            st = call()
+            if st != 0:
+                raise McpriceError(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
+    except BaseException:
+        _L.mcp_context_destroy(ctx)
+        raise
+    return ctx
+
+
+def _options(opts, extra=()):
+    known = set(_PORTFOLIO_OPTIONS) | set(_CONTEXT_OPTIONS) | set(extra)
+    unknown = sorted(set(opts) - known)
+    if unknown:
+        raise TypeError(f"mcprice: unknown run option(s) {unknown}; known: {sorted(known)}")
+
+
+# ---- results -----------------------------------------------------------------
+
+def _est(e):
+    return Estimate(e.price, e.std_error, e.ci_low, e.ci_high)
+
+
+def _s(b):
+    return b.decode() if b is not None else None
+
+
+def _sensitivities(r, index):
+    out = {}
+    s = _lib.Sensitivity_()
+    for k in range(_L.mcp_results_sensitivities(r, index)):
+        _L.mcp_results_sensitivity(r, index, k, ctypes.byref(s))
+        out[_s(s.name)] = Sensitivity(_s(s.name), _s(_L.mcp_greek_name(s.greek)),
+                                      _s(_L.mcp_greek_method_name(s.method)), _s(s.underlying),
+                                      _s(s.underlying2), _est(s.value))
+    return out
+
+
+def _results(r):
+    n = _L.mcp_results_count(r)
+    e = _lib.Estimate_()
+    trades = []
+    for i in range(n):
+        _L.mcp_results_trade(r, i, ctypes.byref(e))
+        w = _L.mcp_results_warnings(r, i)
+        warnings = tuple(_s(_L.mcp_warning_name(1 << b)) for b in range(2) if w >> b & 1)
+        red = []
+        t = ctypes.c_double()
+        p = _lib.Estimate_()
+        for k in range(_L.mcp_results_redemptions(r, i)):
+            _L.mcp_results_redemption(r, i, k, ctypes.byref(t), ctypes.byref(p))
+            red.append((t.value, _est(p)))
+        trades.append(Trade(_s(_L.mcp_results_trade_id(r, i)), _L.mcp_results_quantity(r, i),
+                            _est(e), _s(_L.mcp_engine_name(_L.mcp_results_engine(r, i))),
+                            warnings, _sensitivities(r, i), tuple(red)))
+    _L.mcp_results_total(r, ctypes.byref(e))
+    return Results(tuple(trades), _est(e), _sensitivities(r, n), _L.mcp_results_paths(r),
+                   _L.mcp_results_seed(r), _s(_L.mcp_backend_name(_L.mcp_results_backend(r))),
+                   _L.mcp_results_seconds(r))
+
+
+def _scenario_results(r):
+    axes = [tuple(_L.mcp_scenario_results_shift(r, a, i)
+                  for i in range(_L.mcp_scenario_results_shifts(r, a))) for a in range(3)]
+    kinds = tuple("absolute" if _L.mcp_scenario_results_kind(r, a) else "relative"
+                  for a in range(3))
+    e = _lib.Estimate_()
+
+    def grid(get):
+        return [[[(get(i, j, k), _est(e))[1] for k in range(len(axes[2]))]
+                 for j in range(len(axes[1]))] for i in range(len(axes[0]))]
+
+    prices, quantities = {}, {}
+    for t in range(_L.mcp_scenario_results_count(r)):
+        tid = _s(_L.mcp_scenario_results_trade_id(r, t))
+        quantities[tid] = _L.mcp_scenario_results_quantity(r, t)
+        prices[tid] = grid(lambda i, j, k: _L.mcp_scenario_results_trade(r, t, i, j, k,
+                                                                         ctypes.byref(e)))
+    totals = grid(lambda i, j, k: _L.mcp_scenario_results_total(r, i, j, k, ctypes.byref(e)))
+    return ScenarioResults(axes[0], axes[1], axes[2], kinds, quantities, prices, totals)
+
+
+# ---- the calls -----------------------------------------------------------------
+
+def _run(market, portfolio, opts, body):
+    m = _load("market", market)
+    p = ctx = None
+    try:
+        p = _load("portfolio", portfolio)
+        _apply_portfolio(p, opts)
+        ctx = _context(p, opts)
+        return body(ctx, m, p)
+    finally:
+        if ctx is not None:
+            _L.mcp_context_destroy(ctx)
+        if p is not None:
+            _L.mcp_portfolio_destroy(p)
+        _L.mcp_market_destroy(m)
+
+
+def price(market, portfolio, greeks=None, greek_method="auto", **run_options):
+    """Prices the portfolio in the market: Results.  greeks: "all", a
+    comma-separated list or a list of delta, gamma, vega, rho, theta,
+    cross-gamma; greek_method "auto" or "bump"."""
+    _options(run_options)
+
+    def body(ctx, m, p):
+        r = ctypes.c_void_p()
+        if greeks is None:
+            st = _L.mcp_price(ctx, m, p, ctypes.byref(r))
+        else:
+            g = ctypes.c_void_p()
+            _check(_L.mcp_greeks_create(ctypes.byref(g)), None)
+            try:
+                names = greeks if isinstance(greeks, str) else ",".join(greeks)
+                if _L.mcp_greeks_parse(g, names.encode()) != 0:
+                    raise ValueError(f"mcprice: greeks: "
+                                     f"{_L.mcp_greeks_last_error(g).decode(errors='replace')}")
+                if greek_method not in ("auto", "bump"):
+                    raise ValueError(f"mcprice: greek_method: expected auto or bump, got "
+                                     f"{greek_method!r}")
+                _L.mcp_greeks_set_bump_only(g, greek_method == "bump")
+                st = _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r))
+            finally:
+                _L.mcp_greeks_destroy(g)
+        _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
+        try:
+            return _results(r)
+        finally:
+            _L.mcp_results_destroy(r)
+
+    return _run(market, portfolio, run_options, body)
+
+
+def scenarios(market, portfolio, grid, **run_options):
+    """Revalues the portfolio at every point of the grid of shifts (a
+    scenario file's path or dict) on the same paths: ScenarioResults."""
+    _options(run_options)
+
+    def body(ctx, m, p):
+        s = _load("scenarios", grid)
+        r = ctypes.c_void_p()
+        try:
+            st = _L.mcp_price_scenarios(ctx, m, p, s, ctypes.byref(r))
+        finally:
+            _L.mcp_scenarios_destroy(s)
+        _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
+        try:
+            return _scenario_results(r)
+        finally:
+            _L.mcp_scenario_results_destroy(r)
+
+    return _run(market, portfolio, run_options, body)

@@ -1,0 +1,142 @@
+"""_lib.py: finding libmcprice and declaring the calls the binding makes."""
+import ctypes
+import ctypes.util
+import os
+import subprocess
+
+_c = ctypes
+P = _c.c_void_p
+PP = _c.POINTER(_c.c_void_p)
+ERRLEN = 1024
+
+
+class Estimate_(_c.Structure):
+    _fields_ = [("price", _c.c_double), ("std_error", _c.c_double),
+                ("ci_low", _c.c_double), ("ci_high", _c.c_double)]
+
+
+class Sensitivity_(_c.Structure):
+    _fields_ = [("name", _c.c_char_p), ("greek", _c.c_int), ("method", _c.c_int),
+                ("underlying", _c.c_char_p), ("underlying2", _c.c_char_p),
+                ("value", Estimate_)]
+
+
+def _candidates():
+    """Where the library may be: MCPRICE_LIBRARY, the loader, pkg-config."""
+    env = os.environ.get("MCPRICE_LIBRARY")
+    if env:
+        return [env]
+    found = [ctypes.util.find_library("mcprice")]
+    try:
+        libdir = subprocess.run(["pkg-config", "--variable=libdir", "mcprice"],
+                                capture_output=True, text=True, check=True).stdout.strip()
+        found.append(os.path.join(libdir, "libmcprice.so"))
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return [f for f in found if f] + ["libmcprice.so.0", "libmcprice.so"]
+
+
+def load():
+    tried = []
+    for path in _candidates():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            tried.append(f"{path}: {e}")
+            continue
+        _declare(lib)
+        return lib
+    raise ImportError("mcprice: cannot load libmcprice (set MCPRICE_LIBRARY to its path, or "
+                      "install it where the loader or pkg-config finds it); tried: " +
+                      "; ".join(tried))
+
+
+# name: (return type, argument types)
+_CALLS = {
+    "mcp_strerror": (_c.c_char_p, [_c.c_int]),
+    "mcp_version": (_c.c_char_p, []),
+    "mcp_context_create": (_c.c_int, [PP, _c.c_int]),
+    "mcp_context_destroy": (None, [P]),
+    "mcp_context_last_error": (_c.c_char_p, [P]),
+    "mcp_context_set_tile_paths": (_c.c_int, [P, _c.c_uint64]),
+    "mcp_context_set_block_size": (_c.c_int, [P, _c.c_int]),
+    "mcp_context_set_device": (_c.c_int, [P, _c.c_int]),
+    "mcp_context_set_devices": (_c.c_int, [P, _c.c_size_t, _c.POINTER(_c.c_int)]),
+    "mcp_backend_from_name": (_c.c_int, [_c.c_char_p, _c.POINTER(_c.c_int)]),
+    "mcp_backend_name": (_c.c_char_p, [_c.c_int]),
+    "mcp_precision_from_name": (_c.c_int, [_c.c_char_p, _c.POINTER(_c.c_int)]),
+    "mcp_normals_from_name": (_c.c_int, [_c.c_char_p, _c.POINTER(_c.c_int)]),
+    "mcp_placement_from_name": (_c.c_int, [_c.c_char_p, _c.POINTER(_c.c_int)]),
+    "mcp_market_load": (_c.c_int, [PP, _c.c_char_p, _c.c_char_p, _c.c_size_t]),
+    "mcp_market_load_text": (_c.c_int, [PP, _c.c_char_p, _c.c_char_p, _c.c_size_t,
+                                        _c.c_char_p, _c.c_size_t]),
+    "mcp_market_destroy": (None, [P]),
+    "mcp_portfolio_load": (_c.c_int, [PP, _c.c_char_p, _c.c_char_p, _c.c_size_t]),
+    "mcp_portfolio_load_text": (_c.c_int, [PP, _c.c_char_p, _c.c_char_p, _c.c_size_t,
+                                           _c.c_char_p, _c.c_size_t]),
+    "mcp_portfolio_destroy": (None, [P]),
+    "mcp_portfolio_last_error": (_c.c_char_p, [P]),
+    "mcp_portfolio_set_paths": (_c.c_int, [P, _c.c_uint64]),
+    "mcp_portfolio_set_seed": (_c.c_int, [P, _c.c_uint64]),
+    "mcp_portfolio_set_steps_per_year": (_c.c_int, [P, _c.c_uint]),
+    "mcp_portfolio_set_methods": (_c.c_int, [P, _c.c_int]),
+    "mcp_portfolio_set_scramblings": (_c.c_int, [P, _c.c_uint]),
+    "mcp_portfolio_set_regression_paths": (_c.c_int, [P, _c.c_uint64]),
+    "mcp_portfolio_set_heston_scheme": (_c.c_int, [P, _c.c_int]),
+    "mcp_portfolio_set_precision": (_c.c_int, [P, _c.c_int]),
+    "mcp_portfolio_set_normals": (_c.c_int, [P, _c.c_int]),
+    "mcp_portfolio_set_placement": (_c.c_int, [P, _c.c_int]),
+    "mcp_portfolio_backend": (_c.c_int, [P]),
+    "mcp_scenarios_load": (_c.c_int, [PP, _c.c_char_p, _c.c_char_p, _c.c_size_t]),
+    "mcp_scenarios_load_text": (_c.c_int, [PP, _c.c_char_p, _c.c_char_p, _c.c_size_t,
+                                           _c.c_char_p, _c.c_size_t]),
+    "mcp_scenarios_destroy": (None, [P]),
+    "mcp_greeks_create": (_c.c_int, [PP]),
+    "mcp_greeks_destroy": (None, [P]),
+    "mcp_greeks_parse": (_c.c_int, [P, _c.c_char_p]),
+    "mcp_greeks_set_bump_only": (_c.c_int, [P, _c.c_int]),
+    "mcp_greeks_last_error": (_c.c_char_p, [P]),
+    "mcp_price": (_c.c_int, [P, P, P, PP]),
+    "mcp_price_greeks": (_c.c_int, [P, P, P, P, PP]),
+    "mcp_price_scenarios": (_c.c_int, [P, P, P, P, PP]),
+    "mcp_results_count": (_c.c_size_t, [P]),
+    "mcp_results_trade_id": (_c.c_char_p, [P, _c.c_size_t]),
+    "mcp_results_trade": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
+    "mcp_results_quantity": (_c.c_double, [P, _c.c_size_t]),
+    "mcp_results_engine": (_c.c_int, [P, _c.c_size_t]),
+    "mcp_engine_name": (_c.c_char_p, [_c.c_int]),
+    "mcp_results_total": (_c.c_int, [P, _c.POINTER(Estimate_)]),
+    "mcp_results_paths": (_c.c_uint64, [P]),
+    "mcp_results_seed": (_c.c_uint64, [P]),
+    "mcp_results_backend": (_c.c_int, [P]),
+    "mcp_results_seconds": (_c.c_double, [P]),
+    "mcp_results_destroy": (None, [P]),
+    "mcp_results_warnings": (_c.c_uint, [P, _c.c_size_t]),
+    "mcp_warning_name": (_c.c_char_p, [_c.c_int]),
+    "mcp_results_redemptions": (_c.c_size_t, [P, _c.c_size_t]),
+    "mcp_results_redemption": (_c.c_int, [P, _c.c_size_t, _c.c_size_t,
+                                          _c.POINTER(_c.c_double), _c.POINTER(Estimate_)]),
+    "mcp_results_sensitivities": (_c.c_size_t, [P, _c.c_size_t]),
+    "mcp_results_sensitivity": (_c.c_int, [P, _c.c_size_t, _c.c_size_t,
+                                           _c.POINTER(Sensitivity_)]),
+    "mcp_greek_name": (_c.c_char_p, [_c.c_int]),
+    "mcp_greek_method_name": (_c.c_char_p, [_c.c_int]),
+    "mcp_scenario_results_shifts": (_c.c_size_t, [P, _c.c_int]),
+    "mcp_scenario_results_shift": (_c.c_double, [P, _c.c_int, _c.c_size_t]),
+    "mcp_scenario_results_kind": (_c.c_int, [P, _c.c_int]),
+    "mcp_scenario_results_count": (_c.c_size_t, [P]),
+    "mcp_scenario_results_trade_id": (_c.c_char_p, [P, _c.c_size_t]),
+    "mcp_scenario_results_quantity": (_c.c_double, [P, _c.c_size_t]),
+    "mcp_scenario_results_trade": (_c.c_int, [P, _c.c_size_t, _c.c_size_t, _c.c_size_t,
+                                              _c.c_size_t, _c.POINTER(Estimate_)]),
+    "mcp_scenario_results_total": (_c.c_int, [P, _c.c_size_t, _c.c_size_t, _c.c_size_t,
+                                              _c.POINTER(Estimate_)]),
+    "mcp_scenario_results_destroy": (None, [P]),
+}
+
+
+def _declare(lib):
+    for name, (res, args) in _CALLS.items():
+        f = getattr(lib, name)
+        f.restype = res
+        f.argtypes = args

@@ -1,0 +1,131 @@
+"""The Python binding against closed forms, the library's own reproducibility
+and its errors.  Run by tests/test_python.sh (make check) with
+MCPRICE_LIBRARY set to the build's library."""
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+import mcprice
+
+SRCDIR = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
+MARKET = os.path.join(SRCDIR, "examples", "market.json")
+BOOK = os.path.join(SRCDIR, "examples", "book.json")
+S, K, R, Q, VOL, T = 100.0, 105.0, 0.03, 0.01, 0.2, 1.0
+
+
+def market():
+    return {"rate": R, "underlyings": [{"name": "ACME", "spot": S, "dividend": Q,
+                                         "volatility": VOL}]}
+
+
+def book(paths=200_000, seed=11):
+    return {"run": {"paths": paths, "seed": seed},
+            "trades": [{"id": "C", "product": "european", "type": "call", "underlying": "ACME",
+                        "strike": K, "maturity": T, "quantity": 2},
+                       {"id": "P", "product": "european", "type": "put", "underlying": "ACME",
+                        "strike": K, "maturity": T, "quantity": -1}]}
+
+
+def norm_cdf(x):
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+def black_scholes(call):
+    d1 = (math.log(S / K) + (R - Q + VOL * VOL / 2) * T) / (VOL * math.sqrt(T))
+    d2 = d1 - VOL * math.sqrt(T)
+    if call:
+        return S * math.exp(-Q * T) * norm_cdf(d1) - K * math.exp(-R * T) * norm_cdf(d2)
+    return K * math.exp(-R * T) * norm_cdf(-d2) - S * math.exp(-Q * T) * norm_cdf(-d1)
+
+
+def test_prices_against_black_scholes():
+    r = mcprice.price(market(), book(), backend="cpu")
+    for tid, call in (("C", True), ("P", False)):
+        t = r[tid]
+        assert t.engine == "mc" and t.std_error > 0
+        assert abs(t.price - black_scholes(call)) < 5 * t.std_error
+    assert r.total.price == pytest.approx(2 * r["C"].price - r["P"].price, rel=1e-12)
+    assert r.paths == 200_000 and r.seed == 11 and r.backend == "cpu"
+
+
+def test_files_and_dicts_give_the_same_bits():
+    with open(MARKET) as f:
+        m = json.load(f)
+    with open(BOOK) as f:
+        b = json.load(f)
+    a = mcprice.price(MARKET, BOOK, paths=8192, backend="cpu")
+    d = mcprice.price(m, b, paths=8192, backend="cpu")
+    assert len(a) == len(b["trades"]) and a.total == d.total
+    assert [t.estimate for t in a.trades] == [t.estimate for t in d.trades]
+    auto = [t for t in a.trades if t.redemptions]
+    assert auto and all(abs(sum(p.price for _, p in t.redemptions) - 1) < 1e-9 for t in auto)
+
+
+def test_run_options_reach_the_run():
+    a = mcprice.price(market(), book(), paths=20_000, seed=5, backend="cpu")
+    b = mcprice.price(market(), book(), paths=20_000, seed=5, backend="cpu", tile_paths=1024)
+    c = mcprice.price(market(), book(), paths=20_000, seed=6, backend="cpu")
+    anti = mcprice.price(market(), book(), paths=20_000, seed=5, backend="cpu",
+                         methods="antithetic")
+    assert a.total == b.total                        # tiles never change the bits
+    assert a.total != c.total and a.paths == 20_000  # the seed and paths do
+    assert anti["C"].estimate != a["C"].estimate
+
+
+def test_greeks():
+    r = mcprice.price(market(), book(), greeks="delta,vega", backend="cpu")
+    d1 = (math.log(S / K) + (R - Q + VOL * VOL / 2) * T) / (VOL * math.sqrt(T))
+    delta = r["C"].greeks["delta"]
+    assert delta.method == "pathwise" and delta.underlying == "ACME"
+    assert abs(delta.value.price - math.exp(-Q * T) * norm_cdf(d1)) < 5 * delta.value.std_error
+    assert "delta:ACME" in r.book_greeks and "vega:ACME" in r.book_greeks
+
+
+def test_scenarios():
+    grid = {"spot": {"kind": "relative", "shifts": [-0.1, 0, 0.1]}}
+    g = mcprice.scenarios(market(), book(paths=20_000), grid, backend="cpu")
+    calls = [g.prices["C"][i][0][0].price for i in range(3)]
+    assert g.spot == (-0.1, 0.0, 0.1) and g.kinds[0] == "relative"
+    assert calls[0] < calls[1] < calls[2]
+    plain = mcprice.price(market(), book(paths=20_000), backend="cpu")
+    assert g.prices["C"][1][0][0] == plain["C"].estimate   # the unshifted point, to the bit
+
+
+def test_errors_carry_the_library_message():
+    bad = market()
+    bad["underlyings"][0]["spot"] = -5
+    with pytest.raises(mcprice.McpriceError) as e:
+        mcprice.price(bad, book(), backend="cpu")
+    assert "spot" in str(e.value) and e.value.status != 0
+    with pytest.raises(mcprice.McpriceError) as e:
+        mcprice.price("/nonexistent/market.json", book(), backend="cpu")
+    assert "/nonexistent/market.json" in str(e.value)
+    with pytest.raises(TypeError, match="unknown run option"):
+        mcprice.price(market(), book(), pathz=10)
+    with pytest.raises(ValueError, match="methods"):
+        mcprice.price(market(), book(), methods="fast")
+    with pytest.raises(ValueError, match="greeks"):
+        mcprice.price(market(), book(), greeks="charm", backend="cpu")
+    with pytest.raises(ValueError, match="paths"):
+        mcprice.price(market(), book(), paths=1, backend="cpu")
+    with pytest.raises(TypeError):
+        mcprice.price(42, book())
+
+
+def test_a_missing_library_is_a_clear_import_error():
+    env = dict(os.environ, MCPRICE_LIBRARY="/nonexistent/libmcprice.so")
+    p = subprocess.run([sys.executable, "-c", "import mcprice"], env=env, capture_output=True,
+                       text=True)
+    assert p.returncode != 0 and "cannot load libmcprice" in p.stderr
+
+
+def test_dataframe():
+    pd = pytest.importorskip("pandas")
+    r = mcprice.price(market(), book(), greeks="delta", backend="cpu")
+    df = r.to_dataframe()
+    assert isinstance(df, pd.DataFrame) and list(df.index) == ["C", "P"]
+    assert df.loc["C", "price"] == r["C"].price and "delta" in df.columns
