@@ -104,15 +104,28 @@ void mcp_market_destroy(mcp_market *m)
     free_underlying(&m->u[i]);
   free(m->u);
   free(m->corr);
+  mcpi_name_table_free(&m->names);
   free(m);
+}
+
+static const char *underlying_name(const void *owner, size_t i)
+{
+  return ((const mcp_market *)owner)->u[i].name;
 }
 
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name)
 {
+  long i = mcpi_name_find(&m->names, name, underlying_name, m);
+  return i >= 0 ? &m->u[i] : NULL;
+}
+
+int mcpi_market_index(mcp_market *m)
+{
+  if (!mcpi_name_reserve(&m->names, m->n, underlying_name, m))
+    return 0;
   for (size_t i = 0; i < m->n; i++)
-    if (strcmp(m->u[i].name, name) == 0)
-      return &m->u[i];
-  return NULL;
+    mcpi_name_insert(&m->names, i, underlying_name, m);
+  return 1;
 }
 
 /* Checks what every model shares and appends the underlying with flat
@@ -153,7 +166,12 @@ static mcp_status add(mcp_market *m, const char *name, mcpi_model model, double 
     free_underlying(&u);
     return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory adding underlying '%s'", name);
   }
+  if (!mcpi_name_reserve(&m->names, m->n, underlying_name, m)) {
+    free_underlying(&u);
+    return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory adding underlying '%s'", name);
+  }
   m->u[m->n] = u;
+  mcpi_name_insert(&m->names, m->n, underlying_name, m);
   *out = &m->u[m->n++];
   return MCP_OK;
 }

@@ -5,6 +5,7 @@
 #include "curve.h"
 #include "error.h"
 #include "model.h"
+#include "names.h"
 
 
 /* A local-volatility surface as given: sigma(times[i], spots[k]) at
@@ -43,6 +44,7 @@ typedef struct mcpi_correlation {
 struct mcp_market {
   mcpi_underlying *u;
   size_t n, cap;
+  mcpi_name_table names; /* the underlyings by name */
   mcpi_correlation *corr;
   size_t ncorr, corr_cap;
   /* a shifted copy's (scenario.c) unshifted market, which decides the
@@ -69,6 +71,8 @@ double mcpi_cash_carried(const mcpi_underlying *u, double origin, double t);
 
 /* The underlying called name, or NULL. */
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name);
+/* Indexes the names of m's n underlyings (a copy's); 0 when out of memory. */
+int mcpi_market_index(mcp_market *m);
 /* Correlation of underlyings a and b (1 when a == b, 0 when never set). */
 double mcpi_market_correlation(const mcp_market *m, size_t a, size_t b);
 /* Correlation of Brownian motions x and y (MCPI_SPOT_BM, MCPI_VARIANCE_BM):

@@ -12,6 +12,24 @@ mcp_status mcpi_name_parse(const char *const *names, int n, const char *name, in
 
 #define MCPI_NAMES(a) (int)(sizeof a / sizeof *a)
 
+/* An index of an owner's named elements (a portfolio's trades by id, a
+ * market's underlyings by name): open addressing, at most half full, slot
+ * = element index + 1 (0 free), so that finding one stays O(1) in books of
+ * 10^6 trades.  name_of(owner, i) is element i's name. */
+typedef const char *(*mcpi_name_of)(const void *owner, size_t i);
+typedef struct mcpi_name_table {
+  size_t *slot, nslots;
+} mcpi_name_table;
+/* The index of name, or -1. */
+long mcpi_name_find(const mcpi_name_table *t, const char *name, mcpi_name_of name_of,
+                    const void *owner);
+/* Room for element n, the n before it indexed again when the table grows;
+ * 0 when out of memory (the table unchanged). */
+int mcpi_name_reserve(mcpi_name_table *t, size_t n, mcpi_name_of name_of, const void *owner);
+/* Indexes element i, whose name is not in the table yet (reserved). */
+void mcpi_name_insert(mcpi_name_table *t, size_t i, mcpi_name_of name_of, const void *owner);
+void mcpi_name_table_free(mcpi_name_table *t);
+
 /* Defines the from_name and name calls of an enumeration whose values index
  * table; name_of gives unknown for a value out of range. */
 #define MCPI_NAMED_ENUM(type, from_name, name_of, table, unknown)                                \

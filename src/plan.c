@@ -868,6 +868,83 @@ static void stream_name(const mcp_market *m, const job_key *k, char *buf, size_t
              k->qmc ? "\001q" : "", k->extrema ? "\001x" : "", k->lsm ? "\001l" : "");
 }
 
+/* Trades by key, so that forming a job reads its key's trades alone (a
+ * book of 10^5 trades forms thousands of jobs): the trades sorted by the
+ * hash of their key (its maturity aside: keys equal within MCPI_TIME_EPS
+ * hash alike), then by index; at[i] is trade i's place. */
+typedef struct key_entry {
+  uint64_t hash;
+  size_t trade;
+} key_entry;
+
+static uint64_t key_hash(const job_key *k)
+{
+  uint64_t h = 0xcbf29ce484222325u;
+  const uint64_t v[] = {k->n, (uint64_t)k->antithetic, (uint64_t)k->qmc, (uint64_t)k->array,
+                        (uint64_t)k->extrema, k->lsm};
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+    h = (h ^ v[i]) * 0x100000001b3u;
+  for (size_t a = 0; a < k->n; a++)
+    h = (h ^ k->asset[a]) * 0x100000001b3u;
+  return h;
+}
+
+static int cmp_entry(const void *x, const void *y)
+{
+  const key_entry *a = x, *b = y;
+  if (a->hash != b->hash)
+    return a->hash < b->hash ? -1 : 1;
+  return (a->trade > b->trade) - (a->trade < b->trade);
+}
+
+/* Jobs a stream name has had so far, by name: a job's ordinal among them
+ * seeds its stream. */
+typedef struct name_counts {
+  char **name;
+  unsigned *count;
+  size_t n, cap;
+  mcpi_name_table index;
+} name_counts;
+
+static const char *counted_name(const void *owner, size_t i)
+{
+  return ((const name_counts *)owner)->name[i];
+}
+
+/* The count of name's jobs (a new name at 0), or NULL when out of memory. */
+static unsigned *name_count(name_counts *c, const char *name)
+{
+  long i = mcpi_name_find(&c->index, name, counted_name, c);
+  if (i >= 0)
+    return &c->count[i];
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 16;
+    char **nm = realloc(c->name, cap * sizeof *nm);
+    if (nm)
+      c->name = nm;
+    unsigned *ct = realloc(c->count, cap * sizeof *ct);
+    if (ct)
+      c->count = ct;
+    if (!nm || !ct)
+      return NULL;
+    c->cap = cap;
+  }
+  if (!mcpi_name_reserve(&c->index, c->n, counted_name, c) || !(c->name[c->n] = strdup(name)))
+    return NULL;
+  c->count[c->n] = 0;
+  mcpi_name_insert(&c->index, c->n, counted_name, c);
+  return &c->count[c->n++];
+}
+
+static void name_counts_free(name_counts *c)
+{
+  for (size_t i = 0; i < c->n; i++)
+    free(c->name[i]);
+  free(c->name);
+  free(c->count);
+  mcpi_name_table_free(&c->index);
+}
+
 mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,
                            char *err)
 {
@@ -878,17 +955,24 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
     return mcpi_fail(err, MCP_ERR_INPUT, "the portfolio has no trades");
   job_key *keys = calloc(p->n, sizeof *keys);
   size_t *assigned = calloc(p->n, sizeof *assigned);
-  size_t *members = malloc(p->n * sizeof *members);
+  size_t *members = malloc(p->n * sizeof *members), *at = malloc(p->n * sizeof *at);
+  key_entry *byk = malloc(p->n * sizeof *byk);
+  name_counts names = {0};
   /* every trade can open a job at worst */
   plan->jobs = calloc(p->n, sizeof *plan->jobs);
   mcp_status st = MCP_OK;
-  if (!keys || !assigned || !members || !plan->jobs) {
+  if (!keys || !assigned || !members || !at || !byk || !plan->jobs) {
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
     goto done;
   }
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* grid trades are the PDE's */
     if (!(assigned[i] = mcpi_trade_on_grid(m, p, &p->t[i])))
       st = trade_key(m, p, &p->t[i], &keys[i], err);
+  for (size_t i = 0; i < p->n && st == MCP_OK; i++)
+    byk[i] = (key_entry){assigned[i] ? 0 : key_hash(&keys[i]), i};
+  qsort(byk, p->n, sizeof *byk, cmp_entry);
+  for (size_t q = 0; q < p->n; q++)
+    at[byk[q].trade] = q;
   /* Jobs in order of their first trade; a job of the same key opens when the
    * schedules or monitors are full.  ordinal counts jobs of one stream name. */
   for (size_t first = 0; first < p->n && st == MCP_OK; first++) {
@@ -896,12 +980,12 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
       continue;
     char name[MCP_MAX_ASSETS * (MCPI_MAX_ID + 1) + 8];
     stream_name(m, &keys[first], name, sizeof name);
-    unsigned ordinal = 0; /* jobs already drawing from this name */
-    for (size_t i = 0; i < plan->njobs; i++) {
-      char other[sizeof name];
-      stream_name(m, &keys[plan->jobs[i].trade[0]], other, sizeof other);
-      ordinal += strcmp(other, name) == 0;
+    unsigned *count = name_count(&names, name);
+    if (!count) {
+      st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+      break;
     }
+    unsigned ordinal = *count; /* jobs already drawing from this name */
     for (size_t start = first; start < p->n && st == MCP_OK;) {
       job_draft d = {.nsched = 0};
       const mcpi_trade *lead = &p->t[first];
@@ -915,7 +999,9 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
         d.ex = (schedule){lead->exercises, ex};
       }
       size_t nm = 0, next = p->n;
-      for (size_t i = start; i < p->n; i++) {
+      /* the trades from start on of first's key: those of its hash */
+      for (size_t q = at[start]; q < p->n && byk[q].hash == byk[at[start]].hash; q++) {
+        size_t i = byk[q].trade;
         if (assigned[i] || !same_key(&keys[i], &keys[first]))
           continue;
         if (!draft_add(&d, &p->t[i])) {
@@ -940,6 +1026,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
       free(ex);
       start = next;
     }
+    *count = ordinal;
   }
   /* a standard error needs two samples, and a control variate's fitted
    * beta one more; fewer would report 0 +- 0 */
@@ -969,6 +1056,9 @@ done:
   free(keys);
   free(assigned);
   free(members);
+  free(at);
+  free(byk);
+  name_counts_free(&names);
   if (st != MCP_OK)
     mcpi_plan_free(plan);
   return st;

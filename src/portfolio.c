@@ -49,7 +49,7 @@ void mcp_portfolio_destroy(mcp_portfolio *p)
       free_trade(&p->t[i]);
   free(p->t);
   if (!p->dated)
-    free(p->slot);
+    mcpi_name_table_free(&p->ids);
   free(p->grid);
   free(p);
 }
@@ -103,44 +103,14 @@ mcp_status mcpi_portfolio_dated(const mcp_portfolio *p, double dt, mcp_portfolio
   return MCP_OK;
 }
 
-/* The id table keeps adding trades linear in their number. */
-static size_t id_hash(const char *id)
+static const char *trade_id(const void *owner, size_t i)
 {
-  size_t h = 1469598103934665603u;
-  for (; *id; id++)
-    h = (h ^ (unsigned char)*id) * 1099511628211u;
-  return h;
-}
-
-/* The slot holding id, or the free slot where it would go. */
-static size_t *id_slot(const mcp_portfolio *p, const char *id)
-{
-  size_t i = id_hash(id) & (p->nslots - 1);
-  while (p->slot[i] && strcmp(p->t[p->slot[i] - 1].id, id) != 0)
-    i = (i + 1) & (p->nslots - 1);
-  return &p->slot[i];
+  return ((const mcp_portfolio *)owner)->t[i].id;
 }
 
 long mcpi_portfolio_find(const mcp_portfolio *p, const char *id)
 {
-  return p->nslots && id ? (long)*id_slot(p, id) - 1 : -1;
-}
-
-/* Room in the table for one more trade (at most half full). */
-static int id_reserve(mcp_portfolio *p)
-{
-  if (2 * (p->n + 1) <= p->nslots)
-    return 1;
-  size_t ns = p->nslots ? 2 * p->nslots : 64;
-  size_t *slot = calloc(ns, sizeof *slot), *old = p->slot;
-  if (!slot)
-    return 0;
-  p->slot = slot;
-  p->nslots = ns;
-  for (size_t i = 0; i < p->n; i++)
-    *id_slot(p, p->t[i].id) = i + 1;
-  free(old);
-  return 1;
+  return mcpi_name_find(&p->ids, id, trade_id, p);
 }
 
 void mcp_trade_init(mcp_trade *t)
@@ -471,9 +441,9 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "mcp_portfolio_add_trade: trade is NULL");
   if ((why = mcpi_check_name(t->id)))
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade id: expected %s", why);
-  if (!id_reserve(p))
+  if (!mcpi_name_reserve(&p->ids, p->n, trade_id, p))
     TRADE_FAIL(MCP_ERR_NO_MEMORY, "out of memory adding trade '%s'", t->id);
-  if (*id_slot(p, t->id))
+  if (mcpi_portfolio_find(p, t->id) >= 0)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': id: expected a unique id", t->id);
   mcp_status st = check_terms(p, t);
   if (st != MCP_OK)
@@ -532,8 +502,8 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
     memcpy(c.fix, t->fixings, nfix * sizeof(double));
   else
     c.fix[0] = t->maturity;
-  p->t[p->n++] = c;
-  *id_slot(p, c.id) = p->n;
+  p->t[p->n] = c;
+  mcpi_name_insert(&p->ids, p->n++, trade_id, p);
   return MCP_OK;
 }
 

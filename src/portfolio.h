@@ -3,6 +3,7 @@
 #define MCP_PORTFOLIO_H
 
 #include "error.h"
+#include "names.h"
 
 typedef struct mcpi_trade {
   char *id;
@@ -40,7 +41,7 @@ typedef struct mcpi_trade {
 struct mcp_portfolio {
   mcpi_trade *t;
   size_t n, cap;
-  size_t *slot, nslots; /* open-addressing table of trade index + 1 by id (0: free) */
+  mcpi_name_table ids; /* the trades by id */
   uint64_t paths, seed;
   unsigned steps_per_year;
   uint64_t regression_paths; /* Longstaff-Schwartz's fit, 0: the default */

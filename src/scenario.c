@@ -164,7 +164,9 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
       v->theta = rt < 0 ? -rt * rt : rt * rt;
     }
   }
-  mcp_status st = ok ? MCP_OK : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a scenario");
+  mcp_status st = ok && mcpi_market_index(c)
+                      ? MCP_OK
+                      : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a scenario");
   for (size_t i = 0; st == MCP_OK && i < c->n; i++) {
     const mcpi_underlying *v = &c->u[i];
     st = check_value(err, v->name, "spot", v->spot, mcpi_check_spot, MCP_SHIFT_SPOT,
