@@ -968,7 +968,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* grid trades are the PDE's */
     if (!(assigned[i] = mcpi_trade_on_grid(m, p, &p->t[i])))
       st = trade_key(m, p, &p->t[i], &keys[i], err);
-  for (size_t i = 0; i < p->n && st == MCP_OK; i++)
+  for (size_t i = 0; i < p->n; i++) /* keys[i] of a failed trade_key: zeros */
     byk[i] = (key_entry){assigned[i] ? 0 : key_hash(&keys[i]), i};
   qsort(byk, p->n, sizeof *byk, cmp_entry);
   for (size_t q = 0; q < p->n; q++)
