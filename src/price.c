@@ -427,9 +427,9 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   double t0 = now();
   int merge = sl && sl->in, slice = sl && sl->out;
   /* a worker's slices of one pricing, and their merge in its process, plan
-   * it once (the pilot and the fit set the same values again); a scenario
-   * group's points are its own */
-  mcpi_setup **keep = sl && !npoints ? sl->keep : NULL, *su = NULL;
+   * it once (the pilot zeroes the control coefficients and sets them again,
+   * the fit rewrites its rules); a scenario group's markets are its own */
+  mcpi_setup **keep = sl && !markets ? sl->keep : NULL, *su = NULL;
   if (keep && *keep && (*keep)->market == market && (*keep)->portfolio == portfolio &&
       (*keep)->req == req)
     su = *keep;

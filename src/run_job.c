@@ -6,6 +6,20 @@
 /* Estimates the control coefficients of the job and of each of its passes
  * (every variant its own, as a run of its own would) on the first samples of
  * replicate 0, which the run then prices again among all the others. */
+/* The job's and its passes' control coefficients to 0: the pilot's paths
+ * emit the payoffs less beta times the control, so it reads the raw payoffs
+ * only when beta is 0 (a setup kept from another slice holds that slice's,
+ * price.c). */
+static void zero_betas(mcpi_run *run, size_t ji)
+{
+  mcpi_job *j = &run->plan->jobs[ji];
+  for (size_t v = 0; v <= j->npass; v++) {
+    mcpi_job *x = v ? mcpi_pass_job(run, ji, v - 1) : j;
+    for (size_t t = 0; t < x->ntrades; t++)
+      x->spec[t].beta = 0;
+  }
+}
+
 static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
 {
   uint64_t samples = mcpi_job_samples(run->plan, j);
@@ -15,6 +29,9 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
   mcp_status st = pay ? MCP_OK
                       : mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY,
                                   "out of host memory for the control-variate pilot");
+  zero_betas(run, (size_t)(j - run->plan->jobs));
+  if (st == MCP_OK)
+    st = t->update_specs(t->self);
   for (size_t s0 = 0; st == MCP_OK && s0 < np; s0 += t->tile) {
     size_t n = np - s0 < t->tile ? np - s0 : t->tile;
     if ((st = t->fill(t->self, 0, s0, n)) || (st = t->paths(t->self, n, 1)))

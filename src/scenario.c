@@ -263,6 +263,7 @@ mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
     }
     mcpi_slicing run = sl ? *sl : (mcpi_slicing){0};
     run.run = p0 / MCPI_POINTS_PER_RUN;
+    run.keep = NULL; /* the group's markets die with it: no setup outlives them */
     if (st == MCP_OK)
       st = mcpi_price_points(ctx, m[0], portfolio, m + 1, n - 1, r->point + p0,
                              sl ? &run : NULL);

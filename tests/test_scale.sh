@@ -90,6 +90,11 @@ run price $ARGS --devices 0,0
 check "--devices 0,0: the one-device report" 'status 0 && same "$TMP/out" "$TMP/whole.txt"'
 run price $ARGS --devices all
 check "--devices all: the one-device report" 'status 0 && same "$TMP/out" "$TMP/whole.txt"'
+run price $ARGS --methods control-variate
+cp "$TMP/out" "$TMP/whole-cv.txt"
+run price $ARGS --methods control-variate --devices 0,0
+check "--devices 0,0 with control variates: the one-device report" '
+  status 0 && same "$TMP/out" "$TMP/whole-cv.txt"'
 run price $ARGS --devices 0,99
 check "--devices with a device that is not there is a usage error" '
   status 2 && err_has "bad --devices value" && err_has "99"'

@@ -291,6 +291,31 @@ static void devices_give_the_same_bits(void **state)
     expect_same_grid(sx, sa, "scenarios on three workers");
     mcp_scenario_results_destroy(sa);
     mcp_scenario_results_destroy(sx);
+    /* control variates everywhere: a worker's second slice of a job on its
+     * kept plan fits the coefficients from the raw payoffs again; a grid of
+     * one point (a group of its own markets) on the workers */
+    mcp_portfolio *cv = load_book(8192, MCP_CONTROL_VARIATE);
+    assert_int_equal(mcp_price(one, m, cv, &a), MCP_OK);
+    assert_int_equal(mcp_price(many, m, cv, &x), MCP_OK);
+    expect_same(x, a, "control variates on three workers");
+    mcp_results_destroy(a);
+    mcp_results_destroy(x);
+    assert_int_equal(mcp_price_greeks(one, m, cv, g, &a), MCP_OK);
+    assert_int_equal(mcp_price_greeks(many, m, cv, g, &x), MCP_OK);
+    expect_same(x, a, "Greeks with control variates on three workers");
+    mcp_results_destroy(a);
+    mcp_results_destroy(x);
+    mcp_scenarios *point;
+    const double up[1] = {0.05};
+    assert_int_equal(mcp_scenarios_create(&point), MCP_OK);
+    assert_int_equal(mcp_scenarios_set(point, MCP_SHIFT_SPOT, MCP_SHIFT_RELATIVE, 1, up), MCP_OK);
+    assert_int_equal(mcp_price_scenarios(one, m, cv, point, &sa), MCP_OK);
+    assert_int_equal(mcp_price_scenarios(many, m, cv, point, &sx), MCP_OK);
+    expect_same_grid(sx, sa, "a one-point grid with control variates on three workers");
+    mcp_scenario_results_destroy(sa);
+    mcp_scenario_results_destroy(sx);
+    mcp_scenarios_destroy(point);
+    mcp_portfolio_destroy(cv);
     /* an input error of a slice is the call's, with its message: too few
      * paths for a control variate */
     mcp_portfolio *bad = load_book(8192, -1);

@@ -196,14 +196,26 @@ def _methods(value):
     return flags
 
 
+def _int(option, value, bits, signed=False):
+    """value as an integer the C type of bits holds: ctypes would wrap it."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"mcprice: {option}: expected an integer, got {value!r}")
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    if not lo <= value <= hi:
+        raise ValueError(f"mcprice: {option}: expected {lo} to {hi}, got {value}")
+    return value
+
+
 def _apply_portfolio(p, opts):
     setters = {
-        "paths": lambda v: _L.mcp_portfolio_set_paths(p, int(v)),
-        "seed": lambda v: _L.mcp_portfolio_set_seed(p, int(v)),
-        "steps_per_year": lambda v: _L.mcp_portfolio_set_steps_per_year(p, int(v)),
+        "paths": lambda v: _L.mcp_portfolio_set_paths(p, _int("paths", v, 64)),
+        "seed": lambda v: _L.mcp_portfolio_set_seed(p, _int("seed", v, 64)),
+        "steps_per_year": lambda v: _L.mcp_portfolio_set_steps_per_year(
+            p, _int("steps_per_year", v, 32)),
         "methods": lambda v: _L.mcp_portfolio_set_methods(p, _methods(v)),
-        "scramblings": lambda v: _L.mcp_portfolio_set_scramblings(p, int(v)),
-        "regression_paths": lambda v: _L.mcp_portfolio_set_regression_paths(p, int(v)),
+        "scramblings": lambda v: _L.mcp_portfolio_set_scramblings(p, _int("scramblings", v, 32)),
+        "regression_paths": lambda v: _L.mcp_portfolio_set_regression_paths(
+            p, _int("regression_paths", v, 64)),
         "heston_scheme": lambda v: _L.mcp_portfolio_set_heston_scheme(
             p, {"qe": 0, "euler": 1}[v] if v in ("qe", "euler") else
             _raise(ValueError(f"mcprice: heston_scheme: expected qe or euler, got {v!r}"))),
@@ -237,13 +249,16 @@ def _context(portfolio, opts):
     try:
         calls = []
         if "tile_paths" in opts:
-            calls.append(lambda: _L.mcp_context_set_tile_paths(ctx, int(opts["tile_paths"])))
+            v = _int("tile_paths", opts["tile_paths"], 64)
+            calls.append(lambda: _L.mcp_context_set_tile_paths(ctx, v))
         if "block_size" in opts:
-            calls.append(lambda: _L.mcp_context_set_block_size(ctx, int(opts["block_size"])))
+            b = _int("block_size", opts["block_size"], 32, signed=True)
+            calls.append(lambda: _L.mcp_context_set_block_size(ctx, b))
         if "device" in opts:
-            calls.append(lambda: _L.mcp_context_set_device(ctx, int(opts["device"])))
+            d = _int("device", opts["device"], 32, signed=True)
+            calls.append(lambda: _L.mcp_context_set_device(ctx, d))
         if "devices" in opts:
-            devs = [int(d) for d in opts["devices"]]
+            devs = [_int("devices", d, 32, signed=True) for d in opts["devices"]]
             arr = (ctypes.c_int * len(devs))(*devs)
             calls.append(lambda: _L.mcp_context_set_devices(ctx, len(devs), arr))
         for call in calls:
@@ -351,6 +366,8 @@ def price(market, portfolio, greeks=None, greek_method="auto", **run_options):
     comma-separated list or a list of delta, gamma, vega, rho, theta,
     cross-gamma; greek_method "auto" or "bump"."""
     _options(run_options)
+    if greek_method not in ("auto", "bump"):
+        raise ValueError(f"mcprice: greek_method: expected auto or bump, got {greek_method!r}")
 
     def body(ctx, m, p):
         r = ctypes.c_void_p()
@@ -364,9 +381,6 @@ def price(market, portfolio, greeks=None, greek_method="auto", **run_options):
                 if _L.mcp_greeks_parse(g, names.encode()) != 0:
                     raise ValueError(f"mcprice: greeks: "
                                      f"{_L.mcp_greeks_last_error(g).decode(errors='replace')}")
-                if greek_method not in ("auto", "bump"):
-                    raise ValueError(f"mcprice: greek_method: expected auto or bump, got "
-                                     f"{greek_method!r}")
                 _L.mcp_greeks_set_bump_only(g, greek_method == "bump")
                 st = _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r))
             finally:

@@ -41,10 +41,10 @@ def load():
     for path in _candidates():
         try:
             lib = ctypes.CDLL(path)
-        except OSError as e:
+            _declare(lib)
+        except (OSError, AttributeError) as e:  # not there, or an older library
             tried.append(f"{path}: {e}")
             continue
-        _declare(lib)
         return lib
     raise ImportError("mcprice: cannot load libmcprice (set MCPRICE_LIBRARY to its path, or "
                       "install it where the loader or pkg-config finds it); tried: " +

@@ -114,6 +114,12 @@ def test_errors_carry_the_library_message():
         mcprice.price(market(), book(), paths=1, backend="cpu")
     with pytest.raises(TypeError):
         mcprice.price(42, book())
+    with pytest.raises(ValueError, match="seed"):      # not wrapped to 64 bits
+        mcprice.price(market(), book(), seed=2**64 + 3, backend="cpu")
+    with pytest.raises(ValueError, match="devices"):
+        mcprice.price(market(), book(), devices=[0, 2**32], backend="cpu")
+    with pytest.raises(ValueError, match="greek_method"):
+        mcprice.price(market(), book(), greek_method="bogus")
 
 
 def test_a_missing_library_is_a_clear_import_error():
