@@ -347,7 +347,7 @@ static int parse_args(char **argv, price_opts *o)
       cli_error("--%s: given twice", options[k].name);
       return CLI_EXIT_USAGE;
     }
-    o->given |= 1u << k;
+    o->given |= UINT64_C(1) << k;
     int bad = 0;
     switch (k) {
     case O_MARKET:
