@@ -131,6 +131,8 @@ typedef struct sink {
 
 static void put(sink *s, const void *v, size_t n)
 {
+  if (n == 0) /* v may be NULL then (no annex) */
+    return;
   if (s->failed || !mcpi_grow((void **)&s->b, &s->cap, s->n + n, 1)) {
     s->failed = 1;
     return;
