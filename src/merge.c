@@ -4,7 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include "context.h"
+#include "results.h"
+#include "scenario.h"
 #include "slice.h"
+
+void mcpi_set_seconds(mcp_results *r, mcp_scenario_results *sr, double seconds)
+{
+  if (r)
+    r->seconds = seconds;
+  for (size_t i = 0; sr && i < sr->n[0] * sr->n[1] * sr->n[2]; i++)
+    sr->point[i]->seconds = seconds;
+}
 
 const mcp_partial *mcpi_slicing_first(const mcpi_slicing *sl) { return sl->in[0]; }
 

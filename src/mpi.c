@@ -6,8 +6,7 @@
 #include <string.h>
 #include "context.h"
 #include "mcprice_mpi.h"
-#include "results.h"
-#include "scenario.h"
+#include "slice.h"
 
 /* Each rank's outcome: a status and the length of what it sends (its
  * partial's bytes, or its message). */
@@ -128,14 +127,9 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
   MPI_Bcast(msg, sizeof msg, MPI_CHAR, root, comm);
   if (f != MCP_OK)
     snprintf(ctx->err, sizeof ctx->err, "%s", msg);
-  else if (rank == root) { /* the call's time, not the sum of the ranks' */
-    double t = MPI_Wtime() - t0;
-    if (results && *results)
-      (*results)->seconds = t;
-    mcp_scenario_results *sr = scenario_results ? *scenario_results : NULL;
-    for (size_t i = 0; sr && i < sr->n[0] * sr->n[1] * sr->n[2]; i++)
-      sr->point[i]->seconds = t;
-  }
+  else if (rank == root) /* the call's time, not the sum of the ranks' */
+    mcpi_set_seconds(results ? *results : NULL, scenario_results ? *scenario_results : NULL,
+                     MPI_Wtime() - t0);
   free(bytes);
   free(all);
   free(count);

@@ -96,6 +96,8 @@ mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
                             const mcp_portfolio *portfolio, const mcp_greeks *greeks,
                             const mcp_scenarios *scenarios, unsigned k, unsigned n,
                             mcpi_setup **keep, mcp_partial **partial);
+/* A merged call's time into its results (or every point's of a grid). */
+void mcpi_set_seconds(mcp_results *r, mcp_scenario_results *sr, double seconds);
 /* mcp_partials_merge with a kept setup of the same pricing (keep may be
  * NULL). */
 mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,

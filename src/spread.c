@@ -7,8 +7,6 @@
 #include <string.h>
 #include <time.h>
 #include "context.h"
-#include "results.h"
-#include "scenario.h"
 #include "slice.h"
 
 /* MCP_SLICES_PER_DEVICE: enough that a fast device takes more slices than
@@ -129,14 +127,8 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
   if (st == MCP_OK)
     st = mcpi_partials_merge(ctx, m, p, g, s, x.parts, x.nslices, &w[0].keep, results,
                              sresults);
-  if (st == MCP_OK) { /* the call's time, not the sum of its slices' */
-    double t = now() - t0;
-    if (results && *results)
-      (*results)->seconds = t;
-    mcp_scenario_results *r = sresults ? *sresults : NULL;
-    for (size_t i = 0; r && i < r->n[0] * r->n[1] * r->n[2]; i++)
-      r->point[i]->seconds = t;
-  }
+  if (st == MCP_OK) /* the call's time, not the sum of its slices' */
+    mcpi_set_seconds(results ? *results : NULL, sresults ? *sresults : NULL, now() - t0);
   for (unsigned k = 0; x.parts && k < x.nslices; k++)
     mcp_partial_destroy(x.parts[k]);
   for (size_t i = 0; w && i < nw; i++) {
