@@ -48,7 +48,7 @@ static void tile_split(size_t n, split *s)
   mcpi_plan plan;
   char err[MCPI_ERRLEN];
   bench_asian_book(&m, &p, n);
-  mcpi_plan_build(m, p, &plan, err);
+  mcpi_plan_build(m, p, NULL, &plan, err);
   const mcpi_job *j = &plan.jobs[0];
   mcpi_job_view v = bench_device_view(j);
   double *z, *pay;

@@ -211,3 +211,13 @@ int bench_same_results(const mcp_results *a, const mcp_results *b)
   mcp_results_total(b, &y);
   return memcmp(&x, &y, sizeof x) == 0;
 }
+
+void bench_use_options(mcp_context *ctx, mcp_run_options *o, mcp_status st)
+{
+  if (st != 0 || mcp_context_set_options(ctx, o) != MCP_OK) {
+    fprintf(stderr, "run options: %s%s\n", st ? mcp_run_options_last_error(o) : "",
+            st ? "" : mcp_context_last_error(ctx));
+    exit(1);
+  }
+  mcp_run_options_destroy(o);
+}

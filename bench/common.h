@@ -26,6 +26,9 @@ void bench_asian_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
 mcp_status bench_mixed_book(mcp_market **m, mcp_portfolio **p, uint64_t paths);
 /* Whether two results hold the same bits, trade by trade and in total. */
 int bench_same_results(const mcp_results *a, const mcp_results *b);
+/* Gives ctx the options o, which the setters' statuses st (0 each) built,
+ * and frees o; exits on a refusal. */
+void bench_use_options(mcp_context *ctx, mcp_run_options *o, mcp_status st);
 /* Median seconds (mcp_results_seconds) of repeats pricings after warm
  * warm-up ones, at most 16, and the first trade's price; a negative number,
  * with the error on stderr after who, on failure. */

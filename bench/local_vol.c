@@ -57,8 +57,11 @@ static double time_price(mcp_backend b, const mcp_market *m, uint64_t paths, mcp
   mcp_portfolio_add_asian(p, "asian", "U", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS, fix, 1.0,
                           1);
   mcp_portfolio_set_paths(p, paths);
-  mcp_portfolio_set_normals(p, normals);
-  mcp_portfolio_set_prefetch(p, strategy, 4, 1);
+  mcp_run_options *o = NULL;
+  mcp_status st = mcp_run_options_create(&o);
+  st = st ? st : mcp_run_options_set_normals(o, normals);
+  st = st ? st : mcp_run_options_set_prefetch(o, strategy, 4, 1);
+  bench_use_options(ctx, o, st);
   double t = bench_time_price(ctx, m, p, 1, REPEATS, price, "local_vol");
   mcp_portfolio_destroy(p);
   mcp_context_destroy(ctx);

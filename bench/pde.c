@@ -216,14 +216,10 @@ static double time_fused(device_batch *d, int reps)
 
 /* count options on ACME (S 100, r 5%, q 2%, vol 25%): strikes 80 .. 120,
  * maturities 0.25 .. 2; the first is the K 100, T 1 one. */
-static mcp_portfolio *option_book(mcp_product product, int count, const mcp_pde_settings *s)
+static mcp_portfolio *option_book(mcp_product product, int count)
 {
   mcp_portfolio *p;
   mcp_portfolio_create(&p);
-  if (mcp_portfolio_set_pde(p, s) != MCP_OK) {
-    printf("settings: %s\n", mcp_portfolio_last_error(p));
-    exit(1);
-  }
   for (int i = 0; i < count; i++) {
     mcp_trade t;
     char id[16];
@@ -249,10 +245,11 @@ static mcp_market *acme(void)
   return mk;
 }
 
-static void plan_on_device(device_batch *d, const mcp_market *mk, const mcp_portfolio *p)
+static void plan_on_device(device_batch *d, const mcp_market *mk, const mcp_portfolio *p,
+                           const mcp_pde_settings *s)
 {
   char err[512];
-  if (mcpi_pde_plan(mk, p, &d->b, err) != MCP_OK) {
+  if (mcpi_pde_plan(mk, p, s, &d->b, err) != MCP_OK) {
     printf("plan: %s\n", err);
     exit(1);
   }
@@ -355,9 +352,9 @@ static void solver_table(void)
   s.space_points = SYS_N;
   s.time_steps = MARCH_STEPS;
   s.rannacher = 0;
-  mcp_portfolio *p = option_book(MCP_PRODUCT_EUROPEAN, SYSTEMS, &s);
+  mcp_portfolio *p = option_book(MCP_PRODUCT_EUROPEAN, SYSTEMS);
   device_batch db;
-  plan_on_device(&db, mk, p);
+  plan_on_device(&db, mk, p, &s);
   double fused = time_fused(&db, 5);
   printf("march of %d Crank-Nicolson steps:\n", MARCH_STEPS);
   printf("  a sweep launch + mcprice solve a step:  %8.2f ms\n", bench_median(march[0], 3));
@@ -398,11 +395,17 @@ static double crr_put(double S, double K, double T, double r, double q, double v
 }
 
 static double price_book(mcp_backend backend, const mcp_market *mk, mcp_portfolio *p,
-                         double *first)
+                         const mcp_pde_settings *grid, double *first)
 {
   mcp_context *ctx;
   mcp_results *r;
-  mcp_context_create(&ctx, backend);
+  mcp_run_options *o = NULL;
+  mcp_status st = mcp_run_options_create(&o);
+  if (mcp_context_create(&ctx, backend) != MCP_OK) {
+    printf("no %s context\n", mcp_backend_name(backend));
+    exit(1);
+  }
+  bench_use_options(ctx, o, st ? st : mcp_run_options_set_pde(o, grid));
   double t0 = now();
   if (mcp_price(ctx, mk, p, &r) != MCP_OK) {
     printf("mcp_price: %s\n", mcp_context_last_error(ctx));
@@ -449,22 +452,22 @@ static void american_table(void)
     s.rannacher = s.scheme == MCP_PDE_EXPLICIT ? 0 : 2;
     s.stencil = cfg[c].st;
     s.coarsening = cfg[c].c;
-    mcp_portfolio *p = option_book(MCP_PRODUCT_AMERICAN, AMERICANS, &s);
+    mcp_portfolio *p = option_book(MCP_PRODUCT_AMERICAN, AMERICANS);
     device_batch db;
-    plan_on_device(&db, mk, p);
+    plan_on_device(&db, mk, p, &s);
     double kernel = time_fused(&db, 5);
     unsigned steps = (unsigned)db.b.grid[0].steps;
     batch_free(&db);
     double first, times[3];
-    price_book(MCP_BACKEND_CUDA, mk, p, &first); /* warm-up */
+    price_book(MCP_BACKEND_CUDA, mk, p, &s, &first); /* warm-up */
     for (int r = 0; r < 3; r++)
-      times[r] = price_book(MCP_BACKEND_CUDA, mk, p, &first);
+      times[r] = price_book(MCP_BACKEND_CUDA, mk, p, &s, &first);
     double sec = bench_median(times, 3), cpu = 0;
     mcp_portfolio_destroy(p);
     if (c == 0 || c == 5) {
       double f2;
-      p = option_book(MCP_PRODUCT_AMERICAN, CPU_SLICE, &s);
-      cpu = price_book(MCP_BACKEND_CPU, mk, p, &f2) * AMERICANS / CPU_SLICE;
+      p = option_book(MCP_PRODUCT_AMERICAN, CPU_SLICE);
+      cpu = price_book(MCP_BACKEND_CPU, mk, p, &s, &f2) * AMERICANS / CPU_SLICE;
       mcp_portfolio_destroy(p);
     }
     printf("%-15s %5u %6u %-8s %1d %9.2f %11.0f %9.4f %11.0f %10.2f %11.2e\n",

@@ -81,14 +81,23 @@ static cell time_book(mcp_context *ctx, const mcp_market *m, const mcp_portfolio
   return (cell){bench_median(t, REPEATS) * 1e3, e.price, e.std_error};
 }
 
+/* ctx's normals and precision from now on. */
+static void kernel_options(mcp_context *ctx, mcp_normals normals, mcp_precision prec)
+{
+  mcp_run_options *o = NULL;
+  mcp_status st = mcp_run_options_create(&o);
+  st = st ? st : mcp_run_options_set_normals(o, normals);
+  st = st ? st : mcp_run_options_set_precision(o, prec);
+  bench_use_options(ctx, o, st);
+}
+
 static cell time_mcprice(mcp_context *ctx, mcp_normals normals, mcp_precision prec,
                          uint64_t paths)
 {
   mcp_market *m;
   mcp_portfolio *p;
   bench_asian_book(&m, &p, paths);
-  mcp_portfolio_set_normals(p, normals);
-  mcp_portfolio_set_precision(p, prec);
+  kernel_options(ctx, normals, prec);
   cell c = time_book(ctx, m, p);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
@@ -296,14 +305,14 @@ int main(int argc, char **argv)
   mcp_portfolio *pf;
   heston_book(&m, &pf);
   for (int n = 0; n < 2; n++) {
-    mcp_portfolio_set_normals(pf, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED);
+    kernel_options(ctx, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED, MCP_DOUBLE);
     heston[n] = time_book(ctx, m, pf);
   }
   mcp_portfolio_destroy(pf);
   mcp_market_destroy(m);
   if (bench_mixed_book(&m, &pf, BENCH_MIXED_PATHS) == MCP_OK)
     for (int n = 0; n < 2; n++) {
-      mcp_portfolio_set_normals(pf, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED);
+      kernel_options(ctx, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED, MCP_DOUBLE);
       mixed[n] = time_book(ctx, m, pf);
     }
   mcp_portfolio_destroy(pf);

@@ -63,7 +63,7 @@ static int setup(bench *b, mcp_precision prec, size_t n)
   mcpi_plan plan;
   char err[MCPI_ERRLEN];
   bench_asian_book(&m, &p, n);
-  if (mcpi_plan_build(m, p, &plan, err) != MCP_OK) {
+  if (mcpi_plan_build(m, p, NULL, &plan, err) != MCP_OK) {
     fprintf(stderr, "prefetch: %s\n", err);
     return -1;
   }

@@ -116,7 +116,7 @@ static mcp_market *product_market(void)
   return m;
 }
 
-static mcp_portfolio *product_portfolio(const product_case *c, mcp_placement place)
+static mcp_portfolio *product_portfolio(const product_case *c)
 {
   double fix[256];
   mcp_portfolio *p = NULL;
@@ -143,8 +143,7 @@ static mcp_portfolio *product_portfolio(const product_case *c, mcp_placement pla
     t.local_cap = 0.05;
   }
   if (!ok(mcp_portfolio_create(&p), "portfolio") || !ok(mcp_portfolio_add_trade(p, &t), "trade") ||
-      !ok(mcp_portfolio_set_paths(p, PRODUCT_PATHS), "paths") ||
-      !ok(mcp_portfolio_set_placement(p, place), "placement"))
+      !ok(mcp_portfolio_set_paths(p, PRODUCT_PATHS), "paths"))
     exit(1);
   return p;
 }
@@ -153,7 +152,10 @@ static mcp_portfolio *product_portfolio(const product_case *c, mcp_placement pla
 static double time_product(mcp_context *ctx, const mcp_market *m, const product_case *c,
                            mcp_placement place, double *price)
 {
-  mcp_portfolio *p = product_portfolio(c, place);
+  mcp_portfolio *p = product_portfolio(c);
+  mcp_run_options *o = NULL;
+  mcp_status st = mcp_run_options_create(&o);
+  bench_use_options(ctx, o, st ? st : mcp_run_options_set_placement(o, place));
   double s[PRODUCT_REPS];
   for (int r = -1; r < PRODUCT_REPS; r++) {
     mcp_results *res = NULL;
@@ -177,10 +179,10 @@ static double time_product(mcp_context *ctx, const mcp_market *m, const product_
 static void time_kernels(const mcp_market *m, const product_case *c,
                          const mcp_placement places[3], double ms[3], int *same)
 {
-  mcp_portfolio *p = product_portfolio(c, MCP_PLACEMENT_AUTO);
+  mcp_portfolio *p = product_portfolio(c);
   mcpi_plan plan;
   char err[MCPI_ERRLEN];
-  if (mcpi_plan_build(m, p, &plan, err) != MCP_OK) {
+  if (mcpi_plan_build(m, p, NULL, &plan, err) != MCP_OK) {
     fprintf(stderr, "private: %s\n", err);
     exit(1);
   }

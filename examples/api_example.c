@@ -34,6 +34,7 @@ static double bs_call_delta(double s, double k, double r, double q, double v, do
 int main(void)
 {
   mcp_context *ctx = NULL;
+  mcp_run_options *how = NULL;
   mcp_market *mkt = NULL;
   mcp_portfolio *book = NULL;
   mcp_greeks *greeks = NULL;
@@ -41,7 +42,11 @@ int main(void)
   double monthly[12];
   for (int i = 0; i < 12; i++)
     monthly[i] = (i + 1) / 12.0;
-  int bad = check(mcp_context_create(&ctx, MCP_BACKEND_AUTO), "context", NULL) ||
+  /* how to run, apart from the book: a GPU if there is one, double paths */
+  int bad = check(mcp_run_options_create(&how), "run options", NULL) ||
+            check(mcp_run_options_set_precision(how, MCP_DOUBLE), "precision",
+                  mcp_run_options_last_error(how)) ||
+            check(mcp_context_create_with_options(&ctx, how), "context", NULL) ||
             check(mcp_market_create(&mkt), "market", NULL) ||
             check(mcp_market_add_black_scholes(mkt, "ACME", 100.0, 0.03, 0.01, 0.2), "underlying",
                   mcp_market_last_error(mkt)) ||
@@ -98,5 +103,6 @@ int main(void)
   mcp_portfolio_destroy(book);
   mcp_market_destroy(mkt);
   mcp_context_destroy(ctx);
+  mcp_run_options_destroy(how);
   return bad;
 }

@@ -19,6 +19,7 @@ typedef struct mcpi_run {
   mcpi_tree **trees; /* trees[job][rep]: the slice's chunk sums of the job's columns */
   const uint64_t *range; /* the slice's units of job ji: range[2 ji] .. range[2 ji + 1] - 1 */
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
+  mcp_normals normals;      /* fused or stored (GPU) */
   double work_done, work_total; /* path-elements, for progress */
   mcpi_greek_run *greeks;    /* the variants of the jobs' passes, or NULL */
 } mcpi_run;

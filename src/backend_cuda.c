@@ -549,7 +549,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
   gpu_job g = {.run = run, .j = j, .kopt = run->kopt};
   /* Longstaff-Schwartz jobs run their own kernel, on stored normals */
-  g.kopt.fused = run->portfolio->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
+  g.kopt.fused = run->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
   g.kopt.small = mcpi_job_small(j);
   if (MCPI_ASSETS_KIND(j->nassets, j->model) == 2) /* its kernels read no ring (path_kernel.cuh) */
     g.kopt.strategy = MCP_PREFETCH_NONE;

@@ -1,8 +1,9 @@
-/* context.c: creating a context and choosing its backend. */
+/* context.c: creating a context, its backend, devices, tiles and blocks. */
 #include <stdlib.h>
 #include <string.h>
 #include "context.h"
 #include "names.h"
+#include "validate.h"
 
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 
@@ -36,6 +37,7 @@ mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
     backend = mcp_device_count() > 0 ? MCP_BACKEND_CUDA : MCP_BACKEND_CPU;
   c->backend = backend;
   c->block = MCPI_DEFAULT_BLOCK;
+  mcpi_settings_init(&c->run);
   *ctx = c;
   return MCP_OK;
 }
@@ -58,10 +60,10 @@ mcp_status mcp_context_set_tile_paths(mcp_context *ctx, uint64_t paths)
 {
   if (!ctx)
     return MCP_ERR_ARGUMENT;
-  if (paths % MCP_CHUNK_PATHS || paths > (UINT64_C(1) << 32))
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
-                     "tile paths: expected 0 or a multiple of %d up to 2^32, got %llu",
-                     MCP_CHUNK_PATHS, (unsigned long long)paths);
+  const char *why = mcpi_check_tile_paths(paths);
+  if (why)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "tile paths: expected %s, got %llu", why,
+                     (unsigned long long)paths);
   ctx->tile_paths = paths;
   return MCP_OK;
 }
@@ -70,9 +72,9 @@ mcp_status mcp_context_set_block_size(mcp_context *ctx, int threads)
 {
   if (!ctx)
     return MCP_ERR_ARGUMENT;
-  if (threads < 32 || threads > 1024 || threads % 32)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
-                     "block size: expected a multiple of 32 from 32 to 1024, got %d", threads);
+  const char *why = mcpi_check_block_size(threads);
+  if (why)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "block size: expected %s, got %d", why, threads);
   ctx->block = threads;
   return MCP_OK;
 }

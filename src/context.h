@@ -2,7 +2,7 @@
 #ifndef MCP_CONTEXT_H
 #define MCP_CONTEXT_H
 
-#include "error.h"
+#include "run_options.h"
 
 #define MCPI_DEFAULT_BLOCK 128
 #define MCPI_DEV_SLOTS 40 /* device buffers a context keeps (backend_cuda.c) */
@@ -11,6 +11,7 @@ struct mcp_context {
   mcp_backend backend; /* resolved: cpu or cuda */
   uint64_t tile_paths; /* 0: sized to memory */
   int block;
+  mcpi_settings run; /* the kernels' and grids' options (mcp_context_set_options) */
   int device;
   int *devices; /* mcp_context_set_devices: ndevices > 1 spreads slices over them */
   size_t ndevices;
@@ -22,6 +23,9 @@ struct mcp_context {
   void *dev[MCPI_DEV_SLOTS];
   size_t dev_bytes[MCPI_DEV_SLOTS];
 };
+
+/* The settings of a run of p on ctx (mcpi_settings_resolve). */
+void mcpi_context_settings(const mcp_context *ctx, const mcp_portfolio *p, mcpi_settings *out);
 
 /* Frees the device buffers a context keeps (nothing without CUDA). */
 void mcpi_cuda_release(mcp_context *ctx);

@@ -109,33 +109,35 @@ static void trade(hash *x, const mcpi_trade *t)
   f64s(x, t->initial, t->nassets);
 }
 
-static void portfolio(hash *x, const mcp_portfolio *p)
+static void portfolio(hash *x, const mcp_portfolio *p, const mcpi_settings *set)
 {
   u64(x, p->n);
   for (size_t i = 0; i < p->n; i++)
     trade(x, &p->t[i]);
-  /* what changes prices; not the backend (the partial keeps its own), the
-   * prefetch strategy, placement or normals, which do not */
+  /* what changes prices, the run options' precision and grid numerics
+   * among them; not the backend (the partial keeps its own), the prefetch
+   * strategy, placement or normals, which do not */
+  const mcp_pde_settings *pde = &set->pde;
   const uint64_t e[] = {p->paths, p->seed, p->steps_per_year, p->regression_paths,
-                        p->precision, (uint64_t)p->methods, p->scramblings, p->heston,
-                        p->pde.scheme, (uint64_t)p->pde.stencil_points, p->pde.space_points,
-                        p->pde.time_steps, p->pde.rannacher};
+                        set->precision, (uint64_t)p->methods, p->scramblings, p->heston,
+                        pde->scheme, (uint64_t)pde->stencil_points, pde->space_points,
+                        pde->time_steps, pde->rannacher};
   for (size_t i = 0; i < sizeof e / sizeof *e; i++)
     u64(x, e[i]);
   for (int k = 0; k < MCP_PRODUCT_COUNT; k++)
     u64(x, (uint64_t)p->engine[k]);
   f64s(x, p->grid, p->ngrid);
-  f64(x, p->pde.width);
+  f64(x, pde->width);
   f64(x, p->origin);
 }
 
-uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *g,
-                     const mcp_scenarios *s)
+uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcpi_settings *set,
+                     const mcp_greeks *g, const mcp_scenarios *s)
 {
   hash x = {0x243f6a8885a308d3u};
   u64(&x, (uint64_t)mcp_version_number());
   market(&x, m);
-  portfolio(&x, p);
+  portfolio(&x, p, set);
   u64(&x, g != NULL);
   for (int k = 0; g && k < MCP_GREEK_COUNT; k++) {
     u64(&x, (uint64_t)g->want[k]);

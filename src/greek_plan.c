@@ -103,8 +103,8 @@ enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4 };
  * where they apply, spot bumps as scaled paths where the payoff can be
  * evaluated on those (products/greeks.h); 0 when every Greek of the trade needs
  * revaluations, -1 when out of memory. */
-static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
-                   size_t t, const mcpi_trade *tr)
+static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
+                   const mcp_greeks *req, size_t t, const mcpi_trade *tr)
 {
   mcpi_job *j = b->j;
   mcpi_payoff_spec *s = &j->spec[t];
@@ -126,7 +126,7 @@ static int in_pass(builder *b, const mcp_market *m, const mcp_portfolio *p, cons
   /* vega and rho on the path: double single-asset paths (the _g body); vega
    * where the volatility is constant within steps, and not through a BGK
    * barrier, whose shift moves with the volatility */
-  int rates = !multi && !req->bump_only && p->precision == MCP_DOUBLE;
+  int rates = !multi && !req->bump_only && precision == MCP_DOUBLE;
   int bgk = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BGK;
   int vega = rates && req->want[MCP_GREEK_VEGA] && j->model != MCPI_MODEL_HESTON &&
              flat_within_steps(j) && !bgk;
@@ -282,7 +282,7 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
   int ok = 1, *done = calloc(j->nreal + 1, sizeof *done);
   ok = done != NULL;
   for (size_t t = 0; t < j->nreal && ok; t++) /* the portfolio's trades (plan.h) */
-    ok = (done[t] = in_pass(&b, m, p, g->req, t, &p->t[j->trade[t]])) >= 0;
+    ok = (done[t] = in_pass(&b, m, g->set->precision, g->req, t, &p->t[j->trade[t]])) >= 0;
   b.j->nin = b.nest;
   for (size_t t = 0; t < j->nreal && ok; t++)
     ok = bumped(&b, g, m, t, done[t]);
@@ -336,7 +336,7 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
   }
   const mcp_market *vm = v->market ? v->market : m;
   const mcp_portfolio *vp = v->portfolio ? v->portfolio : p;
-  if (st == MCP_OK && v->mc && (st = mcpi_plan_build(vm, vp, &v->plan, err)) == MCP_OK &&
+  if (st == MCP_OK && v->mc && (st = mcpi_plan_build(vm, vp, &g->set->pde, &v->plan, err)) == MCP_OK &&
       !same_jobs(base, &v->plan))
     st = v->kind == MCPI_VAR_THETA
              ? mcpi_fail(err, MCP_ERR_INPUT, "theta: a bump of %g years changes the simulation "
@@ -344,7 +344,7 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
              : mcpi_fail(err, MCP_ERR_INPUT, "a shifted market changes how some trade's paths "
                          "are simulated; expected smaller shifts");
   if (st == MCP_OK && v->pde)
-    st = mcpi_pde_plan(vm, vp, &v->grid, err);
+    st = mcpi_pde_plan(vm, vp, &g->set->pde, &v->grid, err);
   return st;
 }
 
@@ -365,11 +365,12 @@ static int vol_reaches_zero(const mcp_market *m, const unsigned char *used)
   return 0;
 }
 
-mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
-                              mcpi_plan *plan, const mcpi_pde_batch *grid, mcpi_greek_run *g,
-                              char *err)
+mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
+                              const mcpi_settings *set, const mcp_greeks *req, mcpi_plan *plan,
+                              const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err)
 {
   memset(g, 0, sizeof *g);
+  g->set = set;
   g->req = req;
   g->var = calloc(4 * m->n + MCPI_VAR_KINDS, sizeof *g->var); /* spots and vols by asset */
   g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
@@ -435,10 +436,11 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const
 }
 
 mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *m,
-                              const mcp_portfolio *p, mcpi_plan *plan,
+                              const mcp_portfolio *p, const mcpi_settings *set, mcpi_plan *plan,
                               const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err)
 {
   memset(g, 0, sizeof *g);
+  g->set = set;
   if (!(g->var = calloc(n ? n : 1, sizeof *g->var))) {
     for (size_t k = 0; k < n; k++)
       mcp_market_destroy(markets[k]);

@@ -43,6 +43,7 @@ typedef struct mcpi_pde_greek {
 } mcpi_pde_greek;
 
 typedef struct mcpi_greek_run {
+  const mcpi_settings *set; /* the run's (its variants' plans and grids follow them) */
   const mcp_greeks *req;
   unsigned char *used;      /* market underlyings some trade uses (the shifts' scope) */
   double theta_h;           /* theta's bump: the request's, at most half a uniform step */
@@ -58,16 +59,16 @@ typedef struct mcpi_greek_run {
 /* Decides every Monte Carlo trade's estimators and the variants they need,
  * sets the base plan's jobs' estimator columns and passes, and builds the
  * variants' markets, plans and PDE batches. */
-mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *req,
-                              mcpi_plan *plan, const mcpi_pde_batch *grid, mcpi_greek_run *g,
-                              char *err);
+mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
+                              const mcpi_settings *set, const mcp_greeks *req, mcpi_plan *plan,
+                              const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err);
 /* Lays out the revaluation of the portfolio in each of the n markets (which
  * the run takes over) on the normals of the base market's paths: every job
  * has a pass a market, and an estimator (Greek MCP_GREEK_COUNT, a = the
  * market's index) a market and trade, and a market and book (trade -1),
  * that is the pass's payoff itself. */
 mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *m,
-                              const mcp_portfolio *p, mcpi_plan *plan,
+                              const mcp_portfolio *p, const mcpi_settings *set, mcpi_plan *plan,
                               const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err);
 void mcpi_greeks_free(mcpi_greek_run *g);
 

@@ -3,20 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "load_json.h"
-#include "prefetch.h"
+#include "load_run_options.h"
 #include "portfolio.h"
 #include "validate.h"
 
 static const char *const top_keys[] = {"run", "trades"};
-static const char *const run_keys[] = {"paths",    "seed",      "steps_per_year", "grid",
-                                       "backend",  "precision", "prefetch",
-                                       "prefetch_distance", "padding", "methods",
-                                       "scramblings", "heston_scheme", "pde", "placement",
-                                       "normals", "regression_paths"};
-static const char *const pde_keys[] = {"scheme", "stencil_points", "space_points", "time_steps",
-                                       "rannacher", "width", "stencil", "coarsening",
-                                       "products"};
 static const char *const schedule_keys[] = {"first", "last", "count"};
 
 /* The fields of a trade, each with the products (bits 1 << mcp_product)
@@ -72,13 +63,6 @@ static const mcpi_json_choice exercise_payoffs[] = {{"basket", MCP_PRODUCT_BASKE
                                                     {NULL, 0}};
 static const mcpi_json_choice engines[] = {{"mc", MCP_ENGINE_MC}, {"pde", MCP_ENGINE_PDE},
                                            {NULL, 0}};
-static const mcpi_json_choice pde_schemes[] = {{"crank-nicolson", MCP_PDE_CRANK_NICOLSON},
-                                               {"explicit", MCP_PDE_EXPLICIT},
-                                               {NULL, 0}};
-static const mcpi_json_choice stencils[] = {{"regcache", MCP_STENCIL_REGCACHE},
-                                            {"smem", MCP_STENCIL_SMEM},
-                                            {"global", MCP_STENCIL_GLOBAL},
-                                            {NULL, 0}};
 static const mcpi_json_choice types[] = {{"call", MCP_CALL}, {"put", MCP_PUT}, {NULL, 0}};
 static const mcpi_json_choice averages[] = {
     {"arithmetic", MCP_ARITHMETIC}, {"geometric", MCP_GEOMETRIC}, {NULL, 0}};
@@ -102,39 +86,6 @@ static const mcpi_json_choice methods[] = {{"antithetic", MCP_ANTITHETIC},
                                            {NULL, 0}};
 static const mcpi_json_choice schemes[] = {
     {"qe", MCP_HESTON_QE}, {"euler", MCP_HESTON_EULER}, {NULL, 0}};
-static const mcpi_json_choice backends[] = {
-    {"auto", MCP_BACKEND_AUTO}, {"cpu", MCP_BACKEND_CPU}, {"cuda", MCP_BACKEND_CUDA}, {NULL, 0}};
-
-static const mcpi_json_choice placements[] = {{"auto", MCP_PLACEMENT_AUTO},
-                                              {"registers", MCP_PLACEMENT_REGISTERS},
-                                              {"local", MCP_PLACEMENT_LOCAL},
-                                              {"shared", MCP_PLACEMENT_SHARED},
-                                              {NULL, 0}};
-static const mcpi_json_choice normals_modes[] = {
-    {"fused", MCP_NORMALS_FUSED}, {"stored", MCP_NORMALS_STORED}, {NULL, 0}};
-static const mcpi_json_choice precisions[] = {
-    {"double", MCP_DOUBLE}, {"float", MCP_FLOAT}, {NULL, 0}};
-static const mcpi_json_choice strategies[] = {{"none", MCP_PREFETCH_NONE},
-                                              {"unroll", MCP_PREFETCH_UNROLL},
-                                              {"scalar-batch", MCP_PREFETCH_SCALAR_BATCH},
-                                              {"smem-batch", MCP_PREFETCH_SMEM_BATCH},
-                                              {"scalar-rolling", MCP_PREFETCH_SCALAR_ROLLING},
-                                              {"smem-rolling", MCP_PREFETCH_SMEM_ROLLING},
-                                              {"smem-async", MCP_PREFETCH_SMEM_ASYNC},
-                                              {NULL, 0}};
-
-static const char *check_distance(uint64_t d)
-{
-  return d <= 16 && mcpi_prefetch_distance_index((int)d) >= 0
-             ? NULL
-             : "one of " MCPI_PREFETCH_DISTANCES_TEXT;
-}
-
-static const char *check_padding(uint64_t p)
-{
-  return p <= MCPI_MAX_PADDING ? NULL : "an integer from 0 to 32, or \"interleaved\"";
-}
-
 #define FIXINGS_WHAT "an array of times or an object {first, last, count}"
 
 #define ASSETS_WHAT "an array of 2 to 16 underlying names"
@@ -470,106 +421,53 @@ static mcp_status read_pde_products(const mcpi_json_doc *d, const mcpi_json_path
   return MCP_OK;
 }
 
-static mcp_status read_pde(const mcpi_json_doc *d, const mcpi_json_path *run_path, json_t *run,
-                           mcp_portfolio *pf)
-{
-  const mcpi_json_path path = {run_path, "pde", 0};
-  const char *what = "an object of finite-difference settings";
-  mcp_pde_settings s;
-  mcp_portfolio_pde(pf, &s);
-  uint64_t points = (uint64_t)s.stencil_points, nodes = s.space_points, steps = s.time_steps,
-           rannacher = s.rannacher, coarsening = (uint64_t)s.coarsening;
-  int scheme = s.scheme, stencil = s.stencil;
-  json_t *pde;
-  mcp_status st = mcpi_json_member(d, run_path, run, "pde", MCPI_OPTIONAL, what, &pde);
-  if (st != MCP_OK || !pde)
-    return st;
-  if ((st = mcpi_json_object(d, &path, pde, what, pde_keys, MCPI_COUNT(pde_keys))) ||
-      (st = mcpi_json_enum(d, &path, pde, "scheme", MCPI_OPTIONAL, pde_schemes, &scheme)) ||
-      (st = mcpi_json_uint(d, &path, pde, "stencil_points", MCPI_OPTIONAL, mcpi_check_stencil_points,
-                           &points)) ||
-      (st = mcpi_json_uint(d, &path, pde, "space_points", MCPI_OPTIONAL, mcpi_check_space_points,
-                           &nodes)) ||
-      (st = mcpi_json_uint(d, &path, pde, "time_steps", MCPI_OPTIONAL, mcpi_check_time_steps,
-                           &steps)) ||
-      (st = mcpi_json_uint(d, &path, pde, "rannacher", MCPI_OPTIONAL, mcpi_check_rannacher,
-                           &rannacher)) ||
-      (st = mcpi_json_number(d, &path, pde, "width", MCPI_OPTIONAL, mcpi_check_width, &s.width)) ||
-      (st = mcpi_json_enum(d, &path, pde, "stencil", MCPI_OPTIONAL, stencils, &stencil)) ||
-      (st = mcpi_json_uint(d, &path, pde, "coarsening", MCPI_OPTIONAL, mcpi_check_coarsening,
-                           &coarsening)) ||
-      (st = read_pde_products(d, &path, pde, pf)))
-    return st;
-  s.scheme = (mcp_pde_scheme)scheme;
-  s.stencil_points = (int)points;
-  s.space_points = (unsigned)nodes;
-  s.time_steps = (unsigned)steps;
-  s.rannacher = (unsigned)rannacher;
-  s.stencil = (mcp_stencil)stencil;
-  s.coarsening = (int)coarsening;
-  if ((st = mcp_portfolio_set_pde(pf, &s)) != MCP_OK)
-    return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
-  return MCP_OK;
-}
-
 static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
 {
-  const mcpi_json_path path = {NULL, "run", 0}, grid_path = {&path, "grid", 0};
+  const mcpi_json_path path = {NULL, "run", 0}, grid_path = {&path, "grid", 0},
+                       pde_path = {&path, "pde", 0};
   uint64_t paths = mcp_portfolio_paths(pf), seed = mcp_portfolio_seed(pf), steps = 0;
-  int backend = mcp_portfolio_backend(pf), precision = mcp_portfolio_precision(pf);
-  mcp_prefetch pre;
-  int distance, padding;
-  mcp_portfolio_prefetch(pf, &pre, &distance, &padding);
-  int strategy = pre, methods = mcp_portfolio_methods(pf), scheme = pf->heston;
-  int placement = mcp_portfolio_placement(pf), normals = mcp_portfolio_normals(pf);
-  uint64_t dist = (uint64_t)distance, pad = padding < 0 ? 0 : (uint64_t)padding;
+  int methods = mcp_portfolio_methods(pf), scheme = pf->heston;
   uint64_t scramblings = pf->scramblings, regression = mcp_portfolio_regression_paths(pf);
-  json_t *run, *grid, *padv;
+  json_t *run, *grid, *pde;
+  mcp_run_options *o = NULL;
   const char *what = "an object of run settings";
   mcp_status st = mcpi_json_member(d, NULL, d->root, "run", MCPI_OPTIONAL, what, &run);
   if (st != MCP_OK || !run)
     return st;
-  if ((st = mcpi_json_object(d, &path, run, what, run_keys, MCPI_COUNT(run_keys))) ||
+  if ((st = mcpi_json_object(d, &path, run, what, mcpi_run_keys, mcpi_nrun_keys)) ||
       (st = mcpi_json_uint(d, &path, run, "paths", MCPI_OPTIONAL, mcpi_check_paths, &paths)) ||
       (st = mcpi_json_uint(d, &path, run, "seed", MCPI_OPTIONAL, check_seed, &seed)) ||
       (st = mcpi_json_uint(d, &path, run, "steps_per_year", MCPI_OPTIONAL,
                            mcpi_check_steps_per_year, &steps)) ||
-      (st = mcpi_json_enum(d, &path, run, "backend", MCPI_OPTIONAL, backends, &backend)) ||
-      (st = mcpi_json_enum(d, &path, run, "precision", MCPI_OPTIONAL, precisions, &precision)) ||
-      (st = mcpi_json_enum(d, &path, run, "prefetch", MCPI_OPTIONAL, strategies, &strategy)) ||
-      (st = mcpi_json_uint(d, &path, run, "prefetch_distance", MCPI_OPTIONAL, check_distance,
-                           &dist)) ||
       (st = read_methods(d, &path, run, &methods)) ||
       (st = mcpi_json_uint(d, &path, run, "scramblings", MCPI_OPTIONAL, check_scramblings,
                            &scramblings)) ||
       (st = mcpi_json_enum(d, &path, run, "heston_scheme", MCPI_OPTIONAL, schemes, &scheme)) ||
-      (st = mcpi_json_enum(d, &path, run, "placement", MCPI_OPTIONAL, placements, &placement)) ||
-      (st = mcpi_json_enum(d, &path, run, "normals", MCPI_OPTIONAL, normals_modes, &normals)) ||
       (st = mcpi_json_uint(d, &path, run, "regression_paths", MCPI_OPTIONAL,
-                           check_regression_paths, &regression)) ||
-      (st = read_pde(d, &path, run, pf)))
+                           check_regression_paths, &regression)))
     return st;
-  /* padding: an integer, or the name of the layout that needs none */
-  padv = json_object_get(run, "padding");
-  if (padv && json_is_string(padv) && strcmp(json_string_value(padv), "interleaved") == 0)
-    padding = MCP_PADDING_INTERLEAVED;
-  else if ((st = mcpi_json_uint(d, &path, run, "padding", MCPI_OPTIONAL, check_padding, &pad)))
+  /* how to run: kept on the portfolio for the deprecated path (run_options.h) */
+  if ((st = mcp_run_options_create(&o)) != MCP_OK)
+    return mcpi_json_fail_file(d, st, "out of memory");
+  st = mcpi_read_run_options(d, &path, run, o);
+  if (st == MCP_OK) {
+    pf->legacy = o->s;
+    if (o->s.given & MCPI_OPT_BACKEND)
+      pf->backend = o->backend;
+  }
+  mcp_run_options_destroy(o);
+  if (st != MCP_OK)
     return st;
-  else if (padv)
-    padding = (int)pad;
+  if ((pde = json_object_get(run, "pde")) && (st = read_pde_products(d, &pde_path, pde, pf)))
+    return st;
   if ((st = mcpi_json_array(d, &path, run, "grid", MCPI_OPTIONAL, 0, "an array of times",
                             &grid)))
     return st;
   if ((st = mcp_portfolio_set_paths(pf, paths)) || (st = mcp_portfolio_set_seed(pf, seed)) ||
       (st = mcp_portfolio_set_steps_per_year(pf, (unsigned)steps)) ||
-      (st = mcp_portfolio_set_backend(pf, (mcp_backend)backend)) ||
-      (st = mcp_portfolio_set_precision(pf, (mcp_precision)precision)) ||
-      (st = mcp_portfolio_set_prefetch(pf, (mcp_prefetch)strategy, (int)dist, padding)) ||
       (st = mcp_portfolio_set_methods(pf, methods)) ||
       (st = mcp_portfolio_set_scramblings(pf, (unsigned)scramblings)) ||
       (st = mcp_portfolio_set_heston_scheme(pf, (mcp_heston_scheme)scheme)) ||
-      (st = mcp_portfolio_set_placement(pf, (mcp_placement)placement)) ||
-      (st = mcp_portfolio_set_normals(pf, (mcp_normals)normals)) ||
       (st = mcp_portfolio_set_regression_paths(pf, regression)))
     return mcpi_json_fail(d, &path, 0, st, "%s", mcp_portfolio_last_error(pf));
   return grid ? read_grid(d, &grid_path, grid, pf) : MCP_OK;

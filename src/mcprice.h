@@ -53,6 +53,14 @@ extern "C" {
 #define MCP_VERSION_NUMBER \
   (MCP_VERSION_MAJOR * 10000 + MCP_VERSION_MINOR * 100 + MCP_VERSION_PATCH)
 
+/* Calls kept for one release after their replacement; the compiler warns
+ * at each use unless MCP_ALLOW_DEPRECATED is defined before this header. */
+#if defined(MCP_ALLOW_DEPRECATED) || !(defined(__GNUC__) || defined(__clang__))
+#define MCP_DEPRECATED(replacement)
+#else
+#define MCP_DEPRECATED(replacement) __attribute__((deprecated("use " replacement)))
+#endif
+
 typedef enum mcp_status {
   MCP_OK = 0,
   MCP_ERR_ARGUMENT,    /* an API argument is NULL, out of range or unknown */
@@ -77,6 +85,7 @@ typedef struct mcp_context mcp_context;
 typedef struct mcp_market mcp_market;
 typedef struct mcp_portfolio mcp_portfolio;
 typedef struct mcp_results mcp_results;
+typedef struct mcp_run_options mcp_run_options;
 
 /* ---- enumerations ------------------------------------------------------ */
 typedef enum mcp_backend {
@@ -279,7 +288,7 @@ mcp_status mcp_market_set_correlation(mcp_market *market, size_t n, const char *
 size_t mcp_market_size(const mcp_market *market);
 const char *mcp_market_last_error(const mcp_market *market);
 
-/* ---- portfolio: trades and run settings -------------------------------- */
+/* ---- portfolio: trades and what their prices mean ----------------------- */
 mcp_status mcp_portfolio_create(mcp_portfolio **portfolio);
 mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err,
                               size_t errlen);
@@ -505,9 +514,6 @@ typedef struct mcp_pde_settings {
   int coarsening;         /* outputs a thread: 1, 2, 4 or 8 (default 2) */
 } mcp_pde_settings;
 void mcp_pde_settings_init(mcp_pde_settings *settings);
-/* MCP_ERR_ARGUMENT, with a message naming the field, for a value out of range. */
-mcp_status mcp_portfolio_set_pde(mcp_portfolio *portfolio, const mcp_pde_settings *settings);
-void mcp_portfolio_pde(const mcp_portfolio *portfolio, mcp_pde_settings *settings);
 /* "crank-nicolson" or "explicit"; "regcache", "smem" or "global". */
 mcp_status mcp_pde_scheme_from_name(const char *name, mcp_pde_scheme *out);
 const char *mcp_pde_scheme_name(mcp_pde_scheme scheme);
@@ -530,19 +536,6 @@ mcp_status mcp_portfolio_set_seed(mcp_portfolio *portfolio, uint64_t seed);
 mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *portfolio, unsigned steps_per_year);
 /* Adds explicit simulation times (strictly increasing, > 0) to the event dates. */
 mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *portfolio, size_t n, const double *times);
-/* The backend the portfolio's run settings ask for (MCP_BACKEND_AUTO if none). */
-mcp_backend mcp_portfolio_backend(const mcp_portfolio *portfolio);
-mcp_status mcp_portfolio_set_backend(mcp_portfolio *portfolio, mcp_backend backend);
-/* Precision of the paths (default MCP_DOUBLE). */
-mcp_status mcp_portfolio_set_precision(mcp_portfolio *portfolio, mcp_precision precision);
-mcp_precision mcp_portfolio_precision(const mcp_portfolio *portfolio);
-/* Prefetch strategy of the GPU path kernel (default none); distance and
- * padding as described at mcp_prefetch.  MCP_ERR_ARGUMENT, with a message
- * listing the valid values, for anything else. */
-mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *portfolio, mcp_prefetch strategy,
-                                      int distance, int padding);
-void mcp_portfolio_prefetch(const mcp_portfolio *portfolio, mcp_prefetch *strategy,
-                            int *distance, int *padding);
 /* Where the GPU keeps the per-path arrays of Himalaya, cliquet,
  * moving-window and autocallable trades (the same bits every way; the CPU
  * ignores it):
@@ -569,8 +562,6 @@ typedef enum mcp_placement {
 #define MCP_MAX_REGISTER_ARRAY 16
 mcp_status mcp_placement_from_name(const char *name, mcp_placement *out);
 const char *mcp_placement_name(mcp_placement placement);
-mcp_status mcp_portfolio_set_placement(mcp_portfolio *portfolio, mcp_placement placement);
-mcp_placement mcp_portfolio_placement(const mcp_portfolio *portfolio);
 /* How the GPU path kernel gets its normals (the same bits either way; the CPU
  * accepts both and computes the same numbers under each):
  *   fused   (default) each thread computes its paths' normals of the canonical
@@ -581,11 +572,81 @@ mcp_placement mcp_portfolio_placement(const mcp_portfolio *portfolio);
 typedef enum mcp_normals { MCP_NORMALS_FUSED = 0, MCP_NORMALS_STORED } mcp_normals;
 mcp_status mcp_normals_from_name(const char *name, mcp_normals *out);
 const char *mcp_normals_name(mcp_normals normals);
-mcp_status mcp_portfolio_set_normals(mcp_portfolio *portfolio, mcp_normals normals);
-mcp_normals mcp_portfolio_normals(const mcp_portfolio *portfolio);
 uint64_t mcp_portfolio_paths(const mcp_portfolio *portfolio);
 uint64_t mcp_portfolio_seed(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_last_error(const mcp_portfolio *portfolio);
+
+/* ---- run options: how to run, apart from what to price ----------------- */
+/* A portfolio says what to price and what its numbers mean: the trades, and
+ * the estimator that defines each trade's Monte Carlo price to the bit (paths,
+ * seed, methods, scramblings, the regression's paths, the simulation times,
+ * the Heston scheme, the products' engines), so that a book file with its
+ * seed gives the same numbers on any machine.  The run options say how a
+ * machine computes them: backend, devices, tiles, blocks, the paths'
+ * precision, the normals' mode, the kernel's prefetch strategy, where the
+ * GPU keeps per-path arrays, the finite-difference grid's numerics.  Of
+ * these only precision (float paths' rounding) and the grid's numerics
+ * change prices; the rest change speed alone.  The Greeks' settings (which
+ * Greeks, bumps, methods) are a request of their own (mcp_greeks), passed
+ * with each call.
+ *
+ * An options object starts with every option unset (its default); a setter
+ * gives one.  A context takes the options given (mcp_context_set_options,
+ * mcp_context_create_with_options) and keeps them for every later call.
+ * Until the portfolio's deprecated run setters go (the next release), a
+ * pricing call takes an option its context leaves unset from the
+ * portfolio's (its file's run object or those setters). */
+mcp_status mcp_run_options_create(mcp_run_options **options);
+void mcp_run_options_destroy(mcp_run_options *options);
+/* The run object of a portfolio file (doc/input-schema.md: a book's file,
+ * or a file holding only {"run": {...}}): the options it gives, the
+ * book's keys checked and skipped.  Errors as mcp_portfolio_load's. */
+mcp_status mcp_run_options_load(mcp_run_options **options, const char *path, char *err,
+                                size_t errlen);
+mcp_status mcp_run_options_load_text(mcp_run_options **options, const char *name,
+                                     const char *text, size_t len, char *err, size_t errlen);
+/* Each setter: MCP_ERR_ARGUMENT, with a message naming the option and the
+ * values expected, for a bad value (the options unchanged). */
+mcp_status mcp_run_options_set_backend(mcp_run_options *options, mcp_backend backend);
+mcp_backend mcp_run_options_backend(const mcp_run_options *options);
+/* As mcp_context_set_devices (ordinals checked against the context's
+ * backend when the context takes them). */
+mcp_status mcp_run_options_set_devices(mcp_run_options *options, size_t n, const int *devices);
+/* The devices given (0 if none), the first max of them copied to devices. */
+size_t mcp_run_options_devices(const mcp_run_options *options, int *devices, size_t max);
+/* As mcp_context_set_tile_paths and mcp_context_set_block_size. */
+mcp_status mcp_run_options_set_tile_paths(mcp_run_options *options, uint64_t paths);
+uint64_t mcp_run_options_tile_paths(const mcp_run_options *options);
+mcp_status mcp_run_options_set_block_size(mcp_run_options *options, int threads);
+int mcp_run_options_block_size(const mcp_run_options *options);
+/* Precision of the paths (default MCP_DOUBLE). */
+mcp_status mcp_run_options_set_precision(mcp_run_options *options, mcp_precision precision);
+mcp_precision mcp_run_options_precision(const mcp_run_options *options);
+/* Normals fused or stored (default fused), at mcp_normals. */
+mcp_status mcp_run_options_set_normals(mcp_run_options *options, mcp_normals normals);
+mcp_normals mcp_run_options_normals(const mcp_run_options *options);
+/* The GPU path kernel's prefetch strategy (default none, distance 4,
+ * padding 0), distance and padding as described at mcp_prefetch. */
+mcp_status mcp_run_options_set_prefetch(mcp_run_options *options, mcp_prefetch strategy,
+                                        int distance, int padding);
+void mcp_run_options_prefetch(const mcp_run_options *options, mcp_prefetch *strategy,
+                              int *distance, int *padding);
+/* Where the GPU keeps per-path arrays (default auto), at mcp_placement. */
+mcp_status mcp_run_options_set_placement(mcp_run_options *options, mcp_placement placement);
+mcp_placement mcp_run_options_placement(const mcp_run_options *options);
+/* The finite-difference grid's numerics (defaults at mcp_pde_settings);
+ * which products take the grid is the portfolio's (mcp_portfolio_set_engine). */
+mcp_status mcp_run_options_set_pde(mcp_run_options *options, const mcp_pde_settings *settings);
+void mcp_run_options_pde(const mcp_run_options *options, mcp_pde_settings *settings);
+const char *mcp_run_options_last_error(const mcp_run_options *options);
+
+/* A context on the options' backend (auto if unset) with the options given. */
+mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_options *options);
+/* The options given replace the context's; the others stay.  The backend,
+ * if given, must be auto or the context's (MCP_ERR_ARGUMENT otherwise: a
+ * context's backend is chosen when it is made).  A refused call changes
+ * nothing. */
+mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *options);
 
 /* ---- pricing and results ----------------------------------------------- */
 /* Prices every trade of the portfolio in the market. On failure *results is
@@ -849,6 +910,37 @@ mcp_status mcp_partial_read(mcp_partial **partial, const char *path, char *err,
  * NULL and 0 when none. */
 mcp_status mcp_partial_set_annex(mcp_partial *partial, const void *data, size_t len);
 const void *mcp_partial_annex(const mcp_partial *partial, size_t *len);
+
+/* ---- deprecated: how to run, on the portfolio (0.1) -------------------- */
+/* These set and read the portfolio's own run settings, which a pricing call
+ * takes where its context leaves an option unset; they go in the next
+ * release.  Each has its mcp_run_options counterpart. */
+MCP_DEPRECATED("mcp_run_options_backend")
+mcp_backend mcp_portfolio_backend(const mcp_portfolio *portfolio);
+MCP_DEPRECATED("mcp_run_options_set_backend")
+mcp_status mcp_portfolio_set_backend(mcp_portfolio *portfolio, mcp_backend backend);
+MCP_DEPRECATED("mcp_run_options_set_precision")
+mcp_status mcp_portfolio_set_precision(mcp_portfolio *portfolio, mcp_precision precision);
+MCP_DEPRECATED("mcp_run_options_precision")
+mcp_precision mcp_portfolio_precision(const mcp_portfolio *portfolio);
+MCP_DEPRECATED("mcp_run_options_set_prefetch")
+mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *portfolio, mcp_prefetch strategy,
+                                      int distance, int padding);
+MCP_DEPRECATED("mcp_run_options_prefetch")
+void mcp_portfolio_prefetch(const mcp_portfolio *portfolio, mcp_prefetch *strategy,
+                            int *distance, int *padding);
+MCP_DEPRECATED("mcp_run_options_set_placement")
+mcp_status mcp_portfolio_set_placement(mcp_portfolio *portfolio, mcp_placement placement);
+MCP_DEPRECATED("mcp_run_options_placement")
+mcp_placement mcp_portfolio_placement(const mcp_portfolio *portfolio);
+MCP_DEPRECATED("mcp_run_options_set_normals")
+mcp_status mcp_portfolio_set_normals(mcp_portfolio *portfolio, mcp_normals normals);
+MCP_DEPRECATED("mcp_run_options_normals")
+mcp_normals mcp_portfolio_normals(const mcp_portfolio *portfolio);
+MCP_DEPRECATED("mcp_run_options_set_pde")
+mcp_status mcp_portfolio_set_pde(mcp_portfolio *portfolio, const mcp_pde_settings *settings);
+MCP_DEPRECATED("mcp_run_options_pde")
+void mcp_portfolio_pde(const mcp_portfolio *portfolio, mcp_pde_settings *settings);
 
 #ifdef __cplusplus
 }

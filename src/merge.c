@@ -132,6 +132,15 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
   return mcpi_price_slice(ctx, market, portfolio, greeks, scenarios, k, n, NULL, partial);
 }
 
+/* The digest of a pricing on ctx (its run settings over the portfolio's). */
+static uint64_t digest(const mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                       const mcp_greeks *g, const mcp_scenarios *s)
+{
+  mcpi_settings set;
+  mcpi_context_settings(ctx, p, &set);
+  return mcpi_digest(m, p, &set, g, s);
+}
+
 mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
                             const mcp_portfolio *portfolio, const mcp_greeks *greeks,
                             const mcp_scenarios *scenarios, unsigned k, unsigned n,
@@ -150,7 +159,7 @@ mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
                      "%u of %u", MCP_MAX_SLICES, k, n);
   mcp_partial *p =
       mcpi_partial_new(k, n, kind_of(greeks, scenarios),
-                       mcpi_digest(market, portfolio, greeks, scenarios), ctx->backend);
+                       digest(ctx, market, portfolio, greeks, scenarios), ctx->backend);
   if (!p)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for a partial result");
   mcpi_slicing sl = {.k = k, .n = n, .out = p, .keep = keep};
@@ -246,7 +255,7 @@ mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
   if (!in)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory merging the partial results");
   st = order(ctx, partials, count, kind_of(greeks, scenarios),
-             mcpi_digest(market, portfolio, greeks, scenarios), in);
+             digest(ctx, market, portfolio, greeks, scenarios), in);
   size_t ntrees = 0, used = 0;
   for (size_t i = 0; st == MCP_OK && i < count; i++)
     ntrees += partials[i]->ntree;

@@ -51,11 +51,13 @@ typedef struct mcpi_pde_batch {
   mcpi_pde_trade *trade;
 } mcpi_pde_batch;
 
-/* Whether trade t is priced on a grid. */
-int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t);
+/* Whether trade t is priced on a grid of the numerics grid (NULL: the
+ * portfolio's own, run_options.h). */
+int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
+                       const mcpi_trade *t);
 /* The batch of the portfolio's grid trades (none: ngrids = ntrades = 0). */
-mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_batch *b,
-                         char *err);
+mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
+                         mcpi_pde_batch *b, char *err);
 void mcpi_pde_free(mcpi_pde_batch *b);
 /* Solves every grid; out[g (2R + 1) + i] = the value at node center - R + i. */
 mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);

@@ -339,7 +339,7 @@ static mcp_status fill_values(mcpi_pde_batch *b, const payoff *pay, char *err)
   return MCP_OK;
 }
 
-static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t,
+static mcp_status check_trade(const mcp_market *m, const mcp_pde_settings *grid, const mcpi_trade *t,
                               const mcpi_underlying **u, char *err)
 {
   /* the product fits: mcp_portfolio_add_trade and mcp_portfolio_set_engine
@@ -359,16 +359,19 @@ static mcp_status check_trade(const mcp_market *m, const mcp_portfolio *p, const
     if (t->monitoring != MCP_MONITOR_BRIDGE)
       return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': monitoring: the PDE watches the "
                        "barrier continuously; expected \"bridge\"", t->id);
-    if (p->pde.stencil_points != 3)
+    if (grid->stencil_points != 3)
       return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': pde.stencil_points: a barrier grid "
                        "needs the 3-point stencil, got %d; expected 3, or method mc for this "
-                       "trade", t->id, p->pde.stencil_points);
+                       "trade", t->id, grid->stencil_points);
   }
   return MCP_OK;
 }
 
-int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t)
+int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
+                       const mcpi_trade *t)
 {
+  if (!grid)
+    grid = &mcpi_portfolio_settings(p)->pde;
   if (mcpi_trade_engine(p, t) != MCP_ENGINE_PDE)
     return 0;
   /* named by the trade: the grid's errors are the trade's; by a default
@@ -383,8 +386,8 @@ int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcpi_t
   const mcp_market *base = m->base ? m->base : m;
   char scratch[MCPI_ERRLEN];
   const mcpi_underlying *u;
-  return check_trade(base, p, t, &u, scratch) == MCP_OK &&
-         !(tail_grid(t, u) && tail_error(&p->pde, u, t->maturity) > MCPI_PDE_CALL_TOLERANCE);
+  return check_trade(base, grid, t, &u, scratch) == MCP_OK &&
+         !(tail_grid(t, u) && tail_error(grid, u, t->maturity) > MCPI_PDE_CALL_TOLERANCE);
 }
 
 /* The grids (and known amount) of trade t. */
@@ -445,20 +448,22 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
   return MCP_OK;
 }
 
-mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_batch *b,
-                         char *err)
+mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
+                         mcpi_pde_batch *b, char *err)
 {
+  if (!grid)
+    grid = &mcpi_portfolio_settings(p)->pde;
   memset(b, 0, sizeof *b);
-  b->set = p->pde;
-  b->n = (int)p->pde.space_points;
+  b->set = *grid;
+  b->n = (int)grid->space_points;
   b->ld = (b->n + 1) & ~1; /* even: 16-byte aligned rows */
-  b->radius = p->pde.stencil_points == 5 ? 2 : 1;
+  b->radius = grid->stencil_points == 5 ? 2 : 1;
   draft d = {.b = b, .origin = p->origin, .err = err};
   payoff *pay = NULL;
   size_t pay_cap = 0, count = 0;
   mcp_status st = MCP_OK;
   for (size_t i = 0; i < p->n; i++) /* American options always (mcpi_engine_misfit) */
-    count += (size_t)mcpi_trade_on_grid(m, p, &p->t[i]);
+    count += (size_t)mcpi_trade_on_grid(m, p, grid, &p->t[i]);
   if (!count)
     return MCP_OK;
   if (!(b->trade = calloc(count, sizeof *b->trade)))
@@ -466,9 +471,9 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, mcpi_pde_b
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) {
     const mcpi_trade *t = &p->t[i];
     const mcpi_underlying *u = NULL;
-    if (!mcpi_trade_on_grid(m, p, t))
+    if (!mcpi_trade_on_grid(m, p, grid, t))
       continue;
-    if ((st = check_trade(m, p, t, &u, err)) == MCP_OK) {
+    if ((st = check_trade(m, grid, t, &u, err)) == MCP_OK) {
       st = plan_trade(&d, t, u, &pay, &pay_cap);
       b->trade[b->ntrades - 1].trade = i;
     }

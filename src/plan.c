@@ -945,8 +945,8 @@ static void name_counts_free(name_counts *c)
   mcpi_name_table_free(&c->index);
 }
 
-mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,
-                           char *err)
+mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
+                           const mcp_pde_settings *grid, mcpi_plan *plan, char *err)
 {
   memset(plan, 0, sizeof *plan);
   plan->paths = p->paths;
@@ -966,7 +966,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_pla
     goto done;
   }
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* grid trades are the PDE's */
-    if (!(assigned[i] = mcpi_trade_on_grid(m, p, &p->t[i])))
+    if (!(assigned[i] = mcpi_trade_on_grid(m, p, grid, &p->t[i])))
       st = trade_key(m, p, &p->t[i], &keys[i], err);
   for (size_t i = 0; i < p->n; i++) /* keys[i] of a failed trade_key: zeros */
     byk[i] = (key_entry){assigned[i] ? 0 : key_hash(&keys[i]), i};

@@ -126,8 +126,10 @@ typedef struct mcpi_plan {
  * read. */
 int mcpi_job_small(const mcpi_job *j);
 
-mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan,
-                           char *err);
+/* The jobs of p's Monte Carlo trades, grid trades (of the numerics grid,
+ * NULL: the portfolio's own, pde.h) left out. */
+mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
+                           const mcp_pde_settings *grid, mcpi_plan *plan, char *err);
 void mcpi_plan_free(mcpi_plan *plan);
 /* The job as the path body sees it (host pointers). */
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j);

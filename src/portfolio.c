@@ -17,10 +17,9 @@ mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
     return MCP_ERR_NO_MEMORY;
   p->paths = 100000;
   p->seed = 1;
-  p->distance = MCPI_DEFAULT_DISTANCE;
   p->scramblings = MCPI_DEFAULT_SCRAMBLINGS;
   p->engine[MCP_PRODUCT_AMERICAN] = MCP_ENGINE_PDE;
-  mcp_pde_settings_init(&p->pde);
+  mcpi_settings_init(&p->legacy);
   *portfolio = p;
   return MCP_OK;
 }
@@ -666,92 +665,6 @@ mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *p, size_t n, const double 
   return MCP_OK;
 }
 
-mcp_backend mcp_portfolio_backend(const mcp_portfolio *p)
-{
-  return p ? p->backend : MCP_BACKEND_AUTO;
-}
-
-mcp_status mcp_portfolio_set_backend(mcp_portfolio *p, mcp_backend b)
-{
-  if (!p)
-    return MCP_ERR_ARGUMENT;
-  if (b != MCP_BACKEND_AUTO && b != MCP_BACKEND_CPU && b != MCP_BACKEND_CUDA)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "backend: expected auto, cpu or cuda");
-  p->backend = b;
-  return MCP_OK;
-}
-
-mcp_status mcp_portfolio_set_precision(mcp_portfolio *p, mcp_precision precision)
-{
-  if (!p)
-    return MCP_ERR_ARGUMENT;
-  if (precision != MCP_DOUBLE && precision != MCP_FLOAT)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "precision: expected double or float");
-  p->precision = precision;
-  return MCP_OK;
-}
-
-mcp_precision mcp_portfolio_precision(const mcp_portfolio *p)
-{
-  return p ? p->precision : MCP_DOUBLE;
-}
-
-mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *p, mcp_prefetch strategy, int distance,
-                                      int padding)
-{
-  if (!p)
-    return MCP_ERR_ARGUMENT;
-  const char *why = mcpi_prefetch_check(strategy, distance, padding);
-  if (why)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "%s", why);
-  p->prefetch = strategy;
-  p->distance = distance;
-  p->padding = padding;
-  return MCP_OK;
-}
-
-mcp_status mcp_portfolio_set_placement(mcp_portfolio *p, mcp_placement placement)
-{
-  if (!p)
-    return MCP_ERR_ARGUMENT;
-  if ((unsigned)placement >= MCPI_NPLACEMENTS)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
-                     "placement: expected " MCPI_PLACEMENT_NAMES_TEXT ", got %d", (int)placement);
-  p->placement = placement;
-  return MCP_OK;
-}
-
-mcp_placement mcp_portfolio_placement(const mcp_portfolio *p)
-{
-  return p ? p->placement : MCP_PLACEMENT_AUTO;
-}
-
-mcp_status mcp_portfolio_set_normals(mcp_portfolio *p, mcp_normals normals)
-{
-  if (!p)
-    return MCP_ERR_ARGUMENT;
-  if (normals != MCP_NORMALS_FUSED && normals != MCP_NORMALS_STORED)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "normals: expected fused or stored, got %d",
-                     (int)normals);
-  p->normals = normals;
-  return MCP_OK;
-}
-
-mcp_normals mcp_portfolio_normals(const mcp_portfolio *p)
-{
-  return p ? p->normals : MCP_NORMALS_FUSED;
-}
-
-void mcp_portfolio_prefetch(const mcp_portfolio *p, mcp_prefetch *strategy, int *distance,
-                            int *padding)
-{
-  if (strategy)
-    *strategy = p ? p->prefetch : MCP_PREFETCH_NONE;
-  if (distance)
-    *distance = p ? p->distance : MCPI_DEFAULT_DISTANCE;
-  if (padding)
-    *padding = p ? p->padding : 0;
-}
 
 uint64_t mcp_portfolio_paths(const mcp_portfolio *p) { return p ? p->paths : 0; }
 uint64_t mcp_portfolio_seed(const mcp_portfolio *p) { return p ? p->seed : 0; }

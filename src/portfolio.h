@@ -1,9 +1,10 @@
-/* portfolio.h: trades and run settings (internal view). */
+/* portfolio.h: trades and what they mean (internal view). */
 #ifndef MCP_PORTFOLIO_H
 #define MCP_PORTFOLIO_H
 
 #include "error.h"
 #include "names.h"
+#include "run_options.h"
 
 typedef struct mcpi_trade {
   char *id;
@@ -47,17 +48,14 @@ struct mcp_portfolio {
   uint64_t regression_paths; /* Longstaff-Schwartz's fit, 0: the default */
   double *grid; /* explicit simulation times, or NULL */
   size_t ngrid;
-  mcp_backend backend;
-  mcp_precision precision;
-  mcp_prefetch prefetch;
-  int distance, padding; /* of the prefetch strategy */
   int methods;           /* the run's default methods */
   unsigned scramblings;  /* QMC */
   mcp_heston_scheme heston;
   mcp_engine engine[MCP_PRODUCT_COUNT]; /* the products' default engines */
-  mcp_pde_settings pde;
-  mcp_placement placement; /* of per-path arrays on the GPU */
-  mcp_normals normals;     /* fused or stored (GPU) */
+  /* how to run, as the deprecated setters and the file's run object give
+   * it: a pricing call takes what its context leaves unset from here */
+  mcp_backend backend;
+  mcpi_settings legacy;
   double origin;           /* years the valuation date has moved (theta), 0 */
   int dated;               /* a copy from mcpi_portfolio_dated: shares ids and assets */
   char err[MCPI_ERRLEN];
@@ -85,6 +83,12 @@ static inline int mcpi_lsm_product(mcp_product product)
  * day closer; a date the bump reaches is taken just after 0 (the option may
  * be exercised now), the dates still distinct. */
 void mcpi_american_dates(size_t n, double maturity, double origin, double *fix);
+
+/* p's deprecated run settings (mcpi_settings_resolve's book). */
+static inline const mcpi_settings *mcpi_portfolio_settings(const mcp_portfolio *p)
+{
+  return &p->legacy;
+}
 
 /* Index of the trade called id, or -1. */
 long mcpi_portfolio_find(const mcp_portfolio *p, const char *id);

@@ -25,7 +25,7 @@ static double now(void)
 /* The rounding of a path's value relative to it, in the run's precision (a
  * float path's log-spot sums its steps in float), below which a standard
  * error or a miss says nothing. */
-static double rounding(const mcp_portfolio *p) { return p->precision == MCP_FLOAT ? 1e-4 : 1e-9; }
+static double rounding(mcp_precision x) { return x == MCP_FLOAT ? 1e-4 : 1e-9; }
 
 /* How many standard errors an unbiased estimate misses its mean by as
  * seldom as 5 of a normal one (5.7e-7): Student's t with reps - 1 degrees
@@ -50,14 +50,14 @@ static double martingale_limit(unsigned reps)
 
 /* Whether every forward of the job's martingale check (plan.h) meets its
  * mean: within martingale_limit standard errors, or to rounding. */
-static int martingale(const mcp_portfolio *p, const mcpi_job *j, const mcpi_accum *acc,
+static int martingale(mcp_precision precision, const mcpi_job *j, const mcpi_accum *acc,
                       size_t ncol, unsigned reps)
 {
   for (size_t t = j->nreal + j->nred; t < j->ntrades; t++) {
     mcp_estimate e;
     mcpi_estimate_replicates(&acc[t], ncol, reps, &e);
     double want = j->fwd[t - j->nreal - j->nred], miss = fabs(e.price - want);
-    if (!(miss <= martingale_limit(reps) * e.std_error || miss <= rounding(p) * want))
+    if (!(miss <= martingale_limit(reps) * e.std_error || miss <= rounding(precision) * want))
       return 0;
   }
   return 1;
@@ -96,7 +96,7 @@ static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *p
   return MCP_OK;
 }
 
-static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_accum **acc,
+static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const mcpi_plan *plan, mcpi_accum **acc,
                           const mcpi_pde_batch *pde, long k, mcp_results *r)
 {
   double var = 0;
@@ -111,7 +111,7 @@ static mcp_status collect(const mcp_portfolio *p, const mcpi_plan *plan, mcpi_ac
     size_t ncol = mcpi_job_columns(j, 0), c0 = (size_t)(k + 1) * (j->ntrades + 1);
     for (size_t t = 0; t < j->nreal; t++)
       mcpi_estimate_replicates(&acc[ji][c0 + t], ncol, reps, &r->est[j->trade[t]]);
-    if (k < 0 && !martingale(p, j, acc[ji], ncol, reps))
+    if (k < 0 && !martingale(precision, j, acc[ji], ncol, reps))
       for (size_t t = 0; t < j->nreal; t++)
         r->warn[j->trade[t]] |= MCP_WARNING_MARTINGALE;
     mcp_estimate book;
@@ -320,9 +320,9 @@ static mcp_status check_finite(const mcp_results *r, char *err)
  * For n equal values c the sums of x and x^2 carry relative errors of a few
  * epsilon, which sum x^2 - (sum x)^2 / n keeps: a variance of c^2 eps, an
  * error of |c| sqrt(eps / n) (1.5e-8 |c| / sqrt(n)) in double. */
-static void flag_warnings(const mcp_portfolio *p, mcp_results *r)
+static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_results *r)
 {
-  double tiny = p->precision == MCP_FLOAT ? 1e-6 : 1e-7 / sqrt((double)p->paths);
+  double tiny = precision == MCP_FLOAT ? 1e-6 : 1e-7 / sqrt((double)p->paths);
   for (size_t i = 0; i < r->n; i++)
     if (r->engine[i] != MCP_ENGINE_PDE && r->est[i].std_error <= tiny * fabs(r->est[i].price))
       r->warn[i] |= MCP_WARNING_CONSTANT;
@@ -361,6 +361,7 @@ struct mcpi_setup {
   const mcp_market *market;
   const mcp_portfolio *portfolio;
   const mcp_greeks *req;
+  mcpi_settings set; /* the context's options over the portfolio's */
   mcpi_plan plan;
   mcpi_pde_batch pde;
   mcpi_greek_run greeks;
@@ -386,9 +387,12 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
                         mcp_market **markets, size_t npoints, mcpi_setup **out)
 {
   mcpi_setup *su = calloc(1, sizeof *su);
-  mcp_status st = su ? mcpi_plan_build(market, portfolio, &su->plan, ctx->err)
+  if (su)
+    mcpi_context_settings(ctx, portfolio, &su->set);
+  mcp_status st = su ? mcpi_plan_build(market, portfolio, &su->set.pde, &su->plan, ctx->err)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
-  if (st == MCP_OK && (st = mcpi_pde_plan(market, portfolio, &su->pde, ctx->err)) != MCP_OK)
+  if (st == MCP_OK &&
+      (st = mcpi_pde_plan(market, portfolio, &su->set.pde, &su->pde, ctx->err)) != MCP_OK)
     mcpi_plan_free(&su->plan);
   if (st != MCP_OK) {
     for (size_t k = 0; k < npoints; k++)
@@ -401,11 +405,11 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
   su->req = req;
   su->passes = req || npoints;
   if (npoints)
-    st = mcpi_points_layout(markets, npoints, market, portfolio, &su->plan, &su->pde,
+    st = mcpi_points_layout(markets, npoints, market, portfolio, &su->set, &su->plan, &su->pde,
                             &su->greeks, ctx->err);
   else if (req &&
-           (st = mcpi_greeks_layout(market, portfolio, req, &su->plan, &su->pde, &su->greeks,
-                                    ctx->err)) == MCP_OK &&
+           (st = mcpi_greeks_layout(market, portfolio, &su->set, req, &su->plan, &su->pde,
+                                    &su->greeks, ctx->err)) == MCP_OK &&
            !(su->dg = calloc(2 * portfolio->n, sizeof *su->dg)))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
   if (st == MCP_OK)
@@ -452,9 +456,10 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   mcp_results *r = slice ? NULL : mcpi_results_alloc(portfolio->n);
   mcpi_run run = {.plan = plan, .portfolio = portfolio, .ctx = ctx, .trees = trees,
                   .range = range,
-                  .kopt = {.precision = portfolio->precision, .strategy = portfolio->prefetch,
-                           .distance = portfolio->distance, .padding = portfolio->padding,
-                           .block = ctx->block, .placement = portfolio->placement},
+                  .kopt = {.precision = su->set.precision, .strategy = su->set.prefetch,
+                           .distance = su->set.distance, .padding = su->set.padding,
+                           .block = ctx->block, .placement = su->set.placement},
+                  .normals = su->set.normals,
                   .greeks = su->passes ? greeks : NULL};
   /* a slice keeps its PDE values in r's estimates until they go out */
   mcp_estimate *est = slice ? calloc(portfolio->n + 1, sizeof *est) : r ? r->est : NULL;
@@ -480,10 +485,10 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
     st = pass_pde(ctx, sl, pde, greeks, est, su->dg, slice);
   if (st == MCP_OK)
     st = sums(ctx, plan, sl, trees, acc);
-  if (st == MCP_OK && !slice && (st = collect(portfolio, plan, acc, pde, -1, r)) != MCP_OK)
+  if (st == MCP_OK && !slice && (st = collect(portfolio, su->set.precision, plan, acc, pde, -1, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
   if (st == MCP_OK && !slice && (st = check_finite(r, ctx->err)) == MCP_OK)
-    flag_warnings(portfolio, r);
+    flag_warnings(portfolio, su->set.precision, r);
   if (st == MCP_OK && !slice && req && !npoints &&
       (st = collect_greeks(market, portfolio, plan, acc, pde, su->dg, greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
@@ -494,10 +499,10 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
     }
     for (size_t i = 0; i < pde->ntrades; i++)
       points[k]->est[pde->trade[i].trade] = greeks->var[k].pde_est[pde->trade[i].trade];
-    if ((st = collect(portfolio, plan, acc, pde, (long)k, points[k])) != MCP_OK)
+    if ((st = collect(portfolio, su->set.precision, plan, acc, pde, (long)k, points[k])) != MCP_OK)
       mcpi_fail(ctx->err, st, "out of memory for results");
     else if ((st = check_finite(points[k], ctx->err)) == MCP_OK)
-      flag_warnings(portfolio, points[k]);
+      flag_warnings(portfolio, su->set.precision, points[k]);
   }
   for (size_t j = 0; trees && j < plan->njobs; j++)
     for (unsigned k = 0; trees[j] && k < mcpi_job_replicates(plan, &plan->jobs[j]); k++)

@@ -113,10 +113,11 @@ mcp_status mcpi_spread(mcp_context *ctx, const mcp_market *m, const mcp_portfoli
                        mcp_scenario_results **sresults);
 
 /* A digest of what decides a pricing's bits: the library's version, the
- * market, the portfolio's trades and the settings that change prices (not
+ * market, the portfolio's trades and the settings that change prices, the
+ * run's (set) among them (not
  * the kernel strategies, placements or tile and block sizes, which do not),
  * the Greeks request or the scenario grid. */
-uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcp_greeks *g,
-                     const mcp_scenarios *s);
+uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcpi_settings *set,
+                     const mcp_greeks *g, const mcp_scenarios *s);
 
 #endif

@@ -79,6 +79,7 @@ static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
     if (st == MCP_OK) {
       w[i].ctx->tile_paths = ctx->tile_paths;
       w[i].ctx->block = ctx->block;
+      w[i].ctx->run = ctx->run;
       st = mcp_context_set_device(w[i].ctx, ctx->devices[i]);
       if (st != MCP_OK)
         memcpy(ctx->err, w[i].ctx->err, sizeof ctx->err);

@@ -1,6 +1,7 @@
 /* validate.c: value checks shared by the API builders and the file readers. */
 #include <math.h>
 #include <string.h>
+#include "mcprice.h"
 #include "validate.h"
 
 const char *mcpi_check_name(const char *s)
@@ -147,4 +148,18 @@ const char *mcpi_check_width(double w)
 const char *mcpi_check_coarsening(uint64_t c)
 {
   return c == 1 || c == 2 || c == 4 || c == 8 ? NULL : "1, 2, 4 or 8";
+}
+
+const char *mcpi_check_tile_paths(uint64_t n)
+{
+  return n % MCP_CHUNK_PATHS == 0 && n <= (UINT64_C(1) << 32)
+             ? NULL
+             : "0 or a multiple of 256 up to 2^32";
+}
+
+const char *mcpi_check_block_size(int threads)
+{
+  return threads >= 32 && threads <= 1024 && threads % 32 == 0
+             ? NULL
+             : "a multiple of 32 from 32 to 1024";
 }

@@ -46,5 +46,8 @@ const char *mcpi_check_time_steps(uint64_t n);
 const char *mcpi_check_rannacher(uint64_t n);
 const char *mcpi_check_width(double w);
 const char *mcpi_check_coarsening(uint64_t c);
+/* The run's tiles and blocks (mcp_run_options, mcp_context). */
+const char *mcpi_check_tile_paths(uint64_t n);
+const char *mcpi_check_block_size(int threads);
 
 #endif

@@ -178,9 +178,11 @@ def _name(fn, option, value, expected):
 
 
 _METHODS = {"antithetic": 1, "control-variate": 2, "qmc": 4}
+# what the book's prices mean (the portfolio), and how to run (the run options)
 _PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings",
-                      "regression_paths", "heston_scheme", "precision", "normals", "placement")
-_CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size")
+                      "regression_paths", "heston_scheme")
+_CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", "precision",
+                    "normals", "placement")
 
 
 def _methods(value):
@@ -219,13 +221,6 @@ def _apply_portfolio(p, opts):
         "heston_scheme": lambda v: _L.mcp_portfolio_set_heston_scheme(
             p, {"qe": 0, "euler": 1}[v] if v in ("qe", "euler") else
             _raise(ValueError(f"mcprice: heston_scheme: expected qe or euler, got {v!r}"))),
-        "precision": lambda v: _L.mcp_portfolio_set_precision(
-            p, _name(_L.mcp_precision_from_name, "precision", v, "double or float")),
-        "normals": lambda v: _L.mcp_portfolio_set_normals(
-            p, _name(_L.mcp_normals_from_name, "normals", v, "fused or stored")),
-        "placement": lambda v: _L.mcp_portfolio_set_placement(
-            p, _name(_L.mcp_placement_from_name, "placement", v,
-                     "auto, registers, local or shared")),
     }
     for k, v in opts.items():
         if k in setters and setters[k](v) != 0:
@@ -237,37 +232,46 @@ def _raise(e):
     raise e
 
 
-def _context(portfolio, opts):
-    backend = opts.get("backend")
-    b = (_name(_L.mcp_backend_from_name, "backend", backend, "auto, cpu or cuda")
-         if backend is not None else _L.mcp_portfolio_backend(portfolio))
+def _devices(opts):
+    if "device" in opts:
+        return [_int("device", opts["device"], 32, signed=True)]
+    return [_int("devices", d, 32, signed=True) for d in opts["devices"]]
+
+
+def _context(run, opts):
+    """A context on the run options run (the portfolio file's run object),
+    the keyword options over them."""
+    setters = {
+        "backend": lambda v: _L.mcp_run_options_set_backend(
+            run, _name(_L.mcp_backend_from_name, "backend", v, "auto, cpu or cuda")),
+        "precision": lambda v: _L.mcp_run_options_set_precision(
+            run, _name(_L.mcp_precision_from_name, "precision", v, "double or float")),
+        "normals": lambda v: _L.mcp_run_options_set_normals(
+            run, _name(_L.mcp_normals_from_name, "normals", v, "fused or stored")),
+        "placement": lambda v: _L.mcp_run_options_set_placement(
+            run, _name(_L.mcp_placement_from_name, "placement", v,
+                       "auto, registers, local or shared")),
+        "tile_paths": lambda v: _L.mcp_run_options_set_tile_paths(
+            run, _int("tile_paths", v, 64)),
+        "block_size": lambda v: _L.mcp_run_options_set_block_size(
+            run, _int("block_size", v, 32, signed=True)),
+    }
+    for k, v in opts.items():
+        if k in setters and setters[k](v) != 0:
+            raise ValueError(f"mcprice: {k}: "
+                             f"{_L.mcp_run_options_last_error(run).decode(errors='replace')}")
+    if "device" in opts or "devices" in opts:
+        devs = _devices(opts)
+        arr = (ctypes.c_int * max(len(devs), 1))(*devs)
+        if _L.mcp_run_options_set_devices(run, len(devs), arr) != 0:
+            raise ValueError("mcprice: devices: "
+                             f"{_L.mcp_run_options_last_error(run).decode(errors='replace')}")
     ctx = ctypes.c_void_p()
-    st = _L.mcp_context_create(ctypes.byref(ctx), b)
+    st = _L.mcp_context_create_with_options(ctypes.byref(ctx), run)
     if st != 0:
+        b = _L.mcp_run_options_backend(run)
         raise McpriceError(st, f"mcprice: backend {_L.mcp_backend_name(b).decode()}: "
                                f"{_L.mcp_strerror(st).decode()}")
-    try:
-        calls = []
-        if "tile_paths" in opts:
-            v = _int("tile_paths", opts["tile_paths"], 64)
-            calls.append(lambda: _L.mcp_context_set_tile_paths(ctx, v))
-        if "block_size" in opts:
-            b = _int("block_size", opts["block_size"], 32, signed=True)
-            calls.append(lambda: _L.mcp_context_set_block_size(ctx, b))
-        if "device" in opts:
-            d = _int("device", opts["device"], 32, signed=True)
-            calls.append(lambda: _L.mcp_context_set_device(ctx, d))
-        if "devices" in opts:
-            devs = [_int("devices", d, 32, signed=True) for d in opts["devices"]]
-            arr = (ctypes.c_int * len(devs))(*devs)
-            calls.append(lambda: _L.mcp_context_set_devices(ctx, len(devs), arr))
-        for call in calls:
-            st = call()
-            if st != 0:
-                raise McpriceError(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
-    except BaseException:
-        _L.mcp_context_destroy(ctx)
-        raise
     return ctx
 
 
@@ -347,15 +351,18 @@ def _scenario_results(r):
 
 def _run(market, portfolio, opts, body):
     m = _load("market", market)
-    p = ctx = None
+    p = run = ctx = None
     try:
         p = _load("portfolio", portfolio)
+        run = _load("run_options", portfolio)
         _apply_portfolio(p, opts)
-        ctx = _context(p, opts)
+        ctx = _context(run, opts)
         return body(ctx, m, p)
     finally:
         if ctx is not None:
             _L.mcp_context_destroy(ctx)
+        if run is not None:
+            _L.mcp_run_options_destroy(run)
         if p is not None:
             _L.mcp_portfolio_destroy(p)
         _L.mcp_market_destroy(m)

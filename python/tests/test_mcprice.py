@@ -76,6 +76,18 @@ def test_run_options_reach_the_run():
     assert anti["C"].estimate != a["C"].estimate
 
 
+def test_how_to_run_from_the_book_or_the_call():
+    float_book = book(paths=20_000, seed=5)
+    float_book["run"]["precision"] = "float"
+    a = mcprice.price(market(), book(paths=20_000, seed=5), backend="cpu")
+    f = mcprice.price(market(), book(paths=20_000, seed=5), backend="cpu", precision="float")
+    g = mcprice.price(market(), float_book, backend="cpu")
+    d = mcprice.price(market(), float_book, backend="cpu", precision="double")
+    assert f.total == g.total      # the book's run object reaches the run options
+    assert f.total != a.total      # and float paths change the bits
+    assert d.total == a.total      # the call's options win over the book's
+
+
 def test_greeks():
     r = mcprice.price(market(), book(), greeks="delta,vega", backend="cpu")
     d1 = (math.log(S / K) + (R - Q + VOL * VOL / 2) * T) / (VOL * math.sqrt(T))

@@ -506,9 +506,10 @@ static int parse_args(char **argv, price_opts *o)
   return -1;
 }
 
-/* ---- settings: the flags override the portfolio's run settings ------------ */
+/* ---- settings: the flags override the files' ------------------------------- */
 
-static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
+/* The flags that say what the book's prices mean, onto the portfolio. */
+static int apply_book_settings(const price_opts *o, mcp_portfolio *p)
 {
   mcp_status st = MCP_OK;
   const char *option = NULL;
@@ -516,9 +517,6 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
     option = "--paths";
   else if (GIVEN(o, O_SEED) && (st = mcp_portfolio_set_seed(p, o->seed)) != MCP_OK)
     option = "--seed";
-  else if (GIVEN(o, O_PRECISION) &&
-           (st = mcp_portfolio_set_precision(p, o->precision)) != MCP_OK)
-    option = "--precision";
   else if (GIVEN(o, O_METHODS) && (st = mcp_portfolio_set_methods(p, o->methods)) != MCP_OK)
     option = "--methods";
   else if (GIVEN(o, O_SCRAMBLINGS) &&
@@ -530,22 +528,46 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
   else if (GIVEN(o, O_HESTON) &&
            (st = mcp_portfolio_set_heston_scheme(p, o->heston)) != MCP_OK)
     option = "--heston-scheme";
+  for (int k = 0; !option && k < MCP_PRODUCT_COUNT; k++)
+    if (o->pde_products & (1u << k))
+      mcp_portfolio_set_engine(p, (mcp_product)k, MCP_ENGINE_PDE);
+  if (option)
+    cli_error("bad %s value: %s", option, mcp_portfolio_last_error(p));
+  return cli_exit_for(st);
+}
+
+/* The flags that say how to run, onto the run options (the devices apart:
+ * "all" depends on the context's backend). */
+static int apply_run_options(const price_opts *o, mcp_run_options *r)
+{
+  mcp_status st = MCP_OK;
+  const char *option = NULL;
+  if (GIVEN(o, O_BACKEND) && (st = mcp_run_options_set_backend(r, o->backend)) != MCP_OK)
+    option = "--backend";
+  else if (GIVEN(o, O_PRECISION) &&
+           (st = mcp_run_options_set_precision(r, o->precision)) != MCP_OK)
+    option = "--precision";
   else if (GIVEN(o, O_PLACEMENT) &&
-           (st = mcp_portfolio_set_placement(p, o->placement)) != MCP_OK)
+           (st = mcp_run_options_set_placement(r, o->placement)) != MCP_OK)
     option = "--placement";
-  else if (GIVEN(o, O_NORMALS) && (st = mcp_portfolio_set_normals(p, o->normals)) != MCP_OK)
+  else if (GIVEN(o, O_NORMALS) && (st = mcp_run_options_set_normals(r, o->normals)) != MCP_OK)
     option = "--normals";
+  else if (GIVEN(o, O_TILE) && (st = mcp_run_options_set_tile_paths(r, o->tile_paths)) != MCP_OK)
+    option = "--tile-paths";
+  else if (GIVEN(o, O_BLOCK) &&
+           (st = mcp_run_options_set_block_size(r, (int)o->block_size)) != MCP_OK)
+    option = "--block-size";
   else if (GIVEN(o, O_PREFETCH) || GIVEN(o, O_DISTANCE) || GIVEN(o, O_PADDING)) {
     mcp_prefetch s;
     int d, pad;
-    mcp_portfolio_prefetch(p, &s, &d, &pad);
+    mcp_run_options_prefetch(r, &s, &d, &pad);
     if (GIVEN(o, O_PREFETCH))
       s = o->prefetch;
     if (GIVEN(o, O_DISTANCE))
       d = (int)o->distance;
     if (GIVEN(o, O_PADDING))
       pad = o->padding == UINT64_MAX ? MCP_PADDING_INTERLEAVED : (int)o->padding;
-    if ((st = mcp_portfolio_set_prefetch(p, s, d, pad)) != MCP_OK)
+    if ((st = mcp_run_options_set_prefetch(r, s, d, pad)) != MCP_OK)
       option = GIVEN(o, O_DISTANCE) ? "--prefetch-distance" : "--padding";
   }
   /* the grid flags one at a time, so that a refusal names its flag */
@@ -557,7 +579,7 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
     if (!GIVEN(o, pde_flags[f].opt))
       continue;
     mcp_pde_settings s;
-    mcp_portfolio_pde(p, &s);
+    mcp_run_options_pde(r, &s);
     switch (pde_flags[f].opt) {
     case O_PDE_SCHEME: s.scheme = o->pde_scheme; break;
     case O_PDE_NODES: s.space_points = o->pde_nodes > UINT_MAX ? UINT_MAX : (unsigned)o->pde_nodes; break;
@@ -566,28 +588,11 @@ static int apply_run_settings(const price_opts *o, mcp_portfolio *p)
     case O_STENCIL: s.stencil = o->stencil; break;
     default: s.coarsening = (int)o->coarsening; break;
     }
-    if ((st = mcp_portfolio_set_pde(p, &s)) != MCP_OK)
+    if ((st = mcp_run_options_set_pde(r, &s)) != MCP_OK)
       option = pde_flags[f].name;
   }
-  for (int k = 0; !option && k < MCP_PRODUCT_COUNT; k++)
-    if (o->pde_products & (1u << k))
-      mcp_portfolio_set_engine(p, (mcp_product)k, MCP_ENGINE_PDE);
   if (option)
-    cli_error("bad %s value: %s", option, mcp_portfolio_last_error(p));
-  return cli_exit_for(st);
-}
-
-static int apply_kernel_settings(const price_opts *o, mcp_context *c)
-{
-  mcp_status st = MCP_OK;
-  const char *option = NULL;
-  if (GIVEN(o, O_TILE) && (st = mcp_context_set_tile_paths(c, o->tile_paths)) != MCP_OK)
-    option = "--tile-paths";
-  else if (GIVEN(o, O_BLOCK) &&
-           (st = mcp_context_set_block_size(c, (int)o->block_size)) != MCP_OK)
-    option = "--block-size";
-  if (option)
-    cli_error("bad %s value: %s", option, mcp_context_last_error(c));
+    cli_error("bad %s value: %s", option, mcp_run_options_last_error(r));
   return cli_exit_for(st);
 }
 
@@ -596,13 +601,13 @@ static int apply_kernel_settings(const price_opts *o, mcp_context *c)
 static int check_settings(const price_opts *o)
 {
   mcp_portfolio *p = NULL;
-  mcp_context *c = NULL;
+  mcp_run_options *r = NULL;
   int rc = CLI_EXIT_RUNTIME;
-  if (mcp_portfolio_create(&p) != MCP_OK || mcp_context_create(&c, MCP_BACKEND_CPU) != MCP_OK)
+  if (mcp_portfolio_create(&p) != MCP_OK || mcp_run_options_create(&r) != MCP_OK)
     cli_error("out of memory");
-  else if ((rc = apply_run_settings(o, p)) == CLI_EXIT_OK)
-    rc = apply_kernel_settings(o, c);
-  mcp_context_destroy(c);
+  else if ((rc = apply_book_settings(o, p)) == CLI_EXIT_OK)
+    rc = apply_run_options(o, r);
+  mcp_run_options_destroy(r);
   mcp_portfolio_destroy(p);
   return rc;
 }
@@ -640,10 +645,31 @@ static int load_failed(mcp_status st, const char *path, const char *err)
   return cli_exit_for(st);
 }
 
+/* The book and the run options of its run object, from one reading of the
+ * file (text, or path when text is NULL). */
+static mcp_status load_book(const char *path, const char *text, size_t len, mcp_portfolio **p,
+                            mcp_run_options **r, char *err, size_t errlen)
+{
+  char *own = NULL;
+  if (!text) {
+    if (cli_read_file(path, &own, &len) != 0) {
+      snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+      return MCP_ERR_IO;
+    }
+    text = own;
+  }
+  mcp_status st = mcp_portfolio_load_text(p, path, text, len, err, errlen);
+  if (st == MCP_OK)
+    st = mcp_run_options_load_text(r, path, text, len, err, errlen);
+  free(own);
+  return st;
+}
+
 /* The inputs: the files, or a merge's copies of them (annex.h) by their
  * names; a slice also keeps the files' contents in *keep. */
 static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *keep,
-                       mcp_market **m, mcp_portfolio **p, mcp_scenarios **s)
+                       mcp_market **m, mcp_portfolio **p, mcp_run_options **r,
+                       mcp_scenarios **s)
 {
   const char *path[ANNEX_FILES] = {o->market, o->portfolio, o->scenarios};
   for (int f = 0; f < ANNEX_FILES; f++) {
@@ -666,9 +692,8 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
       st = text ? mcp_market_load_text(m, path[f], text->text[f], text->len[f], err, sizeof err)
                 : mcp_market_load(m, path[f], err, sizeof err);
     else if (f == ANNEX_PORTFOLIO)
-      st = text ? mcp_portfolio_load_text(p, path[f], text->text[f], text->len[f], err,
-                                          sizeof err)
-                : mcp_portfolio_load(p, path[f], err, sizeof err);
+      st = load_book(path[f], text ? text->text[f] : NULL, text ? text->len[f] : 0, p, r, err,
+                     sizeof err);
     else
       st = text ? mcp_scenarios_load_text(s, path[f], text->text[f], text->len[f], err,
                                           sizeof err)
@@ -680,11 +705,11 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
   return CLI_EXIT_OK;
 }
 
-/* Backend: the flag, else the portfolio's run settings, else auto. */
-static int make_context(const price_opts *o, const mcp_portfolio *p, mcp_context **c)
+/* On the run options (the flags over the portfolio file's run object). */
+static int make_context(const price_opts *o, const mcp_run_options *r, mcp_context **c)
 {
-  mcp_backend b = GIVEN(o, O_BACKEND) ? o->backend : mcp_portfolio_backend(p);
-  mcp_status st = mcp_context_create(c, b);
+  mcp_backend b = mcp_run_options_backend(r);
+  mcp_status st = mcp_context_create_with_options(c, r);
   if (st == MCP_ERR_UNAVAILABLE) {
     cli_error("backend %s (asked for by %s) is unavailable: %s", mcp_backend_name(b),
               GIVEN(o, O_BACKEND) ? "--backend" : o->portfolio,
@@ -695,9 +720,8 @@ static int make_context(const price_opts *o, const mcp_portfolio *p, mcp_context
     cli_error("cannot create a %s context: %s", mcp_backend_name(b), mcp_strerror(st));
     return CLI_EXIT_RUNTIME;
   }
-  int rc = apply_kernel_settings(o, *c);
-  if (rc != CLI_EXIT_OK || !GIVEN(o, O_DEVICES))
-    return rc;
+  if (!GIVEN(o, O_DEVICES))
+    return CLI_EXIT_OK;
   int all[MCP_MAX_DEVICES];
   size_t n = o->ndevices;
   const int *list = o->devices;
@@ -918,6 +942,7 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
   mcp_market *m = NULL;
   mcp_portfolio *p = NULL;
   mcp_context *c = NULL;
+  mcp_run_options *r = NULL;
   mcp_scenarios *s = NULL;
   /* a slice carries the command without --slice and --output, and its inputs */
   char *carried[256];
@@ -932,12 +957,18 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
     carried[n] = NULL;
     k.annex = &keep;
   }
-  if ((rc = load_inputs(&o, from, k.annex ? &keep : NULL, &m, &p, &s)) == CLI_EXIT_OK &&
-      (rc = apply_run_settings(&o, p)) == CLI_EXIT_OK) {
+  if ((rc = load_inputs(&o, from, k.annex ? &keep : NULL, &m, &p, &r, &s)) == CLI_EXIT_OK &&
+      (rc = apply_book_settings(&o, p)) == CLI_EXIT_OK &&
+      (rc = apply_run_options(&o, r)) == CLI_EXIT_OK) {
     if (!merge)
-      rc = make_context(&o, p, &c);
-    else if (mcp_context_create(&c, MCP_BACKEND_CPU) != MCP_OK) { /* a merge computes little */
-      cli_error("out of memory");
+      rc = make_context(&o, r, &c);
+    /* a merge computes little: on the CPU, with the slices' options, whose
+     * precision and grid decide the prices it checks the partials against */
+    else if (mcp_run_options_set_backend(r, MCP_BACKEND_AUTO) != MCP_OK ||
+             mcp_context_create(&c, MCP_BACKEND_CPU) != MCP_OK ||
+             mcp_context_set_options(c, r) != MCP_OK) {
+      cli_error("cannot make the merge's context: %s",
+                c ? mcp_context_last_error(c) : "out of memory");
       rc = CLI_EXIT_RUNTIME;
     }
   }
@@ -956,6 +987,7 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
   mcp_scenarios_destroy(s);
   mcp_greeks_destroy(g);
   mcp_context_destroy(c);
+  mcp_run_options_destroy(r);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   return rc;

@@ -22,32 +22,42 @@ static mcp_market *seed_market(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
   static mcp_market *m;
-  static mcp_context *ctx;
-  if (!m) {
+  if (!m)
     m = seed_market();
-    if (mcp_context_create(&ctx, MCP_BACKEND_CPU) != MCP_OK)
+  char err[512] = "";
+  const char *file = fuzz_file(data, n);
+  mcp_portfolio *p = NULL;
+  mcp_run_options *o = NULL;
+  mcp_status st = mcp_portfolio_load(&p, file, err, sizeof err);
+  fuzz_check_message(st, err);
+  if (st == MCP_OK) {
+    err[0] = '\0';
+    st = mcp_run_options_load(&o, file, err, sizeof err);
+    fuzz_check_message(st, err);
+    if (st != MCP_OK) /* the portfolio's reader took the run object */
       abort();
   }
-  char err[512] = "";
-  mcp_portfolio *p = NULL;
-  mcp_status st = mcp_portfolio_load(&p, fuzz_file(data, n), err, sizeof err);
-  fuzz_check_message(st, err);
   if (st == MCP_OK) {
     /* a bounded run whatever the file asked for: its settings stay, but few
      * paths, no extra steps and a small grid (the fuzzer's time limit) */
     mcp_pde_settings s;
-    mcp_portfolio_pde(p, &s);
+    mcp_run_options_pde(o, &s);
     s.space_points = 64;
     s.time_steps = 32;
+    mcp_context *ctx = NULL;
     mcp_results *r = NULL;
     if (mcp_portfolio_set_paths(p, 32) == MCP_OK &&
         mcp_portfolio_set_regression_paths(p, 256) == MCP_OK &&
         mcp_portfolio_set_steps_per_year(p, 0) == MCP_OK &&
-        mcp_portfolio_set_pde(p, &s) == MCP_OK && mcp_portfolio_size(p) <= 64 &&
+        mcp_run_options_set_pde(o, &s) == MCP_OK &&
+        mcp_run_options_set_backend(o, MCP_BACKEND_CPU) == MCP_OK &&
+        mcp_context_create_with_options(&ctx, o) == MCP_OK && mcp_portfolio_size(p) <= 64 &&
         mcp_price(ctx, m, p, &r) != MCP_OK && !mcp_context_last_error(ctx)[0])
       abort();
     mcp_results_destroy(r);
+    mcp_context_destroy(ctx);
   }
+  mcp_run_options_destroy(o);
   mcp_portfolio_destroy(p);
   return 0;
 }

@@ -1,0 +1,21 @@
+/* load_run_options.h: the run object of a portfolio file, shared by the
+ * run options' loader and the portfolio's (doc/input-schema.md). */
+#ifndef MCP_LOAD_RUN_OPTIONS_H
+#define MCP_LOAD_RUN_OPTIONS_H
+
+#include "load_json.h"
+#include "run_options.h"
+
+/* Every key of a run object: the book's (paths, seed, ...) and the run
+ * options'. */
+extern const char *const mcpi_run_keys[];
+extern const size_t mcpi_nrun_keys;
+extern const char *const mcpi_pde_keys[];
+extern const size_t mcpi_npde_keys;
+
+/* The options that the run object run (at run_path, checked to be an object
+ * of known keys) gives, into o. */
+mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *run_path,
+                                 json_t *run, mcp_run_options *o);
+
+#endif
