@@ -4,7 +4,6 @@
 
 #include "run_options.h"
 
-#define MCPI_DEFAULT_BLOCK 128
 #define MCPI_DEV_SLOTS 40 /* device buffers a context keeps (backend_cuda.c) */
 
 struct mcp_context {

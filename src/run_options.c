@@ -1,9 +1,8 @@
-/* run_options.c: the run options (mcp_run_options), a context's copy of
- * them, and the settings a pricing call resolves from its context and its
- * portfolio's deprecated ones. */
+/* run_options.c: the run options (mcp_run_options), and the settings a
+ * pricing call resolves from its context's and its portfolio's deprecated
+ * ones. */
 #include <stdlib.h>
 #include <string.h>
-#include "context.h"
 #include "pde.h"
 #include "prefetch.h"
 #include "run_options.h"
@@ -290,56 +289,4 @@ void mcp_run_options_pde(const mcp_run_options *o, mcp_pde_settings *settings)
     *settings = o->s.pde;
   else
     mcp_pde_settings_init(settings);
-}
-
-/* ---- contexts ------------------------------------------------------------ */
-
-mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *o)
-{
-  if (!ctx)
-    return MCP_ERR_ARGUMENT;
-  if (!o)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_context_set_options: options is NULL");
-  unsigned g = o->s.given;
-  if ((g & MCPI_OPT_BACKEND) && o->backend != MCP_BACKEND_AUTO && o->backend != ctx->backend)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
-                     "backend: the options ask for %s, the context runs on %s; expected a "
-                     "context made by mcp_context_create_with_options",
-                     mcp_backend_name(o->backend), mcp_backend_name(ctx->backend));
-  /* the devices are the one option checked here (against the context's
-   * backend), first: a refused call leaves the context as it was */
-  mcp_status st;
-  if ((g & MCPI_OPT_DEVICES) &&
-      (st = mcp_context_set_devices(ctx, o->ndevices, o->devices)) != MCP_OK)
-    return st;
-  if (g & MCPI_OPT_TILE)
-    ctx->tile_paths = o->tile_paths;
-  if (g & MCPI_OPT_BLOCK)
-    ctx->block = o->block;
-  /* the kernels' settings given in o replace the context's */
-  mcpi_settings before = ctx->run;
-  mcpi_settings_resolve(&o->s, &before, &ctx->run);
-  ctx->run.given &= ~(MCPI_OPT_BACKEND | MCPI_OPT_DEVICES | MCPI_OPT_TILE | MCPI_OPT_BLOCK);
-  return MCP_OK;
-}
-
-mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_options *o)
-{
-  if (!ctx)
-    return MCP_ERR_ARGUMENT;
-  *ctx = NULL;
-  if (!o)
-    return MCP_ERR_ARGUMENT;
-  mcp_status st = mcp_context_create(ctx, (o->s.given & MCPI_OPT_BACKEND) ? o->backend
-                                                                         : MCP_BACKEND_AUTO);
-  if (st == MCP_OK && (st = mcp_context_set_options(*ctx, o)) != MCP_OK) {
-    mcp_context_destroy(*ctx);
-    *ctx = NULL;
-  }
-  return st;
-}
-
-void mcpi_context_settings(const mcp_context *ctx, const mcp_portfolio *p, mcpi_settings *out)
-{
-  mcpi_settings_resolve(&ctx->run, mcpi_portfolio_settings(p), out);
 }

@@ -5,6 +5,8 @@
 
 #include "error.h"
 
+#define MCPI_DEFAULT_BLOCK 128 /* threads a CUDA block */
+
 /* Which options a caller gave; an option not given takes its default. */
 enum {
   MCPI_OPT_PRECISION = 1u << 0,
