@@ -92,4 +92,16 @@ void mcpi_market_bm_name(const mcp_market *m, size_t x, char *buf, size_t len);
  * 0, or 1 + the row where it is not positive definite. */
 size_t mcpi_cholesky(size_t n, const double *c, double *l);
 
+#define MCPI_NAXES 3 /* the shifts' axes: spot, volatility, rate */
+/* "spot", "volatility" or "rate" (shift.c). */
+const char *mcpi_axis_name(mcp_shift_axis axis);
+/* A copy of market m with shift x[a] of kind[a] along each axis a (the spot
+ * and volatility shifts on every underlying, or on underlying only alone when
+ * only >= 0; the volatility and rate shifts where used[i] when used is not
+ * NULL); MCP_ERR_INPUT naming the underlying when a value leaves its range
+ * (shift.c). */
+mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
+                               long only, const unsigned char *used, mcp_market **out,
+                               char *err);
+
 #endif

@@ -81,6 +81,8 @@ const char *mcpi_partial_name(const mcp_partial *p);
  * hold each of its chunks, with its samples, once. */
 mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t ncol,
                            uint64_t samples, mcpi_accum *acc, char *err);
+/* Sorts the trees of a merge's partials by run, job, replicate and chunk. */
+void mcpi_sort_trees(const mcpi_part_tree **trees, size_t n);
 
 /* The runs of a pricing (backend.h): one, with Greeks when g is not NULL;
  * and a scenario grid's. */
