@@ -23,13 +23,27 @@ typedef struct builder {
   int oom;
 } builder;
 
-static int add_est(builder *b, long trade, mcp_greek greek, mcp_greek_method method, long a,
-                   long c)
+static int push_est(builder *b, mcpi_est e)
 {
   if (!mcpi_grow((void **)&b->est, &b->ecap, b->nest + 1, sizeof *b->est))
     return 0;
-  b->est[b->nest++] = (mcpi_est){trade, greek, method, a, c, b->nterm, 0};
+  e.term0 = b->nterm;
+  e.nterm = 0;
+  b->est[b->nest++] = e;
   return 1;
+}
+
+static int add_est(builder *b, long trade, mcp_greek greek, mcp_greek_method method, long a,
+                   long c)
+{
+  return push_est(b, (mcpi_est){.trade = trade, .point = -1, .greek = greek, .method = method,
+                                .a = a, .b = c});
+}
+
+/* The value of trade (-1: the book) at scenario point k. */
+static int add_point(builder *b, long trade, long k)
+{
+  return push_est(b, (mcpi_est){.trade = trade, .point = k, .a = -1, .b = -1});
 }
 
 static int add_term(builder *b, int32_t col, double coef)
@@ -455,7 +469,7 @@ mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *
     int ok = 1;
     for (size_t k = 0; k < n && ok; k++)
       for (size_t t = 0; t <= nt && ok; t++) /* the trades, then the book */
-        ok = add_est(&b, t < nt ? (long)t : -1, MCP_GREEK_COUNT, MCP_METHOD_BUMP, (long)k, -1) &&
+        ok = add_point(&b, t < nt ? (long)t : -1, (long)k) &&
              add_term(&b, pass_col(&b, g, k, t), 1.0);
     if (!ok || b.oom) {
       free(b.est);

@@ -6,7 +6,7 @@
 #include "context.h"
 #include "results.h"
 #include "scenario.h"
-#include "slice.h"
+#include "reval.h"
 
 static mcpi_part_kind kind_of(const mcp_greeks *g, const mcp_scenarios *s)
 {
@@ -69,7 +69,8 @@ mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
   mcp_results *none = NULL;
   mcp_scenario_results *snone = NULL;
   st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, &snone, &sl)
-                 : mcpi_price_run(ctx, market, portfolio, greeks, &none, &sl);
+                 : mcpi_reval_run(ctx, market, portfolio, &(mcpi_reval){.greeks = greeks},
+                                  &none, &sl);
   if (st != MCP_OK) {
     mcp_partial_destroy(p);
     return st;
@@ -174,7 +175,8 @@ mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
     mcpi_slicing sl = {.n = in[0]->n, .in = in, .sorted = sorted, .nsorted = ntrees,
                        .used = &used, .keep = keep};
     st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, scenario_results, &sl)
-                   : mcpi_price_run(ctx, market, portfolio, greeks, results, &sl);
+                   : mcpi_reval_run(ctx, market, portfolio, &(mcpi_reval){.greeks = greeks},
+                                    results, &sl);
   }
   if (st == MCP_OK && used != ntrees)
     st = mcpi_fail(ctx->err, MCP_ERR_INPUT,

@@ -15,12 +15,14 @@
 #include "path.h"
 #include "qmc.h"
 
-/* A Greek estimated on a job's paths, in pay column ntrades + 1 + its index:
+/* What a job estimates beside its prices, in pay column ntrades + 1 + its
+ * index: a Greek, or a trade's (or the book's) value at a scenario point;
  * written by the path body (the job's first nin), or the sum of terms
  * (products/greeks.h) evaluated after the passes. */
 typedef struct mcpi_est {
   long trade;              /* job-local trade, or -1: the book */
-  mcp_greek greek;
+  long point;              /* the scenario point (its market) it values at, or -1: a Greek */
+  mcp_greek greek;         /* a Greek's: */
   mcp_greek_method method;
   long a, b;               /* the underlyings' market indices, or -1 */
   size_t term0, nterm;

@@ -1,4 +1,10 @@
-/* price.c: mcp_price, from a market and a portfolio to results. */
+/* reval.c: the revaluation module.  One run of a book on one set of paths:
+ * built (the plan of its Monte Carlo jobs, the PDE trades' grids, the
+ * layout of its variants: the Greeks' bumped markets and estimators, or a
+ * scenario grid's points), executed (the backend's path kernels, the PDE
+ * solves) and collected into results; alone, as a slice, or as the merge of
+ * slices.  mcp_price, mcp_price_greeks and mcp_price_scenarios are its
+ * clients (pricing.c, scenario.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +13,8 @@
 #include "greek_plan.h"
 #include "pde.h"
 #include "results.h"
+#include "reval.h"
 #include "scenario.h"
-#include "slice.h"
 
 static double now(void)
 {
@@ -422,12 +428,14 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
   return MCP_OK;
 }
 
-/* The run of a pricing call: of its own (sl NULL), a slice of it into
- * sl->out, or the merge of sl->in into results. */
-static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
-                        const mcp_greeks *req, mcp_market **markets, size_t npoints,
-                        mcp_results **results, mcp_results **points, const mcpi_slicing *sl)
+mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
+                          const mcp_portfolio *portfolio, const mcpi_reval *what,
+                          mcp_results **out, const mcpi_slicing *sl)
 {
+  const mcp_greeks *req = what->greeks;
+  mcp_market **markets = what->points;
+  size_t npoints = what->npoints;
+  mcp_results **results = out, **points = out + 1;
   double t0 = now();
   int merge = sl && sl->in, slice = sl && sl->out;
   /* a worker's slices of one pricing, and their merge in its process, plan
@@ -539,49 +547,4 @@ static mcp_status price(mcp_context *ctx, const mcp_market *market, const mcp_po
   }
   *results = r;
   return MCP_OK;
-}
-
-mcp_status mcpi_price_points(mcp_context *ctx, const mcp_market *market,
-                             const mcp_portfolio *portfolio, mcp_market **markets, size_t n,
-                             mcp_results **results, const mcpi_slicing *sl)
-{
-  return price(ctx, market, portfolio, NULL, markets, n, results, results + 1, sl);
-}
-
-mcp_status mcpi_price_run(mcp_context *ctx, const mcp_market *market,
-                          const mcp_portfolio *portfolio, const mcp_greeks *greeks,
-                          mcp_results **results, const mcpi_slicing *sl)
-{
-  return price(ctx, market, portfolio, greeks, NULL, 0, results, NULL, sl);
-}
-
-/* The arguments of the pricing calls: MCP_OK, or which one is missing. */
-static mcp_status check_args(mcp_context *ctx, const char *fn, const mcp_market *market,
-                             const mcp_portfolio *portfolio, int greeks, mcp_results **results)
-{
-  if (!results)
-    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: results is NULL", fn)
-               : MCP_ERR_ARGUMENT;
-  *results = NULL;
-  if (!ctx)
-    return MCP_ERR_ARGUMENT;
-  if (!market || !portfolio || !greeks)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: %s is NULL", fn,
-                     !market ? "market" : !portfolio ? "portfolio" : "greeks");
-  return MCP_OK;
-}
-
-mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
-                     mcp_results **results)
-{
-  mcp_status st = check_args(ctx, "mcp_price", market, portfolio, 1, results);
-  return st ? st : mcpi_spread(ctx, market, portfolio, NULL, NULL, results, NULL);
-}
-
-mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
-                            const mcp_portfolio *portfolio, const mcp_greeks *greeks,
-                            mcp_results **results)
-{
-  mcp_status st = check_args(ctx, "mcp_price_greeks", market, portfolio, greeks != NULL, results);
-  return st ? st : mcpi_spread(ctx, market, portfolio, greeks, NULL, results, NULL);
 }

@@ -1,13 +1,14 @@
-/* scenario.c: grids of market shifts and their revaluation on the same paths
- * (mcp_price_scenarios): every point is priced with the portfolio's seed on
- * a copy of the market with the shifts applied. */
+/* scenario.c: grids of market shifts, their run (a client of the
+ * revaluation module: every point is priced with the portfolio's seed on a
+ * copy of the market with the shifts applied, on the paths of its group's
+ * first point) and their results. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "context.h"
 #include "market.h"
+#include "reval.h"
 #include "scenario.h"
-#include "slice.h"
 #include "validate.h"
 
 mcp_status mcp_scenarios_create(mcp_scenarios **s)
@@ -90,19 +91,6 @@ static size_t point(const mcp_scenario_results *r, size_t i, size_t j, size_t k)
   return (i * r->n[MCP_SHIFT_VOLATILITY] + j) * r->n[MCP_SHIFT_RATE] + k;
 }
 
-mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
-                               const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
-                               mcp_scenario_results **results)
-{
-  if (!ctx || !results)
-    return MCP_ERR_ARGUMENT;
-  *results = NULL;
-  if (!market || !portfolio || !scenarios)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_scenarios: %s is NULL",
-                     !market ? "market" : !portfolio ? "portfolio" : "scenarios");
-  return mcpi_spread(ctx, market, portfolio, NULL, scenarios, NULL, results);
-}
-
 /* The grid's groups of points, run g the g-th (slice.h); a slice leaves
  * *results NULL. */
 mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
@@ -144,8 +132,9 @@ mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
     run.run = p0 / MCPI_POINTS_PER_RUN;
     run.keep = NULL; /* the group's markets die with it: no setup outlives them */
     if (st == MCP_OK)
-      st = mcpi_price_points(ctx, m[0], portfolio, m + 1, n - 1, r->point + p0,
-                             sl ? &run : NULL);
+      st = mcpi_reval_run(ctx, m[0], portfolio,
+                          &(mcpi_reval){.points = m + 1, .npoints = n - 1}, r->point + p0,
+                          sl ? &run : NULL);
     else /* the run takes over the others only when it starts */
       for (size_t q = 1; q < made; q++)
         mcp_market_destroy(m[q]);

@@ -22,13 +22,4 @@ struct mcp_scenario_results {
 size_t mcpi_scenarios_shifts(const mcp_scenarios *s, int axis);
 double mcpi_scenarios_shift(const mcp_scenarios *s, int axis, size_t i);
 
-/* Prices the portfolio in market into results[0] and, on the same normals,
- * in each of the n markets (which it takes over) into results[1 .. n]: every
- * point's prices are those of an mcp_price of its market, to the bit; as a
- * slice or a merge with sl (slice.h). */
-struct mcpi_slicing;
-mcp_status mcpi_price_points(mcp_context *ctx, const mcp_market *market,
-                             const mcp_portfolio *portfolio, mcp_market **markets, size_t n,
-                             mcp_results **results, const struct mcpi_slicing *sl);
-
 #endif

@@ -17,7 +17,7 @@
 typedef enum mcpi_part_kind { MCPI_PART_PRICES = 0, MCPI_PART_GREEKS, MCPI_PART_SCENARIOS } mcpi_part_kind;
 
 typedef struct mcpi_part_tree mcpi_part_tree;
-/* A run's plan and layouts (price.c), which a worker keeps between the
+/* A run's plan and layouts (reval.c), which a worker keeps between the
  * slices it computes of one pricing. */
 typedef struct mcpi_setup mcpi_setup;
 void mcpi_setup_free(mcpi_setup *su);
@@ -54,7 +54,7 @@ struct mcp_partial {
   double seconds;
   mcpi_part_tree *tree;
   size_t ntree, tree_cap;
-  /* slice 0: the PDE values of each run (price.c), npde[run] of them */
+  /* slice 0: the PDE values of each run (reval.c), npde[run] of them */
   double **pde;
   size_t *npde, nruns;
   unsigned char *annex;
@@ -84,11 +84,7 @@ mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t
 /* Sorts the trees of a merge's partials by run, job, replicate and chunk. */
 void mcpi_sort_trees(const mcpi_part_tree **trees, size_t n);
 
-/* The runs of a pricing (backend.h): one, with Greeks when g is not NULL;
- * and a scenario grid's. */
-mcp_status mcpi_price_run(mcp_context *ctx, const mcp_market *market,
-                          const mcp_portfolio *portfolio, const mcp_greeks *g,
-                          mcp_results **results, const mcpi_slicing *sl);
+/* A scenario grid's runs, a group of points each (scenario.c). */
 mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
                               const mcp_portfolio *portfolio, const mcp_scenarios *s,
                               mcp_scenario_results **results, const mcpi_slicing *sl);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "context.h"
-#include "slice.h"
+#include "reval.h"
 
 /* MCP_SLICES_PER_DEVICE: enough that a fast device takes more slices than
  * a slow one, few enough that the cost of a slice (the pilot, the fit, a
@@ -149,5 +149,5 @@ mcp_status mcpi_spread(mcp_context *ctx, const mcp_market *m, const mcp_portfoli
   if (ctx->ndevices > 1)
     return spread(ctx, m, p, g, s, results, sresults);
   return s ? mcpi_scenarios_run(ctx, m, p, s, sresults, NULL)
-           : mcpi_price_run(ctx, m, p, g, results, NULL);
+           : mcpi_reval_run(ctx, m, p, &(mcpi_reval){.greeks = g}, results, NULL);
 }

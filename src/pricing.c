@@ -1,0 +1,52 @@
+/* pricing.c: the pricing calls (mcp_price, mcp_price_greeks,
+ * mcp_price_scenarios): their arguments checked, then one run or, on a
+ * context of several devices, slices of it on each (spread.c). */
+#include "context.h"
+#include "slice.h"
+
+/* The arguments of a pricing call: MCP_OK, or which one is missing
+ * (absent: the name of the call's own input when it is NULL, else NULL). */
+static mcp_status check_args(mcp_context *ctx, const char *fn, const mcp_market *market,
+                             const mcp_portfolio *portfolio, const char *absent, int results)
+{
+  if (!results)
+    return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: results is NULL", fn)
+               : MCP_ERR_ARGUMENT;
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  if (!market || !portfolio || absent)
+    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: %s is NULL", fn,
+                     !market ? "market" : !portfolio ? "portfolio" : absent);
+  return MCP_OK;
+}
+
+mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
+                     mcp_results **results)
+{
+  if (results)
+    *results = NULL;
+  mcp_status st = check_args(ctx, "mcp_price", market, portfolio, NULL, results != NULL);
+  return st ? st : mcpi_spread(ctx, market, portfolio, NULL, NULL, results, NULL);
+}
+
+mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
+                            const mcp_portfolio *portfolio, const mcp_greeks *greeks,
+                            mcp_results **results)
+{
+  if (results)
+    *results = NULL;
+  mcp_status st = check_args(ctx, "mcp_price_greeks", market, portfolio,
+                             greeks ? NULL : "greeks", results != NULL);
+  return st ? st : mcpi_spread(ctx, market, portfolio, greeks, NULL, results, NULL);
+}
+
+mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
+                               const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
+                               mcp_scenario_results **results)
+{
+  if (results)
+    *results = NULL;
+  mcp_status st = check_args(ctx, "mcp_price_scenarios", market, portfolio,
+                             scenarios ? NULL : "scenarios", results != NULL);
+  return st ? st : mcpi_spread(ctx, market, portfolio, NULL, scenarios, NULL, results);
+}
