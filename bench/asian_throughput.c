@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "common.h"
-#include "plan.h"
-#include "rng.h"
+#include "bench/common.h"
+#include "src/plan/plan.h"
+#include "models/rng.h"
 #ifdef MCP_HAVE_CUDA
-#include "launch.h"
+#include "kernels/launch.h"
 #endif
 
 #define REPEATS 5

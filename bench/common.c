@@ -5,7 +5,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "common.h"
+#include "bench/common.h"
 
 static int cmp(const void *a, const void *b)
 {

@@ -46,7 +46,7 @@ float bench_event_ms(cudaEvent_t a, cudaEvent_t b);
 /* Device-to-device copy of 1 GiB: bytes read plus written per second. */
 double bench_copy_bandwidth(void);
 
-#include "plan.h"
+#include "src/plan/plan.h"
 /* The job's arrays copied to the device, as the path kernel reads them;
  * bench_device_view_free releases them. */
 mcpi_job_view bench_device_view(const mcpi_job *j);

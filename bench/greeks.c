@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "common.h"
+#include "bench/common.h"
 
 static int fail(const char *what, const char *why)
 {

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "common.h"
+#include "bench/common.h"
 
 #define REPEATS 5
 

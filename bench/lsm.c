@@ -9,7 +9,7 @@
  * European on the same 50 steps (the plain kernel) is beside them.  The
  * grid's American price is the reference.  Prints a Markdown table. */
 #include <stdio.h>
-#include "common.h"
+#include "bench/common.h"
 
 #define REPEATS 9
 #define PATHS 200000

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common.h"
+#include "bench/common.h"
 #include "mcprice_mpi.h"
 
 #define REPEATS 3

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "common.h"
+#include "bench/common.h"
 
 #ifndef MCP_HAVE_CUDA
 int main(void)
@@ -31,9 +31,9 @@ int main(void)
 }
 #else
 #include <cusparse.h>
-#include "launch.h"
-#include "pde.h"
-#include "stencil_bench.h"
+#include "kernels/launch.h"
+#include "src/plan/pde.h"
+#include "bench/stencil_bench.h"
 
 #define CHECK(x)                                                                        \
   do {                                                                                  \

@@ -20,7 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common.h"
+#include "bench/common.h"
 
 #ifndef MCP_HAVE_CUDA
 int main(void)
@@ -29,7 +29,7 @@ int main(void)
   return 0;
 }
 #else
-#include "peers_kernels.h"
+#include "bench/peers_kernels.h"
 
 #define REPEATS 5
 #define NSIZES 3

@@ -12,7 +12,7 @@
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 #include <math.h>
-#include "peers_kernels.h"
+#include "bench/peers_kernels.h"
 
 typedef curandStatePhilox4_32_10_t philox;
 

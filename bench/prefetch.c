@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common.h"
+#include "bench/common.h"
 
 #ifndef MCP_HAVE_CUDA
 int main(void)
@@ -21,7 +21,7 @@ int main(void)
   return 0;
 }
 #else
-#include "launch.h"
+#include "kernels/launch.h"
 
 #define REPEATS 7
 #define NLAYOUTS 3 /* shared-memory variants: padding 0, padding to 2^k + 1, interleaved */

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "common.h"
+#include "bench/common.h"
 
 #ifndef MCP_HAVE_CUDA
 int main(void)
@@ -25,8 +25,8 @@ int main(void)
   return 0;
 }
 #else
-#include "launch.h"
-#include "private_arrays.h"
+#include "kernels/launch.h"
+#include "bench/private_arrays.h"
 
 #define BLOCKS (132 * 16)
 #define ITERS 256

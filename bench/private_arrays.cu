@@ -12,13 +12,13 @@
  * the same bits. */
 #include <cuda_runtime.h>
 #include <stdint.h>
-#include "path.h"
-#include "private_arrays.h"
+#include "models/products/path.h"
+#include "bench/private_arrays.h"
 
 #define BLOCK PRIVATE_BLOCK
 
 // The array of a placement, reached through the library's accessors
-// (products/private.h), as the path kernels reach theirs.
+// (models/products/private.h), as the path kernels reach theirs.
 template <int L, int PLACE> struct array_of {
   typedef mcpi_parr type;
   double frame[L];

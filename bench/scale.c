@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "common.h"
+#include "bench/common.h"
 
 #define REPEATS 3
 #define NCOUNTS 4

@@ -6,13 +6,13 @@
  * 1.4 s.  Whole mcp_price_greeks calls (medians after a warm-up), and for
  * the split the price alone (mcp_price) and the price with the vegas alone
  * (the deltas, gammas and cross gammas are estimated on the price's own
- * paths by scaling, products/greeks.h; each vega revalues the paths with one
+ * paths by scaling, models/products/greeks.h; each vega revalues the paths with one
  * asset's volatility shifted up and down).  Prints a Markdown table;
  * --profile prices the large shape once (for ncu). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "common.h"
+#include "bench/common.h"
 
 #define MAX_N 10
 

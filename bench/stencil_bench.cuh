@@ -2,8 +2,8 @@
  * benchmark: one warp a grid of n nodes, `sweeps` applications of the
  * stencil w between two buffers, with the implementations of the pricing
  * kernels (kernels/stencil.cuh) for K = 1 .. 12 and C = 1, 2, 4, 8. */
-#include "stencil.cuh"
-#include "stencil_bench.h"
+#include "kernels/stencil.cuh"
+#include "bench/stencil_bench.h"
 
 template <int IMPL, int K, int C>
 __global__ void __launch_bounds__(128) bench_sweeps(double *a, double *b, int n, int ld,

@@ -1,5 +1,5 @@
 /* stencil_global.cu: the benchmark's global stencil kernels. */
-#include "stencil_bench.cuh"
+#include "bench/stencil_bench.cuh"
 
 BENCH_LAUNCHER(bench_sweep_global, MCPI_ST_GLOBAL)
 

@@ -1,4 +1,4 @@
 /* stencil_smem.cu: the benchmark's smem stencil kernels. */
-#include "stencil_bench.cuh"
+#include "bench/stencil_bench.cuh"
 
 BENCH_LAUNCHER(bench_sweep_smem, MCPI_ST_SMEM)

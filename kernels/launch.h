@@ -3,10 +3,10 @@
 #define MCP_LAUNCH_H
 
 #include <cuda_runtime_api.h>
-#include "path.h"
-#include "pde_grid.h"
-#include "prefetch.h"
-#include "qmc.h"
+#include "models/products/path.h"
+#include "models/products/pde_grid.h"
+#include "models/prefetch.h"
+#include "models/qmc.h"
 
 #ifdef __cplusplus
 extern "C" {

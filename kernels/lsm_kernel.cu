@@ -1,5 +1,5 @@
 // lsm_kernel.cu: Longstaff-Schwartz on the GPU.  The fit, the twin of
-// src/lsm_cpu.c: the same fit paths (lsm_fit.h) with their normals computed in
+// src/exec/lsm_cpu.c: the same fit paths (lsm_fit.h) with their normals computed in
 // place, the normal equations' chunk sums by the tree of mcpi_chunk_sums, the
 // chunks summed in a fixed order and solved by one thread, each date's rule
 // left in the device's table for the next date and for the paths; every date
@@ -9,8 +9,8 @@
 // normals, in kernels of their own, so that no other kernel carries the
 // exercise's code.
 #include <cooperative_groups.h>
-#include "lsm_fit.h"
-#include "path_kernel.cuh"
+#include "models/products/lsm_fit.h"
+#include "kernels/path_kernel.cuh"
 
 #define HALF (MCP_CHUNK_PATHS / 2)
 

@@ -1,7 +1,7 @@
 // path_kernel.cu: choosing, sizing and launching the path kernels
 // (path_kernel.cuh) by precision, strategy, distance and asset count.
-#include "launch.h"
-#include "prefetch.h"
+#include "kernels/launch.h"
+#include "models/prefetch.h"
 
 typedef const void *(*kernel_table)(int s, int di, int array, int fused);
 extern "C" const void *mcpi_path_kernels_d1(int s, int di, int array, int fused);

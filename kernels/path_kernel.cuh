@@ -15,9 +15,9 @@
 #define MCP_PATH_KERNEL_CUH
 
 #include <cuda_pipeline.h>
-#include "launch.h"
-#include "prefetch.h"
-#include "rng.h"
+#include "kernels/launch.h"
+#include "models/prefetch.h"
+#include "models/rng.h"
 
 // The path body as C++ overloads of the C functions, one per state type
 // (single or multi-asset, double or float).

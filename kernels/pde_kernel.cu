@@ -6,8 +6,8 @@
  * thread a system, sequential like the CPU's, so that American grids can be
  * projected as they are solved).  The arithmetic of a grid is the CPU's,
  * step for step (pde_grid.h). */
-#include "launch.h"
-#include "stencil.cuh"
+#include "kernels/launch.h"
+#include "kernels/stencil.cuh"
 
 #define PDE_BLOCK 128
 

@@ -1,7 +1,7 @@
 // qmc_kernel.cu: quasi-Monte Carlo normals (qmc.h): cuRAND's scrambled Sobol64
 // points through the normal quantile, then the Brownian bridge of each path.
 #include <curand_kernel.h>
-#include "launch.h"
+#include "kernels/launch.h"
 
 // One thread a (dimension, point): cuRAND skips to the point by its Gray code.
 __global__ void mcpi_sobol_kernel(const uint64_t *__restrict__ dirs,

@@ -1,5 +1,5 @@
 // reduce_kernel.cu: fixed-order chunk sums, the GPU twin of mcpi_chunk_sums.
-#include "launch.h"
+#include "kernels/launch.h"
 #include "mcprice.h"
 
 #define HALF (MCP_CHUNK_PATHS / 2)

@@ -4,8 +4,8 @@
 // generator, the float ones against the host's).  cuRAND's generator API would need one call per step and window
 // of 2^18 paths (about 22 us each on an H100), which made the fill 15 times
 // slower than the generator's own bulk speed.
-#include "launch.h"
-#include "rng.h"
+#include "kernels/launch.h"
+#include "models/rng.h"
 
 // Double: one thread, four consecutive paths of one step: the blocks at
 // counters c and c + 1 of one subsequence, two normals each, as the generator

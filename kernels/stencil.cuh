@@ -14,7 +14,7 @@
 #ifndef MCP_STENCIL_CUH
 #define MCP_STENCIL_CUH
 
-#include "pde_grid.h"
+#include "models/products/pde_grid.h"
 
 #define MCPI_FULL_MASK 0xffffffffu
 enum { MCPI_ST_REGCACHE = 0, MCPI_ST_SMEM, MCPI_ST_GLOBAL }; /* mcp_stencil's order */

@@ -11,7 +11,7 @@
 #define MCP_LOCAL_VOL_H
 
 #include <stdint.h>
-#include "mcp_hd.h"
+#include "models/mcp_hd.h"
 
 /* The slice v[0 .. n) at log-spots y[0 .. n) (increasing) at log-spot x.
  * The interval y[i] <= x < y[i + 1] comes from a bucket table: nb buckets of

@@ -10,7 +10,7 @@
  * mcpi_dsincospi run it on the device where it applies and the library's
  * function elsewhere.  On the host mcpi_dexp runs it too (the paths' spots),
  * and the Box-Muller calls the _poly functions themselves, in copies built
- * for FMA hardware (rng.h, src/rng.c, src/lanes.c; without the
+ * for FMA hardware (rng.h, src/rng/rng.c, src/rng/lanes.c; without the
  * instruction fma is a slow call), so that host and device compute the same
  * bits; mcpi_dlog and mcpi_dsincospi are the C library's there.
  *
@@ -28,7 +28,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include "mcp_hd.h"
+#include "models/mcp_hd.h"
 
 /* The table: exp's Taylor coefficients 1/k!, k = 0..13; log's 2 / (2k + 1),
  * k = 1..10; sin(pi r) / r's (-1)^k pi^(2k+1) / (2k+1)!, k = 0..8;
@@ -163,7 +163,7 @@ MCP_HD static inline void mcpi_dsincospi_poly(double v, double *sp, double *cp)
 }
 
 #ifndef __CUDA_ARCH__
-/* The same on the host (src/lanes.c): the polynomial, built for FMA where
+/* The same on the host (src/rng/lanes.c): the polynomial, built for FMA where
  * the processor has it, so that the host's spots are the device's bits. */
 double mcpi_dexp_host(double x);
 #endif

@@ -10,7 +10,7 @@
 #ifndef MCP_PDE_OPERATOR_H
 #define MCP_PDE_OPERATOR_H
 
-#include "mcp_hd.h"
+#include "models/mcp_hd.h"
 
 #define MCPI_PDE_MAX_RADIUS 2
 #define MCPI_PDE_MAX_TAPS (2 * MCPI_PDE_MAX_RADIUS + 1)

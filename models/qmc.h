@@ -13,7 +13,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "mcp_hd.h"
+#include "models/mcp_hd.h"
 
 #define MCPI_QMC_MAX_DIMENSIONS 20000 /* cuRAND's direction vectors */
 #define MCPI_SOBOL_BITS 64

@@ -28,8 +28,8 @@
 #if defined MCP_HAVE_CURAND || defined __CUDACC__
 #include <curand.h>
 #endif
-#include "mcp_hd.h"
-#include "mcp_dmath.h"
+#include "models/mcp_hd.h"
+#include "models/mcp_dmath.h"
 
 #define MCPI_RNG_WINDOW_LOG2 18
 #define MCPI_RNG_WINDOW (UINT64_C(1) << MCPI_RNG_WINDOW_LOG2)

@@ -22,7 +22,7 @@
 #define MCP_TESTS_CF_BARRIER_H
 
 #include <math.h>
-#include "closed_form.h"
+#include "tests/closed_form.h"
 
 /* Probability that S_t = S e^{drift t + vol W_t} touches the barrier by
  * `maturity`: first passage of a drifted Brownian motion (reflection

@@ -6,8 +6,8 @@
 #define MCP_TESTS_CF_CASH_H
 
 #include <math.h>
-#include "cf_quad.h"
-#include "closed_form.h"
+#include "tests/cf_quad.h"
+#include "tests/closed_form.h"
 
 typedef struct cf_cash {
   mcp_option_type type;

@@ -19,8 +19,8 @@
 
 #include <complex.h>
 #include <math.h>
-#include "cf_quad.h"
-#include "closed_form.h"
+#include "tests/cf_quad.h"
+#include "tests/closed_form.h"
 
 /* Absolute error allowed to each chunk of the integral, in price units, and
  * the most periods of e^{iuk} a chunk may span (more invites an adaptive

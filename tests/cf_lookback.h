@@ -20,7 +20,7 @@
 #define MCP_TESTS_CF_LOOKBACK_H
 
 #include <math.h>
-#include "closed_form.h"
+#include "tests/closed_form.h"
 
 #ifndef CF_PI
 #define CF_PI 3.14159265358979323846264338327950288

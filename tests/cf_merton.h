@@ -12,7 +12,7 @@
 #define MCP_TESTS_CF_MERTON_H
 
 #include <math.h>
-#include "closed_form.h"
+#include "tests/closed_form.h"
 
 static inline double cf_merton(mcp_option_type type, double spot, double strike,
                                double maturity, double rate, double dividend, double vol,

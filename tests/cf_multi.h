@@ -4,8 +4,8 @@
 #define MCP_TESTS_CF_MULTI_H
 
 #include <math.h>
-#include "cf_quad.h"
-#include "closed_form.h"
+#include "tests/cf_quad.h"
+#include "tests/closed_form.h"
 
 /* Integrand of the bivariate normal in theta = asin(r): the density
  * exp(-(a^2 - 2ab sin t + b^2) / (2 cos^2 t)) / (2 pi), the exponent

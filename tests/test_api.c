@@ -15,9 +15,9 @@
 #include "mcprice.h"
 /* internal views, to blank a handle's message before each call so that a
  * stale message cannot satisfy a check */
-#include "context.h"
-#include "market.h"
-#include "portfolio.h"
+#include "src/exec/context.h"
+#include "src/inputs/market.h"
+#include "src/inputs/portfolio.h"
 
 /* Stands for "not written by the call": output pointers start here. */
 static char junk;

@@ -13,13 +13,13 @@
 #include <math.h>
 #include <stdio.h>
 #include <time.h>
-#include "cf_barrier.h"
-#include "cf_heston.h"
-#include "cf_lookback.h"
-#include "cf_merton.h"
-#include "cf_multi.h"
-#include "cf_quad.h"
-#include "closed_form.h"
+#include "tests/cf_barrier.h"
+#include "tests/cf_heston.h"
+#include "tests/cf_lookback.h"
+#include "tests/cf_merton.h"
+#include "tests/cf_multi.h"
+#include "tests/cf_quad.h"
+#include "tests/closed_form.h"
 
 #define CHECK_CLOSE(got, want, tol) check_close((got), (want), (tol), #got, __FILE__, __LINE__)
 

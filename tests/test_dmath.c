@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <cmocka.h>
-#include "mcp_dmath.h"
+#include "models/mcp_dmath.h"
 
 #define N 200000
 #define PI_L 3.141592653589793238462643383279502884L

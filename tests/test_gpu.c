@@ -15,11 +15,11 @@
 #include <cmocka.h>
 #include "config.h"
 #include "mcprice.h"
-#include "qmc.h"
-#include "rng.h"
+#include "models/qmc.h"
+#include "models/rng.h"
 #ifdef MCP_HAVE_CUDA
 #include <cuda_runtime_api.h>
-#include "launch.h"
+#include "kernels/launch.h"
 #endif
 
 /* A book that exercises every product, several underlyings and job

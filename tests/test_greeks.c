@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "cf_barrier.h"
-#include "cf_heston.h"
-#include "closed_form.h"
-#include "mc_check.h"
+#include "tests/cf_barrier.h"
+#include "tests/cf_heston.h"
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
 
 #define NSE 3.5
 #define PI 3.14159265358979323846

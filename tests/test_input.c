@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
-#include "json_locate.h"
-#include "market.h"
-#include "portfolio.h"
+#include "src/io/json_locate.h"
+#include "src/inputs/market.h"
+#include "src/inputs/portfolio.h"
 
 #define DATA SRCDIR "/tests/data/"
 

@@ -8,11 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "closed_form.h"
-#include "cf_heston.h"
-#include "cf_merton.h"
-#include "cf_multi.h"
-#include "mc_check.h"
+#include "tests/closed_form.h"
+#include "tests/cf_heston.h"
+#include "tests/cf_merton.h"
+#include "tests/cf_multi.h"
+#include "tests/mc_check.h"
 
 /* A Monte Carlo American price and its reference: within 4 standard errors
  * plus rel of the reference (the Bermudan's dates and the regression's low

@@ -19,10 +19,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include "cf_heston.h"
-#include "cf_multi.h"
-#include "closed_form.h"
-#include "mc_check.h"
+#include "tests/cf_heston.h"
+#include "tests/cf_multi.h"
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
 #include "mcprice.h"
 
 #define NSE 4.0

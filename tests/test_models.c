@@ -25,15 +25,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cf_barrier.h"
-#include "cf_heston.h"
-#include "cf_lookback.h"
-#include "cf_merton.h"
-#include "cf_multi.h"
-#include "cf_cash.h"
-#include "closed_form.h"
-#include "mc_check.h"
-#include "qmc.h"
+#include "tests/cf_barrier.h"
+#include "tests/cf_heston.h"
+#include "tests/cf_lookback.h"
+#include "tests/cf_merton.h"
+#include "tests/cf_multi.h"
+#include "tests/cf_cash.h"
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
+#include "models/qmc.h"
 
 #define NSE 3.5
 

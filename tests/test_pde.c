@@ -14,10 +14,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "cf_barrier.h"
-#include "cf_cash.h"
-#include "closed_form.h"
-#include "mc_check.h"
+#include "tests/cf_barrier.h"
+#include "tests/cf_cash.h"
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
 
 static const bs_params ACME = {100.0, 0.05, 0.02, 0.25};
 

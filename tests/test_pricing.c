@@ -17,13 +17,13 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "closed_form.h"
-#include "mc_check.h"
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
 #include "mcprice.h"
-#include "backend.h"
-#include "plan.h"
-#include "rng.h"
-#include "stats.h"
+#include "src/exec/backend.h"
+#include "src/plan/plan.h"
+#include "models/rng.h"
+#include "src/base/stats.h"
 
 #ifdef MCP_HAVE_CURAND
 #define HAVE_QMC 1

@@ -23,11 +23,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "closed_form.h"
-#include "mc_check.h"
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
 #include "mcprice.h"
-#include "plan.h"
-#include "rng.h"
+#include "src/plan/plan.h"
+#include "models/rng.h"
 
 #define NSE 3.5   /* width of the statistical bands, in standard errors */
 #define REL 1e-10 /* library against the reference on the same normals */
@@ -721,7 +721,7 @@ static void window_barrier_limits(void **state)
   assert_true(e0.price > 0 && e0.price == e1.price && e0.std_error == e1.std_error);
   assert_true(fabs(eb.price - 4.0 * df) <= 1e-14 * 4.0 * df);
   assert_true(fabs(ea.price - 1.5 * df) <= 1e-14 * 1.5 * df);
-  /* no spread but the rounding of the sums of squares (price.c) */
+  /* no spread but the rounding of the sums of squares (reval.c) */
   assert_true(eb.std_error <= 1e-7 / sqrt(4000.0) * eb.price);
   assert_true(ea.std_error <= 1e-7 / sqrt(4000.0) * ea.price);
   mcp_market_destroy(m);

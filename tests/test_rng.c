@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "rng.h"
+#include "models/rng.h"
 
 #define W MCPI_RNG_WINDOW
 
@@ -240,7 +240,7 @@ static void float_mapping(void **state)
   assert_true(fabs(m4 - 3) < 5 * sqrt(96.0 / count));
 }
 
-/* The host's exp (src/lanes.c), one at a time and across lanes in each
+/* The host's exp (src/rng/lanes.c), one at a time and across lanes in each
  * vector copy the processor has: the same bits as mcp_dmath.h's polynomial
  * inside its range, the C library's outside it, NaN kept; for group sizes
  * that are not multiples of the vector width. */

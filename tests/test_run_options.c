@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "mcprice.h"
-#include "same_results.h"
+#include "tests/same_results.h"
 
 #define TRADES                                                                              \
   "\"trades\": ["                                                                           \

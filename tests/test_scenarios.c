@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
-#include "mc_check.h"
+#include "tests/mc_check.h"
 
 /* The test market with every shift applied, built through the public API
  * the way a user would: A flat Black-Scholes with a volatility curve, B

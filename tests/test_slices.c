@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "mcprice.h"
-#include "same_results.h"
+#include "tests/same_results.h"
 
 #ifdef MCP_HAVE_CURAND
 #define HAVE_QMC 1

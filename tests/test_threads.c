@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "mcprice.h"
-#include "same_results.h"
+#include "tests/same_results.h"
 
 enum { THREADS = 8, ROUNDS = 2 };
 

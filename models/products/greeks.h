@@ -23,7 +23,7 @@
 #ifndef MCP_GREEKS_H
 #define MCP_GREEKS_H
 
-#include "payoff.h"
+#include "models/products/payoff.h"
 
 typedef enum mcpi_gm {
   MCPI_GM_NONE = 0, MCPI_GM_PATHWISE, MCPI_GM_LR, MCPI_GM_SCALED

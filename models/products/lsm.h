@@ -11,7 +11,7 @@
 #ifndef MCP_LSM_H
 #define MCP_LSM_H
 
-#include "payoff.h"
+#include "models/products/payoff.h"
 
 /* The most basis functions: 4 in the payoff's underlying, and each asset's
  * log-return and its square (of at most MCPI_LSM_SQUARES assets; beyond,

@@ -10,8 +10,8 @@
 #ifndef MCP_LSM_FIT_H
 #define MCP_LSM_FIT_H
 
-#include "path.h"
-#include "rng.h"
+#include "models/products/path.h"
+#include "models/rng.h"
 
 /* Values recorded a path and date. */
 MCP_HD static inline int mcpi_lsm_state_size(const mcpi_job_view *j)

@@ -22,13 +22,13 @@
 #define MCP_PATH_H
 
 #include <stddef.h>
-#include "gbm.h"
-#include "local_vol.h"
-#include "mcp_dmath.h"
-#include "model.h"
-#include "payoff.h"
-#include "greeks.h"
-#include "lsm.h"
+#include "models/gbm.h"
+#include "models/local_vol.h"
+#include "models/mcp_dmath.h"
+#include "models/model.h"
+#include "models/products/payoff.h"
+#include "models/products/greeks.h"
+#include "models/products/lsm.h"
 
 #define MCPI_TAG_MASK 0xffu        /* schedules fixing at the end of this step */
 #define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */
@@ -127,7 +127,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
   *book += p->quantity * v;
 }
 
-#include "private.h"
+#include "models/products/private.h"
 
 #ifdef __CUDACC__
 #define MCPI_NCDF_D normcdf
@@ -147,16 +147,16 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_EXTREMA_OF(j) ((j)->extrema)
 #define MCPI_CASH_OF(j) ((j)->cash != NULL)
 #define MCPI_P(name) name
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_P
 #define MCPI_P(name) name##_g
 #define MCPI_GREEK_STATE
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_GREEK_STATE
 #undef MCPI_P
 #define MCPI_P(name) name##_f
 #define MCPI_FLOAT_BODY
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_FLOAT_BODY
 #undef MCPI_P
 /* The general states again with Longstaff-Schwartz exercise (lsm.h), in
@@ -171,11 +171,11 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_NMON 0
 #define MCPI_LSM_BODY
 #define MCPI_P(name) name##_x
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_P
 #define MCPI_P(name) name##_fx
 #define MCPI_FLOAT_BODY
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_FLOAT_BODY
 #undef MCPI_P
 #undef MCPI_LSM_BODY
@@ -200,16 +200,16 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_NMON MCPI_SMALL_MONITORS
 #define MCPI_SINGLE_ONLY
 #define MCPI_P(name) name##_s
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_P
 #define MCPI_P(name) name##_fs
 #define MCPI_FLOAT_BODY
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_FLOAT_BODY
 #undef MCPI_P
 #define MCPI_P(name) name##_gs
 #define MCPI_GREEK_STATE
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_GREEK_STATE
 #undef MCPI_P
 #undef MCPI_NSCHED
@@ -227,11 +227,11 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #undef MCPI_TRACK_OF
 #define MCPI_TRACK_OF(j) 0
 #define MCPI_P(name) name##_p
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_P
 #define MCPI_P(name) name##_fp
 #define MCPI_FLOAT_BODY
-#include "path_body.h"
+#include "models/products/path_body.h"
 #undef MCPI_FLOAT_BODY
 #undef MCPI_P
 #undef MCPI_SINGLE_ONLY

@@ -35,8 +35,8 @@
 #define MCPI_COEF(name) name
 #endif
 
-#include "heston.h"
-#include "merton.h"
+#include "models/heston.h"
+#include "models/merton.h"
 
 /* ---- single asset ---------------------------------------------------------- */
 

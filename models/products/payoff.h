@@ -11,7 +11,7 @@
 
 #include <math.h>
 #include <stdint.h>
-#include "mcp_hd.h"
+#include "models/mcp_hd.h"
 #include "mcprice.h"
 
 /* Distinct fixing schedules and continuously watched barriers a job tracks

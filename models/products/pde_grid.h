@@ -15,8 +15,8 @@
 #define MCP_PDE_GRID_H
 
 #include <math.h>
-#include "mcp_hd.h"
-#include "pde_operator.h"
+#include "models/mcp_hd.h"
+#include "models/pde_operator.h"
 
 #ifdef __CUDA_ARCH__
 #define MCPI_FMA(a, b, c) fma(a, b, c)

@@ -34,8 +34,8 @@
 #define MCP_PRIVATE_H
 
 /* included by path.h, after mcpi_job_view and mcpi_emit */
-#include "payoff.h"
-#include "mcp_dmath.h"
+#include "models/products/payoff.h"
+#include "models/mcp_dmath.h"
 
 /* The spots of the arrays: on the host the paths' own exp (mcpi_dexp, the
  * polynomial), so that an array product and the plain product it equals (a

@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "error.h"
+#include "src/base/error.h"
 
 const char *mcp_strerror(mcp_status status)
 {

@@ -2,7 +2,7 @@
  * (names.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "names.h"
+#include "src/base/names.h"
 
 int mcpi_name_index(const char *const *names, int n, const char *name)
 {

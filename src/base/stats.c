@@ -1,7 +1,7 @@
 /* stats.c: chunk sums and estimates. */
 #include <math.h>
 #include <stdlib.h>
-#include "stats.h"
+#include "src/base/stats.h"
 
 void mcpi_chunk_sums(const double *v, size_t n, double *sum, double *sumsq)
 {

@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "mcprice.h"
-#include "validate.h"
+#include "src/base/validate.h"
 
 const char *mcpi_check_name(const char *s)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "annex.h"
+#include "src/cli/annex.h"
 
 #define TAG "mcprice-price/1"
 

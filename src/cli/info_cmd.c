@@ -1,6 +1,6 @@
 /* info_cmd.c: "mcprice info": the GPUs found and the build settings. */
 #include <stdio.h>
-#include "cli.h"
+#include "src/cli/cli.h"
 
 void cli_info_help(FILE *f)
 {

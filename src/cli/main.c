@@ -1,7 +1,7 @@
 /* main.c: mcprice command dispatch, help and version. */
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
+#include "src/cli/cli.h"
 
 static void main_help(FILE *f)
 {

@@ -3,9 +3,9 @@
  * carry the command and its input files. */
 #include <stdlib.h>
 #include <string.h>
-#include "annex.h"
-#include "cli.h"
-#include "report.h"
+#include "src/cli/annex.h"
+#include "src/cli/cli.h"
+#include "src/cli/report.h"
 
 void cli_merge_help(FILE *f)
 {

@@ -1,8 +1,8 @@
 /* mpi_run.c: the MPI calls of "mcprice price" (mpi_run.h). */
 #include <stdlib.h>
 #include "config.h"
-#include "cli.h"
-#include "mpi_run.h"
+#include "src/cli/cli.h"
+#include "src/cli/mpi_run.h"
 #ifdef MCP_HAVE_MPI
 #include "mcprice_mpi.h"
 

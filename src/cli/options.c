@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "cli.h"
+#include "src/cli/cli.h"
 
 void cli_error(const char *fmt, ...)
 {

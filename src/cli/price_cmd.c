@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "annex.h"
-#include "cli.h"
-#include "mpi_run.h"
-#include "report.h"
+#include "src/cli/annex.h"
+#include "src/cli/cli.h"
+#include "src/cli/mpi_run.h"
+#include "src/cli/report.h"
 
 const char cli_price_options_help[] =
     "      --market FILE      market file (JSON): rate and underlyings; required\n"

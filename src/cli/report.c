@@ -10,8 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "cli.h"
-#include "report.h"
+#include "src/cli/cli.h"
+#include "src/cli/report.h"
 
 static const char *const format_names[] = {"table", "csv", "json"};
 

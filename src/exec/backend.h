@@ -5,12 +5,13 @@
 #ifndef MCP_BACKEND_H
 #define MCP_BACKEND_H
 
-#include "context.h"
-#include "greek_plan.h"
-#include "plan.h"
-#include "prefetch.h"
-#include "slice.h"
-#include "stats.h"
+#include "src/exec/context.h"
+#include "src/plan/variants.h"
+#include "src/plan/plan.h"
+#include "models/prefetch.h"
+#include "src/slices/slice.h"
+#include "src/base/stats.h"
+#include "src/rng/lanes.h"
 
 typedef struct mcpi_run {
   mcpi_plan *plan;   /* the pilot sets the jobs' control coefficients */
@@ -67,16 +68,11 @@ typedef struct mcpi_tiler {
 mcp_status mcpi_run_job(mcpi_run *run, size_t job, const mcpi_tiler *t);
 
 mcp_status mcpi_cpu_price(mcpi_run *run);
-/* Whether the CPU runs single-asset paths in groups (lanes.c; 1, the
- * default) or each path alone (0, for the tests, which hold the two to the
- * same bits); returns the previous setting. */
-int mcpi_cpu_groups(int on);
-/* Whether the view's paths run in groups, and m of them (normals z, element
- * e of path k at z[e ldz + k]; payoffs at pay[c ldp + k]) in the host's copy
- * (rng.h), with the plain shape's state when plain (mcpi_job_small). */
-int mcpi_path_lanes_fit(const mcpi_job_view *v);
-void mcpi_path_lanes(int copy, const mcpi_job_view *v, int plain, const double *z, size_t ldz,
-                     size_t m, double *pay, size_t ldp);
 mcp_status mcpi_cuda_price(mcpi_run *run);
+
+/* The PDE batch's solvers (pde_cpu.c, pde_cuda.c): every grid; out[g (2R +
+ * 1) + i] = the value at node center - R + i. */
+mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);
+mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
 
 #endif

@@ -13,9 +13,9 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-#include "backend.h"
-#include "lsm_cpu.h"
-#include "rng.h"
+#include "src/exec/backend.h"
+#include "src/exec/lsm_cpu.h"
+#include "models/rng.h"
 
 static int max_threads(void)
 {
@@ -111,7 +111,7 @@ static void chunk_normals(const cpu_job *c, size_t i0, size_t m, double *z, doub
 static void one_path(const mcpi_job_view *v, const cpu_job *c, const double *z, const float *zf,
                      size_t k, double *pay)
 {
-  if (v->gstate) /* double only (greek_plan.c) */
+  if (v->gstate) /* double only (variants.c) */
     mcpi_path_g(v, z + k, c->chunk, pay, c->tile);
   else if (v->lsm) /* Longstaff-Schwartz exercise */
     zf ? mcpi_path_fx(v, zf + k, c->chunk, pay, c->tile)

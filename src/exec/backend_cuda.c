@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
-#include "backend.h"
+#include "src/exec/backend.h"
 
 #ifndef MCP_HAVE_CUDA
 mcp_status mcpi_cuda_price(mcpi_run *run)
@@ -19,9 +19,9 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #else
 #include <cuda_runtime_api.h>
-#include "launch.h"
-#include "lsm_fit.h"
-#include "rng.h"
+#include "kernels/launch.h"
+#include "models/products/lsm_fit.h"
+#include "models/rng.h"
 
 #define MAX_AUTO_TILE ((size_t)1 << 22)
 /* Streams the revaluation passes of a job's tile run on beside the base's:

@@ -2,10 +2,10 @@
  * and the run options it takes. */
 #include <stdlib.h>
 #include <string.h>
-#include "context.h"
-#include "names.h"
-#include "portfolio.h"
-#include "validate.h"
+#include "src/exec/context.h"
+#include "src/base/names.h"
+#include "src/inputs/portfolio.h"
+#include "src/base/validate.h"
 
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 

@@ -2,7 +2,7 @@
 #ifndef MCP_CONTEXT_H
 #define MCP_CONTEXT_H
 
-#include "run_options.h"
+#include "src/inputs/run_options.h"
 
 #define MCPI_DEV_SLOTS 40 /* device buffers a context keeps (backend_cuda.c) */
 

@@ -3,10 +3,10 @@
  * chunk sums of the normal equations (stats.h's tree, the chunks in
  * mcpi_lsm_lane_sum's order) and the same solution. */
 #include <stdlib.h>
-#include "lsm_cpu.h"
-#include "lsm_fit.h"
-#include "rng.h"
-#include "stats.h"
+#include "src/exec/lsm_cpu.h"
+#include "models/products/lsm_fit.h"
+#include "models/rng.h"
+#include "src/base/stats.h"
 
 /* Fit paths a thread draws the normals of at once. */
 #define FIT_CHUNK 64

@@ -2,7 +2,7 @@
 #ifndef MCP_LSM_CPU_H
 #define MCP_LSM_CPU_H
 
-#include "plan.h"
+#include "src/plan/plan.h"
 
 /* Fits j's table (lsm.h) on its regression paths, the job seen through view
  * (host pointers). */

@@ -2,7 +2,7 @@
  * the same steps (pde_grid.h) on each grid in turn. */
 #include <stdlib.h>
 #include <string.h>
-#include "pde.h"
+#include "src/exec/backend.h"
 
 /* Marches grid g from maturity to today in v (w and u: scratch of n and
  * R n) and writes the values around the center to out. */

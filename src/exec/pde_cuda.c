@@ -2,7 +2,7 @@
  * arrays to the device, one launch, the values around the centers back. */
 #include <stdlib.h>
 #include "config.h"
-#include "pde.h"
+#include "src/exec/backend.h"
 
 #ifndef MCP_HAVE_CUDA
 mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
@@ -14,7 +14,7 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 }
 #else
 #include <cuda_runtime_api.h>
-#include "launch.h"
+#include "kernels/launch.h"
 
 enum { GRID, SEG, DIV, V, W, U, EX, OUT, NBUF };
 

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "backend.h"
-#include "greek_plan.h"
-#include "pde.h"
-#include "results.h"
-#include "reval.h"
-#include "scenario.h"
+#include "src/exec/backend.h"
+#include "src/plan/variants.h"
+#include "src/plan/pde.h"
+#include "src/results/results.h"
+#include "src/exec/reval.h"
+#include "src/inputs/scenario.h"
 
 static double now(void)
 {
@@ -208,6 +208,20 @@ static mcp_status alloc_pde_est(mcp_context *ctx, const mcp_portfolio *p, mcpi_g
   return MCP_OK;
 }
 
+/* Solves every grid of b on ctx's backend; out[g (2R + 1) + i] = the value
+ * at node center - R + i. */
+static mcp_status solve_pde(mcp_context *ctx, const mcpi_pde_batch *b, double **out)
+{
+  size_t taps = 2 * (size_t)b->radius + 1;
+  *out = calloc(b->ngrids ? b->ngrids * taps : 1, sizeof **out);
+  if (!*out)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
+  if (!b->ngrids)
+    return MCP_OK;
+  return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda(ctx, b, *out)
+                                          : mcpi_pde_cpu(b, *out, ctx->err);
+}
+
 /* The PDE trades' prices (and grid deltas and gammas into dg) and, with
  * Greeks, the variants' prices: their grids join the base's in one solve,
  * which a GPU runs in the time of one. */
@@ -221,7 +235,7 @@ static mcp_status price_pde(mcp_context *ctx, const mcp_portfolio *p, const mcpi
     if (g->var[v].pde)
       st = mcpi_pde_append(&all, &g->var[v].grid, ctx->err);
   if (st == MCP_OK && all.ntrades)
-    st = mcpi_pde_solve(ctx, &all, &out);
+    st = solve_pde(ctx, &all, &out);
   size_t t0 = base->ntrades;
   if (st == MCP_OK)
     st = mcpi_pde_values(p, &all, out, 0, t0, est, dg, ctx->err);

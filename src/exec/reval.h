@@ -3,7 +3,7 @@
 #ifndef MCP_REVAL_H
 #define MCP_REVAL_H
 
-#include "slice.h"
+#include "src/slices/slice.h"
 
 /* What a run computes beside the book's prices in its market: the Greeks
  * of a request (variants in bumped markets and estimators on the base
@@ -22,5 +22,11 @@ typedef struct mcpi_reval {
 mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
                           const mcp_portfolio *portfolio, const mcpi_reval *what,
                           mcp_results **out, const mcpi_slicing *sl);
+
+/* A scenario grid's runs, a group of points each (grid.c). */
+mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
+                              const mcp_portfolio *portfolio, const mcp_scenarios *s,
+                              mcp_scenario_results **results, const mcpi_slicing *sl);
+
 
 #endif

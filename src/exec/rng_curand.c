@@ -1,6 +1,6 @@
 /* rng_curand.c: the canonical mapping drawn through cuRAND's generator API,
  * the reference for the backends' own Philox (rng.h). */
-#include "rng.h"
+#include "models/rng.h"
 
 curandStatus_t mcpi_rng_fill(curandGenerator_t g, uint64_t job_seed, size_t step0,
                              size_t nsteps, uint64_t p0, size_t n, double *z, size_t ld)

@@ -1,7 +1,7 @@
 /* run_job.c: one job through a backend's tiles: the Longstaff-Schwartz
  * fit or the control-variate pilot, then every replicate's samples. */
 #include <stdlib.h>
-#include "backend.h"
+#include "src/exec/backend.h"
 
 /* Estimates the control coefficients of the job and of each of its passes
  * (every variant its own, as a run of its own would) on the first samples of
@@ -9,7 +9,7 @@
 /* The job's and its passes' control coefficients to 0: the pilot's paths
  * emit the payoffs less beta times the control, so it reads the raw payoffs
  * only when beta is 0 (a setup kept from another slice holds that slice's,
- * price.c). */
+ * reval.c). */
 static void zero_betas(mcpi_run *run, size_t ji)
 {
   mcpi_job *j = &run->plan->jobs[ji];

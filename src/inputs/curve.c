@@ -1,7 +1,7 @@
 /* curve.c: integrals of piecewise-constant curves. */
 #include <math.h>
 #include <stdlib.h>
-#include "curve.h"
+#include "src/inputs/curve.h"
 #include "mcprice.h"
 
 int mcpi_curve_flat(mcpi_curve *c, double v)

@@ -4,7 +4,7 @@
  * (mcpi_settings_resolve); new code gives them to the context
  * (mcp_run_options, mcp_context_set_options). */
 #define MCP_ALLOW_DEPRECATED
-#include "portfolio.h"
+#include "src/inputs/portfolio.h"
 
 mcp_status mcp_portfolio_set_backend(mcp_portfolio *p, mcp_backend b)
 {

@@ -2,8 +2,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "greek_plan.h"
-#include "names.h"
+#include "src/inputs/greeks.h"
+#include "src/base/names.h"
 
 static const char *const greek_names[] = {"delta", "gamma", "vega", "rho", "theta",
                                           "cross-gamma"};

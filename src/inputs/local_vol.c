@@ -8,9 +8,9 @@
  * function, which must be smooth across the steps below. */
 #include <math.h>
 #include <stdio.h>
-#include "error.h"
+#include "src/base/error.h"
 #include "mcprice.h"
-#include "validate.h"
+#include "src/base/validate.h"
 
 /* Difference steps: in log-moneyness, and in time (relative, at least a
  * day's hundredth); times below MIN_T are evaluated at MIN_T, where the

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "local_vol.h"
-#include "market.h"
-#include "validate.h"
+#include "models/local_vol.h"
+#include "src/inputs/market.h"
+#include "src/base/validate.h"
 
 mcp_status mcp_market_create(mcp_market **market)
 {

@@ -2,10 +2,10 @@
 #ifndef MCP_MARKET_H
 #define MCP_MARKET_H
 
-#include "curve.h"
-#include "error.h"
-#include "model.h"
-#include "names.h"
+#include "src/inputs/curve.h"
+#include "src/base/error.h"
+#include "models/model.h"
+#include "src/base/names.h"
 
 
 /* A local-volatility surface as given: sigma(times[i], spots[k]) at

@@ -1,9 +1,9 @@
 /* pde_settings.c: engines, products' default engines and the
  * finite-difference settings of a portfolio, and their names. */
 #include <stdint.h>
-#include "names.h"
-#include "pde.h"
-#include "validate.h"
+#include "src/base/names.h"
+#include "src/inputs/portfolio.h"
+#include "src/base/validate.h"
 
 static const char *const engine_names[] = {"mc", "pde"};
 static const char *const product_names[MCP_PRODUCT_COUNT] = {

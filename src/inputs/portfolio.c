@@ -2,11 +2,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "path.h"
-#include "plan.h"
-#include "portfolio.h"
-#include "prefetch.h"
-#include "validate.h"
+#include "models/products/path.h"
+#include "models/products/private.h"
+#include "src/inputs/portfolio.h"
+#include "models/prefetch.h"
+#include "src/base/validate.h"
 
 mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
 {

@@ -2,9 +2,9 @@
 #ifndef MCP_PORTFOLIO_H
 #define MCP_PORTFOLIO_H
 
-#include "error.h"
-#include "names.h"
-#include "run_options.h"
+#include "src/base/error.h"
+#include "src/base/names.h"
+#include "src/inputs/run_options.h"
 
 typedef struct mcpi_trade {
   char *id;
@@ -61,6 +61,8 @@ struct mcp_portfolio {
   char err[MCPI_ERRLEN];
 };
 
+/* Two event times closer than this (years) are the same grid point. */
+#define MCPI_TIME_EPS 1e-10
 #define MCPI_DEFAULT_SCRAMBLINGS 16u
 #define MCPI_MAX_SCRAMBLINGS 1024u
 

@@ -1,7 +1,7 @@
 /* prefetch.c: names of precisions, prefetch strategies, normals modes and
  * private-array placements, and the check of a strategy's distance and padding. */
-#include "names.h"
-#include "prefetch.h"
+#include "src/base/names.h"
+#include "models/prefetch.h"
 
 static const char *const precision_names[] = {"double", "float"};
 static const char *const prefetch_names[MCPI_NSTRATEGIES] = {

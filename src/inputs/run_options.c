@@ -3,10 +3,9 @@
  * ones. */
 #include <stdlib.h>
 #include <string.h>
-#include "pde.h"
-#include "prefetch.h"
-#include "run_options.h"
-#include "validate.h"
+#include "models/prefetch.h"
+#include "src/inputs/run_options.h"
+#include "src/base/validate.h"
 
 void mcpi_settings_init(mcpi_settings *s)
 {

@@ -3,7 +3,7 @@
 #ifndef MCP_RUN_OPTIONS_H
 #define MCP_RUN_OPTIONS_H
 
-#include "error.h"
+#include "src/base/error.h"
 
 #define MCPI_DEFAULT_BLOCK 128 /* threads a CUDA block */
 

@@ -1,21 +1,14 @@
-/* scenario.h: scenario grids and their results (internal view). */
+/* scenario.h: scenario grids (internal view). */
 #ifndef MCP_SCENARIO_H
 #define MCP_SCENARIO_H
 
-#include "market.h"
+#include "src/inputs/market.h"
 
 struct mcp_scenarios {
   size_t n[MCPI_NAXES];        /* 0: the axis is unset, the one shift 0 */
   double *shift[MCPI_NAXES];
   mcp_shift_kind kind[MCPI_NAXES];
   char err[MCPI_ERRLEN];
-};
-
-struct mcp_scenario_results {
-  size_t n[MCPI_NAXES];
-  double *shift[MCPI_NAXES];
-  mcp_shift_kind kind[MCPI_NAXES];
-  mcp_results **point; /* point (i, j, k): its run's results */
 };
 
 /* Shifts of an axis (1 when unset) and shift i (0 when unset). */

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "market.h"
-#include "validate.h"
+#include "src/inputs/market.h"
+#include "src/base/validate.h"
 
 static const char *const axis_names[MCPI_NAXES] = {"spot", "volatility", "rate"};
 

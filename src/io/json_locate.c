@@ -5,7 +5,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
-#include "json_locate.h"
+#include "src/io/json_locate.h"
 
 typedef struct cursor {
   const char *p, *end;

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "error.h"
-#include "load_json.h"
+#include "src/base/error.h"
+#include "src/io/load_json.h"
 
 #define PATHLEN 256
 

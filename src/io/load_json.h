@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 #include <stdint.h>
-#include "json_locate.h"
+#include "src/io/json_locate.h"
 #include "mcprice.h"
 
 #define MCPI_COUNT(a) (sizeof(a) / sizeof *(a))

@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "load_json.h"
-#include "market.h"
-#include "validate.h"
+#include "src/io/load_json.h"
+#include "src/inputs/market.h"
+#include "src/base/validate.h"
 
 static const char *const market_keys[] = {"rate", "underlyings", "correlations"};
 

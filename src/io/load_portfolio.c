@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "load_run_options.h"
-#include "portfolio.h"
-#include "validate.h"
+#include "src/io/load_run_options.h"
+#include "src/inputs/portfolio.h"
+#include "src/base/validate.h"
 
 static const char *const top_keys[] = {"run", "trades"};
 static const char *const schedule_keys[] = {"first", "last", "count"};

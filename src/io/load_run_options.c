@@ -1,9 +1,9 @@
 /* load_run_options.c: reading the run options from a portfolio file's run
  * object (doc/input-schema.md). */
 #include <string.h>
-#include "load_run_options.h"
-#include "prefetch.h"
-#include "validate.h"
+#include "src/io/load_run_options.h"
+#include "models/prefetch.h"
+#include "src/base/validate.h"
 
 /* in the order messages list them (the book's keys are paths, seed,
  * steps_per_year, grid, methods, scramblings, heston_scheme,

@@ -3,8 +3,8 @@
 #ifndef MCP_LOAD_RUN_OPTIONS_H
 #define MCP_LOAD_RUN_OPTIONS_H
 
-#include "load_json.h"
-#include "run_options.h"
+#include "src/io/load_json.h"
+#include "src/inputs/run_options.h"
 
 /* Every key of a run object: the book's (paths, seed, ...) and the run
  * options'. */

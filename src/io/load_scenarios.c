@@ -3,8 +3,8 @@
  *    "volatility": {...}, "rate": {...}}
  * each axis optional; kind defaults to relative, absolute for the rate. */
 #include <stdlib.h>
-#include "load_json.h"
-#include "scenario.h"
+#include "src/io/load_json.h"
+#include "src/inputs/scenario.h"
 
 static const char *const top_keys[] = {"spot", "volatility", "rate"};
 static const char *const axis_keys[] = {"kind", "shifts"};

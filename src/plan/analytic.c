@@ -1,6 +1,6 @@
 /* analytic.c: Black's formula and the discrete geometric average. */
 #include <math.h>
-#include "analytic.h"
+#include "src/plan/analytic.h"
 
 static double norm_cdf(double x) { return 0.5 * erfc(-x / sqrt(2.0)); }
 

@@ -3,7 +3,7 @@
 #ifndef MCP_ANALYTIC_H
 #define MCP_ANALYTIC_H
 
-#include "curve.h"
+#include "src/inputs/curve.h"
 #include "mcprice.h"
 
 /* Black's formula: E[(X - K)+] (call) or E[(K - X)+] for a lognormal X with

@@ -11,10 +11,9 @@
 #ifndef MCP_PDE_H
 #define MCP_PDE_H
 
-#include "context.h"
-#include "market.h"
-#include "pde_grid.h"
-#include "portfolio.h"
+#include "src/inputs/market.h"
+#include "models/products/pde_grid.h"
+#include "src/inputs/portfolio.h"
 
 /* The largest relative error a call's grid may be expected to have in its
  * far upper tail (pde_plan.c, add_grid). */
@@ -59,14 +58,9 @@ int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcp_pd
 mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
                          mcpi_pde_batch *b, char *err);
 void mcpi_pde_free(mcpi_pde_batch *b);
-/* Solves every grid; out[g (2R + 1) + i] = the value at node center - R + i. */
-mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);
-mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
 /* Appends src's grids and trades to dst (the same settings), so that one
  * solve serves both. */
 mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char *err);
-/* Solves every grid into *out (2 R + 1 values a grid, freed by the caller). */
-mcp_status mcpi_pde_solve(mcp_context *ctx, const mcpi_pde_batch *b, double **out);
 /* The prices of the batch's trades t0 <= i < t1 from the solved grids into
  * est (indexed by portfolio trade) and, when dg is not NULL, their delta and
  * gamma off the grid into dg[2 t], dg[2 t + 1]. */

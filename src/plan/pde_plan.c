@@ -2,9 +2,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "grow.h"
-#include "pde.h"
-#include "validate.h"
+#include "src/base/grow.h"
+#include "src/plan/pde.h"
+#include "src/base/validate.h"
 
 /* The terminal payoff of a grid: scale (phi (S - K))+ + add. */
 typedef struct payoff {
@@ -542,18 +542,6 @@ mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char 
   dst->ndiv += src->ndiv;
   dst->ntrades += src->ntrades;
   return MCP_OK;
-}
-
-mcp_status mcpi_pde_solve(mcp_context *ctx, const mcpi_pde_batch *b, double **out)
-{
-  size_t taps = 2 * (size_t)b->radius + 1;
-  *out = calloc(b->ngrids ? b->ngrids * taps : 1, sizeof **out);
-  if (!*out)
-    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
-  if (!b->ngrids)
-    return MCP_OK;
-  return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda(ctx, b, *out)
-                                          : mcpi_pde_cpu(b, *out, ctx->err);
 }
 
 mcp_status mcpi_pde_values(const mcp_portfolio *p, const mcpi_pde_batch *b, const double *out,

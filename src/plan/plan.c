@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analytic.h"
-#include "plan.h"
-#include "pde.h"
-#include "rng.h"
-#include "validate.h"
+#include "src/plan/analytic.h"
+#include "src/plan/plan.h"
+#include "src/plan/pde.h"
+#include "models/rng.h"
+#include "src/base/validate.h"
 
 /* the canonical RNG mapping has room for every element and path allowed */
 _Static_assert(MCPI_MAX_PATHS <= MCPI_RNG_MAX_PATHS, "paths beyond the RNG mapping");

@@ -10,15 +10,15 @@
 #ifndef MCP_PLAN_H
 #define MCP_PLAN_H
 
-#include "market.h"
-#include "portfolio.h"
-#include "path.h"
-#include "qmc.h"
+#include "src/inputs/market.h"
+#include "src/inputs/portfolio.h"
+#include "models/products/path.h"
+#include "models/qmc.h"
 
 /* What a job estimates beside its prices, in pay column ntrades + 1 + its
  * index: a Greek, or a trade's (or the book's) value at a scenario point;
  * written by the path body (the job's first nin), or the sum of terms
- * (products/greeks.h) evaluated after the passes. */
+ * (models/products/greeks.h) evaluated after the passes. */
 typedef struct mcpi_est {
   long trade;              /* job-local trade, or -1: the book */
   long point;              /* the scenario point (its market) it values at, or -1: a Greek */
@@ -49,7 +49,7 @@ typedef struct mcpi_job {
   size_t nsteps, nelem;
   double *times;
   double *ca, *cb;    /* per-element coefficients (path.h) */
-  double *sqrt_dt;    /* per element: its step's sqrt(dt) (products/greeks.h) */
+  double *sqrt_dt;    /* per element: its step's sqrt(dt) (models/products/greeks.h) */
   float *ca_f, *cb_f;
   uint32_t *tag;
   /* local volatility: the surface's log-spots, and its slice at each step's
@@ -90,7 +90,7 @@ typedef struct mcpi_job {
   int arr_len;        /* elements of the per-path array (private.h), 0: none */
   mcpi_bridge bridge; /* QMC */
   mcp_heston_scheme scheme;
-  /* Greeks (greek_plan.c): estimators, their terms, and the variants whose
+  /* Greeks (variants.c): estimators, their terms, and the variants whose
    * payoffs the path kernel also writes, pass p's trades and book in columns
    * ntrades + 1 + nest + p (ntrades + 1) */
   size_t nest, nin, nterm, npass;
@@ -112,8 +112,6 @@ typedef struct mcpi_plan {
   unsigned scramblings; /* replicates of QMC jobs */
 } mcpi_plan;
 
-/* Two event times closer than this (years) are the same grid point. */
-#define MCPI_TIME_EPS 1e-10
 /* The most simulation times (steps) a job may have. */
 #define MCPI_MAX_STEPS 1000000
 /* The largest expected number of jumps in one step (lambda dt). */

@@ -4,7 +4,7 @@
 #include <curand.h>
 #endif
 #include "mcprice.h"
-#include "qmc.h"
+#include "models/qmc.h"
 
 int mcpi_bridge_build(mcpi_bridge *b, size_t n, const double *t)
 {

@@ -1,13 +1,13 @@
-/* greek_plan.c: which estimator each trade's Greeks get, the variants that
+/* variants.c: which estimator each trade's Greeks get, the variants that
  * bump estimators revalue, and the columns both leave in a job's pay matrix
- * (plan.h, greek_plan.h; the estimators on the path: products/greeks.h). */
+ * (plan.h, variants.h; the estimators on the path: models/products/greeks.h). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "curve.h"
-#include "greek_plan.h"
-#include "grow.h"
-#include "scenario.h"
+#include "src/inputs/curve.h"
+#include "src/plan/variants.h"
+#include "src/base/grow.h"
+#include "src/inputs/scenario.h"
 
 /* A job's estimators as they are laid out.  A term on a pass's column is
  * kept as -(1 + p (ntrades + 1) + t) until the number of estimators, which
@@ -115,7 +115,7 @@ enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4 };
 
 /* The estimators a path writes for trade t: pathwise and likelihood-ratio
  * where they apply, spot bumps as scaled paths where the payoff can be
- * evaluated on those (products/greeks.h); 0 when every Greek of the trade needs
+ * evaluated on those (models/products/greeks.h); 0 when every Greek of the trade needs
  * revaluations, -1 when out of memory. */
 static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
                    const mcp_greeks *req, size_t t, const mcpi_trade *tr)

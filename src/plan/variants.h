@@ -1,18 +1,12 @@
-/* greek_plan.h: the Greeks request (internal view) and the planning of their
- * estimators on a run's jobs (greek_plan.c). */
+/* variants.h: the Greeks request (internal view) and the planning of their
+ * estimators on a run's jobs (variants.c). */
 #ifndef MCP_GREEK_PLAN_H
 #define MCP_GREEK_PLAN_H
 
-#include "error.h"
-#include "pde.h"
-#include "plan.h"
-
-struct mcp_greeks {
-  int want[MCP_GREEK_COUNT];
-  double bump[MCP_GREEK_COUNT]; /* gamma and cross gamma use delta's */
-  int bump_only;
-  char err[MCPI_ERRLEN];
-};
+#include "src/base/error.h"
+#include "src/inputs/greeks.h"
+#include "src/plan/pde.h"
+#include "src/plan/plan.h"
 
 /* The revaluations that bump estimators difference with the base run: on
  * the base run's normals for Monte Carlo trades, on re-solved grids for PDE

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "results.h"
-#include "stats.h"
+#include "src/results/results.h"
+#include "src/base/stats.h"
 
 mcp_results *mcpi_results_alloc(size_t n)
 {

@@ -3,6 +3,7 @@
 #define MCP_RESULTS_H
 
 #include "mcprice.h"
+#include "src/inputs/market.h"
 
 /* One sensitivity (mcp_sensitivity), its strings owned. */
 typedef struct mcpi_sens {
@@ -48,5 +49,13 @@ int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, l
 void mcpi_sens_sort(mcpi_sens_list *l);
 
 mcp_results *mcpi_results_alloc(size_t n);
+
+/* A scenario grid's results (scenario_results.c). */
+struct mcp_scenario_results {
+  size_t n[MCPI_NAXES];
+  double *shift[MCPI_NAXES];
+  mcp_shift_kind kind[MCPI_NAXES];
+  mcp_results **point; /* point (i, j, k): its run's results */
+};
 
 #endif

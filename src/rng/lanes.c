@@ -2,8 +2,8 @@
  * (rng.h: mcpi_host_copy): e^x by mcp_dmath.h's polynomial, as on the GPU,
  * and the single-asset path body element-major over a group of paths. */
 #include <stdatomic.h>
-#include "backend.h"
-#include "rng.h"
+#include "src/rng/lanes.h"
+#include "models/rng.h"
 
 static inline double dexp_one(double x)
 {

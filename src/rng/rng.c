@@ -1,5 +1,5 @@
 /* rng.c: job seeds, and the host's tiles of canonical normals (rng.h). */
-#include "rng.h"
+#include "models/rng.h"
 
 /* splitmix64 finaliser: well-mixed seeds from structured inputs */
 static uint64_t mix(uint64_t x)

@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "context.h"
-#include "results.h"
-#include "scenario.h"
-#include "reval.h"
+#include "src/exec/context.h"
+#include "src/results/results.h"
+#include "src/inputs/scenario.h"
+#include "src/scale/scale.h"
 
 static mcpi_part_kind kind_of(const mcp_greeks *g, const mcp_scenarios *s)
 {

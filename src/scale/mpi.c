@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "context.h"
+#include "src/exec/context.h"
 #include "mcprice_mpi.h"
-#include "slice.h"
+#include "src/scale/scale.h"
 
 /* Each rank's outcome: a status and the length of what it sends (its
  * partial's bytes, or its message). */

@@ -1,8 +1,8 @@
 /* pricing.c: the pricing calls (mcp_price, mcp_price_greeks,
  * mcp_price_scenarios): their arguments checked, then one run or, on a
  * context of several devices, slices of it on each (spread.c). */
-#include "context.h"
-#include "slice.h"
+#include "src/exec/context.h"
+#include "src/scale/scale.h"
 
 /* The arguments of a pricing call: MCP_OK, or which one is missing
  * (absent: the name of the call's own input when it is NULL, else NULL). */

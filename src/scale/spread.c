@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "context.h"
-#include "reval.h"
+#include "src/exec/context.h"
+#include "src/scale/scale.h"
 
 /* MCP_SLICES_PER_DEVICE: enough that a fast device takes more slices than
  * a slow one, few enough that the cost of a slice (the pilot, the fit, a

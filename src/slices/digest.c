@@ -1,11 +1,11 @@
 /* digest.c: the inputs of a pricing as one number (slice.h), so that a
  * merge refuses partials of another seed, book, market or request. */
 #include <string.h>
-#include "greek_plan.h"
-#include "market.h"
-#include "portfolio.h"
-#include "scenario.h"
-#include "slice.h"
+#include "src/plan/variants.h"
+#include "src/inputs/market.h"
+#include "src/inputs/portfolio.h"
+#include "src/inputs/scenario.h"
+#include "src/slices/slice.h"
 
 typedef struct hash {
   uint64_t h;

@@ -9,9 +9,9 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <unistd.h>
-#include "error.h"
-#include "grow.h"
-#include "slice.h"
+#include "src/base/error.h"
+#include "src/base/grow.h"
+#include "src/slices/slice.h"
 
 #define MAGIC "MCPPART\x1a"
 #define FORMAT_VERSION 1u

@@ -1,9 +1,9 @@
 /* slice.c: which units of each job a slice computes, and how a merge finds
  * each job's trees among its slices'. */
 #include <stdlib.h>
-#include "results.h"
-#include "scenario.h"
-#include "slice.h"
+#include "src/results/results.h"
+#include "src/inputs/scenario.h"
+#include "src/slices/slice.h"
 
 uint64_t mcpi_job_chunks(const mcpi_plan *plan, const mcpi_job *j)
 {

@@ -10,8 +10,8 @@
 #ifndef MCP_SLICE_H
 #define MCP_SLICE_H
 
-#include "plan.h"
-#include "stats.h"
+#include "src/plan/plan.h"
+#include "src/base/stats.h"
 
 /* The pricing kinds a partial can hold. */
 typedef enum mcpi_part_kind { MCPI_PART_PRICES = 0, MCPI_PART_GREEKS, MCPI_PART_SCENARIOS } mcpi_part_kind;
@@ -83,32 +83,8 @@ mcp_status mcpi_merge_tree(const mcpi_slicing *sl, size_t ji, uint64_t r, size_t
                            uint64_t samples, mcpi_accum *acc, char *err);
 /* Sorts the trees of a merge's partials by run, job, replicate and chunk. */
 void mcpi_sort_trees(const mcpi_part_tree **trees, size_t n);
-
-/* A scenario grid's runs, a group of points each (scenario.c). */
-mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
-                              const mcp_portfolio *portfolio, const mcp_scenarios *s,
-                              mcp_scenario_results **results, const mcpi_slicing *sl);
-
-/* mcp_price_slice with a worker's kept setup (keep may be NULL). */
-mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
-                            const mcp_portfolio *portfolio, const mcp_greeks *greeks,
-                            const mcp_scenarios *scenarios, unsigned k, unsigned n,
-                            mcpi_setup **keep, mcp_partial **partial);
 /* A merged call's time into its results (or every point's of a grid). */
 void mcpi_set_seconds(mcp_results *r, mcp_scenario_results *sr, double seconds);
-/* mcp_partials_merge with a kept setup of the same pricing (keep may be
- * NULL). */
-mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
-                               const mcp_portfolio *portfolio, const mcp_greeks *greeks,
-                               const mcp_scenarios *scenarios, mcp_partial *const *partials,
-                               size_t count, mcpi_setup **keep, mcp_results **results,
-                               mcp_scenario_results **scenario_results);
-/* mcp_price, mcp_price_greeks (g) and mcp_price_scenarios (s, into
- * *sresults): one run, or with several devices (spread.c) slices of it on
- * each, merged. */
-mcp_status mcpi_spread(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
-                       const mcp_greeks *g, const mcp_scenarios *s, mcp_results **results,
-                       mcp_scenario_results **sresults);
 
 /* A digest of what decides a pricing's bits: the library's version, the
  * market, the portfolio's trades and the settings that change prices, the

@@ -1,8 +1,8 @@
 /* fuzz_market.c: libFuzzer target for the market loader (mcp_market_load);
  * a market that loads is also priced against a one-trade book, which runs
  * the models' checks and steps on what the loader accepted. */
-#include "fuzz_input.h"
-#include "market.h" /* the underlyings' names */
+#include "tests/fuzz/fuzz_input.h"
+#include "src/inputs/market.h" /* the underlyings' names */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {

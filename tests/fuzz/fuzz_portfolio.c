@@ -3,7 +3,7 @@
  * paths, a small regression and a small grid, in a market of the names the
  * fuzzer's seeds use, which runs the planner's checks on what the loader
  * accepted. */
-#include "fuzz_input.h"
+#include "tests/fuzz/fuzz_input.h"
 
 static mcp_market *seed_market(void)
 {

@@ -1,6 +1,6 @@
 /* fuzz_scenarios.c: libFuzzer target for the scenario-grid loader
  * (mcp_scenarios_load). */
-#include "fuzz_input.h"
+#include "tests/fuzz/fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
