@@ -35,6 +35,7 @@ int main(void)
 {
   mcp_context *ctx = NULL;
   mcp_run_options *how = NULL;
+  char err[512] = "";
   mcp_market *mkt = NULL;
   mcp_portfolio *book = NULL;
   mcp_greeks *greeks = NULL;
@@ -46,7 +47,7 @@ int main(void)
   int bad = check(mcp_run_options_create(&how), "run options", NULL) ||
             check(mcp_run_options_set_precision(how, MCP_DOUBLE), "precision",
                   mcp_run_options_last_error(how)) ||
-            check(mcp_context_create_with_options(&ctx, how), "context", NULL) ||
+            check(mcp_context_create_with_options(&ctx, how, err, sizeof err), "context", err) ||
             check(mcp_market_create(&mkt), "market", NULL) ||
             check(mcp_market_add_black_scholes(mkt, "ACME", 100.0, 0.03, 0.01, 0.2), "underlying",
                   mcp_market_last_error(mkt)) ||

@@ -599,8 +599,9 @@ const char *mcp_portfolio_last_error(const mcp_portfolio *portfolio);
 mcp_status mcp_run_options_create(mcp_run_options **options);
 void mcp_run_options_destroy(mcp_run_options *options);
 /* The run object of a portfolio file (doc/input-schema.md: a book's file,
- * or a file holding only {"run": {...}}): the options it gives, the
- * book's keys checked and skipped.  Errors as mcp_portfolio_load's. */
+ * or a file holding only {"run": {...}}): the options it gives.  The
+ * book's keys (paths, seed, ..., the trades) are skipped unchecked:
+ * mcp_portfolio_load checks them.  Errors as mcp_portfolio_load's. */
 mcp_status mcp_run_options_load(mcp_run_options **options, const char *path, char *err,
                                 size_t errlen);
 mcp_status mcp_run_options_load_text(mcp_run_options **options, const char *name,
@@ -640,8 +641,12 @@ mcp_status mcp_run_options_set_pde(mcp_run_options *options, const mcp_pde_setti
 void mcp_run_options_pde(const mcp_run_options *options, mcp_pde_settings *settings);
 const char *mcp_run_options_last_error(const mcp_run_options *options);
 
-/* A context on the options' backend (auto if unset) with the options given. */
-mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_options *options);
+/* A context on the options' backend (auto if unset) with the options given;
+ * on failure *ctx is NULL and, when err is not NULL, why (at most errlen
+ * bytes): MCP_ERR_UNAVAILABLE for a backend not built in or without a GPU,
+ * or mcp_context_set_options's refusal. */
+mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_options *options,
+                                           char *err, size_t errlen);
 /* The options given replace the context's; the others stay.  The backend,
  * if given, must be auto or the context's (MCP_ERR_ARGUMENT otherwise: a
  * context's backend is chosen when it is made).  A refused call changes
@@ -883,9 +888,13 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
                            mcp_partial **partial);
 /* The results of the pricing from its n partials (count of them, any
  * order), with the pricing's inputs: into *results, or for a scenario grid
- * into *scenario_results (the other may be NULL).  MCP_ERR_INPUT names a
- * partial of other inputs, of another backend or slice count, a slice given
- * twice or missing.  The results' seconds are the slices' and the merge's. */
+ * into *scenario_results (the other may be NULL).  The inputs include the
+ * run options that change prices (precision, the grid's numerics): the
+ * merging context, on whatever backend, must hold the slices'.  MCP_ERR_INPUT
+ * names a partial of other inputs, of another backend than the other
+ * partials' or another slice count, a
+ * slice given twice or missing.  The results' seconds are the slices' and
+ * the merge's. */
 mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
                               const mcp_portfolio *portfolio, const mcp_greeks *greeks,
                               const mcp_scenarios *scenarios, mcp_partial *const *partials,

@@ -146,9 +146,9 @@ static void refusals(void **state)
   assert_non_null(strstr(mcp_run_options_last_error(o), "tile"));
   assert_int_equal(mcp_run_options_set_block_size(o, 100), MCP_ERR_ARGUMENT);
   assert_non_null(strstr(mcp_run_options_last_error(o), "block"));
-  int none[1] = {-1};
-  assert_int_equal(mcp_run_options_set_devices(o, 1, none), MCP_ERR_ARGUMENT);
-  assert_int_equal(mcp_run_options_set_devices(o, 0, none), MCP_ERR_ARGUMENT);
+  int negative[1] = {-1};
+  assert_int_equal(mcp_run_options_set_devices(o, 1, negative), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_run_options_set_devices(o, 0, negative), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_run_options_devices(o, NULL, 0), 0);
   mcp_pde_settings s;
   mcp_pde_settings_init(&s);
@@ -162,11 +162,16 @@ static void refusals(void **state)
   assert_int_equal(mcp_run_options_create(NULL), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_run_options_set_precision(NULL, MCP_FLOAT), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_context_set_options(NULL, o), MCP_ERR_ARGUMENT);
-  mcp_context *c;
+  mcp_context *c, *none = (mcp_context *)1;
+  char err[512] = "";
   assert_int_equal(mcp_context_create(&c, MCP_BACKEND_CPU), MCP_OK);
   assert_int_equal(mcp_context_set_options(c, NULL), MCP_ERR_ARGUMENT);
-  assert_int_equal(mcp_context_create_with_options(&c, NULL), MCP_ERR_ARGUMENT);
-  assert_null(c);
+  mcp_context_destroy(c);
+  assert_int_equal(mcp_context_create_with_options(&none, NULL, err, sizeof err),
+                   MCP_ERR_ARGUMENT);
+  assert_null(none);
+  assert_non_null(strstr(err, "options is NULL"));
+  assert_int_equal(mcp_context_create_with_options(NULL, o, NULL, 0), MCP_ERR_ARGUMENT);
   mcp_run_options_destroy(o);
 }
 
@@ -241,7 +246,7 @@ static void context_path(void **state)
     assert_int_equal(mcp_context_create(&c0, backends[b]), MCP_OK);
     mcp_run_options *o = options_of(book_how);
     assert_int_equal(mcp_run_options_set_backend(o, backends[b]), MCP_OK);
-    assert_int_equal(mcp_context_create_with_options(&c1, o), MCP_OK);
+    assert_int_equal(mcp_context_create_with_options(&c1, o, NULL, 0), MCP_OK);
     assert_int_equal(mcp_context_backend(c1), backends[b]);
     mcp_results *legacy = price(c0, m, how), *opts = price(c1, m, plain),
                 *base = price(c0, m, plain);
@@ -296,7 +301,7 @@ static void speed_alone(void **state)
     assert_int_equal(mcp_run_options_set_placement(o, MCP_PLACEMENT_SHARED), MCP_OK);
     assert_int_equal(mcp_run_options_set_tile_paths(o, 2048), MCP_OK);
     assert_int_equal(mcp_run_options_set_block_size(o, 64), MCP_OK);
-    assert_int_equal(mcp_context_create_with_options(&c1, o), MCP_OK);
+    assert_int_equal(mcp_context_create_with_options(&c1, o, NULL, 0), MCP_OK);
     mcp_results *a = price(c0, m, p), *x = price(c1, m, p);
     assert_same(a, x);
     mcp_results_destroy(a);
@@ -327,8 +332,11 @@ static void context_refusals(void **state)
   assert_non_null(strstr(mcp_context_last_error(c), "cpu"));
   if (mcp_device_count() == 0) {
     mcp_context *g = (mcp_context *)1;
-    assert_int_equal(mcp_context_create_with_options(&g, o), MCP_ERR_UNAVAILABLE);
+    char err[512] = "";
+    assert_int_equal(mcp_context_create_with_options(&g, o, err, sizeof err),
+                     MCP_ERR_UNAVAILABLE);
     assert_null(g);
+    assert_non_null(strstr(err, "backend cuda"));
   }
   mcp_run_options_destroy(o);
   assert_int_equal(mcp_run_options_create(&o), MCP_OK);
@@ -337,6 +345,14 @@ static void context_refusals(void **state)
   assert_int_equal(mcp_run_options_set_devices(o, 1, one), MCP_OK);
   assert_int_equal(mcp_context_set_options(c, o), MCP_ERR_NOT_FOUND);
   assert_non_null(strstr(mcp_context_last_error(c), "devices"));
+  /* made with them, the context's refusal reaches the caller */
+  mcp_context *made = (mcp_context *)1;
+  char err[512] = "";
+  assert_int_equal(mcp_run_options_set_backend(o, MCP_BACKEND_CPU), MCP_OK);
+  assert_int_equal(mcp_context_create_with_options(&made, o, err, sizeof err),
+                   MCP_ERR_NOT_FOUND);
+  assert_null(made);
+  assert_non_null(strstr(err, "devices: expected 0"));
   mcp_results *after = price(c, m, p);
   assert_same(before, after);
   mcp_results_destroy(before);
@@ -358,7 +374,7 @@ static void slices_and_workers(void **state)
   mcp_run_options *o = options_of(book_how);
   mcp_context *c, *plain;
   assert_int_equal(mcp_run_options_set_backend(o, MCP_BACKEND_CPU), MCP_OK);
-  assert_int_equal(mcp_context_create_with_options(&c, o), MCP_OK);
+  assert_int_equal(mcp_context_create_with_options(&c, o, NULL, 0), MCP_OK);
   assert_int_equal(mcp_context_create(&plain, MCP_BACKEND_CPU), MCP_OK);
   mcp_results *whole = price(c, m, p), *merged = NULL;
   mcp_partial *part[3];

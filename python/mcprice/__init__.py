@@ -10,13 +10,14 @@
     r.to_dataframe()                       # where pandas is installed
 
 A market, portfolio or scenario grid is a file path or a dict in the file
-format (doc/input-schema.md).  Run options override the portfolio's run
-settings (paths, seed, steps_per_year, methods, scramblings,
-regression_paths, heston_scheme, precision, normals, placement) or set the
-context's (backend, device, devices, tile_paths, block_size); greeks and
-greek_method choose the Greeks.  Errors raise McpriceError with the
-library's message.  Results are plain Python objects: the library's are
-copied and freed before a call returns.
+format (doc/input-schema.md).  Keyword options override the portfolio's run
+object: what the book's prices mean (paths, seed, steps_per_year, methods,
+scramblings, regression_paths, heston_scheme) and how to run it (backend,
+device, devices, tile_paths, block_size, precision, normals, placement);
+greeks and greek_method choose the Greeks.  The library's refusals raise
+McpriceError with its message; a value of the wrong type or an unknown name
+raises TypeError or ValueError first.  Results are plain Python objects: the
+library's are copied and freed before a call returns.
 """
 import ctypes
 import json
@@ -232,12 +233,6 @@ def _raise(e):
     raise e
 
 
-def _devices(opts):
-    if "device" in opts:
-        return [_int("device", opts["device"], 32, signed=True)]
-    return [_int("devices", d, 32, signed=True) for d in opts["devices"]]
-
-
 def _context(run, opts):
     """A context on the run options run (the portfolio file's run object),
     the keyword options over them."""
@@ -257,21 +252,32 @@ def _context(run, opts):
             run, _int("block_size", v, 32, signed=True)),
     }
     for k, v in opts.items():
-        if k in setters and setters[k](v) != 0:
-            raise ValueError(f"mcprice: {k}: "
-                             f"{_L.mcp_run_options_last_error(run).decode(errors='replace')}")
-    if "device" in opts or "devices" in opts:
-        devs = _devices(opts)
-        arr = (ctypes.c_int * max(len(devs), 1))(*devs)
-        if _L.mcp_run_options_set_devices(run, len(devs), arr) != 0:
-            raise ValueError("mcprice: devices: "
-                             f"{_L.mcp_run_options_last_error(run).decode(errors='replace')}")
+        if k in setters:
+            st = setters[k](v)
+            if st != 0:
+                raise McpriceError(st, _L.mcp_run_options_last_error(run).decode(
+                    errors="replace"))
     ctx = ctypes.c_void_p()
-    st = _L.mcp_context_create_with_options(ctypes.byref(ctx), run)
-    if st != 0:
-        b = _L.mcp_run_options_backend(run)
-        raise McpriceError(st, f"mcprice: backend {_L.mcp_backend_name(b).decode()}: "
-                               f"{_L.mcp_strerror(st).decode()}")
+    err = ctypes.create_string_buffer(_lib.ERRLEN)
+    st = _L.mcp_context_create_with_options(ctypes.byref(ctx), run, err, _lib.ERRLEN)
+    _check(st, "mcprice: " + err.value.decode(errors="replace"))
+    try:
+        # the devices on the context, as the library checks them against its backend
+        calls = []
+        if "device" in opts:
+            d = _int("device", opts["device"], 32, signed=True)
+            calls.append(lambda: _L.mcp_context_set_device(ctx, d))
+        if "devices" in opts:
+            devs = [_int("devices", d, 32, signed=True) for d in opts["devices"]]
+            arr = (ctypes.c_int * max(len(devs), 1))(*devs)
+            calls.append(lambda: _L.mcp_context_set_devices(ctx, len(devs), arr))
+        for call in calls:
+            st = call()
+            if st != 0:
+                raise McpriceError(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
+    except BaseException:
+        _L.mcp_context_destroy(ctx)
+        raise
     return ctx
 
 

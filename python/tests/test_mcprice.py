@@ -132,6 +132,13 @@ def test_errors_carry_the_library_message():
         mcprice.price(market(), book(), devices=[0, 2**32], backend="cpu")
     with pytest.raises(ValueError, match="greek_method"):
         mcprice.price(market(), book(), greek_method="bogus")
+    # the library's refusals of run options, with its messages
+    with pytest.raises(mcprice.McpriceError, match="expected 0 .the CPU backend's one device"):
+        mcprice.price(market(), book(), backend="cpu", devices=[0, 1])
+    with pytest.raises(mcprice.McpriceError, match="block size"):
+        mcprice.price(market(), book(), backend="cpu", block_size=100)
+    with pytest.raises(mcprice.McpriceError, match="tile paths"):
+        mcprice.price(market(), book(), backend="cpu", tile_paths=1000)
 
 
 def test_a_missing_library_is_a_clear_import_error():

@@ -133,6 +133,7 @@ int cli_read_file(const char *path, char **text, size_t *len)
   FILE *f = fopen(path, "rb");
   if (!f)
     return -1;
+  errno = 0;
   char *b = NULL;
   size_t n = 0, cap = 0, got = 0;
   do {
@@ -143,7 +144,7 @@ int cli_read_file(const char *path, char **text, size_t *len)
         free(b);
         fclose(f);
         errno = ENOMEM;
-        return -1;
+        return -2;
       }
       b = nb;
       cap = c;
@@ -151,12 +152,12 @@ int cli_read_file(const char *path, char **text, size_t *len)
     got = fread(b + n, 1, cap - n - 1, f);
     n += got;
   } while (got > 0);
-  int bad = ferror(f);
+  int bad = ferror(f), e = errno; /* fread's, as a directory's EISDIR */
   fclose(f);
   if (bad) {
     free(b);
-    errno = EIO;
-    return -1;
+    errno = e ? e : EIO;
+    return -2;
   }
   b[n] = '\0';
   *text = b;

@@ -652,8 +652,10 @@ static mcp_status load_book(const char *path, const char *text, size_t len, mcp_
 {
   char *own = NULL;
   if (!text) {
-    if (cli_read_file(path, &own, &len) != 0) {
-      snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    int rc = cli_read_file(path, &own, &len);
+    if (rc != 0) {
+      snprintf(err, errlen, "%s: cannot %s: %s", path, rc == -1 ? "open" : "read",
+               strerror(errno));
       return MCP_ERR_IO;
     }
     text = own;
@@ -683,8 +685,9 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
       return CLI_EXIT_INPUT;
     }
     /* a slice reads each file once, the bytes it loads and carries */
-    if (keep && cli_read_file(path[f], &keep->text[f], &keep->len[f]) != 0) {
-      cli_error("%s: cannot open: %s", path[f], strerror(errno));
+    int got = keep ? cli_read_file(path[f], &keep->text[f], &keep->len[f]) : 0;
+    if (got != 0) {
+      cli_error("%s: cannot %s: %s", path[f], got == -1 ? "open" : "read", strerror(errno));
       return CLI_EXIT_INPUT;
     }
     const cli_annex *text = keep ? keep : from;
@@ -709,7 +712,8 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
 static int make_context(const price_opts *o, const mcp_run_options *r, mcp_context **c)
 {
   mcp_backend b = mcp_run_options_backend(r);
-  mcp_status st = mcp_context_create_with_options(c, r);
+  char err[512];
+  mcp_status st = mcp_context_create_with_options(c, r, err, sizeof err);
   if (st == MCP_ERR_UNAVAILABLE) {
     cli_error("backend %s (asked for by %s) is unavailable: %s", mcp_backend_name(b),
               GIVEN(o, O_BACKEND) ? "--backend" : o->portfolio,
@@ -717,8 +721,8 @@ static int make_context(const price_opts *o, const mcp_run_options *r, mcp_conte
     return CLI_EXIT_RUNTIME;
   }
   if (st != MCP_OK) {
-    cli_error("cannot create a %s context: %s", mcp_backend_name(b), mcp_strerror(st));
-    return CLI_EXIT_RUNTIME;
+    cli_error("cannot create a %s context: %s", mcp_backend_name(b), err);
+    return cli_exit_for(st) == CLI_EXIT_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
   }
   if (!GIVEN(o, O_DEVICES))
     return CLI_EXIT_OK;

@@ -170,16 +170,27 @@ mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *o)
   return MCP_OK;
 }
 
-mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_options *o)
+mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_options *o,
+                                           char *err, size_t errlen)
 {
-  if (!ctx)
+  if (!ctx || !o) {
+    if (ctx)
+      *ctx = NULL;
+    mcpi_copy_message(err, errlen, !ctx ? "mcp_context_create_with_options: ctx is NULL"
+                                        : "mcp_context_create_with_options: options is NULL");
     return MCP_ERR_ARGUMENT;
-  *ctx = NULL;
-  if (!o)
-    return MCP_ERR_ARGUMENT;
-  mcp_status st = mcp_context_create(ctx, (o->s.given & MCPI_OPT_BACKEND) ? o->backend
-                                                                         : MCP_BACKEND_AUTO);
-  if (st == MCP_OK && (st = mcp_context_set_options(*ctx, o)) != MCP_OK) {
+  }
+  mcp_backend b = (o->s.given & MCPI_OPT_BACKEND) ? o->backend : MCP_BACKEND_AUTO;
+  mcp_status st = mcp_context_create(ctx, b);
+  if (st != MCP_OK) {
+    char msg[MCPI_ERRLEN];
+    mcpi_fail(msg, st, "backend %s: %s", mcp_backend_name(b),
+              st == MCP_ERR_UNAVAILABLE ? (mcp_cuda_built() ? "no CUDA GPU was found"
+                                                            : "the library was built without CUDA")
+                                        : mcp_strerror(st));
+    mcpi_copy_message(err, errlen, msg);
+  } else if ((st = mcp_context_set_options(*ctx, o)) != MCP_OK) {
+    mcpi_copy_message(err, errlen, (*ctx)->err);
     mcp_context_destroy(*ctx);
     *ctx = NULL;
   }

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
         mcp_portfolio_set_steps_per_year(p, 0) == MCP_OK &&
         mcp_run_options_set_pde(o, &s) == MCP_OK &&
         mcp_run_options_set_backend(o, MCP_BACKEND_CPU) == MCP_OK &&
-        mcp_context_create_with_options(&ctx, o) == MCP_OK && mcp_portfolio_size(p) <= 64 &&
+        mcp_context_create_with_options(&ctx, o, NULL, 0) == MCP_OK && mcp_portfolio_size(p) <= 64 &&
         mcp_price(ctx, m, p, &r) != MCP_OK && !mcp_context_last_error(ctx)[0])
       abort();
     mcp_results_destroy(r);
