@@ -12,8 +12,9 @@
  *     once, on the CPU backend or on one GPU (tests/test_threads.c: 8 threads,
  *     8 contexts, one book, every result equal to a serial run's);
  *   - the pricing calls read markets, portfolios, scenario sets and Greek
- *     requests and never change them: once built, one may be passed to any
- *     number of concurrent calls; changing one (a *_set or *_add call, or a
+ *     requests, and the context calls read run options (copying them), and
+ *     never change them: once built, one may be passed to any number of
+ *     concurrent calls; changing one (a *_set or *_add call, or a
  *     failing call that records its error) while another thread reads it is
  *     a data race;
  *   - results are immutable: read them from any thread, destroy them once;

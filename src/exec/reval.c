@@ -3,8 +3,8 @@
  * layout of its variants: the Greeks' bumped markets and estimators, or a
  * scenario grid's points), executed (the backend's path kernels, the PDE
  * solves) and collected into results; alone, as a slice, or as the merge of
- * slices.  mcp_price, mcp_price_greeks and mcp_price_scenarios are its
- * clients (pricing.c, scenario.c). */
+ * slices.  Its callers: a whole run or the devices' slices (spread.c), a
+ * process's slice or merge (merge.c), a scenario grid's groups (grid.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,6 @@
 #include "src/plan/pde.h"
 #include "src/results/results.h"
 #include "src/exec/reval.h"
-#include "src/inputs/scenario.h"
 
 static double now(void)
 {
@@ -23,11 +22,6 @@ static double now(void)
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-/* Per-trade estimates and the book's of the run (k = -1) or of its
- * revaluation in market k (mcpi_points_layout), whose trade t a job writes in
- * column (k + 1) (ntrades + 1) + t, the book after them; the PDE prices are
- * in r->est.  Jobs draw independent streams, so the book variance is the sum
- * of the jobs' book-column variances. */
 /* The rounding of a path's value relative to it, in the run's precision (a
  * float path's log-spot sums its steps in float), below which a standard
  * error or a miss says nothing. */
@@ -102,8 +96,13 @@ static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *p
   return MCP_OK;
 }
 
-static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const mcpi_plan *plan, mcpi_accum **acc,
-                          const mcpi_pde_batch *pde, long k, mcp_results *r)
+/* Per-trade estimates and the book's of the run (k = -1) or of its
+ * revaluation in market k (mcpi_points_layout), whose trade t a job writes in
+ * column (k + 1) (ntrades + 1) + t, the book after them; the PDE prices are
+ * in r->est.  Jobs draw independent streams, so the book variance is the sum
+ * of the jobs' book-column variances. */
+static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const mcpi_plan *plan,
+                          mcpi_accum **acc, const mcpi_pde_batch *pde, long k, mcp_results *r)
 {
   double var = 0;
   r->total.price = 0;
@@ -310,9 +309,6 @@ static mcp_status pass_pde(mcp_context *ctx, const mcpi_slicing *sl, const mcpi_
   return st;
 }
 
-/* mcp_price; with a request, mcp_price_greeks; with npoints markets, which
- * it takes over, also the revaluations in each, on the same normals, into
- * points[k]. */
 /* A result that is not a finite number (inputs that overflow double, such as
  * a spot or a quantity of 1e308) is an error naming the trade, or the book,
  * never a number in a report. */

@@ -15,6 +15,9 @@ typedef struct mcpi_reval {
   size_t npoints;
 } mcpi_reval;
 
+/* Frees a kept setup (mcpi_slicing.keep). */
+void mcpi_setup_free(mcpi_setup *su);
+
 /* Runs the book in market and what asks for into out[0] and, for scenario
  * points, out[1 .. npoints] (each point's prices those of an mcp_price of
  * its market, to the bit): alone (sl NULL), as slice sl->k into sl->out

@@ -3,9 +3,6 @@
 #include <stdlib.h>
 #include "src/exec/backend.h"
 
-/* Estimates the control coefficients of the job and of each of its passes
- * (every variant its own, as a run of its own would) on the first samples of
- * replicate 0, which the run then prices again among all the others. */
 /* The job's and its passes' control coefficients to 0: the pilot's paths
  * emit the payoffs less beta times the control, so it reads the raw payoffs
  * only when beta is 0 (a setup kept from another slice holds that slice's,
@@ -20,6 +17,9 @@ static void zero_betas(mcpi_run *run, size_t ji)
   }
 }
 
+/* Estimates the control coefficients of the job and of each of its passes
+ * (every variant its own, as a run of its own would) on the first samples of
+ * replicate 0, which the run then prices again among all the others. */
 static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
 {
   uint64_t samples = mcpi_job_samples(run->plan, j);

@@ -47,7 +47,7 @@ struct mcp_market {
   mcpi_name_table names; /* the underlyings by name */
   mcpi_correlation *corr;
   size_t ncorr, corr_cap;
-  /* a shifted copy's (scenario.c) unshifted market, which decides the
+  /* a shifted copy's (shift.c) unshifted market, which decides the
    * engines of its trades (pde_plan.c: every variant of a run prices a
    * trade as its base market does); NULL for a market of its own */
   const struct mcp_market *base;

@@ -1,4 +1,5 @@
-/* portfolio.c: building a portfolio and its run settings through API calls. */
+/* portfolio.c: building a portfolio, its trades and the settings that say
+ * what their prices mean, through API calls. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

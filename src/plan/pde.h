@@ -1,4 +1,4 @@
-/* pde.h: the finite-difference engine's plan and its backends.
+/* pde.h: the finite-difference engine's plan (the solvers: src/exec/backend.h).
  * Every trade priced on a grid becomes one or two grids (a knock-in is the
  * vanilla plus a knock-out of rebate minus vanilla) or, for a barrier
  * already crossed at the start, a known amount; all grids of a run share

@@ -7,7 +7,6 @@
 #include "src/inputs/curve.h"
 #include "src/plan/variants.h"
 #include "src/base/grow.h"
-#include "src/inputs/scenario.h"
 
 /* A job's estimators as they are laid out.  A term on a pass's column is
  * kept as -(1 + p (ntrades + 1) + t) until the number of estimators, which

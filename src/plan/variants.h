@@ -1,7 +1,7 @@
-/* variants.h: the Greeks request (internal view) and the planning of their
- * estimators on a run's jobs (variants.c). */
-#ifndef MCP_GREEK_PLAN_H
-#define MCP_GREEK_PLAN_H
+/* variants.h: the variants a run revalues (the Greeks' bumped markets, a
+ * grid's scenario points) and the estimators on its jobs (variants.c). */
+#ifndef MCP_VARIANTS_H
+#define MCP_VARIANTS_H
 
 #include "src/base/error.h"
 #include "src/inputs/greeks.h"
@@ -13,8 +13,9 @@
  * trades. */
 typedef enum mcpi_var_kind {
   MCPI_VAR_SPOT_UP = 0, MCPI_VAR_SPOT_DOWN, MCPI_VAR_VOL_UP, MCPI_VAR_VOL_DOWN,
-  MCPI_VAR_RATE_UP, MCPI_VAR_RATE_DOWN, MCPI_VAR_THETA, MCPI_VAR_KINDS,
-  MCPI_VAR_POINT = MCPI_VAR_KINDS /* a scenario's market, given */
+  MCPI_VAR_RATE_UP, MCPI_VAR_RATE_DOWN, MCPI_VAR_THETA,
+  MCPI_VAR_KINDS, /* the Greeks' kinds above */
+  MCPI_VAR_POINT  /* a scenario point's market, given */
 } mcpi_var_kind;
 
 typedef struct mcpi_variant {

@@ -2,7 +2,6 @@
  * each job's trees among its slices'. */
 #include <stdlib.h>
 #include "src/results/results.h"
-#include "src/inputs/scenario.h"
 #include "src/slices/slice.h"
 
 uint64_t mcpi_job_chunks(const mcpi_plan *plan, const mcpi_job *j)

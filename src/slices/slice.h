@@ -17,10 +17,9 @@
 typedef enum mcpi_part_kind { MCPI_PART_PRICES = 0, MCPI_PART_GREEKS, MCPI_PART_SCENARIOS } mcpi_part_kind;
 
 typedef struct mcpi_part_tree mcpi_part_tree;
-/* A run's plan and layouts (reval.c), which a worker keeps between the
- * slices it computes of one pricing. */
+/* A run's plan and layouts, which a worker keeps between the slices it
+ * computes of one pricing (opaque here: reval.h). */
 typedef struct mcpi_setup mcpi_setup;
-void mcpi_setup_free(mcpi_setup *su);
 
 /* How one run (of a pricing's runs: one, or a scenario grid's groups of
  * points) takes part: compute slice k of n into out, or merge the n
