@@ -104,13 +104,17 @@ static void teardown(bench *b)
   cudaEventDestroy(b->e1);
 }
 
-/* Median kernel time (ms) of one variant, or a negative number on failure;
- * *same says whether its payoffs equal the reference's, bit for bit. */
+/* Median kernel time (ms) of one variant, 0 where this build does not have
+ * it (configure --enable-tuning-kernels builds every distance), or a
+ * negative number on failure; *same says whether its payoffs equal the
+ * reference's, bit for bit. */
 static double time_variant(bench *b, mcp_prefetch s, int d, int pad, double *out, int *same)
 {
   mcpi_kernel_options o = {.precision = b->prec, .strategy = s, .distance = d, .padding = pad,
                            .block = 128, .small = b->small};
   int grid;
+  if (!mcpi_path_kernel_built(&o, 0, 0))
+    return 0;
   if (mcpi_path_grid(&o, 0, 0, &grid) != cudaSuccess)
     return -1;
   double t[REPEATS];
@@ -189,6 +193,10 @@ static int sweep(const char *csv_path)
           for (int di = 0; di < MCPI_NDISTANCES; di++) {
             int d = mcpi_prefetch_distances[di], pad = layout_padding(l, d), same = 0;
             double ms = time_variant(&b, (mcp_prefetch)s, d, pad, b.pay, &same);
+            if (ms == 0) {
+              printf(" - |");
+              continue;
+            }
             if (ms < 0) {
               printf(" fail |");
               bad = 1;
@@ -215,6 +223,9 @@ static int sweep(const char *csv_path)
       teardown(&b);
     }
   fclose(csv);
+#ifndef MCP_TUNING_KERNELS
+  printf("\n'-': not built; configure --enable-tuning-kernels builds every distance\n");
+#endif
   if (bad)
     printf("\nSOME VARIANTS FAILED OR DIFFERED FROM none\n");
   return bad;
@@ -237,6 +248,12 @@ static int one(char **argv)
   if (setup(&b, prec, n))
     return 1;
   double ms = time_variant(&b, s, d, pad, b.pay, NULL);
+  if (ms == 0) {
+    fprintf(stderr, "prefetch: %s at distance %d is not built; configure "
+                    "--enable-tuning-kernels builds every distance\n", argv[1], d);
+    teardown(&b);
+    return 2;
+  }
   printf("%s %s d=%d padding=%d %zu paths: %.3f ms, %.0f GB/s\n", argv[0], argv[1], d, pad, n,
          ms, kernel_bytes(&b) / ms * 1e-6);
   teardown(&b);

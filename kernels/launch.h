@@ -29,6 +29,10 @@ cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *
  * (job.gstate: double, one asset, no array), which mcpi_launch_paths runs
  * for such a job's view. */
 cudaError_t mcpi_path_grid_greeks(mcpi_kernel_options *o, int *grid);
+/* Whether this build has the path kernel of o for such a job (the prefetch
+ * strategies' distances other than the default are built only with configure
+ * --enable-tuning-kernels). */
+int mcpi_path_kernel_built(const mcpi_kernel_options *o, int multi, int arr_len);
 /* The compiled attributes (registers, local memory a thread) of the kernel
  * that mcpi_launch_paths runs for those options and job shape. */
 cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi, int arr_len,

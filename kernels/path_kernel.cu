@@ -53,6 +53,11 @@ static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_l
                                      mcpi_array_kernel_index(o->placement, arr_len), o->fused);
 }
 
+extern "C" int mcpi_path_kernel_built(const mcpi_kernel_options *o, int multi, int arr_len)
+{
+  return kernel_for(o, multi, arr_len, 0) != NULL;
+}
+
 extern "C" size_t mcpi_prefetch_smem_bytes(mcp_precision prec, mcp_prefetch s, int d,
                                            int padding, int block)
 {

@@ -654,11 +654,21 @@ static const void *kernel_ptr()
   {                                                                                          \
     kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>(), NULL, NULL, NULL, NULL, NULL, NULL             \
   }
+// A strategy's row: its default distance (MCPI_DEFAULT_DISTANCE, 4) always,
+// the others only in a build for the benchmarks' sweeps (configure
+// --enable-tuning-kernels): they were 216 of the 352 path kernels and most of
+// the build's time.  NULL: not built (mcpi_path_kernel_built).
+#if MCPI_TUNING_KERNELS
+#define MCPI_TUNED(...) __VA_ARGS__
+#else
+#define MCPI_TUNED(...) NULL
+#endif
 #define MCPI_DISTANCE_ROW(R, S, M)                                                           \
   {                                                                                          \
-    kernel_ptr<R, S, 1, M>(), kernel_ptr<R, S, 2, M>(), kernel_ptr<R, S, 4, M>(),            \
-        kernel_ptr<R, S, 6, M>(), kernel_ptr<R, S, 8, M>(), kernel_ptr<R, S, 12, M>(),       \
-        kernel_ptr<R, S, 16, M>()                                                            \
+    MCPI_TUNED(kernel_ptr<R, S, 1, M>()), MCPI_TUNED(kernel_ptr<R, S, 2, M>()),             \
+        kernel_ptr<R, S, 4, M>(), MCPI_TUNED(kernel_ptr<R, S, 6, M>()),                     \
+        MCPI_TUNED(kernel_ptr<R, S, 8, M>()), MCPI_TUNED(kernel_ptr<R, S, 12, M>()),        \
+        MCPI_TUNED(kernel_ptr<R, S, 16, M>())                                               \
   }
 #define MCPI_STRATEGY_TABLE(R, M)                                                            \
   {                                                                                          \

@@ -585,6 +585,16 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
   if (e != cudaSuccess)
     return cuda_fail(ctx, e, "selecting the device");
   const mcpi_kernel_options *o = &run->kopt;
+  /* before any job runs: the single-asset stored table has every strategy
+     and distance that any table has */
+  mcpi_kernel_options stored = *o;
+  stored.fused = 0;
+  stored.small = 0;
+  if (!mcpi_path_kernel_built(&stored, 0, 0))
+    return mcpi_fail(ctx->err, MCP_ERR_UNAVAILABLE,
+                     "prefetch %s at distance %d: this build has each strategy at distance %d "
+                     "alone (configure --enable-tuning-kernels builds every distance)",
+                     mcp_prefetch_name(o->strategy), o->distance, MCPI_DEFAULT_DISTANCE);
   size_t smem = mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding,
                                          o->block);
   int max_smem = 0;
