@@ -533,7 +533,11 @@ mcp_status mcp_portfolio_trade_source(const mcp_portfolio *portfolio, size_t ind
 mcp_status mcp_portfolio_set_paths(mcp_portfolio *portfolio, uint64_t paths);
 /* 0 to 2^63-1, as files and the command line take it (MCP_ERR_ARGUMENT above). */
 mcp_status mcp_portfolio_set_seed(mcp_portfolio *portfolio, uint64_t seed);
-/* Adds uniform steps of 1/steps_per_year to the event dates (0: none). */
+/* Adds uniform steps of 1/steps_per_year to the event dates (0: none).
+ * Unset, each job takes its model's: none for Black-Scholes and Merton,
+ * whose steps are exact in law from date to date; 252 a year for Heston,
+ * local volatility, and Merton trades watched on the bridge, whose steps are
+ * not (a Heston European in one step would ignore kappa, theta, xi and rho). */
 mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *portfolio, unsigned steps_per_year);
 /* Adds explicit simulation times (strictly increasing, > 0) to the event dates. */
 mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *portfolio, size_t n, const double *times);

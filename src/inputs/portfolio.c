@@ -642,6 +642,7 @@ mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *p, unsigned n)
   if ((why = mcpi_check_steps_per_year(n)))
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "steps_per_year: expected %s, got %u", why, n);
   p->steps_per_year = n;
+  p->steps_given = 1;
   return MCP_OK;
 }
 

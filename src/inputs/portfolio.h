@@ -45,6 +45,7 @@ struct mcp_portfolio {
   mcpi_name_table ids; /* the trades by id */
   uint64_t paths, seed;
   unsigned steps_per_year;
+  int steps_given; /* steps_per_year set; else each job's model decides (plan.h) */
   uint64_t regression_paths; /* Longstaff-Schwartz's fit, 0: the default */
   double *grid; /* explicit simulation times, or NULL */
   size_t ngrid;

@@ -425,7 +425,8 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
 {
   const mcpi_json_path path = {NULL, "run", 0}, grid_path = {&path, "grid", 0},
                        pde_path = {&path, "pde", 0};
-  uint64_t paths = mcp_portfolio_paths(pf), seed = mcp_portfolio_seed(pf), steps = 0;
+  /* steps: UINT64_MAX while not given (each model's default, plan.h) */
+  uint64_t paths = mcp_portfolio_paths(pf), seed = mcp_portfolio_seed(pf), steps = UINT64_MAX;
   int methods = mcp_portfolio_methods(pf), scheme = pf->heston;
   uint64_t scramblings = pf->scramblings, regression = mcp_portfolio_regression_paths(pf);
   json_t *run, *grid, *pde;
@@ -464,7 +465,7 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
                             &grid)))
     return st;
   if ((st = mcp_portfolio_set_paths(pf, paths)) || (st = mcp_portfolio_set_seed(pf, seed)) ||
-      (st = mcp_portfolio_set_steps_per_year(pf, (unsigned)steps)) ||
+      (steps != UINT64_MAX && (st = mcp_portfolio_set_steps_per_year(pf, (unsigned)steps))) ||
       (st = mcp_portfolio_set_methods(pf, methods)) ||
       (st = mcp_portfolio_set_scramblings(pf, (unsigned)scramblings)) ||
       (st = mcp_portfolio_set_heston_scheme(pf, (mcp_heston_scheme)scheme)) ||

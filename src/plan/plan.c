@@ -237,6 +237,17 @@ static size_t grid_index(const double *g, size_t n, double t)
   return lo;
 }
 
+/* The uniform steps a year of the job: the run's, or where it gives none,
+ * its model's (MCPI_MODEL_STEPS_PER_YEAR). */
+static unsigned steps_per_year(const mcpi_job *j, const mcp_portfolio *p, const job_draft *d)
+{
+  if (p->steps_given)
+    return p->steps_per_year;
+  int inexact = j->model == MCPI_MODEL_HESTON || j->model == MCPI_MODEL_LOCAL_VOL ||
+                (j->model == MCPI_MODEL_MERTON && (d->nmon || j->extrema));
+  return inexact ? MCPI_MODEL_STEPS_PER_YEAR : 0;
+}
+
 static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,
                              char *err)
 {
@@ -248,15 +259,16 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
   }
   /* the uniform grid stays on the dates it has at origin 0 (theta moves the
    * origin: the same steps, each one day closer) */
-  size_t nuni = p->steps_per_year ? (size_t)ceil((last + p->origin) * p->steps_per_year - 1e-9) : 0;
+  unsigned spy = j->steps_per_year = steps_per_year(j, p, d);
+  size_t nuni = spy ? (size_t)ceil((last + p->origin) * spy - 1e-9) : 0;
   const mcpi_underlying *u0 = j->u[0];
   size_t ncash = j->nassets == 1 ? u0->ncash : 0;
   cap += nuni + p->ngrid + ncash;
   if (cap > MCPI_MAX_STEPS)
     return mcpi_fail(err, MCP_ERR_INPUT,
                      "underlying '%s': %zu simulation times, more than the %d allowed; "
-                     "lower steps_per_year or the number of fixings",
-                     j->u[0]->name, cap, MCPI_MAX_STEPS);
+                     "lower steps_per_year (%u a year here) or the number of fixings",
+                     j->u[0]->name, cap, MCPI_MAX_STEPS, spy);
   double *g = malloc((cap ? cap : 1) * sizeof *g);
   if (!g)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
@@ -266,7 +278,7 @@ static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draf
     n += d->sched[k].n;
   }
   for (size_t i = 1; i <= nuni; i++)
-    g[n++] = fmin((double)i / p->steps_per_year - p->origin, last);
+    g[n++] = fmin((double)i / spy - p->origin, last);
   for (size_t i = 0; i < p->ngrid; i++)
     if (p->grid[i] < last)
       g[n++] = p->grid[i];

@@ -69,6 +69,7 @@ typedef struct mcpi_job {
   uint64_t lsm_stream, lsm_paths;
   double *lsm_table;
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
+  unsigned steps_per_year; /* the uniform steps its grid has (0: none; plan.c) */
   double *chol; /* multi-asset: MCPI_CHOL_SIZE values (path.h), else NULL */
   float *chol_f;
   int nmon;
@@ -111,6 +112,14 @@ typedef struct mcpi_plan {
   uint64_t paths;
   unsigned scramblings; /* replicates of QMC jobs */
 } mcpi_plan;
+
+/* Uniform steps a year of a job whose model's step is not exact in law
+ * (Heston, local volatility, and Merton where a barrier or extreme is
+ * watched on the bridge, which does not see the jumps) where the run gives
+ * no steps_per_year: daily.  Without them such a job stepped from fixing to
+ * fixing (a Heston European in one step).  Black-Scholes and Merton
+ * otherwise step exactly from date to date and get no extra steps. */
+#define MCPI_MODEL_STEPS_PER_YEAR 252u
 
 /* The most simulation times (steps) a job may have. */
 #define MCPI_MAX_STEPS 1000000

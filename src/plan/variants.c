@@ -422,8 +422,11 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
   }
   /* a theta bump that outgrew the uniform grid's first step would remove it */
   g->theta_h = req->bump[MCP_GREEK_THETA];
-  if (p->steps_per_year && g->theta_h > 0.5 / p->steps_per_year)
-    g->theta_h = 0.5 / p->steps_per_year;
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    unsigned spy = plan->jobs[ji].steps_per_year;
+    if (spy && g->theta_h > 0.5 / spy)
+      g->theta_h = 0.5 / spy;
+  }
   mcp_status st = MCP_OK;
   for (size_t ji = 0; ji < plan->njobs && st == MCP_OK; ji++)
     st = layout_job(g, m, p, &plan->jobs[ji], err);

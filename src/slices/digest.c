@@ -118,7 +118,8 @@ static void portfolio(hash *x, const mcp_portfolio *p, const mcpi_settings *set)
    * among them; not the backend (the partial keeps its own), the prefetch
    * strategy, placement or normals, which do not */
   const mcp_pde_settings *pde = &set->pde;
-  const uint64_t e[] = {p->paths, p->seed, p->steps_per_year, p->regression_paths,
+  const uint64_t e[] = {p->paths, p->seed, p->steps_given ? p->steps_per_year : UINT64_MAX,
+                        p->regression_paths,
                         set->precision, (uint64_t)p->methods, p->scramblings, p->heston,
                         pde->scheme, (uint64_t)pde->stencil_points, pde->space_points,
                         pde->time_steps, pde->rannacher};
