@@ -31,7 +31,7 @@ __device__ void dividends(const mcpi_pde_view &b, const mcpi_pde_grid &g, int s,
 {
   for (int k = 0; k < g.ndiv; k++)
     if (b.div[g.div0 + k].step == s) {
-      double d = b.div[g.div0 + k].amount;
+      const mcpi_pde_dividend *d = &b.div[g.div0 + k];
       for (int j = lane; j < b.n; j += 32)
         w[j] = mcpi_pde_jump(&g, b.n, v, j, d, ex);
       __syncwarp();
@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
   const size_t row = (size_t)gi * b.ld;
   double *v = b.v + row, *w = b.w + row;
   const double *ex = g.exercise ? b.ex + row : NULL;
-  mcpi_pde_state st = {g.seg, 0.0, 0.0};
+  mcpi_pde_state st = {g.seg, 0.0, 0.0, 0.0};
   for (int s = 0; s < g.steps; s++) {
     double e[2 * K + 1], m[2 * K + 1], bnd[2 * K];
     mcpi_pde_step(K, &g, b.seg, s, &st, e, m, bnd);
@@ -67,8 +67,10 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
     double *t = v;
     v = w;
     w = t;
-    if (g.ndiv)
+    if (g.ndiv) {
       dividends(b, g, s, v, w, ex, lane);
+      mcpi_pde_cross(&g, b.div, s, &st);
+    }
   }
   if (lane <= 2 * K)
     b.out[(size_t)gi * (2 * K + 1) + lane] = v[g.center - K + lane];
@@ -89,7 +91,7 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b, int per)
   const size_t row = (size_t)gi * b.ld;
   double *v = b.v + row, *r = b.w + row, *u = b.u + (size_t)gi * K * b.ld;
   const double *ex = g.exercise ? b.ex + row : NULL;
-  mcpi_pde_state st = {g.seg, 0.0, 0.0};
+  mcpi_pde_state st = {g.seg, 0.0, 0.0, 0.0};
   for (int s = 0; s < g.steps; s++) {
     double e[2 * K + 1], m[2 * K + 1], bnd[2 * K];
     mcpi_pde_step(K, &g, b.seg, s, &st, e, m, bnd);
@@ -118,6 +120,8 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b, int per)
         dividends(b, gq, s, b.v + rq, b.w + rq, gq.exercise ? b.ex + rq : NULL, lane);
       }
     }
+    if (mine && g.ndiv)
+      mcpi_pde_cross(&g, b.div, s, &st);
   }
   if (mine)
 #pragma unroll

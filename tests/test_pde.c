@@ -220,6 +220,69 @@ static void cash_dividends_on_the_grid(void **state)
   mcp_market_destroy(mk);
 }
 
+/* Dividends the spot may not cover (the spot floored at 0, as the paths
+ * floor it): spot 100 and 85, spot 50 and 40, 80 and 500.  The grid's
+ * Europeans against the quadrature and against Monte Carlo on the same
+ * market (within 4 standard errors), calls never negative (they were
+ * -1.20 to -444 by parity, which does not see the floor), Americans never
+ * below their Europeans, and a put on a spot the dividend absorbs worth
+ * the strike at the dividend's date. */
+static void large_cash_dividends(void **state)
+{
+  static const struct {
+    double spot, amount, strike;
+  } cases[] = {{100, 85, 100}, {50, 40, 20}, {50, 80, 20}, {50, 500, 50}, {50, 40, 45}};
+  mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 801, 800);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    mcp_market *mk = new_market();
+    add_underlying(mk, "D", (bs_params){cases[i].spot, 0.05, 0.0, 0.3});
+    const double t1[1] = {0.5}, d1[1] = {cases[i].amount};
+    assert_int_equal(mcp_market_set_cash_dividends(mk, "D", 1, t1, d1), MCP_OK);
+    mcp_portfolio *mc = new_portfolio(200000, 77 + i);
+    for (int type = 0; type < 2; type++) {
+      mcp_option_type ty = type ? MCP_PUT : MCP_CALL;
+      cf_cash c = {ty, cases[i].spot, cases[i].strike, 0.05, 0, 0.3, 0.5, cases[i].amount, 1};
+      mcp_trade eu = grid_trade(type ? "EP" : "EC", MCP_PRODUCT_EUROPEAN, ty, c.strike, 1.0);
+      mcp_trade am = grid_trade(type ? "AP" : "AC", MCP_PRODUCT_AMERICAN, ty, c.strike, 1.0);
+      eu.underlying = am.underlying = "D";
+      double e = pde_price(*state, mk, &eu, &s), a = pde_price(*state, mk, &am, &s);
+      double exact = cf_cash_price(&c);
+      printf("  spot %g, dividend %g, %s %g: pde %.6f quadrature %.6f american %.6f\n",
+             cases[i].spot, cases[i].amount, type ? "put" : "call", c.strike, e, exact, a);
+      assert_true(e >= 0);
+      assert_true(fabs(e - exact) < 2e-3 + 2e-4 * exact);
+      assert_true(a >= e - 1e-9);
+      eu.engine = MCP_ENGINE_MC;
+      add_trade(mc, &eu);
+    }
+    mcp_results *r = price(*state, mk, mc);
+    for (int type = 0; type < 2; type++) {
+      const char *id = type ? "EP" : "EC";
+      cf_cash c = {type ? MCP_PUT : MCP_CALL, cases[i].spot, cases[i].strike, 0.05, 0, 0.3, 0.5,
+                   cases[i].amount, 1};
+      mcp_estimate x = estimate(r, id);
+      double exact = cf_cash_price(&c);
+      if (!(fabs(x.price - exact) <= 4 * x.std_error + 1e-12 * (1 + exact)))
+        fail_msg("%s: Monte Carlo %.6f +- %.6f, quadrature %.6f", id, x.price, x.std_error,
+                 exact);
+      /* the paths are right, so no martingale warning */
+      assert_int_equal(mcp_results_warnings(r, (size_t)type) & MCP_WARNING_MARTINGALE, 0);
+    }
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(mc);
+    mcp_market_destroy(mk);
+  }
+  /* the put absorbed: worth the strike at the dividend's date */
+  mcp_market *mk = new_market();
+  add_underlying(mk, "D", (bs_params){50, 0.05, 0.0, 0.3});
+  const double t1[1] = {0.5}, d1[1] = {500};
+  assert_int_equal(mcp_market_set_cash_dividends(mk, "D", 1, t1, d1), MCP_OK);
+  mcp_trade am = grid_trade("AP", MCP_PRODUCT_AMERICAN, MCP_PUT, 50, 1.0);
+  am.underlying = "D";
+  assert_true(fabs(pde_price(*state, mk, &am, &s) - 50 * exp(-0.05 * 0.5)) < 1e-3);
+  mcp_market_destroy(mk);
+}
+
 static void barriers_against_reiner_rubinstein(void **state)
 {
   mcp_market *mk = acme_market();
@@ -679,6 +742,7 @@ int main(void)
       cmocka_unit_test(american_against_tree),
       cmocka_unit_test(american_call_without_dividends_is_european),
       cmocka_unit_test(cash_dividends_on_the_grid),
+      cmocka_unit_test(large_cash_dividends),
       cmocka_unit_test(barriers_against_reiner_rubinstein),
       cmocka_unit_test(barrier_edges_and_grid_limits),
       cmocka_unit_test(high_volatility),

@@ -33,10 +33,12 @@ typedef struct mcpi_pde_segment {
 enum { MCPI_EXERCISE_NONE = 0, MCPI_EXERCISE_HIGH, MCPI_EXERCISE_LOW };
 
 /* A cash dividend paid between time steps: after step `step` (marching
- * back from maturity) the values jump across it (mcpi_pde_jump). */
+ * back from maturity) the values jump across it (mcpi_pde_jump); at_zero is
+ * the grid's value just after it at spot 0, where a spot the dividend
+ * exceeds is absorbed (the Monte Carlo paths' floor). */
 typedef struct mcpi_pde_dividend {
   int step;
-  double amount;
+  double amount, at_zero;
 } mcpi_pde_dividend;
 
 typedef struct mcpi_pde_grid {
@@ -64,16 +66,21 @@ typedef struct mcpi_pde_view {
   double *out;      /* 2 R + 1 values around the center a grid */
 } mcpi_pde_view;
 
-/* What a step carries to the next: the segment and the integrals of the
- * rate and dividend yield since maturity. */
+/* What a step carries to the next: the segment, the integrals of the rate
+ * and dividend yield since maturity, and the cash dividends crossed so far
+ * (paid between now and maturity), as sum d e^{ir - iq} at their dates:
+ * the forward's boundary value S Dq - Dr cash (mcpi_pde_cross). */
 typedef struct mcpi_pde_state {
   int seg;
-  double ir, iq;
+  double ir, iq, cash;
 } mcpi_pde_state;
 
 /* Step s of grid g: the explicit weights e, the implicit band m and the
  * boundary values at the step's end, bnd[0 .. R) low and bnd[R .. 2R) high
- * (American: floored by the exercise values fl_lo, fl_hi at those nodes). */
+ * (American: floored by the exercise values fl_lo, fl_hi at those nodes).
+ * The asymptote's spot term is the forward less the cash dividends to come,
+ * floored at 0 as the spot is: at a low end below them, a put is worth
+ * K Dr. */
 MCP_HD static inline void mcpi_pde_step(int R, const mcpi_pde_grid *g,
                                         const mcpi_pde_segment *seg, int s, mcpi_pde_state *st,
                                         double *e, double *m, double *bnd)
@@ -92,8 +99,19 @@ MCP_HD static inline void mcpi_pde_step(int R, const mcpi_pde_grid *g,
   MCP_UNROLL
   for (int i = 0; i < 2 * R; i++) {
     int side = i >= R;
-    bnd[i] = g->alpha[side] * g->spot[i] * dq + g->beta[side] * dr;
+    double fwd = g->spot[i] * dq - dr * st->cash;
+    bnd[i] = g->alpha[side] * (fwd > 0 ? fwd : 0) + g->beta[side] * dr;
   }
+}
+
+/* After step s's jumps: the dividends of grid g paid there are to come from
+ * any earlier time (mcpi_pde_state). */
+MCP_HD static inline void mcpi_pde_cross(const mcpi_pde_grid *g, const mcpi_pde_dividend *div,
+                                         int s, mcpi_pde_state *st)
+{
+  for (int k = 0; k < g->ndiv; k++)
+    if (div[g->div0 + k].step == s)
+      st->cash += div[g->div0 + k].amount * exp(st->ir - st->iq);
 }
 
 /* Index of boundary value i (of 2R) in a grid of n nodes. */
@@ -117,14 +135,17 @@ MCP_HD static inline double mcpi_floor(double v, double fl) { return v < fl ? fl
 
 /* Node j's value just before a cash dividend d from the values v just after
  * it: v at the spot S_j - d (no arbitrage: the holder's spot drops by d),
- * linear in log-spot between nodes; at a spot below node 0's (or at 0: the
- * floor), node 0's value.  fl: the exercise values (American), or NULL. */
+ * linear in log-spot between nodes; at a spot of at most 0, the value of an
+ * absorbed spot, d.at_zero; between 0 and node 0's spot, linear in the spot
+ * between the two.  fl: the exercise values (American), or NULL. */
 MCP_HD static inline double mcpi_pde_jump(const mcpi_pde_grid *g, int n, const double *v,
-                                          int j, double d, const double *fl)
+                                          int j, const mcpi_pde_dividend *d, const double *fl)
 {
-  double s = exp(g->x0 + j * g->h) - d, p = s > 0 ? (log(s) - g->x0) / g->h : -1, x;
-  if (!(p > 0))
-    x = v[0];
+  double s = exp(g->x0 + j * g->h) - d->amount, p = s > 0 ? (log(s) - g->x0) / g->h : -1, x;
+  if (!(s > 0))
+    x = d->at_zero;
+  else if (!(p > 0))
+    x = d->at_zero + (v[0] - d->at_zero) * (s / exp(g->x0));
   else if (p >= n - 1)
     x = v[n - 1];
   else {

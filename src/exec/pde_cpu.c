@@ -32,11 +32,12 @@ static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, 
     for (int k = 0; k < G->ndiv; k++)
       if (b->div[G->div0 + k].step == s) {
         for (int j = 0; j < n; j++)
-          w[j] = mcpi_pde_jump(G, n, v, j, b->div[G->div0 + k].amount, ex);
+          w[j] = mcpi_pde_jump(G, n, v, j, &b->div[G->div0 + k], ex);
         double *t = v;
         v = w;
         w = t;
       }
+    mcpi_pde_cross(G, b->div, s, &st);
   }
   memcpy(out, v + G->center - R, (2 * (size_t)R + 1) * sizeof *out);
 }

@@ -149,6 +149,27 @@ static int tail_grid(const mcpi_trade *t, const mcpi_underlying *u)
   return early_call(t, u);
 }
 
+/* A grid's value at spot 0 (absorbed: the spot stays there), dr the
+ * discount factor to maturity: a low barrier's rebate, else the payoff at 0;
+ * an American exercises there at once. */
+static double absorbed(payoff f, edge e, int american, double dr)
+{
+  if (e.barrier < 0)
+    return e.rebate * dr;
+  double intrinsic = f.phi < 0 ? f.strike : 0;
+  double v = (f.scale * intrinsic + f.add) * dr;
+  return american && intrinsic > v ? intrinsic : v;
+}
+
+/* Whether u pays a cash dividend before T (valuation date moved by origin). */
+static int cash_before(const mcpi_underlying *u, double origin, double T)
+{
+  for (size_t i = 0; i < u->ncash; i++)
+    if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin < T)
+      return 1;
+  return 0;
+}
+
 static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying *u, payoff f,
                            edge e, int american)
 {
@@ -285,18 +306,20 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
     if (!(td > 0 && td < T))
       continue;
     int best = 0;
-    double gap = INFINITY;
+    double gap = INFINITY, at = 0;
     for (int k = 0; k < G->steps; k++) {
       int half = k < G->half_steps;
       double tau1 = half ? (k + 1) * 0.5 * G->dt : (k + 1 - G->half_steps / 2) * G->dt;
       if (fabs(tau1 - (T - td)) < gap) {
         gap = fabs(tau1 - (T - td));
         best = k;
+        at = tau1;
       }
     }
     if (!mcpi_grow((void **)&b->div, &d->div_cap, b->ndiv + 1, sizeof *b->div))
       return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE dividends");
-    b->div[b->ndiv++] = (mcpi_pde_dividend){best, u->cash_amount[i]};
+    double dr = exp(-mcpi_curve_integral(&u->rate, T - at, T));
+    b->div[b->ndiv++] = (mcpi_pde_dividend){best, u->cash_amount[i], absorbed(f, e, american, dr)};
     G->ndiv++;
   }
   b->ngrids++;
@@ -425,11 +448,13 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
     }
   }
   /* an American call without dividends or negative rates is never
-   * exercised early: the European's grid, by parity */
+   * exercised early: the European's grid, by parity; not with cash
+   * dividends, whose floor at 0 parity does not see (the grid's jumps do) */
   int american = t->product == MCP_PRODUCT_AMERICAN && (t->type == MCP_PUT || early_call(t, u));
   for (int i = 0; i < ng; i++) {
     if (!american && grids[i].phi > 0 && grids[i].scale == 1 && grids[i].add == 0 &&
-        !edges[i].barrier) { /* call = put + S Dq - K Dr (pde.h) */
+        !edges[i].barrier && !cash_before(u, d->origin, t->maturity)) {
+      /* call = put + S Dq - K Dr (pde.h) */
       double dq = exp(-mcpi_curve_integral(&u->dividend, 0, t->maturity));
       grids[i].phi = -1;
       pt->delta += dq;

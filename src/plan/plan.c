@@ -502,11 +502,31 @@ static double mean_variance(const mcpi_underlying *u, double T)
   return mcpi_curve_integral_sq(&u->vol, 0, T) / T;
 }
 
+/* Whether the floor at 0 of u's spot, after a cash dividend paid by t, may
+ * bind: the spot just before it falls below it with a probability above
+ * 1e-9 under the law without the floor (lognormal), so that forward() is
+ * not the spot's mean.  Such an underlying has no control variate of its
+ * spot and no martingale check (the paths floor it, and are right). */
+static int floor_binds(const mcpi_underlying *u, double t, double origin)
+{
+  for (size_t i = 0; i < u->ncash; i++) {
+    double ti = u->cash_t[i] - origin, d = u->cash_amount[i];
+    if (!(ti > 0 && ti <= t))
+      continue;
+    double f = forward(u, ti, origin) + d, var = mcpi_curve_integral_sq(&u->vol, 0, ti);
+    if (!(f > d) || (var > 0 && 0.5 * erfc(-(log(d / f) + 0.5 * var) / sqrt(2 * var)) > 1e-9))
+      return 1;
+  }
+  return 0;
+}
+
 /* The trade's control variate and its mean. */
 static void set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 {
   const mcpi_underlying *u = j->u[0];
   double T = t->maturity;
+  if (j->nassets == 1 && floor_binds(u, T, j->origin))
+    return;
   if (j->nassets > 1) {
     double mean = 0;
     for (size_t a = 0; a < j->nassets; a++)
@@ -551,8 +571,11 @@ static void add_forwards(mcpi_job *j, const job_draft *d)
   int at = find_schedule(d, (schedule){1, &last});
   if (j->arr_len || at < 0)
     return;
+  size_t nf = 0; /* the forwards added, in fwd[] */
   for (size_t a = 0; a < j->nassets; a++) {
     const mcpi_underlying *u = j->u[a];
+    if (floor_binds(u, last, j->origin))
+      continue;
     double discount = exp(-mcpi_curve_integral(&u->rate, 0, last));
     mcpi_payoff_spec *s = &j->spec[j->ntrades++];
     *s = (mcpi_payoff_spec){.product = j->nassets > 1 ? MCP_PRODUCT_BASKET : MCP_PRODUCT_EUROPEAN,
@@ -562,7 +585,7 @@ static void add_forwards(mcpi_job *j, const job_draft *d)
       s->assets = 1u << a;
       s->weight[a] = 1;
     }
-    j->fwd[a] = discount * forward(u, last, j->origin);
+    j->fwd[nf++] = discount * forward(u, last, j->origin);
   }
 }
 

@@ -79,7 +79,8 @@ typedef struct mcpi_job {
    * autocallables' redemption columns, one a date of each in the order of
    * the trades (nred, private.h), then the martingale check's forwards, one
    * an asset (none in jobs of per-path arrays): the asset's discounted spot
-   * at the job's last date, whose mean is fwd[asset] (plan.c, add_forwards) */
+   * at the job's last date, whose mean is fwd[k] for the k-th of them (plan.c,
+   * add_forwards; none for an asset whose spot a cash dividend may floor) */
   size_t ntrades, nreal, nred;
   /* the autocallables' dates, MCPI_AC_ROW values each (private.h) */
   double *acall;
