@@ -119,12 +119,28 @@ run merge "$TMP/part-0.mcpart" "$TMP/flip.mcpart" "$TMP/part-2.mcpart"
 check "a corrupted partial is refused" 'status 1 && err_has "flip.mcpart: checksum mismatch"'
 run merge "$MARKET"
 check "a file that is not a partial is refused" 'status 1 && err_has "not a partial result"'
+# merge reads a partial's header before its body: a stream that never ends
+# is judged on its first bytes (a reader that waits for the end fails the
+# timeout)
+if command -v mkfifo >/dev/null 2>&1 && mkfifo "$TMP/stream.mcpart" 2>/dev/null &&
+  command -v timeout >/dev/null 2>&1; then
+  (printf 'not a partial, and more to come'; exec sleep 60) >"$TMP/stream.mcpart" &
+  writer=$!
+  timeout 20 "$MCPRICE" merge "$TMP/stream.mcpart" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  kill "$writer" 2>/dev/null
+  wait "$writer" 2>/dev/null
+  check "merge of a stream that is not a partial stops at its header" '
+    status 1 && err_has "stream.mcpart: not a partial result of mcprice"'
+else
+  skip "merge of a stream that is not a partial (no mkfifo or timeout)"
+fi
 run merge
 check "merge without partials is a usage error" 'status 2 && err_has "expected the partial results"'
 cp "$TMP/part-0.mcpart" "$TMP/keep.mcpart"
 run merge --output "$TMP/part-0.mcpart" "$TMP/part-0.mcpart" "$TMP/part-1.mcpart" "$TMP/part-2.mcpart"
 check "merge --output onto one of its partials is refused, the partial kept" '
-  status 2 && err_has "also the partial file" && cmp -s "$TMP/part-0.mcpart" "$TMP/keep.mcpart"'
+  status 2 && err_has "is also the input file .*part-0.mcpart" && cmp -s "$TMP/part-0.mcpart" "$TMP/keep.mcpart"'
 run merge --format csv --format json "$TMP/part-0.mcpart"
 check "merge --format twice is a usage error" 'status 2 && err_has "given twice"'
 run price $ARGS --slice 0/3

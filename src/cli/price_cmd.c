@@ -33,7 +33,11 @@ const char cli_price_options_help[] =
     "                         where they apply) or bump (every Greek by\n"
     "                         revaluation at bumped inputs, the reference)\n"
     "      --output FILE      write the report to FILE, which is replaced only once\n"
-    "                         the report is complete (default: standard output)\n"
+    "                         the report is complete (default: standard output);\n"
+    "                         a device or FIFO is written in place, a link\n"
+    "                         followed; a directory, an input file (by inode)\n"
+    "                         or a file this user cannot replace is refused\n"
+    "                         before the run\n"
     "      --tile-paths N     paths per tile: 0 (sized to memory, the default) or a\n"
     "                         multiple of 256; prices do not depend on it\n"
     "      --block-size N     CUDA threads per block: a multiple of 32 from 32 to 1024\n"
@@ -653,12 +657,9 @@ static mcp_status load_book(const char *path, const char *text, size_t len, mcp_
 {
   char *own = NULL;
   if (!text) {
-    int rc = cli_read_file(path, &own, &len);
-    if (rc != 0) {
-      snprintf(err, errlen, "%s: cannot %s: %s", path, rc == -1 ? "open" : "read",
-               strerror(errno));
-      return MCP_ERR_IO;
-    }
+    mcp_status st = mcp_input_read(path, &own, &len, err, errlen);
+    if (st != MCP_OK)
+      return st;
     text = own;
   }
   mcp_status st = mcp_portfolio_load_text(p, path, text, len, err, errlen);
@@ -686,11 +687,10 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
       return CLI_EXIT_INPUT;
     }
     /* a slice reads each file once, the bytes it loads and carries */
-    int got = keep ? cli_read_file(path[f], &keep->text[f], &keep->len[f]) : 0;
-    if (got != 0) {
-      cli_error("%s: cannot %s: %s", path[f], got == -1 ? "open" : "read", strerror(errno));
-      return CLI_EXIT_INPUT;
-    }
+    st = keep ? mcp_input_read(path[f], &keep->text[f], &keep->len[f], err, sizeof err)
+              : MCP_OK;
+    if (st != MCP_OK)
+      return load_failed(st, path[f], err);
     const cli_annex *text = keep ? keep : from;
     if (f == ANNEX_MARKET)
       st = text ? mcp_market_load_text(m, path[f], text->text[f], text->len[f], err, sizeof err)
