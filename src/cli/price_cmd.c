@@ -337,12 +337,20 @@ static int parse_devices(const char *s, price_opts *o)
   return 0;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(char **argv, price_opts *o)
+/* Returns -1 to go on, else the exit status.  partial names the file whose
+ * carried command argv is (a merge's), or is NULL. */
+static int parse_args(char **argv, price_opts *o, const char *partial)
 {
   int next = 0, k, before = 0;
   const char *v;
   while ((k = cli_next_option(argv, &next, options, "price", &v)) >= 0) {
+    /* a slice carries what to price, never where to write or which slice:
+     * a partial's command may not name other files */
+    if (partial && (k == O_SLICE || k == O_OUTPUT || k == O_HELP)) {
+      cli_error("merge: %s: its price command gives --%s, which no slice carries; expected "
+                "a partial written by 'mcprice price --slice'", partial, options[k].name);
+      return CLI_EXIT_INPUT;
+    }
     if (k == O_SLICE || k == O_OUTPUT) {
       o->carried[k == O_OUTPUT][0] = before;
       o->carried[k == O_OUTPUT][1] = next;
@@ -923,7 +931,7 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
                          const cli_merge_opts *mo)
 {
   price_opts o = {.format = REPORT_TABLE};
-  int rc = parse_args(argv, &o);
+  int rc = parse_args(argv, &o, from ? kind->files[0] : NULL);
   if (rc >= 0)
     return from ? CLI_EXIT_INPUT : rc; /* a carried command parsed when it was run */
   int merge = kind->parts != NULL;
