@@ -328,6 +328,13 @@ check "--placement leaves the prices alone" '
 check "an autocallable's redemption probabilities in the CSV" '
   grep -q "^autocall,price," "$TMP/out" && grep -q "^autocall,redemption:0.5," "$TMP/out" &&
   grep -q "^autocall,redemption:1," "$TMP/out"'
+# dates equal to 10 digits keep names of their own
+sed 's/"fixings": \[0.5, 1\]/"fixings": [0.5, 50, 50.000000002]/' "$ARRAYS" >"$TMP/close_dates.json"
+run price --market "$MARKET" --portfolio "$TMP/close_dates.json" --format csv
+check "two dates equal to 10 digits are two measures (redemption:50, redemption:50.000000002)" '
+  status 0 && grep -q "^autocall,redemption:50," "$TMP/out" &&
+  grep -q "^autocall,redemption:50.000000002," "$TMP/out" &&
+  [ "$(grep "^autocall,redemption:" "$TMP/out" | cut -d, -f2 | sort -u | wc -l)" = 3 ]'
 run price --market "$MARKET" --portfolio "$ARRAYS"
 check "the table lists the redemption probabilities" '
   status 0 && out_has "redeems_at" && out_has "^autocall  *0.500000  *0\.[0-9]*  *0\.[0-9]*$"'

@@ -72,10 +72,16 @@ static int has_redemptions(const mcp_results *r)
   return 0;
 }
 
-/* The measure name of an autocallable's redemption at time t. */
+/* The measure name of an autocallable's redemption at time t: the fewest
+ * digits (10 at least) that give t back, so that two dates never share a
+ * name (at 10 digits, 50 and 50.0000000001 both read "redemption:50"). */
 static void redemption_name(char *buf, size_t len, double t)
 {
-  snprintf(buf, len, "redemption:%.10g", t);
+  for (int digits = 10; digits <= 17; digits++) {
+    snprintf(buf, len, "redemption:%.*g", digits, t);
+    if (strtod(buf + 11, NULL) == t)
+      return;
+  }
 }
 
 enum { NCOL = 8, CELL = 40 };
