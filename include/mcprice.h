@@ -869,6 +869,60 @@ mcp_status mcp_results_sensitivity(const mcp_results *results, size_t index, siz
 mcp_status mcp_results_greek(const mcp_results *results, const char *id, const char *name,
                              mcp_sensitivity *out);
 
+/* ---- Files: reading inputs, writing outputs -----------------------------
+ * Every reader of the library (the mcp_*_load functions, mcp_partial_read)
+ * reads through one bounded reader, and every writer (mcp_partial_write)
+ * through one output; the command-line tool uses both, for its inputs and
+ * its --output.  Messages in err (errlen bytes) name the file first. */
+
+/* The largest input file read (a portfolio of a million trades fits). */
+#define MCP_INPUT_MAX_BYTES (256u << 20)
+
+/* A market, portfolio, scenario or run options file's text, as the loaders
+ * read it, into *text (malloc'd, NUL-terminated: the caller frees it) and
+ * *len, for the mcp_*_load_text functions: at most MCP_INPUT_MAX_BYTES
+ * (larger is MCP_ERR_INPUT, found without reading a regular file), no NUL
+ * byte (MCP_ERR_PARSE at its line and column, as soon as it is read: a
+ * device such as /dev/zero is refused at once), and not a directory
+ * (MCP_ERR_IO, as any file that cannot be opened or read). */
+mcp_status mcp_input_read(const char *path, char **text, size_t *len, char *err,
+                          size_t errlen);
+
+/* An output being written: opened before any work, so that a long run never
+ * ends in a refusal.  The rules are the shell's > with a file replaced only
+ * once complete:
+ * - a name of an open descriptor (/dev/stdout, /dev/stderr, /dev/fd/N,
+ *   /proc/self/fd/N) is written through that descriptor as it was opened
+ *   (appending, say);
+ * - a device or a FIFO is written in place, never replaced;
+ * - a symbolic link is followed: its target is written, the link stays;
+ * - a regular file, or a new one, is written to a temporary file beside it
+ *   (its name with 6 characters added, shortened to fit the folder's longest
+ *   name), which mcp_output_commit renames over it with the old file's mode
+ *   (and owner, where allowed), so that readers see the old file or the
+ *   whole new one.
+ * Refused before anything is written: a directory, one of the ninputs files
+ * inputs (the same device and inode, whatever the name or descriptor) and a
+ * link that leads nowhere, MCP_ERR_ARGUMENT; a file the caller may not
+ * write, one the rename could not replace (another user's, in a sticky
+ * folder such as /tmp), a descriptor open for reading only, or a folder the
+ * temporary cannot be made in, MCP_ERR_IO. */
+typedef struct mcp_output mcp_output;
+mcp_status mcp_output_open(mcp_output **out, const char *path, const char *const *inputs,
+                           size_t ninputs, char *err, size_t errlen);
+/* The descriptor to write to (the output keeps it: write a dup of it through
+ * stdio, say), and the temporary file's name (NULL when written in place),
+ * for a signal handler to remove. */
+int mcp_output_fd(const mcp_output *out);
+const char *mcp_output_temporary(const mcp_output *out);
+/* Writes len bytes to the output. */
+mcp_status mcp_output_write(mcp_output *out, const void *bytes, size_t len, char *err,
+                            size_t errlen);
+/* Makes the output final (syncs and renames a temporary); abort removes the
+ * temporary instead.  Either frees out (abort is NULL-safe). */
+mcp_status mcp_output_commit(mcp_output *out, char *err, size_t errlen);
+void mcp_output_abort(mcp_output *out);
+
 /* ---- Scale-out: slices and partial results -------------------------------
  * One pricing (mcp_price, mcp_price_greeks or mcp_price_scenarios: greeks
  * and scenarios NULL, greeks given, or scenarios given) is cut into n
@@ -914,7 +968,11 @@ unsigned mcp_partial_slice(const mcp_partial *partial, unsigned *n);
 mcp_status mcp_partial_encode(const mcp_partial *partial, void **bytes, size_t *len);
 mcp_status mcp_partial_decode(mcp_partial **partial, const void *bytes, size_t len,
                               const char *name, char *err, size_t errlen);
-/* The same through a file; a write replaces path only when complete. */
+/* The same through a file.  A write follows mcp_output_open's rules
+ * (checked before the partial is encoded): a regular file is replaced only
+ * when complete, a device or FIFO written in place, a link followed.  A read
+ * reads at most 64 GiB, and checks the magic, the version and the library
+ * version on the first 24 bytes before it reads further. */
 mcp_status mcp_partial_write(const mcp_partial *partial, const char *path, char *err,
                              size_t errlen);
 mcp_status mcp_partial_read(mcp_partial **partial, const char *path, char *err,

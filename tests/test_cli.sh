@@ -260,7 +260,24 @@ cp "$BOOK" "$TMP/book_in.json"
 ln -s book_in.json "$TMP/book_link.json"
 run price --market "$MARKET" --portfolio "$TMP/book_in.json" --output "$TMP/book_link.json"
 check "--output naming an input file (through a link) exits 2 and leaves it alone" '
-  status 2 && err_has "is also the portfolio file" && cmp -s "$TMP/book_in.json" "$BOOK"'
+  status 2 && err_has "is also the input file .*book_in.json" && cmp -s "$TMP/book_in.json" "$BOOK"'
+# a descriptor is judged by the file it is open on, not by its name
+cp "$MARKET" "$TMP/fd_market.json"
+"$MCPRICE" price --market "$TMP/fd_market.json" --portfolio "$BOOK" --output /dev/fd/3 \
+  3<>"$TMP/fd_market.json" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+check "--output /dev/fd/3 3<>market.json is the market file: exit 2, the market kept" '
+  status 2 && err_has "is also the input file .*fd_market.json" &&
+  cmp -s "$TMP/fd_market.json" "$MARKET"'
+# the longest names: the temporary's name is shortened to fit the folder's
+long=$(printf "%0250d" 0)
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --output "$TMP/$long"
+check "--output with a 250-byte name (the temporary's name shortened to fit)" '
+  status 0 && cmp -s "$TMP/$long" "$TMP/seed7.csv" && [ "$(ls "$TMP" | grep -c "^0")" = 1 ]'
+rm -f "$TMP/$long"
+run price --market "$MARKET" --portfolio "$BOOK" --slice 0/2 --output "$TMP/$long"
+check "--slice --output with a 250-byte name" 'status 0 && [ -s "$TMP/$long" ]'
+rm -f "$TMP/$long"
 # a read-only file: as root (who may write it, as > may), as nobody instead
 echo "read-only" >"$TMP/ro.csv"
 chmod a-w "$TMP/ro.csv"
@@ -284,6 +301,21 @@ if [ "$(id -u)" != 0 ] || [ -n "$AS" ]; then
 else
   skip "--output to a read-only file (root may write it, as > may; no setpriv)"
 fi
+# another user's file in a sticky folder, writable but not replaceable:
+# refused before the run (it failed after it, at the rename)
+if [ "$(id -u)" = 0 ] && [ -n "$AS" ]; then
+  mkdir "$TMP/sticky" && chmod 1777 "$TMP/sticky"
+  echo "theirs" >"$TMP/sticky/theirs.csv"
+  chmod 666 "$TMP/sticky/theirs.csv"
+  $AS "$MCPRICE" price --market "$RO_MARKET" --portfolio "$RO_BOOK" \
+    --output "$TMP/sticky/theirs.csv" >"$TMP/out" 2>"$TMP/err"
+  rc=$?
+  check "--output to another user's file in a sticky folder exits 3 before the run" '
+    status 3 && err_has "cannot replace it: it belongs to another user in the sticky folder" &&
+    [ "$(cat "$TMP/sticky/theirs.csv")" = theirs ] && [ "$(ls -A "$TMP/sticky")" = theirs.csv ]'
+else
+  skip "--output to another user's file in a sticky folder (needs root and setpriv to set up)"
+fi
 chmod 700 "$TMP"
 
 run price --market "$MARKET" --portfolio "$BOOK" --placement stack
@@ -296,6 +328,13 @@ check "--placement leaves the prices alone" '
 check "an autocallable's redemption probabilities in the CSV" '
   grep -q "^autocall,price," "$TMP/out" && grep -q "^autocall,redemption:0.5," "$TMP/out" &&
   grep -q "^autocall,redemption:1," "$TMP/out"'
+# dates equal to 10 digits keep names of their own
+sed 's/"fixings": \[0.5, 1\]/"fixings": [0.5, 50, 50.000000002]/' "$ARRAYS" >"$TMP/close_dates.json"
+run price --market "$MARKET" --portfolio "$TMP/close_dates.json" --format csv
+check "two dates equal to 10 digits are two measures (redemption:50, redemption:50.000000002)" '
+  status 0 && grep -q "^autocall,redemption:50," "$TMP/out" &&
+  grep -q "^autocall,redemption:50.000000002," "$TMP/out" &&
+  [ "$(grep "^autocall,redemption:" "$TMP/out" | cut -d, -f2 | sort -u | wc -l)" = 3 ]'
 run price --market "$MARKET" --portfolio "$ARRAYS"
 check "the table lists the redemption probabilities" '
   status 0 && out_has "redeems_at" && out_has "^autocall  *0.500000  *0\.[0-9]*  *0\.[0-9]*$"'
@@ -333,6 +372,34 @@ if command -v mkfifo >/dev/null 2>&1 && mkfifo "$TMP/endless.json" 2>/dev/null; 
     status 1 && err_has "endless.json: larger than 256 MiB"'
 else
   skip "an input over 256 MiB is refused (no mkfifo)"
+fi
+
+# every input is read through one bounded reader that stops at a NUL byte:
+# the portfolio, and each file a slice carries (a FIFO whose writer holds it
+# open after a NUL: a reader that waits for the end fails the timeout)
+if command -v mkfifo >/dev/null 2>&1 && mkfifo "$TMP/stalls.json" 2>/dev/null &&
+  command -v timeout >/dev/null 2>&1; then
+  for what in portfolio slice-market slice-portfolio; do
+    (printf '{\n  "x\000'; exec sleep 60) >"$TMP/stalls.json" &
+    writer=$!
+    case $what in
+    portfolio) set -- --market "$MARKET" --portfolio "$TMP/stalls.json" ;;
+    slice-market) set -- --market "$TMP/stalls.json" --portfolio "$BOOK" --slice 0/2 \
+      --output "$TMP/never.mcpart" ;;
+    slice-portfolio) set -- --market "$MARKET" --portfolio "$TMP/stalls.json" --slice 0/2 \
+      --output "$TMP/never.mcpart" ;;
+    esac
+    timeout 20 "$MCPRICE" price "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    kill "$writer" 2>/dev/null
+    wait "$writer" 2>/dev/null
+    check "$what: a stream's first NUL byte ends the reading, named at its line and column" '
+      status 1 && err_has "stalls.json:2:5: a NUL byte; expected JSON text" &&
+      [ ! -e "$TMP/never.mcpart" ]'
+  done
+  set --
+else
+  skip "streams that stall after a NUL byte (no mkfifo or timeout)"
 fi
 
 # ---- warnings and ids beyond ASCII ---------------------------------------------

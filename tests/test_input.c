@@ -733,6 +733,58 @@ static void test_path_at(void **state)
   assert_false(mcpi_json_path_at(text, strlen(text), strlen(text) + 1, buf, sizeof buf, &pos));
 }
 
+/* Ids: no control characters of any kind (DEL, C1, the line and paragraph
+ * separators too), valid UTF-8, and at most 128 characters, not bytes. */
+static void test_id_characters(void **state)
+{
+  (void)state;
+  static const struct {
+    const char *id;
+    int ok;
+  } cases[] = {
+      {"a\x7f" "b", 0},         /* DEL */
+      {"a\xc2\x85" "b", 0},     /* NEL, a C1 control */
+      {"a\xc2\x9f" "b", 0},     /* APC, the last C1 */
+      {"a\xe2\x80\xa8" "b", 0}, /* LINE SEPARATOR */
+      {"a\xe2\x80\xa9" "b", 0}, /* PARAGRAPH SEPARATOR */
+      {"a\xc2\xa0" "b", 1},     /* NO-BREAK SPACE: printable */
+      {"caf\xc3\xa9", 1},
+  };
+  char text[2048], err[512];
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(text, sizeof text,
+             "{\"trades\": [{\"id\": \"%s\", \"product\": \"european\", \"type\": \"call\", "
+             "\"underlying\": \"ACME\", \"strike\": 100, \"maturity\": 1}]}",
+             cases[i].id);
+    mcp_portfolio *p = NULL;
+    mcp_status st = mcp_portfolio_load_text(&p, "ids.json", text, strlen(text), err, sizeof err);
+    if (cases[i].ok ? st != MCP_OK : st != MCP_ERR_INPUT || !strstr(err, "control characters"))
+      fail_msg("id %zu: status %d, %s", i, st, st == MCP_OK ? "accepted" : err);
+    mcp_portfolio_destroy(p);
+  }
+  /* 128 two-byte characters are 128 characters; 129 are too many */
+  for (int n = 128; n <= 129; n++) {
+    char id[600] = "";
+    for (int k = 0; k < n; k++)
+      strcat(id, "\xc3\xa9");
+    mcp_portfolio *p = NULL;
+    assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+    mcp_status st = mcp_portfolio_add_european(p, id, "ACME", MCP_CALL, 100, 1, 1);
+    if (n == 128 ? st != MCP_OK : st != MCP_ERR_ARGUMENT)
+      fail_msg("%d characters: status %d: %s", n, st, mcp_portfolio_last_error(p));
+    if (n == 129)
+      assert_non_null(strstr(mcp_portfolio_last_error(p), "at most 128 characters"));
+    mcp_portfolio_destroy(p);
+  }
+  /* not UTF-8 (through the API, which no JSON reader checked) */
+  mcp_portfolio *p = NULL;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "caf\xe9", "ACME", MCP_CALL, 100, 1, 1),
+                   MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "UTF-8"));
+  mcp_portfolio_destroy(p);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -744,6 +796,7 @@ int main(void)
       cmocka_unit_test(test_good_price),  cmocka_unit_test(test_examples),
       cmocka_unit_test(test_short_buffer),
       cmocka_unit_test(test_locate),      cmocka_unit_test(test_path_at),
+      cmocka_unit_test(test_id_characters),
   };
   enum { NBAD = sizeof bad_cases / sizeof *bad_cases };
   struct CMUnitTest bad[NBAD];

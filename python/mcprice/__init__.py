@@ -14,10 +14,16 @@ format (doc/input-schema.md).  Keyword options override the portfolio's run
 object: what the book's prices mean (paths, seed, steps_per_year, methods,
 scramblings, regression_paths, heston_scheme) and how to run it (backend,
 device, devices, tile_paths, block_size, precision, normals, placement);
-greeks and greek_method choose the Greeks.  The library's refusals raise
-McpriceError with its message; a value of the wrong type or an unknown name
-raises TypeError or ValueError first.  Results are plain Python objects: the
-library's are copied and freed before a call returns.
+greeks and greek_method choose the Greeks.  Errors, before any work where
+the value alone tells: a value of the wrong type raises TypeError; one that
+Python checks itself (an unknown option or name, an integer beyond its C
+type, a string with a NUL character, which C would cut there) raises
+ValueError; the library's refusals raise McpriceError with its status and
+message, and where it refused a value you gave (an option, a Greek's name)
+McpriceValueError, both a McpriceError and a ValueError.  Every message
+starts "mcprice: " and names the option, as the command-line tool's do.
+Results are plain Python objects: the library's are copied and freed before
+a call returns.
 """
 import ctypes
 import json
@@ -27,7 +33,7 @@ from typing import Dict, Optional, Tuple
 
 from . import _lib
 
-__all__ = ["price", "scenarios", "McpriceError", "Estimate", "Sensitivity", "Trade",
+__all__ = ["price", "scenarios", "McpriceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade",
            "Results", "ScenarioResults", "version"]
 
 _L = _lib.load()
@@ -39,6 +45,26 @@ class McpriceError(Exception):
     def __init__(self, status, message):
         super().__init__(message)
         self.status = status
+
+
+class McpriceValueError(McpriceError, ValueError):
+    """The library refused a value given to it (an option, a Greek's name)."""
+
+
+def _refused(status, message, option=None):
+    """The library's refusal, its message as the tool words it."""
+    if option is None:
+        return McpriceError(status, f"mcprice: {message}")
+    return McpriceValueError(status, f"mcprice: {option}: {message}")
+
+
+def _c_str(option, value):
+    """value (a str or path) as the bytes C reads: a NUL would end them there."""
+    b = os.fsencode(value) if isinstance(value, os.PathLike) else str(value).encode()
+    if b"\0" in b:
+        raise ValueError(f"mcprice: {option}: expected a string without a NUL character, "
+                         f"got {value!r}")
+    return b
 
 
 def version():
@@ -149,7 +175,7 @@ class ScenarioResults:
 
 def _check(status, message):
     if status != 0:
-        raise McpriceError(status, message or _L.mcp_strerror(status).decode())
+        raise _refused(status, message or _L.mcp_strerror(status).decode())
 
 
 def _load(kind, source):
@@ -162,8 +188,11 @@ def _load(kind, source):
         st = load(ctypes.byref(handle), f"<{kind} dict>".encode(), text, len(text), err,
                   _lib.ERRLEN)
     elif isinstance(source, (str, os.PathLike)):
-        st = getattr(_L, f"mcp_{kind}_load")(ctypes.byref(handle), os.fsencode(source), err,
-                                             _lib.ERRLEN)
+        path = os.fsencode(source)
+        if b"\0" in path:
+            raise ValueError(f"mcprice: {kind}: expected a file path without a NUL character, "
+                             f"got {source!r}")
+        st = getattr(_L, f"mcp_{kind}_load")(ctypes.byref(handle), path, err, _lib.ERRLEN)
     else:
         raise TypeError(f"mcprice: a {kind} is a file path or a dict, not "
                         f"{type(source).__name__}")
@@ -173,7 +202,7 @@ def _load(kind, source):
 
 def _name(fn, option, value, expected):
     out = ctypes.c_int()
-    if fn(str(value).encode(), ctypes.byref(out)) != 0:
+    if fn(_c_str(option, value), ctypes.byref(out)) != 0:
         raise ValueError(f"mcprice: {option}: expected {expected}, got {value!r}")
     return out.value
 
@@ -224,9 +253,10 @@ def _apply_portfolio(p, opts):
             _raise(ValueError(f"mcprice: heston_scheme: expected qe or euler, got {v!r}"))),
     }
     for k, v in opts.items():
-        if k in setters and setters[k](v) != 0:
-            raise ValueError(f"mcprice: {k}: "
-                             f"{_L.mcp_portfolio_last_error(p).decode(errors='replace')}")
+        if k in setters:
+            st = setters[k](v)
+            if st != 0:
+                raise _refused(st, _L.mcp_portfolio_last_error(p).decode(errors="replace"), k)
 
 
 def _raise(e):
@@ -255,26 +285,27 @@ def _context(run, opts):
         if k in setters:
             st = setters[k](v)
             if st != 0:
-                raise McpriceError(st, _L.mcp_run_options_last_error(run).decode(
-                    errors="replace"))
+                raise _refused(st, _L.mcp_run_options_last_error(run).decode(errors="replace"),
+                               k)
     ctx = ctypes.c_void_p()
     err = ctypes.create_string_buffer(_lib.ERRLEN)
     st = _L.mcp_context_create_with_options(ctypes.byref(ctx), run, err, _lib.ERRLEN)
-    _check(st, "mcprice: " + err.value.decode(errors="replace"))
+    _check(st, err.value.decode(errors="replace"))
     try:
         # the devices on the context, as the library checks them against its backend
         calls = []
         if "device" in opts:
             d = _int("device", opts["device"], 32, signed=True)
-            calls.append(lambda: _L.mcp_context_set_device(ctx, d))
+            calls.append(("device", lambda: _L.mcp_context_set_device(ctx, d)))
         if "devices" in opts:
             devs = [_int("devices", d, 32, signed=True) for d in opts["devices"]]
             arr = (ctypes.c_int * max(len(devs), 1))(*devs)
-            calls.append(lambda: _L.mcp_context_set_devices(ctx, len(devs), arr))
-        for call in calls:
+            calls.append(("devices", lambda: _L.mcp_context_set_devices(ctx, len(devs), arr)))
+        for option, call in calls:
             st = call()
             if st != 0:
-                raise McpriceError(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
+                raise _refused(st, _L.mcp_context_last_error(ctx).decode(errors="replace"),
+                               option)
     except BaseException:
         _L.mcp_context_destroy(ctx)
         raise
@@ -391,9 +422,10 @@ def price(market, portfolio, greeks=None, greek_method="auto", **run_options):
             _check(_L.mcp_greeks_create(ctypes.byref(g)), None)
             try:
                 names = greeks if isinstance(greeks, str) else ",".join(greeks)
-                if _L.mcp_greeks_parse(g, names.encode()) != 0:
-                    raise ValueError(f"mcprice: greeks: "
-                                     f"{_L.mcp_greeks_last_error(g).decode(errors='replace')}")
+                st = _L.mcp_greeks_parse(g, _c_str("greeks", names))
+                if st != 0:
+                    raise _refused(st, _L.mcp_greeks_last_error(g).decode(errors="replace"),
+                                   "greeks")
                 _L.mcp_greeks_set_bump_only(g, greek_method == "bump")
                 st = _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r))
             finally:

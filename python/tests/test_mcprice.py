@@ -141,6 +141,40 @@ def test_errors_carry_the_library_message():
         mcprice.price(market(), book(), backend="cpu", tile_paths=1000)
 
 
+def test_strings_with_a_nul_are_refused_not_cut():
+    # C would read "market.json\0x" as "market.json", and "cpu\0gpu" as "cpu"
+    path = os.path.join(os.environ.get("top_srcdir", "."), "tests", "data", "cli_market.json")
+    assert os.path.exists(path)
+    with pytest.raises(ValueError, match="market: expected a file path without a NUL"):
+        mcprice.price(path + "\0ignored", book(), backend="cpu")
+    with pytest.raises(ValueError, match="backend: expected a string without a NUL"):
+        mcprice.price(market(), book(), backend="cpu\0cuda")
+    with pytest.raises(ValueError, match="greeks: expected a string without a NUL"):
+        mcprice.price(market(), book(), greeks="delta\0charm", backend="cpu")
+
+
+def test_errors_are_worded_as_documented():
+    # the library's refusal of a value: a McpriceError and a ValueError,
+    # naming the option as the tool does; every message starts "mcprice: "
+    with pytest.raises(mcprice.McpriceValueError) as e:
+        mcprice.price(market(), book(), paths=1, backend="cpu")
+    assert isinstance(e.value, ValueError) and e.value.status != 0
+    assert str(e.value).startswith("mcprice: paths: ")
+    with pytest.raises(mcprice.McpriceValueError) as e:
+        mcprice.price(market(), book(), backend="cpu", block_size=100)
+    assert str(e.value).startswith("mcprice: block_size: ")
+    with pytest.raises(mcprice.McpriceValueError) as e:
+        mcprice.price(market(), book(), greeks="charm", backend="cpu")
+    assert str(e.value).startswith("mcprice: greeks: ")
+    with pytest.raises(mcprice.McpriceError) as e:
+        mcprice.price("/nonexistent/market.json", book(), backend="cpu")
+    assert not isinstance(e.value, ValueError)
+    assert str(e.value).startswith("mcprice: /nonexistent/market.json: cannot open")
+    with pytest.raises(ValueError) as e:
+        mcprice.price(market(), book(), backend="gpu")
+    assert str(e.value).startswith("mcprice: backend: expected")
+
+
 def test_a_missing_library_is_a_clear_import_error():
     env = dict(os.environ, MCPRICE_LIBRARY="/nonexistent/libmcprice.so")
     p = subprocess.run([sys.executable, "-c", "import mcprice"], env=env, capture_output=True,

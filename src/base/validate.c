@@ -1,18 +1,50 @@
 /* validate.c: value checks shared by the API builders and the file readers. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "mcprice.h"
 #include "src/base/validate.h"
+
+uint32_t mcpi_utf8_next(const unsigned char **p)
+{
+  const unsigned char *b = *p;
+  uint32_t c = b[0];
+  int n = c < 0x80 ? 0 : c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2
+          : c >= 0xf0 && c < 0xf5 ? 3 : -1;
+  if (n < 0)
+    return UINT32_MAX;
+  c &= n == 0 ? 0x7f : 0x3f >> n;
+  for (int i = 1; i <= n; i++) {
+    if ((b[i] & 0xc0) != 0x80)
+      return UINT32_MAX;
+    c = c << 6 | (b[i] & 0x3f);
+  }
+  /* overlong forms, surrogates and beyond U+10FFFF */
+  if ((n == 2 && c < 0x800) || (n == 3 && (c < 0x10000 || c > 0x10ffff)) ||
+      (c >= 0xd800 && c < 0xe000))
+    return UINT32_MAX;
+  *p = b + n + 1;
+  return c;
+}
 
 const char *mcpi_check_name(const char *s)
 {
   if (!s || !*s)
     return "a non-empty string";
-  if (strlen(s) > MCPI_MAX_ID)
-    return "a string of at most 128 characters";
-  for (const char *p = s; *p; p++)
-    if ((unsigned char)*p < 0x20 || *p == ',' || *p == '"')
+  /* characters, not bytes, as the documents say: UTF-8 decoded, and the
+   * controls beyond ASCII's refused with its own (DEL, C1, and the line and
+   * paragraph separators, which end a line in a JavaScript reader) */
+  size_t chars = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p; chars++) {
+    uint32_t c = mcpi_utf8_next(&p);
+    if (c == UINT32_MAX)
+      return "a UTF-8 string";
+    if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029 ||
+        c == ',' || c == '"')
       return "a string without control characters, commas or quotes";
+  }
+  if (chars > MCPI_MAX_ID)
+    return "a string of at most 128 characters";
   /* the reports' book row; a spreadsheet reads a CSV cell that starts so as
    * a formula */
   if (strcmp(s, "TOTAL") == 0)

@@ -13,7 +13,8 @@
 #define MCPI_MAX_FIXINGS 100000
 #define MCPI_MAX_PATHS (UINT64_C(1) << 40)
 #define MCPI_MAX_STEPS_PER_YEAR 100000u
-#define MCPI_MAX_ID 128
+#define MCPI_MAX_ID 128        /* characters */
+#define MCPI_MAX_ID_BYTES 512  /* of UTF-8: a name's buffer */
 #define MCPI_MAX_SURFACE 1024     /* times, and spots, of a local-volatility surface */
 #define MCPI_MAX_CASH_DIVIDENDS 1000
 #define MCPI_PDE_MIN_POINTS 16u
@@ -21,6 +22,9 @@
 #define MCPI_PDE_MAX_STEPS 100000u
 
 const char *mcpi_check_name(const char *s);
+/* The UTF-8 character at *p (not NUL), *p moved past it; UINT32_MAX, *p
+ * left, for a byte sequence that is not one (overlong, a surrogate). */
+uint32_t mcpi_utf8_next(const unsigned char **p);
 const char *mcpi_check_spot(double x);
 const char *mcpi_check_rate(double x);
 const char *mcpi_check_volatility(double x);

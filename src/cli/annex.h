@@ -20,8 +20,5 @@ int cli_annex_encode(const cli_annex *a, char **out, size_t *len);
  * holds either way: cli_annex_free). */
 int cli_annex_decode(const char *b, size_t n, cli_annex *a);
 void cli_annex_free(cli_annex *a);
-/* A file's contents into *text (NUL-terminated) and *len; 0, or with errno
- * set -1 when it cannot be opened, -2 when it cannot be read. */
-int cli_read_file(const char *path, char **text, size_t *len);
 
 #endif

@@ -21,7 +21,11 @@ void cli_merge_help(FILE *f)
         "      --format NAME      report format: table, csv or json (default: the price\n"
         "                         command's)\n"
         "      --output FILE      write the report to FILE, which is replaced only once\n"
-        "                         the report is complete (default: standard output)\n"
+        "                         the report is complete (default: standard output);\n"
+        "                         a device or FIFO is written in place, a link\n"
+        "                         followed; a directory, an input file (by inode)\n"
+        "                         or a file this user cannot replace is refused\n"
+        "                         before the run\n"
         "  -h, --help             show this help and exit\n",
         f);
 }

@@ -33,7 +33,11 @@ const char cli_price_options_help[] =
     "                         where they apply) or bump (every Greek by\n"
     "                         revaluation at bumped inputs, the reference)\n"
     "      --output FILE      write the report to FILE, which is replaced only once\n"
-    "                         the report is complete (default: standard output)\n"
+    "                         the report is complete (default: standard output);\n"
+    "                         a device or FIFO is written in place, a link\n"
+    "                         followed; a directory, an input file (by inode)\n"
+    "                         or a file this user cannot replace is refused\n"
+    "                         before the run\n"
     "      --tile-paths N     paths per tile: 0 (sized to memory, the default) or a\n"
     "                         multiple of 256; prices do not depend on it\n"
     "      --block-size N     CUDA threads per block: a multiple of 32 from 32 to 1024\n"
@@ -333,12 +337,20 @@ static int parse_devices(const char *s, price_opts *o)
   return 0;
 }
 
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(char **argv, price_opts *o)
+/* Returns -1 to go on, else the exit status.  partial names the file whose
+ * carried command argv is (a merge's), or is NULL. */
+static int parse_args(char **argv, price_opts *o, const char *partial)
 {
   int next = 0, k, before = 0;
   const char *v;
   while ((k = cli_next_option(argv, &next, options, "price", &v)) >= 0) {
+    /* a slice carries what to price, never where to write or which slice:
+     * a partial's command may not name other files */
+    if (partial && (k == O_SLICE || k == O_OUTPUT || k == O_HELP)) {
+      cli_error("merge: %s: its price command gives --%s, which no slice carries; expected "
+                "a partial written by 'mcprice price --slice'", partial, options[k].name);
+      return CLI_EXIT_INPUT;
+    }
     if (k == O_SLICE || k == O_OUTPUT) {
       o->carried[k == O_OUTPUT][0] = before;
       o->carried[k == O_OUTPUT][1] = next;
@@ -653,12 +665,9 @@ static mcp_status load_book(const char *path, const char *text, size_t len, mcp_
 {
   char *own = NULL;
   if (!text) {
-    int rc = cli_read_file(path, &own, &len);
-    if (rc != 0) {
-      snprintf(err, errlen, "%s: cannot %s: %s", path, rc == -1 ? "open" : "read",
-               strerror(errno));
-      return MCP_ERR_IO;
-    }
+    mcp_status st = mcp_input_read(path, &own, &len, err, errlen);
+    if (st != MCP_OK)
+      return st;
     text = own;
   }
   mcp_status st = mcp_portfolio_load_text(p, path, text, len, err, errlen);
@@ -686,11 +695,10 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
       return CLI_EXIT_INPUT;
     }
     /* a slice reads each file once, the bytes it loads and carries */
-    int got = keep ? cli_read_file(path[f], &keep->text[f], &keep->len[f]) : 0;
-    if (got != 0) {
-      cli_error("%s: cannot %s: %s", path[f], got == -1 ? "open" : "read", strerror(errno));
-      return CLI_EXIT_INPUT;
-    }
+    st = keep ? mcp_input_read(path[f], &keep->text[f], &keep->len[f], err, sizeof err)
+              : MCP_OK;
+    if (st != MCP_OK)
+      return load_failed(st, path[f], err);
     const cli_annex *text = keep ? keep : from;
     if (f == ANNEX_MARKET)
       st = text ? mcp_market_load_text(m, path[f], text->text[f], text->len[f], err, sizeof err)
@@ -923,7 +931,7 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
                          const cli_merge_opts *mo)
 {
   price_opts o = {.format = REPORT_TABLE};
-  int rc = parse_args(argv, &o);
+  int rc = parse_args(argv, &o, from ? kind->files[0] : NULL);
   if (rc >= 0)
     return from ? CLI_EXIT_INPUT : rc; /* a carried command parsed when it was run */
   int merge = kind->parts != NULL;

@@ -72,10 +72,16 @@ static int has_redemptions(const mcp_results *r)
   return 0;
 }
 
-/* The measure name of an autocallable's redemption at time t. */
+/* The measure name of an autocallable's redemption at time t: the fewest
+ * digits (10 at least) that give t back, so that two dates never share a
+ * name (at 10 digits, 50 and 50.0000000001 both read "redemption:50"). */
 static void redemption_name(char *buf, size_t len, double t)
 {
-  snprintf(buf, len, "redemption:%.10g", t);
+  for (int digits = 10; digits <= 17; digits++) {
+    snprintf(buf, len, "redemption:%.*g", digits, t);
+    if (strtod(buf + 11, NULL) == t)
+      return;
+  }
 }
 
 enum { NCOL = 8, CELL = 40 };
@@ -584,14 +590,15 @@ int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_res
 
 /* ---- output file --------------------------------------------------------- */
 
-/* The temporary to remove should a signal end the run while it exists. */
-static char *volatile pending_tmp;
+/* The temporary to remove should a signal end the run while it exists: a
+ * copy, which the handler may read whatever the output has freed. */
+static char pending_tmp[4096];
+static volatile sig_atomic_t pending;
 
 static void on_fatal_signal(int sig)
 {
-  char *tmp = pending_tmp;
-  if (tmp)
-    unlink(tmp);
+  if (pending)
+    unlink(pending_tmp);
   raise(sig); /* SA_RESETHAND restored the default action */
 }
 
@@ -608,129 +615,45 @@ static void catch_fatal_signals(void)
       sigaction(sigs[k], &sa, NULL);
 }
 
-/* An existing file keeps its permissions; a new one gets the usual
- * 0666 & ~umask instead of mkstemp's 0600. */
-static mode_t output_mode(const char *path)
-{
-  struct stat st;
-  if (stat(path, &st) == 0)
-    return st.st_mode & 07777;
-  mode_t mask = umask(0);
-  umask(mask);
-  return 0666 & ~mask;
-}
-
-/* Refuses, before the run, an output that cannot or must not be written: a
- * directory or one of the run's input files (named or through a link), -2,
- * or an existing file this user may not write (as the shell's > would), -1;
- * else 0. */
-static int output_refused(const char *path, const char *target, const struct stat *st,
-                          const report_input *inputs, size_t ninputs)
-{
-  if (S_ISDIR(st->st_mode)) {
-    cli_error("--output %s: is a directory; expected a file to write the report to", path);
-    return -2;
-  }
-  for (size_t k = 0; k < ninputs; k++) {
-    struct stat in;
-    if (inputs[k].path && stat(inputs[k].path, &in) == 0 && in.st_dev == st->st_dev &&
-        in.st_ino == st->st_ino) {
-      cli_error("--output %s: is also the %s file %s; expected another file", path,
-                inputs[k].what, inputs[k].path);
-      return -2;
-    }
-  }
-  if (access(target, W_OK) != 0) {
-    cli_error("--output %s: cannot write it: %s", path, strerror(errno));
-    return -1;
-  }
-  return 0;
-}
-
-/* The descriptor a name of an open one means (/dev/stdout, /dev/stderr,
- * /dev/fd/N, /proc/self/fd/N), or -1: written through that descriptor, as
- * the shell opened it (appending, say), not reopened and truncated. */
-static int named_descriptor(const char *path)
-{
-  if (strcmp(path, "/dev/stdout") == 0)
-    return 1;
-  if (strcmp(path, "/dev/stderr") == 0)
-    return 2;
-  const char *n = strncmp(path, "/dev/fd/", 8) == 0 ? path + 8
-                  : strncmp(path, "/proc/self/fd/", 14) == 0 ? path + 14
-                                                             : NULL;
-  if (!n || !*n || strspn(n, "0123456789") != strlen(n) || strlen(n) > 9)
-    return -1;
-  return atoi(n);
-}
-
 int report_open(report_sink *s, const char *path, const report_input *inputs, size_t ninputs)
 {
+  char err[1024];
   memset(s, 0, sizeof *s);
   s->path = path;
   if (!path) {
     s->f = stdout;
     return 0;
   }
-  int fd = named_descriptor(path);
-  if (fd >= 0) {
-    int copy = dup(fd);
-    if (copy < 0 || !(s->f = fdopen(copy, "w"))) {
-      cli_error("--output %s: cannot write it: %s", path, strerror(errno));
-      if (copy >= 0)
-        close(copy);
-      return -1;
-    }
-    s->direct = 1;
-    return 0;
-  }
-  /* a symbolic link is written through: the report replaces its target */
-  struct stat st;
-  if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
-    if (!(s->resolved = realpath(path, NULL))) {
-      cli_error("--output %s: a symbolic link that leads nowhere (%s); expected a file or a "
-                "link to one", path, strerror(errno));
-      return -2;
-    }
-    s->path = s->resolved;
-  }
-  if (stat(s->path, &st) == 0) {
-    int refused = output_refused(path, s->path, &st, inputs, ninputs);
-    if (refused) {
-      report_abort(s);
-      return refused;
-    }
-    if (!S_ISREG(st.st_mode)) { /* a device or a pipe: written directly, as > would */
-      if (!(s->f = fopen(s->path, "w"))) {
-        cli_error("--output %s: cannot write it: %s", path, strerror(errno));
-        report_abort(s);
-        return -1;
-      }
-      s->direct = 1;
-      return 0;
-    }
-  }
-  size_t len = strlen(s->path);
-  if (!(s->tmp = malloc(len + 8))) {
-    cli_error("%s: out of memory", path);
-    report_abort(s);
-    return -1;
-  }
-  memcpy(s->tmp, s->path, len);
-  memcpy(s->tmp + len, ".XXXXXX", 8);
+  /* the library's rules (mcp_output_open), the run's inputs by device and inode */
+  const char *names[8];
+  size_t n = 0;
+  for (size_t k = 0; k < ninputs && n < sizeof names / sizeof *names; k++)
+    if (inputs[k].path)
+      names[n++] = inputs[k].path;
+  const char **many = ninputs > sizeof names / sizeof *names ? malloc(ninputs * sizeof *many)
+                                                             : NULL;
+  if (many)
+    for (size_t k = n = 0; k < ninputs; k++)
+      if (inputs[k].path)
+        many[n++] = inputs[k].path;
   catch_fatal_signals();
-  fd = mkstemp(s->tmp);
-  if (fd < 0) {
-    cli_error("cannot create a temporary file for %s: %s", path, strerror(errno));
-    free(s->tmp);
-    s->tmp = NULL;
-    report_abort(s);
-    return -1;
+  mcp_status st = mcp_output_open(&s->out, path, many ? many : names, n, err, sizeof err);
+  free(many);
+  if (st != MCP_OK) {
+    cli_error("--output %s", err);
+    return st == MCP_ERR_ARGUMENT ? -2 : -1;
   }
-  pending_tmp = s->tmp;
-  if (fchmod(fd, output_mode(s->path)) != 0 || !(s->f = fdopen(fd, "w"))) {
-    cli_error("cannot write %s: %s", s->tmp, strerror(errno));
-    close(fd);
+  const char *tmp = mcp_output_temporary(s->out);
+  if (tmp && strlen(tmp) < sizeof pending_tmp) {
+    strcpy(pending_tmp, tmp);
+    pending = 1;
+  }
+  /* stdio over a copy of the output's descriptor, which commit syncs */
+  int copy = dup(mcp_output_fd(s->out));
+  if (copy < 0 || !(s->f = fdopen(copy, "w"))) {
+    cli_error("--output %s: cannot write it: %s", path, strerror(errno));
+    if (copy >= 0)
+      close(copy);
     report_abort(s);
     return -1;
   }
@@ -739,41 +662,30 @@ int report_open(report_sink *s, const char *path, const report_input *inputs, si
 
 int report_commit(report_sink *s)
 {
-  int ok = fflush(s->f) == 0 && !ferror(s->f);
-  if (s->path && s->direct) {
-    int err = errno;
-    if (fclose(s->f) != 0 && ok) {
-      ok = 0;
-      err = errno;
-    }
-    s->f = NULL;
-    errno = err;
-  } else if (s->path) {
-    ok = ok && fsync(fileno(s->f)) == 0;
-    int err = errno;
-    if (fclose(s->f) != 0 && ok) {
-      ok = 0;
-      err = errno;
-    }
-    s->f = NULL;
-    if (ok && rename(s->tmp, s->path) != 0) {
-      ok = 0;
-      err = errno;
-    }
-    errno = err;
+  char err[1024];
+  int ok = fflush(s->f) == 0 && !ferror(s->f), e = errno;
+  if (!s->path) {
+    if (!ok)
+      cli_error("cannot write standard output: %s", strerror(e));
+    return ok ? 0 : -1;
   }
+  if (fclose(s->f) != 0 && ok) {
+    ok = 0;
+    e = errno;
+  }
+  s->f = NULL;
   if (!ok) {
-    cli_error("cannot write %s: %s", s->path ? s->path : "standard output", strerror(errno));
+    cli_error("cannot write %s: %s", s->path, strerror(e));
     report_abort(s);
     return -1;
   }
-  if (s->tmp) { /* renamed: nothing left to remove */
-    pending_tmp = NULL;
-    free(s->tmp);
-    s->tmp = NULL;
+  mcp_status st = mcp_output_commit(s->out, err, sizeof err);
+  s->out = NULL;
+  pending = 0;
+  if (st != MCP_OK) {
+    cli_error("%s", err);
+    return -1;
   }
-  free(s->resolved);
-  s->resolved = NULL;
   return 0;
 }
 
@@ -784,12 +696,7 @@ void report_abort(report_sink *s)
   if (s->f)
     fclose(s->f);
   s->f = NULL;
-  if (s->tmp) {
-    unlink(s->tmp);
-    pending_tmp = NULL;
-    free(s->tmp);
-    s->tmp = NULL;
-  }
-  free(s->resolved);
-  s->resolved = NULL;
+  mcp_output_abort(s->out); /* removes the temporary */
+  s->out = NULL;
+  pending = 0;
 }

@@ -21,15 +21,13 @@ int report_write(FILE *f, report_format format, const mcp_results *results);
  * trade and point; the book as TOTAL, with its value. */
 int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results);
 
-/* Where the report goes: standard output; a regular file through a
- * temporary file in the same directory that is renamed over it on success
- * (through a symbolic link, its target); or a device or pipe, directly. */
+/* Where the report goes: standard output, or a file under the library's
+ * output rules (mcp_output_open: a regular file replaced only once complete,
+ * a link followed, a device or FIFO written in place). */
 typedef struct report_sink {
   FILE *f;
   const char *path; /* NULL for standard output */
-  char *tmp;        /* the temporary file's name */
-  char *resolved;   /* a symbolic link's target, which path then is */
-  int direct;       /* written in place: not a regular file */
+  mcp_output *out;
 } report_sink;
 
 /* A file the run reads, which the output may not be. */

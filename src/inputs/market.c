@@ -486,8 +486,8 @@ const char *mcpi_market_bm(const mcp_market *m, const char *name, size_t *bm, in
                : "a Black-Scholes or Heston underlying (only those are correlated)";
   }
   if (len > k && strcmp(name + len - k, suffix) == 0) {
-    char base[MCPI_MAX_ID + 1];
-    if (len - k <= MCPI_MAX_ID) {
+    char base[MCPI_MAX_ID_BYTES + 1];
+    if (len - k <= MCPI_MAX_ID_BYTES) {
       memcpy(base, name, len - k);
       base[len - k] = 0;
       if ((u = mcpi_market_find(m, base)) && u->model == MCPI_MODEL_HESTON) {

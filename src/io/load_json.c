@@ -7,6 +7,7 @@
 #include <string.h>
 #include "src/base/error.h"
 #include "src/io/load_json.h"
+#include "src/io/read_file.h"
 
 #define PATHLEN 256
 
@@ -229,64 +230,12 @@ mcp_status mcpi_json_numbers(const mcpi_json_doc *d, const mcpi_json_path *path,
   return MCP_OK;
 }
 
-/* The line and column (UTF-8 characters, as jansson counts) of text[at]. */
-static mcpi_json_pos position_of(const char *text, size_t at)
+/* The NUL byte text[at]'s message, at its line and column. */
+static mcp_status nul_at(const mcpi_json_doc *d, const char *text, size_t at)
 {
   mcpi_json_pos pos = {at, at + 1, 1, 1};
-  for (size_t i = 0; i < at; i++)
-    if (text[i] == '\n')
-      pos.line++, pos.column = 1;
-    else if (((unsigned char)text[i] & 0xc0) != 0x80)
-      pos.column++;
-  return pos;
-}
-
-/* The whole file, NUL-terminated (the locator and describe() rely on it):
- * at most MCPI_JSON_MAX_BYTES, and no NUL byte of its own, which the reading
- * stops at (so that a device such as /dev/zero is refused at once). */
-static mcp_status read_all(mcpi_json_doc *d, FILE *f)
-{
-  char *buf = NULL;
-  size_t n = 0, cap = 0;
-  do {
-    if (cap - n < 2) { /* room for a byte and the terminator; one past the cap at most */
-      cap = cap ? 2 * cap : 65536;
-      if (cap > (size_t)MCPI_JSON_MAX_BYTES + 2)
-        cap = (size_t)MCPI_JSON_MAX_BYTES + 2;
-      char *more = realloc(buf, cap);
-      if (!more) {
-        free(buf);
-        return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
-      }
-      buf = more;
-    }
-    size_t room = cap - n - 1, left = (size_t)MCPI_JSON_MAX_BYTES + 1 - n;
-    size_t got = fread(buf + n, 1, room < left ? room : left, f);
-    const char *nul = memchr(buf + n, '\0', got);
-    n += got;
-    if (nul) {
-      mcpi_json_pos pos = position_of(buf, (size_t)(nul - buf));
-      mcp_status st = fail_at(d, &pos, "", MCP_ERR_PARSE,
-                              "a NUL byte; expected JSON text (UTF-8)");
-      free(buf);
-      return st;
-    }
-  } while (!feof(f) && !ferror(f) && n <= MCPI_JSON_MAX_BYTES);
-  if (n > MCPI_JSON_MAX_BYTES) {
-    free(buf);
-    return mcpi_json_fail_file(d, MCP_ERR_INPUT,
-                               "larger than %d MiB; expected an input file of at most that",
-                               MCPI_JSON_MAX_BYTES >> 20);
-  }
-  if (ferror(f)) {
-    int e = errno;
-    free(buf);
-    return mcpi_json_fail_file(d, MCP_ERR_IO, "cannot read: %s", strerror(e));
-  }
-  buf[n] = '\0';
-  d->text = buf;
-  d->len = n;
-  return MCP_OK;
+  mcpi_text_position(text, at, &pos.line, &pos.column);
+  return fail_at(d, &pos, "", MCP_ERR_PARSE, "a NUL byte; expected JSON text (UTF-8)");
 }
 
 static mcp_status parse_error(const mcpi_json_doc *d, const json_error_t *e)
@@ -321,22 +270,20 @@ mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *
   if (text) {
     if (len > MCPI_JSON_MAX_BYTES)
       return mcpi_json_fail_file(&d, MCP_ERR_INPUT,
-                                 "larger than %d MiB; expected an input of at most that",
+                                 "larger than %u MiB; expected an input of at most that",
                                  MCPI_JSON_MAX_BYTES >> 20);
-    if (memchr(text, 0, len))
-      return mcpi_json_fail_file(&d, MCP_ERR_PARSE, "a NUL byte; expected JSON text (UTF-8)");
+    const char *nul = memchr(text, 0, len);
+    if (nul)
+      return nul_at(&d, text, (size_t)(nul - text));
     if (!(d.text = malloc(len + 1)))
       return mcpi_json_fail_file(&d, MCP_ERR_NO_MEMORY, "out of memory");
     memcpy(d.text, text, len);
     d.text[len] = '\0';
     d.len = len;
   } else {
-    FILE *f = fopen(file, "rb");
-    if (!f)
-      return mcpi_json_fail_file(&d, MCP_ERR_IO, "cannot open: %s", strerror(errno));
-    st = read_all(&d, f);
-    fclose(f);
-    if (st != MCP_OK)
+    static const mcpi_read_rules rules = {MCPI_JSON_MAX_BYTES, "an input file",
+                                          "JSON text (UTF-8)", 0, NULL};
+    if ((st = mcpi_read_file(file, &rules, &d.text, &d.len, err, errlen)) != MCP_OK)
       return st;
   }
   /* The text was read here rather than by json_load_file so that error

@@ -13,7 +13,7 @@
 #define MCPI_COUNT(a) (sizeof(a) / sizeof *(a))
 
 /* The largest input file read: a portfolio of a million trades fits. */
-#define MCPI_JSON_MAX_BYTES (256 << 20)
+#define MCPI_JSON_MAX_BYTES MCP_INPUT_MAX_BYTES
 
 enum { MCPI_OPTIONAL = 0, MCPI_REQUIRED = 1 };
 

@@ -811,7 +811,7 @@ static mcp_status build_correlation(mcpi_job *j, const mcp_market *m, const job_
       c[p * n + q] = mcpi_market_bm_correlation(m, bm[p], bm[q]);
   size_t row = mcpi_cholesky(n, c, l);
   if (row) {
-    char name[MCPI_MAX_ID + 16];
+    char name[MCPI_MAX_ID_BYTES + 16];
     mcpi_market_bm_name(m, bm[row - 1], name, sizeof name);
     return mcpi_fail(err, MCP_ERR_INPUT,
                      "trade '%s': the correlation matrix of its assets%s is not positive "
@@ -1013,7 +1013,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
   for (size_t first = 0; first < p->n && st == MCP_OK; first++) {
     if (assigned[first])
       continue;
-    char name[MCP_MAX_ASSETS * (MCPI_MAX_ID + 1) + 8];
+    char name[MCP_MAX_ASSETS * (MCPI_MAX_ID_BYTES + 1) + 8];
     stream_name(m, &keys[first], name, sizeof name);
     unsigned *count = name_count(&names, name);
     if (!count) {

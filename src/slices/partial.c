@@ -6,11 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <stdatomic.h>
-#include <unistd.h>
 #include "src/base/error.h"
 #include "src/base/grow.h"
+#include "src/io/read_file.h"
 #include "src/slices/slice.h"
 
 #define MAGIC "MCPPART\x1a"
@@ -230,58 +228,27 @@ mcp_status mcp_partial_encode(const mcp_partial *p, void **bytes, size_t *len)
 
 mcp_status mcp_partial_write(const mcp_partial *p, const char *path, char *err, size_t errlen)
 {
-  char msg[MCPI_ERRLEN];
   if (!p || !path) {
     mcpi_copy_message(err, errlen, !p ? "mcp_partial_write: partial is NULL"
                                       : "mcp_partial_write: path is NULL");
     return MCP_ERR_ARGUMENT;
   }
-  sink s = {0};
-  mcp_status st = encode(p, &s);
-  if (st != MCP_OK) {
-    free(s.b);
-    mcpi_copy_message(err, errlen, "out of memory encoding a partial result");
+  /* the output's rules before the work: a device or FIFO written in place,
+   * a regular file replaced only when whole */
+  mcp_output *o = NULL;
+  mcp_status st = mcp_output_open(&o, path, NULL, 0, err, errlen);
+  if (st != MCP_OK)
     return st;
+  sink s = {0};
+  if ((st = encode(p, &s)) != MCP_OK)
+    mcpi_copy_message(err, errlen, "out of memory encoding a partial result");
+  else if ((st = mcp_output_write(o, s.b, s.n, err, errlen)) == MCP_OK) {
+    st = mcp_output_commit(o, err, errlen);
+    o = NULL;
   }
-  /* written whole to a neighbour, then renamed over path: a reader never
-   * sees half a file */
-  size_t n = strlen(path) + 40;
-  char *tmp = malloc(n);
-  FILE *f = NULL;
-  /* a fresh name (O_EXCL) with the umask's mode: mkstemp's 0600 would hide
-   * the partial from a merge run by another user */
-  static atomic_uint serial;
-  int fd = -1;
-  for (int tries = 0; tmp && fd < 0 && tries < 100; tries++) {
-    snprintf(tmp, n, "%s.%ld.%u", path, (long)getpid(), atomic_fetch_add(&serial, 1) % 100000);
-    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno != EEXIST)
-      break;
-  }
-  if (fd >= 0 && !(f = fdopen(fd, "wb"))) {
-    close(fd);
-    remove(tmp);
-  }
-  int e = errno, ok = f && fwrite(s.b, 1, s.n, f) == s.n;
-  if (f && !ok)
-    e = errno;
-  if (f && fclose(f) != 0 && ok) {
-    ok = 0;
-    e = errno;
-  }
-  if (ok && rename(tmp, path) != 0) {
-    ok = 0;
-    e = errno;
-  }
-  if (!ok) {
-    if (tmp && f)
-      remove(tmp);
-    snprintf(msg, sizeof msg, "%s: cannot write the partial result: %s", path, strerror(e));
-    mcpi_copy_message(err, errlen, msg);
-  }
-  free(tmp);
+  mcp_output_abort(o);
   free(s.b);
-  return ok ? MCP_OK : MCP_ERR_IO;
+  return st;
 }
 
 /* ---- decoding ------------------------------------------------------------- */
@@ -441,6 +408,28 @@ static void decode(source *s, mcp_partial *p)
     fail(s, MCP_ERR_PARSE, "%zu bytes after the last field (corrupted)", s->n - s->at);
 }
 
+/* The first 24 bytes: the magic, the version and the library version, which
+ * a reader checks before it reads (or sums) the rest. */
+static mcp_status check_head(const unsigned char *b, size_t n, const char *name, char *err,
+                             size_t errlen)
+{
+  source s = {b, n, 8, name, err, errlen, MCP_OK};
+  if (n < 8 || memcmp(b, MAGIC, 8) != 0) {
+    fail(&s, MCP_ERR_PARSE, "not a partial result of mcprice (it does not begin with %.7s)",
+         MAGIC);
+    return s.st;
+  }
+  uint64_t version = get_u64(&s), lib = get_u64(&s);
+  if (s.st == MCP_OK && version != FORMAT_VERSION)
+    fail(&s, MCP_ERR_PARSE, "partial format version %llu; this mcprice reads version %u",
+         (unsigned long long)version, FORMAT_VERSION);
+  if (s.st == MCP_OK && lib != (uint64_t)mcp_version_number())
+    fail(&s, MCP_ERR_INPUT, "written by mcprice version number %llu; this is %d (prices may "
+         "differ in their last bits between versions: compute every slice with one)",
+         (unsigned long long)lib, mcp_version_number());
+  return s.st;
+}
+
 static mcp_status decode_bytes(mcp_partial **out, const unsigned char *b, size_t len,
                                const char *name, char *err, size_t errlen)
 {
@@ -450,9 +439,10 @@ static mcp_status decode_bytes(mcp_partial **out, const unsigned char *b, size_t
     mcpi_copy_message(err, errlen, "out of memory");
     return MCP_ERR_NO_MEMORY;
   }
-  if (len < 24 || memcmp(b, MAGIC, 8) != 0)
-    fail(&s, MCP_ERR_PARSE, "not a partial result of mcprice (it does not begin with %.7s)",
-         MAGIC);
+  if ((s.st = check_head(b, len, name, err, errlen)) != MCP_OK)
+    ;
+  else if (len < 32)
+    fail(&s, MCP_ERR_PARSE, "truncated: ends within its header");
   else {
     uint64_t want = 0;
     for (int i = 0; i < 8; i++)
@@ -487,37 +477,17 @@ mcp_status mcp_partial_decode(mcp_partial **out, const void *bytes, size_t len, 
 
 mcp_status mcp_partial_read(mcp_partial **out, const char *path, char *err, size_t errlen)
 {
-  char msg[MCPI_ERRLEN];
+  static const mcpi_read_rules rules = {MAX_FILE, "a partial result", NULL, 24, check_head};
   if (!out || !path) {
     mcpi_copy_message(err, errlen, "mcp_partial_read: NULL argument");
     return MCP_ERR_ARGUMENT;
   }
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    snprintf(msg, sizeof msg, "%s: cannot open: %s", path, strerror(errno));
-    mcpi_copy_message(err, errlen, msg);
-    return MCP_ERR_IO;
-  }
-  unsigned char *b = NULL;
-  size_t n = 0, cap = 0, got;
-  int ok = 1;
-  do {
-    if (!(ok = n <= MAX_FILE && mcpi_grow((void **)&b, &cap, n + 65536, 1)))
-      break;
-    got = fread(b + n, 1, cap - n, f);
-    n += got;
-  } while (got > 0);
-  int bad = ferror(f);
-  fclose(f);
-  if (!ok || bad) {
-    free(b);
-    snprintf(msg, sizeof msg, "%s: %s", path,
-             ok ? "read error" : n > MAX_FILE ? "larger than any partial result" : "out of memory");
-    mcpi_copy_message(err, errlen, msg);
-    return ok ? MCP_ERR_IO : n > MAX_FILE ? MCP_ERR_PARSE : MCP_ERR_NO_MEMORY;
-  }
-  mcp_status st = decode_bytes(out, b, n, path, err, errlen);
+  char *b = NULL;
+  size_t n = 0;
+  mcp_status st = mcpi_read_file(path, &rules, &b, &n, err, errlen);
+  if (st == MCP_OK)
+    st = decode_bytes(out, (const unsigned char *)b, n, path, err, errlen);
   free(b);
   return st;
 }
