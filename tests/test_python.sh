@@ -1,6 +1,9 @@
 #!/bin/sh
 # test_python.sh: the Python binding's tests (python/tests) with pytest,
-# against this build's library; skipped (77) without Python 3 and pytest, or
+# against this build's library, and the examples of its docstrings
+# (python/mcprice/*.py) and of README.md's "Python" as doctests, run from
+# the top of the source tree (make update-docs rewrites their outputs:
+# tests/update_doctests.py); skipped (77) without Python 3 and pytest, or
 # when the library is built with a sanitizer (it would need its runtime
 # preloaded into Python).
 top_srcdir=${top_srcdir:-.}
@@ -18,5 +21,9 @@ if command -v ldd >/dev/null 2>&1 && ldd "$lib" | grep -q -e libasan -e libtsan 
   echo "SKIP: the library is built with a sanitizer"
   exit 77
 fi
-MCPRICE_LIBRARY=$lib PYTHONPATH=$top_srcdir/python${PYTHONPATH:+:$PYTHONPATH} \
-  top_srcdir=$top_srcdir exec python3 -m pytest -q -p no:cacheprovider "$top_srcdir/python/tests"
+lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+src=$(cd "$top_srcdir" && pwd)
+# no bytecode written into the source tree (read-only in make distcheck)
+cd "$src" && MCPRICE_LIBRARY=$lib PYTHONPATH=$src/python${PYTHONPATH:+:$PYTHONPATH} \
+  PYTHONDONTWRITEBYTECODE=1 top_srcdir=$src exec python3 -m pytest -q -p no:cacheprovider \
+  --doctest-modules --doctest-glob=README.md python/tests python/mcprice README.md

@@ -1,13 +1,30 @@
 """mcprice: Monte Carlo pricing of equity derivatives, from Python.
 
-    import mcprice
-    r = mcprice.price("market.json", "book.json", paths=100_000, seed=7)
-    r.total.price, r.total.std_error      # the book
-    r["ACME-EC-100"].price                 # a trade, per unit
-    r = mcprice.price(market, book, greeks="delta,vega")   # dicts work too
-    r["ACME-EC-100"].greeks["delta"].price
-    g = mcprice.scenarios(market, book, {"spot": {"shifts": [-0.1, 0, 0.1]}})
-    r.to_dataframe()                       # where pandas is installed
+>>> import mcprice
+>>> market = {"rate": 0.03, "underlyings": [
+...     {"name": "ACME", "spot": 100.0, "dividend": 0.01, "volatility": 0.2}]}
+>>> book = {"run": {"paths": 20_000, "seed": 7}, "trades": [
+...     {"id": "ACME-EC-100", "product": "european", "type": "call",
+...      "underlying": "ACME", "strike": 100, "maturity": 1.0, "quantity": 10}]}
+>>> r = mcprice.price(market, book, backend="cpu")        # or file paths
+>>> print(f"{r.total.price:.4f} +- {r.total.std_error:.4f}")   # the book
+89.7305 +- 0.9691
+>>> print(f"{r['ACME-EC-100'].price:.6f}")                 # a trade, per unit
+8.973051
+>>> r = mcprice.price(market, book, backend="cpu", greeks="delta,vega")
+>>> d = r["ACME-EC-100"].greeks["delta"]
+>>> print(d.method, f"{d.value.price:.4f} +- {d.value.std_error:.4f}")
+pathwise 0.5820 +- 0.0041
+>>> print(f"{r.book_greeks['delta:ACME'].value.price:.3f}")   # the book's
+5.820
+>>> g = mcprice.scenarios(market, book, {"spot": {"shifts": [-0.1, 0, 0.1]}}, backend="cpu")
+>>> [round(g.prices["ACME-EC-100"][i][0][0].price, 4) for i in range(3)]
+[4.1687, 8.9731, 15.673]
+>>> df = r.to_dataframe()    # a row a trade, where pandas is installed  # doctest: +SKIP
+
+make check runs these lines as a doctest (tests/test_python.sh) on the CPU
+backend, whose numbers are the same bits on every machine; make update-docs
+rewrites their outputs.
 
 A market, portfolio or scenario grid is a file path or a dict in the file
 format (doc/input-schema.md).  Keyword options override the portfolio's run
