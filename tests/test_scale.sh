@@ -231,7 +231,7 @@ if "$MCPRICE" info | grep -q "MPI: yes" && command -v mpirun >/dev/null 2>&1; th
   check "mpirun with --slice: a slice of a process of its own" 'status 0 && same "$TMP/out" "$TMP/whole.txt"'
   $MPIRUN -n 2 "$MCPRICE" price $ARGS --output "$MARKET" >"$TMP/out" 2>"$TMP/err"
   rc=$?
-  check "mpirun with --output on an input file: a usage error on every rank" 'status 2 && err_has "also the market"'
+  check "mpirun with --output on an input file: a usage error on every rank" 'status 2 && err_has "also the input file"'
 else
   skip "mpirun -n 1, 2, 3 (mcprice built without MPI, or no mpirun)"
 fi
