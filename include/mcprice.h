@@ -705,15 +705,22 @@ mcp_status mcp_results_redemption(const mcp_results *results, size_t index, size
  * trade's paths, the mean discounted spot of an underlying at their last
  * date misses the forward by more than 5 standard errors: the simulation is
  * biased (extreme parameters, too few steps for the scheme), so the price
- * may be too. */
+ * may be too.  MCP_WARNING_EXERCISE: an early-exercise trade's
+ * Longstaff-Schwartz price fell below its European's on the same paths (a
+ * poor exercise rule: too few regression paths for its basis); the
+ * European's, a lower bound, is reported.  MCP_WARNING_GRID: on the same
+ * paths, a grid of half the steps moves the trade's price by more than its
+ * standard error: the time grid is too coarse for the model's scheme. */
 typedef enum mcp_warning {
   MCP_WARNING_CONSTANT = 1 << 0,
-  MCP_WARNING_MARTINGALE = 1 << 1
+  MCP_WARNING_MARTINGALE = 1 << 1,
+  MCP_WARNING_EXERCISE = 1 << 2,
+  MCP_WARNING_GRID = 1 << 3
 } mcp_warning;
-#define MCP_WARNING_COUNT 2
+#define MCP_WARNING_COUNT 4
 /* The warnings of trade index, or 0 (none, or a bad index). */
 unsigned mcp_results_warnings(const mcp_results *results, size_t index);
-/* "constant", "martingale"; "unknown" for anything else. */
+/* "constant", "martingale", "exercise", "grid"; "unknown" for anything else. */
 const char *mcp_warning_name(mcp_warning warning);
 /* One sentence that says what warning means for a trade's estimate, for a
  * report; "unknown" for anything else. */

@@ -204,13 +204,19 @@ mcp_engine mcp_results_engine(const mcp_results *r, size_t i)
 }
 
 /* By bit: a name for files and a sentence for reports. */
-static const char *const warning_names[MCP_WARNING_COUNT] = {"constant", "martingale"};
+static const char *const warning_names[MCP_WARNING_COUNT] = {"constant", "martingale",
+                                                             "exercise", "grid"};
 static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "every path gave the same value, so its standard error of 0 bounds nothing: the paths "
     "never reach the payoff's range, or the model's parameters make them degenerate",
     "its paths' underlying misses its forward by more than 5 standard errors: the "
     "simulation is biased (extreme model parameters, or too few steps), and so may the "
-    "price be"};
+    "price be",
+    "its Longstaff-Schwartz price fell below its European's on the same paths (a poor "
+    "exercise rule: too few regression paths for its basis); the European's, a lower "
+    "bound, is reported",
+    "on the same paths, a grid of half the steps moves its price by more than its standard "
+    "error: the time grid is too coarse for the model's scheme (raise steps_per_year)"};
 
 static int warning_bit(mcp_warning w)
 {
