@@ -296,7 +296,8 @@ static void speed_alone(void **state)
     assert_int_equal(mcp_context_create(&c0, backends[b]), MCP_OK);
     assert_int_equal(mcp_run_options_create(&o), MCP_OK);
     assert_int_equal(mcp_run_options_set_backend(o, backends[b]), MCP_OK);
-    assert_int_equal(mcp_run_options_set_prefetch(o, MCP_PREFETCH_SMEM_ROLLING, 8, 1), MCP_OK);
+    /* the default distance: a build without --enable-tuning-kernels has no other */
+    assert_int_equal(mcp_run_options_set_prefetch(o, MCP_PREFETCH_SMEM_ROLLING, 4, 1), MCP_OK);
     assert_int_equal(mcp_run_options_set_normals(o, MCP_NORMALS_STORED), MCP_OK);
     assert_int_equal(mcp_run_options_set_placement(o, MCP_PLACEMENT_SHARED), MCP_OK);
     assert_int_equal(mcp_run_options_set_tile_paths(o, 2048), MCP_OK);
