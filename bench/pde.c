@@ -165,7 +165,8 @@ static void batch_upload(device_batch *d)
   size_t rows = b->ngrids * (size_t)b->ld * sizeof(double);
   void *p[7];
   size_t bytes[7] = {b->ngrids * sizeof *b->grid, b->nseg * sizeof *b->seg, rows, rows,
-                     rows * (size_t)b->radius, rows, b->ngrids * (2 * (size_t)b->radius + 1) * 8};
+                     rows * (size_t)MCPI_PDE_FACTOR_ROWS(b->radius), rows,
+                     b->ngrids * (2 * (size_t)b->radius + 1) * 8};
   for (int i = 0; i < 7; i++) {
     CHECK(cudaMalloc(&p[i], bytes[i]));
     CHECK(cudaMemset(p[i], 0, bytes[i]));
@@ -262,7 +263,7 @@ static void solver_table(void)
   double *y0, *y, *u, *x, *m, *dl, *d, *du, *host = malloc(bytes);
   CHECK(cudaMalloc((void **)&y0, bytes));
   CHECK(cudaMalloc((void **)&y, bytes));
-  CHECK(cudaMalloc((void **)&u, bytes));
+  CHECK(cudaMalloc((void **)&u, MCPI_PDE_FACTOR_ROWS(1) * bytes)); /* a factor table a system */
   CHECK(cudaMalloc((void **)&x, bytes));
   CHECK(cudaMalloc((void **)&m, 3 * sizeof(double)));
   CHECK(cudaMalloc((void **)&dl, bytes));

@@ -17,7 +17,8 @@ cudaError_t bench_sweep_smem(int K, int C, double *a, double *b, int n, int ld, 
 cudaError_t bench_sweep_global(int K, int C, double *a, double *b, int n, int ld, int ngrids,
                                int sweeps, const double *w);
 /* ngrids tridiagonal Toeplitz systems m (3 values), right-hand sides y
- * (overwritten) into x, one thread a system (mcpi_band_solve); u: scratch. */
+ * (overwritten) into x, one thread a system (mcpi_band_solve); u: scratch of
+ * MCPI_PDE_FACTOR_ROWS(1) ld a system. */
 cudaError_t bench_band_solve(const double *m, double *y, double *u, double *x, int n, int ld,
                              int ngrids);
 #ifdef __cplusplus

@@ -9,7 +9,7 @@ __global__ void bench_solve(const double *m, double *y, double *u, double *x, in
   int g = blockIdx.x * blockDim.x + threadIdx.x;
   if (g < ngrids) {
     size_t row = (size_t)g * ld;
-    mcpi_band_solve(1, n, m, y + row, u + row, x + row, NULL, 0);
+    mcpi_band_solve(1, n, m, y + row, u + MCPI_PDE_FACTOR_ROWS(1) * row, x + row, NULL, 0);
   }
 }
 

@@ -1,11 +1,11 @@
-/* pde_kernel.cu: the finite-difference grids on the GPU.
- * Explicit scheme: one warp a grid, every step a stencil sweep between the
- * two time levels.  Theta scheme: one warp for `per` grids; every step the
- * warp sweeps each of its grids in turn (the explicit half, into the
- * right-hand side), then lane q solves grid q's band (the implicit half, one
- * thread a system, sequential like the CPU's, so that American grids can be
- * projected as they are solved).  The arithmetic of a grid is the CPU's,
- * step for step (pde_grid.h). */
+/* pde_kernel.cu: the finite-difference grids on the GPU, one warp a grid.
+ * Explicit scheme: every step a stencil sweep between the two time levels.
+ * Theta scheme: every step the warp sweeps the grid (the explicit half,
+ * into the right-hand side), then solves the band with the factors of its
+ * segment and step kind (the implicit half): radius 1 by chunks, a lane
+ * each, and a scan across the lanes (pde_grid.h, the blocked solve), or,
+ * for radius 2 and floored systems whose band is not monotone, lane 0
+ * alone.  The arithmetic of a grid is the CPU's, step for step. */
 #include "kernels/launch.h"
 #include "kernels/stencil.cuh"
 
@@ -76,61 +76,89 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
     b.out[(size_t)gi * (2 * K + 1) + lane] = v[g.center - K + lane];
 }
 
+/* The warp's blocked solve of a radius-1 system (mcpi_band_solve_blocked's
+ * steps, the scans by shuffles): r (overwritten by y) into x. */
+__device__ void solve_blocked(int n, int rev, const double *fac, int ld, double *r, double *x,
+                              const double *fl, int lane)
+{
+  int i0, i1;
+  mcpi_chunk(n, lane, &i0, &i1);
+  double A, B;
+  mcpi_fwd_map(n, rev, fac, ld, r, i0, i1, &A, &B);
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    double Ap = __shfl_up_sync(MCPI_FULL_MASK, A, d), Bp = __shfl_up_sync(MCPI_FULL_MASK, B, d);
+    if (lane >= d)
+      mcpi_fwd_after(&A, &B, Ap, Bp);
+  }
+  double y = __shfl_up_sync(MCPI_FULL_MASK, A, 1);
+  mcpi_fwd_sweep(n, rev, fac, ld, r, i0, i1, lane ? y : 0);
+  __syncwarp();
+  double P, Q, M;
+  mcpi_back_map(n, rev, fac, ld, r, fl, i0, i1, &P, &Q, &M);
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    double Pn = __shfl_down_sync(MCPI_FULL_MASK, P, d), Qn = __shfl_down_sync(MCPI_FULL_MASK, Q, d),
+           Mn = __shfl_down_sync(MCPI_FULL_MASK, M, d);
+    if (lane + d < 32)
+      mcpi_back_after(&P, &Q, &M, Pn, Qn, Mn, fl != NULL);
+  }
+  double xb = fl ? mcpi_floor(P, M) : P, xn = __shfl_down_sync(MCPI_FULL_MASK, xb, 1);
+  mcpi_back_sweep(n, rev, fac, ld, r, x, fl, i0, i1, lane + 1 < 32 ? xn : 0);
+}
+
 template <int IMPL, int K, int C>
-__global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b, int per)
+__global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b)
 {
   extern __shared__ double smem[];
-  const int wi = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
-  const int g0 = wi * per;
-  if (g0 >= b.ngrids)
+  const int gi = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
+  if (gi >= b.ngrids)
     return;
-  const int cnt = min(per, b.ngrids - g0), mine = lane < cnt;
   double *sm = smem + (threadIdx.x >> 5) * mcpi_smem_slots(K, C);
-  const int gi = g0 + (mine ? lane : 0);
   const mcpi_pde_grid g = b.grid[gi];
   const size_t row = (size_t)gi * b.ld;
-  double *v = b.v + row, *r = b.w + row, *u = b.u + (size_t)gi * K * b.ld;
+  double *v = b.v + row, *r = b.w + row;
+  double *fac = b.u + (size_t)gi * MCPI_PDE_FACTOR_ROWS(K) * b.ld;
   const double *ex = g.exercise ? b.ex + row : NULL;
+  const int rev = g.exercise == MCPI_EXERCISE_LOW;
   mcpi_pde_state st = {g.seg, 0.0, 0.0, 0.0};
+  int key = -1, blocked = 0;
   for (int s = 0; s < g.steps; s++) {
     double e[2 * K + 1], m[2 * K + 1], bnd[2 * K];
     mcpi_pde_step(K, &g, b.seg, s, &st, e, m, bnd);
-    for (int q = 0; q < cnt; q++) {
-      double eq[2 * K + 1];
-#pragma unroll
-      for (int d = 0; d <= 2 * K; d++)
-        eq[d] = __shfl_sync(MCPI_FULL_MASK, e[d], q);
-      size_t rq = (size_t)(g0 + q) * b.ld;
-      mcpi_sweep<IMPL, K, C>(b.v + rq, b.w + rq, b.n, eq, NULL, sm);
+    int k = 2 * st.seg + (s < g.half_steps);
+    if (k != key) { /* a new band: its factors */
+      int monotone = 0;
+      if (lane == 0)
+        monotone = mcpi_band_factor(K, b.n, m, rev, fac, b.ld);
+      monotone = __shfl_sync(MCPI_FULL_MASK, monotone, 0);
+      blocked = K == 1 && (monotone || !ex);
+      key = k;
+      __syncwarp();
     }
-    if (mine)
-#pragma unroll
-      for (int i = 0; i < 2 * K; i++) {
-        int j = mcpi_pde_boundary_node(K, b.n, i);
-        r[j] = ex ? mcpi_floor(bnd[i], ex[j]) : bnd[i];
-      }
-    __syncwarp();
-    if (mine)
-      mcpi_band_solve(K, b.n, m, r, u, v, ex, g.exercise == MCPI_EXERCISE_LOW);
-    __syncwarp();
-    for (int q = 0; b.div && q < cnt; q++) { /* each grid's jumps by the warp, r as scratch */
-      const mcpi_pde_grid gq = b.grid[g0 + q];
-      if (gq.ndiv) {
-        size_t rq = (size_t)(g0 + q) * b.ld;
-        dividends(b, gq, s, b.v + rq, b.w + rq, gq.exercise ? b.ex + rq : NULL, lane);
-      }
+    mcpi_sweep<IMPL, K, C>(v, r, b.n, e, NULL, sm);
+    if (lane < 2 * K) {
+      int j = mcpi_pde_boundary_node(K, b.n, lane);
+      double x = pick<K>(bnd, lane);
+      r[j] = ex ? mcpi_floor(x, ex[j]) : x;
     }
-    if (mine && g.ndiv)
+    __syncwarp();
+    if (blocked)
+      solve_blocked(b.n, rev, fac, b.ld, r, v, ex, lane);
+    else if (lane == 0)
+      mcpi_band_substitute(K, b.n, fac, b.ld, rev, r, v, ex);
+    __syncwarp();
+    if (g.ndiv) {
+      dividends(b, g, s, v, r, ex, lane);
       mcpi_pde_cross(&g, b.div, s, &st);
+    }
   }
-  if (mine)
-#pragma unroll
-    for (int i = 0; i <= 2 * K; i++)
-      b.out[(size_t)gi * (2 * K + 1) + i] = v[g.center - K + i];
+  if (lane <= 2 * K)
+    b.out[(size_t)gi * (2 * K + 1) + lane] = v[g.center - K + lane];
 }
 
 typedef void (*explicit_fn)(mcpi_pde_view);
-typedef void (*theta_fn)(mcpi_pde_view, int);
+typedef void (*theta_fn)(mcpi_pde_view);
 
 #define BY_C(kern, I, K) {kern<I, K, 1>, kern<I, K, 2>, kern<I, K, 4>, kern<I, K, 8>}
 #define BY_K(kern, I) {BY_C(kern, I, 1), BY_C(kern, I, 2)}
@@ -149,20 +177,10 @@ extern "C" cudaError_t mcpi_launch_pde(mcpi_pde_view b, int explicit_scheme, int
   size_t smem = stencil == MCPI_ST_SMEM ? (size_t)(PDE_BLOCK / 32) * sizeof(double) *
                                               mcpi_smem_slots(K, coarsening)
                                         : 0;
-  if (explicit_scheme) {
-    int blocks = (b.ngrids + PDE_BLOCK / 32 - 1) / (PDE_BLOCK / 32);
+  int blocks = (b.ngrids + PDE_BLOCK / 32 - 1) / (PDE_BLOCK / 32);
+  if (explicit_scheme)
     explicit_table[stencil][K - 1][ci]<<<blocks, PDE_BLOCK, smem, stream>>>(b);
-  } else {
-    /* enough warps to fill the device, as few grids a warp as that allows */
-    int dev = 0, sms = 0;
-    cudaGetDevice(&dev);
-    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-    int per = 1, want = sms * 32;
-    while (per < 32 && (b.ngrids + per - 1) / per > want)
-      per *= 2;
-    int warps = (b.ngrids + per - 1) / per;
-    int blocks = (warps + PDE_BLOCK / 32 - 1) / (PDE_BLOCK / 32);
-    theta_table[stencil][K - 1][ci]<<<blocks, PDE_BLOCK, smem, stream>>>(b, per);
-  }
+  else
+    theta_table[stencil][K - 1][ci]<<<blocks, PDE_BLOCK, smem, stream>>>(b);
   return cudaGetLastError();
 }

@@ -61,7 +61,7 @@ typedef struct mcpi_pde_view {
   const mcpi_pde_dividend *div;
   double *v;        /* the values, ld a grid */
   double *w;        /* explicit: the other time level; theta: the right-hand side */
-  double *u;        /* theta: the eliminated band, R ld a grid */
+  double *u;        /* theta: the band's factors, MCPI_PDE_FACTOR_ROWS(R) ld a grid */
   const double *ex; /* exercise values, ld a grid (NULL when no grid is American) */
   double *out;      /* 2 R + 1 values around the center a grid */
 } mcpi_pde_view;
@@ -166,25 +166,35 @@ static inline void mcpi_stencil_sweep(int R, int n, const double *e, const doubl
   }
 }
 
-/* Solves the Toeplitz band m (R sub- and super-diagonals; rows of the R
- * nodes at each end are identities) for the right-hand side y (overwritten),
- * into x, by Gaussian elimination without pivoting; u (R n) holds the
- * eliminated upper band.  With fl, every unknown is floored by fl as it is
- * back-substituted (Brennan-Schwartz); the back-substitution must then end
- * on the exercise side: rev sweeps the nodes from high to low index for
- * elimination, so that the back-substitution runs from low to high (a put). */
-MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double *y, double *u,
-                                          double *x, const double *fl, int rev)
+/* The implicit half.  The band m (R sub- and super-diagonals, Toeplitz; the
+ * rows of the R nodes at each end identities) changes only with the
+ * segment and the step's kind, so it is factored once for them
+ * (mcpi_band_factor: Gaussian elimination without pivoting, in sweep order
+ * i, node j = i, or n - 1 - i with rev) and each step solves its right-hand
+ * side with the factors: forward, y_i = r_i inv_i + sum_k beta_k y_{i-k};
+ * back, x_i = y_i + sum_q gamma_q x_{i+q}, floored by fl when given
+ * (Brennan-Schwartz: the back-substitution ends on the exercise side, so a
+ * put sweeps from high to low index, rev).  A factor table holds
+ * MCPI_PDE_FACTOR_ROWS(R) rows of stride ld: beta_1 .. beta_R, inv,
+ * gamma_1 .. gamma_R, by sweep position. */
+#define MCPI_PDE_FACTOR_ROWS(R) (2 * (R) + 1)
+
+/* Factors m into fac; returns whether every gamma is >= 0 (a monotone band,
+ * as central differences give on grids fine enough for the drift), which
+ * the blocked solve of floored systems needs (mcpi_back_after). */
+MCP_HD static inline int mcpi_band_factor(int R, int n, const double *m, int rev, double *fac,
+                                          int ld)
 {
+  if (R > MCPI_PDE_MAX_RADIUS) /* never (1 or 2): bounds m for the compiler */
+    R = MCPI_PDE_MAX_RADIUS;
   double band[MCPI_PDE_MAX_TAPS] = {0}; /* in sweep order: band[R + d] multiplies x[i + d] */
   MCP_UNROLL
   for (int d = 0; d <= 2 * R; d++)
     band[d] = rev ? m[2 * R - d] : m[d];
-  /* the last R rows' eliminated upper bands and right-hand sides */
-  double up[MCPI_PDE_MAX_RADIUS][MCPI_PDE_MAX_RADIUS] = {{0}}, yp[MCPI_PDE_MAX_RADIUS] = {0};
+  double up[MCPI_PDE_MAX_RADIUS][MCPI_PDE_MAX_RADIUS] = {{0}}; /* the last R rows' upper bands */
+  int monotone = 1;
   for (int i = 0; i < n; i++) {
-    int j = rev ? n - 1 - i : i;
-    double yi = y[j], ui[MCPI_PDE_MAX_RADIUS] = {0};
+    double f[MCPI_PDE_MAX_RADIUS] = {0}, ui[MCPI_PDE_MAX_RADIUS] = {0}, inv = 1;
     if (i >= R && i < n - R) {
       double row[MCPI_PDE_MAX_TAPS] = {0};
       MCP_UNROLL
@@ -193,40 +203,63 @@ MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double 
       /* eliminate x[i - k], k = R .. 1, with the stored row i - k (up[k - 1]) */
       MCP_UNROLL
       for (int k = R; k >= 1; k--) {
-        double f = row[R - k];
+        f[k - 1] = row[R - k];
         MCP_UNROLL
         for (int q = 1; q <= R; q++)
-          row[R - k + q] -= f * up[k - 1][q - 1];
-        yi -= f * yp[k - 1];
+          row[R - k + q] -= f[k - 1] * up[k - 1][q - 1];
       }
-      double inv = 1.0 / row[R];
+      inv = 1.0 / row[R];
       MCP_UNROLL
       for (int q = 0; q < R; q++)
         ui[q] = row[R + 1 + q] * inv;
-      yi *= inv;
     }
     MCP_UNROLL
-    for (int k = R - 1; k >= 1; k--) {
-      yp[k] = yp[k - 1];
+    for (int k = R - 1; k >= 1; k--)
       MCP_UNROLL
       for (int q = 0; q < R; q++)
         up[k][q] = up[k - 1][q];
-    }
-    yp[0] = yi;
     MCP_UNROLL
     for (int q = 0; q < R; q++) {
       up[0][q] = ui[q];
-      u[q * n + j] = ui[q];
+      fac[(size_t)(R + 1 + q) * ld + i] = -ui[q];
+      monotone &= -ui[q] >= 0;
     }
-    y[j] = yi;
+    MCP_UNROLL
+    for (int k = 0; k < R; k++)
+      fac[(size_t)k * ld + i] = -f[k] * inv;
+    fac[(size_t)R * ld + i] = inv;
+  }
+  return monotone;
+}
+
+/* The node of sweep position i. */
+MCP_HD static inline int mcpi_sweep_node(int n, int rev, int i) { return rev ? n - 1 - i : i; }
+
+/* The forward and back substitutions in one sweep each: r (overwritten by
+ * y) into x. */
+MCP_HD static inline void mcpi_band_substitute(int R, int n, const double *fac, int ld, int rev,
+                                               double *r, double *x, const double *fl)
+{
+  double yp[MCPI_PDE_MAX_RADIUS] = {0};
+  for (int i = 0; i < n; i++) {
+    int j = mcpi_sweep_node(n, rev, i);
+    double y = r[j] * fac[(size_t)R * ld + i];
+    MCP_UNROLL
+    for (int k = R; k >= 1; k--)
+      y = y + fac[(size_t)(k - 1) * ld + i] * yp[k - 1];
+    MCP_UNROLL
+    for (int k = R - 1; k >= 1; k--)
+      yp[k] = yp[k - 1];
+    yp[0] = y;
+    r[j] = y;
   }
   double xn[MCPI_PDE_MAX_RADIUS] = {0}; /* x of the R rows after i, in sweep order */
   for (int i = n - 1; i >= 0; i--) {
-    int j = rev ? n - 1 - i : i;
-    double xi = y[j];
+    int j = mcpi_sweep_node(n, rev, i);
+    double xi = r[j];
     MCP_UNROLL
     for (int q = 0; q < R; q++)
-      xi -= u[q * n + j] * xn[q];
+      xi = xi + fac[(size_t)(R + 1 + q) * ld + i] * xn[q];
     if (fl)
       xi = mcpi_floor(xi, fl[j]);
     MCP_UNROLL
@@ -234,6 +267,141 @@ MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double 
       xn[q] = xn[q - 1];
     xn[0] = xi;
     x[j] = xi;
+  }
+}
+
+/* Factors and solves in one call (u: MCPI_PDE_FACTOR_ROWS(R) n of scratch),
+ * for a system that is solved once. */
+MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double *y, double *u,
+                                          double *x, const double *fl, int rev)
+{
+  mcpi_band_factor(R, n, m, rev, u, n);
+  mcpi_band_substitute(R, n, u, n, rev, y, x, fl);
+}
+
+/* ---- the blocked solve of radius 1: a warp a system -------------------------
+ * The sweep positions fall in MCPI_PDE_LANES chunks of consecutive nodes, a
+ * lane each.  Forward, each step y_i = a_i + b_i y_{i-1} is an affine map,
+ * and a chunk's composition (A, B) maps the y before it to its last y; a
+ * scan of the chunks' maps gives each chunk its y before it, and each lane
+ * then sweeps its chunk.  Back, x_i = max(y_i + g_i x_{i+1}, fl_i) is a map
+ * max(P + Q x, M), closed under composition while Q >= 0 (monotone bands),
+ * swept the other way.  The CPU runs the same chunks and the same scan
+ * order (mcpi_band_solve_blocked), so both give the same bits. */
+#define MCPI_PDE_LANES 32
+
+MCP_HD static inline void mcpi_chunk(int n, int c, int *i0, int *i1)
+{
+  int len = (n + MCPI_PDE_LANES - 1) / MCPI_PDE_LANES;
+  *i0 = c * len < n ? c * len : n;
+  *i1 = *i0 + len < n ? *i0 + len : n;
+}
+
+/* The forward map of chunk [i0, i1). */
+MCP_HD static inline void mcpi_fwd_map(int n, int rev, const double *fac, int ld, const double *r,
+                                       int i0, int i1, double *A, double *B)
+{
+  double a = 0, b = 1;
+  for (int i = i0; i < i1; i++) {
+    double beta = fac[i];
+    a = r[mcpi_sweep_node(n, rev, i)] * fac[(size_t)ld + i] + beta * a;
+    b = beta * b;
+  }
+  *A = a;
+  *B = b;
+}
+
+/* (A, B) after (Ap, Bp): the map of the earlier chunks, then this one's. */
+MCP_HD static inline void mcpi_fwd_after(double *A, double *B, double Ap, double Bp)
+{
+  *A = *A + *B * Ap;
+  *B = *B * Bp;
+}
+
+/* The chunk's y from the y before it (r overwritten). */
+MCP_HD static inline void mcpi_fwd_sweep(int n, int rev, const double *fac, int ld, double *r,
+                                         int i0, int i1, double y)
+{
+  for (int i = i0; i < i1; i++) {
+    int j = mcpi_sweep_node(n, rev, i);
+    y = r[j] * fac[(size_t)ld + i] + fac[i] * y;
+    r[j] = y;
+  }
+}
+
+/* The back map of chunk [i0, i1), its last position first: (P, Q, M), M
+ * unused without floors; an empty chunk's maps anything to 0. */
+MCP_HD static inline void mcpi_back_map(int n, int rev, const double *fac, int ld, const double *y,
+                                        const double *fl, int i0, int i1, double *P, double *Q,
+                                        double *M)
+{
+  double p = 0, q = 0, mx = -1.7976931348623157e308;
+  for (int i = i1 - 1; i >= i0; i--) {
+    int j = mcpi_sweep_node(n, rev, i);
+    double g = fac[(size_t)2 * ld + i];
+    if (i == i1 - 1) {
+      p = y[j];
+      q = g;
+      mx = fl ? fl[j] : mx;
+    } else {
+      if (fl)
+        mx = mcpi_floor(y[j] + g * mx, fl[j]);
+      p = y[j] + g * p;
+      q = g * q;
+    }
+  }
+  *P = p;
+  *Q = q;
+  *M = mx;
+}
+
+/* (P, Q, M) after (Pn, Qn, Mn), the map of the later chunks: Q >= 0. */
+MCP_HD static inline void mcpi_back_after(double *P, double *Q, double *M, double Pn, double Qn,
+                                          double Mn, int floored)
+{
+  if (floored)
+    *M = mcpi_floor(*P + *Q * Mn, *M);
+  *P = *P + *Q * Pn;
+  *Q = *Q * Qn;
+}
+
+/* The chunk's x from the x after it. */
+MCP_HD static inline void mcpi_back_sweep(int n, int rev, const double *fac, int ld, const double *y,
+                                          double *x, const double *fl, int i0, int i1, double xn)
+{
+  for (int i = i1 - 1; i >= i0; i--) {
+    int j = mcpi_sweep_node(n, rev, i);
+    xn = y[j] + fac[(size_t)2 * ld + i] * xn;
+    if (fl)
+      xn = mcpi_floor(xn, fl[j]);
+    x[j] = xn;
+  }
+}
+
+/* The blocked solve as the warp runs it, lane by lane (the CPU's). */
+static inline void mcpi_band_solve_blocked(int n, int rev, const double *fac, int ld, double *r,
+                                           double *x, const double *fl)
+{
+  enum { L = MCPI_PDE_LANES };
+  double A[L], B[L], P[L], Q[L], M[L];
+  int i0[L], i1[L];
+  for (int c = 0; c < L; c++) {
+    mcpi_chunk(n, c, &i0[c], &i1[c]);
+    mcpi_fwd_map(n, rev, fac, ld, r, i0[c], i1[c], &A[c], &B[c]);
+  }
+  for (int d = 1; d < L; d *= 2) /* Hillis-Steele, as the shuffles: from lane c - d */
+    for (int c = L - 1; c >= d; c--)
+      mcpi_fwd_after(&A[c], &B[c], A[c - d], B[c - d]);
+  for (int c = 0; c < L; c++)
+    mcpi_fwd_sweep(n, rev, fac, ld, r, i0[c], i1[c], c ? A[c - 1] : 0);
+  for (int c = 0; c < L; c++)
+    mcpi_back_map(n, rev, fac, ld, r, fl, i0[c], i1[c], &P[c], &Q[c], &M[c]);
+  for (int d = 1; d < L; d *= 2) /* from lane c + d */
+    for (int c = 0; c + d < L; c++)
+      mcpi_back_after(&P[c], &Q[c], &M[c], P[c + d], Q[c + d], M[c + d], fl != NULL);
+  for (int c = 0; c < L; c++) {
+    double xn = c + 1 < L ? (fl ? mcpi_floor(P[c + 1], M[c + 1]) : P[c + 1]) : 0;
+    mcpi_back_sweep(n, rev, fac, ld, r, x, fl, i0[c], i1[c], xn);
   }
 }
 

@@ -4,30 +4,40 @@
 #include <string.h>
 #include "src/exec/backend.h"
 
-/* Marches grid g from maturity to today in v (w and u: scratch of n and
- * R n) and writes the values around the center to out. */
-static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, double *u,
+/* Marches grid g from maturity to today in v (w: scratch of n; fac:
+ * MCPI_PDE_FACTOR_ROWS(R) n) and writes the values around the center to
+ * out: the GPU's steps (kernels/pde_kernel.cu), its warp's solve lane by
+ * lane. */
+static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, double *fac,
                        double *out)
 {
   const mcpi_pde_grid *G = &b->grid[g];
-  int R = b->radius, n = b->n;
+  int R = b->radius, n = b->n, rev = G->exercise == MCPI_EXERCISE_LOW, key = -1, blocked = 0;
   const double *ex = G->exercise ? b->ex + g * (size_t)b->ld : NULL;
   memcpy(v, b->v0 + g * (size_t)b->ld, (size_t)n * sizeof *v);
   mcpi_pde_state st = {.seg = G->seg};
   double e[MCPI_PDE_MAX_TAPS], m[MCPI_PDE_MAX_TAPS], bnd[2 * MCPI_PDE_MAX_RADIUS];
   for (int s = 0; s < G->steps; s++) {
     mcpi_pde_step(R, G, b->seg, s, &st, e, m, bnd);
-    mcpi_stencil_sweep(R, n, e, v, w, G->theta == 0 ? ex : NULL);
+    int theta = G->theta != 0, k = 2 * st.seg + (s < G->half_steps);
+    if (theta && k != key) { /* a new band: its factors */
+      int monotone = mcpi_band_factor(R, n, m, rev, fac, n);
+      blocked = R == 1 && (monotone || !ex);
+      key = k;
+    }
+    mcpi_stencil_sweep(R, n, e, v, w, theta ? NULL : ex);
     for (int i = 0; i < 2 * R; i++) {
       int j = mcpi_pde_boundary_node(R, n, i);
       w[j] = ex ? mcpi_floor(bnd[i], ex[j]) : bnd[i];
     }
-    if (G->theta == 0) {
+    if (!theta) {
       double *t = v;
       v = w;
       w = t;
+    } else if (blocked) {
+      mcpi_band_solve_blocked(n, rev, fac, n, w, v, ex);
     } else {
-      mcpi_band_solve(R, n, m, w, u, v, ex, G->exercise == MCPI_EXERCISE_LOW);
+      mcpi_band_substitute(R, n, fac, n, rev, w, v, ex);
     }
     for (int k = 0; k < G->ndiv; k++)
       if (b->div[G->div0 + k].step == s) {
@@ -48,7 +58,7 @@ mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err)
   size_t taps = 2 * (size_t)R + 1, n = (size_t)b->n;
 #pragma omp parallel reduction(| : failed)
   {
-    double *buf = malloc((2 + (size_t)R) * n * sizeof *buf);
+    double *buf = malloc((2 + (size_t)MCPI_PDE_FACTOR_ROWS(R)) * n * sizeof *buf);
     failed = !buf;
 #pragma omp for schedule(dynamic)
     for (long g = 0; g < (long)b->ngrids; g++)

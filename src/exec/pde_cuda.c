@@ -54,7 +54,8 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
   int theta = b->set.scheme != MCP_PDE_EXPLICIT;
   device_batch db = {.bytes = {sizeof *b->grid, b->nseg * sizeof *b->seg,
                                b->ndiv * sizeof *b->div, row, row,
-                               theta ? row * (size_t)b->radius : 0, b->ex ? row : 0,
+                               theta ? row * (size_t)MCPI_PDE_FACTOR_ROWS(b->radius) : 0,
+                               b->ex ? row : 0,
                                taps * sizeof(double)}};
   const char *what = "selecting the device";
   cudaError_t e = cudaSetDevice(ctx->device);
