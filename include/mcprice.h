@@ -424,7 +424,8 @@ typedef struct mcp_trade {
   double cash;                /* cash-or-nothing amount */
   mcp_barrier_kind barrier_kind;
   double barrier, rebate;     /* rebate paid at maturity when knocked out / never knocked in;
-                                 moving window: up- or down-and-out, barrier 0 for none */
+                                 moving window: up- or down-and-out, barrier 0 for none
+                                 (then the default kind and no rebate: MCP_ERR_INPUT) */
   mcp_monitoring monitoring;  /* bridge monitoring needs no fixings */
   int methods;                /* MCP_METHODS_DEFAULT or MCP_ANTITHETIC | ... */
   mcp_engine engine;          /* MCP_ENGINE_DEFAULT, MCP_ENGINE_MC or MCP_ENGINE_PDE */
@@ -461,7 +462,8 @@ typedef struct mcp_trade {
   double coupon_barrier;         /* default HUGE_VAL: coupons only when called */
   int memory;                    /* nonzero: coupons not paid stay due */
   double knock_in;               /* the level below which the put is knocked in; 0: none
-                                    (with one, strike > 0: 1 is the initial fixing) */
+                                    (with one, strike > 0: 1 is the initial fixing; without,
+                                    strike 0 or 1 and discrete monitoring) */
 } mcp_trade;
 #define MCP_DEFAULT_EXERCISES 100
 

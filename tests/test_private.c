@@ -827,6 +827,13 @@ static void bad_inputs(void **state)
   w.barrier = 120;
   w.rebate = -1;
   assert_refused(p, &w, MCP_ERR_INPUT, "rebate");
+  /* a kind or a rebate without a barrier would be dropped: refused */
+  w = window("win_kind_alone", "ACME", MCP_CALL, 100, 4, fix, 1.0, 2);
+  w.barrier_kind = MCP_DOWN_AND_OUT;
+  assert_refused(p, &w, MCP_ERR_INPUT, "barrier: expected a level > 0 with a barrier kind");
+  w = window("win_rebate_alone", "ACME", MCP_CALL, 100, 4, fix, 1.0, 2);
+  w.rebate = 1;
+  assert_refused(p, &w, MCP_ERR_INPUT, "barrier: expected a level > 0 with a rebate");
   w = window("win_cv", "ACME", MCP_CALL, 100, 4, fix, 1.0, 2);
   w.methods = MCP_CONTROL_VARIATE;
   assert_refused(p, &w, MCP_ERR_INPUT, "methods");
