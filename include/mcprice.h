@@ -662,7 +662,11 @@ mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *opti
 
 /* ---- pricing and results ----------------------------------------------- */
 /* Prices every trade of the portfolio in the market. On failure *results is
- * NULL and mcp_context_last_error(ctx) says why. */
+ * NULL and mcp_context_last_error(ctx) says why.  A price, standard error or
+ * Greek (mcp_price_greeks), of a trade, the book or a scenario point, that
+ * is not a finite number or whose sums of squares overflow double (values
+ * beyond about 1e154) is MCP_ERR_INPUT naming the trade (the book's: its
+ * largest position). */
 mcp_status mcp_price(mcp_context *ctx, const mcp_market *market,
                      const mcp_portfolio *portfolio, mcp_results **results);
 
