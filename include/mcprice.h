@@ -385,7 +385,8 @@ typedef enum mcp_monitoring {
 } mcp_monitoring;
 
 /* Variance reduction and sampling, combined as flags:
- *   MCP_ANTITHETIC       paths in pairs (z, -z), one sample the pair's mean;
+ *   MCP_ANTITHETIC       paths in pairs (z, -z), one sample the pair's mean
+ *                        (an odd number of paths is MCP_ERR_INPUT when pricing);
  *   MCP_CONTROL_VARIATE  the price regressed on a control of known mean (the
  *                        geometric Asian for arithmetic Asians under
  *                        Black-Scholes, the average of the fixings under the

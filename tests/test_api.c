@@ -558,6 +558,11 @@ static void test_price_errors(void **state)
   assert_int_equal(mcp_portfolio_set_paths(p, 2), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
   CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "at least 4 paths", mcp_price(ctx, m, p, &r));
+  /* an odd count would simulate one path more than it reports (issue 31) */
+  assert_int_equal(mcp_portfolio_set_paths(p, 2001), MCP_OK);
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "paths: trade 'c' (antithetic) needs an even number",
+                mcp_price(ctx, m, p, &r));
+  assert_int_equal(mcp_portfolio_set_paths(p, 2), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_CONTROL_VARIATE), MCP_OK);
   CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "at least 3 paths", mcp_price(ctx, m, p, &r));
   assert_non_null(strstr(mcp_context_last_error(ctx), "trade 'c' (control variate)"));

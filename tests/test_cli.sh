@@ -59,6 +59,13 @@ check "an option given twice exits 2" 'status 2 && err_has "--paths: given twice
 run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods antithetic
 check "--paths 2, antithetic: too few for a standard error, a usage error naming the option" \
   'status 2 && err_has "^mcprice: --paths 2: trade .*needs at least 4 paths"'
+run price --market "$MARKET" --portfolio "$BOOK" --paths 2001 --methods antithetic
+check "--paths 2001, antithetic: odd, a usage error naming the option, not 2002 paths run" \
+  'status 2 && err_has "^mcprice: --paths 2001: trade .*(antithetic) needs an even number"'
+sed 's/"paths": 20000/"paths": 20001/' "$METHODS" >"$TMP/odd_antithetic.json"
+run price --market "$MARKET" --portfolio "$TMP/odd_antithetic.json"
+check "run.paths 20001 with run.methods antithetic: exit 1 naming paths and the trade" \
+  'status 1 && err_has "paths: trade .*(antithetic) needs an even number of paths.*20001"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods control-variate
 check "--paths 2 with control variates: too few for a standard error, exit 2" \
   'status 2 && err_has "^mcprice: --paths 2: .*(control variate) needs at least 3 paths"'

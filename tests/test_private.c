@@ -944,7 +944,7 @@ static void antithetic_cliquet(void **state)
   t.global_floor = 0;
   mcp_estimate e[2];
   for (int anti = 0; anti < 2; anti++) {
-    mcp_portfolio *p = new_portfolio(20001, 47); /* odd: the last pair is whole */
+    mcp_portfolio *p = new_portfolio(20002, 47); /* even: antithetic samples are pairs */
     t.methods = anti ? MCP_ANTITHETIC : MCP_METHODS_DEFAULT;
     add_trade(p, &t);
     mcp_results *res = price(*state, m, p);

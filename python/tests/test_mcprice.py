@@ -204,3 +204,11 @@ def test_terms_that_mean_nothing_alone_are_refused():
                          (dict(note, monitoring="bridge"), "monitoring")):
         with pytest.raises(mcprice.McpriceError, match=field):
             mcprice.price(market(), {"run": {"paths": 100}, "trades": [trade]}, backend="cpu")
+
+
+def test_antithetic_paths_must_be_even():
+    # 2001 antithetic paths ran 2002 and reported 2001: refused
+    with pytest.raises(mcprice.McpriceError, match="paths: .*antithetic.* even number"):
+        mcprice.price(market(), book(paths=2001), methods=["antithetic"], backend="cpu")
+    r = mcprice.price(market(), book(paths=2002), methods=["antithetic"], backend="cpu")
+    assert r.paths == 2002
