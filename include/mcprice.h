@@ -385,7 +385,8 @@ typedef enum mcp_monitoring {
 } mcp_monitoring;
 
 /* Variance reduction and sampling, combined as flags:
- *   MCP_ANTITHETIC       paths in pairs (z, -z), one sample the pair's mean;
+ *   MCP_ANTITHETIC       paths in pairs (z, -z), one sample the pair's mean
+ *                        (an odd number of paths is MCP_ERR_INPUT when pricing);
  *   MCP_CONTROL_VARIATE  the price regressed on a control of known mean (the
  *                        geometric Asian for arithmetic Asians under
  *                        Black-Scholes, the average of the fixings under the
@@ -424,7 +425,8 @@ typedef struct mcp_trade {
   double cash;                /* cash-or-nothing amount */
   mcp_barrier_kind barrier_kind;
   double barrier, rebate;     /* rebate paid at maturity when knocked out / never knocked in;
-                                 moving window: up- or down-and-out, barrier 0 for none */
+                                 moving window: up- or down-and-out, barrier 0 for none
+                                 (then the default kind and no rebate: MCP_ERR_INPUT) */
   mcp_monitoring monitoring;  /* bridge monitoring needs no fixings */
   int methods;                /* MCP_METHODS_DEFAULT or MCP_ANTITHETIC | ... */
   mcp_engine engine;          /* MCP_ENGINE_DEFAULT, MCP_ENGINE_MC or MCP_ENGINE_PDE */
@@ -461,7 +463,8 @@ typedef struct mcp_trade {
   double coupon_barrier;         /* default HUGE_VAL: coupons only when called */
   int memory;                    /* nonzero: coupons not paid stay due */
   double knock_in;               /* the level below which the put is knocked in; 0: none
-                                    (with one, strike > 0: 1 is the initial fixing) */
+                                    (with one, strike > 0: 1 is the initial fixing; without,
+                                    strike 0 or 1 and discrete monitoring) */
 } mcp_trade;
 #define MCP_DEFAULT_EXERCISES 100
 
@@ -660,7 +663,11 @@ mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *opti
 
 /* ---- pricing and results ----------------------------------------------- */
 /* Prices every trade of the portfolio in the market. On failure *results is
- * NULL and mcp_context_last_error(ctx) says why. */
+ * NULL and mcp_context_last_error(ctx) says why.  A price, standard error or
+ * Greek (mcp_price_greeks), of a trade, the book or a scenario point, that
+ * is not a finite number or whose sums of squares overflow double (values
+ * beyond about 1e154) is MCP_ERR_INPUT naming the trade (the book's: its
+ * largest position). */
 mcp_status mcp_price(mcp_context *ctx, const mcp_market *market,
                      const mcp_portfolio *portfolio, mcp_results **results);
 

@@ -502,12 +502,67 @@ static void test_price_errors(void **state)
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 
+  /* sums of squares that overflow (values of 1e154, or positions of 1e160)
+   * gave a standard error of 0 and a false "constant" warning; Greeks that
+   * overflow (the gamma of a spot of 1e-300) gave NaN; and so may a scenario
+   * point: all errors naming the trade (issue 31) */
+  mcp_greeks *g = NULL;
+  mcp_scenarios *sc = NULL;
+  const double far[1] = {1e155};
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "X", 100, 0.02, 0.0, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "SQ", 1e154, 0.02, 0.0, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "TINY", 1e-300, 0.02, 0.0, 0.2), MCP_OK);
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_add(g, MCP_GREEK_GAMMA), MCP_OK);
+  assert_int_equal(mcp_scenarios_create(&sc), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(sc, MCP_SHIFT_SPOT, MCP_SHIFT_ABSOLUTE, 1, far), MCP_OK);
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 1000), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "sq", "SQ", MCP_CALL, 1e154, 1, 1), MCP_OK);
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "trade 'sq': its price", mcp_price(ctx, m, p, &r));
+  assert_non_null(strstr(mcp_context_last_error(ctx), "overflow double"));
+  mcp_portfolio_destroy(p);
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 1000), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "c", "X", MCP_CALL, 100, 1, 1), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "q", "X", MCP_CALL, 100, 1, 1e160), MCP_OK);
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "the book's value", mcp_price(ctx, m, p, &r));
+  assert_non_null(strstr(mcp_context_last_error(ctx), "trade 'q', quantity 1e+160"));
+  mcp_portfolio_destroy(p);
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 1000), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "tiny", "TINY", MCP_CALL, 1e-300, 1, 1), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK); /* the price itself is fine */
+  mcp_results_destroy(r);
+  r = JUNK_RESULTS;
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "trade 'tiny': its gamma",
+                mcp_price_greeks(ctx, m, p, g, &r));
+  assert_null(r);
+  mcp_portfolio_destroy(p);
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 1000), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "c", "X", MCP_CALL, 100, 1, 1), MCP_OK);
+  mcp_scenario_results *sr = NULL;
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "trade 'c': its price",
+                mcp_price_scenarios(ctx, m, p, sc, &sr));
+  assert_null(sr);
+  mcp_portfolio_destroy(p);
+  mcp_scenarios_destroy(sc);
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+
   /* too few paths for a standard error: 2 paths are one antithetic sample,
    * and a control variate's beta takes one more sample (issue 17) */
   small_book(&m, &p);
   assert_int_equal(mcp_portfolio_set_paths(p, 2), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
   CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "at least 4 paths", mcp_price(ctx, m, p, &r));
+  /* an odd count would simulate one path more than it reports (issue 31) */
+  assert_int_equal(mcp_portfolio_set_paths(p, 2001), MCP_OK);
+  CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "paths: trade 'c' (antithetic) needs an even number",
+                mcp_price(ctx, m, p, &r));
+  assert_int_equal(mcp_portfolio_set_paths(p, 2), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_CONTROL_VARIATE), MCP_OK);
   CONTEXT_FAILS(ctx, MCP_ERR_INPUT, "at least 3 paths", mcp_price(ctx, m, p, &r));
   assert_non_null(strstr(mcp_context_last_error(ctx), "trade 'c' (control variate)"));

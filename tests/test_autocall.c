@@ -455,6 +455,13 @@ static void bad_terms(void **state)
   x.knock_in = 0.7;
   x.strike = 0;
   expect_refused(&x, "strike: expected the knocked-in put's strike > 0");
+  /* the knock-in's monitoring and strike without a knock-in: refused, not dropped */
+  x = t;
+  x.monitoring = MCP_MONITOR_BRIDGE;
+  expect_refused(&x, "knock_in: expected a level > 0 with monitoring bridge");
+  x = t;
+  x.strike = 0.9;
+  expect_refused(&x, "knock_in: expected a level > 0 with strike 0.9");
   x = t;
   x.monitoring = MCP_MONITOR_BGK;
   expect_refused(&x, "monitoring: expected discrete");

@@ -59,6 +59,13 @@ check "an option given twice exits 2" 'status 2 && err_has "--paths: given twice
 run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods antithetic
 check "--paths 2, antithetic: too few for a standard error, a usage error naming the option" \
   'status 2 && err_has "^mcprice: --paths 2: trade .*needs at least 4 paths"'
+run price --market "$MARKET" --portfolio "$BOOK" --paths 2001 --methods antithetic
+check "--paths 2001, antithetic: odd, a usage error naming the option, not 2002 paths run" \
+  'status 2 && err_has "^mcprice: --paths 2001: trade .*(antithetic) needs an even number"'
+sed 's/"paths": 20000/"paths": 20001/' "$METHODS" >"$TMP/odd_antithetic.json"
+run price --market "$MARKET" --portfolio "$TMP/odd_antithetic.json"
+check "run.paths 20001 with run.methods antithetic: exit 1 naming paths and the trade" \
+  'status 1 && err_has "paths: trade .*(antithetic) needs an even number of paths.*20001"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods control-variate
 check "--paths 2 with control variates: too few for a standard error, exit 2" \
   'status 2 && err_has "^mcprice: --paths 2: .*(control variate) needs at least 3 paths"'
@@ -423,6 +430,27 @@ run price --market "$MARKET" --portfolio "$TMP/warn.json" --format json
 check "--format json lists each trade's warnings" '
   status 0 && out_has "\"id\": \"far\".*\"warnings\": \[\"constant\"\]" &&
   out_has "\"warnings\": \[\]"'
+
+# Values that overflow double: Greeks (the gamma of a spot of 1e-300),
+# sums of squares (a spot of 1e154: a standard error of 0 and a false
+# "constant" warning before), a book of positions of 1e160: exit 1, naming
+# the trade (issue 31)
+cat >"$TMP/overflow_market.json" <<'EOF'
+{"rate": 0.03, "underlyings": [{"name": "TINY", "spot": 1e-300, "volatility": 0.2},
+  {"name": "SQ", "spot": 1e154, "volatility": 0.2}, {"name": "N", "spot": 100, "volatility": 0.2}]}
+EOF
+for case in "TINY 1e-300 1 gamma trade 'T': its gamma" "SQ 1e154 1 delta trade 'T': its price" \
+            "N 100 1e160 delta trade 'T', quantity 1e+160"; do
+  set -- $case
+  printf '{"run": {"paths": 2000}, "trades": [{"id": "T", "product": "european", "type": "call", "underlying": "%s", "strike": %s, "maturity": 1, "quantity": %s}]}\n' \
+    "$1" "$2" "$3" >"$TMP/overflow.json"
+  what="$1 $2 x $3 with $4"
+  shift 4
+  want="$*"
+  run price --market "$TMP/overflow_market.json" --portfolio "$TMP/overflow.json" --greeks delta,gamma
+  check "$what: values that overflow double exit 1 naming the trade" \
+    'status 1 && grep -qF "$want" "$TMP/err" && err_has "overflow double"'
+done
 
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"

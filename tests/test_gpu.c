@@ -438,7 +438,7 @@ static void gpu_models_match_cpu(void **state)
   for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
     for (int scheme = 0; scheme < 2; scheme++) {
       int mixed = methods[k] == -2;
-      mcp_portfolio *p = models_book(50001, mixed ? 0 : methods[k], mixed);
+      mcp_portfolio *p = models_book(50002, mixed ? 0 : methods[k], mixed);
       assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
       mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
       mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
@@ -999,7 +999,7 @@ static void gpu_arrays_match_cpu(void **state)
   mcp_market *m = array_market();
   for (int big = 0; big < 2; big++)
     for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
-      mcp_portfolio *p = array_book(20001, big, methods[k]);
+      mcp_portfolio *p = array_book(20002, big, methods[k]);
       mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
       mcp_results *g = price_placed(p, MCP_PLACEMENT_AUTO, 128, m);
       double worst = largest_difference(g, c, 1e-9);
@@ -1162,8 +1162,8 @@ static void gpu_greeks_match_cpu(void **state)
   for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
     for (int bump = 0; bump < 2; bump++)
       for (int arrays = 0; arrays < 2; arrays++) {
-        mcp_portfolio *p = arrays ? array_book(20001, 0, methods[k])
-                                  : models_book(20001, methods[k], 0);
+        mcp_portfolio *p = arrays ? array_book(20002, 0, methods[k])
+                                  : models_book(20002, methods[k], 0);
         mcp_results *g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, bump);
         mcp_results *c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, bump);
         double worst = compare_greeks(g, c, 0.05);
@@ -1181,7 +1181,7 @@ static void gpu_greeks_match_cpu(void **state)
 static void gpu_greeks_invariant(void **state)
 {
   mcp_market *m = array_market();
-  mcp_portfolio *p = models_book(30011, MCP_ANTITHETIC, 1);
+  mcp_portfolio *p = models_book(30010, MCP_ANTITHETIC, 1);
   mcp_results *ref = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0);
   mcp_results *r = price_greeks(MCP_BACKEND_CUDA, 64, 4096, m, p, 0);
   compare_greeks(ref, r, -1);
@@ -1253,17 +1253,17 @@ static void fused_equals_stored(void **state)
   mcp_market_destroy(m);
   m = models_market();
   for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
-    p = models_book(20011, methods[k], 0);
+    p = models_book(20012, methods[k], 0);
     expect_fused_equals_stored(m, p, 0, "models book");
     mcp_portfolio_destroy(p);
   }
-  p = models_book(20011, 0, 1);
+  p = models_book(20012, 0, 1);
   expect_fused_equals_stored(m, p, 0, "models book, methods per trade");
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   m = array_market();
   for (int big = 0; big < 2; big++) {
-    p = array_book(20011, big, MCP_ANTITHETIC);
+    p = array_book(20012, big, MCP_ANTITHETIC);
     for (int q = MCP_PLACEMENT_AUTO; q <= MCP_PLACEMENT_SHARED; q++) {
       if (big && q == MCP_PLACEMENT_REGISTERS) /* too large for the registers */
         continue;
@@ -1272,7 +1272,7 @@ static void fused_equals_stored(void **state)
     }
     mcp_portfolio_destroy(p);
   }
-  p = models_book(20011, MCP_ANTITHETIC | MCP_CONTROL_VARIATE, 1);
+  p = models_book(20012, MCP_ANTITHETIC | MCP_CONTROL_VARIATE, 1);
   expect_fused_equals_stored(m, p, 1, "Greeks of the models book");
   mcp_portfolio_destroy(p);
   p = array_book(20011, 0, 0);
@@ -1287,7 +1287,7 @@ static void fused_equals_stored(void **state)
 static void context_reuse_identical(void **state)
 {
   mcp_market *m = array_market();
-  mcp_portfolio *books[4] = {models_book(20011, 7, 1), book(30011), array_book(10007, 1, 0),
+  mcp_portfolio *books[4] = {models_book(20012, 7, 1), book(30011), array_book(10007, 1, 0),
                              models_book(5003, MCP_QMC, 0)};
   assert_int_equal(mcp_portfolio_set_normals(books[2], MCP_NORMALS_STORED), MCP_OK);
   assert_int_equal(mcp_portfolio_set_precision(books[1], MCP_FLOAT), MCP_OK);
@@ -1315,7 +1315,7 @@ static void gpu_scenarios_equal_separate_runs(void **state)
 {
   static const double spot[2] = {-0.02, 0.03}, vol[2] = {0, 0.01};
   mcp_market *m = models_market();
-  mcp_portfolio *p = models_book(20001, 7, 1);
+  mcp_portfolio *p = models_book(20002, 7, 1);
   mcp_context *ctx;
   mcp_scenarios *s;
   mcp_scenario_results *r = NULL;

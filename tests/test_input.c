@@ -610,6 +610,19 @@ static const bad_case bad_cases[] = {
      ":3:5: trades[0]: missing field 'window' (expected an integer from 1 to 62)"},
     {"bad_window_barrier_kind.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: trade 'W1': barrier kind: expected up-and-out or down-and-out for a moving window"},
+    /* a moving window's barrier kind or rebate, an autocallable's strike or
+     * monitoring, mean nothing alone: refused, not dropped */
+    {"bad_window_kind_alone.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'barrier' (expected a finite number > 0)"},
+    {"bad_window_rebate_alone.json", 0, MCP_ERR_INPUT,
+     ":3:5: trades[0]: missing field 'barrier_kind' (expected one of up-and-out, up-and-in, "
+     "down-and-out, down-and-in)"},
+    {"bad_autocall_strike_alone.json", 0, MCP_ERR_INPUT,
+     ":4:59: trades[0].strike: expected none without a knock_in > 0 (it is the knock-in's), "
+     "got 0.9"},
+    {"bad_autocall_monitoring_alone.json", 0, MCP_ERR_INPUT,
+     ":4:63: trades[0].monitoring: expected none without a knock_in > 0 (it is the "
+     "knock-in's), got \"bridge\""},
     {"bad_himalaya_fixings.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: trade 'H1': fixings: expected 3, one for each asset, got 2"},
     {"bad_pde_points.json", 0, MCP_ERR_INPUT,

@@ -7,7 +7,8 @@
  *      is the one-asset trade's;
  *   2. each asset alone (a basket of weights 1 and 0) against the one-asset
  *      Heston closed form, with the variances and spots correlated across;
- *   3. products that keep arrays (a worst-of autocallable) on such assets;
+ *   3. products that keep arrays (a worst-of autocallable) on such assets,
+ *      and that note in the Black-Scholes limit against Black-Scholes assets;
  *   4. what is refused: mixed models, early exercise, a correlation matrix
  *      of the Brownian motions that is not positive definite.
  * Statistical checks use fixed seeds. */
@@ -184,6 +185,66 @@ static void autocallable_on_heston_assets(void **state)
   mcp_market_destroy(m);
 }
 
+/* With a vanishing vol-of-vol and v0 = theta, a worst-of autocallable on
+ * two Heston assets (coupons with memory, a knock-in put) is the same note
+ * on two Black-Scholes assets of volatility sqrt(theta), spots correlated
+ * alike: its price and each redemption probability, within the standard
+ * errors of the two independent runs. */
+static void autocallable_black_scholes_limit(void **state)
+{
+  const heston h1 = {100, 0.03, 0.01, 0.04, 1.5, 0.04, 1e-4, -0.7};
+  const heston h2 = {60, 0.03, 0.02, 0.09, 2.0, 0.09, 1e-4, 0.5};
+  const char *const names[2] = {"H1", "H2"};
+  const double c[4] = {1, 0.6, 0.6, 1}, fix[4] = {0.25, 0.5, 0.75, 1}, s0[2] = {100, 60};
+  mcp_market *hm = pair_market(h1, h2, 2, names, c), *bm = new_market();
+  add_underlying(bm, "H1", (bs_params){h1.spot, h1.rate, h1.dividend, sqrt(h1.theta)});
+  add_underlying(bm, "H2", (bs_params){h2.spot, h2.rate, h2.dividend, sqrt(h2.theta)});
+  correlate(bm, 2, names, c);
+  mcp_trade t = on_assets("note", MCP_PRODUCT_AUTOCALLABLE, MCP_CALL, 1.0, 1, names);
+  t.nfixings = 4;
+  t.fixings = fix;
+  t.initial_fixings = s0;
+  t.notional = 100;
+  t.autocall_level = 1.0;
+  t.coupon = 0.03;
+  t.coupon_barrier = 0.8;
+  t.memory = 1;
+  t.knock_in = 0.7;
+  mcp_results *r[2];
+  for (int k = 0; k < 2; k++) {
+    mcp_portfolio *p = new_portfolio(200000, 17 + k);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+    add_trade(p, &t);
+    r[k] = price(*state, k ? bm : hm, p);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_estimate e[2];
+  for (size_t d = 0;; d++) {
+    double time;
+    int more = 1;
+    for (int k = 0; k < 2; k++) /* d == 4: the price, else date d's redemption */
+      if (d == 4)
+        e[k] = estimate(r[k], "note");
+      else
+        more = mcp_results_redemption(r[k], 0, d, &time, &e[k]) == MCP_OK;
+    if (!more)
+      break;
+    double se = hypot(e[0].std_error, e[1].std_error);
+    print_message("  %s %zu: Heston %.6f +- %.1e  Black-Scholes %.6f +- %.1e\n",
+                  d == 4 ? "price" : "date", d, e[0].price, e[0].std_error, e[1].price,
+                  e[1].std_error);
+    if (!(se > 0 && fabs(e[0].price - e[1].price) <= NSE * se))
+      fail_msg("%s %zu: Heston %.8f and Black-Scholes %.8f differ by more than %g se (%.3e)",
+               d == 4 ? "price" : "date", d, e[0].price, e[1].price, NSE, se);
+    if (d == 4)
+      break;
+  }
+  mcp_results_destroy(r[0]);
+  mcp_results_destroy(r[1]);
+  mcp_market_destroy(hm);
+  mcp_market_destroy(bm);
+}
+
 /* The vega of each asset: a basket of weights (1, 0) has the first asset's
  * vega alone, which is that of the same call on the first asset priced by
  * itself (other normals: within the standard errors), and none of the
@@ -281,6 +342,7 @@ int main(void)
       cmocka_unit_test(marginals_are_heston),
       cmocka_unit_test(vega_of_each_asset),
       cmocka_unit_test(autocallable_on_heston_assets),
+      cmocka_unit_test(autocallable_black_scholes_limit),
       cmocka_unit_test(refused),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

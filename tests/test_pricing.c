@@ -528,7 +528,7 @@ static void test_cpu_groups(void **state)
   for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
     if (methods[k] == MCP_QMC && !HAVE_QMC)
       continue;
-    mcp_portfolio *p = new_portfolio(3001, 11 + k);
+    mcp_portfolio *p = new_portfolio(3002, 11 + k); /* even: antithetic samples are pairs */
     assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
     assert_int_equal(mcp_portfolio_set_methods(p, methods[k]), MCP_OK);
     add_european(p, "e", "A", MCP_CALL, 100, 0.25, 1);

@@ -827,6 +827,13 @@ static void bad_inputs(void **state)
   w.barrier = 120;
   w.rebate = -1;
   assert_refused(p, &w, MCP_ERR_INPUT, "rebate");
+  /* a kind or a rebate without a barrier would be dropped: refused */
+  w = window("win_kind_alone", "ACME", MCP_CALL, 100, 4, fix, 1.0, 2);
+  w.barrier_kind = MCP_DOWN_AND_OUT;
+  assert_refused(p, &w, MCP_ERR_INPUT, "barrier: expected a level > 0 with a barrier kind");
+  w = window("win_rebate_alone", "ACME", MCP_CALL, 100, 4, fix, 1.0, 2);
+  w.rebate = 1;
+  assert_refused(p, &w, MCP_ERR_INPUT, "barrier: expected a level > 0 with a rebate");
   w = window("win_cv", "ACME", MCP_CALL, 100, 4, fix, 1.0, 2);
   w.methods = MCP_CONTROL_VARIATE;
   assert_refused(p, &w, MCP_ERR_INPUT, "methods");
@@ -937,7 +944,7 @@ static void antithetic_cliquet(void **state)
   t.global_floor = 0;
   mcp_estimate e[2];
   for (int anti = 0; anti < 2; anti++) {
-    mcp_portfolio *p = new_portfolio(20001, 47); /* odd: the last pair is whole */
+    mcp_portfolio *p = new_portfolio(20002, 47); /* even: antithetic samples are pairs */
     t.methods = anti ? MCP_ANTITHETIC : MCP_METHODS_DEFAULT;
     add_trade(p, &t);
     mcp_results *res = price(*state, m, p);

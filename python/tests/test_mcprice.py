@@ -188,3 +188,27 @@ def test_dataframe():
     df = r.to_dataframe()
     assert isinstance(df, pd.DataFrame) and list(df.index) == ["C", "P"]
     assert df.loc["C", "price"] == r["C"].price and "delta" in df.columns
+
+
+def test_terms_that_mean_nothing_alone_are_refused():
+    # a moving window's barrier kind or rebate without a barrier, an
+    # autocallable's strike without a knock-in: refused, not dropped
+    fix = {"first": 0.25, "last": 1, "count": 4}
+    window = {"id": "W", "product": "moving-window", "type": "call", "underlying": "ACME",
+              "strike": 100, "window": 2, "fixings": fix}
+    note = {"id": "N", "product": "autocallable", "underlying": "ACME", "initial_fixings": 100,
+            "fixings": fix, "autocall_level": 1}
+    for trade, field in ((dict(window, barrier_kind="down-and-out"), "'barrier'"),
+                         (dict(window, rebate=1), "'barrier_kind'"),
+                         (dict(note, strike=0.9), "strike"),
+                         (dict(note, monitoring="bridge"), "monitoring")):
+        with pytest.raises(mcprice.McpriceError, match=field):
+            mcprice.price(market(), {"run": {"paths": 100}, "trades": [trade]}, backend="cpu")
+
+
+def test_antithetic_paths_must_be_even():
+    # 2001 antithetic paths ran 2002 and reported 2001: refused
+    with pytest.raises(mcprice.McpriceError, match="paths: .*antithetic.* even number"):
+        mcprice.price(market(), book(paths=2001), methods=["antithetic"], backend="cpu")
+    r = mcprice.price(market(), book(paths=2002), methods=["antithetic"], backend="cpu")
+    assert r.paths == 2002

@@ -114,7 +114,12 @@ void mcpi_estimate(const mcpi_accum *a, mcp_estimate *e)
   double n = (double)a->n;
   double mean = a->sum / n;
   double var = n > 1 ? (a->sumsq - a->sum * mean) / (n - 1) : 0.0;
-  double se = var > 0 ? sqrt(var / n) : 0.0;
+  /* Sums that overflow double (values beyond 1e154 square to infinity) give
+   * no standard error, not 0: NaN, which the run refuses (reval.c), rather
+   * than a false zero that would read as a constant payoff. */
+  double se = !isfinite(a->sum) || !isfinite(a->sumsq) || isnan(var) ? NAN
+              : var > 0                                              ? sqrt(var / n)
+                                                                     : 0.0;
   e->price = mean;
   e->std_error = se;
   e->ci_low = mean - MCPI_Z95 * se;

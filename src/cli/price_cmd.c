@@ -15,8 +15,8 @@
 const char cli_price_options_help[] =
     "      --market FILE      market file (JSON): rate and underlyings; required\n"
     "      --portfolio FILE   portfolio file (JSON): trades and run settings; required\n"
-    "      --paths N          number of Monte Carlo paths, 2 to 2^40\n"
-    "                         (overrides the portfolio's run.paths)\n"
+    "      --paths N          number of Monte Carlo paths, 2 to 2^40, even with\n"
+    "                         antithetic trades (overrides the portfolio's run.paths)\n"
     "      --seed S           random seed, 0 to 2^63-1 (overrides run.seed)\n"
     "      --backend NAME     auto, cpu or cuda (overrides run.backend; default auto:\n"
     "                         the GPU when one is present, else the CPU)\n"

@@ -309,24 +309,50 @@ static mcp_status pass_pde(mcp_context *ctx, const mcpi_slicing *sl, const mcpi_
   return st;
 }
 
+static int estimate_finite(const mcp_estimate *e)
+{
+  return isfinite(e->price) && isfinite(e->std_error);
+}
+
 /* A result that is not a finite number (inputs that overflow double, such as
- * a spot or a quantity of 1e308) is an error naming the trade, or the book,
- * never a number in a report. */
+ * a spot or a quantity of 1e308, or whose squares do, 1e160; a spot of
+ * 1e-300 whose gamma does) is an error naming the trade, or the book, never
+ * a number in a report: its price, its standard error (NaN where the sums of
+ * squares overflow, stats.c) and, once collected, each of its Greeks. */
 static mcp_status check_finite(const mcp_results *r, char *err)
 {
   for (size_t i = 0; i <= r->n; i++) {
     const mcp_estimate *e = i < r->n ? &r->est[i] : &r->total;
-    if (isfinite(e->price) && isfinite(e->std_error))
+    const char *what = "price";
+    for (size_t k = 0; estimate_finite(e) && r->sens && k < r->sens[i].n; k++) {
+      e = &r->sens[i].s[k].value;
+      what = r->sens[i].s[k].name;
+    }
+    if (estimate_finite(e))
       continue;
     if (i < r->n)
       return mcpi_fail(err, MCP_ERR_INPUT,
-                       "trade '%s': its price (%g +- %g) is not a finite number: its inputs "
-                       "overflow double precision",
-                       r->id[i], e->price, e->std_error);
+                       "trade '%s': its %s (%g +- %g) is not a finite number: its values "
+                       "overflow double precision (a spot, strike, notional or quantity too "
+                       "large, or a spot too small)",
+                       r->id[i], what, e->price, e->std_error);
+    /* the book's per-path sums of quantity x value overflow: name the largest
+     * position, the likeliest cause (a quantity of 1e160) */
+    size_t big = 0;
+    double most = -1;
+    for (size_t t = 0; t < r->n; t++) {
+      double x = fabs(r->quantity[t]) * (fabs(r->est[t].price) + r->est[t].std_error);
+      if (!(x <= most)) {
+        big = t;
+        most = x;
+      }
+    }
     return mcpi_fail(err, MCP_ERR_INPUT,
-                     "the book's value (%g +- %g) is not a finite number: the quantities "
-                     "times the prices overflow double precision",
-                     e->price, e->std_error);
+                     "the book's %s (%g +- %g) is not a finite number: the quantities times "
+                     "the trades' values overflow double precision (the largest position: "
+                     "trade '%s', quantity %g)",
+                     strcmp(what, "price") ? what : "value", e->price, e->std_error,
+                     r->n ? r->id[big] : "", r->n ? r->quantity[big] : 0.0);
   }
   return MCP_OK;
 }
@@ -510,6 +536,8 @@ mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
   if (st == MCP_OK && !slice && req && !npoints &&
       (st = collect_greeks(market, portfolio, plan, acc, pde, su->dg, greeks, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for the Greeks");
+  else if (st == MCP_OK && !slice && req && !npoints)
+    st = check_finite(r, ctx->err); /* now the Greeks too */
   for (size_t k = 0; st == MCP_OK && !slice && k < npoints; k++) {
     if (!(points[k] = mcpi_results_alloc(portfolio->n))) {
       st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");

@@ -256,6 +256,14 @@ static mcp_status check_autocall_terms(mcp_portfolio *p, const mcp_trade *t)
   if (t->monitoring == MCP_MONITOR_BRIDGE && t->nassets > 1)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': monitoring: bridge watches one underlying; expected "
                "discrete for a worst-of on %zu assets", id, t->nassets);
+  /* The monitoring and the strike are the knock-in's: without one they would
+   * be dropped silently (the default strike is 1, or 0 from mcp_trade_init). */
+  if (t->knock_in == 0 && t->monitoring != MCP_MONITOR_DISCRETE)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knock_in: expected a level > 0 with monitoring "
+               "bridge (it watches the knock-in), got none (0)", id);
+  if (t->knock_in == 0 && t->strike != 0 && t->strike != 1)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knock_in: expected a level > 0 with strike %g "
+               "(the knocked-in put's), got none (0)", id, t->strike);
   return MCP_OK;
 }
 
@@ -303,6 +311,11 @@ static mcp_status check_private_terms(mcp_portfolio *p, const mcp_trade *t)
       if ((why = mcpi_check_spot(t->barrier)))
         TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier: expected %s, or 0 for none, got %g",
                    id, why, t->barrier);
+    } else if (t->barrier_kind != MCP_UP_AND_OUT || t->rebate != 0) {
+      /* Without a barrier these terms would be dropped silently (the trade then
+       * prices as if it had none), as a barrier without its kind is refused. */
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier: expected a level > 0 with %s, got "
+                 "none (0)", id, t->rebate != 0 ? "a rebate" : "a barrier kind");
     }
     if (!isfinite(t->rebate) || t->rebate < 0)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': rebate: expected a finite amount >= 0, got %g",

@@ -259,6 +259,13 @@ static mcp_status read_autocall_terms(const mcpi_json_doc *d, const mcpi_json_pa
       (st = mcpi_json_number(d, path, t, "knock_in", MCPI_OPTIONAL, check_level0,
                              &tr->knock_in)))
     return st;
+  /* The strike and the monitoring are the knock-in put's: refused without
+   * one, rather than dropped. */
+  if (tr->knock_in == 0)
+    for (const char *const *k = (const char *const[]){"strike", "monitoring", NULL}; *k; k++)
+      if (json_object_get(t, *k))
+        return mcpi_json_expected(d, &(mcpi_json_path){path, *k, 0},
+                                  "none without a knock_in > 0 (it is the knock-in's)");
   if (memory && !json_is_boolean(memory))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "memory", 0}, "true or false");
   tr->memory = memory && json_is_true(memory);
@@ -619,8 +626,10 @@ static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
                               "discrete or bridge for a lookback");
   if (!((KNOCK >> tr->product) & 1u))
     return MCP_OK;
-  /* a moving window's barrier is optional */
-  int need = tr->product == MCP_PRODUCT_BARRIER || json_object_get(t, "barrier");
+  /* A moving window's barrier is optional, but its kind and rebate mean
+   * nothing without it: any of the three needs the other two. */
+  int need = tr->product == MCP_PRODUCT_BARRIER || json_object_get(t, "barrier") ||
+             json_object_get(t, "barrier_kind") || json_object_get(t, "rebate");
   if ((st = mcpi_json_enum(d, path, t, "barrier_kind", need, barrier_kinds,
                            &tr->barrier_kind)) ||
       (st = mcpi_json_number(d, path, t, "barrier", need, mcpi_check_spot, &tr->barrier)) ||

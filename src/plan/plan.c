@@ -1074,7 +1074,13 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
         ctl = t;
     int control = ctl < j->ntrades;
     unsigned per = j->antithetic ? 2 : 1, need = control ? 3 : 2;
-    if (j->qmc && samples < 2)
+    if (j->antithetic && plan->paths % 2)
+      /* the last pair would be half reported, or its extra path unreported */
+      st = mcpi_fail(err, MCP_ERR_INPUT,
+                     "paths: trade '%s' (antithetic) needs an even number of paths, each "
+                     "sample a pair, got %llu",
+                     p->t[j->trade[0]].id, (unsigned long long)plan->paths);
+    else if (j->qmc && samples < 2)
       st = mcpi_fail(err, MCP_ERR_INPUT,
                      "paths: QMC with %u scramblings needs at least %u paths%s, got %llu",
                      plan->scramblings, 2 * plan->scramblings * per,

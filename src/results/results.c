@@ -53,7 +53,7 @@ void mcp_results_destroy(mcp_results *r)
 
 static void set_value(mcp_estimate *e, double mean, double var)
 {
-  double se = sqrt(var > 0 ? var : 0);
+  double se = isnan(var) ? var : sqrt(var > 0 ? var : 0); /* NaN: overflowed (stats.c) */
   *e = (mcp_estimate){mean, se, mean - MCPI_Z95 * se, mean + MCPI_Z95 * se};
 }
 
