@@ -797,12 +797,13 @@ static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra)
 
 /* Every grid on the GPU equals the CPU's, and every stencil implementation
  * and coarsening gives the same bits; B pays cash dividends (the grids'
- * jumps). */
+ * jumps), C one that its spot may not cover (an absorbed spot's values). */
 static void pde_check(int points, mcp_pde_scheme scheme, int extra)
 {
   mcp_market *m = market();
-  const double dt[2] = {0.3, 0.9}, da[2] = {1, 1.5};
+  const double dt[2] = {0.3, 0.9}, da[2] = {1, 1.5}, ct[1] = {0.5}, ca[1] = {1000};
   assert_int_equal(mcp_market_set_cash_dividends(m, "B", 2, dt, da), MCP_OK);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "C", 1, ct, ca), MCP_OK);
   mcp_portfolio *p = pde_book(points, scheme, extra);
   mcp_results *cpu = price(MCP_BACKEND_CPU, 128, 0, m, p), *first = NULL;
   static const int coarsening[4] = {1, 2, 4, 8};
@@ -842,7 +843,7 @@ static void gpu_pde_matches_cpu(void **state)
   for (int points = 3; points <= 5; points += 2)
     for (int scheme = 0; scheme < 2; scheme++)
       pde_check(points, (mcp_pde_scheme)scheme, 0);
-  /* enough grids that a warp solves several */
+  /* more grids (a warp each) than the device holds at once */
   pde_check(3, MCP_PDE_CRANK_NICOLSON, 9000);
 }
 
