@@ -1,5 +1,7 @@
 // path_kernel.cu: choosing, sizing and launching the path kernels
 // (path_kernel.cuh) by precision, strategy, distance and asset count.
+#include <pthread.h>
+#include <stdint.h>
 #include "kernels/launch.h"
 #include "models/prefetch.h"
 
@@ -78,17 +80,53 @@ extern "C" size_t mcpi_path_smem_bytes(const mcpi_kernel_options *o, int arr_len
                                              o->block);
 }
 
+static cudaError_t attributes(const void *k, cudaFuncAttributes *attr);
+
 extern "C" cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi,
                                                   int arr_len, struct cudaFuncAttributes *attr)
 {
-  return cudaFuncGetAttributes(attr, kernel_for(o, multi, arr_len, 0));
+  return attributes(kernel_for(o, multi, arr_len, 0), attr);
+}
+
+// Kernel k's compiled attributes, asked of the runtime once (20 us a query,
+// a job's launch a few): a table by kernel, filled under a lock, as the
+// threads of several contexts read it.
+static cudaError_t attributes(const void *k, cudaFuncAttributes *attr)
+{
+  enum { SLOTS = 1024 };
+  static struct {
+    const void *k;
+    cudaFuncAttributes attr;
+  } seen[SLOTS];
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  size_t h = ((uintptr_t)k >> 4) % SLOTS;
+  pthread_mutex_lock(&lock);
+  for (size_t i = 0; i < SLOTS; i++) {
+    size_t s = (h + i) % SLOTS;
+    if (seen[s].k == k) {
+      *attr = seen[s].attr;
+      pthread_mutex_unlock(&lock);
+      return cudaSuccess;
+    }
+    if (!seen[s].k) {
+      cudaError_t e = cudaFuncGetAttributes(attr, k);
+      if (e == cudaSuccess) {
+        seen[s].k = k;
+        seen[s].attr = *attr;
+      }
+      pthread_mutex_unlock(&lock);
+      return e;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return cudaFuncGetAttributes(attr, k);
 }
 
 // Blocks of kernel k in a wave (mcpi_path_grid).
 static cudaError_t wave(mcpi_kernel_options *o, const void *k, int arr_len, int *grid)
 {
   cudaFuncAttributes attr;
-  cudaError_t e = cudaFuncGetAttributes(&attr, k);
+  cudaError_t e = attributes(k, &attr);
   if (e != cudaSuccess)
     return e;
   /* the kernel's registers may not allow the block asked for; paths do not

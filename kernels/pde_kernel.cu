@@ -107,6 +107,14 @@ __device__ void solve_blocked(int n, int rev, const double *fac, int ld, double 
   mcpi_back_sweep(n, rev, fac, ld, r, x, fl, i0, i1, lane + 1 < 32 ? xn : 0);
 }
 
+/* Doubles of shared memory a warp stages a grid of row stride ld in (the
+ * values, the right-hand side, the factors, the exercise values), beside
+ * its stencil's slots. */
+__host__ __device__ constexpr size_t staged_doubles(int K, int ld, int american)
+{
+  return (size_t)(2 + MCPI_PDE_FACTOR_ROWS(K) + american) * (size_t)ld;
+}
+
 template <int IMPL, int K, int C>
 __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b)
 {
@@ -114,12 +122,27 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b)
   const int gi = (blockIdx.x * blockDim.x + threadIdx.x) >> 5, lane = threadIdx.x & 31;
   if (gi >= b.ngrids)
     return;
-  double *sm = smem + (threadIdx.x >> 5) * mcpi_smem_slots(K, C);
   const mcpi_pde_grid g = b.grid[gi];
   const size_t row = (size_t)gi * b.ld;
+  double *sm = smem + (threadIdx.x >> 5) * mcpi_smem_slots(K, C);
   double *v = b.v + row, *r = b.w + row;
   double *fac = b.u + (size_t)gi * MCPI_PDE_FACTOR_ROWS(K) * b.ld;
   const double *ex = g.exercise ? b.ex + row : NULL;
+  if (b.staged) { /* a warp a block: the whole march in shared memory, whose
+                     latency the solve's chains wait on rather than L2's */
+    double *fl = smem + (size_t)(2 + MCPI_PDE_FACTOR_ROWS(K)) * b.ld;
+    for (int j = lane; j < b.n; j += 32) {
+      smem[j] = v[j];
+      if (ex)
+        fl[j] = ex[j];
+    }
+    v = smem;
+    r = v + b.ld;
+    fac = r + b.ld;
+    ex = ex ? fl : NULL;
+    sm = smem + staged_doubles(K, b.ld, b.ex != NULL);
+    __syncwarp();
+  }
   const int rev = g.exercise == MCPI_EXERCISE_LOW;
   mcpi_pde_state st = {g.seg, 0.0, 0.0, 0.0};
   int key = -1, blocked = 0;
@@ -178,9 +201,26 @@ extern "C" cudaError_t mcpi_launch_pde(mcpi_pde_view b, int explicit_scheme, int
                                               mcpi_smem_slots(K, coarsening)
                                         : 0;
   int blocks = (b.ngrids + PDE_BLOCK / 32 - 1) / (PDE_BLOCK / 32);
-  if (explicit_scheme)
+  if (explicit_scheme) {
     explicit_table[stencil][K - 1][ci]<<<blocks, PDE_BLOCK, smem, stream>>>(b);
+    return cudaGetLastError();
+  }
+  /* theta: a warp a block with its grid in shared memory where it fits */
+  theta_fn kern = theta_table[stencil][K - 1][ci];
+  size_t staged = (staged_doubles(K, b.ld, b.ex != NULL) + mcpi_smem_slots(K, coarsening)) *
+                  sizeof(double);
+  int dev = 0, most = 0; /* the device's opt-in shared memory a block */
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+    most = 0;
+  b.staged = most > 0 && staged <= (size_t)most &&
+             (staged <= 48 * 1024 ||
+              cudaFuncSetAttribute((const void *)kern, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   most) == cudaSuccess);
+  cudaGetLastError();
+  if (b.staged)
+    kern<<<b.ngrids, 32, staged, stream>>>(b);
   else
-    theta_table[stencil][K - 1][ci]<<<blocks, PDE_BLOCK, smem, stream>>>(b);
+    kern<<<blocks, PDE_BLOCK, smem, stream>>>(b);
   return cudaGetLastError();
 }

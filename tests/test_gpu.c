@@ -575,7 +575,7 @@ static void gpu_constant_steps(void **state)
 static void gpu_models_invariant(void **state)
 {
   mcp_market *m = models_market();
-  mcp_portfolio *p = models_book(40009, 7, 1);
+  mcp_portfolio *p = models_book(40010, 7, 1);
   for (int prec = 0; prec < 2; prec++) {
     assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
     assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_NONE, 4, 0), MCP_OK);

@@ -64,6 +64,7 @@ typedef struct mcpi_pde_view {
   double *u;        /* theta: the band's factors, MCPI_PDE_FACTOR_ROWS(R) ld a grid */
   const double *ex; /* exercise values, ld a grid (NULL when no grid is American) */
   double *out;      /* 2 R + 1 values around the center a grid */
+  int staged;       /* theta: a grid's arrays in shared memory (mcpi_launch_pde) */
 } mcpi_pde_view;
 
 /* What a step carries to the next: the segment, the integrals of the rate

@@ -24,6 +24,10 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #include "models/rng.h"
 
 #define MAX_AUTO_TILE ((size_t)1 << 22)
+/* A job whose whole run needs at most this much device memory takes it as
+ * one tile without asking how much is free (an allocation that fails still
+ * halves the tile). */
+#define SMALL_JOB_BYTES ((size_t)256 << 20)
 /* Streams the revaluation passes of a job's tile run on beside the base's:
  * a tile of few paths fills a small part of the GPU, one launch at a time
  * (the STAC-A2 shape's vegas, bench/RESULTS.md "stac_a2"). */
@@ -322,12 +326,16 @@ static mcp_status size_tiles(gpu_job *g, uint64_t samples, size_t real)
                (mcpi_job_pay_columns(j) + 2) * sizeof(double);
   size_t tile = ctx->tile_paths;
   if (!tile) {
-    size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
-    tile = free_b / 2 / per;
-    if (tile > MAX_AUTO_TILE)
-      tile = MAX_AUTO_TILE;
     uint64_t need = (samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS;
+    tile = MAX_AUTO_TILE;
+    /* the free memory only where the job could want much of it: the query
+       costs 20 us, a small book's job a few more */
+    if ((double)need * (double)per > (double)SMALL_JOB_BYTES) {
+      size_t free_b = 0, total_b = 0;
+      cudaMemGetInfo(&free_b, &total_b);
+      if (free_b / 2 / per < tile)
+        tile = free_b / 2 / per;
+    }
     if (tile > need)
       tile = (size_t)need;
     tile -= tile % MCP_CHUNK_PATHS;
