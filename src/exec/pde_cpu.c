@@ -56,7 +56,7 @@ mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err)
 {
   int R = b->radius, failed = 0;
   size_t taps = 2 * (size_t)R + 1, n = (size_t)b->n;
-#pragma omp parallel reduction(| : failed)
+#pragma omp parallel reduction(| : failed) if (b->ngrids > 1)
   {
     double *buf = malloc((2 + (size_t)MCPI_PDE_FACTOR_ROWS(R)) * n * sizeof *buf);
     failed = !buf;

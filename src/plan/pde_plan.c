@@ -338,7 +338,9 @@ static mcp_status fill_values(mcpi_pde_batch *b, const payoff *pay, char *err)
   if (!b->v0 || (american && !b->ex))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
   int R = b->radius;
-#pragma omp parallel for schedule(dynamic, 64)
+  /* threads only for many grids: a few take microseconds, and waking a
+     team costs more (milliseconds where the host schedules slowly) */
+#pragma omp parallel for schedule(dynamic, 64) if (b->ngrids > 64)
   for (long gl = 0; gl < (long)b->ngrids; gl++) {
     size_t g = (size_t)gl;
     const mcpi_pde_grid *G = &b->grid[g];
