@@ -109,10 +109,24 @@ static void same_paths(void **state)
   const char *names[4] = {"H", "H:variance", "H2", "H2:variance"};
   double c[16] = {1, -0.5, 0.4, -0.1, -0.5, 1, -0.1, 0.3, 0.4, -0.1, 1, 0.3, -0.1, 0.3, 0.3, 1};
   assert_int_equal(mcp_market_set_correlation(m, 4, names, c), MCP_OK);
-  for (int anti = 0; anti < 2; anti++) { /* plain and antithetic sampling */
+  /* steps of unequal lengths (the merged normals' weights differ) */
+  double grid[40];
+  for (int i = 0; i < 40; i++)
+    grid[i] = (i + 1) * 1.45 / 40 * (1 + 0.3 * sin(7.0 * i)) / (1 + 0.3 * sin(7.0 * 39));
+  for (int i = 1; i < 40; i++) /* increasing: a sorted copy */
+    for (int k = i; k > 0 && grid[k] < grid[k - 1]; k--) {
+      double t = grid[k];
+      grid[k] = grid[k - 1];
+      grid[k - 1] = t;
+    }
+  for (int anti = 0; anti < 3; anti++) { /* plain, antithetic, and the uniform grid */
     mcp_portfolio *p = new_portfolio(4000, 7);
     assert_int_equal(mcp_portfolio_set_heston_scheme(p, MCP_HESTON_EULER), MCP_OK);
-    assert_int_equal(mcp_portfolio_set_methods(p, anti ? MCP_ANTITHETIC : 0), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_methods(p, anti == 1 ? MCP_ANTITHETIC : 0), MCP_OK);
+    if (anti < 2) {
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p, 0), MCP_OK);
+      assert_int_equal(mcp_portfolio_set_time_grid(p, 40, grid), MCP_OK);
+    }
     double fix[4] = {0.25, 0.5, 0.75, 1.0};
     add_european(p, "FLAT-C", "FLAT", MCP_CALL, 105, 1.5, 1);
     add_asian(p, "FLAT-A", "FLAT", MCP_ARITHMETIC, MCP_PUT, 100, 4, fix, 1.0, 1);
