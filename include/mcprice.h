@@ -646,8 +646,8 @@ mcp_status mcp_run_options_set_pde(mcp_run_options *options, const mcp_pde_setti
 void mcp_run_options_pde(const mcp_run_options *options, mcp_pde_settings *settings);
 /* The discretisation check (mcp_results_grid_move): 1, the default, on; 0
  * off, which saves its coarse revaluation of the trades of Heston, local
- * volatility and bridge-watched Merton underlyings (about half again their
- * paths' cost; prices do not depend on it). */
+ * volatility and bridge-watched Merton underlyings (on the CPU about 40% of
+ * their paths' cost; prices do not depend on it). */
 mcp_status mcp_run_options_set_grid_check(mcp_run_options *options, int on);
 int mcp_run_options_grid_check(const mcp_run_options *options);
 const char *mcp_run_options_last_error(const mcp_run_options *options);

@@ -12,6 +12,7 @@
 #include "src/exec/backend.h"
 #include "src/plan/variants.h"
 #include "src/plan/grid_check.h"
+#include "src/exec/grid_move.h"
 #include "src/plan/pde.h"
 #include "src/results/results.h"
 #include "src/exec/reval.h"

@@ -6,8 +6,6 @@
 #define MCP_GRID_CHECK_H
 
 #include "src/plan/variants.h"
-#include "src/base/stats.h"
-#include "src/results/results.h"
 
 /* Marks an estimator (mcpi_est.point) as a trade's grid move, fine - coarse. */
 #define MCPI_EST_GRID (-2L)
@@ -20,17 +18,9 @@ int mcpi_job_grid_checked(const mcpi_job *j);
  * MCPI_TAG_HOLD), a pass of it to the job and an estimator a trade of the
  * fine price less the coarse one, after the job's other estimators; jobs
  * with no pair of steps to merge are not checked.  g may be a run's Greeks
- * or scenario points, or empty (then its settings are set). */
+ * or scenario points, or empty (then its settings are set).  Their moves:
+ * src/exec/grid_move.h. */
 mcp_status mcpi_grid_layout(const mcpi_settings *set, mcpi_plan *plan, mcpi_greek_run *g,
                             char *err);
-
-/* Standard errors of the move the check allows beyond the price's standard
- * error (grid_check.c). */
-#define MCPI_GRID_SE 3.0
-
-/* The moves of the run's checked trades into r (its grid and grid_on) from
- * the jobs' accumulated columns, and their warnings; MCP_ERR_NO_MEMORY. */
-mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, mcpi_accum **acc,
-                             mcp_results *r);
 
 #endif
