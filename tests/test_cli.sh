@@ -162,6 +162,26 @@ check "--heston-scheme euler changes the Heston prices" \
   'status 0 && [ -s "$TMP/out" ] && [ -s "$TMP/qe.csv" ] && ! cmp -s "$TMP/out" "$TMP/qe.csv"'
 run price --market "$HESTON" --portfolio "$BOOK" --format csv --heston-scheme qe
 check "--heston-scheme qe is the default" 'status 0 && cmp -s "$TMP/out" "$TMP/qe.csv"'
+run price --market "$HESTON" --portfolio "$BOOK" --format csv --grid-check off
+check "--grid-check off leaves the prices alone" 'status 0 && cmp -s "$TMP/out" "$TMP/qe.csv"'
+run price --market "$HESTON" --portfolio "$BOOK" --format json
+check "the JSON gives the Heston trades their grid move, not the Black-Scholes one" '
+  status 0 && [ "$(grep -c "\"grid_move\": {\"value\": " "$TMP/out")" = 2 ] &&
+  grep "\"id\": \"c1\"" "$TMP/out" | grep -q grid_move &&
+  ! grep "\"id\": \"g" "$TMP/out" | grep -q grid_move'
+run price --market "$HESTON" --portfolio "$BOOK" --format json --grid-check off
+check "--grid-check off: no grid move" 'status 0 && ! out_has grid_move'
+run price --market "$HESTON" --portfolio "$BOOK" --grid-check maybe
+check "--grid-check maybe exits 2 naming on and off" 'status 2 && err_has "expected on or off"'
+sed 's/"seed": 7}/"seed": 7, "grid_check": false}/' "$BOOK" > "$TMP/nocheck.json"
+run price --market "$HESTON" --portfolio "$TMP/nocheck.json" --format json
+check "run.grid_check false: no grid move" 'status 0 && ! out_has grid_move && out_has "\"c1\""'
+run price --market "$HESTON" --portfolio "$TMP/nocheck.json" --format json --grid-check on
+check "--grid-check on overrides run.grid_check" 'status 0 && out_has grid_move'
+sed 's/"seed": 7}/"seed": 7, "grid_check": "no"}/' "$BOOK" > "$TMP/badcheck.json"
+run price --market "$HESTON" --portfolio "$TMP/badcheck.json"
+check "run.grid_check \"no\" is bad input naming true or false" \
+  'status 1 && err_has "grid_check" && err_has "true or false"'
 
 # ---- finite differences -----------------------------------------------------------
 # field 8 of the CSV is the method, field 4 the standard error

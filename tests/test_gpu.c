@@ -617,6 +617,108 @@ static void gpu_models_invariant(void **state)
 }
 
 
+/* The discretisation check (issue 31, src/plan/grid_check.c): the coarse
+ * pass runs the shared path body on the job's normals on both backends, so
+ * every trade's grid move (fine - coarse, path by path) agrees with the CPU's
+ * to rounding relative to its price, the same trades carry one and the same
+ * warnings; on the GPU the moves are the same bits across block and tile
+ * sizes and fused or stored normals (every prefetch strategy), in double and
+ * in float.  The models book has Heston (QE and Euler), local volatility,
+ * Merton watched on the bridge and several Heston assets; the coarse grid
+ * of 12 steps a year makes the Euler moves large. */
+static void assert_same_moves(const mcp_results *a, const mcp_results *b)
+{
+  for (size_t i = 0; i < mcp_results_count(a); i++) {
+    mcp_estimate x, y;
+    mcp_status sa = mcp_results_grid_move(a, i, &x), sb = mcp_results_grid_move(b, i, &y);
+    assert_int_equal(sa, sb);
+    if (sa == MCP_OK && memcmp(&x, &y, sizeof x) != 0)
+      fail_msg("grid move of %s: %.17g +- %.17g vs %.17g +- %.17g", mcp_results_trade_id(a, i),
+               x.price, x.std_error, y.price, y.std_error);
+    assert_int_equal(mcp_results_warnings(a, i), mcp_results_warnings(b, i));
+  }
+}
+
+static void gpu_grid_check_matches_cpu(void **state)
+{
+  (void)state;
+  static const int methods[] = {0, MCP_ANTITHETIC, 7};
+  mcp_market *m = models_market();
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+    for (int scheme = 0; scheme < 2; scheme++)
+      for (int spy = 0; spy < 2; spy++) {
+        mcp_portfolio *p = models_book(30011, methods[k], 0);
+        assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
+        if (spy)
+          assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+        mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+        mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
+        double worst = largest_difference(g, c, 1e-9), worst_move = 0;
+        int checked = 0, flagged = 0;
+        for (size_t i = 0; i < mcp_results_count(g); i++) {
+          mcp_estimate x, y, e;
+          mcp_status sg = mcp_results_grid_move(g, i, &x), sc = mcp_results_grid_move(c, i, &y);
+          assert_int_equal(sg, sc);
+          assert_int_equal(mcp_results_warnings(g, i), mcp_results_warnings(c, i));
+          if (sg != MCP_OK)
+            continue;
+          mcp_results_trade(c, i, &e);
+          double scale = fmax(fabs(e.price), 1e-300), d = fabs(x.price - y.price) / scale;
+          if (d > 1e-9 || fabs(x.std_error - y.std_error) > 1e-7 * scale)
+            fail_msg("grid move of %s: GPU %.17g +- %.3g CPU %.17g +- %.3g (price %.6g)",
+                     mcp_results_trade_id(g, i), x.price, x.std_error, y.price, y.std_error,
+                     e.price);
+          worst_move = fmax(worst_move, d);
+          checked++;
+          flagged += !!(mcp_results_warnings(c, i) & MCP_WARNING_GRID);
+        }
+        assert_true(checked > 0);
+        print_message("  methods %d, %s, %s: %d trades checked, %d flagged; largest relative "
+                      "difference %.2e (prices %.2e)\n",
+                      methods[k], scheme ? "Euler" : "QE", spy ? "12 a year" : "24 a year",
+                      checked, flagged, worst_move, worst);
+        mcp_results_destroy(g);
+        mcp_results_destroy(c);
+        mcp_portfolio_destroy(p);
+      }
+  mcp_market_destroy(m);
+}
+
+static void gpu_grid_check_invariant(void **state)
+{
+  (void)state;
+  mcp_market *m = models_market();
+  mcp_portfolio *p = models_book(20011, 7, 1);
+  assert_int_equal(mcp_portfolio_set_heston_scheme(p, MCP_HESTON_EULER), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  for (int prec = 0; prec < 2; prec++) {
+    assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_NONE, 4, 0), MCP_OK);
+    mcp_results *ref = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+    static const int blocks[] = {32, 1024};
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) {
+      mcp_results *r = price(MCP_BACKEND_CUDA, blocks[i], 4096, m, p);
+      assert_identical(ref, r);
+      assert_same_moves(ref, r);
+      mcp_results_destroy(r);
+    }
+    for (int s = MCP_PREFETCH_NONE; s <= MCP_PREFETCH_SMEM_ASYNC; s++) {
+      assert_int_equal(mcp_portfolio_set_prefetch(p, (mcp_prefetch)s, 4, 0), MCP_OK);
+      assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
+      mcp_results *r = price(MCP_BACKEND_CUDA, 96, 0, m, p);
+      assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_FUSED), MCP_OK);
+      assert_identical(ref, r);
+      assert_same_moves(ref, r);
+      mcp_results_destroy(r);
+    }
+    print_message("  %s: grid moves identical across blocks, tiles and strategies\n",
+                  prec ? "float" : "double");
+    mcp_results_destroy(ref);
+  }
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* Black-Scholes call and put on the GPU at 4 million paths. */
 static double bs(int call, double s, double k, double r, double q, double v, double t)
 {
@@ -1377,6 +1479,8 @@ int main(void)
       cmocka_unit_test(gpu_black_scholes),
       cmocka_unit_test(gpu_models_match_cpu),
       cmocka_unit_test(gpu_models_invariant),
+      cmocka_unit_test(gpu_grid_check_matches_cpu),
+      cmocka_unit_test(gpu_grid_check_invariant),
       cmocka_unit_test(gpu_lsm_matches_cpu),
       cmocka_unit_test(gpu_constant_steps),
       cmocka_unit_test(gpu_pde_matches_cpu),

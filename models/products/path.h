@@ -34,6 +34,21 @@
 #define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */
 #define MCPI_TAG_LAST (1u << 31)   /* the step's last element */
 #define MCPI_TAG_CASH (1u << 30)   /* a cash dividend at the end of this step (last element) */
+/* The grid check's coarse pass (plan.h, mcpi_grid_layout): the same element
+ * stream with two consecutive steps merged into one where the first ends on
+ * no event.  Each element of the first step (HOLD) keeps its normal times
+ * a = sqrt(dt1 / (dt1 + dt2)) and takes no model step and no observation
+ * (its last element still counts the step, so per-step arrays index alike);
+ * b = sqrt(dt2 / (dt1 + dt2)) is the weight of the normal of the same
+ * factor in the second step (MERGE), which then steps the model on the
+ * merged normal z_c = a z_1 + b z_2, the exact Brownian increment of the
+ * two, with the coarse step's coefficients.  Only the general single-asset
+ * state and the multi-Heston state carry it (Black-Scholes jobs, whose steps
+ * are exact, get no check). */
+#define MCPI_TAG_HOLD (1u << 29)
+#define MCPI_TAG_MERGE (1u << 28)
+/* The most factors of a single-asset step (Merton's three and the extremes'). */
+#define MCPI_HOLD_FACTORS 4
 /* What a single-asset path records at its fixings besides the sum of spots:
  * the sum of log-spots (geometric averages) and the extremes (lookbacks,
  * barriers watched on dates); a job records only what its trades read. */

@@ -59,6 +59,11 @@ typedef struct MCPI_P(mcpi_path_state) {
   int32_t ex, ex_done; /* Longstaff-Schwartz: exercise dates passed, and exercised */
   double ex_val;       /* the discounted amount received, 0 until exercised */
 #endif
+#ifndef MCPI_SINGLE_ONLY
+  /* the grid check's coarse pass (path.h, MCPI_TAG_HOLD): a held step's
+   * weighted normals, a factor each, and the weight of the merging step's */
+  MCPI_REAL hz[MCPI_HOLD_FACTORS], hw;
+#endif
 } MCPI_P(mcpi_path_state);
 
 MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
@@ -80,6 +85,12 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = 0;
+#endif
+#ifndef MCPI_SINGLE_ONLY
+  MCP_UNROLL
+  for (int f = 0; f < MCPI_HOLD_FACTORS; f++)
+    st->hz[f] = 0;
+  st->hw = 0;
 #endif
 #ifdef MCPI_GREEK_STATE
   mcpi_greek_state_init(&st->g, j->gstate);
@@ -220,8 +231,26 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
                                                     const mcpi_job_view *j, MCPI_REAL z,
                                                     MCPI_REAL a, MCPI_REAL b, uint32_t tag)
 {
-  z *= st->sign;
   uint32_t f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
+#ifndef MCPI_SINGLE_ONLY
+  if (tag & (MCPI_TAG_HOLD | MCPI_TAG_MERGE)) { /* the grid check's coarse pass (path.h) */
+    MCPI_REAL held = 0;
+    MCP_UNROLL
+    for (int k = 0; k < MCPI_HOLD_FACTORS; k++) /* selected: the normals stay in registers */
+      if ((uint32_t)k == f) {
+        held = st->hz[k];
+        st->hz[k] = tag & MCPI_TAG_HOLD ? a * z : 0;
+      }
+    if (tag & MCPI_TAG_HOLD) {
+      st->hw = b;
+      if (tag & MCPI_TAG_LAST) /* the step counts, unobserved */
+        st->step++;
+      return;
+    }
+    z = held + st->hw * z;
+  }
+#endif
+  z *= st->sign;
   if (MCPI_EXTREMA_OF(j) && f == (uint32_t)MCPI_EXTREMA_OF(j)) {
     MCPI_P(mcpi_path_extrema)(st, z);
     return;
@@ -276,7 +305,11 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
                                                  MCPI_REAL a, MCPI_REAL b, uint32_t tag)
 {
   MCPI_P(mcpi_path_advance)(st, j, z, a, b, tag);
+#ifdef MCPI_SINGLE_ONLY
   if (tag & MCPI_TAG_LAST)
+#else
+  if ((tag & (MCPI_TAG_LAST | MCPI_TAG_HOLD)) == MCPI_TAG_LAST) /* a held step: no observation */
+#endif
     MCPI_P(mcpi_path_observe)(st, j, tag);
 }
 
@@ -508,6 +541,7 @@ typedef struct MCPI_P(mcpi_mheston_state) {
   MCPI_REAL x[MCP_MAX_ASSETS], v[MCP_MAX_ASSETS]; /* log-spots, variances */
   MCPI_REAL acc[MCPI_MAX_FACTORS]; /* the step's drivers, L z, as they build up */
   MCPI_REAL sign;
+  MCPI_REAL hw; /* the grid check's coarse pass: the merging step's weight (path.h) */
   int32_t step;
 } MCPI_P(mcpi_mheston_state);
 
@@ -523,6 +557,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *
   for (int f = 0; f < MCPI_MAX_FACTORS; f++)
     st->acc[f] = 0;
   st->sign = pass ? -1 : 1;
+  st->hw = 0;
   st->step = 0;
 }
 
@@ -530,13 +565,22 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *
                                                     const mcpi_job_view *j, MCPI_REAL z,
                                                     MCPI_REAL a, MCPI_REAL b, uint32_t tag)
 {
-  (void)a, (void)b;
+  /* the coefficients come from the job's arrays; the grid check's coarse
+   * pass (path.h): the drivers are linear in the normals, so a held step
+   * adds its normals times a to them and the merging step its own times the
+   * weight b kept here, and the drivers sum the merged normals */
+  if (tag & MCPI_TAG_HOLD) {
+    z *= a;
+    st->hw = b;
+  } else if (tag & MCPI_TAG_MERGE) {
+    z *= st->hw;
+  }
   z *= st->sign;
   int f = (int)(tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu), nf = 2 * j->nassets;
   const MCPI_REAL *col = j->MCPI_COEF(chol) + f;
   for (int p = f; p < nf; p++)
     st->acc[p] += col[p * MCPI_MAX_FACTORS] * z;
-  if (f % 2 == 1) { /* asset i's drivers are complete */
+  if (f % 2 == 1 && !(tag & MCPI_TAG_HOLD)) { /* asset i's drivers are complete */
     int i = f / 2;
     size_t e = (size_t)st->step * nf + 2 * i;
     MCPI_REAL var;

@@ -30,7 +30,8 @@ A market, portfolio or scenario grid is a file path or a dict in the file
 format (doc/input-schema.md).  Keyword options override the portfolio's run
 object: what the book's prices mean (paths, seed, steps_per_year, methods,
 scramblings, regression_paths, heston_scheme) and how to run it (backend,
-device, devices, tile_paths, block_size, precision, normals, placement);
+device, devices, tile_paths, block_size, precision, normals, placement,
+grid_check: True, the default, or False to skip the discretisation check);
 greeks and greek_method choose the Greeks.  Errors, before any work where
 the value alone tells: a value of the wrong type raises TypeError; one that
 Python checks itself (an unknown option or name, an integer beyond its C
@@ -115,6 +116,9 @@ class Trade:
     warnings: Tuple[str, ...] = ()
     greeks: Dict[str, Sensitivity] = field(default_factory=dict)
     redemptions: Tuple[Tuple[float, Estimate], ...] = ()
+    # the discretisation check's move of the price, fine grid less the grid
+    # twice as coarse on the same paths (mcp_results_grid_move), or None
+    grid_move: Optional[Estimate] = None
 
     @property
     def price(self):
@@ -217,6 +221,12 @@ def _load(kind, source):
     return handle
 
 
+def _bool(option, value):
+    if not isinstance(value, bool):
+        raise TypeError(f"mcprice: {option}: expected True or False, got {value!r}")
+    return int(value)
+
+
 def _name(fn, option, value, expected):
     out = ctypes.c_int()
     if fn(_c_str(option, value), ctypes.byref(out)) != 0:
@@ -229,7 +239,8 @@ _METHODS = {"antithetic": 1, "control-variate": 2, "qmc": 4}
 _PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings",
                       "regression_paths", "heston_scheme")
 _CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", "precision",
-                    "normals", "placement")
+                    "normals", "placement", "grid_check")
+_WARNINGS = 4  # MCP_WARNING_COUNT
 
 
 def _methods(value):
@@ -297,6 +308,7 @@ def _context(run, opts):
             run, _int("tile_paths", v, 64)),
         "block_size": lambda v: _L.mcp_run_options_set_block_size(
             run, _int("block_size", v, 32, signed=True)),
+        "grid_check": lambda v: _L.mcp_run_options_set_grid_check(run, _bool("grid_check", v)),
     }
     for k, v in opts.items():
         if k in setters:
@@ -364,16 +376,17 @@ def _results(r):
     for i in range(n):
         _L.mcp_results_trade(r, i, ctypes.byref(e))
         w = _L.mcp_results_warnings(r, i)
-        warnings = tuple(_s(_L.mcp_warning_name(1 << b)) for b in range(2) if w >> b & 1)
+        warnings = tuple(_s(_L.mcp_warning_name(1 << b)) for b in range(_WARNINGS) if w >> b & 1)
         red = []
         t = ctypes.c_double()
         p = _lib.Estimate_()
         for k in range(_L.mcp_results_redemptions(r, i)):
             _L.mcp_results_redemption(r, i, k, ctypes.byref(t), ctypes.byref(p))
             red.append((t.value, _est(p)))
+        move = _est(p) if _L.mcp_results_grid_move(r, i, ctypes.byref(p)) == 0 else None
         trades.append(Trade(_s(_L.mcp_results_trade_id(r, i)), _L.mcp_results_quantity(r, i),
                             _est(e), _s(_L.mcp_engine_name(_L.mcp_results_engine(r, i))),
-                            warnings, _sensitivities(r, i), tuple(red)))
+                            warnings, _sensitivities(r, i), tuple(red), move))
     _L.mcp_results_total(r, ctypes.byref(e))
     return Results(tuple(trades), _est(e), _sensitivities(r, n), _L.mcp_results_paths(r),
                    _L.mcp_results_seed(r), _s(_L.mcp_backend_name(_L.mcp_results_backend(r))),

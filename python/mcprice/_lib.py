@@ -123,6 +123,8 @@ _CALLS = {
     "mcp_results_redemptions": (_c.c_size_t, [P, _c.c_size_t]),
     "mcp_results_redemption": (_c.c_int, [P, _c.c_size_t, _c.c_size_t,
                                           _c.POINTER(_c.c_double), _c.POINTER(Estimate_)]),
+    "mcp_results_grid_move": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
+    "mcp_run_options_set_grid_check": (_c.c_int, [P, _c.c_int]),
     "mcp_results_sensitivities": (_c.c_size_t, [P, _c.c_size_t]),
     "mcp_results_sensitivity": (_c.c_int, [P, _c.c_size_t, _c.c_size_t,
                                            _c.POINTER(Sensitivity_)]),

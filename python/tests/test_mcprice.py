@@ -88,6 +88,27 @@ def test_how_to_run_from_the_book_or_the_call():
     assert d.total == a.total      # the call's options win over the book's
 
 
+def test_grid_check():
+    heston = {"rate": R, "underlyings": [{"name": "H", "model": "heston", "spot": S, "v0": 0.04,
+                                           "kappa": 1.0, "theta": 0.04, "xi": 1.5,
+                                           "rho": -0.9}]}
+    b = {"run": {"paths": 20_000, "seed": 3, "steps_per_year": 12, "heston_scheme": "euler"},
+         "trades": [{"id": "P", "product": "european", "type": "put", "underlying": "H",
+                     "strike": 80, "maturity": 1.0}]}
+    on = mcprice.price(heston, b, backend="cpu")
+    off = mcprice.price(heston, b, backend="cpu", grid_check=False)
+    assert on["P"].estimate == off["P"].estimate  # the check changes no price
+    assert off["P"].grid_move is None and off["P"].warnings == ()
+    move = on["P"].grid_move
+    assert abs(move.price) > on["P"].std_error + 3 * move.std_error
+    assert on["P"].warnings == ("grid",)
+    b["run"]["grid_check"] = False                # the book's run object reaches it too
+    assert mcprice.price(heston, b, backend="cpu")["P"].grid_move is None
+    assert mcprice.price(market(), book(20_000), backend="cpu")["C"].grid_move is None
+    with pytest.raises(TypeError):
+        mcprice.price(heston, b, backend="cpu", grid_check=1)
+
+
 def test_greeks():
     r = mcprice.price(market(), book(), greeks="delta,vega", backend="cpu")
     d1 = (math.log(S / K) + (R - Q + VOL * VOL / 2) * T) / (VOL * math.sqrt(T))

@@ -76,6 +76,13 @@ const char cli_price_options_help[] =
     "      --heston-scheme NAME  qe (quadratic-exponential, the default) or euler\n"
     "                         (full truncation) for Heston underlyings (overrides\n"
     "                         run.heston_scheme)\n"
+    "      --grid-check on|off  the discretisation check (default on): the trades of\n"
+    "                         Heston, local-volatility and bridge-watched Merton\n"
+    "                         underlyings are priced again on the same paths on a\n"
+    "                         grid twice as coarse, and warned 'grid' where that\n"
+    "                         moves the price by more than its standard error;\n"
+    "                         off saves that revaluation (overrides\n"
+    "                         run.grid_check); prices do not depend on it\n"
     "      --pde LIST         products priced on the finite-difference grid unless a\n"
     "                         trade names its method: a comma-separated list of\n"
     "                         european, barrier and american (American options are\n"
@@ -146,6 +153,7 @@ enum {
   O_COARSENING,
   O_PLACEMENT,
   O_NORMALS,
+  O_GRID_CHECK,
   O_SCENARIOS,
   O_GREEKS,
   O_GREEK_METHOD,
@@ -170,7 +178,7 @@ static const cli_option options[] = {
     [O_PDE_NODES] = {"pde-nodes", 0, 1}, [O_PDE_STEPS] = {"pde-steps", 0, 1},
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
     [O_COARSENING] = {"coarsening", 0, 1}, [O_PLACEMENT] = {"placement", 0, 1},
-    [O_NORMALS] = {"normals", 0, 1},
+    [O_NORMALS] = {"normals", 0, 1}, [O_GRID_CHECK] = {"grid-check", 0, 1},
     [O_SCENARIOS] = {"scenarios", 0, 1}, [O_GREEKS] = {"greeks", 0, 1},
     [O_GREEK_METHOD] = {"greek-method", 0, 1},
     [O_SLICE] = {"slice", 0, 1},      [O_DEVICES] = {"devices", 0, 1},
@@ -198,6 +206,7 @@ typedef struct price_opts {
   mcp_prefetch prefetch;
   mcp_placement placement;
   mcp_normals normals;
+  int grid_check; /* --grid-check: 1 on, 0 off */
   report_format format;
 } price_opts;
 
@@ -432,6 +441,12 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
       if (bad)
         cli_error("--normals: expected fused or stored; got '%s'", v);
       break;
+    case O_GRID_CHECK:
+      o->grid_check = strcmp(v, "on") == 0;
+      bad = !o->grid_check && strcmp(v, "off") != 0;
+      if (bad)
+        cli_error("--grid-check: expected on or off; got '%s'", v);
+      break;
     case O_PADDING:
       if (strcmp(v, "interleaved") == 0)
         o->padding = UINT64_MAX; /* MCP_PADDING_INTERLEAVED */
@@ -565,6 +580,9 @@ static int apply_run_options(const price_opts *o, mcp_run_options *r)
     option = "--placement";
   else if (GIVEN(o, O_NORMALS) && (st = mcp_run_options_set_normals(r, o->normals)) != MCP_OK)
     option = "--normals";
+  else if (GIVEN(o, O_GRID_CHECK) &&
+           (st = mcp_run_options_set_grid_check(r, o->grid_check)) != MCP_OK)
+    option = "--grid-check";
   else if (GIVEN(o, O_TILE) && (st = mcp_run_options_set_tile_paths(r, o->tile_paths)) != MCP_OK)
     option = "--tile-paths";
   else if (GIVEN(o, O_BLOCK) &&

@@ -368,6 +368,19 @@ static void json_greeks(out *o, const mcp_results *r, size_t i)
   emit(o, "}");
 }
 
+/* , "grid_move": {value, std_error, ci95_low, ci95_high}: the discretisation
+ * check's move of the price (mcp_results_grid_move), where it ran */
+static void json_grid_move(out *o, const mcp_results *r, size_t i)
+{
+  mcp_estimate e;
+  if (mcp_results_grid_move(r, i, &e) != MCP_OK)
+    return;
+  emit(o, ", \"grid_move\": {\"value\": ");
+  json_number(o, e.price);
+  json_interval(o, &e);
+  emit(o, "}");
+}
+
 /* , "redemption": [{time, probability, std_error, ci95_low, ci95_high}, ...] */
 static void json_redemptions(out *o, const mcp_results *r, size_t i)
 {
@@ -413,6 +426,7 @@ static void write_json(out *o, const mcp_results *r)
         json_string(o, mcp_warning_name((mcp_warning)(1u << b)));
       }
     emit(o, "]");
+    json_grid_move(o, r, i);
     json_redemptions(o, r, i);
     json_greeks(o, r, i);
     emit(o, "}");

@@ -39,9 +39,10 @@ enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, S
        LV_Y_F, LV_VOL_F, LV_IDX, CASH, LSM, LSM_ST, LSM_Y, LSM_PART, ACALL, NBUF };
 _Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
 /* A pass's own arrays, the variant's coefficients, specs, volatility
- * slices and tables of dates, at these offsets of its part of the PASSES
- * buffer. */
-enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, P_LSM, P_ACALL, NPBUF };
+ * slices, tables of dates and tags (the grid check's coarse pass holds and
+ * merges steps, grid_check.c; the others' are the job's), at these offsets
+ * of its part of the PASSES buffer. */
+enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, P_LSM, P_ACALL, P_TAG, NPBUF };
 
 typedef struct gpu_job {
   mcpi_run *run;
@@ -159,7 +160,7 @@ static size_t pass_layout(const mcpi_job *j, size_t off[NPBUF])
                          j->ntrades * sizeof(mcpi_payoff_spec), ne * sizeof(float),
                          ne * sizeof(float), nlv * sizeof(double), nlv * sizeof(float),
                          (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double),
-                         j->nacall * MCPI_AC_ROW * sizeof(double)};
+                         j->nacall * MCPI_AC_ROW * sizeof(double), ne * sizeof(uint32_t)};
   size_t at = 0;
   for (int k = 0; k < NPBUF; k++) {
     off[k] = at;
@@ -196,6 +197,7 @@ static cudaError_t upload_passes(gpu_job *g)
       memcpy(h + off[P_LSM], v->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double));
     if (j->nacall) /* the discount factors move with the rates and the dates */
       memcpy(h + off[P_ACALL], v->acall, j->nacall * MCPI_AC_ROW * sizeof(double));
+    memcpy(h + off[P_TAG], v->tag, ne * sizeof(uint32_t));
   }
   if (e == cudaSuccess)
     e = upload(g, PASSES, host, j->npass * part);
@@ -216,8 +218,8 @@ static cudaError_t upload_passes(gpu_job *g)
     w->lv_y_f = g->view.lv_y_f;
     w->lv_idx = g->view.lv_idx;
     w->cash = g->view.cash; /* no shift moves the amounts, and the steps are the job's */
-    w->tag = g->view.tag; /* the job's tags, so its constant ones too */
-    w->uniform = w->uniform && g->view.uniform;
+    w->tag = (const uint32_t *)(d + off[P_TAG]); /* the job's, but the grid check's */
+    w->uniform = w->uniform && g->view.uniform; /* (which is never uniform) */
     w->utag = g->view.utag;
     w->utag_last = g->view.utag_last;
     w->sqrt_dt = g->view.sqrt_dt;

@@ -11,6 +11,8 @@
 #include <time.h>
 #include "src/exec/backend.h"
 #include "src/plan/variants.h"
+#include "src/plan/grid_check.h"
+#include "src/exec/grid_move.h"
 #include "src/plan/pde.h"
 #include "src/results/results.h"
 #include "src/exec/reval.h"
@@ -157,6 +159,8 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
     size_t ncol = mcpi_job_columns(j, 0);
     for (size_t k = 0; k < j->nest && ok; k++) {
       const mcpi_est *e = &j->est[k];
+      if (e->point == MCPI_EST_GRID) /* the grid check's (mcpi_grid_collect) */
+        continue;
       mcp_estimate v;
       mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + k], ncol, reps, &v);
       double var = v.std_error * v.std_error;
@@ -454,6 +458,10 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
                                     &su->greeks, ctx->err)) == MCP_OK &&
            !(su->dg = calloc(2 * portfolio->n, sizeof *su->dg)))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
+  /* the grid check's coarse passes, after the Greeks' or the points' */
+  if (st == MCP_OK && su->set.grid_check &&
+      (st = mcpi_grid_layout(&su->set, &su->plan, &su->greeks, ctx->err)) == MCP_OK)
+    su->passes = su->passes || su->greeks.nvar > 0;
   if (st == MCP_OK)
     st = alloc_pde_est(ctx, portfolio, su->passes ? &su->greeks : NULL);
   if (st != MCP_OK) {
@@ -530,6 +538,8 @@ mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
   if (st == MCP_OK)
     st = sums(ctx, plan, sl, trees, acc);
   if (st == MCP_OK && !slice && (st = collect(portfolio, su->set.precision, plan, acc, pde, -1, r)) != MCP_OK)
+    mcpi_fail(ctx->err, st, "out of memory for results");
+  if (st == MCP_OK && !slice && (st = mcpi_grid_collect(plan, su->set.precision, acc, r)) != MCP_OK)
     mcpi_fail(ctx->err, st, "out of memory for results");
   if (st == MCP_OK && !slice && (st = check_finite(r, ctx->err)) == MCP_OK)
     flag_warnings(portfolio, su->set.precision, r);

@@ -11,7 +11,7 @@ void mcpi_settings_init(mcpi_settings *s)
 {
   *s = (mcpi_settings){.precision = MCP_DOUBLE, .normals = MCP_NORMALS_FUSED,
                        .prefetch = MCP_PREFETCH_NONE, .distance = MCPI_DEFAULT_DISTANCE,
-                       .placement = MCP_PLACEMENT_AUTO};
+                       .placement = MCP_PLACEMENT_AUTO, .grid_check = 1};
   mcp_pde_settings_init(&s->pde);
 }
 
@@ -37,8 +37,19 @@ void mcpi_settings_resolve(const mcpi_settings *ctx, const mcpi_settings *book,
       out->placement = f->placement;
     if (f->given & MCPI_OPT_PDE)
       out->pde = f->pde;
+    if (f->given & MCPI_OPT_GRID_CHECK)
+      out->grid_check = f->grid_check;
     out->given |= f->given;
   }
+}
+
+mcp_status mcpi_settings_grid_check(mcpi_settings *s, int on, char *err)
+{
+  if (on != 0 && on != 1)
+    return mcpi_fail(err, MCP_ERR_ARGUMENT, "grid check: expected 0 (off) or 1 (on), got %d", on);
+  s->grid_check = on;
+  s->given |= MCPI_OPT_GRID_CHECK;
+  return MCP_OK;
 }
 
 mcp_status mcpi_settings_precision(mcpi_settings *s, mcp_precision x, char *err)
@@ -289,3 +300,10 @@ void mcp_run_options_pde(const mcp_run_options *o, mcp_pde_settings *settings)
   else
     mcp_pde_settings_init(settings);
 }
+
+mcp_status mcp_run_options_set_grid_check(mcp_run_options *o, int on)
+{
+  return o ? mcpi_settings_grid_check(&o->s, on, o->err) : MCP_ERR_ARGUMENT;
+}
+
+int mcp_run_options_grid_check(const mcp_run_options *o) { return o ? o->s.grid_check : 1; }

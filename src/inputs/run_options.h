@@ -17,7 +17,8 @@ enum {
   MCPI_OPT_BACKEND = 1u << 5,
   MCPI_OPT_DEVICES = 1u << 6,
   MCPI_OPT_TILE = 1u << 7,
-  MCPI_OPT_BLOCK = 1u << 8
+  MCPI_OPT_BLOCK = 1u << 8,
+  MCPI_OPT_GRID_CHECK = 1u << 9
 };
 
 /* The options a run's kernels and grids follow. */
@@ -29,6 +30,7 @@ typedef struct mcpi_settings {
   int distance, padding; /* of the prefetch strategy */
   mcp_placement placement;
   mcp_pde_settings pde; /* the grid's numerics */
+  int grid_check;       /* the discretisation check (grid_check.h), on by default */
 } mcpi_settings;
 
 struct mcp_run_options {
@@ -59,6 +61,7 @@ mcp_status mcpi_settings_prefetch(mcpi_settings *s, mcp_prefetch x, int distance
 mcp_status mcpi_settings_placement(mcpi_settings *s, mcp_placement x, char *err);
 mcp_status mcpi_settings_pde(mcpi_settings *s, const mcp_pde_settings *x, char *err);
 mcp_status mcpi_check_backend(mcp_backend b, char *err);
+mcp_status mcpi_settings_grid_check(mcpi_settings *s, int on, char *err);
 /* s's prefetch strategy, distance and padding (the defaults for NULL). */
 void mcpi_settings_get_prefetch(const mcpi_settings *s, mcp_prefetch *strategy, int *distance,
                                 int *padding);

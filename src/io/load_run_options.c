@@ -11,7 +11,7 @@
 const char *const mcpi_run_keys[] = {"paths", "seed", "steps_per_year", "grid", "backend",
                                      "precision", "prefetch", "prefetch_distance", "padding",
                                      "methods", "scramblings", "heston_scheme", "pde",
-                                     "placement", "normals", "regression_paths"};
+                                     "placement", "normals", "regression_paths", "grid_check"};
 const size_t mcpi_nrun_keys = MCPI_COUNT(mcpi_run_keys);
 const char *const mcpi_pde_keys[] = {"scheme", "stencil_points", "space_points", "time_steps",
                                      "rannacher", "width", "stencil", "coarsening", "products"};
@@ -128,6 +128,9 @@ mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *p
     return st;
   else
     padding = (int)pad;
+  json_t *check = json_object_get(run, "grid_check");
+  if (check && !json_is_boolean(check))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "grid_check", 0}, "true or false");
   int prefetch = has(run, "prefetch") || has(run, "prefetch_distance") || padv;
   if ((has(run, "backend") && (st = mcp_run_options_set_backend(o, (mcp_backend)backend))) ||
       (has(run, "precision") &&
@@ -136,7 +139,8 @@ mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *p
        (st = mcp_run_options_set_prefetch(o, (mcp_prefetch)strategy, (int)dist, padding))) ||
       (has(run, "placement") &&
        (st = mcp_run_options_set_placement(o, (mcp_placement)placement))) ||
-      (has(run, "normals") && (st = mcp_run_options_set_normals(o, (mcp_normals)normals))))
+      (has(run, "normals") && (st = mcp_run_options_set_normals(o, (mcp_normals)normals))) ||
+      (check && (st = mcp_run_options_set_grid_check(o, json_is_true(check)))))
     return mcpi_json_fail(d, path, 0, st, "%s", o->err);
   return MCP_OK;
 }

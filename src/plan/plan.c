@@ -397,29 +397,74 @@ static mcp_status build_slices(mcpi_job *j, char *err)
     j->lv_idx[b] = i;
   }
   size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */
-  for (size_t i = 0; i < n; i++) {
-    double t0 = i ? j->times[i - 1] : 0, t1 = j->times[i];
-    while (r < s->nt && s->times[r] <= t0)
-      r++;
-    for (size_t k = 0; k < ns; k++) {
-      /* pieces between t0, the surface's times inside the step, and t1 */
-      double acc = 0, pt = t0, pv = mcpi_surface_row_at(s, r, t0, k);
-      for (size_t q = r;; q++) {
-        int inside = q < s->nt && s->times[q] < t1;
-        double qt = inside ? s->times[q] : t1;
-        double qv = inside ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
-        acc += (qt - pt) * (pv * pv + pv * qv + qv * qv) / 3;
-        if (!inside)
-          break;
-        pt = qt;
-        pv = qv;
-      }
-      double v = sqrt(acc / (t1 - t0));
-      j->lv_vol[i * ns + k] = v;
-      j->lv_vol_f[i * ns + k] = (float)v;
-    }
-  }
+  for (size_t i = 0; i < n; i++)
+    mcpi_job_slice(j, i ? j->times[i - 1] : 0, j->times[i], &r, j->lv_vol + i * ns,
+                   j->lv_vol_f + i * ns);
   return MCP_OK;
+}
+
+void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double *vol,
+                    float *vol_f)
+{
+  const mcpi_surface *s = &j->u[0]->lv;
+  size_t ns = s->ns, r = *row;
+  while (r < s->nt && s->times[r] <= t0)
+    r++;
+  *row = r;
+  for (size_t k = 0; k < ns; k++) {
+    /* pieces between t0, the surface's times inside the step, and t1 */
+    double acc = 0, pt = t0, pv = mcpi_surface_row_at(s, r, t0, k);
+    for (size_t q = r;; q++) {
+      int inside = q < s->nt && s->times[q] < t1;
+      double qt = inside ? s->times[q] : t1;
+      double qv = inside ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
+      acc += (qt - pt) * (pv * pv + pv * qv + qv * qv) / 3;
+      if (!inside)
+        break;
+      pt = qt;
+      pv = qv;
+    }
+    double v = sqrt(acc / (t1 - t0));
+    vol[k] = v;
+    vol_f[k] = (float)v;
+  }
+}
+
+int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
+                               double *b)
+{
+  size_t F = (size_t)j->nfactors, per = j->nassets > 1 ? F / j->nassets : F;
+  /* a multi-asset job draws its assets' factors in turn */
+  const mcpi_underlying *u = j->u[j->nassets > 1 ? f / per : 0];
+  double dt = t1 - t0;
+  if (j->extrema && f == (size_t)j->extrema) { /* reads the normal alone */
+    *a = *b = 0;
+    return 0;
+  }
+  double rq = mcpi_curve_integral(&u->rate, t0, t1) - mcpi_curve_integral(&u->dividend, t0, t1);
+  double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
+  switch (j->model) {
+  case MCPI_MODEL_HESTON: /* an asset's first factor drives its variance */
+    *a = f % 2 == 0 ? rq : exp(-u->kappa * dt);
+    *b = f % 2 == 0 ? dt : 0;
+    break;
+  case MCPI_MODEL_MERTON: {
+    double jump_k = exp(u->jump_mean + 0.5 * u->jump_vol * u->jump_vol) - 1;
+    if (u->lambda * dt > MCPI_MAX_JUMP_MEAN)
+      return -1;
+    *a = f == 0 ? rq - 0.5 * v2 - u->lambda * jump_k * dt : f == 1 ? u->lambda * dt : u->jump_mean;
+    *b = f == 0 ? sqrt(v2) : f == 1 ? 0 : u->jump_vol;
+    break;
+  }
+  case MCPI_MODEL_LOCAL_VOL: /* the volatility comes from the slice */
+    *a = rq;
+    *b = sqrt(dt);
+    break;
+  default:
+    *a = rq - 0.5 * v2;
+    *b = sqrt(v2);
+  }
+  return 0;
 }
 
 /* The per-element coefficients of path.h, and the fixing tags. */
@@ -436,46 +481,18 @@ static mcp_status build_coefficients(mcpi_job *j, const job_draft *d, char *err)
   if (!j->ca || !j->cb || !j->ca_f || !j->cb_f || !j->tag || !j->sqrt_dt)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
   const mcpi_underlying *u0 = j->u[0];
-  double jump_k = exp(u0->jump_mean + 0.5 * u0->jump_vol * u0->jump_vol) - 1;
   for (size_t s = 0; s < j->nsteps; s++) {
     double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], dt = t1 - t0;
     double *a = j->ca + s * F, *b = j->cb + s * F;
     for (size_t f = 0; f < F; f++) {
-      /* a multi-asset job draws its assets' factors in turn */
-      size_t per = j->nassets > 1 ? F / j->nassets : F;
-      const mcpi_underlying *u = j->u[j->nassets > 1 ? f / per : 0];
       j->tag[s * F + f] = (uint32_t)f << MCPI_TAG_FACTOR_SHIFT;
       j->sqrt_dt[s * F + f] = sqrt(dt);
-      if (j->extrema && f == (size_t)j->extrema) { /* reads the normal alone */
-        a[f] = b[f] = 0;
-        continue;
-      }
-      double rq = mcpi_curve_integral(&u->rate, t0, t1) -
-                  mcpi_curve_integral(&u->dividend, t0, t1);
-      double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
-      switch (j->model) {
-      case MCPI_MODEL_HESTON: /* an asset's first factor drives its variance */
-        a[f] = f % 2 == 0 ? rq : exp(-u->kappa * dt);
-        b[f] = f % 2 == 0 ? dt : 0;
-        break;
-      case MCPI_MODEL_MERTON:
-        if (u->lambda * dt > MCPI_MAX_JUMP_MEAN)
-          return mcpi_fail(err, MCP_ERR_INPUT,
-                           "underlying '%s': lambda x step = %g expected jumps in one step, "
-                           "more than %g; add simulation times (steps_per_year)",
-                           u->name, u->lambda * dt, MCPI_MAX_JUMP_MEAN);
-        a[f] = f == 0 ? rq - 0.5 * v2 - u->lambda * jump_k * dt
-               : f == 1 ? u->lambda * dt
-                        : u->jump_mean;
-        b[f] = f == 0 ? sqrt(v2) : f == 1 ? 0 : u->jump_vol;
-        break;
-      case MCPI_MODEL_LOCAL_VOL: /* the volatility comes from the slice */
-        a[f] = rq;
-        b[f] = sqrt(dt);
-        break;
-      default:
-        a[f] = rq - 0.5 * v2;
-        b[f] = sqrt(v2);
+      if (mcpi_job_step_coefficients(j, t0, t1, f, &a[f], &b[f])) {
+        const mcpi_underlying *u = j->u[0]; /* Merton: one underlying */
+        return mcpi_fail(err, MCP_ERR_INPUT,
+                         "underlying '%s': lambda x step = %g expected jumps in one step, "
+                         "more than %g; add simulation times (steps_per_year)",
+                         u->name, u->lambda * dt, MCPI_MAX_JUMP_MEAN);
       }
     }
     j->tag[s * F + F - 1] |= MCPI_TAG_LAST;

@@ -129,6 +129,17 @@ typedef struct mcpi_plan {
 /* Samples the control-variate coefficients are estimated on. */
 #define MCPI_PILOT_SAMPLES 16384
 
+/* The coefficients a, b of element f of a step of j from t0 to t1 (path.h;
+ * build_coefficients): -1 where a Merton step would expect more than
+ * MCPI_MAX_JUMP_MEAN jumps, else 0. */
+int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
+                               double *b);
+/* A local-volatility job's slice of a step from t0 to t1 (its lv_n spots),
+ * in double and float; *row: a bracket of the surface's rows at or before
+ * t0's (0 at worst), updated. */
+void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double *vol,
+                    float *vol_f);
+
 /* Which job-shaped path state (path.h) a job fits: 0 none; MCPI_SHAPE_SMALL,
  * one Black-Scholes underlying, trades that use at most MCPI_SMALL_SCHEDULES
  * schedules and MCPI_SMALL_MONITORS monitors, and no per-path arrays;

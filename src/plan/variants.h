@@ -15,7 +15,8 @@ typedef enum mcpi_var_kind {
   MCPI_VAR_SPOT_UP = 0, MCPI_VAR_SPOT_DOWN, MCPI_VAR_VOL_UP, MCPI_VAR_VOL_DOWN,
   MCPI_VAR_RATE_UP, MCPI_VAR_RATE_DOWN, MCPI_VAR_THETA,
   MCPI_VAR_KINDS, /* the Greeks' kinds above */
-  MCPI_VAR_POINT  /* a scenario point's market, given */
+  MCPI_VAR_POINT, /* a scenario point's market, given */
+  MCPI_VAR_GRID   /* the grid check's coarse jobs (grid_check.h) */
 } mcpi_var_kind;
 
 typedef struct mcpi_variant {

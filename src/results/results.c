@@ -47,6 +47,8 @@ void mcp_results_destroy(mcp_results *r)
   free(r->sens);
   free(r->red_off);
   free(r->red_time);
+  free(r->grid);
+  free(r->grid_on);
   free(r->red);
   free(r);
 }
@@ -178,6 +180,16 @@ mcp_status mcp_results_redemption(const mcp_results *r, size_t i, size_t k, doub
     return MCP_ERR_NOT_FOUND;
   *time = r->red_time[r->red_off[i] + k];
   *probability = r->red[r->red_off[i] + k];
+  return MCP_OK;
+}
+
+mcp_status mcp_results_grid_move(const mcp_results *r, size_t i, mcp_estimate *e)
+{
+  if (!r || !e)
+    return MCP_ERR_ARGUMENT;
+  if (i >= r->n || !r->grid_on || !r->grid_on[i])
+    return MCP_ERR_NOT_FOUND;
+  *e = r->grid[i];
   return MCP_OK;
 }
 

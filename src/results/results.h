@@ -36,6 +36,11 @@ struct mcp_results {
   size_t *red_off;
   double *red_time;
   mcp_estimate *red;
+  /* the grid check's move of each trade's price, fine grid less the grid
+   * twice as coarse on the same paths, where grid_on[i] (both NULL where no
+   * trade was checked; reval.c) */
+  mcp_estimate *grid;
+  unsigned char *grid_on;
 };
 
 /* Appends a sensitivity named after its Greek and, with suffix, its

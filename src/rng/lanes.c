@@ -70,7 +70,7 @@ static inline void group(const mcpi_job_view *v, const double *z, size_t ldz, si
         const double *ze = z + (size_t)e * ldz + k0;
         for (size_t k = 0; k < n; k++)
           mcpi_path_advance(&st[k], v, ze[k], a, b, tag);
-        if (!(tag & MCPI_TAG_LAST))
+        if ((tag & (MCPI_TAG_LAST | MCPI_TAG_HOLD)) != MCPI_TAG_LAST) /* a held step: unobserved */
           continue;
         int cash = v->cash && (tag & MCPI_TAG_CASH); /* mcpi_path_observe's order */
         for (size_t k = 0; cash && k < n; k++) {

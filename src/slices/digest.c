@@ -130,6 +130,11 @@ static void portfolio(hash *x, const mcp_portfolio *p, const mcpi_settings *set)
   f64s(x, p->grid, p->ngrid);
   f64(x, pde->width);
   f64(x, p->origin);
+  /* the grid check changes no price but the columns a partial sums: a
+   * slice and its merge must agree on it (hashed when off, so that the
+   * default's digests stay as they were) */
+  if (!set->grid_check)
+    u64(x, UINT64_C(0x6772696420636b)); /* "grid ck" */
 }
 
 uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcpi_settings *set,

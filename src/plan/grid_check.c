@@ -1,0 +1,182 @@
+/* grid_check.c: the discretisation check's coarse jobs and the estimators
+ * that difference them with the job (grid_check.h).
+ *
+ * The coarse grid keeps every date where something happens (a fixing of some
+ * schedule, so every maturity and exercise date, a cash dividend, a
+ * barrier monitor's end, the last date) and merges pairs of consecutive
+ * steps whose first ends on none of them (the uniform steps of
+ * steps_per_year, and the run's extra grid times): from the start, a step
+ * that ends on no event merges with the next, and the scan goes on after
+ * the pair.  The coarse job runs the fine job's element stream on its
+ * normals: a merged step's elements hold their normals and the next step's
+ * merge them into the exact Brownian increment of the two (path.h,
+ * MCPI_TAG_HOLD), and the merging step has the coefficients of the whole
+ * coarse step (drift, deviation, Heston's e^{-kappa dt}, the local
+ * volatility's slice over it) from the same functions as the fine job's
+ * (plan.c).  So the two prices see the same Brownian paths, and their
+ * difference, estimated path by path, has the small variance of the
+ * discretisation's change alone. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "src/base/grow.h"
+#include "src/plan/grid_check.h"
+
+int mcpi_job_grid_checked(const mcpi_job *j)
+{
+  return j->model == MCPI_MODEL_HESTON || j->model == MCPI_MODEL_LOCAL_VOL ||
+         (j->model == MCPI_MODEL_MERTON && (j->nmon || j->extrema));
+}
+
+/* Whether step s of j ends on an event the coarse grid keeps. */
+static int event_at(const mcpi_job *j, size_t s)
+{
+  size_t F = (size_t)j->nfactors;
+  if (s + 1 == j->nsteps || (j->tag[s * F + F - 1] & (MCPI_TAG_MASK | MCPI_TAG_CASH)))
+    return 1;
+  for (int m = 0; m < j->nmon; m++)
+    if ((size_t)j->mon_end[m] == s)
+      return 1;
+  return 0;
+}
+
+static void *dup(const void *p, size_t bytes)
+{
+  if (!p)
+    return NULL;
+  void *q = malloc(bytes ? bytes : 1);
+  if (q)
+    memcpy(q, p, bytes);
+  return q;
+}
+
+/* The coarse job of j into c (its own copies of every array, so that
+ * mcpi_plan_free frees it); 1 when made, 0 when j has no steps to merge or
+ * a merged Merton step would expect too many jumps (no check), -1 when out
+ * of memory. */
+static int coarse_job(const mcpi_job *j, mcpi_job *c)
+{
+  size_t F = (size_t)j->nfactors, n = j->nsteps, ne = j->nelem;
+  size_t nlv = n * (size_t)j->lv_n;
+  *c = *j;
+  c->est = NULL;
+  c->term = NULL;
+  c->pass = NULL;
+  c->nest = c->nin = c->nterm = c->npass = 0;
+  c->gstate = 0;
+  memset(&c->bridge, 0, sizeof c->bridge); /* the passes read the job's normals */
+  c->times = dup(j->times, n * sizeof *j->times);
+  c->ca = dup(j->ca, ne * sizeof *j->ca);
+  c->cb = dup(j->cb, ne * sizeof *j->cb);
+  c->sqrt_dt = dup(j->sqrt_dt, ne * sizeof *j->sqrt_dt);
+  c->ca_f = dup(j->ca_f, ne * sizeof *j->ca_f);
+  c->cb_f = dup(j->cb_f, ne * sizeof *j->cb_f);
+  c->tag = dup(j->tag, ne * sizeof *j->tag);
+  c->lv_y = dup(j->lv_y, (size_t)j->lv_n * sizeof *j->lv_y);
+  c->lv_y_f = dup(j->lv_y_f, (size_t)j->lv_n * sizeof *j->lv_y_f);
+  c->lv_vol = dup(j->lv_vol, nlv * sizeof *j->lv_vol);
+  c->lv_vol_f = dup(j->lv_vol_f, nlv * sizeof *j->lv_vol_f);
+  c->lv_idx = dup(j->lv_idx, (size_t)j->lv_nb * sizeof *j->lv_idx);
+  c->cash = dup(j->cash, n * sizeof *j->cash);
+  c->lsm_table = dup(j->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof *j->lsm_table);
+  c->acall = dup(j->acall, j->nacall * MCPI_AC_ROW * sizeof *j->acall);
+  c->chol = dup(j->chol, MCPI_CHOL_SIZE * sizeof *j->chol);
+  c->chol_f = dup(j->chol_f, MCPI_CHOL_SIZE * sizeof *j->chol_f);
+  c->trade = dup(j->trade, j->nreal * sizeof *j->trade);
+  c->spec = dup(j->spec, j->ntrades * sizeof *j->spec);
+  if (!c->times || !c->ca || !c->cb || !c->sqrt_dt || !c->ca_f || !c->cb_f || !c->tag ||
+      (j->lv_y && (!c->lv_y || !c->lv_y_f || !c->lv_vol || !c->lv_vol_f || !c->lv_idx)) ||
+      (j->cash && !c->cash) || (j->lsm_table && !c->lsm_table) || (j->acall && !c->acall) ||
+      (j->chol && (!c->chol || !c->chol_f)) || !c->trade || !c->spec)
+    return -1;
+  size_t merged = 0, row = 0;
+  for (size_t s = 0; s + 1 < n; s++) {
+    if (event_at(j, s))
+      continue;
+    double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], t2 = j->times[s + 1];
+    double w1 = sqrt((t1 - t0) / (t2 - t0)), w2 = sqrt((t2 - t1) / (t2 - t0));
+    for (size_t f = 0; f < F; f++) {
+      size_t e1 = s * F + f, e2 = e1 + F;
+      double a, b;
+      if (mcpi_job_step_coefficients(j, t0, t2, f, &a, &b))
+        return 0;
+      c->tag[e1] |= MCPI_TAG_HOLD;
+      c->ca[e1] = w1;
+      c->cb[e1] = w2;
+      c->tag[e2] |= MCPI_TAG_MERGE;
+      c->ca[e2] = a;
+      c->cb[e2] = b;
+      c->ca_f[e1] = (float)w1;
+      c->cb_f[e1] = (float)w2;
+      c->ca_f[e2] = (float)a;
+      c->cb_f[e2] = (float)b;
+    }
+    if (j->lv_n) /* the slice of the merged step, read at its second */
+      mcpi_job_slice(j, t0, t2, &row, c->lv_vol + (s + 1) * (size_t)j->lv_n,
+                     c->lv_vol_f + (s + 1) * (size_t)j->lv_n);
+    merged++;
+    s++; /* past the pair */
+  }
+  return merged > 0;
+}
+
+mcp_status mcpi_grid_layout(const mcpi_settings *set, mcpi_plan *plan, mcpi_greek_run *g,
+                            char *err)
+{
+  size_t want = 0;
+  for (size_t ji = 0; ji < plan->njobs; ji++)
+    want += mcpi_job_grid_checked(&plan->jobs[ji]) && plan->jobs[ji].nreal > 0;
+  if (!want)
+    return MCP_OK;
+  if (!g->set)
+    g->set = set;
+  mcpi_variant *var = realloc(g->var, (g->nvar + 1) * sizeof *var);
+  if (!var)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the grid check");
+  g->var = var;
+  size_t vi = g->nvar;
+  mcpi_variant *v = &g->var[vi];
+  *v = (mcpi_variant){.kind = MCPI_VAR_GRID, .asset = -1, .mc = 1};
+  v->plan = *plan;
+  v->plan.jobs = calloc(plan->njobs, sizeof *v->plan.jobs);
+  if (!v->plan.jobs)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the grid check");
+  g->nvar++; /* freed with g from here on */
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    mcpi_job *j = &plan->jobs[ji], *c = &v->plan.jobs[ji];
+    if (!mcpi_job_grid_checked(j) || !j->nreal)
+      continue;
+    int made = coarse_job(j, c); /* its arrays go with the variant's plan, made or not */
+    if (made < 0)
+      return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the grid check");
+    if (!made) /* no pass reads it */
+      continue;
+    /* the pass and the estimators, after the job's: its pass columns move
+     * right by the estimators added */
+    size_t nt = j->ntrades, add = j->nreal, old = j->nest, p = j->npass;
+    size_t *pass = realloc(j->pass, (p + 1) * sizeof *pass);
+    if (pass)
+      j->pass = pass;
+    mcpi_est *est = realloc(j->est, (old + add) * sizeof *est);
+    if (est)
+      j->est = est;
+    mcpi_term *term = realloc(j->term, (j->nterm + 2 * add) * sizeof *term);
+    if (term)
+      j->term = term;
+    if (!pass || !est || !term)
+      return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the grid check");
+    for (size_t k = 0; k < j->nterm; k++)
+      if (j->term[k].col >= (int32_t)(nt + 1 + old))
+        j->term[k].col += (int32_t)add;
+    j->pass[p] = vi;
+    j->npass = p + 1;
+    j->nest = old + add;
+    for (size_t t = 0; t < add; t++) {
+      j->est[old + t] = (mcpi_est){.trade = (long)t, .point = MCPI_EST_GRID, .a = -1, .b = -1,
+                                   .term0 = j->nterm, .nterm = 2};
+      j->term[j->nterm++] = (mcpi_term){(int32_t)t, 1.0};
+      j->term[j->nterm++] = (mcpi_term){(int32_t)(nt + 1 + j->nest + p * (nt + 1) + t), -1.0};
+    }
+  }
+  return MCP_OK;
+}
