@@ -20,8 +20,10 @@
 
 /* Fit paths a thread draws the normals of at once. */
 #define FIT_CHUNK 64
-/* The fewest chunks of paths whose dates the threads share. */
-#define MIN_SHARED_CHUNKS 16
+/* The fewest chunks of paths whose dates the threads share: a date of
+ * fewer is a few milliseconds' work or less, which a barrier a date costs
+ * as much as on a loaded machine (a thread held back holds all). */
+#define MIN_SHARED_CHUNKS 128
 
 /* mcpi_chunk_sums's sum of a[0..256) (the tail past the paths 0), in place. */
 static double tree_sum(double *a)
@@ -156,7 +158,7 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
 #pragma omp atomic write
       ok = 0;
     }
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic) /* each path its own: any thread */
     for (size_t c = 0; c < (n + FIT_CHUNK - 1) / FIT_CHUNK; c++) {
       size_t i0 = c * FIT_CHUNK, m = n - i0 < FIT_CHUNK ? n - i0 : FIT_CHUNK;
       if (!z)
