@@ -13,6 +13,9 @@
 #include "tests/cf_merton.h"
 #include "tests/cf_multi.h"
 #include "tests/mc_check.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* A Monte Carlo American price and its reference: within 4 standard errors
  * plus rel of the reference (the Bermudan's dates and the regression's low
@@ -310,6 +313,49 @@ static void test_reproducible(void **state)
   mcp_market_destroy(m);
 }
 
+/* The fit's bits whatever the threads (lsm_cpu.c shares a date's chunks
+ * among them from 128 chunks on, each thread solving the date): a put and a
+ * two-asset Bermudan fitted on 40000 paths (157 chunks), and one on 4096 (a
+ * thread for the dates), on 1, 2 and 3 threads. */
+static void test_threads(void **state)
+{
+#ifdef _OPENMP
+  static const double dates[4] = {0.25, 0.5, 0.75, 1};
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  two_assets(m, 100, 0.10);
+  mcp_portfolio *p = new_portfolio(4096, 17);
+  assert_int_equal(mcp_portfolio_set_regression_paths(p, 40000), MCP_OK);
+  mcp_trade t = trade_on("AP", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
+  t.engine = MCP_ENGINE_MC;
+  t.exercises = 20;
+  add_trade(p, &t);
+  mcp_trade b = on_two("BM", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 1);
+  b.nfixings = 4;
+  b.fixings = dates;
+  add_trade(p, &b);
+  int saved = omp_get_max_threads();
+  for (int fit = 0; fit < 2; fit++) {
+    mcp_estimate ref[3], cur[3];
+    assert_int_equal(mcp_portfolio_set_regression_paths(p, fit ? 4096 : 40000), MCP_OK);
+    for (int threads = 1; threads <= 3; threads++) {
+      omp_set_num_threads(threads);
+      mcp_results *r = price(*state, m, p);
+      snapshot(r, threads == 1 ? ref : cur, 3);
+      mcp_results_destroy(r);
+      if (threads > 1)
+        assert_same_bits(fit ? "fit on 4096, threads" : "fit on 40000, threads", ref, cur, 3);
+    }
+  }
+  omp_set_num_threads(saved);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+#else
+  (void)state;
+  skip();
+#endif
+}
+
 /* Antithetic sampling of the priced paths: the same price within errors,
  * a smaller error. */
 static void test_antithetic(void **state)
@@ -450,7 +496,8 @@ int main(void)
       cmocka_unit_test(test_max_call),             cmocka_unit_test(test_few_paths),
       cmocka_unit_test(test_european_floor),       cmocka_unit_test(test_heston),
       cmocka_unit_test(test_local_vol_and_jumps),
-      cmocka_unit_test(test_reproducible),         cmocka_unit_test(test_antithetic),
+      cmocka_unit_test(test_reproducible),         cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_antithetic),
       cmocka_unit_test(test_greeks),               cmocka_unit_test(test_bad_terms),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
