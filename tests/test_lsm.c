@@ -150,7 +150,7 @@ static void test_max_call(void **state)
 }
 
 /* Issue 31: a two-asset best-of Bermudan of many dates on few paths, the
- * max-call above on 2000 dates and 256 paths.  Its regression, fitted on
+ * max-call above on 10,000 dates and 256 paths.  Its regression, fitted on
  * as few paths, exercised on noise and priced far below its European; now
  * the regression takes at least its floor of paths (64 a basis function,
  * 576 here), and the price is never below the European's on the same paths
@@ -159,18 +159,18 @@ static void test_few_paths(void **state)
 {
   mcp_market *m = new_market();
   two_assets(m, 100, 0.10);
-  mcp_portfolio *p = new_portfolio(256, 31);
-  double dates[2000];
-  for (int k = 0; k < 2000; k++)
-    dates[k] = 3.0 * (k + 1) / 2000;
+  mcp_portfolio *p = new_portfolio(256, 7);
+  static double dates[10000];
+  for (int k = 0; k < 10000; k++)
+    dates[k] = 3.0 * (k + 1) / 10000;
   mcp_trade t = on_two("MANY", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 3);
-  t.nfixings = 2000;
+  t.nfixings = 10000;
   t.fixings = dates;
   add_trade(p, &t);
   mcp_results *r = price(*state, m, p);
   mcp_estimate e = estimate(r, "MANY");
   double eu = cf_stulz(MCP_CALL, 1, 100, 100, 100, 3, 0.05, 0.10, 0.10, 0.2, 0.2, 0);
-  print_message("  2000 dates on 256 paths %.4f +- %.2e, European %.4f\n", e.price, e.std_error,
+  print_message("  10000 dates on 256 paths %.4f +- %.2e, European %.4f\n", e.price, e.std_error,
                 eu);
   assert_true(e.price > eu - 4 * e.std_error);
   mcp_results_destroy(r);
