@@ -353,7 +353,12 @@ typedef enum mcp_product {
  * mcp_portfolio_set_regression_paths paths of a stream of their own and then
  * applied on the run's paths, independent of them: the price is a low-biased
  * estimate (the fitted rule is one rule, no better than the optimal one),
- * its standard error that of those paths alone.  An American by Monte Carlo
+ * its standard error that of those paths alone.  A date fits on at least 16
+ * in-the-money paths a basis function (else it holds), so that the fitted
+ * continuation value errs by at most about a quarter of the cash flows'
+ * spread.  The same paths price the trade held to its last date (its
+ * European, another lower bound); where the fitted rule's estimate is below
+ * it, the European's is the price, flagged MCP_WARNING_EXERCISE.  An American by Monte Carlo
  * is a Bermudan on its exercise dates, a further O(1 / exercises) below. */
 typedef enum mcp_engine { MCP_ENGINE_DEFAULT = -1, MCP_ENGINE_MC = 0, MCP_ENGINE_PDE } mcp_engine;
 /* Parses "mc" or "pde"; MCP_ERR_NOT_FOUND for any other name. */
@@ -478,8 +483,11 @@ int mcp_portfolio_methods(const mcp_portfolio *portfolio);
 mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *portfolio, unsigned scramblings);
 /* Paths the Longstaff-Schwartz regression is fitted on, 256 to 2^24 (0, the
  * default: the run's paths, at most MCP_DEFAULT_REGRESSION_PATHS and 2^27
- * values over the dates, 2^27 / (dates x values a date) paths).  A trade
- * whose fit would keep more than 2^27 values (1 GiB) is MCP_ERR_INPUT. */
+ * values over the dates, 2^27 / (dates x values a date) paths, and at least
+ * 64 a basis function of the trade).  A trade whose fit would keep more than
+ * 2^27 values (1 GiB), or that a set number gives fewer than 64 paths a basis
+ * function (256 for one asset, 384 under Heston, 576 for two assets), is
+ * MCP_ERR_INPUT at pricing, naming the trade. */
 mcp_status mcp_portfolio_set_regression_paths(mcp_portfolio *portfolio, uint64_t paths);
 uint64_t mcp_portfolio_regression_paths(const mcp_portfolio *portfolio);
 #define MCP_DEFAULT_REGRESSION_PATHS 131072

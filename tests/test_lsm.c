@@ -13,6 +13,9 @@
 #include "tests/cf_merton.h"
 #include "tests/cf_multi.h"
 #include "tests/mc_check.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* A Monte Carlo American price and its reference: within 4 standard errors
  * plus rel of the reference (the Bermudan's dates and the regression's low
@@ -146,6 +149,78 @@ static void test_max_call(void **state)
   mcp_market_destroy(m);
 }
 
+/* Issue 31: a two-asset best-of Bermudan of many dates on few paths, the
+ * max-call above on 10,000 dates and 256 paths.  Its regression, fitted on
+ * as few paths, exercised on noise and priced far below its European; now
+ * the regression takes at least its floor of paths (64 a basis function,
+ * 576 here), and the price is never below the European's on the same paths
+ * (closed form, Stulz). */
+static void test_few_paths(void **state)
+{
+  mcp_market *m = new_market();
+  two_assets(m, 100, 0.10);
+  mcp_portfolio *p = new_portfolio(256, 7);
+  static double dates[10000];
+  for (int k = 0; k < 10000; k++)
+    dates[k] = 3.0 * (k + 1) / 10000;
+  mcp_trade t = on_two("MANY", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 3);
+  t.nfixings = 10000;
+  t.fixings = dates;
+  add_trade(p, &t);
+  mcp_results *r = price(*state, m, p);
+  mcp_estimate e = estimate(r, "MANY");
+  double eu = cf_stulz(MCP_CALL, 1, 100, 100, 100, 3, 0.05, 0.10, 0.10, 0.2, 0.2, 0);
+  print_message("  10000 dates on 256 paths %.4f +- %.2e, European %.4f\n", e.price, e.std_error,
+                eu);
+  assert_true(e.price > eu - 4 * e.std_error);
+  mcp_results_destroy(r);
+  /* a regression on fewer paths than the floor is refused, naming them */
+  assert_int_equal(mcp_portfolio_set_regression_paths(p, 512), MCP_OK);
+  r = NULL;
+  assert_int_equal(mcp_price(*state, m, p, &r), MCP_ERR_INPUT);
+  const char *msg = mcp_context_last_error(*state);
+  if (!strstr(msg, "trade 'MANY': run.regression_paths: 512 paths fit its 9 basis functions "
+                   "on fewer than the 64 paths each the regression needs; give at least 576"))
+    fail_msg("unexpected message '%s'", msg);
+  assert_int_equal(mcp_portfolio_set_regression_paths(p, 576), MCP_OK);
+  r = price(*state, m, p);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* A rule that can only lose: early exercise of a call without dividends is
+ * worth nothing (the American max-call is the European, Stulz), so a
+ * fitted rule on 1000 dates exercises on noise alone and falls below
+ * holding.  The European's estimate on the same paths is reported, flagged
+ * MCP_WARNING_EXERCISE; an American put, whose exercise pays, keeps its
+ * own price, unflagged. */
+static void test_european_floor(void **state)
+{
+  mcp_market *m = new_market();
+  two_assets(m, 100, 0);
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  mcp_portfolio *p = new_portfolio(4000, 2);
+  double dates[1000];
+  for (int k = 0; k < 1000; k++)
+    dates[k] = (k + 1) / 1000.0;
+  mcp_trade t = on_two("HOLD", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 1);
+  t.nfixings = 1000;
+  t.fixings = dates;
+  add_trade(p, &t);
+  add_american(p, "AP", "A", MCP_PUT, 100, 1, MCP_ENGINE_MC);
+  mcp_results *r = price(*state, m, p);
+  mcp_estimate e = estimate(r, "HOLD");
+  double eu = cf_stulz(MCP_CALL, 1, 100, 100, 100, 1, 0.05, 0, 0, 0.2, 0.2, 0);
+  print_message("  held max-call %.4f +- %.2e, European %.4f\n", e.price, e.std_error, eu);
+  assert_int_equal(mcp_results_warnings(r, 0), MCP_WARNING_EXERCISE);
+  assert_within("held max-call", e, eu, 4);
+  assert_int_equal(mcp_results_warnings(r, 1), 0);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* Heston with little volatility of variance (v0 = theta) is Black-Scholes:
  * its American put against the grid's; and above the Heston European. */
 static void test_heston(void **state)
@@ -236,6 +311,49 @@ static void test_reproducible(void **state)
   mcp_portfolio_destroy(q);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
+}
+
+/* The fit's bits whatever the threads (lsm_cpu.c shares a date's chunks
+ * among them from 128 chunks on, each thread solving the date): a put and a
+ * two-asset Bermudan fitted on 40000 paths (157 chunks), and one on 4096 (a
+ * thread for the dates), on 1, 2 and 3 threads. */
+static void test_threads(void **state)
+{
+#ifdef _OPENMP
+  static const double dates[4] = {0.25, 0.5, 0.75, 1};
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  two_assets(m, 100, 0.10);
+  mcp_portfolio *p = new_portfolio(4096, 17);
+  assert_int_equal(mcp_portfolio_set_regression_paths(p, 40000), MCP_OK);
+  mcp_trade t = trade_on("AP", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
+  t.engine = MCP_ENGINE_MC;
+  t.exercises = 20;
+  add_trade(p, &t);
+  mcp_trade b = on_two("BM", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 1);
+  b.nfixings = 4;
+  b.fixings = dates;
+  add_trade(p, &b);
+  int saved = omp_get_max_threads();
+  for (int fit = 0; fit < 2; fit++) {
+    mcp_estimate ref[3], cur[3];
+    assert_int_equal(mcp_portfolio_set_regression_paths(p, fit ? 4096 : 40000), MCP_OK);
+    for (int threads = 1; threads <= 3; threads++) {
+      omp_set_num_threads(threads);
+      mcp_results *r = price(*state, m, p);
+      snapshot(r, threads == 1 ? ref : cur, 3);
+      mcp_results_destroy(r);
+      if (threads > 1)
+        assert_same_bits(fit ? "fit on 4096, threads" : "fit on 40000, threads", ref, cur, 3);
+    }
+  }
+  omp_set_num_threads(saved);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+#else
+  (void)state;
+  skip();
+#endif
 }
 
 /* Antithetic sampling of the priced paths: the same price within errors,
@@ -375,9 +493,11 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_american_put_vs_grid), cmocka_unit_test(test_no_early_exercise),
-      cmocka_unit_test(test_max_call),             cmocka_unit_test(test_heston),
+      cmocka_unit_test(test_max_call),             cmocka_unit_test(test_few_paths),
+      cmocka_unit_test(test_european_floor),       cmocka_unit_test(test_heston),
       cmocka_unit_test(test_local_vol_and_jumps),
-      cmocka_unit_test(test_reproducible),         cmocka_unit_test(test_antithetic),
+      cmocka_unit_test(test_reproducible),         cmocka_unit_test(test_threads),
+      cmocka_unit_test(test_antithetic),
       cmocka_unit_test(test_greeks),               cmocka_unit_test(test_bad_terms),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

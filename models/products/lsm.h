@@ -23,8 +23,19 @@
 /* A date's rule: never exercise (too few paths in the money to fit), the
  * fitted regression, or whenever in the money (the last date). */
 enum { MCPI_LSM_HOLD = 0, MCPI_LSM_FIT = 1, MCPI_LSM_ALWAYS = 2 };
-/* Paths in the money a fit needs: below, the date holds. */
-#define MCPI_LSM_MIN_ITM(nb) (4 * (nb))
+/* The least-squares fit's floors, per basis function (issue 31).  On m
+ * paths the fitted continuation value errs by about s sqrt(nb / m), s the
+ * cash flows' spread about it, and a rule that errs exercises wrongly at
+ * every date it meets; 16 paths a function keep the error within a quarter
+ * of s.  A date with fewer paths in the money than that holds (it is never
+ * exercised: the rule falls back to the European's).  The regression paths
+ * are at least 4 times as many (64 a function: a date of a quarter of them
+ * in the money still fits; 256, the least the input takes, for a
+ * one-asset trade): the default is raised to that, a smaller
+ * run.regression_paths is refused (plan.c). */
+#define MCPI_LSM_ITM_PER_BASIS 16
+#define MCPI_LSM_MIN_ITM(nb) (MCPI_LSM_ITM_PER_BASIS * (nb))
+#define MCPI_LSM_MIN_PATHS(nb) (4 * MCPI_LSM_MIN_ITM(nb))
 /* Columns of one path's normal equations: the upper triangle of phi phi^T,
  * phi y, and the path's count (1 in the money, else 0). */
 #define MCPI_LSM_COLUMNS(nb) ((nb) * ((nb) + 1) / 2 + (nb) + 1)

@@ -58,6 +58,7 @@ typedef struct MCPI_P(mcpi_path_state) {
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz: exercise dates passed, and exercised */
   double ex_val;       /* the discounted amount received, 0 until exercised */
+  double held;         /* that held to the last date (the European's), set there */
 #endif
 #ifndef MCPI_SINGLE_ONLY
   /* the grid check's coarse pass (path.h, MCPI_TAG_HOLD): a held step's
@@ -84,7 +85,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
     st->survival[m] = 1;
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
-  st->ex_val = 0;
+  st->ex_val = st->held = 0;
 #endif
 #ifndef MCPI_SINGLE_ONLY
   MCP_UNROLL
@@ -164,17 +165,20 @@ MCP_HD static inline void MCPI_P(mcpi_path_exercise)(MCPI_P(mcpi_path_state) *st
                                                      const mcpi_job_view *j)
 {
   const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
-  if (st->ex_done)
+  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS) /* the last date: the European's too */
     return;
   const mcpi_payoff_spec *p = &j->trades[0];
   double s = mcpi_dexp((double)st->x), v = (double)st->v, under, value;
   double h = mcpi_lsm_exercise(p, &s, 1, &under);
   int heston = j->model == MCPI_MODEL_HESTON;
-  if (mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, 1, heston, under, &s, v),
-                         &value)) {
+  int ex = mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, 1, heston, under, &s, v),
+                              &value);
+  if (ex && !st->ex_done) {
     st->ex_val = value;
     st->ex_done = 1;
   }
+  if (row[1] == MCPI_LSM_ALWAYS)
+    st->held = ex ? value : 0;
 }
 #define MCPI_EXERCISE(st, j, tag)                                                          \
   if ((j)->lsm && ((tag) & (j)->lsm_mask))                                                \
@@ -321,8 +325,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
 #ifdef MCPI_LSM_BODY
-    if (p->flags & MCPI_LSM) { /* discounted where exercised */
-      mcpi_emit(j, t, st->ex_val, 0, pay, ldp, pass, &book);
+    if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
+      mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? st->held : st->ex_val, 0, pay, ldp, pass, &book);
       continue;
     }
 #endif
@@ -394,7 +398,7 @@ typedef struct MCPI_P(mcpi_multi_state) {
   MCPI_REAL sign;
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz, as the single-asset state's */
-  double ex_val;
+  double ex_val, held;
 #endif
 } MCPI_P(mcpi_multi_state);
 
@@ -409,7 +413,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
   st->sign = pass ? -1 : 1;
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
-  st->ex_val = 0;
+  st->ex_val = st->held = 0;
 #endif
 }
 
@@ -420,7 +424,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *
                                                       const mcpi_job_view *j)
 {
   const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
-  if (st->ex_done)
+  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS) /* the last date: the European's too */
     return;
   const mcpi_payoff_spec *p = &j->trades[0];
   double s[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], under, value;
@@ -431,11 +435,14 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *
     r[i] = x - j->log_spots[i];
   }
   double h = mcpi_lsm_exercise(p, s, j->nassets, &under);
-  if (mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, j->nassets, 0, under, r, 0),
-                         &value)) {
+  int ex = mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, j->nassets, 0, under, r, 0),
+                              &value);
+  if (ex && !st->ex_done) {
     st->ex_val = value;
     st->ex_done = 1;
   }
+  if (row[1] == MCPI_LSM_ALWAYS)
+    st->held = ex ? value : 0;
 }
 #endif
 
@@ -471,10 +478,10 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
 }
 
 /* The trades of several assets at their terminal log-spots x (ex_val: a
- * Longstaff-Schwartz trade's discounted exercise). */
+ * Longstaff-Schwartz trade's discounted exercise, held: its European's). */
 MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_val,
-                                                 const mcpi_job_view *j, double *pay,
-                                                 size_t ldp, int pass)
+                                                 double held, const mcpi_job_view *j,
+                                                 double *pay, size_t ldp, int pass)
 {
   double spot[MCP_MAX_ASSETS], s0[MCP_MAX_ASSETS], book = 0;
   MCP_UNROLL
@@ -484,8 +491,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_v
   }
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
-    if (p->flags & MCPI_LSM) { /* discounted where exercised */
-      mcpi_emit(j, t, ex_val, 0, pay, ldp, pass, &book);
+    if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
+      mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? held : ex_val, 0, pay, ldp, pass, &book);
       continue;
     }
     double c, y = mcpi_payoff_multi(p, spot, j->nassets, &c);
@@ -501,9 +508,9 @@ MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_stat
                                                     size_t ldp, int pass)
 {
 #ifdef MCPI_LSM_BODY
-  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, j, pay, ldp, pass);
 #else
-  MCPI_P(mcpi_multi_pay)(st->x, 0, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, 0, 0, j, pay, ldp, pass);
 #endif
 }
 
@@ -597,7 +604,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_finish)(const MCPI_P(mcpi_mheston_
                                                       const mcpi_job_view *j, double *pay,
                                                       size_t ldp, int pass)
 {
-  MCPI_P(mcpi_multi_pay)(st->x, 0, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, 0, 0, j, pay, ldp, pass);
 }
 
 MCP_HD static inline void MCPI_P(mcpi_mheston_log_spots)(const MCPI_P(mcpi_mheston_state) *st,

@@ -31,7 +31,9 @@ enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MC
        /* exercised by Longstaff-Schwartz (lsm.h), on several assets' best or worst */
        MCPI_LSM = 32, MCPI_LSM_BEST = 64, MCPI_LSM_WORST = 128,
        /* an autocallable's coupons not paid stay due */
-       MCPI_MEMORY = 256 };
+       MCPI_MEMORY = 256,
+       /* the Longstaff-Schwartz trade held to its last date: its European (plan.h) */
+       MCPI_LSM_HELD = 512 };
 
 typedef struct mcpi_payoff_spec {
   int32_t product;  /* mcp_product */

@@ -35,6 +35,9 @@ static int thread_num(void)
 #endif
 }
 
+/* The fewest payoffs of a tile whose chunk sums the threads share. */
+#define SHARED_SUMS ((size_t)1 << 21)
+
 /* Tiles of at most 2^24 payoffs (128 MiB) and 2^20 paths, a power of two. */
 static size_t auto_tile(size_t ncol)
 {
@@ -144,7 +147,10 @@ static mcp_status paths(void *self, size_t n, int controls)
     size_t t = (size_t)thread_num();
     double *z = c->z ? c->z + t * per : NULL, *zq = c->zq ? c->zq + t * per : NULL;
     float *zf = c->zf ? c->zf + t * per : NULL;
-#pragma omp for schedule(static)
+    /* dynamic: a thread the machine's other work holds back takes fewer
+     * chunks, not the others' time at the barrier (a chunk writes its own
+     * payoffs, so the bits do not depend on who runs it) */
+#pragma omp for schedule(dynamic)
     for (size_t ch = 0; ch < nch; ch++) {
       size_t i0 = ch * chunk, m = n - i0 < chunk ? n - i0 : chunk;
       chunk_normals(c, i0, m, z, zq, zf);
@@ -174,7 +180,9 @@ static mcp_status sums(void *self, size_t n, double *part)
 {
   cpu_job *c = self;
   size_t ncol = mcpi_job_columns(c->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-#pragma omp parallel for schedule(static) collapse(2)
+  /* a tile's sums are little work: shared only where they outweigh a
+   * parallel region's start and barrier */
+#pragma omp parallel for schedule(static) collapse(2) if (ncol * n >= SHARED_SUMS)
   for (size_t col = 0; col < ncol; col++)
     for (size_t ch = 0; ch < nchunks; ch++) {
       size_t i0 = ch * MCP_CHUNK_PATHS, m = n - i0 < MCP_CHUNK_PATHS ? n - i0 : MCP_CHUNK_PATHS;

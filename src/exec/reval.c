@@ -55,14 +55,39 @@ static double martingale_limit(unsigned reps)
 static int martingale(mcp_precision precision, const mcpi_job *j, const mcpi_accum *acc,
                       size_t ncol, unsigned reps)
 {
-  for (size_t t = j->nreal + j->nred; t < j->ntrades; t++) {
+  size_t f0 = j->nreal + j->nred + j->nheld;
+  for (size_t t = f0; t < j->ntrades; t++) {
     mcp_estimate e;
     mcpi_estimate_replicates(&acc[t], ncol, reps, &e);
-    double want = j->fwd[t - j->nreal - j->nred], miss = fabs(e.price - want);
+    double want = j->fwd[t - f0], miss = fabs(e.price - want);
     if (!(miss <= martingale_limit(reps) * e.std_error || miss <= rounding(precision) * want))
       return 0;
   }
   return 1;
+}
+
+/* A Longstaff-Schwartz trade (its job's one, plan.h) whose fitted rule is
+ * worth less on the run's paths than holding to the last date (acc: that
+ * European's column on the same paths, equal to the trade's on every path
+ * the rule does not exercise early): the rule is an admissible one, and so
+ * is holding, so both estimate lower bounds of the option; the larger one
+ * is reported, the European's with its standard error (and the job's book,
+ * the trade's quantity times it), flagged MCP_WARNING_EXERCISE so that a
+ * price is never the European's unsaid.  Any shortfall counts, not only a
+ * significant one: the two differ only on the paths exercised early, so a
+ * rule whose early exercises lose on average has lost on these paths. */
+static void exercise_floor(const mcp_portfolio *p, const mcpi_job *j, const mcpi_accum *acc,
+                           size_t ncol, unsigned reps, mcp_results *r, mcp_estimate *book)
+{
+  mcp_estimate held, *e = &r->est[j->trade[0]];
+  mcpi_estimate_replicates(acc, ncol, reps, &held);
+  if (!(held.price > e->price))
+    return;
+  double q = p->t[j->trade[0]].quantity;
+  *e = held;
+  book->price = q * held.price;
+  book->std_error = fabs(q) * held.std_error;
+  r->warn[j->trade[0]] |= MCP_WARNING_EXERCISE;
 }
 
 /* The autocallables' redemption probabilities (plan.h: each job's columns
@@ -123,6 +148,8 @@ static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const
         r->warn[j->trade[t]] |= MCP_WARNING_MARTINGALE;
     mcp_estimate book;
     mcpi_estimate_replicates(&acc[ji][c0 + j->ntrades], ncol, reps, &book);
+    if (j->nheld)
+      exercise_floor(p, j, &acc[ji][c0 + j->nreal + j->nred], ncol, reps, r, &book);
     r->total.price += book.price;
     var += book.std_error * book.std_error;
   }

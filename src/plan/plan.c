@@ -637,11 +637,15 @@ static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft
   schedule dates = main_schedule(d, t);
   size_t n = dates.n, ns = j->nassets > 1 ? j->nassets : j->model == MCPI_MODEL_HESTON ? 2 : 1;
   /* by default the run's paths, at most MCP_DEFAULT_REGRESSION_PATHS and
-   * what the states may hold (at least a chunk) */
+   * what the states may hold, and at least the basis's floor (lsm.h: the
+   * fit's paths are a stream of their own, not the run's) */
+  int nb = mcpi_lsm_nbasis((int)j->nassets, j->model == MCPI_MODEL_HESTON);
   uint64_t room = (uint64_t)MCPI_LSM_MAX_STATES / (n * ns), fit = p->regression_paths;
+  uint64_t least = MCPI_LSM_MIN_PATHS(nb);
   if (!fit) {
     fit = p->paths < MCP_DEFAULT_REGRESSION_PATHS ? p->paths : MCP_DEFAULT_REGRESSION_PATHS;
-    fit = fit < room ? fit : room > MCP_CHUNK_PATHS ? room : MCP_CHUNK_PATHS;
+    fit = fit > least ? fit : least;
+    fit = fit < room ? fit : room > least ? room : least;
   }
   if ((double)fit * (double)n * (double)ns > (double)MCPI_LSM_MAX_STATES)
     return mcpi_fail(err, MCP_ERR_INPUT,
@@ -650,13 +654,19 @@ static mcp_status lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft
                      ns, MCPI_LSM_MAX_STATES,
                      p->regression_paths ? "lower run.regression_paths or the exercise dates"
                                          : "lower the exercise dates");
+  if (fit < least)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "trade '%s': run.regression_paths: %llu paths fit its %d basis functions "
+                     "on fewer than the %d paths each the regression needs; give at least %llu",
+                     t->id, (unsigned long long)fit, nb, MCPI_LSM_MIN_PATHS(1),
+                     (unsigned long long)least);
   if (d->nsched > MCPI_LSM_SCHEDULES || d->nmon) /* a job a trade: its dates, its maturity */
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': its job holds %d schedules; the "
                      "exercise's paths keep %d", t->id, d->nsched, MCPI_LSM_SCHEDULES);
   if (!(j->lsm_table = calloc(n * MCPI_LSM_ROW, sizeof *j->lsm_table)))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   j->lsm_dates = (int)n;
-  j->lsm_nb = mcpi_lsm_nbasis((int)j->nassets, j->model == MCPI_MODEL_HESTON);
+  j->lsm_nb = nb;
   j->lsm_sched = find_schedule(d, dates);
   j->lsm_paths = fit;
   size_t tagged = 0; /* a step a date: the dates are more than MCPI_TIME_EPS apart */
@@ -716,7 +726,7 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
   for (size_t i = 0; i < j->nreal; i++)
     if (p->t[j->trade[i]].product == MCP_PRODUCT_AUTOCALLABLE)
       dates += p->t[j->trade[i]].nfix;
-  if (!(j->spec = calloc(j->ntrades + dates + j->nassets, sizeof *j->spec)) ||
+  if (!(j->spec = calloc(j->ntrades + dates + 1 + j->nassets, sizeof *j->spec)) ||
       (dates && !(j->acall = malloc(dates * MCPI_AC_ROW * sizeof *j->acall))))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   for (size_t i = 0; i < j->nreal; i++) {
@@ -793,6 +803,12 @@ static mcp_status build_specs(mcpi_job *j, const mcp_portfolio *p, const job_dra
       set_control(j, t, s);
       j->controls = 1;
     }
+  }
+  if (j->spec[0].flags & MCPI_LSM) { /* its European: the same spec held (plan.h) */
+    j->spec[j->ntrades] = j->spec[0];
+    j->spec[j->ntrades].flags |= MCPI_LSM_HELD;
+    j->spec[j->ntrades++].quantity = 0;
+    j->nheld = 1;
   }
   add_forwards(j, d);
   return MCP_OK;

@@ -77,11 +77,14 @@ typedef struct mcpi_job {
   int mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS];
   /* trades: the portfolio's first (nreal, trade[] their indices), then the
    * autocallables' redemption columns, one a date of each in the order of
-   * the trades (nred, private.h), then the martingale check's forwards, one
-   * an asset (none in jobs of per-path arrays): the asset's discounted spot
-   * at the job's last date, whose mean is fwd[k] for the k-th of them (plan.c,
-   * add_forwards; none for an asset whose spot a cash dividend may floor) */
-  size_t ntrades, nreal, nred;
+   * the trades (nred, private.h), then a Longstaff-Schwartz trade's
+   * European, held to its last exercise date on the same paths (nheld: 1 in
+   * its job, else 0; the lower bound reval.c holds its price to), then the
+   * martingale check's forwards, one an asset (none in jobs of per-path
+   * arrays): the asset's discounted spot at the job's last date, whose mean
+   * is fwd[k] for the k-th of them (plan.c, add_forwards; none for an asset
+   * whose spot a cash dividend may floor) */
+  size_t ntrades, nreal, nred, nheld;
   /* the autocallables' dates, MCPI_AC_ROW values each (private.h) */
   double *acall;
   size_t nacall;
