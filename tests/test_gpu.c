@@ -647,7 +647,7 @@ static void gpu_grid_check_matches_cpu(void **state)
   for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
     for (int scheme = 0; scheme < 2; scheme++)
       for (int spy = 0; spy < 2; spy++) {
-        mcp_portfolio *p = models_book(30011, methods[k], 0);
+        mcp_portfolio *p = models_book(30012, methods[k], 0);
         assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
         if (spy)
           assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
@@ -688,7 +688,7 @@ static void gpu_grid_check_invariant(void **state)
 {
   (void)state;
   mcp_market *m = models_market();
-  mcp_portfolio *p = models_book(20011, 7, 1);
+  mcp_portfolio *p = models_book(20012, 7, 1);
   assert_int_equal(mcp_portfolio_set_heston_scheme(p, MCP_HESTON_EULER), MCP_OK);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
   for (int prec = 0; prec < 2; prec++) {
