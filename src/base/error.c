@@ -29,6 +29,17 @@ mcp_status mcpi_fail(char *buf, mcp_status status, const char *fmt, ...)
   return status;
 }
 
+mcp_status mcpi_fail_to(char *err, size_t errlen, mcp_status status, const char *fmt, ...)
+{
+  char msg[MCPI_ERRLEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  mcpi_copy_message(err, errlen, msg);
+  return status;
+}
+
 void mcpi_copy_message(char *dst, size_t n, const char *src)
 {
   if (!dst || n == 0)

@@ -147,3 +147,15 @@ void mcpi_estimate_replicates(const mcpi_accum *a, size_t stride, unsigned reps,
   e->ci_low = mean - MCPI_Z95 * se;
   e->ci_high = mean + MCPI_Z95 * se;
 }
+
+double mcpi_t_limit(double z, const double t2_31[30], unsigned reps)
+{
+  if (reps <= 1)
+    return z;
+  if (reps - 1 <= 30)
+    return t2_31[reps - 2];
+  double v = reps - 1;
+  return z + (z * z * z + z) / (4 * v) +
+         (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v) +
+         (3 * pow(z, 7) + 19 * pow(z, 5) + 17 * z * z * z - 15 * z) / (384 * v * v * v);
+}

@@ -55,6 +55,11 @@ void mcpi_tree_finish(const mcpi_tree *t, mcpi_accum *a, size_t stride);
 
 /* Mean, standard error of the mean and 95% interval. */
 void mcpi_estimate(const mcpi_accum *a, mcp_estimate *e);
+/* How many standard errors of an estimate from reps replicates (QMC's
+ * scramblings) match z of a normal's: Student's t with reps - 1 degrees of
+ * freedom at that tail, from t2_31 (its quantiles for 2 to 31 replicates)
+ * and Cornish-Fisher beyond (within 0.01); z itself for one replicate. */
+double mcpi_t_limit(double z, const double t2_31[30], unsigned reps);
 /* The same from reps independent replicates a[0], a[stride], ...: the mean
  * of their means, with the error from the spread of those means (QMC). */
 void mcpi_estimate_replicates(const mcpi_accum *a, size_t stride, unsigned reps,

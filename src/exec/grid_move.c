@@ -28,15 +28,7 @@ static double grid_limit(unsigned reps)
   static const double t[30] = {235.8, 19.21, 9.22, 6.62, 5.51, 4.9,  4.53, 4.28, 4.09, 3.96,
                                3.85,  3.76,  3.69, 3.64, 3.59, 3.54, 3.51, 3.48, 3.45, 3.42,
                                3.4,   3.38,  3.36, 3.34, 3.33, 3.32, 3.3,  3.29, 3.28, 3.27};
-  if (reps <= 1)
-    return MCPI_GRID_SE;
-  if (reps - 1 <= 30)
-    return t[reps - 2];
-  /* Cornish-Fisher, z = 3: within 0.01 of the quantile beyond 30 */
-  double z = MCPI_GRID_SE, v = reps - 1;
-  return z + (z * z * z + z) / (4 * v) +
-         (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v) +
-         (3 * pow(z, 7) + 19 * pow(z, 5) + 17 * z * z * z - 15 * z) / (384 * v * v * v);
+  return mcpi_t_limit(MCPI_GRID_SE, t, reps);
 }
 
 mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, mcpi_accum **acc,

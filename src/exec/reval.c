@@ -39,15 +39,7 @@ static double martingale_limit(unsigned reps)
                                12.42,     11.17,   10.26,  9.57,  9.04,  8.61,  8.27, 7.98,
                                7.74,      7.53,    7.35,   7.2,   7.06,  6.94,  6.83, 6.74,
                                6.65,      6.57,    6.5,    6.43,  6.37,  6.32};
-  if (reps <= 1)
-    return MCPI_MARTINGALE_SE;
-  if (reps - 1 <= 30)
-    return t[reps - 2];
-  /* Cornish-Fisher, z = 5: within 0.01 of the quantile beyond 30 */
-  double z = MCPI_MARTINGALE_SE, v = reps - 1;
-  return z + (z * z * z + z) / (4 * v) +
-         (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v) +
-         (3 * pow(z, 7) + 19 * pow(z, 5) + 17 * z * z * z - 15 * z) / (384 * v * v * v);
+  return mcpi_t_limit(MCPI_MARTINGALE_SE, t, reps);
 }
 
 /* Whether every forward of the job's martingale check (plan.h) meets its

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -24,18 +23,6 @@ struct mcp_output {
   int fd;
 };
 
-static mcp_status fail(char *err, size_t errlen, mcp_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static mcp_status fail(char *err, size_t errlen, mcp_status st, const char *fmt, ...)
-{
-  char msg[MCPI_ERRLEN];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  mcpi_copy_message(err, errlen, msg);
-  return st;
-}
 
 /* The descriptor a name of an open one means (/dev/stdout, /dev/stderr,
  * /dev/fd/N, /proc/self/fd/N), or -1: written through that descriptor, as
@@ -60,13 +47,13 @@ static mcp_status refused(const char *path, const struct stat *st, const char *c
                           size_t ninputs, char *err, size_t errlen)
 {
   if (S_ISDIR(st->st_mode))
-    return fail(err, errlen, MCP_ERR_ARGUMENT, "%s: is a directory; expected a file to write",
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: is a directory; expected a file to write",
                 path);
   for (size_t k = 0; k < ninputs; k++) {
     struct stat in;
     if (inputs[k] && stat(inputs[k], &in) == 0 && in.st_dev == st->st_dev &&
         in.st_ino == st->st_ino)
-      return fail(err, errlen, MCP_ERR_ARGUMENT,
+      return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT,
                   "%s: is also the input file %s; expected another file to write", path,
                   inputs[k]);
   }
@@ -140,7 +127,7 @@ static mcp_status open_in_place(mcp_output *o, const char *path, int fd, char *e
                                 size_t errlen)
 {
   if (fd < 0)
-    return fail(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path, strerror(errno));
+    return mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path, strerror(errno));
   o->fd = fd;
   return MCP_OK;
 }
@@ -152,12 +139,12 @@ static mcp_status open_replacing(mcp_output *o, const char *path, const struct s
 {
   char *folder = folder_of(o->target);
   if (!folder)
-    return fail(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
+    return mcpi_fail_to(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
   mcp_status rc = MCP_OK;
   if (st && faccessat(AT_FDCWD, o->target, W_OK, AT_EACCESS) != 0)
-    rc = fail(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path, strerror(errno));
+    rc = mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path, strerror(errno));
   else if (st && !may_replace(st, folder))
-    rc = fail(err, errlen, MCP_ERR_IO,
+    rc = mcpi_fail_to(err, errlen, MCP_ERR_IO,
               "%s: cannot replace it: it belongs to another user in the sticky folder %s; "
               "expected a file of this user there, or another folder",
               path, folder);
@@ -165,7 +152,7 @@ static mcp_status open_replacing(mcp_output *o, const char *path, const struct s
     int e = errno;
     free(o->tmp);
     o->tmp = NULL;
-    rc = fail(err, errlen, e == ENOMEM ? MCP_ERR_NO_MEMORY : MCP_ERR_IO,
+    rc = mcpi_fail_to(err, errlen, e == ENOMEM ? MCP_ERR_NO_MEMORY : MCP_ERR_IO,
               "%s: cannot write it: no temporary file can be made beside it in %s (%s)", path,
               folder, strerror(e));
   } else if (st) {
@@ -173,7 +160,7 @@ static mcp_status open_replacing(mcp_output *o, const char *path, const struct s
     if (st->st_uid != geteuid() || st->st_gid != getegid())
       (void)!fchown(o->fd, st->st_uid, st->st_gid); /* else it becomes this user's */
     if (fchmod(o->fd, st->st_mode & 07777) != 0)
-      rc = fail(err, errlen, MCP_ERR_IO, "%s: cannot set the mode of %s: %s", path, o->tmp,
+      rc = mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot set the mode of %s: %s", path, o->tmp,
                 strerror(errno));
   }
   free(folder);
@@ -186,17 +173,17 @@ mcp_status mcp_output_open(mcp_output **out, const char *path, const char *const
   if (!out || !path || !*path || (ninputs && !inputs)) {
     if (out)
       *out = NULL;
-    return fail(err, errlen, MCP_ERR_ARGUMENT, "mcp_output_open: %s",
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "mcp_output_open: %s",
                 !out ? "out is NULL" : !path || !*path ? "no file name" : "inputs is NULL");
   }
   *out = NULL;
   mcp_output *o = calloc(1, sizeof *o);
   if (!o)
-    return fail(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
+    return mcpi_fail_to(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
   o->fd = -1;
   if (!(o->name = strdup(path))) {
     free(o);
-    return fail(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
+    return mcpi_fail_to(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
   }
   struct stat st;
   mcp_status rc;
@@ -204,24 +191,24 @@ mcp_status mcp_output_open(mcp_output **out, const char *path, const char *const
   if (n >= 0) { /* compared by what it is open on: "3<>market.json" is the market */
     int mode;
     if (fstat(n, &st) != 0 || (mode = fcntl(n, F_GETFL)) < 0)
-      rc = fail(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path, strerror(errno));
+      rc = mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path, strerror(errno));
     else if ((rc = refused(path, &st, inputs, ninputs, err, errlen)) != MCP_OK)
       ;
     else if ((mode & O_ACCMODE) == O_RDONLY)
-      rc = fail(err, errlen, MCP_ERR_IO,
+      rc = mcpi_fail_to(err, errlen, MCP_ERR_IO,
                 "%s: cannot write it: open for reading only; expected a descriptor open for "
                 "writing", path);
     else
       rc = open_in_place(o, path, fcntl(n, F_DUPFD_CLOEXEC, 3), err, errlen);
   } else if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && !(o->target = realpath(path, NULL)))
-    rc = fail(err, errlen, errno == ENOMEM ? MCP_ERR_NO_MEMORY : MCP_ERR_ARGUMENT,
+    rc = mcpi_fail_to(err, errlen, errno == ENOMEM ? MCP_ERR_NO_MEMORY : MCP_ERR_ARGUMENT,
               "%s: a symbolic link that leads nowhere (%s); expected a file or a link to one",
               path, strerror(errno));
   else if (!o->target && !(o->target = strdup(path)))
-    rc = fail(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
+    rc = mcpi_fail_to(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
   else if (stat(o->target, &st) != 0)
     rc = errno == ENOENT ? open_replacing(o, path, NULL, err, errlen)
-                         : fail(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path,
+                         : mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", path,
                                 strerror(errno));
   else if ((rc = refused(path, &st, inputs, ninputs, err, errlen)) != MCP_OK)
     ;
@@ -245,13 +232,13 @@ mcp_status mcp_output_write(mcp_output *o, const void *bytes, size_t len, char *
                             size_t errlen)
 {
   if (!o || (!bytes && len))
-    return fail(err, errlen, MCP_ERR_ARGUMENT, "mcp_output_write: NULL argument");
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "mcp_output_write: NULL argument");
   for (const char *b = bytes; len > 0;) {
     ssize_t w = write(o->fd, b, len);
     if (w < 0 && errno == EINTR)
       continue;
     if (w <= 0)
-      return fail(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", o->name,
+      return mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", o->name,
                   w < 0 ? strerror(errno) : "nothing written");
     b += w;
     len -= (size_t)w;
@@ -262,7 +249,7 @@ mcp_status mcp_output_write(mcp_output *o, const void *bytes, size_t len, char *
 mcp_status mcp_output_commit(mcp_output *o, char *err, size_t errlen)
 {
   if (!o)
-    return fail(err, errlen, MCP_ERR_ARGUMENT, "mcp_output_commit: output is NULL");
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "mcp_output_commit: output is NULL");
   /* the bytes on the disk before the name points at them */
   int ok = !o->tmp || fsync(o->fd) == 0, e = errno;
   if (close(o->fd) != 0 && ok) {
@@ -276,7 +263,7 @@ mcp_status mcp_output_commit(mcp_output *o, char *err, size_t errlen)
   }
   mcp_status rc = MCP_OK;
   if (!ok)
-    rc = fail(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", o->name, strerror(e));
+    rc = mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot write it: %s", o->name, strerror(e));
   else {
     free(o->tmp); /* renamed: nothing to remove */
     o->tmp = NULL;

@@ -1,7 +1,6 @@
 /* read_file.c: the bounded reader of every input file (read_file.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +11,6 @@
 
 enum { CHUNK = 65536 };
 
-static mcp_status fail(char *err, size_t errlen, mcp_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static mcp_status fail(char *err, size_t errlen, mcp_status st, const char *fmt, ...)
-{
-  char msg[MCPI_ERRLEN];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  mcpi_copy_message(err, errlen, msg);
-  return st;
-}
 
 void mcpi_text_position(const char *text, size_t at, int *line, int *column)
 {
@@ -38,7 +25,7 @@ void mcpi_text_position(const char *text, size_t at, int *line, int *column)
 
 static mcp_status too_large(const char *path, const mcpi_read_rules *r, char *err, size_t errlen)
 {
-  return fail(err, errlen, MCP_ERR_INPUT, "%s: larger than %zu MiB; expected %s of at most that",
+  return mcpi_fail_to(err, errlen, MCP_ERR_INPUT, "%s: larger than %zu MiB; expected %s of at most that",
               path, r->max >> 20, r->kind);
 }
 
@@ -50,9 +37,9 @@ static mcp_status read_fd(int fd, const char *path, const mcpi_read_rules *r, ch
 {
   struct stat st;
   if (fstat(fd, &st) != 0)
-    return fail(err, errlen, MCP_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    return mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
   if (S_ISDIR(st.st_mode))
-    return fail(err, errlen, MCP_ERR_IO, "%s: is a directory; expected %s", path, r->kind);
+    return mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: is a directory; expected %s", path, r->kind);
   /* a regular file's size says at once whether it is too large */
   if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > r->max)
     return too_large(path, r, err, errlen);
@@ -68,7 +55,7 @@ static mcp_status read_fd(int fd, const char *path, const mcpi_read_rules *r, ch
       char *more = realloc(b, c);
       if (!more) {
         free(b);
-        return fail(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
+        return mcpi_fail_to(err, errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", path);
       }
       b = more;
       cap = c;
@@ -79,7 +66,7 @@ static mcp_status read_fd(int fd, const char *path, const mcpi_read_rules *r, ch
     if (got < 0) {
       int e = errno;
       free(b);
-      return fail(err, errlen, MCP_ERR_IO, "%s: cannot read: %s", path, strerror(e));
+      return mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot read: %s", path, strerror(e));
     }
     const char *nul = r->text ? memchr(b + n, '\0', (size_t)got) : NULL;
     n += (size_t)got;
@@ -87,7 +74,7 @@ static mcp_status read_fd(int fd, const char *path, const mcpi_read_rules *r, ch
       int line, column;
       mcpi_text_position(b, (size_t)(nul - b), &line, &column);
       free(b);
-      return fail(err, errlen, MCP_ERR_PARSE, "%s:%d:%d: a NUL byte; expected %s", path, line,
+      return mcpi_fail_to(err, errlen, MCP_ERR_PARSE, "%s:%d:%d: a NUL byte; expected %s", path, line,
                   column, r->text);
     }
     if (n > r->max) {
@@ -118,7 +105,7 @@ mcp_status mcpi_read_file(const char *path, const mcpi_read_rules *r, char **out
   *len = 0;
   int fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
-    return fail(err, errlen, MCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    return mcpi_fail_to(err, errlen, MCP_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
   mcp_status st = read_fd(fd, path, r, out, len, err, errlen);
   close(fd);
   return st;
@@ -131,7 +118,7 @@ mcp_status mcp_input_read(const char *path, char **text, size_t *len, char *err,
   if (!path || !text || !len) {
     if (text)
       *text = NULL;
-    return fail(err, errlen, MCP_ERR_ARGUMENT, "mcp_input_read: NULL argument");
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "mcp_input_read: NULL argument");
   }
   return mcpi_read_file(path, &rules, text, len, err, errlen);
 }
