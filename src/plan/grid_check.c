@@ -24,8 +24,7 @@
 
 int mcpi_job_grid_checked(const mcpi_job *j)
 {
-  return j->model == MCPI_MODEL_HESTON || j->model == MCPI_MODEL_LOCAL_VOL ||
-         (j->model == MCPI_MODEL_MERTON && (j->nmon || j->extrema));
+  return mcpi_model_inexact(j->model, j->nmon, j->extrema);
 }
 
 /* Whether step s of j ends on an event the coarse grid keeps. */

@@ -239,13 +239,17 @@ static size_t grid_index(const double *g, size_t n, double t)
 
 /* The uniform steps a year of the job: the run's, or where it gives none,
  * its model's (MCPI_MODEL_STEPS_PER_YEAR). */
+int mcpi_model_inexact(mcpi_model model, int nmon, int extrema)
+{
+  return model == MCPI_MODEL_HESTON || model == MCPI_MODEL_LOCAL_VOL ||
+         (model == MCPI_MODEL_MERTON && (nmon || extrema));
+}
+
 static unsigned steps_per_year(const mcpi_job *j, const mcp_portfolio *p, const job_draft *d)
 {
   if (p->steps_given)
     return p->steps_per_year;
-  int inexact = j->model == MCPI_MODEL_HESTON || j->model == MCPI_MODEL_LOCAL_VOL ||
-                (j->model == MCPI_MODEL_MERTON && (d->nmon || j->extrema));
-  return inexact ? MCPI_MODEL_STEPS_PER_YEAR : 0;
+  return mcpi_model_inexact(j->model, d->nmon, j->extrema) ? MCPI_MODEL_STEPS_PER_YEAR : 0;
 }
 
 static mcp_status build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft *d,

@@ -124,6 +124,10 @@ typedef struct mcpi_plan {
  * fixing (a Heston European in one step).  Black-Scholes and Merton
  * otherwise step exactly from date to date and get no extra steps. */
 #define MCPI_MODEL_STEPS_PER_YEAR 252u
+/* Whether a job of that model, barrier monitors and extremes factor steps
+ * inexactly: the jobs that get MCPI_MODEL_STEPS_PER_YEAR by default and
+ * the discretisation check (grid_check.h). */
+int mcpi_model_inexact(mcpi_model model, int nmon, int extrema);
 
 /* The most simulation times (steps) a job may have. */
 #define MCPI_MAX_STEPS 1000000
