@@ -152,11 +152,11 @@ static int stencil_table(FILE *csv, int nodes, int K1, int K2, int C1, int C2, i
 #define SYS_LD 402 /* even: the stencil kernels load 16-byte pairs */
 #define MARCH_STEPS 400
 
-/* A batch of options as the library plans it (pde.h), on the device. */
+/* A batch of options as the library plans it (pde.h), on the device, with
+ * every row a march outside shared memory needs. */
 typedef struct device_batch {
   mcpi_pde_batch b;
   mcpi_pde_view v;
-  double *v0;
 } device_batch;
 
 static void batch_upload(device_batch *d)
@@ -173,13 +173,12 @@ static void batch_upload(device_batch *d)
   }
   CHECK(cudaMemcpy(p[0], b->grid, bytes[0], cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(p[1], b->seg, bytes[1], cudaMemcpyHostToDevice));
-  if (b->ex)
-    CHECK(cudaMemcpy(p[5], b->ex, bytes[5], cudaMemcpyHostToDevice));
-  CHECK(cudaMalloc((void **)&d->v0, rows));
-  CHECK(cudaMemcpy(d->v0, b->v0, rows, cudaMemcpyHostToDevice));
+  int american = 0;
+  for (size_t g = 0; g < b->ngrids; g++)
+    american |= b->grid[g].exercise != 0;
   d->v = (mcpi_pde_view){.n = b->n, .ld = b->ld, .radius = b->radius, .ngrids = (int)b->ngrids,
-                         .grid = p[0], .seg = p[1], .v = p[2], .w = p[3], .u = p[4],
-                         .ex = b->ex ? p[5] : NULL, .out = p[6]};
+                         .grid = p[0], .seg = p[1], .american = american, .v = p[2], .w = p[3],
+                         .u = p[4], .ex = p[5], .out = p[6]};
 }
 
 static void batch_free(device_batch *d)
@@ -188,7 +187,6 @@ static void batch_free(device_batch *d)
                 (void *)d->v.ex, d->v.out};
   for (int i = 0; i < 7; i++)
     cudaFree(p[i]);
-  cudaFree(d->v0);
   mcpi_pde_free(&d->b);
 }
 
@@ -199,9 +197,7 @@ static double time_fused(device_batch *d, int reps)
   CHECK(cudaEventCreate(&e0));
   CHECK(cudaEventCreate(&e1));
   double ms[16];
-  size_t rows = d->b.ngrids * (size_t)d->b.ld * sizeof(double);
   for (int r = -1; r < reps; r++) {
-    CHECK(cudaMemcpy(d->v.v, d->v0, rows, cudaMemcpyDeviceToDevice));
     CHECK(cudaEventRecord(e0, 0));
     CHECK(mcpi_launch_pde(d->v, d->b.set.scheme == MCP_PDE_EXPLICIT, (int)d->b.set.stencil,
                           d->b.set.coarsening, 0));

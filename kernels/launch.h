@@ -96,12 +96,14 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
 cudaError_t mcpi_launch_combine(const mcpi_term *term, const int32_t *off, int nest, int col0,
                                 double *pay, size_t ld, size_t n, cudaStream_t stream);
 
-/* Solves every grid of the batch b (device pointers; v holds the values at
- * maturity) by the explicit or the theta scheme, the stencil applied by
- * implementation stencil (mcp_stencil) with coarsening 1, 2, 4 or 8; writes
- * b.out. */
+/* Solves every grid of the batch b (device pointers) by the explicit or
+ * the theta scheme, the stencil applied by implementation stencil
+ * (mcp_stencil) with coarsening 1, 2, 4 or 8; writes b.out. */
 cudaError_t mcpi_launch_pde(mcpi_pde_view b, int explicit_scheme, int stencil, int coarsening,
                             cudaStream_t stream);
+/* Whether that launch marches in shared memory: then b needs no rows (v,
+ * w, u, ex) in global memory. */
+int mcpi_pde_staged(mcpi_pde_view b, int explicit_scheme, int stencil, int coarsening);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include <math.h>
 #include "models/mcp_hd.h"
 #include "models/pde_operator.h"
+#include "models/products/pde_terminal.h"
 
 #ifdef __CUDA_ARCH__
 #define MCPI_FMA(a, b, c) fma(a, b, c)
@@ -51,6 +52,7 @@ typedef struct mcpi_pde_grid {
   double h, dt, theta;
   double alpha[2], beta[2];                  /* low and high boundaries */
   double spot[2 * MCPI_PDE_MAX_RADIUS];     /* S at the R low, then the R high nodes */
+  mcpi_pde_payoff pay;                      /* at maturity (pde_terminal.h) */
 } mcpi_pde_grid;
 
 /* A batch of grids of n nodes (row stride ld) sharing the radius R. */
@@ -59,12 +61,15 @@ typedef struct mcpi_pde_view {
   const mcpi_pde_grid *grid;
   const mcpi_pde_segment *seg;
   const mcpi_pde_dividend *div;
-  double *v;        /* the values, ld a grid */
+  int american;     /* whether any grid exercises */
+  /* a grid's rows in global memory, ld each, where they are not staged in
+   * shared memory (mcpi_pde_staged): */
+  double *v;        /* the values */
   double *w;        /* explicit: the other time level; theta: the right-hand side */
-  double *u;        /* theta: the band's factors, MCPI_PDE_FACTOR_ROWS(R) ld a grid */
-  const double *ex; /* exercise values, ld a grid (NULL when no grid is American) */
+  double *u;        /* theta: the band's factors, MCPI_PDE_FACTOR_ROWS(R) rows */
+  double *ex;       /* the exercise values (American grids) */
   double *out;      /* 2 R + 1 values around the center a grid */
-  int staged;       /* theta: a grid's arrays in shared memory (mcpi_launch_pde) */
+  int staged;       /* theta: the march in shared memory (mcpi_launch_pde) */
 } mcpi_pde_view;
 
 /* What a step carries to the next: the segment, the integrals of the rate
@@ -133,6 +138,26 @@ MCP_HD static inline double mcpi_taps(int R, const double *e, const double *v)
 }
 
 MCP_HD static inline double mcpi_floor(double v, double fl) { return v < fl ? fl : v; }
+
+/* Node j's value at maturity, floored by its exercise value, which goes to
+ * *ex (0 where g does not exercise). */
+MCP_HD static inline double mcpi_pde_terminal(int R, int n, const mcpi_pde_grid *g, int j,
+                                              double *ex)
+{
+  double x = g->x0 + (double)j * g->h, v;
+  int i = j < R ? j : j >= n - R ? j - (n - 2 * R) : -1; /* a boundary value's index */
+  if (i >= 0) { /* by selects: an array indexed at run time would keep g in memory */
+    double s = g->spot[0];
+    MCP_UNROLL
+    for (int q = 1; q < 2 * MCPI_PDE_MAX_RADIUS; q++)
+      s = i == q ? g->spot[q] : s;
+    v = i >= R ? g->alpha[1] * s + g->beta[1] : g->alpha[0] * s + g->beta[0];
+  } else {
+    v = mcpi_pde_smoothed(&g->pay, x, g->h, R);
+  }
+  *ex = g->exercise ? mcpi_pde_intrinsic(&g->pay, x) : 0;
+  return g->exercise ? mcpi_floor(v, *ex) : v;
+}
 
 /* Node j's value just before a cash dividend d from the values v just after
  * it: v at the spot S_j - d (no arbitrage: the holder's spot drops by d),
@@ -291,12 +316,41 @@ MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double 
  * order (mcpi_band_solve_blocked), so both give the same bits. */
 #define MCPI_PDE_LANES 32
 
+/* The chunks' length for a system of n: the least of these that covers it
+ * in MCPI_PDE_LANES chunks (the GPU keeps a chunk in registers, a kernel
+ * for each), else the least odd one.  Odd: the lanes' strided accesses to
+ * shared memory fall in distinct banks. */
+#define MCPI_PDE_CHUNK_LENGTHS 3, 5, 7, 9, 13, 17, 25, 33
+MCP_HD static inline int mcpi_chunk_len(int n)
+{
+  const int len[] = {MCPI_PDE_CHUNK_LENGTHS};
+  int need = (n + MCPI_PDE_LANES - 1) / MCPI_PDE_LANES;
+  for (int i = 0; i < (int)(sizeof len / sizeof len[0]); i++)
+    if (len[i] >= need)
+      return len[i];
+  return need | 1;
+}
+
+/* Chunk c of a system of n: the last chunk ends at n, so that the
+ * positions the chunks' length leaves over come before position 0 (the
+ * first chunks short or empty): a lane keeping whole chunks in registers
+ * runs them through identities there (pde_kernel.cu). */
 MCP_HD static inline void mcpi_chunk(int n, int c, int *i0, int *i1)
 {
-  int len = (n + MCPI_PDE_LANES - 1) / MCPI_PDE_LANES;
-  *i0 = c * len < n ? c * len : n;
-  *i1 = *i0 + len < n ? *i0 + len : n;
+  int len = mcpi_chunk_len(n), end = n - (MCPI_PDE_LANES - 1 - c) * len;
+  *i0 = end - len > 0 ? end - len : 0;
+  *i1 = end > 0 ? end : 0;
 }
+
+/* A position's forward step, y from the y before it, and its back step, x
+ * from the x after it (before any floor): every form of the solve takes
+ * these, in the same order, so all give the same bits. */
+MCP_HD static inline double mcpi_fwd_step(double r, double inv, double beta, double y)
+{
+  return r * inv + beta * y;
+}
+
+MCP_HD static inline double mcpi_back_step(double y, double g, double xn) { return y + g * xn; }
 
 /* The forward map of chunk [i0, i1). */
 MCP_HD static inline void mcpi_fwd_map(int n, int rev, const double *fac, int ld, const double *r,
@@ -305,7 +359,7 @@ MCP_HD static inline void mcpi_fwd_map(int n, int rev, const double *fac, int ld
   double a = 0, b = 1;
   for (int i = i0; i < i1; i++) {
     double beta = fac[i];
-    a = r[mcpi_sweep_node(n, rev, i)] * fac[(size_t)ld + i] + beta * a;
+    a = mcpi_fwd_step(r[mcpi_sweep_node(n, rev, i)], fac[(size_t)ld + i], beta, a);
     b = beta * b;
   }
   *A = a;
@@ -325,7 +379,7 @@ MCP_HD static inline void mcpi_fwd_sweep(int n, int rev, const double *fac, int 
 {
   for (int i = i0; i < i1; i++) {
     int j = mcpi_sweep_node(n, rev, i);
-    y = r[j] * fac[(size_t)ld + i] + fac[i] * y;
+    y = mcpi_fwd_step(r[j], fac[(size_t)ld + i], fac[i], y);
     r[j] = y;
   }
 }
@@ -346,8 +400,8 @@ MCP_HD static inline void mcpi_back_map(int n, int rev, const double *fac, int l
       mx = fl ? fl[j] : mx;
     } else {
       if (fl)
-        mx = mcpi_floor(y[j] + g * mx, fl[j]);
-      p = y[j] + g * p;
+        mx = mcpi_floor(mcpi_back_step(y[j], g, mx), fl[j]);
+      p = mcpi_back_step(y[j], g, p);
       q = g * q;
     }
   }
@@ -372,7 +426,7 @@ MCP_HD static inline void mcpi_back_sweep(int n, int rev, const double *fac, int
 {
   for (int i = i1 - 1; i >= i0; i--) {
     int j = mcpi_sweep_node(n, rev, i);
-    xn = y[j] + fac[(size_t)2 * ld + i] * xn;
+    xn = mcpi_back_step(y[j], fac[(size_t)2 * ld + i], xn);
     if (fl)
       xn = mcpi_floor(xn, fl[j]);
     x[j] = xn;

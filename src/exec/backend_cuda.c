@@ -37,7 +37,7 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
        BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, LV_Y, LV_VOL,
        LV_Y_F, LV_VOL_F, LV_IDX, CASH, LSM, LSM_ST, LSM_Y, LSM_PART, ACALL, NBUF };
-_Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
+_Static_assert(NBUF <= MCPI_DEV_SLOT_PDE, "the context keeps a buffer a slot");
 /* A pass's own arrays, the variant's coefficients, specs, volatility
  * slices, tables of dates and tags (the grid check's coarse pass holds and
  * merges steps, grid_check.c; the others' are the job's), at these offsets

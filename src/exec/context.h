@@ -5,6 +5,7 @@
 #include "src/inputs/run_options.h"
 
 #define MCPI_DEV_SLOTS 40 /* device buffers a context keeps (backend_cuda.c) */
+#define MCPI_DEV_SLOT_PDE (MCPI_DEV_SLOTS - 1) /* the last: the grids' (pde_cuda.c) */
 
 struct mcp_context {
   mcp_backend backend; /* resolved: cpu or cuda */

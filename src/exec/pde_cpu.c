@@ -4,17 +4,18 @@
 #include <string.h>
 #include "src/exec/backend.h"
 
-/* Marches grid g from maturity to today in v (w: scratch of n; fac:
+/* Marches grid g from maturity to today in v (w, fl: scratch of n; fac:
  * MCPI_PDE_FACTOR_ROWS(R) n) and writes the values around the center to
  * out: the GPU's steps (kernels/pde_kernel.cu), its warp's solve lane by
  * lane. */
-static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, double *fac,
-                       double *out)
+static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, double *fl,
+                       double *fac, double *out)
 {
   const mcpi_pde_grid *G = &b->grid[g];
   int R = b->radius, n = b->n, rev = G->exercise == MCPI_EXERCISE_LOW, key = -1, blocked = 0;
-  const double *ex = G->exercise ? b->ex + g * (size_t)b->ld : NULL;
-  memcpy(v, b->v0 + g * (size_t)b->ld, (size_t)n * sizeof *v);
+  const double *ex = G->exercise ? fl : NULL;
+  for (int j = 0; j < n; j++)
+    v[j] = mcpi_pde_terminal(R, n, G, j, &fl[j]);
   mcpi_pde_state st = {.seg = G->seg};
   double e[MCPI_PDE_MAX_TAPS], m[MCPI_PDE_MAX_TAPS], bnd[2 * MCPI_PDE_MAX_RADIUS];
   for (int s = 0; s < G->steps; s++) {
@@ -58,12 +59,12 @@ mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err)
   size_t taps = 2 * (size_t)R + 1, n = (size_t)b->n;
 #pragma omp parallel reduction(| : failed) if (b->ngrids > 1)
   {
-    double *buf = malloc((2 + (size_t)MCPI_PDE_FACTOR_ROWS(R)) * n * sizeof *buf);
+    double *buf = malloc((3 + (size_t)MCPI_PDE_FACTOR_ROWS(R)) * n * sizeof *buf);
     failed = !buf;
 #pragma omp for schedule(dynamic)
     for (long g = 0; g < (long)b->ngrids; g++)
       if (buf)
-        solve_grid(b, (size_t)g, buf, buf + n, buf + 2 * n, out + (size_t)g * taps);
+        solve_grid(b, (size_t)g, buf, buf + n, buf + 2 * n, buf + 3 * n, out + (size_t)g * taps);
     free(buf);
   }
   return failed ? mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids") : MCP_OK;

@@ -15,89 +15,103 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 #else
 #include <cuda_runtime_api.h>
 #include "kernels/launch.h"
+#include "src/exec/context.h"
 
-enum { GRID, SEG, DIV, V, W, U, EX, OUT, NBUF };
+/* The batch's device arrays, in one buffer: the tables, then a grid's
+ * share for each of `chunk` grids (its rows only where the march is not
+ * staged in shared memory). */
+enum { GRID, OUT, SEG, DIV, V, W, U, EX, NBUF };
 
-/* The device buffers for up to `chunk` grids at a time. */
-typedef struct device_batch {
-  void *d[NBUF];
-  size_t bytes[NBUF]; /* a grid's share, the segment and dividend tables whole */
-} device_batch;
-
-static void release(device_batch *db)
+static size_t layout(const size_t per[NBUF], const size_t whole[NBUF], size_t chunk,
+                     size_t off[NBUF])
 {
+  size_t at = 0;
   for (int i = 0; i < NBUF; i++) {
-    cudaFree(db->d[i]);
-    db->d[i] = NULL;
+    off[i] = at;
+    at += (whole[i] + per[i] * chunk + 255) & ~(size_t)255;
   }
+  return at;
 }
 
-static cudaError_t allocate(device_batch *db, size_t chunk)
+/* The context's kept PDE buffer of at least bytes (a warm call allocates
+ * nothing). */
+static cudaError_t keep(mcp_context *ctx, size_t bytes, unsigned char **d)
 {
-  cudaError_t e = cudaSuccess;
-  for (int i = 0; e == cudaSuccess && i < NBUF; i++) {
-    size_t n = db->bytes[i] * (i == SEG || i == DIV ? 1 : chunk);
-    if (n && (e = cudaMalloc(&db->d[i], n)) == cudaSuccess)
-      e = cudaMemset(db->d[i], 0, n); /* row padding stays zero */
+  int k = MCPI_DEV_SLOT_PDE;
+  if (ctx->dev_bytes[k] < bytes || !ctx->dev[k]) {
+    cudaFree(ctx->dev[k]);
+    ctx->dev_bytes[k] = 0;
+    if (cudaMalloc(&ctx->dev[k], bytes) != cudaSuccess) {
+      ctx->dev[k] = NULL;
+      return cudaErrorMemoryAllocation;
+    }
+    ctx->dev_bytes[k] = bytes;
   }
-  if (e != cudaSuccess)
-    release(db);
-  return e;
+  *d = ctx->dev[k];
+  return cudaSuccess;
 }
 
-/* The grids go in chunks sized to the free device memory, halved while an
- * allocation fails; each grid's arithmetic is its own, so the prices do not
- * depend on the chunks. */
+/* The grids go in chunks sized to the free device memory where they need
+ * much of it, halved while an allocation fails; each grid's arithmetic is
+ * its own, so the prices do not depend on the chunks. */
 mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 {
-  size_t row = (size_t)b->ld * sizeof(double), taps = 2 * (size_t)b->radius + 1;
-  int theta = b->set.scheme != MCP_PDE_EXPLICIT;
-  device_batch db = {.bytes = {sizeof *b->grid, b->nseg * sizeof *b->seg,
-                               b->ndiv * sizeof *b->div, row, row,
-                               theta ? row * (size_t)MCPI_PDE_FACTOR_ROWS(b->radius) : 0,
-                               b->ex ? row : 0,
-                               taps * sizeof(double)}};
+  int theta = b->set.scheme != MCP_PDE_EXPLICIT, american = 0;
+  for (size_t g = 0; g < b->ngrids; g++)
+    american |= b->grid[g].exercise != 0;
+  mcpi_pde_view v = {.n = b->n, .ld = b->ld, .radius = b->radius, .american = american};
   const char *what = "selecting the device";
   cudaError_t e = cudaSetDevice(ctx->device);
-  size_t chunk = b->ngrids, free_bytes = 0, total = 0, per = 0;
+  int staged = e == cudaSuccess &&
+               mcpi_pde_staged(v, !theta, (int)b->set.stencil, b->set.coarsening);
+  size_t row = staged ? 0 : (size_t)b->ld * sizeof(double), taps = 2 * (size_t)b->radius + 1;
+  size_t per[NBUF] = {sizeof *b->grid, taps * sizeof(double), 0, 0, row, row,
+                      theta ? row * (size_t)MCPI_PDE_FACTOR_ROWS(b->radius) : 0,
+                      american ? row : 0};
+  size_t whole[NBUF] = {0, 0, b->nseg * sizeof *b->seg, b->ndiv * sizeof *b->div};
+  size_t off[NBUF], chunk = b->ngrids, free_bytes = 0, total = 0, each = 0;
   for (int i = 0; i < NBUF; i++)
-    per += i == SEG || i == DIV ? 0 : db.bytes[i];
-  if (e == cudaSuccess && cudaMemGetInfo(&free_bytes, &total) == cudaSuccess &&
-      free_bytes / 2 / per < chunk)
-    chunk = free_bytes / 2 / per > 0 ? free_bytes / 2 / per : 1;
+    each += per[i];
+  if (e == cudaSuccess && (double)each * (double)chunk > (double)(256 << 20) &&
+      cudaMemGetInfo(&free_bytes, &total) == cudaSuccess && free_bytes / 2 / each < chunk)
+    chunk = free_bytes / 2 / each > 0 ? free_bytes / 2 / each : 1;
+  unsigned char *d = NULL;
   if (e == cudaSuccess) {
     what = "allocating the grids";
-    while ((e = allocate(&db, chunk)) == cudaErrorMemoryAllocation && chunk > 1) {
+    while ((e = keep(ctx, layout(per, whole, chunk, off), &d)) == cudaErrorMemoryAllocation &&
+           chunk > 1) {
       cudaGetLastError();
       chunk = (chunk + 1) / 2;
     }
   }
   if (e == cudaSuccess) {
     what = "copying the coefficients";
-    e = cudaMemcpy(db.d[SEG], b->seg, db.bytes[SEG], cudaMemcpyHostToDevice);
+    e = cudaMemcpy(d + off[SEG], b->seg, whole[SEG], cudaMemcpyHostToDevice);
     if (e == cudaSuccess && b->ndiv)
-      e = cudaMemcpy(db.d[DIV], b->div, db.bytes[DIV], cudaMemcpyHostToDevice);
+      e = cudaMemcpy(d + off[DIV], b->div, whole[DIV], cudaMemcpyHostToDevice);
+    if (e == cudaSuccess && !staged) /* row padding stays zero */
+      e = cudaMemsetAsync(d + off[V], 0, off[NBUF - 1] + per[EX] * chunk - off[V], 0);
   }
   for (size_t g0 = 0; e == cudaSuccess && g0 < b->ngrids; g0 += chunk) {
     size_t c = b->ngrids - g0 < chunk ? b->ngrids - g0 : chunk;
     what = "copying the grids";
-    e = cudaMemcpy(db.d[GRID], b->grid + g0, c * db.bytes[GRID], cudaMemcpyHostToDevice);
-    if (e == cudaSuccess)
-      e = cudaMemcpy(db.d[V], b->v0 + g0 * b->ld, c * row, cudaMemcpyHostToDevice);
-    if (e == cudaSuccess && b->ex)
-      e = cudaMemcpy(db.d[EX], b->ex + g0 * b->ld, c * row, cudaMemcpyHostToDevice);
+    e = cudaMemcpy(d + off[GRID], b->grid + g0, c * per[GRID], cudaMemcpyHostToDevice);
     if (e == cudaSuccess) {
-      mcpi_pde_view v = {.n = b->n, .ld = b->ld, .radius = b->radius, .ngrids = (int)c,
-                         .grid = db.d[GRID], .seg = db.d[SEG], .div = db.d[DIV],
-                         .v = db.d[V], .w = db.d[W],
-                         .u = db.d[U], .ex = db.d[EX], .out = db.d[OUT]};
+      v.ngrids = (int)c;
+      v.grid = (const mcpi_pde_grid *)(d + off[GRID]);
+      v.seg = (const mcpi_pde_segment *)(d + off[SEG]);
+      v.div = (const mcpi_pde_dividend *)(d + off[DIV]);
+      v.out = (double *)(d + off[OUT]);
+      v.v = staged ? NULL : (double *)(d + off[V]);
+      v.w = staged ? NULL : (double *)(d + off[W]);
+      v.u = staged ? NULL : (double *)(d + off[U]);
+      v.ex = staged ? NULL : (double *)(d + off[EX]);
       what = "the PDE kernel";
       e = mcpi_launch_pde(v, !theta, (int)b->set.stencil, b->set.coarsening, 0);
     }
     if (e == cudaSuccess)
-      e = cudaMemcpy(out + g0 * taps, db.d[OUT], c * db.bytes[OUT], cudaMemcpyDeviceToHost);
+      e = cudaMemcpy(out + g0 * taps, d + off[OUT], c * per[OUT], cudaMemcpyDeviceToHost);
   }
-  release(&db);
   if (e == cudaSuccess)
     return MCP_OK;
   cudaGetLastError();

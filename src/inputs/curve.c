@@ -63,6 +63,19 @@ double mcpi_curve_mean(const mcpi_curve *c, double t0, double t1, int square)
   return integral(c, t0, t1, square) / (t1 - t0);
 }
 
+int mcpi_curve_one_piece(const mcpi_curve *c, double t0, double t1)
+{
+  return piece(c, t0, 1) == piece(c, t1, 0);
+}
+
+double mcpi_curve_knot_before(const mcpi_curve *c, double t)
+{
+  double k = -HUGE_VAL;
+  for (size_t i = 0; i + 1 < c->n && c->end[i] <= t; i++)
+    k = c->end[i];
+  return k;
+}
+
 double mcpi_curve_min(const mcpi_curve *c, double T)
 {
   double lo = c->value[0];

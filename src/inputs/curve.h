@@ -16,6 +16,11 @@ int mcpi_curve_flat(mcpi_curve *c, double v);
 void mcpi_curve_free(mcpi_curve *c);
 /* Integral of the curve over [a, b], 0 <= a <= b. */
 double mcpi_curve_integral(const mcpi_curve *c, double a, double b);
+/* Whether [t0, t1] lies in one piece of c (its mean there is the piece's
+ * value), and c's last knot at or before t (-HUGE_VAL: none): every [t0',
+ * t1'] with that knot <= t0' < t1' <= t1 lies in the piece of [t0, t1]. */
+int mcpi_curve_one_piece(const mcpi_curve *c, double t0, double t1);
+double mcpi_curve_knot_before(const mcpi_curve *c, double t);
 /* The least value the curve takes on [0, T]. */
 double mcpi_curve_min(const mcpi_curve *c, double T);
 /* Integral of the squared curve over [a, b]. */

@@ -44,8 +44,6 @@ typedef struct mcpi_pde_batch {
   mcpi_pde_dividend *div; /* the grids' cash dividends (mcpi_pde_grid.div0) */
   double *xlo;  /* host only: the log-spot of each grid's node 0 */
   double *frac; /* host only: the spot's offset from the center node, in steps */
-  double *v0; /* the values at maturity, ld a grid */
-  double *ex; /* exercise values, ld a grid, or NULL when no grid is American */
   size_t ntrades;
   mcpi_pde_trade *trade;
 } mcpi_pde_batch;
