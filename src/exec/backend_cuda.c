@@ -38,11 +38,23 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 enum { Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, NBUF };
 _Static_assert(NBUF <= MCPI_DEV_SLOTS, "the context keeps a buffer a slot");
 
+/* Path kernels' waves a context has sized (mcpi_path_grid): the options
+ * asked with (shape: multi, or -1 for the greeks kernel; arr_len), those
+ * returned and the grid.  Options compare as bytes: they have no padding. */
+#define GRIDS_KEPT 16
+typedef struct grid_kept {
+  mcpi_kernel_options in, out;
+  int shape, arr_len, grid;
+} grid_kept;
+_Static_assert(sizeof(mcpi_kernel_options) == 8 * sizeof(int), "kernel options of ints alone");
+
 /* What a context keeps of the CUDA backend beside its buffers, made by its
  * first run (each CUDA call costs about 20 us where the library runs
  * sandboxed, and a small book's job only a few more). */
 typedef struct mcpi_cuda_kept {
   int max_smem, sm_smem;  /* the device's shared memory: a block's (opt-in), an SM's */
+  int ngrids;
+  grid_kept grids[GRIDS_KEPT];
   int nside;              /* side streams made, as jobs first needed them */
   cudaStream_t side[SIDE_STREAMS];
   cudaEvent_t ready, done[SIDE_STREAMS]; /* a tile's normals, each side's passes */
@@ -162,6 +174,28 @@ static void drop(gpu_job *g, int b)
   cudaFree(ctx->dev[b]);
   ctx->dev[b] = g->buf[b] = NULL;
   ctx->dev_bytes[b] = 0;
+}
+
+/* mcpi_path_grid (shape >= 0) or mcpi_path_grid_greeks (-1), which ask the
+ * runtime three times, once a context for the same options and shape (the
+ * device, its kernels and their attributes stay). */
+static cudaError_t path_grid(mcpi_cuda_kept *k, mcpi_kernel_options *o, int shape, int arr_len,
+                             int *grid)
+{
+  for (int i = 0; i < k->ngrids; i++) {
+    const grid_kept *s = &k->grids[i];
+    if (s->shape == shape && s->arr_len == arr_len && !memcmp(&s->in, o, sizeof *o)) {
+      *o = s->out;
+      *grid = s->grid;
+      return cudaSuccess;
+    }
+  }
+  mcpi_kernel_options in = *o;
+  cudaError_t e = shape < 0 ? mcpi_path_grid_greeks(o, grid)
+                            : mcpi_path_grid(o, shape, arr_len, grid);
+  if (e == cudaSuccess && k->ngrids < GRIDS_KEPT)
+    k->grids[k->ngrids++] = (grid_kept){in, *o, shape, arr_len, *grid};
+  return e;
 }
 
 /* At least want side streams and their events, kept by the context. */
@@ -587,9 +621,9 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   if (j->arr_len && (st = resolve_placement(run, j, &g.kopt)))
     return st;
   /* the greeks kernel first: a block it lowers is the block of both */
-  if ((j->gstate && (e = mcpi_path_grid_greeks(&g.kopt, &g.grid_g))) ||
-      (e = mcpi_path_grid(&g.kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
-                          &g.grid)))
+  if ((j->gstate && (e = path_grid(g.k, &g.kopt, -1, 0, &g.grid_g))) ||
+      (e = path_grid(g.k, &g.kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
+                     &g.grid)))
     return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   g.nside = j->npass < SIDE_STREAMS ? (int)j->npass : SIDE_STREAMS;
   g.pass = calloc(j->npass + 1, sizeof *g.pass);
