@@ -314,10 +314,11 @@ static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dir
 
 /* The job's and its passes' views, their arrays packed into the context's
  * staging and copied by one transfer into BLOB.  The copy is asynchronous
- * on stream 0, ahead of all the job's work there; the staging is packed
- * again only by the next job, and this one has ended the copy before: it
- * read its sums with a synchronous copy on stream 0 (run_job.c's last act),
- * or failed and price_job waited for stream 0. */
+ * on stream 0 (the legacy stream), ahead of all the job's work; the staging
+ * is packed again only by the next job, and this one has ended the copy
+ * before: a job that succeeds last reads its sums by a synchronous copy on
+ * stream 0 (run_job.c), which waits for it; for one that fails, price_job
+ * waits for stream 0. */
 static cudaError_t upload_job(gpu_job *g)
 {
   const mcpi_job *j = g->j;
