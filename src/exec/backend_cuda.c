@@ -33,34 +33,56 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
  * (the STAC-A2 shape's vegas, bench/RESULTS.md "stac_a2"). */
 #define SIDE_STREAMS 8
 
-/* Every device allocation of a job: slots of the context's kept buffers. */
-enum { Z, ZQ, W, PAY, PART, CA, CB, CA_F, CB_F, TAG, CHOL, CHOL_F, SPEC, DIRS, SCRAMBLE,
-       BR_M, BR_L, BR_R, BR_WL, BR_WR, BR_SD, BR_IDT, TERM, OFF, PASSES, SQRT_DT, LV_Y, LV_VOL,
-       LV_Y_F, LV_VOL_F, LV_IDX, CASH, LSM, LSM_ST, LSM_Y, LSM_PART, ACALL, NBUF };
+/* Every device allocation of a job: slots of the context's kept buffers
+ * (BLOB: the job's arrays, upload_job). */
+enum { Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, NBUF };
 _Static_assert(NBUF <= MCPI_DEV_SLOT_PDE, "the context keeps a buffer a slot");
-/* A pass's own arrays, the variant's coefficients, specs, volatility
- * slices, tables of dates and tags (the grid check's coarse pass holds and
- * merges steps, grid_check.c; the others' are the job's), at these offsets
- * of its part of the PASSES buffer. */
-enum { P_CA, P_CB, P_SPEC, P_CA_F, P_CB_F, P_LV, P_LV_F, P_LSM, P_ACALL, P_TAG, NPBUF };
+
+/* Path kernels' waves a context has sized (mcpi_path_grid): the options
+ * asked with (shape: multi, or -1 for the greeks kernel; arr_len), those
+ * returned and the grid.  Options compare as bytes: they have no padding. */
+#define GRIDS_KEPT 16
+typedef struct grid_kept {
+  mcpi_kernel_options in, out;
+  int shape, arr_len, grid;
+} grid_kept;
+_Static_assert(sizeof(mcpi_kernel_options) == 8 * sizeof(int), "kernel options of ints alone");
+
+/* What a context keeps of the CUDA backend beside its buffers, made by its
+ * first run (each CUDA call costs about 20 us where the library runs
+ * sandboxed, and a small book's job only a few more). */
+typedef struct mcpi_cuda_kept {
+  int max_smem, sm_smem;  /* the device's shared memory: a block's (opt-in), an SM's */
+  int ngrids;
+  grid_kept grids[GRIDS_KEPT];
+  int nside;              /* side streams made, as jobs first needed them */
+  cudaStream_t side[SIDE_STREAMS];
+  cudaEvent_t ready, done[SIDE_STREAMS]; /* a tile's normals, each side's passes */
+  void *stage;            /* the host staging of a job's blob */
+  size_t stage_bytes;
+  int pinned;             /* stage is page-locked (cudaMallocHost), else malloc's */
+} mcpi_cuda_kept;
 
 typedef struct gpu_job {
   mcpi_run *run;
-  const mcpi_job *j;
+  const mcpi_job *j;        /* job ji of the run's plan */
+  size_t ji;
+  mcpi_cuda_kept *k;        /* the context's */
   mcpi_kernel_options kopt; /* the run's, with the block the job's kernel allows */
   int grid;                 /* blocks of a wave */
   int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
   mcpi_job_view view;      /* device pointers */
   mcpi_job_view *pass;     /* the passes' views, device pointers */
   mcpi_bridge_view bridge; /* device pointers */
+  const mcpi_term *term;   /* the estimators' terms and offsets (device) */
+  const int32_t *off;
+  const uint64_t *dirs;    /* the Sobol directions (device) */
   void *buf[NBUF];
   size_t tile;
   uint64_t s0;             /* the tile's first sample (fused normals) */
   uint64_t *scramble;      /* host copy of the replicate's scramble constants */
   const uint64_t *consts;
-  int nside;                          /* side streams made, 0 without passes */
-  cudaStream_t side[SIDE_STREAMS];
-  cudaEvent_t ready, done[SIDE_STREAMS]; /* the tile's normals, each side's passes */
+  int nside;               /* side streams the job's passes use */
 } gpu_job;
 
 static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
@@ -70,14 +92,58 @@ static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
   return mcpi_fail(ctx->err, st, "CUDA error in %s: %s", what, cudaGetErrorString(e));
 }
 
+static void free_stage(mcpi_cuda_kept *k)
+{
+  if (k->pinned)
+    cudaFreeHost(k->stage);
+  else
+    free(k->stage);
+  k->stage = NULL;
+  k->stage_bytes = 0;
+}
+
 void mcpi_cuda_release(mcp_context *ctx)
 {
+  mcpi_cuda_kept *k = ctx->cuda;
+  if (k) { /* a CPU context never touches the CUDA runtime */
+    for (int s = 0; s < k->nside; s++) {
+      cudaStreamDestroy(k->side[s]);
+      cudaEventDestroy(k->done[s]);
+    }
+    if (k->ready)
+      cudaEventDestroy(k->ready);
+    free_stage(k);
+    free(k);
+    ctx->cuda = NULL;
+  }
   for (int b = 0; b < MCPI_DEV_SLOTS; b++)
-    if (ctx->dev[b]) { /* a CPU context never touches the CUDA runtime */
+    if (ctx->dev[b]) {
       cudaFree(ctx->dev[b]);
       ctx->dev[b] = NULL;
       ctx->dev_bytes[b] = 0;
     }
+}
+
+/* The context's kept state, made on its first run on its device: the
+ * device's shared memory asked once, not by every job with arrays. */
+static mcp_status keep(mcp_context *ctx)
+{
+  if (ctx->cuda)
+    return MCP_OK;
+  mcpi_cuda_kept *k = calloc(1, sizeof *k);
+  if (!k)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
+  cudaError_t e = cudaDeviceGetAttribute(&k->max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                         ctx->device);
+  if (e == cudaSuccess)
+    e = cudaDeviceGetAttribute(&k->sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+                               ctx->device);
+  if (e != cudaSuccess) {
+    free(k);
+    return cuda_fail(ctx, e, "reading the device's shared memory");
+  }
+  ctx->cuda = k;
+  return MCP_OK;
 }
 
 /* Slot b's buffer of at least bytes: the context's, where it is large
@@ -110,116 +176,182 @@ static void drop(gpu_job *g, int b)
   ctx->dev_bytes[b] = 0;
 }
 
-static void release(gpu_job *g)
+/* mcpi_path_grid (shape >= 0) or mcpi_path_grid_greeks (-1), which ask the
+ * runtime three times, once a context for the same options and shape (the
+ * device, its kernels and their attributes stay). */
+static cudaError_t path_grid(mcpi_cuda_kept *k, mcpi_kernel_options *o, int shape, int arr_len,
+                             int *grid)
 {
-  for (int s = 0; s < g->nside; s++) {
-    cudaStreamDestroy(g->side[s]);
-    cudaEventDestroy(g->done[s]);
-  }
-  if (g->nside)
-    cudaEventDestroy(g->ready);
-  free(g->pass);
-  free(g->scramble);
-}
-
-/* The side streams of a job with passes, and their events. */
-static cudaError_t make_sides(gpu_job *g)
-{
-  cudaError_t e = cudaSuccess;
-  size_t want = g->j->npass < SIDE_STREAMS ? g->j->npass : SIDE_STREAMS;
-  if (want && (e = cudaEventCreateWithFlags(&g->ready, cudaEventDisableTiming)))
-    return e;
-  for (size_t s = 0; s < want && e == cudaSuccess; s++) {
-    if ((e = cudaStreamCreateWithFlags(&g->side[s], cudaStreamNonBlocking)))
-      break;
-    if ((e = cudaEventCreateWithFlags(&g->done[s], cudaEventDisableTiming))) {
-      cudaStreamDestroy(g->side[s]);
-      break;
+  for (int i = 0; i < k->ngrids; i++) {
+    const grid_kept *s = &k->grids[i];
+    if (s->shape == shape && s->arr_len == arr_len && !memcmp(&s->in, o, sizeof *o)) {
+      *o = s->out;
+      *grid = s->grid;
+      return cudaSuccess;
     }
-    g->nside = (int)s + 1;
   }
-  if (want && !g->nside) /* nothing made: the ready event goes too */
-    cudaEventDestroy(g->ready);
+  mcpi_kernel_options in = *o;
+  cudaError_t e = shape < 0 ? mcpi_path_grid_greeks(o, grid)
+                            : mcpi_path_grid(o, shape, arr_len, grid);
+  if (e == cudaSuccess && k->ngrids < GRIDS_KEPT)
+    k->grids[k->ngrids++] = (grid_kept){in, *o, shape, arr_len, *grid};
   return e;
 }
 
-/* Slot b holding a device copy of bytes at src. */
-static cudaError_t upload(gpu_job *g, int b, const void *src, size_t bytes)
+/* At least want side streams and their events, kept by the context. */
+static cudaError_t make_sides(mcpi_cuda_kept *k, int want)
 {
-  cudaError_t e = take(g, b, bytes);
-  return e == cudaSuccess && bytes ? cudaMemcpy(g->buf[b], src, bytes, cudaMemcpyHostToDevice)
-                                   : e;
+  cudaError_t e = cudaSuccess;
+  if (want && !k->ready && (e = cudaEventCreateWithFlags(&k->ready, cudaEventDisableTiming)))
+    return e;
+  while (k->nside < want) {
+    if ((e = cudaStreamCreateWithFlags(&k->side[k->nside], cudaStreamNonBlocking)))
+      break;
+    if ((e = cudaEventCreateWithFlags(&k->done[k->nside], cudaEventDisableTiming))) {
+      cudaStreamDestroy(k->side[k->nside]);
+      break;
+    }
+    k->nside++;
+  }
+  return e;
 }
 
-/* Byte offsets of a pass's arrays in its part of PASSES, and the part's
- * size (each array 16-byte aligned). */
-static size_t pass_layout(const mcpi_job *j, size_t off[NPBUF])
+/* The context's host staging, of at least bytes: page-locked, so that a
+ * job's upload is one transfer at the link's speed, else (the runtime will
+ * lock no more) pageable, which the copy stages through the driver's. */
+static cudaError_t stage(mcpi_cuda_kept *k, size_t bytes)
 {
-  size_t ne = j->nelem, nlv = j->nsteps * (size_t)j->lv_n;
-  size_t bytes[NPBUF] = {ne * sizeof(double), ne * sizeof(double),
-                         j->ntrades * sizeof(mcpi_payoff_spec), ne * sizeof(float),
-                         ne * sizeof(float), nlv * sizeof(double), nlv * sizeof(float),
-                         (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double),
-                         j->nacall * MCPI_AC_ROW * sizeof(double), ne * sizeof(uint32_t)};
-  size_t at = 0;
-  for (int k = 0; k < NPBUF; k++) {
-    off[k] = at;
-    at += (bytes[k] + 15) & ~(size_t)15;
+  if (k->stage_bytes >= bytes)
+    return cudaSuccess;
+  free_stage(k);
+  k->pinned = cudaMallocHost(&k->stage, bytes) == cudaSuccess;
+  if (!k->pinned) {
+    cudaGetLastError(); /* not a later launch's error */
+    k->stage = malloc(bytes);
   }
+  if (!k->stage)
+    return cudaErrorMemoryAllocation;
+  k->stage_bytes = bytes;
+  return cudaSuccess;
+}
+
+/* A job's device arrays as one blob, each at the next 16-byte boundary:
+ * sized (host NULL), or packed into host, each array's device address in
+ * dev given to its reader (a pointer of a view). */
+typedef struct blob {
+  unsigned char *host, *dev;
+  size_t at;
+} blob;
+
+/* The device address of the next array, of bytes at src (NULL while sizing
+ * and for an empty array). */
+static void *put(blob *b, const void *src, size_t bytes)
+{
+  void *at = b->host && bytes ? b->dev + b->at : NULL;
+  if (at)
+    memcpy(b->host + b->at, src, bytes);
+  b->at += (bytes + 15) & ~(size_t)15;
   return at;
 }
 
-/* The passes' coefficients and specs, staged on the host and copied in one
- * transfer, and the estimators' terms. */
-static cudaError_t upload_passes(gpu_job *g)
+/* ptr reads the device copy of n elements at src; the unevaluated
+ * assignment checks that their types agree. */
+#define PUT(b, ptr, src, n)                                                                    \
+  ((void)sizeof((ptr) = (src)), (ptr) = put(b, src, (n) * sizeof *(src)))
+
+/* The arrays that each variant, the job (v = j) or a pass's copy v, has of
+ * its own: coefficients, specs, volatility slices, tables of dates (for a
+ * Longstaff-Schwartz pass its discount factors: the fit fills in the rest;
+ * an autocallable's move with the rates and dates) and tags (the job's, but
+ * the grid check's coarse pass's, grid_check.c). */
+static void put_variant(blob *b, const mcpi_job *j, const mcpi_job *v, mcpi_job_view *w)
+{
+  size_t ne = j->nelem, nlv = j->nsteps * (size_t)j->lv_n;
+  PUT(b, w->ca, v->ca, ne);
+  PUT(b, w->cb, v->cb, ne);
+  PUT(b, w->ca_f, v->ca_f, ne);
+  PUT(b, w->cb_f, v->cb_f, ne);
+  PUT(b, w->tag, v->tag, ne);
+  PUT(b, w->trades, v->spec, j->ntrades);
+  PUT(b, w->lv_vol, v->lv_vol, nlv);
+  PUT(b, w->lv_vol_f, v->lv_vol_f, nlv);
+  PUT(b, w->lsm, v->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW);
+  PUT(b, w->acall, v->acall, j->nacall * MCPI_AC_ROW);
+}
+
+/* Every device array of a job: its variants', the rest of its view (which
+ * its passes share), the estimators' terms (offsets off), and the QMC
+ * directions dirs and bridge. */
+static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dirs)
 {
   const mcpi_job *j = g->j;
-  size_t ne = j->nelem, off[NPBUF], part = pass_layout(j, off);
-  size_t nlv = j->nsteps * (size_t)j->lv_n;
-  int32_t *terms = mcpi_job_term_offsets(j);
-  unsigned char *host = malloc(j->npass * part + 1);
-  cudaError_t e = terms && host ? cudaSuccess : cudaErrorMemoryAllocation;
-  if (e == cudaSuccess && !(e = upload(g, TERM, j->term, j->nterm * sizeof *j->term)))
-    e = upload(g, OFF, terms, (j->nest - j->nin + 1) * sizeof *terms);
-  for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
-    const mcpi_job *v = mcpi_pass_job(g->run, (size_t)(j - g->run->plan->jobs), p);
-    unsigned char *h = host + p * part;
-    memcpy(h + off[P_CA], v->ca, ne * sizeof(double));
-    memcpy(h + off[P_CB], v->cb, ne * sizeof(double));
-    memcpy(h + off[P_SPEC], v->spec, v->ntrades * sizeof(mcpi_payoff_spec));
-    memcpy(h + off[P_CA_F], v->ca_f, ne * sizeof(float));
-    memcpy(h + off[P_CB_F], v->cb_f, ne * sizeof(float));
-    if (nlv) {
-      memcpy(h + off[P_LV], v->lv_vol, nlv * sizeof(double));
-      memcpy(h + off[P_LV_F], v->lv_vol_f, nlv * sizeof(float));
-    }
-    if (j->lsm_dates) /* the discount factors: the fit fills in the rest */
-      memcpy(h + off[P_LSM], v->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof(double));
-    if (j->nacall) /* the discount factors move with the rates and the dates */
-      memcpy(h + off[P_ACALL], v->acall, j->nacall * MCPI_AC_ROW * sizeof(double));
-    memcpy(h + off[P_TAG], v->tag, ne * sizeof(uint32_t));
+  size_t ne = j->nelem, n = j->nsteps, ns = (size_t)j->lv_n;
+  mcpi_job_view *w = &g->view;
+  put_variant(b, j, j, w);
+  for (size_t p = 0; p < j->npass; p++)
+    put_variant(b, j, mcpi_pass_job(g->run, g->ji, p), &g->pass[p]);
+  PUT(b, w->sqrt_dt, j->sqrt_dt, ne);
+  PUT(b, w->chol, j->chol, j->chol ? MCPI_CHOL_SIZE : 0);
+  PUT(b, w->chol_f, j->chol_f, j->chol ? MCPI_CHOL_SIZE : 0);
+  PUT(b, w->lv_y, j->lv_y, ns);
+  PUT(b, w->lv_y_f, j->lv_y_f, ns);
+  PUT(b, w->lv_idx, j->lv_idx, ns ? (size_t)j->lv_nb : 0);
+  PUT(b, w->cash, j->cash, j->cash ? n : 0);
+  PUT(b, g->term, j->term, j->nterm);
+  PUT(b, g->off, off, j->nest - j->nin + 1);
+  if (j->qmc) {
+    const mcpi_bridge *br = &j->bridge;
+    PUT(b, g->dirs, dirs, ne * MCPI_SOBOL_BITS);
+    PUT(b, g->bridge.m, br->m, n);
+    PUT(b, g->bridge.l, br->l, n);
+    PUT(b, g->bridge.r, br->r, n);
+    PUT(b, g->bridge.wl, br->wl, n);
+    PUT(b, g->bridge.wr, br->wr, n);
+    PUT(b, g->bridge.sd, br->sd, n);
+    PUT(b, g->bridge.inv_sqrt_dt, br->inv_sqrt_dt, n);
   }
+}
+
+/* The job's and its passes' views, their arrays packed into the context's
+ * staging and copied by one transfer into BLOB.  The copy is asynchronous
+ * on stream 0 (the legacy stream), ahead of all the job's work; the staging
+ * is packed again only by the next job, and this one has ended the copy
+ * before: a job that succeeds last reads its sums by a synchronous copy on
+ * stream 0 (run_job.c), which waits for it; for one that fails, price_job
+ * waits for stream 0. */
+static cudaError_t upload_job(gpu_job *g)
+{
+  const mcpi_job *j = g->j;
+  const uint64_t *dirs = NULL;
+  if (j->qmc && (!(dirs = mcpi_sobol_directions()) || !(g->consts = mcpi_sobol_scrambles())))
+    return cudaErrorInvalidValue;
+  int32_t *off = mcpi_job_term_offsets(j);
+  if (!off)
+    return cudaErrorMemoryAllocation;
+  blob b = {0};
+  put_job(&b, g, off, dirs);
+  cudaError_t e = stage(g->k, b.at);
   if (e == cudaSuccess)
-    e = upload(g, PASSES, host, j->npass * part);
-  for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
-    unsigned char *d = (unsigned char *)g->buf[PASSES] + p * part;
+    e = take(g, BLOB, b.at);
+  if (e == cudaSuccess) {
+    g->view = mcpi_job_host_view(j);
+    for (size_t p = 0; p < j->npass; p++)
+      g->pass[p] = mcpi_job_host_view(mcpi_pass_job(g->run, g->ji, p));
+    g->bridge.n = j->bridge.n;
+    b = (blob){g->k->stage, g->buf[BLOB], 0};
+    put_job(&b, g, off, dirs);
+    e = cudaMemcpyAsync(b.dev, b.host, b.at, cudaMemcpyHostToDevice, 0);
+  }
+  free(off);
+  if (e)
+    return e;
+  for (size_t p = 0; p < j->npass; p++) {
     mcpi_job_view *w = &g->pass[p];
-    *w = mcpi_job_host_view(mcpi_pass_job(g->run, (size_t)(j - g->run->plan->jobs), p));
-    w->ca = (const double *)(d + off[P_CA]);
-    w->cb = (const double *)(d + off[P_CB]);
-    w->trades = (const mcpi_payoff_spec *)(d + off[P_SPEC]);
-    w->ca_f = (const float *)(d + off[P_CA_F]);
-    w->cb_f = (const float *)(d + off[P_CB_F]);
-    w->lv_vol = (const double *)(d + off[P_LV]);
-    w->lv_vol_f = (const float *)(d + off[P_LV_F]);
-    w->lsm = j->lsm_dates ? (const double *)(d + off[P_LSM]) : NULL;
-    w->acall = j->nacall ? (const double *)(d + off[P_ACALL]) : NULL;
     w->lv_y = g->view.lv_y; /* the surface's spots: no shift moves them */
     w->lv_y_f = g->view.lv_y_f;
     w->lv_idx = g->view.lv_idx;
     w->cash = g->view.cash; /* no shift moves the amounts, and the steps are the job's */
-    w->tag = (const uint32_t *)(d + off[P_TAG]); /* the job's, but the grid check's */
-    w->uniform = w->uniform && g->view.uniform; /* (which is never uniform) */
+    w->uniform = w->uniform && g->view.uniform; /* (the grid check's pass never is) */
     w->utag = g->view.utag;
     w->utag_last = g->view.utag_last;
     w->sqrt_dt = g->view.sqrt_dt;
@@ -227,76 +359,6 @@ static cudaError_t upload_passes(gpu_job *g)
     w->chol_f = g->view.chol_f;
     w->seed = g->view.seed; /* a pass revalues the job's own normals */
   }
-  free(terms);
-  free(host);
-  return e;
-}
-
-static cudaError_t upload_job(gpu_job *g)
-{
-  const mcpi_job *j = g->j;
-  size_t ne = j->nelem, n = j->nsteps, ns = (size_t)j->lv_n;
-  cudaError_t e;
-  if ((e = upload(g, CA, j->ca, ne * sizeof(double))) ||
-      (e = upload(g, CB, j->cb, ne * sizeof(double))) ||
-      (e = upload(g, CA_F, j->ca_f, ne * sizeof(float))) ||
-      (e = upload(g, CB_F, j->cb_f, ne * sizeof(float))) ||
-      (e = upload(g, TAG, j->tag, ne * sizeof(uint32_t))) ||
-      (e = upload(g, SQRT_DT, j->sqrt_dt, ne * sizeof(double))) ||
-      (j->chol && ((e = upload(g, CHOL, j->chol, MCPI_CHOL_SIZE * sizeof(double))) ||
-                   (e = upload(g, CHOL_F, j->chol_f, MCPI_CHOL_SIZE * sizeof(float))))) ||
-      (e = upload(g, SPEC, j->spec, j->ntrades * sizeof(mcpi_payoff_spec))) ||
-      (ns && ((e = upload(g, LV_Y, j->lv_y, ns * sizeof(double))) ||
-              (e = upload(g, LV_VOL, j->lv_vol, n * ns * sizeof(double))) ||
-              (e = upload(g, LV_Y_F, j->lv_y_f, ns * sizeof(float))) ||
-              (e = upload(g, LV_VOL_F, j->lv_vol_f, n * ns * sizeof(float))) ||
-              (e = upload(g, LV_IDX, j->lv_idx, (size_t)j->lv_nb * sizeof(int32_t))))) ||
-      (j->cash && (e = upload(g, CASH, j->cash, n * sizeof(double)))) ||
-      (j->lsm_dates && (e = upload(g, LSM, j->lsm_table, (size_t)j->lsm_dates *
-                                                            MCPI_LSM_ROW * sizeof(double)))) ||
-      (j->nacall &&
-       (e = upload(g, ACALL, j->acall, j->nacall * MCPI_AC_ROW * sizeof(double)))))
-    return e;
-  if (j->qmc) {
-    const mcpi_bridge *b = &j->bridge;
-    const uint64_t *dirs = mcpi_sobol_directions();
-    g->consts = mcpi_sobol_scrambles();
-    if (!dirs || !g->consts)
-      return cudaErrorInvalidValue;
-    if ((e = upload(g, DIRS, dirs, ne * MCPI_SOBOL_BITS * sizeof(uint64_t))) ||
-        (e = take(g, SCRAMBLE, ne * sizeof(uint64_t))) ||
-        (e = upload(g, BR_M, b->m, n * sizeof(int32_t))) ||
-        (e = upload(g, BR_L, b->l, n * sizeof(int32_t))) ||
-        (e = upload(g, BR_R, b->r, n * sizeof(int32_t))) ||
-        (e = upload(g, BR_WL, b->wl, n * sizeof(double))) ||
-        (e = upload(g, BR_WR, b->wr, n * sizeof(double))) ||
-        (e = upload(g, BR_SD, b->sd, n * sizeof(double))) ||
-        (e = upload(g, BR_IDT, b->inv_sqrt_dt, n * sizeof(double))))
-      return e;
-    g->bridge = (mcpi_bridge_view){b->n, g->buf[BR_M], g->buf[BR_L], g->buf[BR_R],
-                                   g->buf[BR_WL], g->buf[BR_WR], g->buf[BR_SD], g->buf[BR_IDT]};
-  }
-  g->view = mcpi_job_host_view(j);
-  g->view.ca = g->buf[CA];
-  g->view.cb = g->buf[CB];
-  g->view.ca_f = g->buf[CA_F];
-  g->view.cb_f = g->buf[CB_F];
-  g->view.tag = g->buf[TAG];
-  g->view.sqrt_dt = g->buf[SQRT_DT];
-  g->view.chol = j->chol ? g->buf[CHOL] : NULL;
-  g->view.chol_f = j->chol ? g->buf[CHOL_F] : NULL;
-  g->view.trades = g->buf[SPEC];
-  if (ns) {
-    g->view.lv_y = g->buf[LV_Y];
-    g->view.lv_vol = g->buf[LV_VOL];
-    g->view.lv_y_f = g->buf[LV_Y_F];
-    g->view.lv_vol_f = g->buf[LV_VOL_F];
-    g->view.lv_idx = g->buf[LV_IDX];
-  }
-  if (j->cash)
-    g->view.cash = g->buf[CASH];
-  g->view.lsm = j->lsm_dates ? g->buf[LSM] : NULL;
-  g->view.acall = j->nacall ? g->buf[ACALL] : NULL;
   return cudaSuccess;
 }
 
@@ -377,7 +439,7 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
     g->scramble[d] = g->consts[d] ^ mcpi_sobol_shift(j->stream, rep, d);
   if ((e = cudaMemcpy(g->buf[SCRAMBLE], g->scramble, j->nelem * sizeof(uint64_t),
                       cudaMemcpyHostToDevice)) ||
-      (e = mcpi_launch_sobol(g->buf[DIRS], g->buf[SCRAMBLE], j->nelem, s0, n, g->buf[ZQ],
+      (e = mcpi_launch_sobol(g->dirs, g->buf[SCRAMBLE], j->nelem, s0, n, g->buf[ZQ],
                              g->tile, 0)) ||
       (e = mcpi_launch_bridge(g->bridge, j->nfactors, g->buf[ZQ],
                               g->buf[W] ? g->buf[W] : g->buf[Z], g->tile, n, g->buf[Z], prec,
@@ -399,10 +461,11 @@ static mcp_status paths(void *self, size_t n, int controls)
   /* the passes on the side streams, after the tile's normals (stream 0's
    * work so far), beside the base's launch; stream 0 then waits for them,
    * for every side used, whatever failed */
-  cudaError_t e = g->nside ? cudaEventRecord(g->ready, 0) : cudaSuccess;
+  mcpi_cuda_kept *k = g->k;
+  cudaError_t e = g->nside ? cudaEventRecord(k->ready, 0) : cudaSuccess;
   int used = 0;
   for (; e == cudaSuccess && used < g->nside; used++)
-    e = cudaStreamWaitEvent(g->side[used], g->ready, 0);
+    e = cudaStreamWaitEvent(k->side[used], k->ready, 0);
   if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, 0)
                      : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
@@ -410,7 +473,7 @@ static mcp_status paths(void *self, size_t n, int controls)
   size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;
-    cudaStream_t s = g->side[p % (size_t)g->nside];
+    cudaStream_t s = k->side[p % (size_t)g->nside];
     g->pass[p].write_controls = controls;
     g->pass[p].p0 = g->s0;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, s)
@@ -418,15 +481,15 @@ static mcp_status paths(void *self, size_t n, int controls)
                                          g->grid, s);
   }
   for (int s = 0; s < used; s++) {
-    cudaError_t w = cudaEventRecord(g->done[s], g->side[s]);
+    cudaError_t w = cudaEventRecord(k->done[s], k->side[s]);
     if (w == cudaSuccess)
-      w = cudaStreamWaitEvent(0, g->done[s], 0);
+      w = cudaStreamWaitEvent(0, k->done[s], 0);
     e = e ? e : w;
   }
   if (e)
     return cuda_fail(g->run->ctx, e, "the path kernel");
   if (!controls && j->nest > j->nin &&
-      (e = mcpi_launch_combine(g->buf[TERM], g->buf[OFF], (int)(j->nest - j->nin),
+      (e = mcpi_launch_combine(g->term, g->off, (int)(j->nest - j->nin),
                                (int)(j->ntrades + 1 + j->nin), pay, g->tile, n, 0)))
     return cuda_fail(g->run->ctx, e, "the estimator kernel");
   return MCP_OK;
@@ -460,11 +523,10 @@ static mcp_status update_specs(void *self)
   gpu_job *g = self;
   const mcpi_job *j = g->j;
   size_t bytes = j->ntrades * sizeof(mcpi_payoff_spec);
-  cudaError_t e = cudaMemcpy(g->buf[SPEC], j->spec, bytes, cudaMemcpyHostToDevice);
-  size_t off[NPBUF], part = pass_layout(j, off);
-  for (size_t p = 0; e == cudaSuccess && p < j->npass; p++)
-    e = cudaMemcpy((unsigned char *)g->buf[PASSES] + p * part + off[P_SPEC],
-                   mcpi_pass_job(g->run, (size_t)(j - g->run->plan->jobs), p)->spec, bytes,
+  cudaError_t e = cudaSuccess;
+  for (size_t v = 0; e == cudaSuccess && v <= j->npass; v++)
+    e = cudaMemcpy((void *)(v ? g->pass[v - 1] : g->view).trades,
+                   (v ? mcpi_pass_job(g->run, g->ji, v - 1) : j)->spec, bytes,
                    cudaMemcpyHostToDevice);
   return e ? cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
@@ -476,8 +538,7 @@ static mcp_status fit(void *self, size_t variant, int frozen)
 {
   gpu_job *g = self;
   mcpi_run *run = g->run;
-  size_t ji = (size_t)(g->j - run->plan->jobs);
-  mcpi_job *v = variant ? mcpi_pass_job(run, ji, variant - 1) : &run->plan->jobs[ji];
+  mcpi_job *v = variant ? mcpi_pass_job(run, g->ji, variant - 1) : &run->plan->jobs[g->ji];
   mcpi_job_view w = variant ? g->pass[variant - 1] : g->view;
   double *table = (double *)w.lsm;
   w.lsm = NULL; /* the fit's paths do not exercise */
@@ -524,14 +585,7 @@ static mcp_status resolve_placement(mcpi_run *run, const mcpi_job *j, mcpi_kerne
 {
   mcp_context *ctx = run->ctx;
   const char *id = run->portfolio->t[j->trade[0]].id;
-  int max_smem = 0, sm_smem = 0;
-  cudaError_t e = cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                         ctx->device);
-  if (e == cudaSuccess)
-    e = cudaDeviceGetAttribute(&sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
-                               ctx->device);
-  if (e != cudaSuccess)
-    return cuda_fail(ctx, e, "reading the device's shared memory");
+  int max_smem = ctx->cuda->max_smem, sm_smem = ctx->cuda->sm_smem;
   size_t thread = (size_t)j->arr_len * sizeof(double), bytes = thread * (size_t)o->block;
   if (o->placement == MCP_PLACEMENT_AUTO)
     o->placement = bytes <= (size_t)max_smem &&
@@ -557,7 +611,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
   size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
-  gpu_job g = {.run = run, .j = j, .kopt = run->kopt};
+  gpu_job g = {.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .kopt = run->kopt};
   /* Longstaff-Schwartz jobs run their own kernel, on stored normals */
   g.kopt.fused = run->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
   g.kopt.small = mcpi_job_small(j);
@@ -568,23 +622,29 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   if (j->arr_len && (st = resolve_placement(run, j, &g.kopt)))
     return st;
   /* the greeks kernel first: a block it lowers is the block of both */
-  if ((j->gstate && (e = mcpi_path_grid_greeks(&g.kopt, &g.grid_g))) ||
-      (e = mcpi_path_grid(&g.kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
-                          &g.grid)))
+  if ((j->gstate && (e = path_grid(g.k, &g.kopt, -1, 0, &g.grid_g))) ||
+      (e = path_grid(g.k, &g.kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
+                     &g.grid)))
     return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
+  g.nside = j->npass < SIDE_STREAMS ? (int)j->npass : SIDE_STREAMS;
   g.pass = calloc(j->npass + 1, sizeof *g.pass);
   if ((j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble))) || !g.pass)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
-  else if ((e = upload_job(&g)) || (e = upload_passes(&g)))
+  else if ((e = upload_job(&g)))
     st = cuda_fail(run->ctx, e, "copying the job's arrays");
-  else if ((e = make_sides(&g)))
+  else if ((e = make_sides(g.k, g.nside)))
     st = cuda_fail(run->ctx, e, "making the passes' streams");
   if (st == MCP_OK)
     st = size_tiles(&g, mcpi_job_samples(run->plan, j), real);
   mcpi_tiler t = {&g, g.tile, fill, paths, sums, read, update_specs, fit};
   if (st == MCP_OK)
     st = mcpi_run_job(run, ji, &t);
-  release(&g);
+  free(g.pass);
+  free(g.scramble);
+  /* a job that failed may have left its upload running, from the staging
+     that the next job packs (upload_job) */
+  if (st != MCP_OK && cudaStreamSynchronize(0))
+    cudaGetLastError();
   return st;
 }
 
@@ -594,6 +654,9 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
   cudaError_t e = cudaSetDevice(ctx->device);
   if (e != cudaSuccess)
     return cuda_fail(ctx, e, "selecting the device");
+  mcp_status st = keep(ctx);
+  if (st != MCP_OK)
+    return st;
   const mcpi_kernel_options *o = &run->kopt;
   /* before any job runs: the single-asset stored table has every strategy
      and distance that any table has */
@@ -607,8 +670,7 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      mcp_prefetch_name(o->strategy), o->distance, MCPI_DEFAULT_DISTANCE);
   size_t smem = mcpi_prefetch_smem_bytes(o->precision, o->strategy, o->distance, o->padding,
                                          o->block);
-  int max_smem = 0;
-  cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ctx->device);
+  int max_smem = ctx->cuda->max_smem;
   if (smem > (size_t)max_smem)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
                      "prefetch %s, distance %d, padding %d: %zu bytes of shared memory a block "
@@ -616,7 +678,6 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      "padding or the block size",
                      mcp_prefetch_name(o->strategy), o->distance, o->padding, smem, o->block,
                      max_smem);
-  mcp_status st = MCP_OK;
   for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
     if (mcpi_run_has(run, ji))
       st = price_job(run, ji);

@@ -4,7 +4,7 @@
 
 #include "src/inputs/run_options.h"
 
-#define MCPI_DEV_SLOTS 40 /* device buffers a context keeps (backend_cuda.c) */
+#define MCPI_DEV_SLOTS 11 /* device buffers a context keeps (backend_cuda.c) */
 #define MCPI_DEV_SLOT_PDE (MCPI_DEV_SLOTS - 1) /* the last: the grids' (pde_cuda.c) */
 
 struct mcp_context {
@@ -22,12 +22,16 @@ struct mcp_context {
    * allocates only what outgrows them (backend_cuda.c) */
   void *dev[MCPI_DEV_SLOTS];
   size_t dev_bytes[MCPI_DEV_SLOTS];
+  /* the rest the CUDA backend keeps (its streams, the jobs' host staging,
+   * the device's limits), or NULL (backend_cuda.c) */
+  struct mcpi_cuda_kept *cuda;
 };
 
 /* The settings of a run of p on ctx (mcpi_settings_resolve). */
 void mcpi_context_settings(const mcp_context *ctx, const mcp_portfolio *p, mcpi_settings *out);
 
-/* Frees the device buffers a context keeps (nothing without CUDA). */
+/* Frees the device buffers and the rest a context keeps (nothing without
+ * CUDA). */
 void mcpi_cuda_release(mcp_context *ctx);
 
 #endif
