@@ -20,22 +20,31 @@ MCP_HD static inline int mcpi_lsm_state_size(const mcpi_job_view *j)
 }
 
 /* Path i's exercise value at date e from the states (value k of path i at
- * date e at st[(e ns + k) ld + i]), with what the basis reads: the
- * underlying, the log-returns r (several assets) and the variance v, as the
- * path body computes them at that date. */
+ * date e at st[(e ns + k) ld + i]) and its spots there s (e^x of its
+ * log-spots, which the CPU computes a chunk at a time), with what the basis
+ * reads: the underlying, the log-returns r (several assets) and the
+ * variance v, as the path body computes them at that date. */
+MCP_HD static inline double mcpi_lsm_state_spots(const mcpi_job_view *j, const double *st,
+                                                 size_t ld, size_t i, int e, const double *s,
+                                                 double *under, double *r, double *v)
+{
+  int n = j->nassets, ns = mcpi_lsm_state_size(j);
+  for (int a = 0; a < n; a++)
+    r[a] = st[((size_t)e * ns + a) * ld + i] - j->log_spots[a];
+  *v = n == 1 && j->model == MCPI_MODEL_HESTON ? st[((size_t)e * ns + 1) * ld + i] : 0;
+  return mcpi_lsm_exercise(&j->trades[0], s, n, under);
+}
+
+/* The same with the spots computed here. */
 MCP_HD static inline double mcpi_lsm_state_at(const mcpi_job_view *j, const double *st,
                                               size_t ld, size_t i, int e, double *under,
                                               double *r, double *v)
 {
-  int n = j->nassets, ns = mcpi_lsm_state_size(j);
+  int ns = mcpi_lsm_state_size(j);
   double s[MCP_MAX_ASSETS];
-  for (int a = 0; a < n; a++) {
-    double x = st[((size_t)e * ns + a) * ld + i];
-    s[a] = mcpi_dexp(x);
-    r[a] = x - j->log_spots[a];
-  }
-  *v = n == 1 && j->model == MCPI_MODEL_HESTON ? st[((size_t)e * ns + 1) * ld + i] : 0;
-  return mcpi_lsm_exercise(&j->trades[0], s, n, under);
+  for (int a = 0; a < j->nassets; a++)
+    s[a] = mcpi_dexp(st[((size_t)e * ns + a) * ld + i]);
+  return mcpi_lsm_state_spots(j, st, ld, i, e, s, under, r, v);
 }
 
 /* Fit path i: its normals z[e ldz] (or, z NULL, the canonical ones of seed

@@ -42,6 +42,7 @@ static double tree_sum(double *a)
 typedef struct {
   size_t n, nb, ncol, nch;
   double *y, *h[2], *phi[2], *part[2];
+  int copy; /* the host's vector copy (mcpi_host_copy) */
 } fit_state;
 
 /* The continuation value of row at path i from its kept basis, the sum
@@ -72,16 +73,21 @@ static void fit_chunk(const mcpi_job_view *v, const double *st, const fit_state 
   double *h = f->h[e & 1], *phi = f->phi[e & 1], *part = f->part[e & 1];
   const double *hn = f->h[(e + 1) & 1], *phin = f->phi[(e + 1) & 1];
   double tile[MCPI_LSM_MAX_BASIS][MCP_CHUNK_PATHS], yy[MCP_CHUNK_PATHS], one[MCP_CHUNK_PATHS];
-  double col[MCP_CHUNK_PATHS];
+  double col[MCP_CHUNK_PATHS], spot[MCP_MAX_ASSETS][MCP_CHUNK_PATHS];
+  size_t ns = (size_t)mcpi_lsm_state_size(v);
+  for (int a = 0; a < v->nassets; a++) /* the chunk's spots at e, in vectors */
+    mcpi_exp_lanes(f->copy, st + ((size_t)e * ns + (size_t)a) * n + i0, spot[a], m);
   for (size_t k = 0; k < MCP_CHUNK_PATHS; k++) {
     size_t i = i0 + k;
-    double under, r[MCP_MAX_ASSETS], var, value, b[MCPI_LSM_MAX_BASIS];
+    double under, r[MCP_MAX_ASSETS], var, value, b[MCPI_LSM_MAX_BASIS], s[MCP_MAX_ASSETS];
     int itm = 0;
     if (k < m) {
       if (next && mcpi_lsm_exercises(next, hn[i], continuation(next, hn[i], phin + i, nb, n),
                                      &value))
         f->y[i] = value;
-      h[i] = mcpi_lsm_state_at(v, st, n, i, e, &under, r, &var);
+      for (int a = 0; a < v->nassets; a++)
+        s[a] = spot[a][k];
+      h[i] = mcpi_lsm_state_spots(v, st, n, i, e, s, &under, r, &var);
       mcpi_lsm_basis(p, v->nassets, heston, under, r, var, b, (const double *)0);
       for (size_t a = 0; a < nb; a++)
         phi[a * n + i] = b[a];
@@ -132,7 +138,8 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
   size_t n = (size_t)j->lsm_paths, ne = j->nelem, dates = (size_t)j->lsm_dates;
   size_t ns = (size_t)mcpi_lsm_state_size(&v), nb = (size_t)j->lsm_nb;
   fit_state f = {.n = n, .nb = nb, .ncol = MCPI_LSM_COLUMNS(nb),
-                 .nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS};
+                 .nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS,
+                 .copy = mcpi_host_copy()};
   double *st = malloc(dates * ns * n * sizeof *st), *all;
   size_t per = 2 * n + 2 * nb * n + 2 * f.ncol * f.nch; /* h, phi, part */
   f.y = malloc(n * sizeof *f.y);
