@@ -511,7 +511,9 @@ mcp_engine mcp_portfolio_engine(const mcp_portfolio *portfolio, mcp_product prod
 typedef enum mcp_pde_scheme { MCP_PDE_CRANK_NICOLSON = 0, MCP_PDE_EXPLICIT } mcp_pde_scheme;
 /* How the GPU applies the stencil (the same bits every way; the CPU ignores it):
  *   regcache  each warp holds its tile in registers and swaps neighbours by
- *             warp shuffles (no shared memory);
+ *             warp shuffles (no shared memory); a 3-point Crank-Nicolson
+ *             grid of up to 1056 nodes stays in registers from step to
+ *             step, coarsening aside;
  *   smem      the tile and its halo in shared memory;
  *   global    every tap loaded from global memory (through the caches). */
 typedef enum mcp_stencil { MCP_STENCIL_REGCACHE = 0, MCP_STENCIL_SMEM, MCP_STENCIL_GLOBAL } mcp_stencil;

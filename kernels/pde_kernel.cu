@@ -148,6 +148,7 @@ __device__ __forceinline__ int band(const mcpi_pde_grid &g, int n, int ld, const
   if (k == *key)
     return blocked;
   int monotone = 0;
+  __syncwarp(); /* every lane's reads of the last band's factors done */
   if (lane == 0)
     monotone = mcpi_band_factor(K, n, m, g.exercise == MCPI_EXERCISE_LOW, fac, ld);
   monotone = __shfl_sync(MCPI_FULL_MASK, monotone, 0);
@@ -399,7 +400,7 @@ static const pde_fn theta_table[3][2][4] = TABLE(pde_theta);
 static const int resident_len[] = {MCPI_PDE_CHUNK_LENGTHS};
 static const pde_fn resident_table[] = {pde_resident<3>,  pde_resident<5>,  pde_resident<7>,
                                         pde_resident<9>,  pde_resident<13>, pde_resident<17>,
-                                        pde_resident<25>, pde_resident<33>};
+                                        pde_resident<25>, pde_resident<27>, pde_resident<33>};
 static_assert(sizeof resident_len / sizeof *resident_len ==
                   sizeof resident_table / sizeof *resident_table,
               "a kernel for each chunk length");

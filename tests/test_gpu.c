@@ -858,8 +858,9 @@ static void sobol_kernel_matches_host(void **state)
 #endif
 
 /* A book of grid trades: Europeans, Americans and (3-point) barriers of
- * every kind on three underlyings, with n extra American puts. */
-static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra)
+ * every kind on three underlyings, with n extra American puts; grids of
+ * nodes each (0: 301, or 64 with extra puts). */
+static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra, unsigned nodes)
 {
   mcp_portfolio *p;
   char id[32];
@@ -868,8 +869,8 @@ static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra)
   mcp_pde_settings_init(&s);
   s.scheme = scheme;
   s.stencil_points = points;
-  s.space_points = extra ? 64 : 301;
-  s.time_steps = extra ? 20 : 150;
+  s.space_points = nodes ? nodes : extra ? 64 : 301;
+  s.time_steps = extra ? 20 : nodes ? 60 : 150;
   assert_int_equal(mcp_portfolio_set_pde(p, &s), MCP_OK);
   const char *und[3] = {"A", "B", "C"};
   const double spot[3] = {100, 50, 1200};
@@ -900,13 +901,13 @@ static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra)
 /* Every grid on the GPU equals the CPU's, and every stencil implementation
  * and coarsening gives the same bits; B pays cash dividends (the grids'
  * jumps), C one that its spot may not cover (an absorbed spot's values). */
-static void pde_check(int points, mcp_pde_scheme scheme, int extra)
+static void pde_check(int points, mcp_pde_scheme scheme, int extra, unsigned nodes)
 {
   mcp_market *m = market();
   const double dt[2] = {0.3, 0.9}, da[2] = {1, 1.5}, ct[1] = {0.5}, ca[1] = {1000};
   assert_int_equal(mcp_market_set_cash_dividends(m, "B", 2, dt, da), MCP_OK);
   assert_int_equal(mcp_market_set_cash_dividends(m, "C", 1, ct, ca), MCP_OK);
-  mcp_portfolio *p = pde_book(points, scheme, extra);
+  mcp_portfolio *p = pde_book(points, scheme, extra, nodes);
   mcp_results *cpu = price(MCP_BACKEND_CPU, 128, 0, m, p), *first = NULL;
   static const int coarsening[4] = {1, 2, 4, 8};
   for (int st = 0; st < 3; st++)
@@ -932,8 +933,8 @@ static void pde_check(int points, mcp_pde_scheme scheme, int extra)
         mcp_results_destroy(gpu);
       }
     }
-  printf("# pde %d-point %s, %zu trades: GPU = CPU, 12 stencil variants identical\n", points,
-         mcp_pde_scheme_name(scheme), mcp_results_count(cpu));
+  printf("# pde %d-point %s, %zu trades, %u nodes: GPU = CPU, 12 stencil variants identical\n",
+         points, mcp_pde_scheme_name(scheme), mcp_results_count(cpu), nodes ? nodes : 301);
   mcp_results_destroy(first);
   mcp_results_destroy(cpu);
   mcp_portfolio_destroy(p);
@@ -944,9 +945,22 @@ static void gpu_pde_matches_cpu(void **state)
 {
   for (int points = 3; points <= 5; points += 2)
     for (int scheme = 0; scheme < 2; scheme++)
-      pde_check(points, (mcp_pde_scheme)scheme, 0);
+      pde_check(points, (mcp_pde_scheme)scheme, 0, 0);
   /* more grids (a warp each) than the device holds at once */
-  pde_check(3, MCP_PDE_CRANK_NICOLSON, 9000);
+  pde_check(3, MCP_PDE_CRANK_NICOLSON, 9000, 0);
+}
+
+/* The grids kept in registers (regcache, 3 points, Crank-Nicolson): a
+ * kernel for each chunk length, with the chunks' spare positions before
+ * node 0 (at 16 nodes most lanes have none), against the staged march
+ * (smem, global) and the CPU; 1100 nodes are past them.  Under 200 nodes
+ * American puts alone: coarser grids refuse the calls' far tails. */
+static void gpu_pde_every_chunk_length(void **state)
+{
+  (void)state;
+  static const unsigned nodes[] = {16, 40, 97, 150, 200, 280, 385, 401, 520, 790, 801, 1056, 1100};
+  for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++)
+    pde_check(3, MCP_PDE_CRANK_NICOLSON, nodes[i] < 200 ? 40 : 0, nodes[i]);
 }
 
 /* ---- per-path arrays ------------------------------------------------------ */
@@ -1484,6 +1498,7 @@ int main(void)
       cmocka_unit_test(gpu_lsm_matches_cpu),
       cmocka_unit_test(gpu_constant_steps),
       cmocka_unit_test(gpu_pde_matches_cpu),
+      cmocka_unit_test(gpu_pde_every_chunk_length),
       cmocka_unit_test(gpu_arrays_match_cpu),
       cmocka_unit_test(gpu_arrays_float_invariant),
       cmocka_unit_test(gpu_arrays_refused),

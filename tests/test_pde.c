@@ -18,6 +18,7 @@
 #include "tests/cf_cash.h"
 #include "tests/closed_form.h"
 #include "tests/mc_check.h"
+#include "src/plan/pde.h"
 
 static const bs_params ACME = {100.0, 0.05, 0.02, 0.25};
 
@@ -526,6 +527,64 @@ static void term_structures(void **state)
   mcp_market_destroy(mk);
 }
 
+/* The plan's segments (runs of steps that share coefficients, found by
+ * stepping over the curves' pieces) hold, at every step of every grid, the
+ * coefficients that the step's own means give: maturities and step counts
+ * that put steps across, on and beside the knots. */
+static void segments_match_every_step(void **state)
+{
+  (void)state;
+  mcp_market *mk = acme_market();
+  const double end[4] = {0.25, 0.5, 0.75, 1.5}, vol[4] = {0.35, 0.2, 0.2, 0.3},
+               rate[4] = {0.01, 0.04, 0.04, 0.06}, div[4] = {0.0, 0.03, 0.02, 0.01};
+  assert_int_equal(mcp_market_set_curve(mk, "ACME", MCP_CURVE_VOLATILITY, 4, end, vol), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(mk, "ACME", MCP_CURVE_RATE, 4, end, rate), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(mk, "ACME", MCP_CURVE_DIVIDEND, 4, end, div), MCP_OK);
+  mcp_portfolio *p;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  const double T[5] = {0.2, 0.5, 1.0, 1.3, 2.0};
+  for (int i = 0; i < 5; i++) {
+    char id[8];
+    snprintf(id, sizeof id, "P%d", i);
+    mcp_trade t = grid_trade(id, MCP_PRODUCT_AMERICAN, MCP_PUT, 100, T[i]);
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  }
+  const unsigned steps[3] = {4, 40, 97};
+  const mcpi_underlying *u = mcpi_market_find(mk, "ACME");
+  size_t checked = 0;
+  for (int m = 0; m < 3; m++) {
+    mcp_pde_settings s = settings(MCP_PDE_CRANK_NICOLSON, 3, 101, steps[m]);
+    mcpi_pde_batch b;
+    char err[MCPI_ERRLEN];
+    assert_int_equal(mcpi_pde_plan(mk, p, &s, &b, err), MCP_OK);
+    for (size_t g = 0; g < b.ngrids; g++) {
+      const mcpi_pde_grid *G = &b.grid[g];
+      double mat = T[b.trade[g].trade];
+      int seg = G->seg;
+      for (int k = 0; k < G->steps; k++, checked++) {
+        int half = k < G->half_steps;
+        double tau0 = half ? k * 0.5 * G->dt : (k - G->half_steps / 2) * G->dt;
+        double tau1 = tau0 + (half ? 0.5 * G->dt : G->dt), t1 = mat - tau0, t0 = mat - tau1;
+        t0 = t0 < 0 ? 0 : t0;
+        if (t1 <= t0)
+          t1 = t0 + 1e-300;
+        while (k >= b.seg[seg].end)
+          seg++;
+        double a = 0.5 * mcpi_curve_mean(&u->vol, t0, t1, 1), r = mcpi_curve_mean(&u->rate, t0, t1, 0);
+        double mu = r - mcpi_curve_mean(&u->dividend, t0, t1, 0) - a;
+        if (b.seg[seg].a != a || b.seg[seg].mu != mu || b.seg[seg].c != r)
+          fail_msg("grid %zu (T %g, %u steps) step %d: segment (%.17g %.17g %.17g), step "
+                   "(%.17g %.17g %.17g)", g, mat, steps[m], k, b.seg[seg].a, b.seg[seg].mu,
+                   b.seg[seg].c, a, mu, r);
+      }
+    }
+    mcpi_pde_free(&b);
+  }
+  printf("  %zu steps of 15 grids: each in the segment of its own coefficients\n", checked);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(mk);
+}
+
 static void mixed_with_monte_carlo(void **state)
 {
   mcp_market *mk = acme_market();
@@ -749,6 +808,7 @@ int main(void)
       cmocka_unit_test(american_call_at_a_negative_rate),
       cmocka_unit_test(scenario_points_keep_the_engine),
       cmocka_unit_test(term_structures),
+      cmocka_unit_test(segments_match_every_step),
       cmocka_unit_test(mixed_with_monte_carlo),
       cmocka_unit_test(bad_inputs),
   };

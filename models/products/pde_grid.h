@@ -320,7 +320,7 @@ MCP_HD static inline void mcpi_band_solve(int R, int n, const double *m, double 
  * in MCPI_PDE_LANES chunks (the GPU keeps a chunk in registers, a kernel
  * for each), else the least odd one.  Odd: the lanes' strided accesses to
  * shared memory fall in distinct banks. */
-#define MCPI_PDE_CHUNK_LENGTHS 3, 5, 7, 9, 13, 17, 25, 33
+#define MCPI_PDE_CHUNK_LENGTHS 3, 5, 7, 9, 13, 17, 25, 27, 33
 MCP_HD static inline int mcpi_chunk_len(int n)
 {
   const int len[] = {MCPI_PDE_CHUNK_LENGTHS};

@@ -373,6 +373,8 @@ static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real)
     e = take(g, PART, mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2 * sizeof(double));
   if (e == cudaSuccess && j->qmc)
     e = take(g, ZQ, ne * tile * sizeof(double));
+  if (e == cudaSuccess && j->qmc) /* the replicate's scrambles (fill) */
+    e = take(g, SCRAMBLE, ne * sizeof(uint64_t));
   /* the bridge builds in double: in place in z, or beside a float z */
   if (e == cudaSuccess && j->qmc && real != sizeof(double))
     e = take(g, W, ne * tile * sizeof(double));
