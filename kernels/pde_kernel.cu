@@ -97,6 +97,35 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
     b.out[(size_t)gi * (2 * K + 1) + lane] = v[g.center - K + lane];
 }
 
+/* The blocked solve's scans across the lanes: each lane's forward map
+ * (A, B) after those of the lanes before it, giving the y before its
+ * chunk; and its back map (P, Q, M) after those of the lanes after it,
+ * giving the x after its chunk. */
+__device__ __forceinline__ double scan_forward(double A, double B, int lane)
+{
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    double Ap = __shfl_up_sync(MCPI_FULL_MASK, A, d), Bp = __shfl_up_sync(MCPI_FULL_MASK, B, d);
+    if (lane >= d)
+      mcpi_fwd_after(&A, &B, Ap, Bp);
+  }
+  double y = __shfl_up_sync(MCPI_FULL_MASK, A, 1);
+  return lane ? y : 0;
+}
+
+__device__ __forceinline__ double scan_back(double P, double Q, double M, int floored, int lane)
+{
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    double Pn = __shfl_down_sync(MCPI_FULL_MASK, P, d), Qn = __shfl_down_sync(MCPI_FULL_MASK, Q, d),
+           Mn = __shfl_down_sync(MCPI_FULL_MASK, M, d);
+    if (lane + d < 32)
+      mcpi_back_after(&P, &Q, &M, Pn, Qn, Mn, floored);
+  }
+  double xb = floored ? mcpi_floor(P, M) : P, xn = __shfl_down_sync(MCPI_FULL_MASK, xb, 1);
+  return lane + 1 < 32 ? xn : 0;
+}
+
 /* The warp's blocked solve of a radius-1 system (mcpi_band_solve_blocked's
  * steps, the scans by shuffles): r (overwritten by y) into x. */
 __device__ void solve_blocked(int n, int rev, const double *fac, int ld, double *r, double *x,
@@ -106,26 +135,11 @@ __device__ void solve_blocked(int n, int rev, const double *fac, int ld, double 
   mcpi_chunk(n, lane, &i0, &i1);
   double A, B;
   mcpi_fwd_map(n, rev, fac, ld, r, i0, i1, &A, &B);
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    double Ap = __shfl_up_sync(MCPI_FULL_MASK, A, d), Bp = __shfl_up_sync(MCPI_FULL_MASK, B, d);
-    if (lane >= d)
-      mcpi_fwd_after(&A, &B, Ap, Bp);
-  }
-  double y = __shfl_up_sync(MCPI_FULL_MASK, A, 1);
-  mcpi_fwd_sweep(n, rev, fac, ld, r, i0, i1, lane ? y : 0);
+  mcpi_fwd_sweep(n, rev, fac, ld, r, i0, i1, scan_forward(A, B, lane));
   __syncwarp();
   double P, Q, M;
   mcpi_back_map(n, rev, fac, ld, r, fl, i0, i1, &P, &Q, &M);
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    double Pn = __shfl_down_sync(MCPI_FULL_MASK, P, d), Qn = __shfl_down_sync(MCPI_FULL_MASK, Q, d),
-           Mn = __shfl_down_sync(MCPI_FULL_MASK, M, d);
-    if (lane + d < 32)
-      mcpi_back_after(&P, &Q, &M, Pn, Qn, Mn, fl != NULL);
-  }
-  double xb = fl ? mcpi_floor(P, M) : P, xn = __shfl_down_sync(MCPI_FULL_MASK, xb, 1);
-  mcpi_back_sweep(n, rev, fac, ld, r, x, fl, i0, i1, lane + 1 < 32 ? xn : 0);
+  mcpi_back_sweep(n, rev, fac, ld, r, x, fl, i0, i1, scan_back(P, Q, M, fl != NULL, lane));
 }
 
 /* Doubles of shared memory a warp stages a grid of row stride ld in (the
@@ -259,14 +273,7 @@ __device__ __forceinline__ void resident_solve(double *x, double *y, int n, int 
     A = mcpi_fwd_step(y[k], F1[p0 + k], beta, A);
     B = beta * B;
   }
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    double Ap = __shfl_up_sync(MCPI_FULL_MASK, A, d), Bp = __shfl_up_sync(MCPI_FULL_MASK, B, d);
-    if (lane >= d)
-      mcpi_fwd_after(&A, &B, Ap, Bp);
-  }
-  double yp = __shfl_up_sync(MCPI_FULL_MASK, A, 1);
-  yp = lane ? yp : 0;
+  double yp = scan_forward(A, B, lane);
 #pragma unroll
   for (int k = 0; k < LEN; k++)
     y[k] = yp = mcpi_fwd_step(y[k], F1[p0 + k], F0[p0 + k], yp);
@@ -280,15 +287,7 @@ __device__ __forceinline__ void resident_solve(double *x, double *y, int n, int 
     P = mcpi_back_step(y[k], g, P);
     Q = g * Q;
   }
-#pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
-    double Pn = __shfl_down_sync(MCPI_FULL_MASK, P, d), Qn = __shfl_down_sync(MCPI_FULL_MASK, Q, d),
-           Mn = __shfl_down_sync(MCPI_FULL_MASK, M, d);
-    if (lane + d < 32)
-      mcpi_back_after(&P, &Q, &M, Pn, Qn, Mn, FLOOR);
-  }
-  double xb = FLOOR ? mcpi_floor(P, M) : P, xn = __shfl_down_sync(MCPI_FULL_MASK, xb, 1);
-  xn = lane + 1 < 32 ? xn : 0;
+  double xn = scan_back(P, Q, M, FLOOR, lane);
 #pragma unroll
   for (int k = LEN - 1; k >= 0; k--) {
     xn = mcpi_back_step(y[k], F2[p0 + k], xn);
