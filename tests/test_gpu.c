@@ -898,16 +898,10 @@ static mcp_portfolio *pde_book(int points, mcp_pde_scheme scheme, int extra, uns
   return p;
 }
 
-/* Every grid on the GPU equals the CPU's, and every stencil implementation
- * and coarsening gives the same bits; B pays cash dividends (the grids'
- * jumps), C one that its spot may not cover (an absorbed spot's values). */
-static void pde_check(int points, mcp_pde_scheme scheme, int extra, unsigned nodes)
+/* Every grid of p in m on the GPU equals the CPU's, and every stencil
+ * implementation and coarsening gives the same bits; the count of trades. */
+static size_t pde_compare(const mcp_market *m, mcp_portfolio *p)
 {
-  mcp_market *m = market();
-  const double dt[2] = {0.3, 0.9}, da[2] = {1, 1.5}, ct[1] = {0.5}, ca[1] = {1000};
-  assert_int_equal(mcp_market_set_cash_dividends(m, "B", 2, dt, da), MCP_OK);
-  assert_int_equal(mcp_market_set_cash_dividends(m, "C", 1, ct, ca), MCP_OK);
-  mcp_portfolio *p = pde_book(points, scheme, extra, nodes);
   mcp_results *cpu = price(MCP_BACKEND_CPU, 128, 0, m, p), *first = NULL;
   static const int coarsening[4] = {1, 2, 4, 8};
   for (int st = 0; st < 3; st++)
@@ -933,11 +927,69 @@ static void pde_check(int points, mcp_pde_scheme scheme, int extra, unsigned nod
         mcp_results_destroy(gpu);
       }
     }
-  printf("# pde %d-point %s, %zu trades, %u nodes: GPU = CPU, 12 stencil variants identical\n",
-         points, mcp_pde_scheme_name(scheme), mcp_results_count(cpu), nodes ? nodes : 301);
+  size_t n = mcp_results_count(cpu);
   mcp_results_destroy(first);
   mcp_results_destroy(cpu);
+  return n;
+}
+
+/* pde_compare on pde_book; B pays cash dividends (the grids' jumps), C one
+ * that its spot may not cover (an absorbed spot's values). */
+static void pde_check(int points, mcp_pde_scheme scheme, int extra, unsigned nodes)
+{
+  mcp_market *m = market();
+  const double dt[2] = {0.3, 0.9}, da[2] = {1, 1.5}, ct[1] = {0.5}, ca[1] = {1000};
+  assert_int_equal(mcp_market_set_cash_dividends(m, "B", 2, dt, da), MCP_OK);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "C", 1, ct, ca), MCP_OK);
+  mcp_portfolio *p = pde_book(points, scheme, extra, nodes);
+  size_t n = pde_compare(m, p);
+  printf("# pde %d-point %s, %zu trades, %u nodes: GPU = CPU, 12 stencil variants identical\n",
+         points, mcp_pde_scheme_name(scheme), n, nodes ? nodes : 301);
   mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Bands that are not monotone (the drift beats the diffusion on a coarse
+ * grid: volatility 5%, rate 20%, 40 and 64 nodes): an American's floored
+ * solve falls back to one lane, from registers and back, with a cash
+ * dividend's jump on the same grids. */
+static void gpu_pde_not_monotone(void **state)
+{
+  (void)state;
+  mcp_market *m;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "L", 100, 0.2, 0.0, 0.05), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "D", 100, 0.2, 0.0, 0.05), MCP_OK);
+  const double dt[1] = {0.4}, da[1] = {3};
+  assert_int_equal(mcp_market_set_cash_dividends(m, "D", 1, dt, da), MCP_OK);
+  static const unsigned nodes[2] = {40, 64};
+  for (int g = 0; g < 2; g++) {
+    mcp_portfolio *p;
+    assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+    mcp_pde_settings s;
+    mcp_pde_settings_init(&s);
+    s.space_points = nodes[g];
+    s.time_steps = 50;
+    assert_int_equal(mcp_portfolio_set_pde(p, &s), MCP_OK);
+    for (int k = 0; k < 12; k++) {
+      mcp_trade t;
+      char id[16];
+      mcp_trade_init(&t);
+      snprintf(id, sizeof id, "n%d", k);
+      t.id = id;
+      t.underlying = k % 2 ? "D" : "L";
+      t.product = k % 3 ? MCP_PRODUCT_AMERICAN : MCP_PRODUCT_EUROPEAN;
+      t.type = MCP_PUT;
+      t.strike = 96 + 3.0 * k;
+      t.maturity = 0.5 + 0.1 * k;
+      t.engine = MCP_ENGINE_PDE;
+      assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    }
+    size_t n = pde_compare(m, p);
+    printf("# pde, bands not monotone, %zu trades, %u nodes: GPU = CPU, 12 variants identical\n",
+           n, nodes[g]);
+    mcp_portfolio_destroy(p);
+  }
   mcp_market_destroy(m);
 }
 
@@ -1499,6 +1551,7 @@ int main(void)
       cmocka_unit_test(gpu_constant_steps),
       cmocka_unit_test(gpu_pde_matches_cpu),
       cmocka_unit_test(gpu_pde_every_chunk_length),
+      cmocka_unit_test(gpu_pde_not_monotone),
       cmocka_unit_test(gpu_arrays_match_cpu),
       cmocka_unit_test(gpu_arrays_float_invariant),
       cmocka_unit_test(gpu_arrays_refused),
