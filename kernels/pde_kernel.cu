@@ -406,9 +406,8 @@ static_assert(sizeof resident_len / sizeof *resident_len ==
 
 static int log2c(int c) { return c == 8 ? 3 : c == 4 ? 2 : c == 2 ? 1 : 0; }
 
-/* The kernel of a batch and its shared memory: *staged when the march runs
- * in shared memory (no rows in global memory), *resident when in
- * registers. */
+/* The kernel of a batch and its shared memory; *staged when the march runs
+ * in shared memory or registers (no rows in global memory). */
 static pde_fn choose(const mcpi_pde_view &b, int explicit_scheme, int stencil, int coarsening,
                      size_t *smem, int *staged)
 {
