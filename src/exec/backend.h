@@ -71,8 +71,12 @@ mcp_status mcpi_cpu_price(mcpi_run *run);
 mcp_status mcpi_cuda_price(mcpi_run *run);
 
 /* The PDE batch's solvers (pde_cpu.c, pde_cuda.c): every grid; out[g (2R +
- * 1) + i] = the value at node center - R + i. */
+ * 1) + i] = the value at node center - R + i.  On the GPU the solve starts
+ * on a stream of its own, beside what the context runs next (the Monte
+ * Carlo jobs), and out is written by mcpi_pde_cuda_finish, which every
+ * start that succeeds must be followed by (b and out alive until then). */
 mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);
-mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
+mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
+mcp_status mcpi_pde_cuda_finish(mcp_context *ctx);
 
 #endif

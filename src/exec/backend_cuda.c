@@ -116,6 +116,10 @@ void mcpi_cuda_release(mcp_context *ctx)
     free(k);
     ctx->cuda = NULL;
   }
+  if (ctx->grid_stream) {
+    cudaStreamDestroy((cudaStream_t)ctx->grid_stream);
+    ctx->grid_stream = NULL;
+  }
   for (int b = 0; b < MCPI_DEV_SLOTS; b++)
     if (ctx->dev[b]) {
       cudaFree(ctx->dev[b]);

@@ -25,6 +25,12 @@ struct mcp_context {
   /* the rest the CUDA backend keeps (its streams, the jobs' host staging,
    * the device's limits), or NULL (backend_cuda.c) */
   struct mcpi_cuda_kept *cuda;
+  /* the grids' solve, under way beside the Monte Carlo jobs (pde_cuda.c):
+   * its stream (a cudaStream_t, made once), and where its values go */
+  void *grid_stream;
+  double *grid_out;
+  const void *grid_dev;
+  size_t grid_bytes;
 };
 
 /* The settings of a run of p on ctx (mcpi_settings_resolve). */

@@ -1,16 +1,25 @@
 /* pde_cuda.c: host side of the GPU finite-difference backend: the batch's
- * arrays to the device, one launch, the values around the centers back. */
+ * arrays to the device, one launch, the values around the centers back,
+ * on a stream of the grids' own so that the Monte Carlo jobs run beside
+ * them (a batch of a few grids keeps a few multiprocessors busy for
+ * milliseconds). */
 #include <stdlib.h>
 #include "config.h"
 #include "src/exec/backend.h"
 
 #ifndef MCP_HAVE_CUDA
-mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
+mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 {
   (void)b;
   (void)out;
   return mcpi_fail(ctx->err, MCP_ERR_UNAVAILABLE,
                    "this build of mcprice has no CUDA backend (configure found no nvcc)");
+}
+
+mcp_status mcpi_pde_cuda_finish(mcp_context *ctx)
+{
+  (void)ctx;
+  return MCP_OK;
 }
 #else
 #include <cuda_runtime_api.h>
@@ -51,10 +60,19 @@ static cudaError_t keep(mcp_context *ctx, size_t bytes, unsigned char **d)
   return cudaSuccess;
 }
 
+static mcp_status fail(mcp_context *ctx, cudaError_t e, const char *what)
+{
+  cudaGetLastError();
+  return mcpi_fail(ctx->err, e == cudaErrorMemoryAllocation ? MCP_ERR_NO_MEMORY : MCP_ERR_DEVICE,
+                   "CUDA error in %s: %s", what, cudaGetErrorString(e));
+}
+
 /* The grids go in chunks sized to the free device memory where they need
  * much of it, halved while an allocation fails; each grid's arithmetic is
- * its own, so the prices do not depend on the chunks. */
-mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
+ * its own, so the prices do not depend on the chunks.  One chunk (a book's
+ * batch) is left running, its values read by mcpi_pde_cuda_finish; more
+ * are solved here, one after the other. */
+mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
 {
   int theta = b->set.scheme != MCP_PDE_EXPLICIT, american = 0;
   for (size_t g = 0; g < b->ngrids; g++)
@@ -62,6 +80,13 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
   mcpi_pde_view v = {.n = b->n, .ld = b->ld, .radius = b->radius, .american = american};
   const char *what = "selecting the device";
   cudaError_t e = cudaSetDevice(ctx->device);
+  if (e == cudaSuccess && !ctx->grid_stream) {
+    what = "making the grids' stream";
+    cudaStream_t s;
+    if ((e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)) == cudaSuccess)
+      ctx->grid_stream = s;
+  }
+  cudaStream_t stream = (cudaStream_t)ctx->grid_stream;
   int staged = e == cudaSuccess &&
                mcpi_pde_staged(v, !theta, (int)b->set.stencil, b->set.coarsening);
   size_t row = staged ? 0 : (size_t)b->ld * sizeof(double), taps = 2 * (size_t)b->radius + 1;
@@ -84,18 +109,21 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
       chunk = (chunk + 1) / 2;
     }
   }
+  /* every copy on the grids' stream: one from pageable memory may return
+     before its transfer ends, and only the stream orders the kernel after */
   if (e == cudaSuccess) {
     what = "copying the coefficients";
-    e = cudaMemcpy(d + off[SEG], b->seg, whole[SEG], cudaMemcpyHostToDevice);
+    e = cudaMemcpyAsync(d + off[SEG], b->seg, whole[SEG], cudaMemcpyHostToDevice, stream);
     if (e == cudaSuccess && b->ndiv)
-      e = cudaMemcpy(d + off[DIV], b->div, whole[DIV], cudaMemcpyHostToDevice);
+      e = cudaMemcpyAsync(d + off[DIV], b->div, whole[DIV], cudaMemcpyHostToDevice, stream);
     if (e == cudaSuccess && !staged) /* row padding stays zero */
-      e = cudaMemsetAsync(d + off[V], 0, off[NBUF - 1] + per[EX] * chunk - off[V], 0);
+      e = cudaMemsetAsync(d + off[V], 0, off[NBUF - 1] + per[EX] * chunk - off[V], stream);
   }
   for (size_t g0 = 0; e == cudaSuccess && g0 < b->ngrids; g0 += chunk) {
     size_t c = b->ngrids - g0 < chunk ? b->ngrids - g0 : chunk;
     what = "copying the grids";
-    e = cudaMemcpy(d + off[GRID], b->grid + g0, c * per[GRID], cudaMemcpyHostToDevice);
+    e = cudaMemcpyAsync(d + off[GRID], b->grid + g0, c * per[GRID], cudaMemcpyHostToDevice,
+                        stream);
     if (e == cudaSuccess) {
       v.ngrids = (int)c;
       v.grid = (const mcpi_pde_grid *)(d + off[GRID]);
@@ -107,15 +135,34 @@ mcp_status mcpi_pde_cuda(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
       v.u = staged ? NULL : (double *)(d + off[U]);
       v.ex = staged ? NULL : (double *)(d + off[EX]);
       what = "the PDE kernel";
-      e = mcpi_launch_pde(v, !theta, (int)b->set.stencil, b->set.coarsening, 0);
+      e = mcpi_launch_pde(v, !theta, (int)b->set.stencil, b->set.coarsening, stream);
     }
-    if (e == cudaSuccess)
-      e = cudaMemcpy(out + g0 * taps, d + off[OUT], c * per[OUT], cudaMemcpyDeviceToHost);
+    ctx->grid_out = out + g0 * taps;
+    ctx->grid_dev = d + off[OUT];
+    ctx->grid_bytes = c * per[OUT];
+    if (e == cudaSuccess && g0 + c < b->ngrids) {
+      mcp_status st = mcpi_pde_cuda_finish(ctx);
+      if (st != MCP_OK)
+        return st;
+    }
   }
   if (e == cudaSuccess)
     return MCP_OK;
-  cudaGetLastError();
-  return mcpi_fail(ctx->err, e == cudaErrorMemoryAllocation ? MCP_ERR_NO_MEMORY : MCP_ERR_DEVICE,
-                   "CUDA error in %s: %s", what, cudaGetErrorString(e));
+  cudaStreamSynchronize(stream); /* nothing left running on what the caller frees */
+  ctx->grid_bytes = 0;
+  return fail(ctx, e, what);
+}
+
+mcp_status mcpi_pde_cuda_finish(mcp_context *ctx)
+{
+  if (!ctx->grid_bytes)
+    return MCP_OK;
+  cudaStream_t stream = (cudaStream_t)ctx->grid_stream;
+  cudaError_t e = cudaMemcpyAsync(ctx->grid_out, ctx->grid_dev, ctx->grid_bytes,
+                                  cudaMemcpyDeviceToHost, stream);
+  cudaError_t w = cudaStreamSynchronize(stream);
+  ctx->grid_bytes = 0;
+  e = e ? e : w;
+  return e == cudaSuccess ? MCP_OK : fail(ctx, e, "reading the grids' values");
 }
 #endif

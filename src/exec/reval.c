@@ -221,7 +221,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
   return ok ? MCP_OK : MCP_ERR_NO_MEMORY;
 }
 
-/* The variants' estimates of the PDE trades, set by price_pde or a merge. */
+/* The variants' estimates of the PDE trades, set by finish_pde or a merge. */
 static mcp_status alloc_pde_est(mcp_context *ctx, const mcp_portfolio *p, mcpi_greek_run *g)
 {
   for (size_t v = 0; g && v < g->nvar; v++)
@@ -232,43 +232,52 @@ static mcp_status alloc_pde_est(mcp_context *ctx, const mcp_portfolio *p, mcpi_g
 
 /* Solves every grid of b on ctx's backend; out[g (2R + 1) + i] = the value
  * at node center - R + i. */
-static mcp_status solve_pde(mcp_context *ctx, const mcpi_pde_batch *b, double **out)
+/* The grids of the PDE trades and, with Greeks, of the variants (which
+ * join the base's in one solve, which a GPU runs in the time of one), into
+ * *all, started into *out: on the GPU beside the Monte Carlo jobs that come
+ * next, on the CPU solved here.  finish_pde follows, whatever happens. */
+static mcp_status start_pde(mcp_context *ctx, const mcpi_pde_batch *base, mcpi_greek_run *g,
+                            mcpi_pde_batch *all, double **out)
 {
-  size_t taps = 2 * (size_t)b->radius + 1;
-  *out = calloc(b->ngrids ? b->ngrids * taps : 1, sizeof **out);
-  if (!*out)
-    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
-  if (!b->ngrids)
-    return MCP_OK;
-  return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda(ctx, b, *out)
-                                          : mcpi_pde_cpu(b, *out, ctx->err);
-}
-
-/* The PDE trades' prices (and grid deltas and gammas into dg) and, with
- * Greeks, the variants' prices: their grids join the base's in one solve,
- * which a GPU runs in the time of one. */
-static mcp_status price_pde(mcp_context *ctx, const mcp_portfolio *p, const mcpi_pde_batch *base,
-                            mcpi_greek_run *g, mcp_estimate *est, double *dg)
-{
-  mcpi_pde_batch all = {.set = base->set, .n = base->n, .ld = base->ld, .radius = base->radius};
-  double *out = NULL;
-  mcp_status st = mcpi_pde_append(&all, base, ctx->err);
+  *all = (mcpi_pde_batch){.set = base->set, .n = base->n, .ld = base->ld, .radius = base->radius};
+  mcp_status st = mcpi_pde_append(all, base, ctx->err);
   for (size_t v = 0; g && v < g->nvar && st == MCP_OK; v++)
     if (g->var[v].pde)
-      st = mcpi_pde_append(&all, &g->var[v].grid, ctx->err);
-  if (st == MCP_OK && all.ntrades)
-    st = solve_pde(ctx, &all, &out);
-  size_t t0 = base->ntrades;
+      st = mcpi_pde_append(all, &g->var[v].grid, ctx->err);
+  if (st != MCP_OK || !all->ngrids)
+    return st;
+  if (!(*out = calloc(all->ngrids * (2 * (size_t)all->radius + 1), sizeof **out)))
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
+  return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda_start(ctx, all, *out)
+                                          : mcpi_pde_cpu(all, *out, ctx->err);
+}
+
+/* After start_pde and what ran beside it (st: how that went, whose error
+ * stands): the PDE trades' prices (and grid deltas and gammas into dg) and
+ * the variants'; frees all and out. */
+static mcp_status finish_pde(mcp_context *ctx, const mcp_portfolio *p, mcpi_pde_batch *all,
+                             double *out, size_t nbase, mcpi_greek_run *g, mcp_estimate *est,
+                             double *dg, mcp_status st)
+{
+  if (ctx->backend == MCP_BACKEND_CUDA) { /* the solve ends, even after an error */
+    char first[MCPI_ERRLEN];
+    memcpy(first, ctx->err, sizeof first);
+    mcp_status w = mcpi_pde_cuda_finish(ctx);
+    if (st != MCP_OK)
+      memcpy(ctx->err, first, sizeof first);
+    st = st != MCP_OK ? st : w;
+  }
+  size_t t0 = nbase;
   if (st == MCP_OK)
-    st = mcpi_pde_values(p, &all, out, 0, t0, est, dg, ctx->err);
+    st = mcpi_pde_values(p, all, out, 0, t0, est, dg, ctx->err);
   for (size_t v = 0; g && v < g->nvar && st == MCP_OK; v++)
     if (g->var[v].pde) {
       size_t n = g->var[v].grid.ntrades;
-      st = mcpi_pde_values(p, &all, out, t0, t0 + n, g->var[v].pde_est, NULL, ctx->err);
+      st = mcpi_pde_values(p, all, out, t0, t0 + n, g->var[v].pde_est, NULL, ctx->err);
       t0 += n;
     }
   free(out);
-  mcpi_pde_free(&all);
+  mcpi_pde_free(all);
   return st;
 }
 
@@ -547,11 +556,18 @@ mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
     run.work_total += (double)(range[2 * j + 1] - range[2 * j]) * MCP_CHUNK_PATHS *
                       (double)(job->nelem + 1) * (double)(1 + job->npass);
   }
+  /* the PDE trades: solved by a run of its own and by slice 0, beside the
+     Monte Carlo jobs */
+  int grids = st == MCP_OK && !merge && (!sl || sl->k == 0);
+  mcpi_pde_batch all = {0};
+  double *values = NULL;
+  if (grids)
+    st = start_pde(ctx, pde, su->passes ? greeks : NULL, &all, &values);
   if (st == MCP_OK && plan->njobs && !merge)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
-  /* the PDE trades: solved by a run of its own and by slice 0 */
-  if (st == MCP_OK && !merge && (!sl || sl->k == 0))
-    st = price_pde(ctx, portfolio, pde, su->passes ? greeks : NULL, est, su->dg);
+  if (grids)
+    st = finish_pde(ctx, portfolio, &all, values, pde->ntrades, su->passes ? greeks : NULL, est,
+                    su->dg, st);
   if (st == MCP_OK && (merge || (slice && sl->k == 0)))
     st = pass_pde(ctx, sl, pde, greeks, est, su->dg, slice);
   if (st == MCP_OK)
