@@ -230,12 +230,11 @@ static mcp_status alloc_pde_est(mcp_context *ctx, const mcp_portfolio *p, mcpi_g
   return MCP_OK;
 }
 
-/* Solves every grid of b on ctx's backend; out[g (2R + 1) + i] = the value
- * at node center - R + i. */
 /* The grids of the PDE trades and, with Greeks, of the variants (which
  * join the base's in one solve, which a GPU runs in the time of one), into
- * *all, started into *out: on the GPU beside the Monte Carlo jobs that come
- * next, on the CPU solved here.  finish_pde follows, whatever happens. */
+ * *all, started into *out (out[g (2R + 1) + i]: the value at node center
+ * - R + i): on the GPU beside the Monte Carlo jobs that come next, on the
+ * CPU solved here.  finish_pde follows, whatever happens. */
 static mcp_status start_pde(mcp_context *ctx, const mcpi_pde_batch *base, mcpi_greek_run *g,
                             mcpi_pde_batch *all, double **out)
 {
