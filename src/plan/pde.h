@@ -42,7 +42,6 @@ typedef struct mcpi_pde_batch {
   mcpi_pde_grid *grid;
   mcpi_pde_segment *seg;
   mcpi_pde_dividend *div; /* the grids' cash dividends (mcpi_pde_grid.div0) */
-  double *xlo;  /* host only: the log-spot of each grid's node 0 */
   double *frac; /* host only: the spot's offset from the center node, in steps */
   size_t ntrades;
   mcpi_pde_trade *trade;

@@ -13,7 +13,7 @@ typedef struct payoff {
 
 typedef struct draft {
   mcpi_pde_batch *b;
-  size_t grid_cap, seg_cap, xlo_cap, frac_cap, div_cap;
+  size_t grid_cap, seg_cap, frac_cap, div_cap;
   double origin; /* the portfolio's (theta): the dividends come closer */
   char *err;
 } draft;
@@ -162,14 +162,13 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
                      t->id, exp(xlo), exp(xlo + (n - 1) * h), s->width, sqrt(var));
   size_t g = b->ngrids;
   if (!mcpi_grow((void **)&b->grid, &d->grid_cap, g + 1, sizeof *b->grid) ||
-      !mcpi_grow((void **)&b->xlo, &d->xlo_cap, g + 1, sizeof *b->xlo) ||
       !mcpi_grow((void **)&b->frac, &d->frac_cap, g + 1, sizeof *b->frac))
     return mcpi_fail(d->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids");
-  b->xlo[g] = xlo;
   b->frac[g] = frac;
   mcpi_pde_grid *G = &b->grid[g];
   memset(G, 0, sizeof *G);
   G->center = c;
+  G->x0 = xlo;
   G->h = h;
   G->pay = (mcpi_pde_payoff){f.phi, f.strike, f.scale, f.add, f.strike > 0 ? log(f.strike) : 0,
                              h < 1e-4 ? 1 + h * h / 24 : sinh(0.5 * h) / (0.5 * h)};
@@ -250,7 +249,6 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
     }
   }
   /* cash dividends: each after the step that ends nearest its date */
-  G->x0 = xlo;
   G->div0 = (int)b->ndiv;
   for (size_t i = 0; i < u->ncash; i++) {
     double td = u->cash_t[i] - d->origin;
@@ -421,7 +419,6 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_
 void mcpi_pde_free(mcpi_pde_batch *b)
 {
   free(b->grid);
-  free(b->xlo);
   free(b->frac);
   free(b->seg);
   free(b->div);
@@ -450,7 +447,6 @@ mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char 
   int ok = append((void **)&dst->grid, ng, src->grid, src->ngrids, sizeof *dst->grid) &&
            append((void **)&dst->seg, ns, src->seg, src->nseg, sizeof *dst->seg) &&
            append((void **)&dst->div, dst->ndiv, src->div, src->ndiv, sizeof *dst->div) &&
-           append((void **)&dst->xlo, ng, src->xlo, src->ngrids, sizeof *dst->xlo) &&
            append((void **)&dst->frac, ng, src->frac, src->ngrids, sizeof *dst->frac) &&
            append((void **)&dst->trade, nt, src->trade, src->ntrades, sizeof *dst->trade);
   if (!ok)
@@ -484,7 +480,7 @@ mcp_status mcpi_pde_values(const mcp_portfolio *p, const mcpi_pde_batch *b, cons
       v += f == 0 ? o[0] : 0.5 * f * (f - 1) * o[-1] + (1 - f * f) * o[0] + 0.5 * f * (f + 1) * o[1];
       double vx = ((f - 0.5) * o[-1] - 2 * f * o[0] + (f + 0.5) * o[1]) / gr->h;
       double vxx = (o[-1] - 2 * o[0] + o[1]) / (gr->h * gr->h);
-      double s = exp(b->xlo[t->grid + g] + (gr->center + f) * gr->h);
+      double s = exp(gr->x0 + (gr->center + f) * gr->h);
       delta += vx / s;
       gamma += (vxx - vx) / (s * s);
     }
