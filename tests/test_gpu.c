@@ -1225,9 +1225,14 @@ static void gpu_arrays_refused(void **state)
   assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_ARGUMENT);
   assert_null(r);
   assert_non_null(strstr(mcp_context_last_error(ctx), "placement shared"));
-  /* auto falls back to local memory there */
+  /* auto falls back to local memory there; the refused runs (each stopped
+     with the jobs before it under way on their streams) left the context as
+     a fresh one */
   assert_int_equal(mcp_portfolio_set_placement(p, MCP_PLACEMENT_AUTO), MCP_OK);
   assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK);
+  mcp_results *fresh = price(MCP_BACKEND_CUDA, 1024, 0, m, p);
+  assert_identical(fresh, r);
+  mcp_results_destroy(fresh);
   mcp_results_destroy(r);
   mcp_context_destroy(ctx);
   mcp_portfolio_destroy(p);

@@ -52,7 +52,8 @@ typedef struct mcpi_tiler {
    * pilot) or, without, with the passes and the estimators */
   mcp_status (*paths)(void *self, size_t n, int controls);
   /* chunk sums of the mcpi_job_columns(j, 0) columns into part (host), as
-   * mcpi_tree_add reads them */
+   * mcpi_tree_add reads them: there when sums returns, or, for a tiler with
+   * wait, when wait does (each tile then has a part of its own) */
   mcp_status (*sums)(void *self, size_t n, double *part);
   /* the 2 ntrades + 1 columns written with controls, of the job and then of
    * each pass, to pay[col ld + i] (host) */
@@ -63,8 +64,30 @@ typedef struct mcpi_tiler {
    * variant - 1 (lsm_fit.h), or with frozen takes the job's rules (already
    * fitted), on the host and where the paths read it */
   mcp_status (*fit)(void *self, size_t variant, int frozen);
+  /* NULL, or: every tile's sums are in their parts once it returns */
+  mcp_status (*wait)(void *self);
 } mcpi_tiler;
 
+/* A job's tiles whose sums are under way (a tiler with wait). */
+typedef struct mcpi_tile_sums {
+  mcpi_tree *tree; /* the replicate's */
+  double *part;
+  size_t nchunks;
+  uint64_t n;
+} mcpi_tile_sums;
+typedef struct mcpi_job_sums {
+  mcpi_tile_sums *tile;
+  size_t n, cap;
+} mcpi_job_sums;
+
+/* Job ji through t: its pilot or fits, then every tile of the run's slice,
+ * whose sums start adds to the trees (a tiler without wait) or leaves in js
+ * for finish (with wait), which adds them after the tiler's wait; finish
+ * follows every start (st: the start's status or a later error, which it
+ * returns after freeing js).  mcpi_run_job is the two in turn. */
+mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcpi_job_sums *js);
+mcp_status mcpi_run_job_finish(mcpi_run *run, size_t ji, const mcpi_tiler *t,
+                               mcpi_job_sums *js, mcp_status st);
 mcp_status mcpi_run_job(mcpi_run *run, size_t job, const mcpi_tiler *t);
 
 mcp_status mcpi_cpu_price(mcpi_run *run);

@@ -263,7 +263,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY,
                                  "out of host memory for a tile of %zu paths and chunks of %zu x %zu normals",
                                  tile, chunk, ne);
-  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs, fit};
+  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs, fit, NULL};
   if (st == MCP_OK)
     st = mcpi_run_job(run, ji, &t);
   free(c.z);

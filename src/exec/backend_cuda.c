@@ -18,25 +18,30 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 
 void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #else
-#include <cuda_runtime_api.h>
+#include "src/exec/cuda_host.h"
 #include "kernels/launch.h"
 #include "models/products/lsm_fit.h"
 #include "models/rng.h"
 
+/* A job's tile: at most MAX_AUTO_TILE samples; its whole run where that
+ * needs at most MCPI_SMALL_DEVICE_BYTES (an allocation that fails halves
+ * the tile).  Jobs of a tile a replicate that need that much together run
+ * at once, a batch (mcpi_cuda_price). */
 #define MAX_AUTO_TILE ((size_t)1 << 22)
-/* A job whose whole run needs at most this much device memory takes it as
- * one tile without asking how much is free (an allocation that fails still
- * halves the tile). */
-#define SMALL_JOB_BYTES ((size_t)256 << 20)
-/* Streams the revaluation passes of a job's tile run on beside the base's:
- * a tile of few paths fills a small part of the GPU, one launch at a time
- * (the STAC-A2 shape's vegas, bench/RESULTS.md "stac_a2"). */
+
+/* The streams a context keeps: each job of a batch has one, and the
+ * revaluation passes of a job's tile run on up to SIDE_STREAMS others beside
+ * it: a tile of few paths fills a small part of the GPU, one launch at a
+ * time (the STAC-A2 shape's vegas, bench/RESULTS.md "stac_a2"; the example
+ * book's 24 jobs, "latency"). */
+#define STREAMS 16
 #define SIDE_STREAMS 8
 
 /* Every device allocation of a job: slots of the context's kept buffers
- * (BLOB: the job's arrays, upload_job). */
-enum { Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, NBUF };
-_Static_assert(NBUF <= MCPI_DEV_SLOT_PDE, "the context keeps a buffer a slot");
+ * (BLOB: the job's arrays, upload_job), or, in a batch, parts of its ARENA
+ * slot. */
+enum { Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, NBUF, ARENA = NBUF };
+_Static_assert(ARENA < MCPI_DEV_SLOT_PDE, "the context keeps a buffer a slot");
 
 /* Path kernels' waves a context has sized (mcpi_path_grid): the options
  * asked with (shape: multi, or -1 for the greeks kernel; arr_len), those
@@ -55,12 +60,19 @@ typedef struct mcpi_cuda_kept {
   int max_smem, sm_smem;  /* the device's shared memory: a block's (opt-in), an SM's */
   int ngrids;
   grid_kept grids[GRIDS_KEPT];
-  int nside;              /* side streams made, as jobs first needed them */
-  cudaStream_t side[SIDE_STREAMS];
-  cudaEvent_t ready, done[SIDE_STREAMS]; /* a tile's normals, each side's passes */
-  void *stage;            /* the host staging of a job's blob */
-  size_t stage_bytes;
-  int pinned;             /* stage is page-locked (cudaMallocHost), else malloc's */
+  cudaStream_t stream[STREAMS]; /* made by the first run, non-blocking */
+  cudaEvent_t ready, done[STREAMS]; /* a tile's normals, each side's passes */
+  /* the host staging of the jobs' blobs (page-locked where the runtime
+   * lets it, else malloc's), and the device arena of a batch's buffers:
+   * each taken from its start by the jobs of a group (a batch, or one job
+   * alone), which outgrow it by buffers of their own (extra) that the
+   * group's end frees and the next group's start adds to the kept one */
+  void *stage;
+  size_t stage_bytes, stage_used, stage_want;
+  int pinned;
+  size_t arena_used, arena_want;
+  void **extra;
+  size_t nextra, extra_cap;
 } mcpi_cuda_kept;
 
 typedef struct gpu_job {
@@ -68,6 +80,10 @@ typedef struct gpu_job {
   const mcpi_job *j;        /* job ji of the run's plan */
   size_t ji;
   mcpi_cuda_kept *k;        /* the context's */
+  int batch;                /* its buffers from the arena, its sums read by wait */
+  cudaStream_t s;           /* the job's stream, and its passes' */
+  int nside;
+  int side[SIDE_STREAMS];   /* indices in k->stream */
   mcpi_kernel_options kopt; /* the run's, with the block the job's kernel allows */
   int grid;                 /* blocks of a wave */
   int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
@@ -78,18 +94,39 @@ typedef struct gpu_job {
   const int32_t *off;
   const uint64_t *dirs;    /* the Sobol directions (device) */
   void *buf[NBUF];
+  size_t bytes[NBUF];      /* a batch's: what buf[b] holds */
   size_t tile;
   uint64_t s0;             /* the tile's first sample (fused normals) */
   uint64_t *scramble;      /* host copy of the replicate's scramble constants */
   const uint64_t *consts;
-  int nside;               /* side streams the job's passes use */
+  size_t ntiles;           /* a batch's: tiles summed, each to a PART of its own */
+  double **part;           /* their host parts, read by wait */
+  mcpi_tiler t;
+  mcpi_job_sums js;
 } gpu_job;
 
-static mcp_status cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
+mcp_status mcpi_cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
 {
   mcp_status st = e == cudaErrorMemoryAllocation ? MCP_ERR_NO_MEMORY : MCP_ERR_DEVICE;
   cudaGetLastError();
   return mcpi_fail(ctx->err, st, "CUDA error in %s: %s", what, cudaGetErrorString(e));
+}
+
+cudaError_t mcpi_cuda_slot(mcp_context *ctx, int slot, size_t bytes, void **out)
+{
+  if (ctx->dev_bytes[slot] < bytes || !ctx->dev[slot]) {
+    cudaFree(ctx->dev[slot]);
+    ctx->dev[slot] = NULL;
+    ctx->dev_bytes[slot] = 0;
+    cudaError_t e = cudaMalloc(&ctx->dev[slot], bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+      ctx->dev[slot] = NULL;
+      return e;
+    }
+    ctx->dev_bytes[slot] = bytes;
+  }
+  *out = ctx->dev[slot];
+  return cudaSuccess;
 }
 
 static void free_stage(mcpi_cuda_kept *k)
@@ -106,13 +143,14 @@ void mcpi_cuda_release(mcp_context *ctx)
 {
   mcpi_cuda_kept *k = ctx->cuda;
   if (k) { /* a CPU context never touches the CUDA runtime */
-    for (int s = 0; s < k->nside; s++) {
-      cudaStreamDestroy(k->side[s]);
+    for (int s = 0; s < STREAMS && k->stream[s]; s++) {
+      cudaStreamDestroy(k->stream[s]);
       cudaEventDestroy(k->done[s]);
     }
     if (k->ready)
       cudaEventDestroy(k->ready);
     free_stage(k);
+    free(k->extra);
     free(k);
     ctx->cuda = NULL;
   }
@@ -129,7 +167,8 @@ void mcpi_cuda_release(mcp_context *ctx)
 }
 
 /* The context's kept state, made on its first run on its device: the
- * device's shared memory asked once, not by every job with arrays. */
+ * device's shared memory asked once, not by every job with arrays; the
+ * streams and their events. */
 static mcp_status keep(mcp_context *ctx)
 {
   if (ctx->cuda)
@@ -137,47 +176,101 @@ static mcp_status keep(mcp_context *ctx)
   mcpi_cuda_kept *k = calloc(1, sizeof *k);
   if (!k)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
+  ctx->cuda = k; /* mcpi_cuda_release frees what is made, whatever fails */
   cudaError_t e = cudaDeviceGetAttribute(&k->max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin,
                                          ctx->device);
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&k->sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
                                ctx->device);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags(&k->ready, cudaEventDisableTiming);
+  for (int s = 0; e == cudaSuccess && s < STREAMS; s++)
+    if ((e = cudaStreamCreateWithFlags(&k->stream[s], cudaStreamNonBlocking)) == cudaSuccess &&
+        (e = cudaEventCreateWithFlags(&k->done[s], cudaEventDisableTiming)) != cudaSuccess) {
+      cudaStreamDestroy(k->stream[s]);
+      k->stream[s] = NULL;
+    }
   if (e != cudaSuccess) {
-    free(k);
-    return cuda_fail(ctx, e, "reading the device's shared memory");
+    mcp_status st = mcpi_cuda_fail(ctx, e, "setting up the device's streams");
+    mcpi_cuda_release(ctx);
+    return st;
   }
-  ctx->cuda = k;
   return MCP_OK;
 }
 
-/* Slot b's buffer of at least bytes: the context's, where it is large
- * enough (a run pays for cudaMalloc and cudaFree, each a synchronisation,
- * only when a job outgrows what earlier runs left), else a new one. */
+/* Slot b's buffer of at least bytes.  A job alone takes the context's slot
+ * (mcpi_cuda_slot); a job of a batch takes a part of the arena, or of a buffer of
+ * its own where the arena is full (the group's end frees it). */
 static cudaError_t take(gpu_job *g, int b, size_t bytes)
 {
   mcp_context *ctx = g->run->ctx;
-  if (ctx->dev_bytes[b] < bytes || !ctx->dev[b]) {
-    cudaFree(ctx->dev[b]);
-    ctx->dev[b] = NULL;
-    ctx->dev_bytes[b] = 0;
-    cudaError_t e = cudaMalloc(&ctx->dev[b], bytes ? bytes : 1);
-    if (e != cudaSuccess) {
-      ctx->dev[b] = NULL;
-      return e;
+  mcpi_cuda_kept *k = g->k;
+  if (g->batch) {
+    size_t size = (bytes + 255) & ~(size_t)255;
+    if (g->buf[b] && g->bytes[b] >= bytes)
+      return cudaSuccess;
+    k->arena_want += size;
+    if (ctx->dev[ARENA] && k->arena_used + size <= ctx->dev_bytes[ARENA]) {
+      g->buf[b] = (unsigned char *)ctx->dev[ARENA] + k->arena_used;
+      k->arena_used += size;
+    } else {
+      if (k->nextra == k->extra_cap) {
+        size_t cap = k->extra_cap ? 2 * k->extra_cap : 16;
+        void **grown = realloc(k->extra, cap * sizeof *grown);
+        if (!grown)
+          return cudaErrorMemoryAllocation;
+        k->extra = grown;
+        k->extra_cap = cap;
+      }
+      cudaError_t e = cudaMalloc(&g->buf[b], size ? size : 256);
+      if (e != cudaSuccess) {
+        g->buf[b] = NULL;
+        return e;
+      }
+      k->extra[k->nextra++] = g->buf[b];
     }
-    ctx->dev_bytes[b] = bytes;
+    g->bytes[b] = bytes;
+    return cudaSuccess;
   }
-  g->buf[b] = ctx->dev[b];
-  return cudaSuccess;
+  return mcpi_cuda_slot(ctx, b, bytes, &g->buf[b]);
 }
 
-/* Frees slot b (a tile that did not fit). */
+/* Frees slot b (a tile that did not fit; a job alone). */
 static void drop(gpu_job *g, int b)
 {
   mcp_context *ctx = g->run->ctx;
   cudaFree(ctx->dev[b]);
   ctx->dev[b] = g->buf[b] = NULL;
   ctx->dev_bytes[b] = 0;
+}
+
+/* The start of a group of jobs: the staging and the arena grown to what the
+ * last group wanted (a warm call of the same book allocates nothing). */
+static void group_start(mcp_context *ctx)
+{
+  mcpi_cuda_kept *k = ctx->cuda;
+  if (k->stage_want > k->stage_bytes) {
+    free_stage(k);
+    k->pinned = cudaMallocHost(&k->stage, k->stage_want) == cudaSuccess;
+    if (!k->pinned) {
+      cudaGetLastError(); /* not a later launch's error */
+      k->stage = malloc(k->stage_want);
+    }
+    k->stage_bytes = k->stage ? k->stage_want : 0;
+  }
+  void *arena;
+  if (k->arena_want > ctx->dev_bytes[ARENA] &&
+      mcpi_cuda_slot(ctx, ARENA, k->arena_want, &arena) != cudaSuccess)
+    cudaGetLastError(); /* none: the jobs take buffers of their own */
+  k->stage_used = k->stage_want = k->arena_used = k->arena_want = 0;
+}
+
+/* The end of a group, after its streams have ended. */
+static void group_end(mcpi_cuda_kept *k)
+{
+  for (size_t i = 0; i < k->nextra; i++)
+    cudaFree(k->extra[i]);
+  k->nextra = 0;
 }
 
 /* mcpi_path_grid (shape >= 0) or mcpi_path_grid_greeks (-1), which ask the
@@ -200,43 +293,6 @@ static cudaError_t path_grid(mcpi_cuda_kept *k, mcpi_kernel_options *o, int shap
   if (e == cudaSuccess && k->ngrids < GRIDS_KEPT)
     k->grids[k->ngrids++] = (grid_kept){in, *o, shape, arr_len, *grid};
   return e;
-}
-
-/* At least want side streams and their events, kept by the context. */
-static cudaError_t make_sides(mcpi_cuda_kept *k, int want)
-{
-  cudaError_t e = cudaSuccess;
-  if (want && !k->ready && (e = cudaEventCreateWithFlags(&k->ready, cudaEventDisableTiming)))
-    return e;
-  while (k->nside < want) {
-    if ((e = cudaStreamCreateWithFlags(&k->side[k->nside], cudaStreamNonBlocking)))
-      break;
-    if ((e = cudaEventCreateWithFlags(&k->done[k->nside], cudaEventDisableTiming))) {
-      cudaStreamDestroy(k->side[k->nside]);
-      break;
-    }
-    k->nside++;
-  }
-  return e;
-}
-
-/* The context's host staging, of at least bytes: page-locked, so that a
- * job's upload is one transfer at the link's speed, else (the runtime will
- * lock no more) pageable, which the copy stages through the driver's. */
-static cudaError_t stage(mcpi_cuda_kept *k, size_t bytes)
-{
-  if (k->stage_bytes >= bytes)
-    return cudaSuccess;
-  free_stage(k);
-  k->pinned = cudaMallocHost(&k->stage, bytes) == cudaSuccess;
-  if (!k->pinned) {
-    cudaGetLastError(); /* not a later launch's error */
-    k->stage = malloc(bytes);
-  }
-  if (!k->stage)
-    return cudaErrorMemoryAllocation;
-  k->stage_bytes = bytes;
-  return cudaSuccess;
 }
 
 /* A job's device arrays as one blob, each at the next 16-byte boundary:
@@ -317,15 +373,15 @@ static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dir
 }
 
 /* The job's and its passes' views, their arrays packed into the context's
- * staging and copied by one transfer into BLOB.  The copy is asynchronous
- * on stream 0 (the legacy stream), ahead of all the job's work; the staging
- * is packed again only by the next job, and this one has ended the copy
- * before: a job that succeeds last reads its sums by a synchronous copy on
- * stream 0 (run_job.c), which waits for it; for one that fails, price_job
- * waits for stream 0. */
+ * staging and copied by one transfer into BLOB, on the job's stream ahead
+ * of all its work.  The staging is the group's (group_start): packed again
+ * only by the next group, which starts after this one's streams end.  A
+ * blob that outgrows it goes from memory of its own, by a copy that returns
+ * once its source is taken. */
 static cudaError_t upload_job(gpu_job *g)
 {
   const mcpi_job *j = g->j;
+  mcpi_cuda_kept *k = g->k;
   const uint64_t *dirs = NULL;
   if (j->qmc && (!(dirs = mcpi_sobol_directions()) || !(g->consts = mcpi_sobol_scrambles())))
     return cudaErrorInvalidValue;
@@ -334,18 +390,25 @@ static cudaError_t upload_job(gpu_job *g)
     return cudaErrorMemoryAllocation;
   blob b = {0};
   put_job(&b, g, off, dirs);
-  cudaError_t e = stage(g->k, b.at);
-  if (e == cudaSuccess)
-    e = take(g, BLOB, b.at);
+  size_t bytes = b.at;
+  unsigned char *host = NULL, *own = NULL;
+  k->stage_want += bytes;
+  if (k->stage && k->stage_used + bytes <= k->stage_bytes) {
+    host = (unsigned char *)k->stage + k->stage_used;
+    k->stage_used += bytes;
+  } else
+    host = own = malloc(bytes ? bytes : 1);
+  cudaError_t e = host ? take(g, BLOB, bytes) : cudaErrorMemoryAllocation;
   if (e == cudaSuccess) {
     g->view = mcpi_job_host_view(j);
     for (size_t p = 0; p < j->npass; p++)
       g->pass[p] = mcpi_job_host_view(mcpi_pass_job(g->run, g->ji, p));
     g->bridge.n = j->bridge.n;
-    b = (blob){g->k->stage, g->buf[BLOB], 0};
+    b = (blob){host, g->buf[BLOB], 0};
     put_job(&b, g, off, dirs);
-    e = cudaMemcpyAsync(b.dev, b.host, b.at, cudaMemcpyHostToDevice, 0);
+    e = cudaMemcpyAsync(b.dev, b.host, b.at, cudaMemcpyHostToDevice, g->s);
   }
+  free(own);
   free(off);
   if (e)
     return e;
@@ -366,15 +429,25 @@ static cudaError_t upload_job(gpu_job *g)
   return cudaSuccess;
 }
 
-static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real)
+/* The device memory of a tile's samples, a sample at a time (size_tiles),
+ * beside a chunk's sums. */
+static size_t sample_bytes(const mcpi_job *j, int fused, size_t real)
+{
+  return j->nelem * ((fused ? 0 : real) + (j->qmc ? 2 * sizeof(double) : 0)) +
+         mcpi_job_pay_columns(j) * sizeof(double);
+}
+
+/* A tile's buffers; a batch's job has tiles parts of PART of their own, one
+ * a replicate of its slice (g->tiles). */
+static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real, size_t tiles)
 {
   const mcpi_job *j = g->j;
-  size_t ne = j->nelem;
+  size_t ne = j->nelem, part = mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2;
   cudaError_t e = g->kopt.fused ? cudaSuccess : take(g, Z, ne * tile * real);
   if (e == cudaSuccess)
     e = take(g, PAY, mcpi_job_pay_columns(j) * tile * sizeof(double));
   if (e == cudaSuccess)
-    e = take(g, PART, mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2 * sizeof(double));
+    e = take(g, PART, part * tiles * sizeof(double));
   if (e == cudaSuccess && j->qmc)
     e = take(g, ZQ, ne * tile * sizeof(double));
   if (e == cudaSuccess && j->qmc) /* the replicate's scrambles (fill) */
@@ -386,21 +459,46 @@ static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real)
   return e;
 }
 
+/* Whether job j's path kernel draws its normals itself (Longstaff-Schwartz
+ * jobs run their own kernel, on stored normals). */
+static int job_fused(const mcpi_run *run, const mcpi_job *j)
+{
+  return run->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
+}
+
+/* The samples of a replicate of job j, in whole chunks. */
+static uint64_t job_need(const mcpi_run *run, const mcpi_job *j)
+{
+  uint64_t samples = mcpi_job_samples(run->plan, j);
+  return (samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS;
+}
+
+/* The replicates of job ji that the run's slice holds paths of. */
+static size_t slice_replicates(const mcpi_run *run, size_t ji)
+{
+  uint64_t chunks = mcpi_job_chunks(run->plan, &run->plan->jobs[ji]);
+  return (size_t)((run->range[2 * ji + 1] - 1) / chunks - run->range[2 * ji] / chunks + 1);
+}
+
 /* Tiles sized to free memory (half of it, at most MAX_AUTO_TILE samples),
- * halved while an allocation fails. */
-static mcp_status size_tiles(gpu_job *g, uint64_t samples, size_t real)
+ * halved while an allocation fails; a batch's job has one a replicate. */
+static mcp_status size_tiles(gpu_job *g, size_t real)
 {
   mcp_context *ctx = g->run->ctx;
   const mcpi_job *j = g->j;
-  size_t per = j->nelem * ((g->kopt.fused ? 0 : real) + (j->qmc ? 2 * sizeof(double) : 0)) +
-               (mcpi_job_pay_columns(j) + 2) * sizeof(double);
+  size_t per = sample_bytes(j, g->kopt.fused, real) + 2 * sizeof(double);
+  uint64_t need = job_need(g->run, j);
   size_t tile = ctx->tile_paths;
+  if (g->batch) {
+    cudaError_t e = alloc_tile(g, tile > need ? tile : (size_t)need, real,
+                               slice_replicates(g->run, g->ji));
+    return e ? mcpi_cuda_fail(ctx, e, "allocating a batch's tiles of paths") : MCP_OK;
+  }
   if (!tile) {
-    uint64_t need = (samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS;
     tile = MAX_AUTO_TILE;
     /* the free memory only where the job could want much of it: the query
        costs 20 us, a small book's job a few more */
-    if ((double)need * (double)per > (double)SMALL_JOB_BYTES) {
+    if ((double)need * (double)per > (double)MCPI_SMALL_DEVICE_BYTES) {
       size_t free_b = 0, total_b = 0;
       cudaMemGetInfo(&free_b, &total_b);
       if (free_b / 2 / per < tile)
@@ -413,13 +511,13 @@ static mcp_status size_tiles(gpu_job *g, uint64_t samples, size_t real)
       tile = MCP_CHUNK_PATHS;
   }
   for (;;) {
-    cudaError_t e = alloc_tile(g, tile, real);
+    cudaError_t e = alloc_tile(g, tile, real, 1);
     if (e == cudaSuccess)
       return MCP_OK;
     for (int b = Z; b <= PART; b++)
       drop(g, b);
     if (e != cudaErrorMemoryAllocation || ctx->tile_paths || tile == MCP_CHUNK_PATHS)
-      return cuda_fail(ctx, e, "allocating a tile of paths");
+      return mcpi_cuda_fail(ctx, e, "allocating a tile of paths");
     cudaGetLastError();
     tile = tile / 2 - (tile / 2) % MCP_CHUNK_PATHS;
     if (tile < MCP_CHUNK_PATHS)
@@ -437,20 +535,21 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
   if (g->kopt.fused)
     return MCP_OK;
   if (!j->qmc) {
-    if ((e = mcpi_launch_normals(j->stream, 0, j->nelem, s0, n, g->buf[Z], g->tile, prec, 0)))
-      return cuda_fail(g->run->ctx, e, "the normals kernel");
+    if ((e = mcpi_launch_normals(j->stream, 0, j->nelem, s0, n, g->buf[Z], g->tile, prec, g->s)))
+      return mcpi_cuda_fail(g->run->ctx, e, "the normals kernel");
     return MCP_OK;
   }
   for (size_t d = 0; d < j->nelem; d++)
     g->scramble[d] = g->consts[d] ^ mcpi_sobol_shift(j->stream, rep, d);
-  if ((e = cudaMemcpy(g->buf[SCRAMBLE], g->scramble, j->nelem * sizeof(uint64_t),
-                      cudaMemcpyHostToDevice)) ||
+  /* from pageable memory: returns once the source is taken */
+  if ((e = cudaMemcpyAsync(g->buf[SCRAMBLE], g->scramble, j->nelem * sizeof(uint64_t),
+                           cudaMemcpyHostToDevice, g->s)) ||
       (e = mcpi_launch_sobol(g->dirs, g->buf[SCRAMBLE], j->nelem, s0, n, g->buf[ZQ],
-                             g->tile, 0)) ||
+                             g->tile, g->s)) ||
       (e = mcpi_launch_bridge(g->bridge, j->nfactors, g->buf[ZQ],
                               g->buf[W] ? g->buf[W] : g->buf[Z], g->tile, n, g->buf[Z], prec,
-                              0)))
-    return cuda_fail(g->run->ctx, e, "the QMC kernels");
+                              g->s)))
+    return mcpi_cuda_fail(g->run->ctx, e, "the QMC kernels");
   return MCP_OK;
 }
 
@@ -464,22 +563,22 @@ static mcp_status paths(void *self, size_t n, int controls)
   g->view.gstate = controls ? 0 : j->gstate;
   g->view.p0 = g->s0;
   mcp_precision prec = g->kopt.precision;
-  /* the passes on the side streams, after the tile's normals (stream 0's
-   * work so far), beside the base's launch; stream 0 then waits for them,
-   * for every side used, whatever failed */
+  /* the passes on the side streams, after the tile's normals (the job
+   * stream's work so far), beside the base's launch; the job's stream then
+   * waits for them, for every side used, whatever failed */
   mcpi_cuda_kept *k = g->k;
-  cudaError_t e = g->nside ? cudaEventRecord(k->ready, 0) : cudaSuccess;
+  cudaError_t e = g->nside ? cudaEventRecord(k->ready, g->s) : cudaSuccess;
   int used = 0;
   for (; e == cudaSuccess && used < g->nside; used++)
-    e = cudaStreamWaitEvent(k->side[used], k->ready, 0);
+    e = cudaStreamWaitEvent(k->stream[g->side[used]], k->ready, 0);
   if (e == cudaSuccess)
-    e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, 0)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, g->s)
                      : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
-                                         g->view.gstate ? g->grid_g : g->grid, 0);
+                                         g->view.gstate ? g->grid_g : g->grid, g->s);
   size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;
-    cudaStream_t s = k->side[p % (size_t)g->nside];
+    cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
     g->pass[p].write_controls = controls;
     g->pass[p].p0 = g->s0;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, s)
@@ -487,43 +586,76 @@ static mcp_status paths(void *self, size_t n, int controls)
                                          g->grid, s);
   }
   for (int s = 0; s < used; s++) {
-    cudaError_t w = cudaEventRecord(k->done[s], k->side[s]);
+    int x = g->side[s];
+    cudaError_t w = cudaEventRecord(k->done[x], k->stream[x]);
     if (w == cudaSuccess)
-      w = cudaStreamWaitEvent(0, k->done[s], 0);
+      w = cudaStreamWaitEvent(g->s, k->done[x], 0);
     e = e ? e : w;
   }
   if (e)
-    return cuda_fail(g->run->ctx, e, "the path kernel");
+    return mcpi_cuda_fail(g->run->ctx, e, "the path kernel");
   if (!controls && j->nest > j->nin &&
       (e = mcpi_launch_combine(g->term, g->off, (int)(j->nest - j->nin),
-                               (int)(j->ntrades + 1 + j->nin), pay, g->tile, n, 0)))
-    return cuda_fail(g->run->ctx, e, "the estimator kernel");
+                               (int)(j->ntrades + 1 + j->nin), pay, g->tile, n, g->s)))
+    return mcpi_cuda_fail(g->run->ctx, e, "the estimator kernel");
   return MCP_OK;
 }
 
+/* Device to host on the job's stream, the host's copy there on return. */
+static cudaError_t get(gpu_job *g, void *host, const void *dev, size_t bytes)
+{
+  cudaError_t e = cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, g->s);
+  return e ? e : cudaStreamSynchronize(g->s);
+}
+
+/* A tile's chunk sums: read now, or, in a batch, into a part of PART of
+ * the tile's own that wait reads. */
 static mcp_status sums(void *self, size_t n, double *part)
 {
   gpu_job *g = self;
   size_t ncol = mcpi_job_columns(g->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+  size_t bytes = ncol * nchunks * 2 * sizeof(double);
+  double *dev = (double *)g->buf[PART] +
+                (g->batch ? g->ntiles * ncol * (g->tile / MCP_CHUNK_PATHS) * 2 : 0);
   cudaError_t e;
-  if ((e = mcpi_launch_chunk_sums(g->buf[PAY], g->tile, n, ncol, g->buf[PART], 0)))
-    return cuda_fail(g->run->ctx, e, "the chunk-sum kernel");
-  if ((e = cudaMemcpy(part, g->buf[PART], ncol * nchunks * 2 * sizeof(double),
-                      cudaMemcpyDeviceToHost)))
-    return cuda_fail(g->run->ctx, e, "reading the chunk sums");
-  return MCP_OK;
+  if ((e = mcpi_launch_chunk_sums(g->buf[PAY], g->tile, n, ncol, dev, g->s)))
+    return mcpi_cuda_fail(g->run->ctx, e, "the chunk-sum kernel");
+  if (g->batch) {
+    g->part[g->ntiles++] = part;
+    return MCP_OK;
+  }
+  return (e = get(g, part, dev, bytes)) ? mcpi_cuda_fail(g->run->ctx, e, "reading the chunk sums")
+                                        : MCP_OK;
+}
+
+/* A batch's job: every tile's sums to its part, once its stream gets there. */
+static mcp_status wait(void *self)
+{
+  gpu_job *g = self;
+  size_t ncol = mcpi_job_columns(g->j, 0), stride = ncol * (g->tile / MCP_CHUNK_PATHS) * 2;
+  cudaError_t e = cudaSuccess;
+  for (size_t i = 0; e == cudaSuccess && i < g->ntiles; i++)
+    e = cudaMemcpyAsync(g->part[i], (double *)g->buf[PART] + i * stride,
+                        g->js.tile[i].nchunks * ncol * 2 * sizeof(double),
+                        cudaMemcpyDeviceToHost, g->s);
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize(g->s);
+  return e ? mcpi_cuda_fail(g->run->ctx, e, "reading the chunk sums") : MCP_OK;
 }
 
 static mcp_status read(void *self, size_t n, double *pay, size_t ld)
 {
   gpu_job *g = self;
-  cudaError_t e = cudaMemcpy2D(pay, ld * sizeof(double), g->buf[PAY], g->tile * sizeof(double),
-                               n * sizeof(double),
-                               mcpi_job_columns(g->j, 1) * (1 + g->j->npass),
-                               cudaMemcpyDeviceToHost);
-  return e ? cuda_fail(g->run->ctx, e, "reading the pilot's payoffs") : MCP_OK;
+  cudaError_t e = cudaMemcpy2DAsync(pay, ld * sizeof(double), g->buf[PAY],
+                                    g->tile * sizeof(double), n * sizeof(double),
+                                    mcpi_job_columns(g->j, 1) * (1 + g->j->npass),
+                                    cudaMemcpyDeviceToHost, g->s);
+  if (e == cudaSuccess)
+    e = cudaStreamSynchronize(g->s);
+  return e ? mcpi_cuda_fail(g->run->ctx, e, "reading the pilot's payoffs") : MCP_OK;
 }
 
+/* From pageable memory: each copy returns once its source is taken. */
 static mcp_status update_specs(void *self)
 {
   gpu_job *g = self;
@@ -531,10 +663,10 @@ static mcp_status update_specs(void *self)
   size_t bytes = j->ntrades * sizeof(mcpi_payoff_spec);
   cudaError_t e = cudaSuccess;
   for (size_t v = 0; e == cudaSuccess && v <= j->npass; v++)
-    e = cudaMemcpy((void *)(v ? g->pass[v - 1] : g->view).trades,
-                   (v ? mcpi_pass_job(g->run, g->ji, v - 1) : j)->spec, bytes,
-                   cudaMemcpyHostToDevice);
-  return e ? cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
+    e = cudaMemcpyAsync((void *)(v ? g->pass[v - 1] : g->view).trades,
+                        (v ? mcpi_pass_job(g->run, g->ji, v - 1) : j)->spec, bytes,
+                        cudaMemcpyHostToDevice, g->s);
+  return e ? mcpi_cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
 
 /* The Longstaff-Schwartz fit of the job or of a pass's variant (run_job.c):
@@ -548,33 +680,32 @@ static mcp_status fit(void *self, size_t variant, int frozen)
   mcpi_job_view w = variant ? g->pass[variant - 1] : g->view;
   double *table = (double *)w.lsm;
   w.lsm = NULL; /* the fit's paths do not exercise */
+  size_t bytes = (size_t)v->lsm_dates * MCPI_LSM_ROW * sizeof(double);
   cudaError_t e;
   if (frozen) {
     mcpi_lsm_copy_rules(g->j, v);
-    if ((e = cudaMemcpy(table, v->lsm_table, (size_t)v->lsm_dates * MCPI_LSM_ROW * sizeof(double),
-                        cudaMemcpyHostToDevice)))
-      return cuda_fail(run->ctx, e, "copying the exercise rules");
+    if ((e = cudaMemcpyAsync(table, v->lsm_table, bytes, cudaMemcpyHostToDevice, g->s)))
+      return mcpi_cuda_fail(run->ctx, e, "copying the exercise rules");
     return MCP_OK;
   }
   size_t n = (size_t)v->lsm_paths, dates = (size_t)v->lsm_dates;
   size_t ns = (size_t)mcpi_lsm_state_size(&w), nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-  size_t bytes = dates * MCPI_LSM_ROW * sizeof(double);
   if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
       (e = take(g, LSM_Y, n * sizeof(double))) ||
       (e = take(g, LSM_PART, (MCPI_LSM_COLUMNS(w.lsm_nb) * nch + 1) * sizeof(double))) ||
       (e = mcpi_launch_lsm_paths(w, v->lsm_stream, table, (int)dates, g->buf[LSM_ST], n,
-                                 g->buf[LSM_Y], 0)))
-    return cuda_fail(run->ctx, e, "the regression's paths");
+                                 g->buf[LSM_Y], g->s)))
+    return mcpi_cuda_fail(run->ctx, e, "the regression's paths");
   /* the dates' block counter after the sums */
   double *part = g->buf[LSM_PART];
   unsigned *done = (unsigned *)(part + MCPI_LSM_COLUMNS(w.lsm_nb) * nch);
-  if ((e = cudaMemsetAsync(done, 0, sizeof *done, 0)))
-    return cuda_fail(run->ctx, e, "the regression's counter");
+  if ((e = cudaMemsetAsync(done, 0, sizeof *done, g->s)))
+    return mcpi_cuda_fail(run->ctx, e, "the regression's counter");
   if ((e = mcpi_launch_lsm_dates(w, table, g->buf[LSM_ST], n, (int)dates, g->buf[LSM_Y], part,
-                                 done, 0)))
-    return cuda_fail(run->ctx, e, "the regression's kernels");
-  if ((e = cudaMemcpy(v->lsm_table, table, bytes, cudaMemcpyDeviceToHost)))
-    return cuda_fail(run->ctx, e, "reading the regression's rules");
+                                 done, g->s)))
+    return mcpi_cuda_fail(run->ctx, e, "the regression's kernels");
+  if ((e = get(g, v->lsm_table, table, bytes)))
+    return mcpi_cuda_fail(run->ctx, e, "reading the regression's rules");
   return MCP_OK;
 }
 
@@ -613,45 +744,87 @@ static mcp_status resolve_placement(mcpi_run *run, const mcpi_job *j, mcpi_kerne
   return MCP_OK;
 }
 
-static mcp_status price_job(mcpi_run *run, size_t ji)
+/* Job ji, the q-th of its group (on the group's q-th stream, its passes
+ * on the streams after it), made ready and started: its kernels, its
+ * arrays and tiles, then mcpi_run_job_start.  job_finish follows. */
+static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_job *g)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
   size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
-  gpu_job g = {.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .kopt = run->kopt};
-  /* Longstaff-Schwartz jobs run their own kernel, on stored normals */
-  g.kopt.fused = run->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
-  g.kopt.small = mcpi_job_small(j);
+  *g = (gpu_job){.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .kopt = run->kopt,
+                 .batch = batch};
+  g->s = g->k->stream[q % STREAMS];
+  g->nside = j->npass < SIDE_STREAMS ? (int)j->npass : SIDE_STREAMS;
+  for (int i = 0; i < g->nside; i++)
+    g->side[i] = (int)((q + 1 + (size_t)i) % STREAMS);
+  g->kopt.fused = job_fused(run, j);
+  g->kopt.small = mcpi_job_small(j);
   if (MCPI_ASSETS_KIND(j->nassets, j->model) == 2) /* its kernels read no ring (path_kernel.cuh) */
-    g.kopt.strategy = MCP_PREFETCH_NONE;
+    g->kopt.strategy = MCP_PREFETCH_NONE;
   cudaError_t e;
   mcp_status st = MCP_OK;
-  if (j->arr_len && (st = resolve_placement(run, j, &g.kopt)))
+  if (j->arr_len && (st = resolve_placement(run, j, &g->kopt)))
     return st;
   /* the greeks kernel first: a block it lowers is the block of both */
-  if ((j->gstate && (e = path_grid(g.k, &g.kopt, -1, 0, &g.grid_g))) ||
-      (e = path_grid(g.k, &g.kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
-                     &g.grid)))
-    return cuda_fail(run->ctx, e, "sizing the path kernel's grid");
-  g.nside = j->npass < SIDE_STREAMS ? (int)j->npass : SIDE_STREAMS;
-  g.pass = calloc(j->npass + 1, sizeof *g.pass);
-  if ((j->qmc && !(g.scramble = malloc(j->nelem * sizeof *g.scramble))) || !g.pass)
+  if ((j->gstate && (e = path_grid(g->k, &g->kopt, -1, 0, &g->grid_g))) ||
+      (e = path_grid(g->k, &g->kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
+                     &g->grid)))
+    return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
+  size_t tiles = batch ? slice_replicates(run, ji) : 0;
+  g->pass = calloc(j->npass + 1, sizeof *g->pass);
+  g->part = calloc(tiles + 1, sizeof *g->part);
+  if ((j->qmc && !(g->scramble = malloc(j->nelem * sizeof *g->scramble))) || !g->pass ||
+      !g->part)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
-  else if ((e = upload_job(&g)))
-    st = cuda_fail(run->ctx, e, "copying the job's arrays");
-  else if ((e = make_sides(g.k, g.nside)))
-    st = cuda_fail(run->ctx, e, "making the passes' streams");
+  else if ((e = upload_job(g)))
+    st = mcpi_cuda_fail(run->ctx, e, "copying the job's arrays");
   if (st == MCP_OK)
-    st = size_tiles(&g, mcpi_job_samples(run->plan, j), real);
-  mcpi_tiler t = {&g, g.tile, fill, paths, sums, read, update_specs, fit};
-  if (st == MCP_OK)
-    st = mcpi_run_job(run, ji, &t);
-  free(g.pass);
-  free(g.scramble);
-  /* a job that failed may have left its upload running, from the staging
-     that the next job packs (upload_job) */
-  if (st != MCP_OK && cudaStreamSynchronize(0))
-    cudaGetLastError();
+    st = size_tiles(g, real);
+  g->t = (mcpi_tiler){g, g->tile, fill, paths, sums, read, update_specs, fit,
+                      batch ? wait : NULL};
+  return st == MCP_OK ? mcpi_run_job_start(run, ji, &g->t, &g->js) : st;
+}
+
+/* After job_start (st: how it went, or a later error, which stands): the
+ * job's sums added, its host memory freed. */
+static mcp_status job_finish(gpu_job *g, mcp_status st)
+{
+  st = mcpi_run_job_finish(g->run, g->ji, &g->t, &g->js, st);
+  free(g->pass);
+  free(g->part);
+  free(g->scramble);
   return st;
+}
+
+/* A group's first n streams ended (before its arena and staging are used
+ * again, whatever failed); st, or the first error. */
+static mcp_status end_streams(mcp_context *ctx, int n, mcp_status st)
+{
+  for (int s = 0; s < n; s++) {
+    cudaError_t e = cudaStreamSynchronize(ctx->cuda->stream[s]);
+    if (e && st == MCP_OK)
+      st = mcpi_cuda_fail(ctx, e, "ending the jobs' streams");
+  }
+  return st;
+}
+
+/* Whether job ji joins the run's batch: a tile a replicate (tile: the
+ * context's, 0 for auto) and its device memory then, bytes. */
+static int batchable(const mcpi_run *run, size_t ji, size_t real, size_t *bytes)
+{
+  const mcpi_job *j = &run->plan->jobs[ji];
+  uint64_t need = job_need(run, j), tile = run->ctx->tile_paths;
+  if (tile ? tile < need : need > MAX_AUTO_TILE)
+    return 0;
+  mcpi_job_view w = mcpi_job_host_view(j);
+  double reps = (double)slice_replicates(run, ji);
+  double b = (double)(tile > need ? tile : need) *
+                 ((double)sample_bytes(j, job_fused(run, j), real) +
+                  2 * sizeof(double) * reps) +
+             (double)j->lsm_dates * (double)j->lsm_paths * mcpi_lsm_state_size(&w) *
+                 sizeof(double);
+  *bytes = b < (double)MCPI_SMALL_DEVICE_BYTES ? (size_t)b : MCPI_SMALL_DEVICE_BYTES;
+  return b < (double)MCPI_SMALL_DEVICE_BYTES;
 }
 
 mcp_status mcpi_cuda_price(mcpi_run *run)
@@ -659,7 +832,7 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
   mcp_context *ctx = run->ctx;
   cudaError_t e = cudaSetDevice(ctx->device);
   if (e != cudaSuccess)
-    return cuda_fail(ctx, e, "selecting the device");
+    return mcpi_cuda_fail(ctx, e, "selecting the device");
   mcp_status st = keep(ctx);
   if (st != MCP_OK)
     return st;
@@ -684,9 +857,49 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      "padding or the block size",
                      mcp_prefetch_name(o->strategy), o->distance, o->padding, smem, o->block,
                      max_smem);
-  for (size_t ji = 0; st == MCP_OK && ji < run->plan->njobs; ji++)
-    if (mcpi_run_has(run, ji))
-      st = price_job(run, ji);
+  /* The batch: the jobs of a tile a replicate, while their memory is
+   * small, all started before any is read, each on a stream of its own, so
+   * that their kernels (a small book's: a few blocks each, for the latency
+   * of their steps) run at once.  Those that wait on the host between
+   * kernels (a pilot, a fit) go last, the others running meanwhile. */
+  size_t nj = run->plan->njobs, nb = 0, total = 0, bytes;
+  size_t real = o->precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
+  size_t *order = malloc((nj + 1) * sizeof *order);
+  gpu_job *g = calloc(nj + 1, sizeof *g);
+  char *in = calloc(nj + 1, 1);
+  if (!order || !g || !in)
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
+  for (int late = 0; st == MCP_OK && late < 2; late++)
+    for (size_t ji = 0; ji < nj; ji++) {
+      const mcpi_job *j = &run->plan->jobs[ji];
+      if (mcpi_run_has(run, ji) && (j->controls || j->lsm_dates > 1) == late &&
+          batchable(run, ji, real, &bytes) && total + bytes <= MCPI_SMALL_DEVICE_BYTES) {
+        total += bytes;
+        in[ji] = 1;
+        order[nb++] = ji;
+      }
+    }
+  size_t started = 0;
+  if (st == MCP_OK && nb > 1) {
+    group_start(ctx);
+    for (; st == MCP_OK && started < nb; started++)
+      st = job_start(run, order[started], started, 1, &g[started]);
+    for (size_t q = 0; q < started; q++)
+      st = job_finish(&g[q], st);
+    st = end_streams(ctx, (int)(nb + SIDE_STREAMS < STREAMS ? nb + SIDE_STREAMS : STREAMS), st);
+    group_end(ctx->cuda);
+  }
+  /* the others one at a time (each a group of its own) */
+  for (size_t ji = 0; st == MCP_OK && ji < nj; ji++)
+    if (mcpi_run_has(run, ji) && !(nb > 1 && in[ji])) {
+      group_start(ctx);
+      st = job_finish(&g[0], job_start(run, ji, 0, 0, &g[0]));
+      st = end_streams(ctx, 1 + g[0].nside, st);
+      group_end(ctx->cuda);
+    }
+  free(order);
+  free(g);
+  free(in);
   return st;
 }
 #endif

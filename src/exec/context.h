@@ -4,7 +4,7 @@
 
 #include "src/inputs/run_options.h"
 
-#define MCPI_DEV_SLOTS 11 /* device buffers a context keeps (backend_cuda.c) */
+#define MCPI_DEV_SLOTS 12 /* device buffers a context keeps (backend_cuda.c) */
 #define MCPI_DEV_SLOT_PDE (MCPI_DEV_SLOTS - 1) /* the last: the grids' (pde_cuda.c) */
 
 struct mcp_context {

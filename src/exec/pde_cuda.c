@@ -22,9 +22,8 @@ mcp_status mcpi_pde_cuda_finish(mcp_context *ctx)
   return MCP_OK;
 }
 #else
-#include <cuda_runtime_api.h>
+#include "src/exec/cuda_host.h"
 #include "kernels/launch.h"
-#include "src/exec/context.h"
 
 /* The batch's device arrays, in one buffer: the tables, then a grid's
  * share for each of `chunk` grids (its rows only where the march is not
@@ -40,31 +39,6 @@ static size_t layout(const size_t per[NBUF], const size_t whole[NBUF], size_t ch
     at += (whole[i] + per[i] * chunk + 255) & ~(size_t)255;
   }
   return at;
-}
-
-/* The context's kept PDE buffer of at least bytes (a warm call allocates
- * nothing). */
-static cudaError_t keep(mcp_context *ctx, size_t bytes, unsigned char **d)
-{
-  int k = MCPI_DEV_SLOT_PDE;
-  if (ctx->dev_bytes[k] < bytes || !ctx->dev[k]) {
-    cudaFree(ctx->dev[k]);
-    ctx->dev_bytes[k] = 0;
-    if (cudaMalloc(&ctx->dev[k], bytes) != cudaSuccess) {
-      ctx->dev[k] = NULL;
-      return cudaErrorMemoryAllocation;
-    }
-    ctx->dev_bytes[k] = bytes;
-  }
-  *d = ctx->dev[k];
-  return cudaSuccess;
-}
-
-static mcp_status fail(mcp_context *ctx, cudaError_t e, const char *what)
-{
-  cudaGetLastError();
-  return mcpi_fail(ctx->err, e == cudaErrorMemoryAllocation ? MCP_ERR_NO_MEMORY : MCP_ERR_DEVICE,
-                   "CUDA error in %s: %s", what, cudaGetErrorString(e));
 }
 
 /* The grids go in chunks sized to the free device memory where they need
@@ -97,18 +71,20 @@ mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double
   size_t off[NBUF], chunk = b->ngrids, free_bytes = 0, total = 0, each = 0;
   for (int i = 0; i < NBUF; i++)
     each += per[i];
-  if (e == cudaSuccess && (double)each * (double)chunk > (double)(256 << 20) &&
+  if (e == cudaSuccess && (double)each * (double)chunk > (double)MCPI_SMALL_DEVICE_BYTES &&
       cudaMemGetInfo(&free_bytes, &total) == cudaSuccess && free_bytes / 2 / each < chunk)
     chunk = free_bytes / 2 / each > 0 ? free_bytes / 2 / each : 1;
-  unsigned char *d = NULL;
+  void *kept = NULL;
   if (e == cudaSuccess) {
     what = "allocating the grids";
-    while ((e = keep(ctx, layout(per, whole, chunk, off), &d)) == cudaErrorMemoryAllocation &&
+    while ((e = mcpi_cuda_slot(ctx, MCPI_DEV_SLOT_PDE, layout(per, whole, chunk, off), &kept)) ==
+               cudaErrorMemoryAllocation &&
            chunk > 1) {
       cudaGetLastError();
       chunk = (chunk + 1) / 2;
     }
   }
+  unsigned char *d = kept;
   /* every copy on the grids' stream: one from pageable memory may return
      before its transfer ends, and only the stream orders the kernel after */
   if (e == cudaSuccess) {
@@ -150,7 +126,7 @@ mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double
     return MCP_OK;
   cudaStreamSynchronize(stream); /* nothing left running on what the caller frees */
   ctx->grid_bytes = 0;
-  return fail(ctx, e, what);
+  return mcpi_cuda_fail(ctx, e, what);
 }
 
 mcp_status mcpi_pde_cuda_finish(mcp_context *ctx)
@@ -163,6 +139,6 @@ mcp_status mcpi_pde_cuda_finish(mcp_context *ctx)
   cudaError_t w = cudaStreamSynchronize(stream);
   ctx->grid_bytes = 0;
   e = e ? e : w;
-  return e == cudaSuccess ? MCP_OK : fail(ctx, e, "reading the grids' values");
+  return e == cudaSuccess ? MCP_OK : mcpi_cuda_fail(ctx, e, "reading the grids' values");
 }
 #endif

@@ -49,12 +49,48 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
   return st;
 }
 
-mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
+/* Adds a tile's chunk sums to its replicate's tree, and its work done. */
+static void add_tile(mcpi_run *run, const mcpi_job *j, const mcpi_tile_sums *x)
+{
+  mcpi_tree_add(x->tree, x->part, x->nchunks, x->n);
+  run->work_done += (double)x->n * (double)(j->nelem + 1) * (double)(1 + j->npass);
+  if (run->ctx->progress)
+    run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
+}
+
+/* The tile's sums, to add now (a tiler without wait: into part, kept by the
+ * caller) or, in js, once the tiler's wait returns (into a part of its own). */
+static mcp_status tile_sums(mcpi_run *run, const mcpi_job *j, const mcpi_tiler *t,
+                            mcpi_job_sums *js, mcpi_tile_sums x, size_t bytes)
+{
+  if (!t->wait) {
+    mcp_status st = t->sums(t->self, (size_t)x.n, x.part);
+    if (st == MCP_OK)
+      add_tile(run, j, &x);
+    return st;
+  }
+  if (js->n == js->cap) {
+    size_t cap = js->cap ? 2 * js->cap : 4;
+    mcpi_tile_sums *grown = realloc(js->tile, cap * sizeof *grown);
+    if (!grown)
+      return mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
+    js->tile = grown;
+    js->cap = cap;
+  }
+  if (!(x.part = malloc(bytes)))
+    return mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
+  js->tile[js->n++] = x;
+  return t->sums(t->self, (size_t)x.n, x.part);
+}
+
+mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcpi_job_sums *js)
 {
   mcpi_job *j = &run->plan->jobs[ji];
   uint64_t samples = mcpi_job_samples(run->plan, j), chunks = mcpi_job_chunks(run->plan, j);
   uint64_t u0 = run->range[2 * ji], u1 = run->range[2 * ji + 1];
   size_t ncol = mcpi_job_columns(j, 0), nch = t->tile / MCP_CHUNK_PATHS;
+  size_t bytes = ncol * nch * 2 * sizeof(double);
+  *js = (mcpi_job_sums){0};
   if (u0 >= u1)
     return MCP_OK;
   mcp_status st = j->controls ? pilot(run, j, t) : MCP_OK;
@@ -63,8 +99,8 @@ mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
    * moves with the paths, not with the fit's noise) */
   for (size_t v = 0; j->lsm_dates > 1 && st == MCP_OK && v <= j->npass; v++)
     st = t->fit(t->self, v, v && run->greeks->var[j->pass[v - 1]].kind != MCPI_VAR_POINT);
-  double *part = malloc(ncol * nch * 2 * sizeof *part);
-  if (st == MCP_OK && !part)
+  double *part = t->wait ? NULL : malloc(bytes);
+  if (st == MCP_OK && !t->wait && !part)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
   for (uint64_t r = u0 / chunks; st == MCP_OK && r <= (u1 - 1) / chunks; r++) {
     /* the slice's chunks of replicate r */
@@ -80,14 +116,31 @@ mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
       size_t n = (size_t)(end - s0 < t->tile ? end - s0 : t->tile);
       size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
       if ((st = t->fill(t->self, (unsigned)r, s0, n)) || (st = t->paths(t->self, n, 0)) ||
-          (st = t->sums(t->self, n, part)))
+          (st = tile_sums(run, j, t, js, (mcpi_tile_sums){tree, part, nchunks, n}, bytes)))
         break;
-      mcpi_tree_add(tree, part, nchunks, n);
-      run->work_done += (double)n * (double)(j->nelem + 1) * (double)(1 + j->npass);
-      if (run->ctx->progress)
-        run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
     }
   }
   free(part);
   return st;
+}
+
+mcp_status mcpi_run_job_finish(mcpi_run *run, size_t ji, const mcpi_tiler *t,
+                               mcpi_job_sums *js, mcp_status st)
+{
+  if (st == MCP_OK && t->wait)
+    st = t->wait(t->self);
+  for (size_t i = 0; i < js->n; i++) {
+    if (st == MCP_OK)
+      add_tile(run, &run->plan->jobs[ji], &js->tile[i]);
+    free(js->tile[i].part);
+  }
+  free(js->tile);
+  *js = (mcpi_job_sums){0};
+  return st;
+}
+
+mcp_status mcpi_run_job(mcpi_run *run, size_t ji, const mcpi_tiler *t)
+{
+  mcpi_job_sums js;
+  return mcpi_run_job_finish(run, ji, t, &js, mcpi_run_job_start(run, ji, t, &js));
 }
