@@ -203,7 +203,7 @@ static void time_kernels(const mcp_market *m, const product_case *c,
     double t[KERNEL_REPS];
     host[k] = NULL;
     ms[k] = -1;
-    if (mcpi_array_kernel_index(places[k], j->arr_len) < 0)
+    if (!mcpi_path_kernel_built(&o, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len))
       continue;
     if (check(mcpi_path_grid(&o, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len, &grid), "grid"))
       exit(1);

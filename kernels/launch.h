@@ -37,9 +37,6 @@ int mcpi_path_kernel_built(const mcpi_kernel_options *o, int multi, int arr_len)
  * that mcpi_launch_paths runs for those options and job shape. */
 cudaError_t mcpi_path_kernel_attributes(const mcpi_kernel_options *o, int multi, int arr_len,
                                         struct cudaFuncAttributes *attr);
-/* Index of the array kernel of a placement for arrays of arr_len elements:
- * -1 for none (arr_len 0), -2 when the registers kernels are too small. */
-int mcpi_array_kernel_index(mcp_placement placement, int arr_len);
 /* Dynamic shared memory of the path kernel per block: the prefetch ring, or
  * a job's shared arrays. */
 size_t mcpi_path_smem_bytes(const mcpi_kernel_options *o, int arr_len);

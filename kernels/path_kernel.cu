@@ -2,57 +2,26 @@
 // (path_kernel.cuh) by precision, strategy, distance and asset count.
 #include <pthread.h>
 #include <stdint.h>
+#include "kernels/catalogue.h"
 #include "kernels/launch.h"
 #include "models/prefetch.h"
 
-typedef const void *(*kernel_table)(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_d1(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_dn(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_f1(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_fn(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_dh(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_fh(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_d1s(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_f1s(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_d1p(int s, int di, int array, int fused);
-extern "C" const void *mcpi_path_kernels_f1p(int s, int di, int array, int fused);
+typedef const void *(*kernel_unit)(size_t i);
+#define MCPI_UNIT(tu) extern "C" const void *mcpi_path_kernels_##tu(size_t i);
+MCPI_UNIT(0) MCPI_UNIT(1) MCPI_UNIT(2) MCPI_UNIT(3) MCPI_UNIT(4) MCPI_UNIT(5)
+MCPI_UNIT(6) MCPI_UNIT(7) MCPI_UNIT(8) MCPI_UNIT(9) MCPI_UNIT(10) MCPI_UNIT(11)
+static const kernel_unit units[MCPI_KERNEL_TUS] = {
+    mcpi_path_kernels_0, mcpi_path_kernels_1, mcpi_path_kernels_2,  mcpi_path_kernels_3,
+    mcpi_path_kernels_4, mcpi_path_kernels_5, mcpi_path_kernels_6,  mcpi_path_kernels_7,
+    mcpi_path_kernels_8, mcpi_path_kernels_9, mcpi_path_kernels_10, mcpi_path_kernels_11};
 
-extern "C" int mcpi_array_kernel_index(mcp_placement placement, int arr_len)
-{
-  if (arr_len == 0)
-    return -1;
-  if (placement == MCP_PLACEMENT_REGISTERS) {
-    for (int c = 0; c < MCPI_NREG_CAPACITIES; c++)
-      if (arr_len <= mcpi_reg_capacities[c])
-        return c;
-    return -2;
-  }
-  return MCPI_NREG_CAPACITIES + (placement == MCP_PLACEMENT_SHARED);
-}
-
-// The kernel of the options for a job of one asset, several Black-Scholes
-// assets or several Heston assets (multi 0, 1, 2: MCPI_ASSETS_KIND) and per-path
-// arrays of arr_len elements (0: none), or with gstate the double
-// single-asset kernel whose state carries on-path vega and rho; o->small
-// picks the job-shaped state of a single-asset job (with those or without),
-// and the plain one for its fused kernel and its stored one without
-// prefetching.
+// The kernel of the options for a job (mcpi_kernel_key_for), or NULL where
+// the build has none (a tuning distance of a default build).
 static const void *kernel_for(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
-  static const kernel_table tables[2][4] = {
-      {mcpi_path_kernels_d1, mcpi_path_kernels_dn, mcpi_path_kernels_dh, mcpi_path_kernels_d1s},
-      {mcpi_path_kernels_f1, mcpi_path_kernels_fn, mcpi_path_kernels_fh, mcpi_path_kernels_f1s}};
-  if (gstate)
-    return (o->small ? mcpi_path_kernels_d1s : mcpi_path_kernels_d1)(
-        0, 0, MCPI_NREG_CAPACITIES + 2, o->fused);
-  if (!multi && o->small == MCPI_SHAPE_PLAIN && arr_len == 0 &&
-      (o->fused || o->strategy == MCP_PREFETCH_NONE))
-    return (o->precision == MCP_FLOAT ? mcpi_path_kernels_f1p : mcpi_path_kernels_d1p)(
-        o->strategy, 0, -1, o->fused);
-  int di = mcpi_prefetch_distance_index(o->distance);
-  return tables[o->precision][multi ? multi : o->small ? 3 : 0](o->strategy,
-                                     o->strategy == MCP_PREFETCH_NONE || di < 0 ? 0 : di,
-                                     mcpi_array_kernel_index(o->placement, arr_len), o->fused);
+  mcpi_kernel_key key = mcpi_kernel_key_for(o, multi, arr_len, gstate);
+  long i = mcpi_kernel_find(&key);
+  return i < 0 ? NULL : units[mcpi_kernel_catalogue[i].tu]((size_t)i);
 }
 
 extern "C" int mcpi_path_kernel_built(const mcpi_kernel_options *o, int multi, int arr_len)

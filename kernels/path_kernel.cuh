@@ -15,6 +15,7 @@
 #define MCP_PATH_KERNEL_CUH
 
 #include <cuda_pipeline.h>
+#include "kernels/catalogue.h"
 #include "kernels/launch.h"
 #include "models/prefetch.h"
 #include "models/rng.h"
@@ -192,7 +193,6 @@ template <typename R, int M> struct path_state<R, M, 0, 0> {
 // the double single-asset state that carries their derivatives (greeks.h);
 // the job-shaped one (M = 2) shaped likewise; the other shapes never get such
 // jobs and keep their state.
-#define MCPI_PATH_GREEKS 7
 template <typename R, int M> struct greek_state_of { typedef typename state_of<R, M>::type type; };
 template <> struct greek_state_of<double, 0> { typedef mcpi_path_state_g type; };
 template <> struct greek_state_of<double, 2> { typedef mcpi_path_state_gs type; };
@@ -649,96 +649,27 @@ static const void *kernel_ptr()
     return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M, P, L, N>);
 }
 
-// "none" ignores the distance: one kernel serves every column of its row.
-#define MCPI_NONE_ROW(R, M)                                                                  \
-  {                                                                                          \
-    kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>(), NULL, NULL, NULL, NULL, NULL, NULL             \
-  }
-// A strategy's row: its default distance (MCPI_DEFAULT_DISTANCE, 4) always,
-// the others only in a build for the benchmarks' sweeps (configure
-// --enable-tuning-kernels): they were 216 of the 352 path kernels and most of
-// the build's time.  NULL: not built (mcpi_path_kernel_built).
-#if MCPI_TUNING_KERNELS
-#define MCPI_TUNED(...) __VA_ARGS__
-#else
-#define MCPI_TUNED(...) NULL
+// ---- a translation unit of the catalogue (catalogue.def) -------------------
+
+template <int P> struct real_of {
+  typedef double type;
+};
+template <> struct real_of<MCP_FLOAT> {
+  typedef float type;
+};
+
+// The kernel of a catalogue entry where this unit builds it (B), else NULL:
+// the other units' kernels are not instantiated here.
+template <bool B, int Prec, int M, int S, int D, int P, int L, int N>
+static const void *built_here()
+{
+  if constexpr (B)
+    return kernel_ptr<typename real_of<Prec>::type, S, D, M, P, L, N>();
+  else
+    return NULL;
+}
+
+#ifndef MCPI_TUNING_KERNELS
+#define MCPI_TUNING_KERNELS 0
 #endif
-#define MCPI_DISTANCE_ROW(R, S, M)                                                           \
-  {                                                                                          \
-    MCPI_TUNED(kernel_ptr<R, S, 1, M>()), MCPI_TUNED(kernel_ptr<R, S, 2, M>()),             \
-        kernel_ptr<R, S, 4, M>(), MCPI_TUNED(kernel_ptr<R, S, 6, M>()),                     \
-        MCPI_TUNED(kernel_ptr<R, S, 8, M>()), MCPI_TUNED(kernel_ptr<R, S, 12, M>()),        \
-        MCPI_TUNED(kernel_ptr<R, S, 16, M>())                                               \
-  }
-#define MCPI_STRATEGY_TABLE(R, M)                                                            \
-  {                                                                                          \
-    MCPI_NONE_ROW(R, M), MCPI_DISTANCE_ROW(R, MCP_PREFETCH_UNROLL, M),                       \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_BATCH, M),                                  \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_BATCH, M),                                    \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SCALAR_ROLLING, M),                                \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ROLLING, M),                                  \
-        MCPI_DISTANCE_ROW(R, MCP_PREFETCH_SMEM_ASYNC, M)                                     \
-  }
-
-// Jobs with per-path arrays run the plain loop; their kernels go by
-// placement: registers of each capacity of mcpi_reg_capacities, local, shared;
-// then the plain loop with the state of on-path vega and rho.  N = 1: the
-// same row fused, and first the fused kernel of jobs without arrays.
-#define MCPI_PLACEMENT_KERNELS(R, M, N)                                                      \
-  kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 8, N>(),                   \
-      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_REGISTERS, 16, N>(),              \
-      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_LOCAL, 0, N>(),                   \
-      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCP_PLACEMENT_SHARED, 0, N>(),                  \
-      kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, MCPI_PATH_GREEKS, 0, N>()
-#define MCPI_FUSED_ROW(R, M)                                                                 \
-  {                                                                                          \
-    kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, 0, 0, 1>(), MCPI_PLACEMENT_KERNELS(R, M, 1)       \
-  }
-
-// Defines name(strategy, distance index, array kernel, fused): with fused, the
-// fused kernel of array kernel index `array` (-1: none; strategy and distance
-// do not apply); else with array >= 0 the stored kernel of that index, or the
-// stored kernel of that strategy and distance.
-#define MCPI_PATH_TABLE(name, R, M)                                                          \
-  extern "C" const void *name(int s, int di, int array, int fused)                           \
-  {                                                                                          \
-    static const void *const table[MCPI_NSTRATEGIES][MCPI_NDISTANCES] =                     \
-        MCPI_STRATEGY_TABLE(R, M);                                                           \
-    static const void *const arrays[MCPI_NREG_CAPACITIES + 3] = {                            \
-        MCPI_PLACEMENT_KERNELS(R, M, 0)};                                                    \
-    static const void *const fusedk[MCPI_NREG_CAPACITIES + 4] = MCPI_FUSED_ROW(R, M);      \
-    if (fused)                                                                               \
-      return fusedk[array + 1];                                                              \
-    return array >= 0 ? arrays[array] : table[s][di];                                        \
-  }
-
-// The several Heston assets' table (M = 4): the fused kernel and the stored
-// one without prefetching, with and without arrays; every strategy runs the
-// stored one (their step is read from the job's arrays, not the ring; the
-// CUDA backend sets the strategy of such jobs to none).
-#define MCPI_MHESTON_TABLE(name, R, M)                                                       \
-  extern "C" const void *name(int s, int di, int array, int fused)                           \
-  {                                                                                          \
-    (void)s, (void)di;                                                                       \
-    static const void *const arrays[MCPI_NREG_CAPACITIES + 3] = {                            \
-        MCPI_PLACEMENT_KERNELS(R, M, 0)};                                                    \
-    static const void *const fusedk[MCPI_NREG_CAPACITIES + 4] = MCPI_FUSED_ROW(R, M);      \
-    if (fused)                                                                               \
-      return fusedk[array + 1];                                                              \
-    return array >= 0 ? arrays[array] : kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>();            \
-  }
-
-// The plain shape's table (M = 3): its fused kernel and its stored kernel
-// without prefetching, for jobs without arrays or on-path Greeks; NULL
-// otherwise (the prefetch strategies run the M = 2 table).
-#define MCPI_PLAIN_TABLE(name, R, M)                                                         \
-  extern "C" const void *name(int s, int di, int array, int fused)                           \
-  {                                                                                          \
-    (void)di;                                                                                \
-    if (array >= 0 || (!fused && s != MCP_PREFETCH_NONE))                                    \
-      return NULL;                                                                           \
-    return fused ? kernel_ptr<R, MCP_PREFETCH_NONE, 1, M, 0, 0, 1>()                         \
-                 : kernel_ptr<R, MCP_PREFETCH_NONE, 1, M>();                                 \
-  }
-
 #endif

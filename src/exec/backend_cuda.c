@@ -19,6 +19,7 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
 void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #else
 #include "src/exec/cuda_host.h"
+#include "kernels/catalogue.h"
 #include "kernels/launch.h"
 #include "models/products/lsm_fit.h"
 #include "models/rng.h"
@@ -729,7 +730,7 @@ static mcp_status resolve_placement(mcpi_run *run, const mcpi_job *j, mcpi_kerne
                            thread * MCPI_AUTO_SHARED_THREADS <= (size_t)sm_smem
                        ? MCP_PLACEMENT_SHARED
                        : MCP_PLACEMENT_LOCAL;
-  if (o->placement == MCP_PLACEMENT_REGISTERS && mcpi_array_kernel_index(o->placement, j->arr_len) < 0)
+  if (o->placement == MCP_PLACEMENT_REGISTERS && !mcpi_register_capacity(j->arr_len))
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
                      "placement registers: the job of trade '%s' (and %zu more) keeps %d "
                      "elements a path, more than the %d the register kernels hold; choose "

@@ -1,0 +1,62 @@
+/* catalogue.c: the table of the path kernels (catalogue.def) and a job's
+ * key in it. */
+#include <string.h>
+#include "kernels/catalogue.h"
+#include "models/products/path.h"
+
+const mcpi_kernel_entry mcpi_kernel_catalogue[] = {
+#define MCPI_KERNEL(tu, prec, state, s, d, place, cap, fused)                                 \
+  {{prec, state, s, d, place, cap, fused}, tu, 0},
+#define MCPI_TUNED_KERNEL(tu, prec, state, s, d) {{prec, state, s, d, 0, 0, 0}, tu, 1},
+#include "kernels/catalogue.def"
+#undef MCPI_KERNEL
+#undef MCPI_TUNED_KERNEL
+};
+const size_t mcpi_kernel_count = sizeof mcpi_kernel_catalogue / sizeof *mcpi_kernel_catalogue;
+
+int mcpi_register_capacity(int arr_len)
+{
+  for (int c = 0; c < MCPI_NREG_CAPACITIES; c++)
+    if (arr_len <= mcpi_reg_capacities[c])
+      return mcpi_reg_capacities[c];
+  return 0;
+}
+
+mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int arr_len,
+                                    int gstate)
+{
+  mcpi_kernel_key k = {.precision = o->precision, .strategy = MCP_PREFETCH_NONE, .distance = 1,
+                       .fused = o->fused != 0};
+  if (gstate) {
+    k.precision = MCP_DOUBLE;
+    k.state = o->small ? MCPI_STATE_SHAPED : MCPI_STATE_ONE;
+    k.placement = MCPI_PATH_GREEKS;
+    return k;
+  }
+  if (!multi && o->small == MCPI_SHAPE_PLAIN && !arr_len &&
+      (o->fused || o->strategy == MCP_PREFETCH_NONE)) {
+    k.state = MCPI_STATE_PLAIN;
+    return k;
+  }
+  k.state = multi == 1   ? MCPI_STATE_MULTI
+            : multi == 2 ? MCPI_STATE_MHESTON
+            : o->small   ? MCPI_STATE_SHAPED
+                         : MCPI_STATE_ONE;
+  if (arr_len) { /* the plain loop */
+    k.placement = o->placement;
+    k.capacity = o->placement == MCP_PLACEMENT_REGISTERS ? mcpi_register_capacity(arr_len) : 0;
+  } else if (!o->fused && k.state != MCPI_STATE_MHESTON && o->strategy != MCP_PREFETCH_NONE) {
+    /* (several Heston assets' step reads the job's arrays, not a ring) */
+    k.strategy = o->strategy;
+    k.distance = o->distance;
+  }
+  return k;
+}
+
+long mcpi_kernel_find(const mcpi_kernel_key *key)
+{
+  for (size_t i = 0; i < mcpi_kernel_count; i++)
+    if (!memcmp(&mcpi_kernel_catalogue[i].key, key, sizeof *key))
+      return (long)i;
+  return -1;
+}

@@ -1,5 +1,0 @@
-// path_kernel_f1p.cu: the path kernels in float, one asset, the plain shape (path.h's
-// MCPI_PLAIN_SCHEDULES schedules, no monitor, sums alone): fused, and stored without prefetching.
-#include "kernels/path_kernel.cuh"
-
-MCPI_PLAIN_TABLE(mcpi_path_kernels_f1p, float, 3)
