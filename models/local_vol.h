@@ -4,7 +4,7 @@
  *   sigma = sigma(t, S(t)).
  * The surface is given on a grid of times and spots, linear in time between
  * them; the host gives each step a slice, at each spot node the root mean
- * square of sigma over the step (plan.c), and the path interpolates the
+ * square of sigma over the step (coefficients.c), and the path interpolates the
  * step's slice linearly in log-spot, flat beyond the grid's first and last
  * spots. */
 #ifndef MCP_LOCAL_VOL_H

@@ -67,7 +67,7 @@ static mcp_trade on_assets(const char *id, mcp_product product, mcp_option_type 
 
 static void black_scholes_limit(void **state)
 {
-  /* rho != 0: the drivers' transform (plan.c) then matters to the spots'
+  /* rho != 0: the drivers' transform (correlation.c) then matters to the spots'
    * correlation, though not to their laws */
   const heston h1 = {100, 0.03, 0.01, 0.04, 1.5, 0.04, 1e-4, -0.7};
   const heston h2 = {80, 0.03, 0.02, 0.09, 2.0, 0.09, 1e-4, 0.5};

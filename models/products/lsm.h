@@ -32,7 +32,7 @@ enum { MCPI_LSM_HOLD = 0, MCPI_LSM_FIT = 1, MCPI_LSM_ALWAYS = 2 };
  * are at least 4 times as many (64 a function: a date of a quarter of them
  * in the money still fits; 256, the least the input takes, for a
  * one-asset trade): the default is raised to that, a smaller
- * run.regression_paths is refused (plan.c). */
+ * run.regression_paths is refused (lsm_plan.c). */
 #define MCPI_LSM_ITM_PER_BASIS 16
 #define MCPI_LSM_MIN_ITM(nb) (MCPI_LSM_ITM_PER_BASIS * (nb))
 #define MCPI_LSM_MIN_PATHS(nb) (4 * MCPI_LSM_MIN_ITM(nb))

@@ -110,13 +110,13 @@ typedef struct mcpi_job_view {
   uint32_t lsm_mask;
   const double *acall;       /* autocallables' dates, MCPI_AC_ROW values each (private.h) */
   const double *chol;        /* multi-asset: Cholesky factor of the factors' correlations,
-                              * MCPI_MAX_FACTORS^2 row-major (plan.c, build_correlation) */
+                              * MCPI_MAX_FACTORS^2 row-major (correlation.c) */
   const float *chol_f;
   const mcpi_payoff_spec *trades;
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
   /* Every element has coefficients ua, ub and, but the last (utag_last), the
-   * tag utag: a job of constant steps (plan.c), whose fused plain kernel
+   * tag utag: a job of constant steps (job_view.c), whose fused plain kernel
    * then reads no coefficient arrays */
   int32_t uniform;
   uint32_t utag, utag_last;

@@ -536,7 +536,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_survival)(const MCPI_P(mcpi_multi_st
 /* ---- several correlated Heston assets ------------------------------------------
  * Asset i draws factors 2 i (its variance's driver) and 2 i + 1 (its spot's,
  * independent of it), correlated across assets by the lower Cholesky factor
- * (plan.c, build_correlation): driver p sums the normals of factors f <= p,
+ * (correlation.c): driver p sums the normals of factors f <= p,
  * so asset i's pair is complete at its factor 2 i + 1, where it takes the
  * one-asset step (heston.h) with its step's coefficients, read from the
  * job's arrays (the elements' own a and b come one at a time).  The loops

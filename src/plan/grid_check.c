@@ -13,7 +13,7 @@
  * MCPI_TAG_HOLD), and the merging step has the coefficients of the whole
  * coarse step (drift, deviation, Heston's e^{-kappa dt}, the local
  * volatility's slice over it) from the same functions as the fine job's
- * (plan.c).  So the two prices see the same Brownian paths, and their
+ * (coefficients.c).  So the two prices see the same Brownian paths, and their
  * difference, estimated path by path, has the small variance of the
  * discretisation's change alone. */
 #include <math.h>

@@ -10,7 +10,7 @@
 /* Marks an estimator (mcpi_est.point) as a trade's grid move, fine - coarse. */
 #define MCPI_EST_GRID (-2L)
 
-/* Whether j's model steps inexactly (plan.c, steps_per_year: Heston, local
+/* Whether j's model steps inexactly (time_grid.c, steps_per_year: Heston, local
  * volatility, Merton watched on the bridge), so that its grid is checked. */
 int mcpi_job_grid_checked(const mcpi_job *j);
 

@@ -69,7 +69,7 @@ typedef struct mcpi_job {
   uint64_t lsm_stream, lsm_paths;
   double *lsm_table;
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
-  unsigned steps_per_year; /* the uniform steps its grid has (0: none; plan.c) */
+  unsigned steps_per_year; /* the uniform steps its grid has (0: none; time_grid.c) */
   double *chol; /* multi-asset: MCPI_CHOL_SIZE values (path.h), else NULL */
   float *chol_f;
   int nmon;
@@ -82,8 +82,8 @@ typedef struct mcpi_job {
    * its job, else 0; the lower bound reval.c holds its price to), then the
    * martingale check's forwards, one an asset (none in jobs of per-path
    * arrays): the asset's discounted spot at the job's last date, whose mean
-   * is fwd[k] for the k-th of them (plan.c, add_forwards; none for an asset
-   * whose spot a cash dividend may floor) */
+   * is fwd[k] for the k-th of them (controls.c, mcpi_add_forwards; none for
+   * an asset whose spot a cash dividend may floor) */
   size_t ntrades, nreal, nred, nheld;
   /* the autocallables' dates, MCPI_AC_ROW values each (private.h) */
   double *acall;
@@ -137,7 +137,7 @@ int mcpi_model_inexact(mcpi_model model, int nmon, int extrema);
 #define MCPI_PILOT_SAMPLES 16384
 
 /* The coefficients a, b of element f of a step of j from t0 to t1 (path.h;
- * build_coefficients): -1 where a Merton step would expect more than
+ * coefficients.c): -1 where a Merton step would expect more than
  * MCPI_MAX_JUMP_MEAN jumps, else 0. */
 int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
                                double *b);

@@ -68,7 +68,7 @@ mcpi_bridge_view mcpi_bridge_host_view(const mcpi_bridge *b)
   return (mcpi_bridge_view){b->n, b->m, b->l, b->r, b->wl, b->wr, b->sd, b->inv_sqrt_dt};
 }
 
-/* cuRAND's tables, or NULL in a build without it (plan.c refuses QMC there). */
+/* cuRAND's tables, or NULL in a build without it (time_grid.c refuses QMC there). */
 const uint64_t *mcpi_sobol_directions(void)
 {
 #ifdef MCP_HAVE_CURAND

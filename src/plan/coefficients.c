@@ -1,0 +1,200 @@
+/* coefficients.c: a job's per-element coefficients (path.h), each step's
+ * from its model over the step, its fixing tags, a local-volatility job's
+ * slices and the cash dividends dropped at the steps' ends. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include "src/plan/plan_build.h"
+
+/* Steps of one length on flat curves (a daily grid) get one drift and one
+ * deviation: the grid's times, sums of rounded fractions, make the steps
+ * differ in their last bits (the more, the more steps), and with them the
+ * coefficients; within 64 ulp a step of that rounding they are the same
+ * step, and the GPU's plain kernel then takes them as constants
+ * (path_kernel.cuh, mcpi_job_view.uniform).  The drift is measured against
+ * its terms' size (b^2 is the variance), which a drift that nearly cancels
+ * would not show. */
+static void equal_steps(mcpi_job *j)
+{
+  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets != 1 || j->nfactors != 1)
+    return;
+  const double tol = 64 * DBL_EPSILON * (double)j->nelem;
+  const double a0 = j->ca[0], b0 = j->cb[0];
+  for (size_t e = 1; e < j->nelem; e++)
+    if (fabs(j->ca[e] - a0) > tol * (fabs(a0) + b0 * b0) || fabs(j->cb[e] - b0) > tol * b0)
+      return;
+  for (size_t e = 1; e < j->nelem; e++) {
+    j->ca[e] = j->ca[0];
+    j->cb[e] = j->cb[0];
+  }
+}
+
+/* The cash dividends paid within the job's dates: the amount dropped at the
+ * end of each step (0 for most) and the steps' tags. */
+static mcp_status build_cash(mcpi_job *j, char *err)
+{
+  const mcpi_underlying *u = j->u[0];
+  size_t F = (size_t)j->nfactors, n = j->nsteps;
+  double last = j->times[n - 1];
+  if (!(j->cash = calloc(n, sizeof *j->cash)))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the cash dividends");
+  for (size_t i = 0; i < u->ncash; i++) {
+    double t = u->cash_t[i] - j->origin; /* as build_grid placed it */
+    if (t > 0 && t <= last + MCPI_TIME_EPS) {
+      size_t s = mcpi_grid_index(j->times, n, t);
+      j->cash[s] += u->cash_amount[i];
+      j->tag[s * F + F - 1] |= MCPI_TAG_CASH;
+    }
+  }
+  return MCP_OK;
+}
+
+/* A local-volatility job's surface: its log-spots and a slice a step, each
+ * node's root mean square over the step, sqrt(int sigma^2 dt / dt) with
+ * sigma linear in time between the surface's times: exact for a surface of
+ * time alone (local_vol.h). */
+static mcp_status build_slices(mcpi_job *j, char *err)
+{
+  const mcpi_surface *s = &j->u[0]->lv;
+  size_t ns = s->ns, n = j->nsteps;
+  if (n * ns > MCPI_MAX_SLICES)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "underlying '%s': %zu simulation times x %zu surface spots exceed the "
+                     "%d volatility values a job may hold; use fewer steps or spots",
+                     j->u[0]->name, n, ns, MCPI_MAX_SLICES);
+  j->lv_n = (int)ns;
+  j->lv_y = malloc(ns * sizeof(double));
+  j->lv_y_f = malloc(ns * sizeof(float));
+  j->lv_vol = malloc(n * ns * sizeof(double));
+  j->lv_vol_f = malloc(n * ns * sizeof(float));
+  if (!j->lv_y || !j->lv_y_f || !j->lv_vol || !j->lv_vol_f)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the volatility slices");
+  for (size_t k = 0; k < ns; k++) {
+    j->lv_y[k] = log(s->spots[k]);
+    j->lv_y_f[k] = (float)j->lv_y[k];
+  }
+  /* the bucket table: each bucket the interval of its left end */
+  j->lv_nb = ns > 1 ? 4 * (int)ns : 1;
+  if (!(j->lv_idx = malloc((size_t)j->lv_nb * sizeof *j->lv_idx)))
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the volatility slices");
+  double span = ns > 1 ? j->lv_y[ns - 1] - j->lv_y[0] : 1;
+  j->lv_binv = j->lv_nb / span;
+  for (int b = 0, i = 0; b < j->lv_nb; b++) {
+    double left = j->lv_y[0] + b / j->lv_binv;
+    while (i + 2 < (int)ns && j->lv_y[i + 1] <= left)
+      i++;
+    j->lv_idx[b] = i;
+  }
+  size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */
+  for (size_t i = 0; i < n; i++)
+    mcpi_job_slice(j, i ? j->times[i - 1] : 0, j->times[i], &r, j->lv_vol + i * ns,
+                   j->lv_vol_f + i * ns);
+  return MCP_OK;
+}
+
+void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double *vol,
+                    float *vol_f)
+{
+  const mcpi_surface *s = &j->u[0]->lv;
+  size_t ns = s->ns, r = *row;
+  while (r < s->nt && s->times[r] <= t0)
+    r++;
+  *row = r;
+  for (size_t k = 0; k < ns; k++) {
+    /* pieces between t0, the surface's times inside the step, and t1 */
+    double acc = 0, pt = t0, pv = mcpi_surface_row_at(s, r, t0, k);
+    for (size_t q = r;; q++) {
+      int inside = q < s->nt && s->times[q] < t1;
+      double qt = inside ? s->times[q] : t1;
+      double qv = inside ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
+      acc += (qt - pt) * (pv * pv + pv * qv + qv * qv) / 3;
+      if (!inside)
+        break;
+      pt = qt;
+      pv = qv;
+    }
+    double v = sqrt(acc / (t1 - t0));
+    vol[k] = v;
+    vol_f[k] = (float)v;
+  }
+}
+
+int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
+                               double *b)
+{
+  size_t F = (size_t)j->nfactors, per = j->nassets > 1 ? F / j->nassets : F;
+  /* a multi-asset job draws its assets' factors in turn */
+  const mcpi_underlying *u = j->u[j->nassets > 1 ? f / per : 0];
+  double dt = t1 - t0;
+  if (j->extrema && f == (size_t)j->extrema) { /* reads the normal alone */
+    *a = *b = 0;
+    return 0;
+  }
+  double rq = mcpi_curve_integral(&u->rate, t0, t1) - mcpi_curve_integral(&u->dividend, t0, t1);
+  double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
+  switch (j->model) {
+  case MCPI_MODEL_HESTON: /* an asset's first factor drives its variance */
+    *a = f % 2 == 0 ? rq : exp(-u->kappa * dt);
+    *b = f % 2 == 0 ? dt : 0;
+    break;
+  case MCPI_MODEL_MERTON: {
+    double jump_k = exp(u->jump_mean + 0.5 * u->jump_vol * u->jump_vol) - 1;
+    if (u->lambda * dt > MCPI_MAX_JUMP_MEAN)
+      return -1;
+    *a = f == 0 ? rq - 0.5 * v2 - u->lambda * jump_k * dt : f == 1 ? u->lambda * dt : u->jump_mean;
+    *b = f == 0 ? sqrt(v2) : f == 1 ? 0 : u->jump_vol;
+    break;
+  }
+  case MCPI_MODEL_LOCAL_VOL: /* the volatility comes from the slice */
+    *a = rq;
+    *b = sqrt(dt);
+    break;
+  default:
+    *a = rq - 0.5 * v2;
+    *b = sqrt(v2);
+  }
+  return 0;
+}
+
+mcp_status mcpi_build_coefficients(mcpi_job *j, const job_draft *d, char *err)
+{
+  mcp_status st;
+  size_t ne = j->nelem, F = (size_t)j->nfactors;
+  j->ca = malloc(ne * sizeof(double));
+  j->cb = malloc(ne * sizeof(double));
+  j->ca_f = malloc(ne * sizeof(float));
+  j->cb_f = malloc(ne * sizeof(float));
+  j->tag = calloc(ne, sizeof(uint32_t));
+  j->sqrt_dt = malloc(ne * sizeof(double));
+  if (!j->ca || !j->cb || !j->ca_f || !j->cb_f || !j->tag || !j->sqrt_dt)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
+  const mcpi_underlying *u0 = j->u[0];
+  for (size_t s = 0; s < j->nsteps; s++) {
+    double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], dt = t1 - t0;
+    double *a = j->ca + s * F, *b = j->cb + s * F;
+    for (size_t f = 0; f < F; f++) {
+      j->tag[s * F + f] = (uint32_t)f << MCPI_TAG_FACTOR_SHIFT;
+      j->sqrt_dt[s * F + f] = sqrt(dt);
+      if (mcpi_job_step_coefficients(j, t0, t1, f, &a[f], &b[f])) {
+        const mcpi_underlying *u = j->u[0]; /* Merton: one underlying */
+        return mcpi_fail(err, MCP_ERR_INPUT,
+                         "underlying '%s': lambda x step = %g expected jumps in one step, "
+                         "more than %g; add simulation times (steps_per_year)",
+                         u->name, u->lambda * dt, MCPI_MAX_JUMP_MEAN);
+      }
+    }
+    j->tag[s * F + F - 1] |= MCPI_TAG_LAST;
+  }
+  if (j->model == MCPI_MODEL_LOCAL_VOL && j->nassets == 1 &&
+      (st = build_slices(j, err)) != MCP_OK)
+    return st;
+  equal_steps(j);
+  for (size_t e = 0; e < ne; e++) {
+    j->ca_f[e] = (float)j->ca[e];
+    j->cb_f[e] = (float)j->cb[e];
+  }
+  for (int k = 0; k < d->nsched; k++)
+    for (size_t i = 0; i < d->sched[k].n; i++)
+      j->tag[mcpi_grid_index(j->times, j->nsteps, d->sched[k].t[i]) * F + F - 1] |= 1u << k;
+  return j->nassets == 1 && u0->ncash ? build_cash(j, err) : MCP_OK;
+}

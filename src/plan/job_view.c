@@ -1,0 +1,138 @@
+/* job_view.c: what the backends read of a built job: its samples and
+ * replicates, the offsets of its estimators' terms, the view the path body
+ * sees (with what its trades track) and the job-shaped state it fits. */
+#include <math.h>
+#include <stdlib.h>
+#include "src/plan/plan.h"
+
+unsigned mcpi_job_replicates(const mcpi_plan *plan, const mcpi_job *j)
+{
+  return j->qmc ? plan->scramblings : 1;
+}
+
+uint64_t mcpi_job_samples(const mcpi_plan *plan, const mcpi_job *j)
+{
+  uint64_t s = j->antithetic ? (plan->paths + 1) / 2 : plan->paths;
+  return j->qmc ? s / plan->scramblings : s;
+}
+
+int32_t *mcpi_job_term_offsets(const mcpi_job *j)
+{
+  size_t nc = j->nest - j->nin;
+  int32_t *off = malloc((nc + 1) * sizeof *off);
+  if (off) {
+    for (size_t k = 0; k < nc; k++)
+      off[k] = (int32_t)j->est[j->nin + k].term0;
+    off[nc] = (int32_t)j->nterm;
+  }
+  return off;
+}
+
+/* MCPI_TRACK_* of what the job's trades read: all of it where a Greek is
+ * estimated on the path (its estimators read the whole observation). */
+static int32_t mcpi_job_track(const mcpi_job *j)
+{
+  if (j->nest || j->gstate)
+    return MCPI_TRACK_LOG_SUM | MCPI_TRACK_EXTREMA;
+  int32_t t = 0;
+  for (size_t i = 0; i < j->ntrades; i++) {
+    const mcpi_payoff_spec *p = &j->spec[i];
+    if ((p->product == MCP_PRODUCT_ASIAN && p->flags & MCPI_GEOMETRIC) ||
+        p->control == MCPI_CV_GEOMETRIC)
+      t |= MCPI_TRACK_LOG_SUM;
+    if (p->product == MCP_PRODUCT_LOOKBACK ||
+        (p->product == MCP_PRODUCT_BARRIER && p->monitor < 0))
+      t |= MCPI_TRACK_EXTREMA;
+  }
+  return t;
+}
+
+mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
+{
+  mcpi_job_view v = {.log_spot = log(j->u[0]->spot),
+                     .nelem = (int32_t)j->nelem,
+                     .ntrades = (int32_t)j->ntrades,
+                     .model = j->model,
+                     .nassets = (int32_t)j->nassets,
+                     .antithetic = j->antithetic,
+                     .scheme = j->scheme,
+                     .nmon = j->nmon,
+                     .arr_len = j->arr_len,
+                     .narrays = j->arr_len ? (int32_t)j->nreal : 0,
+                     .gstate = j->gstate,
+                     .extrema = j->extrema,
+                     .lr_b = j->nelem ? j->cb[0] : 0,
+                     .sqrt_dt = j->sqrt_dt,
+                     .ca = j->ca,
+                     .cb = j->cb,
+                     .ca_f = j->ca_f,
+                     .cb_f = j->cb_f,
+                     .tag = j->tag,
+                     .lv_n = j->lv_n,
+                     .lv_y = j->lv_y,
+                     .lv_vol = j->lv_vol,
+                     .lv_y_f = j->lv_y_f,
+                     .lv_vol_f = j->lv_vol_f,
+                     .lv_idx = j->lv_idx,
+                     .lv_nb = j->lv_nb,
+                     .lv_binv = j->lv_binv,
+                     .cash = j->cash,
+                     .lsm = j->lsm_dates ? j->lsm_table : NULL,
+                     .lsm_nb = j->lsm_nb,
+                     .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
+                     .acall = j->acall,
+                     .chol = j->chol,
+                     .chol_f = j->chol_f,
+                     .trades = j->spec,
+                     .seed = j->stream};
+  for (size_t a = 0; a < j->nassets; a++) {
+    const mcpi_underlying *u = j->u[a];
+    v.log_spots[a] = log(u->spot);
+    v.heston[a] = (mcpi_heston){u->kappa, u->theta, u->xi, u->rho, u->v0};
+  }
+  v.track = mcpi_job_track(j);
+  v.uniform = j->nelem > 0 && j->nfactors == 1; /* read by the one-factor plain kernel */
+  for (size_t e = 1; e < j->nelem && v.uniform; e++)
+    v.uniform = j->ca[e] == j->ca[0] && j->cb[e] == j->cb[0] &&
+                (e + 1 == j->nelem || j->tag[e] == j->tag[0]);
+  if (v.uniform) {
+    v.ua = j->ca[0];
+    v.ub = j->cb[0];
+    v.ua_f = j->ca_f[0];
+    v.ub_f = j->cb_f[0];
+    v.utag = j->tag[0];
+    v.utag_last = j->tag[j->nelem - 1];
+  }
+  for (int i = 0; i < j->nmon; i++) {
+    v.mon_log_barrier[i] = j->mon_log_barrier[i];
+    v.mon_up[i] = j->mon_up[i];
+    v.mon_end[i] = j->mon_end[i];
+  }
+  return v;
+}
+
+/* Whether a job is one Black-Scholes underlying without per-path arrays
+ * whose trades use at most nsched schedules and nmon monitors. */
+static int job_fits(const mcpi_job *j, int nsched, int nmon)
+{
+  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len || j->nmon > nmon ||
+      j->extrema || j->cash || j->lsm_dates)
+    return 0;
+  for (size_t e = 0; e < j->nelem; e++)
+    if ((j->tag[e] & MCPI_TAG_MASK) >> nsched)
+      return 0;
+  for (size_t t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->spec[t];
+    if (p->schedule >= nsched || p->terminal >= nsched || p->monitor >= nmon)
+      return 0;
+  }
+  return 1;
+}
+
+int mcpi_job_small(const mcpi_job *j)
+{
+  if (!job_fits(j, MCPI_SMALL_SCHEDULES, MCPI_SMALL_MONITORS))
+    return 0;
+  return job_fits(j, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0 ? MCPI_SHAPE_PLAIN
+                                                                       : MCPI_SHAPE_SMALL;
+}

@@ -1,0 +1,112 @@
+/* time_grid.c: a job's simulation times: its schedules' dates, the
+ * uniform steps of steps_per_year (the run's, or by default those of a
+ * model whose step is not exact), the run's extra grid and the cash
+ * dividends' dates, sorted and merged within MCPI_TIME_EPS (refused past
+ * the random dimensions a job may draw); and a date's place among them. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "src/plan/plan_build.h"
+#include "models/rng.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+size_t mcpi_grid_index(const double *g, size_t n, double t)
+{
+  size_t lo = 0, hi = n - 1;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (g[mid] < t - MCPI_TIME_EPS)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+int mcpi_model_inexact(mcpi_model model, int nmon, int extrema)
+{
+  return model == MCPI_MODEL_HESTON || model == MCPI_MODEL_LOCAL_VOL ||
+         (model == MCPI_MODEL_MERTON && (nmon || extrema));
+}
+
+/* The uniform steps a year of the job: the run's, or where it gives none,
+ * its model's (MCPI_MODEL_STEPS_PER_YEAR). */
+static unsigned steps_per_year(const mcpi_job *j, const mcp_portfolio *p, const job_draft *d)
+{
+  if (p->steps_given)
+    return p->steps_per_year;
+  return mcpi_model_inexact(j->model, d->nmon, j->extrema) ? MCPI_MODEL_STEPS_PER_YEAR : 0;
+}
+
+mcp_status mcpi_build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft *d, char *err)
+{
+  double last = 0;
+  size_t cap = 0;
+  for (int k = 0; k < d->nsched; k++) {
+    cap += d->sched[k].n;
+    last = fmax(last, d->sched[k].t[d->sched[k].n - 1]);
+  }
+  /* the uniform grid stays on the dates it has at origin 0 (theta moves the
+   * origin: the same steps, each one day closer) */
+  unsigned spy = j->steps_per_year = steps_per_year(j, p, d);
+  size_t nuni = spy ? (size_t)ceil((last + p->origin) * spy - 1e-9) : 0;
+  const mcpi_underlying *u0 = j->u[0];
+  size_t ncash = j->nassets == 1 ? u0->ncash : 0;
+  cap += nuni + p->ngrid + ncash;
+  if (cap > MCPI_MAX_STEPS)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "underlying '%s': %zu simulation times, more than the %d allowed; "
+                     "lower steps_per_year (%u a year here) or the number of fixings",
+                     j->u[0]->name, cap, MCPI_MAX_STEPS, spy);
+  double *g = malloc((cap ? cap : 1) * sizeof *g);
+  if (!g)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the time grid");
+  size_t n = 0;
+  for (int k = 0; k < d->nsched; k++) {
+    memcpy(g + n, d->sched[k].t, d->sched[k].n * sizeof *g);
+    n += d->sched[k].n;
+  }
+  for (size_t i = 1; i <= nuni; i++)
+    g[n++] = fmin((double)i / spy - p->origin, last);
+  for (size_t i = 0; i < p->ngrid; i++)
+    if (p->grid[i] < last)
+      g[n++] = p->grid[i];
+  for (size_t i = 0; i < ncash; i++) { /* the spot drops at the end of a step */
+    double t = u0->cash_t[i] - p->origin; /* theta: one bump closer, as the trades' dates */
+    if (t > 0 && t <= last)
+      g[n++] = t;
+  }
+  qsort(g, n, sizeof *g, cmp_double);
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (m == 0 || g[i] - g[m - 1] > MCPI_TIME_EPS)
+      g[m++] = g[i];
+  j->times = g;
+  j->nsteps = m;
+  j->nelem = m * (size_t)j->nfactors;
+  if (j->nelem >= MCPI_RNG_MAX_STEPS)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "underlying '%s': %zu simulation times x %d normals a step exceed the "
+                     "%llu random dimensions of a job",
+                     j->u[0]->name, m, j->nfactors, (unsigned long long)MCPI_RNG_MAX_STEPS);
+  if (j->qmc && j->nelem > MCPI_QMC_MAX_DIMENSIONS)
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "underlying '%s': QMC needs at most %d dimensions (simulation times x "
+                     "normals a step), this job has %zu x %d; use plain or antithetic "
+                     "sampling, or fewer simulation times",
+                     j->u[0]->name, MCPI_QMC_MAX_DIMENSIONS, m, j->nfactors);
+#ifndef MCP_HAVE_CURAND
+  if (j->qmc)
+    return mcpi_fail(err, MCP_ERR_UNAVAILABLE,
+                     "underlying '%s': QMC takes its Sobol directions from cuRAND, which this "
+                     "build lacks (configure found no CUDA toolkit; give --with-cuda=DIR); use "
+                     "plain, antithetic or control-variate sampling",
+                     j->u[0]->name);
+#endif
+  return MCP_OK;
+}
