@@ -401,31 +401,6 @@ static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_r
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
 
-/* The slice's trees to sl->out, or the run's accumulators: its own trees
- * (a whole run) or the partials' merged. */
-static mcp_status sums(mcp_context *ctx, const mcpi_plan *plan, const mcpi_slicing *sl,
-                       mcpi_tree **trees, mcpi_accum **acc)
-{
-  mcp_status st = MCP_OK;
-  for (size_t ji = 0; st == MCP_OK && ji < plan->njobs; ji++) {
-    const mcpi_job *j = &plan->jobs[ji];
-    size_t ncol = mcpi_job_columns(j, 0);
-    for (unsigned r = 0; st == MCP_OK && r < mcpi_job_replicates(plan, j); r++) {
-      mcpi_tree *t = &trees[ji][r];
-      if (sl && sl->in)
-        st = mcpi_merge_tree(sl, ji, r, ncol, mcpi_job_samples(plan, j), acc[ji] + r * ncol,
-                             ctx->err);
-      else if (sl && sl->out) {
-        if (t->level && mcpi_partial_add_tree(sl->out, sl->run, ji, r, t))
-          st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the partial result");
-        *t = (mcpi_tree){0};
-      } else
-        mcpi_tree_finish(t, acc[ji] + r * ncol, 1);
-    }
-  }
-  return st;
-}
-
 /* What a run prices before it computes: its plan, the PDE trades, the
  * layout of the Greeks' or the scenario points' revaluations; built from
  * market, portfolio and req, which a worker's next slice of the same
@@ -499,134 +474,254 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
   return MCP_OK;
 }
 
+/* A run's mode (reval.h), from its slicing: the whole run (sl NULL), a slice
+ * of it whose sums go to a partial (sl->out), or the merge of the slices'
+ * partials (sl->in), which computes nothing and collects their sums. */
+typedef enum run_mode { RUN_WHOLE, RUN_SLICE, RUN_MERGE } run_mode;
+
+/* A run between its steps. */
+typedef struct run_state {
+  mcp_context *ctx;
+  const mcpi_slicing *sl; /* NULL for a whole run */
+  run_mode mode;
+  mcpi_setup *su;
+  mcpi_setup **keep; /* where su is kept between calls, or NULL: su dies with the run */
+  mcpi_accum **acc;  /* acc[job]: its replicates' columns */
+  mcpi_tree **trees; /* trees[job][rep]: the run's chunk sums */
+  uint64_t *range;   /* the slice's units of each job (mcpi_run) */
+  mcpi_run run;      /* the backend's view of the above */
+  mcp_results *r;    /* the base market's results; a slice has none */
+  mcp_estimate *est; /* the PDE trades' estimates */
+  size_t npoints;
+  mcp_results **points; /* the scenario points' results */
+} run_state;
+
+/* The run's setup: the one kept between calls when it is this pricing's,
+ * else a new one, kept in its stead. */
+static mcp_status find_setup(run_state *s, const mcp_market *market,
+                             const mcp_portfolio *portfolio, const mcpi_reval *what)
+{
+  /* a worker's slices of one pricing, and their merge in its process, plan
+   * it once (the pilot zeroes the control coefficients and sets them again,
+   * the fit rewrites its rules); a scenario group's markets are its own */
+  mcpi_setup **keep = s->keep = s->sl && !what->points ? s->sl->keep : NULL;
+  if (keep && *keep && (*keep)->market == market && (*keep)->portfolio == portfolio &&
+      (*keep)->req == what->greeks) {
+    s->su = *keep;
+    return MCP_OK;
+  }
+  mcp_status st =
+      setup(s->ctx, market, portfolio, what->greeks, what->points, what->npoints, &s->su);
+  if (st == MCP_OK && keep) {
+    mcpi_setup_free(*keep);
+    *keep = s->su;
+  }
+  return st;
+}
+
+/* The run's accumulators and trees (a job's replicates each), the slice's
+ * ranges, the results (a slice has none) and the backend's run. */
+static mcp_status alloc_run(run_state *s)
+{
+  mcpi_setup *su = s->su;
+  mcpi_plan *plan = &su->plan;
+  s->acc = calloc(plan->njobs, sizeof *s->acc);
+  s->trees = calloc(plan->njobs, sizeof *s->trees);
+  s->range = calloc(2 * plan->njobs + 1, sizeof *s->range);
+  s->r = s->mode == RUN_SLICE ? NULL : mcpi_results_alloc(su->portfolio->n);
+  s->run = (mcpi_run){.plan = plan, .portfolio = su->portfolio, .ctx = s->ctx,
+                      .trees = s->trees, .range = s->range,
+                      .kopt = {.precision = su->set.precision, .strategy = su->set.prefetch,
+                               .distance = su->set.distance, .padding = su->set.padding,
+                               .block = s->ctx->block, .placement = su->set.placement},
+                      .normals = su->set.normals,
+                      .greeks = su->passes ? &su->greeks : NULL};
+  /* a slice keeps its PDE values in r's estimates until they go out */
+  s->est = s->mode == RUN_SLICE ? calloc(su->portfolio->n + 1, sizeof *s->est)
+                                : s->r ? s->r->est : NULL;
+  if (!s->acc || !s->trees || !s->range || !s->est)
+    return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
+  if (s->mode != RUN_MERGE) /* a merge's ranges stay empty: it runs no paths */
+    mcpi_slice_ranges(plan, s->mode == RUN_SLICE ? s->sl->k : 0,
+                      s->mode == RUN_SLICE ? s->sl->n : 1, s->range);
+  for (size_t j = 0; j < plan->njobs; j++) {
+    const mcpi_job *job = &plan->jobs[j];
+    unsigned reps = mcpi_job_replicates(plan, job);
+    if (!(s->acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **s->acc)) ||
+        !(s->trees[j] = calloc(reps, sizeof **s->trees)))
+      return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
+    s->run.work_total += (double)(s->range[2 * j + 1] - s->range[2 * j]) * MCP_CHUNK_PATHS *
+                         (double)(job->nelem + 1) * (double)(1 + job->npass);
+  }
+  return MCP_OK;
+}
+
+/* The run's computation (a merge has none): the PDE grids started, the
+ * Monte Carlo jobs on the backend, the grids finished. */
+static mcp_status compute(run_state *s)
+{
+  mcp_context *ctx = s->ctx;
+  mcpi_setup *su = s->su;
+  /* the PDE trades: solved by a run of its own and by slice 0, beside the
+     Monte Carlo jobs */
+  int grids = s->mode == RUN_WHOLE || s->sl->k == 0;
+  mcpi_pde_batch all = {0};
+  double *values = NULL;
+  mcp_status st = MCP_OK;
+  if (grids)
+    st = start_pde(ctx, &su->pde, s->run.greeks, &all, &values);
+  if (st == MCP_OK && su->plan.njobs)
+    st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&s->run) : mcpi_cpu_price(&s->run);
+  if (grids)
+    st = finish_pde(ctx, su->portfolio, &all, values, su->pde.ntrades, s->run.greeks, s->est,
+                    su->dg, st);
+  return st;
+}
+
+/* The run's sums to where its mode takes them: slice 0's PDE values into
+ * its partial, or a merge's from slice 0's; the slice's trees to sl->out,
+ * or the run's accumulators: its own trees (a whole run) or the partials'
+ * merged. */
+static mcp_status gather(run_state *s)
+{
+  mcp_context *ctx = s->ctx;
+  const mcpi_plan *plan = &s->su->plan;
+  mcp_status st = MCP_OK;
+  if (s->mode == RUN_MERGE || (s->mode == RUN_SLICE && s->sl->k == 0))
+    st = pass_pde(ctx, s->sl, &s->su->pde, &s->su->greeks, s->est, s->su->dg,
+                  s->mode == RUN_SLICE);
+  for (size_t ji = 0; st == MCP_OK && ji < plan->njobs; ji++) {
+    const mcpi_job *j = &plan->jobs[ji];
+    size_t ncol = mcpi_job_columns(j, 0);
+    for (unsigned r = 0; st == MCP_OK && r < mcpi_job_replicates(plan, j); r++) {
+      mcpi_tree *t = &s->trees[ji][r];
+      mcpi_accum *acc = s->acc[ji] + r * ncol;
+      switch (s->mode) {
+      case RUN_MERGE:
+        st = mcpi_merge_tree(s->sl, ji, r, ncol, mcpi_job_samples(plan, j), acc, ctx->err);
+        break;
+      case RUN_SLICE:
+        if (t->level && mcpi_partial_add_tree(s->sl->out, s->sl->run, ji, r, t))
+          st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the partial result");
+        *t = (mcpi_tree){0};
+        break;
+      case RUN_WHOLE:
+        mcpi_tree_finish(t, acc, 1);
+        break;
+      }
+    }
+  }
+  return st;
+}
+
+/* One market's prices into r (k as collect's), checked finite and flagged;
+ * the base market's (k = -1) with the grid check's moves. */
+static mcp_status collect_prices(const run_state *s, long k, mcp_results *r)
+{
+  const mcpi_setup *su = s->su;
+  mcp_status st = collect(su->portfolio, su->set.precision, &su->plan, s->acc, &su->pde, k, r);
+  if (st == MCP_OK && k < 0)
+    st = mcpi_grid_collect(&su->plan, su->set.precision, s->acc, r);
+  if (st != MCP_OK)
+    return mcpi_fail(s->ctx->err, st, "out of memory for results");
+  if ((st = check_finite(r, s->ctx->err)) == MCP_OK)
+    flag_warnings(su->portfolio, su->set.precision, r);
+  return st;
+}
+
+/* The results of a whole run or a merge: the base market's prices, then
+ * the Greeks, or each scenario point's prices (its PDE trades' from its
+ * variant's solve). */
+static mcp_status collect_run(run_state *s, const mcp_greeks *req)
+{
+  const mcpi_setup *su = s->su;
+  const mcpi_pde_batch *pde = &su->pde;
+  mcp_status st = collect_prices(s, -1, s->r);
+  if (st == MCP_OK && req && !s->npoints) {
+    if ((st = collect_greeks(su->market, su->portfolio, &su->plan, s->acc, pde, su->dg,
+                             &su->greeks, s->r)) != MCP_OK)
+      return mcpi_fail(s->ctx->err, st, "out of memory for the Greeks");
+    return check_finite(s->r, s->ctx->err); /* now the Greeks too */
+  }
+  for (size_t k = 0; st == MCP_OK && k < s->npoints; k++) {
+    if (!(s->points[k] = mcpi_results_alloc(su->portfolio->n)))
+      return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
+    for (size_t i = 0; i < pde->ntrades; i++)
+      s->points[k]->est[pde->trade[i].trade] = su->greeks.var[k].pde_est[pde->trade[i].trade];
+    st = collect_prices(s, (long)k, s->points[k]);
+  }
+  return st;
+}
+
+/* Frees the run's accumulators and trees, its setup unless kept and, after
+ * a failure (st), its results. */
+static void free_run(run_state *s, mcp_status st)
+{
+  const mcpi_plan *plan = &s->su->plan;
+  for (size_t j = 0; s->trees && j < plan->njobs; j++)
+    for (unsigned k = 0; s->trees[j] && k < mcpi_job_replicates(plan, &plan->jobs[j]); k++)
+      mcpi_tree_free(&s->trees[j][k]);
+  for (size_t j = 0; s->trees && j < plan->njobs; j++)
+    free(s->trees[j]);
+  free(s->trees);
+  free(s->range);
+  if (s->mode == RUN_SLICE)
+    free(s->est);
+  for (size_t j = 0; s->acc && j < plan->njobs; j++)
+    free(s->acc[j]);
+  free(s->acc);
+  if (!s->keep)
+    mcpi_setup_free(s->su);
+  if (st != MCP_OK) {
+    mcp_results_destroy(s->r);
+    for (size_t k = 0; s->mode != RUN_SLICE && k < s->npoints; k++) {
+      mcp_results_destroy(s->points[k]);
+      s->points[k] = NULL;
+    }
+  }
+}
+
+/* The run's time since t0: a slice's into its partial; a whole run's or a
+ * merge's into each market's results, with their paths, seed and backend. */
+static void times(const run_state *s, const mcp_portfolio *portfolio, double t0)
+{
+  if (s->mode == RUN_SLICE) {
+    s->sl->out->seconds += now() - t0;
+    return;
+  }
+  /* a merge's time: its slices' and its own */
+  double seconds = now() - t0 + (s->mode == RUN_MERGE ? mcpi_slicing_seconds(s->sl) : 0);
+  for (size_t k = 0; k <= s->npoints; k++) {
+    mcp_results *x = k ? s->points[k - 1] : s->r;
+    x->paths = portfolio->paths;
+    x->seed = portfolio->seed;
+    x->backend = s->mode == RUN_MERGE ? mcpi_slicing_first(s->sl)->backend : s->ctx->backend;
+    x->seconds = seconds;
+  }
+}
+
 mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
                           const mcp_portfolio *portfolio, const mcpi_reval *what,
                           mcp_results **out, const mcpi_slicing *sl)
 {
-  const mcp_greeks *req = what->greeks;
-  mcp_market **markets = what->points;
-  size_t npoints = what->npoints;
-  mcp_results **results = out, **points = out + 1;
   double t0 = now();
-  int merge = sl && sl->in, slice = sl && sl->out;
-  /* a worker's slices of one pricing, and their merge in its process, plan
-   * it once (the pilot zeroes the control coefficients and sets them again,
-   * the fit rewrites its rules); a scenario group's markets are its own */
-  mcpi_setup **keep = sl && !markets ? sl->keep : NULL, *su = NULL;
-  if (keep && *keep && (*keep)->market == market && (*keep)->portfolio == portfolio &&
-      (*keep)->req == req)
-    su = *keep;
-  else {
-    mcp_status st = setup(ctx, market, portfolio, req, markets, npoints, &su);
-    if (st != MCP_OK)
-      return st;
-    if (keep) {
-      mcpi_setup_free(*keep);
-      *keep = su;
-    }
-  }
-  mcpi_plan *plan = &su->plan;
-  const mcpi_pde_batch *pde = &su->pde;
-  mcpi_greek_run *greeks = &su->greeks;
-  mcp_status st = MCP_OK;
-  mcpi_accum **acc = calloc(plan->njobs, sizeof *acc);
-  mcpi_tree **trees = calloc(plan->njobs, sizeof *trees);
-  uint64_t *range = calloc(2 * plan->njobs + 1, sizeof *range);
-  mcp_results *r = slice ? NULL : mcpi_results_alloc(portfolio->n);
-  mcpi_run run = {.plan = plan, .portfolio = portfolio, .ctx = ctx, .trees = trees,
-                  .range = range,
-                  .kopt = {.precision = su->set.precision, .strategy = su->set.prefetch,
-                           .distance = su->set.distance, .padding = su->set.padding,
-                           .block = ctx->block, .placement = su->set.placement},
-                  .normals = su->set.normals,
-                  .greeks = su->passes ? greeks : NULL};
-  /* a slice keeps its PDE values in r's estimates until they go out */
-  mcp_estimate *est = slice ? calloc(portfolio->n + 1, sizeof *est) : r ? r->est : NULL;
-  if (!acc || !trees || !range || !est)
-    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
-  if (st == MCP_OK && !merge)
-    mcpi_slice_ranges(plan, sl ? sl->k : 0, sl ? sl->n : 1, range);
-  for (size_t j = 0; st == MCP_OK && j < plan->njobs; j++) {
-    const mcpi_job *job = &plan->jobs[j];
-    unsigned reps = mcpi_job_replicates(plan, job);
-    if (!(acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **acc)) ||
-        !(trees[j] = calloc(reps, sizeof **trees)))
-      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
-    run.work_total += (double)(range[2 * j + 1] - range[2 * j]) * MCP_CHUNK_PATHS *
-                      (double)(job->nelem + 1) * (double)(1 + job->npass);
-  }
-  /* the PDE trades: solved by a run of its own and by slice 0, beside the
-     Monte Carlo jobs */
-  int grids = st == MCP_OK && !merge && (!sl || sl->k == 0);
-  mcpi_pde_batch all = {0};
-  double *values = NULL;
-  if (grids)
-    st = start_pde(ctx, pde, su->passes ? greeks : NULL, &all, &values);
-  if (st == MCP_OK && plan->njobs && !merge)
-    st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&run) : mcpi_cpu_price(&run);
-  if (grids)
-    st = finish_pde(ctx, portfolio, &all, values, pde->ntrades, su->passes ? greeks : NULL, est,
-                    su->dg, st);
-  if (st == MCP_OK && (merge || (slice && sl->k == 0)))
-    st = pass_pde(ctx, sl, pde, greeks, est, su->dg, slice);
-  if (st == MCP_OK)
-    st = sums(ctx, plan, sl, trees, acc);
-  if (st == MCP_OK && !slice && (st = collect(portfolio, su->set.precision, plan, acc, pde, -1, r)) != MCP_OK)
-    mcpi_fail(ctx->err, st, "out of memory for results");
-  if (st == MCP_OK && !slice && (st = mcpi_grid_collect(plan, su->set.precision, acc, r)) != MCP_OK)
-    mcpi_fail(ctx->err, st, "out of memory for results");
-  if (st == MCP_OK && !slice && (st = check_finite(r, ctx->err)) == MCP_OK)
-    flag_warnings(portfolio, su->set.precision, r);
-  if (st == MCP_OK && !slice && req && !npoints &&
-      (st = collect_greeks(market, portfolio, plan, acc, pde, su->dg, greeks, r)) != MCP_OK)
-    mcpi_fail(ctx->err, st, "out of memory for the Greeks");
-  else if (st == MCP_OK && !slice && req && !npoints)
-    st = check_finite(r, ctx->err); /* now the Greeks too */
-  for (size_t k = 0; st == MCP_OK && !slice && k < npoints; k++) {
-    if (!(points[k] = mcpi_results_alloc(portfolio->n))) {
-      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
-      break;
-    }
-    for (size_t i = 0; i < pde->ntrades; i++)
-      points[k]->est[pde->trade[i].trade] = greeks->var[k].pde_est[pde->trade[i].trade];
-    if ((st = collect(portfolio, su->set.precision, plan, acc, pde, (long)k, points[k])) != MCP_OK)
-      mcpi_fail(ctx->err, st, "out of memory for results");
-    else if ((st = check_finite(points[k], ctx->err)) == MCP_OK)
-      flag_warnings(portfolio, su->set.precision, points[k]);
-  }
-  for (size_t j = 0; trees && j < plan->njobs; j++)
-    for (unsigned k = 0; trees[j] && k < mcpi_job_replicates(plan, &plan->jobs[j]); k++)
-      mcpi_tree_free(&trees[j][k]);
-  for (size_t j = 0; trees && j < plan->njobs; j++)
-    free(trees[j]);
-  free(trees);
-  free(range);
-  if (slice)
-    free(est);
-  for (size_t j = 0; acc && j < plan->njobs; j++)
-    free(acc[j]);
-  free(acc);
-  if (su != (keep ? *keep : NULL))
-    mcpi_setup_free(su);
-  if (st != MCP_OK || slice) {
-    mcp_results_destroy(r);
-    for (size_t k = 0; !slice && k < npoints; k++) {
-      mcp_results_destroy(points[k]);
-      points[k] = NULL;
-    }
-    if (st == MCP_OK)
-      sl->out->seconds += now() - t0;
+  run_state s = {.ctx = ctx, .sl = sl, .npoints = what->npoints, .points = out + 1,
+                 .mode = !sl ? RUN_WHOLE : sl->in ? RUN_MERGE : RUN_SLICE};
+  mcp_status st = find_setup(&s, market, portfolio, what);
+  if (st != MCP_OK)
     return st;
-  }
-  /* a merge's time: its slices' and its own */
-  double seconds = now() - t0 + (merge ? mcpi_slicing_seconds(sl) : 0);
-  for (size_t k = 0; k <= npoints; k++) {
-    mcp_results *x = k ? points[k - 1] : r;
-    x->paths = portfolio->paths;
-    x->seed = portfolio->seed;
-    x->backend = merge ? mcpi_slicing_first(sl)->backend : ctx->backend;
-    x->seconds = seconds;
-  }
-  *results = r;
+  st = alloc_run(&s);
+  if (st == MCP_OK && s.mode != RUN_MERGE)
+    st = compute(&s);
+  if (st == MCP_OK)
+    st = gather(&s);
+  if (st == MCP_OK && s.mode != RUN_SLICE) /* a slice's results are its partial */
+    st = collect_run(&s, what->greeks);
+  free_run(&s, st);
+  if (st != MCP_OK)
+    return st;
+  times(&s, portfolio, t0);
+  if (s.mode != RUN_SLICE)
+    *out = s.r;
   return MCP_OK;
 }
