@@ -377,8 +377,8 @@ static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dir
  * staging and copied by one transfer into BLOB, on the job's stream ahead
  * of all its work.  The staging is the group's (group_start): packed again
  * only by the next group, which starts after this one's streams end.  A
- * blob that outgrows it goes from memory of its own, by a copy that returns
- * once its source is taken. */
+ * blob that outgrows it goes from memory of its own, freed once the copy
+ * has ended. */
 static cudaError_t upload_job(gpu_job *g)
 {
   const mcpi_job *j = g->j;
@@ -408,6 +408,10 @@ static cudaError_t upload_job(gpu_job *g)
     b = (blob){host, g->buf[BLOB], 0};
     put_job(&b, g, off, dirs);
     e = cudaMemcpyAsync(b.dev, b.host, b.at, cudaMemcpyHostToDevice, g->s);
+    /* the runtime does not promise that a copy from pageable memory has
+       taken its source when it returns */
+    if (e == cudaSuccess && own)
+      e = cudaStreamSynchronize(g->s);
   }
   free(own);
   free(off);
@@ -542,9 +546,11 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
   }
   for (size_t d = 0; d < j->nelem; d++)
     g->scramble[d] = g->consts[d] ^ mcpi_sobol_shift(j->stream, rep, d);
-  /* from pageable memory: returns once the source is taken */
+  /* from pageable memory, which the next replicate rewrites: the copy ends
+     first (the runtime does not promise it has taken its source on return) */
   if ((e = cudaMemcpyAsync(g->buf[SCRAMBLE], g->scramble, j->nelem * sizeof(uint64_t),
                            cudaMemcpyHostToDevice, g->s)) ||
+      (e = cudaStreamSynchronize(g->s)) ||
       (e = mcpi_launch_sobol(g->dirs, g->buf[SCRAMBLE], j->nelem, s0, n, g->buf[ZQ],
                              g->tile, g->s)) ||
       (e = mcpi_launch_bridge(g->bridge, j->nfactors, g->buf[ZQ],
@@ -656,7 +662,8 @@ static mcp_status read(void *self, size_t n, double *pay, size_t ld)
   return e ? mcpi_cuda_fail(g->run->ctx, e, "reading the pilot's payoffs") : MCP_OK;
 }
 
-/* From pageable memory: each copy returns once its source is taken. */
+/* From the variants' specs, which change again only after the pilot's read
+ * has ended the job's stream (run_job.c). */
 static mcp_status update_specs(void *self)
 {
   gpu_job *g = self;
