@@ -101,7 +101,6 @@ typedef struct gpu_job {
   uint64_t *scramble;      /* host copy of the replicate's scramble constants */
   const uint64_t *consts;
   size_t ntiles;           /* a batch's: tiles summed, each to a PART of its own */
-  double **part;           /* their host parts, read by wait */
   mcpi_tiler t;
   mcpi_job_sums js;
 } gpu_job;
@@ -442,12 +441,18 @@ static size_t sample_bytes(const mcpi_job *j, int fused, size_t real)
          mcpi_job_pay_columns(j) * sizeof(double);
 }
 
+/* The doubles of a tile's chunk sums (PART). */
+static size_t part_doubles(const mcpi_job *j, size_t tile)
+{
+  return mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2;
+}
+
 /* A tile's buffers; a batch's job has tiles parts of PART of their own, one
- * a replicate of its slice (g->tiles). */
+ * a replicate of its slice. */
 static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real, size_t tiles)
 {
   const mcpi_job *j = g->j;
-  size_t ne = j->nelem, part = mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2;
+  size_t ne = j->nelem, part = part_doubles(j, tile);
   cudaError_t e = g->kopt.fused ? cudaSuccess : take(g, Z, ne * tile * real);
   if (e == cudaSuccess)
     e = take(g, PAY, mcpi_job_pay_columns(j) * tile * sizeof(double));
@@ -616,21 +621,19 @@ static cudaError_t get(gpu_job *g, void *host, const void *dev, size_t bytes)
 }
 
 /* A tile's chunk sums: read now, or, in a batch, into a part of PART of
- * the tile's own that wait reads. */
+ * the tile's own that wait reads (into the part the job's sums list,
+ * g->js, holds for it). */
 static mcp_status sums(void *self, size_t n, double *part)
 {
   gpu_job *g = self;
   size_t ncol = mcpi_job_columns(g->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
   size_t bytes = ncol * nchunks * 2 * sizeof(double);
-  double *dev = (double *)g->buf[PART] +
-                (g->batch ? g->ntiles * ncol * (g->tile / MCP_CHUNK_PATHS) * 2 : 0);
+  double *dev = (double *)g->buf[PART] + (g->batch ? g->ntiles++ * part_doubles(g->j, g->tile) : 0);
   cudaError_t e;
   if ((e = mcpi_launch_chunk_sums(g->buf[PAY], g->tile, n, ncol, dev, g->s)))
     return mcpi_cuda_fail(g->run->ctx, e, "the chunk-sum kernel");
-  if (g->batch) {
-    g->part[g->ntiles++] = part;
+  if (g->batch)
     return MCP_OK;
-  }
   return (e = get(g, part, dev, bytes)) ? mcpi_cuda_fail(g->run->ctx, e, "reading the chunk sums")
                                         : MCP_OK;
 }
@@ -639,10 +642,10 @@ static mcp_status sums(void *self, size_t n, double *part)
 static mcp_status wait(void *self)
 {
   gpu_job *g = self;
-  size_t ncol = mcpi_job_columns(g->j, 0), stride = ncol * (g->tile / MCP_CHUNK_PATHS) * 2;
+  size_t ncol = mcpi_job_columns(g->j, 0), stride = part_doubles(g->j, g->tile);
   cudaError_t e = cudaSuccess;
   for (size_t i = 0; e == cudaSuccess && i < g->ntiles; i++)
-    e = cudaMemcpyAsync(g->part[i], (double *)g->buf[PART] + i * stride,
+    e = cudaMemcpyAsync(g->js.tile[i].part, (double *)g->buf[PART] + i * stride,
                         g->js.tile[i].nchunks * ncol * 2 * sizeof(double),
                         cudaMemcpyDeviceToHost, g->s);
   if (e == cudaSuccess)
@@ -778,11 +781,8 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
       (e = path_grid(g->k, &g->kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
                      &g->grid)))
     return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
-  size_t tiles = batch ? slice_replicates(run, ji) : 0;
   g->pass = calloc(j->npass + 1, sizeof *g->pass);
-  g->part = calloc(tiles + 1, sizeof *g->part);
-  if ((j->qmc && !(g->scramble = malloc(j->nelem * sizeof *g->scramble))) || !g->pass ||
-      !g->part)
+  if ((j->qmc && !(g->scramble = malloc(j->nelem * sizeof *g->scramble))) || !g->pass)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
   else if ((e = upload_job(g)))
     st = mcpi_cuda_fail(run->ctx, e, "copying the job's arrays");
@@ -799,7 +799,6 @@ static mcp_status job_finish(gpu_job *g, mcp_status st)
 {
   st = mcpi_run_job_finish(g->run, g->ji, &g->t, &g->js, st);
   free(g->pass);
-  free(g->part);
   free(g->scramble);
   return st;
 }
