@@ -1,20 +1,17 @@
 /* pde_settings.c: engines, products' default engines and the
- * finite-difference settings of a portfolio, and their names. */
+ * finite-difference settings of a portfolio, and their names (the
+ * products': src/products/products.c). */
 #include <stdint.h>
 #include "src/base/names.h"
 #include "src/inputs/portfolio.h"
+#include "src/inputs/product.h"
 #include "src/base/validate.h"
 
 static const char *const engine_names[] = {"mc", "pde"};
-static const char *const product_names[MCP_PRODUCT_COUNT] = {
-    "european", "digital", "asian", "barrier", "lookback", "basket", "best-of", "worst-of",
-    "american", "himalaya", "cliquet", "moving-window", "bermudan",
-    "autocallable"};
 static const char *const scheme_names[] = {"crank-nicolson", "explicit"};
 static const char *const stencil_names[] = {"regcache", "smem", "global"};
 
 MCPI_NAMED_ENUM(mcp_engine, mcp_engine_from_name, mcp_engine_name, engine_names, "default")
-MCPI_NAMED_ENUM(mcp_product, mcp_product_from_name, mcp_product_name, product_names, "unknown")
 MCPI_NAMED_ENUM(mcp_pde_scheme, mcp_pde_scheme_from_name, mcp_pde_scheme_name, scheme_names,
            "unknown")
 MCPI_NAMED_ENUM(mcp_stencil, mcp_stencil_from_name, mcp_stencil_name, stencil_names, "unknown")
@@ -27,18 +24,17 @@ mcp_status mcp_portfolio_set_engine(mcp_portfolio *p, mcp_product product, mcp_e
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine: unknown product %d", (int)product);
   if (engine != MCP_ENGINE_MC && engine != MCP_ENGINE_PDE)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine of %s: expected mc or pde",
-                     product_names[product]);
+                     mcp_product_name(product));
   const char *why = mcpi_engine_misfit(product, engine);
   if (why)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine of %s: %s", product_names[product], why);
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine of %s: %s", mcp_product_name(product), why);
   p->engine[product] = engine;
   return MCP_OK;
 }
 
 const char *mcpi_engine_misfit(mcp_product product, mcp_engine engine)
 {
-  if (engine == MCP_ENGINE_PDE && product != MCP_PRODUCT_EUROPEAN &&
-      product != MCP_PRODUCT_AMERICAN && product != MCP_PRODUCT_BARRIER)
+  if (engine == MCP_ENGINE_PDE && !mcpi_product_is(product, MCPI_PT_PDE))
     return "the grid prices european, american and barrier options; expected mc";
   return NULL;
 }

@@ -3,9 +3,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "models/products/path.h"
 #include "models/products/private.h"
 #include "src/inputs/portfolio.h"
+#include "src/inputs/product.h"
 #include "models/prefetch.h"
 #include "src/base/validate.h"
 
@@ -140,198 +142,51 @@ static int mcpi_payoff_basket(mcp_product payoff)
   return payoff == 0 || payoff == MCP_PRODUCT_BASKET;
 }
 
-/* Trades named by a list of assets: the multi-asset products (a Himalaya
- * may have one), and American and Bermudan options and autocallables that
- * give assets. */
+/* Trades named by a list of assets: the multi-asset products, and those
+ * that may give one underlying or assets and give assets. */
 static int multi_asset(const mcp_trade *t)
 {
-  mcp_product p = t->product;
-  return p == MCP_PRODUCT_BASKET || p == MCP_PRODUCT_BEST_OF || p == MCP_PRODUCT_WORST_OF ||
-         p == MCP_PRODUCT_HIMALAYA ||
-         ((mcpi_lsm_product(p) || p == MCP_PRODUCT_AUTOCALLABLE) && (t->nassets || t->assets));
+  return mcpi_product_is(t->product, MCPI_PT_ASSETS) ||
+         (mcpi_product_is(t->product, MCPI_PT_ASSETS_OR_ONE) && (t->nassets || t->assets));
 }
 
 /* Whether the product reads the trade's fixings (a schedule of its own):
  * barriers and lookbacks on the bridge watch the continuous path instead. */
 static int has_schedule(const mcp_trade *t)
 {
-  return t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_BERMUDAN ||
-         ((t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_LOOKBACK) &&
-          t->monitoring != MCP_MONITOR_BRIDGE) ||
-         mcpi_private_product(t->product);
+  return mcpi_product_is(t->product, MCPI_PT_SCHEDULE) ||
+         (mcpi_product_is(t->product, MCPI_PT_WATCHED) && t->monitoring != MCP_MONITOR_BRIDGE);
+}
+
+/* The names of the products with one of the traits (all: 0), as "a, b and
+ * c" (the last separator last), into buf. */
+static const char *product_list(char *buf, size_t len, unsigned traits, const char *last_sep)
+{
+  int n = 0, last = -1;
+  buf[0] = '\0';
+  for (int k = 0; k < MCP_PRODUCT_COUNT; k++)
+    if (!traits || (mcpi_product_unit_of((mcp_product)k)->traits & traits)) {
+      if (last >= 0)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n++ ? ", " : "",
+                 mcp_product_name((mcp_product)last));
+      last = k;
+    }
+  snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n ? last_sep : "",
+           mcp_product_name((mcp_product)last));
+  return buf;
 }
 
 #define TRADE_FAIL(st, ...) return mcpi_fail(p->err, st, __VA_ARGS__)
 
-/* The terms of American and Bermudan options (the defaults elsewhere). */
-static mcp_status check_exercise_terms(mcp_portfolio *p, const mcp_trade *t)
-{
-  const char *id = t->id;
-  int lsm = mcpi_lsm_product(t->product), multi = lsm && multi_asset(t);
-  if ((t->exercises && t->product != MCP_PRODUCT_AMERICAN) || t->exercises > 10000)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercises: expected %s, got %zu", id,
-               t->product == MCP_PRODUCT_AMERICAN ? "1 to 10000 dates (0: the default)"
-                                                  : "none (0): only an American has them",
-               t->exercises);
-  size_t n = t->exercises ? t->exercises : MCP_DEFAULT_EXERCISES;
-  if (t->product == MCP_PRODUCT_AMERICAN && isfinite(t->maturity) &&
-      t->maturity / (double)n <= 16 * MCPI_TIME_EPS)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercises: expected dates more than %g years "
-               "apart, got %zu over %g years", id, 16 * MCPI_TIME_EPS, n, t->maturity);
-  if (t->product == MCP_PRODUCT_BERMUDAN && t->fixings)
-    for (size_t k = 1; k < t->nfixings; k++)
-      if (t->fixings[k] - t->fixings[k - 1] <= MCPI_TIME_EPS)
-        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercise dates (fixings)[%zu]: expected a time "
-                   "more than %g years after the one before, got %.17g after %.17g", id, k,
-                   MCPI_TIME_EPS, t->fixings[k], t->fixings[k - 1]);
-  if (t->payoff != 0 && t->payoff != MCP_PRODUCT_BASKET &&
-      (!multi || (t->payoff != MCP_PRODUCT_BEST_OF && t->payoff != MCP_PRODUCT_WORST_OF)))
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': payoff: expected %s", id,
-               multi ? "basket, best-of or worst-of"
-                     : "the default (basket): only an American or a Bermudan on several "
-                       "assets has one");
-  if (!lsm)
-    return MCP_OK;
-  if (multi && t->engine == MCP_ENGINE_PDE)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': method: the grid prices one underlying; expected mc "
-               "for an option on several assets", id);
-  if (t->methods != MCP_METHODS_DEFAULT && (t->methods & MCP_CONTROL_VARIATE))
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': methods: %s has no control variate", id,
-               mcp_product_name(t->product));
-  if (t->product == MCP_PRODUCT_BERMUDAN && t->nfixings && t->fixings &&
-      fabs(t->fixings[t->nfixings - 1] - t->maturity) > MCPI_TIME_EPS)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercise dates (fixings): expected the last at "
-               "the maturity, %g, got %g", id, t->maturity, t->fixings[t->nfixings - 1]);
-  return MCP_OK;
-}
-
-/* A level of an autocallable: a performance > 0, HUGE_VAL for none. */
-static int autocall_level_ok(double x) { return x > 0 && !isnan(x); }
-
-/* The terms of an autocallable; the schedule is valid. */
-static mcp_status check_autocall_terms(mcp_portfolio *p, const mcp_trade *t)
-{
-  const char *id = t->id;
-  size_t n = t->nfixings;
-  if (fabs(t->fixings[n - 1] - t->maturity) > MCPI_TIME_EPS)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected the last observation date at the "
-               "maturity, %g, got %g", id, t->maturity, t->fixings[n - 1]);
-  for (size_t k = 1; k < n; k++)
-    if (t->fixings[k] - t->fixings[k - 1] <= MCPI_TIME_EPS)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[%zu]: expected a time more than %g years "
-                 "after the one before, got %.17g after %.17g", id, k, MCPI_TIME_EPS,
-                 t->fixings[k], t->fixings[k - 1]);
-  for (size_t k = 0; t->autocall_levels && k < n; k++)
-    if (!autocall_level_ok(t->autocall_levels[k]))
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': autocall_levels[%zu]: expected a level > 0 (a "
-                 "fraction of the initial spot; HUGE_VAL: not callable), got %g", id, k,
-                 t->autocall_levels[k]);
-  size_t na = t->nassets ? t->nassets : 1;
-  if (!t->initial_fixings)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings: expected %zu spot%s of the strike "
-               "date, got none", id, na, na > 1 ? "s, one for each asset" : "");
-  for (size_t a = 0; a < na; a++)
-    if (!isfinite(t->initial_fixings[a]) || t->initial_fixings[a] <= 0)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings[%zu]: expected a finite spot > 0, "
-                 "got %g", id, a, t->initial_fixings[a]);
-  if (!t->autocall_levels && !autocall_level_ok(t->autocall_level))
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': autocall_level: expected a level > 0 (a fraction "
-               "of the initial spot; HUGE_VAL: never callable), got %g", id, t->autocall_level);
-  if (!isfinite(t->coupon) || t->coupon < 0)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': coupon: expected a finite fraction of the notional "
-               ">= 0, got %g", id, t->coupon);
-  if (isnan(t->coupon_barrier) || t->coupon_barrier < 0)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': coupon_barrier: expected a level >= 0 (HUGE_VAL: "
-               "coupons only when called), got %g", id, t->coupon_barrier);
-  if (!isfinite(t->knock_in) || t->knock_in < 0)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knock_in: expected a finite level >= 0 (0: none), "
-               "got %g", id, t->knock_in);
-  if (t->knock_in > 0 && !(t->strike > 0))
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': strike: expected the knocked-in put's strike > 0 (a "
-               "fraction of the initial fixing, 1 at it), got %g", id, t->strike);
-  if (t->monitoring != MCP_MONITOR_DISCRETE && t->monitoring != MCP_MONITOR_BRIDGE)
-    TRADE_FAIL((unsigned)t->monitoring > MCP_MONITOR_BRIDGE ? MCP_ERR_ARGUMENT : MCP_ERR_INPUT,
-               "trade '%s': monitoring: expected discrete (the observation dates) or bridge "
-               "(continuous) for an autocallable's knock-in", id);
-  if (t->monitoring == MCP_MONITOR_BRIDGE && t->nassets > 1)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': monitoring: bridge watches one underlying; expected "
-               "discrete for a worst-of on %zu assets", id, t->nassets);
-  /* The monitoring and the strike are the knock-in's: without one they would
-   * be dropped silently (the default strike is 1, or 0 from mcp_trade_init). */
-  if (t->knock_in == 0 && t->monitoring != MCP_MONITOR_DISCRETE)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knock_in: expected a level > 0 with monitoring "
-               "bridge (it watches the knock-in), got none (0)", id);
-  if (t->knock_in == 0 && t->strike != 0 && t->strike != 1)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knock_in: expected a level > 0 with strike %g "
-               "(the knocked-in put's), got none (0)", id, t->strike);
-  return MCP_OK;
-}
-
-/* The terms of the products with per-path arrays; the schedule is valid. */
-static mcp_status check_private_terms(mcp_portfolio *p, const mcp_trade *t)
-{
-  const char *id = t->id, *why;
-  size_t n = t->nfixings, room = MCP_MAX_PRIVATE_ARRAY - 2;
-  if (t->methods != MCP_METHODS_DEFAULT && (t->methods & MCP_CONTROL_VARIATE))
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': methods: %s has no control variate", id,
-               mcp_product_name(t->product));
-  if (t->product != MCP_PRODUCT_MOVING_WINDOW && !isfinite(t->notional))
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': notional: expected a finite amount, got %g", id,
-               t->notional);
-  switch (t->product) {
-  case MCP_PRODUCT_HIMALAYA:
-    if (n != t->nassets)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected %zu, one for each asset, "
-                 "got %zu", id, t->nassets, n);
-    break;
-  case MCP_PRODUCT_CLIQUET:
-    if (n > room)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected at most %zu periods, got %zu",
-                 id, room, n);
-    if (t->best > n)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': best: expected 0 (all) to %zu periods, got %zu",
-                 id, n, t->best);
-    if (isnan(t->local_floor) || isnan(t->local_cap) || t->local_floor > t->local_cap)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': local_cap: expected at least local_floor "
-                 "(%g), got %g", id, t->local_floor, t->local_cap);
-    if (isnan(t->global_floor) || isnan(t->global_cap) || t->global_floor > t->global_cap)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': global_cap: expected at least global_floor "
-                 "(%g), got %g", id, t->global_floor, t->global_cap);
-    break;
-  case MCP_PRODUCT_AUTOCALLABLE:
-    return check_autocall_terms(p, t);
-  default: /* moving window */
-    if (t->window < 1 || t->window > n || t->window > room)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': window: expected 1 to %zu fixings, got %zu", id,
-                 n < room ? n : room, t->window);
-    if (t->barrier != 0) {
-      if (t->barrier_kind != MCP_UP_AND_OUT && t->barrier_kind != MCP_DOWN_AND_OUT)
-        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier kind: expected up-and-out or "
-                   "down-and-out for a moving window", id);
-      if ((why = mcpi_check_spot(t->barrier)))
-        TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier: expected %s, or 0 for none, got %g",
-                   id, why, t->barrier);
-    } else if (t->barrier_kind != MCP_UP_AND_OUT || t->rebate != 0) {
-      /* Without a barrier these terms would be dropped silently (the trade then
-       * prices as if it had none), as a barrier without its kind is refused. */
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier: expected a level > 0 with %s, got "
-                 "none (0)", id, t->rebate != 0 ? "a rebate" : "a barrier kind");
-    }
-    if (!isfinite(t->rebate) || t->rebate < 0)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': rebate: expected a finite amount >= 0, got %g",
-                 id, t->rebate);
-  }
-  return MCP_OK;
-}
-
-/* Checks the product's own terms; id is valid. */
+/* Checks the trade's terms (its product's own: its unit); id is valid. */
 static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
 {
   const char *id = t->id, *why;
-  if ((unsigned)t->product >= MCP_PRODUCT_COUNT)
-    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected european, digital, asian, "
-               "barrier, lookback, basket, best-of, worst-of, american, himalaya, cliquet, "
-               "moving-window, bermudan or autocallable", id);
+  char names[MCPI_ERRLEN / 2];
+  const mcpi_product_unit *u = mcpi_product_unit_of(t->product);
+  if (!u)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected %s", id,
+               product_list(names, sizeof names, 0, " or "));
   if (t->engine != MCP_ENGINE_DEFAULT && t->engine != MCP_ENGINE_MC &&
       t->engine != MCP_ENGINE_PDE)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': engine: expected MCP_ENGINE_DEFAULT, "
@@ -340,8 +195,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': method: %s", id, why);
   if (t->type != MCP_CALL && t->type != MCP_PUT)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': type: expected call or put", id);
-  int floating = (t->product == MCP_PRODUCT_ASIAN || t->product == MCP_PRODUCT_LOOKBACK) &&
-                 t->strike_kind == MCP_FLOATING_STRIKE;
+  int floating = (u->traits & MCPI_PT_FLOATING) && t->strike_kind == MCP_FLOATING_STRIKE;
   if ((unsigned)t->strike_kind > MCP_FLOATING_STRIKE)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': strike kind: expected fixed or floating", id);
   if (floating ? t->strike != 0 : (why = mcpi_check_strike(t->strike)) != NULL)
@@ -359,7 +213,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
                "combination of MCP_ANTITHETIC, MCP_CONTROL_VARIATE and MCP_QMC, got %d",
                id, t->methods);
   if (multi_asset(t)) {
-    size_t least = t->product == MCP_PRODUCT_HIMALAYA ? 1 : 2;
+    size_t least = u->traits & MCPI_PT_ONE_ASSET ? 1 : 2;
     if (t->nassets < least || t->nassets > MCP_MAX_ASSETS || !t->assets)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: expected %zu to %d underlyings, got %zu",
                  id, least, MCP_MAX_ASSETS, t->nassets);
@@ -373,8 +227,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
       if (t->weights && !isfinite(t->weights[a]))
         TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights[%zu]: expected a finite number", id, a);
     }
-    if (t->weights && t->product != MCP_PRODUCT_BASKET &&
-        !(mcpi_lsm_product(t->product) && mcpi_payoff_basket(t->payoff)))
+    if (t->weights && !mcpi_unit_has_field(u, "weights"))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': weights: only a basket has weights", id);
     if (t->underlying)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': underlying: a multi-asset product names its "
@@ -383,9 +236,11 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     if ((why = mcpi_check_name(t->underlying)))
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': underlying: expected %s", id, why);
     if (t->nassets || t->assets || t->weights)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only basket, best-of, worst-of, "
-                 "himalaya, american, bermudan and autocallable have several", id);
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': assets: only %s have several", id,
+                 product_list(names, sizeof names, MCPI_PT_ASSETS | MCPI_PT_ASSETS_OR_ONE,
+                              " and "));
   }
+  /* Terms of a product the trade is not: refused rather than dropped. */
   if (t->product != MCP_PRODUCT_AUTOCALLABLE) {
     const char *field = t->initial_fixings ? "initial_fixings"
                         : t->autocall_levels ? "autocall_levels"
@@ -396,37 +251,16 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     if (field)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': %s: only an autocallable has one", id, field);
   }
-  mcp_status st = check_exercise_terms(p, t);
-  if (st != MCP_OK)
+  if (t->exercises && !mcpi_unit_has_field(u, "exercises"))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': exercises: expected none (0): only an American "
+               "has them, got %zu", id, t->exercises);
+  if (t->payoff != 0 && t->payoff != MCP_PRODUCT_BASKET && !mcpi_unit_has_field(u, "payoff"))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': payoff: expected the default (basket): only an "
+               "American or a Bermudan on several assets has one", id);
+  mcp_status st;
+  if (u->check && !(u->traits & MCPI_PT_DATED_TERMS) && (st = u->check(t, p->err)))
     return st;
-  if (t->product == MCP_PRODUCT_DIGITAL) {
-    if ((unsigned)t->digital > MCP_ASSET_OR_NOTHING)
-      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': digital: expected cash-or-nothing or "
-                 "asset-or-nothing", id);
-    if ((why = mcpi_check_cash(t->cash)))
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': cash: expected %s, got %g", id, why, t->cash);
-  }
-  if (t->product == MCP_PRODUCT_ASIAN && (unsigned)t->average > MCP_GEOMETRIC)
-    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': average: expected arithmetic or geometric", id);
-  if (t->product == MCP_PRODUCT_BARRIER) {
-    if ((unsigned)t->barrier_kind > MCP_DOWN_AND_IN)
-      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': barrier kind: expected up-and-out, "
-                 "up-and-in, down-and-out or down-and-in", id);
-    if ((unsigned)t->monitoring > MCP_MONITOR_BRIDGE)
-      TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': monitoring: expected discrete, bgk or bridge",
-                 id);
-    if ((why = mcpi_check_spot(t->barrier)))
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': barrier: expected %s, got %g", id, why,
-                 t->barrier);
-    if (!isfinite(t->rebate) || t->rebate < 0)
-      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': rebate: expected a finite amount >= 0, got %g",
-                 id, t->rebate);
-  }
-  if (t->product == MCP_PRODUCT_LOOKBACK && t->monitoring != MCP_MONITOR_DISCRETE &&
-      t->monitoring != MCP_MONITOR_BRIDGE)
-    TRADE_FAIL((unsigned)t->monitoring > MCP_MONITOR_BRIDGE ? MCP_ERR_ARGUMENT : MCP_ERR_INPUT,
-               "trade '%s': monitoring: expected discrete or bridge for a lookback", id);
-  int watched = t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_LOOKBACK;
+  int watched = (u->traits & MCPI_PT_WATCHED) != 0;
   if (has_schedule(t)) {
     if (!t->nfixings)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected at least one time%s", id,
@@ -440,7 +274,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected none for this product%s", id,
                watched ? " (bridge monitoring is continuous)" : "");
   }
-  return mcpi_private_product(t->product) ? check_private_terms(p, t) : MCP_OK;
+  return u->check && (u->traits & MCPI_PT_DATED_TERMS) ? u->check(t, p->err) : MCP_OK;
 }
 
 static char *dup_or_null(const char *s) { return s ? strdup(s) : NULL; }
@@ -469,9 +303,9 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
     p->t = nt;
     p->cap = cap;
   }
+  const mcpi_product_unit *u = mcpi_product_unit_of(t->product);
   int sched = has_schedule(t), multi = multi_asset(t);
-  int basket = t->product == MCP_PRODUCT_BASKET ||
-               (multi && mcpi_lsm_product(t->product) && mcpi_payoff_basket(t->payoff));
+  int basket = multi && mcpi_unit_has_field(u, "weights") && mcpi_payoff_basket(t->payoff);
   size_t na = multi ? t->nassets : 1, nfix = sched ? t->nfixings : 1;
   mcpi_trade c = {.id = strdup(t->id), .product = t->product, .type = t->type,
                   .strike = t->strike, .maturity = t->maturity, .quantity = t->quantity,
@@ -486,23 +320,10 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
                   .global_floor = t->global_floor, .global_cap = t->global_cap,
                   .window = t->window,
                   .payoff = mcpi_payoff_basket(t->payoff) ? MCP_PRODUCT_BASKET : t->payoff,
-                  .exercises = t->product == MCP_PRODUCT_AMERICAN
-                                   ? (t->exercises ? t->exercises : MCP_DEFAULT_EXERCISES)
-                                   : 0};
-  int autocall = t->product == MCP_PRODUCT_AUTOCALLABLE;
-  if (autocall) {
-    c.coupon = t->coupon;
-    c.coupon_barrier = t->coupon_barrier;
-    c.knock_in = t->knock_in;
-    c.memory = t->memory != 0;
-    if ((c.autocall = malloc(nfix * sizeof(double))))
-      for (size_t k = 0; k < nfix; k++)
-        c.autocall[k] = t->autocall_levels ? t->autocall_levels[k] : t->autocall_level;
-    if ((c.initial = malloc(na * sizeof(double))))
-      memcpy(c.initial, t->initial_fixings, na * sizeof(double));
-  }
-  int ok = c.id && c.asset && c.fix && (!basket || c.weight) &&
-           (!autocall || (c.autocall && c.initial));
+                  .exercises = !mcpi_unit_has_field(u, "exercises") ? 0
+                               : t->exercises                       ? t->exercises
+                                                                    : MCP_DEFAULT_EXERCISES};
+  int ok = c.id && c.asset && c.fix && (!basket || c.weight) && (!u->keep || u->keep(&c, t));
   for (size_t a = 0; ok && a < na; a++)
     ok = (c.asset[a] = dup_or_null(multi ? t->assets[a] : t->underlying)) != NULL;
   if (!ok) {

@@ -4,78 +4,65 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/io/load_run_options.h"
-#include "src/inputs/portfolio.h"
+#include "src/io/trade_in.h"
+#include "src/inputs/product.h"
 #include "src/base/validate.h"
 
 static const char *const top_keys[] = {"run", "trades"};
 static const char *const schedule_keys[] = {"first", "last", "count"};
 
-/* The fields of a trade, each with the products (bits 1 << mcp_product)
- * that have it, in the order messages list them. */
-#define P(x) (1u << MCP_PRODUCT_##x)
-#define SINGLE (P(EUROPEAN) | P(DIGITAL) | P(ASIAN) | P(BARRIER) | P(LOOKBACK) | P(AMERICAN) | \
-                P(CLIQUET) | P(MOVING_WINDOW) | P(BERMUDAN) | P(AUTOCALLABLE))
-#define MULTI (P(BASKET) | P(BEST_OF) | P(WORST_OF) | P(HIMALAYA))
-#define EXERCISE (P(AMERICAN) | P(BERMUDAN)) /* on one underlying or several assets */
-#define AUTOCALL P(AUTOCALLABLE)                /* likewise */
-#define ANY (SINGLE | MULTI)
-#define ARRAYS (P(HIMALAYA) | P(CLIQUET) | P(MOVING_WINDOW) | AUTOCALL)
-#define KNOCK (P(BARRIER) | P(MOVING_WINDOW))
-#define TRADE_FIELDS(F)                                                                     \
-  F("id", ANY) F("product", ANY) F("type", ANY & ~P(CLIQUET) & ~AUTOCALL)                  \
-  F("underlying", SINGLE)                                                                   \
-  F("strike", ANY & ~P(CLIQUET)) F("maturity", ANY) F("quantity", ANY) F("average", P(ASIAN)) \
-  F("fixings", P(ASIAN) | P(BARRIER) | P(LOOKBACK) | ARRAYS)                                \
-  F("strike_kind", P(ASIAN) | P(LOOKBACK)) F("digital", P(DIGITAL)) F("cash", P(DIGITAL))   \
-  F("barrier_kind", KNOCK) F("barrier", KNOCK) F("rebate", KNOCK)                           \
-  F("monitoring", P(BARRIER) | P(LOOKBACK) | AUTOCALL) F("assets", MULTI | EXERCISE | AUTOCALL) \
-  F("weights", P(BASKET) | EXERCISE) F("payoff", EXERCISE) F("exercises", P(AMERICAN))     \
-  F("exercise_dates", P(BERMUDAN))                                                          \
-  F("notional", P(HIMALAYA) | P(CLIQUET) | AUTOCALL) F("best", P(CLIQUET))                  \
-  F("local_floor", P(CLIQUET)) F("local_cap", P(CLIQUET)) F("global_floor", P(CLIQUET))     \
-  F("global_cap", P(CLIQUET)) F("window", P(MOVING_WINDOW))                                 \
-  F("initial_fixings", AUTOCALL) F("autocall_level", AUTOCALL) F("coupon", AUTOCALL) F("coupon_barrier", AUTOCALL)          \
-  F("memory", AUTOCALL) F("knock_in", AUTOCALL)                                             \
-  F("methods", ANY) F("method", ANY)
-#define FIELD_KEY(key, products) key,
-#define FIELD_PRODUCTS(key, products) products,
-static const char *const trade_keys[] = {TRADE_FIELDS(FIELD_KEY)};
-static const unsigned trade_products[] = {TRADE_FIELDS(FIELD_PRODUCTS)};
+/* Every field of a trade object, in the order messages list them: those
+ * that every product has, its type, underlying and strike unless its unit
+ * says otherwise (src/inputs/product.h), and the units' own. */
+static const char *const trade_keys[] = {
+    "id", "product", "type", "underlying", "strike", "maturity", "quantity", "average",
+    "fixings", "strike_kind", "digital", "cash", "barrier_kind", "barrier", "rebate",
+    "monitoring", "assets", "weights", "payoff", "exercises", "exercise_dates", "notional",
+    "best", "local_floor", "local_cap", "global_floor", "global_cap", "window",
+    "initial_fixings", "autocall_level", "coupon", "coupon_barrier", "memory", "knock_in",
+    "methods", "method"};
+#define NKEYS MCPI_COUNT(trade_keys)
 
-static const mcpi_json_choice products[] = {{"european", MCP_PRODUCT_EUROPEAN},
-                                            {"digital", MCP_PRODUCT_DIGITAL},
-                                            {"asian", MCP_PRODUCT_ASIAN},
-                                            {"barrier", MCP_PRODUCT_BARRIER},
-                                            {"lookback", MCP_PRODUCT_LOOKBACK},
-                                            {"basket", MCP_PRODUCT_BASKET},
-                                            {"best-of", MCP_PRODUCT_BEST_OF},
-                                            {"worst-of", MCP_PRODUCT_WORST_OF},
-                                            {"american", MCP_PRODUCT_AMERICAN},
-                                            {"himalaya", MCP_PRODUCT_HIMALAYA},
-                                            {"cliquet", MCP_PRODUCT_CLIQUET},
-                                            {"moving-window", MCP_PRODUCT_MOVING_WINDOW},
-                                            {"bermudan", MCP_PRODUCT_BERMUDAN},
-                                            {"autocallable", MCP_PRODUCT_AUTOCALLABLE},
-                                            {NULL, 0}};
-static const mcpi_json_choice exercise_payoffs[] = {{"basket", MCP_PRODUCT_BASKET},
-                                                    {"best-of", MCP_PRODUCT_BEST_OF},
-                                                    {"worst-of", MCP_PRODUCT_WORST_OF},
-                                                    {NULL, 0}};
+/* What a trade object may hold, from the product units: the products by
+ * name, and the products (bits 1 << mcp_product) that have each field. */
+typedef struct vocabulary {
+  mcpi_json_choice products[MCP_PRODUCT_COUNT + 1];
+  unsigned masks[NKEYS];
+} vocabulary;
+
+static int common_key(const mcpi_product_unit *u, const char *key)
+{
+  if (strcmp(key, "type") == 0)
+    return !(u->traits & MCPI_PT_NO_TYPE);
+  if (strcmp(key, "underlying") == 0)
+    return !(u->traits & MCPI_PT_ASSETS);
+  if (strcmp(key, "strike") == 0)
+    return !(u->traits & MCPI_PT_OWN_STRIKE);
+  for (const char *const *k = (const char *const[]){"id", "product", "maturity", "quantity",
+                                                     "methods", "method", NULL};
+       *k; k++)
+    if (strcmp(key, *k) == 0)
+      return 1;
+  return 0;
+}
+
+static void make_vocabulary(vocabulary *v)
+{
+  memset(v, 0, sizeof *v);
+  for (int p = 0; p < MCP_PRODUCT_COUNT; p++) {
+    const mcpi_product_unit *u = mcpi_product_unit_of((mcp_product)p);
+    v->products[p] = (mcpi_json_choice){u->name, p};
+    for (size_t k = 0; k < NKEYS; k++)
+      if (common_key(u, trade_keys[k]) || mcpi_unit_has_field(u, trade_keys[k]))
+        v->masks[k] |= 1u << p;
+  }
+}
+
 static const mcpi_json_choice engines[] = {{"mc", MCP_ENGINE_MC}, {"pde", MCP_ENGINE_PDE},
                                            {NULL, 0}};
 static const mcpi_json_choice types[] = {{"call", MCP_CALL}, {"put", MCP_PUT}, {NULL, 0}};
-static const mcpi_json_choice averages[] = {
-    {"arithmetic", MCP_ARITHMETIC}, {"geometric", MCP_GEOMETRIC}, {NULL, 0}};
 static const mcpi_json_choice strike_kinds[] = {
     {"fixed", MCP_FIXED_STRIKE}, {"floating", MCP_FLOATING_STRIKE}, {NULL, 0}};
-static const mcpi_json_choice digitals[] = {{"cash-or-nothing", MCP_CASH_OR_NOTHING},
-                                            {"asset-or-nothing", MCP_ASSET_OR_NOTHING},
-                                            {NULL, 0}};
-static const mcpi_json_choice barrier_kinds[] = {{"up-and-out", MCP_UP_AND_OUT},
-                                                 {"up-and-in", MCP_UP_AND_IN},
-                                                 {"down-and-out", MCP_DOWN_AND_OUT},
-                                                 {"down-and-in", MCP_DOWN_AND_IN},
-                                                 {NULL, 0}};
 static const mcpi_json_choice monitorings[] = {{"discrete", MCP_MONITOR_DISCRETE},
                                                {"bgk", MCP_MONITOR_BGK},
                                                {"bridge", MCP_MONITOR_BRIDGE},
@@ -89,212 +76,35 @@ static const mcpi_json_choice schemes[] = {
 #define FIXINGS_WHAT "an array of times or an object {first, last, count}"
 
 #define ASSETS_WHAT "an array of 2 to 16 underlying names"
-#define HIMALAYA_ASSETS_WHAT "an array of 1 to 16 underlying names"
+#define ONE_ASSET_WHAT "an array of 1 to 16 underlying names"
 #define METHODS_WHAT "an array of method names (antithetic, control-variate, qmc)"
 
-/* A trade as read, before it goes to mcp_portfolio_add_trade.  Fields a
- * product does not have keep the defaults of mcp_trade_init. */
-typedef struct trade {
-  const char *id, *underlying;
-  const char *assets[MCP_MAX_ASSETS];
-  double weights[MCP_MAX_ASSETS];
-  size_t nassets;
-  int has_weights;
-  int product, type, average, strike_kind, digital, barrier_kind, monitoring, methods, engine;
-  double strike, maturity, quantity, cash, barrier, rebate;
-  double notional, local_floor, local_cap, global_floor, global_cap;
-  uint64_t best, window, exercises;
-  int payoff;
-  double autocall_level, coupon, coupon_barrier, knock_in;
-  double *autocall_levels; /* one a fixing, or NULL */
-  double initial[MCP_MAX_ASSETS];
-  int memory;
-  double *fix;
-  size_t nfix;
-} trade;
-
-/* Named by a list of assets: the multi-asset products, and American and
- * Bermudan options and autocallables that give one (t: the trade's object). */
-static int multi_asset(const trade *tr, json_t *t)
+static int is(const mcpi_trade_in *tr, unsigned traits)
 {
-  return ((MULTI >> tr->product) & 1u) ||
-         ((((EXERCISE | AUTOCALL) >> tr->product) & 1u) && json_object_get(t, "assets"));
+  return mcpi_product_is((mcp_product)tr->product, traits);
+}
+
+/* Named by a list of assets: the multi-asset products, and those that may
+ * be and give one (t: the trade's object). */
+static int multi_asset(const mcpi_trade_in *tr, json_t *t)
+{
+  return is(tr, MCPI_PT_ASSETS) || (is(tr, MCPI_PT_ASSETS_OR_ONE) && json_object_get(t, "assets"));
 }
 
 /* Whether the trade has fixings (monitoring dates for a barrier): barriers
  * and lookbacks on the bridge watch the continuous path instead. */
-static int has_schedule(const trade *tr)
+static int has_schedule(const mcpi_trade_in *tr)
 {
-  return tr->product == MCP_PRODUCT_ASIAN || tr->product == MCP_PRODUCT_BERMUDAN ||
-         ((tr->product == MCP_PRODUCT_BARRIER || tr->product == MCP_PRODUCT_LOOKBACK) &&
-          tr->monitoring != MCP_MONITOR_BRIDGE) ||
-         ((ARRAYS >> tr->product) & 1u);
+  return is(tr, MCPI_PT_SCHEDULE) ||
+         (is(tr, MCPI_PT_WATCHED) && tr->monitoring != MCP_MONITOR_BRIDGE);
 }
 
-static const char *check_finite(double x) { return isfinite(x) ? NULL : "a finite number"; }
-
-static const char *check_best(uint64_t n)
-{
-  return n <= MCP_MAX_PRIVATE_ARRAY ? NULL : "a number of periods (0 for all)";
-}
-
-static const char *check_exercises(uint64_t n)
-{
-  return n >= 1 && n <= 10000 ? NULL : "an integer from 1 to 10000";
-}
+const char *mcpi_check_finite(double x) { return isfinite(x) ? NULL : "a finite number"; }
 
 static const char *check_regression_paths(uint64_t n)
 {
   return n >= MCP_CHUNK_PATHS && n <= ((uint64_t)1 << 24) ? NULL
                                                            : "an integer from 256 to 16777216";
-}
-
-static const char *check_window_length(uint64_t n)
-{
-  return n >= 1 && n <= MCP_MAX_PRIVATE_ARRAY - 2 ? NULL : "an integer from 1 to 62";
-}
-
-/* The terms of a cliquet or a moving window (the trade's checks in
- * mcp_portfolio_add_trade compare them with the fixings). */
-static mcp_status read_array_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
-                                   json_t *t, trade *tr)
-{
-  mcp_status st = MCP_OK;
-  if (tr->product == MCP_PRODUCT_CLIQUET)
-    (void)((st = mcpi_json_uint(d, path, t, "best", MCPI_OPTIONAL, check_best, &tr->best)) ||
-           (st = mcpi_json_number(d, path, t, "local_floor", MCPI_OPTIONAL, check_finite,
-                                  &tr->local_floor)) ||
-           (st = mcpi_json_number(d, path, t, "local_cap", MCPI_OPTIONAL, check_finite,
-                                  &tr->local_cap)) ||
-           (st = mcpi_json_number(d, path, t, "global_floor", MCPI_OPTIONAL, check_finite,
-                                  &tr->global_floor)) ||
-           (st = mcpi_json_number(d, path, t, "global_cap", MCPI_OPTIONAL, check_finite,
-                                  &tr->global_cap)));
-  if (st == MCP_OK && (tr->product == MCP_PRODUCT_CLIQUET || tr->product == MCP_PRODUCT_HIMALAYA ||
-                       tr->product == MCP_PRODUCT_AUTOCALLABLE))
-    st = mcpi_json_number(d, path, t, "notional", MCPI_OPTIONAL, check_finite, &tr->notional);
-  if (st == MCP_OK && tr->product == MCP_PRODUCT_MOVING_WINDOW)
-    st = mcpi_json_uint(d, path, t, "window", MCPI_REQUIRED, check_window_length, &tr->window);
-  if (st == MCP_OK && tr->product == MCP_PRODUCT_AMERICAN)
-    st = mcpi_json_uint(d, path, t, "exercises", MCPI_OPTIONAL, check_exercises,
-                        &tr->exercises);
-  int exercise = (EXERCISE >> tr->product) & 1u;
-  if (st == MCP_OK && ((exercise | (AUTOCALL >> tr->product)) & 1u) && tr->nassets &&
-      json_object_get(t, "underlying"))
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "underlying", 0},
-                              "no underlying, as the trade names its assets");
-  if (st == MCP_OK && exercise && !tr->nassets && json_object_get(t, "weights"))
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "weights", 0},
-                              "no weights on one underlying (they are for assets)");
-  if (st == MCP_OK && json_object_get(t, "payoff") && !tr->nassets)
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "payoff", 0},
-                              "no payoff on one underlying (it is for assets)");
-  if (st == MCP_OK)
-    st = mcpi_json_enum(d, path, t, "payoff", MCPI_OPTIONAL, exercise_payoffs, &tr->payoff);
-  if (st == MCP_OK && tr->has_weights && tr->payoff != MCP_PRODUCT_BASKET)
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "weights", 0},
-                              "no weights, as the payoff is not a basket");
-  return st;
-}
-
-static const char *check_level(double x)
-{
-  return isfinite(x) && x > 0 ? NULL : "a finite level > 0 (a fraction of the initial spot)";
-}
-
-static const char *check_level0(double x)
-{
-  return isfinite(x) && x >= 0 ? NULL : "a finite level >= 0 (a fraction of the initial spot)";
-}
-
-/* An autocallable's initial fixings: a spot, or an array of one an asset. */
-static mcp_status read_initial_fixings(const mcpi_json_doc *d, const mcpi_json_path *path,
-                                       json_t *t, trade *tr)
-{
-  const mcpi_json_path at = {path, "initial_fixings", 0};
-  size_t n = tr->nassets ? tr->nassets : 1;
-  const char *what = n > 1 ? "an array of spots > 0, one for each asset" : "a spot > 0";
-  json_t *v;
-  mcp_status st = mcpi_json_member(d, path, t, "initial_fixings", MCPI_REQUIRED, what, &v);
-  if (st != MCP_OK)
-    return st;
-  if (n == 1 && json_is_number(v)) {
-    if (mcpi_check_spot(json_number_value(v)))
-      return mcpi_json_expected(d, &at, mcpi_check_spot(json_number_value(v)));
-    tr->initial[0] = json_number_value(v);
-    return MCP_OK;
-  }
-  if (!json_is_array(v))
-    return mcpi_json_expected(d, &at, what);
-  if (json_array_size(v) != n)
-    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu spot%s, got %zu", n,
-                          n > 1 ? "s, one for each asset" : "", json_array_size(v));
-  size_t i;
-  json_t *x;
-  json_array_foreach(v, i, x) {
-    const char *why = mcpi_check_spot(json_is_number(x) ? json_number_value(x) : NAN);
-    if (why)
-      return mcpi_json_expected(d, &(mcpi_json_path){&at, NULL, i}, why);
-    tr->initial[i] = json_number_value(x);
-  }
-  return MCP_OK;
-}
-
-/* The terms of an autocallable: its autocall level (one, or one an
- * observation date: read after the fixings), coupons and knock-in. */
-static mcp_status read_autocall_terms(const mcpi_json_doc *d, const mcpi_json_path *path,
-                                      json_t *t, trade *tr)
-{
-  const mcpi_json_path level_path = {path, "autocall_level", 0};
-  const char *what = "a level > 0, or an array of them (null: not callable), one for each "
-                     "fixing";
-  json_t *level, *memory = json_object_get(t, "memory");
-  mcp_status st;
-  if ((st = read_initial_fixings(d, path, t, tr)) ||
-      (st = mcpi_json_member(d, path, t, "autocall_level", MCPI_REQUIRED, what, &level)) ||
-      (st = mcpi_json_number(d, path, t, "coupon", MCPI_OPTIONAL, mcpi_check_cash,
-                             &tr->coupon)) ||
-      (st = mcpi_json_number(d, path, t, "coupon_barrier", MCPI_OPTIONAL, check_level0,
-                             &tr->coupon_barrier)) ||
-      (st = mcpi_json_number(d, path, t, "knock_in", MCPI_OPTIONAL, check_level0,
-                             &tr->knock_in)))
-    return st;
-  /* The strike and the monitoring are the knock-in put's: refused without
-   * one, rather than dropped. */
-  if (tr->knock_in == 0)
-    for (const char *const *k = (const char *const[]){"strike", "monitoring", NULL}; *k; k++)
-      if (json_object_get(t, *k))
-        return mcpi_json_expected(d, &(mcpi_json_path){path, *k, 0},
-                                  "none without a knock_in > 0 (it is the knock-in's)");
-  if (memory && !json_is_boolean(memory))
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "memory", 0}, "true or false");
-  tr->memory = memory && json_is_true(memory);
-  if (json_is_number(level)) {
-    const char *why = check_level(json_number_value(level));
-    if (why)
-      return mcpi_json_expected(d, &level_path, why);
-    tr->autocall_level = json_number_value(level);
-    return MCP_OK;
-  }
-  if (!json_is_array(level))
-    return mcpi_json_expected(d, &level_path, what);
-  size_t n = json_array_size(level), k;
-  json_t *v;
-  if (n != tr->nfix)
-    return mcpi_json_fail(d, &level_path, 0, MCP_ERR_INPUT,
-                          "expected %zu levels, one for each fixing, got %zu", tr->nfix, n);
-  if (!(tr->autocall_levels = malloc(n * sizeof *tr->autocall_levels)))
-    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
-  json_array_foreach(level, k, v) {
-    const char *why = json_is_null(v) ? NULL
-                                      : check_level(json_is_number(v) ? json_number_value(v) : NAN);
-    if (why)
-      return mcpi_json_expected(d, &(mcpi_json_path){&level_path, NULL, k},
-                                "a finite level > 0 (a fraction of the initial spot), or null "
-                                "(not callable)");
-    tr->autocall_levels[k] = json_is_null(v) ? HUGE_VAL : json_number_value(v);
-  }
-  return MCP_OK;
 }
 
 /* The JSON reader accepts any non-negative json_int_t. */
@@ -419,8 +229,7 @@ static mcp_status read_pde_products(const mcpi_json_doc *d, const mcpi_json_path
     mcp_product product;
     if (!json_is_string(v) ||
         mcp_product_from_name(json_string_value(v), &product) != MCP_OK ||
-        (product != MCP_PRODUCT_EUROPEAN && product != MCP_PRODUCT_BARRIER &&
-         product != MCP_PRODUCT_AMERICAN))
+        !mcpi_product_is(product, MCPI_PT_PDE))
       return mcpi_json_expected(d, &at, "european, barrier or american (the products the "
                                         "PDE prices)");
     mcp_portfolio_set_engine(pf, product, MCP_ENGINE_PDE);
@@ -483,7 +292,7 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
 
 /* {first, last, count}: count times evenly spaced from first to last. */
 static mcp_status read_schedule(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *s,
-                                trade *tr)
+                                mcpi_trade_in *tr)
 {
   double first = 0, last = 0;
   uint64_t count = 0;
@@ -512,9 +321,12 @@ static mcp_status read_schedule(const mcpi_json_doc *d, const mcpi_json_path *pa
  * barrier, and the maturity when the file leaves it to default to the last
  * fixing. */
 static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                               trade *tr)
+                               mcpi_trade_in *tr)
 {
-  const char *key = tr->product == MCP_PRODUCT_BERMUDAN ? "exercise_dates" : "fixings";
+  const char *key =
+      mcpi_unit_has_field(mcpi_product_unit_of((mcp_product)tr->product), "exercise_dates")
+          ? "exercise_dates"
+          : "fixings";
   const mcpi_json_path fix_path = {path, key, 0};
   int has_maturity = json_object_get(t, "maturity") != NULL;
   json_t *fixings;
@@ -542,16 +354,16 @@ static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *pat
 
 /* The assets of a multi-asset trade, and a basket's weights. */
 static mcp_status read_assets(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                              trade *tr)
+                              mcpi_trade_in *tr)
 {
   const mcpi_json_path assets_path = {path, "assets", 0}, weights_path = {path, "weights", 0};
   json_t *list, *weights, *v;
   size_t i;
   const char *why;
   mcp_status st;
-  int himalaya = tr->product == MCP_PRODUCT_HIMALAYA;
-  const char *assets_what = himalaya ? HIMALAYA_ASSETS_WHAT : ASSETS_WHAT;
-  if ((st = mcpi_json_array(d, path, t, "assets", MCPI_REQUIRED, himalaya ? 1 : 2, assets_what,
+  int one = is(tr, MCPI_PT_ONE_ASSET);
+  const char *assets_what = one ? ONE_ASSET_WHAT : ASSETS_WHAT;
+  if ((st = mcpi_json_array(d, path, t, "assets", MCPI_REQUIRED, one ? 1 : 2, assets_what,
                             &list)))
     return st;
   if (json_array_size(list) > MCP_MAX_ASSETS)
@@ -586,17 +398,13 @@ static mcp_status read_assets(const mcpi_json_doc *d, const mcpi_json_path *path
   return MCP_OK;
 }
 
-/* The strike: none for a floating one. */
+/* The strike: none for a floating one, nor for the products that read
+ * their own. */
 static mcp_status read_strike(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                              trade *tr)
+                              mcpi_trade_in *tr)
 {
-  if (tr->product == MCP_PRODUCT_CLIQUET) /* has none */
+  if (is(tr, MCPI_PT_OWN_STRIKE))
     return MCP_OK;
-  if (tr->product == MCP_PRODUCT_AUTOCALLABLE) { /* the put's, a fraction: 1 by default */
-    tr->strike = 1;
-    return mcpi_json_number(d, path, t, "strike", MCPI_OPTIONAL, mcpi_check_strike,
-                            &tr->strike);
-  }
   if (tr->strike_kind != MCP_FLOATING_STRIKE)
     return mcpi_json_number(d, path, t, "strike", MCPI_REQUIRED, mcpi_check_strike,
                             &tr->strike);
@@ -606,36 +414,18 @@ static mcp_status read_strike(const mcpi_json_doc *d, const mcpi_json_path *path
   return MCP_OK;
 }
 
-/* The terms of a digital or a barrier. */
-static mcp_status read_terms(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                             trade *tr)
+/* A trade that may be named by its assets names no underlying beside them;
+ * one watched on the bridge has no fixings. */
+static mcp_status check_naming(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                               const mcpi_trade_in *tr)
 {
-  mcp_status st;
-  if ((st = mcpi_json_enum(d, path, t, "digital", MCPI_OPTIONAL, digitals, &tr->digital)) ||
-      (st = mcpi_json_number(d, path, t, "cash", MCPI_OPTIONAL, mcpi_check_cash, &tr->cash)))
-    return st;
-  if (tr->digital == MCP_ASSET_OR_NOTHING && json_object_get(t, "cash"))
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "cash", 0},
-                              "no cash, as digital is asset-or-nothing");
-  if (tr->monitoring == MCP_MONITOR_BRIDGE && tr->product != MCP_PRODUCT_AUTOCALLABLE &&
+  if (is(tr, MCPI_PT_ASSETS_OR_ONE) && tr->nassets && json_object_get(t, "underlying"))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "underlying", 0},
+                              "no underlying, as the trade names its assets");
+  if (is(tr, MCPI_PT_WATCHED) && tr->monitoring == MCP_MONITOR_BRIDGE &&
       json_object_get(t, "fixings"))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "fixings", 0},
                               "no fixings, as bridge monitoring is continuous");
-  if (tr->product == MCP_PRODUCT_LOOKBACK && tr->monitoring == MCP_MONITOR_BGK)
-    return mcpi_json_expected(d, &(mcpi_json_path){path, "monitoring", 0},
-                              "discrete or bridge for a lookback");
-  if (!((KNOCK >> tr->product) & 1u))
-    return MCP_OK;
-  /* A moving window's barrier is optional, but its kind and rebate mean
-   * nothing without it: any of the three needs the other two. */
-  int need = tr->product == MCP_PRODUCT_BARRIER || json_object_get(t, "barrier") ||
-             json_object_get(t, "barrier_kind") || json_object_get(t, "rebate");
-  if ((st = mcpi_json_enum(d, path, t, "barrier_kind", need, barrier_kinds,
-                           &tr->barrier_kind)) ||
-      (st = mcpi_json_number(d, path, t, "barrier", need, mcpi_check_spot, &tr->barrier)) ||
-      (st = mcpi_json_number(d, path, t, "rebate", MCPI_OPTIONAL, mcpi_check_cash,
-                             &tr->rebate)))
-    return st;
   return MCP_OK;
 }
 
@@ -652,32 +442,29 @@ static mcp_status unique_id(const mcpi_json_doc *d, const mcpi_json_path *path, 
 }
 
 static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                             mcp_portfolio *pf)
+                             const vocabulary *v, mcp_portfolio *pf)
 {
-  trade tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
-              .payoff = MCP_PRODUCT_BASKET, .coupon_barrier = HUGE_VAL,
-              .engine = MCP_ENGINE_DEFAULT, .notional = 1, .local_floor = -HUGE_VAL,
-              .local_cap = HUGE_VAL, .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
+  mcpi_trade_in tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
+                      .payoff = MCP_PRODUCT_BASKET, .coupon_barrier = HUGE_VAL,
+                      .engine = MCP_ENGINE_DEFAULT, .notional = 1, .local_floor = -HUGE_VAL,
+                      .local_cap = HUGE_VAL, .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
   mcp_trade api;
   mcp_status st;
   /* All trade fields first, so that a misspelt "product" reads as unknown;
-   * then those of the product.  A field a product lacks is absent, so that
-   * reading it leaves its default. */
-  if ((st = mcpi_json_object(d, path, t, "a trade object", trade_keys,
-                             MCPI_COUNT(trade_keys))) ||
+   * then those of the product, its own last (its unit's).  A field a product
+   * lacks is absent, so that reading it leaves its default. */
+  if ((st = mcpi_json_object(d, path, t, "a trade object", trade_keys, NKEYS)) ||
       (st = mcpi_json_string(d, path, t, "id", MCPI_REQUIRED, mcpi_check_name, &tr.id)) ||
       (st = unique_id(d, path, tr.id, pf)) ||
-      (st = mcpi_json_enum(d, path, t, "product", MCPI_REQUIRED, products, &tr.product)) ||
-      (st = mcpi_json_kind_keys(d, path, t, trade_keys, trade_products, MCPI_COUNT(trade_keys),
-                      "product", products, tr.product)) ||
-      (st = mcpi_json_enum(d, path, t, "type",
-                           tr.product != MCP_PRODUCT_CLIQUET &&
-                               tr.product != MCP_PRODUCT_AUTOCALLABLE,
-                           types,
-                           &tr.type)) ||
+      (st = mcpi_json_enum(d, path, t, "product", MCPI_REQUIRED, v->products, &tr.product)))
+    goto done;
+  const mcpi_product_unit *unit = mcpi_product_unit_of((mcp_product)tr.product);
+  if ((st = mcpi_json_kind_keys(d, path, t, trade_keys, v->masks, NKEYS, "product",
+                                v->products, tr.product)) ||
+      (st = mcpi_json_enum(d, path, t, "type", !is(&tr, MCPI_PT_NO_TYPE), types, &tr.type)) ||
       (st = multi_asset(&tr, t) ? read_assets(d, path, t, &tr)
-                             : mcpi_json_string(d, path, t, "underlying", MCPI_REQUIRED,
-                                                mcpi_check_name, &tr.underlying)) ||
+                                : mcpi_json_string(d, path, t, "underlying", MCPI_REQUIRED,
+                                                   mcpi_check_name, &tr.underlying)) ||
       (st = mcpi_json_enum(d, path, t, "strike_kind", MCPI_OPTIONAL, strike_kinds,
                            &tr.strike_kind)) ||
       (st = read_strike(d, path, t, &tr)) ||
@@ -687,11 +474,9 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
                              &tr.maturity)) ||
       (st = mcpi_json_number(d, path, t, "quantity", MCPI_OPTIONAL, mcpi_check_quantity,
                              &tr.quantity)) ||
-      (tr.product == MCP_PRODUCT_ASIAN &&
-       (st = mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr.average))) ||
-      (st = read_terms(d, path, t, &tr)) || (st = read_array_terms(d, path, t, &tr)) ||
+      (st = check_naming(d, path, t, &tr)) ||
       (has_schedule(&tr) && (st = read_fixings(d, path, t, &tr))) ||
-      (tr.product == MCP_PRODUCT_AUTOCALLABLE && (st = read_autocall_terms(d, path, t, &tr))) ||
+      (unit->read && (st = unit->read(d, path, t, &tr))) ||
       (st = read_methods(d, path, t, &tr.methods)) ||
       (st = mcpi_json_enum(d, path, t, "method", MCPI_OPTIONAL, engines, &tr.engine)))
     goto done;
@@ -727,7 +512,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.window = (size_t)tr.window;
   api.exercises = (size_t)tr.exercises;
   api.payoff = (mcp_product)tr.payoff;
-  api.initial_fixings = tr.product == MCP_PRODUCT_AUTOCALLABLE ? tr.initial : NULL;
+  api.initial_fixings = mcpi_unit_has_field(unit, "initial_fixings") ? tr.initial : NULL;
   api.autocall_levels = tr.autocall_levels;
   api.autocall_level = tr.autocall_levels ? HUGE_VAL : tr.autocall_level;
   api.coupon = tr.coupon;
@@ -758,6 +543,8 @@ static mcp_status fill_portfolio(const mcpi_json_doc *d, void *target)
   json_t *list, *t;
   size_t i;
   mcp_status st;
+  vocabulary v;
+  make_vocabulary(&v);
   if ((st = mcpi_json_object(d, NULL, d->root, "a portfolio object", top_keys,
                              MCPI_COUNT(top_keys))) ||
       (st = read_run(d, target)) ||
@@ -765,7 +552,7 @@ static mcp_status fill_portfolio(const mcpi_json_doc *d, void *target)
                             "a non-empty array of trades", &list)))
     return st;
   json_array_foreach(list, i, t)
-    if ((st = read_trade(d, &(mcpi_json_path){&list_path, NULL, i}, t, target)))
+    if ((st = read_trade(d, &(mcpi_json_path){&list_path, NULL, i}, t, &v, target)))
       return st;
   mcpi_json_elements(d->text, d->len, &list_path, record_source, target);
   return MCP_OK;

@@ -190,4 +190,9 @@ void mcpi_lsm_copy_rules(const mcpi_job *from, mcpi_job *to);
  * (columns as written with controls, leading dimension ld). */
 void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n);
 
+/* A Longstaff-Schwartz trade's spec (lsm_plan.c; its product units call
+ * it): what it exercises, and the unit of its basis, the strike (or the
+ * underlying at 0 for a strike of 0). */
+void mcpi_lsm_spec(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s);
+
 #endif

@@ -99,8 +99,5 @@ mcp_status mcpi_lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft *
 void mcpi_set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s);
 /* The martingale check's forwards, after the job's trades. */
 void mcpi_add_forwards(mcpi_job *j, const job_draft *d);
-/* A Longstaff-Schwartz trade's spec: what it exercises, and the unit of
- * its basis, the strike (or the underlying at 0 for a strike of 0). */
-void mcpi_lsm_spec(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s);
 
 #endif

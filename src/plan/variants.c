@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/inputs/curve.h"
+#include "src/inputs/product.h"
 #include "src/plan/variants.h"
 #include "src/base/grow.h"
 
@@ -130,7 +131,7 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
     return 0;
   int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];
   int x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
-  int discontinuous = tr->product == MCP_PRODUCT_DIGITAL || tr->product == MCP_PRODUCT_BARRIER;
+  int discontinuous = mcpi_product_is(tr->product, MCPI_PT_DISCONTINUOUS);
   int bs = !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
   double vlo = 0, vhi = 0;
   if (bs)

@@ -1,0 +1,31 @@
+/* asian.c: the Asian option, on the average of its fixings, arithmetic or
+ * geometric, with a fixed or a floating strike. */
+#include "src/products/units.h"
+
+static const char *const fields[] = {"average", "fixings", "strike_kind", NULL};
+static const mcpi_json_choice averages[] = {
+    {"arithmetic", MCP_ARITHMETIC}, {"geometric", MCP_GEOMETRIC}, {NULL, 0}};
+
+static mcp_status read(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                       mcpi_trade_in *tr)
+{
+  return mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr->average);
+}
+
+static mcp_status check(const mcp_trade *t, char *err)
+{
+  if ((unsigned)t->average > MCP_GEOMETRIC)
+    UNIT_FAIL(MCP_ERR_ARGUMENT, "trade '%s': average: expected arithmetic or geometric", t->id);
+  return MCP_OK;
+}
+
+static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+{
+  (void)j;
+  if (t->average == MCP_GEOMETRIC)
+    s->flags |= MCPI_GEOMETRIC;
+}
+
+const mcpi_product_unit mcpi_asian_unit = {
+    .name = "asian", .traits = MCPI_PT_SCHEDULE | MCPI_PT_FLOATING, .fields = fields,
+    .read = read, .check = check, .spec = spec};

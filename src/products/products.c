@@ -1,0 +1,44 @@
+/* products.c: the table of product units, by mcp_product, and the products'
+ * names. */
+#include <string.h>
+#include "src/products/units.h"
+
+static const mcpi_product_unit *const units[] = {
+    [MCP_PRODUCT_EUROPEAN] = &mcpi_european_unit,
+    [MCP_PRODUCT_DIGITAL] = &mcpi_digital_unit,
+    [MCP_PRODUCT_ASIAN] = &mcpi_asian_unit,
+    [MCP_PRODUCT_BARRIER] = &mcpi_barrier_unit,
+    [MCP_PRODUCT_LOOKBACK] = &mcpi_lookback_unit,
+    [MCP_PRODUCT_BASKET] = &mcpi_basket_unit,
+    [MCP_PRODUCT_BEST_OF] = &mcpi_best_of_unit,
+    [MCP_PRODUCT_WORST_OF] = &mcpi_worst_of_unit,
+    [MCP_PRODUCT_AMERICAN] = &mcpi_american_unit,
+    [MCP_PRODUCT_HIMALAYA] = &mcpi_himalaya_unit,
+    [MCP_PRODUCT_CLIQUET] = &mcpi_cliquet_unit,
+    [MCP_PRODUCT_MOVING_WINDOW] = &mcpi_moving_window_unit,
+    [MCP_PRODUCT_BERMUDAN] = &mcpi_bermudan_unit,
+    [MCP_PRODUCT_AUTOCALLABLE] = &mcpi_autocallable_unit,
+};
+_Static_assert(sizeof units / sizeof *units == MCP_PRODUCT_COUNT, "a unit for each product");
+
+const mcpi_product_unit *mcpi_product_unit_of(mcp_product product)
+{
+  return (unsigned)product < MCP_PRODUCT_COUNT ? units[product] : NULL;
+}
+
+mcp_status mcp_product_from_name(const char *name, mcp_product *out)
+{
+  if (!name || !out)
+    return MCP_ERR_ARGUMENT;
+  for (int k = 0; k < MCP_PRODUCT_COUNT; k++)
+    if (strcmp(units[k]->name, name) == 0) {
+      *out = (mcp_product)k;
+      return MCP_OK;
+    }
+  return MCP_ERR_NOT_FOUND;
+}
+
+const char *mcp_product_name(mcp_product product)
+{
+  return (unsigned)product < MCP_PRODUCT_COUNT ? units[product]->name : "unknown";
+}

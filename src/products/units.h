@@ -1,0 +1,35 @@
+/* units.h: the product units (src/inputs/product.h), one a file of this
+ * folder, and what several of them share. */
+#ifndef MCP_UNITS_H
+#define MCP_UNITS_H
+
+#include "src/inputs/product.h"
+#include "src/io/trade_in.h"
+#include "src/plan/plan.h"
+
+extern const mcpi_product_unit mcpi_european_unit, mcpi_digital_unit, mcpi_asian_unit,
+    mcpi_barrier_unit, mcpi_lookback_unit, mcpi_basket_unit, mcpi_best_of_unit,
+    mcpi_worst_of_unit, mcpi_american_unit, mcpi_himalaya_unit, mcpi_cliquet_unit,
+    mcpi_moving_window_unit, mcpi_bermudan_unit, mcpi_autocallable_unit;
+
+#define UNIT_FAIL(st, ...) return mcpi_fail(err, st, __VA_ARGS__)
+
+/* A barrier's kind, level and rebate (a barrier option's, a moving
+ * window's), required when need. */
+mcp_status mcpi_read_knock(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                           mcpi_trade_in *tr, int need);
+/* A rebate: a finite amount >= 0. */
+mcp_status mcpi_check_rebate(const mcp_trade *t, char *err);
+/* The terms of a product with no control variate (Longstaff-Schwartz's and
+ * those with per-path arrays). */
+mcp_status mcpi_check_no_control(const mcp_trade *t, char *err);
+/* The notional of a product with a per-path array: a finite amount. */
+mcp_status mcpi_read_notional(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                              mcpi_trade_in *tr);
+/* Its terms: no control variate, the notional. */
+mcp_status mcpi_check_array_terms(const mcp_trade *t, char *err);
+/* The spec of a product with a per-path array: its part of the path's array
+ * (models/products/private.h) and its terms. */
+void mcpi_array_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s);
+
+#endif
