@@ -37,8 +37,7 @@ static int32_t mcpi_job_track(const mcpi_job *j)
   int32_t t = 0;
   for (size_t i = 0; i < j->ntrades; i++) {
     const mcpi_payoff_spec *p = &j->spec[i];
-    if ((p->product == MCP_PRODUCT_ASIAN && p->flags & MCPI_GEOMETRIC) ||
-        p->control == MCPI_CV_GEOMETRIC)
+    if (p->flags & MCPI_GEOMETRIC || p->control == MCPI_CV_GEOMETRIC)
       t |= MCPI_TRACK_LOG_SUM;
     if (p->product == MCP_PRODUCT_LOOKBACK ||
         (p->product == MCP_PRODUCT_BARRIER && p->monitor < 0))

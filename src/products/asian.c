@@ -6,20 +6,20 @@ static const char *const fields[] = {"average", "fixings", "strike_kind", NULL};
 static const mcpi_json_choice averages[] = {
     {"arithmetic", MCP_ARITHMETIC}, {"geometric", MCP_GEOMETRIC}, {NULL, 0}};
 
-static mcp_status read(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                       mcpi_trade_in *tr)
+mcp_status mcpi_read_average(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                             mcpi_trade_in *tr)
 {
   return mcpi_json_enum(d, path, t, "average", MCPI_REQUIRED, averages, &tr->average);
 }
 
-static mcp_status check(const mcp_trade *t, char *err)
+mcp_status mcpi_check_average(const mcp_trade *t, char *err)
 {
   if ((unsigned)t->average > MCP_GEOMETRIC)
     UNIT_FAIL(MCP_ERR_ARGUMENT, "trade '%s': average: expected arithmetic or geometric", t->id);
   return MCP_OK;
 }
 
-static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+void mcpi_average_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 {
   (void)j;
   if (t->average == MCP_GEOMETRIC)
@@ -28,4 +28,4 @@ static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 
 const mcpi_product_unit mcpi_asian_unit = {
     .name = "asian", .traits = MCPI_PT_SCHEDULE | MCPI_PT_FLOATING, .fields = fields,
-    .read = read, .check = check, .spec = spec};
+    .read = mcpi_read_average, .check = mcpi_check_average, .spec = mcpi_average_spec};

@@ -8,8 +8,8 @@ static const mcpi_json_choice digitals[] = {{"cash-or-nothing", MCP_CASH_OR_NOTH
                                             {"asset-or-nothing", MCP_ASSET_OR_NOTHING},
                                             {NULL, 0}};
 
-static mcp_status read(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                       mcpi_trade_in *tr)
+mcp_status mcpi_read_digital(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                             mcpi_trade_in *tr)
 {
   mcp_status st;
   if ((st = mcpi_json_enum(d, path, t, "digital", MCPI_OPTIONAL, digitals, &tr->digital)) ||
@@ -21,7 +21,7 @@ static mcp_status read(const mcpi_json_doc *d, const mcpi_json_path *path, json_
   return MCP_OK;
 }
 
-static mcp_status check(const mcp_trade *t, char *err)
+mcp_status mcpi_check_digital(const mcp_trade *t, char *err)
 {
   const char *why;
   if ((unsigned)t->digital > MCP_ASSET_OR_NOTHING)
@@ -32,7 +32,7 @@ static mcp_status check(const mcp_trade *t, char *err)
   return MCP_OK;
 }
 
-static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+void mcpi_digital_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 {
   (void)j;
   if (t->digital == MCP_ASSET_OR_NOTHING)
@@ -40,5 +40,5 @@ static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 }
 
 const mcpi_product_unit mcpi_digital_unit = {
-    .name = "digital", .traits = MCPI_PT_DISCONTINUOUS, .fields = fields, .read = read,
-    .check = check, .spec = spec};
+    .name = "digital", .traits = MCPI_PT_DISCONTINUOUS, .fields = fields,
+    .read = mcpi_read_digital, .check = mcpi_check_digital, .spec = mcpi_digital_spec};

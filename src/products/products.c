@@ -3,6 +3,11 @@
 #include <string.h>
 #include "src/products/units.h"
 
+extern const mcpi_product_unit mcpi_european_unit, mcpi_digital_unit, mcpi_asian_unit,
+    mcpi_barrier_unit, mcpi_lookback_unit, mcpi_basket_unit, mcpi_best_of_unit,
+    mcpi_worst_of_unit, mcpi_american_unit, mcpi_himalaya_unit, mcpi_cliquet_unit,
+    mcpi_moving_window_unit, mcpi_bermudan_unit, mcpi_autocallable_unit;
+
 static const mcpi_product_unit *const units[] = {
     [MCP_PRODUCT_EUROPEAN] = &mcpi_european_unit,
     [MCP_PRODUCT_DIGITAL] = &mcpi_digital_unit,

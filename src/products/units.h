@@ -1,5 +1,5 @@
-/* units.h: the product units (src/inputs/product.h), one a file of this
- * folder, and what several of them share. */
+/* units.h: what the product units (src/inputs/product.h, one a file of
+ * this folder, the table in products.c) share. */
 #ifndef MCP_UNITS_H
 #define MCP_UNITS_H
 
@@ -7,12 +7,18 @@
 #include "src/io/trade_in.h"
 #include "src/plan/plan.h"
 
-extern const mcpi_product_unit mcpi_european_unit, mcpi_digital_unit, mcpi_asian_unit,
-    mcpi_barrier_unit, mcpi_lookback_unit, mcpi_basket_unit, mcpi_best_of_unit,
-    mcpi_worst_of_unit, mcpi_american_unit, mcpi_himalaya_unit, mcpi_cliquet_unit,
-    mcpi_moving_window_unit, mcpi_bermudan_unit, mcpi_autocallable_unit;
-
 #define UNIT_FAIL(st, ...) return mcpi_fail(err, st, __VA_ARGS__)
+
+/* The Asian's average (asian.c) and the digital's pay-out (digital.c):
+ * reading, checks and spec. */
+mcp_status mcpi_read_average(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                             mcpi_trade_in *tr);
+mcp_status mcpi_check_average(const mcp_trade *t, char *err);
+void mcpi_average_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s);
+mcp_status mcpi_read_digital(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                             mcpi_trade_in *tr);
+mcp_status mcpi_check_digital(const mcp_trade *t, char *err);
+void mcpi_digital_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s);
 
 /* A barrier's kind, level and rebate (a barrier option's, a moving
  * window's), required when need. */
