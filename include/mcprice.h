@@ -332,9 +332,12 @@ typedef enum mcp_product {
                                average crosses the barrier at a fixing, if one is set */
   MCP_PRODUCT_BERMUDAN,     /* (S - K)+ or (K - S)+ when exercised, at one of the fixings
                                (the exercise dates, the last one the maturity); Monte Carlo */
-  MCP_PRODUCT_AUTOCALLABLE  /* a note on one underlying or the worst of its assets: below */
+  MCP_PRODUCT_AUTOCALLABLE, /* a note on one underlying or the worst of its assets: below */
+  MCP_PRODUCT_AVERAGE_DIGITAL /* cash, or the average A itself (asset-or-nothing), if the
+                               average of the fixings (arithmetic or geometric) ends in the
+                               money: A > K for a call, A < K for a put */
 } mcp_product;
-#define MCP_PRODUCT_COUNT (MCP_PRODUCT_AUTOCALLABLE + 1)
+#define MCP_PRODUCT_COUNT (MCP_PRODUCT_AVERAGE_DIGITAL + 1)
 
 /* How a trade is priced: Monte Carlo paths or a finite-difference grid (the
  * Black-Scholes PDE; European, American and continuously monitored barrier

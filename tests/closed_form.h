@@ -36,12 +36,11 @@ static inline double cf_black_scholes(mcp_option_type type, double spot, double 
                   vol * sqrt(maturity), exp(-rate * maturity));
 }
 
-/* Discrete geometric-average Asian option on fixings t[0..n) paid at maturity:
+/* The log of the geometric average G of fixings t[0..n):
  *   log G ~ N(mu, s^2), mu = log S0 + (r - q - vol^2/2) mean(t_i),
- *   s^2 = vol^2 / n^2 sum_{i,j} min(t_i, t_j),  F = E[G] = exp(mu + s^2/2). */
-static inline double cf_geometric_asian(mcp_option_type type, double spot, double strike,
-                                        double rate, double dividend, double vol, size_t n,
-                                        const double *t, double maturity)
+ *   s^2 = vol^2 / n^2 sum_{i,j} min(t_i, t_j). */
+static inline void cf_geometric_moments(double spot, double rate, double dividend, double vol,
+                                        size_t n, const double *t, double *mu, double *s)
 {
   double tsum = 0, cov = 0;
   for (size_t i = 0; i < n; i++) {
@@ -50,9 +49,34 @@ static inline double cf_geometric_asian(mcp_option_type type, double spot, doubl
       cov += fmin(t[i], t[j]);
   }
   double nn = (double)n;
-  double mu = log(spot) + (rate - dividend - 0.5 * vol * vol) * tsum / nn;
-  double s = vol * sqrt(cov) / nn;
+  *mu = log(spot) + (rate - dividend - 0.5 * vol * vol) * tsum / nn;
+  *s = vol * sqrt(cov) / nn;
+}
+
+/* Discrete geometric-average Asian option paid at maturity: Black's formula
+ * with F = E[G] = exp(mu + s^2/2). */
+static inline double cf_geometric_asian(mcp_option_type type, double spot, double strike,
+                                        double rate, double dividend, double vol, size_t n,
+                                        const double *t, double maturity)
+{
+  double mu, s;
+  cf_geometric_moments(spot, rate, dividend, vol, n, t, &mu, &s);
   return cf_black(type, exp(mu + 0.5 * s * s), strike, s, exp(-rate * maturity));
+}
+
+/* Digital on the geometric average, paid at maturity: cash when G ends in
+ * the money, df cash N(+-d2), or G itself (asset), df F N(+-d1), with
+ * d2 = (mu - log K) / s and d1 = d2 + s. */
+static inline double cf_geometric_digital(mcp_option_type type, int asset, double cash,
+                                          double spot, double strike, double rate,
+                                          double dividend, double vol, size_t n,
+                                          const double *t, double maturity)
+{
+  double mu, s, sign = type == MCP_CALL ? 1.0 : -1.0;
+  cf_geometric_moments(spot, rate, dividend, vol, n, t, &mu, &s);
+  double d2 = (mu - log(strike)) / s, df = exp(-rate * maturity);
+  return asset ? df * exp(mu + 0.5 * s * s) * cf_norm_cdf(sign * (d2 + s))
+               : df * cash * cf_norm_cdf(sign * d2);
 }
 
 /* Put-call parity: C - P = S0 e^{-qT} - K e^{-rT}. */

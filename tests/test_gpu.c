@@ -339,6 +339,26 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
           t.methods = k % 8 == 7 ? MCP_METHODS_DEFAULT : k % 8;
         add(p, &t);
       }
+  /* digitals on the average: arithmetic cash calls, geometric asset puts */
+  for (int u = 0; u < 5; u++)
+    for (int variant = 0; variant < 2; variant++, k++) {
+      mcp_trade t;
+      mcp_trade_init(&t);
+      snprintf(id, sizeof id, "%s-avgdig-%d", und[u], variant);
+      t.id = id;
+      t.underlying = und[u];
+      t.product = MCP_PRODUCT_AVERAGE_DIGITAL;
+      t.type = variant ? MCP_PUT : MCP_CALL;
+      t.average = variant ? MCP_GEOMETRIC : MCP_ARITHMETIC;
+      t.digital = (mcp_digital)variant;
+      t.strike = spot[u] * (1 + 0.05 * variant);
+      t.maturity = 1;
+      t.nfixings = 12;
+      t.fixings = fix + 14;
+      if (mixed)
+        t.methods = k % 8 == 7 ? MCP_METHODS_DEFAULT : k % 8;
+      add(p, &t);
+    }
   for (int prod = MCP_PRODUCT_BASKET; prod <= MCP_PRODUCT_WORST_OF; prod++)
     for (int variant = 0; variant < 2; variant++, k++) {
       mcp_trade t;

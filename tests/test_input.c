@@ -498,12 +498,12 @@ static const bad_case bad_cases[] = {
     {"bad_product.json", 0, MCP_ERR_INPUT,
      ":3:30: trades[0].product: expected one of european, digital, asian, barrier, lookback, "
      "basket, best-of, worst-of, american, himalaya, cliquet, moving-window, bermudan, "
-     "autocallable, got "
+     "autocallable, average-digital, got "
      "\"rainbow\""},
     {"bad_product_key.json", 0, MCP_ERR_INPUT,
      ":4:37: trades[0].fixings: unknown field; expected one of id, product, type, underlying, "
      "strike, maturity, quantity, digital, cash, methods, method (fixings is for products asian, "
-     "barrier, lookback, himalaya, cliquet, moving-window and autocallable)"},
+     "barrier, lookback, himalaya, cliquet, moving-window, autocallable and average-digital)"},
     {"bad_digital.json", 0, MCP_ERR_INPUT,
      ":3:52: trades[0].digital: expected one of cash-or-nothing, asset-or-nothing, "
      "got \"binary\""},
@@ -545,7 +545,7 @@ static const bad_case bad_cases[] = {
      ":3:56: trades[0].underlying: unknown field; expected one of id, product, type, strike, "
      "maturity, quantity, assets, weights, methods, method (underlying is for products "
      "european, digital, asian, barrier, lookback, american, cliquet, moving-window, "
-     "bermudan and autocallable)"},
+     "bermudan, autocallable and average-digital)"},
     {"bad_best_of_weights.json", 0, MCP_ERR_INPUT,
      ":4:7: trades[0].weights: unknown field; expected one of id, product, type, strike, "
      "maturity, quantity, assets, methods, method (weights is for products basket, american "
@@ -581,8 +581,12 @@ static const bad_case bad_cases[] = {
      ":3:81: trades[0].strike: unknown field; expected one of id, product, underlying, "
      "maturity, quantity, fixings, notional, best, local_floor, local_cap, global_floor, "
      "global_cap, methods, method (strike is for products european, digital, asian, barrier, "
-     "lookback, basket, best-of, worst-of, american, himalaya, moving-window, bermudan and "
-     "autocallable)"},
+     "lookback, basket, best-of, worst-of, american, himalaya, moving-window, bermudan, "
+     "autocallable and average-digital)"},
+    {"bad_average_digital.json", 0, MCP_ERR_INPUT,
+     ":4:22: trades[0].strike_kind: unknown field; expected one of id, product, type, "
+     "underlying, strike, maturity, quantity, average, fixings, digital, cash, methods, method "
+     "(strike_kind is for products asian and lookback)"},
     {"bad_autocall_initial.json", 0, MCP_ERR_INPUT,
      ":4:47: trades[0].initial_fixings: expected 2 spots, one for each asset, got 1"},
     {"bad_autocall_levels.json", 0, MCP_ERR_INPUT,
@@ -603,7 +607,7 @@ static const bad_case bad_cases[] = {
      "maturity, quantity, fixings, monitoring, assets, notional, initial_fixings, "
      "autocall_level, coupon, coupon_barrier, memory, knock_in, methods, method (type is for "
      "products european, digital, asian, barrier, lookback, basket, best-of, worst-of, "
-     "american, himalaya, moving-window and bermudan)"},
+     "american, himalaya, moving-window, bermudan and average-digital)"},
     {"bad_cliquet_cap.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: trade 'C1': local_cap: expected at least local_floor (0.05), got 0.01"},
     {"bad_window_missing.json", 0, MCP_ERR_INPUT,

@@ -281,6 +281,86 @@ static void test_asian(void **state)
   mcp_market_destroy(m);
 }
 
+/* A digital on the average (issue 32's product added by
+ * doc/adding-a-product.md): the geometric one against its closed form,
+ * cash and asset-or-nothing, call and put; call and put of one strike pay
+ * the cash on every path, so their prices add up to it discounted; on one
+ * fixing at maturity the arithmetic one is the plain digital, path by
+ * path, so the two prices agree to the bit. */
+static mcp_trade average_digital(const char *id, mcp_average avg, mcp_option_type type,
+                                 mcp_digital pay, double strike, size_t n, const double *fix)
+{
+  mcp_trade t = trade_on(id, "A", MCP_PRODUCT_AVERAGE_DIGITAL, type, strike, fix[n - 1]);
+  t.average = avg;
+  t.digital = pay;
+  t.cash = pay == MCP_CASH_OR_NOTHING ? 2.5 : 1;
+  t.nfixings = n;
+  t.fixings = fix;
+  return t;
+}
+
+static void test_average_digital(void **state)
+{
+  const bs_params a = {100, 0.05, 0.01, 0.3};
+  double monthly[12];
+  const double one[] = {1.0};
+  even_fixings(monthly, 12, 1.0);
+  mcp_market *m = new_market();
+  add_underlying(m, "A", a);
+  mcp_portfolio *p = new_portfolio(200000, 5);
+  const struct {
+    const char *id;
+    mcp_average avg;
+    mcp_option_type type;
+    mcp_digital pay;
+    double strike;
+  } cases[] = {{"g_cash_call", MCP_GEOMETRIC, MCP_CALL, MCP_CASH_OR_NOTHING, 100},
+               {"g_cash_put", MCP_GEOMETRIC, MCP_PUT, MCP_CASH_OR_NOTHING, 100},
+               {"g_asset_call", MCP_GEOMETRIC, MCP_CALL, MCP_ASSET_OR_NOTHING, 95},
+               {"g_asset_put", MCP_GEOMETRIC, MCP_PUT, MCP_ASSET_OR_NOTHING, 110},
+               {"a_cash_call", MCP_ARITHMETIC, MCP_CALL, MCP_CASH_OR_NOTHING, 100},
+               {"a_cash_put", MCP_ARITHMETIC, MCP_PUT, MCP_CASH_OR_NOTHING, 100}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    mcp_trade t = average_digital(cases[i].id, cases[i].avg, cases[i].type, cases[i].pay,
+                                  cases[i].strike, 12, monthly);
+    add_trade(p, &t);
+  }
+  mcp_trade t = average_digital("a_one", MCP_ARITHMETIC, MCP_CALL, MCP_CASH_OR_NOTHING, 105, 1,
+                                one);
+  add_trade(p, &t);
+  t = trade_on("digital", "A", MCP_PRODUCT_DIGITAL, MCP_CALL, 105, 1.0);
+  t.cash = 2.5;
+  add_trade(p, &t);
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (size_t i = 0; i < 4; i++)
+    assert_within(cases[i].id, estimate(r, cases[i].id),
+                  cf_geometric_digital(cases[i].type, cases[i].pay == MCP_ASSET_OR_NOTHING,
+                                       2.5, a.spot, cases[i].strike, a.rate, a.dividend, a.vol,
+                                       12, monthly, 1.0),
+                  NSE);
+  double df = exp(-a.rate);
+  double sum = estimate(r, "a_cash_call").price + estimate(r, "a_cash_put").price;
+  print_message("  call + put %.15f, cash discounted %.15f\n", sum, 2.5 * df);
+  assert_true(fabs(sum - 2.5 * df) < 1e-12);
+  mcp_estimate x = estimate(r, "a_one"), d = estimate(r, "digital");
+  assert_memory_equal(&x, &d, sizeof x);
+  mcp_results_destroy(r);
+  /* its own terms: the average, the pay-out; no floating strike */
+  t = average_digital("bad", (mcp_average)7, MCP_CALL, MCP_CASH_OR_NOTHING, 100, 12, monthly);
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "average"));
+  t = average_digital("bad", MCP_GEOMETRIC, MCP_CALL, MCP_CASH_OR_NOTHING, 100, 12, monthly);
+  t.cash = -1;
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "cash"));
+  t = average_digital("bad", MCP_GEOMETRIC, MCP_CALL, MCP_CASH_OR_NOTHING, 100, 12, monthly);
+  t.nfixings = 0;
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "fixings"));
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* ---- 5. tile sizes and thread counts ----------------------------------- */
 
 /* Two underlyings, Europeans and Asians with different schedules; few
@@ -861,6 +941,7 @@ int main(void)
       cmocka_unit_test(test_large_run),
       cmocka_unit_test(test_put_call_parity),
       cmocka_unit_test(test_asian),
+      cmocka_unit_test(test_average_digital),
       cmocka_unit_test(test_tile_determinism),
       cmocka_unit_test(test_tile_determinism_large),
       cmocka_unit_test(test_seed),

@@ -89,6 +89,12 @@ MCP_HD static inline double mcpi_vanilla(int type, double x, double strike)
   return v > 0 ? v : 0;
 }
 
+/* The average of the trade's fixings, arithmetic or geometric. */
+MCP_HD static inline double mcpi_average(const mcpi_payoff_spec *p, const mcpi_observed *o)
+{
+  return p->flags & MCPI_GEOMETRIC ? exp(o->log_sum * p->inv_nfix) : o->sum * p->inv_nfix;
+}
+
 /* Undiscounted payoff of a single-asset trade. */
 MCP_HD static inline double mcpi_payoff(const mcpi_payoff_spec *p, const mcpi_observed *o)
 {
@@ -99,9 +105,14 @@ MCP_HD static inline double mcpi_payoff(const mcpi_payoff_spec *p, const mcpi_ob
     return in ? (p->flags & MCPI_ASSET ? o->terminal : p->cash) : 0;
   }
   case MCP_PRODUCT_ASIAN: {
-    double a = p->flags & MCPI_GEOMETRIC ? exp(o->log_sum * p->inv_nfix) : o->sum * p->inv_nfix;
+    double a = mcpi_average(p, o);
     return p->flags & MCPI_FLOATING ? mcpi_vanilla(p->type, o->terminal, a)
                                     : mcpi_vanilla(p->type, a, p->strike);
+  }
+  case MCP_PRODUCT_AVERAGE_DIGITAL: {
+    double a = mcpi_average(p, o);
+    int in = call ? a > p->strike : a < p->strike;
+    return in ? (p->flags & MCPI_ASSET ? a : p->cash) : 0;
   }
   case MCP_PRODUCT_LOOKBACK:
     if (p->flags & MCPI_FLOATING)

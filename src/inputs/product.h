@@ -29,7 +29,9 @@ enum {
   MCPI_PT_OWN_STRIKE = 32,    /* the common reader reads no strike: the unit its own, if any */
   MCPI_PT_FLOATING = 64,      /* may have a floating strike */
   MCPI_PT_PDE = 128,          /* the finite-difference grid prices it too */
-  MCPI_PT_DISCONTINUOUS = 256, /* its payoff jumps: no pathwise Greek */
+  MCPI_PT_PATHWISE = 256,      /* greeks.h differentiates its payoff along the path (without
+                                 it: likelihood ratios, bumps or revaluations, as for a
+                                 payoff that jumps) */
   MCPI_PT_ONE_ASSET = 512,     /* its list of assets may hold one */
   MCPI_PT_DATED_TERMS = 1024   /* its unit's check reads the fixings: after the schedule's */
 };

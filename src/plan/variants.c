@@ -131,7 +131,7 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
     return 0;
   int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];
   int x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
-  int discontinuous = mcpi_product_is(tr->product, MCPI_PT_DISCONTINUOUS);
+  int discontinuous = !mcpi_product_is(tr->product, MCPI_PT_PATHWISE);
   int bs = !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
   double vlo = 0, vhi = 0;
   if (bs)

@@ -27,5 +27,6 @@ void mcpi_average_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 }
 
 const mcpi_product_unit mcpi_asian_unit = {
-    .name = "asian", .traits = MCPI_PT_SCHEDULE | MCPI_PT_FLOATING, .fields = fields,
+    .name = "asian", .traits = MCPI_PT_SCHEDULE | MCPI_PT_FLOATING | MCPI_PT_PATHWISE,
+    .fields = fields,
     .read = mcpi_read_average, .check = mcpi_check_average, .spec = mcpi_average_spec};

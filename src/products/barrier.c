@@ -82,5 +82,5 @@ static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 }
 
 const mcpi_product_unit mcpi_barrier_unit = {
-    .name = "barrier", .traits = MCPI_PT_WATCHED | MCPI_PT_PDE | MCPI_PT_DISCONTINUOUS,
+    .name = "barrier", .traits = MCPI_PT_WATCHED | MCPI_PT_PDE,
     .fields = fields, .read = read, .check = check, .spec = spec};

@@ -5,9 +5,10 @@
 static const char *const basket_fields[] = {"assets", "weights", NULL};
 static const char *const fields[] = {"assets", NULL};
 
-const mcpi_product_unit mcpi_basket_unit = {.name = "basket", .traits = MCPI_PT_ASSETS,
+#define TRAITS (MCPI_PT_ASSETS | MCPI_PT_PATHWISE)
+const mcpi_product_unit mcpi_basket_unit = {.name = "basket", .traits = TRAITS,
                                             .fields = basket_fields};
-const mcpi_product_unit mcpi_best_of_unit = {.name = "best-of", .traits = MCPI_PT_ASSETS,
+const mcpi_product_unit mcpi_best_of_unit = {.name = "best-of", .traits = TRAITS,
                                              .fields = fields};
-const mcpi_product_unit mcpi_worst_of_unit = {.name = "worst-of", .traits = MCPI_PT_ASSETS,
+const mcpi_product_unit mcpi_worst_of_unit = {.name = "worst-of", .traits = TRAITS,
                                               .fields = fields};

@@ -40,5 +40,5 @@ void mcpi_digital_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 }
 
 const mcpi_product_unit mcpi_digital_unit = {
-    .name = "digital", .traits = MCPI_PT_DISCONTINUOUS, .fields = fields,
+    .name = "digital", .fields = fields,
     .read = mcpi_read_digital, .check = mcpi_check_digital, .spec = mcpi_digital_spec};

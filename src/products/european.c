@@ -2,4 +2,5 @@
  * terms are all it has. */
 #include "src/products/units.h"
 
-const mcpi_product_unit mcpi_european_unit = {.name = "european", .traits = MCPI_PT_PDE};
+const mcpi_product_unit mcpi_european_unit = {.name = "european",
+                                              .traits = MCPI_PT_PDE | MCPI_PT_PATHWISE};

@@ -23,5 +23,6 @@ static mcp_status check(const mcp_trade *t, char *err)
 }
 
 const mcpi_product_unit mcpi_lookback_unit = {
-    .name = "lookback", .traits = MCPI_PT_WATCHED | MCPI_PT_FLOATING, .fields = fields,
+    .name = "lookback", .traits = MCPI_PT_WATCHED | MCPI_PT_FLOATING | MCPI_PT_PATHWISE,
+    .fields = fields,
     .read = read, .check = check};

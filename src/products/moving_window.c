@@ -51,5 +51,5 @@ static mcp_status check(const mcp_trade *t, char *err)
 }
 
 const mcpi_product_unit mcpi_moving_window_unit = {
-    .name = "moving-window", .traits = MCPI_PT_SCHEDULE | MCPI_PT_DATED_TERMS, .fields = fields, .read = read,
-    .check = check, .spec = mcpi_array_spec};
+    .name = "moving-window", .traits = MCPI_PT_SCHEDULE | MCPI_PT_DATED_TERMS, .fields = fields,
+    .read = read, .check = check, .spec = mcpi_array_spec};

@@ -6,7 +6,8 @@
 extern const mcpi_product_unit mcpi_european_unit, mcpi_digital_unit, mcpi_asian_unit,
     mcpi_barrier_unit, mcpi_lookback_unit, mcpi_basket_unit, mcpi_best_of_unit,
     mcpi_worst_of_unit, mcpi_american_unit, mcpi_himalaya_unit, mcpi_cliquet_unit,
-    mcpi_moving_window_unit, mcpi_bermudan_unit, mcpi_autocallable_unit;
+    mcpi_moving_window_unit, mcpi_bermudan_unit, mcpi_autocallable_unit,
+    mcpi_average_digital_unit;
 
 static const mcpi_product_unit *const units[] = {
     [MCP_PRODUCT_EUROPEAN] = &mcpi_european_unit,
@@ -23,6 +24,7 @@ static const mcpi_product_unit *const units[] = {
     [MCP_PRODUCT_MOVING_WINDOW] = &mcpi_moving_window_unit,
     [MCP_PRODUCT_BERMUDAN] = &mcpi_bermudan_unit,
     [MCP_PRODUCT_AUTOCALLABLE] = &mcpi_autocallable_unit,
+    [MCP_PRODUCT_AVERAGE_DIGITAL] = &mcpi_average_digital_unit,
 };
 _Static_assert(sizeof units / sizeof *units == MCP_PRODUCT_COUNT, "a unit for each product");
 
