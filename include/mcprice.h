@@ -422,12 +422,13 @@ typedef struct mcp_trade {
                                  2 .. MCP_MAX_ASSETS; Himalaya 1 .. */
   const char *const *assets;
   const double *weights;      /* basket only; NULL: equal weights 1/n */
-  size_t nfixings;            /* Asian, lookback, Himalaya (one an asset), cliquet (period
-                                 ends) and moving-window fixings, barrier monitoring dates,
+  size_t nfixings;            /* Asian, average-digital, lookback, Himalaya (one an asset),
+                                 cliquet (period ends) and moving-window fixings, barrier
+                                 monitoring dates,
                                  Bermudan exercise dates and autocallable observation dates
                                  (the last at maturity) */
   const double *fixings;      /* strictly increasing, in (0, maturity] */
-  mcp_average average;        /* Asian */
+  mcp_average average;        /* Asian, average digital */
   mcp_strike_kind strike_kind;/* Asian, lookback (a floating one has no strike) */
   mcp_digital digital;
   double cash;                /* cash-or-nothing amount */

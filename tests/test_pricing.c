@@ -354,6 +354,10 @@ static void test_average_digital(void **state)
   assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_ERR_INPUT);
   assert_non_null(strstr(mcp_portfolio_last_error(p), "cash"));
   t = average_digital("bad", MCP_GEOMETRIC, MCP_CALL, MCP_CASH_OR_NOTHING, 100, 12, monthly);
+  t.strike_kind = MCP_FLOATING_STRIKE; /* refused, not priced as fixed */
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "strike kind"));
+  t = average_digital("bad", MCP_GEOMETRIC, MCP_CALL, MCP_CASH_OR_NOTHING, 100, 12, monthly);
   t.nfixings = 0;
   assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_ERR_INPUT);
   assert_non_null(strstr(mcp_portfolio_last_error(p), "fixings"));

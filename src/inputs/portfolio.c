@@ -198,6 +198,9 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
   int floating = (u->traits & MCPI_PT_FLOATING) && t->strike_kind == MCP_FLOATING_STRIKE;
   if ((unsigned)t->strike_kind > MCP_FLOATING_STRIKE)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': strike kind: expected fixed or floating", id);
+  if (t->strike_kind == MCP_FLOATING_STRIKE && !floating) /* not silently fixed */
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': strike kind: expected fixed: only %s have a "
+               "floating strike", id, product_list(names, sizeof names, MCPI_PT_FLOATING, " and "));
   if (floating ? t->strike != 0 : (why = mcpi_check_strike(t->strike)) != NULL)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': strike: expected %s, got %g", id,
                floating ? "none (0) for a floating strike" : why, t->strike);
