@@ -122,28 +122,16 @@ static void *to_device(const void *host, size_t bytes)
 mcpi_job_view bench_device_view(const mcpi_job *j)
 {
   mcpi_job_view v = mcpi_job_host_view(j);
-  size_t m = j->nelem;
-  v.ca = to_device(j->ca, m * sizeof(double));
-  v.cb = to_device(j->cb, m * sizeof(double));
-  v.ca_f = to_device(j->ca_f, m * sizeof(float));
-  v.cb_f = to_device(j->cb_f, m * sizeof(float));
-  v.tag = to_device(j->tag, m * sizeof(uint32_t));
-  v.trades = to_device(j->spec, j->ntrades * sizeof(mcpi_payoff_spec));
-  v.chol = to_device(j->chol, sizeof j->chol);
-  v.chol_f = to_device(j->chol_f, sizeof j->chol_f);
+#define MCPI_VIEW_ARRAY(field, type, count, view)                                              \
+  v.view = v.view ? to_device(j->field, (count) * sizeof *j->field) : NULL;
+#include "models/products/job_arrays.def"
   return v;
 }
 
 void bench_device_view_free(mcpi_job_view *v)
 {
-  cudaFree((void *)v->ca);
-  cudaFree((void *)v->cb);
-  cudaFree((void *)v->ca_f);
-  cudaFree((void *)v->cb_f);
-  cudaFree((void *)v->tag);
-  cudaFree((void *)v->trades);
-  cudaFree((void *)v->chol);
-  cudaFree((void *)v->chol_f);
+#define MCPI_VIEW_ARRAY(field, type, count, view) cudaFree((void *)v->view);
+#include "models/products/job_arrays.def"
 }
 #endif
 

@@ -58,6 +58,7 @@
 /* The most normals a multi-asset step draws (two an asset under Heston), and
  * the row stride of the Cholesky factor of their correlations. */
 #define MCPI_MAX_FACTORS (2 * MCP_MAX_ASSETS)
+#define MCPI_CHOL_SIZE (MCPI_MAX_FACTORS * MCPI_MAX_FACTORS)
 
 /* The path state a job runs (path_body.h): one asset (0), several
  * Black-Scholes assets (1), several Heston assets (2). */
@@ -87,32 +88,21 @@ typedef struct mcpi_job_view {
   int32_t extrema;           /* the factor whose element samples the step's extremes
                               * (bridge lookbacks, path_body.h), 0: none */
   double lr_b;               /* the first element's b: the likelihood-ratio score's */
-  const double *sqrt_dt;     /* gstate: each element's step's sqrt(dt) */
   mcpi_heston heston[MCP_MAX_ASSETS];   /* Heston: an asset's parameters */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */
   double mon_log_barrier[MCPI_MAX_MONITORS];
   int32_t mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS]; /* last step watched */
-  const double *ca, *cb;     /* per-element coefficients, double */
-  const float *ca_f, *cb_f;  /* the same, rounded to float */
-  const uint32_t *tag;
+  /* the job's arrays that the path body reads (job_arrays.def), NULL when
+   * empty */
+#define MCPI_VIEW_ARRAY(field, type, count, view) const type *view;
+#include "models/products/job_arrays.def"
   int32_t lv_n;              /* local volatility: the slices' spots (local_vol.h) */
-  const double *lv_y, *lv_vol;  /* log-spots, and a slice a step */
-  const float *lv_y_f, *lv_vol_f;
-  const int32_t *lv_idx;     /* the log-spots' bucket table (local_vol.h): lv_nb buckets */
-  int32_t lv_nb;
+  int32_t lv_nb;             /* the log-spots' buckets */
   double lv_binv;            /* buckets a unit of log-spot */
-  const double *cash;        /* each step's cash dividend (MCPI_TAG_CASH), or NULL */
-  /* Longstaff-Schwartz (lsm.h): the fitted table, a row an exercise date, or
-   * NULL (no exercise: other jobs, and the fit's own paths); the basis's
-   * size; the schedule bit of the exercise dates in the tags */
-  const double *lsm;
+  /* Longstaff-Schwartz (lsm.h): the basis's size; the schedule bit of the
+   * exercise dates in the tags */
   int32_t lsm_nb;
   uint32_t lsm_mask;
-  const double *acall;       /* autocallables' dates, MCPI_AC_ROW values each (private.h) */
-  const double *chol;        /* multi-asset: Cholesky factor of the factors' correlations,
-                              * MCPI_MAX_FACTORS^2 row-major (correlation.c) */
-  const float *chol_f;
-  const mcpi_payoff_spec *trades;
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
   /* Every element has coefficients ua, ub and, but the last (utag_last), the

@@ -304,9 +304,10 @@ typedef struct blob {
 } blob;
 
 /* The device address of the next array, of bytes at src (NULL while sizing
- * and for an empty array). */
+ * and for an empty array; a NULL src is one). */
 static void *put(blob *b, const void *src, size_t bytes)
 {
+  bytes = src ? bytes : 0;
   void *at = b->host && bytes ? b->dev + b->at : NULL;
   if (at)
     memcpy(b->host + b->at, src, bytes);
@@ -320,43 +321,28 @@ static void *put(blob *b, const void *src, size_t bytes)
   ((void)sizeof((ptr) = (src)), (ptr) = put(b, src, (n) * sizeof *(src)))
 
 /* The arrays that each variant, the job (v = j) or a pass's copy v, has of
- * its own: coefficients, specs, volatility slices, tables of dates (for a
- * Longstaff-Schwartz pass its discount factors: the fit fills in the rest;
- * an autocallable's move with the rates and dates) and tags (the job's, but
- * the grid check's coarse pass's, grid_check.c). */
+ * its own (job_arrays.def), of the job's counts. */
 static void put_variant(blob *b, const mcpi_job *j, const mcpi_job *v, mcpi_job_view *w)
 {
-  size_t ne = j->nelem, nlv = j->nsteps * (size_t)j->lv_n;
-  PUT(b, w->ca, v->ca, ne);
-  PUT(b, w->cb, v->cb, ne);
-  PUT(b, w->ca_f, v->ca_f, ne);
-  PUT(b, w->cb_f, v->cb_f, ne);
-  PUT(b, w->tag, v->tag, ne);
-  PUT(b, w->trades, v->spec, j->ntrades);
-  PUT(b, w->lv_vol, v->lv_vol, nlv);
-  PUT(b, w->lv_vol_f, v->lv_vol_f, nlv);
-  PUT(b, w->lsm, v->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW);
-  PUT(b, w->acall, v->acall, j->nacall * MCPI_AC_ROW);
+#define MCPI_OWN_ARRAY(field, type, count, view) PUT(b, w->view, v->field, count);
+#include "models/products/job_arrays.def"
 }
 
 /* Every device array of a job: its variants', the rest of its view (which
- * its passes share), the estimators' terms (offsets off), and the QMC
- * directions dirs and bridge. */
+ * its passes share), and, written out here as the gpu_job reads them beside
+ * the view, the estimators' terms and their offsets off (made for the
+ * upload), and the QMC directions dirs (the run's) and bridge (the job's
+ * mcpi_bridge). */
 static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dirs)
 {
   const mcpi_job *j = g->j;
-  size_t ne = j->nelem, n = j->nsteps, ns = (size_t)j->lv_n;
+  size_t ne = j->nelem, n = j->nsteps;
   mcpi_job_view *w = &g->view;
   put_variant(b, j, j, w);
   for (size_t p = 0; p < j->npass; p++)
     put_variant(b, j, mcpi_pass_job(g->run, g->ji, p), &g->pass[p]);
-  PUT(b, w->sqrt_dt, j->sqrt_dt, ne);
-  PUT(b, w->chol, j->chol, j->chol ? MCPI_CHOL_SIZE : 0);
-  PUT(b, w->chol_f, j->chol_f, j->chol ? MCPI_CHOL_SIZE : 0);
-  PUT(b, w->lv_y, j->lv_y, ns);
-  PUT(b, w->lv_y_f, j->lv_y_f, ns);
-  PUT(b, w->lv_idx, j->lv_idx, ns ? (size_t)j->lv_nb : 0);
-  PUT(b, w->cash, j->cash, j->cash ? n : 0);
+#define MCPI_SHARED_ARRAY(field, type, count, view) PUT(b, w->view, j->field, count);
+#include "models/products/job_arrays.def"
   PUT(b, g->term, j->term, j->nterm);
   PUT(b, g->off, off, j->nest - j->nin + 1);
   if (j->qmc) {
@@ -418,16 +404,11 @@ static cudaError_t upload_job(gpu_job *g)
     return e;
   for (size_t p = 0; p < j->npass; p++) {
     mcpi_job_view *w = &g->pass[p];
-    w->lv_y = g->view.lv_y; /* the surface's spots: no shift moves them */
-    w->lv_y_f = g->view.lv_y_f;
-    w->lv_idx = g->view.lv_idx;
-    w->cash = g->view.cash; /* no shift moves the amounts, and the steps are the job's */
+#define MCPI_SHARED_ARRAY(field, type, count, member) w->member = g->view.member;
+#include "models/products/job_arrays.def"
     w->uniform = w->uniform && g->view.uniform; /* (the grid check's pass never is) */
     w->utag = g->view.utag;
     w->utag_last = g->view.utag_last;
-    w->sqrt_dt = g->view.sqrt_dt;
-    w->chol = g->view.chol;
-    w->chol_f = g->view.chol_f;
     w->seed = g->view.seed; /* a pass revalues the job's own normals */
   }
   return cudaSuccess;

@@ -55,38 +55,18 @@ static void *dup(const void *p, size_t bytes)
  * of memory. */
 static int coarse_job(const mcpi_job *j, mcpi_job *c)
 {
-  size_t F = (size_t)j->nfactors, n = j->nsteps, ne = j->nelem;
-  size_t nlv = n * (size_t)j->lv_n;
+  size_t F = (size_t)j->nfactors, n = j->nsteps;
+  int ok = 1;
   *c = *j;
-  c->est = NULL;
-  c->term = NULL;
-  c->pass = NULL;
   c->nest = c->nin = c->nterm = c->npass = 0;
   c->gstate = 0;
   memset(&c->bridge, 0, sizeof c->bridge); /* the passes read the job's normals */
-  c->times = dup(j->times, n * sizeof *j->times);
-  c->ca = dup(j->ca, ne * sizeof *j->ca);
-  c->cb = dup(j->cb, ne * sizeof *j->cb);
-  c->sqrt_dt = dup(j->sqrt_dt, ne * sizeof *j->sqrt_dt);
-  c->ca_f = dup(j->ca_f, ne * sizeof *j->ca_f);
-  c->cb_f = dup(j->cb_f, ne * sizeof *j->cb_f);
-  c->tag = dup(j->tag, ne * sizeof *j->tag);
-  c->lv_y = dup(j->lv_y, (size_t)j->lv_n * sizeof *j->lv_y);
-  c->lv_y_f = dup(j->lv_y_f, (size_t)j->lv_n * sizeof *j->lv_y_f);
-  c->lv_vol = dup(j->lv_vol, nlv * sizeof *j->lv_vol);
-  c->lv_vol_f = dup(j->lv_vol_f, nlv * sizeof *j->lv_vol_f);
-  c->lv_idx = dup(j->lv_idx, (size_t)j->lv_nb * sizeof *j->lv_idx);
-  c->cash = dup(j->cash, n * sizeof *j->cash);
-  c->lsm_table = dup(j->lsm_table, (size_t)j->lsm_dates * MCPI_LSM_ROW * sizeof *j->lsm_table);
-  c->acall = dup(j->acall, j->nacall * MCPI_AC_ROW * sizeof *j->acall);
-  c->chol = dup(j->chol, MCPI_CHOL_SIZE * sizeof *j->chol);
-  c->chol_f = dup(j->chol_f, MCPI_CHOL_SIZE * sizeof *j->chol_f);
-  c->trade = dup(j->trade, j->nreal * sizeof *j->trade);
-  c->spec = dup(j->spec, j->ntrades * sizeof *j->spec);
-  if (!c->times || !c->ca || !c->cb || !c->sqrt_dt || !c->ca_f || !c->cb_f || !c->tag ||
-      (j->lv_y && (!c->lv_y || !c->lv_y_f || !c->lv_vol || !c->lv_vol_f || !c->lv_idx)) ||
-      (j->cash && !c->cash) || (j->lsm_table && !c->lsm_table) || (j->acall && !c->acall) ||
-      (j->chol && (!c->chol || !c->chol_f)) || !c->trade || !c->spec)
+#define MCPI_JOB_ARRAY(field, type, count)                                                     \
+  c->field = dup(j->field, (count) * sizeof *j->field);                                        \
+  ok = ok && (c->field || !j->field);
+#define MCPI_GREEKS_ARRAY(field, type, count) c->field = NULL;
+#include "models/products/job_arrays.def"
+  if (!ok)
     return -1;
   size_t merged = 0, row = 0;
   for (size_t s = 0; s + 1 < n; s++) {

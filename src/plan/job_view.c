@@ -61,29 +61,16 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .gstate = j->gstate,
                      .extrema = j->extrema,
                      .lr_b = j->nelem ? j->cb[0] : 0,
-                     .sqrt_dt = j->sqrt_dt,
-                     .ca = j->ca,
-                     .cb = j->cb,
-                     .ca_f = j->ca_f,
-                     .cb_f = j->cb_f,
-                     .tag = j->tag,
                      .lv_n = j->lv_n,
-                     .lv_y = j->lv_y,
-                     .lv_vol = j->lv_vol,
-                     .lv_y_f = j->lv_y_f,
-                     .lv_vol_f = j->lv_vol_f,
-                     .lv_idx = j->lv_idx,
                      .lv_nb = j->lv_nb,
                      .lv_binv = j->lv_binv,
-                     .cash = j->cash,
-                     .lsm = j->lsm_dates ? j->lsm_table : NULL,
                      .lsm_nb = j->lsm_nb,
                      .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
-                     .acall = j->acall,
-                     .chol = j->chol,
-                     .chol_f = j->chol_f,
-                     .trades = j->spec,
                      .seed = j->stream};
+  /* an empty array reads as NULL, as on the device (backend_cuda.c): a job
+   * without exercise dates has no table */
+#define MCPI_VIEW_ARRAY(field, type, count, view) v.view = (count) > 0 ? j->field : NULL;
+#include "models/products/job_arrays.def"
   for (size_t a = 0; a < j->nassets; a++) {
     const mcpi_underlying *u = j->u[a];
     v.log_spots[a] = log(u->spot);

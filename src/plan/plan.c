@@ -336,28 +336,8 @@ void mcpi_plan_free(mcpi_plan *plan)
 {
   for (size_t i = 0; i < plan->njobs; i++) {
     mcpi_job *j = &plan->jobs[i];
-    free(j->times);
-    free(j->ca);
-    free(j->cb);
-    free(j->ca_f);
-    free(j->cb_f);
-    free(j->tag);
-    free(j->sqrt_dt);
-    free(j->lv_y);
-    free(j->lv_vol);
-    free(j->lv_y_f);
-    free(j->lv_vol_f);
-    free(j->lv_idx);
-    free(j->cash);
-    free(j->lsm_table);
-    free(j->acall);
-    free(j->chol);
-    free(j->chol_f);
-    free(j->trade);
-    free(j->spec);
-    free(j->est);
-    free(j->term);
-    free(j->pass);
+#define MCPI_JOB_ARRAY(field, type, count) free(j->field);
+#include "models/products/job_arrays.def"
     mcpi_bridge_free(&j->bridge);
   }
   free(plan->jobs);

@@ -28,8 +28,6 @@ typedef struct mcpi_est {
   size_t term0, nterm;
 } mcpi_est;
 
-#define MCPI_CHOL_SIZE (MCPI_MAX_FACTORS * MCPI_MAX_FACTORS)
-
 /* Values (regression paths x exercise dates x values a date) the
  * Longstaff-Schwartz fit may keep: 1 GiB in double. */
 #define MCPI_LSM_MAX_STATES (1 << 27)
@@ -47,31 +45,21 @@ typedef struct mcpi_job {
   int antithetic, qmc;
   uint64_t stream;    /* cuRAND seed of the job's normals */
   size_t nsteps, nelem;
-  double *times;
-  double *ca, *cb;    /* per-element coefficients (path.h) */
-  double *sqrt_dt;    /* per element: its step's sqrt(dt) (models/products/greeks.h) */
-  float *ca_f, *cb_f;
-  uint32_t *tag;
-  /* local volatility: the surface's log-spots, and its slice at each step's
-   * start (nsteps x lv_n), in double and float (local_vol.h) */
+  /* its arrays (models/products/job_arrays.def) */
+#define MCPI_JOB_ARRAY(field, type, count) type *field;
+#include "models/products/job_arrays.def"
+  /* local volatility: the surface's spots (lv_n) and their buckets (lv_nb,
+   * a unit of log-spot lv_binv: local_vol.h) */
   int lv_n, lv_nb;
-  double *lv_y, *lv_vol;
-  float *lv_y_f, *lv_vol_f;
-  int32_t *lv_idx; /* the log-spots' bucket table, lv_nb buckets */
   double lv_binv;
-  double *cash; /* a step's cash dividend, dropped at its end, or NULL for none */
   /* Longstaff-Schwartz (lsm.h): the job's one trade, first, exercises at the
    * steps of schedule lsm_sched, lsm_dates of them (0: no such trade); the
-   * basis's size; the fit's stream and paths; the table, a row a date, its
-   * discount factors and the last date's rule set here, the rest by the fit
-   * (run_job.c) */
+   * basis's size; the fit's stream and paths.  The table's discount factors
+   * and the last date's rule are set here, the rest by the fit (run_job.c) */
   int lsm_dates, lsm_nb, lsm_sched;
   uint64_t lsm_stream, lsm_paths;
-  double *lsm_table;
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
   unsigned steps_per_year; /* the uniform steps its grid has (0: none; time_grid.c) */
-  double *chol; /* multi-asset: MCPI_CHOL_SIZE values (path.h), else NULL */
-  float *chol_f;
   int nmon;
   double mon_log_barrier[MCPI_MAX_MONITORS], mon_maturity[MCPI_MAX_MONITORS];
   int mon_up[MCPI_MAX_MONITORS], mon_end[MCPI_MAX_MONITORS];
@@ -85,12 +73,8 @@ typedef struct mcpi_job {
    * is fwd[k] for the k-th of them (controls.c, mcpi_add_forwards; none for
    * an asset whose spot a cash dividend may floor) */
   size_t ntrades, nreal, nred, nheld;
-  /* the autocallables' dates, MCPI_AC_ROW values each (private.h) */
-  double *acall;
-  size_t nacall;
-  size_t *trade;
+  size_t nacall; /* the autocallables' dates, MCPI_AC_ROW values each (private.h) */
   double fwd[MCP_MAX_ASSETS];
-  mcpi_payoff_spec *spec;
   int controls;       /* some trade uses a control variate */
   int arr_len;        /* elements of the per-path array (private.h), 0: none */
   mcpi_bridge bridge; /* QMC */
@@ -100,9 +84,6 @@ typedef struct mcpi_job {
    * ntrades + 1 + nest + p (ntrades + 1) */
   size_t nest, nin, nterm, npass;
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
-  mcpi_est *est;
-  mcpi_term *term;
-  size_t *pass;            /* the run's variant of each pass */
 } mcpi_job;
 
 /* Standard errors by which a simulated underlying's discounted spot may miss
