@@ -17,6 +17,7 @@
 #include <cuda_pipeline.h>
 #include "kernels/catalogue.h"
 #include "kernels/launch.h"
+#include "models/products/path.h"
 #include "models/prefetch.h"
 #include "models/rng.h"
 
