@@ -3,10 +3,15 @@
 #define MCP_LAUNCH_H
 
 #include <cuda_runtime_api.h>
-#include "models/products/path.h"
-#include "models/products/pde_grid.h"
 #include "models/prefetch.h"
-#include "models/qmc.h"
+
+/* The views the launches take, by name alone: a kernel includes the header
+ * of those it reads (path.h, greeks.h, qmc.h, pde_grid.h), so that an edit
+ * of one rebuilds only the kernels that read it. */
+typedef struct mcpi_job_view mcpi_job_view;
+typedef struct mcpi_term mcpi_term;
+typedef struct mcpi_bridge_view mcpi_bridge_view;
+typedef struct mcpi_pde_view mcpi_pde_view;
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,10 +4,9 @@
 // chunks summed in a fixed order and solved by one thread, each date's rule
 // left in the device's table for the next date and for the paths; every date
 // in one cooperative launch where the chunks' blocks fit the device at once,
-// else a launch a date.  Then the priced
-// paths: the bodies with exercise (path.h, _x and _fx) over a tile of stored
-// normals, in kernels of their own, so that no other kernel carries the
-// exercise's code.
+// else a launch a date.  Then the priced paths: the bodies with exercise
+// (path_families.def, _x and _fx) over a tile of stored normals, in kernels
+// of their own, so that no other kernel carries the exercise's code.
 #include <cooperative_groups.h>
 #include "models/products/lsm_fit.h"
 #include "kernels/path_kernel.cuh"
@@ -138,25 +137,6 @@ __global__ void mcpi_lsm_dates_kernel(mcpi_job_view j, double *table, const doub
   }
 }
 
-// The bodies with exercise as the path kernels' overloads (path_kernel.cuh);
-// these kernels read no log-spots (no per-path arrays), so the overloads'
-// body_log_spots and body_survival go unused, which is no fault.
-#pragma nv_diag_suppress 177
-// (the double single-asset step a call, as in the path kernels: inlined, nvcc
-// 13.0 miscompiles it, path_kernel.cuh; tests/test_gpu showed it here too)
-MCPI_BODY_OVERLOADS(mcpi_path_state_x, double, mcpi_path_init_x, mcpi_path_step_x,
-                    mcpi_path_finish_x, mcpi_path_log_spots_x, mcpi_path_survival_x,
-                    MCPI_DOUBLE_STEP_INLINE)
-MCPI_BODY_OVERLOADS(mcpi_path_state_fx, float, mcpi_path_init_fx, mcpi_path_step_fx,
-                    mcpi_path_finish_fx, mcpi_path_log_spots_fx, mcpi_path_survival_fx,
-                    __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_multi_state_x, double, mcpi_multi_init_x, mcpi_multi_step_x,
-                    mcpi_multi_finish_x, mcpi_multi_log_spots_x, mcpi_multi_survival_x,
-                    __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_multi_state_fx, float, mcpi_multi_init_fx, mcpi_multi_step_fx,
-                    mcpi_multi_finish_fx, mcpi_multi_log_spots_fx, mcpi_multi_survival_fx,
-                    __forceinline__)
-
 // A kernel a state S (one asset or several, double or float: each keeps only
 // its own registers), one thread a path over its stored normals.
 template <typename S, typename R>
@@ -175,22 +155,29 @@ __global__ void mcpi_lsm_price_kernel(mcpi_job_view j, const R *__restrict__ z, 
     }
 }
 
+// The kernel of the job's asset count in precision R (lsm_state_of).
+template <typename R>
+static void lsm_price(const mcpi_job_view &job, const R *z, size_t ld, size_t n, double *pay,
+                      unsigned grid, cudaStream_t stream)
+{
+  if (job.nassets > 1)
+    mcpi_lsm_price_kernel<typename lsm_state_of<R, MCPI_STATE_MULTI>::type>
+        <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
+  else
+    mcpi_lsm_price_kernel<typename lsm_state_of<R, MCPI_STATE_ONE>::type>
+        <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
+}
+
 extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld,
                                              size_t n, double *pay, mcp_precision precision,
                                              cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  const float *zf = (const float *)z;
-  const double *zd = (const double *)z;
-  if (precision == MCP_FLOAT && job.nassets > 1)
-    mcpi_lsm_price_kernel<mcpi_multi_state_fx><<<grid, 128, 0, stream>>>(job, zf, ld, n, pay);
-  else if (precision == MCP_FLOAT)
-    mcpi_lsm_price_kernel<mcpi_path_state_fx><<<grid, 128, 0, stream>>>(job, zf, ld, n, pay);
-  else if (job.nassets > 1)
-    mcpi_lsm_price_kernel<mcpi_multi_state_x><<<grid, 128, 0, stream>>>(job, zd, ld, n, pay);
+  if (precision == MCP_FLOAT)
+    lsm_price(job, (const float *)z, ld, n, pay, grid, stream);
   else
-    mcpi_lsm_price_kernel<mcpi_path_state_x><<<grid, 128, 0, stream>>>(job, zd, ld, n, pay);
+    lsm_price(job, (const double *)z, ld, n, pay, grid, stream);
   return cudaGetLastError();
 }
 

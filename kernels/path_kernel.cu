@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include "kernels/catalogue.h"
 #include "kernels/launch.h"
+#include "models/products/path.h"
 #include "models/prefetch.h"
 
 typedef const void *(*kernel_unit)(size_t i);

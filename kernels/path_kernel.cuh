@@ -17,6 +17,7 @@
 #include <cuda_pipeline.h>
 #include "kernels/catalogue.h"
 #include "kernels/launch.h"
+#include "models/products/path.h"
 #include "models/prefetch.h"
 #include "models/rng.h"
 
@@ -49,50 +50,24 @@
 // these loops: a fixing read the log-spot of the path's start instead of the
 // current one (dbg: GPU 0 against CPU 23.79 on a 5-step path; right with
 // -Xcicc -O1, or with the step not inlined).  The step of the general state
-// stays a call; NVCCFLAGS=-DMCPI_INLINE_DOUBLE_STEP inlines it, to test a
-// compiler again with tests/test_gpu (GPU = CPU on every model and product).
+// stays a call (its families' rows in path_families.def say so);
+// NVCCFLAGS=-DMCPI_INLINE_DOUBLE_STEP inlines it, to test a compiler again
+// with tests/test_gpu (GPU = CPU on every model and product).
 #ifdef MCPI_INLINE_DOUBLE_STEP
 #define MCPI_DOUBLE_STEP_INLINE __forceinline__
 #else
 #define MCPI_DOUBLE_STEP_INLINE __noinline__
 #endif
-MCPI_BODY_OVERLOADS(mcpi_path_state, double, mcpi_path_init, mcpi_path_step, mcpi_path_finish,
-                    mcpi_path_log_spots, mcpi_path_survival, MCPI_DOUBLE_STEP_INLINE)
-MCPI_BODY_OVERLOADS(mcpi_path_state_g, double, mcpi_path_init_g, mcpi_path_step_g,
-                    mcpi_path_finish_g, mcpi_path_log_spots_g,
-                    mcpi_path_survival_g, MCPI_DOUBLE_STEP_INLINE)
-MCPI_BODY_OVERLOADS(mcpi_path_state_f, float, mcpi_path_init_f, mcpi_path_step_f,
-                    mcpi_path_finish_f, mcpi_path_log_spots_f,
-                    mcpi_path_survival_f, __forceinline__)
-// The job-shaped states (path.h): with a few schedules and one monitor the
-// state fits registers, and the double step is inlined: the miscompile above
-// does not show there (tests/test_gpu.c, fused = stored = CPU on every family).
-MCPI_BODY_OVERLOADS(mcpi_path_state_s, double, mcpi_path_init_s, mcpi_path_step_s,
-                    mcpi_path_finish_s, mcpi_path_log_spots_s,
-                    mcpi_path_survival_s, __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_path_state_fs, float, mcpi_path_init_fs, mcpi_path_step_fs,
-                    mcpi_path_finish_fs, mcpi_path_log_spots_fs,
-                    mcpi_path_survival_fs, __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_path_state_gs, double, mcpi_path_init_gs, mcpi_path_step_gs,
-                    mcpi_path_finish_gs, mcpi_path_log_spots_gs,
-                    mcpi_path_survival_gs, __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_path_state_p, double, mcpi_path_init_p, mcpi_path_step_p,
-                    mcpi_path_finish_p, mcpi_path_log_spots_p,
-                    mcpi_path_survival_p, __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_path_state_fp, float, mcpi_path_init_fp, mcpi_path_step_fp,
-                    mcpi_path_finish_fp, mcpi_path_log_spots_fp,
-                    mcpi_path_survival_fp, __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
-                    mcpi_multi_finish, mcpi_multi_log_spots, mcpi_multi_survival, __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_mheston_state, double, mcpi_mheston_init, mcpi_mheston_step,
-                    mcpi_mheston_finish, mcpi_mheston_log_spots, mcpi_mheston_survival,
-                    __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_mheston_state_f, float, mcpi_mheston_init_f, mcpi_mheston_step_f,
-                    mcpi_mheston_finish_f, mcpi_mheston_log_spots_f, mcpi_mheston_survival_f,
-                    __forceinline__)
-MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_step_f,
-                    mcpi_multi_finish_f, mcpi_multi_log_spots_f,
-                    mcpi_multi_survival_f, __forceinline__)
+// The state a kernel of precision R and catalogue state M (catalogue.h:
+// one asset, several, job-shaped, plain, several Heston assets) steps: the
+// path kernels' (state_of), those of on-path vega and rho (greek_state_of)
+// and Longstaff-Schwartz exercise's (lsm_state_of, lsm_kernel.cu).
+// path_families.cuh specialises them, and defines the overloads, for each
+// family of models/products/path_families.def.
+template <typename R, int M> struct state_of;
+template <typename R, int M> struct greek_state_of;
+template <typename R, int M> struct lsm_state_of;
+#include "kernels/path_families.cuh"
 
 // A path with a per-path array (private.h): the model's state, which stays a
 // variable of its own (the double single-asset step, a call, takes its
@@ -132,22 +107,6 @@ static __device__ __forceinline__ void body_finish(const with_array<St, A> *x,
   body_survival(x->s, sv);
   mcpi_private_finish(&x->a, j, sv, pay, ld, pass);
 }
-
-// The state of a path: single asset (M = 0), several (M = 1), or single
-// asset shaped to a job of few schedules and monitors (M = 2) or of few
-// schedules, no monitor and sums alone (M = 3), or several Heston assets
-// (M = 4).
-template <typename R, int M> struct state_of;
-template <> struct state_of<double, 0> { typedef mcpi_path_state type; };
-template <> struct state_of<float, 0> { typedef mcpi_path_state_f type; };
-template <> struct state_of<double, 1> { typedef mcpi_multi_state type; };
-template <> struct state_of<float, 1> { typedef mcpi_multi_state_f type; };
-template <> struct state_of<double, 2> { typedef mcpi_path_state_s type; };
-template <> struct state_of<float, 2> { typedef mcpi_path_state_fs type; };
-template <> struct state_of<double, 3> { typedef mcpi_path_state_p type; };
-template <> struct state_of<float, 3> { typedef mcpi_path_state_fp type; };
-template <> struct state_of<double, 4> { typedef mcpi_mheston_state type; };
-template <> struct state_of<float, 4> { typedef mcpi_mheston_state_f type; };
 
 // The state of a path by placement of its array: P = 0 (none; the job has no
 // array), or an mcp_placement: registers (capacity L), local memory (a frame
@@ -190,12 +149,7 @@ template <typename R, int M> struct path_state<R, M, 0, 0> {
 };
 
 // A job whose vega or rho is estimated on the path (P = MCPI_PATH_GREEKS):
-// the double single-asset state that carries their derivatives (greeks.h);
-// the job-shaped one (M = 2) shaped likewise; the other shapes never get such
-// jobs and keep their state.
-template <typename R, int M> struct greek_state_of { typedef typename state_of<R, M>::type type; };
-template <> struct greek_state_of<double, 0> { typedef mcpi_path_state_g type; };
-template <> struct greek_state_of<double, 2> { typedef mcpi_path_state_gs type; };
+// the state that carries their derivatives (greeks.h).
 template <typename R, int M> struct path_state<R, M, MCPI_PATH_GREEKS, 0> {
   typedef typename greek_state_of<R, M>::type base;
   typedef no_array type;

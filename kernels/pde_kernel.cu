@@ -12,6 +12,7 @@
  * fits, else in global memory.  The arithmetic of a grid is the CPU's,
  * step for step, and every form's bits are the same. */
 #include "kernels/launch.h"
+#include "models/products/pde_grid.h"
 #include "kernels/stencil.cuh"
 
 #define PDE_BLOCK 128

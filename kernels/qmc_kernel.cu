@@ -2,6 +2,7 @@
 // points through the normal quantile, then the Brownian bridge of each path.
 #include <curand_kernel.h>
 #include "kernels/launch.h"
+#include "models/qmc.h"
 
 // One thread a (dimension, point): cuRAND skips to the point by its Gray code.
 __global__ void mcpi_sobol_kernel(const uint64_t *__restrict__ dirs,

@@ -1,5 +1,6 @@
 // reduce_kernel.cu: fixed-order chunk sums, the GPU twin of mcpi_chunk_sums.
 #include "kernels/launch.h"
+#include "models/products/greeks.h"
 #include "mcprice.h"
 
 #define HALF (MCP_CHUNK_PATHS / 2)

@@ -1,6 +1,6 @@
 /* path.h: one Monte Carlo sample of a job, the body shared by the CPU loop and
- * the CUDA path kernels, in double and in float (path_body.h, included once
- * per precision).
+ * the CUDA path kernels (path_body.h, included once per family of
+ * path_families.def: precision, state sizes, what it carries).
  *
  * A job's normals form a stream of elements e = s F + f: step s, factor f of
  * the F its model draws a step (Black-Scholes 1, Heston 2, Merton 3, the
@@ -142,109 +142,17 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_NCDF_F(x) (0.5f * erfcf(-(x) * 0.70710678118654752440f))
 #endif
 
-/* The general single-asset state: every schedule and monitor, any model; in
- * double, again in double with the state of the pathwise and
- * likelihood-ratio vega and rho (_g), and in float (_f). */
-#define MCPI_NSCHED MCPI_MAX_SCHEDULES
-#define MCPI_NMON MCPI_MAX_MONITORS
-#define MCPI_MODEL_OF(j) ((j)->model)
-#define MCPI_TRACK_OF(j) ((j)->track)
-#define MCPI_EXTREMA_OF(j) ((j)->extrema)
-#define MCPI_CASH_OF(j) ((j)->cash != NULL)
-#define MCPI_P(name) name
-#include "models/products/path_body.h"
-#undef MCPI_P
-#define MCPI_P(name) name##_g
-#define MCPI_GREEK_STATE
-#include "models/products/path_body.h"
-#undef MCPI_GREEK_STATE
-#undef MCPI_P
-#define MCPI_P(name) name##_f
-#define MCPI_FLOAT_BODY
-#include "models/products/path_body.h"
-#undef MCPI_FLOAT_BODY
-#undef MCPI_P
-/* The general states again with Longstaff-Schwartz exercise (lsm.h), in
- * double (_x) and float (_fx): the bodies of those jobs alone, so that no
- * other kernel carries the exercise's code, and shaped to them: such a job
- * is one trade and its forwards, so the exercise dates and the maturity
- * (MCPI_LSM_SCHEDULES) and no barrier monitor. */
+/* The states' sizes where a family fixes them (path_families.def): the
+ * Longstaff-Schwartz bodies', the job-shaped and the plain shape's; and the
+ * shape a job fits (mcpi_job_small). */
 #define MCPI_LSM_SCHEDULES 2
-#undef MCPI_NSCHED
-#undef MCPI_NMON
-#define MCPI_NSCHED MCPI_LSM_SCHEDULES
-#define MCPI_NMON 0
-#define MCPI_LSM_BODY
-#define MCPI_P(name) name##_x
-#include "models/products/path_body.h"
-#undef MCPI_P
-#define MCPI_P(name) name##_fx
-#define MCPI_FLOAT_BODY
-#include "models/products/path_body.h"
-#undef MCPI_FLOAT_BODY
-#undef MCPI_P
-#undef MCPI_LSM_BODY
-#undef MCPI_NSCHED
-#undef MCPI_NMON
-#undef MCPI_MODEL_OF
-#undef MCPI_EXTREMA_OF
-#undef MCPI_CASH_OF
-
-/* The job-shaped single-asset states: Black-Scholes jobs whose trades use at
- * most MCPI_SMALL_SCHEDULES schedules and MCPI_SMALL_MONITORS monitors (a
- * plain book's: the trades' dates and maturity, one bridge barrier) step the
- * same lines with arrays that small and no other model's branches, so the GPU
- * kernel keeps the state in registers; in double (_s) and float (_fs), and
- * in double with the on-path vega and rho (_gs). */
 #define MCPI_SMALL_SCHEDULES 2
 #define MCPI_SMALL_MONITORS 1
-#define MCPI_MODEL_OF(j) MCPI_MODEL_BLACK_SCHOLES
-#define MCPI_EXTREMA_OF(j) 0 /* jobs that sample extremes have the general state */
-#define MCPI_CASH_OF(j) 0    /* and jobs with cash dividends */
-#define MCPI_NSCHED MCPI_SMALL_SCHEDULES
-#define MCPI_NMON MCPI_SMALL_MONITORS
-#define MCPI_SINGLE_ONLY
-#define MCPI_P(name) name##_s
-#include "models/products/path_body.h"
-#undef MCPI_P
-#define MCPI_P(name) name##_fs
-#define MCPI_FLOAT_BODY
-#include "models/products/path_body.h"
-#undef MCPI_FLOAT_BODY
-#undef MCPI_P
-#define MCPI_P(name) name##_gs
-#define MCPI_GREEK_STATE
-#include "models/products/path_body.h"
-#undef MCPI_GREEK_STATE
-#undef MCPI_P
-#undef MCPI_NSCHED
-#undef MCPI_NMON
-/* The plain shape: no monitor and sums alone at the fixings, of at most two
- * schedules (an arithmetic Asian's fixings and maturity, Europeans of two
- * maturities, on one underlying): no barrier test, log-sum or extreme a
- * step; in double (_p) and float (_fp).  What mcpi_job_small says a job
- * fits: */
+#define MCPI_PLAIN_SCHEDULES 2
 #define MCPI_SHAPE_SMALL 1
 #define MCPI_SHAPE_PLAIN 2
-#define MCPI_PLAIN_SCHEDULES 2
-#define MCPI_NSCHED MCPI_PLAIN_SCHEDULES
-#define MCPI_NMON 0
-#undef MCPI_TRACK_OF
-#define MCPI_TRACK_OF(j) 0
-#define MCPI_P(name) name##_p
-#include "models/products/path_body.h"
-#undef MCPI_P
-#define MCPI_P(name) name##_fp
-#define MCPI_FLOAT_BODY
-#include "models/products/path_body.h"
-#undef MCPI_FLOAT_BODY
-#undef MCPI_P
-#undef MCPI_SINGLE_ONLY
-#undef MCPI_MODEL_OF
-#undef MCPI_EXTREMA_OF
-#undef MCPI_CASH_OF
-#undef MCPI_NSCHED
-#undef MCPI_NMON
-#undef MCPI_TRACK_OF
+
+/* The body once a family of path_families.def. */
+#include "models/products/path_families.h"
 
 #endif

@@ -1,14 +1,14 @@
 /* path_body.h: the path body in one precision, MCPI_REAL: double, or float
- * with MCPI_FLOAT_BODY; included several times by path.h, which defines
- * MCPI_P (the function name suffix) and MCPI_NSCHED and MCPI_NMON (the
- * schedules and barrier monitors the single-asset state carries); with
- * MCPI_GREEK_STATE (double) it also carries what the pathwise and
- * likelihood-ratio vega and rho need (greeks.h).  With MCPI_SINGLE_ONLY it
- * defines the single-asset state alone: the job-shaped state of the GPU's
- * kernels for Black-Scholes jobs that use few schedules and monitors
- * (MCPI_MODEL_OF then names the model as a constant, and MCPI_TRACK_OF what
- * the fixings record besides the sums; its steps and payoffs are these same
- * lines).
+ * with MCPI_FLOAT_BODY; included once a family of path_families.def
+ * (path_families.h), which defines MCPI_P (the function name suffix) and
+ * MCPI_NSCHED and MCPI_NMON (the schedules and barrier monitors the
+ * single-asset state carries); with MCPI_GREEK_STATE (double) it also
+ * carries what the pathwise and likelihood-ratio vega and rho need
+ * (greeks.h).  With MCPI_SINGLE_ONLY it defines the single-asset state
+ * alone: the job-shaped state of the GPU's kernels for Black-Scholes jobs
+ * that use few schedules and monitors (MCPI_MODEL_OF then names the model
+ * as a constant, and MCPI_TRACK_OF what the fixings record besides the
+ * sums; its steps and payoffs are these same lines).
  * No include guard on purpose. */
 
 #ifdef MCPI_FLOAT_BODY
