@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
-#include "models/products/path.h"
-#include "models/products/private.h"
 #include "src/inputs/portfolio.h"
 #include "src/inputs/product.h"
 #include "models/prefetch.h"
