@@ -1,8 +1,15 @@
 /* names.c: lookups of enumeration names, and the index of named elements
  * (names.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "src/base/names.h"
+
+void mcpi_list_add(char *buf, size_t size, const char *name, const char *sep)
+{
+  size_t used = strlen(buf);
+  snprintf(buf + used, size - used, "%s%s", used ? sep : "", name);
+}
 
 int mcpi_name_index(const char *const *names, int n, const char *name)
 {

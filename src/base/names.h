@@ -12,6 +12,10 @@ mcp_status mcpi_name_parse(const char *const *names, int n, const char *name, in
 
 #define MCPI_NAMES(a) (int)(sizeof a / sizeof *a)
 
+/* Appends name to the list in buf (size bytes), after sep unless it is the
+ * first; a list that outgrows buf is cut short. */
+void mcpi_list_add(char *buf, size_t size, const char *name, const char *sep);
+
 /* An index of an owner's named elements (a portfolio's trades by id, a
  * market's underlyings by name): open addressing, at most half full, slot
  * = element index + 1 (0 free), so that finding one stays O(1) in books of

@@ -80,10 +80,12 @@ const char *mcpi_check_maturity(double x)
                                                         : "a time in years > 0 and <= 100";
 }
 
-const char *mcpi_check_quantity(double x)
+const char *mcpi_check_finite(double x)
 {
   return isfinite(x) ? NULL : "a finite number";
 }
+
+const char *mcpi_check_quantity(double x) { return mcpi_check_finite(x); }
 
 const char *mcpi_check_variance(double x)
 {

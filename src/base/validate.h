@@ -30,6 +30,7 @@ const char *mcpi_check_rate(double x);
 const char *mcpi_check_volatility(double x);
 const char *mcpi_check_strike(double x);
 const char *mcpi_check_maturity(double x);
+const char *mcpi_check_finite(double x);
 const char *mcpi_check_quantity(double x);
 const char *mcpi_check_variance(double x);    /* Heston v0, theta */
 const char *mcpi_check_positive(double x);    /* Heston kappa, xi */

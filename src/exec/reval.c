@@ -83,13 +83,6 @@ static void exercise_floor(const mcp_portfolio *p, const mcpi_job *j, const mcpi
   r->warn[j->trade[0]] |= MCP_WARNING_EXERCISE;
 }
 
-/* The result columns of trade t besides its price (its unit's). */
-static size_t trade_dates(const mcpi_trade *t)
-{
-  const mcpi_product_unit *u = mcpi_product_unit_of(t->product);
-  return u->dates ? u->dates(t) : 0;
-}
-
 /* The autocallables' redemption probabilities (plan.h: each job's columns
  * after its real trades, a date each, in the order of its trades). */
 static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *plan,
@@ -97,7 +90,7 @@ static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *p
 {
   size_t total = 0;
   for (size_t i = 0; i < p->n; i++)
-    total += trade_dates(&p->t[i]);
+    total += mcpi_trade_dates(p->t[i].product, &p->t[i]);
   if (!total)
     return MCP_OK;
   if (!(r->red_off = calloc(p->n + 1, sizeof *r->red_off)) ||
@@ -106,7 +99,7 @@ static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *p
     return MCP_ERR_NO_MEMORY;
   for (size_t i = 0; i < p->n; i++) {
     const mcpi_trade *t = &p->t[i];
-    size_t n = trade_dates(t);
+    size_t n = mcpi_trade_dates(t->product, t);
     r->red_off[i + 1] = r->red_off[i] + n;
     memcpy(r->red_time + r->red_off[i], t->fix, n * sizeof *r->red_time);
   }

@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 #include "src/inputs/portfolio.h"
 #include "src/inputs/product.h"
 #include "models/prefetch.h"
@@ -160,17 +159,13 @@ static int has_schedule(const mcp_trade *t)
  * c" (the last separator last), into buf. */
 static const char *product_list(char *buf, size_t len, unsigned traits, const char *last_sep)
 {
-  int n = 0, last = -1;
+  int has[MCP_PRODUCT_COUNT], n = 0, k = 0;
+  for (int p = 0; p < MCP_PRODUCT_COUNT; p++)
+    n += has[p] = !traits || (mcpi_product_unit_of((mcp_product)p)->traits & traits) != 0;
   buf[0] = '\0';
-  for (int k = 0; k < MCP_PRODUCT_COUNT; k++)
-    if (!traits || (mcpi_product_unit_of((mcp_product)k)->traits & traits)) {
-      if (last >= 0)
-        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n++ ? ", " : "",
-                 mcp_product_name((mcp_product)last));
-      last = k;
-    }
-  snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", n ? last_sep : "",
-           mcp_product_name((mcp_product)last));
+  for (int p = 0; p < MCP_PRODUCT_COUNT; p++)
+    if (has[p])
+      mcpi_list_add(buf, len, mcp_product_name((mcp_product)p), ++k == n ? last_sep : ", ");
   return buf;
 }
 

@@ -80,6 +80,12 @@ static inline int mcpi_lsm_product(mcp_product product)
   return product == MCP_PRODUCT_AMERICAN || product == MCP_PRODUCT_BERMUDAN;
 }
 
+/* Whether a barrier's kind watches it from below. */
+static inline int mcpi_barrier_up(const mcpi_trade *t)
+{
+  return t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
+}
+
 /* The n exercise dates of an American by Monte Carlo of maturity T, into
  * fix: k T0 / n - origin, k = 1 .. n, T0 = T + origin the maturity at origin
  * 0, so that a theta bump (origin, mcpi_portfolio_dated) moves every date a

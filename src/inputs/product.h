@@ -73,6 +73,14 @@ static inline int mcpi_unit_has_field(const mcpi_product_unit *u, const char *ke
   return 0;
 }
 
+/* Result columns of trade t, of product, besides its price (its unit's
+ * dates). */
+static inline size_t mcpi_trade_dates(mcp_product product, const struct mcpi_trade *t)
+{
+  const mcpi_product_unit *u = mcpi_product_unit_of(product);
+  return u->dates ? u->dates(t) : 0;
+}
+
 /* Whether product has all of the traits. */
 static inline int mcpi_product_is(mcp_product product, unsigned traits)
 {

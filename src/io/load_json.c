@@ -7,6 +7,7 @@
 #include <string.h>
 #include "src/base/error.h"
 #include "src/io/load_json.h"
+#include "src/base/names.h"
 #include "src/io/read_file.h"
 
 #define PATHLEN 256
@@ -89,13 +90,6 @@ mcp_status mcpi_json_expected(const mcpi_json_doc *d, const mcpi_json_path *path
                         got);
 }
 
-/* Appends name to the list in buf, after sep unless it is the first. */
-static void list_add(char *buf, size_t size, const char *name, const char *sep)
-{
-  size_t used = strlen(buf);
-  snprintf(buf + used, size - used, "%s%s", used ? sep : "", name);
-}
-
 mcp_status mcpi_json_object(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *value,
                             const char *what, const char *const *keys, size_t nkeys)
 {
@@ -110,7 +104,7 @@ mcp_status mcpi_json_object(const mcpi_json_doc *d, const mcpi_json_path *path, 
     if (i == nkeys) {
       char known[MCPI_ERRLEN] = "";
       for (i = 0; i < nkeys; i++)
-        list_add(known, sizeof known, keys[i], ", ");
+        mcpi_list_add(known, sizeof known, keys[i], ", ");
       return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
                             "unknown field; expected one of %s", known);
     }
@@ -181,7 +175,7 @@ mcp_status mcpi_json_enum(const mcpi_json_doc *d, const mcpi_json_path *path, js
   char names[MCPI_ERRLEN / 2] = "", what[MCPI_ERRLEN];
   json_t *v;
   for (const mcpi_json_choice *c = choices; c->name; c++)
-    list_add(names, sizeof names, c->name, ", ");
+    mcpi_list_add(names, sizeof names, c->name, ", ");
   snprintf(what, sizeof what, "one of %s", names);
   mcp_status st = mcpi_json_member(d, path, obj, key, required, what, &v);
   if (st != MCP_OK || !v)
@@ -318,12 +312,12 @@ mcp_status mcpi_json_kind_keys(const mcpi_json_doc *d, const mcpi_json_path *pat
     size_t n = 0;
     for (size_t k = 0; k < nkeys; k++)
       if (masks[k] & 1u << which)
-        list_add(known, sizeof known, keys[k], ", ");
+        mcpi_list_add(known, sizeof known, keys[k], ", ");
     for (const mcpi_json_choice *c = choices; c->name && n < MCPI_COUNT(own); c++)
       if (masks[i] & 1u << c->value)
         own[n++] = c->name;
     for (size_t k = 0; k < n; k++)
-      list_add(owners, sizeof owners, own[k], k + 1 == n ? " and " : ", ");
+      mcpi_list_add(owners, sizeof owners, own[k], k + 1 == n ? " and " : ", ");
     return mcpi_json_fail(d, &(mcpi_json_path){path, key, 0}, 1, MCP_ERR_INPUT,
                           "unknown field; expected one of %s (%s is for %s%s %s)", known, key,
                           kind, n > 1 ? "s" : "", owners);

@@ -99,7 +99,6 @@ static int has_schedule(const mcpi_trade_in *tr)
          (is(tr, MCPI_PT_WATCHED) && tr->monitoring != MCP_MONITOR_BRIDGE);
 }
 
-const char *mcpi_check_finite(double x) { return isfinite(x) ? NULL : "a finite number"; }
 
 static const char *check_regression_paths(uint64_t n)
 {

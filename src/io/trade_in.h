@@ -27,7 +27,4 @@ typedef struct mcpi_trade_in {
   size_t nfix;
 } mcpi_trade_in;
 
-/* A check of a field's value: NULL, or what was expected. */
-const char *mcpi_check_finite(double x);
-
 #endif

@@ -341,7 +341,7 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
     grids[ng] = vanilla;
     edges[ng++] = none;
   } else {
-    int up = t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
+    int up = mcpi_barrier_up(t);
     int in = t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN;
     int crossed = up ? u->spot >= t->barrier : u->spot <= t->barrier;
     double df = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity));

@@ -10,6 +10,7 @@
 #ifndef MCP_PLAN_H
 #define MCP_PLAN_H
 
+#include <string.h>
 #include "src/inputs/market.h"
 #include "src/inputs/portfolio.h"
 #include "models/products/path.h"
@@ -147,6 +148,14 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j);
  * QMC, else 1); every replicate draws samples_per_replicate. */
 unsigned mcpi_job_replicates(const mcpi_plan *plan, const mcpi_job *j);
 uint64_t mcpi_job_samples(const mcpi_plan *plan, const mcpi_job *j);
+/* The index among j's assets of the underlying called name, one of them. */
+static inline size_t mcpi_job_asset(const mcpi_job *j, const char *name)
+{
+  size_t a = 0;
+  while (strcmp(j->u[a]->name, name) != 0)
+    a++;
+  return a;
+}
 /* Columns reduced: the trades, the book and the estimators; or, with the
  * controls, those the pilot reads: the trades, the book and the controls. */
 static inline size_t mcpi_job_columns(const mcpi_job *j, int controls)

@@ -43,11 +43,6 @@ typedef struct job_draft {
 
 static inline int mcpi_multi_asset(const mcpi_trade *t) { return t->nassets > 1; }
 
-static inline int mcpi_barrier_up(const mcpi_trade *t)
-{
-  return t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
-}
-
 static inline int mcpi_trade_array_len(const mcpi_trade *t)
 {
   return mcpi_private_len(t->product, (int)t->nfix, (int)t->window);

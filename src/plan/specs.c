@@ -4,18 +4,14 @@
  * European held and the martingale check's forwards (plan.h, mcpi_job). */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 #include "src/inputs/product.h"
 #include "src/plan/plan_build.h"
 
 mcp_status mcpi_build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft *d, char *err)
 {
   size_t dates = 0;
-  for (size_t i = 0; i < j->nreal; i++) {
-    const mcpi_trade *t = &p->t[j->trade[i]];
-    const mcpi_product_unit *unit = mcpi_product_unit_of(t->product);
-    dates += unit->dates ? unit->dates(t) : 0;
-  }
+  for (size_t i = 0; i < j->nreal; i++)
+    dates += mcpi_trade_dates(p->t[j->trade[i]].product, &p->t[j->trade[i]]);
   if (!(j->spec = calloc(j->ntrades + dates + 1 + j->nassets, sizeof *j->spec)) ||
       (dates && !(j->acall = malloc(dates * MCPI_AC_ROW * sizeof *j->acall))))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
@@ -39,9 +35,7 @@ mcp_status mcpi_build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft
       continue; /* no control variate */
     if (mcpi_multi_asset(t)) {
       for (size_t a = 0; a < t->nassets; a++) {
-        size_t ja = 0;
-        while (strcmp(j->u[ja]->name, t->asset[a]) != 0)
-          ja++;
+        size_t ja = mcpi_job_asset(j, t->asset[a]);
         s->assets |= 1u << ja;
         if (t->weight)
           s->weight[ja] = t->weight[a];

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "src/base/validate.h"
 #include "src/products/units.h"
 
 static const char *const fields[] = {"assets", "strike", "fixings", "monitoring", "notional",
@@ -207,16 +206,12 @@ static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
   s->log_knock_in = t->monitoring == MCP_MONITOR_DISCRETE ? log(t->knock_in) : -INFINITY;
   s->flags = t->memory ? MCPI_MEMORY : 0;
   for (size_t a = 0; a < t->nassets; a++) {
-    size_t ja = 0;
-    while (strcmp(j->u[ja]->name, t->asset[a]) != 0)
-      ja++;
+    size_t ja = mcpi_job_asset(j, t->asset[a]);
     s->assets |= 1u << ja;
     s->log_initial[ja] = log(t->initial[a]);
   }
-  const mcpi_underlying *first = j->u[0]; /* its first asset's curve discounts */
-  for (size_t a = 0; a < j->nassets; a++)
-    if (strcmp(j->u[a]->name, t->asset[0]) == 0)
-      first = j->u[a];
+  /* its first asset's curve discounts */
+  const mcpi_underlying *first = j->u[mcpi_job_asset(j, t->asset[0])];
   for (size_t k = 0; k < t->nfix; k++) {
     double *row = j->acall + (j->nacall + k) * MCPI_AC_ROW;
     row[0] = exp(-mcpi_curve_integral(&first->rate, 0, t->fix[k]));

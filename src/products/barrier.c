@@ -2,7 +2,6 @@
  * watched on dates, on dates with the BGK shift, or on the Brownian bridge;
  * and the barrier terms a moving window shares. */
 #include <math.h>
-#include "src/base/validate.h"
 #include "src/plan/analytic.h"
 #include "src/products/units.h"
 
@@ -65,7 +64,7 @@ static double mean_variance(const mcpi_underlying *u, double T)
 
 static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 {
-  int up = t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
+  int up = mcpi_barrier_up(t);
   s->flags |= (up ? MCPI_UP : 0) |
               (t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN
                    ? MCPI_KNOCK_IN

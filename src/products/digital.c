@@ -1,6 +1,5 @@
 /* digital.c: the digital option, cash or the asset when S_T ends in the
  * money. */
-#include "src/base/validate.h"
 #include "src/products/units.h"
 
 static const char *const fields[] = {"digital", "cash", NULL};

@@ -1,7 +1,6 @@
 /* moving_window.c: the moving-window option, on the average of the last
  * `window` fixings at the last one, knocked out while that average is past
  * an optional barrier (models/products/private.h). */
-#include "src/base/validate.h"
 #include "src/products/units.h"
 
 static const char *const fields[] = {"fixings", "barrier_kind", "barrier", "rebate", "window",

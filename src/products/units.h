@@ -3,6 +3,7 @@
 #ifndef MCP_UNITS_H
 #define MCP_UNITS_H
 
+#include "src/base/validate.h"
 #include "src/inputs/product.h"
 #include "src/io/trade_in.h"
 #include "src/plan/plan.h"
