@@ -233,3 +233,27 @@ def test_antithetic_paths_must_be_even():
         mcprice.price(market(), book(paths=2001), methods=["antithetic"], backend="cpu")
     r = mcprice.price(market(), book(paths=2002), methods=["antithetic"], backend="cpu")
     assert r.paths == 2002
+
+
+def test_average_digital():
+    # the digital on the average reaches Python by its name: the geometric
+    # one against its closed form, and on one fixing the plain digital
+    fix = [(k + 1) / 12 for k in range(12)]
+    n = len(fix)
+    mu = math.log(S) + (R - Q - VOL * VOL / 2) * sum(fix) / n
+    s = VOL * math.sqrt(sum(min(a, b) for a in fix for b in fix)) / n
+    exact = math.exp(-R * T) * 2.5 * norm_cdf((mu - math.log(K)) / s)
+    trades = [{"id": "G", "product": "average-digital", "type": "call", "underlying": "ACME",
+               "strike": K, "average": "geometric", "fixings": fix, "cash": 2.5},
+              {"id": "A1", "product": "average-digital", "type": "call", "underlying": "ACME",
+               "strike": K, "average": "arithmetic", "fixings": [T], "cash": 2.5},
+              {"id": "D", "product": "digital", "type": "call", "underlying": "ACME",
+               "strike": K, "maturity": T, "cash": 2.5}]
+    r = mcprice.price(market(), {"run": {"paths": 200_000, "seed": 3}, "trades": trades},
+                      backend="cpu")
+    assert abs(r["G"].price - exact) <= 4 * r["G"].std_error
+    assert r["A1"].price == r["D"].price and r["A1"].std_error == r["D"].std_error
+    with pytest.raises(mcprice.McpriceError, match="strike_kind"):
+        mcprice.price(market(), {"run": {"paths": 100},
+                                 "trades": [dict(trades[0], strike_kind="floating")]},
+                      backend="cpu")
