@@ -775,7 +775,9 @@ const char *mcp_warning_text(mcp_warning warning);
 /* ---- scenarios --------------------------------------------------------- */
 /* A grid of market shifts, revalued on the same paths: every scenario is
  * priced with the portfolio's seed, so it draws the same normals as an
- * mcp_price of the shifted market (the prices are equal to the bit), and
+ * mcp_price of the shifted market (the prices are equal to the bit on the
+ * CPU; on the GPU a trade beside revaluation passes may round its last bit
+ * otherwise, within 1e-12), and
  * the differences between scenarios carry common random numbers.  Up to 64
  * points share one run: its normals are generated once and each point is a
  * revaluation pass of the path kernel over them.  The axes:
@@ -806,7 +808,30 @@ mcp_status mcp_scenarios_load_text(mcp_scenarios **scenarios, const char *name,
                                    const char *text, size_t len, char *err, size_t errlen);
 const char *mcp_scenarios_last_error(const mcp_scenarios *scenarios);
 
-/* Prices the portfolio at every point of the grid.  A shift that leaves a
+/* A scenario set instead of a grid: a list of named scenarios (historical
+ * days, stresses), each shifting the spot, volatility and rate of the
+ * underlyings it names and leaving the others as they are.  Priced by
+ * mcp_price_scenarios with the unshifted market, the base, on the same
+ * paths; the book's loss in a scenario is the base's value less its own.
+ * A scenarios object is a grid (mcp_scenarios_set) or a set, not both.
+ * Adds scenario name (unique, a trade id's characters, not "base"; at
+ * most MCP_MAX_SCENARIOS) with no shift, its index into *index (may be
+ * NULL). */
+mcp_status mcp_scenarios_add(mcp_scenarios *scenarios, const char *name, size_t *index);
+/* Sets the shift of axis for underlying (a name the market will be asked
+ * for at pricing) in scenario index, of the set's kind for that axis;
+ * finite, and above -1 when relative. */
+mcp_status mcp_scenarios_shift(mcp_scenarios *scenarios, size_t index, const char *underlying,
+                               mcp_shift_axis axis, double shift);
+/* The kind of a set's shifts along axis (before its first scenario): spot
+ * and volatility relative, rate absolute unless set. */
+mcp_status mcp_scenarios_set_kind(mcp_scenarios *scenarios, mcp_shift_axis axis,
+                                  mcp_shift_kind kind);
+/* The set's scenarios (0 for a grid). */
+size_t mcp_scenarios_count(const mcp_scenarios *scenarios);
+
+/* Prices the portfolio at every point of the grid, or at the base and every
+ * scenario of the set.  A shift that leaves a
  * spot at or below 0, or a volatility or a Heston variance below 0, is
  * MCP_ERR_INPUT naming the underlying and the shift. */
 mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
@@ -829,6 +854,31 @@ mcp_status mcp_scenario_results_trade(const mcp_scenario_results *results, size_
                                       size_t i, size_t j, size_t k, mcp_estimate *estimate);
 mcp_status mcp_scenario_results_total(const mcp_scenario_results *results, size_t i, size_t j,
                                       size_t k, mcp_estimate *estimate);
+/* A set's results: its scenarios (0 for a grid) and the name of scenario s;
+ * trade index's per-unit estimate and the book's value in scenario s, and
+ * at the base (the unshifted market). */
+size_t mcp_scenario_results_scenarios(const mcp_scenario_results *results);
+const char *mcp_scenario_results_name(const mcp_scenario_results *results, size_t s);
+mcp_status mcp_scenario_results_set_trade(const mcp_scenario_results *results, size_t index,
+                                          size_t s, mcp_estimate *estimate);
+mcp_status mcp_scenario_results_set_total(const mcp_scenario_results *results, size_t s,
+                                          mcp_estimate *estimate);
+mcp_status mcp_scenario_results_base(const mcp_scenario_results *results, mcp_estimate *estimate);
+mcp_status mcp_scenario_results_base_trade(const mcp_scenario_results *results, size_t index,
+                                           mcp_estimate *estimate);
+/* The book's loss in scenario s: the base's value less the scenario's,
+ * each on the same paths (NAN outside the set). */
+double mcp_scenario_results_loss(const mcp_scenario_results *results, size_t s);
+/* Historical value at risk and expected shortfall of the book at level
+ * (0.5 <= level < 1) over the set's n scenarios.  With the losses sorted
+ * from the largest, L(1) >= ... >= L(n), m = n (1 - level) and k = floor(m):
+ * VaR = L(k + 1), the least loss that at most m scenarios exceed, and
+ * ES = (L(1) + ... + L(k) + (m - k) L(k + 1)) / m, the mean loss of the
+ * worst fraction 1 - level of the scenarios (the last one weighted by its
+ * share); m within 1e-9 n of a whole number is that number (0.9 of 10
+ * scenarios is 1, not 0.99999999999999978).  var or es may be NULL. */
+mcp_status mcp_scenario_results_var(const mcp_scenario_results *results, double level,
+                                    double *var, double *es);
 void mcp_scenario_results_destroy(mcp_scenario_results *results);
 
 /* ---- Greeks ------------------------------------------------------------ */

@@ -385,6 +385,39 @@ run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/bad_scenario
 check "a bad scenario file exits 1 naming the field" '
   status 1 && err_has "bad_scenarios.json:1:19: spot.kind: expected one of relative, absolute"'
 
+# a scenario set: the base is the plain run, a scenario without shifts loses
+# nothing, a loss is the base's value less the scenario's
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --scenarios "$DATA/cli_scenario_set.json"
+check "a scenario set writes the base and each scenario, the base equal to the plain run" '
+  status 0 && [ "$(grep -c ",TOTAL," "$TMP/out")" = 4 ] &&
+  [ "$(awk -F, "\$1 == \"base\" && \$2 == \"c1\" { print \$4 }" "$TMP/out")" = \
+    "$(awk -F, "\$1 == \"c1\" { print \$3 }" "$TMP/seed7.csv")" ] &&
+  [ "$(awk -F, "\$1 == \"flat\" && \$2 == \"TOTAL\" { print \$7 }" "$TMP/out")" = 0 ] &&
+  awk -F, "\$2 == \"TOTAL\" { v[\$1] = \$6; l[\$1] = \$7 }
+    END { exit !(l[\"crash\"] == v[\"base\"] - v[\"crash\"] && l[\"crash\"] != 0) }" "$TMP/out"'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario_set.json"
+check "a scenario set's table ends with its VaR and ES" '
+  status 0 && out_has "^flat  *[0-9.]*  *[0-9.]*  *0.000000\$" &&
+  out_has "^# historical, level 99%: VaR [0-9.]*, ES [0-9.]*; 97.5%: VaR"'
+run price --market "$MARKET" --portfolio "$BOOK" --format json --scenarios "$DATA/cli_scenario_set.json"
+check "a scenario set in JSON names its levels" '
+  status 0 && out_has "\"risk\": \[{\"level\": 0.99, \"var\": "'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario_set.json" --levels 0.5,0.9 --format json
+check "--levels sets the VaR and ES levels" '
+  status 0 && out_has "\"risk\": \[{\"level\": 0.5, \"var\": [-0-9.e]*, \"es\": [-0-9.e]*}, {\"level\": 0.9, "'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario_set.json" --levels 0.99,1
+check "--levels 1 exits 2 naming the range" 'status 2 && err_has "--levels: expected 1 to 8 comma-separated levels from 0.5 to below 1"'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenarios.json" --levels 0.99
+check "--levels with a grid exits 2" 'status 2 && err_has "--levels needs a scenario set"'
+run price --market "$MARKET" --portfolio "$BOOK" --levels 0.99
+check "--levels without --scenarios exits 2" 'status 2 && err_has "--levels needs --scenarios"'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/bad_scenario_set.json"
+check "a bad shift in a scenario set exits 1 naming the scenario and the field" '
+  status 1 && err_has "bad_scenario_set.json:1:58: scenarios\[0\].shifts.ACME.spot: scenario .x.: ACME spot shift: expected a relative shift above -1, got -1.5"'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/unknown_scenario_underlying.json"
+check "a scenario set naming an underlying the market lacks exits 1 naming the file" '
+  status 1 && err_has "unknown_scenario_underlying.json: scenario .x.: underlying .Initech.: expected an underlying of the market"'
+
 # ---- input files that never end, or are not text ---------------------------------
 run price --market /dev/zero --portfolio "$BOOK"
 check "--market /dev/zero stops at its first byte, a NUL, named" '

@@ -1,11 +1,14 @@
-/* test_scenarios.c: scenario grids (mcp_price_scenarios) against separate
- * runs at the shifted inputs (to the bit, within and across runs of points), bump-and-revalue Greeks from them against
- * Black-Scholes, and bad requests.  CPU backend. */
+/* test_scenarios.c: scenario grids and sets (mcp_price_scenarios) against
+ * separate runs at the shifted inputs (to the bit, within and across runs
+ * of points), bump-and-revalue Greeks from them against Black-Scholes, a
+ * set's VaR and ES against its sorted losses, and bad requests.  CPU
+ * backend. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 #include "tests/mc_check.h"
@@ -13,20 +16,32 @@
 /* The test market with every shift applied, built through the public API
  * the way a user would: A flat Black-Scholes with a volatility curve, B
  * flat, H Heston; A and B correlated. */
+static mcp_market *shifted_each(const double x[3][3]);
+
 static mcp_market *shifted_market(double ds, double dv, double dr)
 {
+  const double x[3][3] = {{ds, dv, dr}, {ds, dv, dr}, {ds, dv, dr}};
+  return shifted_each(x);
+}
+
+/* The same with shifts of each underlying: x[u] = {spot (relative),
+ * volatility, rate (absolute)} of A, B and H. */
+static mcp_market *shifted_each(const double x[3][3])
+{
   mcp_market *m = new_market();
+  double dv = x[0][1], dr = x[0][2];
   double end[2] = {0.5, 2}, vol[2] = {0.3 + dv, 0.2 + dv}, rate[2] = {0.02 + dr, 0.03 + dr};
-  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100 * (1 + ds), 0.03 + dr, 0.01,
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100 * (1 + x[0][0]), 0.03 + dr, 0.01,
                                                 0.25 + dv),
                    MCP_OK);
   assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
   assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_RATE, 2, end, rate), MCP_OK);
-  assert_int_equal(mcp_market_add_black_scholes(m, "B", 50 * (1 + ds), 0.01 + dr, 0, 0.4 + dv),
+  assert_int_equal(mcp_market_add_black_scholes(m, "B", 50 * (1 + x[1][0]), 0.01 + x[1][2], 0,
+                                                0.4 + x[1][1]),
                    MCP_OK);
-  double v0 = sqrt(0.04) + dv, th = sqrt(0.05) + dv;
-  assert_int_equal(mcp_market_add_heston(m, "H", 80 * (1 + ds), 0.02 + dr, 0, v0 * v0, 1.5,
-                                         th * th, 0.6, -0.7),
+  double v0 = sqrt(0.04) + x[2][1], th = sqrt(0.05) + x[2][1];
+  assert_int_equal(mcp_market_add_heston(m, "H", 80 * (1 + x[2][0]), 0.02 + x[2][2], 0, v0 * v0,
+                                         1.5, th * th, 0.6, -0.7),
                    MCP_OK);
   const char *ab[2] = {"A", "B"};
   double corr[4] = {1, 0.4, 0.4, 1};
@@ -281,6 +296,230 @@ static void bad_requests(void **state)
   mcp_market_destroy(m);
 }
 
+/* ---- scenario sets ------------------------------------------------------ */
+
+/* Scenario k of the set below: each underlying's own shifts, some none. */
+static void set_shifts(size_t k, double x[3][3])
+{
+  memset(x, 0, 9 * sizeof **x);
+  x[0][0] = -0.1 + 0.003 * (double)k;       /* A's spot, every scenario */
+  if (k % 3 == 0)
+    x[1][1] = 0.01 * (double)(k % 5) - 0.02; /* B's volatility */
+  if (k % 4 == 1) {
+    x[2][0] = 0.02;                          /* H's spot and rate */
+    x[2][2] = -0.005;
+  }
+  if (k % 7 == 2)
+    x[0][1] = 0.015;                         /* A's volatility */
+}
+
+static const char *const und[3] = {"A", "B", "H"};
+
+/* A set of 70 scenarios (two runs: the base and 63, then 7), each shifting
+ * the underlyings it names only: the base and the scenarios checked equal
+ * mcp_price of the market built with those shifts, to the bit. */
+static void set_equals_separate_runs(void **state)
+{
+  mcp_market *base = shifted_market(0, 0, 0);
+  mcp_portfolio *p = book();
+  assert_int_equal(mcp_portfolio_set_paths(p, 4096), MCP_OK);
+  mcp_scenarios *s = NULL;
+  mcp_scenario_results *r = NULL;
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_set_kind(s, MCP_SHIFT_VOLATILITY, MCP_SHIFT_ABSOLUTE), MCP_OK);
+  for (size_t k = 0; k < 70; k++) {
+    char name[16];
+    size_t index;
+    double x[3][3];
+    snprintf(name, sizeof name, "day %zu", k);
+    assert_int_equal(mcp_scenarios_add(s, name, &index), MCP_OK);
+    assert_int_equal(index, k);
+    set_shifts(k, x);
+    for (int u = 0; u < 3; u++)
+      for (int a = 0; a < 3; a++)
+        if (x[u][a] != 0)
+          assert_int_equal(mcp_scenarios_shift(s, k, und[u], (mcp_shift_axis)a, x[u][a]), MCP_OK);
+  }
+  assert_int_equal(mcp_scenarios_count(s), 70);
+  if (mcp_price_scenarios(*state, base, p, s, &r) != MCP_OK)
+    fail_msg("%s", mcp_context_last_error(*state));
+  assert_int_equal(mcp_scenario_results_scenarios(r), 70);
+  assert_string_equal(mcp_scenario_results_name(r, 63), "day 63");
+  assert_int_equal(mcp_scenario_results_shifts(r, MCP_SHIFT_SPOT), 0);
+  static const long check[6] = {-1, 0, 2, 62, 63, 69}; /* -1: the base */
+  for (size_t c = 0; c < 6; c++) {
+    double x[3][3] = {{0}};
+    if (check[c] >= 0)
+      set_shifts((size_t)check[c], x);
+    mcp_market *m = shifted_each(x);
+    mcp_results *one = NULL;
+    assert_int_equal(mcp_price(*state, m, p, &one), MCP_OK);
+    mcp_estimate e, y;
+    for (size_t t = 0; t <= mcp_results_count(one); t++) {
+      int book_row = t == mcp_results_count(one);
+      if (check[c] < 0)
+        assert_int_equal(book_row ? mcp_scenario_results_base(r, &e)
+                                  : mcp_scenario_results_base_trade(r, t, &e),
+                         MCP_OK);
+      else
+        assert_int_equal(book_row ? mcp_scenario_results_set_total(r, (size_t)check[c], &e)
+                                  : mcp_scenario_results_set_trade(r, t, (size_t)check[c], &e),
+                         MCP_OK);
+      if (book_row)
+        mcp_results_total(one, &y);
+      else
+        mcp_results_trade(one, t, &y);
+      if (e.price != y.price || e.std_error != y.std_error)
+        fail_msg("scenario %ld %s: set %.17g +- %.3g, separate %.17g +- %.3g", check[c],
+                 book_row ? "book" : mcp_results_trade_id(one, t), e.price, e.std_error, y.price,
+                 y.std_error);
+    }
+    mcp_results_destroy(one);
+    mcp_market_destroy(m);
+  }
+  /* the loss is the base's value less the scenario's */
+  mcp_estimate b, e;
+  assert_int_equal(mcp_scenario_results_base(r, &b), MCP_OK);
+  assert_int_equal(mcp_scenario_results_set_total(r, 5, &e), MCP_OK);
+  assert_true(mcp_scenario_results_loss(r, 5) == b.price - e.price);
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(s);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(base);
+}
+
+static int descending(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+/* VaR and ES of 10 scenarios at levels where the tail holds a whole, half
+ * or two and a half scenarios, against the sorted losses by hand. */
+static void var_and_es(void **state)
+{
+  mcp_market *base = shifted_market(0, 0, 0);
+  mcp_portfolio *p = new_portfolio(2000, 3);
+  mcp_trade t = trade_on("eA", "A", MCP_PRODUCT_EUROPEAN, MCP_CALL, 100, 1);
+  check_added(p, "eA", mcp_portfolio_add_trade(p, &t));
+  t = trade_on("pB", "B", MCP_PRODUCT_EUROPEAN, MCP_PUT, 50, 0.5);
+  t.quantity = 3;
+  check_added(p, "pB", mcp_portfolio_add_trade(p, &t));
+  mcp_scenarios *s = NULL;
+  mcp_scenario_results *r = NULL;
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  static const double dA[10] = {-0.08, 0.02, -0.03, 0.05, -0.12, 0.01, 0.07, -0.01, -0.05, 0.03};
+  for (size_t k = 0; k < 10; k++) {
+    char name[8];
+    snprintf(name, sizeof name, "d%zu", k);
+    assert_int_equal(mcp_scenarios_add(s, name, NULL), MCP_OK);
+    assert_int_equal(mcp_scenarios_shift(s, k, "A", MCP_SHIFT_SPOT, dA[k]), MCP_OK);
+    assert_int_equal(mcp_scenarios_shift(s, k, "B", MCP_SHIFT_SPOT, -dA[9 - k]), MCP_OK);
+  }
+  assert_int_equal(mcp_price_scenarios(*state, base, p, s, &r), MCP_OK);
+  double L[10], var, es;
+  for (size_t k = 0; k < 10; k++)
+    L[k] = mcp_scenario_results_loss(r, k);
+  qsort(L, 10, sizeof *L, descending);
+  assert_true(L[0] > L[2] && L[2] > 0 && L[9] < 0); /* losses and gains */
+  assert_int_equal(mcp_scenario_results_var(r, 0.9, &var, &es), MCP_OK); /* tail: 1 */
+  assert_true(var == L[1] && es == L[0]);
+  assert_int_equal(mcp_scenario_results_var(r, 0.95, &var, &es), MCP_OK); /* 0.5 */
+  assert_true(var == L[0] && fabs(es - L[0]) <= 1e-12 * fabs(L[0]));
+  assert_int_equal(mcp_scenario_results_var(r, 0.8, &var, &es), MCP_OK); /* 2 */
+  assert_true(var == L[2] && fabs(es - (L[0] + L[1]) / 2) <= 1e-12 * fabs(L[0]));
+  assert_int_equal(mcp_scenario_results_var(r, 0.75, &var, NULL), MCP_OK); /* 2.5 */
+  assert_true(var == L[2]);
+  assert_int_equal(mcp_scenario_results_var(r, 0.75, NULL, &es), MCP_OK);
+  assert_true(fabs(es - (L[0] + L[1] + 0.5 * L[2]) / 2.5) <= 1e-12 * fabs(L[0]));
+  assert_int_equal(mcp_scenario_results_var(r, 1, &var, &es), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_var(r, 0.4, &var, &es), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_var(r, NAN, &var, &es), MCP_ERR_ARGUMENT);
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(s);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(base);
+}
+
+static void bad_sets(void **state)
+{
+  mcp_scenarios *s = NULL, *g = NULL;
+  mcp_scenario_results *r = NULL;
+  double ok[2] = {0, 0.1};
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "", NULL), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_add(s, NULL, NULL), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_add(s, "base", NULL), MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_scenarios_last_error(s), "other than base"));
+  assert_int_equal(mcp_scenarios_add(s, "a,b", NULL), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_add(s, "crash", NULL), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "crash", NULL), MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_scenarios_last_error(s), "scenario 'crash': expected a new name"));
+  assert_int_equal(mcp_scenarios_shift(s, 1, "A", MCP_SHIFT_SPOT, 0.1), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "A", MCP_SHIFT_SPOT, -1), MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_scenarios_last_error(s),
+                         "scenario 'crash': A spot shift: expected a relative shift above -1"));
+  assert_int_equal(mcp_scenarios_shift(s, 0, "A", MCP_SHIFT_RATE, INFINITY), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "A", (mcp_shift_axis)3, 0.1), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "", MCP_SHIFT_SPOT, 0.1), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_set_kind(s, MCP_SHIFT_SPOT, MCP_SHIFT_ABSOLUTE),
+                   MCP_ERR_ARGUMENT); /* after the first scenario */
+  assert_int_equal(mcp_scenarios_set(s, MCP_SHIFT_SPOT, MCP_SHIFT_RELATIVE, 2, ok),
+                   MCP_ERR_ARGUMENT);
+  assert_non_null(strstr(mcp_scenarios_last_error(s), "a set"));
+  /* a grid takes no scenario */
+  assert_int_equal(mcp_scenarios_create(&g), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(g, MCP_SHIFT_SPOT, MCP_SHIFT_RELATIVE, 2, ok), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(g, "crash", NULL), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_set_kind(g, MCP_SHIFT_SPOT, MCP_SHIFT_ABSOLUTE),
+                   MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenarios_count(g), 0);
+  /* an underlying the market lacks, and a shift it cannot take, are bad
+   * input naming the scenario */
+  mcp_market *m = shifted_market(0, 0, 0);
+  mcp_portfolio *p = book();
+  assert_int_equal(mcp_portfolio_set_paths(p, 1000), MCP_OK);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "ZZ", MCP_SHIFT_SPOT, 0.1), MCP_OK);
+  assert_int_equal(mcp_price_scenarios(*state, m, p, s, &r), MCP_ERR_INPUT);
+  assert_null(r);
+  assert_non_null(strstr(mcp_context_last_error(*state),
+                         "scenario 'crash': underlying 'ZZ': expected an underlying"));
+  mcp_scenarios_destroy(s);
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "crash", NULL), MCP_OK);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "B", MCP_SHIFT_VOLATILITY, -0.99), MCP_OK);
+  assert_int_equal(mcp_price_scenarios(*state, m, p, s, &r), MCP_OK); /* 0.4 x 0.01 */
+  mcp_scenario_results_destroy(r);
+  r = NULL;
+  assert_int_equal(mcp_scenarios_shift(s, 0, "H", MCP_SHIFT_RATE, -1.5), MCP_OK);
+  assert_int_equal(mcp_price_scenarios(*state, m, p, s, &r), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_context_last_error(*state), "underlying 'H': rate shift -1.5"));
+  /* a set's reads refused on a grid's results, and outside the set */
+  assert_int_equal(mcp_price_scenarios(*state, m, p, g, &r), MCP_OK);
+  mcp_estimate e;
+  assert_int_equal(mcp_scenario_results_scenarios(r), 0);
+  assert_null(mcp_scenario_results_name(r, 0));
+  assert_int_equal(mcp_scenario_results_base(r, &e), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_set_total(r, 0, &e), MCP_ERR_ARGUMENT);
+  assert_true(isnan(mcp_scenario_results_loss(r, 0)));
+  assert_int_equal(mcp_scenario_results_var(r, 0.99, NULL, NULL), MCP_ERR_ARGUMENT);
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(s);
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "flat", NULL), MCP_OK);
+  assert_int_equal(mcp_price_scenarios(*state, m, p, s, &r), MCP_OK);
+  assert_int_equal(mcp_scenario_results_set_total(r, 1, &e), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_set_trade(r, 99, 0, &e), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_set_trade(r, 0, SIZE_MAX, &e), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_total(r, 0, 0, 0, &e), MCP_ERR_ARGUMENT);
+  assert_true(mcp_scenario_results_loss(r, 0) == 0); /* no shift: the base's paths and value */
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(s);
+  mcp_scenarios_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -288,6 +527,9 @@ int main(void)
       cmocka_unit_test(groups_equal_separate_runs),
       cmocka_unit_test(bump_greeks_against_black_scholes),
       cmocka_unit_test(bad_requests),
+      cmocka_unit_test(set_equals_separate_runs),
+      cmocka_unit_test(var_and_es),
+      cmocka_unit_test(bad_sets),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }

@@ -64,6 +64,48 @@ static mcp_scenarios *grid(void)
   return s;
 }
 
+/* A scenario set of three, shifting some of the example market's
+ * underlyings. */
+static mcp_scenarios *scenario_set(void)
+{
+  mcp_scenarios *s;
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "crash", NULL), MCP_OK);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "ACME", MCP_SHIFT_SPOT, -0.15), MCP_OK);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "HELIX", MCP_SHIFT_VOLATILITY, 0.3), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "rates", NULL), MCP_OK);
+  assert_int_equal(mcp_scenarios_shift(s, 1, "ACME", MCP_SHIFT_RATE, 0.01), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "none", NULL), MCP_OK);
+  return s;
+}
+
+/* A set's base and scenarios, every trade and the book, to the bit. */
+static void expect_same_set(const mcp_scenario_results *a, const mcp_scenario_results *b,
+                            const char *what)
+{
+  size_t n = mcp_scenario_results_scenarios(a);
+  assert_int_equal(n, mcp_scenario_results_scenarios(b));
+  mcp_estimate u, v;
+  for (size_t q = 0; q <= n; q++)
+    for (size_t t = 0; t <= mcp_scenario_results_count(a); t++) {
+      int book = t == mcp_scenario_results_count(a);
+      if (q == 0) {
+        assert_int_equal(book ? mcp_scenario_results_base(a, &u)
+                              : mcp_scenario_results_base_trade(a, t, &u), MCP_OK);
+        assert_int_equal(book ? mcp_scenario_results_base(b, &v)
+                              : mcp_scenario_results_base_trade(b, t, &v), MCP_OK);
+      } else {
+        assert_int_equal(book ? mcp_scenario_results_set_total(a, q - 1, &u)
+                              : mcp_scenario_results_set_trade(a, t, q - 1, &u), MCP_OK);
+        assert_int_equal(book ? mcp_scenario_results_set_total(b, q - 1, &v)
+                              : mcp_scenario_results_set_trade(b, t, q - 1, &v), MCP_OK);
+      }
+      if (memcmp(&u, &v, sizeof u) != 0)
+        fail_msg("%s: point %zu, %s: %.17g against %.17g", what, q,
+                 book ? "the book" : mcp_scenario_results_trade_id(a, t), u.price, v.price);
+    }
+}
+
 static void expect_same(const mcp_results *a, const mcp_results *b, const char *what)
 {
   char msg[512] = "";
@@ -235,26 +277,40 @@ static void scenarios_merge_to_the_bits(void **state)
   (void)state;
   mcp_market *m = load_market();
   mcp_portfolio *p = load_book(8192, -1);
-  mcp_scenarios *s = grid();
+  mcp_scenarios *sets[2] = {grid(), scenario_set()};
   for (int b = 0; b < 2; b++) {
     mcp_context *c;
     if (!make_context(b, &c))
       continue;
-    mcp_scenario_results *whole = NULL, *r = NULL;
-    assert_int_equal(mcp_price_scenarios(c, m, p, s, &whole), MCP_OK);
-    for (unsigned n = 2; n <= 3; n++) {
-      mcp_partial **parts = slices(c, m, p, NULL, s, n), *order[3];
-      reorder(parts, n, 1, order);
-      if (mcp_partials_merge(c, m, p, NULL, s, order, n, NULL, &r) != MCP_OK)
-        fail_msg("%s", mcp_context_last_error(c));
-      expect_same_grid(r, whole, "scenario slices");
-      mcp_scenario_results_destroy(r);
-      destroy(parts, n);
+    for (int k = 0; k < 2; k++) {
+      mcp_scenarios *s = sets[k];
+      mcp_scenario_results *whole = NULL, *r = NULL;
+      assert_int_equal(mcp_price_scenarios(c, m, p, s, &whole), MCP_OK);
+      for (unsigned n = 2; n <= 3; n++) {
+        mcp_partial **parts = slices(c, m, p, NULL, s, n), *order[3];
+        reorder(parts, n, 1, order);
+        if (mcp_partials_merge(c, m, p, NULL, s, order, n, NULL, &r) != MCP_OK)
+          fail_msg("%s", mcp_context_last_error(c));
+        if (k)
+          expect_same_set(r, whole, "scenario set slices");
+        else
+          expect_same_grid(r, whole, "scenario slices");
+        mcp_scenario_results_destroy(r);
+        destroy(parts, n);
+      }
+      /* a set's slices are not a grid's */
+      if (k) {
+        mcp_partial **parts = slices(c, m, p, NULL, s, 2);
+        assert_int_equal(mcp_partials_merge(c, m, p, NULL, sets[0], parts, 2, NULL, &r),
+                         MCP_ERR_INPUT);
+        destroy(parts, 2);
+      }
+      mcp_scenario_results_destroy(whole);
     }
-    mcp_scenario_results_destroy(whole);
     mcp_context_destroy(c);
   }
-  mcp_scenarios_destroy(s);
+  mcp_scenarios_destroy(sets[0]);
+  mcp_scenarios_destroy(sets[1]);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }

@@ -52,7 +52,7 @@ from typing import Dict, Optional, Tuple
 from . import _lib
 
 __all__ = ["price", "scenarios", "McpriceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade",
-           "Results", "ScenarioResults", "version"]
+           "Results", "ScenarioResults", "ScenarioSetResults", "version"]
 
 _L = _lib.load()
 
@@ -189,6 +189,40 @@ class ScenarioResults:
                         e = grid[i][j][k]
                         rows.append({"id": tid, "spot": s, "volatility": v, "rate": r,
                                      "price": e.price, "std_error": e.std_error})
+        return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class ScenarioSetResults:
+    """A scenario set's values on the paths of its base (the market
+    unshifted): base and values[name] the book's, prices[name][trade id]
+    and base_prices[trade id] per unit, losses[name] the base's value less
+    the scenario's, and risk[level] = (VaR, ES), historical, at each level
+    asked for (mcp_scenario_results_var)."""
+    names: Tuple[str, ...]
+    kinds: Tuple[str, str, str]
+    quantities: Dict[str, float]
+    base: Estimate
+    base_prices: Dict[str, Estimate]
+    values: Dict[str, Estimate]
+    prices: Dict[str, Dict[str, Estimate]]
+    losses: Dict[str, float]
+    risk: Dict[float, Tuple[float, float]]
+
+    def to_dataframe(self):
+        """A row a scenario (the base first) and trade (and TOTAL), with the
+        book's loss on its TOTAL rows (pandas required)."""
+        import pandas as pd
+        rows = []
+        for name in ("base",) + self.names:
+            prices = self.base_prices if name == "base" else self.prices[name]
+            for tid, e in prices.items():
+                rows.append({"scenario": name, "id": tid, "price": e.price,
+                             "std_error": e.std_error, "loss": None})
+            total = self.base if name == "base" else self.values[name]
+            rows.append({"scenario": name, "id": "TOTAL", "price": total.price,
+                         "std_error": total.std_error,
+                         "loss": 0.0 if name == "base" else self.losses[name]})
         return pd.DataFrame(rows)
 
 
@@ -414,6 +448,37 @@ def _scenario_results(r):
     return ScenarioResults(axes[0], axes[1], axes[2], kinds, quantities, prices, totals)
 
 
+def _set_results(r, levels):
+    kinds = tuple("absolute" if _L.mcp_scenario_results_kind(r, a) else "relative"
+                  for a in range(3))
+    names = tuple(_s(_L.mcp_scenario_results_name(r, k))
+                  for k in range(_L.mcp_scenario_results_scenarios(r)))
+    e = _lib.Estimate_()
+    ids = [_s(_L.mcp_scenario_results_trade_id(r, t))
+           for t in range(_L.mcp_scenario_results_count(r))]
+    quantities = {tid: _L.mcp_scenario_results_quantity(r, t) for t, tid in enumerate(ids)}
+
+    def got(status):
+        _check(status, None)
+        return _est(e)
+
+    base_prices = {tid: got(_L.mcp_scenario_results_base_trade(r, t, ctypes.byref(e)))
+                   for t, tid in enumerate(ids)}
+    base = got(_L.mcp_scenario_results_base(r, ctypes.byref(e)))
+    prices = {n: {tid: got(_L.mcp_scenario_results_set_trade(r, t, k, ctypes.byref(e)))
+                  for t, tid in enumerate(ids)} for k, n in enumerate(names)}
+    values = {n: got(_L.mcp_scenario_results_set_total(r, k, ctypes.byref(e)))
+              for k, n in enumerate(names)}
+    losses = {n: _L.mcp_scenario_results_loss(r, k) for k, n in enumerate(names)}
+    risk = {}
+    var, es = ctypes.c_double(), ctypes.c_double()
+    for level in levels:
+        _check(_L.mcp_scenario_results_var(r, level, ctypes.byref(var), ctypes.byref(es)), None)
+        risk[level] = (var.value, es.value)
+    return ScenarioSetResults(names, kinds, quantities, base, base_prices, values, prices,
+                              losses, risk)
+
+
 # ---- the calls -----------------------------------------------------------------
 
 def _run(market, portfolio, opts, body):
@@ -469,10 +534,16 @@ def price(market, portfolio, greeks=None, greek_method="auto", **run_options):
     return _run(market, portfolio, run_options, body)
 
 
-def scenarios(market, portfolio, grid, **run_options):
+def scenarios(market, portfolio, grid, levels=(0.99, 0.975), **run_options):
     """Revalues the portfolio at every point of the grid of shifts (a
-    scenario file's path or dict) on the same paths: ScenarioResults."""
+    scenario file's path or dict) on the same paths: ScenarioResults; or,
+    for a scenario set, at its base and each scenario, with historical VaR
+    and ES at each of levels (0.5 <= level < 1): ScenarioSetResults."""
     _options(run_options)
+    levels = tuple(float(x) for x in levels)
+    for x in levels:
+        if not 0.5 <= x < 1:
+            raise ValueError(f"mcprice: levels: expected numbers from 0.5 to below 1, got {x!r}")
 
     def body(ctx, m, p):
         s = _load("scenarios", grid)
@@ -483,6 +554,8 @@ def scenarios(market, portfolio, grid, **run_options):
             _L.mcp_scenarios_destroy(s)
         _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
         try:
+            if _L.mcp_scenario_results_scenarios(r):
+                return _set_results(r, levels)
             return _scenario_results(r)
         finally:
             _L.mcp_scenario_results_destroy(r)

@@ -141,6 +141,16 @@ _CALLS = {
     "mcp_scenario_results_total": (_c.c_int, [P, _c.c_size_t, _c.c_size_t, _c.c_size_t,
                                               _c.POINTER(Estimate_)]),
     "mcp_scenario_results_destroy": (None, [P]),
+    "mcp_scenario_results_scenarios": (_c.c_size_t, [P]),
+    "mcp_scenario_results_name": (_c.c_char_p, [P, _c.c_size_t]),
+    "mcp_scenario_results_set_trade": (_c.c_int, [P, _c.c_size_t, _c.c_size_t,
+                                                  _c.POINTER(Estimate_)]),
+    "mcp_scenario_results_set_total": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
+    "mcp_scenario_results_base": (_c.c_int, [P, _c.POINTER(Estimate_)]),
+    "mcp_scenario_results_base_trade": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
+    "mcp_scenario_results_loss": (_c.c_double, [P, _c.c_size_t]),
+    "mcp_scenario_results_var": (_c.c_int, [P, _c.c_double, _c.POINTER(_c.c_double),
+                                            _c.POINTER(_c.c_double)]),
 }
 
 

@@ -128,6 +128,29 @@ def test_scenarios():
     assert g.prices["C"][1][0][0] == plain["C"].estimate   # the unshifted point, to the bit
 
 
+def test_scenario_set():
+    days = {"kinds": {"volatility": "absolute"}, "scenarios": [
+        {"name": "crash", "shifts": {"ACME": {"spot": -0.2, "volatility": 0.1}}},
+        {"name": "rally", "shifts": {"ACME": {"spot": 0.1}}},
+        {"name": "flat", "shifts": {}}]}
+    s = mcprice.scenarios(market(), book(paths=20_000), days, backend="cpu", levels=[0.99, 0.5])
+    assert s.names == ("crash", "rally", "flat") and s.kinds == ("relative", "absolute", "absolute")
+    plain = mcprice.price(market(), book(paths=20_000), backend="cpu")
+    assert s.base_prices["C"] == plain["C"].estimate and s.base == plain.total   # to the bit
+    assert s.values["flat"] == s.base and s.losses["flat"] == 0
+    assert s.losses["crash"] == s.base.price - s.values["crash"].price
+    assert s.prices["rally"]["C"].price > s.base_prices["C"].price > s.prices["crash"]["C"].price
+    worst = max(s.losses.values())
+    var, es = s.risk[0.99]                      # a tail of 0.03 scenarios: the worst
+    assert var == worst and abs(es - worst) <= 1e-12 * abs(worst)
+    assert s.risk[0.5][0] == sorted(s.losses.values())[1]   # 1.5: the second's the VaR
+    with pytest.raises(ValueError, match="levels"):
+        mcprice.scenarios(market(), book(), days, backend="cpu", levels=[1.0])
+    days["scenarios"][0]["shifts"]["NOPE"] = {"spot": 0.1}
+    with pytest.raises(mcprice.McpriceError, match="scenario 'crash': underlying 'NOPE'"):
+        mcprice.scenarios(market(), book(), days, backend="cpu")
+
+
 def test_errors_carry_the_library_message():
     bad = market()
     bad["underlyings"][0]["spot"] = -5

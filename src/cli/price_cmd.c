@@ -1,6 +1,7 @@
 /* price_cmd.c: "mcprice price": options, loading, pricing with a progress
  * line, and the report. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -23,7 +24,13 @@ const char cli_price_options_help[] =
     "      --format NAME      report format: table, csv or json (default table)\n"
     "      --scenarios FILE   revalue the book on the same paths at every point of\n"
     "                         the grid of spot, volatility and rate shifts in FILE,\n"
-    "                         and report a matrix a trade (and the book)\n"
+    "                         and report a matrix a trade (and the book); or, for a\n"
+    "                         set of named scenarios (each shifting the underlyings\n"
+    "                         it names), the book's value and loss in each against\n"
+    "                         the unshifted market, with historical value at risk\n"
+    "                         and expected shortfall at each level of --levels\n"
+    "      --levels LIST      a scenario set's VaR and ES levels, comma-separated,\n"
+    "                         each from 0.5 to below 1 (default 0.99,0.975)\n"
     "      --greeks LIST      also estimate these Greeks of every trade and of the\n"
     "                         book on the same paths: a comma-separated list of\n"
     "                         delta, gamma, vega, rho, theta, cross-gamma, or all;\n"
@@ -158,6 +165,7 @@ enum {
   O_NORMALS,
   O_GRID_CHECK,
   O_SCENARIOS,
+  O_LEVELS,
   O_GREEKS,
   O_GREEK_METHOD,
   O_SLICE,
@@ -182,7 +190,8 @@ static const cli_option options[] = {
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
     [O_COARSENING] = {"coarsening", 0, 1}, [O_PLACEMENT] = {"placement", 0, 1},
     [O_NORMALS] = {"normals", 0, 1}, [O_GRID_CHECK] = {"grid-check", 0, 1},
-    [O_SCENARIOS] = {"scenarios", 0, 1}, [O_GREEKS] = {"greeks", 0, 1},
+    [O_SCENARIOS] = {"scenarios", 0, 1}, [O_LEVELS] = {"levels", 0, 1},
+    [O_GREEKS] = {"greeks", 0, 1},
     [O_GREEK_METHOD] = {"greek-method", 0, 1},
     [O_SLICE] = {"slice", 0, 1},      [O_DEVICES] = {"devices", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
@@ -210,6 +219,8 @@ typedef struct price_opts {
   mcp_placement placement;
   mcp_normals normals;
   int grid_check; /* --grid-check: 1 on, 0 off */
+  double levels[REPORT_MAX_LEVELS]; /* --levels: a scenario set's VaR and ES */
+  size_t nlevels;
   report_format format;
 } price_opts;
 
@@ -229,6 +240,29 @@ static int parse_count(const char *option, const char *s, uint64_t max, uint64_t
   }
   *out = v;
   return 0;
+}
+
+/* --levels: a comma-separated list of 1 to REPORT_MAX_LEVELS levels, each a
+ * decimal number from 0.5 to below 1. */
+static int parse_levels(const char *s, price_opts *o)
+{
+  o->nlevels = 0;
+  for (const char *p = s;; p++) {
+    char *end;
+    errno = 0;
+    double x = *p >= '0' && *p <= '9' ? strtod(p, &end) : NAN;
+    if (!(x >= 0.5 && x < 1) || errno || (*end && *end != ',') ||
+        o->nlevels == REPORT_MAX_LEVELS) {
+      cli_error("--levels: expected 1 to %d comma-separated levels from 0.5 to below 1 "
+                "(0.99,0.975), got '%s'",
+                REPORT_MAX_LEVELS, s);
+      return -1;
+    }
+    o->levels[o->nlevels++] = x;
+    p = end;
+    if (!*p)
+      return 0;
+  }
 }
 
 #define METHOD_NAMES "antithetic, control-variate, qmc"
@@ -384,6 +418,9 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
     case O_SCENARIOS:
       o->scenarios = v;
       break;
+    case O_LEVELS:
+      bad = parse_levels(v, o) != 0;
+      break;
     case O_GREEKS:
       o->greeks = v;
       break;
@@ -516,6 +553,10 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
     return CLI_EXIT_USAGE;
   if (!o->market || !o->portfolio) {
     cli_error("price: missing --%s (try 'mcprice help price')", o->market ? "portfolio" : "market");
+    return CLI_EXIT_USAGE;
+  }
+  if (GIVEN(o, O_LEVELS) && !o->scenarios) {
+    cli_error("price: --levels needs --scenarios with a scenario set");
     return CLI_EXIT_USAGE;
   }
   if (o->greeks && o->scenarios) {
@@ -919,6 +960,9 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
     /* too few paths for the methods, and the count came from the command line */
     cli_error("--paths %llu: %s", (unsigned long long)o->paths, msg + 7);
     rc = CLI_EXIT_USAGE;
+  } else if (st == MCP_ERR_INPUT && s && strncmp(msg, "scenario '", 10) == 0) {
+    cli_error("%s: %s (market %s)", o->scenarios, msg, o->market); /* a set's */
+    rc = CLI_EXIT_INPUT;
   } else if (st == MCP_ERR_INPUT || st == MCP_ERR_NOT_FOUND) {
     cli_error("%s%s: %s (market %s)", o->portfolio, where, msg, o->market);
     rc = CLI_EXIT_INPUT;
@@ -926,7 +970,7 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
     cli_error("pricing failed: %s%s%s%s", where[0] ? o->portfolio : "", where,
               where[0] ? ": " : "", mcp_context_last_error(c));
     rc = CLI_EXIT_RUNTIME;
-  } else if (!k->annex && (s ? report_write_scenarios(sink.f, o->format, sr)
+  } else if (!k->annex && (s ? report_write_scenarios(sink.f, o->format, sr, o->levels, o->nlevels)
                              : report_write(sink.f, o->format, r)) != 0) {
     cli_error("cannot write %s: %s", o->output ? o->output : "standard output",
               strerror(errno));
@@ -951,7 +995,7 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
 static int price_command(char **argv, const cli_annex *from, const run_kind *kind,
                          const cli_merge_opts *mo)
 {
-  price_opts o = {.format = REPORT_TABLE};
+  price_opts o = {.format = REPORT_TABLE, .levels = {0.99, 0.975}, .nlevels = 2};
   int rc = parse_args(argv, &o, from ? kind->files[0] : NULL);
   if (rc >= 0)
     return from ? CLI_EXIT_INPUT : rc; /* a carried command parsed when it was run */
@@ -992,7 +1036,11 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
     k.annex = &keep;
   }
   if ((rc = load_inputs(&o, from, k.annex ? &keep : NULL, &m, &p, &r, &s)) == CLI_EXIT_OK &&
-      (rc = apply_book_settings(&o, p)) == CLI_EXIT_OK &&
+      GIVEN(&o, O_LEVELS) && !mcp_scenarios_count(s)) {
+    cli_error("price: --levels needs a scenario set; %s is a grid", o.scenarios);
+    rc = CLI_EXIT_USAGE;
+  }
+  if (rc == CLI_EXIT_OK && (rc = apply_book_settings(&o, p)) == CLI_EXIT_OK &&
       (rc = apply_run_options(&o, r)) == CLI_EXIT_OK) {
     if (!merge)
       rc = make_context(&o, r, &c);

@@ -588,10 +588,130 @@ static void write_scenario_json(out *o, const mcp_scenario_results *r)
   emit(o, "}\n}\n");
 }
 
-int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results)
+/* ---- scenario sets ------------------------------------------------------- */
+
+static const char *kind_name(const mcp_scenario_results *r, int a)
+{
+  return mcp_scenario_results_kind(r, (mcp_shift_axis)a) == MCP_SHIFT_RELATIVE ? "relative"
+                                                                               : "absolute";
+}
+
+/* Estimate of trade t (the book's value at t == count) at point q: 0 the
+ * base, s + 1 scenario s. */
+static mcp_estimate set_estimate(const mcp_scenario_results *r, size_t t, size_t q)
+{
+  mcp_estimate e = {0};
+  int book = t == mcp_scenario_results_count(r);
+  if (book && q == 0)
+    mcp_scenario_results_base(r, &e);
+  else if (book)
+    mcp_scenario_results_set_total(r, q - 1, &e);
+  else if (q == 0)
+    mcp_scenario_results_base_trade(r, t, &e);
+  else
+    mcp_scenario_results_set_trade(r, t, q - 1, &e);
+  return e;
+}
+
+/* The book's value, its error and its loss in each scenario; VaR and ES. */
+static void write_set_table(out *o, const mcp_scenario_results *r, const double *levels,
+                            size_t nlevels)
+{
+  size_t n = mcp_scenario_results_scenarios(r), book = mcp_scenario_results_count(r);
+  emit(o, "# scenario set: %zu scenarios on the paths of the base (the market unshifted)\n", n);
+  emit(o, "# kinds: spot %s, volatility %s, rate %s\n", kind_name(r, 0), kind_name(r, 1),
+       kind_name(r, 2));
+  emit(o, "%-24s  %14s  %14s  %14s\n", "scenario", "book value", "std error", "loss");
+  for (size_t q = 0; q <= n; q++) {
+    char v[CELL], se[CELL], l[CELL];
+    mcp_estimate e = set_estimate(r, book, q);
+    fixed(v, e.price);
+    fixed(se, e.std_error);
+    fixed(l, q ? mcp_scenario_results_loss(r, q - 1) : 0);
+    emit(o, "%-24s  %14s  %14s  %14s\n", q ? mcp_scenario_results_name(r, q - 1) : "base", v, se,
+         l);
+  }
+  for (size_t k = 0; k < nlevels; k++) {
+    double var, es;
+    char a[CELL], b[CELL];
+    mcp_scenario_results_var(r, levels[k], &var, &es);
+    fixed(a, var);
+    fixed(b, es);
+    emit(o, "%s%g%%: VaR %s, ES %s", k ? "; " : "# historical, level ", 100 * levels[k], a,
+         b);
+  }
+  emit(o, "\n");
+}
+
+/* One row a point (the base, then each scenario) and trade (and the book). */
+static void write_set_csv(out *o, const mcp_scenario_results *r)
+{
+  size_t n = mcp_scenario_results_scenarios(r), book = mcp_scenario_results_count(r);
+  emit(o, "scenario,id,quantity,price,std_error,value,loss\n");
+  for (size_t q = 0; q <= n; q++)
+    for (size_t t = 0; t <= book; t++) {
+      mcp_estimate e = set_estimate(r, t, q);
+      csv_field(o, q ? mcp_scenario_results_name(r, q - 1) : "base");
+      emit(o, ",");
+      csv_field(o, point_id(r, t));
+      if (t == book)
+        emit(o, ",,,%.17g,%.17g,%.17g\n", e.std_error, e.price,
+             q ? mcp_scenario_results_loss(r, q - 1) : 0.0);
+      else
+        emit(o, ",%.17g,%.17g,%.17g,%.17g,\n", mcp_scenario_results_quantity(r, t), e.price,
+             e.std_error, mcp_scenario_results_quantity(r, t) * e.price);
+    }
+}
+
+static void write_set_json(out *o, const mcp_scenario_results *r, const double *levels,
+                           size_t nlevels)
+{
+  size_t n = mcp_scenario_results_scenarios(r), book = mcp_scenario_results_count(r);
+  emit(o, "{\n  \"kinds\": {\"spot\": \"%s\", \"volatility\": \"%s\", \"rate\": \"%s\"},",
+       kind_name(r, 0), kind_name(r, 1), kind_name(r, 2));
+  emit(o, "\n  \"scenarios\": [");
+  for (size_t q = 0; q <= n; q++) {
+    mcp_estimate e = set_estimate(r, book, q);
+    emit(o, "%s\n    {\"name\": ", q ? "," : "");
+    json_string(o, q ? mcp_scenario_results_name(r, q - 1) : "base");
+    json_member(o, "value", e.price);
+    json_member(o, "std_error", e.std_error);
+    json_member(o, "loss", q ? mcp_scenario_results_loss(r, q - 1) : 0);
+    emit(o, ", \"trades\": [");
+    for (size_t t = 0; t < book; t++) {
+      mcp_estimate x = set_estimate(r, t, q);
+      emit(o, "%s{\"id\": ", t ? ", " : "");
+      json_string(o, point_id(r, t));
+      json_member(o, "price", x.price);
+      json_member(o, "std_error", x.std_error);
+      emit(o, "}");
+    }
+    emit(o, "]}");
+  }
+  emit(o, "\n  ],\n  \"risk\": [");
+  for (size_t k = 0; k < nlevels; k++) {
+    double var, es;
+    mcp_scenario_results_var(r, levels[k], &var, &es);
+    emit(o, "%s{\"level\": %g", k ? ", " : "", levels[k]); /* as written */
+    json_member(o, "var", var);
+    json_member(o, "es", es);
+    emit(o, "}");
+  }
+  emit(o, "]\n}\n");
+}
+
+int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results,
+                           const double *levels, size_t nlevels)
 {
   out o = {f, 0, 0};
-  if (format == REPORT_CSV)
+  int set = mcp_scenario_results_scenarios(results) > 0;
+  if (set && format == REPORT_CSV)
+    write_set_csv(&o, results);
+  else if (set && format == REPORT_JSON)
+    write_set_json(&o, results, levels, nlevels);
+  else if (set)
+    write_set_table(&o, results, levels, nlevels);
+  else if (format == REPORT_CSV)
     write_scenario_csv(&o, results);
   else if (format == REPORT_JSON)
     write_scenario_json(&o, results);

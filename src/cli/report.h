@@ -19,7 +19,10 @@ int report_write(FILE *f, report_format format, const mcp_results *results);
 /* Writes the scenario grid: a matrix of spot by volatility shifts for each
  * trade and rate shift (table), or one row (CSV) or array entry (JSON) a
  * trade and point; the book as TOTAL, with its value. */
-int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results);
+int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results,
+                           const double *levels, size_t nlevels);
+/* The most levels a set's report gives VaR and ES at (--levels). */
+#define REPORT_MAX_LEVELS 8
 
 /* Where the report goes: standard output, or a file under the library's
  * output rules (mcp_output_open: a regular file replaced only once complete,

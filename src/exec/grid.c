@@ -1,6 +1,7 @@
-/* grid.c: the run of a scenario grid, a client of the revaluation module:
- * every point is priced with the portfolio's seed on a copy of the market
- * with the shifts applied, on the paths of its group's first point. */
+/* grid.c: the run of a scenario grid or set, a client of the revaluation
+ * module: every point is priced with the portfolio's seed on a copy of the
+ * market with the shifts applied, on the paths of its group's first point
+ * (a set's first point is its base, the market unshifted). */
 #include <stdlib.h>
 #include <string.h>
 #include "src/exec/context.h"
@@ -14,6 +15,61 @@
 
 /* The grid's groups of points, run g the g-th (slice.h); a slice leaves
  * *results NULL. */
+/* The market of point q of the run into *out: a grid's point (i, j, k), a
+ * set's base (q = 0) or scenario q - 1. */
+static mcp_status point_market(mcp_context *ctx, const mcp_market *market,
+                               const mcp_scenarios *scenarios, const mcp_scenario_results *r,
+                               size_t q, mcp_market **out)
+{
+  if (!r->nset) {
+    size_t k = q % r->n[2], j = q / r->n[2] % r->n[1], i = q / r->n[2] / r->n[1];
+    double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
+    return mcpi_market_shifted(market, scenarios->kind, x, -1, NULL, out, ctx->err);
+  }
+  double *xs = malloc((market->n ? market->n : 1) * MCPI_NAXES * sizeof *xs);
+  if (!xs)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
+  mcp_status st = MCP_OK;
+  if (q)
+    st = mcpi_scenarios_set_point(scenarios, q, market, xs, ctx->err);
+  else
+    memset(xs, 0, market->n * MCPI_NAXES * sizeof *xs);
+  if (st == MCP_OK &&
+      (st = mcpi_market_shifted_each(market, scenarios->kind, xs, out, ctx->err)) != MCP_OK &&
+      q) { /* the scenario named before the underlying and the shift */
+    char said[MCPI_ERRLEN];
+    memcpy(said, ctx->err, sizeof said);
+    said[sizeof said - 1] = 0;
+    st = mcpi_fail(ctx->err, st, "scenario '%s': %s", scenarios->set[q - 1].name, said);
+  }
+  free(xs);
+  return st;
+}
+
+/* r's points and their shifts or names, from the scenarios. */
+static mcp_status describe(mcp_context *ctx, const mcp_scenarios *scenarios,
+                           mcp_scenario_results *r)
+{
+  r->npoints = mcpi_scenarios_points(scenarios);
+  r->nset = scenarios->nset;
+  r->point = calloc(r->npoints, sizeof *r->point);
+  int ok = r->point != NULL;
+  for (int a = 0; a < MCPI_NAXES; a++) {
+    r->kind[a] = scenarios->kind[a];
+    r->n[a] = r->nset ? 0 : mcpi_scenarios_shifts(scenarios, a);
+    if (r->n[a] && (r->shift[a] = calloc(r->n[a], sizeof(double))))
+      for (size_t i = 0; i < r->n[a]; i++)
+        r->shift[a][i] = mcpi_scenarios_shift(scenarios, a, i);
+    ok = ok && (!r->n[a] || r->shift[a]);
+  }
+  if (r->nset && (r->name = calloc(r->nset, sizeof *r->name)))
+    for (size_t s = 0; s < r->nset; s++)
+      ok = ok && (r->name[s] = strdup(scenarios->set[s].name)) != NULL;
+  ok = ok && (!r->nset || r->name);
+  return ok ? MCP_OK
+            : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
+}
+
 mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
                               const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
                               mcp_scenario_results **results, const mcpi_slicing *sl)
@@ -21,21 +77,8 @@ mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
   mcp_scenario_results *r = calloc(1, sizeof *r);
   if (!r)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
-  size_t npoints = 1;
-  for (int a = 0; a < MCPI_NAXES; a++) {
-    r->n[a] = mcpi_scenarios_shifts(scenarios, a);
-    r->kind[a] = scenarios->kind[a];
-    npoints *= r->n[a];
-  }
-  r->point = calloc(npoints, sizeof *r->point);
-  for (int a = 0; a < MCPI_NAXES; a++)
-    r->shift[a] = calloc(r->n[a], sizeof(double));
-  mcp_status st = MCP_OK;
-  if (!r->point || !r->shift[0] || !r->shift[1] || !r->shift[2])
-    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
-  for (int a = 0; st == MCP_OK && a < MCPI_NAXES; a++)
-    for (size_t i = 0; i < r->n[a]; i++)
-      r->shift[a][i] = mcpi_scenarios_shift(scenarios, a, i);
+  mcp_status st = describe(ctx, scenarios, r);
+  size_t npoints = r->npoints;
   /* groups of points on one run's normals: the first point's market is the
    * run's, the others are revaluation passes over its tiles */
   mcp_market **m = calloc(MCPI_POINTS_PER_RUN, sizeof *m);
@@ -44,11 +87,8 @@ mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
   for (size_t p0 = 0; st == MCP_OK && p0 < npoints; p0 += MCPI_POINTS_PER_RUN) {
     size_t n = npoints - p0 < MCPI_POINTS_PER_RUN ? npoints - p0 : MCPI_POINTS_PER_RUN, made = 0;
     memset(m, 0, MCPI_POINTS_PER_RUN * sizeof *m);
-    for (; st == MCP_OK && made < n; made++) {
-      size_t q = p0 + made, k = q % r->n[2], j = q / r->n[2] % r->n[1], i = q / r->n[2] / r->n[1];
-      double x[MCPI_NAXES] = {r->shift[0][i], r->shift[1][j], r->shift[2][k]};
-      st = mcpi_market_shifted(market, scenarios->kind, x, -1, NULL, &m[made], ctx->err);
-    }
+    for (; st == MCP_OK && made < n; made++)
+      st = point_market(ctx, market, scenarios, r, p0 + made, &m[made]);
     mcpi_slicing run = sl ? *sl : (mcpi_slicing){0};
     run.run = p0 / MCPI_POINTS_PER_RUN;
     run.keep = NULL; /* the group's markets die with it: no setup outlives them */

@@ -103,5 +103,9 @@ const char *mcpi_axis_name(mcp_shift_axis axis);
 mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
                                long only, const unsigned char *used, mcp_market **out,
                                char *err);
+/* The same with shifts of each underlying: underlying i's along axis a at
+ * xs[i MCPI_NAXES + a] (a scenario set's point). */
+mcp_status mcpi_market_shifted_each(const mcp_market *m, const mcp_shift_kind *kind,
+                                    const double *xs, mcp_market **out, char *err);
 
 #endif

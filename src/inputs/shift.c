@@ -47,6 +47,25 @@ static mcp_status check_value(char *err, const char *und, const char *what, doub
 mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, const double *x,
                                long only, const unsigned char *used, mcp_market **out, char *err)
 {
+  double *xs = malloc((m->n ? m->n : 1) * MCPI_NAXES * sizeof *xs);
+  if (!xs)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a scenario");
+  for (size_t i = 0; i < m->n; i++) {
+    /* an underlying no trade uses keeps its curves; a variant of one asset
+     * (only) shifts its spot and volatility alone (its vega among several) */
+    int one = only < 0 || (size_t)only == i, in = !used || used[i];
+    xs[i * MCPI_NAXES + MCP_SHIFT_SPOT] = one ? x[MCP_SHIFT_SPOT] : 0;
+    xs[i * MCPI_NAXES + MCP_SHIFT_VOLATILITY] = one && in ? x[MCP_SHIFT_VOLATILITY] : 0;
+    xs[i * MCPI_NAXES + MCP_SHIFT_RATE] = in ? x[MCP_SHIFT_RATE] : 0;
+  }
+  mcp_status st = mcpi_market_shifted_each(m, kind, xs, out, err);
+  free(xs);
+  return st;
+}
+
+mcp_status mcpi_market_shifted_each(const mcp_market *m, const mcp_shift_kind *kind,
+                                    const double *xs, mcp_market **out, char *err)
+{
   mcp_market *c = calloc(1, sizeof *c);
   int ok = c != NULL;
   if (ok) {
@@ -64,11 +83,8 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
     v->ncash = 0;
     v->cash_t = v->cash_amount = NULL;
     c->n = i + 1;
-    /* an underlying no trade uses keeps its curves; a variant of one asset
-     * (only) shifts its volatility alone (its vega among several) */
-    double xv = (!used || used[i]) && (only < 0 || (size_t)only == i) ? x[MCP_SHIFT_VOLATILITY]
-                                                                      : 0;
-    double xr = !used || used[i] ? x[MCP_SHIFT_RATE] : 0;
+    const double *x = xs + i * MCPI_NAXES;
+    double xv = x[MCP_SHIFT_VOLATILITY], xr = x[MCP_SHIFT_RATE];
     ok = (v->name = strdup(u->name)) &&
          copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], xr) &&
          copy_curve(&v->dividend, &u->dividend, MCP_SHIFT_ABSOLUTE, 0) &&
@@ -78,8 +94,7 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
       break;
     for (size_t k = 0; k < v->lv.nt * v->lv.ns; k++) /* the whole surface moves */
       v->lv.values[k] = shifted(v->lv.values[k], kind[MCP_SHIFT_VOLATILITY], xv);
-    if (only < 0 || (size_t)only == i)
-      v->spot = shifted(u->spot, kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
+    v->spot = shifted(u->spot, kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
     if (u->model == MCPI_MODEL_HESTON) {
       /* the volatility is the variance's root; a root shifted below 0 keeps
        * its sign in the variance, which the checks below then refuse */
@@ -94,6 +109,7 @@ mcp_status mcpi_market_shifted(const mcp_market *m, const mcp_shift_kind *kind, 
                       : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a scenario");
   for (size_t i = 0; st == MCP_OK && i < c->n; i++) {
     const mcpi_underlying *v = &c->u[i];
+    const double *x = xs + i * MCPI_NAXES;
     st = check_value(err, v->name, "spot", v->spot, mcpi_check_spot, MCP_SHIFT_SPOT,
                      x[MCP_SHIFT_SPOT]);
     for (size_t k = 0; st == MCP_OK && k < v->vol.n; k++)

@@ -57,10 +57,13 @@ mcp_results *mcpi_results_alloc(size_t n);
 
 /* A scenario grid's results (scenario_results.c). */
 struct mcp_scenario_results {
-  size_t n[MCPI_NAXES];
+  size_t n[MCPI_NAXES]; /* a grid's shifts of each axis; a set's 0 */
   double *shift[MCPI_NAXES];
   mcp_shift_kind kind[MCPI_NAXES];
-  mcp_results **point; /* point (i, j, k): its run's results */
+  size_t npoints;       /* a grid's n[0] n[1] n[2]; a set's nset + 1 */
+  mcp_results **point;  /* a grid's point (i, j, k); a set's base, then its scenarios */
+  size_t nset;          /* a set's scenarios, named name[s] */
+  char **name;
 };
 
 #endif

@@ -1,4 +1,4 @@
-/* scenario_results.c: reading a scenario grid's results
+/* scenario_results.c: reading a scenario grid's or set's results
  * (mcp_scenario_results). */
 #include <math.h>
 #include <stdlib.h>
@@ -72,11 +72,100 @@ void mcp_scenario_results_destroy(mcp_scenario_results *r)
 {
   if (!r)
     return;
-  size_t npoints = r->n[0] * r->n[1] * r->n[2];
-  for (size_t p = 0; r->point && p < npoints; p++)
+  for (size_t p = 0; r->point && p < r->npoints; p++)
     mcp_results_destroy(r->point[p]);
   for (int a = 0; a < MCPI_NAXES; a++)
     free(r->shift[a]);
+  for (size_t s = 0; r->name && s < r->nset; s++)
+    free(r->name[s]);
+  free(r->name);
   free(r->point);
   free(r);
+}
+
+/* ---- a set's ------------------------------------------------------------- */
+
+size_t mcp_scenario_results_scenarios(const mcp_scenario_results *r) { return r ? r->nset : 0; }
+
+const char *mcp_scenario_results_name(const mcp_scenario_results *r, size_t s)
+{
+  return r && s < r->nset ? r->name[s] : NULL;
+}
+
+/* The results of a set's point q: 0 its base, s + 1 its scenario s. */
+static const mcp_results *set_point(const mcp_scenario_results *r, size_t q)
+{
+  return r && r->nset && q <= r->nset ? r->point[q] : NULL;
+}
+
+mcp_status mcp_scenario_results_set_trade(const mcp_scenario_results *r, size_t index, size_t s,
+                                          mcp_estimate *e)
+{
+  const mcp_results *p = s < SIZE_MAX ? set_point(r, s + 1) : NULL;
+  return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
+}
+
+mcp_status mcp_scenario_results_set_total(const mcp_scenario_results *r, size_t s,
+                                          mcp_estimate *e)
+{
+  const mcp_results *p = s < SIZE_MAX ? set_point(r, s + 1) : NULL;
+  return p ? mcp_results_total(p, e) : MCP_ERR_ARGUMENT;
+}
+
+mcp_status mcp_scenario_results_base(const mcp_scenario_results *r, mcp_estimate *e)
+{
+  const mcp_results *p = set_point(r, 0);
+  return p ? mcp_results_total(p, e) : MCP_ERR_ARGUMENT;
+}
+
+mcp_status mcp_scenario_results_base_trade(const mcp_scenario_results *r, size_t index,
+                                           mcp_estimate *e)
+{
+  const mcp_results *p = set_point(r, 0);
+  return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
+}
+
+double mcp_scenario_results_loss(const mcp_scenario_results *r, size_t s)
+{
+  mcp_estimate base, e;
+  if (mcp_scenario_results_base(r, &base) != MCP_OK ||
+      mcp_scenario_results_set_total(r, s, &e) != MCP_OK)
+    return NAN;
+  return base.price - e.price;
+}
+
+static int larger_first(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x < y) - (x > y);
+}
+
+mcp_status mcp_scenario_results_var(const mcp_scenario_results *r, double level, double *var,
+                                    double *es)
+{
+  if (!r || !r->nset || !(level >= 0.5 && level < 1))
+    return MCP_ERR_ARGUMENT;
+  size_t n = r->nset;
+  double *loss = malloc(n * sizeof *loss);
+  if (!loss)
+    return MCP_ERR_NO_MEMORY;
+  for (size_t s = 0; s < n; s++)
+    loss[s] = mcp_scenario_results_loss(r, s);
+  qsort(loss, n, sizeof *loss, larger_first);
+  /* m scenarios' worth of tail: k whole ones and a share of the next */
+  double m = (double)n * (1 - level);
+  /* a level written in decimals (0.9 of 10 scenarios: 0.99999999999999978)
+   * counts the whole scenarios it means */
+  if (fabs(m - round(m)) <= 1e-9 * (double)n)
+    m = round(m);
+  size_t k = (size_t)floor(m); /* m <= n / 2: loss[k] is one */
+  double tail = 0;
+  for (size_t i = 0; i < k; i++)
+    tail += loss[i];
+  if (var)
+    *var = loss[k];
+  if (es)
+    *es = (tail + (m - (double)k) * loss[k]) / m;
+  free(loss);
+  return MCP_OK;
 }

@@ -156,5 +156,15 @@ uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcpi_set
     u64(&x, s->kind[a]);
     f64s(&x, s->shift[a], s->n[a]);
   }
+  /* a set's scenarios (a grid's digest as it was) */
+  for (size_t k = 0; s && k < s->nset; k++) {
+    str(&x, s->set[k].name);
+    u64(&x, s->set[k].n);
+    for (size_t i = 0; i < s->set[k].n; i++) {
+      str(&x, s->set[k].shift[i].underlying);
+      u64(&x, (uint64_t)s->set[k].shift[i].axis);
+      f64(&x, s->set[k].shift[i].x);
+    }
+  }
   return x.h;
 }

@@ -56,7 +56,7 @@ void mcpi_set_seconds(mcp_results *r, mcp_scenario_results *sr, double seconds)
 {
   if (r)
     r->seconds = seconds;
-  for (size_t i = 0; sr && i < sr->n[0] * sr->n[1] * sr->n[2]; i++)
+  for (size_t i = 0; sr && i < sr->npoints; i++)
     sr->point[i]->seconds = seconds;
 }
 
