@@ -775,9 +775,7 @@ const char *mcp_warning_text(mcp_warning warning);
 /* ---- scenarios --------------------------------------------------------- */
 /* A grid of market shifts, revalued on the same paths: every scenario is
  * priced with the portfolio's seed, so it draws the same normals as an
- * mcp_price of the shifted market (the prices are equal to the bit on the
- * CPU; on the GPU a trade beside revaluation passes may round its last bit
- * otherwise, within 1e-12), and
+ * mcp_price of the shifted market (the prices are equal to the bit), and
  * the differences between scenarios carry common random numbers.  Up to 64
  * points share one run: its normals are generated once and each point is a
  * revaluation pass of the path kernel over them.  The axes:

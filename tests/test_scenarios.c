@@ -388,6 +388,47 @@ static void set_equals_separate_runs(void **state)
   mcp_market_destroy(base);
 }
 
+/* A scenario that leaves an underlying alone, and a grid's zero point,
+ * price it as the unshifted market does, to the bit: a Heston variance
+ * whose root squared is not itself (0.05) stays as given. */
+static void zero_shifts_keep_the_bits(void **state)
+{
+  const double v0 = 0.05, theta = 0.04, zero = 0, up = 0.1;
+  assert_true(sqrt(v0) * sqrt(v0) != v0 && sqrt(theta) * sqrt(theta) != theta);
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", 80, 0.02, 0, v0, 1.5, theta, 0.6, -0.7), MCP_OK);
+  add_underlying(m, "X", (bs_params){100, 0.03, 0.01, 0.25});
+  mcp_portfolio *p = new_portfolio(4000, 9);
+  mcp_trade t = trade_on("eH", "H", MCP_PRODUCT_EUROPEAN, MCP_PUT, 80, 1);
+  check_added(p, "eH", mcp_portfolio_add_trade(p, &t));
+  mcp_results *plain = NULL;
+  assert_int_equal(mcp_price(*state, m, p, &plain), MCP_OK);
+  mcp_estimate want, got;
+  mcp_results_trade(plain, 0, &want);
+  mcp_scenarios *set = NULL, *grid = NULL;
+  mcp_scenario_results *r = NULL;
+  assert_int_equal(mcp_scenarios_create(&set), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(set, "X up", NULL), MCP_OK);
+  assert_int_equal(mcp_scenarios_shift(set, 0, "X", MCP_SHIFT_VOLATILITY, up), MCP_OK);
+  assert_int_equal(mcp_price_scenarios(*state, m, p, set, &r), MCP_OK);
+  assert_int_equal(mcp_scenario_results_base_trade(r, 0, &got), MCP_OK);
+  assert_true(got.price == want.price && got.std_error == want.std_error);
+  assert_int_equal(mcp_scenario_results_set_trade(r, 0, 0, &got), MCP_OK);
+  assert_true(got.price == want.price && got.std_error == want.std_error);
+  mcp_scenario_results_destroy(r);
+  assert_int_equal(mcp_scenarios_create(&grid), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(grid, MCP_SHIFT_SPOT, MCP_SHIFT_RELATIVE, 1, &zero), MCP_OK);
+  assert_int_equal(mcp_price_scenarios(*state, m, p, grid, &r), MCP_OK);
+  assert_int_equal(mcp_scenario_results_trade(r, 0, 0, 0, 0, &got), MCP_OK);
+  assert_true(got.price == want.price && got.std_error == want.std_error);
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(grid);
+  mcp_scenarios_destroy(set);
+  mcp_results_destroy(plain);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static int descending(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -528,6 +569,7 @@ int main(void)
       cmocka_unit_test(bump_greeks_against_black_scholes),
       cmocka_unit_test(bad_requests),
       cmocka_unit_test(set_equals_separate_runs),
+      cmocka_unit_test(zero_shifts_keep_the_bits),
       cmocka_unit_test(var_and_es),
       cmocka_unit_test(bad_sets),
   };

@@ -95,9 +95,10 @@ mcp_status mcpi_market_shifted_each(const mcp_market *m, const mcp_shift_kind *k
     for (size_t k = 0; k < v->lv.nt * v->lv.ns; k++) /* the whole surface moves */
       v->lv.values[k] = shifted(v->lv.values[k], kind[MCP_SHIFT_VOLATILITY], xv);
     v->spot = shifted(u->spot, kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
-    if (u->model == MCPI_MODEL_HESTON) {
+    if (u->model == MCPI_MODEL_HESTON && xv != 0) {
       /* the volatility is the variance's root; a root shifted below 0 keeps
-       * its sign in the variance, which the checks below then refuse */
+       * its sign in the variance, which the checks below then refuse (no
+       * shift keeps the variances' bits: a root squared may not) */
       double r0 = shifted(sqrt(u->v0), kind[MCP_SHIFT_VOLATILITY], xv);
       double rt = shifted(sqrt(u->theta), kind[MCP_SHIFT_VOLATILITY], xv);
       v->v0 = r0 < 0 ? -r0 * r0 : r0 * r0;
