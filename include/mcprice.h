@@ -864,9 +864,11 @@ mcp_status mcp_scenario_results_set_total(const mcp_scenario_results *results, s
 mcp_status mcp_scenario_results_base(const mcp_scenario_results *results, mcp_estimate *estimate);
 mcp_status mcp_scenario_results_base_trade(const mcp_scenario_results *results, size_t index,
                                            mcp_estimate *estimate);
-/* The book's loss in scenario s: the base's value less the scenario's,
- * each on the same paths (NAN outside the set). */
-double mcp_scenario_results_loss(const mcp_scenario_results *results, size_t s);
+/* The book's loss in scenario s: the base's value less the scenario's, on
+ * the same paths, with the standard error of that difference path by path
+ * (far below either value's where the scenario moves the book little). */
+mcp_status mcp_scenario_results_loss(const mcp_scenario_results *results, size_t s,
+                                     mcp_estimate *loss);
 /* Historical value at risk and expected shortfall of the book at level
  * (0.5 <= level < 1) over the set's n scenarios.  With the losses sorted
  * from the largest, L(1) >= ... >= L(n), m = n (1 - level) and k = floor(m):

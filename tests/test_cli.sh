@@ -397,7 +397,7 @@ check "a scenario set writes the base and each scenario, the base equal to the p
     END { exit !(l[\"crash\"] == v[\"base\"] - v[\"crash\"] && l[\"crash\"] != 0) }" "$TMP/out"'
 run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario_set.json"
 check "a scenario set's table ends with its VaR and ES" '
-  status 0 && out_has "^flat  *[0-9.]*  *[0-9.]*  *0.000000\$" &&
+  status 0 && out_has "^flat  *[0-9.]*  *[0-9.]*  *0.000000  *0.000000\$" &&
   out_has "^# historical, level 99%: VaR [0-9.]*, ES [0-9.]*; 97.5%: VaR"'
 run price --market "$MARKET" --portfolio "$BOOK" --format json --scenarios "$DATA/cli_scenario_set.json"
 check "a scenario set in JSON names its levels" '

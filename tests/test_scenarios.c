@@ -102,6 +102,7 @@ static void grid_equals_separate_runs(void **state)
   static const double spot[3] = {-0.05, 0, 0.05}, vol[2] = {0, 0.02}, rate[2] = {-0.01, 0.01};
   mcp_market *base = shifted_market(0, 0, 0);
   mcp_portfolio *p = book();
+  assert_int_equal(mcp_portfolio_set_paths(p, 8192), MCP_OK); /* bits, not precision */
   mcp_scenarios *s = NULL;
   mcp_scenario_results *r = NULL;
   assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
@@ -322,7 +323,7 @@ static void set_equals_separate_runs(void **state)
 {
   mcp_market *base = shifted_market(0, 0, 0);
   mcp_portfolio *p = book();
-  assert_int_equal(mcp_portfolio_set_paths(p, 4096), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 2048), MCP_OK);
   mcp_scenarios *s = NULL;
   mcp_scenario_results *r = NULL;
   assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
@@ -377,11 +378,15 @@ static void set_equals_separate_runs(void **state)
     mcp_results_destroy(one);
     mcp_market_destroy(m);
   }
-  /* the loss is the base's value less the scenario's */
-  mcp_estimate b, e;
+  /* the loss is the base's value less the scenario's, in the first run
+   * and in the second (whose base is the first's to the bit) */
+  mcp_estimate b, e, l;
   assert_int_equal(mcp_scenario_results_base(r, &b), MCP_OK);
-  assert_int_equal(mcp_scenario_results_set_total(r, 5, &e), MCP_OK);
-  assert_true(mcp_scenario_results_loss(r, 5) == b.price - e.price);
+  for (size_t k = 5; k < 70; k += 64) {
+    assert_int_equal(mcp_scenario_results_set_total(r, k, &e), MCP_OK);
+    assert_int_equal(mcp_scenario_results_loss(r, k, &l), MCP_OK);
+    assert_true(l.price == b.price - e.price && l.std_error > 0);
+  }
   mcp_scenario_results_destroy(r);
   mcp_scenarios_destroy(s);
   mcp_portfolio_destroy(p);
@@ -429,6 +434,38 @@ static void zero_shifts_keep_the_bits(void **state)
   mcp_market_destroy(m);
 }
 
+/* The loss's error is that of the difference path by path: a payoff S_T
+ * (a call struck at 0) loses x S_T on each path of a spot shifted by x, so
+ * its error is |x| times the value's, far below the value's own. */
+static void loss_error_is_paired(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "X", (bs_params){100, 0.03, 0.01, 0.25});
+  mcp_portfolio *p = new_portfolio(10000, 4);
+  mcp_trade t = trade_on("f", "X", MCP_PRODUCT_EUROPEAN, MCP_CALL, 0, 1);
+  check_added(p, "f", mcp_portfolio_add_trade(p, &t));
+  assert_int_equal(mcp_portfolio_set_methods(p, 0), MCP_OK);
+  mcp_scenarios *s = NULL;
+  mcp_scenario_results *r = NULL;
+  assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+  assert_int_equal(mcp_scenarios_add(s, "down", NULL), MCP_OK);
+  assert_int_equal(mcp_scenarios_shift(s, 0, "X", MCP_SHIFT_SPOT, -0.02), MCP_OK);
+  assert_int_equal(mcp_price_scenarios(*state, m, p, s, &r), MCP_OK);
+  mcp_estimate base, loss;
+  assert_int_equal(mcp_scenario_results_base(r, &base), MCP_OK);
+  assert_int_equal(mcp_scenario_results_loss(r, 0, &loss), MCP_OK);
+  print_message("  loss %.6f +- %.3g (value +- %.3g)\n", loss.price, loss.std_error,
+                base.std_error);
+  assert_true(fabs(loss.price - 0.02 * base.price) <= 1e-12 * base.price);
+  assert_true(fabs(loss.std_error - 0.02 * base.std_error) <= 1e-9 * base.std_error);
+  assert_true(fabs(loss.ci_high - loss.ci_low - 2 * 1.959963984540054 * loss.std_error) <=
+              1e-9 * loss.std_error);
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(s);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static int descending(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -459,8 +496,9 @@ static void var_and_es(void **state)
   }
   assert_int_equal(mcp_price_scenarios(*state, base, p, s, &r), MCP_OK);
   double L[10], var, es;
+  mcp_estimate e;
   for (size_t k = 0; k < 10; k++)
-    L[k] = mcp_scenario_results_loss(r, k);
+    L[k] = (mcp_scenario_results_loss(r, k, &e), e.price);
   qsort(L, 10, sizeof *L, descending);
   assert_true(L[0] > L[2] && L[2] > 0 && L[9] < 0); /* losses and gains */
   assert_int_equal(mcp_scenario_results_var(r, 0.9, &var, &es), MCP_OK); /* tail: 1 */
@@ -542,7 +580,7 @@ static void bad_sets(void **state)
   assert_null(mcp_scenario_results_name(r, 0));
   assert_int_equal(mcp_scenario_results_base(r, &e), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_scenario_results_set_total(r, 0, &e), MCP_ERR_ARGUMENT);
-  assert_true(isnan(mcp_scenario_results_loss(r, 0)));
+  assert_int_equal(mcp_scenario_results_loss(r, 0, &e), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_scenario_results_var(r, 0.99, NULL, NULL), MCP_ERR_ARGUMENT);
   mcp_scenario_results_destroy(r);
   mcp_scenarios_destroy(s);
@@ -553,7 +591,11 @@ static void bad_sets(void **state)
   assert_int_equal(mcp_scenario_results_set_trade(r, 99, 0, &e), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_scenario_results_set_trade(r, 0, SIZE_MAX, &e), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_scenario_results_total(r, 0, 0, 0, &e), MCP_ERR_ARGUMENT);
-  assert_true(mcp_scenario_results_loss(r, 0) == 0); /* no shift: the base's paths and value */
+  /* no shift: the base's paths and value, path by path */
+  assert_int_equal(mcp_scenario_results_loss(r, 0, &e), MCP_OK);
+  assert_true(e.price == 0 && e.std_error == 0);
+  assert_int_equal(mcp_scenario_results_loss(r, 1, &e), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_scenario_results_loss(r, 0, NULL), MCP_ERR_ARGUMENT);
   mcp_scenario_results_destroy(r);
   mcp_scenarios_destroy(s);
   mcp_scenarios_destroy(g);
@@ -571,6 +613,7 @@ int main(void)
       cmocka_unit_test(set_equals_separate_runs),
       cmocka_unit_test(zero_shifts_keep_the_bits),
       cmocka_unit_test(var_and_es),
+      cmocka_unit_test(loss_error_is_paired),
       cmocka_unit_test(bad_sets),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

@@ -197,8 +197,9 @@ class ScenarioSetResults:
     """A scenario set's values on the paths of its base (the market
     unshifted): base and values[name] the book's, prices[name][trade id]
     and base_prices[trade id] per unit, losses[name] the base's value less
-    the scenario's, and risk[level] = (VaR, ES), historical, at each level
-    asked for (mcp_scenario_results_var)."""
+    the scenario's (an Estimate: its error that of the difference path by
+    path), and risk[level] = (VaR, ES), historical, at each level asked for
+    (mcp_scenario_results_var)."""
     names: Tuple[str, ...]
     kinds: Tuple[str, str, str]
     quantities: Dict[str, float]
@@ -206,23 +207,24 @@ class ScenarioSetResults:
     base_prices: Dict[str, Estimate]
     values: Dict[str, Estimate]
     prices: Dict[str, Dict[str, Estimate]]
-    losses: Dict[str, float]
+    losses: Dict[str, Estimate]
     risk: Dict[float, Tuple[float, float]]
 
     def to_dataframe(self):
         """A row a scenario (the base first) and trade (and TOTAL), with the
-        book's loss on its TOTAL rows (pandas required)."""
+        book's loss and its error on its TOTAL rows (pandas required)."""
         import pandas as pd
         rows = []
         for name in ("base",) + self.names:
             prices = self.base_prices if name == "base" else self.prices[name]
             for tid, e in prices.items():
                 rows.append({"scenario": name, "id": tid, "price": e.price,
-                             "std_error": e.std_error, "loss": None})
+                             "std_error": e.std_error, "loss": None, "loss_std_error": None})
             total = self.base if name == "base" else self.values[name]
+            loss = Estimate(0.0, 0.0, 0.0, 0.0) if name == "base" else self.losses[name]
             rows.append({"scenario": name, "id": "TOTAL", "price": total.price,
-                         "std_error": total.std_error,
-                         "loss": 0.0 if name == "base" else self.losses[name]})
+                         "std_error": total.std_error, "loss": loss.price,
+                         "loss_std_error": loss.std_error})
         return pd.DataFrame(rows)
 
 
@@ -469,7 +471,8 @@ def _set_results(r, levels):
                   for t, tid in enumerate(ids)} for k, n in enumerate(names)}
     values = {n: got(_L.mcp_scenario_results_set_total(r, k, ctypes.byref(e)))
               for k, n in enumerate(names)}
-    losses = {n: _L.mcp_scenario_results_loss(r, k) for k, n in enumerate(names)}
+    losses = {n: got(_L.mcp_scenario_results_loss(r, k, ctypes.byref(e)))
+              for k, n in enumerate(names)}
     risk = {}
     var, es = ctypes.c_double(), ctypes.c_double()
     for level in levels:

@@ -148,7 +148,7 @@ _CALLS = {
     "mcp_scenario_results_set_total": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
     "mcp_scenario_results_base": (_c.c_int, [P, _c.POINTER(Estimate_)]),
     "mcp_scenario_results_base_trade": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
-    "mcp_scenario_results_loss": (_c.c_double, [P, _c.c_size_t]),
+    "mcp_scenario_results_loss": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
     "mcp_scenario_results_var": (_c.c_int, [P, _c.c_double, _c.POINTER(_c.c_double),
                                             _c.POINTER(_c.c_double)]),
 }

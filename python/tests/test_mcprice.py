@@ -137,13 +137,16 @@ def test_scenario_set():
     assert s.names == ("crash", "rally", "flat") and s.kinds == ("relative", "absolute", "absolute")
     plain = mcprice.price(market(), book(paths=20_000), backend="cpu")
     assert s.base_prices["C"] == plain["C"].estimate and s.base == plain.total   # to the bit
-    assert s.values["flat"] == s.base and s.losses["flat"] == 0
-    assert s.losses["crash"] == s.base.price - s.values["crash"].price
+    assert s.values["flat"] == s.base and s.losses["flat"].price == 0
+    assert s.losses["flat"].std_error == 0                  # the same paths, path by path
+    crash = s.losses["crash"]
+    assert crash.price == s.base.price - s.values["crash"].price
+    assert 0 < crash.std_error < s.values["crash"].std_error   # common random numbers
     assert s.prices["rally"]["C"].price > s.base_prices["C"].price > s.prices["crash"]["C"].price
-    worst = max(s.losses.values())
+    worst = max(x.price for x in s.losses.values())
     var, es = s.risk[0.99]                      # a tail of 0.03 scenarios: the worst
     assert var == worst and abs(es - worst) <= 1e-12 * abs(worst)
-    assert s.risk[0.5][0] == sorted(s.losses.values())[1]   # 1.5: the second's the VaR
+    assert s.risk[0.5][0] == sorted(x.price for x in s.losses.values())[1]   # tail 1.5
     with pytest.raises(ValueError, match="levels"):
         mcprice.scenarios(market(), book(), days, backend="cpu", levels=[1.0])
     days["scenarios"][0]["shifts"]["NOPE"] = {"spot": 0.1}

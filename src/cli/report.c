@@ -613,7 +613,17 @@ static mcp_estimate set_estimate(const mcp_scenario_results *r, size_t t, size_t
   return e;
 }
 
-/* The book's value, its error and its loss in each scenario; VaR and ES. */
+/* The book's loss at point q: 0 at the base (q = 0). */
+static mcp_estimate set_loss(const mcp_scenario_results *r, size_t q)
+{
+  mcp_estimate e = {0};
+  if (q)
+    mcp_scenario_results_loss(r, q - 1, &e);
+  return e;
+}
+
+/* The book's value, its error and its loss (and that one's) in each
+ * scenario; VaR and ES. */
 static void write_set_table(out *o, const mcp_scenario_results *r, const double *levels,
                             size_t nlevels)
 {
@@ -621,15 +631,17 @@ static void write_set_table(out *o, const mcp_scenario_results *r, const double 
   emit(o, "# scenario set: %zu scenarios on the paths of the base (the market unshifted)\n", n);
   emit(o, "# kinds: spot %s, volatility %s, rate %s\n", kind_name(r, 0), kind_name(r, 1),
        kind_name(r, 2));
-  emit(o, "%-24s  %14s  %14s  %14s\n", "scenario", "book value", "std error", "loss");
+  emit(o, "%-24s  %14s  %14s  %14s  %14s\n", "scenario", "book value", "std error", "loss",
+       "std error");
   for (size_t q = 0; q <= n; q++) {
-    char v[CELL], se[CELL], l[CELL];
-    mcp_estimate e = set_estimate(r, book, q);
+    char v[CELL], se[CELL], l[CELL], lse[CELL];
+    mcp_estimate e = set_estimate(r, book, q), x = set_loss(r, q);
     fixed(v, e.price);
     fixed(se, e.std_error);
-    fixed(l, q ? mcp_scenario_results_loss(r, q - 1) : 0);
-    emit(o, "%-24s  %14s  %14s  %14s\n", q ? mcp_scenario_results_name(r, q - 1) : "base", v, se,
-         l);
+    fixed(l, x.price);
+    fixed(lse, x.std_error);
+    emit(o, "%-24s  %14s  %14s  %14s  %14s\n", q ? mcp_scenario_results_name(r, q - 1) : "base", v,
+         se, l, lse);
   }
   for (size_t k = 0; k < nlevels; k++) {
     double var, es;
@@ -647,18 +659,18 @@ static void write_set_table(out *o, const mcp_scenario_results *r, const double 
 static void write_set_csv(out *o, const mcp_scenario_results *r)
 {
   size_t n = mcp_scenario_results_scenarios(r), book = mcp_scenario_results_count(r);
-  emit(o, "scenario,id,quantity,price,std_error,value,loss\n");
+  emit(o, "scenario,id,quantity,price,std_error,value,loss,loss_std_error\n");
   for (size_t q = 0; q <= n; q++)
     for (size_t t = 0; t <= book; t++) {
       mcp_estimate e = set_estimate(r, t, q);
       csv_field(o, q ? mcp_scenario_results_name(r, q - 1) : "base");
       emit(o, ",");
       csv_field(o, point_id(r, t));
+      mcp_estimate x = set_loss(r, q);
       if (t == book)
-        emit(o, ",,,%.17g,%.17g,%.17g\n", e.std_error, e.price,
-             q ? mcp_scenario_results_loss(r, q - 1) : 0.0);
+        emit(o, ",,,%.17g,%.17g,%.17g,%.17g\n", e.std_error, e.price, x.price, x.std_error);
       else
-        emit(o, ",%.17g,%.17g,%.17g,%.17g,\n", mcp_scenario_results_quantity(r, t), e.price,
+        emit(o, ",%.17g,%.17g,%.17g,%.17g,,\n", mcp_scenario_results_quantity(r, t), e.price,
              e.std_error, mcp_scenario_results_quantity(r, t) * e.price);
     }
 }
@@ -676,7 +688,8 @@ static void write_set_json(out *o, const mcp_scenario_results *r, const double *
     json_string(o, q ? mcp_scenario_results_name(r, q - 1) : "base");
     json_member(o, "value", e.price);
     json_member(o, "std_error", e.std_error);
-    json_member(o, "loss", q ? mcp_scenario_results_loss(r, q - 1) : 0);
+    json_member(o, "loss", set_loss(r, q).price);
+    json_member(o, "loss_std_error", set_loss(r, q).std_error);
     emit(o, ", \"trades\": [");
     for (size_t t = 0; t < book; t++) {
       mcp_estimate x = set_estimate(r, t, q);

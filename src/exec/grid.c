@@ -70,6 +70,14 @@ static mcp_status describe(mcp_context *ctx, const mcp_scenarios *scenarios,
             : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
 }
 
+/* The point of a group's i-th market, the group's first point (a set's
+ * first scenario's point) first: a grid's first + i; a set's base (point
+ * 0), then its scenarios (point s + 1 for scenario s). */
+static size_t at(const mcp_scenario_results *r, size_t first, size_t i)
+{
+  return r->nset && i == 0 ? 0 : first + i;
+}
+
 mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
                               const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
                               mcp_scenario_results **results, const mcpi_slicing *sl)
@@ -78,30 +86,42 @@ mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
   if (!r)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for scenario results");
   mcp_status st = describe(ctx, scenarios, r);
-  size_t npoints = r->npoints;
   /* groups of points on one run's normals: the first point's market is the
-   * run's, the others are revaluation passes over its tiles */
+   * run's, the others are revaluation passes over its tiles; a set's every
+   * group starts with its base, against which its scenarios' losses pair
+   * path by path (the base's results kept from the first) */
+  size_t per = r->nset ? MCPI_POINTS_PER_RUN - 1 : MCPI_POINTS_PER_RUN;
+  size_t todo = r->nset ? r->nset : r->npoints;
   mcp_market **m = calloc(MCPI_POINTS_PER_RUN, sizeof *m);
-  if (st == MCP_OK && !m)
+  mcp_results **got = calloc(MCPI_POINTS_PER_RUN, sizeof *got);
+  if (st == MCP_OK && (!m || !got))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
-  for (size_t p0 = 0; st == MCP_OK && p0 < npoints; p0 += MCPI_POINTS_PER_RUN) {
-    size_t n = npoints - p0 < MCPI_POINTS_PER_RUN ? npoints - p0 : MCPI_POINTS_PER_RUN, made = 0;
+  for (size_t g = 0; st == MCP_OK && g * per < todo; g++) {
+    size_t first = g * per, n = todo - first < per ? todo - first : per;
+    size_t nm = r->nset ? n + 1 : n, made = 0;
     memset(m, 0, MCPI_POINTS_PER_RUN * sizeof *m);
-    for (; st == MCP_OK && made < n; made++)
-      st = point_market(ctx, market, scenarios, r, p0 + made, &m[made]);
+    memset(got, 0, MCPI_POINTS_PER_RUN * sizeof *got);
+    for (; st == MCP_OK && made < nm; made++)
+      st = point_market(ctx, market, scenarios, r, at(r, first, made), &m[made]);
     mcpi_slicing run = sl ? *sl : (mcpi_slicing){0};
-    run.run = p0 / MCPI_POINTS_PER_RUN;
+    run.run = g;
     run.keep = NULL; /* the group's markets die with it: no setup outlives them */
     if (st == MCP_OK)
       st = mcpi_reval_run(ctx, m[0], portfolio,
-                          &(mcpi_reval){.points = m + 1, .npoints = n - 1}, r->point + p0,
-                          sl ? &run : NULL);
+                          &(mcpi_reval){.points = m + 1, .npoints = nm - 1, .losses = r->nset > 0},
+                          got, sl ? &run : NULL);
     else /* the run takes over the others only when it starts */
       for (size_t q = 1; q < made; q++)
         mcp_market_destroy(m[q]);
     mcp_market_destroy(m[0]);
+    for (size_t i = 0; i < nm; i++)
+      if (r->nset && i == 0 && g > 0)
+        mcp_results_destroy(got[0]); /* the base again, to the bit */
+      else
+        r->point[at(r, first, i)] = got[i];
   }
   free(m);
+  free(got);
   if (st != MCP_OK || (sl && sl->out)) {
     mcp_scenario_results_destroy(r);
     return st;

@@ -416,6 +416,7 @@ struct mcpi_setup {
   mcpi_greek_run greeks;
   double *dg;
   int passes;
+  int losses; /* the points' losses (mcpi_reval) */
 };
 
 void mcpi_setup_free(mcpi_setup *su)
@@ -433,7 +434,7 @@ void mcpi_setup_free(mcpi_setup *su)
  * failure too). */
 static mcp_status setup(mcp_context *ctx, const mcp_market *market,
                         const mcp_portfolio *portfolio, const mcp_greeks *req,
-                        mcp_market **markets, size_t npoints, mcpi_setup **out)
+                        mcp_market **markets, size_t npoints, int losses, mcpi_setup **out)
 {
   mcpi_setup *su = calloc(1, sizeof *su);
   if (su)
@@ -453,8 +454,9 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
   su->portfolio = portfolio;
   su->req = req;
   su->passes = req || npoints;
+  su->losses = losses && npoints;
   if (npoints)
-    st = mcpi_points_layout(markets, npoints, market, portfolio, &su->set, &su->plan, &su->pde,
+    st = mcpi_points_layout(markets, npoints, losses, market, portfolio, &su->set, &su->plan, &su->pde,
                             &su->greeks, ctx->err);
   else if (req &&
            (st = mcpi_greeks_layout(market, portfolio, &su->set, req, &su->plan, &su->pde,
@@ -512,7 +514,8 @@ static mcp_status find_setup(run_state *s, const mcp_market *market,
     return MCP_OK;
   }
   mcp_status st =
-      setup(s->ctx, market, portfolio, what->greeks, what->points, what->npoints, &s->su);
+      setup(s->ctx, market, portfolio, what->greeks, what->points, what->npoints, what->losses,
+            &s->su);
   if (st == MCP_OK && keep) {
     mcpi_setup_free(*keep);
     *keep = s->su;
@@ -630,6 +633,27 @@ static mcp_status collect_prices(const run_state *s, long k, mcp_results *r)
   return st;
 }
 
+/* Point k's loss: the base's total less its own, and the error of the
+ * jobs' paired columns (independent streams: their variances add; PDE
+ * prices carry none), after the points' estimators (mcpi_points_layout). */
+static void collect_loss(run_state *s, size_t k)
+{
+  const mcpi_plan *plan = &s->su->plan;
+  double var = 0;
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    const mcpi_job *j = &plan->jobs[ji];
+    mcp_estimate e;
+    mcpi_estimate_replicates(&s->acc[ji][(s->npoints + 1) * (j->ntrades + 1) + k],
+                             mcpi_job_columns(j, 0), mcpi_job_replicates(plan, j), &e);
+    var += e.std_error * e.std_error;
+  }
+  mcp_estimate *l = &s->points[k]->loss;
+  l->price = s->r->total.price - s->points[k]->total.price;
+  l->std_error = sqrt(var);
+  l->ci_low = l->price - MCPI_Z95 * l->std_error;
+  l->ci_high = l->price + MCPI_Z95 * l->std_error;
+}
+
 /* The results of a whole run or a merge: the base market's prices, then
  * the Greeks, or each scenario point's prices (its PDE trades' from its
  * variant's solve). */
@@ -650,6 +674,8 @@ static mcp_status collect_run(run_state *s, const mcp_greeks *req)
     for (size_t i = 0; i < pde->ntrades; i++)
       s->points[k]->est[pde->trade[i].trade] = su->greeks.var[k].pde_est[pde->trade[i].trade];
     st = collect_prices(s, (long)k, s->points[k]);
+    if (st == MCP_OK && su->losses)
+      collect_loss(s, k);
   }
   return st;
 }

@@ -13,6 +13,7 @@ typedef struct mcpi_reval {
   const mcp_greeks *greeks; /* or NULL */
   mcp_market **points;      /* taken over by the run (freed on failure too); or NULL */
   size_t npoints;
+  int losses;               /* each point's book loss against the run's market too */
 } mcpi_reval;
 
 /* Frees a kept setup (mcpi_slicing.keep). */
@@ -20,7 +21,7 @@ void mcpi_setup_free(mcpi_setup *su);
 
 /* Runs the book in market and what asks for into out[0] and, for scenario
  * points, out[1 .. npoints] (each point's prices those of an mcp_price of
- * its market, to the bit): alone (sl NULL), as slice sl->k into sl->out
+ * its market, to the bit; with losses, its loss, paired path by path): alone (sl NULL), as slice sl->k into sl->out
  * (out untouched), or as the merge of sl->in. */
 mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
                           const mcp_portfolio *portfolio, const mcpi_reval *what,

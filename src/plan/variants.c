@@ -452,7 +452,7 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
   return st;
 }
 
-mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *m,
+mcp_status mcpi_points_layout(mcp_market **markets, size_t n, int losses, const mcp_market *m,
                               const mcp_portfolio *p, const mcpi_settings *set, mcpi_plan *plan,
                               const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err)
 {
@@ -474,6 +474,9 @@ mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *
       for (size_t t = 0; t <= nt && ok; t++) /* the trades, then the book */
         ok = add_point(&b, t < nt ? (long)t : -1, (long)k) &&
              add_term(&b, pass_col(&b, g, k, t), 1.0);
+    for (size_t k = 0; losses && k < n && ok; k++) /* the base's book column is nt */
+      ok = add_point(&b, -1, (long)k) && add_term(&b, (int32_t)nt, 1.0) &&
+           add_term(&b, pass_col(&b, g, k, nt), -1.0);
     if (!ok || b.oom) {
       free(b.est);
       free(b.term);

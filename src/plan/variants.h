@@ -61,8 +61,10 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
 /* Lays out the revaluation of the portfolio in each of the n markets (which
  * the run takes over) on the normals of the base market's paths: every job
  * has a pass a market, and an estimator a market (its point) and trade, and
- * a market and book (trade -1), that is the pass's payoff itself. */
-mcp_status mcpi_points_layout(mcp_market **markets, size_t n, const mcp_market *m,
+ * a market and book (trade -1), that is the pass's payoff itself; with
+ * losses, then an estimator a market, the base's book less the market's,
+ * path by path. */
+mcp_status mcpi_points_layout(mcp_market **markets, size_t n, int losses, const mcp_market *m,
                               const mcp_portfolio *p, const mcpi_settings *set, mcpi_plan *plan,
                               const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err);
 void mcpi_greeks_free(mcpi_greek_run *g);

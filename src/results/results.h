@@ -41,6 +41,10 @@ struct mcp_results {
    * trade was checked; reval.c) */
   mcp_estimate *grid;
   unsigned char *grid_on;
+  /* a scenario point's book loss against its run's market (mcpi_reval
+   * losses): the difference of the totals, and the standard error of the
+   * paired difference path by path */
+  mcp_estimate loss;
 };
 
 /* Appends a sensitivity named after its Greek and, with suffix, its

@@ -125,13 +125,13 @@ mcp_status mcp_scenario_results_base_trade(const mcp_scenario_results *r, size_t
   return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
 }
 
-double mcp_scenario_results_loss(const mcp_scenario_results *r, size_t s)
+mcp_status mcp_scenario_results_loss(const mcp_scenario_results *r, size_t s, mcp_estimate *e)
 {
-  mcp_estimate base, e;
-  if (mcp_scenario_results_base(r, &base) != MCP_OK ||
-      mcp_scenario_results_set_total(r, s, &e) != MCP_OK)
-    return NAN;
-  return base.price - e.price;
+  const mcp_results *p = s < SIZE_MAX ? set_point(r, s + 1) : NULL;
+  if (!p || !e)
+    return MCP_ERR_ARGUMENT;
+  *e = p->loss;
+  return MCP_OK;
 }
 
 static int larger_first(const void *a, const void *b)
@@ -150,7 +150,7 @@ mcp_status mcp_scenario_results_var(const mcp_scenario_results *r, double level,
   if (!loss)
     return MCP_ERR_NO_MEMORY;
   for (size_t s = 0; s < n; s++)
-    loss[s] = mcp_scenario_results_loss(r, s);
+    loss[s] = r->point[s + 1]->loss.price;
   qsort(loss, n, sizeof *loss, larger_first);
   /* m scenarios' worth of tail: k whole ones and a share of the next */
   double m = (double)n * (1 - level);
