@@ -1,7 +1,7 @@
 /* grid.c: the run of a scenario grid or set, a client of the revaluation
  * module: every point is priced with the portfolio's seed on a copy of the
  * market with the shifts applied, on the paths of its group's first point
- * (a set's first point is its base, the market unshifted). */
+ * (each group of a set starts with its base, the market unshifted). */
 #include <stdlib.h>
 #include <string.h>
 #include "src/exec/context.h"
@@ -13,8 +13,6 @@
  * columns to every job's tiles. */
 #define MCPI_POINTS_PER_RUN 64
 
-/* The grid's groups of points, run g the g-th (slice.h); a slice leaves
- * *results NULL. */
 /* The market of point q of the run into *out: a grid's point (i, j, k), a
  * set's base (q = 0) or scenario q - 1. */
 static mcp_status point_market(mcp_context *ctx, const mcp_market *market,
@@ -78,6 +76,8 @@ static size_t at(const mcp_scenario_results *r, size_t first, size_t i)
   return r->nset && i == 0 ? 0 : first + i;
 }
 
+/* The grid's or set's groups of points, run g the g-th (slice.h); a slice
+ * leaves *results NULL. */
 mcp_status mcpi_scenarios_run(mcp_context *ctx, const mcp_market *market,
                               const mcp_portfolio *portfolio, const mcp_scenarios *scenarios,
                               mcp_scenario_results **results, const mcpi_slicing *sl)
