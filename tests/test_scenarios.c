@@ -511,6 +511,9 @@ static void var_and_es(void **state)
   assert_true(var == L[2]);
   assert_int_equal(mcp_scenario_results_var(r, 0.75, NULL, &es), MCP_OK);
   assert_true(fabs(es - (L[0] + L[1] + 0.5 * L[2]) / 2.5) <= 1e-12 * fabs(L[0]));
+  /* a tail far below one scenario is the worst loss, not a division by 0 */
+  assert_int_equal(mcp_scenario_results_var(r, 1 - 1e-13, &var, &es), MCP_OK);
+  assert_true(var == L[0] && fabs(es - L[0]) <= 1e-9 * fabs(L[0]));
   assert_int_equal(mcp_scenario_results_var(r, 1, &var, &es), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_scenario_results_var(r, 0.4, &var, &es), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_scenario_results_var(r, NAN, &var, &es), MCP_ERR_ARGUMENT);

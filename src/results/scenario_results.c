@@ -155,8 +155,8 @@ mcp_status mcp_scenario_results_var(const mcp_scenario_results *r, double level,
   /* m scenarios' worth of tail: k whole ones and a share of the next */
   double m = (double)n * (1 - level);
   /* a level written in decimals (0.9 of 10 scenarios: 0.99999999999999978)
-   * counts the whole scenarios it means */
-  if (fabs(m - round(m)) <= 1e-9 * (double)n)
+   * counts the whole scenarios it means; a tail never snaps to none */
+  if (round(m) >= 1 && fabs(m - round(m)) <= 1e-9 * (double)n)
     m = round(m);
   size_t k = (size_t)floor(m); /* m <= n / 2: loss[k] is one */
   double tail = 0;
