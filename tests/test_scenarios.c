@@ -102,7 +102,7 @@ static void grid_equals_separate_runs(void **state)
   static const double spot[3] = {-0.05, 0, 0.05}, vol[2] = {0, 0.02}, rate[2] = {-0.01, 0.01};
   mcp_market *base = shifted_market(0, 0, 0);
   mcp_portfolio *p = book();
-  assert_int_equal(mcp_portfolio_set_paths(p, 8192), MCP_OK); /* bits, not precision */
+  assert_int_equal(mcp_portfolio_set_paths(p, 4096), MCP_OK); /* bits, not precision */
   mcp_scenarios *s = NULL;
   mcp_scenario_results *r = NULL;
   assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
@@ -163,7 +163,7 @@ static void groups_equal_separate_runs(void **state)
     spot[i] = -0.2 + 0.005 * i;
   mcp_market *base = shifted_market(0, 0, 0);
   mcp_portfolio *p = book();
-  assert_int_equal(mcp_portfolio_set_paths(p, 4096), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 2048), MCP_OK);
   mcp_scenarios *s = NULL;
   mcp_scenario_results *r = NULL;
   assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
