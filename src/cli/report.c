@@ -475,6 +475,12 @@ static const char *point_id(const mcp_scenario_results *r, size_t t)
   return t == mcp_scenario_results_count(r) ? "TOTAL" : mcp_scenario_results_trade_id(r, t);
 }
 
+static const char *kind_name(const mcp_scenario_results *r, int a)
+{
+  return mcp_scenario_results_kind(r, (mcp_shift_axis)a) == MCP_SHIFT_RELATIVE ? "relative"
+                                                                               : "absolute";
+}
+
 /* Per trade and rate shift, the prices (the book: its value) as a matrix of
  * spot shifts (rows) by volatility shifts (columns). */
 static void write_scenario_table(out *o, const mcp_scenario_results *r)
@@ -482,9 +488,7 @@ static void write_scenario_table(out *o, const mcp_scenario_results *r)
   size_t n[3];
   for (int a = 0; a < 3; a++) {
     n[a] = mcp_scenario_results_shifts(r, (mcp_shift_axis)a);
-    emit(o, "# %-10s %s:", axis_labels[a],
-         mcp_scenario_results_kind(r, (mcp_shift_axis)a) == MCP_SHIFT_RELATIVE ? "relative"
-                                                                               : "absolute");
+    emit(o, "# %-10s %s:", axis_labels[a], kind_name(r, a));
     for (size_t i = 0; i < n[a]; i++)
       emit(o, " %g", mcp_scenario_results_shift(r, (mcp_shift_axis)a, i));
     emit(o, "\n");
@@ -564,8 +568,7 @@ static void write_scenario_json(out *o, const mcp_scenario_results *r)
   emit(o, "{\n  \"shifts\": {");
   for (int a = 0; a < 3; a++) {
     emit(o, "%s\"%s\": {\"kind\": \"%s\", \"values\": [", a ? ", " : "", axis_labels[a],
-         mcp_scenario_results_kind(r, (mcp_shift_axis)a) == MCP_SHIFT_RELATIVE ? "relative"
-                                                                               : "absolute");
+         kind_name(r, a));
     for (size_t i = 0; i < mcp_scenario_results_shifts(r, (mcp_shift_axis)a); i++) {
       emit(o, "%s", i ? ", " : "");
       json_number(o, mcp_scenario_results_shift(r, (mcp_shift_axis)a, i));
@@ -589,12 +592,6 @@ static void write_scenario_json(out *o, const mcp_scenario_results *r)
 }
 
 /* ---- scenario sets ------------------------------------------------------- */
-
-static const char *kind_name(const mcp_scenario_results *r, int a)
-{
-  return mcp_scenario_results_kind(r, (mcp_shift_axis)a) == MCP_SHIFT_RELATIVE ? "relative"
-                                                                               : "absolute";
-}
 
 /* Estimate of trade t (the book's value at t == count) at point q: 0 the
  * base, s + 1 scenario s. */
@@ -683,13 +680,13 @@ static void write_set_json(out *o, const mcp_scenario_results *r, const double *
        kind_name(r, 0), kind_name(r, 1), kind_name(r, 2));
   emit(o, "\n  \"scenarios\": [");
   for (size_t q = 0; q <= n; q++) {
-    mcp_estimate e = set_estimate(r, book, q);
+    mcp_estimate e = set_estimate(r, book, q), l = set_loss(r, q);
     emit(o, "%s\n    {\"name\": ", q ? "," : "");
     json_string(o, q ? mcp_scenario_results_name(r, q - 1) : "base");
     json_member(o, "value", e.price);
     json_member(o, "std_error", e.std_error);
-    json_member(o, "loss", set_loss(r, q).price);
-    json_member(o, "loss_std_error", set_loss(r, q).std_error);
+    json_member(o, "loss", l.price);
+    json_member(o, "loss_std_error", l.std_error);
     emit(o, ", \"trades\": [");
     for (size_t t = 0; t < book; t++) {
       mcp_estimate x = set_estimate(r, t, q);

@@ -18,7 +18,9 @@ int report_write(FILE *f, report_format format, const mcp_results *results);
 
 /* Writes the scenario grid: a matrix of spot by volatility shifts for each
  * trade and rate shift (table), or one row (CSV) or array entry (JSON) a
- * trade and point; the book as TOTAL, with its value. */
+ * trade and point; the book as TOTAL, with its value.  A scenario set: the
+ * book's value and loss in each scenario and VaR and ES at each of the
+ * nlevels levels (table, JSON), or one row a scenario and trade (CSV). */
 int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results,
                            const double *levels, size_t nlevels);
 /* The most levels a set's report gives VaR and ES at (--levels). */

@@ -98,17 +98,23 @@ static const mcp_results *set_point(const mcp_scenario_results *r, size_t q)
   return r && r->nset && q <= r->nset ? r->point[q] : NULL;
 }
 
+/* The results of a set's scenario s. */
+static const mcp_results *scenario(const mcp_scenario_results *r, size_t s)
+{
+  return s < SIZE_MAX ? set_point(r, s + 1) : NULL;
+}
+
 mcp_status mcp_scenario_results_set_trade(const mcp_scenario_results *r, size_t index, size_t s,
                                           mcp_estimate *e)
 {
-  const mcp_results *p = s < SIZE_MAX ? set_point(r, s + 1) : NULL;
+  const mcp_results *p = scenario(r, s);
   return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
 }
 
 mcp_status mcp_scenario_results_set_total(const mcp_scenario_results *r, size_t s,
                                           mcp_estimate *e)
 {
-  const mcp_results *p = s < SIZE_MAX ? set_point(r, s + 1) : NULL;
+  const mcp_results *p = scenario(r, s);
   return p ? mcp_results_total(p, e) : MCP_ERR_ARGUMENT;
 }
 
@@ -127,7 +133,7 @@ mcp_status mcp_scenario_results_base_trade(const mcp_scenario_results *r, size_t
 
 mcp_status mcp_scenario_results_loss(const mcp_scenario_results *r, size_t s, mcp_estimate *e)
 {
-  const mcp_results *p = s < SIZE_MAX ? set_point(r, s + 1) : NULL;
+  const mcp_results *p = scenario(r, s);
   if (!p || !e)
     return MCP_ERR_ARGUMENT;
   *e = p->loss;
