@@ -756,17 +756,21 @@ mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,
  * European's, a lower bound, is reported.  MCP_WARNING_GRID: on the same
  * paths, a grid of half the steps moves the trade's price by more than its
  * standard error: the time grid is too coarse for the model's scheme
- * (mcp_results_grid_move). */
+ * (mcp_results_grid_move).  MCP_WARNING_BUCKETS: buckets were asked
+ * (mcp_greeks_set_buckets) and the trade has none: its payoff, model or
+ * precision has no adjoint here (its Greeks are those without buckets). */
 typedef enum mcp_warning {
   MCP_WARNING_CONSTANT = 1 << 0,
   MCP_WARNING_MARTINGALE = 1 << 1,
   MCP_WARNING_EXERCISE = 1 << 2,
-  MCP_WARNING_GRID = 1 << 3
+  MCP_WARNING_GRID = 1 << 3,
+  MCP_WARNING_BUCKETS = 1 << 4
 } mcp_warning;
-#define MCP_WARNING_COUNT 4
+#define MCP_WARNING_COUNT 5
 /* The warnings of trade index, or 0 (none, or a bad index). */
 unsigned mcp_results_warnings(const mcp_results *results, size_t index);
-/* "constant", "martingale", "exercise", "grid"; "unknown" for anything else. */
+/* "constant", "martingale", "exercise", "grid", "buckets"; "unknown" for
+ * anything else. */
 const char *mcp_warning_name(mcp_warning warning);
 /* One sentence that says what warning means for a trade's estimate, for a
  * report; "unknown" for anything else. */
@@ -916,14 +920,15 @@ typedef enum mcp_greek {
   MCP_GREEK_CROSS_GAMMA, MCP_GREEK_COUNT
 } mcp_greek;
 typedef enum mcp_greek_method {
-  MCP_METHOD_PATHWISE = 0, MCP_METHOD_LIKELIHOOD_RATIO, MCP_METHOD_BUMP, MCP_METHOD_GRID
+  MCP_METHOD_PATHWISE = 0, MCP_METHOD_LIKELIHOOD_RATIO, MCP_METHOD_BUMP, MCP_METHOD_GRID,
+  MCP_METHOD_ADJOINT
 } mcp_greek_method;
 typedef struct mcp_greeks mcp_greeks;
 
 /* "delta", "gamma", "vega", "rho", "theta", "cross-gamma". */
 const char *mcp_greek_name(mcp_greek greek);
 mcp_status mcp_greek_from_name(const char *name, mcp_greek *out);
-/* "pathwise", "likelihood-ratio", "bump", "grid". */
+/* "pathwise", "likelihood-ratio", "bump", "grid", "adjoint". */
 const char *mcp_greek_method_name(mcp_greek_method method);
 
 /* A request: no Greeks until some are added. */
@@ -942,6 +947,24 @@ double mcp_greeks_bump(const mcp_greeks *greeks, mcp_greek greek);
 /* Nonzero: every Monte Carlo Greek by bumping spots, volatilities and rates
  * (the reference), not by pathwise or likelihood-ratio estimators. */
 mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
+/* Nonzero: vega and rho also by bucket, each with its standard error, by
+ * adjoint (reverse-mode pathwise) sensitivities computed on the price's own
+ * paths, at a small multiple of the price whatever the number of buckets:
+ *   vega  a Black-Scholes underlying's: one a piece of its volatility curve
+ *         ("vega@(0.5,1]", d/dsigma of that piece alone); a local-volatility
+ *         underlying's: one a node of its surface ("vega@t=0.5,S=100",
+ *         d/dsigma(t, S) of that node alone);
+ *   rho   one a piece of the underlying's rate curve ("rho@(0,1]"), through
+ *         the drift and the discount.
+ * The pieces are those that start before the trade's job's last date.  The
+ * trade's delta, vega and rho (the buckets' sums, path by path) then come
+ * by adjoint too.  Applies to single-asset European, Asian and
+ * date-monitored lookback trades on Black-Scholes or local-volatility
+ * underlyings without cash dividends, in double precision (at most 16384
+ * steps); other trades keep their Greeks as without buckets and are warned
+ * MCP_WARNING_BUCKETS. */
+mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
+int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);
 
 /* Prices the portfolio and estimates the requested Greeks of every trade and
@@ -955,13 +978,15 @@ mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
  * gammas and vegas of multi-asset trades and of the book by ':' and the
  * underlying ("delta:ACME"; a multi-asset trade's vega of an underlying
  * shifts that underlying's volatility alone), for a cross gamma by both
- * ("cross-gamma:ACME:BOLT"). */
+ * ("cross-gamma:ACME:BOLT"); a bucket's by '@' and the bucket
+ * ("vega:ACME@(0.5,1]" in the book). */
 typedef struct mcp_sensitivity {
   const char *name;
   mcp_greek greek;
   mcp_greek_method method; /* the book's: that of its first term */
   const char *underlying, *underlying2; /* or NULL */
   mcp_estimate value;
+  const char *bucket; /* a bucketed vega or rho's bucket (mcp_greeks_set_buckets), or NULL */
 } mcp_sensitivity;
 /* Sensitivities of trade index, or of the book for index ==
  * mcp_results_count (none from mcp_price). */

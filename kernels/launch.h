@@ -30,6 +30,12 @@ cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_
  * lowers o->block to what the kernel's registers allow.  A job with arrays
  * runs the plain loop, its arrays where o->placement (not auto) says. */
 cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *grid);
+/* A job with bucketed sensitivities by adjoint (job.gstate
+ * MCPI_GSTATE_ADJOINT; adjoint.h): paths i < n, one thread each, their
+ * normals z[s ld + i] (double), or with z NULL the canonical ones of
+ * samples job.p0 + i; pay[col ld + i] as mcpi_launch_paths. */
+cudaError_t mcpi_launch_adjoint(mcpi_job_view job, const double *z, size_t ld, size_t n,
+                                double *pay, cudaStream_t stream);
 /* The same for the kernel of jobs whose vega or rho is estimated on the path
  * (job.gstate: double, one asset, no array), which mcpi_launch_paths runs
  * for such a job's view. */

@@ -56,7 +56,7 @@ __global__ void mcpi_combine_kernel(const mcpi_term *__restrict__ term,
 {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    mcpi_combine(term, off, nest, col0, pay + i, ld);
+    mcpi_combine(term, off, nest, col0, pay + i, ld, 1);
 }
 
 extern "C" cudaError_t mcpi_launch_combine(const mcpi_term *term, const int32_t *off, int nest,

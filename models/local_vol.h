@@ -18,23 +18,42 @@
  * width 1 / binv from y[0], each holding the interval of its left end, then
  * a step or two to x's own (the table has 4 buckets a node: the search is
  * two or three loads, not log2 n dependent ones); the interpolation is the
- * one formula, so the table changes no bit. */
+ * one formula, so the table changes no bit.  name_at gives the interval: -1
+ * at or below y[0] (and for a NaN), n - 1 at or above y[n - 1] (the flat
+ * ends); name_in the value in it (the adjoint reads both: adjoint.h). */
 #define MCPI_LOCAL_VOL_LOOKUP(name, real)                                                    \
-  MCP_HD static inline real name(const real *y, const real *v, int n, const int32_t *idx,      \
-                                 int nb, real binv, real x)                                   \
+  MCP_HD static inline int name##_at(const real *y, int n, const int32_t *idx, int nb,         \
+                                     real binv, real x)                                       \
   {                                                                                          \
-    if (!(x > y[0])) /* and a NaN: the first value */                                        \
-      return v[0];                                                                           \
+    if (!(x > y[0]))                                                                         \
+      return -1;                                                                             \
     if (x >= y[n - 1])                                                                       \
-      return v[n - 1];                                                                       \
+      return n - 1;                                                                          \
     int b = (int)((x - y[0]) * binv);                                                        \
     int i = idx[b < 0 ? 0 : b >= nb ? nb - 1 : b];                                           \
     while (i + 2 < n && y[i + 1] <= x)                                                       \
       i++;                                                                                   \
     while (i > 0 && y[i] > x)                                                                \
       i--;                                                                                   \
+    return i;                                                                                \
+  }                                                                                          \
+  MCP_HD static inline real name##_in(const real *y, const real *v, int n, int i, real x)     \
+  {                                                                                          \
+    if (i < 0)                                                                               \
+      return v[0];                                                                           \
+    if (i >= n - 1)                                                                          \
+      return v[n - 1];                                                                       \
     return v[i] + (x - y[i]) / (y[i + 1] - y[i]) * (v[i + 1] - v[i]);                        \
+  }                                                                                          \
+  MCP_HD static inline real name(const real *y, const real *v, int n, const int32_t *idx,      \
+                                 int nb, real binv, real x)                                   \
+  {                                                                                          \
+    return name##_in(y, v, n, name##_at(y, n, idx, nb, binv, x), x);                          \
   }
+/* A step's diffusion variance at volatility s and b = sqrt(dt); the step is
+ * then MCPI_GBM_STEP(x, a - var / 2, s b, z) (path_body.h, adjoint.h). */
+#define MCPI_LOCAL_VOL_VAR(s, b) ((s) * (s) * ((b) * (b)))
+
 MCPI_LOCAL_VOL_LOOKUP(mcpi_local_vol, double)
 MCPI_LOCAL_VOL_LOOKUP(mcpi_local_vol_f, float)
 

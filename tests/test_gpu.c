@@ -1437,6 +1437,113 @@ static void gpu_shaped_greeks_match_cpu(void **state)
   mcp_market_destroy(m);
 }
 
+/* ---- bucketed sensitivities by adjoint (adjoint.h) -------------------------- */
+
+static mcp_results *price_buckets(int block, uint64_t tile, mcp_backend b, const mcp_market *m,
+                                  const mcp_portfolio *p)
+{
+  mcp_context *ctx;
+  mcp_greeks *g;
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_context_create(&ctx, b), MCP_OK);
+  assert_int_equal(mcp_context_set_block_size(ctx, block), MCP_OK);
+  assert_int_equal(mcp_context_set_tile_paths(ctx, tile), MCP_OK);
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta,vega,rho"), MCP_OK);
+  assert_int_equal(mcp_greeks_set_buckets(g, 1), MCP_OK);
+  if (mcp_price_greeks(ctx, m, p, g, &r) != MCP_OK)
+    fail_msg("mcp_price_greeks: %s", mcp_context_last_error(ctx));
+  mcp_greeks_destroy(g);
+  mcp_context_destroy(ctx);
+  return r;
+}
+
+/* Every bucket of a and b within rel of each other (0: the same bits). */
+static void compare_buckets(const mcp_results *a, const mcp_results *b, double rel)
+{
+  size_t n = 0;
+  for (size_t i = 0; i <= mcp_results_count(a); i++) {
+    assert_int_equal(mcp_results_sensitivities(a, i), mcp_results_sensitivities(b, i));
+    mcp_sensitivity x, y;
+    for (size_t k = 0; mcp_results_sensitivity(a, i, k, &x) == MCP_OK; k++, n++) {
+      assert_int_equal(mcp_results_sensitivity(b, i, k, &y), MCP_OK);
+      assert_string_equal(x.name, y.name);
+      double d = fabs(x.value.price - y.value.price), sd = fabs(x.value.std_error -
+                                                                 y.value.std_error);
+      double scale = fmax(fabs(x.value.price), fabs(y.value.price));
+      if (rel == 0 ? memcmp(&x.value, &y.value, sizeof x.value) != 0
+                   : d > rel * scale + 1e-14 || sd > 1e-8 * x.value.std_error + 1e-14)
+        fail_msg("%zu %s: %.17g +- %.17g vs %.17g +- %.17g", i, x.name, x.value.price,
+                 x.value.std_error, y.value.price, y.value.std_error);
+    }
+  }
+  print_message("  %zu sensitivities %s\n", n, rel == 0 ? "bit for bit" : "within 1e-12");
+}
+
+/* A Black-Scholes underlying with volatility and rate curves and a
+ * local-volatility one, each with a European, an Asian and a lookback on
+ * dates: the GPU's buckets are the CPU's to 1e-12 (the GPU's exponentials
+ * round otherwise), and keep their bits under fused or stored normals,
+ * block and tile sizes, and antithetic pairs. */
+static void gpu_buckets_match_cpu(void **state)
+{
+  (void)state;
+  mcp_market *m = NULL;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100, 0.03, 0.01, 0.2), MCP_OK);
+  const double ve[3] = {0.25, 0.5, 2}, vv[3] = {0.3, 0.2, 0.25}, re[2] = {0.4, 2},
+               rv[2] = {0.03, 0.05};
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 3, ve, vv), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_RATE, 2, re, rv), MCP_OK);
+  const double lt[3] = {0.1, 0.5, 1}, ls[4] = {80, 95, 105, 120};
+  const double lv[12] = {0.30, 0.24, 0.20, 0.18, 0.28, 0.23, 0.21, 0.19, 0.26, 0.22, 0.21, 0.20};
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.02, 0.01, 3, lt, 4, ls, lv), MCP_OK);
+  for (int anti = 0; anti < 2; anti++) {
+    mcp_portfolio *p = NULL;
+    assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_paths(p, 20012), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_seed(p, 17), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 24), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_methods(p, anti ? MCP_ANTITHETIC : 0), MCP_OK);
+    static const double fix[3] = {0.3, 0.6, 0.9};
+    const char *und[2] = {"A", "L"};
+    for (int u = 0; u < 2; u++) {
+      char id[3][8];
+      snprintf(id[0], 8, "%s-E", und[u]);
+      snprintf(id[1], 8, "%s-A", und[u]);
+      snprintf(id[2], 8, "%s-L", und[u]);
+      assert_int_equal(mcp_portfolio_add_european(p, id[0], und[u], MCP_CALL, 100, 1, 1), MCP_OK);
+      assert_int_equal(mcp_portfolio_add_asian(p, id[1], und[u], MCP_ARITHMETIC, MCP_PUT, 98, 3,
+                                               fix, 0.9, -2),
+                       MCP_OK);
+      mcp_trade t;
+      mcp_trade_init(&t);
+      t.id = id[2];
+      t.underlying = und[u];
+      t.product = MCP_PRODUCT_LOOKBACK;
+      t.strike = 104;
+      t.maturity = 0.9;
+      t.nfixings = 3;
+      t.fixings = fix;
+      assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    }
+    mcp_results *c = price_buckets(128, 0, MCP_BACKEND_CPU, m, p);
+    mcp_results *g = price_buckets(128, 0, MCP_BACKEND_CUDA, m, p);
+    compare_buckets(g, c, 1e-12);
+    mcp_results *h = price_buckets(64, 4096, MCP_BACKEND_CUDA, m, p);
+    compare_buckets(g, h, 0);
+    mcp_results_destroy(h);
+    assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
+    h = price_buckets(96, 12288, MCP_BACKEND_CUDA, m, p);
+    compare_buckets(g, h, 0);
+    mcp_results_destroy(h);
+    mcp_results_destroy(g);
+    mcp_results_destroy(c);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_market_destroy(m);
+}
+
 static void fused_equals_stored(void **state)
 {
   static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC, 7};
@@ -1652,6 +1759,7 @@ int main(void)
       cmocka_unit_test(gpu_greeks_match_cpu),
       cmocka_unit_test(gpu_greeks_invariant),
       cmocka_unit_test(gpu_shaped_greeks_match_cpu),
+      cmocka_unit_test(gpu_buckets_match_cpu),
       cmocka_unit_test(gpu_scenarios_equal_separate_runs),
       cmocka_unit_test(gpu_set_equals_separate_runs),
       cmocka_unit_test(fused_equals_stored),

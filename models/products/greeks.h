@@ -125,6 +125,18 @@ typedef struct mcpi_greek_fixings {
  * likelihood-ratio scores (whose divisions the other trades skip). */
 #define MCPI_GSTATE_ON 1
 #define MCPI_GSTATE_LR 2
+/* ... and the job's bucketed sensitivities come by adjoint (adjoint.h) */
+#define MCPI_GSTATE_ADJOINT 4
+
+/* A row of the adjoint's sparse Jacobians (adjoint.h): column col of the
+ * trade's block gets ja times the adjoint of an element's a plus jb times
+ * that of its b (or ja times that of a volatility slice's node, or of the
+ * discounted payoff); kind: an element's, 0 for a volatility piece and 1
+ * for a rate piece; a slice node's, the surface's row. */
+typedef struct mcpi_adj_entry {
+  int32_t col, kind;
+  double ja, jb;
+} mcpi_adj_entry;
 
 MCP_HD static inline void mcpi_greek_state_init(mcpi_greek_state *g, int gstate)
 {
@@ -291,9 +303,10 @@ MCP_HD static inline void mcpi_greeks_multi(const mcpi_payoff_spec *p, const dou
 /* ---- estimators combined from columns --------------------------------------
  * A bump estimator is a sum of coef x column over the payoffs of the passes
  * (the variants' revaluations) and the base; estimator k of n is written to
- * column col0 + k of the path's pay (leading dimension ld) from terms
- * off[k] .. off[k + 1] - 1, in order, with rounded products and sums so that
- * the CPU and the GPU add alike. */
+ * column col0 + k of each of np consecutive paths' pay (leading dimension ld)
+ * from terms off[k] .. off[k + 1] - 1, in order, with rounded products and
+ * sums so that the CPU and the GPU add alike (the CPU a chunk of paths at a
+ * time, down its columns; the GPU a path a thread). */
 typedef struct mcpi_term {
   int32_t col;
   double coef;
@@ -308,13 +321,17 @@ typedef struct mcpi_term {
 #endif
 
 MCP_HD static inline void mcpi_combine(const mcpi_term *term, const int32_t *off, int n, int col0,
-                                       double *pay, size_t ld)
+                                       double *pay, size_t ld, size_t np)
 {
   for (int k = 0; k < n; k++) {
-    double v = 0;
-    for (int i = off[k]; i < off[k + 1]; i++)
-      v = MCPI_ADD_RN(v, MCPI_MUL_RN(term[i].coef, pay[(size_t)term[i].col * ld]));
-    pay[(size_t)(col0 + k) * ld] = v;
+    double *out = pay + (size_t)(col0 + k) * ld;
+    for (size_t p = 0; p < np; p++)
+      out[p] = 0;
+    for (int i = off[k]; i < off[k + 1]; i++) {
+      const double *in = pay + (size_t)term[i].col * ld;
+      for (size_t p = 0; p < np; p++)
+        out[p] = MCPI_ADD_RN(out[p], MCPI_MUL_RN(term[i].coef, in[p]));
+    }
   }
 }
 

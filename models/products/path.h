@@ -103,6 +103,9 @@ typedef struct mcpi_job_view {
    * exercise dates in the tags */
   int32_t lsm_nb;
   uint32_t lsm_mask;
+  int32_t adj_cols;          /* a trade's adjoint block (adjoint.h): delta, the
+                              * volatility's adj_nv buckets, the rate's */
+  int32_t adj_nv;
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
   /* Every element has coefficients ua, ub and, but the last (utag_last), the

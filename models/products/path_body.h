@@ -291,7 +291,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
     MCPI_REAL s = MCPI_LOCAL_VOL(j->MCPI_COEF(lv_y), j->MCPI_COEF(lv_vol) + st->step * j->lv_n,
                                  j->lv_n, j->lv_idx, j->lv_nb, (MCPI_REAL)j->lv_binv, st->x);
     st->x0 = st->x;
-    st->var = s * s * (b * b);
+    st->var = MCPI_LOCAL_VOL_VAR(s, b);
     st->x = MCPI_GBM_STEP(st->x, a - st->var / 2, s * b, z);
     break;
   }
@@ -317,6 +317,30 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
     MCPI_P(mcpi_path_observe)(st, j, tag);
 }
 
+/* What trade p observed of the path: its schedule's sum, log-sum and
+ * extremes, its maturity's spot, its monitor's probability of no crossing;
+ * selected at compile-time indices, so that the state stays in registers. */
+MCP_HD static inline void MCPI_P(mcpi_path_observed)(const MCPI_P(mcpi_path_state) *st,
+                                                     const mcpi_payoff_spec *p, mcpi_observed *o)
+{
+  *o = (mcpi_observed){0, 0, 0, 0, 0, 1};
+  MCP_UNROLL
+  for (int k = 0; k < MCPI_NSCHED; k++) {
+    if (k == p->schedule) {
+      o->sum = st->sum[k];
+      o->log_sum = st->log_sum[k];
+      o->log_max = st->log_max[k];
+      o->log_min = st->log_min[k];
+    }
+    if (k == p->terminal)
+      o->terminal = st->sum[k];
+  }
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_NMON; m++)
+    if (m == p->monitor)
+      o->survival = st->survival[m];
+}
+
 MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state) *st,
                                                    const mcpi_job_view *j, double *pay,
                                                    size_t ldp, int pass)
@@ -330,7 +354,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
       continue;
     }
 #endif
-    mcpi_observed o = {0, 0, 0, 0, 0, 1};
+    mcpi_observed o;
+    MCPI_P(mcpi_path_observed)(st, p, &o);
 #if defined MCPI_GREEK_STATE && !defined MCPI_SINGLE_ONLY
     /* indexed: the general state's derivatives stay in its frame (selected
      * like the shaped state's below, they would all take registers) */
@@ -338,28 +363,15 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
 #elif defined MCPI_GREEK_STATE
     mcpi_greek_fixings fk = st->gf[0], fm = st->gf[0];
 #endif
+#if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
     MCP_UNROLL
     for (int k = 0; k < MCPI_NSCHED; k++) {
-      if (k == p->schedule) {
-        o.sum = st->sum[k];
-        o.log_sum = st->log_sum[k];
-        o.log_max = st->log_max[k];
-        o.log_min = st->log_min[k];
-#if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
+      if (k == p->schedule)
         fk = st->gf[k];
-#endif
-      }
-      if (k == p->terminal) {
-        o.terminal = st->sum[k];
-#if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
+      if (k == p->terminal)
         fm = st->gf[k];
-#endif
-      }
     }
-    MCP_UNROLL
-    for (int m = 0; m < MCPI_NMON; m++)
-      if (m == p->monitor)
-        o.survival = st->survival[m];
+#endif
     double y = mcpi_payoff(p, &o);
     mcpi_emit(j, t, p->discount * y, mcpi_control_value(p, &o), pay, ldp, pass, &book);
     if (j->greeks && p->g_col >= 0)

@@ -74,6 +74,7 @@ typedef struct mcpi_payoff_spec {
   double g_h;
   double g_time;            /* the payment time: the discount's rho */
   double g_fix_time;        /* the sum of the schedule's fixing times */
+  int32_t g_adj;            /* the first column of its adjoint block (adjoint.h), or -1 */
 } mcpi_payoff_spec;
 
 /* What a single-asset path hands to the payoffs for one trade. */

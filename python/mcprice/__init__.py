@@ -105,6 +105,7 @@ class Sensitivity:
     underlying: Optional[str]
     underlying2: Optional[str]
     value: Estimate
+    bucket: Optional[str] = None  # a bucketed vega's or rho's (price(buckets=True))
 
 
 @dataclass(frozen=True)
@@ -276,7 +277,7 @@ _PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings
                       "regression_paths", "heston_scheme")
 _CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", "precision",
                     "normals", "placement", "grid_check")
-_WARNINGS = 4  # MCP_WARNING_COUNT
+_WARNINGS = 5  # MCP_WARNING_COUNT
 
 
 def _methods(value):
@@ -401,7 +402,7 @@ def _sensitivities(r, index):
         _L.mcp_results_sensitivity(r, index, k, ctypes.byref(s))
         out[_s(s.name)] = Sensitivity(_s(s.name), _s(_L.mcp_greek_name(s.greek)),
                                       _s(_L.mcp_greek_method_name(s.method)), _s(s.underlying),
-                                      _s(s.underlying2), _est(s.value))
+                                      _s(s.underlying2), _est(s.value), _s(s.bucket))
     return out
 
 
@@ -503,13 +504,17 @@ def _run(market, portfolio, opts, body):
         _L.mcp_market_destroy(m)
 
 
-def price(market, portfolio, greeks=None, greek_method="auto", **run_options):
+def price(market, portfolio, greeks=None, greek_method="auto", buckets=False, **run_options):
     """Prices the portfolio in the market: Results.  greeks: "all", a
     comma-separated list or a list of delta, gamma, vega, rho, theta,
-    cross-gamma; greek_method "auto" or "bump"."""
+    cross-gamma; greek_method "auto" or "bump"; buckets: also vega and rho
+    by bucket (curve piece, surface node), by adjoint ("vega@(0.5,1]")."""
     _options(run_options)
     if greek_method not in ("auto", "bump"):
         raise ValueError(f"mcprice: greek_method: expected auto or bump, got {greek_method!r}")
+    if buckets and (greeks is None or greek_method == "bump"):
+        raise ValueError("mcprice: buckets: expected greeks (delta, vega or rho) by the auto "
+                         "method")
 
     def body(ctx, m, p):
         r = ctypes.c_void_p()
@@ -525,6 +530,7 @@ def price(market, portfolio, greeks=None, greek_method="auto", **run_options):
                     raise _refused(st, _L.mcp_greeks_last_error(g).decode(errors="replace"),
                                    "greeks")
                 _L.mcp_greeks_set_bump_only(g, greek_method == "bump")
+                _L.mcp_greeks_set_buckets(g, bool(buckets))
                 st = _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r))
             finally:
                 _L.mcp_greeks_destroy(g)

@@ -18,7 +18,7 @@ class Estimate_(_c.Structure):
 class Sensitivity_(_c.Structure):
     _fields_ = [("name", _c.c_char_p), ("greek", _c.c_int), ("method", _c.c_int),
                 ("underlying", _c.c_char_p), ("underlying2", _c.c_char_p),
-                ("value", Estimate_)]
+                ("value", Estimate_), ("bucket", _c.c_char_p)]
 
 
 def _candidates():
@@ -102,6 +102,7 @@ _CALLS = {
     "mcp_greeks_destroy": (None, [P]),
     "mcp_greeks_parse": (_c.c_int, [P, _c.c_char_p]),
     "mcp_greeks_set_bump_only": (_c.c_int, [P, _c.c_int]),
+    "mcp_greeks_set_buckets": (_c.c_int, [P, _c.c_int]),
     "mcp_greeks_last_error": (_c.c_char_p, [P]),
     "mcp_price": (_c.c_int, [P, P, P, PP]),
     "mcp_price_greeks": (_c.c_int, [P, P, P, P, PP]),

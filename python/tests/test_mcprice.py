@@ -118,6 +118,27 @@ def test_greeks():
     assert "delta:ACME" in r.book_greeks and "vega:ACME" in r.book_greeks
 
 
+def test_buckets():
+    """A vega a piece of the volatility curve: the pieces' vegas sum to the
+    trade's vega (the effective volatility's, closed form)."""
+    m = market()
+    m["underlyings"][0].pop("volatility")
+    m["underlyings"][0]["curves"] = {"volatility": {"end": [0.5, 2], "value": [0.15, 0.25]}}
+    r = mcprice.price(m, book(paths=100_000), greeks="vega", buckets=True, backend="cpu")
+    g = r["C"].greeks
+    first, rest = g["vega@(0,0.5]"], g["vega@(0.5,inf)"]
+    assert first.method == "adjoint" and first.bucket == "(0,0.5]"
+    assert abs(first.value.price + rest.value.price - g["vega"].value.price) < 1e-9
+    sig = math.sqrt((0.5 * 0.15 ** 2 + 0.5 * 0.25 ** 2) / T)
+    d1 = (math.log(S / K) + (R - Q + sig * sig / 2) * T) / (sig * math.sqrt(T))
+    vega = S * math.exp(-Q * T) * math.exp(-d1 * d1 / 2) / math.sqrt(2 * math.pi) * math.sqrt(T)
+    exact = vega * 0.5 * 0.15 / (sig * T)  # d sigma_eff / d sigma_1 = sigma_1 tau_1 / (sigma T)
+    assert abs(first.value.price - exact) < 4 * first.value.std_error
+    assert "vega:ACME@(0,0.5]" in r.book_greeks
+    with pytest.raises(ValueError):
+        mcprice.price(market(), book(), buckets=True)
+
+
 def test_scenarios():
     grid = {"spot": {"kind": "relative", "shifts": [-0.1, 0, 0.1]}}
     g = mcprice.scenarios(market(), book(paths=20_000), grid, backend="cpu")

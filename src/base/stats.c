@@ -53,9 +53,9 @@ void mcpi_tree_free(mcpi_tree *t)
   t->val = NULL;
 }
 
-/* Pushes node (level, index) with column col's values at v[col vstride] and
- * + 1, merging it with the stack's top while that is its left sibling. */
-static void push(mcpi_tree *t, unsigned level, uint64_t index, const double *v, size_t vstride)
+/* Pushes node (level, index) on the stack's shape, merging it with the
+ * top while that is its left sibling: the nodes merged. */
+static size_t shape_push(mcpi_tree *t, unsigned level, uint64_t index)
 {
   size_t d = t->depth, m = 0;
   while (m < d && t->level[d - m - 1] == level && (index & 1) &&
@@ -64,25 +64,42 @@ static void push(mcpi_tree *t, unsigned level, uint64_t index, const double *v, 
     level++;
     index >>= 1;
   }
-  for (size_t col = 0; col < t->ncol; col++) {
-    double *x = t->val + 2 * col * t->cap;
-    double s = v[col * vstride], q = v[col * vstride + 1];
-    for (size_t k = 1; k <= m; k++) {
-      s = x[2 * (d - k)] + s;
-      q = x[2 * (d - k) + 1] + q;
-    }
-    x[2 * (d - m)] = s;
-    x[2 * (d - m) + 1] = q;
-  }
   t->level[d - m] = (unsigned char)level;
   t->index[d - m] = index;
   t->depth = d - m + 1;
+  return m;
 }
 
+/* Column x's values (sum, sum of squares) pushed on its stack of depth d,
+ * merged with the m nodes below; the new depth. */
+static size_t value_push(double *x, size_t d, size_t m, double s, double q)
+{
+  for (size_t k = 1; k <= m; k++) {
+    s = x[2 * (d - k)] + s;
+    q = x[2 * (d - k) + 1] + q;
+  }
+  x[2 * (d - m)] = s;
+  x[2 * (d - m) + 1] = q;
+  return d - m + 1;
+}
+
+/* The shape moves alike for every column: the merges of a batch of chunks
+ * first, then each column's values down the batch (contiguous reads, not a
+ * column's stride a chunk): the same sums in the same order. */
 void mcpi_tree_add(mcpi_tree *t, const double *part, size_t nchunks, uint64_t n)
 {
-  for (size_t c = 0; c < nchunks; c++)
-    push(t, 0, t->c1++, part + 2 * c, 2 * nchunks);
+  size_t m[256];
+  for (size_t c0 = 0; c0 < nchunks; c0 += 256) {
+    size_t nb = nchunks - c0 < 256 ? nchunks - c0 : 256, d0 = t->depth;
+    for (size_t c = 0; c < nb; c++)
+      m[c] = shape_push(t, 0, t->c1++);
+    for (size_t col = 0; col < t->ncol; col++) {
+      double *x = t->val + 2 * col * t->cap;
+      const double *v = part + 2 * (col * nchunks + c0);
+      for (size_t c = 0, d = d0; c < nb; c++)
+        d = value_push(x, d, m[c], v[2 * c], v[2 * c + 1]);
+    }
+  }
   t->paths += n;
 }
 
@@ -91,7 +108,9 @@ int mcpi_tree_push(mcpi_tree *t, unsigned level, uint64_t index, const double *v
   if (level >= 64 || index > (UINT64_MAX >> level) || index << level != t->c1 ||
       t->depth == t->cap)
     return -1;
-  push(t, level, index, v, 2);
+  size_t d = t->depth, m = shape_push(t, level, index);
+  for (size_t col = 0; col < t->ncol; col++)
+    value_push(t->val + 2 * col * t->cap, d, m, v[2 * col], v[2 * col + 1]);
   t->c1 += (uint64_t)1 << level;
   return 0;
 }

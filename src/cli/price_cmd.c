@@ -40,6 +40,12 @@ const char cli_price_options_help[] =
     "      --greek-method NAME  auto (the default: pathwise and likelihood-ratio\n"
     "                         where they apply) or bump (every Greek by\n"
     "                         revaluation at bumped inputs, the reference)\n"
+    "      --buckets          also vega and rho by bucket, by adjoint on the same\n"
+    "                         paths: a Black-Scholes vega a piece of the volatility\n"
+    "                         curve, a local-volatility vega a node of the surface,\n"
+    "                         a rho a piece of the rate curve (European, Asian and\n"
+    "                         date-watched lookback trades, double precision; the\n"
+    "                         others are warned 'buckets')\n"
     "      --output FILE      write the report to FILE, which is replaced only once\n"
     "                         the report is complete (default: standard output);\n"
     "                         a device or FIFO is written in place, a link\n"
@@ -169,6 +175,7 @@ enum {
   O_LEVELS,
   O_GREEKS,
   O_GREEK_METHOD,
+  O_BUCKETS,
   O_SLICE,
   O_DEVICES,
   O_QUIET,
@@ -193,7 +200,7 @@ static const cli_option options[] = {
     [O_NORMALS] = {"normals", 0, 1}, [O_GRID_CHECK] = {"grid-check", 0, 1},
     [O_SCENARIOS] = {"scenarios", 0, 1}, [O_LEVELS] = {"levels", 0, 1},
     [O_GREEKS] = {"greeks", 0, 1},
-    [O_GREEK_METHOD] = {"greek-method", 0, 1},
+    [O_GREEK_METHOD] = {"greek-method", 0, 1}, [O_BUCKETS] = {"buckets", 0, 0},
     [O_SLICE] = {"slice", 0, 1},      [O_DEVICES] = {"devices", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
@@ -568,6 +575,14 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
     cli_error("price: --greek-method needs --greeks");
     return CLI_EXIT_USAGE;
   }
+  if (GIVEN(o, O_BUCKETS) && !o->greeks) {
+    cli_error("price: --buckets needs --greeks (delta, vega or rho)");
+    return CLI_EXIT_USAGE;
+  }
+  if (GIVEN(o, O_BUCKETS) && o->bump_only) {
+    cli_error("price: --buckets come by adjoint; --greek-method bump has none");
+    return CLI_EXIT_USAGE;
+  }
   if (GIVEN(o, O_SLICE) && !o->output) {
     cli_error("price: --slice writes a partial result, not a report: give --output FILE");
     return CLI_EXIT_USAGE;
@@ -702,6 +717,7 @@ static int make_greeks(const price_opts *o, mcp_greeks **g)
     return CLI_EXIT_USAGE;
   }
   mcp_greeks_set_bump_only(*g, o->bump_only);
+  mcp_greeks_set_buckets(*g, GIVEN(o, O_BUCKETS) != 0);
   return CLI_EXIT_OK;
 }
 

@@ -16,6 +16,7 @@
 #include "src/exec/backend.h"
 #include "src/exec/lsm_cpu.h"
 #include "models/rng.h"
+#include "models/products/adjoint.h"
 
 static int max_threads(void)
 {
@@ -72,6 +73,11 @@ typedef struct cpu_job {
   float *zf;
   uint64_t *scramble; /* QMC: the replicate's scramble constants */
   const uint64_t *dirs, *consts;
+  /* an adjoint job's (adjoint.h): a thread's scratch of span columns, from
+   * the first trade block's column g0 to the last's end */
+  double *blk;
+  size_t span;
+  int g0;
   int plain; /* the job fits the plain shape's state (path.h) */
   int copy;  /* the host's vector copy (mcpi_host_copy) */
 } cpu_job;
@@ -110,7 +116,22 @@ static void chunk_normals(const cpu_job *c, size_t i0, size_t m, double *z, doub
         zf[e * ld + k] = (float)z[e * ld + k];
 }
 
-/* Path k of a chunk into column pay (tile-long, at its row). */
+/* The adjoint's path k of a chunk, sample i of the tile: its trades' blocks
+ * into the thread's scratch blk (contiguous: no stride of a tile's column
+ * between its columns), then each block to its columns of pay. */
+static void adjoint_path(const mcpi_job_view *v, const cpu_job *c, const double *z, size_t k,
+                         size_t i, double *pay, double *blk)
+{
+  mcpi_adjoint_path(v, z + k, c->chunk, c->s0 + i, pay, c->tile, blk, 1, c->g0);
+  for (int t = 0; t < v->ntrades; t++) {
+    int32_t g = v->trades[t].g_adj;
+    for (int q = 0; g >= 0 && q < v->adj_cols; q++)
+      pay[(size_t)(g + q) * c->tile] = blk[g - c->g0 + q];
+  }
+}
+
+/* Path k of a chunk, sample i of the tile, into column pay (tile-long, at
+ * its row). */
 static void one_path(const mcpi_job_view *v, const cpu_job *c, const double *z, const float *zf,
                      size_t k, double *pay)
 {
@@ -163,14 +184,15 @@ static mcp_status paths(void *self, size_t n, int controls)
       for (size_t k = 0; k < m; k++) {
         size_t i = i0 + k;
         if (zf || !mcpi_path_lanes_fit(&c->view))
-          one_path(&c->view, c, z, zf, k, c->pay + i);
+          c->blk ? adjoint_path(&c->view, c, z, k, i, c->pay + i, c->blk + t * c->span)
+                 : one_path(&c->view, c, z, zf, k, c->pay + i);
         for (size_t p = 0; p < j->npass; p++)
           if (zf || !mcpi_path_lanes_fit(&c->pass[p]))
             one_path(&c->pass[p], c, z, zf, k, c->pay + column(j, p, controls, ncol) * tile + i);
-        if (!controls)
-          mcpi_combine(j->term, c->off, (int)(j->nest - j->nin), (int)(j->ntrades + 1 + j->nin),
-                       c->pay + i, tile);
       }
+      if (!controls)
+        mcpi_combine(j->term, c->off, (int)(j->nest - j->nin), (int)(j->ntrades + 1 + j->nin),
+                     c->pay + i0, tile, m);
     }
   }
   return MCP_OK;
@@ -238,9 +260,21 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   if (!single || j->qmc) /* float draws its own normals, but rounds QMC's */
     c.z = malloc(nz * sizeof *c.z);
   c.pay = malloc(mcpi_job_pay_columns(j) * tile * sizeof *c.pay);
+  if (j->gstate & MCPI_GSTATE_ADJOINT) {
+    int lo = INT32_MAX, hi = 0;
+    for (size_t t = 0; t < j->ntrades; t++)
+      if (j->spec[t].g_adj >= 0) {
+        lo = j->spec[t].g_adj < lo ? j->spec[t].g_adj : lo;
+        hi = j->spec[t].g_adj + j->adj_cols > hi ? j->spec[t].g_adj + j->adj_cols : hi;
+      }
+    c.g0 = lo;
+    c.span = (size_t)(hi - lo);
+    c.blk = malloc((size_t)max_threads() * c.span * sizeof *c.blk);
+  }
   c.pass = malloc((j->npass ? j->npass : 1) * sizeof *c.pass);
   c.off = mcpi_job_term_offsets(j);
-  int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.off;
+  int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.off &&
+           (c.blk || !(j->gstate & MCPI_GSTATE_ADJOINT));
   for (size_t p = 0; ok && p < j->npass; p++)
     c.pass[p] = mcpi_job_host_view(mcpi_pass_job(run, ji, p));
   if (single)
@@ -254,6 +288,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
       free(c.zf);
       free(c.pass);
       free(c.off);
+      free(c.blk);
       return mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cuRAND has no Sobol direction vectors");
     }
     ok = ok && (c.zq = malloc(nz * sizeof *c.zq)) &&
@@ -273,6 +308,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   free(c.scramble);
   free(c.pass);
   free(c.off);
+  free(c.blk);
   return st;
 }
 

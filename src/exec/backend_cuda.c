@@ -566,8 +566,11 @@ static mcp_status paths(void *self, size_t n, int controls)
     e = cudaStreamWaitEvent(k->stream[g->side[used]], k->ready, 0);
   if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, g->s)
-                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
-                                         g->view.gstate ? g->grid_g : g->grid, g->s);
+        : g->view.gstate & MCPI_GSTATE_ADJOINT
+            ? mcpi_launch_adjoint(g->view, g->kopt.fused ? NULL : g->buf[Z], g->tile, n, pay,
+                                  g->s)
+            : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
+                                g->view.gstate ? g->grid_g : g->grid, g->s);
   size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;

@@ -11,6 +11,7 @@
 #include <time.h>
 #include "src/exec/backend.h"
 #include "src/inputs/product.h"
+#include "src/plan/adjoint_plan.h"
 #include "src/plan/variants.h"
 #include "src/plan/grid_check.h"
 #include "src/exec/grid_move.h"
@@ -162,6 +163,12 @@ static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const
 /* The name of market underlying a, or NULL. */
 static const char *und(const mcp_market *m, long a) { return a >= 0 ? m->u[a].name : NULL; }
 
+/* Whether a request has a Greek that buckets (mcp_greeks_set_buckets) give. */
+static int adjoint_asked(const mcp_greeks *q)
+{
+  return q->want[MCP_GREEK_DELTA] || q->want[MCP_GREEK_VEGA] || q->want[MCP_GREEK_RHO];
+}
+
 /* Every trade's and the book's Greeks: the jobs' estimators, then the PDE
  * trades' grid deltas and gammas and their revalued grids' differences. */
 static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
@@ -179,21 +186,30 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
     size_t ncol = mcpi_job_columns(j, 0);
     for (size_t k = 0; k < j->nest && ok; k++) {
       const mcpi_est *e = &j->est[k];
-      if (e->point == MCPI_EST_GRID) /* the grid check's (mcpi_grid_collect) */
+      /* the grid check's (mcpi_grid_collect), and columns not asked for */
+      if (e->point == MCPI_EST_GRID || e->point == MCPI_EST_HIDDEN)
         continue;
       mcp_estimate v;
       mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + k], ncol, reps, &v);
       double var = v.std_error * v.std_error;
-      ok = e->trade < 0
-               ? mcpi_sens_add(bk, e->greek, e->method, e->a, e->b, und(m, e->a), und(m, e->b),
-                               1, v.price, var)
-               : mcpi_sens_add(&r->sens[j->trade[e->trade]], e->greek, e->method, e->a, e->b,
-                               und(m, e->a), und(m, e->b), j->nassets > 1, v.price, var);
+      char label[96];
+      if (e->bucket)
+        mcpi_adjoint_label(&m->u[e->a], e->greek, e->bucket, label, sizeof label);
+      ok = mcpi_sens_add_bucket(e->trade < 0 ? bk : &r->sens[j->trade[e->trade]], e->greek,
+                                e->method, e->a, e->b, e->bucket, e->bucket ? label : NULL,
+                                und(m, e->a), und(m, e->b), e->trade < 0 || j->nassets > 1,
+                                v.price, var);
     }
+    /* buckets asked and none: the trade is warned */
+    for (size_t t = 0; t < j->nreal && g->req->buckets && adjoint_asked(g->req); t++)
+      if (j->spec[t].g_adj < 0)
+        r->warn[j->trade[t]] |= MCP_WARNING_BUCKETS;
   }
   const mcp_greek grid_greeks[2] = {MCP_GREEK_DELTA, MCP_GREEK_GAMMA};
   for (size_t i = 0; i < pde->ntrades && ok; i++) {
     size_t t = pde->trade[i].trade;
+    if (g->req->buckets && adjoint_asked(g->req))
+      r->warn[t] |= MCP_WARNING_BUCKETS;
     long a = (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u);
     for (int k = 0; k < 2 && ok; k++)
       if (g->req->want[grid_greeks[k]])

@@ -7,7 +7,8 @@
 
 static const char *const greek_names[] = {"delta", "gamma", "vega", "rho", "theta",
                                           "cross-gamma"};
-static const char *const method_names[] = {"pathwise", "likelihood-ratio", "bump", "grid"};
+static const char *const method_names[] = {"pathwise", "likelihood-ratio", "bump", "grid",
+                                           "adjoint"};
 
 MCPI_NAMED_ENUM(mcp_greek, mcp_greek_from_name, mcp_greek_name, greek_names, "unknown")
 
@@ -103,3 +104,13 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *g, int on)
   g->bump_only = !!on;
   return MCP_OK;
 }
+
+mcp_status mcp_greeks_set_buckets(mcp_greeks *g, int on)
+{
+  if (!g)
+    return MCP_ERR_ARGUMENT;
+  g->buckets = on != 0;
+  return MCP_OK;
+}
+
+int mcp_greeks_buckets(const mcp_greeks *g) { return g ? g->buckets : 0; }

@@ -8,6 +8,7 @@ struct mcp_greeks {
   int want[MCP_GREEK_COUNT];
   double bump[MCP_GREEK_COUNT]; /* gamma and cross gamma use delta's */
   int bump_only;
+  int buckets; /* vega and rho by bucket, by adjoint where it applies */
   char err[MCPI_ERRLEN];
 };
 

@@ -119,6 +119,57 @@ void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double
   }
 }
 
+/* The surface's value at node k and time t in the row bracket r, as
+ * mcpi_surface_row_at takes it: rows row[0], row[1] with weights w. */
+static void row_weights(const mcpi_surface *s, size_t r, double t, size_t row[2], double w[2])
+{
+  row[0] = row[1] = r == 0 ? 0 : r == s->nt ? s->nt - 1 : r - 1;
+  w[0] = 1;
+  w[1] = 0;
+  if (r > 0 && r < s->nt) {
+    row[1] = r;
+    w[1] = (t - s->times[r - 1]) / (s->times[r] - s->times[r - 1]);
+    w[0] = 1 - w[1];
+  }
+}
+
+void mcpi_job_slice_jacobian(const mcpi_job *j, double t0, double t1, size_t k, double v,
+                             double *d)
+{
+  const mcpi_surface *s = &j->u[0]->lv;
+  size_t ns = s->ns, r = 0, pr[2], qr[2];
+  while (r < s->nt && s->times[r] <= t0)
+    r++;
+  if (!(v > 0)) /* a slice of 0 moves with no node's first order */
+    return;
+  /* d acc / d value, acc the sum of mcpi_job_slice's pieces */
+  double pt = t0, pw[2], qw[2], pv = mcpi_surface_row_at(s, r, t0, k);
+  row_weights(s, r, t0, pr, pw);
+  double scale = 1 / (2 * v * (t1 - t0));
+  for (size_t q = r;; q++) {
+    int inside = q < s->nt && s->times[q] < t1;
+    double qt = inside ? s->times[q] : t1;
+    double qv = inside ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
+    if (inside) {
+      qr[0] = qr[1] = q;
+      qw[0] = 1;
+      qw[1] = 0;
+    } else {
+      row_weights(s, q, t1, qr, qw);
+    }
+    double dp = (qt - pt) * (2 * pv + qv) / 3 * scale, dq = (qt - pt) * (pv + 2 * qv) / 3 * scale;
+    for (int h = 0; h < 2; h++) {
+      d[pr[h]] += dp * pw[h];
+      d[qr[h]] += dq * qw[h];
+    }
+    if (!inside)
+      break;
+    pt = qt;
+    pv = qv;
+    pr[0] = qr[0], pr[1] = qr[1], pw[0] = qw[0], pw[1] = qw[1];
+  }
+}
+
 int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
                                double *b)
 {

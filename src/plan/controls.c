@@ -116,7 +116,7 @@ void mcpi_add_forwards(mcpi_job *j, const job_draft *d)
     mcpi_payoff_spec *s = &j->spec[j->ntrades++];
     *s = (mcpi_payoff_spec){.product = j->nassets > 1 ? MCP_PRODUCT_BASKET : MCP_PRODUCT_EUROPEAN,
                             .type = MCP_CALL, .schedule = at, .terminal = at, .monitor = -1,
-                            .inv_nfix = 1, .discount = discount, .g_col = -1};
+                            .inv_nfix = 1, .discount = discount, .g_col = -1, .g_adj = -1};
     if (j->nassets > 1) {
       s->assets = 1u << a;
       s->weight[a] = 1;

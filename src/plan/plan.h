@@ -26,8 +26,12 @@ typedef struct mcpi_est {
   mcp_greek greek;         /* a Greek's: */
   mcp_greek_method method;
   long a, b;               /* the underlyings' market indices, or -1 */
+  long bucket;             /* 0, or 1 + the bucket (mcpi_adjoint_label) */
   size_t term0, nterm;
 } mcpi_est;
+/* The point of a column written but not asked for (an adjoint block's,
+ * variants.c): no result reads it. */
+#define MCPI_EST_HIDDEN (-3L)
 
 /* Values (regression paths x exercise dates x values a date) the
  * Longstaff-Schwartz fit may keep: 1 GiB in double. */
@@ -85,6 +89,10 @@ typedef struct mcpi_job {
    * ntrades + 1 + nest + p (ntrades + 1) */
   size_t nest, nin, nterm, npass;
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
+  /* bucketed sensitivities by adjoint (adjoint_plan.c): a trade's block of
+   * columns, its volatility and rate buckets, the Jacobians' rows */
+  int adj_cols, adj_nv, adj_nr;
+  size_t nadj, nadj_lv, nadj_d;
 } mcpi_job;
 
 /* Standard errors by which a simulated underlying's discounted spot may miss
@@ -128,6 +136,10 @@ int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f
  * t0's (0 at worst), updated. */
 void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double *vol,
                     float *vol_f);
+/* Adds to d[m] (the surface's nt rows) the derivative of that slice's node
+ * k, of value v, in the surface's value at row m and node k. */
+void mcpi_job_slice_jacobian(const mcpi_job *j, double t0, double t1, size_t k, double v,
+                             double *d);
 
 /* Which job-shaped path state (path.h) a job fits: 0 none; MCPI_SHAPE_SMALL,
  * one Black-Scholes underlying, trades that use at most MCPI_SMALL_SCHEDULES

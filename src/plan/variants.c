@@ -6,6 +6,7 @@
 #include <string.h>
 #include "src/inputs/curve.h"
 #include "src/inputs/product.h"
+#include "src/plan/adjoint_plan.h"
 #include "src/plan/variants.h"
 #include "src/base/grow.h"
 
@@ -110,8 +111,61 @@ static int flat_within_steps(const mcpi_job *j)
   return 1;
 }
 
-/* What the path body estimates of trade t (in_pass's result bits). */
-enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4 };
+/* What the path body estimates of trade t (in_pass's and adjoint_block's
+ * result bits). */
+enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4, IN_PASS_DELTA = 8 };
+
+/* Trade t's block of columns by adjoint (adjoint_plan.c), where buckets are
+ * asked and its job and payoff have one: its delta, its vega a volatility
+ * bucket, its rho a rate bucket, each an estimator (hidden where the Greek
+ * is not asked); its IN_PASS_* bits, 0 where it has none, -1 on failure. */
+static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *g, size_t t,
+                         const mcpi_trade *tr, char *err)
+{
+  mcpi_job *j = b->j;
+  const mcp_greeks *req = g->req;
+  const int *want = req->want;
+  if (!req->buckets || req->bump_only ||
+      !(want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO]) ||
+      !mcpi_adjoint_job_fits(j, g->set->precision) || !mcpi_adjoint_trade_fits(tr))
+    return 0;
+  if (mcpi_adjoint_jacobians(j, err) != MCP_OK)
+    return -1;
+  mcpi_payoff_spec *s = &j->spec[t];
+  long a = market_index(m, j->u[0]);
+  s->g_adj = (int32_t)(j->ntrades + 1 + b->nest);
+  j->gstate |= MCPI_GSTATE_ADJOINT;
+  int ok = 1;
+  for (int k = 0; k < j->adj_cols && ok; k++) {
+    mcp_greek greek = k == 0 ? MCP_GREEK_DELTA : k <= j->adj_nv ? MCP_GREEK_VEGA : MCP_GREEK_RHO;
+    long bucket = k == 0 ? 0 : k <= j->adj_nv ? k : k - j->adj_nv;
+    ok = push_est(b, (mcpi_est){.trade = (long)t, .point = want[greek] ? -1 : MCPI_EST_HIDDEN,
+                                .greek = greek, .method = MCP_METHOD_ADJOINT, .a = a, .b = -1,
+                                .bucket = bucket});
+  }
+  if (!ok)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks"), -1;
+  return IN_PASS_DELTA | IN_PASS_VEGA | IN_PASS_RHO;
+}
+
+/* An adjoint trade's vega and rho: its buckets' sums, path by path. */
+static int adjoint_totals(builder *b, const mcp_market *m, const mcp_greeks *req, size_t t)
+{
+  const mcpi_job *j = b->j;
+  int32_t c0 = j->spec[t].g_adj;
+  int ok = 1;
+  if (req->want[MCP_GREEK_VEGA]) {
+    ok = add_est(b, (long)t, MCP_GREEK_VEGA, MCP_METHOD_ADJOINT, market_index(m, j->u[0]), -1);
+    for (int k = 1; k <= j->adj_nv && ok; k++)
+      ok = add_term(b, c0 + k, 1.0);
+  }
+  if (req->want[MCP_GREEK_RHO] && ok) {
+    ok = add_est(b, (long)t, MCP_GREEK_RHO, MCP_METHOD_ADJOINT, -1, -1);
+    for (int k = 1 + j->adj_nv; k < j->adj_cols && ok; k++)
+      ok = add_term(b, c0 + k, 1.0);
+  }
+  return ok;
+}
 
 /* The estimators a path writes for trade t: pathwise and likelihood-ratio
  * where they apply, spot bumps as scaled paths where the payoff can be
@@ -204,14 +258,16 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   int spots = !(done & IN_PASS);
   const mcp_greeks *req = g->req;
   mcpi_job *j = b->j;
-  int ok = 1;
-  if (spots && (req->want[MCP_GREEK_DELTA] || req->want[MCP_GREEK_GAMMA]))
+  int ok = 1, delta = req->want[MCP_GREEK_DELTA] && !(done & IN_PASS_DELTA);
+  if (done & IN_PASS_DELTA && !adjoint_totals(b, m, req, t))
+    return 0;
+  if (spots && (delta || req->want[MCP_GREEK_GAMMA]))
     for (size_t i = 0; i < j->nassets && ok; i++) {
       long a = market_index(m, j->u[i]);
       size_t up = (size_t)variant(g, MCPI_VAR_SPOT_UP, a), dn = (size_t)variant(g, MCPI_VAR_SPOT_DOWN, a);
       double hs = req->bump[MCP_GREEK_DELTA] * j->u[i]->spot;
       int32_t cu = pass_col(b, g, up, t), cd = pass_col(b, g, dn, t);
-      if (req->want[MCP_GREEK_DELTA])
+      if (delta)
         ok = add_est(b, (long)t, MCP_GREEK_DELTA, MCP_METHOD_BUMP, a, -1) &&
              add_term(b, cu, 0.5 / hs) && add_term(b, cd, -0.5 / hs);
       if (ok && req->want[MCP_GREEK_GAMMA])
@@ -251,8 +307,14 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   return ok;
 }
 
-/* The book's estimators: each (Greek, underlyings) of the job's trades,
- * summed with the trades' quantities. */
+static int same_greek(const mcpi_est *x, const mcpi_est *y)
+{
+  return x->greek == y->greek && x->a == y->a && x->b == y->b && x->bucket == y->bucket &&
+         (x->point == MCPI_EST_HIDDEN) == (y->point == MCPI_EST_HIDDEN);
+}
+
+/* The book's estimators: each (Greek, underlyings, bucket) of the job's
+ * trades, summed with the trades' quantities. */
 static int book(builder *b)
 {
   size_t n = b->nest, nt = b->j->ntrades;
@@ -260,14 +322,15 @@ static int book(builder *b)
   for (size_t k = 0; k < n && ok; k++) {
     mcpi_est e = b->est[k]; /* add_est moves the array */
     size_t first = 0;
-    while (b->est[first].greek != e.greek || b->est[first].a != e.a || b->est[first].b != e.b)
+    while (!same_greek(&b->est[first], &e))
       first++;
-    if (first != k)
+    if (first != k || e.point == MCPI_EST_HIDDEN)
       continue;
-    ok = add_est(b, -1, e.greek, e.method, e.a, e.b);
+    ok = push_est(b, (mcpi_est){.trade = -1, .point = -1, .greek = e.greek, .method = e.method,
+                                .a = e.a, .b = e.b, .bucket = e.bucket});
     for (size_t i = k; i < n && ok; i++) {
       mcpi_est f = b->est[i];
-      if (f.greek == e.greek && f.a == e.a && f.b == e.b)
+      if (same_greek(&f, &e))
         ok = add_term(b, (int32_t)(nt + 1 + i), b->j->spec[f.trade].quantity);
     }
   }
@@ -295,8 +358,22 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
   builder b = {.j = j};
   int ok = 1, *done = calloc(j->nreal + 1, sizeof *done);
   ok = done != NULL;
-  for (size_t t = 0; t < j->nreal && ok; t++) /* the portfolio's trades (plan.h) */
-    ok = (done[t] = in_pass(&b, m, g->set->precision, g->req, t, &p->t[j->trade[t]])) >= 0;
+  mcp_greeks rest = *g->req; /* what an adjoint block leaves to the other estimators */
+  rest.want[MCP_GREEK_DELTA] = rest.want[MCP_GREEK_VEGA] = rest.want[MCP_GREEK_RHO] = 0;
+  for (size_t t = 0; t < j->nreal; t++) /* the payment times (the discounts' rho) */
+    j->spec[t].g_time = p->t[j->trade[t]].maturity;
+  for (size_t t = 0; t < j->nreal && ok; t++) { /* the portfolio's trades (plan.h) */
+    const mcpi_trade *tr = &p->t[j->trade[t]];
+    int adj = adjoint_block(&b, m, g, t, tr, err);
+    if (adj < 0) {
+      free(done);
+      free(b.est);
+      free(b.term);
+      return MCP_ERR_NO_MEMORY;
+    }
+    ok = (done[t] = in_pass(&b, m, g->set->precision, adj ? &rest : g->req, t, tr)) >= 0;
+    done[t] |= adj;
+  }
   b.j->nin = b.nest;
   for (size_t t = 0; t < j->nreal && ok; t++)
     ok = bumped(&b, g, m, t, done[t]);

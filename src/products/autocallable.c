@@ -219,7 +219,7 @@ static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
     j->spec[j->ntrades++] = (mcpi_payoff_spec){
         .product = MCPI_PRODUCT_REDEMPTION, .schedule = s->schedule, .terminal = s->terminal,
         .monitor = -1, .arr_off = s->arr_off, .ac_date = (int32_t)k, .discount = 1,
-        .g_col = -1};
+        .g_col = -1, .g_adj = -1};
   }
   j->nacall += t->nfix;
   j->nred += t->nfix;

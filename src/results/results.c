@@ -41,6 +41,7 @@ void mcp_results_destroy(mcp_results *r)
       free(r->sens[i].s[k].name);
       free(r->sens[i].s[k].u1);
       free(r->sens[i].s[k].u2);
+      free(r->sens[i].s[k].label);
     }
     free(r->sens[i].s);
   }
@@ -59,12 +60,13 @@ static void set_value(mcp_estimate *e, double mean, double var)
   *e = (mcp_estimate){mean, se, mean - MCPI_Z95 * se, mean + MCPI_Z95 * se};
 }
 
-int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a, long b,
-                  const char *u1, const char *u2, int suffix, double mean, double var)
+int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a,
+                         long b, long bucket, const char *label, const char *u1, const char *u2,
+                         int suffix, double mean, double var)
 {
   for (size_t k = 0; k < l->n; k++) { /* the book's terms of one Greek add up */
     mcpi_sens *x = &l->s[k];
-    if (x->greek == greek && x->a == a && x->b == b) {
+    if (x->greek == greek && x->a == a && x->b == b && x->bucket == bucket) {
       double v = x->value.std_error * x->value.std_error + var;
       set_value(&x->value, x->value.price + mean, v);
       return 1;
@@ -79,23 +81,33 @@ int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, l
     l->cap = c;
   }
   mcpi_sens *x = &l->s[l->n];
-  *x = (mcpi_sens){.greek = greek, .method = method, .a = a, .b = b};
+  *x = (mcpi_sens){.greek = greek, .method = method, .a = a, .b = b, .bucket = bucket};
   set_value(&x->value, mean, var);
   const char *g = mcp_greek_name(greek);
-  size_t len = strlen(g) + (u1 ? strlen(u1) + 1 : 0) + (u2 ? strlen(u2) + 1 : 0) + 1;
-  if (!(x->name = malloc(len)) || (u1 && !(x->u1 = strdup(u1))) || (u2 && !(x->u2 = strdup(u2)))) {
+  size_t len = strlen(g) + (u1 ? strlen(u1) + 1 : 0) + (u2 ? strlen(u2) + 1 : 0) +
+               (label ? strlen(label) + 1 : 0) + 1;
+  if (!(x->name = malloc(len)) || (u1 && !(x->u1 = strdup(u1))) ||
+      (u2 && !(x->u2 = strdup(u2))) || (label && !(x->label = strdup(label)))) {
     free(x->name);
     free(x->u1);
+    free(x->u2);
     return 0;
   }
+  int at = snprintf(x->name, len, "%s", g);
+  if (suffix && u1)
+    at += snprintf(x->name + at, len - (size_t)at, ":%s", u1);
   if (suffix && u2)
-    snprintf(x->name, len, "%s:%s:%s", g, u1, u2);
-  else if (suffix && u1)
-    snprintf(x->name, len, "%s:%s", g, u1);
-  else
-    snprintf(x->name, len, "%s", g);
+    at += snprintf(x->name + at, len - (size_t)at, ":%s", u2);
+  if (label)
+    snprintf(x->name + at, len - (size_t)at, "@%s", label);
   l->n++;
   return 1;
+}
+
+int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a, long b,
+                  const char *u1, const char *u2, int suffix, double mean, double var)
+{
+  return mcpi_sens_add_bucket(l, greek, method, a, b, 0, NULL, u1, u2, suffix, mean, var);
 }
 
 static int rank(mcp_greek g)
@@ -111,7 +123,9 @@ static int cmp_sens(const void *pa, const void *pb)
     return rank(a->greek) - rank(b->greek);
   if (a->a != b->a)
     return a->a < b->a ? -1 : 1;
-  return (a->b > b->b) - (a->b < b->b);
+  if (a->b != b->b)
+    return a->b < b->b ? -1 : 1;
+  return (a->bucket > b->bucket) - (a->bucket < b->bucket);
 }
 
 void mcpi_sens_sort(mcpi_sens_list *l)
@@ -131,7 +145,7 @@ mcp_status mcp_results_sensitivity(const mcp_results *r, size_t index, size_t k,
   if (!out || k >= mcp_results_sensitivities(r, index))
     return MCP_ERR_ARGUMENT;
   const mcpi_sens *x = &r->sens[index].s[k];
-  *out = (mcp_sensitivity){x->name, x->greek, x->method, x->u1, x->u2, x->value};
+  *out = (mcp_sensitivity){x->name, x->greek, x->method, x->u1, x->u2, x->value, x->label};
   return MCP_OK;
 }
 
@@ -217,7 +231,7 @@ mcp_engine mcp_results_engine(const mcp_results *r, size_t i)
 
 /* By bit: a name for files and a sentence for reports. */
 static const char *const warning_names[MCP_WARNING_COUNT] = {"constant", "martingale",
-                                                             "exercise", "grid"};
+                                                             "exercise", "grid", "buckets"};
 static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "every path gave the same value, so its standard error of 0 bounds nothing: the paths "
     "never reach the payoff's range, or the model's parameters make them degenerate",
@@ -228,7 +242,9 @@ static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "exercise rule: too few regression paths for its basis); the European's, a lower "
     "bound, is reported",
     "on the same paths, a grid of half the steps moves its price by more than its standard "
-    "error: the time grid is too coarse for the model's scheme (raise steps_per_year)"};
+    "error: the time grid is too coarse for the model's scheme (raise steps_per_year)",
+    "buckets were asked and it has none: its payoff, model or precision has no adjoint "
+    "here, so its Greeks are the unbucketed ones"};
 
 static int warning_bit(mcp_warning w)
 {

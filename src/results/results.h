@@ -11,6 +11,8 @@ typedef struct mcpi_sens {
   mcp_greek greek;
   mcp_greek_method method;
   long a, b; /* market indices of the underlyings, or -1 */
+  long bucket; /* 0, or 1 + a bucket of label (after the name's '@') */
+  char *label;
   mcp_estimate value;
 } mcpi_sens;
 
@@ -53,8 +55,13 @@ struct mcp_results {
  * term by term) takes the sum instead.  0 when out of memory. */
 int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a, long b,
                   const char *u1, const char *u2, int suffix, double mean, double var);
+/* The same for bucket (mcpi_est.bucket, 0 none) of that label, which ends the
+ * name after '@'. */
+int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a,
+                         long b, long bucket, const char *label, const char *u1, const char *u2,
+                         int suffix, double mean, double var);
 /* Sorts a list: delta, gamma, cross gamma, vega, rho, theta, then by
- * underlying. */
+ * underlying, then by bucket. */
 void mcpi_sens_sort(mcpi_sens_list *l);
 
 mcp_results *mcpi_results_alloc(size_t n);

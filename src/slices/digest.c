@@ -149,8 +149,11 @@ uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcpi_set
     u64(&x, (uint64_t)g->want[k]);
     f64(&x, g->bump[k]);
   }
-  if (g)
+  if (g) {
     u64(&x, (uint64_t)g->bump_only);
+    if (g->buckets) /* the digests of runs without stay as they were */
+      u64(&x, 1);
+  }
   u64(&x, s != NULL);
   for (int a = 0; s && a < MCPI_NAXES; a++) {
     u64(&x, s->kind[a]);

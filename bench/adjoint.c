@@ -1,0 +1,105 @@
+/* adjoint.c: what bucketed risk by adjoint costs next to the price (issue
+ * 33's first target): the benchmark Asian (252 daily fixings, double) under
+ * a 20 x 20 local-volatility surface and a rate curve of 20 pillars, priced
+ * alone and with its delta, its 400 node vegas and its 20 rho pillars
+ * (mcp_greeks_set_buckets), and the same under Black-Scholes with a
+ * volatility curve of 20 pieces.  Medians of the whole calls
+ * (mcp_results_seconds) after a warm-up, on the GPU and the CPU; a table
+ * of times, their ratio, and what bumping each input on the same paths
+ * would cost (two revaluations a bucket, at the price's time each).
+ *
+ *   adjoint [--paths N] [--repeats R]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "bench/common.h"
+
+#define N 20
+
+/* U: local volatility on 20 x 20 nodes (local_vol.c's surface), or
+ * Black-Scholes with 20 volatility pieces; 20 rate pillars either way. */
+static mcp_market *market(int lv)
+{
+  double t[N], s[N], v[N * N], end[N], rate[N], vol[N];
+  for (int i = 0; i < N; i++) {
+    t[i] = 2.0 * i / (N - 1);
+    s[i] = 40 * pow(250 / 40.0, (double)i / (N - 1));
+    end[i] = (i + 1) / (double)N;
+    rate[i] = 0.02 + 0.001 * i;
+    vol[i] = 0.2 + 0.005 * i;
+  }
+  for (int i = 0; i < N; i++)
+    for (int k = 0; k < N; k++)
+      v[i * N + k] = fmax(0.05, 0.25 - 0.1 * log(s[k] / 100) / (1 + t[i]));
+  mcp_market *m;
+  mcp_market_create(&m);
+  mcp_status st = lv ? mcp_market_add_local_vol(m, "U", 100, 0.03, 0.01, N, t, N, s, v)
+                     : mcp_market_add_black_scholes(m, "U", 100, 0.03, 0.01, 0.25);
+  if (st == MCP_OK && !lv)
+    st = mcp_market_set_curve(m, "U", MCP_CURVE_VOLATILITY, N, end, vol);
+  if (st == MCP_OK)
+    st = mcp_market_set_curve(m, "U", MCP_CURVE_RATE, N, end, rate);
+  if (st != MCP_OK)
+    fprintf(stderr, "adjoint: %s\n", mcp_market_last_error(m));
+  return m;
+}
+
+int main(int argc, char **argv)
+{
+  uint64_t paths = 1 << 20;
+  int repeats = 5;
+  for (int i = 1; i + 1 < argc; i += 2)
+    if (strcmp(argv[i], "--paths") == 0)
+      paths = strtoull(argv[i + 1], NULL, 10);
+    else if (strcmp(argv[i], "--repeats") == 0)
+      repeats = atoi(argv[i + 1]);
+  static const mcp_backend backends[] = {
+#ifdef MCP_HAVE_CUDA
+      MCP_BACKEND_CUDA,
+#endif
+      MCP_BACKEND_CPU};
+  double fix[BENCH_FIXINGS];
+  for (int i = 0; i < BENCH_FIXINGS; i++)
+    fix[i] = (i + 1) / (double)BENCH_FIXINGS;
+  mcp_greeks *g = NULL;
+  mcp_greeks_create(&g);
+  mcp_greeks_parse(g, "delta,vega,rho");
+  mcp_greeks_set_buckets(g, 1);
+  printf("# adjoint: arithmetic Asian call, %d daily fixings, double, medians of %d whole "
+         "calls;\n# sensitivities: delta, a vega a node or piece, a rho a pillar, their sums\n\n",
+         BENCH_FIXINGS, repeats);
+  printf("| backend | model | paths | price (ms) | with buckets (ms) | ratio | sensitivities | "
+         "bumps (ms, estimated) | price |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (size_t b = 0; b < sizeof backends / sizeof *backends; b++)
+    for (int lv = 1; lv >= 0; lv--) {
+      uint64_t n = backends[b] == MCP_BACKEND_CPU ? paths / 64 : paths;
+      mcp_market *m = market(lv);
+      mcp_portfolio *p;
+      mcp_portfolio_create(&p);
+      mcp_portfolio_add_asian(p, "asian", "U", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS, fix,
+                              1.0, 1);
+      mcp_portfolio_set_paths(p, n);
+      mcp_context *ctx;
+      if (mcp_context_create(&ctx, backends[b]) != MCP_OK)
+        continue;
+      double price = 0, price2 = 0;
+      size_t ns = 0;
+      double t0 = bench_time_price(ctx, m, p, 1, repeats, &price, "adjoint");
+      double t1 = bench_time_greeks(ctx, m, p, g, 1, repeats, &price2, &ns, "adjoint");
+      if (t0 > 0 && t1 > 0)
+        printf("| %s | %s | %llu | %.2f | %.2f | %.2f | %zu | %.0f | %.6f |\n",
+               backends[b] == MCP_BACKEND_CPU ? "cpu" : "cuda",
+               lv ? "local vol 20 x 20" : "Black-Scholes, 20 pieces", (unsigned long long)n,
+               t0 * 1e3, t1 * 1e3, t1 / t0, ns, 2.0 * (double)(ns - 3) * t0 * 1e3, price);
+      if (price != price2)
+        fprintf(stderr, "adjoint: the price moved with the buckets: %.17g %.17g\n", price,
+                price2);
+      mcp_context_destroy(ctx);
+      mcp_portfolio_destroy(p);
+      mcp_market_destroy(m);
+    }
+  mcp_greeks_destroy(g);
+  return 0;
+}

@@ -1,0 +1,303 @@
+/* adjoint.h: bucketed first-order sensitivities by reverse mode along each
+ * path, shared by the CPU and GPU backends (gcc and nvcc), in double.
+ *
+ * A path of a single-asset Black-Scholes or local-volatility job is its
+ * elements' steps x' = step(x, a_e, b_e, z_e) (path.h); a trade's payoff
+ * reads the path only through its observations (sums, log-sums and extremes
+ * of spots at its fixings, the spot at maturity).  Forward, the path runs as
+ * for its price and keeps its log-spot every c ~ sqrt(n) elements; then, for
+ * each trade, the sweep goes back over the elements a segment at a time,
+ * each segment's log-spots recomputed from its checkpoint by the same step
+ * (the same bits), carrying xbar = d payoff / d x:
+ *   at a fixing          xbar += the payoff's derivatives in its
+ *                        observations (mcpi_payoff_derivative with unit
+ *                        directions) times theirs in x (S, 1, the extreme's
+ *                        own fixing);
+ *   Black-Scholes        x' = x + a + b z: abar = xbar, bbar = xbar z;
+ *   local volatility     x' = x + a - s^2 b^2 / 2 + s b z with s the step's
+ *                        slice at x, linear between nodes i, i + 1 with
+ *                        weight w: sbar = xbar (b z - s b^2) goes to the
+ *                        nodes as (1 - w) sbar and w sbar, and
+ *                        xbar *= 1 + (ds/dx) (b z - s b^2).
+ * The host's sparse Jacobians (src/plan/adjoint_plan.c) take each element's
+ * abar and bbar, and each slice node's sbar, to the market inputs: the
+ * volatility curve's pieces or the local-volatility surface's nodes, and
+ * the rate curve's pieces, which also discount the payoff.  What is left in
+ * xbar at the start is the delta (times the spot).  Memory is two arrays of
+ * at most MCPI_ADJ_SEG values a path, work about three forward paths plus the
+ * Jacobians' rows a trade.  The path is the _g body's (path_body.h), which
+ * also carries the on-path vega and rho of the job's other trades. */
+#ifndef MCP_ADJOINT_H
+#define MCP_ADJOINT_H
+
+#include "models/products/path.h"
+#include "models/rng.h"
+
+/* Checkpoints and a segment's log-spots: jobs of at most MCPI_ADJ_SEG^2
+ * elements. */
+#define MCPI_ADJ_SEG 128
+#define MCPI_ADJ_MAX_ELEMENTS (MCPI_ADJ_SEG * MCPI_ADJ_SEG)
+
+/* The segment length for n elements: ceil(sqrt(n)). */
+MCP_HD static inline int mcpi_adj_segment(int n)
+{
+  int c = 1;
+  while (c * c < n)
+    c++;
+  return c;
+}
+
+/* Element e's normal: the path's column of the tile (z[e ldz]), or with z
+ * NULL the canonical one of the job's sample path (rng.h), the same number. */
+MCP_HD static inline double mcpi_adj_normal(const mcpi_job_view *j, const double *z, size_t ldz,
+                                            uint64_t path, int e)
+{
+  if (z)
+    return z[(size_t)e * ldz];
+  double out[2];
+  mcpi_rng_pair(j->seed, (uint64_t)e, path & ~(uint64_t)1, out);
+  return out[path & 1];
+}
+
+/* Adds d times the Jacobian's rows off[q] .. off[q + 1] - 1 applied to
+ * (abar, bbar) into the trade's block of columns. */
+MCP_HD static inline void mcpi_adj_scatter(const int32_t *off, const mcpi_adj_entry *jac, size_t q,
+                                           double abar, double bbar, double d, double *blk,
+                                           size_t ldp)
+{
+  for (int32_t r = off[q]; r < off[q + 1]; r++)
+    blk[(size_t)jac[r].col * ldp] += d * (jac[r].ja * abar + jac[r].jb * bbar);
+}
+
+/* A sweep's running sums into a trade's block, one a kind of element
+ * column (volatility piece, rate piece), added to the column, times d, only
+ * when the column changes: the columns follow the curves' pieces, which the
+ * sweep meets in order. */
+typedef struct mcpi_adj_run {
+  int32_t col[2];
+  double val[2];
+} mcpi_adj_run;
+
+MCP_HD static inline void mcpi_adj_run_add(mcpi_adj_run *r, const mcpi_adj_entry *x, double v,
+                                           double d, double *blk, size_t ldb)
+{
+  int k = x->kind;
+  if (r->col[k] != x->col) {
+    if (r->col[k] >= 0)
+      blk[(size_t)r->col[k] * ldb] += d * r->val[k];
+    r->col[k] = x->col;
+    r->val[k] = 0;
+  }
+  r->val[k] += v;
+}
+
+/* The two rows of a local-volatility surface's nodes that the sweep is in
+ * (lo and lo + 1, -1 before the first), summed here and added to their
+ * columns, times d, when the sweep leaves them: the rows a step reads are
+ * those about its time, which falls; every path leaves a row at the same
+ * step, so the GPU's adds to the columns are coalesced.  Surfaces of at
+ * most MCPI_ADJ_ROW_NODES spots (more: each node's add to its column). */
+#define MCPI_ADJ_ROW_NODES 32
+typedef struct mcpi_adj_rows {
+  int32_t lo, nt, ns;
+  double v[2][MCPI_ADJ_ROW_NODES];
+} mcpi_adj_rows;
+
+MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d, double *blk,
+                                              size_t ldb)
+{
+  int row = h->lo + k;
+  for (int i = 0; i < h->ns; i++) {
+    if (row < h->nt)
+      blk[(size_t)(1 + row * h->ns + i) * ldb] += d * h->v[k][i];
+    h->v[k][i] = 0;
+  }
+}
+
+MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_entry *x, int i,
+                                            double v, double d, double *blk, size_t ldb)
+{
+  int m = x->kind;
+  if (h->lo < 0)
+    h->lo = m;
+  while (m < h->lo) { /* the upper row is done */
+    mcpi_adj_rows_flush(h, 1, d, blk, ldb);
+    for (int k = 0; k < h->ns; k++) {
+      h->v[1][k] = h->v[0][k];
+      h->v[0][k] = 0;
+    }
+    h->lo--;
+  }
+  if (m > h->lo + 1) /* a step across more than two rows */
+    blk[(size_t)x->col * ldb] += d * v;
+  else
+    h->v[m - h->lo][i] += v;
+}
+
+/* A slice node's adjoint v through its Jacobian rows off[q] .. */
+MCP_HD static inline void mcpi_adj_node(const mcpi_job_view *j, size_t q, int i, double v,
+                                        mcpi_adj_rows *h, double d, double *blk, size_t ldb)
+{
+  for (int32_t r = j->adj_lvoff[q]; r < j->adj_lvoff[q + 1]; r++)
+    if (h)
+      mcpi_adj_rows_add(h, &j->adj_lv[r], i, j->adj_lv[r].ja * v, d, blk, ldb);
+    else
+      blk[(size_t)j->adj_lv[r].col * ldb] += d * (j->adj_lv[r].ja * v);
+}
+
+/* The log-spot after element e from x: the model's step, as path_body.h
+ * takes it (the same operations, so the same bits). */
+MCP_HD static inline double mcpi_adj_step(const mcpi_job_view *j, int e, double x, double zz)
+{
+  double a = j->ca[e], b = j->cb[e];
+  if (j->model != MCPI_MODEL_LOCAL_VOL)
+    return MCPI_GBM_STEP(x, a, b, zz);
+  double s = mcpi_local_vol(j->lv_y, j->lv_vol + (size_t)e * j->lv_n, j->lv_n, j->lv_idx, j->lv_nb,
+                            j->lv_binv, x);
+  return MCPI_GBM_STEP(x, a - MCPI_LOCAL_VOL_VAR(s, b) / 2, s * b, zz);
+}
+
+/* One trade's backward sweep on a pass's path of sign sign (its log-spot
+ * checkpoints ck, every c elements; o its observations), adding d times its
+ * sensitivities to its block blk (stride ldb).  A schedule's extreme is the
+ * fixing whose log-spot it holds (the same bits), the latest if several,
+ * or else the path's start. */
+MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
+                                         double sign, const double *z, size_t ldz,
+                                         uint64_t path, const double *ck, int c,
+                                         const mcpi_observed *o, double d, double *blk,
+                                         size_t ldb)
+{
+  /* the payoff's derivatives in its observations */
+  mcpi_observed u = {0, 0, 0, 0, 0, 1};
+  u.sum = 1;
+  double ws = mcpi_payoff_derivative(p, o, &u);
+  u.sum = 0, u.log_sum = 1;
+  double wl = mcpi_payoff_derivative(p, o, &u);
+  u.log_sum = 0, u.log_max = 1;
+  double wmx = mcpi_payoff_derivative(p, o, &u);
+  u.log_max = 0, u.log_min = 1;
+  double wmn = mcpi_payoff_derivative(p, o, &u);
+  u.log_min = 0, u.terminal = 1;
+  double wt = mcpi_payoff_derivative(p, o, &u);
+  int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
+  double xs[MCPI_ADJ_SEG + 1], zs[MCPI_ADJ_SEG];
+  double xbar = 0;
+  mcpi_adj_run run = {{-1, -1}, {0, 0}};
+  mcpi_adj_rows rows, *h = lv && j->lv_n <= MCPI_ADJ_ROW_NODES ? &rows : NULL;
+  if (h) {
+    h->lo = -1;
+    h->ns = j->lv_n;
+    h->nt = j->adj_nv / j->lv_n;
+    for (int i = 0; i < MCPI_ADJ_ROW_NODES; i++)
+      h->v[0][i] = h->v[1][i] = 0;
+  }
+  for (int s = (n - 1) / c; s >= 0; s--) {
+    int e0 = s * c, e1 = e0 + c < n ? e0 + c : n;
+    double x = ck[s]; /* the segment again */
+    for (int e = e0; e < e1; e++) {
+      xs[e - e0] = x;
+      zs[e - e0] = sign * mcpi_adj_normal(j, z, ldz, path, e);
+      x = mcpi_adj_step(j, e, x, zs[e - e0]);
+    }
+    xs[e1 - e0] = x;
+    for (int e = e1 - 1; e >= e0; e--) {
+      uint32_t tag = j->tag[e], mask = tag & MCPI_TAG_LAST ? tag & MCPI_TAG_MASK : 0;
+      double xa = xs[e + 1 - e0], zz = zs[e - e0];
+      x = xs[e - e0];
+      if (mask >> ks & 1u) {
+        xbar += ws * mcpi_dexp(xa) + wl;
+        if (wmx != 0 && xa == o->log_max) {
+          xbar += wmx;
+          wmx = 0;
+        }
+        if (wmn != 0 && xa == o->log_min) {
+          xbar += wmn;
+          wmn = 0;
+        }
+      }
+      if (mask >> kt & 1u)
+        xbar += wt * mcpi_dexp(xa);
+      double b = j->cb[e], bbar = xbar * zz, move = 1; /* d x' / d x */
+      if (lv) {
+        const double *y = j->lv_y, *v = j->lv_vol + (size_t)e * j->lv_n;
+        int ns = j->lv_n, i = mcpi_local_vol_at(y, ns, j->lv_idx, j->lv_nb, j->lv_binv, x);
+        double sv = mcpi_local_vol_in(y, v, ns, i, x);
+        double g = b * zz - sv * b * b, sbar = xbar * g, w = 0, slope = 0; /* g: d x' / d s */
+        if (i >= 0 && i < ns - 1) {
+          w = (x - y[i]) / (y[i + 1] - y[i]);
+          slope = (v[i + 1] - v[i]) / (y[i + 1] - y[i]);
+        }
+        int at = i < 0 ? 0 : i;
+        mcpi_adj_node(j, (size_t)e * ns + at, at, (1 - w) * sbar, h, d, blk, ldb);
+        if (w != 0)
+          mcpi_adj_node(j, (size_t)e * ns + at + 1, at + 1, w * sbar, h, d, blk, ldb);
+        bbar = 0; /* b = sqrt(dt): no input */
+        move = 1 + slope * g;
+      }
+      for (int32_t r = j->adj_off[e]; r < j->adj_off[e + 1]; r++)
+        mcpi_adj_run_add(&run, &j->adj[r], j->adj[r].ja * xbar + j->adj[r].jb * bbar, d, blk,
+                         ldb);
+      xbar *= move;
+    }
+  }
+  for (int k = 0; k < 2; k++)
+    if (run.col[k] >= 0)
+      blk[(size_t)run.col[k] * ldb] += d * run.val[k];
+  for (int k = 0; h && h->lo >= 0 && k < 2; k++)
+    mcpi_adj_rows_flush(h, k, d, blk, ldb);
+  blk[0] += d * (xbar + wmx + wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
+}
+
+/* A pass of the path in family S (the general double state, or with the
+ * on-path vega and rho of the job's other trades, _g): the prices and
+ * on-path Greeks of path_finish, then each trade's sweep into its block. */
+#define MCPI_ADJ_PASS(S)                                                                     \
+  do {                                                                                       \
+    mcpi_path_state##S st;                                                                   \
+    mcpi_path_init##S(&st, j, pass);                                                         \
+    for (int e = 0; e < n; e++) {                                                            \
+      if (e % c == 0)                                                                        \
+        ck[e / c] = st.x;                                                                    \
+      mcpi_path_step##S(&st, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e],     \
+                        j->tag[e]);                                                          \
+    }                                                                                        \
+    mcpi_path_finish##S(&st, j, pay, ldp, pass);                                             \
+    for (int t = 0; t < j->ntrades; t++) {                                                   \
+      const mcpi_payoff_spec *p = &j->trades[t];                                             \
+      if (p->g_adj < 0)                                                                      \
+        continue;                                                                            \
+      mcpi_observed o;                                                                       \
+      mcpi_path_observed##S(&st, p, &o);                                                     \
+      double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
+      mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, &o, d, b, ldb);                     \
+      /* the discount's rates */                                                             \
+      mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b, ldb);  \
+    }                                                                                        \
+  } while (0)
+
+/* A sample of an adjoint job (gstate MCPI_GSTATE_ADJOINT): its prices to pay
+ * (as mcpi_path), and each trade's block (g_adj >= 0) of delta and
+ * Jacobian columns, averaged over the antithetic pair, to blk: column
+ * g_adj - g0 at stride ldb (pay itself where blk = pay + g0 ldp); path is the
+ * sample's index in the job's stream. */
+MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double *z, size_t ldz,
+                                            uint64_t path, double *pay, size_t ldp, double *blk,
+                                            size_t ldb, int g0)
+{
+  int n = j->nelem, c = mcpi_adj_segment(n);
+  double ck[MCPI_ADJ_SEG];
+  double half = j->antithetic ? 0.5 : 1;
+  for (int t = 0; t < j->ntrades; t++)
+    if (j->trades[t].g_adj >= 0)
+      for (int k = 0; k < j->adj_cols; k++)
+        blk[(size_t)(j->trades[t].g_adj - g0 + k) * ldb] = 0;
+  for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
+    if (j->gstate & MCPI_GSTATE_ON)
+      MCPI_ADJ_PASS(_g);
+    else
+      MCPI_ADJ_PASS();
+  }
+}
+
+#endif

@@ -1,0 +1,157 @@
+/* adjoint_plan.c: the bucketed sensitivities by adjoint (adjoint_plan.h):
+ * which trades take them, and the sparse Jacobians that carry a path's
+ * adjoints of its elements' coefficients (models/products/adjoint.h) to the
+ * market's inputs.  A trade's block of columns is its delta, then a vega a
+ * volatility bucket, then a rho a rate bucket:
+ *   Black-Scholes      the volatility curve's pieces that start before the
+ *                      job's last date: a = int (r - q) - int sigma^2 / 2 and
+ *                      b = sqrt(int sigma^2) over the step, so piece k moves
+ *                      a by -sigma_k tau and b by sigma_k tau / b (tau: the
+ *                      step's time in the piece);
+ *   local volatility   the surface's nodes (row-major, times by spots): a
+ *                      step's slice is the root mean square of the surface
+ *                      over the step (coefficients.c), differentiated there;
+ *   rates              the rate curve's pieces that start before the job's
+ *                      last date or a trade's payment: a moves by tau, and
+ *                      the discount factor by -tau (to the payment) times
+ *                      itself. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "src/inputs/product.h"
+#include "src/plan/adjoint_plan.h"
+#include "models/products/adjoint.h"
+
+/* Piece k of c as (lo, hi]; the last piece runs on. */
+static void piece(const mcpi_curve *c, size_t k, double *lo, double *hi)
+{
+  *lo = k ? c->end[k - 1] : 0;
+  *hi = k + 1 < c->n ? c->end[k] : INFINITY;
+}
+
+static double overlap(const mcpi_curve *c, size_t k, double t0, double t1)
+{
+  double lo, hi;
+  piece(c, k, &lo, &hi);
+  double a = t0 > lo ? t0 : lo, b = t1 < hi ? t1 : hi;
+  return b > a ? b - a : 0;
+}
+
+/* The pieces of c that start before t. */
+static size_t pieces_before(const mcpi_curve *c, double t)
+{
+  size_t n = 0;
+  while (n < c->n && (n == 0 || c->end[n - 1] < t))
+    n++;
+  return n;
+}
+
+int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision)
+{
+  const mcpi_underlying *u = j->u[0];
+  size_t buckets = (j->model == MCPI_MODEL_LOCAL_VOL ? u->lv.nt * u->lv.ns : u->vol.n) + u->rate.n;
+  return precision == MCP_DOUBLE && j->nassets == 1 && j->nfactors == 1 &&
+         (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
+         !j->cash && !j->extrema && !j->lsm_dates && j->nelem <= MCPI_ADJ_MAX_ELEMENTS &&
+         buckets <= MCPI_ADJ_MAX_BUCKETS;
+}
+
+int mcpi_adjoint_trade_fits(const mcpi_trade *t)
+{
+  return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
+                             t->product == MCP_PRODUCT_ASIAN ||
+                             (t->product == MCP_PRODUCT_LOOKBACK &&
+                              t->monitoring != MCP_MONITOR_BRIDGE));
+}
+
+/* Appends an entry to a growing array; 0 when out of memory. */
+static int push(mcpi_adj_entry **a, size_t *n, size_t *cap, int32_t col, int32_t kind,
+                double ja, double jb)
+{
+  if (*n == *cap) {
+    size_t c = *cap ? 2 * *cap : 64;
+    mcpi_adj_entry *x = realloc(*a, c * sizeof *x);
+    if (!x)
+      return 0;
+    *a = x;
+    *cap = c;
+  }
+  (*a)[(*n)++] = (mcpi_adj_entry){col, kind, ja, jb};
+  return 1;
+}
+
+mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
+{
+  if (j->adj_cols)
+    return MCP_OK;
+  const mcpi_underlying *u = j->u[0];
+  const mcpi_surface *sf = &u->lv;
+  int lv = j->model == MCPI_MODEL_LOCAL_VOL;
+  double last = j->times[j->nsteps - 1], pay = last;
+  for (size_t t = 0; t < j->nreal; t++)
+    pay = fmax(pay, j->spec[t].g_time);
+  size_t nv = lv ? sf->nt * sf->ns : pieces_before(&u->vol, last);
+  size_t nr = pieces_before(&u->rate, pay), cap = 0, lcap = 0, dcap = 0;
+  size_t ns = lv ? sf->ns : 0;
+  int ok = (j->adj_off = malloc((j->nelem + 1) * sizeof *j->adj_off)) != NULL &&
+           (j->adj_doff = malloc((j->ntrades + 1) * sizeof *j->adj_doff)) != NULL &&
+           (!lv || (j->adj_lvoff = malloc((j->nsteps * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
+  double *d = lv && ok ? calloc(sf->nt, sizeof *d) : NULL;
+  ok = ok && (!lv || d);
+  j->nadj = j->nadj_lv = j->nadj_d = 0;
+  for (size_t e = 0; e < j->nelem && ok; e++) { /* one factor: element e is step e */
+    double t0 = e ? j->times[e - 1] : 0, t1 = j->times[e], b = j->cb[e];
+    j->adj_off[e] = (int32_t)j->nadj;
+    for (size_t k = 0; k < nv && !lv && ok; k++) {
+      double tau = overlap(&u->vol, k, t0, t1), sig = u->vol.value[k];
+      if (tau > 0)
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(1 + k), 0, -sig * tau,
+                  b > 0 ? sig * tau / b : sqrt(tau)); /* at 0: the derivative from above */
+    }
+    for (size_t k = 0; k < nr && ok; k++) {
+      double tau = overlap(&u->rate, k, t0, t1);
+      if (tau > 0)
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(1 + nv + k), 1, tau, 0);
+    }
+    for (size_t i = 0; i < ns && ok; i++) {
+      j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
+      for (size_t m = 0; m < sf->nt; m++)
+        d[m] = 0;
+      mcpi_job_slice_jacobian(j, t0, t1, i, j->lv_vol[e * ns + i], d);
+      for (size_t m = 0; m < sf->nt && ok; m++)
+        if (d[m] != 0)
+          ok = push(&j->adj_lv, &j->nadj_lv, &lcap, (int32_t)(1 + m * ns + i), (int32_t)m, d[m],
+                    0);
+    }
+  }
+  for (size_t t = 0; t < j->ntrades && ok; t++) {
+    j->adj_doff[t] = (int32_t)j->nadj_d;
+    for (size_t k = 0; k < nr && t < j->nreal && ok; k++) {
+      double tau = overlap(&u->rate, k, 0, j->spec[t].g_time);
+      if (tau > 0)
+        ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)(1 + nv + k), 1, -tau, 0);
+    }
+  }
+  free(d);
+  if (!ok)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the adjoint's Jacobians");
+  j->adj_off[j->nelem] = (int32_t)j->nadj;
+  j->adj_doff[j->ntrades] = (int32_t)j->nadj_d;
+  if (lv)
+    j->adj_lvoff[j->nsteps * ns] = (int32_t)j->nadj_lv;
+  j->adj_nv = (int)nv;
+  j->adj_nr = (int)nr;
+  j->adj_cols = (int)(1 + nv + nr);
+  return MCP_OK;
+}
+
+int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,
+                       size_t n)
+{
+  size_t k = (size_t)(bucket - 1);
+  if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_LOCAL_VOL)
+    return snprintf(out, n, "t=%g,S=%g", u->lv.times[k / u->lv.ns], u->lv.spots[k % u->lv.ns]);
+  double lo, hi;
+  piece(greek == MCP_GREEK_VEGA ? &u->vol : &u->rate, k, &lo, &hi);
+  return isinf(hi) ? snprintf(out, n, "(%g,inf)", lo) : snprintf(out, n, "(%g,%g]", lo, hi);
+}

@@ -1,0 +1,32 @@
+/* adjoint_plan.h: bucketed sensitivities by adjoint, the host's part
+ * (adjoint_plan.c; the path's: models/products/adjoint.h). */
+#ifndef MCP_ADJOINT_PLAN_H
+#define MCP_ADJOINT_PLAN_H
+
+#include "src/base/error.h"
+#include "src/inputs/portfolio.h"
+#include "src/plan/plan.h"
+
+/* The most buckets (volatility pieces or nodes, and rate pieces) of an
+ * underlying whose trades take them: each is a column of each trade's and
+ * of the book's, on every path of a tile. */
+#define MCPI_ADJ_MAX_BUCKETS 4096
+
+/* Whether a job's paths can be swept back: one Black-Scholes or
+ * local-volatility underlying of at most MCPI_ADJ_MAX_BUCKETS buckets,
+ * double precision, no cash dividend, no sampled extremes, no exercise, at
+ * most MCPI_ADJ_MAX_ELEMENTS elements. */
+int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision);
+/* Whether a trade's payoff is one the sweep differentiates: a European, an
+ * Asian, a lookback watched on its dates. */
+int mcpi_adjoint_trade_fits(const mcpi_trade *t);
+/* The job's Jacobians and block size (adj_*), once; its trades' payment
+ * times (spec g_time) set. */
+mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err);
+/* The label of a bucket (mcpi_est.bucket) of an underlying's vega or rho:
+ * "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node; snprintf's
+ * result. */
+int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,
+                       size_t n);
+
+#endif

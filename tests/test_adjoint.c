@@ -1,0 +1,417 @@
+/* test_adjoint.c: bucketed sensitivities by adjoint (mcp_greeks_set_buckets)
+ * on the CPU backend.
+ *   A European under piecewise volatility and rate curves against the
+ *   closed form, piece by piece, on one step and on many; every bucket of
+ *   Black-Scholes curves and of local-volatility surfaces (of few spots and
+ *   of more than the sweep holds a row of) against central
+ *   differences of the price with that piece or node alone moved, on the
+ *   same paths (the adjoint is the derivative of that estimator, so the two
+ *   agree to the difference's own error, far inside a standard error);
+ *   the buckets' sums against the forward pathwise Greeks; prices unchanged
+ *   bit for bit; the book as the quantity-weighted sum; and the trades that
+ *   have no adjoint, warned. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
+
+#define NSE 3.5
+
+static mcp_context *ctx_of(void **state) { return *state; }
+
+static mcp_greeks *request(const char *list, int buckets)
+{
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, list), MCP_OK);
+  assert_int_equal(mcp_greeks_set_buckets(g, buckets), MCP_OK);
+  assert_int_equal(mcp_greeks_buckets(g), buckets);
+  return g;
+}
+
+static mcp_results *price_greeks(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                                 const mcp_greeks *g)
+{
+  mcp_results *r = NULL;
+  mcp_status st = mcp_price_greeks(ctx, m, p, g, &r);
+  if (st != MCP_OK)
+    fail_msg("mcp_price_greeks: %s: %s", mcp_strerror(st), mcp_context_last_error(ctx));
+  return r;
+}
+
+static mcp_sensitivity greek(const mcp_results *r, const char *id, const char *name)
+{
+  mcp_sensitivity s;
+  if (mcp_results_greek(r, id, name, &s) != MCP_OK)
+    fail_msg("no '%s' for %s", name, id ? id : "the book");
+  return s;
+}
+
+/* ---- the markets ----------------------------------------------------------- */
+
+/* Black-Scholes "A" with volatility and rate curves, piece `which` of
+ * curve `curve` moved by h. */
+#define NV 3
+#define NR 2
+static const double VEND[NV] = {0.25, 0.5, 2}, VOL[NV] = {0.3, 0.2, 0.25};
+static const double REND[NR] = {0.4, 2}, RATE[NR] = {0.03, 0.05};
+
+static mcp_market *curves_market(double spot, mcp_curve curve, int which, double h)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){spot, 0.04, 0.01, 0.2});
+  double v[NV], r[NR];
+  memcpy(v, VOL, sizeof v);
+  memcpy(r, RATE, sizeof r);
+  if (which >= 0)
+    (curve == MCP_CURVE_VOLATILITY ? v : r)[which] += h;
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, NV, VEND, v), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_RATE, NR, REND, r), MCP_OK);
+  return m;
+}
+
+/* Local-volatility "L": node `node` of its 3 x 4 surface moved by h, or its
+ * rate curve's piece -2 - node. */
+#define LT 3
+#define LS 4
+static const double LTIMES[LT] = {0.1, 0.5, 1.0}, LSPOTS[LS] = {80, 95, 105, 120};
+static const double LVALS[LT * LS] = {0.30, 0.24, 0.20, 0.18, 0.28, 0.23, 0.21, 0.19,
+                                      0.26, 0.22, 0.21, 0.20};
+
+static mcp_market *lv_market(double spot, int node, double h)
+{
+  mcp_market *m = new_market();
+  double v[LT * LS], r[NR];
+  memcpy(v, LVALS, sizeof v);
+  memcpy(r, RATE, sizeof r);
+  if (node >= 0)
+    v[node] += h;
+  else if (node <= -2)
+    r[-2 - node] += h;
+  assert_int_equal(mcp_market_add_local_vol(m, "L", spot, 0.02, 0.01, LT, LTIMES, LS, LSPOTS, v),
+                   MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "L", MCP_CURVE_RATE, NR, REND, r), MCP_OK);
+  return m;
+}
+
+/* A European, an arithmetic Asian put, a geometric floating Asian and a
+ * lookback on dates of underlying u (quantities 2, -1, 1, 3). */
+static mcp_portfolio *book_on(const char *u, uint64_t paths, int methods)
+{
+  mcp_portfolio *p = new_portfolio(paths, 31);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  static const double fix[4] = {0.2, 0.45, 0.7, 0.9};
+  add_european(p, "E", u, MCP_CALL, 100, 1, 2);
+  add_asian(p, "A", u, MCP_ARITHMETIC, MCP_PUT, 98, 4, fix, 0.9, -1);
+  mcp_trade f = trade_on("F", u, MCP_PRODUCT_ASIAN, MCP_CALL, 0, 0.9);
+  f.average = MCP_GEOMETRIC;
+  f.strike_kind = MCP_FLOATING_STRIKE;
+  f.nfixings = 4;
+  f.fixings = fix;
+  add_trade(p, &f);
+  mcp_trade l = trade_on("L", u, MCP_PRODUCT_LOOKBACK, MCP_CALL, 106, 0.7);
+  l.nfixings = 3;
+  l.fixings = fix;
+  l.quantity = 3;
+  add_trade(p, &l);
+  return p;
+}
+
+static const char *const IDS[4] = {"E", "A", "F", "L"};
+
+/* ---- 1. closed form ------------------------------------------------------- */
+
+/* A call of maturity 1 on A's curves: sigma_eff^2 = sum sigma_k^2 tau_k, so
+ * vega_k = vega(sigma_eff) sigma_k tau_k / sigma_eff; rho_k = tau_k K e^{-R}
+ * N(d2), R = sum r_k tau_k.  One step (the pieces' ends inside it: the
+ * Jacobian's overlaps) and twelve. */
+static void european_against_closed_form(void **state)
+{
+  for (int steps = 0; steps < 2; steps++) {
+    mcp_market *m = curves_market(100, 0, -1, 0);
+    mcp_portfolio *p = new_portfolio(200000, 5);
+    assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, steps ? 12 : 0), MCP_OK);
+    add_european(p, "C", "A", MCP_CALL, 105, 1, 1);
+    mcp_greeks *g = request("delta,vega,rho", 1);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    double tv[NV] = {0.25, 0.25, 0.5}, tr[NR] = {0.4, 0.6}, var = 0, R = 0, Q = 0.01;
+    for (int k = 0; k < NV; k++)
+      var += VOL[k] * VOL[k] * tv[k];
+    for (int k = 0; k < NR; k++)
+      R += RATE[k] * tr[k];
+    double se = sqrt(var), d1 = (log(100 / 105.0) + R - Q) / se + se / 2, d2 = d1 - se;
+    double vega = 100 * exp(-Q) * exp(-d1 * d1 / 2) / sqrt(2 * 3.14159265358979323846);
+    static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
+    static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
+    for (int k = 0; k < NV; k++) {
+      mcp_sensitivity s = greek(r, "C", vn[k]);
+      assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+      assert_non_null(s.bucket);
+      assert_string_equal(s.bucket, vn[k] + 5);
+      assert_within(vn[k], s.value, vega * VOL[k] * tv[k] / se, NSE);
+    }
+    for (int k = 0; k < NR; k++)
+      assert_within(rn[k], greek(r, "C", rn[k]).value, tr[k] * 105 * exp(-R) * cf_norm_cdf(d2),
+                    NSE);
+    assert_within("delta", greek(r, "C", "delta").value, exp(-Q) * cf_norm_cdf(d1), NSE);
+    double sum = 0;
+    for (int k = 0; k < NV; k++)
+      sum += VOL[k] * tv[k];
+    assert_within("vega", greek(r, "C", "vega").value, vega * sum / se, NSE);
+    assert_null(greek(r, "C", "delta").bucket);
+    mcp_results_destroy(r);
+    mcp_greeks_destroy(g);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+}
+
+/* ---- 2. against central differences on the same paths -------------------- */
+
+/* |adjoint - (up - down) / 2h| within 1e-5 of the difference plus a
+ * thousandth of a standard error: the difference's own error, from paths
+ * that a payoff's kink or a surface node's separates between the two
+ * (rare at h this small), and its rounding. */
+static void assert_bumped(const char *what, const char *id, mcp_sensitivity s, double up,
+                          double dn, double h)
+{
+  double fd = (up - dn) / (2 * h), tol = 1e-5 * fabs(fd) + 1e-3 * s.value.std_error;
+  if (!(fabs(s.value.price - fd) <= tol))
+    fail_msg("%s %s %s: adjoint %.10g, central difference %.10g (tolerance %.2e)", what, id,
+             s.name, s.value.price, fd, tol);
+}
+
+typedef mcp_market *(*market_fn)(double spot, int which, double h);
+
+static mcp_market *vol_piece(double spot, int k, double h)
+{
+  return curves_market(spot, MCP_CURVE_VOLATILITY, k, h);
+}
+static mcp_market *rate_piece(double spot, int k, double h)
+{
+  return curves_market(spot, MCP_CURVE_RATE, k, h);
+}
+static mcp_market *lv_rate_piece(double spot, int k, double h) { return lv_market(spot, -2 - k, h); }
+static mcp_market *lv_node(double spot, int k, double h) { return lv_market(spot, k, h); }
+
+/* Each bucket (names[k] of n, moved by mk) and the delta of underlying u,
+ * for each trade of the book, on the same paths. */
+static void against_bumps(mcp_context *ctx, const char *u, market_fn base, market_fn mk, int n,
+                          const char *const *names, int methods)
+{
+  const double h = 1e-7;
+  mcp_market *m = base(100, -1, 0);
+  mcp_portfolio *p = book_on(u, 4000, methods);
+  mcp_greeks *g = request("delta,vega,rho", 1);
+  mcp_results *r = price_greeks(ctx, m, p, g);
+  for (int k = -1; k < n; k++) { /* -1: the spot */
+    mcp_market *mu = k < 0 ? base(100 * (1 + h), -1, 0) : mk(100, k, h);
+    mcp_market *md = k < 0 ? base(100 * (1 - h), -1, 0) : mk(100, k, -h);
+    mcp_results *ru = price(ctx, mu, p), *rd = price(ctx, md, p);
+    for (int t = 0; t < 4; t++)
+      assert_bumped(u, IDS[t], greek(r, IDS[t], k < 0 ? "delta" : names[k]),
+                    estimate(ru, IDS[t]).price, estimate(rd, IDS[t]).price, k < 0 ? 100 * h : h);
+    mcp_results_destroy(ru);
+    mcp_results_destroy(rd);
+    mcp_market_destroy(mu);
+    mcp_market_destroy(md);
+  }
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static mcp_market *curves_base(double spot, int k, double h)
+{
+  (void)k, (void)h;
+  return curves_market(spot, 0, -1, 0);
+}
+static mcp_market *lv_base(double spot, int k, double h)
+{
+  (void)k, (void)h;
+  return lv_market(spot, -1, 0);
+}
+
+static void black_scholes_against_bumps(void **state)
+{
+  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
+  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
+  for (int anti = 0; anti < 2; anti++) {
+    int methods = anti ? MCP_ANTITHETIC : 0;
+    against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, methods);
+    against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, rn, methods);
+  }
+}
+
+static void local_vol_against_bumps(void **state)
+{
+  char names[LT * LS][48];
+  const char *np[LT * LS];
+  for (int i = 0; i < LT; i++)
+    for (int k = 0; k < LS; k++) {
+      snprintf(names[i * LS + k], sizeof names[0], "vega@t=%g,S=%g", LTIMES[i], LSPOTS[k]);
+      np[i * LS + k] = names[i * LS + k];
+    }
+  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
+  against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, 0);
+}
+
+/* A surface of more spots than the sweep holds rows of
+ * (MCPI_ADJ_ROW_NODES): its nodes add to their columns one by one. */
+#define WS 40
+static mcp_market *wide_market(double spot, int node, double h)
+{
+  const double t[2] = {0.3, 1};
+  double sp[WS], v[2 * WS];
+  for (int k = 0; k < WS; k++) {
+    sp[k] = 60.5 + 2.5 * k; /* no node at the spot: the surface kinks there */
+    v[k] = 0.3 - 0.002 * k;
+    v[WS + k] = 0.25 - 0.001 * k;
+  }
+  if (node >= 0)
+    v[node] += h;
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_local_vol(m, "L", spot, 0.02, 0.01, 2, t, WS, sp, v), MCP_OK);
+  return m;
+}
+
+static mcp_market *wide_base(double spot, int k, double h)
+{
+  (void)k, (void)h;
+  return wide_market(spot, -1, 0);
+}
+
+/* nodes 12 .. 19 of each row: spots 90.5 to 108, where the paths are */
+static mcp_market *wide_node(double spot, int k, double h)
+{
+  return wide_market(spot, (k / 8) * WS + 12 + k % 8, h);
+}
+
+static void wide_surface_against_bumps(void **state)
+{
+  char names[16][48];
+  const char *np[16];
+  for (int k = 0; k < 16; k++) {
+    snprintf(names[k], sizeof names[0], "vega@t=%g,S=%g", k < 8 ? 0.3 : 1.0,
+             60.5 + 2.5 * (12 + k % 8));
+    np[k] = names[k];
+  }
+  against_bumps(ctx_of(state), "L", wide_base, wide_node, 16, np, 0);
+}
+
+/* ---- 3. sums, prices and the book ------------------------------------------ */
+
+/* On a flat Black-Scholes market the forward pathwise Greeks exist: the
+ * adjoint's delta and its buckets' sums are the same derivatives of the same
+ * estimator, to rounding; the prices are the same bits; the book's bucket
+ * is the quantity-weighted sum of the trades'. */
+static void sums_prices_and_book(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.04, 0.01, 0.2});
+  mcp_portfolio *p = book_on("A", 20000, MCP_ANTITHETIC);
+  mcp_greeks *ga = request("delta,vega,rho", 1), *gp = request("delta,vega,rho", 0);
+  mcp_results *ra = price_greeks(ctx_of(state), m, p, ga);
+  mcp_results *rp = price_greeks(ctx_of(state), m, p, gp);
+  mcp_results *r0 = price(ctx_of(state), m, p);
+  mcp_estimate a[8], b[8];
+  size_t n = snapshot(ra, a, 8);
+  snapshot(r0, b, 8);
+  assert_same_bits("prices", a, b, n);
+  static const char *const sums[3] = {"delta", "vega", "rho"};
+  for (int t = 0; t < 4; t++)
+    for (int k = 0; k < 3; k++) {
+      mcp_sensitivity x = greek(ra, IDS[t], sums[k]), y = greek(rp, IDS[t], sums[k]);
+      assert_int_equal(x.method, MCP_METHOD_ADJOINT);
+      assert_int_equal(y.method, MCP_METHOD_PATHWISE);
+      if (!(fabs(x.value.price - y.value.price) <= 1e-11 * fabs(y.value.price) + 1e-13))
+        fail_msg("%s %s: adjoint %.17g, pathwise %.17g", IDS[t], sums[k], x.value.price,
+                 y.value.price);
+    }
+  /* one piece: the bucket is the whole curve */
+  mcp_sensitivity v = greek(ra, NULL, "vega:A@(0,inf)"), vt = greek(ra, NULL, "vega:A");
+  static const double q[4] = {2, -1, 1, 3};
+  double sum = 0;
+  for (int t = 0; t < 4; t++)
+    sum += q[t] * greek(ra, IDS[t], "vega@(0,inf)").value.price;
+  assert_true(fabs(v.value.price - sum) <= 1e-12 * fabs(sum));
+  assert_true(fabs(vt.value.price - sum) <= 1e-12 * fabs(sum));
+  assert_string_equal(v.bucket, "(0,inf)");
+  mcp_results_destroy(ra);
+  mcp_results_destroy(rp);
+  mcp_results_destroy(r0);
+  mcp_greeks_destroy(ga);
+  mcp_greeks_destroy(gp);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- 4. what has no adjoint -------------------------------------------------- */
+
+/* A digital's payoff jumps: it keeps its Greeks without buckets (its
+ * likelihood-ratio vega, on the path beside the European's sweep: the same
+ * bits as without buckets) and is warned; the European beside it has buckets.  In float no
+ * trade has them.  Without buckets asked, nobody is warned. */
+static void others_are_warned(void **state)
+{
+  mcp_market *m = curves_market(100, 0, -1, 0);
+  mcp_portfolio *p = new_portfolio(4000, 9);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 4), MCP_OK); /* on the curve's ends */
+  add_european(p, "E", "A", MCP_CALL, 100, 1, 1);
+  mcp_trade d = trade_on("D", "A", MCP_PRODUCT_DIGITAL, MCP_CALL, 100, 1);
+  add_trade(p, &d);
+  mcp_estimate dv[3];
+  for (int k = 0; k < 3; k++) {
+    mcp_greeks *g = request("delta,vega", k != 2);
+    mcp_run_options *o = NULL;
+    assert_int_equal(mcp_run_options_create(&o), MCP_OK);
+    assert_int_equal(mcp_run_options_set_precision(o, k == 1 ? MCP_FLOAT : MCP_DOUBLE), MCP_OK);
+    assert_int_equal(mcp_context_set_options(ctx_of(state), o), MCP_OK);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    mcp_sensitivity s;
+    assert_int_equal(mcp_results_warnings(r, 1), k == 2 ? 0u : (unsigned)MCP_WARNING_BUCKETS);
+    assert_int_equal(mcp_results_warnings(r, 0), k == 0 ? 0u : k == 1 ? (unsigned)MCP_WARNING_BUCKETS : 0u);
+    assert_int_equal(mcp_results_greek(r, "D", "vega@(0,0.25]", &s), MCP_ERR_NOT_FOUND);
+    assert_int_equal(mcp_results_greek(r, "E", "vega@(0,0.25]", &s),
+                     k == 0 ? MCP_OK : MCP_ERR_NOT_FOUND);
+    assert_int_equal(greek(r, "D", "vega").method,
+                     k == 1 ? MCP_METHOD_BUMP : MCP_METHOD_LIKELIHOOD_RATIO); /* float: bumped */
+    dv[k] = greek(r, "D", "vega").value;
+    assert_string_equal(mcp_warning_name(MCP_WARNING_BUCKETS), "buckets");
+    mcp_results_destroy(r);
+    mcp_greeks_destroy(g);
+    mcp_run_options_destroy(o);
+  }
+  assert_same_bits("the digital's vega", &dv[0], &dv[2], 1);
+  mcp_run_options *o = NULL; /* the group's context back to its defaults */
+  assert_int_equal(mcp_run_options_create(&o), MCP_OK);
+  assert_int_equal(mcp_context_set_options(ctx_of(state), o), MCP_OK);
+  mcp_run_options_destroy(o);
+  assert_int_equal(mcp_greeks_set_buckets(NULL, 1), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_greeks_buckets(NULL), 0);
+  assert_string_equal(mcp_greek_method_name(MCP_METHOD_ADJOINT), "adjoint");
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(european_against_closed_form),
+      cmocka_unit_test(black_scholes_against_bumps),
+      cmocka_unit_test(local_vol_against_bumps),
+      cmocka_unit_test(wide_surface_against_bumps),
+      cmocka_unit_test(sums_prices_and_book),
+      cmocka_unit_test(others_are_warned),
+  };
+  return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
+}
