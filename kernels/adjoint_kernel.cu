@@ -5,21 +5,42 @@
 #include "kernels/launch.h"
 #include "models/products/adjoint.h"
 
-__global__ void __launch_bounds__(128) mcpi_adjoint_kernel(mcpi_job_view j,
+// A local-volatility job's spots whose two rows of nodes a path holds in
+// shared memory (adjoint.h, mcpi_adj_rows), or 0.
+static __host__ __device__ int job_rows(const mcpi_job_view &j)
+{
+  return j.model == MCPI_MODEL_LOCAL_VOL && j.lv_n <= MCPI_ADJ_ROW_NODES ? j.lv_n : 0;
+}
+
+// Blocks of 128 an SM that the registers must allow: 4 (128 registers) ran
+// the local-volatility sweep 1.37 times as fast as 1 (255) and 1.10 times as
+// fast as 8 (64, spilling) on an H200 (bench/RESULTS.md, "adjoint").
+#ifndef MCPI_ADJ_MIN_BLOCKS
+#define MCPI_ADJ_MIN_BLOCKS 4
+#endif
+
+__global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS) mcpi_adjoint_kernel(mcpi_job_view j,
                                                            const double *__restrict__ z,
                                                            size_t ld, size_t n,
                                                            double *__restrict__ pay)
 {
+  extern __shared__ double rows[]; /* a surface's two rows a thread, interleaved */
+  double *mine = job_rows(j) ? rows + threadIdx.x : NULL;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    mcpi_adjoint_path(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0);
+    mcpi_adjoint_path(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
+                      blockDim.x);
 }
 
 extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, const double *z, size_t ld,
                                            size_t n, double *pay, cudaStream_t stream)
 {
-  size_t blocks = (n + 127) / 128;
-  mcpi_adjoint_kernel<<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, 0, stream>>>(
+  size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
+  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if (e)
+    return e;
+  mcpi_adjoint_kernel<<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem, stream>>>(
       job, z, ld, n, pay);
   return cudaGetLastError();
 }

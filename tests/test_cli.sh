@@ -56,6 +56,10 @@ run price --market "$MARKET" --portfolio "$BOOK" --paths 1
 check "--paths 1 exits 2" 'status 2 && err_has "--paths"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 100 --paths 200
 check "an option given twice exits 2" 'status 2 && err_has "--paths: given twice"'
+run price --market "$MARKET" --portfolio "$BOOK" --buckets
+check "--buckets without --greeks exits 2" 'status 2 && err_has "--buckets needs --greeks"'
+run price --market "$MARKET" --portfolio "$BOOK" --greeks vega --greek-method bump --buckets
+check "--buckets with --greek-method bump exits 2" 'status 2 && err_has "--buckets come by adjoint"'
 run price --market "$MARKET" --portfolio "$BOOK" --paths 2 --methods antithetic
 check "--paths 2, antithetic: too few for a standard error, a usage error naming the option" \
   'status 2 && err_has "^mcprice: --paths 2: trade .*needs at least 4 paths"'
@@ -402,6 +406,9 @@ check "a scenario set's table ends with its VaR and ES" '
 run price --market "$MARKET" --portfolio "$BOOK" --format json --scenarios "$DATA/cli_scenario_set.json"
 check "a scenario set in JSON names its levels" '
   status 0 && out_has "\"risk\": \[{\"level\": 0.99, \"var\": "'
+run price --market "$MARKET" --portfolio "$BOOK" --greeks vega --buckets --paths 4000 --backend cpu --format json
+check "--buckets: a trade's bucket in JSON, by adjoint" '
+  status 0 && out_has "\"vega@(0,inf)\": {\"value\"" && out_has "\"method\": \"adjoint\""'
 run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario_set.json" --levels 0.5,0.9 --format json
 check "--levels sets the VaR and ES levels" '
   status 0 && out_has "\"risk\": \[{\"level\": 0.5, \"var\": [-0-9.e]*, \"es\": [-0-9.e]*}, {\"level\": 0.9, "'

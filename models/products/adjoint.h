@@ -25,8 +25,7 @@
  * the rate curve's pieces, which also discount the payoff.  What is left in
  * xbar at the start is the delta (times the spot).  Memory is two arrays of
  * at most MCPI_ADJ_SEG values a path, work about three forward paths plus the
- * Jacobians' rows a trade.  The path is the _g body's (path_body.h), which
- * also carries the on-path vega and rho of the job's other trades. */
+ * Jacobians' rows a trade. */
 #ifndef MCP_ADJOINT_H
 #define MCP_ADJOINT_H
 
@@ -92,25 +91,36 @@ MCP_HD static inline void mcpi_adj_run_add(mcpi_adj_run *r, const mcpi_adj_entry
 }
 
 /* The two rows of a local-volatility surface's nodes that the sweep is in
- * (lo and lo + 1, -1 before the first), summed here and added to their
- * columns, times d, when the sweep leaves them: the rows a step reads are
- * those about its time, which falls; every path leaves a row at the same
- * step, so the GPU's adds to the columns are coalesced.  Surfaces of at
- * most MCPI_ADJ_ROW_NODES spots (more: each node's add to its column). */
+ * (lo and lo + 1, -1 before the first), summed in a buffer of the path's
+ * and added to their columns, times d, when the sweep leaves them: the
+ * rows a step reads are those about its time, which falls; every path
+ * leaves a row at the same step, so the GPU's adds to the columns are
+ * coalesced.  Node i of held row k is v[(k ns + i) st]: the CPU's buffer
+ * on its stack (st 1), the GPU's in shared memory, the block's threads
+ * interleaved (st the block's size: no bank conflict whatever node each
+ * thread reads).  Surfaces of at most MCPI_ADJ_ROW_NODES spots (more: each
+ * node's add goes to its column). */
 #define MCPI_ADJ_ROW_NODES 32
 typedef struct mcpi_adj_rows {
   int32_t lo, nt, ns;
-  double v[2][MCPI_ADJ_ROW_NODES];
+  double *v;
+  size_t st;
 } mcpi_adj_rows;
+
+MCP_HD static inline double *mcpi_adj_row(const mcpi_adj_rows *h, int k, int i)
+{
+  return h->v + (size_t)(k * h->ns + i) * h->st;
+}
 
 MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d, double *blk,
                                               size_t ldb)
 {
   int row = h->lo + k;
   for (int i = 0; i < h->ns; i++) {
+    double *x = mcpi_adj_row(h, k, i);
     if (row < h->nt)
-      blk[(size_t)(1 + row * h->ns + i) * ldb] += d * h->v[k][i];
-    h->v[k][i] = 0;
+      blk[(size_t)(1 + row * h->ns + i) * ldb] += d * *x;
+    *x = 0;
   }
 }
 
@@ -123,15 +133,15 @@ MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_ent
   while (m < h->lo) { /* the upper row is done */
     mcpi_adj_rows_flush(h, 1, d, blk, ldb);
     for (int k = 0; k < h->ns; k++) {
-      h->v[1][k] = h->v[0][k];
-      h->v[0][k] = 0;
+      *mcpi_adj_row(h, 1, k) = *mcpi_adj_row(h, 0, k);
+      *mcpi_adj_row(h, 0, k) = 0;
     }
     h->lo--;
   }
   if (m > h->lo + 1) /* a step across more than two rows */
     blk[(size_t)x->col * ldb] += d * v;
   else
-    h->v[m - h->lo][i] += v;
+    *mcpi_adj_row(h, m - h->lo, i) += v;
 }
 
 /* A slice node's adjoint v through its Jacobian rows off[q] .. */
@@ -159,14 +169,15 @@ MCP_HD static inline double mcpi_adj_step(const mcpi_job_view *j, int e, double 
 
 /* One trade's backward sweep on a pass's path of sign sign (its log-spot
  * checkpoints ck, every c elements; o its observations), adding d times its
- * sensitivities to its block blk (stride ldb).  A schedule's extreme is the
+ * sensitivities to its block blk (stride ldb); rowbuf (stride rowst) holds
+ * 2 MCPI_ADJ_ROW_NODES values for a surface's rows, or is NULL.  A schedule's extreme is the
  * fixing whose log-spot it holds (the same bits), the latest if several,
  * or else the path's start. */
 MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
                                          double sign, const double *z, size_t ldz,
                                          uint64_t path, const double *ck, int c,
                                          const mcpi_observed *o, double d, double *blk,
-                                         size_t ldb)
+                                         size_t ldb, double *rowbuf, size_t rowst)
 {
   /* the payoff's derivatives in its observations */
   mcpi_observed u = {0, 0, 0, 0, 0, 1};
@@ -184,13 +195,12 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   double xs[MCPI_ADJ_SEG + 1], zs[MCPI_ADJ_SEG];
   double xbar = 0;
   mcpi_adj_run run = {{-1, -1}, {0, 0}};
-  mcpi_adj_rows rows, *h = lv && j->lv_n <= MCPI_ADJ_ROW_NODES ? &rows : NULL;
-  if (h) {
-    h->lo = -1;
-    h->ns = j->lv_n;
+  mcpi_adj_rows rows = {-1, 0, j->lv_n, rowbuf, rowst}, *h = NULL;
+  if (lv && rowbuf && j->lv_n <= MCPI_ADJ_ROW_NODES) {
+    h = &rows;
     h->nt = j->adj_nv / j->lv_n;
-    for (int i = 0; i < MCPI_ADJ_ROW_NODES; i++)
-      h->v[0][i] = h->v[1][i] = 0;
+    for (int i = 0; i < 2 * h->ns; i++)
+      *mcpi_adj_row(h, 0, i) = 0;
   }
   for (int s = (n - 1) / c; s >= 0; s--) {
     int e0 = s * c, e1 = e0 + c < n ? e0 + c : n;
@@ -249,9 +259,11 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   blk[0] += d * (xbar + wmx + wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
 }
 
-/* A pass of the path in family S (the general double state, or with the
- * on-path vega and rho of the job's other trades, _g): the prices and
- * on-path Greeks of path_finish, then each trade's sweep into its block. */
+/* A pass of the path in family S (the general double state): the prices
+ * and on-path deltas and gammas of path_finish, then each trade's sweep
+ * into its block.  (A job with blocks has no on-path vega or rho, the _g
+ * body's: variants.c bumps its other trades'; the kernel takes half the
+ * registers without that body's copy of the loop.) */
 #define MCPI_ADJ_PASS(S)                                                                     \
   do {                                                                                       \
     mcpi_path_state##S st;                                                                   \
@@ -270,7 +282,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       mcpi_observed o;                                                                       \
       mcpi_path_observed##S(&st, p, &o);                                                     \
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
-      mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, &o, d, b, ldb);                     \
+      mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, &o, d, b, ldb, rowbuf, rowst);       \
       /* the discount's rates */                                                             \
       mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b, ldb);  \
     }                                                                                        \
@@ -280,10 +292,10 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
  * (as mcpi_path), and each trade's block (g_adj >= 0) of delta and
  * Jacobian columns, averaged over the antithetic pair, to blk: column
  * g_adj - g0 at stride ldb (pay itself where blk = pay + g0 ldp); path is the
- * sample's index in the job's stream. */
+ * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's. */
 MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double *z, size_t ldz,
                                             uint64_t path, double *pay, size_t ldp, double *blk,
-                                            size_t ldb, int g0)
+                                            size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
   int n = j->nelem, c = mcpi_adj_segment(n);
   double ck[MCPI_ADJ_SEG];
@@ -293,10 +305,7 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
       for (int k = 0; k < j->adj_cols; k++)
         blk[(size_t)(j->trades[t].g_adj - g0 + k) * ldb] = 0;
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
-    if (j->gstate & MCPI_GSTATE_ON)
-      MCPI_ADJ_PASS(_g);
-    else
-      MCPI_ADJ_PASS();
+    MCPI_ADJ_PASS();
   }
 }
 

@@ -66,12 +66,18 @@ typedef struct mcpi_tiler {
   mcp_status (*fit)(void *self, size_t variant, int frozen);
   /* NULL, or: every tile's sums are in their parts once it returns */
   mcp_status (*wait)(void *self);
+  /* NULL, or a host buffer of bytes for a part of chunk sums, the tiler's
+   * (pinned: a copy from the device at full speed, and no pages to fault
+   * in a call), valid until its job's run ends; NULL where it has none
+   * (the run then allocates it) */
+  double *(*part)(void *self, size_t bytes);
 } mcpi_tiler;
 
 /* A job's tiles whose sums are under way (a tiler with wait). */
 typedef struct mcpi_tile_sums {
   mcpi_tree *tree; /* the replicate's */
   double *part;
+  int own; /* part is the run's to free (not the tiler's) */
   size_t nchunks;
   uint64_t n;
 } mcpi_tile_sums;

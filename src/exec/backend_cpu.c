@@ -122,7 +122,8 @@ static void chunk_normals(const cpu_job *c, size_t i0, size_t m, double *z, doub
 static void adjoint_path(const mcpi_job_view *v, const cpu_job *c, const double *z, size_t k,
                          size_t i, double *pay, double *blk)
 {
-  mcpi_adjoint_path(v, z + k, c->chunk, c->s0 + i, pay, c->tile, blk, 1, c->g0);
+  double rows[2 * MCPI_ADJ_ROW_NODES];
+  mcpi_adjoint_path(v, z + k, c->chunk, c->s0 + i, pay, c->tile, blk, 1, c->g0, rows, 1);
   for (int t = 0; t < v->ntrades; t++) {
     int32_t g = v->trades[t].g_adj;
     for (int q = 0; g >= 0 && q < v->adj_cols; q++)
@@ -298,7 +299,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY,
                                  "out of host memory for a tile of %zu paths and chunks of %zu x %zu normals",
                                  tile, chunk, ne);
-  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs, fit, NULL};
+  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs, fit, NULL, NULL};
   if (st == MCP_OK)
     st = mcpi_run_job(run, ji, &t);
   free(c.z);

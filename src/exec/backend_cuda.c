@@ -622,6 +622,21 @@ static mcp_status sums(void *self, size_t n, double *part)
                                         : MCP_OK;
 }
 
+/* A part of chunk sums in the group's staging, pinned (group_start grows it
+ * to what the last group wanted: a warm call's copies of its sums run at
+ * the bus's speed into pages already there), or NULL where it has no room. */
+static double *host_part(void *self, size_t bytes)
+{
+  gpu_job *g = self;
+  mcpi_cuda_kept *k = g->k;
+  size_t at = (k->stage_used + 63) & ~(size_t)63, size = (bytes + 63) & ~(size_t)63;
+  k->stage_want += size + 64;
+  if (!k->stage || at + size > k->stage_bytes)
+    return NULL;
+  k->stage_used = at + size;
+  return (double *)((unsigned char *)k->stage + at);
+}
+
 /* A batch's job: every tile's sums to its part, once its stream gets there. */
 static mcp_status wait(void *self)
 {
@@ -761,7 +776,7 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   if (j->arr_len && (st = resolve_placement(run, j, &g->kopt)))
     return st;
   /* the greeks kernel first: a block it lowers is the block of both */
-  if ((j->gstate && (e = path_grid(g->k, &g->kopt, -1, 0, &g->grid_g))) ||
+  if ((j->gstate & MCPI_GSTATE_ON && (e = path_grid(g->k, &g->kopt, -1, 0, &g->grid_g))) ||
       (e = path_grid(g->k, &g->kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
                      &g->grid)))
     return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
@@ -773,7 +788,7 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   if (st == MCP_OK)
     st = size_tiles(g, real);
   g->t = (mcpi_tiler){g, g->tile, fill, paths, sums, read, update_specs, fit,
-                      batch ? wait : NULL};
+                      batch ? wait : NULL, host_part};
   return st == MCP_OK ? mcpi_run_job_start(run, ji, &g->t, &g->js) : st;
 }
 

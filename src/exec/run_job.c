@@ -58,6 +58,14 @@ static void add_tile(mcpi_run *run, const mcpi_job *j, const mcpi_tile_sums *x)
     run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
 }
 
+/* A host buffer for chunk sums: the tiler's, or one of the run's (*own). */
+static double *part_of(const mcpi_tiler *t, size_t bytes, int *own)
+{
+  double *p = t->part ? t->part(t->self, bytes) : NULL;
+  *own = p == NULL;
+  return p ? p : malloc(bytes);
+}
+
 /* The tile's sums, to add now (a tiler without wait: into part, kept by the
  * caller) or, in js, once the tiler's wait returns (into a part of its own). */
 static mcp_status tile_sums(mcpi_run *run, const mcpi_job *j, const mcpi_tiler *t,
@@ -77,7 +85,7 @@ static mcp_status tile_sums(mcpi_run *run, const mcpi_job *j, const mcpi_tiler *
     js->tile = grown;
     js->cap = cap;
   }
-  if (!(x.part = malloc(bytes)))
+  if (!(x.part = part_of(t, bytes, &x.own)))
     return mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
   js->tile[js->n++] = x;
   return t->sums(t->self, (size_t)x.n, x.part);
@@ -99,7 +107,8 @@ mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcp
    * moves with the paths, not with the fit's noise) */
   for (size_t v = 0; j->lsm_dates > 1 && st == MCP_OK && v <= j->npass; v++)
     st = t->fit(t->self, v, v && run->greeks->var[j->pass[v - 1]].kind != MCPI_VAR_POINT);
-  double *part = t->wait ? NULL : malloc(bytes);
+  int own = 0;
+  double *part = t->wait ? NULL : part_of(t, bytes, &own);
   if (st == MCP_OK && !t->wait && !part)
     st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
   for (uint64_t r = u0 / chunks; st == MCP_OK && r <= (u1 - 1) / chunks; r++) {
@@ -116,11 +125,12 @@ mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcp
       size_t n = (size_t)(end - s0 < t->tile ? end - s0 : t->tile);
       size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
       if ((st = t->fill(t->self, (unsigned)r, s0, n)) || (st = t->paths(t->self, n, 0)) ||
-          (st = tile_sums(run, j, t, js, (mcpi_tile_sums){tree, part, nchunks, n}, bytes)))
+          (st = tile_sums(run, j, t, js, (mcpi_tile_sums){tree, part, 0, nchunks, n}, bytes)))
         break;
     }
   }
-  free(part);
+  if (own)
+    free(part);
   return st;
 }
 
@@ -132,7 +142,8 @@ mcp_status mcpi_run_job_finish(mcpi_run *run, size_t ji, const mcpi_tiler *t,
   for (size_t i = 0; i < js->n; i++) {
     if (st == MCP_OK)
       add_tile(run, &run->plan->jobs[ji], &js->tile[i]);
-    free(js->tile[i].part);
+    if (js->tile[i].own)
+      free(js->tile[i].part);
   }
   free(js->tile);
   *js = (mcpi_job_sums){0};

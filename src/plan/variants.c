@@ -119,15 +119,22 @@ enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4, IN_PASS_DELTA = 8 };
  * asked and its job and payoff have one: its delta, its vega a volatility
  * bucket, its rho a rate bucket, each an estimator (hidden where the Greek
  * is not asked); its IN_PASS_* bits, 0 where it has none, -1 on failure. */
+/* Whether trade tr of job j takes an adjoint block. */
+static int adjoint_fits(const mcpi_greek_run *g, const mcpi_job *j, const mcpi_trade *tr)
+{
+  const mcp_greeks *req = g->req;
+  const int *want = req->want;
+  return req->buckets && !req->bump_only &&
+         (want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO]) &&
+         mcpi_adjoint_job_fits(j, g->set->precision) && mcpi_adjoint_trade_fits(tr);
+}
+
 static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *g, size_t t,
                          const mcpi_trade *tr, char *err)
 {
   mcpi_job *j = b->j;
-  const mcp_greeks *req = g->req;
-  const int *want = req->want;
-  if (!req->buckets || req->bump_only ||
-      !(want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO]) ||
-      !mcpi_adjoint_job_fits(j, g->set->precision) || !mcpi_adjoint_trade_fits(tr))
+  const int *want = g->req->want;
+  if (!adjoint_fits(g, j, tr))
     return 0;
   if (mcpi_adjoint_jacobians(j, err) != MCP_OK)
     return -1;
@@ -172,7 +179,7 @@ static int adjoint_totals(builder *b, const mcp_market *m, const mcp_greeks *req
  * evaluated on those (models/products/greeks.h); 0 when every Greek of the trade needs
  * revaluations, -1 when out of memory. */
 static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
-                   const mcp_greeks *req, size_t t, const mcpi_trade *tr)
+                   const mcp_greeks *req, size_t t, const mcpi_trade *tr, int rates_ok)
 {
   mcpi_job *j = b->j;
   mcpi_payoff_spec *s = &j->spec[t];
@@ -191,10 +198,11 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   if (bs)
     mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);
   int lr = discontinuous && bs && vlo > 0;
-  /* vega and rho on the path: double single-asset paths (the _g body); vega
-   * where the volatility is constant within steps, and not through a BGK
-   * barrier, whose shift moves with the volatility */
-  int rates = !multi && !req->bump_only && precision == MCP_DOUBLE;
+  /* vega and rho on the path: double single-asset paths (the _g body) of
+   * jobs without adjoint blocks (rates_ok; adjoint.h); vega where the
+   * volatility is constant within steps, and not through a BGK barrier,
+   * whose shift moves with the volatility */
+  int rates = rates_ok && !multi && !req->bump_only && precision == MCP_DOUBLE;
   int bgk = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BGK;
   int vega = rates && req->want[MCP_GREEK_VEGA] && j->model != MCPI_MODEL_HESTON &&
              flat_within_steps(j) && !bgk;
@@ -362,6 +370,9 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
   rest.want[MCP_GREEK_DELTA] = rest.want[MCP_GREEK_VEGA] = rest.want[MCP_GREEK_RHO] = 0;
   for (size_t t = 0; t < j->nreal; t++) /* the payment times (the discounts' rho) */
     j->spec[t].g_time = p->t[j->trade[t]].maturity;
+  int blocks = 0; /* some trade takes an adjoint block: the others' vega and rho bumped */
+  for (size_t t = 0; t < j->nreal; t++)
+    blocks = blocks || adjoint_fits(g, j, &p->t[j->trade[t]]);
   for (size_t t = 0; t < j->nreal && ok; t++) { /* the portfolio's trades (plan.h) */
     const mcpi_trade *tr = &p->t[j->trade[t]];
     int adj = adjoint_block(&b, m, g, t, tr, err);
@@ -371,7 +382,7 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
       free(b.term);
       return MCP_ERR_NO_MEMORY;
     }
-    ok = (done[t] = in_pass(&b, m, g->set->precision, adj ? &rest : g->req, t, tr)) >= 0;
+    ok = (done[t] = in_pass(&b, m, g->set->precision, adj ? &rest : g->req, t, tr, !blocks)) >= 0;
     done[t] |= adj;
   }
   b.j->nin = b.nest;
