@@ -1293,8 +1293,11 @@ static void gpu_register_arrays_stay_in_registers(void **state)
 
 /* ---- Greeks ---------------------------------------------------------------- */
 
-static mcp_results *price_greeks(mcp_backend b, int block, uint64_t tile, const mcp_market *m,
-                                 const mcp_portfolio *p, int bump_only)
+/* The Greeks of list, bumped only or with buckets, on a context of backend
+ * b, block and tile. */
+static mcp_results *price_request(mcp_backend b, int block, uint64_t tile, const mcp_market *m,
+                                  const mcp_portfolio *p, const char *list, int bump_only,
+                                  int buckets)
 {
   mcp_context *ctx;
   mcp_greeks *g;
@@ -1303,14 +1306,21 @@ static mcp_results *price_greeks(mcp_backend b, int block, uint64_t tile, const 
   assert_int_equal(mcp_context_set_block_size(ctx, block), MCP_OK);
   assert_int_equal(mcp_context_set_tile_paths(ctx, tile), MCP_OK);
   assert_int_equal(mcp_greeks_create(&g), MCP_OK);
-  assert_int_equal(mcp_greeks_parse(g, "all"), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, list), MCP_OK);
   assert_int_equal(mcp_greeks_set_bump_only(g, bump_only), MCP_OK);
+  assert_int_equal(mcp_greeks_set_buckets(g, buckets), MCP_OK);
   mcp_status st = mcp_price_greeks(ctx, m, p, g, &r);
   if (st != MCP_OK)
     fail_msg("mcp_price_greeks: %s", mcp_context_last_error(ctx));
   mcp_greeks_destroy(g);
   mcp_context_destroy(ctx);
   return r;
+}
+
+static mcp_results *price_greeks(mcp_backend b, int block, uint64_t tile, const mcp_market *m,
+                                 const mcp_portfolio *p, int bump_only)
+{
+  return price_request(b, block, tile, m, p, "all", bump_only, 0);
 }
 
 /* Every sensitivity of a and b, trades and book, side by side: bitwise equal
@@ -1439,25 +1449,6 @@ static void gpu_shaped_greeks_match_cpu(void **state)
 
 /* ---- bucketed sensitivities by adjoint (adjoint.h) -------------------------- */
 
-static mcp_results *price_buckets(int block, uint64_t tile, mcp_backend b, const mcp_market *m,
-                                  const mcp_portfolio *p)
-{
-  mcp_context *ctx;
-  mcp_greeks *g;
-  mcp_results *r = NULL;
-  assert_int_equal(mcp_context_create(&ctx, b), MCP_OK);
-  assert_int_equal(mcp_context_set_block_size(ctx, block), MCP_OK);
-  assert_int_equal(mcp_context_set_tile_paths(ctx, tile), MCP_OK);
-  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
-  assert_int_equal(mcp_greeks_parse(g, "delta,vega,rho"), MCP_OK);
-  assert_int_equal(mcp_greeks_set_buckets(g, 1), MCP_OK);
-  if (mcp_price_greeks(ctx, m, p, g, &r) != MCP_OK)
-    fail_msg("mcp_price_greeks: %s", mcp_context_last_error(ctx));
-  mcp_greeks_destroy(g);
-  mcp_context_destroy(ctx);
-  return r;
-}
-
 /* Every bucket of a and b within rel of each other (0: the same bits). */
 static void compare_buckets(const mcp_results *a, const mcp_results *b, double rel)
 {
@@ -1527,14 +1518,14 @@ static void gpu_buckets_match_cpu(void **state)
       t.fixings = fix;
       assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     }
-    mcp_results *c = price_buckets(128, 0, MCP_BACKEND_CPU, m, p);
-    mcp_results *g = price_buckets(128, 0, MCP_BACKEND_CUDA, m, p);
+    mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, "delta,vega,rho", 0, 1);
+    mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, "delta,vega,rho", 0, 1);
     compare_buckets(g, c, 1e-12);
-    mcp_results *h = price_buckets(64, 4096, MCP_BACKEND_CUDA, m, p);
+    mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 4096, m, p, "delta,vega,rho", 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);
     assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
-    h = price_buckets(96, 12288, MCP_BACKEND_CUDA, m, p);
+    h = price_request(MCP_BACKEND_CUDA, 96, 12288, m, p, "delta,vega,rho", 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);
     mcp_results_destroy(g);

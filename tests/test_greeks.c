@@ -70,25 +70,6 @@ static mcp_greeks *request(const char *list, int bump_only)
   return g;
 }
 
-static mcp_results *price_greeks(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
-                                 const mcp_greeks *g)
-{
-  mcp_results *r = NULL;
-  mcp_status st = mcp_price_greeks(ctx, m, p, g, &r);
-  if (st != MCP_OK)
-    fail_msg("mcp_price_greeks: %s: %s", mcp_strerror(st), mcp_context_last_error(ctx));
-  assert_non_null(r);
-  return r;
-}
-
-/* Sensitivity `name` of trade id (NULL: the book). */
-static mcp_sensitivity greek(const mcp_results *r, const char *id, const char *name)
-{
-  mcp_sensitivity s;
-  if (mcp_results_greek(r, id, name, &s) != MCP_OK)
-    fail_msg("no '%s' for %s", name, id ? id : "the book");
-  return s;
-}
 
 static void assert_method(const char *what, mcp_sensitivity s, mcp_greek_method method)
 {
