@@ -961,8 +961,10 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * by adjoint too.  Applies to single-asset European, Asian and
  * date-monitored lookback trades on Black-Scholes or local-volatility
  * underlyings without cash dividends, in double precision (at most 16384
- * steps); other trades keep their Greeks as without buckets and are warned
- * MCP_WARNING_BUCKETS. */
+ * steps and 4096 buckets); other trades keep their Greeks as without
+ * buckets and are warned MCP_WARNING_BUCKETS.  A job (the trades of one
+ * underlying and time grid) with bucketed trades estimates its other
+ * trades' vega and rho by bumps. */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

@@ -185,8 +185,9 @@ static mcp_status paths(void *self, size_t n, int controls)
       for (size_t k = 0; k < m; k++) {
         size_t i = i0 + k;
         if (zf || !mcpi_path_lanes_fit(&c->view))
-          c->blk ? adjoint_path(&c->view, c, z, k, i, c->pay + i, c->blk + t * c->span)
-                 : one_path(&c->view, c, z, zf, k, c->pay + i);
+          c->view.gstate & MCPI_GSTATE_ADJOINT /* not the pilot's paths */
+              ? adjoint_path(&c->view, c, z, k, i, c->pay + i, c->blk + t * c->span)
+              : one_path(&c->view, c, z, zf, k, c->pay + i);
         for (size_t p = 0; p < j->npass; p++)
           if (zf || !mcpi_path_lanes_fit(&c->pass[p]))
             one_path(&c->pass[p], c, z, zf, k, c->pay + column(j, p, controls, ncol) * tile + i);
