@@ -960,7 +960,8 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * trade's delta, vega and rho (the buckets' sums, path by path) then come
  * by adjoint too.  Applies to single-asset European, Asian and
  * date-monitored lookback trades on Black-Scholes or local-volatility
- * underlyings without cash dividends, in double precision (at most 16384
+ * underlyings without cash dividends whose volatility stays above 0 (at 0
+ * a shift is no derivative), in double precision (at most 16384
  * steps and 4096 buckets); other trades keep their Greeks as without
  * buckets and are warned MCP_WARNING_BUCKETS.  A job (the trades of one
  * underlying and time grid) with bucketed trades estimates its other

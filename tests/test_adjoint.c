@@ -353,7 +353,7 @@ static void sums_prices_and_book(void **state)
 /* ---- 4. what has no adjoint -------------------------------------------------- */
 
 /* A digital's payoff jumps: it keeps its Greeks without buckets and is
- * warned (its vega bumped beside the European's sweep, likelihood-ratio
+ * warned, as is a European whose volatility curve reaches 0 (its vega bumped beside the European's sweep, likelihood-ratio
  * without buckets or in float, where the European has none either); the European beside it has buckets.  In float no
  * trade has them.  Without buckets asked, nobody is warned. */
 static void others_are_warned(void **state)
@@ -387,6 +387,17 @@ static void others_are_warned(void **state)
     mcp_run_options_destroy(o);
   }
   assert_within("the digital's bumped vega", dv[0], dv[2].price, NSE);
+  /* a volatility piece of 0 before maturity: the shift is no derivative */
+  mcp_market *z = new_market();
+  add_underlying(z, "A", (bs_params){100, 0.04, 0.01, 0.2});
+  const double zv[NV] = {0.3, 0, 0.25};
+  assert_int_equal(mcp_market_set_curve(z, "A", MCP_CURVE_VOLATILITY, NV, VEND, zv), MCP_OK);
+  mcp_greeks *gz = request("vega", 1);
+  mcp_results *rz = price_greeks(ctx_of(state), z, p, gz);
+  assert_int_equal(mcp_results_warnings(rz, 0), (unsigned)MCP_WARNING_BUCKETS);
+  mcp_results_destroy(rz);
+  mcp_greeks_destroy(gz);
+  mcp_market_destroy(z);
   mcp_run_options *o = NULL; /* the group's context back to its defaults */
   assert_int_equal(mcp_run_options_create(&o), MCP_OK);
   assert_int_equal(mcp_context_set_options(ctx_of(state), o), MCP_OK);

@@ -46,6 +46,19 @@ static size_t pieces_before(const mcpi_curve *c, double t)
   return n;
 }
 
+/* The least volatility the job's paths read: its curve's before the last
+ * date, or its surface's. */
+static double least_vol(const mcpi_job *j)
+{
+  const mcpi_underlying *u = j->u[0];
+  double lo = INFINITY, hi;
+  if (j->model != MCPI_MODEL_LOCAL_VOL)
+    mcpi_curve_abs_bounds(&u->vol, j->times[j->nsteps - 1], &lo, &hi);
+  for (size_t k = 0; j->model == MCPI_MODEL_LOCAL_VOL && k < u->lv.nt * u->lv.ns; k++)
+    lo = fmin(lo, u->lv.values[k]);
+  return lo;
+}
+
 int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision)
 {
   const mcpi_underlying *u = j->u[0];
@@ -53,7 +66,7 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision)
   return precision == MCP_DOUBLE && j->nassets == 1 && j->nfactors == 1 &&
          (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
          !j->cash && !j->extrema && !j->lsm_dates && j->nelem <= MCPI_ADJ_MAX_ELEMENTS &&
-         buckets <= MCPI_ADJ_MAX_BUCKETS;
+         buckets <= MCPI_ADJ_MAX_BUCKETS && least_vol(j) > 0;
 }
 
 int mcpi_adjoint_trade_fits(const mcpi_trade *t)
@@ -105,8 +118,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
     for (size_t k = 0; k < nv && !lv && ok; k++) {
       double tau = overlap(&u->vol, k, t0, t1), sig = u->vol.value[k];
       if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(1 + k), 0, -sig * tau,
-                  b > 0 ? sig * tau / b : sqrt(tau)); /* at 0: the derivative from above */
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(1 + k), 0, -sig * tau, sig * tau / b);
     }
     for (size_t k = 0; k < nr && ok; k++) {
       double tau = overlap(&u->rate, k, t0, t1);

@@ -13,9 +13,11 @@
 #define MCPI_ADJ_MAX_BUCKETS 4096
 
 /* Whether a job's paths can be swept back: one Black-Scholes or
- * local-volatility underlying of at most MCPI_ADJ_MAX_BUCKETS buckets,
- * double precision, no cash dividend, no sampled extremes, no exercise, at
- * most MCPI_ADJ_MAX_ELEMENTS elements. */
+ * local-volatility underlying of at most MCPI_ADJ_MAX_BUCKETS buckets whose
+ * volatility stays above 0 (at 0 a volatility's shift is no derivative: a
+ * step's deviation is the root of its variance), double precision, no cash
+ * dividend, no sampled extremes, no exercise, at most MCPI_ADJ_MAX_ELEMENTS
+ * elements. */
 int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision);
 /* Whether a trade's payoff is one the sweep differentiates: a European, an
  * Asian, a lookback watched on its dates. */

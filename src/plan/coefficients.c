@@ -140,7 +140,7 @@ void mcpi_job_slice_jacobian(const mcpi_job *j, double t0, double t1, size_t k, 
   size_t ns = s->ns, r = 0, pr[2], qr[2];
   while (r < s->nt && s->times[r] <= t0)
     r++;
-  if (!(v > 0)) /* a slice of 0 moves with no node's first order */
+  if (!(v > 0)) /* none: a job's surface stays above 0 (mcpi_adjoint_job_fits) */
     return;
   /* d acc / d value, acc the sum of mcpi_job_slice's pieces */
   double pt = t0, pw[2], qw[2], pv = mcpi_surface_row_at(s, r, t0, k);
