@@ -199,6 +199,11 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
                                 e->method, e->a, e->b, e->bucket, e->bucket ? label : NULL,
                                 und(m, e->a), und(m, e->b), e->trade < 0 || j->nassets > 1,
                                 v.price, var);
+      double q = e->book ? j->spec[e->trade].quantity : 0; /* the book's too (variants.c) */
+      if (ok && e->book)
+        ok = mcpi_sens_add_bucket(bk, e->greek, e->method, e->a, e->b, e->bucket,
+                                  e->bucket ? label : NULL, und(m, e->a), und(m, e->b), 1,
+                                  q * v.price, q * q * var);
     }
     /* buckets asked and none: the trade is warned */
     for (size_t t = 0; t < j->nreal && g->req->buckets && adjoint_asked(g->req); t++)

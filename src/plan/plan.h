@@ -27,6 +27,8 @@ typedef struct mcpi_est {
   mcp_greek_method method;
   long a, b;               /* the underlyings' market indices, or -1 */
   long bucket;             /* 0, or 1 + the bucket (mcpi_adjoint_label) */
+  int book;                /* the book's too, times the trade's quantity: the only
+                            * one of its Greek in the job (no column of the book's) */
   size_t term0, nterm;
 } mcpi_est;
 /* The point of a column written but not asked for (an adjoint block's,

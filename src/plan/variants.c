@@ -322,7 +322,10 @@ static int same_greek(const mcpi_est *x, const mcpi_est *y)
 }
 
 /* The book's estimators: each (Greek, underlyings, bucket) of the job's
- * trades, summed with the trades' quantities. */
+ * trades, summed with the trades' quantities; where one trade has it, that
+ * trade's estimator marked instead (its quantity times it is the book's,
+ * path by path: a bucketed trade alone in its job would double the
+ * columns). */
 static int book(builder *b)
 {
   size_t n = b->nest, nt = b->j->ntrades;
@@ -334,6 +337,13 @@ static int book(builder *b)
       first++;
     if (first != k || e.point == MCPI_EST_HIDDEN)
       continue;
+    size_t same = 0;
+    for (size_t i = k; i < n; i++)
+      same += same_greek(&b->est[i], &e);
+    if (same == 1) { /* the trade's column, scaled: no column of its own */
+      b->est[k].book = 1;
+      continue;
+    }
     ok = push_est(b, (mcpi_est){.trade = -1, .point = -1, .greek = e.greek, .method = e.method,
                                 .a = e.a, .b = e.b, .bucket = e.bucket});
     for (size_t i = k; i < n && ok; i++) {
