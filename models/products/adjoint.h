@@ -11,8 +11,8 @@
  * (the same bits), carrying xbar = d payoff / d x:
  *   at a fixing          xbar += the payoff's derivatives in its
  *                        observations (mcpi_payoff_derivative with unit
- *                        directions) times theirs in x (S, 1, the extreme's
- *                        own fixing);
+ *                        directions) times theirs in x (S, 1, and 1 at the
+ *                        fixing whose log-spot an extreme holds);
  *   Black-Scholes        x' = x + a + b z: abar = xbar, bbar = xbar z;
  *   local volatility     x' = x + a - s^2 b^2 / 2 + s b z with s the step's
  *                        slice at x, linear between nodes i, i + 1 with
@@ -23,9 +23,10 @@
  * abar and bbar, and each slice node's sbar, to the market inputs: the
  * volatility curve's pieces or the local-volatility surface's nodes, and
  * the rate curve's pieces, which also discount the payoff.  What is left in
- * xbar at the start is the delta (times the spot).  Memory is two arrays of
- * at most MCPI_ADJ_SEG values a path, work about three forward paths plus the
- * Jacobians' rows a trade. */
+ * xbar at the start is the delta (times the spot).  Memory a path: the
+ * checkpoints, a segment's log-spots and normals (at most MCPI_ADJ_SEG
+ * each) and a surface's two rows of nodes (mcpi_adj_rows); work about three
+ * forward paths plus the Jacobians' rows a trade. */
 #ifndef MCP_ADJOINT_H
 #define MCP_ADJOINT_H
 
