@@ -163,12 +163,6 @@ static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const
 /* The name of market underlying a, or NULL. */
 static const char *und(const mcp_market *m, long a) { return a >= 0 ? m->u[a].name : NULL; }
 
-/* Whether a request has a Greek that buckets (mcp_greeks_set_buckets) give. */
-static int adjoint_asked(const mcp_greeks *q)
-{
-  return q->want[MCP_GREEK_DELTA] || q->want[MCP_GREEK_VEGA] || q->want[MCP_GREEK_RHO];
-}
-
 /* Every trade's and the book's Greeks: the jobs' estimators, then the PDE
  * trades' grid deltas and gammas and their revalued grids' differences. */
 static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
@@ -199,21 +193,22 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
                                 e->method, e->a, e->b, e->bucket, e->bucket ? label : NULL,
                                 und(m, e->a), und(m, e->b), e->trade < 0 || j->nassets > 1,
                                 v.price, var);
-      double q = e->book ? j->spec[e->trade].quantity : 0; /* the book's too (variants.c) */
-      if (ok && e->book)
+      if (ok && e->book) { /* the book's too, the trade's quantity times it (variants.c) */
+        double q = j->spec[e->trade].quantity;
         ok = mcpi_sens_add_bucket(bk, e->greek, e->method, e->a, e->b, e->bucket,
                                   e->bucket ? label : NULL, und(m, e->a), und(m, e->b), 1,
                                   q * v.price, q * q * var);
+      }
     }
     /* buckets asked and none: the trade is warned */
-    for (size_t t = 0; t < j->nreal && g->req->buckets && adjoint_asked(g->req); t++)
+    for (size_t t = 0; t < j->nreal && mcpi_adjoint_asked(g->req); t++)
       if (j->spec[t].g_adj < 0)
         r->warn[j->trade[t]] |= MCP_WARNING_BUCKETS;
   }
   const mcp_greek grid_greeks[2] = {MCP_GREEK_DELTA, MCP_GREEK_GAMMA};
   for (size_t i = 0; i < pde->ntrades && ok; i++) {
     size_t t = pde->trade[i].trade;
-    if (g->req->buckets && adjoint_asked(g->req))
+    if (mcpi_adjoint_asked(g->req))
       r->warn[t] |= MCP_WARNING_BUCKETS;
     long a = (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u);
     for (int k = 0; k < 2 && ok; k++)

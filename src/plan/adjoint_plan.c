@@ -46,6 +46,12 @@ static size_t pieces_before(const mcpi_curve *c, double t)
   return n;
 }
 
+int mcpi_adjoint_asked(const mcp_greeks *req)
+{
+  const int *want = req->want;
+  return req->buckets && (want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO]);
+}
+
 /* The least volatility the job's paths read: its curve's before the last
  * date, or its surface's. */
 static double least_vol(const mcpi_job *j)

@@ -4,6 +4,7 @@
 #define MCP_ADJOINT_PLAN_H
 
 #include "src/base/error.h"
+#include "src/inputs/greeks.h"
 #include "src/inputs/portfolio.h"
 #include "src/plan/plan.h"
 
@@ -12,6 +13,8 @@
  * of the book's, on every path of a tile. */
 #define MCPI_ADJ_MAX_BUCKETS 4096
 
+/* Whether a request asks buckets of a Greek they give (delta, vega, rho). */
+int mcpi_adjoint_asked(const mcp_greeks *req);
 /* Whether a job's paths can be swept back: one Black-Scholes or
  * local-volatility underlying of at most MCPI_ADJ_MAX_BUCKETS buckets whose
  * volatility stays above 0 (at 0 a volatility's shift is no derivative: a

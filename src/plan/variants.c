@@ -115,20 +115,17 @@ static int flat_within_steps(const mcpi_job *j)
  * result bits). */
 enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4, IN_PASS_DELTA = 8 };
 
+/* Whether trade tr of job j takes an adjoint block. */
+static int adjoint_fits(const mcpi_greek_run *g, const mcpi_job *j, const mcpi_trade *tr)
+{
+  return mcpi_adjoint_asked(g->req) && !g->req->bump_only &&
+         mcpi_adjoint_job_fits(j, g->set->precision) && mcpi_adjoint_trade_fits(tr);
+}
+
 /* Trade t's block of columns by adjoint (adjoint_plan.c), where buckets are
  * asked and its job and payoff have one: its delta, its vega a volatility
  * bucket, its rho a rate bucket, each an estimator (hidden where the Greek
  * is not asked); its IN_PASS_* bits, 0 where it has none, -1 on failure. */
-/* Whether trade tr of job j takes an adjoint block. */
-static int adjoint_fits(const mcpi_greek_run *g, const mcpi_job *j, const mcpi_trade *tr)
-{
-  const mcp_greeks *req = g->req;
-  const int *want = req->want;
-  return req->buckets && !req->bump_only &&
-         (want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO]) &&
-         mcpi_adjoint_job_fits(j, g->set->precision) && mcpi_adjoint_trade_fits(tr);
-}
-
 static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *g, size_t t,
                          const mcpi_trade *tr, char *err)
 {
