@@ -286,6 +286,14 @@ mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_
 #define MCP_MAX_ASSETS 16
 mcp_status mcp_market_set_correlation(mcp_market *market, size_t n, const char *const *names,
                                       const double *matrix);
+/* What the regulatory view (mcp_price_frtb) needs of an underlying: the
+ * currency of its prices and rate curve (three capital letters, ISO 4217)
+ * and its FRTB equity bucket (1 to 13, MAR21.72: by market cap, economy and
+ * sector; 12 and 13 the indices), which gives its risk weight.  currency
+ * NULL or bucket 0 leaves that one as it is.  Pricing does not read them. */
+#define MCP_FRTB_EQ_BUCKETS 13
+mcp_status mcp_market_set_classification(mcp_market *market, const char *underlying,
+                                         const char *currency, int frtb_bucket);
 size_t mcp_market_size(const mcp_market *market);
 const char *mcp_market_last_error(const mcp_market *market);
 
@@ -999,6 +1007,74 @@ mcp_status mcp_results_sensitivity(const mcp_results *results, size_t index, siz
 /* By trade id (NULL for the book) and name: MCP_ERR_NOT_FOUND when absent. */
 mcp_status mcp_results_greek(const mcp_results *results, const char *id, const char *name,
                              mcp_sensitivity *out);
+
+/* ---- FRTB: the standardised approach's sensitivities -------------------
+ * The inputs of the sensitivities-based method (BCBS MAR21) of every trade
+ * and of the book, each revalued on the same paths as the price (a scenario
+ * set: the differences carry common random numbers):
+ *   MCP_FRTB_EQ_DELTA      (V(1.01 S) - V(S)) / 0.01, an underlying's spot
+ *                          moved alone (MAR21.22);
+ *   MCP_FRTB_EQ_VEGA       vega times volatility, (V(1.01 sigma) -
+ *                          V(0.99 sigma)) / 0.02, every volatility input of
+ *                          the underlying scaled (a curve, a local-volatility
+ *                          surface; Heston: the roots of v0 and theta, as the
+ *                          vega of mcp_price_greeks), at the trade's maturity
+ *                          split linearly between the vertices 0.5, 1, 3, 5
+ *                          and 10 years (all at the nearer end outside them);
+ *   MCP_FRTB_EQ_CURVATURE  CVR up and down (MAR21.5): -(V(S (1 + RW)) - V(S)
+ *                          - RW delta) and -(V(S (1 - RW)) - V(S) + RW
+ *                          delta), RW the spot risk weight of the
+ *                          underlying's bucket (MAR21.77); tenor +RW or -RW;
+ *   MCP_FRTB_GIRR_DELTA    (V(z + 0.0001) - V(z)) / 0.0001, the zero rate z
+ *                          at one tenor of 0.25, 0.5, 1, 2, 3, 5, 10, 15, 20
+ *                          and 30 years moved, the others kept (log-discount
+ *                          factors linear between tenors, zero rates flat
+ *                          beyond), on the rate curves of every underlying of
+ *                          that currency at once.
+ * Amounts are of positions (quantity times per unit), in the underlying's
+ * currency; each underlying a trade uses needs its currency and bucket
+ * (mcp_market_set_classification), else MCP_ERR_INPUT naming it.  The
+ * set has 5 scenarios an underlying and 10 a currency (at most
+ * MCP_MAX_SCENARIOS in all). */
+typedef enum mcp_frtb_risk {
+  MCP_FRTB_EQ_DELTA = 0, MCP_FRTB_EQ_VEGA, MCP_FRTB_EQ_CURVATURE, MCP_FRTB_GIRR_DELTA,
+  MCP_FRTB_RISK_COUNT
+} mcp_frtb_risk;
+/* The risk's CRIF RiskType: "EQ_DELTA", "EQ_VEGA", "EQ_CURV", "GIRR_DELTA". */
+const char *mcp_frtb_risk_name(mcp_frtb_risk risk);
+typedef struct mcp_frtb mcp_frtb;
+typedef struct mcp_frtb_record {
+  const char *trade_id;  /* NULL: the book's, the sum over its trades */
+  mcp_frtb_risk risk;
+  const char *qualifier; /* the underlying, or GIRR's currency */
+  int bucket;            /* the underlying's equity bucket; 0 for GIRR */
+  double tenor;          /* years: vega's vertex, GIRR's tenor; curvature: +RW or -RW; else 0 */
+  double amount;
+  const char *currency;
+} mcp_frtb_record;
+/* The view's scenario set for market and portfolio (a run in slices prices
+ * it with mcp_price_slice), and the view from its results. */
+mcp_status mcp_frtb_scenarios(const mcp_market *market, const mcp_portfolio *portfolio,
+                              mcp_scenarios **scenarios, char *err, size_t errlen);
+mcp_status mcp_frtb_from_results(const mcp_market *market, const mcp_portfolio *portfolio,
+                                 const mcp_scenario_results *results, mcp_frtb **frtb,
+                                 char *err, size_t errlen);
+/* Both: the set priced on ctx (its devices, its backend). */
+mcp_status mcp_price_frtb(mcp_context *ctx, const mcp_market *market,
+                          const mcp_portfolio *portfolio, mcp_frtb **frtb);
+/* The records: every trade's in portfolio order (by underlying in market
+ * order, then by currency), then the book's. */
+size_t mcp_frtb_count(const mcp_frtb *frtb);
+mcp_status mcp_frtb_record_at(const mcp_frtb *frtb, size_t i, mcp_frtb_record *record);
+/* The trades' records with an amount as a CRIF file (the ISDA layout), in
+ * memory the caller frees: a header, then a line a record,
+ *   TradeID,RiskType,Qualifier,Bucket,Label1,Label2,Amount,AmountCurrency
+ * RiskType from mcp_frtb_risk_name; Label1 the vega's option maturity, the
+ * GIRR tenor or the curvature's signed risk weight, in years or as a
+ * fraction ("0.5", "-0.3"); Label2 "SPOT" for delta; GIRR's bucket blank
+ * (its bucket is its currency). */
+mcp_status mcp_frtb_crif(const mcp_frtb *frtb, char **text, size_t *len);
+void mcp_frtb_destroy(mcp_frtb *frtb);
 
 /* ---- Files: reading inputs, writing outputs -----------------------------
  * Every reader of the library (the mcp_*_load functions, mcp_partial_read)

@@ -15,6 +15,8 @@ HESTON=$DATA/cli_heston_market.json     # ACME under Heston
 METHODS=$DATA/cli_methods_portfolio.json # cli_portfolio.json with run.methods
 PDE=$DATA/cli_pde_portfolio.json         # grid and Monte Carlo trades
 ARRAYS=$DATA/cli_array_portfolio.json    # products with per-path arrays
+EXMARKET=$top_srcdir/examples/market.json  # with each underlying's FRTB classification
+EXBOOK=$top_srcdir/examples/book.json
 NTRADES=3 # trades in cli_portfolio.json
 CSV_HEADER='id,quantity,price,std_error,ci95_low,ci95_high,value,method'
 
@@ -409,6 +411,22 @@ check "a scenario set in JSON names its levels" '
 run price --market "$MARKET" --portfolio "$BOOK" --greeks vega --buckets --paths 4000 --backend cpu --format json
 check "--buckets: a trade's bucket in JSON, by adjoint" '
   status 0 && out_has "\"vega@(0,inf)\": {\"value\"" && out_has "\"method\": \"adjoint\""'
+run price --market "$EXMARKET" --portfolio "$EXBOOK" --frtb --paths 2000 --backend cpu --format crif
+check "--frtb --format crif: the CRIF header, then a trade's delta" '
+  status 0 && out_has "^TradeID,RiskType,Qualifier,Bucket,Label1,Label2,Amount,AmountCurrency\$" &&
+  out_has "^ACME-EC-100,EQ_DELTA,ACME,5,,SPOT,[0-9.]*,USD\$" && ! out_has "^TOTAL"'
+run price --market "$EXMARKET" --portfolio "$EXBOOK" --frtb --paths 2000 --backend cpu --format csv
+check "--frtb --format csv: the book as TOTAL" '
+  status 0 && out_has "^id,risk,qualifier,bucket,label,amount,currency\$" &&
+  out_has "^TOTAL,GIRR_DELTA,USD,0,30,[-0-9.e]*,USD\$"'
+sed 's/"frtb_bucket": 10,//' "$EXMARKET" >"$TMP/no_bucket.json"
+run price --market "$TMP/no_bucket.json" --portfolio "$EXBOOK" --frtb --backend cpu
+check "--frtb without an underlying's bucket exits 1 naming it" '
+  status 1 && err_has "no_bucket.json: underlying .BOLT.: the FRTB view needs its frtb_bucket"'
+run price --market "$MARKET" --portfolio "$BOOK" --format crif
+check "--format crif without --frtb exits 2" 'status 2 && err_has "--format crif is the FRTB view"'
+run price --market "$MARKET" --portfolio "$BOOK" --frtb --greeks delta
+check "--frtb with --greeks exits 2" 'status 2 && err_has "--frtb is a run of its own"'
 run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario_set.json" --levels 0.5,0.9 --format json
 check "--levels sets the VaR and ES levels" '
   status 0 && out_has "\"risk\": \[{\"level\": 0.5, \"var\": [-0-9.e]*, \"es\": [-0-9.e]*}, {\"level\": 0.9, "'

@@ -1650,6 +1650,44 @@ static void gpu_scenarios_equal_separate_runs(void **state)
 /* A scenario set on the GPU: its base equals the GPU's mcp_price of the
  * market, and each scenario (a pass beside others) its run alone in a set
  * of one, to the bit, for every model, product and method. */
+/* The FRTB view's records on the GPU against the CPU's: revaluations of
+ * every model's trades at spot, volatility and key-rate shifts, differences
+ * of prices equal to 1e-12, divided by shifts down to 1e-4. */
+static void gpu_frtb_matches_cpu(void **state)
+{
+  (void)state;
+  static const char *const names[9] = {"A", "B", "C", "H", "M", "L", "K", "D", NULL};
+  mcp_market *m = models_market();
+  for (int i = 0; names[i]; i++)
+    assert_int_equal(mcp_market_set_classification(m, names[i], i % 2 ? "EUR" : "USD", 1 + i),
+                     MCP_OK);
+  mcp_portfolio *p = models_book(20000, 0, 1);
+  mcp_frtb *f[2] = {NULL, NULL};
+  for (int b = 0; b < 2; b++) {
+    mcp_context *ctx;
+    assert_int_equal(mcp_context_create(&ctx, b ? MCP_BACKEND_CUDA : MCP_BACKEND_CPU), MCP_OK);
+    if (mcp_price_frtb(ctx, m, p, &f[b]) != MCP_OK)
+      fail_msg("mcp_price_frtb: %s", mcp_context_last_error(ctx));
+    mcp_context_destroy(ctx);
+  }
+  assert_int_equal(mcp_frtb_count(f[0]), mcp_frtb_count(f[1]));
+  for (size_t i = 0; i < mcp_frtb_count(f[0]); i++) {
+    mcp_frtb_record x, y;
+    assert_int_equal(mcp_frtb_record_at(f[0], i, &x), MCP_OK);
+    assert_int_equal(mcp_frtb_record_at(f[1], i, &y), MCP_OK);
+    assert_true(x.risk == y.risk && x.tenor == y.tenor);
+    assert_string_equal(x.qualifier, y.qualifier);
+    /* a difference of prices near 1e2, to 1e-12 of them, over 1e-4 */
+    if (!(fabs(x.amount - y.amount) <= 1e-6 + 1e-9 * fabs(x.amount)))
+      fail_msg("%s %s %s %g: CPU %.17g, GPU %.17g", x.trade_id ? x.trade_id : "TOTAL",
+               mcp_frtb_risk_name(x.risk), x.qualifier, x.tenor, x.amount, y.amount);
+  }
+  mcp_frtb_destroy(f[0]);
+  mcp_frtb_destroy(f[1]);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void gpu_set_equals_separate_runs(void **state)
 {
   static const struct {
@@ -1753,6 +1791,7 @@ int main(void)
       cmocka_unit_test(gpu_buckets_match_cpu),
       cmocka_unit_test(gpu_scenarios_equal_separate_runs),
       cmocka_unit_test(gpu_set_equals_separate_runs),
+      cmocka_unit_test(gpu_frtb_matches_cpu),
       cmocka_unit_test(fused_equals_stored),
       cmocka_unit_test(context_reuse_identical),
   };

@@ -425,13 +425,13 @@ static const bad_case bad_cases[] = {
      ":4:29: underlyings[0].model: expected one of black-scholes, heston, merton, local-volatility, got \"sabr\""},
     {"bad_model_field.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].v0: unknown field; expected one of name, model, spot, rate, "
-     "dividend, volatility, dividends, curves (v0 is for model heston)"},
+     "dividend, volatility, dividends, curves, currency, frtb_bucket (v0 is for model heston)"},
     {"bad_cash_order.json", 1, MCP_ERR_INPUT,
      ":5:63: underlyings[0].dividends[1].time: expected a time after the previous dividend's, "
      "got 0.25"},
     {"bad_cash_heston.json", 1, MCP_ERR_INPUT,
      ":5:31: underlyings[0].dividends: unknown field; expected one of name, model, spot, rate, "
-     "dividend, v0, kappa, theta, xi, rho, curves (dividends is for model black-scholes)"},
+     "dividend, v0, kappa, theta, xi, rho, curves, currency, frtb_bucket (dividends is for model black-scholes)"},
     {"bad_local_vol_row.json", 1, MCP_ERR_INPUT,
      ":5:58: underlyings[0].local_volatility.values[1]: expected a row of 3 values, one for "
      "each spot"},
@@ -442,7 +442,7 @@ static const bad_case bad_cases[] = {
      ":3:77: underlyings[0].volatility: unknown field"},
     {"bad_heston_volatility.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].volatility: unknown field; expected one of name, model, spot, "
-     "rate, dividend, v0, kappa, theta, xi, rho, curves (volatility is for models "
+     "rate, dividend, v0, kappa, theta, xi, rho, curves, currency, frtb_bucket (volatility is for models "
      "black-scholes and merton)"},
     {"bad_heston_missing.json", 1, MCP_ERR_INPUT,
      ":4:5: underlyings[0]: missing field 'xi' (expected a number > 0 and <= 1000)"},

@@ -20,6 +20,12 @@ pathwise 0.5820 +- 0.0041
 >>> g = mcprice.scenarios(market, book, {"spot": {"shifts": [-0.1, 0, 0.1]}}, backend="cpu")
 >>> [round(g.prices["ACME-EC-100"][i][0][0].price, 4) for i in range(3)]
 [4.1687, 8.9731, 15.673]
+>>> market["currency"] = "USD"; market["underlyings"][0]["frtb_bucket"] = 5
+>>> f = mcprice.frtb(market, book, backend="cpu")        # FRTB's sensitivities
+>>> [(x.risk, x.tenor, round(x.amount, 2)) for x in f.records if x.trade_id][:4]
+[('EQ_DELTA', 0.0, 591.54), ('EQ_VEGA', 1.0, 78.72), ('EQ_CURV', 0.3, -60.47), ('EQ_CURV', -0.3, -90.89)]
+>>> print(f.crif.splitlines()[1])                         # a CRIF file's text
+ACME-EC-100,EQ_DELTA,ACME,5,,SPOT,591.54431102618514,USD
 >>> df = r.to_dataframe()    # a row a trade, where pandas is installed  # doctest: +SKIP
 
 make check runs these lines as a doctest (tests/test_python.sh) on the CPU
@@ -51,8 +57,9 @@ from typing import Dict, Optional, Tuple
 
 from . import _lib
 
-__all__ = ["price", "scenarios", "McpriceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade",
-           "Results", "ScenarioResults", "ScenarioSetResults", "version"]
+__all__ = ["price", "scenarios", "frtb", "McpriceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade",
+           "Results", "ScenarioResults", "ScenarioSetResults", "FrtbRecord", "FrtbResults",
+           "version"]
 
 _L = _lib.load()
 
@@ -227,6 +234,38 @@ class ScenarioSetResults:
                          "std_error": total.std_error, "loss": loss.price,
                          "loss_std_error": loss.std_error})
         return pd.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class FrtbRecord:
+    """One sensitivity of FRTB's standardised approach (mcp_frtb_record):
+    trade_id None for the book's; risk EQ_DELTA, EQ_VEGA, EQ_CURV or
+    GIRR_DELTA; qualifier the underlying or GIRR's currency; tenor the
+    vega's vertex or GIRR's tenor in years, the curvature's signed risk
+    weight, else 0; amount of the position, in currency."""
+    trade_id: Optional[str]
+    risk: str
+    qualifier: str
+    bucket: int
+    tenor: float
+    amount: float
+    currency: str
+
+
+@dataclass(frozen=True)
+class FrtbResults:
+    """The records of every trade, then the book's, and crif: the trades'
+    records with an amount as the text of a CRIF file."""
+    records: Tuple[FrtbRecord, ...]
+    crif: str
+
+    def to_dataframe(self):
+        """A row a record, the book's as TOTAL (pandas required)."""
+        import pandas as pd
+        return pd.DataFrame([{"id": r.trade_id or "TOTAL", "risk": r.risk,
+                              "qualifier": r.qualifier, "bucket": r.bucket, "tenor": r.tenor,
+                              "amount": r.amount, "currency": r.currency}
+                             for r in self.records])
 
 
 # ---- inputs ------------------------------------------------------------------
@@ -568,5 +607,38 @@ def scenarios(market, portfolio, grid, levels=(0.99, 0.975), **run_options):
             return _scenario_results(r)
         finally:
             _L.mcp_scenario_results_destroy(r)
+
+    return _run(market, portfolio, run_options, body)
+
+
+def frtb(market, portfolio, **run_options):
+    """The sensitivities of FRTB's standardised approach of every trade and
+    of the book, each revalued on the same paths (mcp_price_frtb): equity
+    delta, vega by option maturity and curvature by underlying, rate delta
+    by currency and tenor.  The market gives each underlying's currency and
+    frtb_bucket.  FrtbResults."""
+    _options(run_options)
+
+    def body(ctx, m, p):
+        f = ctypes.c_void_p()
+        _check(_L.mcp_price_frtb(ctx, m, p, ctypes.byref(f)),
+               _L.mcp_context_last_error(ctx).decode(errors="replace"))
+        try:
+            rec = _lib.FrtbRecord_()
+            records = []
+            for i in range(_L.mcp_frtb_count(f)):
+                _check(_L.mcp_frtb_record_at(f, i, ctypes.byref(rec)), None)
+                records.append(FrtbRecord(_s(rec.trade_id), _s(_L.mcp_frtb_risk_name(rec.risk)),
+                                          _s(rec.qualifier), rec.bucket, rec.tenor, rec.amount,
+                                          _s(rec.currency)))
+            text, n = ctypes.c_void_p(), ctypes.c_size_t()
+            _check(_L.mcp_frtb_crif(f, ctypes.byref(text), ctypes.byref(n)), None)
+            try:
+                crif = ctypes.string_at(text, n.value).decode()
+            finally:
+                _lib.libc_free(text)
+            return FrtbResults(tuple(records), crif)
+        finally:
+            _L.mcp_frtb_destroy(f)
 
     return _run(market, portfolio, run_options, body)

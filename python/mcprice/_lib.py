@@ -21,6 +21,12 @@ class Sensitivity_(_c.Structure):
                 ("value", Estimate_), ("bucket", _c.c_char_p)]
 
 
+class FrtbRecord_(_c.Structure):
+    _fields_ = [("trade_id", _c.c_char_p), ("risk", _c.c_int), ("qualifier", _c.c_char_p),
+                ("bucket", _c.c_int), ("tenor", _c.c_double), ("amount", _c.c_double),
+                ("currency", _c.c_char_p)]
+
+
 def _candidates():
     """Where the library may be: MCPRICE_LIBRARY, the loader, pkg-config."""
     env = os.environ.get("MCPRICE_LIBRARY")
@@ -152,7 +158,18 @@ _CALLS = {
     "mcp_scenario_results_loss": (_c.c_int, [P, _c.c_size_t, _c.POINTER(Estimate_)]),
     "mcp_scenario_results_var": (_c.c_int, [P, _c.c_double, _c.POINTER(_c.c_double),
                                             _c.POINTER(_c.c_double)]),
+    "mcp_price_frtb": (_c.c_int, [P, P, P, PP]),
+    "mcp_frtb_count": (_c.c_size_t, [P]),
+    "mcp_frtb_record_at": (_c.c_int, [P, _c.c_size_t, _c.POINTER(FrtbRecord_)]),
+    "mcp_frtb_risk_name": (_c.c_char_p, [_c.c_int]),
+    "mcp_frtb_crif": (_c.c_int, [P, _c.POINTER(_c.c_void_p), _c.POINTER(_c.c_size_t)]),
+    "mcp_frtb_destroy": (None, [P]),
 }
+
+# the C library's free, for the memory mcp_frtb_crif hands over
+libc_free = _c.CDLL(None).free
+libc_free.argtypes = [P]
+libc_free.restype = None
 
 
 def _declare(lib):

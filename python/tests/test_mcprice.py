@@ -139,6 +139,31 @@ def test_buckets():
         mcprice.price(market(), book(), buckets=True)
 
 
+def test_frtb():
+    """FRTB's sensitivities: a call's delta against the scenario of its spot
+    1% up priced by hand, the vega at its 1-year vertex, the book as its
+    sum, the CRIF text; a market without the classification is refused."""
+    m = market()
+    m["currency"] = "EUR"
+    m["underlyings"][0]["frtb_bucket"] = 12
+    f = mcprice.frtb(m, book(paths=20_000), backend="cpu")
+    rec = {(x.trade_id, x.risk, x.tenor): x for x in f.records}
+    delta = rec[("C", "EQ_DELTA", 0.0)]
+    assert delta.qualifier == "ACME" and delta.bucket == 12 and delta.currency == "EUR"
+    s = {"scenarios": [{"name": "up", "shifts": {"ACME": {"spot": 0.01}}}]}
+    g = mcprice.scenarios(m, book(paths=20_000), s, backend="cpu")
+    by_hand = (g.prices["up"]["C"].price - g.base_prices["C"].price) / 0.01 * g.quantities["C"]
+    assert delta.amount == by_hand
+    assert rec[("C", "EQ_VEGA", 1.0)].amount > 0
+    assert rec[(None, "EQ_DELTA", 0.0)].amount == delta.amount + rec[("P", "EQ_DELTA", 0.0)].amount
+    assert rec[("C", "EQ_CURV", 0.15)].amount < 0  # a long call gains both ways
+    assert rec[("C", "EQ_CURV", -0.15)].amount < 0
+    assert f.crif.startswith("TradeID,RiskType,Qualifier,Bucket,Label1,Label2,Amount,")
+    assert "\nC,EQ_DELTA,ACME,12,,SPOT," in f.crif
+    with pytest.raises(mcprice.McpriceError, match="currency"):
+        mcprice.frtb(market(), book(), backend="cpu")
+
+
 def test_scenarios():
     grid = {"spot": {"kind": "relative", "shifts": [-0.1, 0, 0.1]}}
     g = mcprice.scenarios(market(), book(paths=20_000), grid, backend="cpu")

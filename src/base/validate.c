@@ -197,3 +197,16 @@ const char *mcpi_check_block_size(int threads)
              ? NULL
              : "a multiple of 32 from 32 to 1024";
 }
+
+const char *mcpi_check_currency(const char *s)
+{
+  int ok = s && strlen(s) == 3;
+  for (int i = 0; ok && i < 3; i++)
+    ok = s[i] >= 'A' && s[i] <= 'Z';
+  return ok ? NULL : "a currency code of three capital letters (ISO 4217, e.g. USD)";
+}
+
+const char *mcpi_check_frtb_bucket(uint64_t b)
+{
+  return b >= 1 && b <= MCP_FRTB_EQ_BUCKETS ? NULL : "an FRTB equity bucket from 1 to 13";
+}

@@ -38,6 +38,9 @@ const char *mcpi_check_correlation(double x);
 const char *mcpi_check_intensity(double x);   /* Merton lambda */
 const char *mcpi_check_jump_mean(double x);
 const char *mcpi_check_cash(double x);
+/* A currency: three capital letters (ISO 4217); an FRTB equity bucket. */
+const char *mcpi_check_currency(const char *s);
+const char *mcpi_check_frtb_bucket(uint64_t b);
 /* Fixing times: 1..MCPI_MAX_FIXINGS strictly increasing times in (0, maturity]. */
 const char *mcpi_check_fixings(size_t n, const double *t, double maturity);
 const char *mcpi_check_paths(uint64_t n);

@@ -46,6 +46,15 @@ const char cli_price_options_help[] =
     "                         a rho a piece of the rate curve (European, Asian and\n"
     "                         date-watched lookback trades, double precision; the\n"
     "                         others are warned 'buckets')\n"
+    "      --frtb             report the sensitivities of FRTB's standardised\n"
+    "                         approach instead of prices: every trade's and the\n"
+    "                         book's equity delta, vega by option maturity (0.5,\n"
+    "                         1, 3, 5, 10 years) and curvature by underlying, and\n"
+    "                         rate delta by currency and tenor (0.25 to 30 years),\n"
+    "                         each revalued on the same paths; the market gives\n"
+    "                         each underlying's currency and frtb_bucket;\n"
+    "                         --format crif writes the trades' records as a CRIF\n"
+    "                         file\n"
     "      --output FILE      write the report to FILE, which is replaced only once\n"
     "                         the report is complete (default: standard output);\n"
     "                         a device or FIFO is written in place, a link\n"
@@ -176,6 +185,7 @@ enum {
   O_GREEKS,
   O_GREEK_METHOD,
   O_BUCKETS,
+  O_FRTB,
   O_SLICE,
   O_DEVICES,
   O_QUIET,
@@ -201,6 +211,7 @@ static const cli_option options[] = {
     [O_SCENARIOS] = {"scenarios", 0, 1}, [O_LEVELS] = {"levels", 0, 1},
     [O_GREEKS] = {"greeks", 0, 1},
     [O_GREEK_METHOD] = {"greek-method", 0, 1}, [O_BUCKETS] = {"buckets", 0, 0},
+    [O_FRTB] = {"frtb", 0, 0},
     [O_SLICE] = {"slice", 0, 1},      [O_DEVICES] = {"devices", 0, 1},
     [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
@@ -583,6 +594,15 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
     cli_error("price: --buckets come by adjoint; --greek-method bump has none");
     return CLI_EXIT_USAGE;
   }
+  if (GIVEN(o, O_FRTB) && (o->greeks || o->scenarios)) {
+    cli_error("price: --frtb is a run of its own; give it without --%s",
+              o->greeks ? "greeks" : "scenarios");
+    return CLI_EXIT_USAGE;
+  }
+  if (o->format == REPORT_CRIF && !GIVEN(o, O_FRTB)) {
+    cli_error("price: --format crif is the FRTB view's; give --frtb");
+    return CLI_EXIT_USAGE;
+  }
   if (GIVEN(o, O_SLICE) && !o->output) {
     cli_error("price: --slice writes a partial result, not a report: give --output FILE");
     return CLI_EXIT_USAGE;
@@ -950,6 +970,8 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
     mcp_context_set_progress(c, on_progress, &pr);
   mcp_results *r = NULL;
   mcp_scenario_results *sr = NULL;
+  mcp_frtb *fr = NULL;
+  char ferr[512] = "";
   mcp_status st = k->parts    ? mcp_partials_merge(c, m, p, g, s, k->parts, k->nparts, &r, &sr)
                   : k->annex ? write_slice(o, k, c, m, p, s, g, sink.f)
                   : k->rank >= 0 ? cli_mpi_price(c, m, p, g, s, &r, &sr)
@@ -958,6 +980,13 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
                              : mcp_price(c, m, p, &r);
   if (pr.shown)
     fputc('\n', stderr);
+  if (st == MCP_OK && sr && GIVEN(o, O_FRTB) && k->rank <= 0 &&
+      mcp_frtb_from_results(m, p, sr, &fr, ferr, sizeof ferr) != MCP_OK) {
+    cli_error("%s", ferr);
+    report_abort(&sink);
+    mcp_scenario_results_destroy(sr);
+    return CLI_EXIT_RUNTIME;
+  }
   if (k->rank > 0) { /* rank 0 reports, failures included */
     mcp_results_destroy(r);
     mcp_scenario_results_destroy(sr);
@@ -987,8 +1016,10 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
     cli_error("pricing failed: %s%s%s%s", where[0] ? o->portfolio : "", where,
               where[0] ? ": " : "", mcp_context_last_error(c));
     rc = CLI_EXIT_RUNTIME;
-  } else if (!k->annex && (s ? report_write_scenarios(sink.f, o->format, sr, o->levels, o->nlevels)
-                             : report_write(sink.f, o->format, r)) != 0) {
+  } else if (!k->annex && (fr  ? report_write_frtb(sink.f, o->format, fr)
+                           : s ? report_write_scenarios(sink.f, o->format, sr, o->levels,
+                                                        o->nlevels)
+                               : report_write(sink.f, o->format, r)) != 0) {
     cli_error("cannot write %s: %s", o->output ? o->output : "standard output",
               strerror(errno));
     rc = CLI_EXIT_RUNTIME;
@@ -1004,6 +1035,7 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
                 mcp_warning_text((mcp_warning)(1u << b)));
   mcp_results_destroy(r);
   mcp_scenario_results_destroy(sr);
+  mcp_frtb_destroy(fr);
   return rc;
 }
 
@@ -1056,6 +1088,16 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
       GIVEN(&o, O_LEVELS) && !mcp_scenarios_count(s)) {
     cli_error("price: --levels needs a scenario set; %s is a grid", o.scenarios);
     rc = CLI_EXIT_USAGE;
+  }
+  if (rc == CLI_EXIT_OK && o.format == REPORT_CRIF && !GIVEN(&o, O_FRTB)) {
+    cli_error("merge: --format crif is the FRTB view's; the partials' run has no --frtb");
+    rc = CLI_EXIT_USAGE;
+  }
+  char ferr[512];
+  if (rc == CLI_EXIT_OK && GIVEN(&o, O_FRTB) &&
+      mcp_frtb_scenarios(m, p, &s, ferr, sizeof ferr) != MCP_OK) {
+    cli_error("%s: %s (portfolio %s)", o.market, ferr, o.portfolio);
+    rc = CLI_EXIT_INPUT;
   }
   if (rc == CLI_EXIT_OK && (rc = apply_book_settings(&o, p)) == CLI_EXIT_OK &&
       (rc = apply_run_options(&o, r)) == CLI_EXIT_OK) {

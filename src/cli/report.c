@@ -13,11 +13,11 @@
 #include "src/cli/cli.h"
 #include "src/cli/report.h"
 
-static const char *const format_names[] = {"table", "csv", "json"};
+static const char *const format_names[] = {"table", "csv", "json", "crif"};
 
 int report_format_from_name(const char *name, report_format *out)
 {
-  for (int f = 0; f < 3; f++)
+  for (int f = 0; f < 4; f++)
     if (strcmp(name, format_names[f]) == 0) {
       *out = (report_format)f;
       return 0;

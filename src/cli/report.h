@@ -6,11 +6,11 @@
 #include <stdio.h>
 #include "mcprice.h"
 
-typedef enum report_format { REPORT_TABLE = 0, REPORT_CSV, REPORT_JSON } report_format;
+typedef enum report_format { REPORT_TABLE = 0, REPORT_CSV, REPORT_JSON, REPORT_CRIF } report_format;
 
-#define REPORT_FORMAT_NAMES "table, csv, json"
+#define REPORT_FORMAT_NAMES "table, csv, json, crif (with --frtb)"
 
-/* Parses "table", "csv" or "json"; returns 0, or -1 for any other name. */
+/* Parses "table", "csv", "json" or "crif"; returns 0, or -1 for any other name. */
 int report_format_from_name(const char *name, report_format *out);
 
 /* Writes the results; returns 0, or -1 with errno set when a write failed. */
@@ -23,6 +23,9 @@ int report_write(FILE *f, report_format format, const mcp_results *results);
  * nlevels levels (table, JSON), or one row a scenario and trade (CSV). */
 int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results,
                            const double *levels, size_t nlevels);
+/* Writes the FRTB view (report_frtb.c): a record a line (table, CSV), an
+ * array entry (JSON), or the trades' records as CRIF. */
+int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb);
 /* The most levels a set's report gives VaR and ES at (--levels). */
 #define REPORT_MAX_LEVELS 8
 

@@ -39,6 +39,10 @@ static mcp_status point_market(mcp_context *ctx, const mcp_market *market,
     memcpy(said, ctx->err, sizeof said);
     said[sizeof said - 1] = 0;
     st = mcpi_fail(ctx->err, st, "scenario '%s': %s", scenarios->set[q - 1].name, said);
+  } else if (st == MCP_OK && q &&
+             (st = mcpi_scenarios_key_shifts(scenarios, q, market, *out, ctx->err)) != MCP_OK) {
+    mcp_market_destroy(*out);
+    *out = NULL;
   }
   free(xs);
   return st;

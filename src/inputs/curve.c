@@ -93,3 +93,58 @@ void mcpi_curve_abs_bounds(const mcpi_curve *c, double T, double *lo, double *hi
     *hi = v > *hi ? v : *hi;
   }
 }
+
+static int by_value(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The key-rate shift's forward on (t0, t1], a piece between its knots. */
+static double key_forward(const double *tenor, size_t n, size_t k, double x, double t0)
+{
+  double lo = k ? tenor[k - 1] : 0;
+  if (t0 >= lo && t0 < tenor[k])
+    return x * tenor[k] / (tenor[k] - lo);
+  if (k + 1 < n && t0 >= tenor[k] && t0 < tenor[k + 1])
+    return -x * tenor[k] / (tenor[k + 1] - tenor[k]);
+  return k + 1 == n && t0 >= tenor[k] ? x : 0;
+}
+
+int mcpi_curve_key_shifted(mcpi_curve *dst, const mcpi_curve *src, const double *tenor,
+                           size_t n, size_t k, double x)
+{
+  size_t cap = src->n + 2, nk = 0;
+  double *knot = malloc(cap * sizeof *knot);
+  if (!knot)
+    return MCP_ERR_NO_MEMORY;
+  for (size_t i = 0; i + 1 < src->n; i++)
+    knot[nk++] = src->end[i];
+  if (k)
+    knot[nk++] = tenor[k - 1];
+  knot[nk++] = tenor[k];
+  if (k + 1 < n)
+    knot[nk++] = tenor[k + 1];
+  qsort(knot, nk, sizeof *knot, by_value);
+  size_t m = 0;
+  for (size_t i = 0; i < nk; i++)
+    if (knot[i] > 0 && (m == 0 || knot[i] > knot[m - 1]))
+      knot[m++] = knot[i];
+  dst->n = m + 1;
+  dst->end = malloc(dst->n * sizeof *dst->end);
+  dst->value = malloc(dst->n * sizeof *dst->value);
+  if (!dst->end || !dst->value) {
+    free(knot);
+    mcpi_curve_free(dst);
+    return MCP_ERR_NO_MEMORY;
+  }
+  for (size_t i = 0, p = 0; i <= m; i++) {
+    double t0 = i ? knot[i - 1] : 0; /* the piece (t0, end] */
+    while (p + 1 < src->n && src->end[p] <= t0)
+      p++;
+    dst->end[i] = i < m ? knot[i] : (m ? knot[m - 1] + 1 : 1);
+    dst->value[i] = src->value[p] + key_forward(tenor, n, k, x, t0);
+  }
+  free(knot);
+  return MCP_OK;
+}

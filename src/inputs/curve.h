@@ -31,4 +31,14 @@ double mcpi_curve_mean(const mcpi_curve *c, double t0, double t1, int square);
 /* The least and greatest |value| of the pieces in force on [0, T]. */
 void mcpi_curve_abs_bounds(const mcpi_curve *c, double T, double *lo, double *hi);
 
+/* dst: src with its zero rate at tenor[k] of a key-rate grid (n tenors,
+ * increasing, above 0) moved by x and its zero rates at the other tenors
+ * kept: the log-discount factor moves linearly between tenors, the zero rate
+ * flat before the first and beyond the last (MAR21's vertices, and the sum
+ * over k is a parallel shift by x).  The shift's forward is a constant on
+ * each interval of the grid, so dst is piecewise constant too, on src's
+ * knots and the grid's.  0 or MCP_ERR_NO_MEMORY as an int. */
+int mcpi_curve_key_shifted(mcpi_curve *dst, const mcpi_curve *src, const double *tenor,
+                           size_t n, size_t k, double x);
+
 #endif

@@ -253,6 +253,32 @@ static int axis_ok(size_t n, const double *x, double low, double high)
   return 1;
 }
 
+mcp_status mcp_market_set_classification(mcp_market *m, const char *name, const char *currency,
+                                         int frtb_bucket)
+{
+  if (!m)
+    return MCP_ERR_ARGUMENT;
+  if (!name)
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "classification: underlying name is NULL");
+  mcpi_underlying *u = (mcpi_underlying *)mcpi_market_find(m, name);
+  if (!u)
+    return mcpi_fail(m->err, MCP_ERR_NOT_FOUND,
+                     "classification: underlying '%s' is not in the market", name);
+  const char *why = currency ? mcpi_check_currency(currency) : NULL;
+  if (why)
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': currency: expected %s, got '%.16s'",
+                     name, why, currency);
+  if (frtb_bucket && (why = mcpi_check_frtb_bucket(frtb_bucket < 0 ? UINT64_MAX
+                                                                   : (uint64_t)frtb_bucket)))
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': frtb_bucket: expected %s, got %d",
+                     name, why, frtb_bucket);
+  if (currency)
+    memcpy(u->currency, currency, 4);
+  if (frtb_bucket)
+    u->frtb_bucket = frtb_bucket;
+  return MCP_OK;
+}
+
 mcp_status mcp_market_set_cash_dividends(mcp_market *m, const char *name, size_t n,
                                         const double *times, const double *amounts)
 {

@@ -29,6 +29,9 @@ typedef struct mcpi_underlying {
   /* discrete cash dividends (Black-Scholes): amount[i] paid at time t[i] */
   size_t ncash;
   double *cash_t, *cash_amount;
+  /* the regulatory view's: "" and 0 where not given */
+  char currency[4];
+  int frtb_bucket;
 } mcpi_underlying;
 
 /* The Brownian motions of the market: underlying i's spot is 2 i, a Heston

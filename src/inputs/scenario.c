@@ -32,6 +32,7 @@ void mcp_scenarios_destroy(mcp_scenarios *s)
     free(s->set[i].name);
   }
   free(s->set);
+  free(s->tenor);
   free(s);
 }
 
@@ -162,6 +163,26 @@ mcp_status mcp_scenarios_add(mcp_scenarios *s, const char *name, size_t *index)
   return MCP_OK;
 }
 
+/* Sets underlying's shift along axis (tenor: a key rate's, else 0) in
+ * scenario c, replacing one given before. */
+static mcp_status put_shift(mcp_scenarios *s, mcpi_set_scenario *c, const char *underlying,
+                            mcp_shift_axis axis, size_t tenor, double x)
+{
+  for (size_t k = 0; k < c->n; k++)
+    if (c->shift[k].axis == (int)axis && c->shift[k].tenor == tenor &&
+        strcmp(c->shift[k].underlying, underlying) == 0) {
+      c->shift[k].x = x;
+      return MCP_OK;
+    }
+  if (!mcpi_grow((void **)&c->shift, &c->cap, c->n + 1, sizeof *c->shift))
+    return mcpi_fail(s->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
+  c->shift[c->n] = (mcpi_set_shift){strdup(underlying), (int)axis, x, tenor};
+  if (!c->shift[c->n].underlying)
+    return mcpi_fail(s->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
+  c->n++;
+  return MCP_OK;
+}
+
 mcp_status mcp_scenarios_shift(mcp_scenarios *s, size_t index, const char *underlying,
                                mcp_shift_axis axis, double shift)
 {
@@ -181,17 +202,39 @@ mcp_status mcp_scenarios_shift(mcp_scenarios *s, size_t index, const char *under
   if ((why = bad_shift(s->kind[axis], shift)))
     return mcpi_fail(s->err, MCP_ERR_ARGUMENT, "scenario '%s': %s %s shift: expected %s, got %g",
                      c->name, underlying, mcpi_axis_name(axis), why, shift);
-  for (size_t k = 0; k < c->n; k++)
-    if (c->shift[k].axis == (int)axis && strcmp(c->shift[k].underlying, underlying) == 0) {
-      c->shift[k].x = shift;
-      return MCP_OK;
-    }
-  if (!mcpi_grow((void **)&c->shift, &c->cap, c->n + 1, sizeof *c->shift))
+  return put_shift(s, c, underlying, axis, 0, shift);
+}
+
+mcp_status mcpi_scenarios_set_tenors(mcp_scenarios *s, size_t n, const double *tenor)
+{
+  if (s->nset || !n || !(s->tenor = malloc(n * sizeof *s->tenor)))
     return mcpi_fail(s->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
-  c->shift[c->n] = (mcpi_set_shift){strdup(underlying), (int)axis, shift};
-  if (!c->shift[c->n].underlying)
-    return mcpi_fail(s->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
-  c->n++;
+  memcpy(s->tenor, tenor, n * sizeof *tenor);
+  s->ntenor = n;
+  return MCP_OK;
+}
+
+mcp_status mcpi_scenarios_shift_tenor(mcp_scenarios *s, size_t index, const char *underlying,
+                                      size_t k, double x)
+{
+  return put_shift(s, &s->set[index], underlying, MCP_SHIFT_RATE, k + 1, x);
+}
+
+mcp_status mcpi_scenarios_key_shifts(const mcp_scenarios *s, size_t q, const mcp_market *base,
+                                     mcp_market *m, char *err)
+{
+  const mcpi_set_scenario *c = &s->set[q - 1];
+  for (size_t k = 0; k < c->n; k++) {
+    if (!c->shift[k].tenor)
+      continue;
+    size_t i = (size_t)(mcpi_market_find(base, c->shift[k].underlying) - base->u);
+    mcpi_curve moved = {0};
+    if (mcpi_curve_key_shifted(&moved, &m->u[i].rate, s->tenor, s->ntenor,
+                               c->shift[k].tenor - 1, c->shift[k].x) != MCP_OK)
+      return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a scenario");
+    mcpi_curve_free(&m->u[i].rate);
+    m->u[i].rate = moved;
+  }
   return MCP_OK;
 }
 
@@ -206,7 +249,8 @@ mcp_status mcpi_scenarios_set_point(const mcp_scenarios *s, size_t q, const mcp_
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "scenario '%s': underlying '%s': expected an underlying of the market",
                        c->name, c->shift[k].underlying);
-    x[(size_t)(u - m->u) * MCPI_NAXES + (size_t)c->shift[k].axis] = c->shift[k].x;
+    if (!c->shift[k].tenor) /* key rates: mcpi_scenarios_key_shifts */
+      x[(size_t)(u - m->u) * MCPI_NAXES + (size_t)c->shift[k].axis] = c->shift[k].x;
   }
   return MCP_OK;
 }

@@ -7,7 +7,7 @@
 #include "src/inputs/market.h"
 #include "src/base/validate.h"
 
-static const char *const market_keys[] = {"rate", "underlyings", "correlations"};
+static const char *const market_keys[] = {"rate", "currency", "underlyings", "correlations"};
 
 /* The fields of an underlying, each with the models (bits 1 << mcpi_model)
  * that have it, in the order messages list them. */
@@ -22,7 +22,8 @@ enum {
   F("name", ALL) F("model", ALL) F("spot", ALL) F("rate", ALL) F("dividend", ALL)           \
   F("volatility", BS | MERTON) F("v0", HESTON) F("kappa", HESTON) F("theta", HESTON)       \
   F("xi", HESTON) F("rho", HESTON) F("lambda", MERTON) F("jump_mean", MERTON)              \
-  F("jump_vol", MERTON) F("local_volatility", LOCAL) F("dividends", BS) F("curves", ALL)
+  F("jump_vol", MERTON) F("local_volatility", LOCAL) F("dividends", BS) F("curves", ALL) \
+  F("currency", ALL) F("frtb_bucket", ALL)
 #define FIELD_KEY(key, models) key,
 #define FIELD_MODELS(key, models) models,
 static const char *const underlying_keys[] = {UNDERLYING_FIELDS(FIELD_KEY)};
@@ -242,9 +243,11 @@ static mcp_status read_flat(const mcpi_json_doc *d, const mcpi_json_path *path, 
 
 /* rate is the file's default rate; rate_required says that it has none. */
 static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *u,
-                                  int rate_required, double rate, mcp_market *m)
+                                  int rate_required, double rate, const char *currency,
+                                  mcp_market *m)
 {
   const char *name = NULL;
+  uint64_t bucket = 0;
   int model = MCPI_MODEL_BLACK_SCHOLES;
   double spot = 0, dividend = 0, volatility = 0;
   double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0, lambda = 0, jump_mean = 0,
@@ -264,7 +267,11 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                       MCPI_COUNT(underlying_keys), "model", models, model)) ||
       (st = mcpi_json_number(d, path, u, "spot", MCPI_REQUIRED, mcpi_check_spot, &spot)) ||
       (st = read_flat(d, path, u, "rate", rate_required, mcpi_check_rate, &rate)) ||
-      (st = read_flat(d, path, u, "dividend", MCPI_OPTIONAL, mcpi_check_rate, &dividend)))
+      (st = read_flat(d, path, u, "dividend", MCPI_OPTIONAL, mcpi_check_rate, &dividend)) ||
+      (st = mcpi_json_string(d, path, u, "currency", MCPI_OPTIONAL, mcpi_check_currency,
+                             &currency)) ||
+      (st = mcpi_json_uint(d, path, u, "frtb_bucket", MCPI_OPTIONAL, mcpi_check_frtb_bucket,
+                           &bucket)))
     return st;
   if (model == MCPI_MODEL_HESTON) {
     if ((st = mcpi_json_number(d, path, u, "v0", MCPI_REQUIRED, mcpi_check_variance, &v0)) ||
@@ -315,6 +322,11 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
     st = mcp_market_add_black_scholes(m, name, spot, rate, dividend, volatility);
   }
   if (st != MCP_OK) {
+    st = mcpi_json_fail(d, path, 0, st, "%s", mcp_market_last_error(m));
+    goto done;
+  }
+  if ((currency || bucket) &&
+      (st = mcp_market_set_classification(m, name, currency, (int)bucket)) != MCP_OK) {
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_market_last_error(m));
     goto done;
   }
@@ -443,12 +455,15 @@ static mcp_status fill_market(const mcpi_json_doc *d, void *target)
   const mcpi_json_path list_path = {NULL, "underlyings", 0};
   const mcpi_json_path corr_path = {NULL, "correlations", 0};
   double rate = 0;
+  const char *currency = NULL;
   json_t *list, *corr, *u;
   size_t i;
   mcp_status st;
   if ((st = mcpi_json_object(d, NULL, d->root, "a market object", market_keys,
                              MCPI_COUNT(market_keys))) ||
       (st = mcpi_json_number(d, NULL, d->root, "rate", MCPI_OPTIONAL, mcpi_check_rate, &rate)) ||
+      (st = mcpi_json_string(d, NULL, d->root, "currency", MCPI_OPTIONAL, mcpi_check_currency,
+                             &currency)) ||
       (st = mcpi_json_array(d, NULL, d->root, "underlyings", MCPI_REQUIRED, 1,
                             "a non-empty array of underlyings", &list)) ||
       (st = mcpi_json_array(d, NULL, d->root, "correlations", MCPI_OPTIONAL, 0,
@@ -457,7 +472,7 @@ static mcp_status fill_market(const mcpi_json_doc *d, void *target)
   int rate_required = !json_object_get(d->root, "rate");
   json_array_foreach(list, i, u)
     if ((st = read_underlying(d, &(mcpi_json_path){&list_path, NULL, i}, u, rate_required, rate,
-                              target)))
+                              currency, target)))
       return st;
   /* Correlations name underlyings: read once they are all in. */
   json_array_foreach(corr, i, u)

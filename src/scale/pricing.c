@@ -1,5 +1,5 @@
 /* pricing.c: the pricing calls (mcp_price, mcp_price_greeks,
- * mcp_price_scenarios): their arguments checked, then one run or, on a
+ * mcp_price_scenarios, mcp_price_frtb): their arguments checked, then one run or, on a
  * context of several devices, slices of it on each (spread.c). */
 #include "src/exec/context.h"
 #include "src/scale/scale.h"
@@ -49,4 +49,26 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
   mcp_status st = check_args(ctx, "mcp_price_scenarios", market, portfolio,
                              scenarios ? NULL : "scenarios", results != NULL);
   return st ? st : mcpi_spread(ctx, market, portfolio, NULL, scenarios, NULL, results);
+}
+
+/* The FRTB view: its scenario set priced as any (frtb.c). */
+mcp_status mcp_price_frtb(mcp_context *ctx, const mcp_market *market,
+                          const mcp_portfolio *portfolio, mcp_frtb **out)
+{
+  if (out)
+    *out = NULL;
+  mcp_status st = check_args(ctx, "mcp_price_frtb", market, portfolio, NULL, out != NULL);
+  if (st != MCP_OK)
+    return st;
+  char err[MCPI_ERRLEN];
+  mcp_scenarios *s = NULL;
+  mcp_scenario_results *r = NULL;
+  st = mcp_frtb_scenarios(market, portfolio, &s, err, sizeof err);
+  if (st == MCP_OK && (st = mcp_price_scenarios(ctx, market, portfolio, s, &r)) == MCP_OK)
+    st = mcp_frtb_from_results(market, portfolio, r, out, err, sizeof err);
+  if (st != MCP_OK && !(s && !r)) /* the pricing said its own */
+    mcpi_fail(ctx->err, st, "%s", err);
+  mcp_scenario_results_destroy(r);
+  mcp_scenarios_destroy(s);
+  return st;
 }

@@ -167,7 +167,11 @@ uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcpi_set
       str(&x, s->set[k].shift[i].underlying);
       u64(&x, (uint64_t)s->set[k].shift[i].axis);
       f64(&x, s->set[k].shift[i].x);
+      if (s->set[k].shift[i].tenor) /* key rates (the regulatory view's) */
+        u64(&x, s->set[k].shift[i].tenor);
     }
   }
+  if (s && s->ntenor)
+    f64s(&x, s->tenor, s->ntenor);
   return x.h;
 }
