@@ -82,12 +82,16 @@ static mcp_market *lv_market(double spot, int node, double h)
   return m;
 }
 
+/* Steps a year of book_on's trades: 12, or more than the sweep keeps whole
+ * (MCPI_ADJ_FULL), which it then recomputes a segment at a time. */
+static unsigned book_steps = 12;
+
 /* A European, an arithmetic Asian put, a geometric floating Asian and a
  * lookback on dates of underlying u (quantities 2, -1, 1, 3). */
 static mcp_portfolio *book_on(const char *u, uint64_t paths, int methods)
 {
   mcp_portfolio *p = new_portfolio(paths, 31);
-  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, book_steps), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
   static const double fix[4] = {0.2, 0.45, 0.7, 0.9};
   add_european(p, "E", u, MCP_CALL, 100, 1, 2);
@@ -291,6 +295,18 @@ static void wide_surface_against_bumps(void **state)
   against_bumps(ctx_of(state), "L", wide_base, wide_node, 16, np, 0);
 }
 
+/* Paths of about 700 elements, beyond what the sweep keeps whole: the same
+ * buckets a segment at a time. */
+static void long_paths_against_bumps(void **state)
+{
+  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
+  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
+  book_steps = 700;
+  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, 0);
+  book_steps = 12;
+}
+
 /* ---- 3. sums, prices and the book ------------------------------------------ */
 
 /* On a flat Black-Scholes market the forward pathwise Greeks exist: the
@@ -416,6 +432,7 @@ int main(void)
       cmocka_unit_test(black_scholes_against_bumps),
       cmocka_unit_test(local_vol_against_bumps),
       cmocka_unit_test(wide_surface_against_bumps),
+      cmocka_unit_test(long_paths_against_bumps),
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
   };

@@ -5,10 +5,12 @@
  * elements' steps x' = step(x, a_e, b_e, z_e) (path.h); a trade's payoff
  * reads the path only through its observations (sums, log-sums and extremes
  * of spots at its fixings, the spot at maturity).  Forward, the path runs as
- * for its price and keeps its log-spot every c ~ sqrt(n) elements; then, for
- * each trade, the sweep goes back over the elements a segment at a time,
- * each segment's log-spots recomputed from its checkpoint by the same step
- * (the same bits), carrying xbar = d payoff / d x:
+ * for its price and keeps its log-spots and normals, all of them when they
+ * fit (at most MCPI_ADJ_FULL elements), else its log-spot every c ~ sqrt(n)
+ * elements; then, for each trade, the sweep goes back over the elements,
+ * those of a segment recomputed from its checkpoint by the same step (the
+ * same bits) when the path was not kept whole, carrying xbar = d payoff /
+ * d x:
  *   at a fixing          xbar += the payoff's derivatives in its
  *                        observations (mcpi_payoff_derivative with unit
  *                        directions) times theirs in x (S, 1, and 1 at the
@@ -23,10 +25,11 @@
  * abar and bbar, and each slice node's sbar, to the market inputs: the
  * volatility curve's pieces or the local-volatility surface's nodes, and
  * the rate curve's pieces, which also discount the payoff.  What is left in
- * xbar at the start is the delta (times the spot).  Memory a path: the
- * checkpoints, a segment's log-spots and normals (at most MCPI_ADJ_SEG
- * each) and a surface's two rows of nodes (mcpi_adj_rows); work about three
- * forward paths plus the Jacobians' rows a trade. */
+ * xbar at the start is the delta (times the spot).  Memory a path: its
+ * log-spots and normals (or the checkpoints and a segment's), and a
+ * surface's two rows of nodes (mcpi_adj_rows); work about two forward paths
+ * (three when the path is cut in segments) plus the Jacobians' rows a
+ * trade. */
 #ifndef MCP_ADJOINT_H
 #define MCP_ADJOINT_H
 
@@ -37,6 +40,12 @@
  * elements. */
 #define MCPI_ADJ_SEG 128
 #define MCPI_ADJ_MAX_ELEMENTS (MCPI_ADJ_SEG * MCPI_ADJ_SEG)
+/* A path of at most this many elements is kept whole (log-spots and
+ * normals, 8 KB a path): its sweep reads them instead of computing them
+ * again, which costs a forward path (its normals, its steps); a longer one
+ * keeps checkpoints and recomputes a segment at a time in the same
+ * buffers (MCPI_ADJ_FULL >= MCPI_ADJ_SEG). */
+#define MCPI_ADJ_FULL 512
 
 /* The segment length for n elements: ceil(sqrt(n)). */
 MCP_HD static inline int mcpi_adj_segment(int n)
@@ -168,17 +177,19 @@ MCP_HD static inline double mcpi_adj_step(const mcpi_job_view *j, int e, double 
   return MCPI_GBM_STEP(x, a - MCPI_LOCAL_VOL_VAR(s, b) / 2, s * b, zz);
 }
 
-/* One trade's backward sweep on a pass's path of sign sign (its log-spot
- * checkpoints ck, every c elements; o its observations), adding d times its
- * sensitivities to its block blk (stride ldb); rowbuf (stride rowst) holds
- * 2 MCPI_ADJ_ROW_NODES values for a surface's rows, or is NULL.  A schedule's extreme is the
- * fixing whose log-spot it holds (the same bits), the latest if several,
- * or else the path's start. */
+/* One trade's backward sweep on a pass's path of sign sign (o its
+ * observations): kept whole in xs (n + 1 log-spots) and zs (n signed
+ * normals) when c = n, else its log-spot checkpoints ck, every c elements,
+ * and xs and zs a segment's buffers; adding d times its sensitivities to
+ * its block blk (stride ldb); rowbuf (stride rowst) holds 2
+ * MCPI_ADJ_ROW_NODES values for a surface's rows, or is NULL.  A schedule's
+ * extreme is the fixing whose log-spot it holds (the same bits), the latest
+ * if several, or else the path's start. */
 MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
                                          double sign, const double *z, size_t ldz,
-                                         uint64_t path, const double *ck, int c,
-                                         const mcpi_observed *o, double d, double *blk,
-                                         size_t ldb, double *rowbuf, size_t rowst)
+                                         uint64_t path, const double *ck, int c, double *xs,
+                                         double *zs, const mcpi_observed *o, double d,
+                                         double *blk, size_t ldb, double *rowbuf, size_t rowst)
 {
   /* the payoff's derivatives in its observations */
   mcpi_observed u = {0, 0, 0, 0, 0, 1};
@@ -193,7 +204,6 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   u.log_min = 0, u.terminal = 1;
   double wt = mcpi_payoff_derivative(p, o, &u);
   int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
-  double xs[MCPI_ADJ_SEG + 1], zs[MCPI_ADJ_SEG];
   double xbar = 0;
   mcpi_adj_run run = {{-1, -1}, {0, 0}};
   mcpi_adj_rows rows = {-1, 0, j->lv_n, rowbuf, rowst}, *h = NULL;
@@ -205,13 +215,14 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   }
   for (int s = (n - 1) / c; s >= 0; s--) {
     int e0 = s * c, e1 = e0 + c < n ? e0 + c : n;
-    double x = ck[s]; /* the segment again */
-    for (int e = e0; e < e1; e++) {
+    double x = c < n ? ck[s] : 0; /* the segment again */
+    for (int e = e0; e < e1 && c < n; e++) {
       xs[e - e0] = x;
       zs[e - e0] = sign * mcpi_adj_normal(j, z, ldz, path, e);
       x = mcpi_adj_step(j, e, x, zs[e - e0]);
     }
-    xs[e1 - e0] = x;
+    if (c < n)
+      xs[e1 - e0] = x;
     for (int e = e1 - 1; e >= e0; e--) {
       uint32_t tag = j->tag[e], mask = tag & MCPI_TAG_LAST ? tag & MCPI_TAG_MASK : 0;
       double xa = xs[e + 1 - e0], zz = zs[e - e0];
@@ -270,11 +281,17 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
     mcpi_path_state##S st;                                                                   \
     mcpi_path_init##S(&st, j, pass);                                                         \
     for (int e = 0; e < n; e++) {                                                            \
-      if (e % c == 0)                                                                        \
+      double zn = mcpi_adj_normal(j, z, ldz, path, e);                                       \
+      if (c == n) { /* the path kept whole */                                                \
+        xs[e] = st.x;                                                                        \
+        zs[e] = st.sign * zn;                                                                \
+      } else if (e % c == 0) {                                                               \
         ck[e / c] = st.x;                                                                    \
-      mcpi_path_step##S(&st, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e],     \
-                        j->tag[e]);                                                          \
+      }                                                                                      \
+      mcpi_path_step##S(&st, j, zn, j->ca[e], j->cb[e], j->tag[e]);                          \
     }                                                                                        \
+    if (c == n)                                                                              \
+      xs[n] = st.x;                                                                          \
     mcpi_path_finish##S(&st, j, pay, ldp, pass);                                             \
     for (int t = 0; t < j->ntrades; t++) {                                                   \
       const mcpi_payoff_spec *p = &j->trades[t];                                             \
@@ -283,7 +300,8 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       mcpi_observed o;                                                                       \
       mcpi_path_observed##S(&st, p, &o);                                                     \
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
-      mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, &o, d, b, ldb, rowbuf, rowst);       \
+      mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,       \
+                     rowst);                                                                 \
       /* the discount's rates */                                                             \
       mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b, ldb);  \
     }                                                                                        \
@@ -298,8 +316,8 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
                                             uint64_t path, double *pay, size_t ldp, double *blk,
                                             size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
-  int n = j->nelem, c = mcpi_adj_segment(n);
-  double ck[MCPI_ADJ_SEG];
+  int n = j->nelem, c = n <= MCPI_ADJ_FULL ? n : mcpi_adj_segment(n);
+  double ck[MCPI_ADJ_SEG], xs[MCPI_ADJ_FULL + 1], zs[MCPI_ADJ_FULL];
   double half = j->antithetic ? 0.5 : 1;
   for (int t = 0; t < j->ntrades; t++)
     if (j->trades[t].g_adj >= 0)
