@@ -12,17 +12,23 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
   return j.model == MCPI_MODEL_LOCAL_VOL && j.lv_n <= MCPI_ADJ_ROW_NODES ? j.lv_n : 0;
 }
 
-// Blocks of 128 an SM that the registers must allow: 4 (128 registers) ran
-// the local-volatility sweep 1.37 times as fast as 1 (255) and 1.10 times as
-// fast as 8 (64, spilling) on an H200 (bench/RESULTS.md, "adjoint").
-#ifndef MCPI_ADJ_MIN_BLOCKS
-#define MCPI_ADJ_MIN_BLOCKS 4
+// Blocks of 128 an SM that the registers must allow, by model.  Local
+// volatility: 4 (128 registers) ran its sweep 1.37 times as fast as 1 (255)
+// and 1.10 times as fast as 8 (64, spilling) on an H200, and 1.16 times as
+// fast as 5 or 6; Black-Scholes, whose sweep holds no surface, 1.12 times
+// as fast at 6 (80 registers) as at 4 (bench/RESULTS.md, "adjoint").
+#ifndef MCPI_ADJ_MIN_BLOCKS_LV
+#define MCPI_ADJ_MIN_BLOCKS_LV 4
+#endif
+#ifndef MCPI_ADJ_MIN_BLOCKS_BS
+#define MCPI_ADJ_MIN_BLOCKS_BS 6
 #endif
 
-__global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS) mcpi_adjoint_kernel(mcpi_job_view j,
-                                                           const double *__restrict__ z,
-                                                           size_t ld, size_t n,
-                                                           double *__restrict__ pay)
+template <int MinBlocks>
+__global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_view j,
+                                                                   const double *__restrict__ z,
+                                                                   size_t ld, size_t n,
+                                                                   double *__restrict__ pay)
 {
   extern __shared__ double rows[]; /* a surface's two rows a thread, interleaved */
   double *mine = job_rows(j) ? rows + threadIdx.x : NULL;
@@ -32,15 +38,24 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS) mcpi_adjoint_kernel(
                       blockDim.x);
 }
 
-extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, const double *z, size_t ld,
-                                           size_t n, double *pay, cudaStream_t stream)
+template <int MinBlocks>
+static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
+                          double *pay, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
-  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel,
+  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e)
     return e;
-  mcpi_adjoint_kernel<<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem, stream>>>(
-      job, z, ld, n, pay);
+  mcpi_adjoint_kernel<MinBlocks><<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem,
+                                   stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
+}
+
+extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, const double *z, size_t ld,
+                                           size_t n, double *pay, cudaStream_t stream)
+{
+  return job.model == MCPI_MODEL_LOCAL_VOL
+             ? launch<MCPI_ADJ_MIN_BLOCKS_LV>(job, z, ld, n, pay, stream)
+             : launch<MCPI_ADJ_MIN_BLOCKS_BS>(job, z, ld, n, pay, stream);
 }

@@ -76,8 +76,12 @@ cudaError_t mcpi_launch_bridge(mcpi_bridge_view b, int nfactors, const double *z
 /* Chunk sums of ncol columns of n values (stride ld): part[(col nch + c) 2 + {0,1}]
  * = sum and sum of squares of chunk c, nch = ceil(n / MCP_CHUNK_PATHS), computed
  * by the same pairwise tree as mcpi_chunk_sums. */
+/* Chunk sums in nodes of 2^level chunks, each the sum of its halves (the
+ * host tree's order), nchunks a multiple of 2^level; the deepest level the
+ * CUDA tiler asks. */
+#define MCPI_GPU_TREE_LEVEL 4
 cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_t ncol,
-                                   double *part, cudaStream_t stream);
+                                   unsigned level, double *part, cudaStream_t stream);
 
 /* The Longstaff-Schwartz fit (lsm_fit.h) of a job (device view, lsm NULL):
  * its n fit paths of seed into the states st and cash flows y, table the

@@ -816,7 +816,7 @@ static void test_chunk_sums(void **state)
   mcpi_accum a = {0, 0, 0};
   mcpi_tree t;
   assert_int_equal(mcpi_tree_init(&t, 1, 0, 2), 0);
-  mcpi_tree_add(&t, part, 2, 4);
+  mcpi_tree_add(&t, part, 2, 0, 4);
   mcpi_tree_finish(&t, &a, 1);
   mcpi_tree_free(&t);
   assert_true(a.sum == 10 && a.sumsq == 30 && a.n == 4);
@@ -857,7 +857,7 @@ static void test_chunk_tree(void **state)
     int n = from[s + 1] - from[s];
     for (int col = 0; col < 2; col++)
       memcpy(tile + 2 * col * n, part + 2 * (col * 7 + from[s]), 2 * n * sizeof *tile);
-    mcpi_tree_add(&t, tile, (size_t)n, (uint64_t)n * MCP_CHUNK_PATHS);
+    mcpi_tree_add(&t, tile, (size_t)n, 0, (uint64_t)n * MCP_CHUNK_PATHS);
   }
   mcpi_tree_finish(&t, whole, 1);
   for (int col = 0; col < 2; col++) {
@@ -874,10 +874,10 @@ static void test_chunk_tree(void **state)
   assert_int_equal(mcpi_tree_init(&b, 2, 3, 7), 0);
   for (int col = 0; col < 2; col++)
     memcpy(tile + 2 * col * 3, part + 2 * (col * 7), 6 * sizeof *tile);
-  mcpi_tree_add(&a, tile, 3, 3 * MCP_CHUNK_PATHS);
+  mcpi_tree_add(&a, tile, 3, 0, 3 * MCP_CHUNK_PATHS);
   for (int col = 0; col < 2; col++)
     memcpy(tile + 2 * col * 4, part + 2 * (col * 7 + 3), 8 * sizeof *tile);
-  mcpi_tree_add(&b, tile, 4, 4 * MCP_CHUNK_PATHS);
+  mcpi_tree_add(&b, tile, 4, 0, 4 * MCP_CHUNK_PATHS);
   assert_int_equal(mcpi_tree_init(&m, 2, 0, 7), 0);
   double v[4];
   /* b's first node does not start where m ends */
@@ -895,6 +895,27 @@ static void test_chunk_tree(void **state)
   }
   mcpi_tree_finish(&m, merged, 1);
   assert_memory_equal(merged, whole, sizeof whole);
+  /* nodes of 2 and 4 chunks, summed by halves as the GPU's sums give them
+   * (tiles of 4 chunks at level 2, then 2 at level 1, then 1): the same bits */
+  mcpi_tree g;
+  assert_int_equal(mcpi_tree_init(&g, 2, 0, 7), 0);
+  const int span[3][2] = {{0, 4}, {4, 6}, {6, 7}}, lv[3] = {2, 1, 0};
+  for (int s = 0; s < 3; s++) {
+    double node[4];
+    for (int col = 0; col < 2; col++)
+      for (int q = 0; q < 2; q++) {
+        const double *x = part + 2 * (col * 7 + span[s][0]) + q;
+        int n = span[s][1] - span[s][0];
+        node[2 * col + q] = n == 4   ? (x[0] + x[2]) + (x[4] + x[6])
+                            : n == 2 ? x[0] + x[2]
+                                     : x[0];
+      }
+    mcpi_tree_add(&g, node, 1, (unsigned)lv[s],
+                  (uint64_t)(span[s][1] - span[s][0]) * MCP_CHUNK_PATHS);
+  }
+  mcpi_tree_finish(&g, merged, 1);
+  assert_memory_equal(merged, whole, sizeof whole);
+  mcpi_tree_free(&g);
   mcpi_tree_free(&t);
   mcpi_tree_free(&a);
   mcpi_tree_free(&b);

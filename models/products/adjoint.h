@@ -69,22 +69,29 @@ MCP_HD static inline double mcpi_adj_normal(const mcpi_job_view *j, const double
 }
 
 /* Adds d times the Jacobian's rows off[q] .. off[q + 1] - 1 applied to
- * (abar, bbar) into the trade's block of columns. */
-MCP_HD static inline void mcpi_adj_scatter(const int32_t *off, const mcpi_adj_entry *jac, size_t q,
-                                           double abar, double bbar, double d, double *blk,
-                                           size_t ldp)
+ * (abar, bbar) into the trade's block of columns; their sum. */
+MCP_HD static inline double mcpi_adj_scatter(const int32_t *off, const mcpi_adj_entry *jac,
+                                             size_t q, double abar, double bbar, double d,
+                                             double *blk, size_t ldp)
 {
-  for (int32_t r = off[q]; r < off[q + 1]; r++)
-    blk[(size_t)jac[r].col * ldp] += d * (jac[r].ja * abar + jac[r].jb * bbar);
+  double sum = 0;
+  for (int32_t r = off[q]; r < off[q + 1]; r++) {
+    double v = jac[r].ja * abar + jac[r].jb * bbar;
+    blk[(size_t)jac[r].col * ldp] += d * v;
+    sum += v;
+  }
+  return sum;
 }
 
 /* A sweep's running sums into a trade's block, one a kind of element
  * column (volatility piece, rate piece), added to the column, times d, only
  * when the column changes: the columns follow the curves' pieces, which the
- * sweep meets in order. */
+ * sweep meets in order.  tot: the kind's total, the sum of its buckets
+ * (the block's last two columns, vega's and rho's: written here, not
+ * summed over hundreds of columns afterwards). */
 typedef struct mcpi_adj_run {
   int32_t col[2];
-  double val[2];
+  double val[2], tot[2];
 } mcpi_adj_run;
 
 MCP_HD static inline void mcpi_adj_run_add(mcpi_adj_run *r, const mcpi_adj_entry *x, double v,
@@ -98,6 +105,7 @@ MCP_HD static inline void mcpi_adj_run_add(mcpi_adj_run *r, const mcpi_adj_entry
     r->val[k] = 0;
   }
   r->val[k] += v;
+  r->tot[k] += v;
 }
 
 /* The two rows of a local-volatility surface's nodes that the sweep is in
@@ -154,15 +162,20 @@ MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_ent
     *mcpi_adj_row(h, m - h->lo, i) += v;
 }
 
-/* A slice node's adjoint v through its Jacobian rows off[q] .. */
+/* A slice node's adjoint v through its Jacobian rows off[q] .., added to
+ * *tot too. */
 MCP_HD static inline void mcpi_adj_node(const mcpi_job_view *j, size_t q, int i, double v,
-                                        mcpi_adj_rows *h, double d, double *blk, size_t ldb)
+                                        mcpi_adj_rows *h, double d, double *blk, size_t ldb,
+                                        double *tot)
 {
-  for (int32_t r = j->adj_lvoff[q]; r < j->adj_lvoff[q + 1]; r++)
+  for (int32_t r = j->adj_lvoff[q]; r < j->adj_lvoff[q + 1]; r++) {
+    double x = j->adj_lv[r].ja * v;
     if (h)
-      mcpi_adj_rows_add(h, &j->adj_lv[r], i, j->adj_lv[r].ja * v, d, blk, ldb);
+      mcpi_adj_rows_add(h, &j->adj_lv[r], i, x, d, blk, ldb);
     else
-      blk[(size_t)j->adj_lv[r].col * ldb] += d * (j->adj_lv[r].ja * v);
+      blk[(size_t)j->adj_lv[r].col * ldb] += d * x;
+    *tot += x;
+  }
 }
 
 /* The log-spot after element e from x: the model's step, as path_body.h
@@ -205,7 +218,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   double wt = mcpi_payoff_derivative(p, o, &u);
   int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double xbar = 0;
-  mcpi_adj_run run = {{-1, -1}, {0, 0}};
+  mcpi_adj_run run = {{-1, -1}, {0, 0}, {0, 0}};
   mcpi_adj_rows rows = {-1, 0, j->lv_n, rowbuf, rowst}, *h = NULL;
   if (lv && rowbuf && j->lv_n <= MCPI_ADJ_ROW_NODES) {
     h = &rows;
@@ -251,9 +264,10 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
           slope = (v[i + 1] - v[i]) / (y[i + 1] - y[i]);
         }
         int at = i < 0 ? 0 : i;
-        mcpi_adj_node(j, (size_t)e * ns + at, at, (1 - w) * sbar, h, d, blk, ldb);
+        mcpi_adj_node(j, (size_t)e * ns + at, at, (1 - w) * sbar, h, d, blk, ldb, &run.tot[0]);
         if (w != 0)
-          mcpi_adj_node(j, (size_t)e * ns + at + 1, at + 1, w * sbar, h, d, blk, ldb);
+          mcpi_adj_node(j, (size_t)e * ns + at + 1, at + 1, w * sbar, h, d, blk, ldb,
+                        &run.tot[0]);
         bbar = 0; /* b = sqrt(dt): no input */
         move = 1 + slope * g;
       }
@@ -263,9 +277,11 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       xbar *= move;
     }
   }
-  for (int k = 0; k < 2; k++)
+  for (int k = 0; k < 2; k++) {
     if (run.col[k] >= 0)
       blk[(size_t)run.col[k] * ldb] += d * run.val[k];
+    blk[(size_t)(j->adj_cols - 2 + k) * ldb] += d * run.tot[k];
+  }
   for (int k = 0; h && h->lo >= 0 && k < 2; k++)
     mcpi_adj_rows_flush(h, k, d, blk, ldb);
   blk[0] += d * (xbar + wmx + wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
@@ -302,8 +318,10 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
       mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,       \
                      rowst);                                                                 \
-      /* the discount's rates */                                                             \
-      mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b, ldb);  \
+      /* the discount's rates, and their total */                                            \
+      b[(size_t)(j->adj_cols - 1) * ldb] +=                                                   \
+          d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b,  \
+                               ldb);                                                         \
     }                                                                                        \
   } while (0)
 

@@ -52,9 +52,10 @@ typedef struct mcpi_tiler {
    * pilot) or, without, with the passes and the estimators */
   mcp_status (*paths)(void *self, size_t n, int controls);
   /* chunk sums of the mcpi_job_columns(j, 0) columns into part (host), as
-   * mcpi_tree_add reads them: there when sums returns, or, for a tiler with
-   * wait, when wait does (each tile then has a part of its own) */
-  mcp_status (*sums)(void *self, size_t n, double *part);
+   * mcpi_tree_add reads them, in nodes of 2^level chunks (level at most the
+   * tiler's): there when sums returns, or, for a tiler with wait, when wait
+   * does (each tile then has a part of its own) */
+  mcp_status (*sums)(void *self, size_t n, unsigned level, double *part);
   /* the 2 ntrades + 1 columns written with controls, of the job and then of
    * each pass, to pay[col ld + i] (host) */
   mcp_status (*read)(void *self, size_t n, double *pay, size_t ld);
@@ -71,6 +72,9 @@ typedef struct mcpi_tiler {
    * in a call), valid until its job's run ends; NULL where it has none
    * (the run then allocates it) */
   double *(*part)(void *self, size_t bytes);
+  /* the deepest nodes its sums give: the GPU sums its chunks' first levels
+   * of the tree (a sixteenth of the sums to copy and push), the CPU none */
+  unsigned level;
 } mcpi_tiler;
 
 /* A job's tiles whose sums are under way (a tiler with wait). */
@@ -79,6 +83,7 @@ typedef struct mcpi_tile_sums {
   double *part;
   int own; /* part is the run's to free (not the tiler's) */
   size_t nchunks;
+  unsigned level; /* part's nodes: nchunks >> level of them */
   uint64_t n;
 } mcpi_tile_sums;
 typedef struct mcpi_job_sums {

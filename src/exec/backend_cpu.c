@@ -200,8 +200,9 @@ static mcp_status paths(void *self, size_t n, int controls)
   return MCP_OK;
 }
 
-static mcp_status sums(void *self, size_t n, double *part)
+static mcp_status sums(void *self, size_t n, unsigned level, double *part)
 {
+  (void)level; /* 0: the tiler's */
   cpu_job *c = self;
   size_t ncol = mcpi_job_columns(c->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
   /* a tile's sums are little work: shared only where they outweigh a
@@ -300,7 +301,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY,
                                  "out of host memory for a tile of %zu paths and chunks of %zu x %zu normals",
                                  tile, chunk, ne);
-  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs, fit, NULL, NULL};
+  mcpi_tiler t = {&c, tile, fill, paths, sums, read, update_specs, fit, NULL, NULL, 0};
   if (st == MCP_OK)
     st = mcpi_run_job(run, ji, &t);
   free(c.z);

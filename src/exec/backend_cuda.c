@@ -607,14 +607,14 @@ static cudaError_t get(gpu_job *g, void *host, const void *dev, size_t bytes)
 /* A tile's chunk sums: read now, or, in a batch, into a part of PART of
  * the tile's own that wait reads (into the part the job's sums list,
  * g->js, holds for it). */
-static mcp_status sums(void *self, size_t n, double *part)
+static mcp_status sums(void *self, size_t n, unsigned level, double *part)
 {
   gpu_job *g = self;
   size_t ncol = mcpi_job_columns(g->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-  size_t bytes = ncol * nchunks * 2 * sizeof(double);
+  size_t bytes = ncol * (nchunks >> level) * 2 * sizeof(double);
   double *dev = (double *)g->buf[PART] + (g->batch ? g->ntiles++ * part_doubles(g->j, g->tile) : 0);
   cudaError_t e;
-  if ((e = mcpi_launch_chunk_sums(g->buf[PAY], g->tile, n, ncol, dev, g->s)))
+  if ((e = mcpi_launch_chunk_sums(g->buf[PAY], g->tile, n, ncol, level, dev, g->s)))
     return mcpi_cuda_fail(g->run->ctx, e, "the chunk-sum kernel");
   if (g->batch)
     return MCP_OK;
@@ -645,7 +645,7 @@ static mcp_status wait(void *self)
   cudaError_t e = cudaSuccess;
   for (size_t i = 0; e == cudaSuccess && i < g->ntiles; i++)
     e = cudaMemcpyAsync(g->js.tile[i].part, (double *)g->buf[PART] + i * stride,
-                        g->js.tile[i].nchunks * ncol * 2 * sizeof(double),
+                        (g->js.tile[i].nchunks >> g->js.tile[i].level) * ncol * 2 * sizeof(double),
                         cudaMemcpyDeviceToHost, g->s);
   if (e == cudaSuccess)
     e = cudaStreamSynchronize(g->s);
@@ -788,7 +788,7 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   if (st == MCP_OK)
     st = size_tiles(g, real);
   g->t = (mcpi_tiler){g, g->tile, fill, paths, sums, read, update_specs, fit,
-                      batch ? wait : NULL, host_part};
+                      batch ? wait : NULL, host_part, MCPI_GPU_TREE_LEVEL};
   return st == MCP_OK ? mcpi_run_job_start(run, ji, &g->t, &g->js) : st;
 }
 

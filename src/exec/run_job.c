@@ -52,7 +52,7 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
 /* Adds a tile's chunk sums to its replicate's tree, and its work done. */
 static void add_tile(mcpi_run *run, const mcpi_job *j, const mcpi_tile_sums *x)
 {
-  mcpi_tree_add(x->tree, x->part, x->nchunks, x->n);
+  mcpi_tree_add(x->tree, x->part, x->nchunks >> x->level, x->level, x->n);
   run->work_done += (double)x->n * (double)(j->nelem + 1) * (double)(1 + j->npass);
   if (run->ctx->progress)
     run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
@@ -72,7 +72,7 @@ static mcp_status tile_sums(mcpi_run *run, const mcpi_job *j, const mcpi_tiler *
                             mcpi_job_sums *js, mcpi_tile_sums x, size_t bytes)
 {
   if (!t->wait) {
-    mcp_status st = t->sums(t->self, (size_t)x.n, x.part);
+    mcp_status st = t->sums(t->self, (size_t)x.n, x.level, x.part);
     if (st == MCP_OK)
       add_tile(run, j, &x);
     return st;
@@ -88,7 +88,7 @@ static mcp_status tile_sums(mcpi_run *run, const mcpi_job *j, const mcpi_tiler *
   if (!(x.part = part_of(t, bytes, &x.own)))
     return mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory for chunk sums");
   js->tile[js->n++] = x;
-  return t->sums(t->self, (size_t)x.n, x.part);
+  return t->sums(t->self, (size_t)x.n, x.level, x.part);
 }
 
 mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcpi_job_sums *js)
@@ -124,8 +124,13 @@ mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcp
     for (uint64_t s0 = c0 * MCP_CHUNK_PATHS; s0 < end; s0 += t->tile) {
       size_t n = (size_t)(end - s0 < t->tile ? end - s0 : t->tile);
       size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+      /* nodes of the tree that the tile's chunks fill alone */
+      unsigned lv = t->level;
+      while (lv && ((s0 / MCP_CHUNK_PATHS | nchunks) & (((uint64_t)1 << lv) - 1)))
+        lv--;
       if ((st = t->fill(t->self, (unsigned)r, s0, n)) || (st = t->paths(t->self, n, 0)) ||
-          (st = tile_sums(run, j, t, js, (mcpi_tile_sums){tree, part, 0, nchunks, n}, bytes)))
+          (st = tile_sums(run, j, t, js, (mcpi_tile_sums){tree, part, 0, nchunks, lv, n},
+                          bytes)))
         break;
     }
   }

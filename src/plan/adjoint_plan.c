@@ -2,7 +2,8 @@
  * which trades take them, and the sparse Jacobians that carry a path's
  * adjoints of its elements' coefficients (models/products/adjoint.h) to the
  * market's inputs.  A trade's block of columns is its delta, then a vega a
- * volatility bucket, then a rho a rate bucket:
+ * volatility bucket, then a rho a rate bucket, then the vegas' and the
+ * rhos' totals:
  *   Black-Scholes      the volatility curve's pieces that start before the
  *                      job's last date: a = int (r - q) - int sigma^2 / 2 and
  *                      b = sqrt(int sigma^2) over the step, so piece k moves
@@ -159,7 +160,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
     j->adj_lvoff[j->nsteps * ns] = (int32_t)j->nadj_lv;
   j->adj_nv = (int)nv;
   j->adj_nr = (int)nr;
-  j->adj_cols = (int)(1 + nv + nr);
+  j->adj_cols = (int)(1 + nv + nr + 2); /* and the vega's and rho's totals */
   return MCP_OK;
 }
 

@@ -141,34 +141,18 @@ static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *
   j->gstate |= MCPI_GSTATE_ADJOINT;
   int ok = 1;
   for (int k = 0; k < j->adj_cols && ok; k++) {
-    mcp_greek greek = k == 0 ? MCP_GREEK_DELTA : k <= j->adj_nv ? MCP_GREEK_VEGA : MCP_GREEK_RHO;
-    long bucket = k == 0 ? 0 : k <= j->adj_nv ? k : k - j->adj_nv;
+    /* delta, the vegas, the rhos, then the vegas' and the rhos' totals */
+    int vega = k < j->adj_cols - 2 ? k >= 1 && k <= j->adj_nv : k == j->adj_cols - 2;
+    mcp_greek greek = k == 0 ? MCP_GREEK_DELTA : vega ? MCP_GREEK_VEGA : MCP_GREEK_RHO;
+    long bucket = k == 0 || k >= j->adj_cols - 2 ? 0 : vega ? k : k - j->adj_nv;
     ok = push_est(b, (mcpi_est){.trade = (long)t, .point = want[greek] ? -1 : MCPI_EST_HIDDEN,
-                                .greek = greek, .method = MCP_METHOD_ADJOINT, .a = a, .b = -1,
+                                .greek = greek, .method = MCP_METHOD_ADJOINT,
+                                .a = greek == MCP_GREEK_RHO && !bucket ? -1 : a, .b = -1,
                                 .bucket = bucket});
   }
   if (!ok)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks"), -1;
   return IN_PASS_DELTA | IN_PASS_VEGA | IN_PASS_RHO;
-}
-
-/* An adjoint trade's vega and rho: its buckets' sums, path by path. */
-static int adjoint_totals(builder *b, const mcp_market *m, const mcp_greeks *req, size_t t)
-{
-  const mcpi_job *j = b->j;
-  int32_t c0 = j->spec[t].g_adj;
-  int ok = 1;
-  if (req->want[MCP_GREEK_VEGA]) {
-    ok = add_est(b, (long)t, MCP_GREEK_VEGA, MCP_METHOD_ADJOINT, market_index(m, j->u[0]), -1);
-    for (int k = 1; k <= j->adj_nv && ok; k++)
-      ok = add_term(b, c0 + k, 1.0);
-  }
-  if (req->want[MCP_GREEK_RHO] && ok) {
-    ok = add_est(b, (long)t, MCP_GREEK_RHO, MCP_METHOD_ADJOINT, -1, -1);
-    for (int k = 1 + j->adj_nv; k < j->adj_cols && ok; k++)
-      ok = add_term(b, c0 + k, 1.0);
-  }
-  return ok;
 }
 
 /* The estimators a path writes for trade t: pathwise and likelihood-ratio
@@ -264,8 +248,6 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   const mcp_greeks *req = g->req;
   mcpi_job *j = b->j;
   int ok = 1, delta = req->want[MCP_GREEK_DELTA] && !(done & IN_PASS_DELTA);
-  if (done & IN_PASS_DELTA && !adjoint_totals(b, m, req, t))
-    return 0;
   if (spots && (delta || req->want[MCP_GREEK_GAMMA]))
     for (size_t i = 0; i < j->nassets && ok; i++) {
       long a = market_index(m, j->u[i]);
