@@ -76,6 +76,9 @@ typedef enum mcp_status {
 
 /* A fixed, static description of a status code. */
 const char *mcp_strerror(mcp_status status);
+/* Frees memory a call handed over (mcp_frtb_crif, mcp_partial_encode):
+ * the library's allocator, whatever the caller's runtime.  NULL is a no-op. */
+void mcp_free(void *p);
 
 /* Run-time version of the library, e.g. "0.1.0". */
 const char *mcp_version(void);
@@ -1066,8 +1069,9 @@ mcp_status mcp_price_frtb(mcp_context *ctx, const mcp_market *market,
  * order, then by currency), then the book's. */
 size_t mcp_frtb_count(const mcp_frtb *frtb);
 mcp_status mcp_frtb_record_at(const mcp_frtb *frtb, size_t i, mcp_frtb_record *record);
-/* The trades' records with an amount as a CRIF file (the ISDA layout), in
- * memory the caller frees: a header, then a line a record,
+/* The trades' records with an amount as a CRIF file (ISDA's columns, the
+ * FRTB risk types), in memory the caller frees with mcp_free: a header, then a
+ * line a record,
  *   TradeID,RiskType,Qualifier,Bucket,Label1,Label2,Amount,AmountCurrency
  * RiskType from mcp_frtb_risk_name; Label1 the vega's option maturity, the
  * GIRR tenor or the curvature's signed risk weight, in years or as a
@@ -1169,7 +1173,7 @@ mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
 void mcp_partial_destroy(mcp_partial *partial);
 /* Which slice the partial holds (and of how many, into *n). */
 unsigned mcp_partial_slice(const mcp_partial *partial, unsigned *n);
-/* The partial as bytes (malloc'd, the caller frees them), and back; name
+/* The partial as bytes (the caller frees them, mcp_free), and back; name
  * is what messages call the bytes.  A damaged, truncated or foreign
  * sequence is MCP_ERR_PARSE with a message in err (errlen bytes). */
 mcp_status mcp_partial_encode(const mcp_partial *partial, void **bytes, size_t *len);

@@ -15,8 +15,7 @@ HESTON=$DATA/cli_heston_market.json     # ACME under Heston
 METHODS=$DATA/cli_methods_portfolio.json # cli_portfolio.json with run.methods
 PDE=$DATA/cli_pde_portfolio.json         # grid and Monte Carlo trades
 ARRAYS=$DATA/cli_array_portfolio.json    # products with per-path arrays
-EXMARKET=$top_srcdir/examples/market.json  # with each underlying's FRTB classification
-EXBOOK=$top_srcdir/examples/book.json
+FRTB=$DATA/cli_frtb_market.json          # cli_market.json with currencies and FRTB buckets
 NTRADES=3 # trades in cli_portfolio.json
 CSV_HEADER='id,quantity,price,std_error,ci95_low,ci95_high,value,method'
 
@@ -411,18 +410,27 @@ check "a scenario set in JSON names its levels" '
 run price --market "$MARKET" --portfolio "$BOOK" --greeks vega --buckets --paths 4000 --backend cpu --format json
 check "--buckets: a trade's bucket in JSON, by adjoint" '
   status 0 && out_has "\"vega@(0,inf)\": {\"value\"" && out_has "\"method\": \"adjoint\""'
-run price --market "$EXMARKET" --portfolio "$EXBOOK" --frtb --paths 2000 --backend cpu --format crif
+run price --market "$FRTB" --portfolio "$BOOK" --frtb --paths 2000 --backend cpu --format crif
 check "--frtb --format crif: the CRIF header, then a trade's delta" '
   status 0 && out_has "^TradeID,RiskType,Qualifier,Bucket,Label1,Label2,Amount,AmountCurrency\$" &&
-  out_has "^ACME-EC-100,EQ_DELTA,ACME,5,,SPOT,[0-9.]*,USD\$" && ! out_has "^TOTAL"'
-run price --market "$EXMARKET" --portfolio "$EXBOOK" --frtb --paths 2000 --backend cpu --format csv
-check "--frtb --format csv: the book as TOTAL" '
+  out_has "^c1,EQ_DELTA,ACME,5,,SPOT,[0-9.]*,USD\$" && out_has "^g.put 6m,GIRR_DELTA,EUR,,0.5,," &&
+  ! out_has "^TOTAL"'
+run price --market "$FRTB" --portfolio "$BOOK" --frtb --paths 2000 --backend cpu --format csv
+check "--frtb --format csv: the book as TOTAL, a currency's tenors" '
   status 0 && out_has "^id,risk,qualifier,bucket,label,amount,currency\$" &&
-  out_has "^TOTAL,GIRR_DELTA,USD,0,30,[-0-9.e]*,USD\$"'
-sed 's/"frtb_bucket": 10,//' "$EXMARKET" >"$TMP/no_bucket.json"
-run price --market "$TMP/no_bucket.json" --portfolio "$EXBOOK" --frtb --backend cpu
+  out_has "^TOTAL,GIRR_DELTA,USD,0,30,[-0-9.e]*,USD\$" && out_has "^TOTAL,EQ_CURV,Globex,10,-0.5,"'
+cp "$TMP/out" "$TMP/frtb_whole.csv"
+for k in 0 1; do
+  "$MCPRICE" price --market "$FRTB" --portfolio "$BOOK" --frtb --paths 2000 --backend cpu \
+    --slice $k/2 --output "$TMP/frtb_$k.part" 2>/dev/null
+done
+run merge "$TMP/frtb_0.part" "$TMP/frtb_1.part" --format csv
+check "--frtb in two slices merges to the whole run's records, to the bit" '
+  status 0 && cmp -s "$TMP/out" "$TMP/frtb_whole.csv"'
+sed 's/"frtb_bucket": 10,//' "$FRTB" >"$TMP/no_bucket.json"
+run price --market "$TMP/no_bucket.json" --portfolio "$BOOK" --frtb --backend cpu
 check "--frtb without an underlying's bucket exits 1 naming it" '
-  status 1 && err_has "no_bucket.json: underlying .BOLT.: the FRTB view needs its frtb_bucket"'
+  status 1 && err_has "no_bucket.json: underlying .Globex.: the FRTB view needs its frtb_bucket"'
 run price --market "$MARKET" --portfolio "$BOOK" --format crif
 check "--format crif without --frtb exits 2" 'status 2 && err_has "--format crif is the FRTB view"'
 run price --market "$MARKET" --portfolio "$BOOK" --frtb --greeks delta

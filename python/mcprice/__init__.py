@@ -636,7 +636,7 @@ def frtb(market, portfolio, **run_options):
             try:
                 crif = ctypes.string_at(text, n.value).decode()
             finally:
-                _lib.libc_free(text)
+                _L.mcp_free(text)
             return FrtbResults(tuple(records), crif)
         finally:
             _L.mcp_frtb_destroy(f)

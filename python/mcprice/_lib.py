@@ -164,12 +164,8 @@ _CALLS = {
     "mcp_frtb_risk_name": (_c.c_char_p, [_c.c_int]),
     "mcp_frtb_crif": (_c.c_int, [P, _c.POINTER(_c.c_void_p), _c.POINTER(_c.c_size_t)]),
     "mcp_frtb_destroy": (None, [P]),
+    "mcp_free": (None, [P]),
 }
-
-# the C library's free, for the memory mcp_frtb_crif hands over
-libc_free = _c.CDLL(None).free
-libc_free.argtypes = [P]
-libc_free.restype = None
 
 
 def _declare(lib):

@@ -1,4 +1,5 @@
 /* error.c: status strings and per-handle messages. */
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,3 +47,5 @@ void mcpi_copy_message(char *dst, size_t n, const char *src)
     return;
   snprintf(dst, n, "%s", src ? src : "");
 }
+
+void mcp_free(void *p) { free(p); }

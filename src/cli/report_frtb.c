@@ -36,7 +36,7 @@ int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb)
       return -1;
     }
     int ok = fwrite(text, 1, len, f) == len;
-    free(text);
+    mcp_free(text);
     return ok && !ferror(f) ? 0 : -1;
   }
   for (size_t i = 0; i < n && mcp_frtb_record_at(frtb, i, &r) == MCP_OK; i++)
@@ -69,8 +69,12 @@ int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb)
       }
       fprintf(f, ", \"risk\": \"%s\", \"qualifier\": \"", risk);
       json_text(f, r.qualifier);
-      fprintf(f, "\", \"bucket\": %d, \"tenor\": %.17g, \"amount\": %.17g, \"currency\": \"%s\"}",
-              r.bucket, r.tenor, r.amount, r.currency);
+      fprintf(f, "\", \"bucket\": %d, \"label\": ", r.bucket);
+      if (lab[0])
+        fprintf(f, "%.17g", r.tenor);
+      else
+        fputs("null", f);
+      fprintf(f, ", \"amount\": %.17g, \"currency\": \"%s\"}", r.amount, r.currency);
     }
   }
   if (format == REPORT_JSON)

@@ -207,7 +207,10 @@ mcp_status mcp_scenarios_shift(mcp_scenarios *s, size_t index, const char *under
 
 mcp_status mcpi_scenarios_set_tenors(mcp_scenarios *s, size_t n, const double *tenor)
 {
-  if (s->nset || !n || !(s->tenor = malloc(n * sizeof *s->tenor)))
+  if (s->nset || s->ntenor || !n)
+    return mcpi_fail(s->err, MCP_ERR_ARGUMENT,
+                     "key-rate tenors: expected them once, before the set's first scenario");
+  if (!(s->tenor = malloc(n * sizeof *s->tenor)))
     return mcpi_fail(s->err, MCP_ERR_NO_MEMORY, "out of memory for the scenarios");
   memcpy(s->tenor, tenor, n * sizeof *tenor);
   s->ntenor = n;

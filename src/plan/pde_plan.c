@@ -15,6 +15,7 @@ typedef struct draft {
   mcpi_pde_batch *b;
   size_t grid_cap, seg_cap, frac_cap, div_cap;
   double origin; /* the portfolio's (theta): the dividends come closer */
+  const mcp_market *base; /* the run's own market, which shapes the grids */
   char *err;
 } draft;
 
@@ -361,8 +362,12 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
   }
   /* an American call without dividends or negative rates is never
    * exercised early: the European's grid, by parity; not with cash
-   * dividends, whose floor at 0 parity does not see (the grid's jumps do) */
-  int american = t->product == MCP_PRODUCT_AMERICAN && (t->type == MCP_PUT || early_call(t, u));
+   * dividends, whose floor at 0 parity does not see (the grid's jumps do).
+   * Decided in the run's own market: a shifted copy (a key rate's forward
+   * a few basis points below 0) keeps its base's grid, not another one */
+  const mcpi_underlying *bu = mcpi_market_find(d->base, u->name);
+  int american = t->product == MCP_PRODUCT_AMERICAN &&
+                 (t->type == MCP_PUT || early_call(t, bu ? bu : u));
   for (int i = 0; i < ng; i++) {
     if (!american && grids[i].phi > 0 && grids[i].scale == 1 && grids[i].add == 0 &&
         !edges[i].barrier && !cash_before(u, d->origin, t->maturity)) {
@@ -392,7 +397,7 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_
   b->n = (int)grid->space_points;
   b->ld = (b->n + 1) & ~1; /* even: 16-byte aligned rows */
   b->radius = grid->stencil_points == 5 ? 2 : 1;
-  draft d = {.b = b, .origin = p->origin, .err = err};
+  draft d = {.b = b, .origin = p->origin, .base = m->base ? m->base : m, .err = err};
   size_t count = 0;
   mcp_status st = MCP_OK;
   for (size_t i = 0; i < p->n; i++) /* American options always (mcpi_engine_misfit) */

@@ -93,6 +93,9 @@ static mcp_status view_make(const mcp_market *m, const mcp_portfolio *p, view *v
   }
   free(used);
   size_t n = v->nu * S_PER_UNDERLYING + v->nc * NTENORS;
+  if (st == MCP_OK && !v->nu)
+    st = mcpi_fail_to(err, errlen, MCP_ERR_INPUT,
+                      "the FRTB view: no trade uses an underlying of the market");
   if (st == MCP_OK && (n == 0 || n > MCP_MAX_SCENARIOS))
     st = mcpi_fail_to(err, errlen, MCP_ERR_INPUT,
                       "the FRTB view: expected 1 to %d scenarios (5 an underlying, 10 a "
