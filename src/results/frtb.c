@@ -113,11 +113,19 @@ static size_t ir_scenario(const view *v, size_t c, size_t k)
   return v->nu * S_PER_UNDERLYING + c * NTENORS + k;
 }
 
+/* The name of the set's scenario of what ("eq", "ir") i's shift k, which
+ * mcp_frtb_from_results checks its results by. */
+#define NAME_LEN 64
+static void scenario_name(char *name, const char *what, size_t i, size_t k)
+{
+  snprintf(name, NAME_LEN, "frtb-%s-%zu-%zu", what, i, k);
+}
+
 static mcp_status add_scenario(mcp_scenarios *s, const char *what, size_t i, size_t k,
                                size_t *index)
 {
-  char name[64];
-  snprintf(name, sizeof name, "frtb-%s-%zu-%zu", what, i, k);
+  char name[NAME_LEN];
+  scenario_name(name, what, i, k);
   return mcp_scenarios_add(s, name, index);
 }
 
@@ -331,8 +339,8 @@ static int of_view(const mcp_scenario_results *r, const mcp_portfolio *p, const 
       return 0;
   for (size_t j = 0; j < v->nu; j++)
     for (int s = 0; s < S_PER_UNDERLYING; s++) {
-      char name[64];
-      snprintf(name, sizeof name, "frtb-eq-%zu-%d", v->und[j], s);
+      char name[NAME_LEN];
+      scenario_name(name, "eq", v->und[j], (size_t)s);
       if (strcmp(mcp_scenario_results_name(r, eq_scenario(j, s)), name) != 0)
         return 0;
     }
