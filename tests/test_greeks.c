@@ -6,7 +6,8 @@
  *   Fourier price, a basket with a zero weight, Greeks on the PDE grid, the
  *   book as the quantity-weighted sum of the trades, prices equal to
  *   mcp_price's bit for bit, scale-invariant products with a zero delta, a
- *   continuously monitored barrier against Reiner-Rubinstein, bad
+ *   continuously monitored barrier's four Greeks against Reiner-Rubinstein
+ *   (and under Heston and Merton against bump-only runs), bad
  *   requests, and where the on-path estimators give way to bumps (a
  *   volatility curve changing inside a step, BGK barriers), bumps that leave
  *   unused underlyings alone, and theta on daily steps.
@@ -695,29 +696,112 @@ static void scale_invariant_deltas(void **state)
 
 /* ---- 10. a continuously monitored barrier --------------------------------- */
 
-/* The bridge is exact for Black-Scholes on any grid, so the expectation of
- * the bump delta is the central difference of the exact price. */
-static void bridge_barrier_delta(void **state)
+/* A barrier watched on the bridge, continuous in the path, gets its vega
+ * and rho pathwise through the monitor's derivatives and its delta and gamma
+ * from scaled paths, with no revaluation.  The bridge is exact for
+ * Black-Scholes on any grid, so each estimator's expectation is the closed
+ * form's derivative (vega, rho: central differences of step DX, whose error
+ * is far below the standard errors) or its difference at the spot bump
+ * (delta, gamma).  An up-and-out call, a down-and-out put with a rebate and
+ * an up-and-in call, on 20 steps a year. */
+#define DX 1e-5
+
+typedef struct barrier_case {
+  const char *id;
+  mcp_option_type type;
+  mcp_barrier_kind kind;
+  int up, in;
+  double barrier, rebate;
+} barrier_case;
+
+static double cf_case(const barrier_case *c, double s, double r, double v)
+{
+  return cf_barrier(c->type, c->up, c->in, s, 100, c->barrier, c->rebate, 1, r, 0.01, v);
+}
+
+static void bridge_barrier_greeks(void **state)
 {
   const bs_params u = {100, 0.02, 0.01, 0.2};
-  const double k = 100, h = 130, t = 1;
+  static const barrier_case cs[] = {
+      {"uo", MCP_CALL, MCP_UP_AND_OUT, 1, 0, 130, 0},
+      {"do", MCP_PUT, MCP_DOWN_AND_OUT, 0, 0, 80, 3},
+      {"ui", MCP_CALL, MCP_UP_AND_IN, 1, 1, 120, 0}};
   mcp_market *m = new_market();
   add_underlying(m, "U", u);
   mcp_portfolio *p = new_portfolio(400000, 20);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
-  mcp_trade tr = trade_on("uo", "U", MCP_PRODUCT_BARRIER, MCP_CALL, k, t);
-  tr.barrier_kind = MCP_UP_AND_OUT;
-  tr.barrier = h;
-  tr.monitoring = MCP_MONITOR_BRIDGE;
-  add_trade(p, &tr);
-  mcp_greeks *g = request("delta", 0);
+  for (size_t i = 0; i < 3; i++) {
+    mcp_trade tr = trade_on(cs[i].id, "U", MCP_PRODUCT_BARRIER, cs[i].type, 100, 1);
+    tr.barrier_kind = cs[i].kind;
+    tr.barrier = cs[i].barrier;
+    tr.rebate = cs[i].rebate;
+    tr.monitoring = MCP_MONITOR_BRIDGE;
+    add_trade(p, &tr);
+  }
+  mcp_greeks *g = request("delta,gamma,vega,rho", 0);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-  double up = cf_barrier(MCP_CALL, 1, 0, u.spot * (1 + H_SPOT), k, h, 0, t, u.rate, u.dividend,
-                         u.vol);
-  double dn = cf_barrier(MCP_CALL, 1, 0, u.spot * (1 - H_SPOT), k, h, 0, t, u.rate, u.dividend,
-                         u.vol);
-  check_mc("uo", greek(r, "uo", "delta"), (up - dn) / (2 * H_SPOT * u.spot), 0, MCP_METHOD_BUMP);
+  double s = u.spot, q = u.rate, v = u.vol, hs = H_SPOT * s;
+  for (size_t i = 0; i < 3; i++) {
+    const barrier_case *c = &cs[i];
+    double y = cf_case(c, s, q, v);
+    double delta = (cf_case(c, s + hs, q, v) - cf_case(c, s - hs, q, v)) / (2 * hs);
+    double gamma = (cf_case(c, s + hs, q, v) - 2 * y + cf_case(c, s - hs, q, v)) / (hs * hs);
+    double vega = (cf_case(c, s, q, v + DX) - cf_case(c, s, q, v - DX)) / (2 * DX);
+    double rho = (cf_case(c, s, q + DX, v) - cf_case(c, s, q - DX, v)) / (2 * DX);
+    check_mc(c->id, greek(r, c->id, "delta"), delta, 0, MCP_METHOD_BUMP);
+    check_mc(c->id, greek(r, c->id, "gamma"), gamma, 0, MCP_METHOD_BUMP);
+    check_mc(c->id, greek(r, c->id, "vega"), vega, 0, MCP_METHOD_PATHWISE);
+    check_mc(c->id, greek(r, c->id, "rho"), rho, 0, MCP_METHOD_PATHWISE);
+  }
   mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* The same barriers under Heston and Merton, where no closed form is at
+ * hand: the delta and gamma from scaled paths are the revaluations' at the
+ * bumped spots (the bump-only run's, to rounding), and the pathwise rho (and
+ * Merton's vega) agree with the bump-only run's within its sampling error. */
+static void bridge_barrier_models(void **state)
+{
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0.01, 0.04, 1.5, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_merton(m, "M", 100, 0.03, 0.01, 0.2, 0.5, -0.1, 0.15), MCP_OK);
+  mcp_portfolio *p = new_portfolio(100000, 21);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 24), MCP_OK);
+  const char *id[2] = {"h-do", "m-uo"};
+  for (int i = 0; i < 2; i++) {
+    mcp_trade tr = trade_on(id[i], i ? "M" : "H", MCP_PRODUCT_BARRIER, i ? MCP_CALL : MCP_PUT,
+                            100, 1);
+    tr.barrier_kind = i ? MCP_UP_AND_OUT : MCP_DOWN_AND_OUT;
+    tr.barrier = i ? 135 : 75;
+    tr.rebate = 2;
+    tr.monitoring = MCP_MONITOR_BRIDGE;
+    add_trade(p, &tr);
+  }
+  mcp_greeks *g = request("delta,gamma,vega,rho", 0), *gb = request("delta,gamma,vega,rho", 1);
+  mcp_results *pw = price_greeks(ctx_of(state), m, p, g);
+  mcp_results *bu = price_greeks(ctx_of(state), m, p, gb);
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < 2; k++) {
+      const char *name = k ? "gamma" : "delta";
+      mcp_sensitivity a = greek(pw, id[i], name), b = greek(bu, id[i], name);
+      print_message("  %-6s %-6s scaled %.15f  revalued %.15f\n", id[i], name, a.value.price,
+                    b.value.price);
+      assert_method(id[i], a, MCP_METHOD_BUMP);
+      if (!(fabs(a.value.price - b.value.price) <= 1e-8 * fabs(b.value.price)))
+        fail_msg("%s %s: scaled paths %.17g, revaluations %.17g", id[i], name, a.value.price,
+                 b.value.price);
+    }
+  assert_agree("h-do", "rho", pw, bu);
+  assert_agree("m-uo", "rho", pw, bu);
+  assert_agree("m-uo", "vega", pw, bu);
+  assert_method("h-do", greek(pw, "h-do", "vega"), MCP_METHOD_BUMP); /* Heston's: revalued */
+  mcp_results_destroy(bu);
+  mcp_results_destroy(pw);
+  mcp_greeks_destroy(gb);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
@@ -866,7 +950,7 @@ static void bumps_and_the_market(void **state)
   tr.barrier = 140;
   tr.monitoring = MCP_MONITOR_BRIDGE;
   add_trade(p, &tr);
-  mcp_greeks *g = request("vega,rho,theta", 0);
+  mcp_greeks *g = request("vega,rho,theta", 1);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
   mcp_sensitivity th = greek(r, "up", "theta");
   assert_method("up", greek(r, "up", "vega"), MCP_METHOD_BUMP);
@@ -961,7 +1045,8 @@ int main(void)
       cmocka_unit_test(book_is_the_sum_of_trades),
       cmocka_unit_test(prices_equal_mcp_price),
       cmocka_unit_test(scale_invariant_deltas),
-      cmocka_unit_test(bridge_barrier_delta),
+      cmocka_unit_test(bridge_barrier_greeks),
+      cmocka_unit_test(bridge_barrier_models),
       cmocka_unit_test(bad_requests),
       cmocka_unit_test(vega_of_a_volatility_curve),
       cmocka_unit_test(bgk_vega_is_bumped),

@@ -54,6 +54,7 @@ typedef struct MCPI_P(mcpi_path_state) {
   /* d/dsigma and d/dr of the observations (greeks.h) */
   mcpi_greek_state g;
   mcpi_greek_fixings gf[MCPI_NSCHED];
+  mcpi_greek_monitor gm[MCPI_NMON > 0 ? MCPI_NMON : 1];
 #endif
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz: exercise dates passed, and exercised */
@@ -98,6 +99,9 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   MCP_UNROLL
   for (int k = 0; k < MCPI_NSCHED; k++)
     mcpi_greek_fixings_init(&st->gf[k]);
+  MCP_UNROLL
+  for (int m = 0; m < (MCPI_NMON > 0 ? MCPI_NMON : 1); m++)
+    mcpi_greek_monitor_init(&st->gm[m]);
 #endif
 }
 
@@ -135,8 +139,17 @@ MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
       MCPI_REAL h = (MCPI_REAL)j->mon_log_barrier[m];
       MCPI_REAL d0 = j->mon_up[m] ? h - st->x0 : st->x0 - h;
       MCPI_REAL d1 = j->mon_up[m] ? h - st->x : st->x - h;
+#ifdef MCPI_GREEK_STATE
+      if (j->gstate & MCPI_GSTATE_MONITORS)
+        mcpi_greek_monitor_step(&st->gm[m], &st->g, st->survival[m], d0, d1, st->var,
+                                j->mon_up[m] ? -1 : 1, j->mon_l, j->gstate & MCPI_GSTATE_SCALED);
+#endif
       st->survival[m] *= d0 > 0 && d1 > 0 ? 1 - MCPI_EXP(-2 * d0 * d1 / st->var) : 0;
     }
+#ifdef MCPI_GREEK_STATE
+  st->g.w0 = st->g.w;
+  st->g.t0 = st->g.t;
+#endif
   st->step++;
 }
 
@@ -356,12 +369,16 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
 #endif
     mcpi_observed o;
     MCPI_P(mcpi_path_observed)(st, p, &o);
+    const mcpi_greek_monitor *gm = NULL; /* the trade's bridge monitor's derivatives */
 #if defined MCPI_GREEK_STATE && !defined MCPI_SINGLE_ONLY
     /* indexed: the general state's derivatives stay in its frame (selected
      * like the shaped state's below, they would all take registers) */
     mcpi_greek_fixings fk = st->gf[p->schedule], fm = st->gf[p->terminal];
+    if (j->gstate & MCPI_GSTATE_MONITORS && p->monitor >= 0)
+      gm = &st->gm[p->monitor];
 #elif defined MCPI_GREEK_STATE
     mcpi_greek_fixings fk = st->gf[0], fm = st->gf[0];
+    mcpi_greek_monitor gsel = st->gm[0];
 #endif
 #if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
     MCP_UNROLL
@@ -371,14 +388,20 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
       if (k == p->terminal)
         fm = st->gf[k];
     }
+    MCP_UNROLL
+    for (int m = 0; m < MCPI_NMON; m++)
+      if (m == p->monitor)
+        gsel = st->gm[m];
+    if (j->gstate & MCPI_GSTATE_MONITORS && p->monitor >= 0)
+      gm = &gsel;
 #endif
     double y = mcpi_payoff(p, &o);
     mcpi_emit(j, t, p->discount * y, mcpi_control_value(p, &o), pay, ldp, pass, &book);
     if (j->greeks && p->g_col >= 0)
-      mcpi_greeks_single(p, &o, y, exp(j->log_spot), st->z0, j->lr_b, pay, ldp, pass);
+      mcpi_greeks_single(p, &o, y, exp(j->log_spot), st->z0, j->lr_b, gm, pay, ldp, pass);
 #ifdef MCPI_GREEK_STATE
     if (j->greeks && p->g_col >= 0)
-      mcpi_greeks_rates(p, &o, y, &st->g, &fk, &fm, pay, ldp, pass);
+      mcpi_greeks_rates(p, &o, y, &st->g, &fk, &fm, gm, pay, ldp, pass);
 #endif
   }
   pay[(size_t)j->ntrades * ldp] = book;

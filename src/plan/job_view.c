@@ -61,6 +61,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .gstate = j->gstate,
                      .extrema = j->extrema,
                      .lr_b = j->nelem ? j->cb[0] : 0,
+                     .mon_l = {j->mon_l[0], j->mon_l[1]},
                      .lv_n = j->lv_n,
                      .lv_nb = j->lv_nb,
                      .lv_binv = j->lv_binv,

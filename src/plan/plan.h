@@ -91,6 +91,7 @@ typedef struct mcpi_job {
    * ntrades + 1 + nest + p (ntrades + 1) */
   size_t nest, nin, nterm, npass;
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
+  double mon_l[2];         /* MCPI_GSTATE_SCALED: the log shifts of the scaled paths */
   /* bucketed sensitivities by adjoint (adjoint_plan.c): a trade's block of
    * columns, its volatility and rate buckets, the Jacobians' rows */
   int adj_cols, adj_nv, adj_nr;

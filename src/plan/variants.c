@@ -165,25 +165,27 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   mcpi_job *j = b->j;
   mcpi_payoff_spec *s = &j->spec[t];
   int multi = j->nassets > 1;
-  if (mcpi_private_product(tr->product) || mcpi_lsm_product(tr->product) ||
-      j->model == MCPI_MODEL_LOCAL_VOL || j->cash ||
-      ((tr->product == MCP_PRODUCT_BARRIER || tr->product == MCP_PRODUCT_LOOKBACK) &&
-       tr->monitoring == MCP_MONITOR_BRIDGE) ||
-      (req->bump_only && !multi))
-    return 0;
-  int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];
-  int x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
-  int discontinuous = !mcpi_product_is(tr->product, MCPI_PT_PATHWISE);
-  int bs = !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
-  double vlo = 0, vhi = 0;
-  if (bs)
-    mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);
-  int lr = discontinuous && bs && vlo > 0;
   /* vega and rho on the path: double single-asset paths (the _g body) of
    * jobs without adjoint blocks (rates_ok; adjoint.h); vega where the
    * volatility is constant within steps, and not through a BGK barrier,
    * whose shift moves with the volatility */
   int rates = rates_ok && !multi && !req->bump_only && precision == MCP_DOUBLE;
+  /* a barrier watched on the bridge is continuous in the path: pathwise
+   * through its monitor's derivatives, which the _g body carries */
+  int bridge = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BRIDGE;
+  if (mcpi_private_product(tr->product) || mcpi_lsm_product(tr->product) ||
+      j->model == MCPI_MODEL_LOCAL_VOL || j->cash || (bridge && !rates) ||
+      (tr->product == MCP_PRODUCT_LOOKBACK && tr->monitoring == MCP_MONITOR_BRIDGE) ||
+      (req->bump_only && !multi))
+    return 0;
+  int d = req->want[MCP_GREEK_DELTA], gm = req->want[MCP_GREEK_GAMMA];
+  int x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
+  int discontinuous = !mcpi_product_is(tr->product, MCPI_PT_PATHWISE) && !bridge;
+  int bs = !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
+  double vlo = 0, vhi = 0;
+  if (bs)
+    mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);
+  int lr = discontinuous && bs && vlo > 0;
   int bgk = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BGK;
   int vega = rates && req->want[MCP_GREEK_VEGA] && j->model != MCPI_MODEL_HESTON &&
              flat_within_steps(j) && !bgk;
@@ -199,7 +201,7 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   s->g_col = (int32_t)(j->ntrades + 1 + b->nest);
   s->g_h = req->bump[MCP_GREEK_DELTA];
   s->g_delta = !d ? MCPI_GM_NONE
-               : req->bump_only || (discontinuous && !lr) ? MCPI_GM_SCALED
+               : req->bump_only || (discontinuous && !lr) || bridge ? MCPI_GM_SCALED
                : lr                                       ? MCPI_GM_LR
                                                           : MCPI_GM_PATHWISE;
   s->g_gamma = !gm ? MCPI_GM_NONE : lr ? MCPI_GM_LR : MCPI_GM_SCALED;
@@ -211,6 +213,11 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   if (s->g_vega || s->g_rho)
     j->gstate |= MCPI_GSTATE_ON |
                  (s->g_vega == MCPI_GM_LR || s->g_rho == MCPI_GM_LR ? MCPI_GSTATE_LR : 0);
+  if (bridge) {
+    j->gstate |= MCPI_GSTATE_ON | MCPI_GSTATE_MONITORS | (d || gm ? MCPI_GSTATE_SCALED : 0);
+    j->mon_l[0] = log1p(s->g_h);
+    j->mon_l[1] = log1p(-s->g_h);
+  }
   int ok = 1;
   if (!multi) {
     long a = market_index(m, j->u[0]);
