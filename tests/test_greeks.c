@@ -719,6 +719,19 @@ static double cf_case(const barrier_case *c, double s, double r, double v)
   return cf_barrier(c->type, c->up, c->in, s, 100, c->barrier, c->rebate, 1, r, 0.01, v);
 }
 
+/* A barrier watched on the bridge: strike 100, maturity 1. */
+static void add_bridge_barrier(mcp_portfolio *p, const char *id, const char *underlying,
+                               mcp_option_type type, mcp_barrier_kind kind, double barrier,
+                               double rebate)
+{
+  mcp_trade tr = trade_on(id, underlying, MCP_PRODUCT_BARRIER, type, 100, 1);
+  tr.barrier_kind = kind;
+  tr.barrier = barrier;
+  tr.rebate = rebate;
+  tr.monitoring = MCP_MONITOR_BRIDGE;
+  add_trade(p, &tr);
+}
+
 static void bridge_barrier_greeks(void **state)
 {
   const bs_params u = {100, 0.02, 0.01, 0.2};
@@ -730,14 +743,8 @@ static void bridge_barrier_greeks(void **state)
   add_underlying(m, "U", u);
   mcp_portfolio *p = new_portfolio(400000, 20);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
-  for (size_t i = 0; i < 3; i++) {
-    mcp_trade tr = trade_on(cs[i].id, "U", MCP_PRODUCT_BARRIER, cs[i].type, 100, 1);
-    tr.barrier_kind = cs[i].kind;
-    tr.barrier = cs[i].barrier;
-    tr.rebate = cs[i].rebate;
-    tr.monitoring = MCP_MONITOR_BRIDGE;
-    add_trade(p, &tr);
-  }
+  for (size_t i = 0; i < 3; i++)
+    add_bridge_barrier(p, cs[i].id, "U", cs[i].type, cs[i].kind, cs[i].barrier, cs[i].rebate);
   mcp_greeks *g = request("delta,gamma,vega,rho", 0);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
   double s = u.spot, q = u.rate, v = u.vol, hs = H_SPOT * s;
@@ -772,15 +779,8 @@ static void bridge_barrier_models(void **state)
   mcp_portfolio *p = new_portfolio(100000, 21);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 24), MCP_OK);
   const char *id[2] = {"h-do", "m-uo"};
-  for (int i = 0; i < 2; i++) {
-    mcp_trade tr = trade_on(id[i], i ? "M" : "H", MCP_PRODUCT_BARRIER, i ? MCP_CALL : MCP_PUT,
-                            100, 1);
-    tr.barrier_kind = i ? MCP_UP_AND_OUT : MCP_DOWN_AND_OUT;
-    tr.barrier = i ? 135 : 75;
-    tr.rebate = 2;
-    tr.monitoring = MCP_MONITOR_BRIDGE;
-    add_trade(p, &tr);
-  }
+  add_bridge_barrier(p, id[0], "H", MCP_PUT, MCP_DOWN_AND_OUT, 75, 2);
+  add_bridge_barrier(p, id[1], "M", MCP_CALL, MCP_UP_AND_OUT, 135, 2);
   mcp_greeks *g = request("delta,gamma,vega,rho", 0), *gb = request("delta,gamma,vega,rho", 1);
   mcp_results *pw = price_greeks(ctx_of(state), m, p, g);
   mcp_results *bu = price_greeks(ctx_of(state), m, p, gb);
@@ -801,6 +801,40 @@ static void bridge_barrier_models(void **state)
   assert_method("h-do", greek(pw, "h-do", "vega"), MCP_METHOD_BUMP); /* Heston's: revalued */
   mcp_results_destroy(bu);
   mcp_results_destroy(pw);
+  mcp_greeks_destroy(gb);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Where the volatility is 0 the bridge has no variance to differentiate:
+ * the barrier's Greeks are revalued, finite, the bump-only run's (a flat 0,
+ * whose drift of 20% a year crosses the barrier before maturity, and a
+ * curve at 0 after half a year). */
+static void bridge_barrier_without_volatility(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "Z", (bs_params){100, 0.2, 0, 0});
+  add_underlying(m, "C", (bs_params){100, 0.03, 0, 0.2});
+  const double end[2] = {0.5, 1}, vol[2] = {0.3, 0};
+  assert_int_equal(mcp_market_set_curve(m, "C", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
+  mcp_portfolio *p = new_portfolio(4000, 5);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 20), MCP_OK);
+  const char *id[2] = {"Z", "C"};
+  for (int i = 0; i < 2; i++)
+    add_bridge_barrier(p, id[i], id[i], MCP_CALL, MCP_UP_AND_OUT, 115, 1);
+  mcp_greeks *g = request("delta,gamma,vega,rho", 0), *gb = request("delta,gamma,vega,rho", 1);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  mcp_results *rb = price_greeks(ctx_of(state), m, p, gb);
+  static const char *const names[4] = {"delta", "gamma", "vega", "rho"};
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < 4; k++) {
+      mcp_sensitivity x = greek(r, id[i], names[k]), y = greek(rb, id[i], names[k]);
+      assert_method(id[i], x, MCP_METHOD_BUMP);
+      assert_true(isfinite(x.value.price) && x.value.price == y.value.price);
+    }
+  mcp_results_destroy(rb);
+  mcp_results_destroy(r);
   mcp_greeks_destroy(gb);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
@@ -1047,6 +1081,7 @@ int main(void)
       cmocka_unit_test(scale_invariant_deltas),
       cmocka_unit_test(bridge_barrier_greeks),
       cmocka_unit_test(bridge_barrier_models),
+      cmocka_unit_test(bridge_barrier_without_volatility),
       cmocka_unit_test(bad_requests),
       cmocka_unit_test(vega_of_a_volatility_curve),
       cmocka_unit_test(bgk_vega_is_bumped),

@@ -187,7 +187,7 @@ typedef struct mcpi_greek_fixings {
 /* ... and the job's bucketed sensitivities come by adjoint (adjoint.h) */
 #define MCPI_GSTATE_ADJOINT 4
 /* ... the bridge monitors' derivatives are carried, and their scaled
- * probabilities (a trade's gamma reads them) */
+ * probabilities (a trade's delta or gamma reads them) */
 #define MCPI_GSTATE_MONITORS 8
 #define MCPI_GSTATE_SCALED 16
 
@@ -215,8 +215,9 @@ MCP_HD static inline void mcpi_greek_monitor_init(mcpi_greek_monitor *m)
 }
 
 /* A bridge factor 1 - exp(-2 d0 d1 / var), d the distances to the barrier
- * (positive on the living side), at the path shifted by l in log-spot, as
- * path_body.h's mcpi_path_watch computes it. */
+ * (positive on the living side), at the path shifted by l in log-spot:
+ * path_body.h's mcpi_path_watch's (which takes the body's exponential,
+ * within an ulp of this one); var > 0 (variants.c). */
 MCP_HD static inline double mcpi_bridge_factor(double d0, double d1, double var, double l)
 {
   d0 += l;

@@ -170,11 +170,17 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
    * volatility is constant within steps, and not through a BGK barrier,
    * whose shift moves with the volatility */
   int rates = rates_ok && !multi && !req->bump_only && precision == MCP_DOUBLE;
+  double vlo = 0, vhi = 0; /* the volatility curve's bounds (not Heston's) */
+  if (!multi && j->model != MCPI_MODEL_HESTON && j->model != MCPI_MODEL_LOCAL_VOL)
+    mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);
   /* a barrier watched on the bridge is continuous in the path: pathwise
-   * through its monitor's derivatives, which the _g body carries */
-  int bridge = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BRIDGE;
+   * through its monitor's derivatives, which the _g body carries; not where
+   * a step's volatility may be 0 (a bridge of no variance: no derivative in
+   * it), whose Greeks are revalued */
+  int watched = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BRIDGE;
+  int bridge = watched && rates && (j->model == MCPI_MODEL_HESTON || vlo > 0);
   if (mcpi_private_product(tr->product) || mcpi_lsm_product(tr->product) ||
-      j->model == MCPI_MODEL_LOCAL_VOL || j->cash || (bridge && !rates) ||
+      j->model == MCPI_MODEL_LOCAL_VOL || j->cash || (watched && !bridge) ||
       (tr->product == MCP_PRODUCT_LOOKBACK && tr->monitoring == MCP_MONITOR_BRIDGE) ||
       (req->bump_only && !multi))
     return 0;
@@ -182,9 +188,6 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   int x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
   int discontinuous = !mcpi_product_is(tr->product, MCPI_PT_PATHWISE) && !bridge;
   int bs = !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
-  double vlo = 0, vhi = 0;
-  if (bs)
-    mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);
   int lr = discontinuous && bs && vlo > 0;
   int bgk = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BGK;
   int vega = rates && req->want[MCP_GREEK_VEGA] && j->model != MCPI_MODEL_HESTON &&
