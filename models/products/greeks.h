@@ -215,9 +215,9 @@ MCP_HD static inline void mcpi_greek_monitor_init(mcpi_greek_monitor *m)
 }
 
 /* A bridge factor 1 - exp(-2 d0 d1 / var), d the distances to the barrier
- * (positive on the living side), at the path shifted by l in log-spot:
- * path_body.h's mcpi_path_watch's (which takes the body's exponential,
- * within an ulp of this one); var > 0 (variants.c). */
+ * (positive on the living side), at the path shifted by l in log-spot: a
+ * scaled path's (the path's own is path_body.h's mcpi_path_watch's); var > 0
+ * (variants.c). */
 MCP_HD static inline double mcpi_bridge_factor(double d0, double d1, double var, double l)
 {
   d0 += l;
@@ -231,21 +231,22 @@ MCP_HD static inline double mcpi_bridge_factor(double d0, double d1, double var,
 
 /* Monitor m's step from distances d0, d1 (up: s = -1, the barrier above;
  * down: s = 1) with bridge variance var, before its probability sv takes
- * the step's factor: the product rule on each derivative (the distances
- * move by s times the log-spots', var by 2 bc a unit of sigma); ls the
- * scaled paths' log shifts, read when scaled. */
+ * the step's factor f (the path's, as the watch computed it): the product
+ * rule on each derivative (the distances move by s times the log-spots',
+ * var by 2 bc a unit of sigma); ls the scaled paths' log shifts, read when
+ * scaled. */
 MCP_HD static inline void mcpi_greek_monitor_step(mcpi_greek_monitor *m, const mcpi_greek_state *g,
-                                                  double sv, double d0, double d1, double var,
-                                                  double s, const double *ls, int scaled)
+                                                  double sv, double f, double d0, double d1,
+                                                  double var, double s, const double *ls,
+                                                  int scaled)
 {
   double lu = s * ls[0], ld = s * ls[1];
-  /* far from the barrier on the paths and their scaled ones: every factor 1,
-   * every derivative 0 (the same bits, without the exponentials) */
-  if (d0 > 0 && 2 * d0 * d1 / var > MCPI_BRIDGE_FAR &&
+  /* far from the barrier on the path (f rounds to 1, no derivative) and on
+   * its scaled ones: nothing moves (the same bits, without the exponentials) */
+  if (f == 1 &&
       (!scaled || (2 * (d0 + lu) * (d1 + lu) / var > MCPI_BRIDGE_FAR && d0 + lu > 0 &&
                    2 * (d0 + ld) * (d1 + ld) / var > MCPI_BRIDGE_FAR && d0 + ld > 0)))
     return;
-  double f = mcpi_bridge_factor(d0, d1, var, 0);
   double k = f > 0 && f < 1 ? 2 * (1 - f) / var : 0; /* d f = k (d0' d1 + d0 d1' - d0 d1 var' / var) */
   double fv = k * (s * (g->w0 * d1 + d0 * g->w) - d0 * d1 * 2 * g->bc / var);
   double fr = k * s * (g->t0 * d1 + d0 * g->t);

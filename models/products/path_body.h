@@ -139,12 +139,13 @@ MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
       MCPI_REAL h = (MCPI_REAL)j->mon_log_barrier[m];
       MCPI_REAL d0 = j->mon_up[m] ? h - st->x0 : st->x0 - h;
       MCPI_REAL d1 = j->mon_up[m] ? h - st->x : st->x - h;
+      MCPI_REAL f = d0 > 0 && d1 > 0 ? 1 - MCPI_EXP(-2 * d0 * d1 / st->var) : 0;
 #ifdef MCPI_GREEK_STATE
       if (j->gstate & MCPI_GSTATE_MONITORS)
-        mcpi_greek_monitor_step(&st->gm[m], &st->g, st->survival[m], d0, d1, st->var,
+        mcpi_greek_monitor_step(&st->gm[m], &st->g, st->survival[m], f, d0, d1, st->var,
                                 j->mon_up[m] ? -1 : 1, j->mon_l, j->gstate & MCPI_GSTATE_SCALED);
 #endif
-      st->survival[m] *= d0 > 0 && d1 > 0 ? 1 - MCPI_EXP(-2 * d0 * d1 / st->var) : 0;
+      st->survival[m] *= f;
     }
 #ifdef MCPI_GREEK_STATE
   st->g.w0 = st->g.w;
