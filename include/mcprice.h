@@ -768,8 +768,9 @@ mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,
  * paths, a grid of half the steps moves the trade's price by more than its
  * standard error: the time grid is too coarse for the model's scheme
  * (mcp_results_grid_move).  MCP_WARNING_BUCKETS: buckets were asked
- * (mcp_greeks_set_buckets) and the trade has none: its payoff, model or
- * precision has no adjoint here (its Greeks are those without buckets). */
+ * (mcp_greeks_set_buckets), or a multi-asset trade's correlations, and the
+ * trade has none: its payoff, model or precision has no adjoint here (its
+ * Greeks are those without buckets). */
 typedef enum mcp_warning {
   MCP_WARNING_CONSTANT = 1 << 0,
   MCP_WARNING_MARTINGALE = 1 << 1,
@@ -906,7 +907,11 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                  the square roots of v0 and theta);
  *   rho            d/dr: every rate curve shifted together;
  *   theta          d/dt of calendar time, per year: the trades' dates one
- *                  bump closer, the market as it is.
+ *                  bump closer, the market as it is;
+ *   correlation    d/drho of a pair of a multi-asset trade's underlyings
+ *                  (the market's correlation of their spots, both entries
+ *                  of the symmetric matrix moved), by adjoint alone (see
+ *                  mcp_greeks_set_buckets): "correlation:ACME:BOLT".
  * Volatility and rate shifts move the underlyings that some trade uses.
  * Each is estimated by a method, reported beside it:
  *   pathwise          the derivative of the payoff along the path: delta of
@@ -928,7 +933,7 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  * Every Monte Carlo estimate comes with its standard error. */
 typedef enum mcp_greek {
   MCP_GREEK_DELTA = 0, MCP_GREEK_GAMMA, MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_THETA,
-  MCP_GREEK_CROSS_GAMMA, MCP_GREEK_COUNT
+  MCP_GREEK_CROSS_GAMMA, MCP_GREEK_CORRELATION, MCP_GREEK_COUNT
 } mcp_greek;
 typedef enum mcp_greek_method {
   MCP_METHOD_PATHWISE = 0, MCP_METHOD_LIKELIHOOD_RATIO, MCP_METHOD_BUMP, MCP_METHOD_GRID,
@@ -936,7 +941,7 @@ typedef enum mcp_greek_method {
 } mcp_greek_method;
 typedef struct mcp_greeks mcp_greeks;
 
-/* "delta", "gamma", "vega", "rho", "theta", "cross-gamma". */
+/* "delta", "gamma", "vega", "rho", "theta", "cross-gamma", "correlation". */
 const char *mcp_greek_name(mcp_greek greek);
 mcp_status mcp_greek_from_name(const char *name, mcp_greek *out);
 /* "pathwise", "likelihood-ratio", "bump", "grid", "adjoint". */
@@ -946,8 +951,8 @@ const char *mcp_greek_method_name(mcp_greek_method method);
 mcp_status mcp_greeks_create(mcp_greeks **greeks);
 void mcp_greeks_destroy(mcp_greeks *greeks);
 mcp_status mcp_greeks_add(mcp_greeks *greeks, mcp_greek greek);
-/* Adds a comma-separated list of names, or "all" (the five and the cross
- * gammas). */
+/* Adds a comma-separated list of names, or "all" (the five, the cross
+ * gammas and the correlations). */
 mcp_status mcp_greeks_parse(mcp_greeks *greeks, const char *list);
 /* The bump of a Greek: delta and gamma (one size), relative spot shift,
  * default 0.01; vega absolute volatility, 0.01; rho absolute rate, 1e-4;
@@ -971,12 +976,19 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * trade's delta, vega and rho (the buckets' sums, path by path) then come
  * by adjoint too.  Applies to single-asset European, Asian and
  * date-monitored lookback trades on Black-Scholes or local-volatility
- * underlyings without cash dividends whose volatility stays above 0 (at 0
- * a shift is no derivative), in double precision (at most 16384
- * steps and 4096 buckets); other trades keep their Greeks as without
- * buckets and are warned MCP_WARNING_BUCKETS.  A job (the trades of one
- * underlying and time grid) with bucketed trades estimates its other
- * trades' vega and rho by bumps. */
+ * underlyings, and to baskets, best-of and worst-of options on correlated
+ * Black-Scholes underlyings (a delta, a vega and vega buckets an asset, rho
+ * buckets of each asset's curve, the first asset's also discounting, and
+ * the correlations of the pairs when asked), without cash dividends, whose
+ * volatility stays above 0 (at 0 a shift is no derivative), in double
+ * precision (at most 16384 steps of one asset, and 4096 buckets); other
+ * trades keep their Greeks as without buckets and are warned
+ * MCP_WARNING_BUCKETS.  A job (the trades of one underlying, or one set of
+ * underlyings, and time grid) with bucketed trades estimates its other
+ * trades' vega and rho by bumps.  Correlations are asked by their name
+ * (MCP_GREEK_CORRELATION, or "all") and come by adjoint with or without
+ * buckets; a multi-asset trade that has no adjoint has none and is warned
+ * MCP_WARNING_BUCKETS. */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

@@ -16,15 +16,21 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // volatility: 4 (128 registers) ran its sweep 1.37 times as fast as 1 (255)
 // and 1.10 times as fast as 8 (64, spilling) on an H200, and 1.16 times as
 // fast as 5 or 6; Black-Scholes, whose sweep holds no surface, 1.12 times
-// as fast at 6 (80 registers) as at 4 (bench/RESULTS.md, "adjoint").
+// as fast at 6 (80 registers) as at 4; the multi-asset sweep, whose
+// assets' arrays spill at 80, 1.50 times as fast at 4 (128 registers) as at
+// 6, 1.06 times as at 3 (bench/RESULTS.md, "adjoint").
 #ifndef MCPI_ADJ_MIN_BLOCKS_LV
 #define MCPI_ADJ_MIN_BLOCKS_LV 4
 #endif
 #ifndef MCPI_ADJ_MIN_BLOCKS_BS
 #define MCPI_ADJ_MIN_BLOCKS_BS 6
 #endif
+#ifndef MCPI_ADJ_MIN_BLOCKS_MULTI
+#define MCPI_ADJ_MIN_BLOCKS_MULTI 4
+#endif
 
-template <int MinBlocks>
+// Multi: the kernel of multi-asset jobs (a sweep of its own, adjoint.h).
+template <int MinBlocks, int Multi>
 __global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_view j,
                                                                    const double *__restrict__ z,
                                                                    size_t ld, size_t n,
@@ -34,20 +40,20 @@ __global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_v
   double *mine = job_rows(j) ? rows + threadIdx.x : NULL;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
-    mcpi_adjoint_path(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
-                      blockDim.x);
+    mcpi_adjoint_sample(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
+                        blockDim.x, Multi);
 }
 
-template <int MinBlocks>
+template <int MinBlocks, int Multi>
 static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                           double *pay, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
-  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks>,
+  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks, Multi>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e)
     return e;
-  mcpi_adjoint_kernel<MinBlocks><<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem,
+  mcpi_adjoint_kernel<MinBlocks, Multi><<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem,
                                    stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
 }
@@ -55,7 +61,9 @@ static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, 
 extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, const double *z, size_t ld,
                                            size_t n, double *pay, cudaStream_t stream)
 {
+  if (job.nassets > 1)
+    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1>(job, z, ld, n, pay, stream);
   return job.model == MCPI_MODEL_LOCAL_VOL
-             ? launch<MCPI_ADJ_MIN_BLOCKS_LV>(job, z, ld, n, pay, stream)
-             : launch<MCPI_ADJ_MIN_BLOCKS_BS>(job, z, ld, n, pay, stream);
+             ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0>(job, z, ld, n, pay, stream)
+             : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0>(job, z, ld, n, pay, stream);
 }

@@ -8,8 +8,11 @@
  *   same paths (the adjoint is the derivative of that estimator, so the two
  *   agree to the difference's own error, far inside a standard error);
  *   the buckets' sums against the forward pathwise Greeks; prices unchanged
- *   bit for bit; the book as the quantity-weighted sum; and the trades that
- *   have no adjoint, warned. */
+ *   bit for bit; the book as the quantity-weighted sum; the trades that
+ *   have no adjoint, warned; baskets, best-of and worst-of options on three
+ *   correlated assets with curves: each asset's delta and pieces and each
+ *   pair's correlation against central differences, and correlations asked
+ *   alone. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -368,6 +371,184 @@ static void sums_prices_and_book(void **state)
 
 /* ---- 4. what has no adjoint -------------------------------------------------- */
 
+/* ---- 3. several assets ------------------------------------------------------ */
+
+/* Black-Scholes "P", "Q", "R" on volatility and rate curves, correlated;
+ * what = 0: nothing moved; 1 + a: asset a's spot times 1 + h; 10 (1 + a) +
+ * k: piece k of a's volatility curve moved by h; 100 (1 + a) + k: of its
+ * rate curve; 1000 + 10 p + q: the correlation of p and q. */
+#define NA 3
+static const char *const ANAMES[NA] = {"P", "Q", "R"};
+static const double ASPOT[NA] = {100, 90, 110}, ASCALE[NA] = {1, 1.2, 0.8};
+static const double ACORR[NA * NA] = {1, 0.3, 0.5, 0.3, 1, -0.2, 0.5, -0.2, 1};
+
+static mcp_market *assets_market(int what, double h)
+{
+  mcp_market *m = new_market();
+  double c[NA * NA];
+  memcpy(c, ACORR, sizeof c);
+  for (int a = 0; a < NA; a++) {
+    double v[NV], r[NR];
+    for (int k = 0; k < NV; k++)
+      v[k] = VOL[k] * ASCALE[a] + (what == 10 * (1 + a) + k ? h : 0);
+    for (int k = 0; k < NR; k++)
+      r[k] = RATE[k] * ASCALE[a] + (what == 100 * (1 + a) + k ? h : 0);
+    add_underlying(m, ANAMES[a], (bs_params){ASPOT[a] * (what == 1 + a ? 1 + h : 1), 0.04,
+                                             0.01 * a, 0.2});
+    assert_int_equal(mcp_market_set_curve(m, ANAMES[a], MCP_CURVE_VOLATILITY, NV, VEND, v),
+                     MCP_OK);
+    assert_int_equal(mcp_market_set_curve(m, ANAMES[a], MCP_CURVE_RATE, NR, REND, r), MCP_OK);
+  }
+  if (what >= 1000) {
+    int p = (what - 1000) / 10, q = (what - 1000) % 10;
+    c[p * NA + q] += h;
+    c[q * NA + p] += h;
+  }
+  assert_int_equal(mcp_market_set_correlation(m, NA, ANAMES, c), MCP_OK);
+  return m;
+}
+
+/* Two baskets on the three (one job), a best-of call on P and R, a
+ * worst-of put on P and Q. */
+#define NMULTI 4
+static const char *const MIDS[NMULTI] = {"BC", "BP", "BO", "WO"};
+static const unsigned MASSETS[NMULTI] = {7, 7, 5, 3};
+
+static mcp_portfolio *multi_book(int methods)
+{
+  mcp_portfolio *p = new_portfolio(4000, 17);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  static const char *const pr[2] = {"P", "R"}, *const pq[2] = {"P", "Q"};
+  static const double w1[NA] = {0.5, 1, 0.3}, w2[NA] = {0.2, 0.4, 0.4};
+  mcp_trade t = trade_on("BC", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 160, 1);
+  t.nassets = NA, t.assets = ANAMES, t.weights = w1, t.quantity = 2;
+  add_trade(p, &t);
+  t = trade_on("BP", NULL, MCP_PRODUCT_BASKET, MCP_PUT, 100, 1);
+  t.nassets = NA, t.assets = ANAMES, t.weights = w2, t.quantity = -1;
+  add_trade(p, &t);
+  t = trade_on("BO", NULL, MCP_PRODUCT_BEST_OF, MCP_CALL, 115, 0.9);
+  t.nassets = 2, t.assets = pr;
+  add_trade(p, &t);
+  t = trade_on("WO", NULL, MCP_PRODUCT_WORST_OF, MCP_PUT, 95, 1);
+  t.nassets = 2, t.assets = pq;
+  add_trade(p, &t);
+  return p;
+}
+
+/* Each asset's delta, volatility and rate pieces and each pair's
+ * correlation of each trade that reads them, against central differences
+ * on the same paths; the book's correlation the trades' sum. */
+static void baskets_against_bumps(void **state)
+{
+  const double h = 1e-7;
+  static const char *const vl[NV] = {"(0,0.25]", "(0.25,0.5]", "(0.5,inf)"};
+  static const char *const rl[NR] = {"(0,0.4]", "(0.4,inf)"};
+  mcp_market *m = assets_market(0, 0);
+  mcp_greeks *g = request("delta,vega,rho,correlation", 1);
+  for (int anti = 0; anti < 2; anti++) {
+    mcp_portfolio *p = multi_book(anti ? MCP_ANTITHETIC : 0);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    int what[64], n = 0;
+    for (int a = 0; a < NA; a++) {
+      what[n++] = 1 + a;
+      for (int k = 0; k < NV; k++)
+        what[n++] = 10 * (1 + a) + k;
+      for (int k = 0; k < NR; k++)
+        what[n++] = 100 * (1 + a) + k;
+    }
+    what[n++] = 1001, what[n++] = 1002, what[n++] = 1012;
+    for (int i = 0; i < n; i++) {
+      int w = what[i], a = w >= 1000 ? -1 : w >= 100 ? w / 100 - 1 : w >= 10 ? w / 10 - 1 : w - 1;
+      int pa = (w - 1000) / 10, qa = (w - 1000) % 10;
+      char name[64];
+      if (w >= 1000)
+        snprintf(name, sizeof name, "correlation:%s:%s", ANAMES[pa], ANAMES[qa]);
+      else if (w >= 100)
+        snprintf(name, sizeof name, "rho:%s@%s", ANAMES[a], rl[w % 100]);
+      else if (w >= 10)
+        snprintf(name, sizeof name, "vega:%s@%s", ANAMES[a], vl[w % 10]);
+      else
+        snprintf(name, sizeof name, "delta:%s", ANAMES[a]);
+      mcp_market *mu = assets_market(w, h), *md = assets_market(w, -h);
+      mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
+      double book = 0, size = w < 10 ? ASPOT[a] * h : h;
+      for (int t = 0; t < NMULTI; t++) {
+        unsigned need = w >= 1000 ? 1u << pa | 1u << qa : 1u << a;
+        mcp_sensitivity s;
+        if ((MASSETS[t] & need) != need) { /* an asset it does not read: none */
+          assert_int_equal(mcp_results_greek(r, MIDS[t], name, &s), MCP_ERR_NOT_FOUND);
+          continue;
+        }
+        s = greek(r, MIDS[t], name);
+        assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+        assert_bumped("basket", MIDS[t], s, estimate(ru, MIDS[t]).price,
+                      estimate(rd, MIDS[t]).price, size);
+        book += s.value.price * (t == 0 ? 2 : t == 1 ? -1 : 1);
+      }
+      if (w >= 1000)
+        assert_true(fabs(greek(r, NULL, name).value.price - book) <= 1e-12 * fabs(book));
+      mcp_results_destroy(ru);
+      mcp_results_destroy(rd);
+      mcp_market_destroy(mu);
+      mcp_market_destroy(md);
+    }
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
+/* Correlations asked alone: the same numbers, the deltas by adjoint and no
+ * bucket shown; a single-asset trade beside them is not warned; a Heston
+ * basket has none and is warned; correlation has no bump. */
+static void correlations_alone(void **state)
+{
+  mcp_market *m = assets_market(0, 0);
+  mcp_portfolio *p = multi_book(0);
+  add_european(p, "E", "P", MCP_CALL, 100, 1, 1);
+  mcp_greeks *g1 = request("delta,vega,rho,correlation", 1), *g2 = request("delta,correlation", 0);
+  mcp_results *r1 = price_greeks(ctx_of(state), m, p, g1);
+  mcp_results *r2 = price_greeks(ctx_of(state), m, p, g2);
+  mcp_sensitivity s1 = greek(r1, "BC", "correlation:P:R"), s2 = greek(r2, "BC", "correlation:P:R");
+  assert_true(s1.value.price == s2.value.price && s1.value.std_error == s2.value.std_error);
+  assert_int_equal(greek(r2, "BC", "delta:Q").method, MCP_METHOD_ADJOINT);
+  assert_int_equal(greek(r2, "E", "delta").method, MCP_METHOD_PATHWISE);
+  mcp_sensitivity s;
+  assert_int_equal(mcp_results_greek(r2, "BC", "vega:P", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r2, "BC", "rho:P@(0,0.4]", &s), MCP_ERR_NOT_FOUND);
+  for (size_t t = 0; t <= NMULTI; t++)
+    assert_int_equal(mcp_results_warnings(r2, t), 0u);
+  mcp_results_destroy(r1);
+  mcp_results_destroy(r2);
+  mcp_market *hm = new_market();
+  static const char *const hn[2] = {"H1", "H2"};
+  static const double hc[4] = {1, 0.4, 0.4, 1};
+  for (int a = 0; a < 2; a++)
+    assert_int_equal(mcp_market_add_heston(hm, hn[a], 100, 0.03, 0, 0.04, 1.5, 0.04, 0.3, -0.5),
+                     MCP_OK);
+  assert_int_equal(mcp_market_set_correlation(hm, 2, hn, hc), MCP_OK);
+  mcp_portfolio *hp = new_portfolio(2000, 5);
+  mcp_trade t = trade_on("HB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 0.5);
+  t.nassets = 2, t.assets = hn;
+  add_trade(hp, &t);
+  mcp_results *rh = price_greeks(ctx_of(state), hm, hp, g2);
+  assert_int_equal(mcp_results_warnings(rh, 0), (unsigned)MCP_WARNING_BUCKETS);
+  assert_int_equal(mcp_results_greek(rh, "HB", "correlation:H1:H2", &s), MCP_ERR_NOT_FOUND);
+  mcp_results_destroy(rh);
+  assert_int_equal(mcp_greeks_set_bump(g2, MCP_GREEK_CORRELATION, 0.01), MCP_ERR_ARGUMENT);
+  mcp_greek k;
+  assert_int_equal(mcp_greek_from_name("correlation", &k), MCP_OK);
+  assert_int_equal(k, MCP_GREEK_CORRELATION);
+  mcp_portfolio_destroy(hp);
+  mcp_market_destroy(hm);
+  mcp_greeks_destroy(g1);
+  mcp_greeks_destroy(g2);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* A digital's payoff jumps: it keeps its Greeks without buckets and is
  * warned, as is a European whose volatility curve reaches 0 (its vega bumped beside the European's sweep, likelihood-ratio
  * without buckets or in float, where the European has none either); the European beside it has buckets.  In float no
@@ -435,6 +616,8 @@ int main(void)
       cmocka_unit_test(long_paths_against_bumps),
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
+      cmocka_unit_test(baskets_against_bumps),
+      cmocka_unit_test(correlations_alone),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }

@@ -1473,7 +1473,8 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 
 /* A Black-Scholes underlying with volatility and rate curves and a
  * local-volatility one, each with a European, an Asian and a lookback on
- * dates: the GPU's buckets are the CPU's to 1e-12 (the GPU's exponentials
+ * dates, and a basket and a best-of on the first and a correlated second
+ * (their correlations too): the GPU's buckets are the CPU's to 1e-12 (the GPU's exponentials
  * round otherwise), and keep their bits under fused or stored normals,
  * block and tile sizes, and antithetic pairs. */
 static void gpu_buckets_match_cpu(void **state)
@@ -1489,6 +1490,11 @@ static void gpu_buckets_match_cpu(void **state)
   const double lt[3] = {0.1, 0.5, 1}, ls[4] = {80, 95, 105, 120};
   const double lv[12] = {0.30, 0.24, 0.20, 0.18, 0.28, 0.23, 0.21, 0.19, 0.26, 0.22, 0.21, 0.20};
   assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.02, 0.01, 3, lt, 4, ls, lv), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "B", 90, 0.02, 0, 0.3), MCP_OK);
+  static const char *const ab[2] = {"A", "B"};
+  static const double corr[4] = {1, 0.4, 0.4, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
+  const char *list = "delta,vega,rho,correlation";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
     assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
@@ -1518,14 +1524,22 @@ static void gpu_buckets_match_cpu(void **state)
       t.fixings = fix;
       assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     }
-    mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, "delta,vega,rho", 0, 1);
-    mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, "delta,vega,rho", 0, 1);
+    mcp_trade t; /* a basket and a best-of on the correlated pair */
+    mcp_trade_init(&t);
+    t.id = "AB-BASKET";
+    t.product = MCP_PRODUCT_BASKET;
+    t.nassets = 2, t.assets = ab, t.strike = 95, t.maturity = 0.9;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "AB-BEST", t.product = MCP_PRODUCT_BEST_OF, t.strike = 105;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
+    mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);
     compare_buckets(g, c, 1e-12);
-    mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 4096, m, p, "delta,vega,rho", 0, 1);
+    mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 4096, m, p, list, 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);
     assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
-    h = price_request(MCP_BACKEND_CUDA, 96, 12288, m, p, "delta,vega,rho", 0, 1);
+    h = price_request(MCP_BACKEND_CUDA, 96, 12288, m, p, list, 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);
     mcp_results_destroy(g);

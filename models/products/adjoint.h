@@ -29,7 +29,7 @@
  * log-spots and normals (or the checkpoints and a segment's), and a
  * surface's two rows of nodes (mcpi_adj_rows); work about two forward paths
  * (three when the path is cut in segments) plus the Jacobians' rows a
- * trade. */
+ * trade.  Several correlated Black-Scholes assets: mcpi_adj_multi_sweep. */
 #ifndef MCP_ADJOINT_H
 #define MCP_ADJOINT_H
 
@@ -325,14 +325,102 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
     }                                                                                        \
   } while (0)
 
+/* ---- several correlated Black-Scholes assets --------------------------------
+ * Asset i ends at x_i(T) = x_i(0) + sum over steps s of a_is + b_is w_is,
+ * w_is = sum_{k <= i} L_ik z_ks (path_body.h, the multi state), and its
+ * trades read x(T) alone: xbar_i = d payoff / d x_i(T) holds along the
+ * path.  An element's adjoints are then abar = xbar_i and bbar = xbar_i
+ * w_is, through its Jacobian's rows to the asset's buckets, and the
+ * Cholesky factor's Lbar_ik = xbar_i sum_s b_is z_ks, whose products with
+ * the factor's derivatives in each correlation are the correlations
+ * (variants.c).  The sweep runs forward, the normals again from the tile or
+ * the job's stream; it keeps no path. */
+#define MCPI_ADJ_TRI (MCP_MAX_ASSETS * (MCP_MAX_ASSETS + 1) / 2)
+
+/* One multi-asset trade's sweep on a pass's path of sign sign, its
+ * terminal spots spot, adding d times its sensitivities to its block: a
+ * delta an asset, the buckets, then (the block's last 1 + n + n (n + 1) / 2
+ * columns) Lbar's lower triangle row by row, a vega an asset, the rho. */
+MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
+                                               double sign, const double *z, size_t ldz,
+                                               uint64_t path, const double *spot, double d,
+                                               double *blk, size_t ldb)
+{
+  int n = j->nassets, tri = n * (n + 1) / 2, lb = j->adj_cols - 1 - n - tri;
+  double xbar[MCP_MAX_ASSETS], zs[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI], rt = 0;
+  mcpi_adj_run run[MCP_MAX_ASSETS]; /* an asset's pieces, met in order */
+  for (int i = 0; i < n; i++) {
+    xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+    run[i] = (mcpi_adj_run){{-1, -1}, {0, 0}, {0, 0}};
+  }
+  for (int q = 0; q < tri; q++)
+    dl[q] = 0;
+  const double *l = j->chol;
+  for (int e0 = 0; e0 < j->nelem; e0 += n) { /* a step's elements: one an asset */
+    for (int f = 0; f < n; f++)
+      zs[f] = sign * mcpi_adj_normal(j, z, ldz, path, e0 + f);
+    for (int i = 0, q = 0; i < n; i++) {
+      double b = j->cb[e0 + i], w = 0;
+      for (int k = 0; k <= i; k++, q++) {
+        w += l[i * MCPI_MAX_FACTORS + k] * zs[k];
+        dl[q] += b * zs[k];
+      }
+      for (int32_t r = j->adj_off[e0 + i]; xbar[i] != 0 && r < j->adj_off[e0 + i + 1]; r++)
+        mcpi_adj_run_add(&run[i], &j->adj[r], xbar[i] * (j->adj[r].ja + j->adj[r].jb * w), d,
+                         blk, ldb);
+    }
+  }
+  for (int i = 0, q = 0; i < n; i++) {
+    blk[(size_t)i * ldb] += d * xbar[i] / mcpi_dexp(j->log_spots[i]);
+    for (int k = 0; k <= i; k++, q++)
+      blk[(size_t)(lb + q) * ldb] += d * xbar[i] * dl[q];
+    for (int k = 0; k < 2; k++)
+      if (run[i].col[k] >= 0)
+        blk[(size_t)run[i].col[k] * ldb] += d * run[i].val[k];
+    blk[(size_t)(j->adj_cols - 1 - n + i) * ldb] += d * run[i].tot[0];
+    rt += run[i].tot[1];
+  }
+  blk[(size_t)(j->adj_cols - 1) * ldb] += d * rt;
+}
+
+/* A pass of a multi-asset path (the general state's multi body): its
+ * prices, then each trade's sweep into its block and its discount's rhos. */
+MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const double *z,
+                                              size_t ldz, uint64_t path, double *pay,
+                                              size_t ldp, double *blk, size_t ldb, int g0,
+                                              int pass, double half)
+{
+  mcpi_multi_state st;
+  mcpi_multi_init(&st, j, pass);
+  for (int e = 0; e < j->nelem; e++)
+    mcpi_multi_step(&st, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e], j->tag[e]);
+  mcpi_multi_finish(&st, j, pay, ldp, pass);
+  double spot[MCP_MAX_ASSETS], c;
+  for (int i = 0; i < j->nassets; i++)
+    spot[i] = mcpi_dexp(st.x[i]);
+  for (int t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->trades[t];
+    if (p->g_adj < 0)
+      continue;
+    double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;
+    mcpi_adj_multi_sweep(j, p, st.sign, z, ldz, path, spot, d, b, ldb);
+    b[(size_t)(j->adj_cols - 1) * ldb] +=
+        d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
+                             mcpi_payoff_multi(p, spot, j->nassets, &c), 0, d, b, ldb);
+  }
+}
+
 /* A sample of an adjoint job (gstate MCPI_GSTATE_ADJOINT): its prices to pay
  * (as mcpi_path), and each trade's block (g_adj >= 0) of delta and
  * Jacobian columns, averaged over the antithetic pair, to blk: column
  * g_adj - g0 at stride ldb (pay itself where blk = pay + g0 ldp); path is the
- * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's. */
-MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double *z, size_t ldz,
-                                            uint64_t path, double *pay, size_t ldp, double *blk,
-                                            size_t ldb, int g0, double *rowbuf, size_t rowst)
+ * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's; multi:
+ * whether the job has several assets (a constant in a kernel compiled for
+ * one kind: the other's code and buffers left out). */
+MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
+                                              uint64_t path, double *pay, size_t ldp,
+                                              double *blk, size_t ldb, int g0, double *rowbuf,
+                                              size_t rowst, int multi)
 {
   int n = j->nelem, c = n <= MCPI_ADJ_FULL ? n : mcpi_adj_segment(n);
   double ck[MCPI_ADJ_SEG], xs[MCPI_ADJ_FULL + 1], zs[MCPI_ADJ_FULL];
@@ -342,8 +430,18 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
       for (int k = 0; k < j->adj_cols; k++)
         blk[(size_t)(j->trades[t].g_adj - g0 + k) * ldb] = 0;
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
-    MCPI_ADJ_PASS();
+    if (multi)
+      mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half);
+    else
+      MCPI_ADJ_PASS();
   }
+}
+
+MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double *z, size_t ldz,
+                                            uint64_t path, double *pay, size_t ldp, double *blk,
+                                            size_t ldb, int g0, double *rowbuf, size_t rowst)
+{
+  mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst, j->nassets > 1);
 }
 
 #endif

@@ -546,8 +546,10 @@ def _run(market, portfolio, opts, body):
 def price(market, portfolio, greeks=None, greek_method="auto", buckets=False, **run_options):
     """Prices the portfolio in the market: Results.  greeks: "all", a
     comma-separated list or a list of delta, gamma, vega, rho, theta,
-    cross-gamma; greek_method "auto" or "bump"; buckets: also vega and rho
-    by bucket (curve piece, surface node), by adjoint ("vega@(0.5,1]")."""
+    cross-gamma, correlation (of a multi-asset trade's pairs, by adjoint:
+    "correlation:ACME:BOLT"); greek_method "auto" or "bump"; buckets: also
+    vega and rho by bucket (curve piece, surface node), by adjoint
+    ("vega@(0.5,1]")."""
     _options(run_options)
     if greek_method not in ("auto", "bump"):
         raise ValueError(f"mcprice: greek_method: expected auto or bump, got {greek_method!r}")

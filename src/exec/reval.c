@@ -201,14 +201,14 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
       }
     }
     /* buckets asked and none: the trade is warned */
-    for (size_t t = 0; t < j->nreal && mcpi_adjoint_asked(g->req); t++)
-      if (j->spec[t].g_adj < 0)
+    for (size_t t = 0; t < j->nreal; t++)
+      if (j->spec[t].g_adj < 0 && mcpi_adjoint_asked(g->req, p->t[j->trade[t]].nassets))
         r->warn[j->trade[t]] |= MCP_WARNING_BUCKETS;
   }
   const mcp_greek grid_greeks[2] = {MCP_GREEK_DELTA, MCP_GREEK_GAMMA};
   for (size_t i = 0; i < pde->ntrades && ok; i++) {
     size_t t = pde->trade[i].trade;
-    if (mcpi_adjoint_asked(g->req))
+    if (mcpi_adjoint_asked(g->req, 1))
       r->warn[t] |= MCP_WARNING_BUCKETS;
     long a = (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u);
     for (int k = 0; k < 2 && ok; k++)

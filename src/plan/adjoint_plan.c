@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "src/base/grow.h"
 #include "src/inputs/product.h"
 #include "src/plan/adjoint_plan.h"
 #include "models/products/adjoint.h"
@@ -47,37 +48,54 @@ static size_t pieces_before(const mcpi_curve *c, double t)
   return n;
 }
 
-int mcpi_adjoint_asked(const mcp_greeks *req)
+int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets)
 {
   const int *want = req->want;
-  return req->buckets && (want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO]);
+  return (req->buckets && (want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO])) ||
+         (nassets > 1 && want[MCP_GREEK_CORRELATION]);
 }
 
-/* The least volatility the job's paths read: its curve's before the last
- * date, or its surface's. */
+/* The least volatility the job's paths read: its assets' curves before
+ * the last date, or its surface's. */
 static double least_vol(const mcpi_job *j)
 {
-  const mcpi_underlying *u = j->u[0];
-  double lo = INFINITY, hi;
-  if (j->model != MCPI_MODEL_LOCAL_VOL)
-    mcpi_curve_abs_bounds(&u->vol, j->times[j->nsteps - 1], &lo, &hi);
-  for (size_t k = 0; j->model == MCPI_MODEL_LOCAL_VOL && k < u->lv.nt * u->lv.ns; k++)
-    lo = fmin(lo, u->lv.values[k]);
+  double lo = INFINITY, last = j->times[j->nsteps - 1];
+  for (size_t a = 0; a < j->nassets; a++) {
+    const mcpi_underlying *u = j->u[a];
+    double l = INFINITY, hi;
+    if (j->model != MCPI_MODEL_LOCAL_VOL)
+      mcpi_curve_abs_bounds(&u->vol, last, &l, &hi);
+    for (size_t k = 0; j->model == MCPI_MODEL_LOCAL_VOL && k < u->lv.nt * u->lv.ns; k++)
+      l = fmin(l, u->lv.values[k]);
+    lo = fmin(lo, l);
+  }
   return lo;
 }
 
 int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision)
 {
-  const mcpi_underlying *u = j->u[0];
-  size_t buckets = (j->model == MCPI_MODEL_LOCAL_VOL ? u->lv.nt * u->lv.ns : u->vol.n) + u->rate.n;
-  return precision == MCP_DOUBLE && j->nassets == 1 && j->nfactors == 1 &&
+  size_t buckets = 0, n = j->nassets;
+  for (size_t a = 0; a < n; a++) {
+    const mcpi_underlying *u = j->u[a];
+    buckets += (j->model == MCPI_MODEL_LOCAL_VOL ? u->lv.nt * u->lv.ns : u->vol.n) + u->rate.n;
+  }
+  /* several assets: Black-Scholes, a factor each, one step's elements each
+   * (no merged steps); the sweep keeps no path (its payoffs read the end) */
+  int shape = n == 1 ? j->nfactors == 1 && j->nelem <= MCPI_ADJ_MAX_ELEMENTS
+                     : j->model == MCPI_MODEL_BLACK_SCHOLES && (size_t)j->nfactors == n &&
+                           j->nelem == j->nsteps * n && j->nsteps <= MCPI_ADJ_MAX_ELEMENTS;
+  return precision == MCP_DOUBLE && shape &&
          (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
-         !j->cash && !j->extrema && !j->lsm_dates && j->nelem <= MCPI_ADJ_MAX_ELEMENTS &&
+         !j->cash && !j->extrema && !j->lsm_dates && !j->arr_len &&
          buckets <= MCPI_ADJ_MAX_BUCKETS && least_vol(j) > 0;
 }
 
-int mcpi_adjoint_trade_fits(const mcpi_trade *t)
+int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
 {
+  if (j->nassets > 1)
+    return t->nassets > 1 &&
+           (t->product == MCP_PRODUCT_BASKET || t->product == MCP_PRODUCT_BEST_OF ||
+            t->product == MCP_PRODUCT_WORST_OF);
   return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
                              t->product == MCP_PRODUCT_ASIAN ||
                              (t->product == MCP_PRODUCT_LOOKBACK &&
@@ -100,37 +118,72 @@ static int push(mcpi_adj_entry **a, size_t *n, size_t *cap, int32_t col, int32_t
   return 1;
 }
 
+/* Appends column descriptor x to the job's; 0 when out of memory. */
+static int push_col(mcpi_job *j, size_t *cap, mcpi_adj_col x)
+{
+  if (!mcpi_grow((void **)&j->adj_col, cap, (size_t)j->adj_cols + 1, sizeof *j->adj_col))
+    return 0;
+  j->adj_col[j->adj_cols++] = x;
+  return 1;
+}
+
 mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
 {
   if (j->adj_cols)
     return MCP_OK;
-  const mcpi_underlying *u = j->u[0];
-  const mcpi_surface *sf = &u->lv;
+  size_t n = j->nassets, tri = n > 1 ? n * (n + 1) / 2 : 0;
+  const mcpi_surface *sf = &j->u[0]->lv;
   int lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double last = j->times[j->nsteps - 1], pay = last;
   for (size_t t = 0; t < j->nreal; t++)
     pay = fmax(pay, j->spec[t].g_time);
-  size_t nv = lv ? sf->nt * sf->ns : pieces_before(&u->vol, last);
-  size_t nr = pieces_before(&u->rate, pay), cap = 0, lcap = 0, dcap = 0;
-  size_t ns = lv ? sf->ns : 0;
-  int ok = (j->adj_off = malloc((j->nelem + 1) * sizeof *j->adj_off)) != NULL &&
-           (j->adj_doff = malloc((j->ntrades + 1) * sizeof *j->adj_doff)) != NULL &&
-           (!lv || (j->adj_lvoff = malloc((j->nsteps * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
+  /* the block: a delta an asset, the assets' volatility buckets, their rate
+   * buckets, the Cholesky factor's adjoint (several assets), a vega total an
+   * asset, the rho's total; vo[a], ro[a]: asset a's first buckets */
+  size_t vo[MCP_MAX_ASSETS + 1], ro[MCP_MAX_ASSETS + 1], ccap = 0;
+  int ok = 1;
+  vo[0] = n;
+  for (size_t a = 0; a < n; a++)
+    vo[a + 1] = vo[a] + (lv ? sf->nt * sf->ns : pieces_before(&j->u[a]->vol, last));
+  ro[0] = vo[n];
+  for (size_t a = 0; a < n; a++)
+    ro[a + 1] = ro[a] + pieces_before(&j->u[a]->rate, pay);
+  j->adj_cols = 0;
+  for (size_t a = 0; a < n && ok; a++)
+    ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DELTA, (int)a, 0});
+  for (size_t a = 0; a < n; a++)
+    for (size_t k = vo[a]; k < vo[a + 1] && ok; k++)
+      ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_VEGA, (int)a, (int)(1 + k - vo[a])});
+  for (size_t a = 0; a < n; a++)
+    for (size_t k = ro[a]; k < ro[a + 1] && ok; k++)
+      ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_RHO, (int)a, (int)(1 + k - ro[a])});
+  for (size_t i = 0; i < n && tri; i++)
+    for (size_t k = 0; k <= i && ok; k++)
+      ok = push_col(j, &ccap, (mcpi_adj_col){-1, (int)i, (int)k});
+  for (size_t a = 0; a < n && ok; a++)
+    ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_VEGA, (int)a, 0});
+  ok = ok && push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_RHO, -1, 0});
+  size_t cap = 0, lcap = 0, dcap = 0, ns = lv ? sf->ns : 0;
+  ok = ok && (j->adj_off = malloc((j->nelem + 1) * sizeof *j->adj_off)) != NULL &&
+       (j->adj_doff = malloc((j->ntrades + 1) * sizeof *j->adj_doff)) != NULL &&
+       (!lv || (j->adj_lvoff = malloc((j->nsteps * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
   double *d = lv && ok ? calloc(sf->nt, sizeof *d) : NULL;
   ok = ok && (!lv || d);
   j->nadj = j->nadj_lv = j->nadj_d = 0;
-  for (size_t e = 0; e < j->nelem && ok; e++) { /* one factor: element e is step e */
-    double t0 = e ? j->times[e - 1] : 0, t1 = j->times[e], b = j->cb[e];
+  for (size_t e = 0; e < j->nelem && ok; e++) { /* element e: asset e % n of step e / n */
+    size_t s = e / n, a = e % n;
+    const mcpi_underlying *u = j->u[a];
+    double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], b = j->cb[e];
     j->adj_off[e] = (int32_t)j->nadj;
-    for (size_t k = 0; k < nv && !lv && ok; k++) {
-      double tau = overlap(&u->vol, k, t0, t1), sig = u->vol.value[k];
+    for (size_t k = vo[a]; k < vo[a + 1] && !lv && ok; k++) {
+      double tau = overlap(&u->vol, k - vo[a], t0, t1), sig = u->vol.value[k - vo[a]];
       if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(1 + k), 0, -sig * tau, sig * tau / b);
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)k, 0, -sig * tau, sig * tau / b);
     }
-    for (size_t k = 0; k < nr && ok; k++) {
-      double tau = overlap(&u->rate, k, t0, t1);
+    for (size_t k = ro[a]; k < ro[a + 1] && ok; k++) {
+      double tau = overlap(&u->rate, k - ro[a], t0, t1);
       if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(1 + nv + k), 1, tau, 0);
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)k, 1, tau, 0);
     }
     for (size_t i = 0; i < ns && ok; i++) {
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
@@ -143,12 +196,12 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
                     0);
     }
   }
-  for (size_t t = 0; t < j->ntrades && ok; t++) {
+  for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */
     j->adj_doff[t] = (int32_t)j->nadj_d;
-    for (size_t k = 0; k < nr && t < j->nreal && ok; k++) {
-      double tau = overlap(&u->rate, k, 0, j->spec[t].g_time);
+    for (size_t k = ro[0]; k < ro[1] && t < j->nreal && ok; k++) {
+      double tau = overlap(&j->u[0]->rate, k - ro[0], 0, j->spec[t].g_time);
       if (tau > 0)
-        ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)(1 + nv + k), 1, -tau, 0);
+        ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)k, 1, -tau, 0);
     }
   }
   free(d);
@@ -158,10 +211,40 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
   j->adj_doff[j->ntrades] = (int32_t)j->nadj_d;
   if (lv)
     j->adj_lvoff[j->nsteps * ns] = (int32_t)j->nadj_lv;
-  j->adj_nv = (int)nv;
-  j->adj_nr = (int)nr;
-  j->adj_cols = (int)(1 + nv + nr + 2); /* and the vega's and rho's totals */
+  j->adj_nv = (int)(vo[n] - vo[0]);
+  j->adj_nr = (int)(ro[n] - ro[0]);
   return MCP_OK;
+}
+
+void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl)
+{
+  size_t n = j->nassets;
+  double l[MCP_MAX_ASSETS][MCP_MAX_ASSETS], inv[MCP_MAX_ASSETS][MCP_MAX_ASSETS];
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < n; k++)
+      l[i][k] = k <= i ? j->chol[i * MCPI_MAX_FACTORS + k] : 0;
+  for (size_t c = 0; c < n; c++) /* L^-1 by columns: L x = e_c */
+    for (size_t i = 0; i < n; i++) {
+      double x = i == c ? 1 : 0;
+      for (size_t k = 0; k < i; k++)
+        x -= l[i][k] * inv[k][c];
+      inv[i][c] = x / l[i][i];
+    }
+  /* X = L^-1 E L^-T, E the pair's symmetric unit: the columns p and q of
+   * L^-1; Phi(X) its lower triangle, the diagonal halved; dL = L Phi(X) */
+  double phi[MCP_MAX_ASSETS][MCP_MAX_ASSETS];
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < n; k++) {
+      double x = inv[i][p] * inv[k][q] + inv[i][q] * inv[k][p];
+      phi[i][k] = k < i ? x : k == i ? x / 2 : 0;
+    }
+  for (size_t i = 0, at = 0; i < n; i++)
+    for (size_t k = 0; k <= i; k++, at++) {
+      double x = 0;
+      for (size_t m = k; m <= i; m++)
+        x += l[i][m] * phi[m][k];
+      dl[at] = x;
+    }
 }
 
 int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,

@@ -13,21 +13,30 @@
  * of the book's, on every path of a tile. */
 #define MCPI_ADJ_MAX_BUCKETS 4096
 
-/* Whether a request asks buckets of a Greek they give (delta, vega, rho). */
-int mcpi_adjoint_asked(const mcp_greeks *req);
+/* Whether a request asks of a trade of nassets assets what only an adjoint
+ * gives: buckets of a Greek they give (delta, vega, rho), or correlations
+ * (several assets). */
+int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets);
 /* Whether a job's paths can be swept back: one Black-Scholes or
- * local-volatility underlying of at most MCPI_ADJ_MAX_BUCKETS buckets whose
- * volatility stays above 0 (at 0 a volatility's shift is no derivative: a
- * step's deviation is the root of its variance), double precision, no cash
- * dividend, no sampled extremes, no exercise, at most MCPI_ADJ_MAX_ELEMENTS
- * elements. */
+ * local-volatility underlying, or several correlated Black-Scholes ones,
+ * of at most MCPI_ADJ_MAX_BUCKETS buckets whose volatility stays above 0
+ * (at 0 a volatility's shift is no derivative: a step's deviation is the
+ * root of its variance), double precision, no cash dividend, no sampled
+ * extremes, no exercise, no per-path arrays, at most MCPI_ADJ_MAX_ELEMENTS
+ * steps (an asset). */
 int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision);
-/* Whether a trade's payoff is one the sweep differentiates: a European, an
- * Asian, a lookback watched on its dates. */
-int mcpi_adjoint_trade_fits(const mcpi_trade *t);
-/* The job's Jacobians and block size (adj_*), once; its trades' payment
- * times (spec g_time) set. */
+/* Whether a trade's payoff in job j is one the sweep differentiates: a
+ * European, an Asian, a lookback watched on its dates; of several assets,
+ * a basket, best-of or worst-of option. */
+int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t);
+/* The job's Jacobians, block and its columns' descriptors (adj_*), once;
+ * its trades' payment times (spec g_time) set. */
 mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err);
+/* The derivatives of a multi-asset job's Cholesky factor L (its lower
+ * triangle, row by row, n (n + 1) / 2 values, to dl) in the correlation of
+ * its assets p and q (both entries of the symmetric matrix): dL = L
+ * Phi(L^-1 dC L^-T), Phi the lower triangle with its diagonal halved. */
+void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl);
 /* The label of a bucket (mcpi_est.bucket) of an underlying's vega or rho:
  * "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node; snprintf's
  * result. */

@@ -43,6 +43,15 @@ typedef struct mcpi_est {
  * 256 MiB in double. */
 #define MCPI_MAX_SLICES (1 << 25)
 
+/* What column k of a trade's adjoint block holds (adjoint_plan.c): the
+ * Greek of job asset `asset` (-1: of them all) and bucket (0: the total, or
+ * 1 + the piece or node of mcpi_adjoint_label); greek -1: element (asset,
+ * bucket) of the Cholesky factor's adjoint, of which the correlations are
+ * sums (variants.c). */
+typedef struct mcpi_adj_col {
+  int greek, asset, bucket;
+} mcpi_adj_col;
+
 typedef struct mcpi_job {
   const mcpi_underlying *u[MCP_MAX_ASSETS];
   size_t nassets;
@@ -93,7 +102,8 @@ typedef struct mcpi_job {
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
   double mon_l[2];         /* MCPI_GSTATE_SCALED: the log shifts of the scaled paths */
   /* bucketed sensitivities by adjoint (adjoint_plan.c): a trade's block of
-   * columns, its volatility and rate buckets, the Jacobians' rows */
+   * columns (adj_col says what each holds), its volatility and rate
+   * buckets, the Jacobians' rows */
   int adj_cols, adj_nv, adj_nr;
   size_t nadj, nadj_lv, nadj_d;
 } mcpi_job;

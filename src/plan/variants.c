@@ -118,41 +118,72 @@ enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4, IN_PASS_DELTA = 8 };
 /* Whether trade tr of job j takes an adjoint block. */
 static int adjoint_fits(const mcpi_greek_run *g, const mcpi_job *j, const mcpi_trade *tr)
 {
-  return mcpi_adjoint_asked(g->req) && !g->req->bump_only &&
-         mcpi_adjoint_job_fits(j, g->set->precision) && mcpi_adjoint_trade_fits(tr);
+  return mcpi_adjoint_asked(g->req, tr->nassets) && !g->req->bump_only &&
+         mcpi_adjoint_job_fits(j, g->set->precision) && mcpi_adjoint_trade_fits(j, tr);
 }
 
-/* Trade t's block of columns by adjoint (adjoint_plan.c), where buckets are
- * asked and its job and payoff have one: its delta, its vega a volatility
- * bucket, its rho a rate bucket, each an estimator (hidden where the Greek
- * is not asked); its IN_PASS_* bits, 0 where it has none, -1 on failure. */
+/* Trade t's block of columns by adjoint (adjoint_plan.c), where its job and
+ * payoff have one and it is asked something only that gives: its
+ * deltas, its vegas and rhos (by bucket and in all), and of several
+ * assets its Cholesky factor's adjoint, each column an estimator (hidden
+ * where not asked, or of an asset it does not read); its IN_PASS_* bits, 0
+ * where it has none, -1 on failure. */
 static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *g, size_t t,
                          const mcpi_trade *tr, char *err)
 {
   mcpi_job *j = b->j;
-  const int *want = g->req->want;
+  const mcp_greeks *req = g->req;
   if (!adjoint_fits(g, j, tr))
     return 0;
   if (mcpi_adjoint_jacobians(j, err) != MCP_OK)
     return -1;
   mcpi_payoff_spec *s = &j->spec[t];
-  long a = market_index(m, j->u[0]);
   s->g_adj = (int32_t)(j->ntrades + 1 + b->nest);
   j->gstate |= MCPI_GSTATE_ADJOINT;
   int ok = 1;
   for (int k = 0; k < j->adj_cols && ok; k++) {
-    /* delta, the vegas, the rhos, then the vegas' and the rhos' totals */
-    int vega = k < j->adj_cols - 2 ? k >= 1 && k <= j->adj_nv : k == j->adj_cols - 2;
-    mcp_greek greek = k == 0 ? MCP_GREEK_DELTA : vega ? MCP_GREEK_VEGA : MCP_GREEK_RHO;
-    long bucket = k == 0 || k >= j->adj_cols - 2 ? 0 : vega ? k : k - j->adj_nv;
-    ok = push_est(b, (mcpi_est){.trade = (long)t, .point = want[greek] ? -1 : MCPI_EST_HIDDEN,
-                                .greek = greek, .method = MCP_METHOD_ADJOINT,
-                                .a = greek == MCP_GREEK_RHO && !bucket ? -1 : a, .b = -1,
-                                .bucket = bucket});
+    mcpi_adj_col c = j->adj_col[k];
+    int reads = c.asset < 0 || j->nassets == 1 || (s->assets >> c.asset & 1u);
+    int shown = c.greek >= 0 && req->want[c.greek] && (!c.bucket || req->buckets) && reads;
+    ok = push_est(b, (mcpi_est){.trade = (long)t, .point = shown ? -1 : MCPI_EST_HIDDEN,
+                                .greek = c.greek >= 0 ? (mcp_greek)c.greek : MCP_GREEK_CORRELATION,
+                                .method = MCP_METHOD_ADJOINT,
+                                .a = c.greek >= 0 && c.asset >= 0 ? market_index(m, j->u[c.asset])
+                                                                  : -1,
+                                .b = -1, .bucket = c.greek >= 0 ? c.bucket : 0});
   }
   if (!ok)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks"), -1;
   return IN_PASS_DELTA | IN_PASS_VEGA | IN_PASS_RHO;
+}
+
+/* A multi-asset trade's correlations, from its adjoint block: for each pair
+ * of its assets, the sum of the block's Cholesky adjoint columns times the
+ * factor's derivatives in the pair's correlation (mcpi_adjoint_correlation),
+ * path by path. */
+static int correlations(builder *b, const mcp_market *m, size_t t)
+{
+  mcpi_job *j = b->j;
+  const mcpi_payoff_spec *s = &j->spec[t];
+  size_t n = j->nassets, first = 0, tri = n * (n + 1) / 2;
+  while (j->adj_col[first].greek != -1)
+    first++;
+  int32_t col = s->g_adj + (int32_t)first; /* element (0, 0) of the factor's adjoint */
+  double dl[MCP_MAX_ASSETS * (MCP_MAX_ASSETS + 1) / 2];
+  int ok = 1;
+  for (size_t p = 0; p < n; p++)
+    for (size_t q = p + 1; q < n && ok; q++) {
+      if (!(s->assets >> p & s->assets >> q & 1u))
+        continue;
+      mcpi_adjoint_correlation(j, p, q, dl);
+      long a = market_index(m, j->u[p]), c = market_index(m, j->u[q]);
+      ok = add_est(b, (long)t, MCP_GREEK_CORRELATION, MCP_METHOD_ADJOINT, a < c ? a : c,
+                   a < c ? c : a);
+      for (size_t k = 0; k < tri && ok; k++)
+        if (dl[k] != 0)
+          ok = add_term(b, col + (int32_t)k, dl[k]);
+    }
+  return ok;
 }
 
 /* The estimators a path writes for trade t: pathwise and likelihood-ratio
@@ -386,7 +417,9 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
   }
   b.j->nin = b.nest;
   for (size_t t = 0; t < j->nreal && ok; t++)
-    ok = bumped(&b, g, m, t, done[t]);
+    ok = bumped(&b, g, m, t, done[t]) &&
+         (j->spec[t].g_adj < 0 || j->nassets == 1 || !g->req->want[MCP_GREEK_CORRELATION] ||
+          correlations(&b, m, t));
   ok = ok && book(&b) && !b.oom;
   free(done);
   if (!ok) {
