@@ -768,8 +768,8 @@ mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,
  * paths, a grid of half the steps moves the trade's price by more than its
  * standard error: the time grid is too coarse for the model's scheme
  * (mcp_results_grid_move).  MCP_WARNING_BUCKETS: buckets were asked
- * (mcp_greeks_set_buckets), or a multi-asset trade's correlations, and the
- * trade has none: its payoff, model or precision has no adjoint here (its
+ * (mcp_greeks_set_buckets), or a multi-asset trade's correlations, or
+ * dividend sensitivities, and the trade has none: its payoff, model or precision has no adjoint here (its
  * Greeks are those without buckets). */
 typedef enum mcp_warning {
   MCP_WARNING_CONSTANT = 1 << 0,
@@ -911,7 +911,11 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *   correlation    d/drho of a pair of a multi-asset trade's underlyings
  *                  (the market's correlation of their spots, both entries
  *                  of the symmetric matrix moved), by adjoint alone (see
- *                  mcp_greeks_set_buckets): "correlation:ACME:BOLT".
+ *                  mcp_greeks_set_buckets): "correlation:ACME:BOLT";
+ *   dividend       d/dq of an underlying's dividend yield (its curve's
+ *                  pieces together; by piece with buckets, "dividend@(0,1]"),
+ *                  by adjoint alone, asked by name ("all" leaves it out:
+ *                  most trades have no adjoint, and each would be warned).
  * Volatility and rate shifts move the underlyings that some trade uses.
  * Each is estimated by a method, reported beside it:
  *   pathwise          the derivative of the payoff along the path: delta of
@@ -933,7 +937,7 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  * Every Monte Carlo estimate comes with its standard error. */
 typedef enum mcp_greek {
   MCP_GREEK_DELTA = 0, MCP_GREEK_GAMMA, MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_THETA,
-  MCP_GREEK_CROSS_GAMMA, MCP_GREEK_CORRELATION, MCP_GREEK_COUNT
+  MCP_GREEK_CROSS_GAMMA, MCP_GREEK_CORRELATION, MCP_GREEK_DIVIDEND, MCP_GREEK_COUNT
 } mcp_greek;
 typedef enum mcp_greek_method {
   MCP_METHOD_PATHWISE = 0, MCP_METHOD_LIKELIHOOD_RATIO, MCP_METHOD_BUMP, MCP_METHOD_GRID,
@@ -941,7 +945,8 @@ typedef enum mcp_greek_method {
 } mcp_greek_method;
 typedef struct mcp_greeks mcp_greeks;
 
-/* "delta", "gamma", "vega", "rho", "theta", "cross-gamma", "correlation". */
+/* "delta", "gamma", "vega", "rho", "theta", "cross-gamma", "correlation",
+ * "dividend". */
 const char *mcp_greek_name(mcp_greek greek);
 mcp_status mcp_greek_from_name(const char *name, mcp_greek *out);
 /* "pathwise", "likelihood-ratio", "bump", "grid", "adjoint". */
@@ -985,10 +990,10 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * trades keep their Greeks as without buckets and are warned
  * MCP_WARNING_BUCKETS.  A job (the trades of one underlying, or one set of
  * underlyings, and time grid) with bucketed trades estimates its other
- * trades' vega and rho by bumps.  Correlations are asked by their name
- * (MCP_GREEK_CORRELATION, or "all") and come by adjoint with or without
- * buckets; a multi-asset trade that has no adjoint has none and is warned
- * MCP_WARNING_BUCKETS. */
+ * trades' vega and rho by bumps.  Correlations (MCP_GREEK_CORRELATION, or
+ * "all") and dividend sensitivities (MCP_GREEK_DIVIDEND) come by adjoint
+ * with or without buckets; a trade that has no adjoint has none and is
+ * warned MCP_WARNING_BUCKETS. */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

@@ -46,18 +46,22 @@ static mcp_greeks *request(const char *list, int buckets)
 #define NR 2
 static const double VEND[NV] = {0.25, 0.5, 2}, VOL[NV] = {0.3, 0.2, 0.25};
 static const double REND[NR] = {0.4, 2}, RATE[NR] = {0.03, 0.05};
+#define NQ 2
+static const double QEND[NQ] = {0.6, 2}, QV[NQ] = {0.005, 0.015};
 
 static mcp_market *curves_market(double spot, mcp_curve curve, int which, double h)
 {
   mcp_market *m = new_market();
   add_underlying(m, "A", (bs_params){spot, 0.04, 0.01, 0.2});
-  double v[NV], r[NR];
+  double v[NV], r[NR], q[NQ];
   memcpy(v, VOL, sizeof v);
   memcpy(r, RATE, sizeof r);
+  memcpy(q, QV, sizeof q);
   if (which >= 0)
-    (curve == MCP_CURVE_VOLATILITY ? v : r)[which] += h;
+    (curve == MCP_CURVE_VOLATILITY ? v : curve == MCP_CURVE_RATE ? r : q)[which] += h;
   assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, NV, VEND, v), MCP_OK);
   assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_RATE, NR, REND, r), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_DIVIDEND, NQ, QEND, q), MCP_OK);
   return m;
 }
 
@@ -129,13 +133,16 @@ static void european_against_closed_form(void **state)
     assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
     assert_int_equal(mcp_portfolio_set_steps_per_year(p, steps ? 12 : 0), MCP_OK);
     add_european(p, "C", "A", MCP_CALL, 105, 1, 1);
-    mcp_greeks *g = request("delta,vega,rho", 1);
+    mcp_greeks *g = request("delta,vega,rho,dividend", 1);
     mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-    double tv[NV] = {0.25, 0.25, 0.5}, tr[NR] = {0.4, 0.6}, var = 0, R = 0, Q = 0.01;
+    double tv[NV] = {0.25, 0.25, 0.5}, tr[NR] = {0.4, 0.6}, tq[NQ] = {0.6, 0.4}, var = 0, R = 0,
+           Q = 0;
     for (int k = 0; k < NV; k++)
       var += VOL[k] * VOL[k] * tv[k];
     for (int k = 0; k < NR; k++)
       R += RATE[k] * tr[k];
+    for (int k = 0; k < NQ; k++)
+      Q += QV[k] * tq[k];
     double se = sqrt(var), d1 = (log(100 / 105.0) + R - Q) / se + se / 2, d2 = d1 - se;
     double vega = 100 * exp(-Q) * exp(-d1 * d1 / 2) / sqrt(2 * 3.14159265358979323846);
     static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
@@ -150,6 +157,12 @@ static void european_against_closed_form(void **state)
     for (int k = 0; k < NR; k++)
       assert_within(rn[k], greek(r, "C", rn[k]).value, tr[k] * 105 * exp(-R) * cf_norm_cdf(d2),
                     NSE);
+    static const char *const qn[NQ] = {"dividend@(0,0.6]", "dividend@(0.6,inf)"};
+    for (int k = 0; k < NQ; k++) /* d/dq_k = -tau_k S e^-Q N(d1) */
+      assert_within(qn[k], greek(r, "C", qn[k]).value, -tq[k] * 100 * exp(-Q) * cf_norm_cdf(d1),
+                    NSE);
+    assert_within("dividend", greek(r, "C", "dividend").value, -100 * exp(-Q) * cf_norm_cdf(d1),
+                  NSE);
     assert_within("delta", greek(r, "C", "delta").value, exp(-Q) * cf_norm_cdf(d1), NSE);
     double sum = 0;
     for (int k = 0; k < NV; k++)
@@ -188,6 +201,10 @@ static mcp_market *rate_piece(double spot, int k, double h)
 {
   return curves_market(spot, MCP_CURVE_RATE, k, h);
 }
+static mcp_market *dividend_piece(double spot, int k, double h)
+{
+  return curves_market(spot, MCP_CURVE_DIVIDEND, k, h);
+}
 static mcp_market *lv_rate_piece(double spot, int k, double h) { return lv_market(spot, -2 - k, h); }
 static mcp_market *lv_node(double spot, int k, double h) { return lv_market(spot, k, h); }
 
@@ -199,7 +216,7 @@ static void against_bumps(mcp_context *ctx, const char *u, market_fn base, marke
   const double h = 1e-7;
   mcp_market *m = base(100, -1, 0);
   mcp_portfolio *p = book_on(u, 4000, methods);
-  mcp_greeks *g = request("delta,vega,rho", 1);
+  mcp_greeks *g = request("delta,vega,rho,dividend", 1);
   mcp_results *r = price_greeks(ctx, m, p, g);
   for (int k = -1; k < n; k++) { /* -1: the spot */
     mcp_market *mu = k < 0 ? base(100 * (1 + h), -1, 0) : mk(100, k, h);
@@ -234,10 +251,12 @@ static void black_scholes_against_bumps(void **state)
 {
   static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
   static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
+  static const char *const qn[NQ] = {"dividend@(0,0.6]", "dividend@(0.6,inf)"};
   for (int anti = 0; anti < 2; anti++) {
     int methods = anti ? MCP_ANTITHETIC : 0;
     against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, methods);
     against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, rn, methods);
+    against_bumps(ctx_of(state), "A", curves_base, dividend_piece, NQ, qn, methods);
   }
 }
 
@@ -376,7 +395,8 @@ static void sums_prices_and_book(void **state)
 /* Black-Scholes "P", "Q", "R" on volatility and rate curves, correlated;
  * what = 0: nothing moved; 1 + a: asset a's spot times 1 + h; 10 (1 + a) +
  * k: piece k of a's volatility curve moved by h; 100 (1 + a) + k: of its
- * rate curve; 1000 + 10 p + q: the correlation of p and q. */
+ * rate curve; 1000 + 10 p + q: the correlation of p and q; 2000 + 10 a +
+ * k: piece k of a's dividend yield curve. */
 #define NA 3
 static const char *const ANAMES[NA] = {"P", "Q", "R"};
 static const double ASPOT[NA] = {100, 90, 110}, ASCALE[NA] = {1, 1.2, 0.8};
@@ -388,18 +408,21 @@ static mcp_market *assets_market(int what, double h)
   double c[NA * NA];
   memcpy(c, ACORR, sizeof c);
   for (int a = 0; a < NA; a++) {
-    double v[NV], r[NR];
+    double v[NV], r[NR], q[NQ];
     for (int k = 0; k < NV; k++)
       v[k] = VOL[k] * ASCALE[a] + (what == 10 * (1 + a) + k ? h : 0);
     for (int k = 0; k < NR; k++)
       r[k] = RATE[k] * ASCALE[a] + (what == 100 * (1 + a) + k ? h : 0);
+    for (int k = 0; k < NQ; k++)
+      q[k] = QV[k] * ASCALE[a] + (what == 2000 + 10 * a + k ? h : 0);
     add_underlying(m, ANAMES[a], (bs_params){ASPOT[a] * (what == 1 + a ? 1 + h : 1), 0.04,
                                              0.01 * a, 0.2});
     assert_int_equal(mcp_market_set_curve(m, ANAMES[a], MCP_CURVE_VOLATILITY, NV, VEND, v),
                      MCP_OK);
     assert_int_equal(mcp_market_set_curve(m, ANAMES[a], MCP_CURVE_RATE, NR, REND, r), MCP_OK);
+    assert_int_equal(mcp_market_set_curve(m, ANAMES[a], MCP_CURVE_DIVIDEND, NQ, QEND, q), MCP_OK);
   }
-  if (what >= 1000) {
+  if (what >= 1000 && what < 2000) {
     int p = (what - 1000) / 10, q = (what - 1000) % 10;
     c[p * NA + q] += h;
     c[q * NA + p] += h;
@@ -444,8 +467,9 @@ static void baskets_against_bumps(void **state)
   const double h = 1e-7;
   static const char *const vl[NV] = {"(0,0.25]", "(0.25,0.5]", "(0.5,inf)"};
   static const char *const rl[NR] = {"(0,0.4]", "(0.4,inf)"};
+  static const char *const ql[NQ] = {"(0,0.6]", "(0.6,inf)"};
   mcp_market *m = assets_market(0, 0);
-  mcp_greeks *g = request("delta,vega,rho,correlation", 1);
+  mcp_greeks *g = request("delta,vega,rho,correlation,dividend", 1);
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = multi_book(anti ? MCP_ANTITHETIC : 0);
     mcp_results *r = price_greeks(ctx_of(state), m, p, g);
@@ -456,13 +480,21 @@ static void baskets_against_bumps(void **state)
         what[n++] = 10 * (1 + a) + k;
       for (int k = 0; k < NR; k++)
         what[n++] = 100 * (1 + a) + k;
+      for (int k = 0; k < NQ; k++)
+        what[n++] = 2000 + 10 * a + k;
     }
     what[n++] = 1001, what[n++] = 1002, what[n++] = 1012;
     for (int i = 0; i < n; i++) {
-      int w = what[i], a = w >= 1000 ? -1 : w >= 100 ? w / 100 - 1 : w >= 10 ? w / 10 - 1 : w - 1;
-      int pa = (w - 1000) / 10, qa = (w - 1000) % 10;
+      int w = what[i], a = w >= 2000  ? (w - 2000) / 10
+                           : w >= 1000 ? -1
+                           : w >= 100  ? w / 100 - 1
+                           : w >= 10   ? w / 10 - 1
+                                       : w - 1;
+      int pa = (w - 1000) / 10, qa = (w - 1000) % 10, corr = w >= 1000 && w < 2000;
       char name[64];
-      if (w >= 1000)
+      if (w >= 2000)
+        snprintf(name, sizeof name, "dividend:%s@%s", ANAMES[a], ql[w % 10]);
+      else if (corr)
         snprintf(name, sizeof name, "correlation:%s:%s", ANAMES[pa], ANAMES[qa]);
       else if (w >= 100)
         snprintf(name, sizeof name, "rho:%s@%s", ANAMES[a], rl[w % 100]);
@@ -474,7 +506,7 @@ static void baskets_against_bumps(void **state)
       mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
       double book = 0, size = w < 10 ? ASPOT[a] * h : h;
       for (int t = 0; t < NMULTI; t++) {
-        unsigned need = w >= 1000 ? 1u << pa | 1u << qa : 1u << a;
+        unsigned need = corr ? 1u << pa | 1u << qa : 1u << a;
         mcp_sensitivity s;
         if ((MASSETS[t] & need) != need) { /* an asset it does not read: none */
           assert_int_equal(mcp_results_greek(r, MIDS[t], name, &s), MCP_ERR_NOT_FOUND);
@@ -486,7 +518,7 @@ static void baskets_against_bumps(void **state)
                       estimate(rd, MIDS[t]).price, size);
         book += s.value.price * (t == 0 ? 2 : t == 1 ? -1 : 1);
       }
-      if (w >= 1000)
+      if (corr || w >= 2000)
         assert_true(fabs(greek(r, NULL, name).value.price - book) <= 1e-12 * fabs(book));
       mcp_results_destroy(ru);
       mcp_results_destroy(rd);
@@ -502,7 +534,9 @@ static void baskets_against_bumps(void **state)
 
 /* Correlations asked alone: the same numbers, the deltas by adjoint and no
  * bucket shown; a single-asset trade beside them is not warned; a Heston
- * basket has none and is warned; correlation has no bump. */
+ * basket has none and is warned; correlation has no bump.  The dividend's
+ * sensitivity without buckets: its sum alone, the same number; "all"
+ * leaves it out. */
 static void correlations_alone(void **state)
 {
   mcp_market *m = assets_market(0, 0);
@@ -516,12 +550,31 @@ static void correlations_alone(void **state)
   assert_int_equal(greek(r2, "BC", "delta:Q").method, MCP_METHOD_ADJOINT);
   assert_int_equal(greek(r2, "E", "delta").method, MCP_METHOD_PATHWISE);
   mcp_sensitivity s;
+  mcp_greek k;
   assert_int_equal(mcp_results_greek(r2, "BC", "vega:P", &s), MCP_ERR_NOT_FOUND);
   assert_int_equal(mcp_results_greek(r2, "BC", "rho:P@(0,0.4]", &s), MCP_ERR_NOT_FOUND);
   for (size_t t = 0; t <= NMULTI; t++)
     assert_int_equal(mcp_results_warnings(r2, t), 0u);
   mcp_results_destroy(r1);
   mcp_results_destroy(r2);
+  mcp_greeks *gd = request("dividend", 0), *gb = request("dividend", 1), *ga = request("all", 0);
+  mcp_results *rd = price_greeks(ctx_of(state), m, p, gd);
+  mcp_results *rb = price_greeks(ctx_of(state), m, p, gb);
+  mcp_sensitivity qd = greek(rd, "E", "dividend"), qb = greek(rb, "E", "dividend");
+  assert_int_equal(qd.method, MCP_METHOD_ADJOINT);
+  assert_true(qd.value.price == qb.value.price && qd.value.price < 0);
+  assert_int_equal(mcp_results_greek(rd, "E", "dividend@(0,0.6]", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(rb, "E", "dividend@(0,0.6]", &s), MCP_OK);
+  assert_int_equal(mcp_results_greek(rd, "BC", "delta:P", &s), MCP_ERR_NOT_FOUND);
+  mcp_results *ra = price_greeks(ctx_of(state), m, p, ga);
+  assert_int_equal(mcp_results_greek(ra, "E", "dividend", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_warnings(ra, NMULTI), 0u);
+  mcp_results_destroy(rd);
+  mcp_results_destroy(rb);
+  mcp_results_destroy(ra);
+  mcp_greeks_destroy(gd);
+  mcp_greeks_destroy(gb);
+  mcp_greeks_destroy(ga);
   mcp_market *hm = new_market();
   static const char *const hn[2] = {"H1", "H2"};
   static const double hc[4] = {1, 0.4, 0.4, 1};
@@ -538,7 +591,9 @@ static void correlations_alone(void **state)
   assert_int_equal(mcp_results_greek(rh, "HB", "correlation:H1:H2", &s), MCP_ERR_NOT_FOUND);
   mcp_results_destroy(rh);
   assert_int_equal(mcp_greeks_set_bump(g2, MCP_GREEK_CORRELATION, 0.01), MCP_ERR_ARGUMENT);
-  mcp_greek k;
+  assert_int_equal(mcp_greeks_set_bump(g2, MCP_GREEK_DIVIDEND, 0.01), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_greek_from_name("dividend", &k), MCP_OK);
+  assert_int_equal(k, MCP_GREEK_DIVIDEND);
   assert_int_equal(mcp_greek_from_name("correlation", &k), MCP_OK);
   assert_int_equal(k, MCP_GREEK_CORRELATION);
   mcp_portfolio_destroy(hp);

@@ -1474,7 +1474,7 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 /* A Black-Scholes underlying with volatility and rate curves and a
  * local-volatility one, each with a European, an Asian and a lookback on
  * dates, and a basket and a best-of on the first and a correlated second
- * (their correlations too): the GPU's buckets are the CPU's to 1e-12 (the GPU's exponentials
+ * (their correlations and dividend yields' pieces too): the GPU's buckets are the CPU's to 1e-12 (the GPU's exponentials
  * round otherwise), and keep their bits under fused or stored normals,
  * block and tile sizes, and antithetic pairs. */
 static void gpu_buckets_match_cpu(void **state)
@@ -1494,7 +1494,9 @@ static void gpu_buckets_match_cpu(void **state)
   static const char *const ab[2] = {"A", "B"};
   static const double corr[4] = {1, 0.4, 0.4, 1};
   assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
-  const char *list = "delta,vega,rho,correlation";
+  const double qe[2] = {0.6, 2}, qv[2] = {0.005, 0.015};
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_DIVIDEND, 2, qe, qv), MCP_OK);
+  const char *list = "delta,vega,rho,correlation,dividend";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
     assert_int_equal(mcp_portfolio_create(&p), MCP_OK);

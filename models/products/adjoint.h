@@ -84,15 +84,36 @@ MCP_HD static inline double mcpi_adj_scatter(const int32_t *off, const mcpi_adj_
 }
 
 /* A sweep's running sums into a trade's block, one a kind of element
- * column (volatility piece, rate piece), added to the column, times d, only
- * when the column changes: the columns follow the curves' pieces, which the
- * sweep meets in order.  tot: the kind's total, the sum of its buckets
- * (the block's last two columns, vega's and rho's: written here, not
- * summed over hundreds of columns afterwards). */
+ * column (volatility piece, rate piece, dividend yield piece), added to
+ * the column, times d, only when the column changes: the columns follow
+ * the curves' pieces, which the sweep meets in order.  tot: the kind's
+ * total, the sum of its buckets (a column of the block's last ones,
+ * mcpi_adj_total: written here, not summed over hundreds of columns
+ * afterwards). */
 typedef struct mcpi_adj_run {
-  int32_t col[2];
-  double val[2], tot[2];
+  int32_t col[MCPI_ADJ_KINDS];
+  double val[MCPI_ADJ_KINDS], tot[MCPI_ADJ_KINDS];
 } mcpi_adj_run;
+#define MCPI_ADJ_RUN_INIT {{-1, -1, -1}, {0, 0, 0}, {0, 0, 0}}
+
+/* The block's column of kind k's total of asset i of n (adjoint_plan.c):
+ * a vega an asset, a dividend an asset, then the rho of them all. */
+MCP_HD static inline int mcpi_adj_total(const mcpi_job_view *j, int k, int i)
+{
+  int n = j->nassets;
+  return k == 1 ? j->adj_cols - 1 : j->adj_cols - 1 - (k == 0 ? 2 : 1) * n + i;
+}
+
+/* Adds d times the run's open sums and totals of asset i to the block. */
+MCP_HD static inline void mcpi_adj_run_flush(const mcpi_job_view *j, const mcpi_adj_run *r,
+                                             int i, double d, double *blk, size_t ldb)
+{
+  for (int k = 0; k < MCPI_ADJ_KINDS; k++) {
+    if (r->col[k] >= 0)
+      blk[(size_t)r->col[k] * ldb] += d * r->val[k];
+    blk[(size_t)mcpi_adj_total(j, k, i) * ldb] += d * r->tot[k];
+  }
+}
 
 MCP_HD static inline void mcpi_adj_run_add(mcpi_adj_run *r, const mcpi_adj_entry *x, double v,
                                            double d, double *blk, size_t ldb)
@@ -218,7 +239,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   double wt = mcpi_payoff_derivative(p, o, &u);
   int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double xbar = 0;
-  mcpi_adj_run run = {{-1, -1}, {0, 0}, {0, 0}};
+  mcpi_adj_run run = MCPI_ADJ_RUN_INIT;
   mcpi_adj_rows rows = {-1, 0, j->lv_n, rowbuf, rowst}, *h = NULL;
   if (lv && rowbuf && j->lv_n <= MCPI_ADJ_ROW_NODES) {
     h = &rows;
@@ -277,11 +298,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       xbar *= move;
     }
   }
-  for (int k = 0; k < 2; k++) {
-    if (run.col[k] >= 0)
-      blk[(size_t)run.col[k] * ldb] += d * run.val[k];
-    blk[(size_t)(j->adj_cols - 2 + k) * ldb] += d * run.tot[k];
-  }
+  mcpi_adj_run_flush(j, &run, 0, d, blk, ldb);
   for (int k = 0; h && h->lo >= 0 && k < 2; k++)
     mcpi_adj_rows_flush(h, k, d, blk, ldb);
   blk[0] += d * (xbar + wmx + wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
@@ -339,19 +356,20 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
 
 /* One multi-asset trade's sweep on a pass's path of sign sign, its
  * terminal spots spot, adding d times its sensitivities to its block: a
- * delta an asset, the buckets, then (the block's last 1 + n + n (n + 1) / 2
- * columns) Lbar's lower triangle row by row, a vega an asset, the rho. */
+ * delta an asset, the buckets, then (the block's last 1 + 2 n + n (n + 1) / 2
+ * columns) Lbar's lower triangle row by row, a vega an asset, a dividend
+ * an asset, the rho. */
 MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
                                                double sign, const double *z, size_t ldz,
                                                uint64_t path, const double *spot, double d,
                                                double *blk, size_t ldb)
 {
-  int n = j->nassets, tri = n * (n + 1) / 2, lb = j->adj_cols - 1 - n - tri;
-  double xbar[MCP_MAX_ASSETS], zs[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI], rt = 0;
+  int n = j->nassets, tri = n * (n + 1) / 2, lb = j->adj_cols - 1 - 2 * n - tri;
+  double xbar[MCP_MAX_ASSETS], zs[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI];
   mcpi_adj_run run[MCP_MAX_ASSETS]; /* an asset's pieces, met in order */
   for (int i = 0; i < n; i++) {
     xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
-    run[i] = (mcpi_adj_run){{-1, -1}, {0, 0}, {0, 0}};
+    run[i] = (mcpi_adj_run)MCPI_ADJ_RUN_INIT;
   }
   for (int q = 0; q < tri; q++)
     dl[q] = 0;
@@ -374,13 +392,8 @@ MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcp
     blk[(size_t)i * ldb] += d * xbar[i] / mcpi_dexp(j->log_spots[i]);
     for (int k = 0; k <= i; k++, q++)
       blk[(size_t)(lb + q) * ldb] += d * xbar[i] * dl[q];
-    for (int k = 0; k < 2; k++)
-      if (run[i].col[k] >= 0)
-        blk[(size_t)run[i].col[k] * ldb] += d * run[i].val[k];
-    blk[(size_t)(j->adj_cols - 1 - n + i) * ldb] += d * run[i].tot[0];
-    rt += run[i].tot[1];
+    mcpi_adj_run_flush(j, &run[i], i, d, blk, ldb); /* the rho's total: each adds */
   }
-  blk[(size_t)(j->adj_cols - 1) * ldb] += d * rt;
 }
 
 /* A pass of a multi-asset path (the general state's multi body): its

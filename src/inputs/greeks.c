@@ -6,7 +6,7 @@
 #include "src/base/names.h"
 
 static const char *const greek_names[] = {"delta", "gamma", "vega", "rho", "theta",
-                                          "cross-gamma", "correlation"};
+                                          "cross-gamma", "correlation", "dividend"};
 static const char *const method_names[] = {"pathwise", "likelihood-ratio", "bump", "grid",
                                            "adjoint"};
 
@@ -41,7 +41,7 @@ mcp_status mcp_greeks_add(mcp_greeks *g, mcp_greek greek)
     return MCP_ERR_ARGUMENT;
   if ((unsigned)greek >= MCP_GREEK_COUNT)
     return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "greek: expected one of delta, gamma, vega, rho, "
-                     "theta, cross-gamma, correlation, got %d", (int)greek);
+                     "theta, cross-gamma, correlation, dividend, got %d", (int)greek);
   g->want[greek] = 1;
   return MCP_OK;
 }
@@ -58,19 +58,20 @@ mcp_status mcp_greeks_parse(mcp_greeks *g, const char *list)
     char name[32];
     if (n == 0 || n >= sizeof name)
       return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "greeks '%s': expected a comma-separated list of "
-                       "delta, gamma, vega, rho, theta, cross-gamma, correlation or all", list);
+                       "delta, gamma, vega, rho, theta, cross-gamma, correlation, dividend or all",
+                       list);
     memcpy(name, s, n);
     name[n] = 0;
     mcp_greek k;
-    if (strcmp(name, "all") == 0)
+    if (strcmp(name, "all") == 0) /* not the dividend's: by name (mcprice.h) */
       for (int i = 0; i < MCP_GREEK_COUNT; i++)
-        want[i] = 1;
+        want[i] = want[i] || i != MCP_GREEK_DIVIDEND;
     else if (mcp_greek_from_name(name, &k) == MCP_OK)
       want[k] = 1;
     else
       return mcpi_fail(g->err, MCP_ERR_NOT_FOUND,
                        "greeks '%s': unknown Greek '%s'; expected delta, gamma, vega, rho, "
-                       "theta, cross-gamma, correlation or all", list, name);
+                       "theta, cross-gamma, correlation, dividend or all", list, name);
     s += n;
   } while (*s++ == ',');
   memcpy(g->want, want, sizeof want);
@@ -83,8 +84,9 @@ mcp_status mcp_greeks_set_bump(mcp_greeks *g, mcp_greek greek, double size)
     return MCP_ERR_ARGUMENT;
   if ((unsigned)greek >= MCP_GREEK_COUNT)
     return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "bump: unknown Greek %d", (int)greek);
-  if (greek == MCP_GREEK_CORRELATION)
-    return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "correlation: by adjoint, with no bump to size");
+  if (greek == MCP_GREEK_CORRELATION || greek == MCP_GREEK_DIVIDEND)
+    return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "%s: by adjoint, with no bump to size",
+                     mcp_greek_name(greek));
   if (!(size > 0 && size <= 0.5))
     return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "%s bump: expected a size in (0, 0.5], got %g",
                      mcp_greek_name(greek), size);

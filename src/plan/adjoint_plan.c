@@ -15,7 +15,10 @@
  *   rates              the rate curve's pieces that start before the job's
  *                      last date or a trade's payment: a moves by tau, and
  *                      the discount factor by -tau (to the payment) times
- *                      itself. */
+ *                      itself;
+ *   dividend yields    the curve's pieces that start before the last date:
+ *                      a moves by -tau.
+ * Several assets: each element's entries are its asset's buckets. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +55,7 @@ int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets)
 {
   const int *want = req->want;
   return (req->buckets && (want[MCP_GREEK_DELTA] || want[MCP_GREEK_VEGA] || want[MCP_GREEK_RHO])) ||
-         (nassets > 1 && want[MCP_GREEK_CORRELATION]);
+         (nassets > 1 && want[MCP_GREEK_CORRELATION]) || want[MCP_GREEK_DIVIDEND];
 }
 
 /* The least volatility the job's paths read: its assets' curves before
@@ -77,7 +80,8 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision)
   size_t buckets = 0, n = j->nassets;
   for (size_t a = 0; a < n; a++) {
     const mcpi_underlying *u = j->u[a];
-    buckets += (j->model == MCPI_MODEL_LOCAL_VOL ? u->lv.nt * u->lv.ns : u->vol.n) + u->rate.n;
+    buckets += (j->model == MCPI_MODEL_LOCAL_VOL ? u->lv.nt * u->lv.ns : u->vol.n) + u->rate.n +
+               u->dividend.n;
   }
   /* several assets: Black-Scholes, a factor each, one step's elements each
    * (no merged steps); the sweep keeps no path (its payoffs read the end) */
@@ -138,9 +142,10 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
   for (size_t t = 0; t < j->nreal; t++)
     pay = fmax(pay, j->spec[t].g_time);
   /* the block: a delta an asset, the assets' volatility buckets, their rate
-   * buckets, the Cholesky factor's adjoint (several assets), a vega total an
-   * asset, the rho's total; vo[a], ro[a]: asset a's first buckets */
-  size_t vo[MCP_MAX_ASSETS + 1], ro[MCP_MAX_ASSETS + 1], ccap = 0;
+   * buckets, their dividend yield's, the Cholesky factor's adjoint (several
+   * assets), a vega total an asset, a dividend total an asset, the rho's
+   * total (mcpi_adj_total); vo[a], ro[a], qo[a]: asset a's first buckets */
+  size_t vo[MCP_MAX_ASSETS + 1], ro[MCP_MAX_ASSETS + 1], qo[MCP_MAX_ASSETS + 1], ccap = 0;
   int ok = 1;
   vo[0] = n;
   for (size_t a = 0; a < n; a++)
@@ -148,6 +153,9 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
   ro[0] = vo[n];
   for (size_t a = 0; a < n; a++)
     ro[a + 1] = ro[a] + pieces_before(&j->u[a]->rate, pay);
+  qo[0] = ro[n];
+  for (size_t a = 0; a < n; a++)
+    qo[a + 1] = qo[a] + pieces_before(&j->u[a]->dividend, last);
   j->adj_cols = 0;
   for (size_t a = 0; a < n && ok; a++)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DELTA, (int)a, 0});
@@ -157,11 +165,16 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
   for (size_t a = 0; a < n; a++)
     for (size_t k = ro[a]; k < ro[a + 1] && ok; k++)
       ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_RHO, (int)a, (int)(1 + k - ro[a])});
+  for (size_t a = 0; a < n; a++)
+    for (size_t k = qo[a]; k < qo[a + 1] && ok; k++)
+      ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DIVIDEND, (int)a, (int)(1 + k - qo[a])});
   for (size_t i = 0; i < n && tri; i++)
     for (size_t k = 0; k <= i && ok; k++)
       ok = push_col(j, &ccap, (mcpi_adj_col){-1, (int)i, (int)k});
   for (size_t a = 0; a < n && ok; a++)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_VEGA, (int)a, 0});
+  for (size_t a = 0; a < n && ok; a++)
+    ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DIVIDEND, (int)a, 0});
   ok = ok && push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_RHO, -1, 0});
   size_t cap = 0, lcap = 0, dcap = 0, ns = lv ? sf->ns : 0;
   ok = ok && (j->adj_off = malloc((j->nelem + 1) * sizeof *j->adj_off)) != NULL &&
@@ -184,6 +197,11 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
       double tau = overlap(&u->rate, k - ro[a], t0, t1);
       if (tau > 0)
         ok = push(&j->adj, &j->nadj, &cap, (int32_t)k, 1, tau, 0);
+    }
+    for (size_t k = qo[a]; k < qo[a + 1] && ok; k++) { /* a = int (r - q) ... */
+      double tau = overlap(&u->dividend, k - qo[a], t0, t1);
+      if (tau > 0)
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)k, 2, -tau, 0);
     }
     for (size_t i = 0; i < ns && ok; i++) {
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
@@ -254,6 +272,7 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, c
   if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_LOCAL_VOL)
     return snprintf(out, n, "t=%g,S=%g", u->lv.times[k / u->lv.ns], u->lv.spots[k % u->lv.ns]);
   double lo, hi;
-  piece(greek == MCP_GREEK_VEGA ? &u->vol : &u->rate, k, &lo, &hi);
+  piece(greek == MCP_GREEK_VEGA ? &u->vol : greek == MCP_GREEK_RHO ? &u->rate : &u->dividend, k,
+        &lo, &hi);
   return isinf(hi) ? snprintf(out, n, "(%g,inf)", lo) : snprintf(out, n, "(%g,%g]", lo, hi);
 }

@@ -37,9 +37,9 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err);
  * its assets p and q (both entries of the symmetric matrix): dL = L
  * Phi(L^-1 dC L^-T), Phi the lower triangle with its diagonal halved. */
 void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl);
-/* The label of a bucket (mcpi_est.bucket) of an underlying's vega or rho:
- * "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node; snprintf's
- * result. */
+/* The label of a bucket (mcpi_est.bucket) of an underlying's vega, rho or
+ * dividend: "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node;
+ * snprintf's result. */
 int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,
                        size_t n);
 

@@ -112,7 +112,7 @@ int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, l
 
 static int rank(mcp_greek g)
 {
-  static const int r[MCP_GREEK_COUNT] = {0, 1, 3, 4, 5, 2, 6};
+  static const int r[MCP_GREEK_COUNT] = {0, 1, 3, 4, 6, 2, 7, 5};
   return r[g];
 }
 
@@ -243,8 +243,8 @@ static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "bound, is reported",
     "on the same paths, a grid of half the steps moves its price by more than its standard "
     "error: the time grid is too coarse for the model's scheme (raise steps_per_year)",
-    "buckets (or correlations) were asked and it has none: its payoff, model or precision "
-    "has no adjoint here, so its Greeks are the unbucketed ones"};
+    "buckets, correlations or dividend sensitivities were asked and it has none: its payoff, "
+    "model or precision has no adjoint here, so its Greeks are the unbucketed ones"};
 
 static int warning_bit(mcp_warning w)
 {
