@@ -910,12 +910,14 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                  bump closer, the market as it is;
  *   correlation    d/drho of a pair of a multi-asset trade's underlyings
  *                  (the market's correlation of their spots, both entries
- *                  of the symmetric matrix moved), by adjoint alone (see
- *                  mcp_greeks_set_buckets): "correlation:ACME:BOLT";
+ *                  of the symmetric matrix moved; named in the market's
+ *                  order), by adjoint alone (see mcp_greeks_set_buckets):
+ *                  "correlation:ACME:BOLT";
  *   dividend       d/dq of an underlying's dividend yield (its curve's
  *                  pieces together; by piece with buckets, "dividend@(0,1]"),
- *                  by adjoint alone, asked by name ("all" leaves it out:
- *                  most trades have no adjoint, and each would be warned).
+ *                  by adjoint alone.
+ * The last two are asked by name ("all" leaves them out: many trades have
+ * no adjoint, and each would be warned), not with bumps alone.
  * Volatility and rate shifts move the underlyings that some trade uses.
  * Each is estimated by a method, reported beside it:
  *   pathwise          the derivative of the payoff along the path: delta of
@@ -956,8 +958,8 @@ const char *mcp_greek_method_name(mcp_greek_method method);
 mcp_status mcp_greeks_create(mcp_greeks **greeks);
 void mcp_greeks_destroy(mcp_greeks *greeks);
 mcp_status mcp_greeks_add(mcp_greeks *greeks, mcp_greek greek);
-/* Adds a comma-separated list of names, or "all" (the five, the cross
- * gammas and the correlations). */
+/* Adds a comma-separated list of names, or "all" (the five and the cross
+ * gammas). */
 mcp_status mcp_greeks_parse(mcp_greeks *greeks, const char *list);
 /* The bump of a Greek: delta and gamma (one size), relative spot shift,
  * default 0.01; vega absolute volatility, 0.01; rho absolute rate, 1e-4;
@@ -990,10 +992,11 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * trades keep their Greeks as without buckets and are warned
  * MCP_WARNING_BUCKETS.  A job (the trades of one underlying, or one set of
  * underlyings, and time grid) with bucketed trades estimates its other
- * trades' vega and rho by bumps.  Correlations (MCP_GREEK_CORRELATION, or
- * "all") and dividend sensitivities (MCP_GREEK_DIVIDEND) come by adjoint
- * with or without buckets; a trade that has no adjoint has none and is
- * warned MCP_WARNING_BUCKETS. */
+ * trades' vega and rho by bumps.  Correlations (MCP_GREEK_CORRELATION) and
+ * dividend sensitivities (MCP_GREEK_DIVIDEND) come by adjoint with or
+ * without buckets; a trade that has no adjoint has none and is warned
+ * MCP_WARNING_BUCKETS.  Buckets, correlations and dividend sensitivities
+ * with bumps alone (mcp_greeks_set_bump_only) are MCP_ERR_ARGUMENT. */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

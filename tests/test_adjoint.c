@@ -536,7 +536,7 @@ static void baskets_against_bumps(void **state)
  * bucket shown; a single-asset trade beside them is not warned; a Heston
  * basket has none and is warned; correlation has no bump.  The dividend's
  * sensitivity without buckets: its sum alone, the same number; "all"
- * leaves it out. */
+ * leaves both out; neither comes with bumps alone. */
 static void correlations_alone(void **state)
 {
   mcp_market *m = assets_market(0, 0);
@@ -568,7 +568,16 @@ static void correlations_alone(void **state)
   assert_int_equal(mcp_results_greek(rd, "BC", "delta:P", &s), MCP_ERR_NOT_FOUND);
   mcp_results *ra = price_greeks(ctx_of(state), m, p, ga);
   assert_int_equal(mcp_results_greek(ra, "E", "dividend", &s), MCP_ERR_NOT_FOUND);
-  assert_int_equal(mcp_results_warnings(ra, NMULTI), 0u);
+  assert_int_equal(mcp_results_greek(ra, "BC", "correlation:P:Q", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(greek(ra, "BC", "delta:P").method, MCP_METHOD_PATHWISE);
+  for (size_t t = 0; t <= NMULTI; t++)
+    assert_int_equal(mcp_results_warnings(ra, t), 0u);
+  /* by adjoint alone: not with bumps alone */
+  assert_int_equal(mcp_greeks_set_bump_only(gd, 1), MCP_OK);
+  mcp_results *rx = NULL;
+  assert_int_equal(mcp_price_greeks(ctx_of(state), m, p, gd, &rx), MCP_ERR_ARGUMENT);
+  assert_null(rx);
+  assert_non_null(strstr(mcp_context_last_error(ctx_of(state)), "by adjoint"));
   mcp_results_destroy(rd);
   mcp_results_destroy(rb);
   mcp_results_destroy(ra);

@@ -547,7 +547,8 @@ def price(market, portfolio, greeks=None, greek_method="auto", buckets=False, **
     """Prices the portfolio in the market: Results.  greeks: "all", a
     comma-separated list or a list of delta, gamma, vega, rho, theta,
     cross-gamma, correlation (of a multi-asset trade's pairs, by adjoint:
-    "correlation:ACME:BOLT"), dividend (d/dq, by adjoint; not in "all");
+    "correlation:ACME:BOLT"), dividend (d/dq, by adjoint; "all" leaves
+    these two out);
     greek_method "auto" or "bump"; buckets: also
     vega and rho by bucket (curve piece, surface node), by adjoint
     ("vega@(0.5,1]")."""

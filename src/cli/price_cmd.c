@@ -37,7 +37,7 @@ const char cli_price_options_help[] =
     "                         delta, gamma, vega, rho, theta, cross-gamma,\n"
     "                         correlation (a multi-asset trade's pairs, by\n"
     "                         adjoint), dividend (d/dq, by adjoint), or all (but\n"
-    "                         dividend); each is reported with its method\n"
+    "                         these two); each is reported with its method\n"
     "                         (pathwise, likelihood-ratio, bump, grid or adjoint)\n"
     "                         and standard error\n"
     "      --greek-method NAME  auto (the default: pathwise and likelihood-ratio\n"

@@ -63,9 +63,9 @@ mcp_status mcp_greeks_parse(mcp_greeks *g, const char *list)
     memcpy(name, s, n);
     name[n] = 0;
     mcp_greek k;
-    if (strcmp(name, "all") == 0) /* not the dividend's: by name (mcprice.h) */
-      for (int i = 0; i < MCP_GREEK_COUNT; i++)
-        want[i] = want[i] || i != MCP_GREEK_DIVIDEND;
+    if (strcmp(name, "all") == 0) /* not the adjoint's own: by name (mcprice.h) */
+      for (int i = 0; i < MCP_GREEK_CORRELATION; i++)
+        want[i] = 1;
     else if (mcp_greek_from_name(name, &k) == MCP_OK)
       want[k] = 1;
     else

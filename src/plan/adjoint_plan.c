@@ -131,10 +131,13 @@ static int push_col(mcpi_job *j, size_t *cap, mcpi_adj_col x)
   return 1;
 }
 
-mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
+mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
 {
   if (j->adj_cols)
     return MCP_OK;
+  /* buckets not asked: one hidden column a kind and asset, whose pieces the
+   * totals sum; dividend yields not asked: neither buckets nor entries */
+  int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
   size_t n = j->nassets, tri = n > 1 ? n * (n + 1) / 2 : 0;
   const mcpi_surface *sf = &j->u[0]->lv;
   int lv = j->model == MCPI_MODEL_LOCAL_VOL;
@@ -149,13 +152,13 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
   int ok = 1;
   vo[0] = n;
   for (size_t a = 0; a < n; a++)
-    vo[a + 1] = vo[a] + (lv ? sf->nt * sf->ns : pieces_before(&j->u[a]->vol, last));
+    vo[a + 1] = vo[a] + (!each ? 1 : lv ? sf->nt * sf->ns : pieces_before(&j->u[a]->vol, last));
   ro[0] = vo[n];
   for (size_t a = 0; a < n; a++)
-    ro[a + 1] = ro[a] + pieces_before(&j->u[a]->rate, pay);
+    ro[a + 1] = ro[a] + (each ? pieces_before(&j->u[a]->rate, pay) : 1);
   qo[0] = ro[n];
   for (size_t a = 0; a < n; a++)
-    qo[a + 1] = qo[a] + pieces_before(&j->u[a]->dividend, last);
+    qo[a + 1] = qo[a] + (!div ? 0 : each ? pieces_before(&j->u[a]->dividend, last) : 1);
   j->adj_cols = 0;
   for (size_t a = 0; a < n && ok; a++)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DELTA, (int)a, 0});
@@ -188,20 +191,21 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
     const mcpi_underlying *u = j->u[a];
     double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], b = j->cb[e];
     j->adj_off[e] = (int32_t)j->nadj;
-    for (size_t k = vo[a]; k < vo[a + 1] && !lv && ok; k++) {
-      double tau = overlap(&u->vol, k - vo[a], t0, t1), sig = u->vol.value[k - vo[a]];
+    for (size_t k = 0; k < pieces_before(&u->vol, last) && !lv && ok; k++) {
+      double tau = overlap(&u->vol, k, t0, t1), sig = u->vol.value[k];
       if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)k, 0, -sig * tau, sig * tau / b);
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(vo[a] + (each ? k : 0)), 0, -sig * tau,
+                  sig * tau / b);
     }
-    for (size_t k = ro[a]; k < ro[a + 1] && ok; k++) {
-      double tau = overlap(&u->rate, k - ro[a], t0, t1);
+    for (size_t k = 0; k < pieces_before(&u->rate, pay) && ok; k++) {
+      double tau = overlap(&u->rate, k, t0, t1);
       if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)k, 1, tau, 0);
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(ro[a] + (each ? k : 0)), 1, tau, 0);
     }
-    for (size_t k = qo[a]; k < qo[a + 1] && ok; k++) { /* a = int (r - q) ... */
-      double tau = overlap(&u->dividend, k - qo[a], t0, t1);
+    for (size_t k = 0; k < pieces_before(&u->dividend, last) && div && ok; k++) {
+      double tau = overlap(&u->dividend, k, t0, t1); /* a = int (r - q) ... */
       if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)k, 2, -tau, 0);
+        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(qo[a] + (each ? k : 0)), 2, -tau, 0);
     }
     for (size_t i = 0; i < ns && ok; i++) {
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
@@ -210,16 +214,16 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err)
       mcpi_job_slice_jacobian(j, t0, t1, i, j->lv_vol[e * ns + i], d);
       for (size_t m = 0; m < sf->nt && ok; m++)
         if (d[m] != 0)
-          ok = push(&j->adj_lv, &j->nadj_lv, &lcap, (int32_t)(1 + m * ns + i), (int32_t)m, d[m],
-                    0);
+          ok = push(&j->adj_lv, &j->nadj_lv, &lcap, (int32_t)(each ? 1 + m * ns + i : 1),
+                    (int32_t)m, d[m], 0);
     }
   }
   for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */
     j->adj_doff[t] = (int32_t)j->nadj_d;
-    for (size_t k = ro[0]; k < ro[1] && t < j->nreal && ok; k++) {
-      double tau = overlap(&j->u[0]->rate, k - ro[0], 0, j->spec[t].g_time);
+    for (size_t k = 0; k < pieces_before(&j->u[0]->rate, pay) && t < j->nreal && ok; k++) {
+      double tau = overlap(&j->u[0]->rate, k, 0, j->spec[t].g_time);
       if (tau > 0)
-        ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)k, 1, -tau, 0);
+        ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)(ro[0] + (each ? k : 0)), 1, -tau, 0);
     }
   }
   free(d);

@@ -29,9 +29,12 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision);
  * European, an Asian, a lookback watched on its dates; of several assets,
  * a basket, best-of or worst-of option. */
 int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t);
-/* The job's Jacobians, block and its columns' descriptors (adj_*), once;
- * its trades' payment times (spec g_time) set. */
-mcp_status mcpi_adjoint_jacobians(mcpi_job *j, char *err);
+/* The job's Jacobians, block and its columns' descriptors (adj_*) for the
+ * request, once; its trades' payment times (spec g_time) set.  Without
+ * buckets, a kind's pieces of an asset share a hidden column (the totals
+ * are what is shown); without dividend sensitivities, the yields have no
+ * entries. */
+mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err);
 /* The derivatives of a multi-asset job's Cholesky factor L (its lower
  * triangle, row by row, n (n + 1) / 2 values, to dl) in the correlation of
  * its assets p and q (both entries of the symmetric matrix): dL = L

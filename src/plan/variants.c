@@ -135,7 +135,7 @@ static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *
   const mcp_greeks *req = g->req;
   if (!adjoint_fits(g, j, tr))
     return 0;
-  if (mcpi_adjoint_jacobians(j, err) != MCP_OK)
+  if (mcpi_adjoint_jacobians(j, req, err) != MCP_OK)
     return -1;
   mcpi_payoff_spec *s = &j->spec[t];
   s->g_adj = (int32_t)(j->ntrades + 1 + b->nest);
@@ -506,6 +506,10 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
   memset(g, 0, sizeof *g);
   g->set = set;
   g->req = req;
+  if (req->bump_only && (req->buckets || req->want[MCP_GREEK_CORRELATION] ||
+                         req->want[MCP_GREEK_DIVIDEND]))
+    return mcpi_fail(err, MCP_ERR_ARGUMENT, "buckets, correlations and dividend sensitivities "
+                     "come by adjoint; a request of bumps alone has none");
   g->var = calloc(4 * m->n + MCPI_VAR_KINDS, sizeof *g->var); /* spots and vols by asset */
   g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
   g->used = calloc(m->n + 1, 1);
