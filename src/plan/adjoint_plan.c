@@ -146,8 +146,9 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     pay = fmax(pay, j->spec[t].g_time);
   /* the block: a delta an asset, the assets' volatility buckets, their rate
    * buckets, their dividend yield's, the Cholesky factor's adjoint (several
-   * assets), a vega total an asset, a dividend total an asset, the rho's
-   * total (mcpi_adj_total); vo[a], ro[a], qo[a]: asset a's first buckets */
+   * assets), a vega total an asset, a dividend total an asset (where asked),
+   * the rho's total (mcpi_adj_total); vo[a], ro[a], qo[a]: asset a's first
+   * buckets */
   size_t vo[MCP_MAX_ASSETS + 1], ro[MCP_MAX_ASSETS + 1], qo[MCP_MAX_ASSETS + 1], ccap = 0;
   int ok = 1;
   vo[0] = n;
@@ -176,7 +177,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       ok = push_col(j, &ccap, (mcpi_adj_col){-1, (int)i, (int)k});
   for (size_t a = 0; a < n && ok; a++)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_VEGA, (int)a, 0});
-  for (size_t a = 0; a < n && ok; a++)
+  for (size_t a = 0; a < n && ok && div; a++)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DIVIDEND, (int)a, 0});
   ok = ok && push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_RHO, -1, 0});
   size_t cap = 0, lcap = 0, dcap = 0, ns = lv ? sf->ns : 0;
@@ -233,6 +234,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   j->adj_doff[j->ntrades] = (int32_t)j->nadj_d;
   if (lv)
     j->adj_lvoff[j->nsteps * ns] = (int32_t)j->nadj_lv;
+  j->adj_div = div;
   j->adj_nv = (int)(vo[n] - vo[0]);
   j->adj_nr = (int)(ro[n] - ro[0]);
   return MCP_OK;

@@ -104,7 +104,7 @@ typedef struct mcpi_job {
   /* bucketed sensitivities by adjoint (adjoint_plan.c): a trade's block of
    * columns (adj_col says what each holds), its volatility and rate
    * buckets, the Jacobians' rows */
-  int adj_cols, adj_nv, adj_nr;
+  int adj_cols, adj_nv, adj_nr, adj_div;
   size_t nadj, nadj_lv, nadj_d;
 } mcpi_job;
 
