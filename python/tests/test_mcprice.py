@@ -161,6 +161,23 @@ def test_correlation():
     assert c.value.price > 0  # a call on a sum: more correlation, more variance
 
 
+def test_dividend():
+    """The dividend yield's sensitivity of a call by adjoint against the
+    closed form, -T S e^(-qT) N(d1), its pieces' sum."""
+    m = market()
+    m["underlyings"][0].pop("dividend")
+    m["underlyings"][0]["curves"] = {"dividend": {"end": [0.5, 2], "value": [Q, Q]}}
+    r = mcprice.price(m, book(paths=100_000), greeks="dividend", buckets=True, backend="cpu")
+    g = r["C"].greeks
+    d1 = (math.log(S / K) + (R - Q + VOL * VOL / 2) * T) / (VOL * math.sqrt(T))
+    exact = -T * S * math.exp(-Q * T) * norm_cdf(d1)
+    total = g["dividend"]
+    assert total.method == "adjoint"
+    assert abs(total.value.price - exact) < 4 * total.value.std_error
+    pieces = g["dividend@(0,0.5]"].value.price + g["dividend@(0.5,inf)"].value.price
+    assert abs(pieces - total.value.price) < 1e-9 * abs(exact)
+
+
 def test_frtb():
     """FRTB's sensitivities: a call's delta against the scenario of its spot
     1% up priced by hand, the vega at its 1-year vertex, the book as its

@@ -75,7 +75,7 @@ static double least_vol(const mcpi_job *j)
   return lo;
 }
 
-int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision)
+int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precision precision)
 {
   size_t buckets = 0, n = j->nassets;
   for (size_t a = 0; a < n; a++) {
@@ -91,7 +91,7 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, mcp_precision precision)
   return precision == MCP_DOUBLE && shape &&
          (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
          !j->cash && !j->extrema && !j->lsm_dates && !j->arr_len &&
-         buckets <= MCPI_ADJ_MAX_BUCKETS && least_vol(j) > 0;
+         (!req->buckets || buckets <= MCPI_ADJ_MAX_BUCKETS) && least_vol(j) > 0;
 }
 
 int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)

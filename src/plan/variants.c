@@ -119,7 +119,7 @@ enum { IN_PASS = 1, IN_PASS_VEGA = 2, IN_PASS_RHO = 4, IN_PASS_DELTA = 8 };
 static int adjoint_fits(const mcpi_greek_run *g, const mcpi_job *j, const mcpi_trade *tr)
 {
   return mcpi_adjoint_asked(g->req, tr->nassets) && !g->req->bump_only &&
-         mcpi_adjoint_job_fits(j, g->set->precision) && mcpi_adjoint_trade_fits(j, tr);
+         mcpi_adjoint_job_fits(j, g->req, g->set->precision) && mcpi_adjoint_trade_fits(j, tr);
 }
 
 /* Trade t's block of columns by adjoint (adjoint_plan.c), where its job and
