@@ -985,11 +985,12 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * date-monitored lookback trades on Black-Scholes or local-volatility
  * underlyings, and to baskets, best-of and worst-of options on correlated
  * Black-Scholes underlyings (a delta, a vega and vega buckets an asset, rho
- * buckets of each asset's curve, the first asset's also discounting, and
- * the correlations of the pairs when asked), without cash dividends, whose
- * volatility stays above 0 (at 0 a shift is no derivative), in double
- * precision (at most 16384 steps of one asset, and 4096 buckets); other
- * trades keep their Greeks as without buckets and are warned
+ * buckets of each asset's curve, the first in the market's order also
+ * discounting, and the correlations of the pairs when asked), without cash
+ * dividends, whose volatility stays above 0 (at 0 a shift is no
+ * derivative), in double precision (at most 16384 steps of one asset, and
+ * 4096 buckets where buckets are asked); other trades keep their Greeks as
+ * without buckets and are warned
  * MCP_WARNING_BUCKETS.  A job (the trades of one underlying, or one set of
  * underlyings, and time grid) with bucketed trades estimates its other
  * trades' vega and rho by bumps.  Correlations (MCP_GREEK_CORRELATION) and
