@@ -769,8 +769,8 @@ mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,
  * standard error: the time grid is too coarse for the model's scheme
  * (mcp_results_grid_move).  MCP_WARNING_BUCKETS: buckets were asked
  * (mcp_greeks_set_buckets), or a multi-asset trade's correlations, or
- * dividend sensitivities, and the trade has none: its payoff, model or precision has no adjoint here (its
- * Greeks are those without buckets). */
+ * dividend sensitivities, and the trade has none: its payoff, model or
+ * precision has no adjoint here (its Greeks are those without buckets). */
 typedef enum mcp_warning {
   MCP_WARNING_CONSTANT = 1 << 0,
   MCP_WARNING_MARTINGALE = 1 << 1,
@@ -1028,7 +1028,9 @@ typedef struct mcp_sensitivity {
 size_t mcp_results_sensitivities(const mcp_results *results, size_t index);
 mcp_status mcp_results_sensitivity(const mcp_results *results, size_t index, size_t k,
                                    mcp_sensitivity *out);
-/* By trade id (NULL for the book) and name: MCP_ERR_NOT_FOUND when absent. */
+/* By trade id (NULL for the book) and name: MCP_ERR_NOT_FOUND when absent.
+ * A pair's Greek (cross gamma, correlation) is found by its underlyings in
+ * either order ("correlation:BOLT:ACME" finds "correlation:ACME:BOLT"). */
 mcp_status mcp_results_greek(const mcp_results *results, const char *id, const char *name,
                              mcp_sensitivity *out);
 

@@ -55,8 +55,8 @@ static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, 
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e)
     return e;
-  mcpi_adjoint_kernel<MinBlocks, Multi, Div><<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, smem,
-                                   stream>>>(job, z, ld, n, pay);
+  unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
+  mcpi_adjoint_kernel<MinBlocks, Multi, Div><<<grid, 128, smem, stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
 }
 

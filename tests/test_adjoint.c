@@ -547,6 +547,14 @@ static void correlations_alone(void **state)
   mcp_results *r2 = price_greeks(ctx_of(state), m, p, g2);
   mcp_sensitivity s1 = greek(r1, "BC", "correlation:P:R"), s2 = greek(r2, "BC", "correlation:P:R");
   assert_true(s1.value.price == s2.value.price && s1.value.std_error == s2.value.std_error);
+  /* the pair either way round; not a longer or shorter name */
+  mcp_sensitivity sw = greek(r1, "BC", "correlation:R:P");
+  assert_string_equal(sw.name, "correlation:P:R");
+  assert_true(sw.value.price == s1.value.price);
+  mcp_sensitivity no;
+  assert_int_equal(mcp_results_greek(r1, "BC", "correlation:R:PQ", &no), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r1, "BC", "correlation:R", &no), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r1, NULL, "correlation:R:P", &no), MCP_OK);
   assert_int_equal(greek(r2, "BC", "delta:Q").method, MCP_METHOD_ADJOINT);
   assert_int_equal(greek(r2, "E", "delta").method, MCP_METHOD_PATHWISE);
   mcp_sensitivity s;

@@ -1474,9 +1474,10 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 /* A Black-Scholes underlying with volatility and rate curves and a
  * local-volatility one, each with a European, an Asian and a lookback on
  * dates, and a basket and a best-of on the first and a correlated second
- * (their correlations and dividend yields' pieces too): the GPU's buckets are the CPU's to 1e-12 (the GPU's exponentials
- * round otherwise), and keep their bits under fused or stored normals,
- * block and tile sizes, and antithetic pairs. */
+ * (their correlations and dividend yields' pieces too): the GPU's buckets
+ * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
+ * their bits under fused or stored normals, block and tile sizes, and
+ * antithetic pairs. */
 static void gpu_buckets_match_cpu(void **state)
 {
   (void)state;
