@@ -147,31 +147,31 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   /* the block: a delta an asset, the assets' volatility buckets, their rate
    * buckets, their dividend yield's, the Cholesky factor's adjoint (several
    * assets), a vega total an asset, a dividend total an asset (where asked),
-   * the rho's total (mcpi_adj_total); vo[a], ro[a], qo[a]: asset a's first
-   * buckets */
-  size_t vo[MCP_MAX_ASSETS + 1], ro[MCP_MAX_ASSETS + 1], qo[MCP_MAX_ASSETS + 1], ccap = 0;
+   * the rho's total (mcpi_adj_total).  Kind k (volatility, rate, dividend
+   * yield) of asset a: np[k][a] pieces of its curve (a surface's nodes
+   * instead: no piece), its buckets from column off[k][a]. */
+  static const mcp_greek greek[3] = {MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_DIVIDEND};
+  size_t np[3][MCP_MAX_ASSETS], off[3][MCP_MAX_ASSETS + 1], at = n, ccap = 0;
+  for (int k = 0; k < 3; k++) {
+    for (size_t a = 0; a < n; a++) {
+      const mcpi_underlying *u = j->u[a];
+      np[k][a] = k == 0 ? (lv ? 0 : pieces_before(&u->vol, last))
+                 : k == 1 ? pieces_before(&u->rate, pay)
+                          : (div ? pieces_before(&u->dividend, last) : 0);
+      size_t cols = k == 0 && lv ? sf->nt * sf->ns : np[k][a];
+      off[k][a] = at;
+      at += !each && cols ? 1 : cols;
+    }
+    off[k][n] = at;
+  }
   int ok = 1;
-  vo[0] = n;
-  for (size_t a = 0; a < n; a++)
-    vo[a + 1] = vo[a] + (!each ? 1 : lv ? sf->nt * sf->ns : pieces_before(&j->u[a]->vol, last));
-  ro[0] = vo[n];
-  for (size_t a = 0; a < n; a++)
-    ro[a + 1] = ro[a] + (each ? pieces_before(&j->u[a]->rate, pay) : 1);
-  qo[0] = ro[n];
-  for (size_t a = 0; a < n; a++)
-    qo[a + 1] = qo[a] + (!div ? 0 : each ? pieces_before(&j->u[a]->dividend, last) : 1);
   j->adj_cols = 0;
   for (size_t a = 0; a < n && ok; a++)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DELTA, (int)a, 0});
-  for (size_t a = 0; a < n; a++)
-    for (size_t k = vo[a]; k < vo[a + 1] && ok; k++)
-      ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_VEGA, (int)a, (int)(1 + k - vo[a])});
-  for (size_t a = 0; a < n; a++)
-    for (size_t k = ro[a]; k < ro[a + 1] && ok; k++)
-      ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_RHO, (int)a, (int)(1 + k - ro[a])});
-  for (size_t a = 0; a < n; a++)
-    for (size_t k = qo[a]; k < qo[a + 1] && ok; k++)
-      ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DIVIDEND, (int)a, (int)(1 + k - qo[a])});
+  for (int k = 0; k < 3; k++)
+    for (size_t a = 0; a < n; a++)
+      for (size_t c = off[k][a]; c < off[k][a + 1] && ok; c++)
+        ok = push_col(j, &ccap, (mcpi_adj_col){greek[k], (int)a, (int)(1 + c - off[k][a])});
   for (size_t i = 0; i < n && tri; i++)
     for (size_t k = 0; k <= i && ok; k++)
       ok = push_col(j, &ccap, (mcpi_adj_col){-1, (int)i, (int)k});
@@ -190,24 +190,16 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   for (size_t e = 0; e < j->nelem && ok; e++) { /* element e: asset e % n of step e / n */
     size_t s = e / n, a = e % n;
     const mcpi_underlying *u = j->u[a];
+    const mcpi_curve *curve[3] = {&u->vol, &u->rate, &u->dividend};
     double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], b = j->cb[e];
     j->adj_off[e] = (int32_t)j->nadj;
-    for (size_t k = 0; k < pieces_before(&u->vol, last) && !lv && ok; k++) {
-      double tau = overlap(&u->vol, k, t0, t1), sig = u->vol.value[k];
-      if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(vo[a] + (each ? k : 0)), 0, -sig * tau,
-                  sig * tau / b);
-    }
-    for (size_t k = 0; k < pieces_before(&u->rate, pay) && ok; k++) {
-      double tau = overlap(&u->rate, k, t0, t1);
-      if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(ro[a] + (each ? k : 0)), 1, tau, 0);
-    }
-    for (size_t k = 0; k < pieces_before(&u->dividend, last) && div && ok; k++) {
-      double tau = overlap(&u->dividend, k, t0, t1); /* a = int (r - q) ... */
-      if (tau > 0)
-        ok = push(&j->adj, &j->nadj, &cap, (int32_t)(qo[a] + (each ? k : 0)), 2, -tau, 0);
-    }
+    for (int k = 0; k < 3; k++) /* a = int (r - q) - int sigma^2 / 2, b = sqrt(int sigma^2) */
+      for (size_t p = 0; p < np[k][a] && ok; p++) {
+        double tau = overlap(curve[k], p, t0, t1), sig = k == 0 ? u->vol.value[p] : 0;
+        if (tau > 0)
+          ok = push(&j->adj, &j->nadj, &cap, (int32_t)(off[k][a] + (each ? p : 0)), k,
+                    k == 0 ? -sig * tau : k == 1 ? tau : -tau, sig * tau / b);
+      }
     for (size_t i = 0; i < ns && ok; i++) {
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
       for (size_t m = 0; m < sf->nt; m++)
@@ -215,16 +207,16 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       mcpi_job_slice_jacobian(j, t0, t1, i, j->lv_vol[e * ns + i], d);
       for (size_t m = 0; m < sf->nt && ok; m++)
         if (d[m] != 0)
-          ok = push(&j->adj_lv, &j->nadj_lv, &lcap, (int32_t)(each ? 1 + m * ns + i : 1),
-                    (int32_t)m, d[m], 0);
+          ok = push(&j->adj_lv, &j->nadj_lv, &lcap,
+                    (int32_t)(off[0][0] + (each ? m * ns + i : 0)), (int32_t)m, d[m], 0);
     }
   }
   for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */
     j->adj_doff[t] = (int32_t)j->nadj_d;
-    for (size_t k = 0; k < pieces_before(&j->u[0]->rate, pay) && t < j->nreal && ok; k++) {
-      double tau = overlap(&j->u[0]->rate, k, 0, j->spec[t].g_time);
+    for (size_t p = 0; p < np[1][0] && t < j->nreal && ok; p++) {
+      double tau = overlap(&j->u[0]->rate, p, 0, j->spec[t].g_time);
       if (tau > 0)
-        ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)(ro[0] + (each ? k : 0)), 1, -tau, 0);
+        ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)(off[1][0] + (each ? p : 0)), 1, -tau, 0);
     }
   }
   free(d);
@@ -235,8 +227,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   if (lv)
     j->adj_lvoff[j->nsteps * ns] = (int32_t)j->nadj_lv;
   j->adj_div = div;
-  j->adj_nv = (int)(vo[n] - vo[0]);
-  j->adj_nr = (int)(ro[n] - ro[0]);
+  j->adj_nv = (int)(off[0][n] - off[0][0]);
   return MCP_OK;
 }
 

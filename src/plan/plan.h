@@ -102,9 +102,9 @@ typedef struct mcpi_job {
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
   double mon_l[2];         /* MCPI_GSTATE_SCALED: the log shifts of the scaled paths */
   /* bucketed sensitivities by adjoint (adjoint_plan.c): a trade's block of
-   * columns (adj_col says what each holds), its volatility and rate
-   * buckets, the Jacobians' rows */
-  int adj_cols, adj_nv, adj_nr, adj_div;
+   * columns (adj_col says what each holds), its volatility buckets, whether
+   * it has the dividend yields', the Jacobians' rows */
+  int adj_cols, adj_nv, adj_div;
   size_t nadj, nadj_lv, nadj_d;
 } mcpi_job;
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "src/results/results.h"
 #include "src/base/stats.h"
+#include "src/base/validate.h"
 
 mcp_results *mcpi_results_alloc(size_t n)
 {
@@ -161,16 +162,14 @@ mcp_status mcp_results_greek(const mcp_results *r, const char *id, const char *n
     if (strcmp(r->sens[index].s[k].name, name) == 0)
       return mcp_results_sensitivity(r, index, k, out);
   /* a pair's Greek by its underlyings the other way round */
-  size_t len = strlen(name);
   for (size_t k = 0; k < mcp_results_sensitivities(r, index); k++) {
     const mcpi_sens *x = &r->sens[index].s[k];
-    const char *g = mcp_greek_name(x->greek);
-    size_t lg = strlen(g), l1 = x->u1 ? strlen(x->u1) : 0, l2 = x->u2 ? strlen(x->u2) : 0;
-    if (!x->u2 || x->label || len != lg + l1 + l2 + 2 || strncmp(name, g, lg) != 0 ||
-        name[lg] != ':' || strncmp(name + lg + 1, x->u2, l2) != 0 || name[lg + 1 + l2] != ':' ||
-        strcmp(name + lg + 2 + l2, x->u1) != 0)
-      continue;
-    return mcp_results_sensitivity(r, index, k, out);
+    char swapped[2 * MCPI_MAX_ID_BYTES + 32];
+    if (x->u2 && !x->label &&
+        (size_t)snprintf(swapped, sizeof swapped, "%s:%s:%s", mcp_greek_name(x->greek), x->u2,
+                         x->u1) < sizeof swapped &&
+        strcmp(swapped, name) == 0)
+      return mcp_results_sensitivity(r, index, k, out);
   }
   return MCP_ERR_NOT_FOUND;
 }
