@@ -9,7 +9,10 @@
 // shared memory (adjoint.h, mcpi_adj_rows), or 0.
 static __host__ __device__ int job_rows(const mcpi_job_view &j)
 {
-  return j.model == MCPI_MODEL_LOCAL_VOL && j.lv_n <= MCPI_ADJ_ROW_NODES ? j.lv_n : 0;
+  return mcpi_adjoint_kind(&j) == 0 && j.model == MCPI_MODEL_LOCAL_VOL &&
+                 j.lv_n <= MCPI_ADJ_ROW_NODES
+             ? j.lv_n
+             : 0;
 }
 
 // Blocks of 128 an SM that the registers must allow, by model.  Local
@@ -29,7 +32,8 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #define MCPI_ADJ_MIN_BLOCKS_MULTI 4
 #endif
 
-// Multi: the kernel of multi-asset jobs (a sweep of its own, adjoint.h);
+// Multi: the kernel of multi-asset jobs (a sweep of its own, adjoint.h: 1
+// Black-Scholes, 2 local volatility, whose buffer only its kernel holds);
 // Div: of blocks with the dividend yields' columns (without them the sweep
 // is the code it was: 7% faster on the Black-Scholes benchmark).
 template <int MinBlocks, int Multi, int Div>
@@ -64,6 +68,8 @@ template <int Div>
 static cudaError_t launch_kind(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                                double *pay, cudaStream_t stream)
 {
+  if (mcpi_adjoint_kind(&job) == 2)
+    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 2, Div>(job, z, ld, n, pay, stream);
   if (job.nassets > 1)
     return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div>(job, z, ld, n, pay, stream);
   return job.model == MCPI_MODEL_LOCAL_VOL

@@ -40,13 +40,15 @@ mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int
   }
   k.state = multi == 1   ? MCPI_STATE_MULTI
             : multi == 2 ? MCPI_STATE_MHESTON
+            : multi == 3 ? MCPI_STATE_MLV
             : o->small   ? MCPI_STATE_SHAPED
                          : MCPI_STATE_ONE;
   if (arr_len) { /* the plain loop */
-    k.placement = o->placement;
-    k.capacity = o->placement == MCP_PLACEMENT_REGISTERS ? mcpi_register_capacity(arr_len) : 0;
-  } else if (!o->fused && k.state != MCPI_STATE_MHESTON && o->strategy != MCP_PREFETCH_NONE) {
-    /* (several Heston assets' step reads the job's arrays, not a ring) */
+    k.placement = multi == 3 ? MCP_PLACEMENT_LOCAL : o->placement;
+    k.capacity = k.placement == MCP_PLACEMENT_REGISTERS ? mcpi_register_capacity(arr_len) : 0;
+  } else if (!o->fused && multi < 2 && o->strategy != MCP_PREFETCH_NONE) {
+    /* (several Heston or local-volatility assets take no ring: the first's
+     * step reads the job's arrays, the other's kernels are few) */
     k.strategy = o->strategy;
     k.distance = o->distance;
   }

@@ -23,7 +23,8 @@ enum {
   MCPI_STATE_MULTI = 1,
   MCPI_STATE_SHAPED = 2,
   MCPI_STATE_PLAIN = 3,
-  MCPI_STATE_MHESTON = 4
+  MCPI_STATE_MHESTON = 4,
+  MCPI_STATE_MLV = 5
 };
 
 /* A kernel's placement beside mcp_placement's (not auto: 0 is no per-path
@@ -52,9 +53,10 @@ typedef struct mcpi_kernel_entry {
 extern const mcpi_kernel_entry mcpi_kernel_catalogue[];
 extern const size_t mcpi_kernel_count;
 
-/* The key of the kernel that runs a job: one asset, several Black-Scholes
- * or several Heston assets (multi 0, 1, 2: MCPI_ASSETS_KIND), per-path
- * arrays of arr_len elements (0: none) where o->placement (not auto) says,
+/* The key of the kernel that runs a job: one asset, several Black-Scholes,
+ * Heston or local-volatility assets (multi 0, 1, 2, 3: MCPI_ASSETS_KIND),
+ * per-path arrays of arr_len elements (0: none) where o->placement (not
+ * auto) says (several local-volatility assets: in local memory),
  * or with gstate the double single-asset kernel of on-path vega and rho;
  * o->small picks the job-shaped state of a single-asset job, and the plain
  * one for its fused kernel and its stored one without prefetching. */

@@ -14,6 +14,10 @@ MCPI_BODY_OVERLOADS(mcpi_multi_state, double, mcpi_multi_init, mcpi_multi_step,
                     mcpi_multi_finish, mcpi_multi_log_spots, mcpi_multi_survival,
                     __forceinline__)
 template <> struct state_of<double, MCPI_STATE_MULTI> { typedef mcpi_multi_state type; };
+MCPI_BODY_OVERLOADS(mcpi_mlv_state, double, mcpi_mlv_init, mcpi_mlv_step,
+                    mcpi_mlv_finish, mcpi_mlv_log_spots, mcpi_mlv_survival,
+                    __forceinline__)
+template <> struct state_of<double, MCPI_STATE_MLV> { typedef mcpi_mlv_state type; };
 MCPI_BODY_OVERLOADS(mcpi_mheston_state, double, mcpi_mheston_init, mcpi_mheston_step,
                     mcpi_mheston_finish, mcpi_mheston_log_spots, mcpi_mheston_survival,
                     __forceinline__)
@@ -34,6 +38,10 @@ MCPI_BODY_OVERLOADS(mcpi_multi_state_f, float, mcpi_multi_init_f, mcpi_multi_ste
                     mcpi_multi_finish_f, mcpi_multi_log_spots_f, mcpi_multi_survival_f,
                     __forceinline__)
 template <> struct state_of<float, MCPI_STATE_MULTI> { typedef mcpi_multi_state_f type; };
+MCPI_BODY_OVERLOADS(mcpi_mlv_state_f, float, mcpi_mlv_init_f, mcpi_mlv_step_f,
+                    mcpi_mlv_finish_f, mcpi_mlv_log_spots_f, mcpi_mlv_survival_f,
+                    __forceinline__)
+template <> struct state_of<float, MCPI_STATE_MLV> { typedef mcpi_mlv_state_f type; };
 MCPI_BODY_OVERLOADS(mcpi_mheston_state_f, float, mcpi_mheston_init_f, mcpi_mheston_step_f,
                     mcpi_mheston_finish_f, mcpi_mheston_log_spots_f, mcpi_mheston_survival_f,
                     __forceinline__)

@@ -532,6 +532,103 @@ static void baskets_against_bumps(void **state)
   mcp_market_destroy(m);
 }
 
+/* Local-volatility "L" (lv_market's surface and rate curve) and "N" (a
+ * narrower surface, 2 x 3, its spot between nodes: a node is a kink of
+ * the path in the spot), correlated; what = 0: nothing moved; 1 + a:
+ * asset a's spot times 1 + h; 100 (1 + a) + k: node k of its surface moved
+ * by h; 1000 + k: piece k of L's rate curve; 2000: the correlation. */
+#define NT 2
+#define NS 3
+static const double NTIMES[NT] = {0.3, 1.2}, NSPOTS[NS] = {70, 93, 115};
+static const double NVALS[NT * NS] = {0.34, 0.27, 0.22, 0.3, 0.26, 0.23};
+
+static mcp_market *lv_assets_market(int what, double h)
+{
+  mcp_market *m = lv_market(100 * (what == 1 ? 1 + h : 1), what >= 100 && what < 200 ? what - 100
+                                                           : what >= 1000 && what < 2000
+                                                               ? -2 - (what - 1000)
+                                                               : -1,
+                            h);
+  double v[NT * NS], c[4] = {1, 0.4, 0.4, 1};
+  memcpy(v, NVALS, sizeof v);
+  if (what >= 200 && what < 300)
+    v[what - 200] += h;
+  if (what == 2000)
+    c[1] = c[2] = 0.4 + h;
+  assert_int_equal(mcp_market_add_local_vol(m, "N", 90 * (what == 2 ? 1 + h : 1), 0.03, 0, NT,
+                                            NTIMES, NS, NSPOTS, v),
+                   MCP_OK);
+  static const char *const ln[2] = {"L", "N"};
+  assert_int_equal(mcp_market_set_correlation(m, 2, ln, c), MCP_OK);
+  return m;
+}
+
+/* A basket call and a worst-of put on two local-volatility assets: each
+ * asset's delta, each node of both surfaces (the narrower padded in the
+ * job), L's rate pieces and the correlation, against central differences
+ * on the same paths, with and without antithetic pairs. */
+static void local_vol_baskets_against_bumps(void **state)
+{
+  const double h = 1e-7;
+  static const char *const ids[2] = {"LB", "LW"}, *const ln[2] = {"L", "N"};
+  mcp_market *m = lv_assets_market(0, 0);
+  mcp_greeks *g = request("delta,vega,rho,correlation", 1);
+  for (int anti = 0; anti < 2; anti++) {
+    mcp_portfolio *p = new_portfolio(4000, 23);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_methods(p, anti ? MCP_ANTITHETIC : 0), MCP_OK);
+    static const double w[2] = {0.5, 0.8};
+    mcp_trade t = trade_on("LB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 120, 1);
+    t.nassets = 2, t.assets = ln, t.weights = w;
+    add_trade(p, &t);
+    t = trade_on("LW", NULL, MCP_PRODUCT_WORST_OF, MCP_PUT, 95, 0.8);
+    t.nassets = 2, t.assets = ln;
+    add_trade(p, &t);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    int what[64], n = 0;
+    what[n++] = 1, what[n++] = 2, what[n++] = 2000;
+    for (int k = 0; k < LT * LS; k++)
+      what[n++] = 100 + k;
+    for (int k = 0; k < NT * NS; k++)
+      what[n++] = 200 + k;
+    for (int k = 0; k < NR; k++)
+      what[n++] = 1000 + k;
+    for (int i = 0; i < n; i++) {
+      int x = what[i];
+      char name[64];
+      if (x < 10)
+        snprintf(name, sizeof name, "delta:%s", ln[x - 1]);
+      else if (x < 200)
+        snprintf(name, sizeof name, "vega:L@t=%g,S=%g", LTIMES[(x - 100) / LS],
+                 LSPOTS[(x - 100) % LS]);
+      else if (x < 1000)
+        snprintf(name, sizeof name, "vega:N@t=%g,S=%g", NTIMES[(x - 200) / NS],
+                 NSPOTS[(x - 200) % NS]);
+      else if (x < 2000)
+        snprintf(name, sizeof name, "rho:L@%s", x == 1000 ? "(0,0.4]" : "(0.4,inf)");
+      else
+        snprintf(name, sizeof name, "correlation:L:N");
+      mcp_market *mu = lv_assets_market(x, h), *md = lv_assets_market(x, -h);
+      mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
+      double size = x == 1 ? 100 * h : x == 2 ? 90 * h : h;
+      for (int k = 0; k < 2; k++) {
+        mcp_sensitivity sn = greek(r, ids[k], name);
+        assert_int_equal(sn.method, MCP_METHOD_ADJOINT);
+        assert_bumped("local-volatility basket", ids[k], sn, estimate(ru, ids[k]).price,
+                      estimate(rd, ids[k]).price, size);
+      }
+      mcp_results_destroy(ru);
+      mcp_results_destroy(rd);
+      mcp_market_destroy(mu);
+      mcp_market_destroy(md);
+    }
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
 /* Correlations asked alone: the same numbers, the deltas by adjoint and no
  * bucket shown; a single-asset trade beside them is not warned; a Heston
  * basket has none and is warned; correlation has no bump.  The dividend's
@@ -689,6 +786,7 @@ int main(void)
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),
+      cmocka_unit_test(local_vol_baskets_against_bumps),
       cmocka_unit_test(correlations_alone),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

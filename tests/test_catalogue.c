@@ -43,7 +43,7 @@ static void each_request(void (*f)(const mcpi_kernel_key *, void *), void *user)
     for (int s = 0; s < MCPI_NSTRATEGIES; s++)
       for (int fused = 0; fused < 2; fused++)
         for (int small = 0; small <= MCPI_SHAPE_PLAIN; small++)
-          for (int multi = 0; multi < 3; multi++)
+          for (int multi = 0; multi < 4; multi++)
             for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++)
               for (size_t pl = 0; pl < 3; pl++)
                 for (int gstate = 0; gstate < 2; gstate++) {

@@ -268,6 +268,14 @@ static mcp_market *models_market(void)
   const double lt[3] = {0.1, 0.55, 1.5}, ls[4] = {70, 90, 110, 140};
   const double lv[12] = {0.4, 0.3, 0.22, 0.2, 0.35, 0.28, 0.21, 0.19, 0.3, 0.25, 0.2, 0.2};
   assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.02, 0.01, 3, lt, 4, ls, lv), MCP_OK);
+  /* a second, narrower one, correlated with L: the multi-asset
+   * local-volatility products' */
+  const double nt[2] = {0.3, 1.2}, ns[3] = {70, 93, 115}, nv[6] = {0.34, 0.27, 0.22, 0.3, 0.26,
+                                                                   0.23};
+  assert_int_equal(mcp_market_add_local_vol(m, "N", 90, 0.03, 0, 2, nt, 3, ns, nv), MCP_OK);
+  const char *ln[2] = {"L", "N"};
+  const double cln[4] = {1, 0.35, 0.35, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, ln, cln), MCP_OK);
   /* a second Heston underlying, correlated with H through every Brownian
    * motion: the multi-asset Heston products' */
   assert_int_equal(mcp_market_add_heston(m, "K", 60, 0.02, 0.01, 0.06, 1.0, 0.05, 0.6, -0.5),
@@ -290,7 +298,8 @@ static void add(mcp_portfolio *p, const mcp_trade *t)
 }
 
 /* Every single-asset product on A, H, M, L and D, and the three multi-asset
- * ones on A, B and C and on the Heston pair H, K; trade k of each underlying takes its own methods when
+ * ones on A, B and C, on the Heston pair H, K and on the local-volatility
+ * pair L, N; trade k of each underlying takes its own methods when
  * mixed is set. */
 static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
 {
@@ -383,6 +392,12 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
       t.nassets = 2;
       t.weights = prod == MCP_PRODUCT_BASKET ? whk : NULL;
       t.strike = prod == MCP_PRODUCT_BASKET ? 98 : 60;
+      add(p, &t);
+      /* and on the local-volatility pair L, N */
+      static const char *const ln[2] = {"L", "N"};
+      snprintf(id, sizeof id, "LN-%d-%d", prod, variant);
+      t.assets = ln;
+      t.strike = prod == MCP_PRODUCT_BASKET ? 115 : 85;
       add(p, &t);
     }
   /* Longstaff-Schwartz: an American put on each underlying, a Bermudan
@@ -1474,7 +1489,9 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 /* A Black-Scholes underlying with volatility and rate curves and a
  * local-volatility one, each with a European, an Asian and a lookback on
  * dates, and a basket and a best-of on the first and a correlated second
- * (their correlations and dividend yields' pieces too): the GPU's buckets
+ * (their correlations and dividend yields' pieces too), and a basket and a
+ * worst-of on the local-volatility one and a second of a narrower surface
+ * (the multi-asset local-volatility sweep): the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
  * antithetic pairs. */
@@ -1497,6 +1514,12 @@ static void gpu_buckets_match_cpu(void **state)
   assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
   const double qe[2] = {0.6, 2}, qv[2] = {0.005, 0.015};
   assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_DIVIDEND, 2, qe, qv), MCP_OK);
+  const double mt[2] = {0.3, 1.2}, ms[3] = {70, 93, 115}, mv[6] = {0.34, 0.27, 0.22, 0.3, 0.26,
+                                                                   0.23};
+  assert_int_equal(mcp_market_add_local_vol(m, "M", 90, 0.03, 0, 2, mt, 3, ms, mv), MCP_OK);
+  static const char *const lm[2] = {"L", "M"};
+  static const double lcorr[4] = {1, -0.3, -0.3, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, lm, lcorr), MCP_OK);
   const char *list = "delta,vega,rho,correlation,dividend";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
@@ -1534,6 +1557,10 @@ static void gpu_buckets_match_cpu(void **state)
     t.nassets = 2, t.assets = ab, t.strike = 95, t.maturity = 0.9;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     t.id = "AB-BEST", t.product = MCP_PRODUCT_BEST_OF, t.strike = 105;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "LM-BASKET", t.product = MCP_PRODUCT_BASKET, t.assets = lm, t.strike = 95;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "LM-WORST", t.product = MCP_PRODUCT_WORST_OF, t.type = MCP_PUT, t.maturity = 0.7;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);

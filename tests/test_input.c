@@ -486,8 +486,8 @@ static const bad_case bad_cases[] = {
      ":9:28: correlations[0].underlyings[1]: expected the name of an underlying of the "
      "market (or NAME:variance of a Heston one), got \"NOPE\""},
     {"bad_corr_heston.json", 1, MCP_ERR_INPUT,
-     ":9:28: correlations[0].underlyings[1]: expected a Black-Scholes or Heston underlying "
-     "(only those are correlated), got \"M\""},
+     ":9:28: correlations[0].underlyings[1]: expected a Black-Scholes, Heston or "
+     "local-volatility underlying (only those are correlated), got \"M\""},
     {"bad_corr_variance.json", 1, MCP_ERR_INPUT,
      ":9:28: correlations[0].underlyings[1]: expected NAME:variance of a Heston underlying of "
      "the market, got \"A:variance\""},

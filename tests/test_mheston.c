@@ -307,7 +307,9 @@ static void refused(void **state)
   add_underlying(m, "A", (bs_params){100, 0.03, 0, 0.2});
   const char *const mixed[2] = {"H1", "A"}, *hh[2] = {"H1", "H2"};
   mcp_trade t = on_assets("mixed", MCP_PRODUCT_BASKET, MCP_CALL, 100, 1, mixed);
-  expect_refused(state, m, &t, "Heston ones throughout");
+  expect_refused(state, m, &t, "is not a Heston underlying; multi-asset products need "
+                                  "Black-Scholes, Heston or local-volatility underlyings, one "
+                                  "model throughout");
   t = on_assets("berm", MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1, hh);
   const double dates[2] = {0.5, 1};
   t.nfixings = 2;

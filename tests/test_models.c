@@ -817,6 +817,90 @@ static void test_two_assets(void **state)
   }
 }
 
+/* Several correlated local-volatility assets.  Surfaces constant in time
+ * and spot (of 1 and 2 x 3 nodes: the job pads the narrower) price a
+ * basket as the Black-Scholes assets do on the same grid: the same paths,
+ * to rounding.  Skewed surfaces of different widths: a basket weighing one
+ * asset alone prices that asset's European, within the errors.  A basket
+ * mixing models is refused. */
+static void test_local_vol_assets(void **state)
+{
+  const double r = 0.03, q = 0.01, one_t[1] = {1}, one_s[1] = {100}, one_v[1] = {0.25};
+  const double flat_t[2] = {0.5, 2}, flat_s[3] = {50, 90, 160}, flat_v[6] = {0.3, 0.3, 0.3,
+                                                                              0.3, 0.3, 0.3};
+  const double skew_t[2] = {0.5, 2}, skew_s[5] = {60, 80, 100, 120, 140};
+  const double skew_v[10] = {0.35, 0.28, 0.22, 0.18, 0.16, 0.3, 0.25, 0.2, 0.18, 0.17};
+  const double time_t[2] = {0.25, 1}, time_s[1] = {90}, time_v[2] = {0.15, 0.35};
+  const char *ab[2] = {"A", "B"}, *ac[2] = {"A", "C"};
+  const double corr[4] = {1, 0.6, 0.6, 1}, w[2] = {0.6, 0.4};
+  mcp_market *lv = new_market(), *bs = new_market(), *sk = new_market();
+  assert_int_equal(mcp_market_add_local_vol(lv, "A", 100, r, q, 1, one_t, 1, one_s, one_v),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(lv, "B", 90, r, 0, 2, flat_t, 3, flat_s, flat_v),
+                   MCP_OK);
+  add_underlying(bs, "A", (bs_params){100, r, q, 0.25});
+  add_underlying(bs, "B", (bs_params){90, r, 0, 0.3});
+  assert_int_equal(mcp_market_add_local_vol(sk, "A", 100, r, q, 2, skew_t, 5, skew_s, skew_v),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(sk, "B", 90, r, 0, 2, time_t, 1, time_s, time_v),
+                   MCP_OK);
+  for (int k = 0; k < 3; k++)
+    assert_int_equal(mcp_market_set_correlation(k == 0 ? lv : k == 1 ? bs : sk, 2, ab, corr),
+                     MCP_OK);
+  mcp_portfolio *p = new_portfolio(20000, 909);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  mcp_trade t = trade_on("BASKET", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 95, 1);
+  t.nassets = 2, t.assets = ab, t.weights = w;
+  add_trade(p, &t);
+  t = trade_on("WORST", NULL, MCP_PRODUCT_WORST_OF, MCP_PUT, 95, 1.5);
+  t.nassets = 2, t.assets = ab;
+  add_trade(p, &t);
+  mcp_results *x = price(ctx_of(state), lv, p), *y = price(ctx_of(state), bs, p);
+  for (int i = 0; i < 2; i++) {
+    const char *id = i ? "WORST" : "BASKET";
+    double a = estimate(x, id).price, b = estimate(y, id).price;
+    if (!(fabs(a - b) <= 1e-12 * fabs(b)))
+      fail_msg("%s: flat local volatility %.17g, Black-Scholes %.17g", id, a, b);
+  }
+  mcp_results_destroy(x);
+  mcp_results_destroy(y);
+  mcp_portfolio_destroy(p);
+  p = new_portfolio(200000, 910);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  const double only[2][2] = {{1, 0}, {0, 1}};
+  for (int i = 0; i < 2; i++) {
+    t = trade_on(i ? "LEG-B" : "LEG-A", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+    t.nassets = 2, t.assets = ab, t.weights = only[i];
+    add_trade(p, &t);
+    add_european(p, i ? "EURO-B" : "EURO-A", ab[i], MCP_CALL, 100, 1, 1);
+  }
+  x = price(ctx_of(state), sk, p);
+  for (int i = 0; i < 2; i++) {
+    mcp_estimate leg = estimate(x, i ? "LEG-B" : "LEG-A");
+    mcp_estimate eu = estimate(x, i ? "EURO-B" : "EURO-A");
+    if (fabs(leg.price - eu.price) > NSE * hypot(leg.std_error, eu.std_error))
+      fail_msg("%s: the basket's leg %.6f +- %.6f, the European %.6f +- %.6f", ab[i], leg.price,
+               leg.std_error, eu.price, eu.std_error);
+  }
+  mcp_results_destroy(x);
+  mcp_portfolio_destroy(p);
+  add_underlying(sk, "C", (bs_params){100, r, q, 0.2});
+  p = new_portfolio(1000, 1);
+  t = trade_on("MIXED", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+  t.nassets = 2, t.assets = ac;
+  add_trade(p, &t);
+  mcp_results *res = NULL;
+  assert_int_equal(mcp_price(*state, sk, p, &res), MCP_ERR_INPUT);
+  assert_null(res);
+  const char *msg = mcp_context_last_error(*state);
+  if (!strstr(msg, "'C' is not a local-volatility underlying"))
+    fail_msg("unexpected: %s", msg);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(lv);
+  mcp_market_destroy(bs);
+  mcp_market_destroy(sk);
+}
+
 /* ---- 8. parities and orderings that hold path by path ------------------ */
 
 static int rel_close(double a, double b, double tol)
@@ -1335,7 +1419,7 @@ static void test_bad_models(void **state)
   assert_int_equal(mcp_market_set_correlation(m, 2, ah, ok), MCP_OK); /* Heston spots too */
   assert_int_equal(mcp_market_add_merton(m, "MJ", 100, 0.03, 0, 0.2, 1, -0.1, 0.1), MCP_OK);
   expect_market(mcp_market_set_correlation(m, 2, am, ok), m, MCP_ERR_INPUT,
-                "a Black-Scholes or Heston underlying");
+                "a Black-Scholes, Heston or local-volatility underlying");
   /* a Heston underlying's own two Brownian motions correlate by its rho */
   double own[9] = {1, -0.5, 0.2, -0.5, 1, 0.1, 0.2, 0.1, 1};
   expect_market(mcp_market_set_correlation(m, 3, hv, own), m, MCP_ERR_INPUT,
@@ -1469,6 +1553,7 @@ int main(void)
       cmocka_unit_test(test_bad_cash_dividends),
       cmocka_unit_test(test_bad_local_vol),
       cmocka_unit_test(test_two_assets),
+      cmocka_unit_test(test_local_vol_assets),
       cmocka_unit_test(test_in_out_parity),
       cmocka_unit_test(test_orderings),
       cmocka_unit_test(test_call_put_parity),

@@ -448,14 +448,152 @@ MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const doub
   }
 }
 
+/* ---- several correlated local-volatility assets -----------------------------
+ * Asset i steps x_i' = x_i + a - s_i^2 b^2 / 2 + s_i b w_i, s_i its slice at
+ * x_i (the multi state's step), so xbar_i changes along the path, as a single
+ * asset's does, and each step needs its start: the forward pass keeps the
+ * log-spots at every c-th step's start, and the sweep goes back a segment of
+ * c steps at a time, recomputed from its checkpoint (the same bits), its
+ * log-spots and signed normals kept, in one buffer of
+ * MCPI_ADJ_MLV_BUF values a path.  At each asset's element, as for one
+ * asset, sbar_i = xbar_i g_i, g_i = b w_i - s_i b^2, goes to the slice's
+ * nodes, xbar_i the element's rate and dividend yield rows, Lbar_ik gains
+ * xbar_i s_i b z_k, and xbar_i *= 1 + (ds_i/dx_i) g_i.  Memory 16 KB a path
+ * (in the kernel compiled for it alone); work about three forward paths. */
+#define MCPI_ADJ_MLV_BUF 2048
+
+/* The segment length c of n assets' checkpoints and segment over steps
+ * steps, ceil(sqrt(steps)): 0 when they do not fit the buffer. */
+MCP_HD static inline int mcpi_adj_mlv_segment(int steps, int n)
+{
+  int c = mcpi_adj_segment(steps), ncp = (steps + c - 1) / c;
+  return n * (ncp + 2 * c + 1) <= MCPI_ADJ_MLV_BUF ? c : 0;
+}
+
+/* Asset i's slice value at log-spot x in element e, with its interval i
+ * (local_vol.h) and the slope ds/dx within it (0 on the flat ends). */
+MCP_HD static inline double mcpi_adj_mlv_vol(const mcpi_job_view *j, int i, int e, double x,
+                                             int *at, double *w, double *slope)
+{
+  int ns = j->lv_n;
+  const double *y = j->lv_y + (size_t)i * ns, *v = j->lv_vol + (size_t)e * ns;
+  int k = mcpi_local_vol_at(y, ns, j->lv_idx + (size_t)i * j->lv_nb, j->lv_nb, j->lv_bin[i], x);
+  *at = k;
+  *w = *slope = 0;
+  if (k >= 0 && k < ns - 1) {
+    *w = (x - y[k]) / (y[k + 1] - y[k]);
+    *slope = (v[k + 1] - v[k]) / (y[k + 1] - y[k]);
+  }
+  return mcpi_local_vol_in(y, v, ns, k, x);
+}
+
+/* The step's correlated normals w (n assets) of its signed normals zs. */
+MCP_HD static inline void mcpi_adj_mlv_correlate(const mcpi_job_view *j, const double *zs,
+                                                 double *w)
+{
+  for (int i = 0; i < j->nassets; i++) {
+    double acc = 0; /* as the multi state sums them */
+    for (int k = 0; k <= i; k++)
+      acc += j->chol[i * MCPI_MAX_FACTORS + k] * zs[k];
+    w[i] = acc;
+  }
+}
+
+/* A pass of a multi-asset local-volatility path: its prices, then each
+ * trade's sweep into its block and its discount's rhos; buf: the path's
+ * MCPI_ADJ_MLV_BUF values. */
+MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double *z, size_t ldz,
+                                            uint64_t path, double *pay, size_t ldp, double *blk,
+                                            size_t ldb, int g0, int pass, double half, int div,
+                                            double *buf)
+{
+  int n = j->nassets, steps = j->nelem / n, c = mcpi_adj_mlv_segment(steps, n);
+  int ncp = (steps + c - 1) / c, tri = n * (n + 1) / 2, lb = mcpi_adj_factor(j), ns = j->lv_n;
+  double *ck = buf, *xs = ck + (size_t)ncp * n, *zb = xs + (size_t)(c + 1) * n;
+  mcpi_mlv_state lst;
+  mcpi_multi_state *m = &lst.m;
+  mcpi_mlv_init(&lst, j, pass);
+  for (int e = 0; e < j->nelem; e++) {
+    if (e % (c * n) == 0)
+      for (int i = 0; i < n; i++)
+        ck[(e / (c * n)) * n + i] = m->x[i];
+    mcpi_mlv_step(&lst, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e], j->tag[e]);
+  }
+  mcpi_mlv_finish(&lst, j, pay, ldp, pass);
+  double spot[MCP_MAX_ASSETS], xbar[MCP_MAX_ASSETS], w[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI], y;
+  for (int i = 0; i < n; i++)
+    spot[i] = mcpi_dexp(m->x[i]);
+  for (int t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->trades[t];
+    if (p->g_adj < 0)
+      continue;
+    double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;
+    mcpi_adj_run run[MCP_MAX_ASSETS], qrun[MCP_MAX_ASSETS];
+    for (int i = 0; i < n; i++) {
+      xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+      run[i] = qrun[i] = (mcpi_adj_run)MCPI_ADJ_RUN_INIT;
+    }
+    for (int q = 0; q < tri; q++)
+      dl[q] = 0;
+    for (int sg = ncp - 1; sg >= 0; sg--) {
+      int s0 = sg * c, s1 = s0 + c < steps ? s0 + c : steps;
+      for (int i = 0; i < n; i++) /* the segment again */
+        xs[i] = ck[sg * n + i];
+      for (int s = s0; s < s1; s++) {
+        double *x0 = xs + (size_t)(s - s0) * n, *zs = zb + (size_t)(s - s0) * n;
+        for (int f = 0; f < n; f++)
+          zs[f] = m->sign * mcpi_adj_normal(j, z, ldz, path, s * n + f);
+        mcpi_adj_mlv_correlate(j, zs, w);
+        for (int i = 0; i < n; i++) {
+          int e = s * n + i, at;
+          double wt, slope, sv = mcpi_adj_mlv_vol(j, i, e, x0[i], &at, &wt, &slope);
+          double bb = j->cb[e];
+          x0[n + i] = x0[i] + (j->ca[e] - MCPI_LOCAL_VOL_VAR(sv, bb) / 2) + bb * sv * w[i];
+        }
+      }
+      for (int s = s1 - 1; s >= s0; s--) {
+        const double *x0 = xs + (size_t)(s - s0) * n, *zs = zb + (size_t)(s - s0) * n;
+        mcpi_adj_mlv_correlate(j, zs, w);
+        for (int i = 0; i < n; i++) {
+          int e = s * n + i, at, q = i * (i + 1) / 2;
+          double wt, slope, sv = mcpi_adj_mlv_vol(j, i, e, x0[i], &at, &wt, &slope);
+          double bb = j->cb[e], g = bb * w[i] - sv * bb * bb, sbar = xbar[i] * g;
+          int k0 = at < 0 ? 0 : at;
+          mcpi_adj_node(j, (size_t)e * ns + k0, k0, (1 - wt) * sbar, NULL, d, b, ldb,
+                        &run[i].tot[0]);
+          if (wt != 0)
+            mcpi_adj_node(j, (size_t)e * ns + k0 + 1, k0 + 1, wt * sbar, NULL, d, b, ldb,
+                          &run[i].tot[0]);
+          for (int32_t r = j->adj_off[e]; xbar[i] != 0 && r < j->adj_off[e + 1]; r++)
+            mcpi_adj_run_add(&run[i], &qrun[i], div, &j->adj[r], xbar[i] * j->adj[r].ja, d, b,
+                             ldb);
+          for (int k = 0; k <= i; k++)
+            dl[q + k] += xbar[i] * (bb * sv) * zs[k];
+          xbar[i] *= 1 + slope * g;
+        }
+      }
+    }
+    for (int i = 0, q = 0; i < n; i++) {
+      b[(size_t)i * ldb] += d * xbar[i] / mcpi_dexp(j->log_spots[i]);
+      for (int k = 0; k <= i; k++, q++)
+        b[(size_t)(lb + q) * ldb] += d * dl[q];
+      mcpi_adj_run_flush(j, &run[i], &qrun[i], div, i, d, b, ldb);
+    }
+    b[(size_t)(j->adj_cols - 1) * ldb] +=
+        d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
+                             mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ldb);
+  }
+}
+
 /* A sample of an adjoint job (gstate MCPI_GSTATE_ADJOINT): its prices to pay
  * (as mcpi_path), and each trade's block (g_adj >= 0) of delta and
  * Jacobian columns, averaged over the antithetic pair, to blk: column
  * g_adj - g0 at stride ldb (pay itself where blk = pay + g0 ldp); path is the
  * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's; multi:
- * whether the job has several assets, div: whether its block has the
- * dividend yields' columns (each a constant in a kernel compiled for it:
- * the other's code and buffers left out). */
+ * 0 for one asset, 1 for several Black-Scholes assets, 2 for several
+ * local-volatility assets; div: whether its block has the dividend yields'
+ * columns (each a constant in a kernel compiled for it: the other's code
+ * and buffers left out). */
 MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
                                               uint64_t path, double *pay, size_t ldp,
                                               double *blk, size_t ldb, int g0, double *rowbuf,
@@ -469,19 +607,29 @@ MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const doub
       for (int k = 0; k < j->adj_cols; k++)
         blk[(size_t)(j->trades[t].g_adj - g0 + k) * ldb] = 0;
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
-    if (multi)
+    if (multi == 2) {
+      double buf[MCPI_ADJ_MLV_BUF];
+      mcpi_adj_mlv_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div, buf);
+    } else if (multi) {
       mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div);
-    else
+    } else {
       MCPI_ADJ_PASS();
+    }
   }
+}
+
+/* Which sweep a job takes (mcpi_adjoint_sample's multi). */
+MCP_HD static inline int mcpi_adjoint_kind(const mcpi_job_view *j)
+{
+  return j->nassets == 1 ? 0 : j->model == MCPI_MODEL_LOCAL_VOL ? 2 : 1;
 }
 
 MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double *z, size_t ldz,
                                             uint64_t path, double *pay, size_t ldp, double *blk,
                                             size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
-  mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst, j->nassets > 1,
-                      j->adj_div);
+  mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst,
+                      mcpi_adjoint_kind(j), j->adj_div);
 }
 
 #endif

@@ -61,9 +61,13 @@
 #define MCPI_CHOL_SIZE (MCPI_MAX_FACTORS * MCPI_MAX_FACTORS)
 
 /* The path state a job runs (path_body.h): one asset (0), several
- * Black-Scholes assets (1), several Heston assets (2). */
+ * Black-Scholes assets (1), several Heston assets (2), several
+ * local-volatility assets (3). */
 #define MCPI_ASSETS_KIND(nassets, model)                                                     \
-  ((nassets) > 1 ? ((model) == MCPI_MODEL_HESTON ? 2 : 1) : 0)
+  ((nassets) > 1 ? ((model) == MCPI_MODEL_HESTON     ? 2                                    \
+                    : (model) == MCPI_MODEL_LOCAL_VOL ? 3                                    \
+                                                      : 1)                                   \
+                 : 0)
 
 /* An underlying's Heston parameters (heston.h). */
 typedef struct mcpi_heston {

@@ -432,6 +432,8 @@ typedef struct MCPI_P(mcpi_multi_state) {
   MCPI_REAL acc[MCP_MAX_ASSETS]; /* the step's correlated normals, L z, as they build up */
   MCPI_REAL dev[MCP_MAX_ASSETS]; /* the step's standard deviations */
   MCPI_REAL sign;
+  MCPI_REAL hw;                  /* local volatility's grid check: the merging step's weight */
+  int32_t step;
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz, as the single-asset state's */
   double ex_val, held;
@@ -447,6 +449,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
     st->acc[i] = st->dev[i] = 0;
   }
   st->sign = pass ? -1 : 1;
+  st->hw = 0;
+  st->step = 0;
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = st->held = 0;
@@ -482,25 +486,55 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *
 }
 #endif
 
-/* Element f: asset f's drift, and column f of the Cholesky factor times z. */
-MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
-                                                  const mcpi_job_view *j, MCPI_REAL z,
-                                                  MCPI_REAL a, MCPI_REAL b, uint32_t tag)
+/* Element f: asset f's drift, and column f of the Cholesky factor times z;
+ * the step's end adds each asset's deviation times its correlated normal.
+ * Local volatility (lv, a constant where inlined): asset f's slice at its
+ * log-spot gives the deviation s b and the drift a - s^2 b^2 / 2; its grid
+ * check's coarse pass (path.h) holds a step's weighted normals in the sums,
+ * as the Heston assets'. */
+MCP_HD static inline void MCPI_P(mcpi_multi_step_as)(MCPI_P(mcpi_multi_state) *st,
+                                                     const mcpi_job_view *j, MCPI_REAL z,
+                                                     MCPI_REAL a, MCPI_REAL b, uint32_t tag,
+                                                     int lv)
 {
   z *= st->sign;
-  int f = (int)(tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu);
+  int f = (int)(tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu), held = 0;
+  if (lv) {
+    held = (tag & MCPI_TAG_HOLD) != 0;
+    if (held) {
+      z *= a;
+      st->hw = b;
+    } else {
+      if (tag & MCPI_TAG_MERGE)
+        z *= st->hw;
+      MCPI_REAL x = 0;
+      MCP_UNROLL
+      for (int i = 0; i < MCP_MAX_ASSETS; i++)
+        x = i == f ? st->x[i] : x;
+      MCPI_REAL s = MCPI_LOCAL_VOL(
+          j->MCPI_COEF(lv_y) + f * j->lv_n,
+          j->MCPI_COEF(lv_vol) + ((size_t)st->step * j->nassets + f) * j->lv_n, j->lv_n,
+          j->lv_idx + f * j->lv_nb, j->lv_nb, (MCPI_REAL)j->lv_bin[f], x);
+      a -= MCPI_LOCAL_VOL_VAR(s, b) / 2;
+      b *= s;
+    }
+  }
   const MCPI_REAL *col = j->MCPI_COEF(chol) + f;
   MCP_UNROLL
   for (int i = 0; i < MCP_MAX_ASSETS; i++)
     if (i < j->nassets) {
       if (i >= f)
         st->acc[i] += col[i * MCPI_MAX_FACTORS] * z;
-      if (i == f) {
+      if (i == f && !held) {
         st->x[i] += a;
         st->dev[i] = b;
       }
     }
   if (tag & MCPI_TAG_LAST) {
+    if (lv) /* the step of the slices */
+      st->step++;
+    if (held)
+      return;
     MCP_UNROLL
     for (int i = 0; i < MCP_MAX_ASSETS; i++) {
       st->x[i] += st->dev[i] * st->acc[i];
@@ -511,6 +545,19 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
       MCPI_P(mcpi_multi_exercise)(st, j);
 #endif
   }
+}
+
+/* Several Black-Scholes assets: their kernels carry no surface.  (The
+ * Longstaff-Schwartz bodies' kernels take local-volatility assets too.) */
+MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
+                                                  const mcpi_job_view *j, MCPI_REAL z,
+                                                  MCPI_REAL a, MCPI_REAL b, uint32_t tag)
+{
+#ifdef MCPI_LSM_BODY
+  MCPI_P(mcpi_multi_step_as)(st, j, z, a, b, tag, j->model == MCPI_MODEL_LOCAL_VOL);
+#else
+  MCPI_P(mcpi_multi_step_as)(st, j, z, a, b, tag, 0);
+#endif
 }
 
 /* The trades of several assets at their terminal log-spots x (ex_val: a
@@ -566,6 +613,43 @@ MCP_HD static inline void MCPI_P(mcpi_multi_survival)(const MCPI_P(mcpi_multi_st
   MCP_UNROLL
   for (int m = 0; m < MCPI_MAX_MONITORS; m++)
     sv[m] = 1;
+}
+
+/* ---- several correlated local-volatility assets: the multi state, its
+ * step reading the surfaces (a type of its own: the kernels of its
+ * catalogue state, MCPI_STATE_MLV) */
+typedef struct MCPI_P(mcpi_mlv_state) {
+  MCPI_P(mcpi_multi_state) m;
+} MCPI_P(mcpi_mlv_state);
+
+MCP_HD static inline void MCPI_P(mcpi_mlv_init)(MCPI_P(mcpi_mlv_state) *st,
+                                                const mcpi_job_view *j, int pass)
+{
+  MCPI_P(mcpi_multi_init)(&st->m, j, pass);
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mlv_step)(MCPI_P(mcpi_mlv_state) *st,
+                                                const mcpi_job_view *j, MCPI_REAL z, MCPI_REAL a,
+                                                MCPI_REAL b, uint32_t tag)
+{
+  MCPI_P(mcpi_multi_step_as)(&st->m, j, z, a, b, tag, 1);
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mlv_finish)(const MCPI_P(mcpi_mlv_state) *st,
+                                                  const mcpi_job_view *j, double *pay,
+                                                  size_t ldp, int pass)
+{
+  MCPI_P(mcpi_multi_finish)(&st->m, j, pay, ldp, pass);
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mlv_log_spots)(const MCPI_P(mcpi_mlv_state) *st, double *x)
+{
+  MCPI_P(mcpi_multi_log_spots)(&st->m, x);
+}
+
+MCP_HD static inline void MCPI_P(mcpi_mlv_survival)(const MCPI_P(mcpi_mlv_state) *st, double *sv)
+{
+  MCPI_P(mcpi_multi_survival)(&st->m, sv);
 }
 
 #ifndef MCPI_LSM_BODY
@@ -666,7 +750,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_survival)(const MCPI_P(mcpi_mhesto
  * trades' arrays record the fixings after each step (private.h). */
 
 #ifndef MCPI_PLAIN_PASS
-/* One pass of the path in state S (path, multi, mheston: the functions
+/* One pass of the path in state S (path, multi, mlv, mheston: the functions
  * mcpi_S_init, ..., of this body). */
 #define MCPI_PLAIN_PASS(S)                                                                 \
   do {                                                                                     \
@@ -702,7 +786,9 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
       MCPI_PLAIN_PASS(mheston);
     else
 #endif
-    if (j->nassets > 1)
+    if (j->nassets > 1 && j->model == MCPI_MODEL_LOCAL_VOL)
+      MCPI_PLAIN_PASS(mlv);
+    else if (j->nassets > 1)
       MCPI_PLAIN_PASS(multi);
     else
       MCPI_PLAIN_PASS(path);

@@ -68,8 +68,8 @@ function c_row(  nsw, sw, i) {
     print "#undef " sw[i]
 }
 
-# The overloads of one state of the row (stem mcpi_path, mcpi_multi or
-# mcpi_mheston) and its entry in the kernels' choice of state.
+# The overloads of one state of the row (stem mcpi_path, mcpi_multi,
+# mcpi_mlv or mcpi_mheston) and its entry in the kernels' choice of state.
 function cuda_state(stem, state, chooser,  s, step) {
   s = f[1]
   step = stem == "mcpi_path" ? f[11] : "__forceinline__"
@@ -90,6 +90,7 @@ function cuda_row(  chooser, n, st, i) {
   n = split(f[10], st, " ")
   for (i = 1; i <= n; i++)
     cuda_state(st[i] == "MCPI_STATE_MULTI" ? "mcpi_multi" \
+               : st[i] == "MCPI_STATE_MLV" ? "mcpi_mlv" \
                : st[i] == "MCPI_STATE_MHESTON" ? "mcpi_mheston" : "mcpi_path", st[i], chooser)
 }
 

@@ -769,16 +769,18 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
     g->side[i] = (int)((q + 1 + (size_t)i) % STREAMS);
   g->kopt.fused = job_fused(run, j);
   g->kopt.small = mcpi_job_small(j);
-  if (MCPI_ASSETS_KIND(j->nassets, j->model) == 2) /* its kernels read no ring (path_kernel.cuh) */
+  int kind = MCPI_ASSETS_KIND(j->nassets, j->model);
+  if (kind >= 2) /* their kernels read no ring (path_kernel.cuh, catalogue.def) */
     g->kopt.strategy = MCP_PREFETCH_NONE;
   cudaError_t e;
   mcp_status st = MCP_OK;
   if (j->arr_len && (st = resolve_placement(run, j, &g->kopt)))
     return st;
+  if (j->arr_len && kind == 3) /* several local-volatility assets' kernels: local memory */
+    g->kopt.placement = MCP_PLACEMENT_LOCAL;
   /* the greeks kernel first: a block it lowers is the block of both */
   if ((j->gstate & MCPI_GSTATE_ON && (e = path_grid(g->k, &g->kopt, -1, 0, &g->grid_g))) ||
-      (e = path_grid(g->k, &g->kopt, MCPI_ASSETS_KIND(j->nassets, j->model), j->arr_len,
-                     &g->grid)))
+      (e = path_grid(g->k, &g->kopt, kind, j->arr_len, &g->grid)))
     return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   g->pass = calloc(j->npass + 1, sizeof *g->pass);
   if ((j->qmc && !(g->scramble = malloc(j->nelem * sizeof *g->scramble))) || !g->pass)

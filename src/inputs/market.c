@@ -507,9 +507,10 @@ const char *mcpi_market_bm(const mcp_market *m, const char *name, size_t *bm, in
   *found = 1;
   if (u) {
     *bm = MCPI_SPOT_BM((size_t)(u - m->u));
-    return u->model == MCPI_MODEL_BLACK_SCHOLES || u->model == MCPI_MODEL_HESTON
+    return u->model != MCPI_MODEL_MERTON
                ? NULL
-               : "a Black-Scholes or Heston underlying (only those are correlated)";
+               : "a Black-Scholes, Heston or local-volatility underlying (only those are "
+                 "correlated)";
   }
   if (len > k && strcmp(name + len - k, suffix) == 0) {
     char base[MCPI_MAX_ID_BYTES + 1];

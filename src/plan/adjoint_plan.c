@@ -83,11 +83,14 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
     buckets += (j->model == MCPI_MODEL_LOCAL_VOL ? u->lv.nt * u->lv.ns : u->vol.n) + u->rate.n +
                u->dividend.n;
   }
-  /* several assets: Black-Scholes, a factor each, one step's elements each
-   * (no merged steps); the sweep keeps no path (its payoffs read the end) */
+  /* several assets: a factor each, one step's elements each (no merged
+   * steps); the Black-Scholes sweep keeps no path (its payoffs read the
+   * end), the local volatility's checkpoints and a segment (adjoint.h) */
   int shape = n == 1 ? j->nfactors == 1 && j->nelem <= MCPI_ADJ_MAX_ELEMENTS
-                     : j->model == MCPI_MODEL_BLACK_SCHOLES && (size_t)j->nfactors == n &&
-                           j->nelem == j->nsteps * n && j->nsteps <= MCPI_ADJ_MAX_ELEMENTS;
+                     : (size_t)j->nfactors == n && j->nelem == j->nsteps * n &&
+                           j->nsteps <= MCPI_ADJ_MAX_ELEMENTS &&
+                           (j->model != MCPI_MODEL_LOCAL_VOL ||
+                            mcpi_adj_mlv_segment((int)j->nsteps, (int)n) > 0);
   return precision == MCP_DOUBLE && shape &&
          (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
          !j->cash && !j->extrema && !j->lsm_dates && !j->arr_len &&
@@ -139,7 +142,6 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
    * totals sum; dividend yields not asked: neither buckets nor entries */
   int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
   size_t n = j->nassets, tri = n > 1 ? n * (n + 1) / 2 : 0;
-  const mcpi_surface *sf = &j->u[0]->lv;
   int lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double last = j->times[j->nsteps - 1], pay = last;
   for (size_t t = 0; t < j->nreal; t++)
@@ -158,7 +160,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       np[k][a] = k == 0 ? (lv ? 0 : pieces_before(&u->vol, last))
                  : k == 1 ? pieces_before(&u->rate, pay)
                           : (div ? pieces_before(&u->dividend, last) : 0);
-      size_t cols = k == 0 && lv ? sf->nt * sf->ns : np[k][a];
+      size_t cols = k == 0 && lv ? u->lv.nt * u->lv.ns : np[k][a];
       off[k][a] = at;
       at += !each && cols ? 1 : cols;
     }
@@ -180,11 +182,13 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   for (size_t a = 0; a < n && ok && div; a++)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DIVIDEND, (int)a, 0});
   ok = ok && push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_RHO, -1, 0});
-  size_t cap = 0, lcap = 0, dcap = 0, ns = lv ? sf->ns : 0;
+  size_t cap = 0, lcap = 0, dcap = 0, ns = lv ? (size_t)j->lv_n : 0, nt = 0;
+  for (size_t a = 0; a < n && lv; a++)
+    nt = j->u[a]->lv.nt > nt ? j->u[a]->lv.nt : nt;
   ok = ok && (j->adj_off = malloc((j->nelem + 1) * sizeof *j->adj_off)) != NULL &&
        (j->adj_doff = malloc((j->ntrades + 1) * sizeof *j->adj_doff)) != NULL &&
-       (!lv || (j->adj_lvoff = malloc((j->nsteps * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
-  double *d = lv && ok ? calloc(sf->nt, sizeof *d) : NULL;
+       (!lv || (j->adj_lvoff = malloc((j->nelem * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
+  double *d = lv && ok ? calloc(nt, sizeof *d) : NULL;
   ok = ok && (!lv || d);
   j->nadj = j->nadj_lv = j->nadj_d = 0;
   for (size_t e = 0; e < j->nelem && ok; e++) { /* element e: asset e % n of step e / n */
@@ -200,15 +204,17 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
           ok = push(&j->adj, &j->nadj, &cap, (int32_t)(off[k][a] + (each ? p : 0)), k,
                     k == 0 ? -sig * tau : k == 1 ? tau : -tau, sig * tau / b);
       }
-    for (size_t i = 0; i < ns && ok; i++) {
+    for (size_t i = 0; i < ns && ok; i++) { /* a narrower surface's flat nodes: its last */
+      const mcpi_surface *sf = &u->lv;
+      size_t k = i < sf->ns ? i : sf->ns - 1;
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
       for (size_t m = 0; m < sf->nt; m++)
         d[m] = 0;
-      mcpi_job_slice_jacobian(j, t0, t1, i, j->lv_vol[e * ns + i], d);
+      mcpi_job_slice_jacobian(j, a, t0, t1, k, j->lv_vol[e * ns + i], d);
       for (size_t m = 0; m < sf->nt && ok; m++)
         if (d[m] != 0)
           ok = push(&j->adj_lv, &j->nadj_lv, &lcap,
-                    (int32_t)(off[0][0] + (each ? m * ns + i : 0)), (int32_t)m, d[m], 0);
+                    (int32_t)(off[0][a] + (each ? m * sf->ns + k : 0)), (int32_t)m, d[m], 0);
     }
   }
   for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */
@@ -225,7 +231,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   j->adj_off[j->nelem] = (int32_t)j->nadj;
   j->adj_doff[j->ntrades] = (int32_t)j->nadj_d;
   if (lv)
-    j->adj_lvoff[j->nsteps * ns] = (int32_t)j->nadj_lv;
+    j->adj_lvoff[j->nelem * ns] = (int32_t)j->nadj_lv;
   j->adj_div = div;
   j->adj_nv = (int)(off[0][n] - off[0][0]);
   return MCP_OK;

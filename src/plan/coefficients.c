@@ -49,53 +49,64 @@ static mcp_status build_cash(mcpi_job *j, char *err)
   return MCP_OK;
 }
 
-/* A local-volatility job's surface: its log-spots and a slice a step, each
- * node's root mean square over the step, sqrt(int sigma^2 dt / dt) with
- * sigma linear in time between the surface's times: exact for a surface of
- * time alone (local_vol.h). */
+/* A local-volatility job's surfaces, an asset's after another: its
+ * log-spots, their bucket table, and a slice an element (a step's asset),
+ * each node's root mean square over the step, sqrt(int sigma^2 dt / dt)
+ * with sigma linear in time between the surface's times: exact for a
+ * surface of time alone (local_vol.h).  The assets share the widest
+ * surface's node count, lv_n: a narrower one goes on flat, nodes one unit
+ * of log-spot apart with its last value, which interpolate to that value
+ * exactly (the same bits as its flat end). */
 static mcp_status build_slices(mcpi_job *j, char *err)
 {
-  const mcpi_surface *s = &j->u[0]->lv;
-  size_t ns = s->ns, n = j->nsteps;
-  if (n * ns > MCPI_MAX_SLICES)
+  size_t n = j->nsteps, na = j->nassets, ns = 0;
+  for (size_t a = 0; a < na; a++)
+    ns = j->u[a]->lv.ns > ns ? j->u[a]->lv.ns : ns;
+  if (n * na * ns > MCPI_MAX_SLICES)
     return mcpi_fail(err, MCP_ERR_INPUT,
-                     "underlying '%s': %zu simulation times x %zu surface spots exceed the "
+                     "underlying '%s': %zu simulation times x %zu surface spots%s exceed the "
                      "%d volatility values a job may hold; use fewer steps or spots",
-                     j->u[0]->name, n, ns, MCPI_MAX_SLICES);
+                     j->u[0]->name, n, ns, na > 1 ? " x the assets" : "", MCPI_MAX_SLICES);
   j->lv_n = (int)ns;
-  j->lv_y = malloc(ns * sizeof(double));
-  j->lv_y_f = malloc(ns * sizeof(float));
-  j->lv_vol = malloc(n * ns * sizeof(double));
-  j->lv_vol_f = malloc(n * ns * sizeof(float));
-  if (!j->lv_y || !j->lv_y_f || !j->lv_vol || !j->lv_vol_f)
-    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the volatility slices");
-  for (size_t k = 0; k < ns; k++) {
-    j->lv_y[k] = log(s->spots[k]);
-    j->lv_y_f[k] = (float)j->lv_y[k];
-  }
-  /* the bucket table: each bucket the interval of its left end */
   j->lv_nb = ns > 1 ? 4 * (int)ns : 1;
-  if (!(j->lv_idx = malloc((size_t)j->lv_nb * sizeof *j->lv_idx)))
+  j->lv_y = malloc(na * ns * sizeof(double));
+  j->lv_y_f = malloc(na * ns * sizeof(float));
+  j->lv_vol = malloc(n * na * ns * sizeof(double));
+  j->lv_vol_f = malloc(n * na * ns * sizeof(float));
+  j->lv_idx = malloc(na * (size_t)j->lv_nb * sizeof *j->lv_idx);
+  j->lv_bin = malloc(na * sizeof *j->lv_bin);
+  if (!j->lv_y || !j->lv_y_f || !j->lv_vol || !j->lv_vol_f || !j->lv_idx || !j->lv_bin)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the volatility slices");
-  double span = ns > 1 ? j->lv_y[ns - 1] - j->lv_y[0] : 1;
-  j->lv_binv = j->lv_nb / span;
-  for (int b = 0, i = 0; b < j->lv_nb; b++) {
-    double left = j->lv_y[0] + b / j->lv_binv;
-    while (i + 2 < (int)ns && j->lv_y[i + 1] <= left)
-      i++;
-    j->lv_idx[b] = i;
+  for (size_t a = 0; a < na; a++) {
+    const mcpi_surface *s = &j->u[a]->lv;
+    double *y = j->lv_y + a * ns;
+    int32_t *idx = j->lv_idx + a * (size_t)j->lv_nb;
+    for (size_t k = 0; k < ns; k++) {
+      y[k] = k < s->ns ? log(s->spots[k]) : y[k - 1] + 1;
+      j->lv_y_f[a * ns + k] = (float)y[k];
+    }
+    /* the bucket table: each bucket the interval of its left end */
+    double span = ns > 1 ? y[ns - 1] - y[0] : 1;
+    j->lv_bin[a] = j->lv_nb / span;
+    for (int b = 0, i = 0; b < j->lv_nb; b++) {
+      double left = y[0] + b / j->lv_bin[a];
+      while (i + 2 < (int)ns && y[i + 1] <= left)
+        i++;
+      idx[b] = i;
+    }
+    size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */
+    for (size_t i = 0; i < n; i++)
+      mcpi_job_slice(j, a, i ? j->times[i - 1] : 0, j->times[i], &r,
+                     j->lv_vol + (i * na + a) * ns, j->lv_vol_f + (i * na + a) * ns);
   }
-  size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */
-  for (size_t i = 0; i < n; i++)
-    mcpi_job_slice(j, i ? j->times[i - 1] : 0, j->times[i], &r, j->lv_vol + i * ns,
-                   j->lv_vol_f + i * ns);
+  j->lv_binv = j->lv_bin[0];
   return MCP_OK;
 }
 
-void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double *vol,
+void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *row, double *vol,
                     float *vol_f)
 {
-  const mcpi_surface *s = &j->u[0]->lv;
+  const mcpi_surface *s = &j->u[a]->lv;
   size_t ns = s->ns, r = *row;
   while (r < s->nt && s->times[r] <= t0)
     r++;
@@ -117,6 +128,10 @@ void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double
     vol[k] = v;
     vol_f[k] = (float)v;
   }
+  for (size_t k = ns; k < (size_t)j->lv_n; k++) { /* a narrower surface's flat nodes */
+    vol[k] = vol[ns - 1];
+    vol_f[k] = vol_f[ns - 1];
+  }
 }
 
 /* The surface's value at node k and time t in the row bracket r, as
@@ -133,10 +148,10 @@ static void row_weights(const mcpi_surface *s, size_t r, double t, size_t row[2]
   }
 }
 
-void mcpi_job_slice_jacobian(const mcpi_job *j, double t0, double t1, size_t k, double v,
-                             double *d)
+void mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
+                             double v, double *d)
 {
-  const mcpi_surface *s = &j->u[0]->lv;
+  const mcpi_surface *s = &j->u[a]->lv;
   size_t ns = s->ns, r = 0, pr[2], qr[2];
   while (r < s->nt && s->times[r] <= t0)
     r++;
@@ -236,8 +251,7 @@ mcp_status mcpi_build_coefficients(mcpi_job *j, const job_draft *d, char *err)
     }
     j->tag[s * F + F - 1] |= MCPI_TAG_LAST;
   }
-  if (j->model == MCPI_MODEL_LOCAL_VOL && j->nassets == 1 &&
-      (st = build_slices(j, err)) != MCP_OK)
+  if (j->model == MCPI_MODEL_LOCAL_VOL && (st = build_slices(j, err)) != MCP_OK)
     return st;
   equal_steps(j);
   for (size_t e = 0; e < ne; e++) {

@@ -68,7 +68,7 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
 #include "models/products/job_arrays.def"
   if (!ok)
     return -1;
-  size_t merged = 0, row = 0;
+  size_t merged = 0, na = j->nassets, row[MCP_MAX_ASSETS] = {0}, ns = (size_t)j->lv_n;
   for (size_t s = 0; s + 1 < n; s++) {
     if (event_at(j, s))
       continue;
@@ -90,9 +90,9 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
       c->ca_f[e2] = (float)a;
       c->cb_f[e2] = (float)b;
     }
-    if (j->lv_n) /* the slice of the merged step, read at its second */
-      mcpi_job_slice(j, t0, t2, &row, c->lv_vol + (s + 1) * (size_t)j->lv_n,
-                     c->lv_vol_f + (s + 1) * (size_t)j->lv_n);
+    for (size_t a = 0; a < na && ns; a++) /* the merged step's slices, read at its second */
+      mcpi_job_slice(j, a, t0, t2, &row[a], c->lv_vol + ((s + 1) * na + a) * ns,
+                     c->lv_vol_f + ((s + 1) * na + a) * ns);
     merged++;
     s++; /* past the pair */
   }

@@ -39,6 +39,9 @@ static int extrema_sampled(const mcpi_trade *t)
   return t->product == MCP_PRODUCT_LOOKBACK && t->monitoring == MCP_MONITOR_BRIDGE;
 }
 
+static const char *const model_name[] = {"Black-Scholes", "Heston", "Merton",
+                                         "local-volatility"};
+
 /* Resolves the trade's assets in the market and its job key. */
 static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const mcpi_trade *t,
                             job_key *k, char *err)
@@ -55,15 +58,13 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
       return mcpi_fail(err, MCP_ERR_NOT_FOUND, "trade '%s': %s: '%s' is not in the market",
                        t->id, mcpi_multi_asset(t) ? "assets" : "underlying", t->asset[a]);
     const mcpi_underlying *u0 = mcpi_market_find(m, t->asset[0]);
-    if (mcpi_multi_asset(t) && ((u->model != MCPI_MODEL_BLACK_SCHOLES &&
-                                 u->model != MCPI_MODEL_HESTON) ||
-                                (u0 && u->model != u0->model)))
+    if (mcpi_multi_asset(t) && (u->model == MCPI_MODEL_MERTON || (u0 && u->model != u0->model)))
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "trade '%s': assets: '%s' is not a %s underlying; multi-asset "
-                       "products need Black-Scholes underlyings, or Heston ones throughout",
+                       "products need Black-Scholes, Heston or local-volatility underlyings, "
+                       "one model throughout",
                        t->id, u->name,
-                       u0 && u0->model == MCPI_MODEL_HESTON && u != u0 ? "Heston"
-                                                                       : "Black-Scholes");
+                       u0 && u != u0 ? model_name[u0->model] : "Black-Scholes");
     if (mcpi_multi_asset(t) && u->model == MCPI_MODEL_HESTON && mcpi_lsm_product(t->product))
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "trade '%s': assets: Longstaff-Schwartz takes several Black-Scholes "
@@ -87,9 +88,8 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
   j->nassets = k->n;
   for (size_t a = 0; a < k->n; a++)
     j->u[a] = &m->u[k->asset[a]];
-  /* several assets: Black-Scholes, or Heston throughout (trade_key) */
-  j->model = k->n > 1 && j->u[0]->model != MCPI_MODEL_HESTON ? MCPI_MODEL_BLACK_SCHOLES
-                                                               : j->u[0]->model;
+  /* several assets: one model throughout (trade_key) */
+  j->model = j->u[0]->model;
   j->nfactors = k->n > 1 ? (int)k->n * (j->model == MCPI_MODEL_HESTON ? 2 : 1)
                 : j->model == MCPI_MODEL_HESTON ? MCPI_FACTORS_HESTON
                 : j->model == MCPI_MODEL_MERTON ? MCPI_FACTORS_MERTON

@@ -64,8 +64,9 @@ typedef struct mcpi_job {
   /* its arrays (models/products/job_arrays.def) */
 #define MCPI_JOB_ARRAY(field, type, count) type *field;
 #include "models/products/job_arrays.def"
-  /* local volatility: the surface's spots (lv_n) and their buckets (lv_nb,
-   * a unit of log-spot lv_binv: local_vol.h) */
+  /* local volatility: the surfaces' spots (lv_n) and their buckets (lv_nb,
+   * a unit of the first asset's log-spot lv_binv, the others' lv_bin:
+   * local_vol.h) */
   int lv_n, lv_nb;
   double lv_binv;
   /* Longstaff-Schwartz (lsm.h): the job's one trade, first, exercises at the
@@ -144,15 +145,16 @@ int mcpi_model_inexact(mcpi_model model, int nmon, int extrema);
  * MCPI_MAX_JUMP_MEAN jumps, else 0. */
 int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
                                double *b);
-/* A local-volatility job's slice of a step from t0 to t1 (its lv_n spots),
- * in double and float; *row: a bracket of the surface's rows at or before
- * t0's (0 at worst), updated. */
-void mcpi_job_slice(const mcpi_job *j, double t0, double t1, size_t *row, double *vol,
+/* A local-volatility job's slice of asset a over a step from t0 to t1 (the
+ * job's lv_n spots), in double and float; *row: a bracket of the asset's
+ * surface's rows at or before t0's (0 at worst), updated. */
+void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *row, double *vol,
                     float *vol_f);
-/* Adds to d[m] (the surface's nt rows) the derivative of that slice's node
- * k, of value v, in the surface's value at row m and node k. */
-void mcpi_job_slice_jacobian(const mcpi_job *j, double t0, double t1, size_t k, double v,
-                             double *d);
+/* Adds to d[m] (the asset's surface's nt rows) the derivative of that
+ * slice's node k (one of the surface's own), of value v, in the surface's
+ * value at row m and node k. */
+void mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
+                             double v, double *d);
 
 /* Which job-shaped path state (path.h) a job fits: 0 none; MCPI_SHAPE_SMALL,
  * one Black-Scholes underlying, trades that use at most MCPI_SMALL_SCHEDULES
