@@ -401,14 +401,15 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
       add(p, &t);
     }
   /* Longstaff-Schwartz: an American put on each underlying, a Bermudan
-   * basket put and an American worst-of call (no control variate) */
+   * basket put and an American worst-of call (no control variate), and a
+   * Bermudan basket put on the local-volatility pair */
   static const double dates[4] = {0.25, 0.5, 0.75, 1};
-  for (int u = 0; u < 7; u++, k++) {
+  for (int u = 0; u < 8; u++, k++) {
     mcp_trade t;
     mcp_trade_init(&t);
     snprintf(id, sizeof id, "LSM-%d", u);
     t.id = id;
-    t.type = u < 6 ? MCP_PUT : MCP_CALL;
+    t.type = u == 6 ? MCP_CALL : MCP_PUT;
     t.maturity = 1;
     t.engine = MCP_ENGINE_MC;
     if (u < 5) {
@@ -417,15 +418,17 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
       t.strike = spot[u];
       t.exercises = 12;
     } else {
-      t.product = u == 5 ? MCP_PRODUCT_BERMUDAN : MCP_PRODUCT_AMERICAN;
-      t.nassets = 3;
-      t.assets = abc;
-      t.weights = u == 5 ? w : NULL;
-      t.payoff = u == 5 ? MCP_PRODUCT_BASKET : MCP_PRODUCT_WORST_OF;
-      t.strike = u == 5 ? 130 : 40;
-      t.nfixings = u == 5 ? 4 : 0;
-      t.fixings = u == 5 ? dates : NULL;
-      t.exercises = u == 5 ? 0 : 6;
+      static const char *const ln[2] = {"L", "N"};
+      static const double wln[2] = {0.6, 0.4};
+      t.product = u == 6 ? MCP_PRODUCT_AMERICAN : MCP_PRODUCT_BERMUDAN;
+      t.nassets = u == 7 ? 2 : 3;
+      t.assets = u == 7 ? ln : abc;
+      t.weights = u == 5 ? w : u == 7 ? wln : NULL;
+      t.payoff = u == 6 ? MCP_PRODUCT_WORST_OF : MCP_PRODUCT_BASKET;
+      t.strike = u == 5 ? 130 : u == 7 ? 96 : 40;
+      t.nfixings = u == 6 ? 0 : 4;
+      t.fixings = u == 6 ? NULL : dates;
+      t.exercises = u == 6 ? 6 : 0;
     }
     if (mixed)
       t.methods = k % 8 == 7 ? MCP_METHODS_DEFAULT : (k % 8) & ~MCP_CONTROL_VARIATE;

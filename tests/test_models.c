@@ -819,8 +819,9 @@ static void test_two_assets(void **state)
 
 /* Several correlated local-volatility assets.  Surfaces constant in time
  * and spot (of 1 and 2 x 3 nodes: the job pads the narrower) price a
- * basket as the Black-Scholes assets do on the same grid: the same paths,
- * to rounding.  Skewed surfaces of different widths: a basket weighing one
+ * basket, a worst-of, a Bermudan basket (its exercise fitted on the paths)
+ * and a Himalaya (a per-path array) as the Black-Scholes assets do on the
+ * same grid: the same paths, to rounding.  Skewed surfaces of different widths: a basket weighing one
  * asset alone prices that asset's European, within the errors.  A basket
  * mixing models is refused. */
 static void test_local_vol_assets(void **state)
@@ -855,9 +856,18 @@ static void test_local_vol_assets(void **state)
   t = trade_on("WORST", NULL, MCP_PRODUCT_WORST_OF, MCP_PUT, 95, 1.5);
   t.nassets = 2, t.assets = ab;
   add_trade(p, &t);
+  static const double dates[4] = {0.25, 0.5, 0.75, 1};
+  t = trade_on("BERMUDAN", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1);
+  t.nassets = 2, t.assets = ab, t.weights = w, t.payoff = MCP_PRODUCT_BASKET;
+  t.nfixings = 4, t.fixings = dates;
+  add_trade(p, &t);
+  t = trade_on("HIMALAYA", NULL, MCP_PRODUCT_HIMALAYA, MCP_CALL, 1, 1);
+  t.nassets = 2, t.assets = ab, t.nfixings = 2, t.fixings = dates + 2, t.notional = 100;
+  add_trade(p, &t);
   mcp_results *x = price(ctx_of(state), lv, p), *y = price(ctx_of(state), bs, p);
-  for (int i = 0; i < 2; i++) {
-    const char *id = i ? "WORST" : "BASKET";
+  static const char *const ids[4] = {"BASKET", "WORST", "BERMUDAN", "HIMALAYA"};
+  for (int i = 0; i < 4; i++) {
+    const char *id = ids[i];
     double a = estimate(x, id).price, b = estimate(y, id).price;
     if (!(fabs(a - b) <= 1e-12 * fabs(b)))
       fail_msg("%s: flat local volatility %.17g, Black-Scholes %.17g", id, a, b);

@@ -57,7 +57,8 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
   int ns = mcpi_lsm_state_size(j), e = 0;
   double pair[2];
   mcpi_path_state ps = {0}; /* one of the two is stepped */
-  mcpi_multi_state ms = {0};
+  mcpi_multi_state ms = {0};  /* with the surfaces of local-volatility assets */
+  int lv = j->model == MCPI_MODEL_LOCAL_VOL;
   if (j->nassets > 1)
     mcpi_multi_init(&ms, j, 0);
   else
@@ -67,7 +68,7 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
                                          pair[i & 1]);
     uint32_t tag = j->tag[k];
     if (j->nassets > 1)
-      mcpi_multi_step(&ms, j, zk, j->ca[k], j->cb[k], tag);
+      mcpi_multi_step_as(&ms, j, zk, j->ca[k], j->cb[k], tag, lv);
     else
       mcpi_path_step(&ps, j, zk, j->ca[k], j->cb[k], tag);
     if ((tag & j->lsm_mask) && (tag & MCPI_TAG_LAST) && e < dates) {

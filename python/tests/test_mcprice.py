@@ -161,6 +161,34 @@ def test_correlation():
     assert c.value.price > 0  # a call on a sum: more correlation, more variance
 
 
+def test_local_vol_basket():
+    """A basket of two local-volatility assets: a node's vega and the
+    correlation by adjoint against central differences of the price on the
+    same paths."""
+    def two(node=0.0, rho=0.4):
+        def lv(name, spot, bump):
+            v = [[0.30, 0.24, 0.20], [0.28, 0.23, 0.21]]
+            v[1][1] += bump
+            return {"name": name, "model": "local-volatility", "spot": spot,
+                    "local_volatility": {"times": [0.3, 1.0], "spots": [80.0, 97.0, 120.0],
+                                         "values": v}}
+        return {"rate": R, "underlyings": [lv("ACME", S, node), lv("BOLT", 90.0, 0.0)],
+                "correlations": [{"underlyings": ["ACME", "BOLT"],
+                                  "matrix": [[1, rho], [rho, 1]]}]}
+    b = {"run": {"paths": 4_000, "seed": 5, "steps_per_year": 12},
+         "trades": [{"id": "B", "product": "basket", "type": "call", "assets": ["ACME", "BOLT"],
+                     "weights": [0.5, 0.5], "strike": 95, "maturity": T}]}
+    g = mcprice.price(two(), b, greeks="vega,correlation", buckets=True, backend="cpu")["B"].greeks
+    h = 1e-6
+    for name, up, dn in (("vega:ACME@t=1,S=97", two(node=h), two(node=-h)),
+                         ("correlation:ACME:BOLT", two(rho=0.4 + h), two(rho=0.4 - h))):
+        x = g[name]
+        assert x.method == "adjoint"
+        fd = (mcprice.price(up, b, backend="cpu")["B"].price -
+              mcprice.price(dn, b, backend="cpu")["B"].price) / (2 * h)
+        assert abs(x.value.price - fd) < 1e-4 * abs(fd) + 1e-3 * x.value.std_error
+
+
 def test_dividend():
     """The dividend yield's sensitivity of a call by adjoint against the
     closed form, -T S e^(-qT) N(d1), its pieces' sum."""
