@@ -275,17 +275,19 @@ mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_
                                 size_t n, const double *end, const double *value);
 
 /* Correlations of n Brownian motions (2 <= n <= 2 MCP_MAX_ASSETS), each
- * named by a Black-Scholes or Heston underlying (its spot's) or by
+ * named by a Black-Scholes, Heston or local-volatility underlying (its
+ * spot's) or by
  * "NAME:variance" (a Heston underlying's variance's): matrix is n x n,
  * row-major, symmetric with a unit diagonal, positive definite (checked by
  * its Cholesky factorisation; MCP_ERR_INPUT naming the first failing row
  * otherwise), and a Heston underlying's own spot and variance correlate by
  * its rho.  Pairs never set are uncorrelated.  Basket, best-of, worst-of,
- * Himalaya and autocallable trades on several assets simulate Black-Scholes
- * underlyings, or Heston ones throughout (each asset's QE or Euler step on
- * drivers correlated as its Brownian motions are; no early exercise), whose
- * 2 n Brownian motions must then be jointly positive definite
- * (MCP_ERR_INPUT when pricing otherwise). */
+ * Himalaya and autocallable trades on several assets simulate Black-Scholes,
+ * local-volatility (each asset on its own surface) or Heston underlyings, one
+ * model throughout (Heston: each asset's QE or Euler step on drivers
+ * correlated as its Brownian motions are, no early exercise, the 2 n
+ * Brownian motions jointly positive definite: MCP_ERR_INPUT when pricing
+ * otherwise). */
 #define MCP_MAX_ASSETS 16
 mcp_status mcp_market_set_correlation(mcp_market *market, size_t n, const char *const *names,
                                       const double *matrix);
@@ -984,9 +986,10 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * by adjoint too.  Applies to single-asset European, Asian and
  * date-monitored lookback trades on Black-Scholes or local-volatility
  * underlyings, and to baskets, best-of and worst-of options on correlated
- * Black-Scholes underlyings (a delta, a vega and vega buckets an asset, rho
- * buckets of each asset's curve, the first in the market's order also
- * discounting, and the correlations of the pairs when asked), without cash
+ * Black-Scholes or local-volatility underlyings (a delta, a vega and vega
+ * buckets (pieces or nodes) an asset, rho buckets of each asset's curve,
+ * the first in the market's order also discounting, and the correlations of
+ * the pairs when asked), without cash
  * dividends, whose volatility stays above 0 (at 0 a shift is no
  * derivative), in double precision (at most 16384 steps of one asset, and
  * 4096 buckets where buckets are asked); other trades keep their Greeks as

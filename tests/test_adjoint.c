@@ -536,7 +536,8 @@ static void baskets_against_bumps(void **state)
  * narrower surface, 2 x 3, its spot between nodes: a node is a kink of
  * the path in the spot), correlated; what = 0: nothing moved; 1 + a:
  * asset a's spot times 1 + h; 100 (1 + a) + k: node k of its surface moved
- * by h; 1000 + k: piece k of L's rate curve; 2000: the correlation. */
+ * by h; 1000 + k: piece k of L's rate curve; 2000: the correlation; 3000,
+ * 3001: N's (flat) rate, dividend yield. */
 #define NT 2
 #define NS 3
 static const double NTIMES[NT] = {0.3, 1.2}, NSPOTS[NS] = {70, 93, 115};
@@ -555,8 +556,10 @@ static mcp_market *lv_assets_market(int what, double h)
     v[what - 200] += h;
   if (what == 2000)
     c[1] = c[2] = 0.4 + h;
-  assert_int_equal(mcp_market_add_local_vol(m, "N", 90 * (what == 2 ? 1 + h : 1), 0.03, 0, NT,
-                                            NTIMES, NS, NSPOTS, v),
+  assert_int_equal(mcp_market_add_local_vol(m, "N", 90 * (what == 2 ? 1 + h : 1),
+                                            0.03 + (what == 3000 ? h : 0),
+                                            0.01 + (what == 3001 ? h : 0), NT, NTIMES, NS,
+                                            NSPOTS, v),
                    MCP_OK);
   static const char *const ln[2] = {"L", "N"};
   assert_int_equal(mcp_market_set_correlation(m, 2, ln, c), MCP_OK);
@@ -565,14 +568,15 @@ static mcp_market *lv_assets_market(int what, double h)
 
 /* A basket call and a worst-of put on two local-volatility assets: each
  * asset's delta, each node of both surfaces (the narrower padded in the
- * job), L's rate pieces and the correlation, against central differences
- * on the same paths, with and without antithetic pairs. */
+ * job), L's rate pieces, N's rate and dividend yield and the correlation,
+ * against central differences on the same paths, with and without
+ * antithetic pairs. */
 static void local_vol_baskets_against_bumps(void **state)
 {
   const double h = 1e-7;
   static const char *const ids[2] = {"LB", "LW"}, *const ln[2] = {"L", "N"};
   mcp_market *m = lv_assets_market(0, 0);
-  mcp_greeks *g = request("delta,vega,rho,correlation", 1);
+  mcp_greeks *g = request("delta,vega,rho,correlation,dividend", 1);
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = new_portfolio(4000, 23);
     assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
@@ -593,6 +597,7 @@ static void local_vol_baskets_against_bumps(void **state)
       what[n++] = 200 + k;
     for (int k = 0; k < NR; k++)
       what[n++] = 1000 + k;
+    what[n++] = 3000, what[n++] = 3001;
     for (int i = 0; i < n; i++) {
       int x = what[i];
       char name[64];
@@ -606,8 +611,10 @@ static void local_vol_baskets_against_bumps(void **state)
                  NSPOTS[(x - 200) % NS]);
       else if (x < 2000)
         snprintf(name, sizeof name, "rho:L@%s", x == 1000 ? "(0,0.4]" : "(0.4,inf)");
-      else
+      else if (x == 2000)
         snprintf(name, sizeof name, "correlation:L:N");
+      else
+        snprintf(name, sizeof name, "%s:N@(0,inf)", x == 3000 ? "rho" : "dividend");
       mcp_market *mu = lv_assets_market(x, h), *md = lv_assets_market(x, -h);
       mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
       double size = x == 1 ? 100 * h : x == 2 ? 90 * h : h;

@@ -774,10 +774,10 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
     g->kopt.strategy = MCP_PREFETCH_NONE;
   cudaError_t e;
   mcp_status st = MCP_OK;
-  if (j->arr_len && (st = resolve_placement(run, j, &g->kopt)))
-    return st;
   if (j->arr_len && kind == 3) /* several local-volatility assets' kernels: local memory */
     g->kopt.placement = MCP_PLACEMENT_LOCAL;
+  else if (j->arr_len && (st = resolve_placement(run, j, &g->kopt)))
+    return st;
   /* the greeks kernel first: a block it lowers is the block of both */
   if ((j->gstate & MCPI_GSTATE_ON && (e = path_grid(g->k, &g->kopt, -1, 0, &g->grid_g))) ||
       (e = path_grid(g->k, &g->kopt, kind, j->arr_len, &g->grid)))

@@ -54,8 +54,8 @@ static mcp_status build_cash(mcpi_job *j, char *err)
  * each node's root mean square over the step, sqrt(int sigma^2 dt / dt)
  * with sigma linear in time between the surface's times: exact for a
  * surface of time alone (local_vol.h).  The assets share the widest
- * surface's node count, lv_n: a narrower one goes on flat, nodes one unit
- * of log-spot apart with its last value, which interpolate to that value
+ * surface's node count, lv_n: a narrower one goes on flat, nodes at its
+ * mean spacing with its last value, which interpolate to that value
  * exactly (the same bits as its flat end). */
 static mcp_status build_slices(mcpi_job *j, char *err)
 {
@@ -64,9 +64,11 @@ static mcp_status build_slices(mcpi_job *j, char *err)
     ns = j->u[a]->lv.ns > ns ? j->u[a]->lv.ns : ns;
   if (n * na * ns > MCPI_MAX_SLICES)
     return mcpi_fail(err, MCP_ERR_INPUT,
-                     "underlying '%s': %zu simulation times x %zu surface spots%s exceed the "
-                     "%d volatility values a job may hold; use fewer steps or spots",
-                     j->u[0]->name, n, ns, na > 1 ? " x the assets" : "", MCPI_MAX_SLICES);
+                     "underlying '%s'%s: %zu simulation times x %zu surface spots x %zu "
+                     "assets exceed the %d volatility values a job may hold; use fewer steps, "
+                     "spots or assets",
+                     j->u[0]->name, na > 1 ? " and the job's other assets" : "", n, ns, na,
+                     MCPI_MAX_SLICES);
   j->lv_n = (int)ns;
   j->lv_nb = ns > 1 ? 4 * (int)ns : 1;
   j->lv_y = malloc(na * ns * sizeof(double));
@@ -79,10 +81,12 @@ static mcp_status build_slices(mcpi_job *j, char *err)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the volatility slices");
   for (size_t a = 0; a < na; a++) {
     const mcpi_surface *s = &j->u[a]->lv;
-    double *y = j->lv_y + a * ns;
+    double *y = j->lv_y + a * ns, gap = 1; /* the flat nodes: the surface's mean spacing */
     int32_t *idx = j->lv_idx + a * (size_t)j->lv_nb;
+    if (s->ns > 1)
+      gap = (log(s->spots[s->ns - 1]) - log(s->spots[0])) / (double)(s->ns - 1);
     for (size_t k = 0; k < ns; k++) {
-      y[k] = k < s->ns ? log(s->spots[k]) : y[k - 1] + 1;
+      y[k] = k < s->ns ? log(s->spots[k]) : y[k - 1] + gap;
       j->lv_y_f[a * ns + k] = (float)y[k];
     }
     /* the bucket table: each bucket the interval of its left end */

@@ -58,18 +58,23 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
       return mcpi_fail(err, MCP_ERR_NOT_FOUND, "trade '%s': %s: '%s' is not in the market",
                        t->id, mcpi_multi_asset(t) ? "assets" : "underlying", t->asset[a]);
     const mcpi_underlying *u0 = mcpi_market_find(m, t->asset[0]);
-    if (mcpi_multi_asset(t) && (u->model == MCPI_MODEL_MERTON || (u0 && u->model != u0->model)))
+    if (mcpi_multi_asset(t) && u->model == MCPI_MODEL_MERTON)
+      return mcpi_fail(err, MCP_ERR_INPUT,
+                       "trade '%s': assets: '%s' follows Merton's model, which multi-asset "
+                       "products do not take; expected Black-Scholes, Heston or "
+                       "local-volatility underlyings, one model throughout",
+                       t->id, u->name);
+    if (mcpi_multi_asset(t) && u0 && u->model != u0->model)
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "trade '%s': assets: '%s' is not a %s underlying; multi-asset "
                        "products need Black-Scholes, Heston or local-volatility underlyings, "
                        "one model throughout",
-                       t->id, u->name,
-                       u0 && u != u0 ? model_name[u0->model] : "Black-Scholes");
+                       t->id, u->name, model_name[u0->model]);
     if (mcpi_multi_asset(t) && u->model == MCPI_MODEL_HESTON && mcpi_lsm_product(t->product))
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "trade '%s': assets: Longstaff-Schwartz takes several Black-Scholes "
-                       "assets or one Heston underlying; expected no early exercise on "
-                       "several Heston assets", t->id);
+                       "or local-volatility assets or one Heston underlying; expected no "
+                       "early exercise on several Heston assets", t->id);
     if (mcpi_multi_asset(t) && u->ncash)
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "trade '%s': assets: '%s' pays cash dividends, which multi-asset "
