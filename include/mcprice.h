@@ -1000,7 +1000,14 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * dividend sensitivities (MCP_GREEK_DIVIDEND) come by adjoint with or
  * without buckets; a trade that has no adjoint has none and is warned
  * MCP_WARNING_BUCKETS.  Buckets, correlations and dividend sensitivities
- * with bumps alone (mcp_greeks_set_bump_only) are MCP_ERR_ARGUMENT. */
+ * with bumps alone (mcp_greeks_set_bump_only) are MCP_ERR_ARGUMENT.  A
+ * Heston underlying's vega, with buckets, comes also a parameter of its
+ * model ("vega@v0", "vega@kappa", "vega@theta", "vega@xi", "vega@rho":
+ * d price / d parameter) by central differences on the price's paths, each
+ * parameter moved by 1% of itself (rho by 0.01, at most half its distance to
+ * -1 or 1; a parameter at 0 or rho at -1 or 1 has none): 10 revaluations an
+ * underlying; its trades are still warned MCP_WARNING_BUCKETS (no rho
+ * buckets). */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

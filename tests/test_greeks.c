@@ -373,6 +373,74 @@ static void heston_against_fourier(void **state)
   mcp_market_destroy(m);
 }
 
+static mcp_market *heston_market(heston_params h)
+{
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", h.spot, h.rate, h.dividend, h.v0, h.kappa,
+                                         h.theta, h.xi, h.rho),
+                   MCP_OK);
+  return m;
+}
+
+/* Parameter k of h (v0, kappa, theta, xi, rho) moved by d. */
+static heston_params heston_moved(heston_params h, int k, double d)
+{
+  double *x[5] = {&h.v0, &h.kappa, &h.theta, &h.xi, &h.rho};
+  *x[k] += d;
+  return h;
+}
+
+/* With buckets, the model's vegas: each parameter's central difference on
+ * the same paths (the same number as the prices at the moved parameter),
+ * near the Fourier price's own difference, the book's by underlying. */
+static void heston_model_vegas(void **state)
+{
+  const heston_params h = {100, 0.03, 0.01, 0.04, 1.5, 0.05, 0.5, -0.7};
+  const double k = 100, t = 1;
+  static const char *const param[5] = {"v0", "kappa", "theta", "xi", "rho"};
+  mcp_market *m = heston_market(h);
+  mcp_portfolio *p = new_portfolio(100000, 15);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 32), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  mcp_trade tr = trade_on("hc", "H", MCP_PRODUCT_EUROPEAN, MCP_CALL, k, t);
+  add_trade(p, &tr);
+  mcp_greeks *g = request("vega", 0);
+  assert_int_equal(mcp_greeks_set_buckets(g, 1), MCP_OK);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  for (int i = 0; i < 5; i++) {
+    double x[5] = {h.v0, h.kappa, h.theta, h.xi, h.rho};
+    double d = i == 4 ? fmin(0.01, 0.5 * (1 - fabs(h.rho))) : 0.01 * x[i];
+    mcp_market *mu = heston_market(heston_moved(h, i, d));
+    mcp_market *md = heston_market(heston_moved(h, i, -d));
+    mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
+    double paths = (estimate(ru, "hc").price - estimate(rd, "hc").price) / (2 * d);
+    double fourier = (heston_call(heston_moved(h, i, d), k, t) -
+                      heston_call(heston_moved(h, i, -d), k, t)) /
+                     (2 * d);
+    char name[32], book[32];
+    snprintf(name, sizeof name, "vega@%s", param[i]);
+    snprintf(book, sizeof book, "vega:H@%s", param[i]);
+    mcp_sensitivity s = greek(r, "hc", name);
+    if (!(fabs(s.value.price - paths) <= 1e-9 * fabs(paths)))
+      fail_msg("%s: %.17g, the prices' difference %.17g", name, s.value.price, paths);
+    assert_true(greek(r, NULL, book).value.price == s.value.price);
+    check_mc("heston", s, fourier, 0.02 * fabs(fourier), MCP_METHOD_BUMP);
+    mcp_results_destroy(ru);
+    mcp_results_destroy(rd);
+    mcp_market_destroy(mu);
+    mcp_market_destroy(md);
+  }
+  check_mc("heston", greek(r, "hc", "vega"),
+           (heston_call(heston_vol_shifted(h, H_VOL), k, t) -
+            heston_call(heston_vol_shifted(h, -H_VOL), k, t)) /
+               (2 * H_VOL),
+           0, MCP_METHOD_BUMP);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* ---- 5. a basket that ignores one of its assets ------------------------ */
 
 static void basket_with_a_zero_weight(void **state)
@@ -1074,6 +1142,7 @@ int main(void)
       cmocka_unit_test(digital_likelihood_ratio),
       cmocka_unit_test(pathwise_against_bump),
       cmocka_unit_test(heston_against_fourier),
+      cmocka_unit_test(heston_model_vegas),
       cmocka_unit_test(basket_with_a_zero_weight),
       cmocka_unit_test(pde_greeks),
       cmocka_unit_test(book_is_the_sum_of_trades),

@@ -272,6 +272,9 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, c
                        size_t n)
 {
   size_t k = (size_t)(bucket - 1);
+  static const char *const heston[5] = {"v0", "kappa", "theta", "xi", "rho"};
+  if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_HESTON && k < 5)
+    return snprintf(out, n, "%s", heston[k]);
   if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_LOCAL_VOL)
     return snprintf(out, n, "t=%g,S=%g", u->lv.times[k / u->lv.ns], u->lv.spots[k % u->lv.ns]);
   double lo, hi;

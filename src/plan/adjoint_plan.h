@@ -42,7 +42,8 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
  * Phi(L^-1 dC L^-T), Phi the lower triangle with its diagonal halved. */
 void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl);
 /* The label of a bucket (mcpi_est.bucket) of an underlying's vega, rho or
- * dividend: "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node;
+ * dividend: "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node,
+ * the parameter's name for a Heston underlying's vega (variants.h);
  * snprintf's result. */
 int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,
                        size_t n);

@@ -56,14 +56,32 @@ static int add_term(builder *b, int32_t col, double coef)
   return 1;
 }
 
-/* The run's variant of that kind (and asset), added when new. */
-static long variant(mcpi_greek_run *g, mcpi_var_kind kind, long asset)
+/* The run's variant of that kind (asset and Heston parameter), added when
+ * new. */
+static long variant_of(mcpi_greek_run *g, mcpi_var_kind kind, long asset, int param)
 {
   for (size_t v = 0; v < g->nvar; v++)
-    if (g->var[v].kind == kind && g->var[v].asset == asset)
+    if (g->var[v].kind == kind && g->var[v].asset == asset && g->var[v].param == param)
       return (long)v;
-  g->var[g->nvar] = (mcpi_variant){.kind = kind, .asset = asset};
+  g->var[g->nvar] = (mcpi_variant){.kind = kind, .asset = asset, .param = param};
   return (long)g->nvar++;
+}
+
+static long variant(mcpi_greek_run *g, mcpi_var_kind kind, long asset)
+{
+  return variant_of(g, kind, asset, 0);
+}
+
+static double *heston_param(mcpi_underlying *u, int k)
+{
+  double *p[MCPI_HESTON_PARAMS] = {&u->v0, &u->kappa, &u->theta, &u->xi, &u->rho};
+  return p[k];
+}
+
+double mcpi_heston_bump(const mcpi_underlying *u, int k)
+{
+  double x[MCPI_HESTON_PARAMS] = {u->v0, u->kappa, u->theta, u->xi, u->rho};
+  return k == 4 ? fmin(MCPI_HESTON_BUMP, 0.5 * (1 - fabs(u->rho))) : MCPI_HESTON_BUMP * x[k];
 }
 
 /* The column of trade t in the job's pass of variant v (encoded). */
@@ -326,6 +344,23 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
         ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, a, -1) && add_term(b, hi, w) &&
              add_term(b, lo, -w);
       }
+  /* with buckets, a Heston asset's vega a parameter (the model's vegas) */
+  for (size_t i = 0; i < j->nassets && ok && j->model == MCPI_MODEL_HESTON && req->buckets &&
+                     req->want[MCP_GREEK_VEGA];
+       i++) {
+    long a = market_index(m, j->u[i]);
+    for (int k = 0; k < MCPI_HESTON_PARAMS && ok && (j->nassets == 1 || (s->assets >> i & 1u));
+         k++) {
+      double h = mcpi_heston_bump(j->u[i], k);
+      if (!(h > 0)) /* a parameter at 0, or rho at -1 or 1 */
+        continue;
+      int32_t hi = pass_col(b, g, (size_t)variant_of(g, MCPI_VAR_HESTON_UP, a, k), t);
+      int32_t lo = pass_col(b, g, (size_t)variant_of(g, MCPI_VAR_HESTON_DOWN, a, k), t);
+      ok = push_est(b, (mcpi_est){.trade = (long)t, .point = -1, .greek = MCP_GREEK_VEGA,
+                                  .method = MCP_METHOD_BUMP, .a = a, .b = -1, .bucket = 1 + k}) &&
+           add_term(b, hi, 0.5 / h) && add_term(b, lo, -0.5 / h);
+    }
+  }
   if (ok && req->want[MCP_GREEK_THETA]) {
     size_t v = (size_t)variant(g, MCPI_VAR_THETA, -1);
     double dt = g->theta_h;
@@ -458,13 +493,21 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
                                                   MCP_GREEK_RHO, MCP_GREEK_THETA};
   mcp_shift_kind kind[3] = {MCP_SHIFT_RELATIVE, MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE};
   double x[3] = {0, 0, 0};
-  double h = v->kind == MCPI_VAR_POINT   ? 0
-             : v->kind == MCPI_VAR_THETA ? g->theta_h
-                                         : req->bump[greek[v->kind]];
+  int heston = v->kind == MCPI_VAR_HESTON_UP || v->kind == MCPI_VAR_HESTON_DOWN;
+  double h = v->kind == MCPI_VAR_POINT || heston ? 0
+             : v->kind == MCPI_VAR_THETA         ? g->theta_h
+                                                 : req->bump[greek[v->kind]];
   mcp_status st = MCP_OK;
-  if (v->kind == MCPI_VAR_THETA)
+  if (v->kind == MCPI_VAR_THETA) {
     st = mcpi_portfolio_dated(p, h, &v->portfolio, err);
-  else if (v->kind != MCPI_VAR_POINT) {
+  } else if (heston) { /* a copy (no shift), its parameter moved */
+    st = mcpi_market_shifted(m, kind, x, -1, g->used, &v->market, err);
+    if (st == MCP_OK) {
+      double hp = mcpi_heston_bump(&m->u[v->asset], v->param);
+      *heston_param(&v->market->u[v->asset], v->param) +=
+          v->kind == MCPI_VAR_HESTON_UP ? hp : -hp;
+    }
+  } else if (v->kind != MCPI_VAR_POINT) {
     x[axis[v->kind]] = v->kind % 2 ? -h : h; /* up kinds are even */
     st = mcpi_market_shifted(m, kind, x, v->asset, g->used, &v->market, err);
   }
@@ -510,7 +553,8 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
                          req->want[MCP_GREEK_DIVIDEND]))
     return mcpi_fail(err, MCP_ERR_ARGUMENT, "buckets, correlations and dividend sensitivities "
                      "come by adjoint; a request of bumps alone has none");
-  g->var = calloc(4 * m->n + MCPI_VAR_KINDS, sizeof *g->var); /* spots and vols by asset */
+  /* spots and volatilities by asset, Heston's parameters */
+  g->var = calloc((4 + 2 * MCPI_HESTON_PARAMS) * m->n + MCPI_VAR_KINDS, sizeof *g->var);
   g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
   g->used = calloc(m->n + 1, 1);
   if (!g->var || !g->pg || !g->used)

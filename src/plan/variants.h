@@ -16,12 +16,23 @@ typedef enum mcpi_var_kind {
   MCPI_VAR_RATE_UP, MCPI_VAR_RATE_DOWN, MCPI_VAR_THETA,
   MCPI_VAR_KINDS, /* the Greeks' kinds above */
   MCPI_VAR_POINT, /* a scenario point's market, given */
-  MCPI_VAR_GRID   /* the grid check's coarse jobs (grid_check.h) */
+  MCPI_VAR_GRID,  /* the grid check's coarse jobs (grid_check.h) */
+  /* a Heston parameter of one underlying up, down (its model vegas) */
+  MCPI_VAR_HESTON_UP, MCPI_VAR_HESTON_DOWN
 } mcpi_var_kind;
+
+/* Heston's model vegas (with buckets): each parameter of a Heston asset
+ * revalued up and down by MCPI_HESTON_BUMP of itself (rho by that much,
+ * at most half its distance to -1 or 1; none at either), in the order of
+ * mcpi_heston_bump's k: v0, kappa, theta, xi, rho. */
+#define MCPI_HESTON_BUMP 0.01
+#define MCPI_HESTON_PARAMS 5
+double mcpi_heston_bump(const mcpi_underlying *u, int k);
 
 typedef struct mcpi_variant {
   mcpi_var_kind kind;
-  long asset;               /* spot variants: the market index, else -1 */
+  long asset;               /* spot, volatility and Heston variants: the market index, else -1 */
+  int param;                /* Heston variants: the parameter (mcpi_heston_bump's k) */
   int mc, pde;              /* Monte Carlo jobs, PDE trades need it */
   mcp_market *market;       /* shifted copy, or NULL: the base market */
   mcp_portfolio *portfolio; /* theta: the dates moved, or NULL: the base */
