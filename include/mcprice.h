@@ -1005,9 +1005,10 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * model ("vega@v0", "vega@kappa", "vega@theta", "vega@xi", "vega@rho":
  * d price / d parameter) by central differences on the price's paths, each
  * parameter moved by 1% of itself (rho by 0.01, at most half its distance to
- * -1 or 1; a parameter at 0 or rho at -1 or 1 has none): 10 revaluations an
- * underlying; its trades are still warned MCP_WARNING_BUCKETS (no rho
- * buckets). */
+ * -1 or 1; a parameter at 0 or rho at -1 or 1 has none, nor the rho of an
+ * underlying of some multi-asset trade, which would move its correlation
+ * matrix): 10 revaluations an underlying, each a plan of the whole book;
+ * its trades are still warned MCP_WARNING_BUCKETS (no rho buckets). */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

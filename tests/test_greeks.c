@@ -343,19 +343,32 @@ static heston_params heston_vol_shifted(heston_params h, double dv)
   return h;
 }
 
-static void heston_against_fourier(void **state)
+static mcp_market *heston_market(heston_params h)
 {
-  const heston_params h = {100, 0.03, 0, 0.04, 1.5, 0.04, 0.5, -0.7};
-  const double k = 100, t = 1;
   mcp_market *m = new_market();
   assert_int_equal(mcp_market_add_heston(m, "H", h.spot, h.rate, h.dividend, h.v0, h.kappa,
                                          h.theta, h.xi, h.rho),
                    MCP_OK);
-  mcp_portfolio *p = new_portfolio(200000, 14);
+  return m;
+}
+
+/* The call "hc" on H, antithetic, 32 steps a year. */
+static mcp_portfolio *heston_call_book(uint64_t paths, uint64_t seed, double k, double t)
+{
+  mcp_portfolio *p = new_portfolio(paths, seed);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 32), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
   mcp_trade tr = trade_on("hc", "H", MCP_PRODUCT_EUROPEAN, MCP_CALL, k, t);
   add_trade(p, &tr);
+  return p;
+}
+
+static void heston_against_fourier(void **state)
+{
+  const heston_params h = {100, 0.03, 0, 0.04, 1.5, 0.04, 0.5, -0.7};
+  const double k = 100, t = 1;
+  mcp_market *m = heston_market(h);
+  mcp_portfolio *p = heston_call_book(200000, 14, k, t);
   mcp_greeks *g = request("delta,vega", 0);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
   heston_params su = h, sd = h;
@@ -373,15 +386,6 @@ static void heston_against_fourier(void **state)
   mcp_market_destroy(m);
 }
 
-static mcp_market *heston_market(heston_params h)
-{
-  mcp_market *m = new_market();
-  assert_int_equal(mcp_market_add_heston(m, "H", h.spot, h.rate, h.dividend, h.v0, h.kappa,
-                                         h.theta, h.xi, h.rho),
-                   MCP_OK);
-  return m;
-}
-
 /* Parameter k of h (v0, kappa, theta, xi, rho) moved by d. */
 static heston_params heston_moved(heston_params h, int k, double d)
 {
@@ -392,18 +396,15 @@ static heston_params heston_moved(heston_params h, int k, double d)
 
 /* With buckets, the model's vegas: each parameter's central difference on
  * the same paths (the same number as the prices at the moved parameter),
- * near the Fourier price's own difference, the book's by underlying. */
+ * near the Fourier price's own difference, the book's by underlying; an
+ * underlying of a basket has no rho's. */
 static void heston_model_vegas(void **state)
 {
   const heston_params h = {100, 0.03, 0.01, 0.04, 1.5, 0.05, 0.5, -0.7};
   const double k = 100, t = 1;
   static const char *const param[5] = {"v0", "kappa", "theta", "xi", "rho"};
   mcp_market *m = heston_market(h);
-  mcp_portfolio *p = new_portfolio(100000, 15);
-  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 32), MCP_OK);
-  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
-  mcp_trade tr = trade_on("hc", "H", MCP_PRODUCT_EUROPEAN, MCP_CALL, k, t);
-  add_trade(p, &tr);
+  mcp_portfolio *p = heston_call_book(100000, 15, k, t);
   mcp_greeks *g = request("vega", 0);
   assert_int_equal(mcp_greeks_set_buckets(g, 1), MCP_OK);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
@@ -436,6 +437,24 @@ static void heston_model_vegas(void **state)
                (2 * H_VOL),
            0, MCP_METHOD_BUMP);
   mcp_results_destroy(r);
+  /* an underlying of a multi-asset trade: the other four, not rho */
+  assert_int_equal(mcp_market_add_heston(m, "K", 90, 0.03, 0, 0.05, 1.2, 0.04, 0.4, -0.5),
+                   MCP_OK);
+  static const char *const hk[2] = {"H", "K"};
+  static const double c[4] = {1, 0.3, 0.3, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, hk, c), MCP_OK);
+  mcp_portfolio *q = heston_call_book(2000, 16, k, t);
+  mcp_trade bt = trade_on("hk", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 95, t);
+  bt.nassets = 2, bt.assets = hk;
+  add_trade(q, &bt);
+  r = price_greeks(ctx_of(state), m, q, g);
+  mcp_sensitivity x;
+  assert_int_equal(greek(r, "hc", "vega@xi").method, MCP_METHOD_BUMP);
+  assert_int_equal(greek(r, "hk", "vega:K@kappa").method, MCP_METHOD_BUMP);
+  assert_int_equal(mcp_results_greek(r, "hc", "vega@rho", &x), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_greek(r, "hk", "vega:K@rho", &x), MCP_ERR_NOT_FOUND);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(q);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

@@ -189,6 +189,26 @@ def test_local_vol_basket():
         assert abs(x.value.price - fd) < 1e-4 * abs(fd) + 1e-3 * x.value.std_error
 
 
+def test_heston_model_vegas():
+    """A Heston call's vega a parameter of the model, with buckets: kappa's
+    the central difference of the prices at kappa moved by 1%, on the same
+    paths."""
+    def heston(kappa):
+        return {"rate": R, "underlyings": [{"name": "H", "model": "heston", "spot": S,
+                                            "v0": 0.04, "kappa": kappa, "theta": 0.05,
+                                            "xi": 0.5, "rho": -0.7}]}
+    b = {"run": {"paths": 4_000, "seed": 9, "steps_per_year": 12},
+         "trades": [{"id": "C", "product": "european", "type": "call", "underlying": "H",
+                     "strike": K, "maturity": T}]}
+    g = mcprice.price(heston(1.5), b, greeks="vega", buckets=True, backend="cpu")["C"].greeks
+    assert {"vega@v0", "vega@kappa", "vega@theta", "vega@xi", "vega@rho"} <= set(g)
+    h = 0.015
+    fd = (mcprice.price(heston(1.5 + h), b, backend="cpu")["C"].price -
+          mcprice.price(heston(1.5 - h), b, backend="cpu")["C"].price) / (2 * h)
+    assert g["vega@kappa"].method == "bump"
+    assert abs(g["vega@kappa"].value.price - fd) < 1e-9 * abs(fd)
+
+
 def test_dividend():
     """The dividend yield's sensitivity of a call by adjoint against the
     closed form, -T S e^(-qT) N(d1), its pieces' sum."""

@@ -352,7 +352,7 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
     for (int k = 0; k < MCPI_HESTON_PARAMS && ok && (j->nassets == 1 || (s->assets >> i & 1u));
          k++) {
       double h = mcpi_heston_bump(j->u[i], k);
-      if (!(h > 0)) /* a parameter at 0, or rho at -1 or 1 */
+      if (!(h > 0) || (k == 4 && g->joint[a])) /* a parameter at 0, rho at -1 or 1 */
         continue;
       int32_t hi = pass_col(b, g, (size_t)variant_of(g, MCPI_VAR_HESTON_UP, a, k), t);
       int32_t lo = pass_col(b, g, (size_t)variant_of(g, MCPI_VAR_HESTON_DOWN, a, k), t);
@@ -557,13 +557,16 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
   g->var = calloc((4 + 2 * MCPI_HESTON_PARAMS) * m->n + MCPI_VAR_KINDS, sizeof *g->var);
   g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
   g->used = calloc(m->n + 1, 1);
-  if (!g->var || !g->pg || !g->used)
+  g->joint = calloc(m->n + 1, 1);
+  if (!g->var || !g->pg || !g->used || !g->joint)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks");
   for (size_t i = 0; i < p->n; i++)
     for (size_t a = 0; a < p->t[i].nassets; a++) {
       const mcpi_underlying *u = mcpi_market_find(m, p->t[i].asset[a]);
-      if (u)
+      if (u) {
         g->used[u - m->u] = 1;
+        g->joint[u - m->u] |= p->t[i].nassets > 1;
+      }
     }
   /* vega and rho: one-sided where a shift would leave the allowed range
    * (a volatility below the bump, a rate near the bound) */
@@ -672,5 +675,6 @@ void mcpi_greeks_free(mcpi_greek_run *g)
   free(g->var);
   free(g->pg);
   free(g->used);
+  free(g->joint);
   memset(g, 0, sizeof *g);
 }

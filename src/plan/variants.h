@@ -23,8 +23,9 @@ typedef enum mcpi_var_kind {
 
 /* Heston's model vegas (with buckets): each parameter of a Heston asset
  * revalued up and down by MCPI_HESTON_BUMP of itself (rho by that much,
- * at most half its distance to -1 or 1; none at either), in the order of
- * mcpi_heston_bump's k: v0, kappa, theta, xi, rho. */
+ * at most half its distance to -1 or 1; none at either, nor for an
+ * underlying of a multi-asset trade), in the order of mcpi_heston_bump's k:
+ * v0, kappa, theta, xi, rho. */
 #define MCPI_HESTON_BUMP 0.01
 #define MCPI_HESTON_PARAMS 5
 double mcpi_heston_bump(const mcpi_underlying *u, int k);
@@ -53,6 +54,10 @@ typedef struct mcpi_greek_run {
   const mcpi_settings *set; /* the run's (its variants' plans and grids follow them) */
   const mcp_greeks *req;
   unsigned char *used;      /* market underlyings some trade uses (the shifts' scope) */
+  unsigned char *joint;     /* ... that some multi-asset trade uses (no Heston rho moved: it
+                             * would move their correlation matrix, which the GPU's passes
+                             * share with the job's, and might leave it not positive
+                             * definite) */
   double theta_h;           /* theta's bump: the request's, at most half a uniform step */
   /* vega's and rho's differences: 0 central; +1 forward, -1 backward, where
    * the shift down (up) would leave the market's allowed range */

@@ -255,8 +255,7 @@ static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "on the same paths, a grid of half the steps moves its price by more than its standard "
     "error: the time grid is too coarse for the model's scheme (raise steps_per_year)",
     "buckets, correlations or dividend sensitivities were asked and it has none: its payoff, "
-    "model or precision has no adjoint here, so its Greeks are unbucketed (a Heston asset's "
-    "vega comes a parameter, by bumps)"};
+    "model or precision has no adjoint here, so its Greeks are the unbucketed ones"};
 
 static int warning_bit(mcp_warning w)
 {
