@@ -31,9 +31,12 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #ifndef MCPI_ADJ_MIN_BLOCKS_MULTI
 #define MCPI_ADJ_MIN_BLOCKS_MULTI 4
 #endif
+#ifndef MCPI_ADJ_MIN_BLOCKS_MLV
+#define MCPI_ADJ_MIN_BLOCKS_MLV 4
+#endif
 
-// Multi: the kernel of multi-asset jobs (a sweep of its own, adjoint.h: 1
-// Black-Scholes, 2 local volatility, whose buffer only its kernel holds);
+// Multi: 1 in the kernel of several Black-Scholes assets (a sweep of its
+// own, adjoint.h; several local-volatility assets have the kernel below);
 // Div: of blocks with the dividend yields' columns (without them the sweep
 // is the code it was: 7% faster on the Black-Scholes benchmark).
 template <int MinBlocks, int Multi, int Div>
@@ -48,6 +51,99 @@ __global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_v
        i += (size_t)gridDim.x * blockDim.x)
     mcpi_adjoint_sample(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
                         blockDim.x, Multi, Div);
+}
+
+// Several local-volatility assets (adjoint kind 2): a path's n assets on
+// n lanes of a warp (32 / n paths a warp), asset i on the group's lane i,
+// the step's signed normals of the others by shuffles; each lane its
+// asset's buffer of checkpoints and a segment (adjoint.h).  One thread a
+// path left one warp a scheduler on the du Toit-Lotz-Naumann case (10
+// assets, 10,000 paths): 8.7 cycles between a warp's instructions
+// (bench/RESULTS.md, "adjoint-mlv").  Every lane of the warp runs every
+// step (the shuffles), those past the groups or the paths on asset 0 of
+// the last path, writing nothing.  The rho's total, which every asset's
+// runs add to, is added lane by lane in the CPU's order.
+template <int Div>
+__global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
+    mcpi_adjoint_mlv_kernel(mcpi_job_view j, const double *__restrict__ z, size_t ld,
+                            size_t npaths, double *__restrict__ pay)
+{
+  const unsigned all = 0xffffffffu;
+  int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
+  size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
+  int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
+  size_t row = live ? path : npaths - 1;
+  const double *zp = z ? z + row : NULL;
+  int steps = j.nelem / n, c = mcpi_adj_mlv_segment(steps), ncp = (steps + c - 1) / c;
+  double buf[MCPI_ADJ_MLV_LANE], *pp = pay + row, *ck = buf, *xs = ck + ncp, *zb = xs + c + 1;
+  double half = j.antithetic ? 0.5 : 1;
+  for (int t = 0; t < j.ntrades; t++)
+    if (j.trades[t].g_adj >= 0)
+      for (int k = lane; live && k < j.adj_cols; k += n)
+        pp[(size_t)(j.trades[t].g_adj + k) * ld] = 0;
+  __syncwarp();
+  for (int pass = 0; pass <= (j.antithetic ? 1 : 0); pass++) {
+    double sign = pass ? -1 : 1, x = j.log_spots[i], zs[MCP_MAX_ASSETS];
+    for (int s = 0; s < steps; s++) {
+      if (s % c == 0)
+        ck[s / c] = x;
+      double zf = sign * mcpi_adj_normal(&j, zp, ld, j.p0 + row, s * n + i);
+      MCP_UNROLL
+      for (int k = 0; k < MCP_MAX_ASSETS; k++)
+        zs[k] = k < n ? __shfl_sync(all, zf, src + k) : 0;
+      x = mcpi_adj_mlv_advance(&j, i, s * n + i, x, mcpi_adj_mlv_w(&j, i, zs));
+    }
+    double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], sx = mcpi_dexp(x), y;
+    MCP_UNROLL
+    for (int k = 0; k < MCP_MAX_ASSETS; k++) {
+      xa[k] = k < n ? __shfl_sync(all, x, src + k) : j.log_spots[k];
+      spot[k] = k < n ? __shfl_sync(all, sx, src + k) : 0;
+    }
+    if (live && lane == 0)
+      mcpi_multi_pay(xa, 0, 0, &j, pp, ld, pass);
+    for (int t = 0; t < j.ntrades; t++) {
+      const mcpi_payoff_spec *p = &j.trades[t];
+      if (p->g_adj < 0)
+        continue;
+      double d = half * p->discount, *b = pp + (size_t)p->g_adj * ld, dl[MCP_MAX_ASSETS];
+      double xbar = live && p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+      mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
+      MCP_UNROLL
+      for (int k = 0; k < MCP_MAX_ASSETS; k++)
+        dl[k] = 0;
+      for (int sg = ncp - 1; sg >= 0; sg--) {
+        int s0 = sg * c, s1 = s0 + c < steps ? s0 + c : steps;
+        xs[0] = ck[sg];
+        for (int s = s0; s < s1; s++) { /* the segment again */
+          double zf = zb[s - s0] = sign * mcpi_adj_normal(&j, zp, ld, j.p0 + row, s * n + i);
+          MCP_UNROLL
+          for (int k = 0; k < MCP_MAX_ASSETS; k++)
+            zs[k] = k < n ? __shfl_sync(all, zf, src + k) : 0;
+          xs[s - s0 + 1] =
+              mcpi_adj_mlv_advance(&j, i, s * n + i, xs[s - s0], mcpi_adj_mlv_w(&j, i, zs));
+        }
+        for (int s = s1 - 1; s >= s0; s--) {
+          double zf = zb[s - s0];
+          MCP_UNROLL
+          for (int k = 0; k < MCP_MAX_ASSETS; k++)
+            zs[k] = k < n ? __shfl_sync(all, zf, src + k) : 0;
+          if (live)
+            mcpi_adj_mlv_back(&j, i, s * n + i, xs[s - s0], mcpi_adj_mlv_w(&j, i, zs), zs,
+                              &xbar, &run, &qrun, dl, Div, d, b, ld);
+        }
+      }
+      for (int a = 0; a < n; a++) { /* in the assets' order: each adds to the rho's total */
+        if (live && lane == a)
+          mcpi_adj_mlv_close(&j, i, xbar, dl, &run, &qrun, Div, d, b, ld);
+        __syncwarp();
+      }
+      if (live && lane == 0)
+        b[(size_t)(j.adj_cols - 1) * ld] +=
+            d * mcpi_adj_scatter(j.adj_doff, j.adj_d, (size_t)t,
+                                 mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ld);
+      __syncwarp();
+    }
+  }
 }
 
 template <int MinBlocks, int Multi, int Div>
@@ -68,8 +164,11 @@ template <int Div>
 static cudaError_t launch_kind(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                                double *pay, cudaStream_t stream)
 {
-  if (mcpi_adjoint_kind(&job) == 2)
-    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 2, Div>(job, z, ld, n, pay, stream);
+  if (mcpi_adjoint_kind(&job) == 2) {
+    size_t per = 4 * (size_t)(32 / job.nassets), blocks = (n + per - 1) / per; /* paths a block */
+    mcpi_adjoint_mlv_kernel<Div><<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+    return cudaGetLastError();
+  }
   if (job.nassets > 1)
     return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div>(job, z, ld, n, pay, stream);
   return job.model == MCPI_MODEL_LOCAL_VOL

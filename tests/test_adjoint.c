@@ -636,6 +636,30 @@ static void local_vol_baskets_against_bumps(void **state)
   mcp_market_destroy(m);
 }
 
+/* Several local-volatility assets take buckets up to 7,225 steps (each
+ * asset's checkpoints and segment in its buffer, adjoint.h); beyond, the
+ * basket keeps its Greeks and is warned. */
+static void local_vol_baskets_step_limit(void **state)
+{
+  static const char *const ln[2] = {"L", "N"};
+  mcp_market *m = lv_assets_market(0, 0);
+  mcp_greeks *g = request("delta,vega", 1);
+  for (int k = 0; k < 2; k++) {
+    mcp_portfolio *p = new_portfolio(8, 5);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, k ? 7300 : 7100), MCP_OK);
+    mcp_trade t = trade_on("LB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+    t.nassets = 2, t.assets = ln;
+    add_trade(p, &t);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    assert_int_equal(mcp_results_warnings(r, 0), k ? (unsigned)MCP_WARNING_BUCKETS : 0u);
+    assert_int_equal(greek(r, "LB", "delta:L").method == MCP_METHOD_ADJOINT, !k);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
 /* Correlations asked alone: the same numbers, the deltas by adjoint and no
  * bucket shown; a single-asset trade beside them is not warned; a Heston
  * basket has none and is warned; correlation has no bump.  The dividend's
@@ -794,6 +818,7 @@ int main(void)
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_against_bumps),
+      cmocka_unit_test(local_vol_baskets_step_limit),
       cmocka_unit_test(correlations_alone),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

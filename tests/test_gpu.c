@@ -1493,8 +1493,9 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
  * local-volatility one, each with a European, an Asian and a lookback on
  * dates, and a basket and a best-of on the first and a correlated second
  * (their correlations and dividend yields' pieces too), and a basket and a
- * worst-of on the local-volatility one and a second of a narrower surface
- * (the multi-asset local-volatility sweep): the GPU's buckets
+ * worst-of on the local-volatility one and a second of a narrower surface,
+ * and a best-of of three (the multi-asset local-volatility sweep: a path's
+ * assets on lanes, 16 and 10 paths a warp): the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
  * antithetic pairs. */
@@ -1520,9 +1521,11 @@ static void gpu_buckets_match_cpu(void **state)
   const double mt[2] = {0.3, 1.2}, ms[3] = {70, 93, 115}, mv[6] = {0.34, 0.27, 0.22, 0.3, 0.26,
                                                                    0.23};
   assert_int_equal(mcp_market_add_local_vol(m, "M", 90, 0.03, 0, 2, mt, 3, ms, mv), MCP_OK);
-  static const char *const lm[2] = {"L", "M"};
-  static const double lcorr[4] = {1, -0.3, -0.3, 1};
-  assert_int_equal(mcp_market_set_correlation(m, 2, lm, lcorr), MCP_OK);
+  const double kt[2] = {0.5, 1}, ks[2] = {90, 110}, kv[4] = {0.25, 0.2, 0.24, 0.21};
+  assert_int_equal(mcp_market_add_local_vol(m, "K", 105, 0.025, 0.02, 2, kt, 2, ks, kv), MCP_OK);
+  static const char *const lm[3] = {"L", "M", "K"};
+  static const double lcorr[9] = {1, -0.3, 0.4, -0.3, 1, 0.1, 0.4, 0.1, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 3, lm, lcorr), MCP_OK);
   const char *list = "delta,vega,rho,correlation,dividend";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
@@ -1564,6 +1567,8 @@ static void gpu_buckets_match_cpu(void **state)
     t.id = "LM-BASKET", t.product = MCP_PRODUCT_BASKET, t.assets = lm, t.strike = 95;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     t.id = "LM-WORST", t.product = MCP_PRODUCT_WORST_OF, t.type = MCP_PUT, t.maturity = 0.7;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "LMK-BEST", t.product = MCP_PRODUCT_BEST_OF, t.nassets = 3, t.strike = 100;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);

@@ -451,23 +451,27 @@ MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const doub
 /* ---- several correlated local-volatility assets -----------------------------
  * Asset i steps x_i' = x_i + a - s_i^2 b^2 / 2 + s_i b w_i, s_i its slice at
  * x_i (the multi state's step), so xbar_i changes along the path, as a single
- * asset's does, and each step needs its start: the forward pass keeps the
- * log-spots at every c-th step's start, and the sweep goes back a segment of
- * c steps at a time, recomputed from its checkpoint (the same bits), its
- * log-spots and signed normals kept, in one buffer of
- * MCPI_ADJ_MLV_BUF values a path.  At each asset's element, as for one
- * asset, sbar_i = xbar_i g_i, g_i = b w_i - s_i b^2, goes to the slice's
- * nodes, xbar_i the element's rate and dividend yield rows, Lbar_ik gains
- * xbar_i s_i b z_k, and xbar_i *= 1 + (ds_i/dx_i) g_i.  Memory 16 KB a path
- * (in the kernel compiled for it alone); work about three forward paths. */
-#define MCPI_ADJ_MLV_BUF 2048
+ * asset's does, and each step needs its start.  Given the normals, an
+ * asset's path is its own (w_i = sum_k<=i L_ik z_k reads no other asset's
+ * state), so each asset keeps its own buffer: its log-spot at every c-th
+ * step's start, and a segment of c steps' log-spots and signed normals,
+ * recomputed from its checkpoint (the same bits) when the sweep goes back
+ * over it.  At each asset's element, as for one asset, sbar_i = xbar_i g_i,
+ * g_i = b w_i - s_i b^2, goes to the slice's nodes, xbar_i the element's
+ * rate and dividend yield rows, Lbar_ik gains xbar_i s_i b z_k, and xbar_i
+ * *= 1 + (ds_i/dx_i) g_i.  The CPU runs a path's assets in turn at each
+ * step; the GPU a path's assets on lanes of a warp, the z_k by shuffles
+ * (adjoint_kernel.cu), through the same functions.  Work about three
+ * forward paths. */
+#define MCPI_ADJ_MLV_LANE 256 /* an asset's buffer (2 KB): 7,225 steps */
+#define MCPI_ADJ_MLV_BUF (MCP_MAX_ASSETS * MCPI_ADJ_MLV_LANE)
 
-/* The segment length c of n assets' checkpoints and segment over steps
- * steps, ceil(sqrt(steps)): 0 when they do not fit the buffer. */
-MCP_HD static inline int mcpi_adj_mlv_segment(int steps, int n)
+/* The segment length c of the checkpoints and segment over steps steps,
+ * ceil(sqrt(steps)): 0 when they do not fit an asset's buffer. */
+MCP_HD static inline int mcpi_adj_mlv_segment(int steps)
 {
   int c = mcpi_adj_segment(steps), ncp = (steps + c - 1) / c;
-  return n * (ncp + 2 * c + 1) <= MCPI_ADJ_MLV_BUF ? c : 0;
+  return ncp + 2 * c + 1 <= MCPI_ADJ_MLV_LANE ? c : 0;
 }
 
 /* Asset i's slice value at log-spot x in element e, with its interval i
@@ -487,16 +491,66 @@ MCP_HD static inline double mcpi_adj_mlv_vol(const mcpi_job_view *j, int i, int 
   return mcpi_local_vol_in(y, v, ns, k, x);
 }
 
-/* The step's correlated normals w (n assets) of its signed normals zs. */
-MCP_HD static inline void mcpi_adj_mlv_correlate(const mcpi_job_view *j, const double *zs,
-                                                 double *w)
+/* Asset i's correlated normal of a step's signed normals zs, summed as the
+ * multi state sums it (the loop over every slot: registers on the GPU). */
+MCP_HD static inline double mcpi_adj_mlv_w(const mcpi_job_view *j, int i, const double *zs)
 {
-  for (int i = 0; i < j->nassets; i++) {
-    double acc = 0; /* as the multi state sums them */
-    for (int k = 0; k <= i; k++)
+  double acc = 0;
+  MCP_UNROLL
+  for (int k = 0; k < MCP_MAX_ASSETS; k++)
+    if (k <= i)
       acc += j->chol[i * MCPI_MAX_FACTORS + k] * zs[k];
-    w[i] = acc;
-  }
+  return acc;
+}
+
+/* Asset i's log-spot after its element e from x, w its correlated normal:
+ * the multi state's operations (path_body.h), so the same bits. */
+MCP_HD static inline double mcpi_adj_mlv_advance(const mcpi_job_view *j, int i, int e, double x,
+                                                 double w)
+{
+  int at;
+  double wt, slope, sv = mcpi_adj_mlv_vol(j, i, e, x, &at, &wt, &slope), bb = j->cb[e];
+  return x + (j->ca[e] - MCPI_LOCAL_VOL_VAR(sv, bb) / 2) + bb * sv * w;
+}
+
+/* Asset i's sweep back over its element e from log-spot x0, w and zs as
+ * above: its nodes' and rows' adjoints into its runs and the block, dl[k]
+ * (k <= i) its row of Lbar, xbar carried back. */
+MCP_HD static inline void mcpi_adj_mlv_back(const mcpi_job_view *j, int i, int e, double x0,
+                                            double w, const double *zs, double *xbar,
+                                            mcpi_adj_run *run, mcpi_adj_run *qrun, double *dl,
+                                            int div, double d, double *b, size_t ldb)
+{
+  int at, ns = j->lv_n;
+  double wt, slope, sv = mcpi_adj_mlv_vol(j, i, e, x0, &at, &wt, &slope);
+  double bb = j->cb[e], g = bb * w - sv * bb * bb, sbar = *xbar * g;
+  int k0 = at < 0 ? 0 : at;
+  mcpi_adj_node(j, (size_t)e * ns + k0, k0, (1 - wt) * sbar, NULL, d, b, ldb, &run->tot[0]);
+  if (wt != 0)
+    mcpi_adj_node(j, (size_t)e * ns + k0 + 1, k0 + 1, wt * sbar, NULL, d, b, ldb, &run->tot[0]);
+  for (int32_t r = j->adj_off[e]; *xbar != 0 && r < j->adj_off[e + 1]; r++)
+    mcpi_adj_run_add(run, qrun, div, &j->adj[r], *xbar * j->adj[r].ja, d, b, ldb);
+  MCP_UNROLL
+  for (int k = 0; k < MCP_MAX_ASSETS; k++)
+    if (k <= i)
+      dl[k] += *xbar * (bb * sv) * zs[k];
+  *xbar *= 1 + slope * g;
+}
+
+/* Asset i's end of a trade's sweep: its delta, its row of Lbar (from
+ * column lb + i (i + 1) / 2) and its runs into the block. */
+MCP_HD static inline void mcpi_adj_mlv_close(const mcpi_job_view *j, int i, double xbar,
+                                             const double *dl, const mcpi_adj_run *run,
+                                             const mcpi_adj_run *qrun, int div, double d,
+                                             double *b, size_t ldb)
+{
+  int q = mcpi_adj_factor(j) + i * (i + 1) / 2;
+  b[(size_t)i * ldb] += d * xbar / mcpi_dexp(j->log_spots[i]);
+  MCP_UNROLL
+  for (int k = 0; k < MCP_MAX_ASSETS; k++)
+    if (k <= i)
+      b[(size_t)(q + k) * ldb] += d * dl[k];
+  mcpi_adj_run_flush(j, run, qrun, div, i, d, b, ldb);
 }
 
 /* A pass of a multi-asset local-volatility path: its prices, then each
@@ -507,20 +561,19 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
                                             size_t ldb, int g0, int pass, double half, int div,
                                             double *buf)
 {
-  int n = j->nassets, steps = j->nelem / n, c = mcpi_adj_mlv_segment(steps, n);
-  int ncp = (steps + c - 1) / c, tri = n * (n + 1) / 2, lb = mcpi_adj_factor(j), ns = j->lv_n;
-  double *ck = buf, *xs = ck + (size_t)ncp * n, *zb = xs + (size_t)(c + 1) * n;
+  int n = j->nassets, steps = j->nelem / n, c = mcpi_adj_mlv_segment(steps);
+  int ncp = (steps + c - 1) / c;
   mcpi_mlv_state lst;
   mcpi_multi_state *m = &lst.m;
   mcpi_mlv_init(&lst, j, pass);
   for (int e = 0; e < j->nelem; e++) {
-    if (e % (c * n) == 0)
+    if (e % (c * n) == 0) /* asset i's buffer: ncp checkpoints, c + 1 log-spots, c normals */
       for (int i = 0; i < n; i++)
-        ck[(e / (c * n)) * n + i] = m->x[i];
+        buf[i * MCPI_ADJ_MLV_LANE + e / (c * n)] = m->x[i];
     mcpi_mlv_step(&lst, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e], j->tag[e]);
   }
   mcpi_mlv_finish(&lst, j, pay, ldp, pass);
-  double spot[MCP_MAX_ASSETS], xbar[MCP_MAX_ASSETS], w[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI], y;
+  double spot[MCP_MAX_ASSETS], xbar[MCP_MAX_ASSETS], zs[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI], y;
   for (int i = 0; i < n; i++)
     spot[i] = mcpi_dexp(m->x[i]);
   for (int t = 0; t < j->ntrades; t++) {
@@ -533,52 +586,34 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
       xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
       run[i] = qrun[i] = (mcpi_adj_run)MCPI_ADJ_RUN_INIT;
     }
-    for (int q = 0; q < tri; q++)
+    for (int q = 0; q < n * (n + 1) / 2; q++)
       dl[q] = 0;
     for (int sg = ncp - 1; sg >= 0; sg--) {
       int s0 = sg * c, s1 = s0 + c < steps ? s0 + c : steps;
-      for (int i = 0; i < n; i++) /* the segment again */
-        xs[i] = ck[sg * n + i];
+      for (int i = 0; i < n; i++) { /* the segment again */
+        double *xs = buf + i * MCPI_ADJ_MLV_LANE + ncp;
+        xs[0] = buf[i * MCPI_ADJ_MLV_LANE + sg];
+      }
       for (int s = s0; s < s1; s++) {
-        double *x0 = xs + (size_t)(s - s0) * n, *zs = zb + (size_t)(s - s0) * n;
         for (int f = 0; f < n; f++)
-          zs[f] = m->sign * mcpi_adj_normal(j, z, ldz, path, s * n + f);
-        mcpi_adj_mlv_correlate(j, zs, w);
+          buf[f * MCPI_ADJ_MLV_LANE + ncp + c + 1 + s - s0] = zs[f] =
+              m->sign * mcpi_adj_normal(j, z, ldz, path, s * n + f);
         for (int i = 0; i < n; i++) {
-          int e = s * n + i, at;
-          double wt, slope, sv = mcpi_adj_mlv_vol(j, i, e, x0[i], &at, &wt, &slope);
-          double bb = j->cb[e];
-          x0[n + i] = x0[i] + (j->ca[e] - MCPI_LOCAL_VOL_VAR(sv, bb) / 2) + bb * sv * w[i];
+          double *xs = buf + i * MCPI_ADJ_MLV_LANE + ncp + s - s0;
+          xs[1] = mcpi_adj_mlv_advance(j, i, s * n + i, xs[0], mcpi_adj_mlv_w(j, i, zs));
         }
       }
       for (int s = s1 - 1; s >= s0; s--) {
-        const double *x0 = xs + (size_t)(s - s0) * n, *zs = zb + (size_t)(s - s0) * n;
-        mcpi_adj_mlv_correlate(j, zs, w);
-        for (int i = 0; i < n; i++) {
-          int e = s * n + i, at, q = i * (i + 1) / 2;
-          double wt, slope, sv = mcpi_adj_mlv_vol(j, i, e, x0[i], &at, &wt, &slope);
-          double bb = j->cb[e], g = bb * w[i] - sv * bb * bb, sbar = xbar[i] * g;
-          int k0 = at < 0 ? 0 : at;
-          mcpi_adj_node(j, (size_t)e * ns + k0, k0, (1 - wt) * sbar, NULL, d, b, ldb,
-                        &run[i].tot[0]);
-          if (wt != 0)
-            mcpi_adj_node(j, (size_t)e * ns + k0 + 1, k0 + 1, wt * sbar, NULL, d, b, ldb,
-                          &run[i].tot[0]);
-          for (int32_t r = j->adj_off[e]; xbar[i] != 0 && r < j->adj_off[e + 1]; r++)
-            mcpi_adj_run_add(&run[i], &qrun[i], div, &j->adj[r], xbar[i] * j->adj[r].ja, d, b,
-                             ldb);
-          for (int k = 0; k <= i; k++)
-            dl[q + k] += xbar[i] * (bb * sv) * zs[k];
-          xbar[i] *= 1 + slope * g;
-        }
+        for (int f = 0; f < n; f++)
+          zs[f] = buf[f * MCPI_ADJ_MLV_LANE + ncp + c + 1 + s - s0];
+        for (int i = 0; i < n; i++)
+          mcpi_adj_mlv_back(j, i, s * n + i, buf[i * MCPI_ADJ_MLV_LANE + ncp + s - s0],
+                            mcpi_adj_mlv_w(j, i, zs), zs, &xbar[i], &run[i], &qrun[i],
+                            dl + i * (i + 1) / 2, div, d, b, ldb);
       }
     }
-    for (int i = 0, q = 0; i < n; i++) {
-      b[(size_t)i * ldb] += d * xbar[i] / mcpi_dexp(j->log_spots[i]);
-      for (int k = 0; k <= i; k++, q++)
-        b[(size_t)(lb + q) * ldb] += d * dl[q];
-      mcpi_adj_run_flush(j, &run[i], &qrun[i], div, i, d, b, ldb);
-    }
+    for (int i = 0; i < n; i++)
+      mcpi_adj_mlv_close(j, i, xbar[i], dl + i * (i + 1) / 2, &run[i], &qrun[i], div, d, b, ldb);
     b[(size_t)(j->adj_cols - 1) * ldb] +=
         d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
                              mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ldb);

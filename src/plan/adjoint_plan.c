@@ -90,7 +90,7 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
                      : (size_t)j->nfactors == n && j->nelem == j->nsteps * n &&
                            j->nsteps <= MCPI_ADJ_MAX_ELEMENTS &&
                            (j->model != MCPI_MODEL_LOCAL_VOL ||
-                            mcpi_adj_mlv_segment((int)j->nsteps, (int)n) > 0);
+                            mcpi_adj_mlv_segment((int)j->nsteps) > 0);
   return precision == MCP_DOUBLE && shape &&
          (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
          !j->cash && !j->extrema && !j->lsm_dates && !j->arr_len &&
