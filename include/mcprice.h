@@ -285,9 +285,9 @@ mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_
  * Himalaya and autocallable trades on several assets simulate Black-Scholes,
  * local-volatility (each asset on its own surface) or Heston underlyings, one
  * model throughout (Heston: each asset's QE or Euler step on drivers
- * correlated as its Brownian motions are, no early exercise, the 2 n
- * Brownian motions jointly positive definite: MCP_ERR_INPUT when pricing
- * otherwise). */
+ * correlated as its Brownian motions are, the 2 n Brownian motions jointly
+ * positive definite: MCP_ERR_INPUT when pricing otherwise); American and
+ * Bermudan baskets, best-of and worst-of options too, under each model. */
 #define MCP_MAX_ASSETS 16
 mcp_status mcp_market_set_correlation(mcp_market *market, size_t n, const char *const *names,
                                       const double *matrix);
@@ -904,7 +904,9 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  * one pricing (the same seed, so the prices are those of mcp_price):
  *   delta, gamma   d/dS and d2/dS2 of the per-unit price, by underlying
  *                  (multi-asset trades: one an asset, and the cross gammas
- *                  d2/dSi dSj of pairs when asked);
+ *                  d2/dSi dSj of pairs when asked: on the scaled paths,
+ *                  or where the paths do not scale with the spots by four
+ *                  revaluations a pair, both spots moved);
  *   vega           d/dsigma: every volatility curve shifted together (Heston:
  *                  the square roots of v0 and theta);
  *   rho            d/dr: every rate curve shifted together;

@@ -160,7 +160,10 @@ template <typename R>
 static void lsm_price(const mcpi_job_view &job, const R *z, size_t ld, size_t n, double *pay,
                       unsigned grid, cudaStream_t stream)
 {
-  if (job.nassets > 1)
+  if (job.nassets > 1 && job.model == MCPI_MODEL_HESTON)
+    mcpi_lsm_price_kernel<typename lsm_state_of<R, MCPI_STATE_MHESTON>::type>
+        <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
+  else if (job.nassets > 1)
     mcpi_lsm_price_kernel<typename lsm_state_of<R, MCPI_STATE_MULTI>::type>
         <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
   else

@@ -56,6 +56,10 @@ MCPI_BODY_OVERLOADS(mcpi_multi_state_x, double, mcpi_multi_init_x, mcpi_multi_st
                     mcpi_multi_finish_x, mcpi_multi_log_spots_x, mcpi_multi_survival_x,
                     __forceinline__)
 template <> struct lsm_state_of<double, MCPI_STATE_MULTI> { typedef mcpi_multi_state_x type; };
+MCPI_BODY_OVERLOADS(mcpi_mheston_state_x, double, mcpi_mheston_init_x, mcpi_mheston_step_x,
+                    mcpi_mheston_finish_x, mcpi_mheston_log_spots_x, mcpi_mheston_survival_x,
+                    __forceinline__)
+template <> struct lsm_state_of<double, MCPI_STATE_MHESTON> { typedef mcpi_mheston_state_x type; };
 
 // _fx: float, MCPI_LSM_BODY
 MCPI_BODY_OVERLOADS(mcpi_path_state_fx, float, mcpi_path_init_fx, mcpi_path_step_fx,
@@ -66,6 +70,10 @@ MCPI_BODY_OVERLOADS(mcpi_multi_state_fx, float, mcpi_multi_init_fx, mcpi_multi_s
                     mcpi_multi_finish_fx, mcpi_multi_log_spots_fx, mcpi_multi_survival_fx,
                     __forceinline__)
 template <> struct lsm_state_of<float, MCPI_STATE_MULTI> { typedef mcpi_multi_state_fx type; };
+MCPI_BODY_OVERLOADS(mcpi_mheston_state_fx, float, mcpi_mheston_init_fx, mcpi_mheston_step_fx,
+                    mcpi_mheston_finish_fx, mcpi_mheston_log_spots_fx, mcpi_mheston_survival_fx,
+                    __forceinline__)
+template <> struct lsm_state_of<float, MCPI_STATE_MHESTON> { typedef mcpi_mheston_state_fx type; };
 
 // _s: double, MCPI_SINGLE_ONLY
 MCPI_BODY_OVERLOADS(mcpi_path_state_s, double, mcpi_path_init_s, mcpi_path_step_s,

@@ -402,9 +402,10 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
     }
   /* Longstaff-Schwartz: an American put on each underlying, a Bermudan
    * basket put and an American worst-of call (no control variate), and a
-   * Bermudan basket put on the local-volatility pair */
+   * Bermudan basket put on the local-volatility pair and on the Heston
+   * pair */
   static const double dates[4] = {0.25, 0.5, 0.75, 1};
-  for (int u = 0; u < 8; u++, k++) {
+  for (int u = 0; u < 9; u++, k++) {
     mcp_trade t;
     mcp_trade_init(&t);
     snprintf(id, sizeof id, "LSM-%d", u);
@@ -418,14 +419,14 @@ static mcp_portfolio *models_book(uint64_t paths, int methods, int mixed)
       t.strike = spot[u];
       t.exercises = 12;
     } else {
-      static const char *const ln[2] = {"L", "N"};
+      static const char *const ln[2] = {"L", "N"}, *const hk[2] = {"H", "K"};
       static const double wln[2] = {0.6, 0.4};
       t.product = u == 6 ? MCP_PRODUCT_AMERICAN : MCP_PRODUCT_BERMUDAN;
-      t.nassets = u == 7 ? 2 : 3;
-      t.assets = u == 7 ? ln : abc;
-      t.weights = u == 5 ? w : u == 7 ? wln : NULL;
+      t.nassets = u >= 7 ? 2 : 3;
+      t.assets = u == 7 ? ln : u == 8 ? hk : abc;
+      t.weights = u == 5 ? w : u >= 7 ? wln : NULL;
       t.payoff = u == 6 ? MCP_PRODUCT_WORST_OF : MCP_PRODUCT_BASKET;
-      t.strike = u == 5 ? 130 : u == 7 ? 96 : 40;
+      t.strike = u == 5 ? 130 : u == 7 ? 96 : u == 8 ? 90 : 40;
       t.nfixings = u == 6 ? 0 : 4;
       t.fixings = u == 6 ? NULL : dates;
       t.exercises = u == 6 ? 6 : 0;

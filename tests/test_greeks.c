@@ -492,6 +492,83 @@ static void basket_with_a_zero_weight(void **state)
   mcp_market_destroy(m);
 }
 
+/* A and B of flat local-volatility surfaces (Black-Scholes paths, stepped
+ * as local volatility's), their spots moved by ha and hb. */
+static mcp_market *flat_lv_market(double ha, double hb)
+{
+  mcp_market *m = new_market();
+  const double t[1] = {1}, sa[1] = {100}, sb[1] = {50}, va[1] = {A.vol}, vb[1] = {B.vol};
+  assert_int_equal(mcp_market_add_local_vol(m, "A", A.spot * (1 + ha), A.rate, A.dividend, 1, t,
+                                            1, sa, va),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(m, "B", B.spot * (1 + hb), B.rate, B.dividend, 1, t,
+                                            1, sb, vb),
+                   MCP_OK);
+  const char *ab[2] = {"A", "B"};
+  double corr[4] = {1, 0.4, 0.4, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
+  return m;
+}
+
+/* A cross gamma is (V++ - V+- - V-+ + V--) / (4 h_A h_B) of the prices at
+ * both spots moved by h: on the price's own paths scaled (a Black-Scholes
+ * basket) or by four revaluations (a basket on local-volatility assets, a
+ * Himalaya, whose per-path array the scaling does not carry), each the
+ * mcp_price of the market with the spots moved, to rounding (the Himalaya
+ * reads performances: 0).  A Bermudan's revaluations keep the base run's
+ * exercise rule: its cross gamma is a bump too, though no separate run
+ * gives it. */
+static void cross_gammas_by_revaluation(void **state)
+{
+  const char *ab[2] = {"A", "B"};
+  static const double fix[2] = {0.5, 1};
+  mcp_portfolio *p = new_portfolio(20000, 31);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 4), MCP_OK);
+  mcp_trade t = trade_on("BASKET", NULL, MCP_PRODUCT_BASKET, MCP_PUT, 80, 1);
+  t.nassets = 2, t.assets = ab;
+  add_trade(p, &t);
+  t = trade_on("HIMALAYA", NULL, MCP_PRODUCT_HIMALAYA, MCP_CALL, 1, 1);
+  t.nassets = 2, t.assets = ab, t.nfixings = 2, t.fixings = fix, t.notional = 100;
+  add_trade(p, &t);
+  t = trade_on("BERMUDAN", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 80, 1);
+  t.nassets = 2, t.assets = ab, t.nfixings = 2, t.fixings = fix;
+  add_trade(p, &t);
+  mcp_greeks *g = request("cross-gamma", 0);
+  for (int lv = 0; lv < 2; lv++) {
+    mcp_market *m = lv ? flat_lv_market(0, 0) : bs_market(1);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    double v[4][2];
+    for (int q = 0; q < 4; q++) { /* q: 2 A up, 1 B up */
+      double ha = q & 2 ? H_SPOT : -H_SPOT, hb = q & 1 ? H_SPOT : -H_SPOT;
+      mcp_market *x = lv ? flat_lv_market(ha, hb) : bs_market_shifted(1, ha, hb);
+      mcp_results *rx = price(ctx_of(state), x, p);
+      v[q][0] = estimate(rx, "BASKET").price;
+      v[q][1] = estimate(rx, "HIMALAYA").price;
+      mcp_results_destroy(rx);
+      mcp_market_destroy(x);
+    }
+    static const char *const ids[2] = {"BASKET", "HIMALAYA"};
+    for (int i = 0; i < 2; i++) {
+      mcp_sensitivity s = greek(r, ids[i], "cross-gamma:A:B");
+      double fd = (v[3][i] - v[2][i] - v[1][i] + v[0][i]) /
+                  (4 * H_SPOT * A.spot * H_SPOT * B.spot);
+      print_message("  %s %-9s cross gamma %.12g +- %.3g  revalued %.12g\n", lv ? "lv" : "bs",
+                    ids[i], s.value.price, s.value.std_error, fd);
+      assert_method(ids[i], s, MCP_METHOD_BUMP);
+      if (!(fabs(s.value.price - fd) <= 1e-7 * fabs(fd)) || (i == 0 && !(fd > 0)))
+        fail_msg("%s: cross gamma %.17g, the revaluations' difference %.17g", ids[i],
+                 s.value.price, fd);
+    }
+    mcp_sensitivity s = greek(r, "BERMUDAN", "cross-gamma:A:B");
+    assert_method("BERMUDAN", s, MCP_METHOD_BUMP);
+    assert_true(isfinite(s.value.price) && s.value.std_error > 0);
+    mcp_results_destroy(r);
+    mcp_market_destroy(m);
+  }
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+}
+
 /* ---- 6. Greeks on the PDE grid ----------------------------------------- */
 
 /* The portfolio of one trade on the grid, under the default PDE settings. */
@@ -1163,6 +1240,7 @@ int main(void)
       cmocka_unit_test(heston_against_fourier),
       cmocka_unit_test(heston_model_vegas),
       cmocka_unit_test(basket_with_a_zero_weight),
+      cmocka_unit_test(cross_gammas_by_revaluation),
       cmocka_unit_test(pde_greeks),
       cmocka_unit_test(book_is_the_sum_of_trades),
       cmocka_unit_test(prices_equal_mcp_price),

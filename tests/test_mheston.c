@@ -9,8 +9,10 @@
  *      Heston closed form, with the variances and spots correlated across;
  *   3. products that keep arrays (a worst-of autocallable) on such assets,
  *      and that note in the Black-Scholes limit against Black-Scholes assets;
- *   4. what is refused: mixed models, early exercise, a correlation matrix
- *      of the Brownian motions that is not positive definite.
+ *   4. early exercise (Longstaff-Schwartz) in the Black-Scholes limit
+ *      against Black-Scholes assets;
+ *   5. what is refused: mixed models, a correlation matrix of the
+ *      Brownian motions that is not positive definite.
  * Statistical checks use fixed seeds. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -283,6 +285,56 @@ static void vega_of_each_asset(void **state)
   mcp_market_destroy(m);
 }
 
+/* a - b, independent estimates: within k of their standard errors of 0 */
+static void assert_agree(const char *what, mcp_estimate a, mcp_estimate b, double k)
+{
+  mcp_estimate d = a;
+  d.price = a.price - b.price;
+  d.std_error = hypot(a.std_error, b.std_error);
+  assert_within(what, d, 0, k);
+}
+
+/* Early exercise on several Heston assets (Longstaff-Schwartz on their
+ * log-spots): in the Black-Scholes limit a Bermudan basket put and an
+ * American worst-of put price as on Black-Scholes assets of volatilities
+ * sqrt(theta), their spots as correlated; each above its European. */
+static void early_exercise_black_scholes_limit(void **state)
+{
+  const heston h1 = {100, 0.03, 0.01, 0.04, 1.5, 0.04, 1e-4, -0.7};
+  const heston h2 = {90, 0.03, 0.0, 0.09, 2.0, 0.09, 1e-4, 0.5};
+  const char *const hh[2] = {"H1", "H2"}, *const bb[2] = {"B1", "B2"};
+  const double c[4] = {1, 0.4, 0.4, 1};
+  mcp_market *m = pair_market(h1, h2, 2, hh, c);
+  add_underlying(m, "B1", (bs_params){100, 0.03, 0.01, 0.2});
+  add_underlying(m, "B2", (bs_params){90, 0.03, 0.0, 0.3});
+  correlate(m, 2, bb, c);
+  mcp_portfolio *p = new_portfolio(60000, 13);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  static const double dates[4] = {0.25, 0.5, 0.75, 1};
+  static const char *const ids[2][3] = {{"HB", "HW", "HE"}, {"BB", "BW", "BE"}};
+  for (int k = 0; k < 2; k++) {
+    mcp_trade t = on_assets(ids[k][0], MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1, k ? bb : hh);
+    t.nfixings = 4;
+    t.fixings = dates;
+    add_trade(p, &t);
+    t = on_assets(ids[k][1], MCP_PRODUCT_AMERICAN, MCP_PUT, 95, 1, k ? bb : hh);
+    t.payoff = MCP_PRODUCT_WORST_OF;
+    t.exercises = 6;
+    add_trade(p, &t);
+    t = on_assets(ids[k][2], MCP_PRODUCT_BASKET, MCP_PUT, 100, 1, k ? bb : hh);
+    add_trade(p, &t);
+  }
+  mcp_results *r = price(*state, m, p);
+  assert_agree("Bermudan", estimate(r, "HB"), estimate(r, "BB"), NSE);
+  assert_agree("American", estimate(r, "HW"), estimate(r, "BW"), NSE);
+  mcp_estimate e = estimate(r, "HE"), b = estimate(r, "HB");
+  if (b.price < e.price + 4 * b.std_error)
+    fail_msg("the Bermudan %.6f is not above its European %.6f", b.price, e.price);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void expect_refused(void **state, mcp_market *m, const mcp_trade *t, const char *needle)
 {
   mcp_portfolio *p = new_portfolio(1000, 1);
@@ -310,11 +362,6 @@ static void refused(void **state)
   expect_refused(state, m, &t, "is not a Heston underlying; multi-asset products need "
                                   "Black-Scholes, Heston or local-volatility underlyings, one "
                                   "model throughout");
-  t = on_assets("berm", MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1, hh);
-  const double dates[2] = {0.5, 1};
-  t.nfixings = 2;
-  t.fixings = dates;
-  expect_refused(state, m, &t, "no early exercise on several Heston assets");
   /* each pair fine, the four together not positive definite: H1's spot
    * follows H2's and H2's variance, which move apart */
   const char *const names[4] = {"H1", "H1:variance", "H2", "H2:variance"};
@@ -345,6 +392,7 @@ int main(void)
       cmocka_unit_test(vega_of_each_asset),
       cmocka_unit_test(autocallable_on_heston_assets),
       cmocka_unit_test(autocallable_black_scholes_limit),
+      cmocka_unit_test(early_exercise_black_scholes_limit),
       cmocka_unit_test(refused),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

@@ -2,7 +2,8 @@
  * backends (lsm.h has the rule they fit).  A fit path is the job's path in
  * double, stepped by the path body with no exercise (view->lsm NULL), that
  * records its state at each exercise date: the log-spots, and the variance
- * under Heston, MCPI_LSM_STATE of them.  Its cash flow y starts as the
+ * of one Heston asset (several: their log-spots alone),
+ * mcpi_lsm_state_size of them.  Its cash flow y starts as the
  * discounted exercise value at the last date; going back a date at a time,
  * the fitted rule of the later date replaces it where the path exercises
  * there, and the path adds its terms of the earlier date's normal
@@ -56,10 +57,13 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
 {
   int ns = mcpi_lsm_state_size(j), e = 0;
   double pair[2];
-  mcpi_path_state ps = {0}; /* one of the two is stepped */
+  mcpi_path_state ps = {0}; /* one of the three is stepped */
   mcpi_multi_state ms = {0};  /* with the surfaces of local-volatility assets */
-  int lv = j->model == MCPI_MODEL_LOCAL_VOL;
-  if (j->nassets > 1)
+  mcpi_mheston_state hs; /* set where stepped */
+  int lv = j->model == MCPI_MODEL_LOCAL_VOL, hn = j->nassets > 1 && j->model == MCPI_MODEL_HESTON;
+  if (hn)
+    mcpi_mheston_init(&hs, j, 0);
+  else if (j->nassets > 1)
     mcpi_multi_init(&ms, j, 0);
   else
     mcpi_path_init(&ps, j, 0);
@@ -67,13 +71,18 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
     double zk = z ? z[(size_t)k * ldz] : (mcpi_rng_pair(seed, (uint64_t)k, i & ~(uint64_t)1, pair),
                                          pair[i & 1]);
     uint32_t tag = j->tag[k];
-    if (j->nassets > 1)
+    if (hn)
+      mcpi_mheston_step(&hs, j, zk, j->ca[k], j->cb[k], tag);
+    else if (j->nassets > 1)
       mcpi_multi_step_as(&ms, j, zk, j->ca[k], j->cb[k], tag, lv);
     else
       mcpi_path_step(&ps, j, zk, j->ca[k], j->cb[k], tag);
     if ((tag & j->lsm_mask) && (tag & MCPI_TAG_LAST) && e < dates) {
       for (int a = 0; a < ns; a++)
-        st[((size_t)e * ns + a) * ld + i] = j->nassets > 1 ? ms.x[a] : a ? ps.v : ps.x;
+        st[((size_t)e * ns + a) * ld + i] = hn                ? hs.x[a]
+                                            : j->nassets > 1 ? ms.x[a]
+                                            : a              ? ps.v
+                                                             : ps.x;
       e++;
     }
   }

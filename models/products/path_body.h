@@ -458,31 +458,33 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
 }
 
 #ifdef MCPI_LSM_BODY
-/* An exercise date of the job's Longstaff-Schwartz trade (its first), its
- * arrays at compile-time indices (registers). */
-MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(MCPI_P(mcpi_multi_state) *st,
-                                                      const mcpi_job_view *j)
+/* An exercise date of the job's Longstaff-Schwartz trade (its first) on
+ * several assets at log-spots x (the multi-asset states' fields ex ...
+ * held), its arrays at compile-time indices (registers). */
+MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(const MCPI_REAL *x, int32_t *ex,
+                                                      int32_t *ex_done, double *ex_val,
+                                                      double *held, const mcpi_job_view *j)
 {
-  const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
-  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS) /* the last date: the European's too */
+  const double *row = j->lsm + (size_t)(*ex)++ * MCPI_LSM_ROW;
+  if (*ex_done && row[1] != MCPI_LSM_ALWAYS) /* the last date: the European's too */
     return;
   const mcpi_payoff_spec *p = &j->trades[0];
   double s[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], under, value;
   MCP_UNROLL
   for (int i = 0; i < MCP_MAX_ASSETS; i++) {
-    double x = (double)st->x[i];
-    s[i] = i < j->nassets ? mcpi_dexp(x) : 0;
-    r[i] = x - j->log_spots[i];
+    double xi = (double)x[i];
+    s[i] = i < j->nassets ? mcpi_dexp(xi) : 0;
+    r[i] = xi - j->log_spots[i];
   }
   double h = mcpi_lsm_exercise(p, s, j->nassets, &under);
-  int ex = mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, j->nassets, 0, under, r, 0),
-                              &value);
-  if (ex && !st->ex_done) {
-    st->ex_val = value;
-    st->ex_done = 1;
+  int e = mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, j->nassets, 0, under, r, 0),
+                             &value);
+  if (e && !*ex_done) {
+    *ex_val = value;
+    *ex_done = 1;
   }
   if (row[1] == MCPI_LSM_ALWAYS)
-    st->held = ex ? value : 0;
+    *held = e ? value : 0;
 }
 #endif
 
@@ -542,7 +544,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step_as)(MCPI_P(mcpi_multi_state) *s
     }
 #ifdef MCPI_LSM_BODY
     if (j->lsm && (tag & j->lsm_mask))
-      MCPI_P(mcpi_multi_exercise)(st, j);
+      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, j);
 #endif
   }
 }
@@ -652,7 +654,6 @@ MCP_HD static inline void MCPI_P(mcpi_mlv_survival)(const MCPI_P(mcpi_mlv_state)
   MCPI_P(mcpi_multi_survival)(&st->m, sv);
 }
 
-#ifndef MCPI_LSM_BODY
 /* ---- several correlated Heston assets ------------------------------------------
  * Asset i draws factors 2 i (its variance's driver) and 2 i + 1 (its spot's,
  * independent of it), correlated across assets by the lower Cholesky factor
@@ -662,7 +663,8 @@ MCP_HD static inline void MCPI_P(mcpi_mlv_survival)(const MCPI_P(mcpi_mlv_state)
  * job's arrays (the elements' own a and b come one at a time).  The loops
  * run over the assets at run time (the state in local memory): one copy of
  * the step's code, which unrolled over MCP_MAX_ASSETS would take nvcc many
- * minutes a kernel. */
+ * minutes a kernel.  Early exercise as the multi state's, at the end of an
+ * exercise date's step. */
 
 typedef struct MCPI_P(mcpi_mheston_state) {
   MCPI_REAL x[MCP_MAX_ASSETS], v[MCP_MAX_ASSETS]; /* log-spots, variances */
@@ -670,6 +672,10 @@ typedef struct MCPI_P(mcpi_mheston_state) {
   MCPI_REAL sign;
   MCPI_REAL hw; /* the grid check's coarse pass: the merging step's weight (path.h) */
   int32_t step;
+#ifdef MCPI_LSM_BODY
+  int32_t ex, ex_done;
+  double ex_val, held;
+#endif
 } MCPI_P(mcpi_mheston_state);
 
 MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *st,
@@ -686,6 +692,10 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *
   st->sign = pass ? -1 : 1;
   st->hw = 0;
   st->step = 0;
+#ifdef MCPI_LSM_BODY
+  st->ex = st->ex_done = 0;
+  st->ex_val = st->held = 0;
+#endif
 }
 
 MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *st,
@@ -716,15 +726,24 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *
                              st->acc[2 * i], st->acc[2 * i + 1]);
     st->acc[2 * i] = st->acc[2 * i + 1] = 0;
   }
-  if (tag & MCPI_TAG_LAST)
+  if (tag & MCPI_TAG_LAST) {
     st->step++;
+#ifdef MCPI_LSM_BODY
+    if (j->lsm && (tag & j->lsm_mask) && !(tag & MCPI_TAG_HOLD))
+      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, j);
+#endif
+  }
 }
 
 MCP_HD static inline void MCPI_P(mcpi_mheston_finish)(const MCPI_P(mcpi_mheston_state) *st,
                                                       const mcpi_job_view *j, double *pay,
                                                       size_t ldp, int pass)
 {
+#ifdef MCPI_LSM_BODY
+  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, j, pay, ldp, pass);
+#else
   MCPI_P(mcpi_multi_pay)(st->x, 0, 0, j, pay, ldp, pass);
+#endif
 }
 
 MCP_HD static inline void MCPI_P(mcpi_mheston_log_spots)(const MCPI_P(mcpi_mheston_state) *st,
@@ -743,7 +762,6 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_survival)(const MCPI_P(mcpi_mhesto
   for (int m = 0; m < MCPI_MAX_MONITORS; m++)
     sv[m] = 1;
 }
-#endif
 
 /* ---- the plain loop: the CPU backend ----------------------------------------
  * A job with per-path arrays keeps them in the CPU's memory (mcpi_parr); the
@@ -781,12 +799,9 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
     if (j->arr_len)
       mcpi_private_init(&arr, j);
-#ifndef MCPI_LSM_BODY
     if (j->nassets > 1 && j->model == MCPI_MODEL_HESTON)
       MCPI_PLAIN_PASS(mheston);
-    else
-#endif
-    if (j->nassets > 1 && j->model == MCPI_MODEL_LOCAL_VOL)
+    else if (j->nassets > 1 && j->model == MCPI_MODEL_LOCAL_VOL)
       MCPI_PLAIN_PASS(mlv);
     else if (j->nassets > 1)
       MCPI_PLAIN_PASS(multi);

@@ -70,11 +70,6 @@ static mcp_status trade_key(const mcp_market *m, const mcp_portfolio *p, const m
                        "products need Black-Scholes, Heston or local-volatility underlyings, "
                        "one model throughout",
                        t->id, u->name, model_name[u0->model]);
-    if (mcpi_multi_asset(t) && u->model == MCPI_MODEL_HESTON && mcpi_lsm_product(t->product))
-      return mcpi_fail(err, MCP_ERR_INPUT,
-                       "trade '%s': assets: Longstaff-Schwartz takes several Black-Scholes "
-                       "or local-volatility assets or one Heston underlying; expected no "
-                       "early exercise on several Heston assets", t->id);
     if (mcpi_multi_asset(t) && u->ncash)
       return mcpi_fail(err, MCP_ERR_INPUT,
                        "trade '%s': assets: '%s' pays cash dividends, which multi-asset "

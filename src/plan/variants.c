@@ -321,13 +321,30 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
              add_term(b, cu, 1 / (hs * hs)) && add_term(b, (int32_t)t, -2 / (hs * hs)) &&
              add_term(b, cd, 1 / (hs * hs));
     }
+  const mcpi_payoff_spec *s = &j->spec[t];
+  /* a pair's cross gamma: the four corners of both spots moved,
+   * (V++ - V+- - V-+ + V--) / (4 h_i h_k); the trade's assets (those of a
+   * product with a per-path array carry no mask: the job's) */
+  uint32_t mine = s->assets ? s->assets : (uint32_t)((1ull << j->nassets) - 1);
+  for (size_t i = 0; spots && req->want[MCP_GREEK_CROSS_GAMMA] && i < j->nassets && ok; i++)
+    for (size_t k = i + 1; k < j->nassets && ok; k++) {
+      if (!(mine >> i & mine >> k & 1u))
+        continue;
+      long a = market_index(m, j->u[i]), c = market_index(m, j->u[k]);
+      double w = 0.25 / (req->bump[MCP_GREEK_DELTA] * j->u[i]->spot *
+                         req->bump[MCP_GREEK_DELTA] * j->u[k]->spot);
+      ok = add_est(b, (long)t, MCP_GREEK_CROSS_GAMMA, MCP_METHOD_BUMP, a, c);
+      for (int q = 0; q < 4 && ok; q++) /* q: 2 the first up, 1 the second */
+        ok = add_term(b, pass_col(b, g, (size_t)variant_of(g, MCPI_VAR_SPOT_PAIR, a, (int)(4 * c + q)),
+                                  t),
+                      q == 0 || q == 3 ? w : -w);
+    }
   static const mcp_greek pairs[] = {MCP_GREEK_VEGA, MCP_GREEK_RHO};
   static const mcpi_var_kind up_kind[] = {MCPI_VAR_VOL_UP, MCPI_VAR_RATE_UP};
   static const int on_path[] = {IN_PASS_VEGA, IN_PASS_RHO};
   /* a trade of several assets has a vega for each (its volatility alone
    * shifted), one asset's the shift of every volatility; each is the vega
    * of an underlying (the book's sum by underlying) */
-  const mcpi_payoff_spec *s = &j->spec[t];
   for (int k = 0; k < 2 && ok; k++)
     for (size_t i = 0; i < (k == 0 && j->nassets > 1 ? j->nassets : 1) && ok; i++)
       if (req->want[pairs[k]] && !(done & on_path[k]) &&
@@ -481,6 +498,20 @@ static int same_jobs(const mcpi_plan *a, const mcpi_plan *b)
   return 1;
 }
 
+/* m with the spots of a pair variant's two assets moved (MCPI_VAR_SPOT_PAIR) */
+static mcp_status pair_shifted(const mcp_market *m, const mcpi_greek_run *g, const mcpi_variant *v,
+                               double h, mcp_market **out, char *err)
+{
+  mcp_shift_kind kind[3] = {MCP_SHIFT_RELATIVE, MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE};
+  double x[3] = {v->param & 2 ? h : -h, 0, 0}, y[3] = {v->param & 1 ? h : -h, 0, 0};
+  mcp_market *first = NULL;
+  mcp_status st = mcpi_market_shifted(m, kind, x, v->asset, g->used, &first, err);
+  if (st == MCP_OK)
+    st = mcpi_market_shifted(first, kind, y, v->param / 4, g->used, out, err);
+  mcp_market_destroy(first);
+  return st;
+}
+
 static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
                                 const mcpi_greek_run *g, const mcpi_plan *base, mcpi_variant *v,
                                 char *err)
@@ -494,12 +525,14 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
   mcp_shift_kind kind[3] = {MCP_SHIFT_RELATIVE, MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE};
   double x[3] = {0, 0, 0};
   int heston = v->kind == MCPI_VAR_HESTON_UP || v->kind == MCPI_VAR_HESTON_DOWN;
-  double h = v->kind == MCPI_VAR_POINT || heston ? 0
+  double h = v->kind == MCPI_VAR_POINT || heston || v->kind == MCPI_VAR_SPOT_PAIR ? 0
              : v->kind == MCPI_VAR_THETA         ? g->theta_h
                                                  : req->bump[greek[v->kind]];
   mcp_status st = MCP_OK;
   if (v->kind == MCPI_VAR_THETA) {
     st = mcpi_portfolio_dated(p, h, &v->portfolio, err);
+  } else if (v->kind == MCPI_VAR_SPOT_PAIR) {
+    st = pair_shifted(m, g, v, req->bump[MCP_GREEK_DELTA], &v->market, err);
   } else if (heston) { /* a copy (no shift), its parameter moved */
     st = mcpi_market_shifted(m, kind, x, -1, g->used, &v->market, err);
     if (st == MCP_OK) {
@@ -553,8 +586,14 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
                          req->want[MCP_GREEK_DIVIDEND]))
     return mcpi_fail(err, MCP_ERR_ARGUMENT, "buckets, correlations and dividend sensitivities "
                      "come by adjoint; a request of bumps alone has none");
-  /* spots and volatilities by asset, Heston's parameters */
-  g->var = calloc((4 + 2 * MCPI_HESTON_PARAMS) * m->n + MCPI_VAR_KINDS, sizeof *g->var);
+  /* spots and volatilities by asset, Heston's parameters, the corners of
+   * each pair of a trade's assets */
+  size_t pairs = 0;
+  for (size_t i = 0; i < p->n; i++)
+    pairs += p->t[i].nassets * (p->t[i].nassets - 1) / 2;
+  g->var = calloc((4 + 2 * MCPI_HESTON_PARAMS) * m->n + MCPI_VAR_KINDS +
+                      (req->want[MCP_GREEK_CROSS_GAMMA] ? 4 * pairs : 0),
+                  sizeof *g->var);
   g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
   g->used = calloc(m->n + 1, 1);
   g->joint = calloc(m->n + 1, 1);

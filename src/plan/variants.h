@@ -18,7 +18,10 @@ typedef enum mcpi_var_kind {
   MCPI_VAR_POINT, /* a scenario point's market, given */
   MCPI_VAR_GRID,  /* the grid check's coarse jobs (grid_check.h) */
   /* a Heston parameter of one underlying up, down (its model vegas) */
-  MCPI_VAR_HESTON_UP, MCPI_VAR_HESTON_DOWN
+  MCPI_VAR_HESTON_UP, MCPI_VAR_HESTON_DOWN,
+  /* two spots moved at once, a corner of a cross gamma's square: asset the
+   * first, param 4 b + 2 (first up) + (second up), b the second's index */
+  MCPI_VAR_SPOT_PAIR
 } mcpi_var_kind;
 
 /* Heston's model vegas (with buckets): each parameter of a Heston asset
@@ -33,7 +36,8 @@ double mcpi_heston_bump(const mcpi_underlying *u, int k);
 typedef struct mcpi_variant {
   mcpi_var_kind kind;
   long asset;               /* spot, volatility and Heston variants: the market index, else -1 */
-  int param;                /* Heston variants: the parameter (mcpi_heston_bump's k) */
+  int param;                /* Heston variants: the parameter (mcpi_heston_bump's k);
+                             * a pair of spots: their second and directions */
   int mc, pde;              /* Monte Carlo jobs, PDE trades need it */
   mcp_market *market;       /* shifted copy, or NULL: the base market */
   mcp_portfolio *portfolio; /* theta: the dates moved, or NULL: the base */
