@@ -1,31 +1,37 @@
 #!/bin/sh
-# fuzz.sh BUILD SECONDS: runs each libFuzzer target built in BUILD (make
-# fuzz) for SECONDS, its corpus seeded with the source tree's JSON inputs
-# (examples, benchmarks, test data, the JSON blocks of doc/input-schema.md),
-# and prints a line a target: executions, coverage (libFuzzer's cov and ft),
-# corpus size and failures.  A failure's input is kept in fuzz-artifacts/;
-# turn it into tests/fuzz/regressions/TARGET-NAME, which make check replays.
-# Exits 1 when any target failed.
+# fuzz.sh BUILD SECONDS: runs the libFuzzer targets built in BUILD (make
+# fuzz) side by side for SECONDS of wall-clock time (on fewer cores than
+# targets they share them: CI's 2 cores give each of the 3 two thirds of
+# one), each corpus seeded with the source tree's JSON inputs (examples,
+# benchmarks, test data, the JSON blocks of doc/input-schema.md), and prints
+# a line a target: executions, coverage (libFuzzer's cov and ft), corpus
+# size and failures.  A failure's input is kept in fuzz-artifacts/; turn it
+# into tests/fuzz/regressions/TARGET-NAME, which make check replays.  Exits
+# 1 when any target failed.
 set -u
 build=$1 secs=$2
 src=$build # the build is a configured copy of the release tree
+targets="market portfolio scenarios"
 mkdir -p fuzz-artifacts
-status=0
-printf '| target | seconds | executions | exec/s | cov | ft | corpus | failures |\n'
-printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
-for target in market portfolio scenarios; do
+for target in $targets; do
   corpus=fuzz-corpus/$target
   mkdir -p "$corpus"
   cp "$src"/examples/*.json "$src"/bench/*.json "$src"/tests/data/*.json "$corpus"/ 2>/dev/null
   # and the examples of the schema's documentation, one file a JSON block
   awk -v dir="$corpus" '/^```json/ { n++; f = dir "/doc-" n ".json"; next }
     /^```/ { f = ""; next } f { print > f }' "$src"/doc/input-schema.md
+  ("$build"/tests/fuzz/fuzz_$target -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 \
+     -max_len=65536 -print_final_stats=1 -artifact_prefix=fuzz-artifacts/$target- \
+     -dict="$src"/tests/fuzz/json.dict "$corpus" >fuzz-$target.log 2>&1
+   echo $? >fuzz-$target.rc) &
+done
+wait
+status=0
+printf '| target | seconds | executions | exec/s | cov | ft | corpus | failures |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|\n'
+for target in $targets; do
   log=fuzz-$target.log
-  "$build"/tests/fuzz/fuzz_$target -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 \
-    -max_len=65536 -print_final_stats=1 -artifact_prefix=fuzz-artifacts/$target- \
-    -dict="$src"/tests/fuzz/json.dict \
-    "$corpus" >"$log" 2>&1
-  rc=$?
+  rc=$(cat fuzz-$target.rc 2>/dev/null || echo 1)
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   last=$(grep -E '^#[0-9]+' "$log" | tail -1)
