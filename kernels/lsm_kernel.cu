@@ -24,14 +24,15 @@ __global__ void mcpi_lsm_paths_kernel(mcpi_job_view j, uint64_t seed, const doub
 // Columns a block reduces at once.
 #define BATCH 16
 
-// Date e's rule into row from the chunks' sums part (a column of nch after
-// another), by the block: a warp a column, lane l's strided sum, then lane 0
-// adds the 32 in order (mcpi_lsm_lane_sum); thread 0 solves.
-static __device__ void solve_date(const double *part, size_t nch, int nb, double *row)
+// The sums of the normal equations' ncol columns from the chunks' sums part
+// (a column of nch after another) into sums: a warp a column, lane l's
+// strided sum, then lane 0 adds the 32 in order (mcpi_lsm_lane_sum); warp w
+// of nw takes columns w, w + nw, ...
+static __device__ void column_sums(const double *part, size_t nch, int ncol, double *sums,
+                                   unsigned w, unsigned nw)
 {
-  __shared__ double sums[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
-  unsigned lane = threadIdx.x % MCPI_LSM_LANES, warps = blockDim.x / MCPI_LSM_LANES;
-  for (int q = threadIdx.x / MCPI_LSM_LANES; q < MCPI_LSM_COLUMNS(nb); q += warps) {
+  unsigned lane = threadIdx.x % MCPI_LSM_LANES;
+  for (unsigned q = w; q < (unsigned)ncol; q += nw) {
     double s = mcpi_lsm_lane_sum(part + (size_t)q * nch, nch, (int)lane), t = 0;
     for (int l = 0; l < MCPI_LSM_LANES; l++) {
       double sl = __shfl_sync(0xffffffffu, s, l);
@@ -40,6 +41,15 @@ static __device__ void solve_date(const double *part, size_t nch, int nb, double
     if (lane == 0)
       sums[q] = t;
   }
+}
+
+// Date e's rule into row from the chunks' sums, by the block; thread 0
+// solves.
+static __device__ void solve_date(const double *part, size_t nch, int nb, double *row)
+{
+  __shared__ double sums[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
+  column_sums(part, nch, MCPI_LSM_COLUMNS(nb), sums, threadIdx.x / MCPI_LSM_LANES,
+              blockDim.x / MCPI_LSM_LANES);
   __syncthreads();
   if (threadIdx.x == 0)
     mcpi_lsm_solve(nb, sums, row);
@@ -48,8 +58,8 @@ static __device__ void solve_date(const double *part, size_t nch, int nb, double
 // Block c's part of date e: one block of HALF threads a chunk, thread t
 // holds paths t and t + HALF of it, the first level of the CPU's halving tree
 // (mcpi_chunk_sums); the next two levels in shared memory for BATCH columns
-// at a time, the last five by shuffles within warp 0, the same additions in
-// the same order.  Date e + 1's row is read from L2 (a block of the grid may
+// at a time, the last five by shuffles, a warp a column, the same additions
+// in the same order.  Date e + 1's row is read from L2 (a block of the grid may
 // just have written it, and an L1 line holding the row before it may be
 // older).
 static __device__ void date_sums(const mcpi_job_view &j, const double *table,
@@ -90,14 +100,13 @@ static __device__ void date_sums(const mcpi_job_view &j, const double *table,
       }
       __syncthreads();
     }
-    if (t < 32)
-      for (int b = 0; b < BATCH && q0 + b < ncol; b++) {
-        double v = a[b][t];
-        for (unsigned h = 16; h >= 1; h /= 2)
-          v += __shfl_down_sync(0xffffffffu, v, h);
-        if (t == 0)
-          part[(size_t)(q0 + b) * nch + c] = v;
-      }
+    for (unsigned b = t / 32; b < BATCH && q0 + (int)b < ncol; b += HALF / 32) {
+      double v = a[b][t % 32];
+      for (unsigned h = 16; h >= 1; h /= 2)
+        v += __shfl_down_sync(0xffffffffu, v, h);
+      if (t % 32 == 0)
+        part[(size_t)(q0 + b) * nch + c] = v;
+    }
     __syncthreads();
   }
 }
@@ -123,16 +132,31 @@ __global__ void mcpi_lsm_date_kernel(mcpi_job_view j, double *table, const doubl
 }
 
 // Every date in one cooperative launch, all its blocks resident: the grid
-// sums a date, block 0 solves it, and the grid goes on to the date before.
+// sums a date's chunks, then its columns (a warp of the grid a column, into
+// the sums after part's chunks: one warp of one block took 33 of the 151 us
+// a date of STAC-A2's American on an H200), block 0 solves it, and the grid
+// goes on to the date before.
 __global__ void mcpi_lsm_dates_kernel(mcpi_job_view j, double *table, const double *st,
                                       size_t n, int dates, double *y, double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  __shared__ double mine[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
+  int ncol = MCPI_LSM_COLUMNS(j.lsm_nb);
+  unsigned nw = blockDim.x / MCPI_LSM_LANES;
+  double *sums = part + (size_t)ncol * gridDim.x;
   for (int e = dates - 2; e >= 0; e--) {
     date_sums(j, table, st, n, e, y, part, blockIdx.x, gridDim.x);
     grid.sync();
-    if (blockIdx.x == 0)
-      solve_date(part, gridDim.x, j.lsm_nb, table + (size_t)e * MCPI_LSM_ROW);
+    column_sums(part, gridDim.x, ncol, sums, blockIdx.x * nw + threadIdx.x / MCPI_LSM_LANES,
+                gridDim.x * nw);
+    grid.sync();
+    if (blockIdx.x == 0) { /* from L2: other blocks wrote them */
+      for (int q = (int)threadIdx.x; q < ncol; q += (int)blockDim.x)
+        mine[q] = __ldcg(sums + q);
+      __syncthreads();
+      if (threadIdx.x == 0)
+        mcpi_lsm_solve(j.lsm_nb, mine, table + (size_t)e * MCPI_LSM_ROW);
+    }
     grid.sync();
   }
 }

@@ -702,13 +702,14 @@ static mcp_status fit(void *self, size_t variant, int frozen)
   size_t ns = (size_t)mcpi_lsm_state_size(&w), nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
   if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
       (e = take(g, LSM_Y, n * sizeof(double))) ||
-      (e = take(g, LSM_PART, (MCPI_LSM_COLUMNS(w.lsm_nb) * nch + 1) * sizeof(double))) ||
+      (e = take(g, LSM_PART, (MCPI_LSM_COLUMNS(w.lsm_nb) * (nch + 1) + 1) * sizeof(double))) ||
       (e = mcpi_launch_lsm_paths(w, v->lsm_stream, table, (int)dates, g->buf[LSM_ST], n,
                                  g->buf[LSM_Y], g->s)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's paths");
-  /* the dates' block counter after the sums */
+  /* the chunks' sums, the columns' (the cooperative launch's), then the
+   * dates' block counter */
   double *part = g->buf[LSM_PART];
-  unsigned *done = (unsigned *)(part + MCPI_LSM_COLUMNS(w.lsm_nb) * nch);
+  unsigned *done = (unsigned *)(part + MCPI_LSM_COLUMNS(w.lsm_nb) * (nch + 1));
   if ((e = cudaMemsetAsync(done, 0, sizeof *done, g->s)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's counter");
   if ((e = mcpi_launch_lsm_dates(w, table, g->buf[LSM_ST], n, (int)dates, g->buf[LSM_Y], part,

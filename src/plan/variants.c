@@ -586,27 +586,32 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
                          req->want[MCP_GREEK_DIVIDEND]))
     return mcpi_fail(err, MCP_ERR_ARGUMENT, "buckets, correlations and dividend sensitivities "
                      "come by adjoint; a request of bumps alone has none");
-  /* spots and volatilities by asset, Heston's parameters, the corners of
-   * each pair of a trade's assets */
-  size_t pairs = 0;
-  for (size_t i = 0; i < p->n; i++)
-    pairs += p->t[i].nassets * (p->t[i].nassets - 1) / 2;
-  g->var = calloc((4 + 2 * MCPI_HESTON_PARAMS) * m->n + MCPI_VAR_KINDS +
-                      (req->want[MCP_GREEK_CROSS_GAMMA] ? 4 * pairs : 0),
-                  sizeof *g->var);
-  g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
   g->used = calloc(m->n + 1, 1);
   g->joint = calloc(m->n + 1, 1);
-  if (!g->var || !g->pg || !g->used || !g->joint)
+  if (!g->used || !g->joint)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks");
-  for (size_t i = 0; i < p->n; i++)
+  size_t pairs = 0, joint = 0; /* the trades' pairs of assets, at most the joint ones' */
+  for (size_t i = 0; i < p->n; i++) {
+    pairs += p->t[i].nassets * (p->t[i].nassets - 1) / 2;
     for (size_t a = 0; a < p->t[i].nassets; a++) {
       const mcpi_underlying *u = mcpi_market_find(m, p->t[i].asset[a]);
       if (u) {
         g->used[u - m->u] = 1;
+        joint += p->t[i].nassets > 1 && !g->joint[u - m->u];
         g->joint[u - m->u] |= p->t[i].nassets > 1;
       }
     }
+  }
+  if (pairs > joint * (joint - (joint > 0)) / 2)
+    pairs = joint * (joint - (joint > 0)) / 2;
+  /* spots and volatilities by asset, Heston's parameters, the corners of
+   * each pair of assets */
+  g->var = calloc((4 + 2 * MCPI_HESTON_PARAMS) * m->n + MCPI_VAR_KINDS +
+                      (req->want[MCP_GREEK_CROSS_GAMMA] ? 4 * pairs : 0),
+                  sizeof *g->var);
+  g->pg = calloc(grid->ntrades * 3 + 1, sizeof *g->pg);
+  if (!g->var || !g->pg)
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks");
   /* vega and rho: one-sided where a shift would leave the allowed range
    * (a volatility below the bump, a rate near the bound) */
   static const int side_axis[2] = {MCP_SHIFT_VOLATILITY, MCP_SHIFT_RATE};
