@@ -209,6 +209,36 @@ def test_heston_model_vegas():
     assert abs(g["vega@kappa"].value.price - fd) < 1e-9 * abs(fd)
 
 
+def test_cross_gamma_by_revaluation():
+    """A basket's cross gamma on local-volatility assets (whose paths do not
+    scale with the spots: four revaluations) against the prices at both
+    spots moved; and an American basket on two Heston assets has one."""
+    def two(ha=0.0, hb=0.0, model="local-volatility"):
+        def asset(name, spot):
+            if model == "heston":
+                return {"name": name, "model": "heston", "spot": spot, "v0": 0.04,
+                        "kappa": 1.5, "theta": 0.04, "xi": 0.3, "rho": -0.5}
+            return {"name": name, "model": model, "spot": spot,
+                    "local_volatility": {"times": [1.0], "spots": [S], "values": [[VOL]]}}
+        return {"rate": R,
+                "underlyings": [asset("ACME", S * (1 + ha)), asset("BOLT", 90 * (1 + hb))],
+                "correlations": [{"underlyings": ["ACME", "BOLT"],
+                                  "matrix": [[1, 0.4], [0.4, 1]]}]}
+    b = {"run": {"paths": 4_000, "seed": 3, "steps_per_year": 4},
+         "trades": [{"id": "B", "product": "basket", "type": "put", "assets": ["ACME", "BOLT"],
+                     "strike": 95, "maturity": T}]}
+    r = mcprice.price(two(), b, greeks="cross-gamma", backend="cpu")
+    x = r["B"].greeks["cross-gamma:ACME:BOLT"]
+    h = 0.01
+    v = {(a, c): mcprice.price(two(a * h, c * h), b, backend="cpu")["B"].price
+         for a in (1, -1) for c in (1, -1)}
+    fd = (v[1, 1] - v[1, -1] - v[-1, 1] + v[-1, -1]) / (4 * h * S * h * 90)
+    assert x.method == "bump" and abs(x.value.price - fd) < 1e-7 * abs(fd)
+    b["trades"][0].update({"product": "american", "payoff": "basket", "exercises": 4})
+    a = mcprice.price(two(model="heston"), b, greeks="cross-gamma", backend="cpu")["B"]
+    assert a.greeks["cross-gamma:ACME:BOLT"].method == "bump"
+
+
 def test_dividend():
     """The dividend yield's sensitivity of a call by adjoint against the
     closed form, -T S e^(-qT) N(d1), its pieces' sum."""
@@ -323,7 +353,8 @@ def test_errors_carry_the_library_message():
 
 def test_strings_with_a_nul_are_refused_not_cut():
     # C would read "market.json\0x" as "market.json", and "cpu\0gpu" as "cpu"
-    path = os.path.join(os.environ.get("top_srcdir", "."), "tests", "data", "cli_market.json")
+    top = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(__file__), "..", "..")
+    path = os.path.join(top, "tests", "data", "cli_market.json")
     assert os.path.exists(path)
     with pytest.raises(ValueError, match="market: expected a file path without a NUL"):
         mcprice.price(path + "\0ignored", book(), backend="cpu")
