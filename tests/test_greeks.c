@@ -569,6 +569,48 @@ static void cross_gammas_by_revaluation(void **state)
   mcp_portfolio_destroy(p);
 }
 
+/* A Himalaya (its per-path array: no asset mask in its spec) has a vega of
+ * each asset, the central difference of the prices at that asset's
+ * volatility moved (it had none). */
+static void himalaya_vegas(void **state)
+{
+  const char *ab[2] = {"A", "B"};
+  static const double fix[2] = {0.5, 1};
+  mcp_portfolio *p = new_portfolio(4000, 37);
+  mcp_trade t = trade_on("HIMALAYA", NULL, MCP_PRODUCT_HIMALAYA, MCP_CALL, 1, 1);
+  t.nassets = 2, t.assets = ab, t.nfixings = 2, t.fixings = fix, t.notional = 100;
+  add_trade(p, &t);
+  mcp_market *m = bs_market(1);
+  mcp_greeks *g = request("vega", 0);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  for (int k = 0; k < 2; k++) {
+    double v[2];
+    for (int q = 0; q < 2; q++) {
+      bs_params a = A, b = B;
+      *(k ? &b.vol : &a.vol) += q ? -H_VOL : H_VOL;
+      mcp_market *x = new_market();
+      add_underlying(x, "A", a);
+      add_underlying(x, "B", b);
+      const double corr[4] = {1, 0.4, 0.4, 1};
+      assert_int_equal(mcp_market_set_correlation(x, 2, ab, corr), MCP_OK);
+      mcp_results *rx = price(ctx_of(state), x, p);
+      v[q] = estimate(rx, "HIMALAYA").price;
+      mcp_results_destroy(rx);
+      mcp_market_destroy(x);
+    }
+    mcp_sensitivity s = greek(r, "HIMALAYA", k ? "vega:B" : "vega:A");
+    double fd = (v[0] - v[1]) / (2 * H_VOL);
+    print_message("  himalaya %s %.12g revalued %.12g\n", s.name, s.value.price, fd);
+    assert_method("HIMALAYA", s, MCP_METHOD_BUMP);
+    if (!(fabs(s.value.price - fd) <= 1e-9 * fabs(fd)) || !(fd > 0))
+      fail_msg("%s: %.17g, the revaluations' difference %.17g", s.name, s.value.price, fd);
+  }
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+  mcp_portfolio_destroy(p);
+}
+
 /* ---- 6. Greeks on the PDE grid ----------------------------------------- */
 
 /* The portfolio of one trade on the grid, under the default PDE settings. */
@@ -1241,6 +1283,7 @@ int main(void)
       cmocka_unit_test(heston_model_vegas),
       cmocka_unit_test(basket_with_a_zero_weight),
       cmocka_unit_test(cross_gammas_by_revaluation),
+      cmocka_unit_test(himalaya_vegas),
       cmocka_unit_test(pde_greeks),
       cmocka_unit_test(book_is_the_sum_of_trades),
       cmocka_unit_test(prices_equal_mcp_price),

@@ -321,11 +321,12 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
              add_term(b, cu, 1 / (hs * hs)) && add_term(b, (int32_t)t, -2 / (hs * hs)) &&
              add_term(b, cd, 1 / (hs * hs));
     }
+  /* the trade's assets (those of a product with a per-path array carry no
+   * mask: the job's) */
   const mcpi_payoff_spec *s = &j->spec[t];
-  /* a pair's cross gamma: the four corners of both spots moved,
-   * (V++ - V+- - V-+ + V--) / (4 h_i h_k); the trade's assets (those of a
-   * product with a per-path array carry no mask: the job's) */
   uint32_t mine = s->assets ? s->assets : (uint32_t)((1ull << j->nassets) - 1);
+  /* a pair's cross gamma: the four corners of both spots moved,
+   * (V++ - V+- - V-+ + V--) / (4 h_i h_k) */
   for (size_t i = 0; spots && req->want[MCP_GREEK_CROSS_GAMMA] && i < j->nassets && ok; i++)
     for (size_t k = i + 1; k < j->nassets && ok; k++) {
       if (!(mine >> i & mine >> k & 1u))
@@ -348,7 +349,7 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   for (int k = 0; k < 2 && ok; k++)
     for (size_t i = 0; i < (k == 0 && j->nassets > 1 ? j->nassets : 1) && ok; i++)
       if (req->want[pairs[k]] && !(done & on_path[k]) &&
-          (k || j->nassets == 1 || (s->assets >> i & 1u))) {
+          (k || j->nassets == 1 || (mine >> i & 1u))) {
         long a = k == 0 ? market_index(m, j->u[i]) : -1;
         double h = req->bump[pairs[k]], w = g->side[k] ? 1 / h : 0.5 / h;
         /* central, or one-sided from the unshifted paths (column t) */
@@ -366,7 +367,7 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
                      req->want[MCP_GREEK_VEGA];
        i++) {
     long a = market_index(m, j->u[i]);
-    for (int k = 0; k < MCPI_HESTON_PARAMS && ok && (j->nassets == 1 || (s->assets >> i & 1u));
+    for (int k = 0; k < MCPI_HESTON_PARAMS && ok && (j->nassets == 1 || (mine >> i & 1u));
          k++) {
       double h = mcpi_heston_bump(j->u[i], k);
       if (!(h > 0) || (k == 4 && g->joint[a])) /* a parameter at 0, rho at -1 or 1 */
