@@ -41,21 +41,29 @@ static const bs_params B = {50, 0.05, 0.0, 0.35};
 
 static mcp_context *ctx_of(void **state) { return *state; }
 
+/* Underlyings A and B of parameters a and b, correlated 0.4. */
+static mcp_market *ab_market(bs_params a, bs_params b)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", a);
+  add_underlying(m, "B", b);
+  const char *ab[2] = {"A", "B"};
+  double corr[4] = {1, 0.4, 0.4, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
+  return m;
+}
+
 /* A market of A alone, or of A and B correlated 0.4, their spots moved by
  * the relative shifts ha and hb. */
 static mcp_market *bs_market_shifted(int with_b, double ha, double hb)
 {
-  mcp_market *m = new_market();
   bs_params a = A, b = B;
   a.spot *= 1 + ha;
   b.spot *= 1 + hb;
+  if (with_b)
+    return ab_market(a, b);
+  mcp_market *m = new_market();
   add_underlying(m, "A", a);
-  if (with_b) {
-    add_underlying(m, "B", b);
-    const char *ab[2] = {"A", "B"};
-    double corr[4] = {1, 0.4, 0.4, 1};
-    assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
-  }
   return m;
 }
 
@@ -588,11 +596,7 @@ static void himalaya_vegas(void **state)
     for (int q = 0; q < 2; q++) {
       bs_params a = A, b = B;
       *(k ? &b.vol : &a.vol) += q ? -H_VOL : H_VOL;
-      mcp_market *x = new_market();
-      add_underlying(x, "A", a);
-      add_underlying(x, "B", b);
-      const double corr[4] = {1, 0.4, 0.4, 1};
-      assert_int_equal(mcp_market_set_correlation(x, 2, ab, corr), MCP_OK);
+      mcp_market *x = ab_market(a, b);
       mcp_results *rx = price(ctx_of(state), x, p);
       v[q] = estimate(rx, "HIMALAYA").price;
       mcp_results_destroy(rx);

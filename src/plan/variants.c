@@ -603,8 +603,8 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
       }
     }
   }
-  if (pairs > joint * (joint - (joint > 0)) / 2)
-    pairs = joint * (joint - (joint > 0)) / 2;
+  if (joint > 1 && pairs > joint * (joint - 1) / 2)
+    pairs = joint * (joint - 1) / 2;
   /* spots and volatilities by asset, Heston's parameters, the corners of
    * each pair of assets */
   g->var = calloc((4 + 2 * MCPI_HESTON_PARAMS) * m->n + MCPI_VAR_KINDS +
