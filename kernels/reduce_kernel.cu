@@ -3,48 +3,69 @@
 #include "models/products/greeks.h"
 #include "mcprice.h"
 
-#define HALF (MCP_CHUNK_PATHS / 2)
+#define WARP 32
+#define LANES (MCP_CHUNK_PATHS / WARP) /* a chunk's values a lane */
 
-// One block of HALF threads a (node of 2^level chunks, column). Thread t
-// starts with elements t and t + HALF of a chunk, which is the first level
-// of the CPU's halving tree; the squares are rounded products (__dmul_rn)
-// so that no fused multiply-add changes the rounding against the CPU.  The
+// A chunk's sum and sum of squares by the CPU's halving tree, on one warp:
+// lane l holds elements l + 32 q (q < 8) and adds them in the tree's order
+// while the pairs are its own (the levels of 128, 64 and 32 apart, the
+// squares rounded products, __dmul_rn, so that no fused multiply-add rounds
+// otherwise than the CPU), then by shuffles down the last five levels,
+// a[t] + a[t + h] as the tree adds them.  No barrier: a block's warps sum
+// chunks side by side.
+static __device__ __forceinline__ void chunk_sum(const double *__restrict__ v, size_t m,
+                                                 unsigned l, double *sum, double *sq)
+{
+  double a[LANES], b[LANES];
+#pragma unroll
+  for (int q = 0; q < LANES; q++) {
+    size_t i = l + (size_t)WARP * q;
+    double x = i < m ? v[i] : 0.0;
+    a[q] = x;
+    b[q] = __dmul_rn(x, x);
+  }
+#pragma unroll
+  for (int h = LANES / 2; h >= 1; h /= 2)
+#pragma unroll
+    for (int q = 0; q < h; q++) {
+      a[q] += a[q + h];
+      b[q] += b[q + h];
+    }
+#pragma unroll
+  for (int h = WARP / 2; h >= 1; h /= 2) {
+    a[0] += __shfl_down_sync(0xffffffffu, a[0], h);
+    b[0] += __shfl_down_sync(0xffffffffu, b[0], h);
+  }
+  *sum = a[0];
+  *sq = b[0];
+}
+
+// One block a (node of 2^level chunks, column), a warp a chunk in turn; the
 // node's chunks are then summed by halves, left + right, as the host's tree
-// (mcpi_tree_add) would have summed them one by one.  (Their trees side by
-// side in shared memory, their loads at once, ran no faster on an H200.)
+// (mcpi_tree_add) would have summed them one by one.
 __global__ void mcpi_chunk_sums_kernel(const double *__restrict__ pay, size_t ld, size_t n,
                                        size_t ncol, unsigned level, double *__restrict__ part)
 {
-  __shared__ double a[HALF], b[HALF], node[2 << MCPI_GPU_TREE_LEVEL];
+  __shared__ double node[2 << MCPI_GPU_TREE_LEVEL];
   size_t g = blockIdx.x, nodes = gridDim.x, per = (size_t)1 << level;
-  unsigned t = threadIdx.x;
+  unsigned w = threadIdx.x / WARP, l = threadIdx.x % WARP, nw = blockDim.x / WARP;
   for (size_t col = blockIdx.y; col < ncol; col += gridDim.y) {
-    for (size_t k = 0; k < per; k++) {
+    for (size_t k = w; k < per; k += nw) {
       size_t base = (g * per + k) * MCP_CHUNK_PATHS;
       size_t m = n - base < MCP_CHUNK_PATHS ? n - base : MCP_CHUNK_PATHS;
-      const double *v = pay + col * ld + base;
-      double x0 = t < m ? v[t] : 0.0, x1 = t + HALF < m ? v[t + HALF] : 0.0;
-      a[t] = x0 + x1;
-      b[t] = __dmul_rn(x0, x0) + __dmul_rn(x1, x1);
-      __syncthreads();
-      for (unsigned h = HALF / 2; h >= 1; h /= 2) {
-        if (t < h) {
-          a[t] += a[t + h];
-          b[t] += b[t + h];
-        }
-        __syncthreads();
+      double a, b;
+      chunk_sum(pay + col * ld + base, m, l, &a, &b);
+      if (l == 0) {
+        node[2 * k] = a;
+        node[2 * k + 1] = b;
       }
-      if (t == 0) {
-        node[2 * k] = a[0];
-        node[2 * k + 1] = b[0];
-      }
-      __syncthreads();
     }
-    if (t == 0) {
-      for (size_t w = 1; w < per; w *= 2)
-        for (size_t i = 0; i < per; i += 2 * w) {
-          node[2 * i] = node[2 * i] + node[2 * (i + w)];
-          node[2 * i + 1] = node[2 * i + 1] + node[2 * (i + w) + 1];
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (size_t s = 1; s < per; s *= 2)
+        for (size_t i = 0; i < per; i += 2 * s) {
+          node[2 * i] = node[2 * i] + node[2 * (i + s)];
+          node[2 * i + 1] = node[2 * i + 1] + node[2 * (i + s) + 1];
         }
       part[(col * nodes + g) * 2] = node[0];
       part[(col * nodes + g) * 2 + 1] = node[1];
@@ -61,7 +82,8 @@ extern "C" cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size
     return cudaSuccess;
   dim3 grid((unsigned)(((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS) >> level),
             (unsigned)(ncol < 65535 ? ncol : 65535));
-  mcpi_chunk_sums_kernel<<<grid, HALF, 0, stream>>>(pay, ld, n, ncol, level, part);
+  unsigned warps = level < 2 ? 1u << level : 4u; /* at most a warp a chunk of the node */
+  mcpi_chunk_sums_kernel<<<grid, warps * WARP, 0, stream>>>(pay, ld, n, ncol, level, part);
   return cudaGetLastError();
 }
 

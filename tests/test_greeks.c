@@ -739,22 +739,27 @@ static void book_is_the_sum_of_trades(void **state)
     }
     add_trade(p, &t);
   }
-  mcp_greeks *g = request("delta,vega", 0);
+  /* A's trades on the path: the path body sums the book's columns of their
+   * four Greeks itself (greeks.h's mcpi_greeks_book) */
+  mcp_greeks *g = request("delta,gamma,vega,rho", 0);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-  /* the book's rows: the delta of each underlying, then its vega */
-  assert_int_equal(mcp_results_sensitivities(r, n), 4);
-  static const char *const book_names[] = {"delta:A", "delta:B", "vega:A", "vega:B"};
-  for (size_t k = 0; k < 4; k++) {
+  /* the book's rows: the delta, gamma and vega of each underlying, the rho */
+  static const char *const book_names[] = {"delta:A", "delta:B", "gamma:A", "gamma:B",
+                                           "vega:A",  "vega:B",  "rho"};
+  static const char *const trade_names[] = {"delta", "gamma", "vega", "rho"};
+  const size_t nbook = sizeof book_names / sizeof *book_names;
+  assert_int_equal(mcp_results_sensitivities(r, n), nbook);
+  for (size_t k = 0; k < nbook; k++) {
     const char *und = ab[k % 2];
     double sum = 0, se_sum = 0;
     for (size_t i = 0; i < n; i++) {
-      /* a single-asset trade's delta or vega is "delta" or "vega", that of
-       * its underlying */
+      /* a single-asset trade's Greek is "delta", ..., that of its
+       * underlying; a basket's "delta:A", ...; every trade's "rho" */
       const char *name = book_names[k];
-      if (trades[i].und) {
+      if (trades[i].und && k + 1 < nbook) {
         if (strcmp(trades[i].und, und) != 0)
           continue;
-        name = k < 2 ? "delta" : "vega";
+        name = trade_names[k / 2];
       }
       mcp_sensitivity s = greek(r, trades[i].id, name);
       sum += trades[i].quantity * s.value.price;

@@ -41,11 +41,20 @@ typedef struct mcpi_greek_monitor {
   double dv, dr, up, dn;
 } mcpi_greek_monitor;
 
+/* What the estimators read of their job (its view's g). */
+typedef struct mcpi_greek_job {
+  double lr_b;     /* the first element's b: the likelihood-ratio score's */
+  double l[2];     /* the log shifts of the paths scaled by the spot bumps, up
+                    * and down (the bridge monitors') */
+  int32_t book[4]; /* the book's columns that the path body sums (MCPI_BOOK_*:
+                    * mcpi_greeks_book), or -1 */
+} mcpi_greek_job;
+
 /* The observations of the path scaled by lambda = e^l. */
 MCP_HD static inline mcpi_observed mcpi_observed_scaled(const mcpi_payoff_spec *p,
-                                                        const mcpi_observed *o, double l)
+                                                        const mcpi_observed *o, double l,
+                                                        double lambda)
 {
-  double lambda = exp(l);
   mcpi_observed s = *o;
   s.sum *= lambda;
   s.log_sum += l / p->inv_nfix;
@@ -81,11 +90,19 @@ MCP_HD static inline double mcpi_payoff_dlambda(const mcpi_payoff_spec *p, const
   }
 }
 
-/* Column c of the pay matrix on pass (the antithetic partner averages). */
-MCP_HD static inline void mcpi_emit_column(double *pay, size_t ldp, int c, double v, int pass)
+/* The Greeks whose book column the path body sums itself (the job's
+ * book), in the order of a single-asset trade's columns. */
+enum { MCPI_BOOK_DELTA, MCPI_BOOK_GAMMA, MCPI_BOOK_VEGA, MCPI_BOOK_RHO, MCPI_BOOK_GREEKS };
+
+/* Column c of the pay matrix on pass (the antithetic partner averages);
+ * adds the quantity q times the value written to *book, as the combined
+ * book estimator (mcpi_combine) would add that column. */
+MCP_HD static inline void mcpi_emit_column(double *pay, size_t ldp, int c, double v, int pass,
+                                           double q, double *book)
 {
   double *at = pay + (size_t)c * ldp;
   *at = pass ? 0.5 * (*at + v) : v;
+  *book += q * *at;
 }
 
 /* The derivative of a continuous single-asset payoff along the path, from
@@ -127,37 +144,38 @@ MCP_HD static inline double mcpi_payoff_derivative(const mcpi_payoff_spec *p,
   }
 }
 
-/* A single-asset trade's estimators: y its undiscounted payoff, s0 the spot,
- * z the first step's normal (sign applied) and b its deviation; m its bridge
- * monitor's derivatives, or NULL. */
-MCP_HD static inline void mcpi_greeks_single(const mcpi_payoff_spec *p, const mcpi_observed *o,
-                                             double y, double s0, double z, double b,
+/* A single-asset trade's estimators: y its undiscounted payoff, z the
+ * first step's normal (sign applied); m its bridge monitor's derivatives,
+ * or NULL; the job gives the first step's deviation; book the sums of the
+ * job's book columns. */
+MCP_HD static inline void mcpi_greeks_single(const mcpi_greek_job *j, const mcpi_payoff_spec *p,
+                                             const mcpi_observed *o, double y, double z,
                                              const mcpi_greek_monitor *m, double *pay,
-                                             size_t ldp, int pass)
+                                             size_t ldp, int pass, double *book)
 {
   int c = p->g_col;
-  double d = p->discount, up = 0, dn = 0;
+  double d = p->discount, q = p->quantity, up = 0, dn = 0, s0 = p->g_s0, b = j->lr_b;
   if (p->g_delta == MCPI_GM_SCALED || p->g_gamma == MCPI_GM_SCALED) {
-    mcpi_observed ou = mcpi_observed_scaled(p, o, log1p(p->g_h));
-    mcpi_observed od = mcpi_observed_scaled(p, o, log1p(-p->g_h));
-    if (m) {
-      ou.survival = m->up;
-      od.survival = m->dn;
-    }
-    up = mcpi_payoff(p, &ou);
-    dn = mcpi_payoff(p, &od);
+    mcpi_observed s = mcpi_observed_scaled(p, o, p->g_l[0], p->g_e[0]);
+    if (m)
+      s.survival = m->up;
+    up = mcpi_payoff(p, &s);
+    s = mcpi_observed_scaled(p, o, p->g_l[1], p->g_e[1]);
+    if (m)
+      s.survival = m->dn;
+    dn = mcpi_payoff(p, &s);
   }
   double hs = p->g_h * s0;
   if (p->g_delta) {
     double v = p->g_delta == MCPI_GM_PATHWISE ? mcpi_payoff_dlambda(p, o) / s0
                : p->g_delta == MCPI_GM_LR     ? y * z / (b * s0)
                                               : (up - dn) / (2 * hs);
-    mcpi_emit_column(pay, ldp, c++, d * v, pass);
+    mcpi_emit_column(pay, ldp, c++, d * v, pass, q, &book[MCPI_BOOK_DELTA]);
   }
   if (p->g_gamma) {
     double v = p->g_gamma == MCPI_GM_LR ? y * ((z * z - 1) / (b * b) - z / b) / (s0 * s0)
                                         : (up - 2 * y + dn) / (hs * hs);
-    mcpi_emit_column(pay, ldp, c, d * v, pass);
+    mcpi_emit_column(pay, ldp, c, d * v, pass, q, &book[MCPI_BOOK_GAMMA]);
   }
 }
 
@@ -308,19 +326,30 @@ MCP_HD static inline void mcpi_greeks_rates(const mcpi_payoff_spec *p, const mcp
                                             const mcpi_greek_fixings *fk,
                                             const mcpi_greek_fixings *fm,
                                             const mcpi_greek_monitor *m, double *pay, size_t ldp,
-                                            int pass)
+                                            int pass, double *book)
 {
   int c = p->g_col + !!p->g_delta + !!p->g_gamma;
   if (p->g_vega) {
     mcpi_observed dv = {fk->vsum, fk->vlog, fk->vmax, fk->vmin, fm->vsum, m ? m->dv : 0};
     double v = p->g_vega == MCPI_GM_LR ? y * g->lr_v : mcpi_payoff_derivative(p, o, &dv);
-    mcpi_emit_column(pay, ldp, c++, p->discount * v, pass);
+    mcpi_emit_column(pay, ldp, c++, p->discount * v, pass, p->quantity, &book[MCPI_BOOK_VEGA]);
   }
   if (p->g_rho) {
     mcpi_observed dr = {fk->tsum, p->g_fix_time, fk->tmax, fk->tmin, fm->tsum, m ? m->dr : 0};
     double v = p->g_rho == MCPI_GM_LR ? y * g->lr_r : mcpi_payoff_derivative(p, o, &dr);
-    mcpi_emit_column(pay, ldp, c, p->discount * (v - p->g_time * y), pass);
+    mcpi_emit_column(pay, ldp, c, p->discount * (v - p->g_time * y), pass, p->quantity,
+                     &book[MCPI_BOOK_RHO]);
   }
+}
+
+/* The book's columns that the path body sums (the job's book: those of
+ * single-asset Greeks every one of whose trades' columns it writes). */
+MCP_HD static inline void mcpi_greeks_book(const mcpi_greek_job *j, const double *book,
+                                           double *pay, size_t ldp)
+{
+  for (int k = 0; k < MCPI_BOOK_GREEKS; k++)
+    if (j->book[k] >= 0)
+      pay[(size_t)j->book[k] * ldp] = book[k];
 }
 
 /* D_i of a multi-asset payoff for asset i (pathwise). */
@@ -341,14 +370,14 @@ MCP_HD static inline double mcpi_payoff_multi_dlambda(const mcpi_payoff_spec *p,
   return at == i ? (p->type == MCP_CALL ? spot[i] : -spot[i]) : 0;
 }
 
-/* The payoff with assets i and j (or i alone, j < 0) scaled by e^li, e^lj. */
+/* The payoff with assets i and j (or i alone, j < 0) scaled by ei, ej. */
 MCP_HD static inline double mcpi_payoff_multi_scaled(const mcpi_payoff_spec *p, const double *spot,
-                                                     int nassets, int i, double li, int j,
-                                                     double lj)
+                                                     int nassets, int i, double ei, int j,
+                                                     double ej)
 {
   double s[MCP_MAX_ASSETS], ctl;
   for (int k = 0; k < nassets; k++)
-    s[k] = spot[k] * (k == i ? exp(li) : k == j ? exp(lj) : 1);
+    s[k] = spot[k] * (k == i ? ei : k == j ? ej : 1);
   return mcpi_payoff_multi(p, s, nassets, &ctl);
 }
 
@@ -359,7 +388,7 @@ MCP_HD static inline void mcpi_greeks_multi(const mcpi_payoff_spec *p, const dou
                                             double *pay, size_t ldp, int pass)
 {
   int c = p->g_col;
-  double d = p->discount, lu = log1p(p->g_h), ld = log1p(-p->g_h);
+  double d = p->discount, eu = p->g_e[0], ed = p->g_e[1], none = 0;
   for (int k = 0; k < 2; k++) /* the deltas, then the gammas */
     if (k ? p->g_gamma : p->g_delta)
       for (int i = 0; i < nassets; i++)
@@ -368,22 +397,22 @@ MCP_HD static inline void mcpi_greeks_multi(const mcpi_payoff_spec *p, const dou
           if (k == 0 && p->g_delta == MCPI_GM_PATHWISE) {
             v = mcpi_payoff_multi_dlambda(p, spot, nassets, i) / s0[i];
           } else {
-            double up = mcpi_payoff_multi_scaled(p, spot, nassets, i, lu, -1, 0);
-            double dn = mcpi_payoff_multi_scaled(p, spot, nassets, i, ld, -1, 0);
+            double up = mcpi_payoff_multi_scaled(p, spot, nassets, i, eu, -1, 1);
+            double dn = mcpi_payoff_multi_scaled(p, spot, nassets, i, ed, -1, 1);
             v = k ? (up - 2 * y + dn) / (hs * hs) : (up - dn) / (2 * hs);
           }
-          mcpi_emit_column(pay, ldp, c++, d * v, pass);
+          mcpi_emit_column(pay, ldp, c++, d * v, pass, 0, &none);
         }
   if (p->g_cross)
     for (int i = 0; i < nassets; i++)
       for (int j = i + 1; j < nassets; j++)
         if (p->assets >> i & p->assets >> j & 1u) {
-          double uu = mcpi_payoff_multi_scaled(p, spot, nassets, i, lu, j, lu);
-          double ud = mcpi_payoff_multi_scaled(p, spot, nassets, i, lu, j, ld);
-          double du = mcpi_payoff_multi_scaled(p, spot, nassets, i, ld, j, lu);
-          double dd = mcpi_payoff_multi_scaled(p, spot, nassets, i, ld, j, ld);
+          double uu = mcpi_payoff_multi_scaled(p, spot, nassets, i, eu, j, eu);
+          double ud = mcpi_payoff_multi_scaled(p, spot, nassets, i, eu, j, ed);
+          double du = mcpi_payoff_multi_scaled(p, spot, nassets, i, ed, j, eu);
+          double dd = mcpi_payoff_multi_scaled(p, spot, nassets, i, ed, j, ed);
           double h2 = 4 * p->g_h * p->g_h * s0[i] * s0[j];
-          mcpi_emit_column(pay, ldp, c++, d * (uu - ud - du + dd) / h2, pass);
+          mcpi_emit_column(pay, ldp, c++, d * (uu - ud - du + dd) / h2, pass, 0, &none);
         }
 }
 
@@ -391,9 +420,10 @@ MCP_HD static inline void mcpi_greeks_multi(const mcpi_payoff_spec *p, const dou
  * A bump estimator is a sum of coef x column over the payoffs of the passes
  * (the variants' revaluations) and the base; estimator k of n is written to
  * column col0 + k of each of np consecutive paths' pay (leading dimension ld)
- * from terms off[k] .. off[k + 1] - 1, in order, with rounded products and
- * sums so that the CPU and the GPU add alike (the CPU a chunk of paths at a
- * time, down its columns; the GPU a path a thread). */
+ * from terms off[k] .. off[k + 1] - 1 (none: the path body wrote it), in
+ * order, with rounded products and sums so that the CPU and the GPU add
+ * alike (the CPU a chunk of paths at a time, down its columns; the GPU a
+ * path a thread). */
 typedef struct mcpi_term {
   int32_t col;
   double coef;
@@ -411,6 +441,8 @@ MCP_HD static inline void mcpi_combine(const mcpi_term *term, const int32_t *off
                                        double *pay, size_t ld, size_t np)
 {
   for (int k = 0; k < n; k++) {
+    if (off[k] == off[k + 1]) /* the path body's sum (mcpi_greeks_book) */
+      continue;
     double *out = pay + (size_t)(col0 + k) * ld;
     for (size_t p = 0; p < np; p++)
       out[p] = 0;

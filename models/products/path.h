@@ -91,9 +91,7 @@ typedef struct mcpi_job_view {
   int32_t track;             /* MCPI_TRACK_*: what the fixings record besides the sums */
   int32_t extrema;           /* the factor whose element samples the step's extremes
                               * (bridge lookbacks, path_body.h), 0: none */
-  double lr_b;               /* the first element's b: the likelihood-ratio score's */
-  double mon_l[2];           /* the log shifts of the paths scaled by the spot bumps
-                              * (MCPI_GSTATE_SCALED, greeks.h) */
+  mcpi_greek_job g;          /* what the on-path Greeks read (greeks.h) */
   mcpi_heston heston[MCP_MAX_ASSETS];   /* Heston: an asset's parameters */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */
   double mon_log_barrier[MCPI_MAX_MONITORS];

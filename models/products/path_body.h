@@ -143,7 +143,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
 #ifdef MCPI_GREEK_STATE
       if (j->gstate & MCPI_GSTATE_MONITORS)
         mcpi_greek_monitor_step(&st->gm[m], &st->g, st->survival[m], f, d0, d1, st->var,
-                                j->mon_up[m] ? -1 : 1, j->mon_l, j->gstate & MCPI_GSTATE_SCALED);
+                                j->mon_up[m] ? -1 : 1, j->g.l, j->gstate & MCPI_GSTATE_SCALED);
 #endif
       st->survival[m] *= f;
     }
@@ -359,7 +359,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
                                                    const mcpi_job_view *j, double *pay,
                                                    size_t ldp, int pass)
 {
-  double book = 0;
+  double book = 0, gbook[MCPI_BOOK_GREEKS] = {0, 0, 0, 0};
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
 #ifdef MCPI_LSM_BODY
@@ -399,13 +399,15 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
     double y = mcpi_payoff(p, &o);
     mcpi_emit(j, t, p->discount * y, mcpi_control_value(p, &o), pay, ldp, pass, &book);
     if (j->greeks && p->g_col >= 0)
-      mcpi_greeks_single(p, &o, y, exp(j->log_spot), st->z0, j->lr_b, gm, pay, ldp, pass);
+      mcpi_greeks_single(&j->g, p, &o, y, st->z0, gm, pay, ldp, pass, gbook);
 #ifdef MCPI_GREEK_STATE
     if (j->greeks && p->g_col >= 0)
-      mcpi_greeks_rates(p, &o, y, &st->g, &fk, &fm, gm, pay, ldp, pass);
+      mcpi_greeks_rates(p, &o, y, &st->g, &fk, &fm, gm, pay, ldp, pass, gbook);
 #endif
   }
   pay[(size_t)j->ntrades * ldp] = book;
+  if (j->greeks)
+    mcpi_greeks_book(&j->g, gbook, pay, ldp);
 }
 
 MCP_HD static inline void MCPI_P(mcpi_path_log_spots)(const MCPI_P(mcpi_path_state) *st,

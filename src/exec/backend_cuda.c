@@ -26,9 +26,11 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 
 /* A job's tile: at most MAX_AUTO_TILE samples; its whole run where that
  * needs at most MCPI_SMALL_DEVICE_BYTES (an allocation that fails halves
- * the tile).  Jobs of a tile a replicate that need that much together run
- * at once, a batch (mcpi_cuda_price). */
+ * the tile).  Jobs of a tile a replicate run in batches of at most
+ * GROUP_BYTES together (and a quarter of the memory free when the context
+ * first ran), each batch's jobs at once (mcpi_cuda_price). */
 #define MAX_AUTO_TILE ((size_t)1 << 22)
+#define GROUP_BYTES ((size_t)2 << 30)
 
 /* The streams a context keeps: each job of a batch has one, and the
  * revaluation passes of a job's tile run on up to SIDE_STREAMS others beside
@@ -59,6 +61,7 @@ _Static_assert(sizeof(mcpi_kernel_options) == 8 * sizeof(int), "kernel options o
  * sandboxed, and a small book's job only a few more). */
 typedef struct mcpi_cuda_kept {
   int max_smem, sm_smem;  /* the device's shared memory: a block's (opt-in), an SM's */
+  size_t group_bytes;     /* a batch's device memory at most (GROUP_BYTES) */
   int ngrids;
   grid_kept grids[GRIDS_KEPT];
   cudaStream_t stream[STREAMS]; /* made by the first run, non-blocking */
@@ -182,6 +185,10 @@ static mcp_status keep(mcp_context *ctx)
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&k->sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
                                ctx->device);
+  size_t free_bytes = 0, total_bytes = 0;
+  if (e == cudaSuccess)
+    e = cudaMemGetInfo(&free_bytes, &total_bytes);
+  k->group_bytes = free_bytes / 4 < GROUP_BYTES ? free_bytes / 4 : GROUP_BYTES;
   if (e == cudaSuccess)
     e = cudaEventCreateWithFlags(&k->ready, cudaEventDisableTiming);
   for (int s = 0; e == cudaSuccess && s < STREAMS; s++)
@@ -590,7 +597,7 @@ static mcp_status paths(void *self, size_t n, int controls)
   }
   if (e)
     return mcpi_cuda_fail(g->run->ctx, e, "the path kernel");
-  if (!controls && j->nest > j->nin &&
+  if (!controls && j->nest > j->nin && j->nterm &&
       (e = mcpi_launch_combine(g->term, g->off, (int)(j->nest - j->nin),
                                (int)(j->ntrades + 1 + j->nin), pay, g->tile, n, g->s)))
     return mcpi_cuda_fail(g->run->ctx, e, "the estimator kernel");
@@ -866,47 +873,56 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      "padding or the block size",
                      mcp_prefetch_name(o->strategy), o->distance, o->padding, smem, o->block,
                      max_smem);
-  /* The batch: the jobs of a tile a replicate, while their memory is
-   * small, all started before any is read, each on a stream of its own, so
-   * that their kernels (a small book's: a few blocks each, for the latency
-   * of their steps) run at once.  Those that wait on the host between
-   * kernels (a pilot, a fit) go last, the others running meanwhile. */
-  size_t nj = run->plan->njobs, nb = 0, total = 0, bytes;
+  /* The batches: the jobs of a tile a replicate, in groups of at most
+   * group_bytes of device memory; a group's jobs all started before any is
+   * read, each on a stream of its own, so that their kernels (a small
+   * book's: a few blocks each, for the latency of their steps) run at once
+   * and the host adds one job's sums while the others' kernels run.  Those
+   * that wait on the host between kernels (a pilot, a fit) go last, the
+   * others running meanwhile.  A group of one job runs alone. */
+  size_t nj = run->plan->njobs, nb = 0, bytes;
   size_t real = o->precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
-  size_t *order = malloc((nj + 1) * sizeof *order);
+  size_t *order = malloc((nj + 1) * sizeof *order), *need = malloc((nj + 1) * sizeof *need);
   gpu_job *g = calloc(nj + 1, sizeof *g);
   char *in = calloc(nj + 1, 1);
-  if (!order || !g || !in)
+  if (!order || !need || !g || !in)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
   for (int late = 0; st == MCP_OK && late < 2; late++)
     for (size_t ji = 0; ji < nj; ji++) {
       const mcpi_job *j = &run->plan->jobs[ji];
       if (mcpi_run_has(run, ji) && (j->controls || j->lsm_dates > 1) == late &&
-          batchable(run, ji, real, &bytes) && total + bytes <= MCPI_SMALL_DEVICE_BYTES) {
-        total += bytes;
+          batchable(run, ji, real, &bytes)) {
         in[ji] = 1;
+        need[nb] = bytes;
         order[nb++] = ji;
       }
     }
-  size_t started = 0;
-  if (st == MCP_OK && nb > 1) {
+  for (size_t first = 0, end; st == MCP_OK && first < nb; first = end) {
+    size_t total = need[first], n, started = 0;
+    for (end = first + 1; end < nb && total + need[end] <= ctx->cuda->group_bytes; end++)
+      total += need[end];
+    if ((n = end - first) == 1) {
+      in[order[first]] = 0;
+      continue;
+    }
     group_start(ctx);
-    for (; st == MCP_OK && started < nb; started++)
-      st = job_start(run, order[started], started, 1, &g[started]);
+    for (; st == MCP_OK && started < n; started++)
+      st = job_start(run, order[first + started], started, 1, &g[started]);
     for (size_t q = 0; q < started; q++)
       st = job_finish(&g[q], st);
-    st = end_streams(ctx, (int)(nb + SIDE_STREAMS < STREAMS ? nb + SIDE_STREAMS : STREAMS), st);
+    st = end_streams(ctx, (int)(n + SIDE_STREAMS < STREAMS ? n + SIDE_STREAMS : STREAMS), st);
     group_end(ctx->cuda);
   }
   /* the others one at a time (each a group of its own) */
   for (size_t ji = 0; st == MCP_OK && ji < nj; ji++)
-    if (mcpi_run_has(run, ji) && !(nb > 1 && in[ji])) {
+    if (mcpi_run_has(run, ji) && !in[ji]) {
       group_start(ctx);
       st = job_finish(&g[0], job_start(run, ji, 0, 0, &g[0]));
       st = end_streams(ctx, 1 + g[0].nside, st);
       group_end(ctx->cuda);
     }
   free(order);
+  free(need);
   free(g);
   free(in);
   return st;

@@ -105,6 +105,8 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
       (k->n > 1 && (st = mcpi_build_correlation(j, m, k, first, err))) ||
       (st = mcpi_build_specs(j, p, d, err)) || (k->lsm && (st = mcpi_lsm_table(j, p, d, err))))
     return st;
+  for (size_t k = 0; k < sizeof j->g_book / sizeof *j->g_book; k++)
+    j->g_book[k] = -1;
   j->nmon = d->nmon;
   for (int i = 0; i < d->nmon; i++) {
     j->mon_log_barrier[i] = log(d->mon[i].barrier);

@@ -101,7 +101,8 @@ typedef struct mcpi_job {
    * ntrades + 1 + nest + p (ntrades + 1) */
   size_t nest, nin, nterm, npass;
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
-  double mon_l[2];         /* MCPI_GSTATE_SCALED: the log shifts of the scaled paths */
+  double g_l[2];           /* the log shifts of the paths scaled by the spot bumps */
+  int32_t g_book[4];       /* the book's columns the path body sums (greeks.h), -1: none */
   /* bucketed sensitivities by adjoint (adjoint_plan.c): a trade's block of
    * columns (adj_col says what each holds), its volatility buckets, whether
    * it has the dividend yields', the Jacobians' rows */

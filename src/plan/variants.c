@@ -252,6 +252,11 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
     return done;
   s->g_col = (int32_t)(j->ntrades + 1 + b->nest);
   s->g_h = req->bump[MCP_GREEK_DELTA];
+  s->g_s0 = exp(log(j->u[0]->spot)); /* the path's start, as the body has it */
+  for (int k = 0; k < 2; k++) {
+    j->g_l[k] = s->g_l[k] = log1p(k ? -s->g_h : s->g_h); /* every trade's */
+    s->g_e[k] = exp(s->g_l[k]);
+  }
   s->g_delta = !d ? MCPI_GM_NONE
                : req->bump_only || (discontinuous && !lr) || bridge ? MCPI_GM_SCALED
                : lr                                       ? MCPI_GM_LR
@@ -265,11 +270,8 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   if (s->g_vega || s->g_rho)
     j->gstate |= MCPI_GSTATE_ON |
                  (s->g_vega == MCPI_GM_LR || s->g_rho == MCPI_GM_LR ? MCPI_GSTATE_LR : 0);
-  if (bridge) {
+  if (bridge)
     j->gstate |= MCPI_GSTATE_ON | MCPI_GSTATE_MONITORS | (d || gm ? MCPI_GSTATE_SCALED : 0);
-    j->mon_l[0] = log1p(s->g_h);
-    j->mon_l[1] = log1p(-s->g_h);
-  }
   int ok = 1;
   if (!multi) {
     long a = market_index(m, j->u[0]);
@@ -394,11 +396,32 @@ static int same_greek(const mcpi_est *x, const mcpi_est *y)
          (x->point == MCPI_EST_HIDDEN) == (y->point == MCPI_EST_HIDDEN);
 }
 
+/* The path body's sum (greeks.h's MCPI_BOOK_*) for the book's estimator of
+ * k's Greek, or -1: a single-asset delta, gamma, vega or rho whose every
+ * trade's column the body writes (in-pass, not by adjoint), in the order of
+ * the trades, as the combined estimator's terms would be added. */
+static int path_book(const builder *b, size_t k)
+{
+  static const mcp_greek slot[] = {MCP_GREEK_DELTA, MCP_GREEK_GAMMA, MCP_GREEK_VEGA,
+                                   MCP_GREEK_RHO};
+  const mcpi_est *e = &b->est[k];
+  int at = -1;
+  for (int i = 0; i < (int)(sizeof slot / sizeof *slot); i++)
+    if (e->greek == slot[i])
+      at = i;
+  if (b->j->nassets != 1 || b->j->arr_len || e->bucket || at < 0) /* arrays: private.h's */
+    return -1;
+  for (size_t i = k; i < b->nest; i++)
+    if (same_greek(&b->est[i], e) && (i >= b->j->nin || b->est[i].method == MCP_METHOD_ADJOINT))
+      return -1;
+  return at;
+}
+
 /* The book's estimators: each (Greek, underlyings, bucket) of the job's
- * trades, summed with the trades' quantities; where one trade has it, that
- * trade's estimator marked instead (its quantity times it is the book's,
- * path by path: a bucketed trade alone in its job would double the
- * columns). */
+ * trades, summed with the trades' quantities (by the path body where it
+ * writes every term, path_book); where one trade has it, that trade's
+ * estimator marked instead (its quantity times it is the book's, path by
+ * path: a bucketed trade alone in its job would double the columns). */
 static int book(builder *b)
 {
   size_t n = b->nest, nt = b->j->ntrades;
@@ -417,8 +440,13 @@ static int book(builder *b)
       b->est[k].book = 1;
       continue;
     }
+    int body = path_book(b, k);
     ok = push_est(b, (mcpi_est){.trade = -1, .point = -1, .greek = e.greek, .method = e.method,
                                 .a = e.a, .b = e.b, .bucket = e.bucket});
+    if (ok && body >= 0) { /* no terms: the combination skips it */
+      b->j->g_book[body] = (int32_t)(nt + b->nest);
+      continue;
+    }
     for (size_t i = k; i < n && ok; i++) {
       mcpi_est f = b->est[i];
       if (same_greek(&f, &e))
