@@ -26,9 +26,10 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 
 /* A job's tile: at most MAX_AUTO_TILE samples; its whole run where that
  * needs at most MCPI_SMALL_DEVICE_BYTES (an allocation that fails halves
- * the tile).  Jobs of a tile a replicate run in batches of at most
- * GROUP_BYTES together (and a quarter of the memory free when the context
- * first ran), each batch's jobs at once (mcpi_cuda_price). */
+ * the tile of a job alone).  Jobs of a tile a replicate run in batches,
+ * each batch's jobs at once, of at most MCPI_SMALL_DEVICE_BYTES together,
+ * or where they need more, of GROUP_BYTES and at most a quarter of the
+ * memory then free (mcpi_cuda_price). */
 #define MAX_AUTO_TILE ((size_t)1 << 22)
 #define GROUP_BYTES ((size_t)2 << 30)
 
@@ -61,7 +62,6 @@ _Static_assert(sizeof(mcpi_kernel_options) == 8 * sizeof(int), "kernel options o
  * sandboxed, and a small book's job only a few more). */
 typedef struct mcpi_cuda_kept {
   int max_smem, sm_smem;  /* the device's shared memory: a block's (opt-in), an SM's */
-  size_t group_bytes;     /* a batch's device memory at most (GROUP_BYTES) */
   int ngrids;
   grid_kept grids[GRIDS_KEPT];
   cudaStream_t stream[STREAMS]; /* made by the first run, non-blocking */
@@ -185,10 +185,6 @@ static mcp_status keep(mcp_context *ctx)
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&k->sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
                                ctx->device);
-  size_t free_bytes = 0, total_bytes = 0;
-  if (e == cudaSuccess)
-    e = cudaMemGetInfo(&free_bytes, &total_bytes);
-  k->group_bytes = free_bytes / 4 < GROUP_BYTES ? free_bytes / 4 : GROUP_BYTES;
   if (e == cudaSuccess)
     e = cudaEventCreateWithFlags(&k->ready, cudaEventDisableTiming);
   for (int s = 0; e == cudaSuccess && s < STREAMS; s++)
@@ -251,9 +247,11 @@ static void drop(gpu_job *g, int b)
   ctx->dev_bytes[b] = 0;
 }
 
-/* The start of a group of jobs: the staging and the arena grown to what the
- * last group wanted (a warm call of the same book allocates nothing). */
-static void group_start(mcp_context *ctx)
+/* The start of a group of jobs: the staging, and for a batch the arena,
+ * grown to what the last group wanted (a warm call of the same book
+ * allocates nothing; a job alone takes the context's slots, not the
+ * arena). */
+static void group_start(mcp_context *ctx, int batch)
 {
   mcpi_cuda_kept *k = ctx->cuda;
   if (k->stage_want > k->stage_bytes) {
@@ -266,7 +264,7 @@ static void group_start(mcp_context *ctx)
     k->stage_bytes = k->stage ? k->stage_want : 0;
   }
   void *arena;
-  if (k->arena_want > ctx->dev_bytes[ARENA] &&
+  if (batch && k->arena_want > ctx->dev_bytes[ARENA] &&
       mcpi_cuda_slot(ctx, ARENA, k->arena_want, &arena) != cudaSuccess)
     cudaGetLastError(); /* none: the jobs take buffers of their own */
   k->stage_used = k->stage_want = k->arena_used = k->arena_want = 0;
@@ -874,13 +872,14 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
                      mcp_prefetch_name(o->strategy), o->distance, o->padding, smem, o->block,
                      max_smem);
   /* The batches: the jobs of a tile a replicate, in groups of at most
-   * group_bytes of device memory; a group's jobs all started before any is
+   * budget bytes of device memory; a group's jobs all started before any is
    * read, each on a stream of its own, so that their kernels (a small
    * book's: a few blocks each, for the latency of their steps) run at once
    * and the host adds one job's sums while the others' kernels run.  Those
-   * that wait on the host between kernels (a pilot, a fit) go last, the
-   * others running meanwhile.  A group of one job runs alone. */
-  size_t nj = run->plan->njobs, nb = 0, bytes;
+   * that wait on the host between kernels (a pilot, a fit) go last, in the
+   * last groups, the others of a group running meanwhile.  A group of one
+   * job runs alone. */
+  size_t nj = run->plan->njobs, nb = 0, bytes, all = 0, budget = MCPI_SMALL_DEVICE_BYTES;
   size_t real = o->precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
   size_t *order = malloc((nj + 1) * sizeof *order), *need = malloc((nj + 1) * sizeof *need);
   gpu_job *g = calloc(nj + 1, sizeof *g);
@@ -894,18 +893,30 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
           batchable(run, ji, real, &bytes)) {
         in[ji] = 1;
         need[nb] = bytes;
+        all += bytes;
         order[nb++] = ji;
       }
     }
+  /* the free memory only where the batches need more than the small
+   * amount (the query costs 20 us, a small book's job a few more); the
+   * arena, kept, is the batches' already */
+  if (all > budget) {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess)
+      cudaGetLastError(); /* free_b 0: the small amount */
+    size_t quarter = (free_b + ctx->dev_bytes[ARENA]) / 4;
+    if (quarter > budget)
+      budget = quarter < GROUP_BYTES ? quarter : GROUP_BYTES;
+  }
   for (size_t first = 0, end; st == MCP_OK && first < nb; first = end) {
     size_t total = need[first], n, started = 0;
-    for (end = first + 1; end < nb && total + need[end] <= ctx->cuda->group_bytes; end++)
+    for (end = first + 1; end < nb && total + need[end] <= budget; end++)
       total += need[end];
     if ((n = end - first) == 1) {
       in[order[first]] = 0;
       continue;
     }
-    group_start(ctx);
+    group_start(ctx, 1);
     for (; st == MCP_OK && started < n; started++)
       st = job_start(run, order[first + started], started, 1, &g[started]);
     for (size_t q = 0; q < started; q++)
@@ -916,7 +927,7 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
   /* the others one at a time (each a group of its own) */
   for (size_t ji = 0; st == MCP_OK && ji < nj; ji++)
     if (mcpi_run_has(run, ji) && !in[ji]) {
-      group_start(ctx);
+      group_start(ctx, 0);
       st = job_finish(&g[0], job_start(run, ji, 0, 0, &g[0]));
       st = end_streams(ctx, 1 + g[0].nside, st);
       group_end(ctx->cuda);

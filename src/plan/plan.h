@@ -18,8 +18,10 @@
 
 /* What a job estimates beside its prices, in pay column ntrades + 1 + its
  * index: a Greek, or a trade's (or the book's) value at a scenario point;
- * written by the path body (the job's first nin), or the sum of terms
- * (models/products/greeks.h) evaluated after the passes. */
+ * written by the path body (the job's first nin, and the book's sums of
+ * those that have no terms, g_book), or the sum of terms
+ * (models/products/greeks.h) evaluated after the passes.  Only the body's
+ * book sums have no terms (variants.c's book). */
 typedef struct mcpi_est {
   long trade;              /* job-local trade, or -1: the book */
   long point;              /* the scenario point (its market) it values at, or -1: a Greek */

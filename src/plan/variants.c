@@ -252,7 +252,7 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
     return done;
   s->g_col = (int32_t)(j->ntrades + 1 + b->nest);
   s->g_h = req->bump[MCP_GREEK_DELTA];
-  s->g_s0 = exp(log(j->u[0]->spot)); /* the path's start, as the body has it */
+  s->g_s0 = exp(log(j->u[0]->spot)); /* e^(the path's start), as the estimators had it */
   for (int k = 0; k < 2; k++) {
     j->g_l[k] = s->g_l[k] = log1p(k ? -s->g_h : s->g_h); /* every trade's */
     s->g_e[k] = exp(s->g_l[k]);
