@@ -41,13 +41,17 @@ typedef struct mcpi_greek_monitor {
   double dv, dr, up, dn;
 } mcpi_greek_monitor;
 
+/* The Greeks whose book column the path body sums itself (the job's
+ * book), in the order of a single-asset trade's columns. */
+enum { MCPI_BOOK_DELTA, MCPI_BOOK_GAMMA, MCPI_BOOK_VEGA, MCPI_BOOK_RHO, MCPI_BOOK_GREEKS };
+
 /* What the estimators read of their job (its view's g). */
 typedef struct mcpi_greek_job {
   double lr_b;     /* the first element's b: the likelihood-ratio score's */
   double l[2];     /* the log shifts of the paths scaled by the spot bumps, up
                     * and down (the bridge monitors') */
-  int32_t book[4]; /* the book's columns that the path body sums (MCPI_BOOK_*:
-                    * mcpi_greeks_book), or -1 */
+  int32_t book[MCPI_BOOK_GREEKS]; /* the book's columns that the path body
+                                   * sums (mcpi_greeks_book), or -1 */
 } mcpi_greek_job;
 
 /* The observations of the path scaled by lambda = e^l. */
@@ -89,10 +93,6 @@ MCP_HD static inline double mcpi_payoff_dlambda(const mcpi_payoff_spec *p, const
     return mcpi_vanilla_dx(p->type, o->terminal, p->strike);
   }
 }
-
-/* The Greeks whose book column the path body sums itself (the job's
- * book), in the order of a single-asset trade's columns. */
-enum { MCPI_BOOK_DELTA, MCPI_BOOK_GAMMA, MCPI_BOOK_VEGA, MCPI_BOOK_RHO, MCPI_BOOK_GREEKS };
 
 /* Column c of the pay matrix on pass (the antithetic partner averages);
  * adds the quantity q times the value written to *book, as the combined

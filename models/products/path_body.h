@@ -359,7 +359,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
                                                    const mcpi_job_view *j, double *pay,
                                                    size_t ldp, int pass)
 {
-  double book = 0, gbook[MCPI_BOOK_GREEKS] = {0, 0, 0, 0};
+  double book = 0, gbook[MCPI_BOOK_GREEKS] = {0};
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
 #ifdef MCPI_LSM_BODY

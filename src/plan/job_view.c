@@ -3,6 +3,7 @@
  * sees (with what its trades track) and the job-shaped state it fits. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "src/plan/plan.h"
 
 unsigned mcpi_job_replicates(const mcpi_plan *plan, const mcpi_job *j)
@@ -60,9 +61,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .narrays = j->arr_len ? (int32_t)j->nreal : 0,
                      .gstate = j->gstate,
                      .extrema = j->extrema,
-                     .g = {.lr_b = j->nelem ? j->cb[0] : 0,
-                           .l = {j->g_l[0], j->g_l[1]},
-                           .book = {j->g_book[0], j->g_book[1], j->g_book[2], j->g_book[3]}},
+                     .g = {.lr_b = j->nelem ? j->cb[0] : 0, .l = {j->g_l[0], j->g_l[1]}},
                      .lv_n = j->lv_n,
                      .lv_nb = j->lv_nb,
                      .lv_binv = j->lv_binv,
@@ -72,6 +71,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .adj_div = j->adj_div,
                      .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
                      .seed = j->stream};
+  memcpy(v.g.book, j->g_book, sizeof v.g.book);
   /* an empty array reads as NULL, as on the device (backend_cuda.c): a job
    * without exercise dates has no table */
 #define MCPI_VIEW_ARRAY(field, type, count, view) v.view = (count) > 0 ? j->field : NULL;

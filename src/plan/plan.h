@@ -104,7 +104,8 @@ typedef struct mcpi_job {
   size_t nest, nin, nterm, npass;
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
   double g_l[2];           /* the log shifts of the paths scaled by the spot bumps */
-  int32_t g_book[4];       /* the book's columns the path body sums (greeks.h), -1: none */
+  int32_t g_book[MCPI_BOOK_GREEKS]; /* the book's columns the path body sums (greeks.h),
+                                     * -1: none */
   /* bucketed sensitivities by adjoint (adjoint_plan.c): a trade's block of
    * columns (adj_col says what each holds), its volatility buckets, whether
    * it has the dividend yields', the Jacobians' rows */
