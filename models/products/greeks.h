@@ -54,17 +54,18 @@ typedef struct mcpi_greek_job {
                                    * sums (mcpi_greeks_book), or -1 */
 } mcpi_greek_job;
 
-/* The observations of the path scaled by lambda = e^l. */
+/* The observations of the path scaled by the spec's factor k (0: up, 1:
+ * down), e^l: each shift is the spec's (no transcendental or division a
+ * path). */
 MCP_HD static inline mcpi_observed mcpi_observed_scaled(const mcpi_payoff_spec *p,
-                                                        const mcpi_observed *o, double l,
-                                                        double lambda)
+                                                        const mcpi_observed *o, int k)
 {
   mcpi_observed s = *o;
-  s.sum *= lambda;
-  s.log_sum += l / p->inv_nfix;
-  s.log_max += l;
-  s.log_min += l;
-  s.terminal *= lambda;
+  s.sum *= p->g_e[k];
+  s.log_sum += p->g_lsum[k];
+  s.log_max += p->g_l[k];
+  s.log_min += p->g_l[k];
+  s.terminal *= p->g_e[k];
   return s;
 }
 
@@ -156,11 +157,11 @@ MCP_HD static inline void mcpi_greeks_single(const mcpi_greek_job *j, const mcpi
   int c = p->g_col;
   double d = p->discount, q = p->quantity, up = 0, dn = 0, s0 = p->g_s0, b = j->lr_b;
   if (p->g_delta == MCPI_GM_SCALED || p->g_gamma == MCPI_GM_SCALED) {
-    mcpi_observed s = mcpi_observed_scaled(p, o, p->g_l[0], p->g_e[0]);
+    mcpi_observed s = mcpi_observed_scaled(p, o, 0);
     if (m)
       s.survival = m->up;
     up = mcpi_payoff(p, &s);
-    s = mcpi_observed_scaled(p, o, p->g_l[1], p->g_e[1]);
+    s = mcpi_observed_scaled(p, o, 1);
     if (m)
       s.survival = m->dn;
     dn = mcpi_payoff(p, &s);

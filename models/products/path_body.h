@@ -105,26 +105,47 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
 #endif
 }
 
-/* The fixings of the schedules in mask, at the spot exp(x). */
+/* The double general families' state lives in the kernels' frame (their
+ * step is a call, path_families.def): a schedule is read at its index, one
+ * load; the other states, in registers, only at compile-time indices. */
+#if !defined MCPI_SINGLE_ONLY && !defined MCPI_FLOAT_BODY
+#define MCPI_STATE_INDEXED
+#endif
+
+/* The fixing of schedule k at the spot exp(x). */
+MCP_HD static inline void MCPI_P(mcpi_path_fix_one)(MCPI_P(mcpi_path_state) *st,
+                                                    const mcpi_job_view *j, int k,
+                                                    MCPI_REAL spot)
+{
+#ifdef MCPI_GREEK_STATE
+  mcpi_greek_state_fix(&st->g, &st->gf[k], spot, st->x > st->log_max[k],
+                       st->x < st->log_min[k]);
+#endif
+  st->sum[k] += spot;
+  if (MCPI_TRACK_OF(j) & MCPI_TRACK_LOG_SUM)
+    st->log_sum[k] += st->x;
+  if (MCPI_TRACK_OF(j) & MCPI_TRACK_EXTREMA) {
+    st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
+    st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
+  }
+}
+
+/* The fixings of the schedules in mask, at the spot exp(x), in the order
+ * of the schedules. */
 MCP_HD static inline void MCPI_P(mcpi_path_fix)(MCPI_P(mcpi_path_state) *st,
                                                 const mcpi_job_view *j, uint32_t mask,
                                                 MCPI_REAL spot)
 {
+#ifdef MCPI_STATE_INDEXED
+  for (int k = 0; k < MCPI_NSCHED && mask >> k; k++)
+    if (mask >> k & 1u)
+      MCPI_P(mcpi_path_fix_one)(st, j, k, spot);
+#else
   MCP_UNROLL
   for (int k = 0; k < MCPI_NSCHED; k++)
-    if (mask >> k & 1u) {
-#ifdef MCPI_GREEK_STATE
-      mcpi_greek_state_fix(&st->g, &st->gf[k], spot, st->x > st->log_max[k],
-                           st->x < st->log_min[k]);
+    if (mask >> k & 1u)
+      MCPI_P(mcpi_path_fix_one)(st, j, k, spot);
 #endif
-      st->sum[k] += spot;
-      if (MCPI_TRACK_OF(j) & MCPI_TRACK_LOG_SUM)
-        st->log_sum[k] += st->x;
-      if (MCPI_TRACK_OF(j) & MCPI_TRACK_EXTREMA) {
-        st->log_max[k] = st->x > st->log_max[k] ? st->x : st->log_max[k];
-        st->log_min[k] = st->x < st->log_min[k] ? st->x : st->log_min[k];
-      }
-    }
 }
 
 /* The barriers watched over the step, and the step counted: no crossing
@@ -333,11 +354,25 @@ MCP_HD static inline void MCPI_P(mcpi_path_step)(MCPI_P(mcpi_path_state) *st,
 
 /* What trade p observed of the path: its schedule's sum, log-sum and
  * extremes, its maturity's spot, its monitor's probability of no crossing;
- * selected at compile-time indices, so that the state stays in registers. */
+ * at their indices where the state is in the frame (MCPI_STATE_INDEXED),
+ * else selected at compile-time indices, so that it stays in registers. */
 MCP_HD static inline void MCPI_P(mcpi_path_observed)(const MCPI_P(mcpi_path_state) *st,
                                                      const mcpi_payoff_spec *p, mcpi_observed *o)
 {
   *o = (mcpi_observed){0, 0, 0, 0, 0, 1};
+#ifdef MCPI_STATE_INDEXED
+  int k = p->schedule, t = p->terminal, m = p->monitor;
+  if (k >= 0 && k < MCPI_NSCHED) {
+    o->sum = st->sum[k];
+    o->log_sum = st->log_sum[k];
+    o->log_max = st->log_max[k];
+    o->log_min = st->log_min[k];
+  }
+  if (t >= 0 && t < MCPI_NSCHED)
+    o->terminal = st->sum[t];
+  if (m >= 0 && m < MCPI_NMON)
+    o->survival = st->survival[m];
+#else
   MCP_UNROLL
   for (int k = 0; k < MCPI_NSCHED; k++) {
     if (k == p->schedule) {
@@ -353,6 +388,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_observed)(const MCPI_P(mcpi_path_stat
   for (int m = 0; m < MCPI_NMON; m++)
     if (m == p->monitor)
       o->survival = st->survival[m];
+#endif
 }
 
 MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state) *st,
@@ -820,3 +856,4 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
 #undef MCPI_NCDF
 #undef MCPI_LOCAL_VOL
 #undef MCPI_COEF
+#undef MCPI_STATE_INDEXED

@@ -70,10 +70,10 @@ typedef struct mcpi_payoff_spec {
   double log_initial[MCP_MAX_ASSETS];
   /* Greeks estimated on the path (greeks.h): the first column written, or
    * -1, and the estimator of each (mcpi_gm), with the relative spot bump h,
-   * the spot, the scaled paths' log shifts log(1 + h), log(1 - h) and their
-   * factors (no transcendental a path) */
+   * the spot, the scaled paths' log shifts log(1 + h), log(1 - h), their
+   * factors and the shifts of the log-sum (greeks.h's mcpi_observed_scaled) */
   int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;
-  double g_h, g_s0, g_l[2], g_e[2];
+  double g_h, g_s0, g_l[2], g_e[2], g_lsum[2];
   double g_time;            /* the payment time: the discount's rho */
   double g_fix_time;        /* the sum of the schedule's fixing times */
   int32_t g_adj;            /* the first column of its adjoint block (adjoint.h), or -1 */

@@ -256,6 +256,7 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   for (int k = 0; k < 2; k++) {
     j->g_l[k] = s->g_l[k] = log1p(k ? -s->g_h : s->g_h); /* every trade's */
     s->g_e[k] = exp(s->g_l[k]);
+    s->g_lsum[k] = s->g_l[k] / s->inv_nfix; /* as a path would divide */
   }
   s->g_delta = !d ? MCPI_GM_NONE
                : req->bump_only || (discontinuous && !lr) || bridge ? MCPI_GM_SCALED
