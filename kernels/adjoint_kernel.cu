@@ -40,10 +40,9 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // Div: of blocks with the dividend yields' columns (without them the sweep
 // is the code it was: 7% faster on the Black-Scholes benchmark).
 template <int MinBlocks, int Multi, int Div>
-__global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_view j,
-                                                                   const double *__restrict__ z,
-                                                                   size_t ld, size_t n,
-                                                                   double *__restrict__ pay)
+__global__ void __launch_bounds__(128, MinBlocks)
+    mcpi_adjoint_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
+                        size_t ld, size_t n, double *__restrict__ pay)
 {
   extern __shared__ double rows[]; /* a surface's two rows a thread, interleaved */
   double *mine = job_rows(j) ? rows + threadIdx.x : NULL;
@@ -65,8 +64,8 @@ __global__ void __launch_bounds__(128, MinBlocks) mcpi_adjoint_kernel(mcpi_job_v
 // runs add to, is added lane by lane in the CPU's order.
 template <int Div>
 __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
-    mcpi_adjoint_mlv_kernel(mcpi_job_view j, const double *__restrict__ z, size_t ld,
-                            size_t npaths, double *__restrict__ pay)
+    mcpi_adjoint_mlv_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
+                            size_t ld, size_t npaths, double *__restrict__ pay)
 {
   const unsigned all = 0xffffffffu;
   int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;

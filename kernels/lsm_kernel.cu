@@ -13,8 +13,11 @@
 
 #define HALF (MCP_CHUNK_PATHS / 2)
 
-__global__ void mcpi_lsm_paths_kernel(mcpi_job_view j, uint64_t seed, const double *table,
-                                      int dates, double *st, size_t n, double *y)
+// The kernels read the job's view in place (__grid_constant__, as the path
+// kernels do: path_kernel.cuh says why).
+__global__ void mcpi_lsm_paths_kernel(const __grid_constant__ mcpi_job_view j, uint64_t seed,
+                                      const double *table, int dates, double *st, size_t n,
+                                      double *y)
 {
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
@@ -113,8 +116,9 @@ static __device__ void date_sums(const mcpi_job_view &j, const double *table,
 
 // Date e, a block a chunk; the last block to finish (done counts them, and
 // returns to 0) solves it: one launch a date.
-__global__ void mcpi_lsm_date_kernel(mcpi_job_view j, double *table, const double *st, size_t n,
-                                     int e, double *y, double *part, unsigned *done)
+__global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, double *table,
+                                     const double *st, size_t n, int e, double *y, double *part,
+                                     unsigned *done)
 {
   __shared__ int last;
   date_sums(j, table, st, n, e, y, part, blockIdx.x, gridDim.x);
@@ -136,8 +140,9 @@ __global__ void mcpi_lsm_date_kernel(mcpi_job_view j, double *table, const doubl
 // the sums after part's chunks: one warp of one block took 33 of the 151 us
 // a date of STAC-A2's American on an H200), block 0 solves it, and the grid
 // goes on to the date before.
-__global__ void mcpi_lsm_dates_kernel(mcpi_job_view j, double *table, const double *st,
-                                      size_t n, int dates, double *y, double *part)
+__global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
+                                      const double *st, size_t n, int dates, double *y,
+                                      double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   __shared__ double mine[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
@@ -164,8 +169,9 @@ __global__ void mcpi_lsm_dates_kernel(mcpi_job_view j, double *table, const doub
 // A kernel a state S (one asset or several, double or float: each keeps only
 // its own registers), one thread a path over its stored normals.
 template <typename S, typename R>
-__global__ void mcpi_lsm_price_kernel(mcpi_job_view j, const R *__restrict__ z, size_t ld,
-                                      size_t n, double *__restrict__ pay)
+__global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
+                                      const R *__restrict__ z, size_t ld, size_t n,
+                                      double *__restrict__ pay)
 {
   const R *ca = real_traits<R>::ca(j), *cb = real_traits<R>::cb(j);
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;

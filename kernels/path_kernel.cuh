@@ -563,9 +563,17 @@ __device__ __forceinline__ void path_kernel_body(const mcpi_job_view &job,
   }
 }
 
+// The job's view is read in place, from the kernel's parameters
+// (__grid_constant__): the body takes its address, a call's argument where
+// the step is a call (the general double families), and a by-value
+// parameter whose address is taken is copied to each thread's stack first.
+// That copy was 1,224 of the general kernel's 1,632 bytes of frame, and its
+// reads missed L1 at every step: the big book's price kernels moved 25.0 GB
+// of DRAM with it, 10.3 GB without (ncu, bench/RESULTS.md).
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
-__global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, size_t ld,
-                                 size_t n, double *__restrict__ pay, int padding)
+__global__ void mcpi_path_kernel(const __grid_constant__ mcpi_job_view job,
+                                 const R *__restrict__ z, size_t ld, size_t n,
+                                 double *__restrict__ pay, int padding)
 {
   path_kernel_body<R, S, D, M, P, L, N>(job, z, ld, n, pay, padding);
 }
@@ -585,7 +593,8 @@ __global__ void mcpi_path_kernel(mcpi_job_view job, const R *__restrict__ z, siz
 #endif
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
 __global__ void __maxnreg__(M == 3 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTERS)
-    mcpi_path_kernel_shaped(mcpi_job_view job, const R *__restrict__ z, size_t ld, size_t n,
+    mcpi_path_kernel_shaped(const __grid_constant__ mcpi_job_view job,
+                            const R *__restrict__ z, size_t ld, size_t n,
                             double *__restrict__ pay, int padding)
 {
   path_kernel_body<R, S, D, M, P, L, N>(job, z, ld, n, pay, padding);
