@@ -299,6 +299,20 @@ mcp_status mcp_market_set_correlation(mcp_market *market, size_t n, const char *
 #define MCP_FRTB_EQ_BUCKETS 13
 mcp_status mcp_market_set_classification(mcp_market *market, const char *underlying,
                                          const char *currency, int frtb_bucket);
+/* Dates (doc/input-schema.md "Dates").  The valuation date (YYYY-MM-DD,
+ * 1900 to 2199) and the day count (ACT/365F, ACT/360, ACT/ACT ISDA, 30/360
+ * or BUS/252; NULL: ACT/365F) by which a date becomes a time in years from
+ * it; BUS/252 counts the business days of [valuation, date) of the
+ * market's calendar (a market file's "calendar", else Saturdays and Sundays
+ * alone are holidays).  A portfolio loaded with the market
+ * (mcp_portfolio_load_for) may then give dates wherever it gives times. */
+mcp_status mcp_market_set_valuation_date(mcp_market *market, const char *date,
+                                         const char *day_count);
+/* The time in years from the market's valuation date to date, by day_count
+ * or, where NULL, the market's: what a trade built by the calls below takes
+ * (MCP_ERR_INPUT where the market has no valuation date). */
+mcp_status mcp_market_year_fraction(const mcp_market *market, const char *date,
+                                    const char *day_count, double *years);
 size_t mcp_market_size(const mcp_market *market);
 const char *mcp_market_last_error(const mcp_market *market);
 
@@ -309,6 +323,15 @@ mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char 
 /* The same from len bytes of text in memory, which messages call name. */
 mcp_status mcp_portfolio_load_text(mcp_portfolio **portfolio, const char *name,
                                    const char *text, size_t len, char *err, size_t errlen);
+/* The same, the file's dates turned into times by market's valuation date,
+ * day count and calendars (mcp_market_set_valuation_date); market NULL, or
+ * without a valuation date, as mcp_portfolio_load, where a date is an
+ * error.  The portfolio keeps the times alone: it does not refer to market. */
+mcp_status mcp_portfolio_load_for(mcp_portfolio **portfolio, const mcp_market *market,
+                                  const char *path, char *err, size_t errlen);
+mcp_status mcp_portfolio_load_text_for(mcp_portfolio **portfolio, const mcp_market *market,
+                                       const char *name, const char *text, size_t len,
+                                       char *err, size_t errlen);
 void mcp_portfolio_destroy(mcp_portfolio *portfolio);
 /* European option paying at maturity (years). quantity may be negative (short). */
 mcp_status mcp_portfolio_add_european(mcp_portfolio *portfolio, const char *id,

@@ -275,21 +275,24 @@ def _check(status, message):
         raise _refused(status, message or _L.mcp_strerror(status).decode())
 
 
-def _load(kind, source):
-    """A market, portfolio or scenario handle from a path or a dict."""
+def _load(kind, source, market=None):
+    """A market, portfolio or scenario handle from a path or a dict; a
+    portfolio's dates become times by market's valuation date."""
     handle = ctypes.c_void_p()
     err = ctypes.create_string_buffer(_lib.ERRLEN)
+    # a portfolio is loaded for its market: the extra argument
+    first = (ctypes.byref(handle), market) if kind == "portfolio" else (ctypes.byref(handle),)
+    suffix = "_for" if kind == "portfolio" else ""
     if isinstance(source, dict):
         text = json.dumps(source).encode()
-        load = getattr(_L, f"mcp_{kind}_load_text")
-        st = load(ctypes.byref(handle), f"<{kind} dict>".encode(), text, len(text), err,
-                  _lib.ERRLEN)
+        load = getattr(_L, f"mcp_{kind}_load_text{suffix}")
+        st = load(*first, f"<{kind} dict>".encode(), text, len(text), err, _lib.ERRLEN)
     elif isinstance(source, (str, os.PathLike)):
         path = os.fsencode(source)
         if b"\0" in path:
             raise ValueError(f"mcprice: {kind}: expected a file path without a NUL character, "
                              f"got {source!r}")
-        st = getattr(_L, f"mcp_{kind}_load")(ctypes.byref(handle), path, err, _lib.ERRLEN)
+        st = getattr(_L, f"mcp_{kind}_load{suffix}")(*first, path, err, _lib.ERRLEN)
     else:
         raise TypeError(f"mcprice: a {kind} is a file path or a dict, not "
                         f"{type(source).__name__}")
@@ -528,7 +531,7 @@ def _run(market, portfolio, opts, body):
     m = _load("market", market)
     p = run = ctx = None
     try:
-        p = _load("portfolio", portfolio)
+        p = _load("portfolio", portfolio, m)
         run = _load("run_options", portfolio)
         _apply_portfolio(p, opts)
         ctx = _context(run, opts)

@@ -65,6 +65,24 @@ def test_files_and_dicts_give_the_same_bits():
     assert auto and all(abs(sum(p.price for _, p in t.redemptions) - 1) < 1e-9 for t in auto)
 
 
+def test_dates_are_years_at_load():
+    """A dated book: a date 365 days on is one year (ACT/365F), so the book in
+    dates prices to the bits of the book in years; without the market's
+    valuation date a date is refused."""
+    m = market()
+    m["valuation_date"] = "2026-11-29"
+    dated = book(paths=4096)
+    for t in dated["trades"]:
+        t["maturity"] = "2027-11-29"
+    a = mcprice.price(m, dated, backend="cpu")
+    b = mcprice.price(market(), book(paths=4096), backend="cpu")
+    assert [t.estimate for t in a.trades] == [t.estimate for t in b.trades]
+    dated["trades"][0]["day_count"] = "ACT/360"  # 365/360 years: another price
+    assert mcprice.price(m, dated, backend="cpu")["C"].price != a["C"].price
+    with pytest.raises(mcprice.McpriceError, match="valuation_date"):
+        mcprice.price(market(), dated, backend="cpu")
+
+
 def test_run_options_reach_the_run():
     a = mcprice.price(market(), book(), paths=20_000, seed=5, backend="cpu")
     b = mcprice.price(market(), book(), paths=20_000, seed=5, backend="cpu", tile_paths=1024)

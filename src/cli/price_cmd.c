@@ -763,10 +763,11 @@ static int load_failed(mcp_status st, const char *path, const char *err)
   return cli_exit_for(st);
 }
 
-/* The book and the run options of its run object, from one reading of the
- * file (text, or path when text is NULL). */
-static mcp_status load_book(const char *path, const char *text, size_t len, mcp_portfolio **p,
-                            mcp_run_options **r, char *err, size_t errlen)
+/* The book, its dates turned into times by the market m, and the run
+ * options of its run object, from one reading of the file (text, or path
+ * when text is NULL). */
+static mcp_status load_book(const char *path, const char *text, size_t len, const mcp_market *m,
+                            mcp_portfolio **p, mcp_run_options **r, char *err, size_t errlen)
 {
   char *own = NULL;
   if (!text) {
@@ -775,7 +776,7 @@ static mcp_status load_book(const char *path, const char *text, size_t len, mcp_
       return st;
     text = own;
   }
-  mcp_status st = mcp_portfolio_load_text(p, path, text, len, err, errlen);
+  mcp_status st = mcp_portfolio_load_text_for(p, m, path, text, len, err, errlen);
   if (st == MCP_OK)
     st = mcp_run_options_load_text(r, path, text, len, err, errlen);
   free(own);
@@ -809,8 +810,8 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
       st = text ? mcp_market_load_text(m, path[f], text->text[f], text->len[f], err, sizeof err)
                 : mcp_market_load(m, path[f], err, sizeof err);
     else if (f == ANNEX_PORTFOLIO)
-      st = load_book(path[f], text ? text->text[f] : NULL, text ? text->len[f] : 0, p, r, err,
-                     sizeof err);
+      st = load_book(path[f], text ? text->text[f] : NULL, text ? text->len[f] : 0, *m, p, r,
+                     err, sizeof err);
     else
       st = text ? mcp_scenarios_load_text(s, path[f], text->text[f], text->len[f], err,
                                           sizeof err)

@@ -105,6 +105,7 @@ void mcp_market_destroy(mcp_market *m)
   free(m->u);
   free(m->corr);
   mcpi_name_table_free(&m->names);
+  mcpi_dates_free(m->dates);
   free(m);
 }
 

@@ -2,6 +2,7 @@
 #ifndef MCP_MARKET_H
 #define MCP_MARKET_H
 
+#include "src/base/dates.h"
 #include "src/inputs/curve.h"
 #include "src/base/error.h"
 #include "models/model.h"
@@ -54,6 +55,10 @@ struct mcp_market {
    * engines of its trades (pde_plan.c: every variant of a run prices a
    * trade as its base market does); NULL for a market of its own */
   const struct mcp_market *base;
+  /* its dates (a valuation date, a day count, calendars), which turn a
+   * portfolio's dates into times (mcp_portfolio_load_for), or NULL; a
+   * shifted copy has none */
+  mcpi_dates *dates;
   char err[MCPI_ERRLEN];
 };
 

@@ -198,30 +198,108 @@ mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, j
   return st;
 }
 
-mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
-                           double **times, size_t *n)
+/* What a time may be in d, for messages. */
+static const char *time_what(const mcpi_json_doc *d)
 {
-  return mcpi_json_numbers(d, path, array, "a time in years", times, n);
+  return d->dates ? "a time in years or a date YYYY-MM-DD"
+                  : "a time in years (a date needs the market's valuation_date, and the "
+                    "portfolio loaded with that market)";
 }
 
-mcp_status mcpi_json_numbers(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
-                             const char *what, double **times, size_t *n)
+/* The time of v, a number or a date; NULL, or what was expected. */
+static const char *time_of(const mcpi_json_doc *d, json_t *v, double *t)
+{
+  mcpi_date date;
+  const char *why;
+  if (json_is_number(v)) {
+    *t = json_number_value(v);
+    return NULL;
+  }
+  if (!json_is_string(v) || !d->dates)
+    return time_what(d);
+  if ((why = mcpi_date_parse(json_string_value(v), &date)))
+    return why;
+  *t = mcpi_dates_time(d->dates, date);
+  return NULL;
+}
+
+mcp_status mcpi_json_time(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                          const char *key, int required, const char *(*check)(double),
+                          double *out)
+{
+  const mcpi_json_path at = {path, key, 0};
+  const char *what = check(NAN), *why;
+  char buf[MCPI_ERRLEN / 2], day[11];
+  json_t *v;
+  double t = 0;
+  mcp_status st = mcpi_json_member(d, path, obj, key, required, what, &v);
+  if (st != MCP_OK || !v)
+    return st;
+  if (json_is_string(v) && !d->dates) {
+    snprintf(buf, sizeof buf, "%s (a date needs the market's valuation_date, and the "
+             "portfolio loaded with that market)", what);
+    return mcpi_json_expected(d, &at, buf);
+  }
+  if (!json_is_string(v) && !json_is_number(v))
+    return mcpi_json_expected(d, &at, what);
+  if ((why = time_of(d, v, &t)))
+    return mcpi_json_expected(d, &at, why);
+  if ((why = check(t)) && json_is_string(v)) { /* a date: say which time it is */
+    mcpi_date_format(d->dates->basis.valuation, day);
+    snprintf(buf, sizeof buf, "%s (this date is %.6g years from the valuation date %s)", why, t,
+             day);
+    return mcpi_json_expected(d, &at, buf);
+  }
+  if (why)
+    return mcpi_json_expected(d, &at, why);
+  *out = t;
+  return MCP_OK;
+}
+
+mcp_status mcpi_json_array_of(const mcpi_json_doc *d, const mcpi_json_path *path,
+                              json_t *array, mcpi_json_elem elem, const void *arg, double **out,
+                              size_t *n)
 {
   size_t i, count = json_array_size(array);
   json_t *v;
-  double *t = malloc((count ? count : 1) * sizeof *t);
-  if (!t)
+  const char *why;
+  double *x = malloc((count ? count : 1) * sizeof *x);
+  if (!x)
     return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
-  json_array_foreach(array, i, v) {
-    if (!json_is_number(v)) {
-      free(t);
-      return mcpi_json_expected(d, &(mcpi_json_path){path, NULL, i}, what);
+  json_array_foreach(array, i, v)
+    if ((why = elem(d, v, arg, &x[i]))) {
+      free(x);
+      return mcpi_json_expected(d, &(mcpi_json_path){path, NULL, i}, why);
     }
-    t[i] = json_number_value(v);
-  }
-  *times = t;
+  *out = x;
   *n = count;
   return MCP_OK;
+}
+
+static const char *time_elem(const mcpi_json_doc *d, json_t *v, const void *arg, double *x)
+{
+  return time_of(d, v, x);
+}
+
+mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
+                           double **times, size_t *n)
+{
+  return mcpi_json_array_of(d, path, array, time_elem, NULL, times, n);
+}
+
+/* A number; arg: what it is, for messages. */
+static const char *number_elem(const mcpi_json_doc *d, json_t *v, const void *arg, double *x)
+{
+  if (!json_is_number(v))
+    return arg;
+  *x = json_number_value(v);
+  return NULL;
+}
+
+mcp_status mcpi_json_numbers(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
+                             const char *what, double **out, size_t *n)
+{
+  return mcpi_json_array_of(d, path, array, number_elem, what, out, n);
 }
 
 /* The NUL byte text[at]'s message, at its line and column. */
@@ -254,7 +332,7 @@ mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *
                           size_t errlen, mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
                           void *target)
 {
-  mcpi_json_doc d = {file, NULL, 0, NULL, err, errlen};
+  mcpi_json_doc d = {file, NULL, 0, NULL, err, errlen, NULL};
   json_error_t e;
   mcp_status st;
   if (!file) {

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stdint.h>
+#include "src/base/dates.h"
 #include "src/io/json_locate.h"
 #include "mcprice.h"
 
@@ -24,6 +25,8 @@ typedef struct mcpi_json_doc {
   json_t *root;
   char *err; /* the caller's message buffer, may be NULL */
   size_t errlen;
+  /* what turns a date into a time (a market's), or NULL: times are numbers */
+  const mcpi_dates *dates;
 } mcpi_json_doc;
 
 /* A name of a closed list and the enumeration value it stands for; lists
@@ -88,13 +91,29 @@ mcp_status mcpi_json_enum(const mcpi_json_doc *d, const mcpi_json_path *path, js
 mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
                            const char *key, int required, size_t min, const char *what,
                            json_t **out);
-/* Copies the numbers of array, which lies at path, into *times (n of them,
- * to be freed by the caller). */
+/* A time: a number of years that check accepts or, where the document has
+ * dates, a date YYYY-MM-DD after the valuation date, its time by the
+ * dates' basis; check(NAN) must fail. */
+mcp_status mcpi_json_time(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                          const char *key, int required, const char *(*check)(double),
+                          double *out);
+/* Copies the times of array (numbers, or dates as mcpi_json_time reads
+ * them), which lies at path, into *times (n of them, to be freed by the
+ * caller). */
 mcp_status mcpi_json_times(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
                            double **times, size_t *n);
 /* The same for numbers of any meaning; what names them in messages. */
 mcp_status mcpi_json_numbers(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *array,
                              const char *what, double **out, size_t *n);
+/* How an element v of an array becomes *x (arg: the caller's): NULL, or
+ * what was expected. */
+typedef const char *(*mcpi_json_elem)(const mcpi_json_doc *d, json_t *v, const void *arg,
+                                      double *x);
+/* The elements of array, at path, each by elem, into *out (n of them, to be
+ * freed by the caller); an element elem refuses is reported at its index. */
+mcp_status mcpi_json_array_of(const mcpi_json_doc *d, const mcpi_json_path *path,
+                              json_t *array, mcpi_json_elem elem, const void *arg, double **out,
+                              size_t *n);
 
 /* Checks that every member of obj, all among the nkeys keys (masks[i] says
  * which kinds, bits 1 << choice value, have keys[i]), is a field of the kind

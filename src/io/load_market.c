@@ -7,7 +7,9 @@
 #include "src/inputs/market.h"
 #include "src/base/validate.h"
 
-static const char *const market_keys[] = {"rate", "currency", "underlyings", "correlations"};
+static const char *const market_keys[] = {"rate",     "currency",       "underlyings",
+                                          "correlations", "valuation_date", "day_count",
+                                          "calendar", "calendars"};
 
 /* The fields of an underlying, each with the models (bits 1 << mcpi_model)
  * that have it, in the order messages list them. */
@@ -62,25 +64,27 @@ static void free_curves(curve *c)
   }
 }
 
-/* Copies the n numbers of array, at path, into *out; check judges each. */
+/* A number that the check *arg (a check) accepts. */
+typedef struct checked {
+  const char *(*check)(double);
+} checked;
+
+static const char *checked_elem(const mcpi_json_doc *d, json_t *v, const void *arg, double *x)
+{
+  const checked *c = arg;
+  const char *why = json_is_number(v) ? c->check(json_number_value(v)) : c->check(NAN);
+  if (!why)
+    *x = json_number_value(v);
+  return why;
+}
+
+/* Copies the numbers of array, at path, into *out; check judges each. */
 static mcp_status read_values(const mcpi_json_doc *d, const mcpi_json_path *path,
                               json_t *array, const char *(*check)(double), double **out)
 {
-  size_t i, n = json_array_size(array);
-  json_t *v;
-  const char *why;
-  double *x = malloc((n ? n : 1) * sizeof *x);
-  if (!x)
-    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
-  json_array_foreach(array, i, v) {
-    if ((why = json_is_number(v) ? check(json_number_value(v)) : check(NAN))) {
-      free(x);
-      return mcpi_json_expected(d, &(mcpi_json_path){path, NULL, i}, why);
-    }
-    x[i] = json_number_value(v);
-  }
-  *out = x;
-  return MCP_OK;
+  const checked c = {check};
+  size_t n;
+  return mcpi_json_array_of(d, path, array, checked_elem, &c, out, &n);
 }
 
 /* One curve {end, value} at path; which is its mcp_curve. */
@@ -208,8 +212,8 @@ static mcp_status read_cash(const mcpi_json_doc *d, const mcpi_json_path *path, 
   json_array_foreach(list, i, one) {
     const mcpi_json_path item = {&at, NULL, i};
     if ((st = mcpi_json_object(d, &item, one, CASH_WHAT, cash_keys, MCPI_COUNT(cash_keys))) ||
-        (st = mcpi_json_number(d, &item, one, "time", MCPI_REQUIRED, mcpi_check_maturity,
-                               &c->end[i])) ||
+        (st = mcpi_json_time(d, &item, one, "time", MCPI_REQUIRED, mcpi_check_maturity,
+                             &c->end[i])) ||
         (st = mcpi_json_number(d, &item, one, "amount", MCPI_REQUIRED, mcpi_check_cash,
                                &c->value[i])))
       return st;
@@ -450,6 +454,115 @@ static mcp_status read_correlation(const mcpi_json_doc *d, const mcpi_json_path 
   return MCP_OK;
 }
 
+/* ---- dates: the valuation date, the day count, the calendars ------------ */
+
+static const char *const date_keys[] = {"day_count", "calendar", "calendars"};
+static const char *const calendar_keys[] = {"holidays", "weekend"};
+static const char *const weekdays[7] = {"monday", "tuesday",  "wednesday", "thursday",
+                                        "friday", "saturday", "sunday"};
+static const mcpi_json_choice day_counts[] = {
+    {"ACT/365F", MCPI_DC_ACT_365F}, {"ACT/360", MCPI_DC_ACT_360}, {"ACT/ACT ISDA", MCPI_DC_ACT_ACT},
+    {"30/360", MCPI_DC_30_360},     {"BUS/252", MCPI_DC_BUS_252}, {NULL, 0}};
+#define CALENDAR_WHAT "a calendar object {holidays, weekend}"
+#define CALENDARS_WHAT "an object of calendars by name"
+#define HOLIDAYS_WHAT "an array of dates YYYY-MM-DD"
+#define WEEKEND_WHAT "an array of weekdays (monday to sunday), not all seven"
+
+static const char *check_date(const char *s)
+{
+  mcpi_date x;
+  return s ? mcpi_date_parse(s, &x) : "a date YYYY-MM-DD";
+}
+
+/* Calendar name, the object c at path, into *out (its name first, so that
+ * a failure frees what it holds). */
+static mcp_status read_calendar(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *c,
+                                const char *name, mcpi_calendar *out)
+{
+  const mcpi_json_path hol_path = {path, "holidays", 0}, wk_path = {path, "weekend", 0};
+  json_t *hol, *wk, *v;
+  size_t i;
+  const char *why;
+  mcp_status st;
+  if ((why = mcpi_check_name(name)))
+    return mcpi_json_fail(d, path, 1, MCP_ERR_INPUT, "expected a calendar's name: %s", why);
+  if (!(out->name = strdup(name)))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  if ((st = mcpi_json_object(d, path, c, CALENDAR_WHAT, calendar_keys,
+                             MCPI_COUNT(calendar_keys))) ||
+      (st = mcpi_json_array(d, path, c, "holidays", MCPI_OPTIONAL, 0, HOLIDAYS_WHAT, &hol)) ||
+      (st = mcpi_json_array(d, path, c, "weekend", MCPI_OPTIONAL, 0, WEEKEND_WHAT, &wk)))
+    return st;
+  out->weekend = wk ? 0 : MCPI_WEEKEND_SAT_SUN;
+  json_array_foreach(wk, i, v) {
+    int k = 0;
+    while (k < 7 && !(json_is_string(v) && strcmp(json_string_value(v), weekdays[k]) == 0))
+      k++;
+    if (k == 7 || out->weekend >> k & 1u)
+      return mcpi_json_expected(d, &(mcpi_json_path){&wk_path, NULL, i},
+                                k == 7 ? "a weekday, monday to sunday" : "a weekday not listed before");
+    out->weekend |= 1u << k;
+  }
+  if (out->weekend == 0x7fu)
+    return mcpi_json_expected(d, &wk_path, WEEKEND_WHAT);
+  size_t n = json_array_size(hol);
+  if (n > MCPI_MAX_HOLIDAYS)
+    return mcpi_json_fail(d, &hol_path, 0, MCP_ERR_INPUT, "expected at most %d holidays, got %zu",
+                          MCPI_MAX_HOLIDAYS, n);
+  if (!(out->holiday = malloc((n ? n : 1) * sizeof *out->holiday)))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_array_foreach(hol, i, v) {
+    if ((why = check_date(json_is_string(v) ? json_string_value(v) : NULL)))
+      return mcpi_json_expected(d, &(mcpi_json_path){&hol_path, NULL, i}, why);
+    mcpi_date_parse(json_string_value(v), &out->holiday[i]);
+    out->nholiday = i + 1;
+  }
+  mcpi_calendar_sort(out);
+  return MCP_OK;
+}
+
+/* The market's dates, where it gives a valuation date (the other fields
+ * need one). */
+static mcp_status read_dates(const mcpi_json_doc *d, mcp_market *m)
+{
+  const mcpi_json_path cal_path = {NULL, "calendars", 0};
+  const char *date = NULL, *name = NULL, *key;
+  int dc = MCPI_DC_ACT_365F;
+  json_t *cals, *c;
+  mcp_status st;
+  if (!json_object_get(d->root, "valuation_date")) {
+    for (size_t k = 0; k < MCPI_COUNT(date_keys); k++)
+      if (json_object_get(d->root, date_keys[k]))
+        return mcpi_json_fail(d, &(mcpi_json_path){NULL, date_keys[k], 0}, 1, MCP_ERR_INPUT,
+                              "dates need a valuation_date (YYYY-MM-DD) in the market");
+    return MCP_OK;
+  }
+  if ((st = mcpi_json_string(d, NULL, d->root, "valuation_date", MCPI_REQUIRED, check_date,
+                             &date)) ||
+      (st = mcpi_json_enum(d, NULL, d->root, "day_count", MCPI_OPTIONAL, day_counts, &dc)) ||
+      (st = mcpi_json_member(d, NULL, d->root, "calendars", MCPI_OPTIONAL, CALENDARS_WHAT,
+                             &cals)) ||
+      (st = mcpi_json_string(d, NULL, d->root, "calendar", MCPI_OPTIONAL, mcpi_check_name,
+                             &name)))
+    return st;
+  if (cals && (!json_is_object(cals) || json_object_size(cals) > MCPI_MAX_CALENDARS))
+    return mcpi_json_expected(d, &cal_path, CALENDARS_WHAT " (at most 64)");
+  mcpi_dates *x = m->dates = calloc(1, sizeof *m->dates);
+  if (!x || (cals && !(x->cal = calloc(json_object_size(cals) ? json_object_size(cals) : 1,
+                                       sizeof *x->cal))))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_object_foreach(cals, key, c)
+    if ((st = read_calendar(d, &(mcpi_json_path){&cal_path, key, 0}, c, key, &x->cal[x->ncal++])))
+      return st;
+  mcpi_date_parse(date, &x->basis.valuation);
+  x->basis.day_count = (mcpi_day_count)dc;
+  x->basis.calendar = name ? mcpi_dates_calendar(x, name) : &mcpi_weekends;
+  if (!x->basis.calendar)
+    return mcpi_json_expected(d, &(mcpi_json_path){NULL, "calendar", 0},
+                              "the name of one of the market's calendars");
+  return MCP_OK;
+}
+
 static mcp_status fill_market(const mcpi_json_doc *d, void *target)
 {
   const mcpi_json_path list_path = {NULL, "underlyings", 0};
@@ -469,10 +582,15 @@ static mcp_status fill_market(const mcpi_json_doc *d, void *target)
       (st = mcpi_json_array(d, NULL, d->root, "correlations", MCPI_OPTIONAL, 0,
                             "an array of correlation objects {underlyings, matrix}", &corr)))
     return st;
+  if ((st = read_dates(d, target)))
+    return st;
+  /* the underlyings' times may be dates */
+  mcpi_json_doc dated = *d;
+  dated.dates = ((mcp_market *)target)->dates;
   int rate_required = !json_object_get(d->root, "rate");
   json_array_foreach(list, i, u)
-    if ((st = read_underlying(d, &(mcpi_json_path){&list_path, NULL, i}, u, rate_required, rate,
-                              currency, target)))
+    if ((st = read_underlying(&dated, &(mcpi_json_path){&list_path, NULL, i}, u, rate_required,
+                              rate, currency, target)))
       return st;
   /* Correlations name underlyings: read once they are all in. */
   json_array_foreach(corr, i, u)

@@ -5,11 +5,27 @@
 #include <string.h>
 #include "src/io/load_run_options.h"
 #include "src/io/trade_in.h"
+#include "src/inputs/market.h"
 #include "src/inputs/product.h"
 #include "src/base/validate.h"
 
 static const char *const top_keys[] = {"run", "trades"};
-static const char *const schedule_keys[] = {"first", "last", "count"};
+static const char *const schedule_keys[] = {"first", "last", "count", "frequency", "calendar",
+                                            "roll"};
+static const mcpi_json_choice frequencies[] = {
+    {"daily", MCPI_FREQ_DAILY},           {"weekly", MCPI_FREQ_WEEKLY},
+    {"monthly", MCPI_FREQ_MONTHLY},       {"quarterly", MCPI_FREQ_QUARTERLY},
+    {"semiannual", MCPI_FREQ_SEMIANNUAL}, {"annual", MCPI_FREQ_ANNUAL},
+    {NULL, 0}};
+static const mcpi_json_choice rolls[] = {{"following", MCPI_ROLL_FOLLOWING},
+                                         {"modified-following", MCPI_ROLL_MODIFIED_FOLLOWING},
+                                         {"preceding", MCPI_ROLL_PRECEDING},
+                                         {"modified-preceding", MCPI_ROLL_MODIFIED_PRECEDING},
+                                         {"unadjusted", MCPI_ROLL_UNADJUSTED},
+                                         {NULL, 0}};
+static const mcpi_json_choice day_counts[] = {
+    {"ACT/365F", MCPI_DC_ACT_365F}, {"ACT/360", MCPI_DC_ACT_360}, {"ACT/ACT ISDA", MCPI_DC_ACT_ACT},
+    {"30/360", MCPI_DC_30_360},     {"BUS/252", MCPI_DC_BUS_252}, {NULL, 0}};
 
 /* Every field of a trade object, in the order messages list them: those
  * that every product has, its type, underlying and strike unless its unit
@@ -20,7 +36,7 @@ static const char *const trade_keys[] = {
     "monitoring", "assets", "weights", "payoff", "exercises", "exercise_dates", "notional",
     "best", "local_floor", "local_cap", "global_floor", "global_cap", "window",
     "initial_fixings", "autocall_level", "coupon", "coupon_barrier", "memory", "knock_in",
-    "methods", "method"};
+    "methods", "method", "day_count"};
 #define NKEYS MCPI_COUNT(trade_keys)
 
 /* What a trade object may hold, from the product units: the products by
@@ -39,7 +55,7 @@ static int common_key(const mcpi_product_unit *u, const char *key)
   if (strcmp(key, "strike") == 0)
     return !(u->traits & MCPI_PT_OWN_STRIKE);
   for (const char *const *k = (const char *const[]){"id", "product", "maturity", "quantity",
-                                                     "methods", "method", NULL};
+                                                     "methods", "method", "day_count", NULL};
        *k; k++)
     if (strcmp(key, *k) == 0)
       return 1;
@@ -73,7 +89,8 @@ static const mcpi_json_choice methods[] = {{"antithetic", MCP_ANTITHETIC},
                                            {NULL, 0}};
 static const mcpi_json_choice schemes[] = {
     {"qe", MCP_HESTON_QE}, {"euler", MCP_HESTON_EULER}, {NULL, 0}};
-#define FIXINGS_WHAT "an array of times or an object {first, last, count}"
+#define FIXINGS_WHAT                                                                       \
+  "an array of times or a schedule object {first, last, count} or {first, last, frequency}"
 
 #define ASSETS_WHAT "an array of 2 to 16 underlying names"
 #define ONE_ASSET_WHAT "an array of 1 to 16 underlying names"
@@ -120,6 +137,12 @@ static const char *check_scramblings(uint64_t n)
 static const char *check_count(uint64_t n)
 {
   return n >= 1 && n <= MCPI_MAX_FIXINGS ? NULL : "an integer between 1 and 100000";
+}
+
+static const char *check_date(const char *s)
+{
+  mcpi_date x;
+  return s ? mcpi_date_parse(s, &x) : "a date YYYY-MM-DD";
 }
 
 static const char *check_window(int grid, size_t n, const double *t, double maturity)
@@ -289,6 +312,53 @@ static mcp_status read_run(const mcpi_json_doc *d, mcp_portfolio *pf)
   return grid ? read_grid(d, &grid_path, grid, pf) : MCP_OK;
 }
 
+/* {first, last, frequency, calendar, roll}: the dates of a calendar's
+ * schedule (dates.h), their times. */
+static mcp_status read_dated_schedule(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                      json_t *s, mcpi_trade_in *tr)
+{
+  const mcpi_json_path cal_path = {path, "calendar", 0};
+  const char *first_s = NULL, *last_s = NULL, *cal = NULL, *why;
+  int freq = 0, roll = MCPI_ROLL_MODIFIED_FOLLOWING;
+  mcpi_date first, last;
+  mcp_status st;
+  if (!d->dates)
+    return mcpi_json_fail(d, &(mcpi_json_path){path, "frequency", 0}, 1, MCP_ERR_INPUT,
+                          "a schedule of dates needs the market's valuation_date, and the "
+                          "portfolio loaded with that market");
+  if (json_object_get(s, "count"))
+    return mcpi_json_fail(d, &(mcpi_json_path){path, "count", 0}, 1, MCP_ERR_INPUT,
+                          "a schedule gives a count or a frequency, not both");
+  if ((st = mcpi_json_string(d, path, s, "first", MCPI_REQUIRED, check_date, &first_s)) ||
+      (st = mcpi_json_string(d, path, s, "last", MCPI_REQUIRED, check_date, &last_s)) ||
+      (st = mcpi_json_enum(d, path, s, "frequency", MCPI_REQUIRED, frequencies, &freq)) ||
+      (st = mcpi_json_string(d, path, s, "calendar", MCPI_OPTIONAL, mcpi_check_name, &cal)) ||
+      (st = mcpi_json_enum(d, path, s, "roll", MCPI_OPTIONAL, rolls, &roll)))
+    return st;
+  const mcpi_calendar *c = cal ? mcpi_dates_calendar(d->dates, cal) : d->dates->basis.calendar;
+  if (!c)
+    return mcpi_json_expected(d, &cal_path, "the name of one of the market's calendars");
+  mcpi_date_parse(first_s, &first);
+  mcpi_date_parse(last_s, &last);
+  if (last < first)
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "last", 0}, "a date on or after first");
+  size_t n = mcpi_schedule_dates(first, last, (mcpi_frequency)freq, (mcpi_roll)roll, c, NULL, 0);
+  if ((why = check_count(n)))
+    return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT,
+                          "expected a schedule of 1 to 100000 dates, got %zu", n);
+  mcpi_date *dates = malloc(n * sizeof *dates);
+  if (!dates || !(tr->fix = malloc(n * sizeof *tr->fix))) {
+    free(dates);
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  }
+  mcpi_schedule_dates(first, last, (mcpi_frequency)freq, (mcpi_roll)roll, c, dates, n);
+  for (size_t i = 0; i < n; i++)
+    tr->fix[i] = mcpi_dates_time(d->dates, dates[i]);
+  tr->nfix = n;
+  free(dates);
+  return MCP_OK;
+}
+
 /* {first, last, count}: count times evenly spaced from first to last. */
 static mcp_status read_schedule(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *s,
                                 mcpi_trade_in *tr)
@@ -296,11 +366,18 @@ static mcp_status read_schedule(const mcpi_json_doc *d, const mcpi_json_path *pa
   double first = 0, last = 0;
   uint64_t count = 0;
   mcp_status st;
-  /* A fixing time lies in (0, maturity], so within a maturity's bounds. */
   if ((st = mcpi_json_object(d, path, s, FIXINGS_WHAT, schedule_keys,
-                             MCPI_COUNT(schedule_keys))) ||
-      (st = mcpi_json_number(d, path, s, "first", MCPI_REQUIRED, mcpi_check_maturity, &first)) ||
-      (st = mcpi_json_number(d, path, s, "last", MCPI_REQUIRED, mcpi_check_maturity, &last)) ||
+                             MCPI_COUNT(schedule_keys))))
+    return st;
+  if (json_object_get(s, "frequency"))
+    return read_dated_schedule(d, path, s, tr);
+  for (size_t k = 3; k < MCPI_COUNT(schedule_keys); k++)
+    if (json_object_get(s, schedule_keys[k]))
+      return mcpi_json_fail(d, &(mcpi_json_path){path, schedule_keys[k], 0}, 1, MCP_ERR_INPUT,
+                            "a schedule's calendar and roll go with a frequency");
+  /* A fixing time lies in (0, maturity], so within a maturity's bounds. */
+  if ((st = mcpi_json_time(d, path, s, "first", MCPI_REQUIRED, mcpi_check_maturity, &first)) ||
+      (st = mcpi_json_time(d, path, s, "last", MCPI_REQUIRED, mcpi_check_maturity, &last)) ||
       (st = mcpi_json_uint(d, path, s, "count", MCPI_REQUIRED, check_count, &count)))
     return st;
   if (count == 1 ? last != first : last <= first)
@@ -440,15 +517,42 @@ static mcp_status unique_id(const mcpi_json_doc *d, const mcpi_json_path *path, 
   return MCP_OK;
 }
 
-static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+/* The document a trade's times are read in: the market's dates, by the
+ * trade's own day count where it gives one (in *own). */
+static mcp_status trade_doc(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                            mcpi_json_doc *td, mcpi_dates *own)
+{
+  int dc = 0;
+  mcp_status st;
+  *td = *d;
+  if (!json_is_object(t) || !json_object_get(t, "day_count"))
+    return MCP_OK;
+  if (!d->dates)
+    return mcpi_json_fail(d, &(mcpi_json_path){path, "day_count", 0}, 1, MCP_ERR_INPUT,
+                          "a day count needs the market's valuation_date, and the portfolio "
+                          "loaded with that market");
+  if ((st = mcpi_json_enum(d, path, t, "day_count", MCPI_REQUIRED, day_counts, &dc)))
+    return st;
+  *own = *d->dates;
+  own->basis.day_count = (mcpi_day_count)dc;
+  td->dates = own;
+  return MCP_OK;
+}
+
+static mcp_status read_trade(const mcpi_json_doc *file, const mcpi_json_path *path, json_t *t,
                              const vocabulary *v, mcp_portfolio *pf)
 {
+  mcpi_json_doc td;
+  mcpi_dates own;
+  const mcpi_json_doc *d = &td;
+  mcp_status st = trade_doc(file, path, t, &td, &own);
+  if (st != MCP_OK)
+    return st;
   mcpi_trade_in tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
                       .payoff = MCP_PRODUCT_BASKET, .coupon_barrier = HUGE_VAL,
                       .engine = MCP_ENGINE_DEFAULT, .notional = 1, .local_floor = -HUGE_VAL,
                       .local_cap = HUGE_VAL, .global_floor = -HUGE_VAL, .global_cap = HUGE_VAL};
   mcp_trade api;
-  mcp_status st;
   /* All trade fields first, so that a misspelt "product" reads as unknown;
    * then those of the product, its own last (its unit's).  A field a product
    * lacks is absent, so that reading it leaves its default. */
@@ -469,8 +573,8 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
       (st = read_strike(d, path, t, &tr)) ||
       (st = mcpi_json_enum(d, path, t, "monitoring", MCPI_OPTIONAL, monitorings,
                            &tr.monitoring)) ||
-      (st = mcpi_json_number(d, path, t, "maturity", !has_schedule(&tr), mcpi_check_maturity,
-                             &tr.maturity)) ||
+      (st = mcpi_json_time(d, path, t, "maturity", !has_schedule(&tr), mcpi_check_maturity,
+                           &tr.maturity)) ||
       (st = mcpi_json_number(d, path, t, "quantity", MCPI_OPTIONAL, mcpi_check_quantity,
                              &tr.quantity)) ||
       (st = check_naming(d, path, t, &tr)) ||
@@ -536,13 +640,24 @@ static void record_source(size_t i, const mcpi_json_pos *pos, void *target)
   }
 }
 
-static mcp_status fill_portfolio(const mcpi_json_doc *d, void *target)
+/* What fill_portfolio fills, and the market's dates its times may give. */
+typedef struct loading {
+  mcp_portfolio *pf;
+  const mcpi_dates *dates;
+} loading;
+
+static mcp_status fill_portfolio(const mcpi_json_doc *file, void *target)
 {
   const mcpi_json_path list_path = {NULL, "trades", 0};
+  const loading *in = target;
+  mcpi_json_doc dated = *file;
+  const mcpi_json_doc *d = &dated;
   json_t *list, *t;
   size_t i;
   mcp_status st;
   vocabulary v;
+  dated.dates = in->dates;
+  target = in->pf;
   make_vocabulary(&v);
   if ((st = mcpi_json_object(d, NULL, d->root, "a portfolio object", top_keys,
                              MCPI_COUNT(top_keys))) ||
@@ -557,15 +672,16 @@ static mcp_status fill_portfolio(const mcpi_json_doc *d, void *target)
   return MCP_OK;
 }
 
-static mcp_status load(mcp_portfolio **portfolio, const char *path, const char *text, size_t len,
-                       char *err, size_t errlen)
+static mcp_status load(mcp_portfolio **portfolio, const mcp_market *market, const char *path,
+                       const char *text, size_t len, char *err, size_t errlen)
 {
   if (!portfolio)
     return MCP_ERR_ARGUMENT;
   mcp_status st = mcp_portfolio_create(portfolio);
+  loading in = {*portfolio, market ? market->dates : NULL};
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_strerror(st));
-  else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_portfolio, *portfolio)) != MCP_OK) {
+  else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_portfolio, &in)) != MCP_OK) {
     mcp_portfolio_destroy(*portfolio);
     *portfolio = NULL;
   }
@@ -574,11 +690,24 @@ static mcp_status load(mcp_portfolio **portfolio, const char *path, const char *
 
 mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err, size_t errlen)
 {
-  return load(portfolio, path, NULL, 0, err, errlen);
+  return load(portfolio, NULL, path, NULL, 0, err, errlen);
 }
 
-mcp_status mcp_portfolio_load_text(mcp_portfolio **portfolio, const char *name, const char *text, size_t len,
-                            char *err, size_t errlen)
+mcp_status mcp_portfolio_load_text(mcp_portfolio **portfolio, const char *name, const char *text,
+                                   size_t len, char *err, size_t errlen)
 {
-  return load(portfolio, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(portfolio, NULL, name, text ? text : "", text ? len : 0, err, errlen);
+}
+
+mcp_status mcp_portfolio_load_for(mcp_portfolio **portfolio, const mcp_market *market,
+                                  const char *path, char *err, size_t errlen)
+{
+  return load(portfolio, market, path, NULL, 0, err, errlen);
+}
+
+mcp_status mcp_portfolio_load_text_for(mcp_portfolio **portfolio, const mcp_market *market,
+                                       const char *name, const char *text, size_t len,
+                                       char *err, size_t errlen)
+{
+  return load(portfolio, market, name, text ? text : "", text ? len : 0, err, errlen);
 }
