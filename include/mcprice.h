@@ -274,6 +274,18 @@ typedef enum mcp_curve { MCP_CURVE_RATE = 0, MCP_CURVE_DIVIDEND, MCP_CURVE_VOLAT
 mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_curve which,
                                 size_t n, const double *end, const double *value);
 
+/* The same from a curve's pillars, as a desk quotes it: discount factors
+ * df[i] > 0 at the n strictly increasing times t[i] in (0, 100],
+ * interpolated log-linearly (so that the forward rate is constant between
+ * pillars, and beyond the last one as on the last interval).  which:
+ * MCP_CURVE_RATE (the discount curve), or MCP_CURVE_DIVIDEND, whose "discount
+ * factors" are exp(-integral of the yield): the forward price F(t) over
+ * spot times the rate's discount factor.  Each forward must be a rate in
+ * [-1, 1] (MCP_ERR_INPUT naming the pillar). */
+mcp_status mcp_market_set_curve_pillars(mcp_market *market, const char *underlying,
+                                        mcp_curve which, size_t n, const double *t,
+                                        const double *df);
+
 /* Correlations of n Brownian motions (2 <= n <= 2 MCP_MAX_ASSETS), each
  * named by a Black-Scholes, Heston or local-volatility underlying (its
  * spot's) or by

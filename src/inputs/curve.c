@@ -26,6 +26,12 @@ void mcpi_curve_free(mcpi_curve *c)
   c->n = 0;
 }
 
+void mcpi_curve_forwards(size_t n, const double *t, const double *log_df, double *value)
+{
+  for (size_t i = 0; i < n; i++)
+    value[i] = -(log_df[i] - (i ? log_df[i - 1] : 0)) / (t[i] - (i ? t[i - 1] : 0));
+}
+
 static double integral(const mcpi_curve *c, double a, double b, int square)
 {
   double sum = 0, lo = 0;

@@ -31,6 +31,12 @@ double mcpi_curve_mean(const mcpi_curve *c, double t0, double t1, int square);
 /* The least and greatest |value| of the pieces in force on [0, T]. */
 void mcpi_curve_abs_bounds(const mcpi_curve *c, double T, double *lo, double *hi);
 
+/* value[i]: the forward rate on (t[i-1], t[i]] (t[-1] = 0) of a curve of
+ * log discount factors log_df at the n increasing times t > 0, log-linear
+ * between them and from 0 at 0: the piecewise-constant curve whose
+ * integral from 0 to each t[i] is -log_df[i] (within rounding). */
+void mcpi_curve_forwards(size_t n, const double *t, const double *log_df, double *value);
+
 /* dst: src with its zero rate at tenor[k] of a key-rate grid (n tenors,
  * increasing, above 0) moved by x and its zero rates at the other tenors
  * kept: the log-discount factor moves linearly between tenors, the zero rate

@@ -9,7 +9,7 @@
 
 static const char *const market_keys[] = {"rate",     "currency",       "underlyings",
                                           "correlations", "valuation_date", "day_count",
-                                          "calendar", "calendars"};
+                                          "calendar", "calendars", "discount_curves"};
 
 /* The fields of an underlying, each with the models (bits 1 << mcpi_model)
  * that have it, in the order messages list them. */
@@ -42,7 +42,8 @@ static const char *const curve_keys[] = {"end", "value"};
 static const char *const correlation_keys[] = {"underlyings", "matrix"};
 
 #define CURVES_WHAT "an object of curves {rate, dividend, volatility}"
-#define CURVE_WHAT "a curve object {end, value}"
+#define CURVE_WHAT                                                                         \
+  "a curve object {end, value} or {pillars, ...}, or for a rate the name of a discount curve"
 #define SURFACE_WHAT "a surface object {times, spots, values}"
 static const char *const surface_keys[] = {"times", "spots", "values"};
 #define CORRELATION_WHAT "a correlation object {underlyings, matrix}"
@@ -87,36 +88,159 @@ static mcp_status read_values(const mcpi_json_doc *d, const mcpi_json_path *path
   return mcpi_json_array_of(d, path, array, checked_elem, &c, out, &n);
 }
 
-/* One curve {end, value} at path; which is its mcp_curve. */
-static mcp_status read_curve(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
-                             int which, curve *c)
+/* What a curve given by its pillars reads beside it: the market's named
+ * discount curves, and for a dividend curve of forwards the spot and the
+ * rate (its curve where it has one, else flat). */
+typedef struct named_curve {
+  const char *name; /* the document's */
+  curve c;
+} named_curve;
+typedef struct curve_ctx {
+  const named_curve *named;
+  size_t nnamed;
+  double spot, rate;
+  const curve *rate_curve;
+  int cash; /* the underlying has cash dividends */
+} curve_ctx;
+
+static const char *const pillar_keys[] = {"pillars",  "discount_factors", "zero_rates",
+                                          "yields",   "forwards",         "interpolation"};
+#define PILLAR_FIELDS(which)                                                              \
+  ((which) == MCP_CURVE_RATE ? "discount_factors or zero_rates" : "yields or forwards")
+
+static const char *check_above_zero(double x)
 {
-  const mcpi_json_path end_path = {path, "end", 0}, value_path = {path, "value", 0};
-  json_t *end, *value;
+  return isfinite(x) && x > 0 ? NULL : "a number > 0";
+}
+
+/* A curve's knots, the members tkey and vkey of obj at path: its times
+ * into c (a grid: strictly increasing, in (0, 100]; dates where the document
+ * has them) and one value for each (per: what a time is, for messages) that
+ * check accepts, into *values. */
+static mcp_status read_knots(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                             const char *tkey, const char *vkey, const char *per,
+                             const char *(*check)(double), curve *c, double **values)
+{
+  const mcpi_json_path t_path = {path, tkey, 0}, v_path = {path, vkey, 0};
+  json_t *times, *vals;
   const char *why;
   mcp_status st;
-  if ((st = mcpi_json_object(d, path, obj, CURVE_WHAT, curve_keys, MCPI_COUNT(curve_keys))) ||
-      (st = mcpi_json_array(d, path, obj, "end", MCPI_REQUIRED, 1,
-                            "a non-empty array of times", &end)) ||
-      (st = mcpi_json_array(d, path, obj, "value", MCPI_REQUIRED, 1,
-                            "a non-empty array of values", &value)) ||
-      (st = mcpi_json_times(d, &end_path, end, &c->end, &c->n)))
+  if ((st = mcpi_json_array(d, path, obj, tkey, MCPI_REQUIRED, 1, "a non-empty array of times",
+                            &times)) ||
+      (st = mcpi_json_array(d, path, obj, vkey, MCPI_REQUIRED, 1, "a non-empty array of values",
+                            &vals)) ||
+      (st = mcpi_json_times(d, &t_path, times, &c->end, &c->n)))
     return st;
-  /* The ends are a time grid: each compared with its predecessor. */
+  /* a time grid: each compared with its predecessor */
   for (size_t i = 0; i < c->n; i++)
     if ((why = mcpi_check_grid(i ? 2 : 1, c->end + i - (i ? 1 : 0))))
-      return mcpi_json_expected(d, &(mcpi_json_path){&end_path, NULL, i}, why);
-  if (json_array_size(value) != c->n)
-    return mcpi_json_fail(d, &value_path, 0, MCP_ERR_INPUT,
-                          "expected %zu values, one for each end, got %zu", c->n,
-                          json_array_size(value));
-  return read_values(d, &value_path, value,
-                     which == MCP_CURVE_VOLATILITY ? mcpi_check_volatility : mcpi_check_rate,
-                     &c->value);
+      return mcpi_json_expected(d, &(mcpi_json_path){&t_path, NULL, i}, why);
+  if (json_array_size(vals) != c->n)
+    return mcpi_json_fail(d, &v_path, 0, MCP_ERR_INPUT,
+                          "expected %zu values, one for each %s, got %zu", c->n, per,
+                          json_array_size(vals));
+  return read_values(d, &v_path, vals, check, values);
+}
+
+/* {pillars, VALUES, interpolation} at path: the log discount factors of
+ * the values (discount factors, zero rates, dividend yields or forward
+ * prices) at the pillars, log-linear between them: the piecewise-constant
+ * curve of their forward rates (mcpi_curve_forwards). */
+static mcp_status read_pillars(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                               int which, const curve_ctx *x, curve *c)
+{
+  const char *key = NULL, *why;
+  json_t *interp;
+  double *v = NULL;
+  mcp_status st;
+  if ((st = mcpi_json_object(d, path, obj, "a curve object", pillar_keys,
+                             MCPI_COUNT(pillar_keys))))
+    return st;
+  for (size_t k = 1; k < 5; k++) {
+    const char *kk = pillar_keys[k];
+    if (!json_object_get(obj, kk))
+      continue;
+    int ours = which == MCP_CURVE_RATE ? k < 3 : k >= 3;
+    if (!ours || key)
+      return mcpi_json_fail(d, &(mcpi_json_path){path, kk, 0}, 1, MCP_ERR_INPUT,
+                            "expected one of %s, not %s", PILLAR_FIELDS(which),
+                            key ? "both" : "this field");
+    key = kk;
+  }
+  if (!key)
+    return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "missing field: expected %s",
+                          PILLAR_FIELDS(which));
+  if ((interp = json_object_get(obj, "interpolation")) &&
+      !(json_is_string(interp) && strcmp(json_string_value(interp), "log-linear") == 0))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "interpolation", 0},
+                              "log-linear (on the discount factors: constant forward rates "
+                              "between pillars; linear zero rates are not supported)");
+  const mcpi_json_path v_path = {path, key, 0};
+  int df = strcmp(key, "discount_factors") == 0, fwd = strcmp(key, "forwards") == 0;
+  if (fwd && x->cash)
+    return mcpi_json_fail(d, &v_path, 1, MCP_ERR_INPUT,
+                          "forwards give the yield that makes them: with cash dividends, "
+                          "give yields");
+  if ((st = read_knots(d, path, obj, "pillars", key, "pillar",
+                        df || fwd ? check_above_zero : mcpi_check_rate, c, &v)))
+    return st;
+  mcpi_curve rate = x->rate_curve && x->rate_curve->n
+                        ? (mcpi_curve){x->rate_curve->n, x->rate_curve->end,
+                                       x->rate_curve->value}
+                        : (mcpi_curve){1, (double *)&x->rate, (double *)&x->rate};
+  for (size_t i = 0; i < c->n; i++) /* each value's log discount factor, in place */
+    v[i] = df ? log(v[i])
+           : fwd ? log(v[i] / x->spot) - mcpi_curve_integral(&rate, 0, c->end[i])
+                 : -v[i] * c->end[i];
+  if (!(c->value = malloc(c->n * sizeof *c->value))) {
+    free(v);
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  }
+  mcpi_curve_forwards(c->n, c->end, v, c->value);
+  free(v);
+  for (size_t i = 0; i < c->n; i++)
+    if ((why = mcpi_check_rate(c->value[i]))) {
+      char what[160];
+      snprintf(what, sizeof what, "a value whose forward rate from the pillar before is %s "
+               "(here %g)", why, c->value[i]);
+      return mcpi_json_expected(d, &(mcpi_json_path){&v_path, NULL, i}, what);
+    }
+  return MCP_OK;
+}
+
+/* One curve at path, which its mcp_curve: {end, value}; {pillars, ...}
+ * (read_pillars); or, for a rate, the name of one of the market's discount
+ * curves, copied. */
+static mcp_status read_curve(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                             int which, const curve_ctx *x, curve *c)
+{
+  mcp_status st;
+  if (which == MCP_CURVE_RATE && json_is_string(obj)) {
+    for (size_t k = 0; k < x->nnamed; k++)
+      if (strcmp(x->named[k].name, json_string_value(obj)) == 0) {
+        const curve *from = &x->named[k].c;
+        c->end = malloc(from->n * sizeof *c->end);
+        c->value = malloc(from->n * sizeof *c->value);
+        if (!c->end || !c->value)
+          return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+        memcpy(c->end, from->end, from->n * sizeof *c->end);
+        memcpy(c->value, from->value, from->n * sizeof *c->value);
+        c->n = from->n;
+        return MCP_OK;
+      }
+    return mcpi_json_expected(d, path, "the name of one of the market's discount_curves");
+  }
+  if (which != MCP_CURVE_VOLATILITY && json_is_object(obj) && json_object_get(obj, "pillars"))
+    return read_pillars(d, path, obj, which, x, c);
+  if ((st = mcpi_json_object(d, path, obj, CURVE_WHAT, curve_keys, MCPI_COUNT(curve_keys))))
+    return st;
+  return read_knots(d, path, obj, "end", "value", "end",
+                    which == MCP_CURVE_VOLATILITY ? mcpi_check_volatility : mcpi_check_rate, c,
+                    &c->value);
 }
 
 static mcp_status read_curves(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
-                              curve *c)
+                              curve_ctx *x, curve *c)
 {
   const mcpi_json_path curves_path = {path, "curves", 0};
   json_t *curves, *one;
@@ -127,9 +251,10 @@ static mcp_status read_curves(const mcpi_json_doc *d, const mcpi_json_path *path
   if ((st = mcpi_json_object(d, &curves_path, curves, CURVES_WHAT, curves_keys,
                              MCPI_COUNT(curves_keys))))
     return st;
+  x->rate_curve = &c[MCP_CURVE_RATE]; /* read first: a dividend's forwards need it */
   for (size_t k = 0; k < MCPI_COUNT(curves_keys); k++)
     if ((one = json_object_get(curves, curves_keys[k])) &&
-        (st = read_curve(d, &(mcpi_json_path){&curves_path, curves_keys[k], 0}, one, (int)k,
+        (st = read_curve(d, &(mcpi_json_path){&curves_path, curves_keys[k], 0}, one, (int)k, x,
                          &c[k])))
       return st;
   return MCP_OK;
@@ -248,7 +373,7 @@ static mcp_status read_flat(const mcpi_json_doc *d, const mcpi_json_path *path, 
 /* rate is the file's default rate; rate_required says that it has none. */
 static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *u,
                                   int rate_required, double rate, const char *currency,
-                                  mcp_market *m)
+                                  const named_curve *named, size_t nnamed, mcp_market *m)
 {
   const char *name = NULL;
   uint64_t bucket = 0;
@@ -306,7 +431,8 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
              (size_t)(same - m->u));
     return mcpi_json_expected(d, &(mcpi_json_path){path, "name", 0}, what);
   }
-  if ((st = read_curves(d, path, u, curves)) != MCP_OK ||
+  curve_ctx x = {named, nnamed, spot, rate, NULL, json_object_get(u, "dividends") != NULL};
+  if ((st = read_curves(d, path, u, &x, curves)) != MCP_OK ||
       (model == MCPI_MODEL_BLACK_SCHOLES && (st = read_cash(d, path, u, &cash)) != MCP_OK) ||
       (model == MCPI_MODEL_LOCAL_VOL && (st = read_surface(d, path, u, &lv)) != MCP_OK))
     goto done;
@@ -563,6 +689,39 @@ static mcp_status read_dates(const mcpi_json_doc *d, mcp_market *m)
   return MCP_OK;
 }
 
+/* The market's discount curves by name, {pillars, discount_factors |
+ * zero_rates}, which an underlying's curves.rate may name. */
+static mcp_status read_named_curves(const mcpi_json_doc *d, named_curve **out, size_t *n)
+{
+  const mcpi_json_path path = {NULL, "discount_curves", 0};
+  const char *what = "an object of discount curves by name, each {pillars, discount_factors "
+                     "or zero_rates}";
+  const curve_ctx none = {0};
+  const char *key, *why;
+  json_t *all, *c;
+  mcp_status st = mcpi_json_member(d, NULL, d->root, "discount_curves", MCPI_OPTIONAL, what,
+                                   &all);
+  if (st != MCP_OK || !all)
+    return st;
+  if (!json_is_object(all))
+    return mcpi_json_expected(d, &path, what);
+  if (!(*out = calloc(json_object_size(all) + 1, sizeof **out)))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_object_foreach(all, key, c) {
+    const mcpi_json_path at = {&path, key, 0};
+    if ((why = mcpi_check_name(key)))
+      return mcpi_json_fail(d, &at, 1, MCP_ERR_INPUT, "expected a curve's name: %s", why);
+    named_curve *nc = &(*out)[(*n)++];
+    nc->name = key;
+    if (!json_is_object(c) || !json_object_get(c, "pillars"))
+      return mcpi_json_expected(d, &at, "a curve object {pillars, discount_factors or "
+                                        "zero_rates}");
+    if ((st = read_pillars(d, &at, c, MCP_CURVE_RATE, &none, &nc->c)))
+      return st;
+  }
+  return MCP_OK;
+}
+
 static mcp_status fill_market(const mcpi_json_doc *d, void *target)
 {
   const mcpi_json_path list_path = {NULL, "underlyings", 0};
@@ -584,14 +743,24 @@ static mcp_status fill_market(const mcpi_json_doc *d, void *target)
     return st;
   if ((st = read_dates(d, target)))
     return st;
-  /* the underlyings' times may be dates */
+  /* the underlyings' and curves' times may be dates */
   mcpi_json_doc dated = *d;
   dated.dates = ((mcp_market *)target)->dates;
+  named_curve *named = NULL;
+  size_t nnamed = 0;
   int rate_required = !json_object_get(d->root, "rate");
+  st = read_named_curves(&dated, &named, &nnamed);
   json_array_foreach(list, i, u)
-    if ((st = read_underlying(&dated, &(mcpi_json_path){&list_path, NULL, i}, u, rate_required,
-                              rate, currency, target)))
-      return st;
+    if (st == MCP_OK)
+      st = read_underlying(&dated, &(mcpi_json_path){&list_path, NULL, i}, u, rate_required,
+                           rate, currency, named, nnamed, target);
+  for (size_t k = 0; k < nnamed; k++) {
+    free(named[k].c.end);
+    free(named[k].c.value);
+  }
+  free(named);
+  if (st != MCP_OK)
+    return st;
   /* Correlations name underlyings: read once they are all in. */
   json_array_foreach(corr, i, u)
     if ((st = read_correlation(d, &(mcpi_json_path){&corr_path, NULL, i}, u, target)))

@@ -1,0 +1,217 @@
+/* test_curves.c: curves given by their pillars (discount factors, zero
+ * rates, dividend yields, forward prices), log-linear between them, named in
+ * the market or an underlying's own: the forward rates they become, a
+ * European priced on them against Black's formula, and the bad ones. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "src/inputs/market.h"
+#include "tests/closed_form.h"
+
+static mcp_market *load(const char *text, char *err, size_t errlen)
+{
+  mcp_market *m = NULL;
+  err[0] = '\0';
+  mcp_market_load_text(&m, "market.json", text, strlen(text), err, errlen);
+  return m;
+}
+
+static mcp_market *must_load(const char *text)
+{
+  char err[512];
+  mcp_market *m = load(text, err, sizeof err);
+  if (!m)
+    fail_msg("%s", err);
+  return m;
+}
+
+static void expect_close(double got, double want, const char *what)
+{
+  if (!(fabs(got - want) <= 4e-16 * fmax(1, fabs(want))))
+    fail_msg("%s: %.17g, expected %.17g", what, got, want);
+}
+
+/* Discount factors, zero rates and their named curve: the forwards between
+ * pillars, and the integral to each pillar the log of its discount factor. */
+static void test_rate_pillars(void **state)
+{
+  mcp_market *m = must_load(
+      "{\"discount_curves\": {\"OIS\": {\"pillars\": [0.5, 1, 2],\n"
+      "   \"discount_factors\": [0.9900498337491681, 0.9753099120283326, 0.9417645335842487]}},\n"
+      " \"underlyings\": [\n"
+      "  {\"name\": \"A\", \"spot\": 100, \"volatility\": 0.2, \"curves\": {\"rate\": \"OIS\"}},\n"
+      "  {\"name\": \"B\", \"spot\": 100, \"volatility\": 0.2,\n"
+      "   \"curves\": {\"rate\": {\"pillars\": [1, 2], \"zero_rates\": [0.02, 0.03]}}},\n"
+      "  {\"name\": \"C\", \"spot\": 100, \"volatility\": 0.2, \"rate\": 0.02}]}");
+  /* the factors of the forwards 2%, 3% and 3.5%: exp(-0.01), exp(-0.025), exp(-0.06) */
+  const mcpi_underlying *a = mcpi_market_find(m, "A"), *b = mcpi_market_find(m, "B");
+  assert_int_equal(a->rate.n, 3);
+  expect_close(a->rate.value[0], 0.02, "A's first forward");
+  expect_close(a->rate.value[1], 0.03, "A's second");
+  expect_close(a->rate.value[2], 0.035, "A's third");
+  assert_true(a->rate.end[2] == 2);
+  expect_close(mcpi_curve_integral(&a->rate, 0, 2), -log(0.9417645335842487), "A to 2");
+  /* beyond the last pillar: the last forward */
+  expect_close(mcpi_curve_integral(&a->rate, 2, 3), 0.035, "A beyond");
+  /* zero rates: 2% to 1, then 4% to make 3% to 2 */
+  assert_int_equal(b->rate.n, 2);
+  expect_close(b->rate.value[0], 0.02, "B's first forward");
+  expect_close(b->rate.value[1], 0.04, "B's second");
+  expect_close(mcpi_curve_integral(&b->rate, 0, 2), 0.06, "B to 2");
+  mcp_market_destroy(m);
+}
+
+/* A dividend curve of forward prices: the yields that make them, over the
+ * underlying's rate; and dated pillars. */
+static void test_dividend_pillars(void **state)
+{
+  char text[1024];
+  double f1 = 100 * exp(0.03 - 0.01), f2 = 100 * exp(2 * 0.03 - 0.01 - 0.025);
+  snprintf(text, sizeof text,
+           "{\"valuation_date\": \"2026-11-29\", \"rate\": 0.03, \"underlyings\": [\n"
+           " {\"name\": \"A\", \"spot\": 100, \"volatility\": 0.2,\n"
+           "  \"curves\": {\"dividend\": {\"pillars\": [1, 2], \"forwards\": [%.17g, %.17g]}}},\n"
+           " {\"name\": \"B\", \"spot\": 100, \"volatility\": 0.2,\n"
+           "  \"curves\": {\"dividend\": {\"pillars\": [\"2027-11-29\"], \"yields\": [0.015]},\n"
+           "             \"rate\": {\"pillars\": [\"2027-05-29\", \"2027-11-29\"],\n"
+           "                      \"zero_rates\": [0.02, 0.025]}}}]}",
+           f1, f2);
+  mcp_market *m = must_load(text);
+  const mcpi_underlying *a = mcpi_market_find(m, "A"), *b = mcpi_market_find(m, "B");
+  assert_int_equal(a->dividend.n, 2);
+  assert_true(fabs(a->dividend.value[0] - 0.01) < 1e-15);
+  assert_true(fabs(a->dividend.value[1] - 0.025) < 1e-15);
+  assert_true(b->dividend.n == 1 && b->dividend.end[0] == 1);
+  expect_close(b->dividend.value[0], 0.015, "B's yield");
+  assert_true(b->rate.end[0] == 181.0 / 365 && b->rate.end[1] == 1);
+  expect_close(mcpi_curve_integral(&b->rate, 0, 1), 0.025, "B's rate to a year");
+  mcp_market_destroy(m);
+}
+
+/* A European on pillar curves against Black's formula on their forward and
+ * discount factor. */
+static void test_european_on_pillars(void **state)
+{
+  mcp_market *m = must_load(
+      "{\"underlyings\": [{\"name\": \"A\", \"spot\": 100, \"volatility\": 0.25,\n"
+      "  \"curves\": {\"rate\": {\"pillars\": [0.5, 1.5], \"discount_factors\": [0.99, 0.955]},\n"
+      "             \"dividend\": {\"pillars\": [1], \"forwards\": [102]}}}]}");
+  mcp_portfolio *p = NULL;
+  mcp_context *ctx = NULL;
+  mcp_results *r = NULL;
+  mcp_estimate e;
+  const double T = 1.25;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "E", "A", MCP_CALL, 100, T, 1), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 400000), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_seed(p, 5), MCP_OK);
+  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK);
+  assert_int_equal(mcp_results_trade(r, 0, &e), MCP_OK);
+  /* the discount factor log-linear at 1.25: 0.99 (0.955 / 0.99)^(3/4); the
+   * forward to 1 is 102, then grows at the rate's forward less the last yield */
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  double df = 0.99 * pow(0.955 / 0.99, 0.75);
+  double fwd = 102 * exp(mcpi_curve_integral(&u->rate, 1, T) -
+                         mcpi_curve_integral(&u->dividend, 1, T));
+  double want = cf_black(MCP_CALL, fwd, 100, 0.25 * sqrt(T), df);
+  if (fabs(e.price - want) > 4 * e.std_error)
+    fail_msg("price %.6f +- %.6f, Black %.6f", e.price, e.std_error, want);
+  mcp_results_destroy(r);
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void expect_refused(const char *curves, const char *want)
+{
+  char text[1024], err[512];
+  snprintf(text, sizeof text,
+           "{\"discount_curves\": {\"OIS\": {\"pillars\": [1], \"zero_rates\": [0.02]}},\n"
+           " \"rate\": 0.03, \"underlyings\": [{\"name\": \"A\", \"spot\": 100, "
+           "\"volatility\": 0.2,\n  %s}]}",
+           curves);
+  mcp_market *m = load(text, err, sizeof err);
+  if (m || !strstr(err, want) || strncmp(err, "market.json:", 12) != 0)
+    fail_msg("%s: got '%s', expected '%s'", curves, m ? "(loaded)" : err, want);
+}
+
+static void test_bad_pillars(void **state)
+{
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1, 2], \"discount_factors\": [0.98, 0]}}",
+                 "curves.rate.discount_factors[1]: expected a number > 0, got 0");
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1], \"discount_factors\": [0.98], "
+                 "\"zero_rates\": [0.02]}}",
+                 "curves.rate.zero_rates: expected one of discount_factors or zero_rates, not both");
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1], \"yields\": [0.02]}}",
+                 "curves.rate.yields: expected one of discount_factors or zero_rates, not this");
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1]}}",
+                 "curves.rate: missing field: expected discount_factors or zero_rates");
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1, 2], \"zero_rates\": [0.02]}}",
+                 "curves.rate.zero_rates: expected 2 values, one for each pillar, got 1");
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [2, 1], \"zero_rates\": [0.02, 0.02]}}",
+                 "curves.rate.pillars[1]: expected");
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1], \"zero_rates\": [0.02], "
+                 "\"interpolation\": \"linear-zero\"}}",
+                 "curves.rate.interpolation: expected log-linear");
+  /* a factor that rises by half in a year: a forward of -41% is fine, a
+   * fall to a tenth in a year is not */
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1, 2], \"discount_factors\": [0.98, "
+                 "0.098]}}",
+                 "curves.rate.discount_factors[1]: expected a value whose forward rate from the "
+                 "pillar before is a number between -1 and 1 (here 2.30259)");
+  expect_refused("\"curves\": {\"rate\": \"SOFR\"}",
+                 "curves.rate: expected the name of one of the market's discount_curves");
+  expect_refused("\"curves\": {\"rate\": \"OIS\"}, \"rate\": 0.02",
+                 "expected either a flat rate or curves.rate, not both");
+  expect_refused("\"curves\": {\"dividend\": {\"pillars\": [1], \"forwards\": [101]}},\n"
+                 "  \"dividends\": [{\"time\": 0.5, \"amount\": 1}]",
+                 "curves.dividend.forwards: forwards give the yield that makes them");
+  /* a volatility curve has no pillars */
+  char err[512];
+  assert_null(load("{\"rate\": 0, \"underlyings\": [{\"name\": \"A\", \"spot\": 100,\n"
+                   "  \"curves\": {\"volatility\": {\"pillars\": [1], \"zero_rates\": [0.2]}}}]}",
+                   err, sizeof err));
+  assert_non_null(strstr(err, "curves.volatility.pillars: unknown field; expected one of end, value"));
+}
+
+/* The call: the same curve as the file's, and its refusals. */
+static void test_call(void **state)
+{
+  mcp_market *m = NULL;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100, 0.01, 0, 0.2), MCP_OK);
+  const double t[] = {0.5, 1, 2},
+               df[] = {0.9900498337491681, 0.9753099120283326, 0.9417645335842487};
+  assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_RATE, 3, t, df), MCP_OK);
+  const mcpi_underlying *a = mcpi_market_find(m, "A");
+  expect_close(a->rate.value[1], 0.03, "the call's second forward");
+  const double bad[] = {0.99, -1, 0.9};
+  assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_RATE, 3, t, bad),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "discount factor 1: expected a number > 0"));
+  const double t2[] = {1, 1};
+  assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_RATE, 2, t2, df),
+                   MCP_ERR_INPUT);
+  assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_VOLATILITY, 3, t, df),
+                   MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_market_set_curve_pillars(m, "Z", MCP_CURVE_RATE, 3, t, df),
+                   MCP_ERR_NOT_FOUND);
+  mcp_market_destroy(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_rate_pillars),        cmocka_unit_test(test_dividend_pillars),
+      cmocka_unit_test(test_european_on_pillars), cmocka_unit_test(test_bad_pillars),
+      cmocka_unit_test(test_call),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
