@@ -313,18 +313,21 @@ mcp_status mcp_market_set_classification(mcp_market *market, const char *underly
                                          const char *currency, int frtb_bucket);
 /* Dates (doc/input-schema.md "Dates").  The valuation date (YYYY-MM-DD,
  * 1900 to 2199) and the day count (ACT/365F, ACT/360, ACT/ACT ISDA, 30/360
- * or BUS/252; NULL: ACT/365F) by which a date becomes a time in years from
- * it; BUS/252 counts the business days of [valuation, date) of the
- * market's calendar (a market file's "calendar", else Saturdays and Sundays
- * alone are holidays).  A portfolio loaded with the market
- * (mcp_portfolio_load_for) may then give dates wherever it gives times. */
+ * or BUS/252; NULL: the market's, or ACT/365F where it has none) by which a
+ * date becomes a time in years from it; BUS/252 counts the business days of
+ * [valuation, date) of the market's calendar (a market file's "calendar",
+ * else Saturdays and Sundays alone are holidays).  A portfolio loaded with
+ * the market (mcp_portfolio_load_for) may then give dates wherever it gives
+ * times. */
 mcp_status mcp_market_set_valuation_date(mcp_market *market, const char *date,
                                          const char *day_count);
 /* The time in years from the market's valuation date to date, by day_count
  * or, where NULL, the market's: what a trade built by the calls below takes
- * (MCP_ERR_INPUT where the market has no valuation date). */
+ * (MCP_ERR_INPUT where the market has no valuation date; a message in err,
+ * errlen bytes, may be NULL: the market is not written to). */
 mcp_status mcp_market_year_fraction(const mcp_market *market, const char *date,
-                                    const char *day_count, double *years);
+                                    const char *day_count, double *years, char *err,
+                                    size_t errlen);
 size_t mcp_market_size(const mcp_market *market);
 const char *mcp_market_last_error(const mcp_market *market);
 

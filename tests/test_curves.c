@@ -94,6 +94,27 @@ static void test_dividend_pillars(void **state)
   mcp_market_destroy(m);
 }
 
+/* Forwards over a rate curve of pillars (a named one): the yields make the
+ * forwards over that curve's integral; a falling rate that goes below -41%
+ * a year is a forward of -0.41, accepted. */
+static void test_forwards_over_a_curve(void **state)
+{
+  mcp_market *m = must_load(
+      "{\"discount_curves\": {\"OIS\": {\"pillars\": [0.5, 1],\n"
+      "   \"discount_factors\": [0.9900498337491681, 0.9753099120283326]},\n"
+      "  \"NEG\": {\"pillars\": [1], \"discount_factors\": [1.5]}},\n"
+      " \"underlyings\": [{\"name\": \"A\", \"spot\": 100, \"volatility\": 0.2,\n"
+      "  \"curves\": {\"rate\": \"OIS\", \"dividend\": {\"pillars\": [0.5, 1],\n"
+      "   \"forwards\": [100.5012520859401, 100.5012520859401]}}},\n"
+      "  {\"name\": \"N\", \"spot\": 100, \"volatility\": 0.2, \"curves\": {\"rate\": \"NEG\"}}]}");
+  /* forwards 100 e^{0.01 - 0.005} and 100 e^{0.025 - 0.02}: yields 1%, then 3% */
+  const mcpi_underlying *a = mcpi_market_find(m, "A"), *n = mcpi_market_find(m, "N");
+  assert_true(fabs(a->dividend.value[0] - 0.01) < 1e-14);
+  assert_true(fabs(a->dividend.value[1] - 0.03) < 1e-14);
+  assert_true(fabs(n->rate.value[0] + log(1.5)) < 1e-15);
+  mcp_market_destroy(m);
+}
+
 /* A European on pillar curves against Black's formula on their forward and
  * discount factor. */
 static void test_european_on_pillars(void **state)
@@ -173,8 +194,32 @@ static void test_bad_pillars(void **state)
   expect_refused("\"curves\": {\"dividend\": {\"pillars\": [1], \"forwards\": [101]}},\n"
                  "  \"dividends\": [{\"time\": 0.5, \"amount\": 1}]",
                  "curves.dividend.forwards: forwards give the yield that makes them");
-  /* a volatility curve has no pillars */
   char err[512];
+  assert_null(load("{\"discount_curves\": {\"OIS\": {\"pillars\": [1], \"yields\": [0.01]}},\n"
+                   " \"rate\": 0, \"underlyings\": [{\"name\": \"A\", \"spot\": 100, "
+                   "\"volatility\": 0.2}]}",
+                   err, sizeof err));
+  assert_non_null(strstr(err, "discount_curves.OIS.yields: expected one of discount_factors or "
+                              "zero_rates, not this field"));
+  assert_null(load("{\"discount_curves\": {\"OIS\": [1]}, \"rate\": 0, \"underlyings\": "
+                   "[{\"name\": \"A\", \"spot\": 100, \"volatility\": 0.2}]}",
+                   err, sizeof err));
+  assert_non_null(strstr(err, "discount_curves.OIS: expected a curve object {pillars"));
+  /* a curve of both kinds of one curve: "both" */
+  expect_refused("\"curves\": {\"dividend\": {\"pillars\": [1], \"yields\": [0.01], "
+                 "\"forwards\": [101]}}",
+                 "curves.dividend.forwards: expected one of yields or forwards, not both");
+  /* no cash dividends, forwards read: an empty list is none */
+  char text[512];
+  snprintf(text, sizeof text,
+           "{\"rate\": 0.03, \"underlyings\": [{\"name\": \"A\", \"spot\": 100, "
+           "\"volatility\": 0.2, \"dividends\": [],\n"
+           "  \"curves\": {\"dividend\": {\"pillars\": [1], \"forwards\": [101]}}}]}");
+  mcp_market *ok = load(text, err, sizeof err);
+  if (!ok)
+    fail_msg("%s", err);
+  mcp_market_destroy(ok);
+  /* a volatility curve has no pillars */
   assert_null(load("{\"rate\": 0, \"underlyings\": [{\"name\": \"A\", \"spot\": 100,\n"
                    "  \"curves\": {\"volatility\": {\"pillars\": [1], \"zero_rates\": [0.2]}}}]}",
                    err, sizeof err));
@@ -196,6 +241,10 @@ static void test_call(void **state)
   assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_RATE, 3, t, bad),
                    MCP_ERR_INPUT);
   assert_non_null(strstr(mcp_market_last_error(m), "discount factor 1: expected a number > 0"));
+  /* the dividend's: F / S times the rate's factor, 1.5% a year */
+  const double dq[] = {exp(-0.0075), exp(-0.015), exp(-0.03)};
+  assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_DIVIDEND, 3, t, dq), MCP_OK);
+  expect_close(a->dividend.value[2], 0.015, "the call's dividend");
   const double t2[] = {1, 1};
   assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_RATE, 2, t2, df),
                    MCP_ERR_INPUT);
@@ -210,7 +259,8 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rate_pillars),        cmocka_unit_test(test_dividend_pillars),
-      cmocka_unit_test(test_european_on_pillars), cmocka_unit_test(test_bad_pillars),
+      cmocka_unit_test(test_forwards_over_a_curve), cmocka_unit_test(test_european_on_pillars),
+      cmocka_unit_test(test_bad_pillars),
       cmocka_unit_test(test_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -221,6 +221,15 @@ static mcp_portfolio *load_for(const mcp_market *m, const char *text, char *err,
   return p;
 }
 
+static mcp_portfolio *must_load_for(const mcp_market *m, const char *text)
+{
+  char err[512];
+  mcp_portfolio *p = load_for(m, text, err, sizeof err);
+  if (!p)
+    fail_msg("%s", err);
+  return p;
+}
+
 static void test_market_dates(void **state)
 {
   mcp_market *m = dated_market();
@@ -236,26 +245,36 @@ static void test_market_dates(void **state)
   assert_int_equal(u->ncash, 1);
   assert_true(u->cash_t[0] == 181.0 / 365); /* 2026-11-29 to 2027-05-29 */
   double t;
-  assert_int_equal(mcp_market_year_fraction(m, "2027-11-29", NULL, &t), MCP_OK);
+  char err[256];
+  assert_int_equal(mcp_market_year_fraction(m, "2027-11-29", NULL, &t, err, sizeof err), MCP_OK);
   assert_true(t == 1);
-  assert_int_equal(mcp_market_year_fraction(m, "2027-11-29", "ACT/360", &t), MCP_OK);
+  assert_int_equal(mcp_market_year_fraction(m, "2027-11-29", "ACT/360", &t, err, sizeof err),
+                   MCP_OK);
   assert_true(t == 365.0 / 360);
   /* BUS/252 on the market's calendar: 2026-11-30 to 2027-01-04 is 25
    * weekdays less the two holidays */
-  assert_int_equal(mcp_market_year_fraction(m, "2027-01-04", "BUS/252", &t), MCP_OK);
+  assert_int_equal(mcp_market_year_fraction(m, "2027-01-04", "BUS/252", &t, err, sizeof err),
+                   MCP_OK);
   assert_true(t == 23.0 / 252);
-  assert_int_equal(mcp_market_year_fraction(m, "2027-02-30", NULL, &t), MCP_ERR_INPUT);
-  assert_non_null(strstr(mcp_market_last_error(m), "a date whose day is in its month"));
-  assert_int_equal(mcp_market_year_fraction(m, "2027-01-04", "ACT/366", &t), MCP_ERR_INPUT);
-  assert_non_null(strstr(mcp_market_last_error(m), "ACT/365F, ACT/360"));
+  assert_int_equal(mcp_market_year_fraction(m, "2027-02-30", NULL, &t, err, sizeof err),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(err, "a date whose day is in its month"));
+  assert_int_equal(mcp_market_year_fraction(m, "2027-01-04", "ACT/366", &t, err, sizeof err),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(err, "ACT/365F, ACT/360"));
+  /* a new valuation date keeps the file's day count and calendars */
+  assert_int_equal(mcp_market_set_valuation_date(m, "2026-12-28", NULL), MCP_OK);
+  assert_int_equal(mcp_market_year_fraction(m, "2027-01-04", "BUS/252", &t, NULL, 0), MCP_OK);
+  assert_true(t == 4.0 / 252); /* 12-28 to 12-31; 2027-01-01 a holiday */
   mcp_market_destroy(m);
   /* set by the call: its day count */
   assert_int_equal(mcp_market_create(&m), MCP_OK);
-  assert_int_equal(mcp_market_year_fraction(m, "2027-01-04", NULL, &t), MCP_ERR_INPUT);
-  assert_non_null(strstr(mcp_market_last_error(m), "no valuation date"));
+  assert_int_equal(mcp_market_year_fraction(m, "2027-01-04", NULL, &t, err, sizeof err),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(err, "no valuation date"));
   assert_int_equal(mcp_market_set_valuation_date(m, "2026-02-30", NULL), MCP_ERR_INPUT);
   assert_int_equal(mcp_market_set_valuation_date(m, "2026-01-31", "30/360"), MCP_OK);
-  assert_int_equal(mcp_market_year_fraction(m, "2026-03-31", NULL, &t), MCP_OK);
+  assert_int_equal(mcp_market_year_fraction(m, "2026-03-31", NULL, &t, err, sizeof err), MCP_OK);
   assert_true(t == 60.0 / 360);
   mcp_market_destroy(m);
 }
@@ -270,26 +289,21 @@ static void test_dated_book(void **state)
       " \"trades\": [\n"
       "  {\"id\": \"E\", \"product\": \"european\", \"type\": \"call\", \"underlying\": \"ACME\", \"strike\": 100,\n"
       "   \"maturity\": \"2027-11-29\"},\n"
-      "  {\"id\": \"E360\", \"product\": \"european\", \"type\": \"call\", \"underlying\": \"ACME\", \"strike\": 100,\n"
-      "   \"maturity\": \"2027-11-29\", \"day_count\": \"ACT/360\"},\n"
       "  {\"id\": \"A\", \"product\": \"asian\", \"average\": \"arithmetic\", \"type\": \"call\", \"underlying\": \"ACME\", \"strike\": 100,\n"
       "   \"fixings\": {\"first\": \"2026-12-31\", \"last\": \"2027-03-31\",\n"
       "                \"frequency\": \"monthly\", \"calendar\": \"GULF\"}},\n"
       "  {\"id\": \"B\", \"product\": \"asian\", \"average\": \"arithmetic\", \"type\": \"call\", \"underlying\": \"ACME\", \"strike\": 100,\n"
       "   \"fixings\": [\"2027-01-29\", 0.5, \"2027-11-29\"]}]}\n";
-  mcp_portfolio *p = load_for(m, dated, err, sizeof err);
-  if (!p)
-    fail_msg("%s", err);
+  mcp_portfolio *p = must_load_for(m, dated);
   assert_true(p->t[0].maturity == 1);
-  assert_true(p->t[1].maturity == 365.0 / 360);
   /* on the Gulf calendar (Friday and Saturday off) 2027-01-31, a Sunday,
    * stands; 2027-02-28, a Sunday, too; 2026-12-31 is a Thursday */
   const double fa[] = {32.0 / 365, 63.0 / 365, 91.0 / 365, 122.0 / 365};
-  assert_int_equal(p->t[2].nfix, 4);
+  assert_int_equal(p->t[1].nfix, 4);
   for (int k = 0; k < 4; k++)
-    assert_true(p->t[2].fix[k] == fa[k]);
-  assert_true(p->t[2].maturity == fa[3]);
-  assert_true(p->t[3].fix[0] == 61.0 / 365 && p->t[3].fix[1] == 0.5 && p->t[3].fix[2] == 1);
+    assert_true(p->t[1].fix[k] == fa[k]);
+  assert_true(p->t[1].maturity == fa[3]);
+  assert_true(p->t[2].fix[0] == 61.0 / 365 && p->t[2].fix[1] == 0.5 && p->t[2].fix[2] == 1);
   /* the same book in years (each the double nearest its fraction: the
    * shortest decimals that read back to it) */
   const char *years =
@@ -297,8 +311,6 @@ static void test_dated_book(void **state)
       " \"trades\": [\n"
       "  {\"id\": \"E\", \"product\": \"european\", \"type\": \"call\", \"underlying\": \"ACME\",\n"
       "   \"strike\": 100, \"maturity\": 1},\n"
-      "  {\"id\": \"E360\", \"product\": \"european\", \"type\": \"call\", \"underlying\": \"ACME\",\n"
-      "   \"strike\": 100, \"maturity\": 1.0138888888888888},\n"
       "  {\"id\": \"A\", \"product\": \"asian\", \"average\": \"arithmetic\", \"type\": \"call\",\n"
       "   \"underlying\": \"ACME\", \"strike\": 100,\n"
       "   \"fixings\": [0.08767123287671233, 0.1726027397260274, 0.2493150684931507,\n"
@@ -313,7 +325,7 @@ static void test_dated_book(void **state)
   mcp_results *rp = NULL, *rq = NULL;
   assert_int_equal(mcp_price(ctx, m, p, &rp), MCP_OK);
   assert_int_equal(mcp_price(ctx, m, q, &rq), MCP_OK);
-  for (size_t i = 0; i < 4; i++) {
+  for (size_t i = 0; i < 3; i++) {
     mcp_estimate ep, eq;
     assert_int_equal(mcp_results_trade(rp, i, &ep), MCP_OK);
     assert_int_equal(mcp_results_trade(rq, i, &eq), MCP_OK);
@@ -324,6 +336,48 @@ static void test_dated_book(void **state)
   mcp_context_destroy(ctx);
   mcp_portfolio_destroy(p);
   mcp_portfolio_destroy(q);
+  mcp_market_destroy(m);
+}
+
+/* The other places a date may stand: a schedule {first, last, count} of
+ * dates, a Bermudan's exercise dates by frequency, the run's grid; and a
+ * calendar's holidays as a file may give them, unsorted and twice. */
+static void test_other_dated_fields(void **state)
+{
+  char err[512];
+  const char *mtext =
+      "{\"valuation_date\": \"2026-11-27\", \"calendar\": \"X\",\n"
+      " \"calendars\": {\"X\": {\"holidays\": [\"2027-03-01\", \"2026-12-25\", \"2027-03-01\"]},\n"
+      "               \"ALL\": {\"weekend\": []}},\n"
+      " \"rate\": 0.03, \"underlyings\": [{\"name\": \"ACME\", \"spot\": 100, \"volatility\": 0.2}]}";
+  mcp_market *m = NULL;
+  if (mcp_market_load_text(&m, "market.json", mtext, strlen(mtext), err, sizeof err) != MCP_OK)
+    fail_msg("%s", err);
+  const mcpi_calendar *x = mcpi_dates_calendar(m->dates, "X");
+  assert_int_equal(x->nholiday, 2);
+  assert_true(x->holiday[0] == day("2026-12-25") && x->holiday[1] == day("2027-03-01"));
+  assert_int_equal(mcpi_dates_calendar(m->dates, "ALL")->weekend, 0);
+  const char *book =
+      "{\"run\": {\"grid\": [\"2027-01-27\", 0.5]},\n"
+      " \"trades\": [\n"
+      "  {\"id\": \"A\", \"product\": \"asian\", \"average\": \"arithmetic\", \"type\": \"call\",\n"
+      "   \"underlying\": \"ACME\", \"strike\": 100,\n"
+      "   \"fixings\": {\"first\": \"2027-02-26\", \"last\": \"2027-11-26\", \"count\": 4}},\n"
+      "  {\"id\": \"B\", \"product\": \"bermudan\", \"type\": \"put\", \"underlying\": \"ACME\",\n"
+      "   \"strike\": 100, \"exercise_dates\": {\"first\": \"2027-02-27\", \"last\": \"2027-11-27\",\n"
+      "   \"frequency\": \"quarterly\", \"roll\": \"following\"}}]}";
+  mcp_portfolio *p = must_load_for(m, book);
+  /* 91 and 364 days on, and two times evenly between */
+  assert_true(p->t[0].fix[0] == 91.0 / 365 && p->t[0].fix[3] == 364.0 / 365);
+  /* 2027-02-27 a Saturday, 2027-03-01 a holiday: 03-02; 05-27 a Thursday;
+   * 08-27 a Friday; 11-27 a Saturday: 11-29 */
+  const double ex[] = {95.0 / 365, 181.0 / 365, 273.0 / 365, 367.0 / 365};
+  assert_int_equal(p->t[1].nfix, 4);
+  for (int k = 0; k < 4; k++)
+    if (p->t[1].fix[k] != ex[k])
+      fail_msg("exercise %d: %.17g days, expected %.17g", k, 365 * p->t[1].fix[k], 365 * ex[k]);
+  assert_true(p->ngrid == 2 && p->grid[0] == 61.0 / 365 && p->grid[1] == 0.5);
+  mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }
 
@@ -351,8 +405,9 @@ static void test_bad_dates(void **state)
                  "from the valuation date 2026-11-29)");
   expect_refused(m, "\"fixings\": [0.5], \"maturity\": true",
                  "maturity: expected a time in years > 0 and <= 100, got true");
-  expect_refused(m, "\"fixings\": [0.5], \"day_count\": \"ACT/365\"",
-                 "day_count: expected one of ACT/365F, ACT/360, ACT/ACT ISDA, 30/360, BUS/252");
+  /* one clock, the market's: a trade has no day count of its own */
+  expect_refused(m, "\"fixings\": [0.5], \"day_count\": \"ACT/360\"",
+                 "day_count: unknown field");
   expect_refused(m,
                  "\"fixings\": {\"first\": \"2027-01-01\", \"last\": \"2027-06-01\", "
                  "\"frequency\": \"monthly\", \"calendar\": \"LSE\"}",
@@ -382,8 +437,6 @@ static void test_bad_dates(void **state)
                  "valuation_date");
   expect_refused(NULL, "\"fixings\": [\"2027-06-01\"]", "fixings[0]: expected a time in years (a "
                                                         "date needs");
-  expect_refused(NULL, "\"fixings\": [0.5], \"day_count\": \"ACT/360\"",
-                 "day_count: a day count needs the market's valuation_date");
   mcp_market_destroy(m);
 }
 
@@ -429,7 +482,8 @@ int main(void)
       cmocka_unit_test(test_day_counts),     cmocka_unit_test(test_business_days_counted),
       cmocka_unit_test(test_rolls),          cmocka_unit_test(test_schedules),
       cmocka_unit_test(test_market_dates),   cmocka_unit_test(test_dated_book),
-      cmocka_unit_test(test_bad_dates),      cmocka_unit_test(test_bad_market_dates),
+      cmocka_unit_test(test_other_dated_fields), cmocka_unit_test(test_bad_dates),
+      cmocka_unit_test(test_bad_market_dates),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,19 +101,24 @@ excerpt_matches() {
 }
 
 # excerpt_update EXPECTED ACTUAL: the excerpt with each line the run's line
-# of the same first two fields
+# of the same first two fields (the same line where the run still has it:
+# several lines may share their first two fields)
 excerpt_update() {
-  "$AWK" 'NR == FNR { e[++n] = $0; next }
+  "$AWK" 'function trim(s) { sub(/[ \t]*$/, "", s); return s }
+          NR == FNR { e[++n] = $0; next }
           { a[++m] = $0 }
           END {
             pos = 0
             for (i = 1; i <= n; i++) {
               if (e[i] == "...") { print e[i]; continue }
               split(e[i], f)
-              for (p = pos + 1; p <= m; p++) {
-                split(a[p], g)
-                if (g[1] == f[1] && g[2] == f[2]) break
-              }
+              for (p = pos + 1; p <= m; p++)
+                if (trim(a[p]) == trim(e[i])) break
+              if (p > m)
+                for (p = pos + 1; p <= m; p++) {
+                  split(a[p], g)
+                  if (g[1] == f[1] && g[2] == f[2]) break
+                }
               if (p > m) { print "no line of the run starts \"" f[1] " " f[2] "\"" > "/dev/stderr"; exit 1 }
               print a[p]; pos = p
             }

@@ -502,7 +502,7 @@ static const bad_case bad_cases[] = {
      "\"rainbow\""},
     {"bad_product_key.json", 0, MCP_ERR_INPUT,
      ":4:37: trades[0].fixings: unknown field; expected one of id, product, type, underlying, "
-     "strike, maturity, quantity, digital, cash, methods, method, day_count (fixings is for products asian, "
+     "strike, maturity, quantity, digital, cash, methods, method (fixings is for products asian, "
      "barrier, lookback, himalaya, cliquet, moving-window, autocallable and average-digital)"},
     {"bad_digital.json", 0, MCP_ERR_INPUT,
      ":3:52: trades[0].digital: expected one of cash-or-nothing, asset-or-nothing, "
@@ -543,12 +543,12 @@ static const bad_case bad_cases[] = {
      "names)"},
     {"bad_basket_underlying.json", 0, MCP_ERR_INPUT,
      ":3:56: trades[0].underlying: unknown field; expected one of id, product, type, strike, "
-     "maturity, quantity, assets, weights, methods, method, day_count (underlying is for products "
+     "maturity, quantity, assets, weights, methods, method (underlying is for products "
      "european, digital, asian, barrier, lookback, american, cliquet, moving-window, "
      "bermudan, autocallable and average-digital)"},
     {"bad_best_of_weights.json", 0, MCP_ERR_INPUT,
      ":4:7: trades[0].weights: unknown field; expected one of id, product, type, strike, "
-     "maturity, quantity, assets, methods, method, day_count (weights is for products basket, american "
+     "maturity, quantity, assets, methods, method (weights is for products basket, american "
      "and bermudan)"},
     {"bad_assets_one.json", 0, MCP_ERR_INPUT,
      ":3:67: trades[0].assets: expected an array of 2 to 16 underlying names, got an array"},
@@ -580,13 +580,13 @@ static const bad_case bad_cases[] = {
     {"bad_cliquet_strike.json", 0, MCP_ERR_INPUT,
      ":3:81: trades[0].strike: unknown field; expected one of id, product, underlying, "
      "maturity, quantity, fixings, notional, best, local_floor, local_cap, global_floor, "
-     "global_cap, methods, method, day_count (strike is for products european, digital, asian, barrier, "
+     "global_cap, methods, method (strike is for products european, digital, asian, barrier, "
      "lookback, basket, best-of, worst-of, american, himalaya, moving-window, bermudan, "
      "autocallable and average-digital)"},
     {"bad_average_digital.json", 0, MCP_ERR_INPUT,
      ":4:22: trades[0].strike_kind: unknown field; expected one of id, product, type, "
-     "underlying, strike, maturity, quantity, average, fixings, digital, cash, methods, method, "
-     "day_count (strike_kind is for products asian and lookback)"},
+     "underlying, strike, maturity, quantity, average, fixings, digital, cash, methods, method "
+     "(strike_kind is for products asian and lookback)"},
     {"bad_autocall_initial.json", 0, MCP_ERR_INPUT,
      ":4:47: trades[0].initial_fixings: expected 2 spots, one for each asset, got 1"},
     {"bad_autocall_levels.json", 0, MCP_ERR_INPUT,
@@ -605,7 +605,7 @@ static const bad_case bad_cases[] = {
     {"bad_autocall_type.json", 0, MCP_ERR_INPUT,
      ":3:65: trades[0].type: unknown field; expected one of id, product, underlying, strike, "
      "maturity, quantity, fixings, monitoring, assets, notional, initial_fixings, "
-     "autocall_level, coupon, coupon_barrier, memory, knock_in, methods, method, day_count (type is for "
+     "autocall_level, coupon, coupon_barrier, memory, knock_in, methods, method (type is for "
      "products european, digital, asian, barrier, lookback, basket, best-of, worst-of, "
      "american, himalaya, moving-window, bermudan and average-digital)"},
     {"bad_cliquet_cap.json", 0, MCP_ERR_INPUT,

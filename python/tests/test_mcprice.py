@@ -77,7 +77,7 @@ def test_dates_are_years_at_load():
     a = mcprice.price(m, dated, backend="cpu")
     b = mcprice.price(market(), book(paths=4096), backend="cpu")
     assert [t.estimate for t in a.trades] == [t.estimate for t in b.trades]
-    dated["trades"][0]["day_count"] = "ACT/360"  # 365/360 years: another price
+    m["day_count"] = "ACT/360"  # 365/360 years: another price
     assert mcprice.price(m, dated, backend="cpu")["C"].price != a["C"].price
     with pytest.raises(mcprice.McpriceError, match="valuation_date"):
         mcprice.price(market(), dated, backend="cpu")

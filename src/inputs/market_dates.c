@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include "src/inputs/market.h"
 
-/* The day count called name (NULL: the market's own, or ACT/365F), or -1 */
+/* The day count called name (NULL: the market's own, or ACT/365F), or -1. */
 static int day_count(const mcp_market *m, const char *name)
 {
   if (!name)
@@ -22,7 +22,7 @@ mcp_status mcp_market_set_valuation_date(mcp_market *m, const char *date, const 
   if (why)
     return mcpi_fail(m->err, MCP_ERR_INPUT, "valuation date: expected %s, got '%.32s'", why,
                      date ? date : "NULL");
-  int dc = name ? mcpi_day_count_of(name) : MCPI_DC_ACT_365F;
+  int dc = day_count(m, name);
   if (dc < 0)
     return mcpi_fail(m->err, MCP_ERR_INPUT, "day count: expected " DAY_COUNTS ", got '%.32s'",
                      name);
@@ -35,25 +35,24 @@ mcp_status mcp_market_set_valuation_date(mcp_market *m, const char *date, const 
   return MCP_OK;
 }
 
-mcp_status mcp_market_year_fraction(const mcp_market *market, const char *date,
-                                    const char *name, double *years)
+mcp_status mcp_market_year_fraction(const mcp_market *m, const char *date, const char *name,
+                                    double *years, char *err, size_t errlen)
 {
-  mcp_market *m = (mcp_market *)market; /* its message buffer alone */
   if (!m || !years)
     return MCP_ERR_ARGUMENT;
   if (!m->dates)
-    return mcpi_fail(m->err, MCP_ERR_INPUT,
-                     "year fraction: the market has no valuation date (its file's "
-                     "valuation_date, or mcp_market_set_valuation_date)");
+    return mcpi_fail_to(err, errlen, MCP_ERR_INPUT,
+                        "year fraction: the market has no valuation date (its file's "
+                        "valuation_date, or mcp_market_set_valuation_date)");
   mcpi_date d;
   const char *why = date ? mcpi_date_parse(date, &d) : "a date YYYY-MM-DD";
   if (why)
-    return mcpi_fail(m->err, MCP_ERR_INPUT, "year fraction: expected %s, got '%.32s'", why,
-                     date ? date : "NULL");
+    return mcpi_fail_to(err, errlen, MCP_ERR_INPUT, "year fraction: expected %s, got '%.32s'",
+                        why, date ? date : "NULL");
   int dc = day_count(m, name);
   if (dc < 0)
-    return mcpi_fail(m->err, MCP_ERR_INPUT, "day count: expected " DAY_COUNTS ", got '%.32s'",
-                     name);
+    return mcpi_fail_to(err, errlen, MCP_ERR_INPUT,
+                        "day count: expected " DAY_COUNTS ", got '%.32s'", name);
   const mcpi_date_basis *b = &m->dates->basis;
   *years = mcpi_year_fraction((mcpi_day_count)dc, b->valuation, d, b->calendar);
   return MCP_OK;

@@ -164,7 +164,7 @@ static mcp_status read_pillars(const mcpi_json_doc *d, const mcpi_json_path *pat
     if (!ours || key)
       return mcpi_json_fail(d, &(mcpi_json_path){path, kk, 0}, 1, MCP_ERR_INPUT,
                             "expected one of %s, not %s", PILLAR_FIELDS(which),
-                            key ? "both" : "this field");
+                            ours ? "both" : "this field");
     key = kk;
   }
   if (!key)
@@ -431,7 +431,8 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
              (size_t)(same - m->u));
     return mcpi_json_expected(d, &(mcpi_json_path){path, "name", 0}, what);
   }
-  curve_ctx x = {named, nnamed, spot, rate, NULL, json_object_get(u, "dividends") != NULL};
+  curve_ctx x = {named, nnamed, spot, rate, NULL,
+                 json_array_size(json_object_get(u, "dividends")) > 0};
   if ((st = read_curves(d, path, u, &x, curves)) != MCP_OK ||
       (model == MCPI_MODEL_BLACK_SCHOLES && (st = read_cash(d, path, u, &cash)) != MCP_OK) ||
       (model == MCPI_MODEL_LOCAL_VOL && (st = read_surface(d, path, u, &lv)) != MCP_OK))

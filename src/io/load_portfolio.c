@@ -23,9 +23,6 @@ static const mcpi_json_choice rolls[] = {{"following", MCPI_ROLL_FOLLOWING},
                                          {"modified-preceding", MCPI_ROLL_MODIFIED_PRECEDING},
                                          {"unadjusted", MCPI_ROLL_UNADJUSTED},
                                          {NULL, 0}};
-static const mcpi_json_choice day_counts[] = {
-    {"ACT/365F", MCPI_DC_ACT_365F}, {"ACT/360", MCPI_DC_ACT_360}, {"ACT/ACT ISDA", MCPI_DC_ACT_ACT},
-    {"30/360", MCPI_DC_30_360},     {"BUS/252", MCPI_DC_BUS_252}, {NULL, 0}};
 
 /* Every field of a trade object, in the order messages list them: those
  * that every product has, its type, underlying and strike unless its unit
@@ -36,7 +33,7 @@ static const char *const trade_keys[] = {
     "monitoring", "assets", "weights", "payoff", "exercises", "exercise_dates", "notional",
     "best", "local_floor", "local_cap", "global_floor", "global_cap", "window",
     "initial_fixings", "autocall_level", "coupon", "coupon_barrier", "memory", "knock_in",
-    "methods", "method", "day_count"};
+    "methods", "method"};
 #define NKEYS MCPI_COUNT(trade_keys)
 
 /* What a trade object may hold, from the product units: the products by
@@ -55,7 +52,7 @@ static int common_key(const mcpi_product_unit *u, const char *key)
   if (strcmp(key, "strike") == 0)
     return !(u->traits & MCPI_PT_OWN_STRIKE);
   for (const char *const *k = (const char *const[]){"id", "product", "maturity", "quantity",
-                                                     "methods", "method", "day_count", NULL};
+                                                     "methods", "method", NULL};
        *k; k++)
     if (strcmp(key, *k) == 0)
       return 1;
@@ -517,37 +514,10 @@ static mcp_status unique_id(const mcpi_json_doc *d, const mcpi_json_path *path, 
   return MCP_OK;
 }
 
-/* The document a trade's times are read in: the market's dates, by the
- * trade's own day count where it gives one (in *own). */
-static mcp_status trade_doc(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
-                            mcpi_json_doc *td, mcpi_dates *own)
-{
-  int dc = 0;
-  mcp_status st;
-  *td = *d;
-  if (!json_is_object(t) || !json_object_get(t, "day_count"))
-    return MCP_OK;
-  if (!d->dates)
-    return mcpi_json_fail(d, &(mcpi_json_path){path, "day_count", 0}, 1, MCP_ERR_INPUT,
-                          "a day count needs the market's valuation_date, and the portfolio "
-                          "loaded with that market");
-  if ((st = mcpi_json_enum(d, path, t, "day_count", MCPI_REQUIRED, day_counts, &dc)))
-    return st;
-  *own = *d->dates;
-  own->basis.day_count = (mcpi_day_count)dc;
-  td->dates = own;
-  return MCP_OK;
-}
-
-static mcp_status read_trade(const mcpi_json_doc *file, const mcpi_json_path *path, json_t *t,
+static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
                              const vocabulary *v, mcp_portfolio *pf)
 {
-  mcpi_json_doc td;
-  mcpi_dates own;
-  const mcpi_json_doc *d = &td;
-  mcp_status st = trade_doc(file, path, t, &td, &own);
-  if (st != MCP_OK)
-    return st;
+  mcp_status st;
   mcpi_trade_in tr = {.type = MCP_CALL, .quantity = 1, .cash = 1, .methods = MCP_METHODS_DEFAULT,
                       .payoff = MCP_PRODUCT_BASKET, .coupon_barrier = HUGE_VAL,
                       .engine = MCP_ENGINE_DEFAULT, .notional = 1, .local_floor = -HUGE_VAL,
