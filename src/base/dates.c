@@ -262,41 +262,27 @@ void mcpi_calendars_free(mcpi_calendar *c, size_t n)
   free(c);
 }
 
-int mcpi_calendars_copy(mcpi_calendar **dst, const mcpi_calendar *src, size_t n)
-{
-  *dst = NULL;
-  if (n == 0)
-    return 1;
-  mcpi_calendar *c = calloc(n, sizeof *c);
-  if (!c)
-    return 0;
-  for (size_t k = 0; k < n; k++) {
-    size_t len = strlen(src[k].name) + 1;
-    c[k].weekend = src[k].weekend;
-    c[k].nholiday = src[k].nholiday;
-    c[k].name = malloc(len);
-    c[k].holiday = malloc((src[k].nholiday ? src[k].nholiday : 1) * sizeof *c[k].holiday);
-    if (!c[k].name || !c[k].holiday) {
-      mcpi_calendars_free(c, k + 1);
-      return 0;
-    }
-    memcpy(c[k].name, src[k].name, len);
-    if (src[k].nholiday)
-      memcpy(c[k].holiday, src[k].holiday, src[k].nholiday * sizeof *c[k].holiday);
-  }
-  *dst = c;
-  return 1;
-}
-
-const char *const mcpi_day_count_names[MCPI_DC_COUNT] = {"ACT/365F", "ACT/360", "ACT/ACT ISDA",
-                                                         "30/360", "BUS/252"};
+static const char *const day_count_names[MCPI_DC_COUNT] = {"ACT/365F", "ACT/360",
+                                                          "ACT/ACT ISDA", "30/360", "BUS/252"};
 
 int mcpi_day_count_of(const char *name)
 {
   for (int k = 0; name && k < MCPI_DC_COUNT; k++)
-    if (strcmp(name, mcpi_day_count_names[k]) == 0)
+    if (strcmp(name, day_count_names[k]) == 0)
       return k;
   return -1;
+}
+
+const char *mcpi_check_day_count(const char *name)
+{
+  return mcpi_day_count_of(name) >= 0 ? NULL
+                                      : "one of ACT/365F, ACT/360, ACT/ACT ISDA, 30/360, BUS/252";
+}
+
+const char *mcpi_check_date(const char *s)
+{
+  mcpi_date x;
+  return s ? mcpi_date_parse(s, &x) : "a date YYYY-MM-DD";
 }
 
 const mcpi_calendar mcpi_weekends = {"weekends", MCPI_WEEKEND_SAT_SUN, NULL, 0};

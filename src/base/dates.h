@@ -77,10 +77,12 @@ extern const mcpi_calendar mcpi_weekends;
 double mcpi_dates_time(const mcpi_dates *d, mcpi_date date);
 void mcpi_dates_free(mcpi_dates *d);
 
-/* The day counts' names, in mcpi_day_count order; a name's day count, or
- * -1. */
-extern const char *const mcpi_day_count_names[MCPI_DC_COUNT];
+/* A name's day count, or -1. */
 int mcpi_day_count_of(const char *name);
+/* Checks (validate.h's form: NULL, or what was expected; NULL fails): a
+ * day count's name, a date YYYY-MM-DD. */
+const char *mcpi_check_day_count(const char *name);
+const char *mcpi_check_date(const char *s);
 
 /* YYYY-MM-DD into *out; NULL, or what was expected. */
 const char *mcpi_date_parse(const char *s, mcpi_date *out);
@@ -107,8 +109,6 @@ size_t mcpi_schedule_dates(mcpi_date first, mcpi_date last, mcpi_frequency f, mc
 
 /* A calendar's holidays sorted, each once. */
 void mcpi_calendar_sort(mcpi_calendar *c);
-/* dst a deep copy of src's n calendars; 0 when out of memory. */
-int mcpi_calendars_copy(mcpi_calendar **dst, const mcpi_calendar *src, size_t n);
 void mcpi_calendars_free(mcpi_calendar *c, size_t n);
 
 #endif

@@ -11,8 +11,6 @@ static int day_count(const mcp_market *m, const char *name)
   return mcpi_day_count_of(name);
 }
 
-#define DAY_COUNTS "ACT/365F, ACT/360, ACT/ACT ISDA, 30/360 or BUS/252"
-
 mcp_status mcp_market_set_valuation_date(mcp_market *m, const char *date, const char *name)
 {
   if (!m)
@@ -24,8 +22,8 @@ mcp_status mcp_market_set_valuation_date(mcp_market *m, const char *date, const 
                      date ? date : "NULL");
   int dc = day_count(m, name);
   if (dc < 0)
-    return mcpi_fail(m->err, MCP_ERR_INPUT, "day count: expected " DAY_COUNTS ", got '%.32s'",
-                     name);
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "day count: expected %s, got '%.32s'",
+                     mcpi_check_day_count(name), name);
   if (!m->dates && !(m->dates = calloc(1, sizeof *m->dates)))
     return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory");
   m->dates->basis.valuation = d;
@@ -51,8 +49,8 @@ mcp_status mcp_market_year_fraction(const mcp_market *m, const char *date, const
                         why, date ? date : "NULL");
   int dc = day_count(m, name);
   if (dc < 0)
-    return mcpi_fail_to(err, errlen, MCP_ERR_INPUT,
-                        "day count: expected " DAY_COUNTS ", got '%.32s'", name);
+    return mcpi_fail_to(err, errlen, MCP_ERR_INPUT, "day count: expected %s, got '%.32s'",
+                        mcpi_check_day_count(name), name);
   const mcpi_date_basis *b = &m->dates->basis;
   *years = mcpi_year_fraction((mcpi_day_count)dc, b->valuation, d, b->calendar);
   return MCP_OK;

@@ -198,12 +198,13 @@ mcp_status mcpi_json_array(const mcpi_json_doc *d, const mcpi_json_path *path, j
   return st;
 }
 
+/* Why a document without dates refused one. */
+#define UNDATED " (a date needs the market's valuation_date, and a portfolio read with its market)"
+
 /* What a time may be in d, for messages. */
 static const char *time_what(const mcpi_json_doc *d)
 {
-  return d->dates ? "a time in years or a date YYYY-MM-DD"
-                  : "a time in years (a date needs the market's valuation_date, and a "
-                    "portfolio read with its market)";
+  return d->dates ? "a time in years or a date YYYY-MM-DD" : "a time in years" UNDATED;
 }
 
 /* The time of v, a number or a date; NULL, or what was expected. */
@@ -236,8 +237,7 @@ mcp_status mcpi_json_time(const mcpi_json_doc *d, const mcpi_json_path *path, js
   if (st != MCP_OK || !v)
     return st;
   if (json_is_string(v) && !d->dates) {
-    snprintf(buf, sizeof buf, "%s (a date needs the market's valuation_date, and a "
-             "portfolio read with its market)", what);
+    snprintf(buf, sizeof buf, "%s" UNDATED, what);
     return mcpi_json_expected(d, &at, buf);
   }
   if (!json_is_string(v) && !json_is_number(v))

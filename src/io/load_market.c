@@ -587,19 +587,10 @@ static const char *const date_keys[] = {"day_count", "calendar", "calendars"};
 static const char *const calendar_keys[] = {"holidays", "weekend"};
 static const char *const weekdays[7] = {"monday", "tuesday",  "wednesday", "thursday",
                                         "friday", "saturday", "sunday"};
-static const mcpi_json_choice day_counts[] = {
-    {"ACT/365F", MCPI_DC_ACT_365F}, {"ACT/360", MCPI_DC_ACT_360}, {"ACT/ACT ISDA", MCPI_DC_ACT_ACT},
-    {"30/360", MCPI_DC_30_360},     {"BUS/252", MCPI_DC_BUS_252}, {NULL, 0}};
 #define CALENDAR_WHAT "a calendar object {holidays, weekend}"
 #define CALENDARS_WHAT "an object of calendars by name"
 #define HOLIDAYS_WHAT "an array of dates YYYY-MM-DD"
 #define WEEKEND_WHAT "an array of weekdays (monday to sunday), not all seven"
-
-static const char *check_date(const char *s)
-{
-  mcpi_date x;
-  return s ? mcpi_date_parse(s, &x) : "a date YYYY-MM-DD";
-}
 
 /* Calendar name, the object c at path, into *out (its name first, so that
  * a failure frees what it holds). */
@@ -627,7 +618,8 @@ static mcp_status read_calendar(const mcpi_json_doc *d, const mcpi_json_path *pa
       k++;
     if (k == 7 || out->weekend >> k & 1u)
       return mcpi_json_expected(d, &(mcpi_json_path){&wk_path, NULL, i},
-                                k == 7 ? "a weekday, monday to sunday" : "a weekday not listed before");
+                                k == 7 ? "a weekday, monday to sunday"
+                                       : "a weekday not listed before");
     out->weekend |= 1u << k;
   }
   if (out->weekend == 0x7fu)
@@ -639,7 +631,7 @@ static mcp_status read_calendar(const mcpi_json_doc *d, const mcpi_json_path *pa
   if (!(out->holiday = malloc((n ? n : 1) * sizeof *out->holiday)))
     return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
   json_array_foreach(hol, i, v) {
-    if ((why = check_date(json_is_string(v) ? json_string_value(v) : NULL)))
+    if ((why = mcpi_check_date(json_is_string(v) ? json_string_value(v) : NULL)))
       return mcpi_json_expected(d, &(mcpi_json_path){&hol_path, NULL, i}, why);
     mcpi_date_parse(json_string_value(v), &out->holiday[i]);
     out->nholiday = i + 1;
@@ -653,8 +645,7 @@ static mcp_status read_calendar(const mcpi_json_doc *d, const mcpi_json_path *pa
 static mcp_status read_dates(const mcpi_json_doc *d, mcp_market *m)
 {
   const mcpi_json_path cal_path = {NULL, "calendars", 0};
-  const char *date = NULL, *name = NULL, *key;
-  int dc = MCPI_DC_ACT_365F;
+  const char *date = NULL, *name = NULL, *dc = NULL, *key;
   json_t *cals, *c;
   mcp_status st;
   if (!json_object_get(d->root, "valuation_date")) {
@@ -664,9 +655,10 @@ static mcp_status read_dates(const mcpi_json_doc *d, mcp_market *m)
                               "dates need a valuation_date (YYYY-MM-DD) in the market");
     return MCP_OK;
   }
-  if ((st = mcpi_json_string(d, NULL, d->root, "valuation_date", MCPI_REQUIRED, check_date,
-                             &date)) ||
-      (st = mcpi_json_enum(d, NULL, d->root, "day_count", MCPI_OPTIONAL, day_counts, &dc)) ||
+  if ((st = mcpi_json_string(d, NULL, d->root, "valuation_date", MCPI_REQUIRED,
+                             mcpi_check_date, &date)) ||
+      (st = mcpi_json_string(d, NULL, d->root, "day_count", MCPI_OPTIONAL, mcpi_check_day_count,
+                             &dc)) ||
       (st = mcpi_json_member(d, NULL, d->root, "calendars", MCPI_OPTIONAL, CALENDARS_WHAT,
                              &cals)) ||
       (st = mcpi_json_string(d, NULL, d->root, "calendar", MCPI_OPTIONAL, mcpi_check_name,
@@ -682,7 +674,7 @@ static mcp_status read_dates(const mcpi_json_doc *d, mcp_market *m)
     if ((st = read_calendar(d, &(mcpi_json_path){&cal_path, key, 0}, c, key, &x->cal[x->ncal++])))
       return st;
   mcpi_date_parse(date, &x->basis.valuation);
-  x->basis.day_count = (mcpi_day_count)dc;
+  x->basis.day_count = dc ? (mcpi_day_count)mcpi_day_count_of(dc) : MCPI_DC_ACT_365F;
   x->basis.calendar = name ? mcpi_dates_calendar(x, name) : &mcpi_weekends;
   if (!x->basis.calendar)
     return mcpi_json_expected(d, &(mcpi_json_path){NULL, "calendar", 0},

@@ -136,12 +136,6 @@ static const char *check_count(uint64_t n)
   return n >= 1 && n <= MCPI_MAX_FIXINGS ? NULL : "an integer between 1 and 100000";
 }
 
-static const char *check_date(const char *s)
-{
-  mcpi_date x;
-  return s ? mcpi_date_parse(s, &x) : "a date YYYY-MM-DD";
-}
-
 static const char *check_window(int grid, size_t n, const double *t, double maturity)
 {
   return grid ? mcpi_check_grid(n, t) : mcpi_check_fixings(n, t, maturity);
@@ -326,8 +320,8 @@ static mcp_status read_dated_schedule(const mcpi_json_doc *d, const mcpi_json_pa
   if (json_object_get(s, "count"))
     return mcpi_json_fail(d, &(mcpi_json_path){path, "count", 0}, 1, MCP_ERR_INPUT,
                           "a schedule gives a count or a frequency, not both");
-  if ((st = mcpi_json_string(d, path, s, "first", MCPI_REQUIRED, check_date, &first_s)) ||
-      (st = mcpi_json_string(d, path, s, "last", MCPI_REQUIRED, check_date, &last_s)) ||
+  if ((st = mcpi_json_string(d, path, s, "first", MCPI_REQUIRED, mcpi_check_date, &first_s)) ||
+      (st = mcpi_json_string(d, path, s, "last", MCPI_REQUIRED, mcpi_check_date, &last_s)) ||
       (st = mcpi_json_enum(d, path, s, "frequency", MCPI_REQUIRED, frequencies, &freq)) ||
       (st = mcpi_json_string(d, path, s, "calendar", MCPI_OPTIONAL, mcpi_check_name, &cal)) ||
       (st = mcpi_json_enum(d, path, s, "roll", MCPI_OPTIONAL, rolls, &roll)))
