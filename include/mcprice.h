@@ -266,6 +266,91 @@ mcp_status mcp_local_vol_from_implied(double spot, double rate, double dividend,
                                       const double *times, size_t nspots, const double *spots,
                                       double *values, char *err, size_t errlen);
 
+/* A European option under Heston (the model of mcp_market_add_heston, with
+ * flat rate and dividend yield) into *price: Lewis's (2001) single integral
+ * along Im z = -1/2 of the characteristic function in the "little trap" form
+ * of Albrecher, Mayer, Schoutens and Tistaert (2007), stable at every
+ * maturity, by Gauss-Legendre panels to a tail below 1e-14 of the forward;
+ * the put by parity.  MCP_ERR_INPUT, with the field named in err (errlen
+ * bytes, may be NULL), for a value outside mcp_market_add_heston's ranges
+ * (and a strike > 0, a maturity in (0, 100]) or an integral that does not
+ * converge; MCP_ERR_ARGUMENT for a bad type or a NULL price. */
+mcp_status mcp_heston_european(mcp_option_type type, double spot, double strike,
+                               double maturity, double rate, double dividend, double v0,
+                               double kappa, double theta, double xi, double rho, double *price,
+                               char *err, size_t errlen);
+
+/* ---- calibration ---------------------------------------------------------
+ * A surface of Black implied volatilities as a desk quotes it: maturities
+ * by strikes, a volatility for each point or NAN where none is quoted, on
+ * an underlying of a market whose spot, rate and dividend curves give the
+ * forwards (its own model plays no part).  mcp_quotes_load reads it from a
+ * JSON file: {"underlying": NAME, "maturities": [...] (years, or dates by
+ * the market's valuation date), "strikes": [...] or "moneyness": [...]
+ * (strike over spot), "volatilities": [[...], ...] (a row a maturity, null
+ * where not quoted)}; errors name the file, line, column and field. */
+typedef struct mcp_quotes {
+  char *underlying;
+  size_t nmaturities, nstrikes;
+  double *maturities; /* strictly increasing, in (0, 100] */
+  double *strikes;    /* strictly increasing, > 0 */
+  double *vols;       /* vols[i * nstrikes + k] in (0, 10], or NAN */
+} mcp_quotes;
+mcp_status mcp_quotes_load(const char *path, const mcp_market *market, mcp_quotes *out,
+                           char *err, size_t errlen);
+mcp_status mcp_quotes_load_text(const char *name, const char *text, size_t len,
+                                const mcp_market *market, mcp_quotes *out, char *err,
+                                size_t errlen);
+/* Frees what mcp_quotes_load allocated (not a caller's own arrays). */
+void mcp_quotes_free(mcp_quotes *quotes);
+
+/* The models a fit gives, and their parameters in order:
+ *   MCP_FIT_HESTON  v0, kappa, theta, xi, rho (mcp_market_add_heston), kept
+ *                   in [1e-6, 4], [1e-3, 50], [1e-6, 4], [1e-3, 5],
+ *                   [-0.999, 0.999];
+ *   MCP_FIT_MERTON  volatility, lambda, jump_mean, jump_vol
+ *                   (mcp_market_add_merton), kept in [1e-3, 3], [0, 20],
+ *                   [-2, 2], [1e-3, 2]. */
+typedef enum mcp_fit_model { MCP_FIT_HESTON = 0, MCP_FIT_MERTON } mcp_fit_model;
+/* "heston", "merton"; MCP_ERR_NOT_FOUND for any other name. */
+mcp_status mcp_fit_model_from_name(const char *name, mcp_fit_model *out);
+const char *mcp_fit_model_name(mcp_fit_model model);
+/* The name of parameter k of model ("v0", ...), or NULL past the last. */
+const char *mcp_fit_param_name(mcp_fit_model model, size_t k);
+
+typedef struct mcp_fit {
+  mcp_fit_model model;
+  size_t nparams;
+  double params[5];
+  size_t quotes;       /* the quoted points fitted */
+  double rmse;         /* root mean square of fitted less quoted volatility, in
+                          volatility points (0.01) */
+  double max_error;    /* the largest such difference, in volatility points */
+  unsigned iterations; /* Levenberg-Marquardt's */
+} mcp_fit;
+
+/* Fits model to quotes by Levenberg-Marquardt on the quotes' out-of-the-money
+ * prices, each difference weighted by the quote's Black vega (volatility
+ * errors to first order), from a start read off the surface (its short and
+ * long at-the-money variances, the skew's sign); Heston by the analytic
+ * gradient of mcp_heston_european's integral, Merton by differences of its
+ * closed form.  Each quoted point's fitted volatility goes to
+ * model_vols[i * nstrikes + k] (NAN where not quoted) when it is not NULL.
+ * MCP_ERR_INPUT naming the field for quotes out of their ranges, an
+ * underlying not in the market or with cash dividends, or fewer quotes
+ * than parameters; MCP_ERR_ARGUMENT for NULL arguments. */
+mcp_status mcp_calibrate(const mcp_market *market, const mcp_quotes *quotes,
+                         mcp_fit_model model, mcp_fit *fit, double *model_vols, char *err,
+                         size_t errlen);
+
+/* The market file text (len bytes, named name in errors) with the quotes'
+ * underlying made the fitted model: "model" and its parameters set, every
+ * other model's field removed, its spot, curves and the rest of the file
+ * kept; into *out (NUL-terminated, *outlen bytes; free with mcp_free). */
+mcp_status mcp_market_text_fitted(const char *name, const char *text, size_t len,
+                                  const char *underlying, const mcp_fit *fit, char **out,
+                                  size_t *outlen, char *err, size_t errlen);
+
 /* Piecewise-constant term structures.  value[i] applies on (end[i-1], end[i]]
  * (end[-1] = 0) and the last value beyond end[n-1]; ends strictly increase.
  * The curve replaces the underlying's flat value.  The volatility curve is
@@ -390,9 +475,14 @@ typedef enum mcp_product {
 } mcp_product;
 #define MCP_PRODUCT_COUNT (MCP_PRODUCT_AVERAGE_DIGITAL + 1)
 
-/* How a trade is priced: Monte Carlo paths or a finite-difference grid (the
+/* How a trade is priced: Monte Carlo paths, a finite-difference grid (the
  * Black-Scholes PDE; European, American and continuously monitored barrier
- * options on one Black-Scholes underlying).  MCP_ENGINE_DEFAULT follows the
+ * options on one Black-Scholes underlying) or a closed form (European
+ * options under Black-Scholes with term structures and no cash dividend
+ * before maturity, Merton and Heston: mcp_heston_european's integrals; the
+ * price exact to about 1e-13 of the forward, its delta and gamma in closed
+ * form, vega, rho and theta by central differences of the closed form
+ * repriced in the shifted markets).  MCP_ENGINE_DEFAULT follows the
  * portfolio's default for the product (mcp_portfolio_set_engine: Monte Carlo,
  * except American options, which take the grid where it fits them and Monte
  * Carlo elsewhere).
@@ -414,8 +504,10 @@ typedef enum mcp_product {
  * European, another lower bound); where the fitted rule's estimate is below
  * it, the European's is the price, flagged MCP_WARNING_EXERCISE.  An American by Monte Carlo
  * is a Bermudan on its exercise dates, a further O(1 / exercises) below. */
-typedef enum mcp_engine { MCP_ENGINE_DEFAULT = -1, MCP_ENGINE_MC = 0, MCP_ENGINE_PDE } mcp_engine;
-/* Parses "mc" or "pde"; MCP_ERR_NOT_FOUND for any other name. */
+typedef enum mcp_engine {
+  MCP_ENGINE_DEFAULT = -1, MCP_ENGINE_MC = 0, MCP_ENGINE_PDE, MCP_ENGINE_ANALYTIC
+} mcp_engine;
+/* Parses "mc", "pde" or "analytic"; MCP_ERR_NOT_FOUND for any other name. */
 mcp_status mcp_engine_from_name(const char *name, mcp_engine *out);
 const char *mcp_engine_name(mcp_engine engine);
 /* Parses a product name of the input files ("european", ..., "american"). */
@@ -489,7 +581,7 @@ typedef struct mcp_trade {
                                  (then the default kind and no rebate: MCP_ERR_INPUT) */
   mcp_monitoring monitoring;  /* bridge monitoring needs no fixings */
   int methods;                /* MCP_METHODS_DEFAULT or MCP_ANTITHETIC | ... */
-  mcp_engine engine;          /* MCP_ENGINE_DEFAULT, MCP_ENGINE_MC or MCP_ENGINE_PDE */
+  mcp_engine engine;          /* MCP_ENGINE_DEFAULT, _MC, _PDE or _ANALYTIC */
   double notional;            /* Himalaya, cliquet, autocallable */
   size_t best;                /* cliquet: periods summed, the best ones (0: all) */
   double local_floor, local_cap;   /* cliquet: bounds of each period's return */
@@ -977,7 +1069,10 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                     normals (forward for theta); the reference, and the
  *                     method for everything else;
  *   grid              finite differences on the PDE grid (delta, gamma), and
- *                     re-solved grids for vega, rho and theta.
+ *                     re-solved grids for vega, rho and theta;
+ *   analytic          the closed form's delta and gamma, and its central
+ *                     differences in shifted markets for vega, rho and theta
+ *                     (forward for theta).
  * Every Monte Carlo estimate comes with its standard error. */
 typedef enum mcp_greek {
   MCP_GREEK_DELTA = 0, MCP_GREEK_GAMMA, MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_THETA,
@@ -985,7 +1080,7 @@ typedef enum mcp_greek {
 } mcp_greek;
 typedef enum mcp_greek_method {
   MCP_METHOD_PATHWISE = 0, MCP_METHOD_LIKELIHOOD_RATIO, MCP_METHOD_BUMP, MCP_METHOD_GRID,
-  MCP_METHOD_ADJOINT
+  MCP_METHOD_ADJOINT, MCP_METHOD_ANALYTIC
 } mcp_greek_method;
 typedef struct mcp_greeks mcp_greeks;
 
@@ -993,7 +1088,7 @@ typedef struct mcp_greeks mcp_greeks;
  * "dividend". */
 const char *mcp_greek_name(mcp_greek greek);
 mcp_status mcp_greek_from_name(const char *name, mcp_greek *out);
-/* "pathwise", "likelihood-ratio", "bump", "grid", "adjoint". */
+/* "pathwise", "likelihood-ratio", "bump", "grid", "adjoint", "analytic". */
 const char *mcp_greek_method_name(mcp_greek_method method);
 
 /* A request: no Greeks until some are added. */

@@ -34,6 +34,18 @@
 #define CF_HESTON_TOL 1e-11
 #endif
 
+/* Alan Lewis's reference prices, computed in 50-digit arithmetic ("Heston -
+ * Reference Prices", Wilmott forum, 30 May 2012; also QuantLib's
+ * test-suite/hestonmodel.cpp): S = 100, T = 1, r = 0.01, q = 0.02, v0 = 0.04,
+ * kappa = 4, theta = 0.25, xi = 1, rho = -0.5. */
+static const struct {
+  double strike, put, call;
+} cf_heston_lewis[5] = {{80, 7.958878113256768285, 26.774758743998854221},
+                        {90, 12.017966707346304988, 20.933349000596710388},
+                        {100, 17.055270961270109414, 16.070154917028834278},
+                        {110, 23.017825898442800539, 12.132211516709844868},
+                        {120, 29.811026202682471843, 9.024913483457835637}};
+
 typedef struct cf_heston_ctx {
   double v0, kappa, theta, xi, rho, maturity, k;
 } cf_heston_ctx;

@@ -538,6 +538,37 @@ for case in "TINY 1e-300 1 gamma trade 'T': its gamma" "SQ 1e154 1 delta trade '
     'status 1 && grep -qF "$want" "$TMP/err" && err_has "overflow double"'
 done
 
+# ---- calibrate ---------------------------------------------------------------
+EXMARKET=$top_srcdir/examples/market.json
+QUOTES=$top_srcdir/examples/quotes.json
+run calibrate --market "$EXMARKET" --quotes "$QUOTES"
+check "calibrate fits Heston to the example surface within a basis point" \
+  'status 0 && out_has "^# model      heston" && out_has "^rho  *-0\.69" &&
+   awk "/^# rmse/ { exit !(\$3 < 0.01) }" "$TMP/out"'
+run calibrate --market "$EXMARKET" --quotes "$QUOTES" --format json --fitted "$TMP/fitted.json"
+check "calibrate --format json --fitted" \
+  'status 0 && out_has "\"rmse\": " && grep -q "\"model\": \"heston\", \"spot\"" "$TMP/fitted.json"'
+run calibrate --market "$EXMARKET" --quotes "$QUOTES" --model merton --fitted "$TMP/merton.json"
+check "a Merton ACME, correlated in the market, is refused and nothing written" \
+  'status 1 && err_has "ACME. as a merton underlying makes no market: .*correlations" &&
+   [ ! -e "$TMP/merton.json" ] && no_temporaries "$TMP/merton.json"'
+printf '{"trades": [{"id": "x", "product": "european", "type": "call", "underlying": "ACME", "strike": 100, "maturity": 1, "method": "analytic"}]}\n' >"$TMP/one.json"
+run price --market "$TMP/fitted.json" --portfolio "$TMP/one.json"
+check "the fitted market prices" 'status 0 && out_has "analytic"'
+run calibrate --market "$EXMARKET"
+check "calibrate without --quotes exits 2" 'status 2 && err_has "--quotes"'
+run calibrate --market "$EXMARKET" --quotes "$QUOTES" --model sabr
+check "calibrate --model sabr exits 2" 'status 2 && err_has "--model: expected heston or merton"'
+run calibrate --market "$EXMARKET" --quotes "$BOOK"
+check "a portfolio as quotes exits 1 naming file and field" \
+  'status 1 && err_has "cli_portfolio.json:[0-9]*:[0-9]*: .*unknown field"'
+cp "$TMP/fitted.json" "$TMP/kept.json"
+run calibrate --market "$EXMARKET" --quotes "$BOOK" --fitted "$TMP/kept.json"
+check "a failed calibration leaves --fitted as it was" \
+  'status 1 && cmp -s "$TMP/fitted.json" "$TMP/kept.json" && no_temporaries "$TMP/kept.json"'
+run calibrate --market "$EXMARKET" --quotes "$QUOTES" --fitted "$QUOTES"
+check "--fitted naming an input is refused" 'status 2 && cmp -s "$QUOTES" "$top_srcdir/examples/quotes.json"'
+
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"
   rc=$?

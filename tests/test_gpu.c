@@ -1399,6 +1399,57 @@ static void gpu_greeks_match_cpu(void **state)
   mcp_market_destroy(m);
 }
 
+/* Closed forms beside a grid and paths on the same underlyings: on either
+ * backend the host computes them, so that their prices and Greeks are the
+ * CPU's to the bit; the grid's and the paths' as everywhere else. */
+static void gpu_analytic_beside_grids_and_paths(void **state)
+{
+  (void)state;
+  mcp_market *m = market();
+  assert_int_equal(mcp_market_add_heston(m, "H", 80, 0.02, 0.01, 0.05, 1.2, 0.06, 0.7, -0.6),
+                   MCP_OK);
+  mcp_portfolio *p;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 20000), MCP_OK);
+  static const struct {
+    const char *id, *und;
+    mcp_product product;
+    mcp_engine engine;
+  } trades[] = {{"closed-h", "H", MCP_PRODUCT_EUROPEAN, MCP_ENGINE_ANALYTIC},
+                {"closed-a", "A", MCP_PRODUCT_EUROPEAN, MCP_ENGINE_ANALYTIC},
+                {"grid-a", "A", MCP_PRODUCT_AMERICAN, MCP_ENGINE_PDE},
+                {"paths-h", "H", MCP_PRODUCT_EUROPEAN, MCP_ENGINE_MC}};
+  for (size_t k = 0; k < sizeof trades / sizeof *trades; k++) {
+    mcp_trade t;
+    mcp_trade_init(&t);
+    t.id = trades[k].id;
+    t.underlying = trades[k].und;
+    t.product = trades[k].product;
+    t.engine = trades[k].engine;
+    t.type = MCP_PUT;
+    t.strike = trades[k].und[0] == 'H' ? 85 : 105;
+    t.maturity = 1.5;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  }
+  mcp_results *g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0);
+  mcp_results *c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, 0);
+  for (size_t i = 0; i < 2; i++) {
+    mcp_estimate x, y;
+    assert_int_equal(mcp_results_engine(g, i), MCP_ENGINE_ANALYTIC);
+    mcp_results_trade(g, i, &x);
+    mcp_results_trade(c, i, &y);
+    assert_memory_equal(&x, &y, sizeof x);
+  }
+  assert_int_equal(mcp_results_engine(g, 2), MCP_ENGINE_PDE);
+  assert_int_equal(mcp_results_engine(g, 3), MCP_ENGINE_MC);
+  double worst = compare_greeks(g, c, 0.05);
+  print_message("  closed forms, grid and paths: largest relative difference %.2e\n", worst);
+  mcp_results_destroy(g);
+  mcp_results_destroy(c);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* The GPU's Greeks keep their bits under block size, tile size, normals mode
  * and prefetch strategy. */
 static void gpu_greeks_invariant(void **state)
@@ -1857,6 +1908,7 @@ int main(void)
       cmocka_unit_test(gpu_pde_matches_cpu),
       cmocka_unit_test(gpu_pde_every_chunk_length),
       cmocka_unit_test(gpu_pde_not_monotone),
+      cmocka_unit_test(gpu_analytic_beside_grids_and_paths),
       cmocka_unit_test(gpu_arrays_match_cpu),
       cmocka_unit_test(gpu_arrays_float_invariant),
       cmocka_unit_test(gpu_arrays_refused),

@@ -638,7 +638,7 @@ static const bad_case bad_cases[] = {
      ":2:21: run.pde.nodes: unknown field; expected one of scheme, stencil_points, "
      "space_points, time_steps, rannacher, width, stencil, coarsening, products"},
     {"bad_engine.json", 0, MCP_ERR_INPUT,
-     ":4:47: trades[0].method: expected one of mc, pde, got \"fd\""},
+     ":4:47: trades[0].method: expected one of mc, pde, analytic, got \"fd\""},
     {"bad_bermudan_dates.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: missing field 'exercise_dates' (expected an array of times or a "
      "schedule object {first, last, count} or {first, last, frequency})"},

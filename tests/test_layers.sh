@@ -7,8 +7,8 @@
 # compilers: doc/architecture.md.)
 top=${top_srcdir:-.}
 # bottom up; a folder may include its own and any before it
-layers="models kernels src/base src/rng src/inputs src/io src/plan src/products src/results src/slices
-src/exec src/scale src/cli include"
+layers="models kernels src/base src/rng src/inputs src/io src/analytic src/plan src/products
+src/results src/slices src/exec src/scale src/cli include"
 rank() {
   r=0
   for l in $layers; do

@@ -51,6 +51,7 @@ a call returns.
 """
 import ctypes
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from typing import Dict, Optional, Tuple
@@ -59,7 +60,7 @@ from . import _lib
 
 __all__ = ["price", "scenarios", "frtb", "McpriceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade",
            "Results", "ScenarioResults", "ScenarioSetResults", "FrtbRecord", "FrtbResults",
-           "version"]
+           "version", "heston_european", "Calibration", "calibrate"]
 
 _L = _lib.load()
 
@@ -94,6 +95,23 @@ def _c_str(option, value):
 
 def version():
     return _L.mcp_version().decode()
+
+
+def heston_european(option_type, spot, strike, maturity, rate, dividend, v0, kappa, theta, xi,
+                    rho):
+    """A European "call" or "put" under Heston with flat rate and dividend
+    yield, by Lewis's integral of the characteristic function
+    (mcp_heston_european): the price, exact to about 1e-13 of the forward."""
+    types = {"call": 0, "put": 1}
+    if option_type not in types:
+        raise ValueError(f"mcprice: option_type: expected 'call' or 'put', got {option_type!r}")
+    out, err = ctypes.c_double(), ctypes.create_string_buffer(_lib.ERRLEN)
+    args = [float(x) for x in (spot, strike, maturity, rate, dividend, v0, kappa, theta, xi, rho)]
+    status = _L.mcp_heston_european(types[option_type], *args, ctypes.byref(out), err,
+                                    _lib.ERRLEN)
+    if status != 0:
+        raise _refused(status, err.value.decode(errors="replace"), "heston_european")
+    return out.value
 
 
 @dataclass(frozen=True)
@@ -523,6 +541,76 @@ def _set_results(r, levels):
         risk[level] = (var.value, es.value)
     return ScenarioSetResults(names, kinds, quantities, base, base_prices, values, prices,
                               losses, risk)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A model fitted to implied volatilities (mcp_calibrate): its parameters
+    by name, the fit's root-mean-square and largest error in volatility
+    points, each quote's fitted volatility (rows of maturities, None where
+    not quoted) and the market, a dict, with the underlying made the model."""
+    underlying: str
+    model: str
+    parameters: Dict[str, float]
+    quotes: int
+    rmse: float
+    max_error: float
+    iterations: int
+    fitted: Tuple[Tuple[Optional[float], ...], ...]
+    market: dict
+
+
+def _text(kind, source):
+    """A market's or quotes' JSON text and its name, from a path or a dict."""
+    if isinstance(source, dict):
+        return json.dumps(source).encode(), f"<{kind} dict>".encode()
+    if isinstance(source, (str, os.PathLike)):
+        path = _c_str(kind, source)
+        with open(path, "rb") as f:
+            return f.read(), path
+    raise TypeError(f"mcprice: a {kind} is a file path or a dict, not {type(source).__name__}")
+
+
+def calibrate(market, quotes, model="heston"):
+    """Fits model ("heston" or "merton") to the quotes (a path or a dict:
+    underlying, maturities, strikes or moneyness, volatilities) on the
+    market's spot and curves: Calibration."""
+    kind = ctypes.c_int()
+    if _L.mcp_fit_model_from_name(_c_str("model", model), ctypes.byref(kind)) != 0:
+        raise ValueError(f"mcprice: model: expected 'heston' or 'merton', got {model!r}")
+    mtext, mname = _text("market", market)
+    qtext, qname = _text("quotes", quotes)
+    err = ctypes.create_string_buffer(_lib.ERRLEN)
+    m = ctypes.c_void_p()
+    _check(_L.mcp_market_load_text(ctypes.byref(m), mname, mtext, len(mtext), err, _lib.ERRLEN),
+           err.value.decode(errors="replace"))
+    q = _lib.Quotes_()
+    try:
+        _check(_L.mcp_quotes_load_text(qname, qtext, len(qtext), m, ctypes.byref(q), err,
+                                       _lib.ERRLEN), err.value.decode(errors="replace"))
+        n, nk = q.nmaturities, q.nstrikes
+        vols = (ctypes.c_double * (n * nk))()
+        fit = _lib.Fit_()
+        _check(_L.mcp_calibrate(m, ctypes.byref(q), kind.value, ctypes.byref(fit), vols, err,
+                                _lib.ERRLEN), err.value.decode(errors="replace"))
+        out, size = ctypes.c_void_p(), ctypes.c_size_t()
+        _check(_L.mcp_market_text_fitted(mname, mtext, len(mtext), q.underlying,
+                                         ctypes.byref(fit), ctypes.byref(out),
+                                         ctypes.byref(size), err, _lib.ERRLEN),
+               err.value.decode(errors="replace"))
+        try:
+            fitted_market = json.loads(ctypes.string_at(out, size.value))
+        finally:
+            _L.mcp_free(out)
+        params = {_s(_L.mcp_fit_param_name(kind.value, k)): fit.params[k]
+                  for k in range(fit.nparams)}
+        rows = tuple(tuple(None if math.isnan(vols[i * nk + k]) else vols[i * nk + k]
+                           for k in range(nk)) for i in range(n))
+        return Calibration(_s(q.underlying), model, params, fit.quotes, fit.rmse,
+                           fit.max_error, fit.iterations, rows, fitted_market)
+    finally:
+        _L.mcp_quotes_free(ctypes.byref(q))
+        _L.mcp_market_destroy(m)
 
 
 # ---- the calls -----------------------------------------------------------------

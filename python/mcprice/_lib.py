@@ -21,6 +21,18 @@ class Sensitivity_(_c.Structure):
                 ("value", Estimate_), ("bucket", _c.c_char_p)]
 
 
+class Quotes_(_c.Structure):
+    _fields_ = [("underlying", _c.c_char_p), ("nmaturities", _c.c_size_t),
+                ("nstrikes", _c.c_size_t), ("maturities", _c.POINTER(_c.c_double)),
+                ("strikes", _c.POINTER(_c.c_double)), ("vols", _c.POINTER(_c.c_double))]
+
+
+class Fit_(_c.Structure):
+    _fields_ = [("model", _c.c_int), ("nparams", _c.c_size_t), ("params", _c.c_double * 5),
+                ("quotes", _c.c_size_t), ("rmse", _c.c_double), ("max_error", _c.c_double),
+                ("iterations", _c.c_uint)]
+
+
 class FrtbRecord_(_c.Structure):
     _fields_ = [("trade_id", _c.c_char_p), ("risk", _c.c_int), ("qualifier", _c.c_char_p),
                 ("bucket", _c.c_int), ("tenor", _c.c_double), ("amount", _c.c_double),
@@ -61,6 +73,20 @@ def load():
 _CALLS = {
     "mcp_strerror": (_c.c_char_p, [_c.c_int]),
     "mcp_version": (_c.c_char_p, []),
+    "mcp_heston_european": (_c.c_int, [_c.c_int] + [_c.c_double] * 10 +
+                            [_c.POINTER(_c.c_double), _c.c_char_p, _c.c_size_t]),
+    "mcp_quotes_load": (_c.c_int, [_c.c_char_p, P, _c.POINTER(Quotes_), _c.c_char_p,
+                                   _c.c_size_t]),
+    "mcp_quotes_load_text": (_c.c_int, [_c.c_char_p, _c.c_char_p, _c.c_size_t, P,
+                                        _c.POINTER(Quotes_), _c.c_char_p, _c.c_size_t]),
+    "mcp_quotes_free": (None, [_c.POINTER(Quotes_)]),
+    "mcp_fit_model_from_name": (_c.c_int, [_c.c_char_p, _c.POINTER(_c.c_int)]),
+    "mcp_fit_param_name": (_c.c_char_p, [_c.c_int, _c.c_size_t]),
+    "mcp_calibrate": (_c.c_int, [P, _c.POINTER(Quotes_), _c.c_int, _c.POINTER(Fit_),
+                                 _c.POINTER(_c.c_double), _c.c_char_p, _c.c_size_t]),
+    "mcp_market_text_fitted": (_c.c_int, [_c.c_char_p, _c.c_char_p, _c.c_size_t, _c.c_char_p,
+                                          _c.POINTER(Fit_), _c.POINTER(_c.c_void_p),
+                                          _c.POINTER(_c.c_size_t), _c.c_char_p, _c.c_size_t]),
     "mcp_context_create": (_c.c_int, [PP, _c.c_int]),
     "mcp_context_destroy": (None, [P]),
     "mcp_context_last_error": (_c.c_char_p, [P]),

@@ -465,3 +465,60 @@ def test_average_digital():
         mcprice.price(market(), {"run": {"paths": 100},
                                  "trades": [dict(trades[0], strike_kind="floating")]},
                       backend="cpu")
+
+
+def test_closed_forms():
+    # a trade's "method": "analytic" is Black's formula, without a standard
+    # error; the Heston integral is a call of its own, refusing a bad value
+    trades = [dict(t, method="analytic") for t in book()["trades"]]
+    r = mcprice.price(market(), {"trades": trades}, backend="cpu")
+    assert abs(r["C"].price - black_scholes(True)) < 1e-12
+    assert r["P"].std_error == 0 and r["P"].engine == "analytic"
+    # Lewis's 50-digit reference (S 100, K 100, T 1, r 0.01, q 0.02, v0 0.04,
+    # kappa 4, theta 0.25, xi 1, rho -0.5)
+    call = mcprice.heston_european("call", 100, 100, 1, 0.01, 0.02, 0.04, 4, 0.25, 1, -0.5)
+    assert abs(call - 16.070154917028834278) < 1e-11
+    with pytest.raises(mcprice.McpriceValueError, match="heston_european: .*xi"):
+        mcprice.heston_european("put", 100, 100, 1, 0, 0, 0.04, 1, 0.04, -1, 0)
+    with pytest.raises(ValueError, match="option_type"):
+        mcprice.heston_european("straddle", 100, 100, 1, 0, 0, 0.04, 1, 0.04, 1, 0)
+
+
+def test_calibrate():
+    # a surface made by the Heston integral is fitted back; the fitted market
+    # prices a European as the integral does
+    truth = {"v0": 0.04, "kappa": 2.0, "theta": 0.05, "xi": 0.6, "rho": -0.7}
+    mats, strikes = [0.25, 1.0, 2.0], [80.0, 90.0, 100.0, 110.0, 120.0]
+    rows = []
+    for t in mats:
+        f = S * math.exp((R - Q) * t)
+        row = []
+        for k in strikes:
+            kind = "call" if k >= f else "put"
+            p = mcprice.heston_european(kind, S, k, t, R, Q, *truth.values()) * math.exp(R * t)
+            lo, hi = 1e-4, 3.0  # Black's volatility of the undiscounted price, by bisection
+            for _ in range(100):
+                mid = 0.5 * (lo + hi)
+                d1 = (math.log(f / k) + 0.5 * mid * mid * t) / (mid * math.sqrt(t))
+                c = f * norm_cdf(d1) - k * norm_cdf(d1 - mid * math.sqrt(t))
+                lo, hi = (mid, hi) if (c if kind == "call" else c - (f - k)) < p else (lo, mid)
+            row.append(0.5 * (lo + hi))
+        rows.append(row)
+    quotes = {"underlying": "ACME", "maturities": mats, "strikes": strikes,
+              "volatilities": rows}
+    fit = mcprice.calibrate(market(), quotes)
+    assert fit.model == "heston" and fit.quotes == 15 and fit.rmse < 1e-3
+    for name, value in truth.items():
+        assert abs(fit.parameters[name] - value) < 1e-3, (name, fit.parameters[name])
+    assert abs(fit.fitted[1][2] - rows[1][2]) < 1e-6
+    acme = fit.market["underlyings"][0]
+    assert acme["model"] == "heston" and "volatility" not in acme
+    book = {"trades": [{"id": "x", "product": "european", "type": "call", "underlying": "ACME",
+                        "strike": 100, "maturity": 1, "method": "analytic"}]}
+    r = mcprice.price(fit.market, book, backend="cpu")
+    want = mcprice.heston_european("call", S, 100, 1, R, Q, *fit.parameters.values())
+    assert abs(r["x"].price - want) < 1e-12
+    with pytest.raises(mcprice.McpriceError, match="volatilities"):
+        mcprice.calibrate(market(), dict(quotes, volatilities=rows[:2]))
+    with pytest.raises(ValueError, match="model"):
+        mcprice.calibrate(market(), quotes, model="sabr")

@@ -58,6 +58,10 @@ int cli_price_merge(const struct cli_annex *annex, char *const *files, mcp_parti
 int cli_merge(int argc, char **argv);
 void cli_merge_help(FILE *f);
 
+int cli_calibrate(int argc, char **argv);
+void cli_calibrate_help(FILE *f);
+extern const char cli_calibrate_options_help[];
+
 int cli_info(int argc, char **argv);
 void cli_info_help(FILE *f);
 

@@ -17,12 +17,15 @@ static void main_help(FILE *f)
         "                  95% confidence intervals and the book total\n"
         "  merge PARTIAL...  the report of a run from the partial results of its\n"
         "                  slices (price --slice K/N --output FILE)\n"
+        "  calibrate       fit a Heston or Merton model to implied volatilities\n"
         "  info            list the GPUs found and the build settings\n"
         "  help [COMMAND]  show this help, or the help of COMMAND\n"
         "\n"
         "Options of price:\n",
         f);
   fputs(cli_price_options_help, f);
+  fputs("\nOptions of calibrate:\n", f);
+  fputs(cli_calibrate_options_help, f);
   fputs("\n"
         "General options:\n"
         "  -h, --help             show help and exit\n"
@@ -47,10 +50,13 @@ static int help_command(int argc, char **argv)
     cli_info_help(stdout);
   else if (strcmp(argv[0], "merge") == 0)
     cli_merge_help(stdout);
+  else if (strcmp(argv[0], "calibrate") == 0)
+    cli_calibrate_help(stdout);
   else if (strcmp(argv[0], "help") == 0)
     main_help(stdout);
   else {
-    cli_error("help: unknown command '%s'; commands: price, merge, info, help", argv[0]);
+    cli_error("help: unknown command '%s'; commands: price, merge, calibrate, info, help",
+              argv[0]);
     return CLI_EXIT_USAGE;
   }
   return CLI_EXIT_OK;
@@ -80,6 +86,8 @@ static int dispatch(int argc, char **argv)
     return cli_info(argc - 2, argv + 2);
   if (strcmp(cmd, "merge") == 0)
     return cli_merge(argc - 2, argv + 2);
+  if (strcmp(cmd, "calibrate") == 0)
+    return cli_calibrate(argc - 2, argv + 2);
   if (strcmp(cmd, "help") == 0)
     return help_command(argc - 2, argv + 2);
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
@@ -93,7 +101,7 @@ static int dispatch(int argc, char **argv)
   if (cmd[0] == '-')
     cli_error("unknown option '%s' (try 'mcprice --help')", cmd);
   else
-    cli_error("unknown command '%s'; commands: price, merge, info, help", cmd);
+    cli_error("unknown command '%s'; commands: price, merge, calibrate, info, help", cmd);
   return CLI_EXIT_USAGE;
 }
 

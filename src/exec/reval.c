@@ -127,7 +127,7 @@ static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const
 {
   double var = 0;
   r->total.price = 0;
-  for (size_t i = 0; i < pde->ntrades; i++) { /* PDE prices carry no sampling error */
+  for (size_t i = 0; i < pde->ntrades; i++) { /* grids, closed forms: no sampling error */
     size_t t = pde->trade[i].trade;
     r->total.price += p->t[t].quantity * r->est[t].price;
   }
@@ -150,14 +150,20 @@ static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const
   r->total.std_error = sqrt(var);
   r->total.ci_low = r->total.price - MCPI_Z95 * r->total.std_error;
   r->total.ci_high = r->total.price + MCPI_Z95 * r->total.std_error;
-  for (size_t i = 0; i < pde->ntrades; i++)
-    r->engine[pde->trade[i].trade] = MCP_ENGINE_PDE; /* calloc'd: the rest MCP_ENGINE_MC */
+  for (size_t i = 0; i < pde->ntrades; i++) /* calloc'd: the rest MCP_ENGINE_MC */
+    r->engine[pde->trade[i].trade] = pde->trade[i].engine;
   for (size_t i = 0; i < p->n; i++) {
     r->quantity[i] = p->t[i].quantity;
     if (!(r->id[i] = strdup(p->t[i].id)))
       return MCP_ERR_NO_MEMORY;
   }
   return collect_redemptions(p, plan, acc, k, r);
+}
+
+/* The method of the Greeks of a trade priced without paths by engine. */
+static mcp_greek_method off_paths_method(mcp_engine engine)
+{
+  return engine == MCP_ENGINE_ANALYTIC ? MCP_METHOD_ANALYTIC : MCP_METHOD_GRID;
 }
 
 /* The name of market underlying a, or NULL. */
@@ -211,11 +217,12 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
     if (mcpi_adjoint_asked(g->req, 1))
       r->warn[t] |= MCP_WARNING_BUCKETS;
     long a = (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u);
+    mcp_greek_method how = off_paths_method(r->engine[t]);
     for (int k = 0; k < 2 && ok; k++)
       if (g->req->want[grid_greeks[k]])
-        ok = mcpi_sens_add(&r->sens[t], grid_greeks[k], MCP_METHOD_GRID, a, -1, und(m, a), NULL,
-                           0, dg[2 * t + k], 0) &&
-             mcpi_sens_add(bk, grid_greeks[k], MCP_METHOD_GRID, a, -1, und(m, a), NULL, 1,
+        ok = mcpi_sens_add(&r->sens[t], grid_greeks[k], how, a, -1, und(m, a), NULL, 0,
+                           dg[2 * t + k], 0) &&
+             mcpi_sens_add(bk, grid_greeks[k], how, a, -1, und(m, a), NULL, 1,
                            p->t[t].quantity * dg[2 * t + k], 0);
   }
   for (size_t i = 0; i < g->npg && ok; i++) {
@@ -228,10 +235,9 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
     /* a vega is its underlying's (the book's sums by underlying) */
     long a = x->greek == MCP_GREEK_VEGA ? (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u)
                                         : -1;
-    ok = mcpi_sens_add(&r->sens[t], x->greek, MCP_METHOD_GRID, a, -1, und(m, a), NULL, 0, v,
-                       0) &&
-         mcpi_sens_add(bk, x->greek, MCP_METHOD_GRID, a, -1, und(m, a), NULL, 1,
-                       p->t[t].quantity * v, 0);
+    mcp_greek_method how = off_paths_method(r->engine[t]);
+    ok = mcpi_sens_add(&r->sens[t], x->greek, how, a, -1, und(m, a), NULL, 0, v, 0) &&
+         mcpi_sens_add(bk, x->greek, how, a, -1, und(m, a), NULL, 1, p->t[t].quantity * v, 0);
   }
   for (size_t i = 0; i <= p->n; i++)
     mcpi_sens_sort(&r->sens[i]);
@@ -414,7 +420,7 @@ static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_r
 {
   double tiny = precision == MCP_FLOAT ? 1e-6 : 1e-7 / sqrt((double)p->paths);
   for (size_t i = 0; i < r->n; i++)
-    if (r->engine[i] != MCP_ENGINE_PDE && r->est[i].std_error <= tiny * fabs(r->est[i].price))
+    if (r->engine[i] == MCP_ENGINE_MC && r->est[i].std_error <= tiny * fabs(r->est[i].price))
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
 

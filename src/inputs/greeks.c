@@ -8,7 +8,7 @@
 static const char *const greek_names[] = {"delta", "gamma", "vega", "rho", "theta",
                                           "cross-gamma", "correlation", "dividend"};
 static const char *const method_names[] = {"pathwise", "likelihood-ratio", "bump", "grid",
-                                           "adjoint"};
+                                           "adjoint", "analytic"};
 
 MCPI_NAMED_ENUM(mcp_greek, mcp_greek_from_name, mcp_greek_name, greek_names, "unknown")
 

@@ -7,7 +7,7 @@
 #include "src/inputs/product.h"
 #include "src/base/validate.h"
 
-static const char *const engine_names[] = {"mc", "pde"};
+static const char *const engine_names[] = {"mc", "pde", "analytic"};
 static const char *const scheme_names[] = {"crank-nicolson", "explicit"};
 static const char *const stencil_names[] = {"regcache", "smem", "global"};
 
@@ -22,8 +22,8 @@ mcp_status mcp_portfolio_set_engine(mcp_portfolio *p, mcp_product product, mcp_e
     return MCP_ERR_ARGUMENT;
   if ((unsigned)product >= MCP_PRODUCT_COUNT)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine: unknown product %d", (int)product);
-  if (engine != MCP_ENGINE_MC && engine != MCP_ENGINE_PDE)
-    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine of %s: expected mc or pde",
+  if (engine != MCP_ENGINE_MC && engine != MCP_ENGINE_PDE && engine != MCP_ENGINE_ANALYTIC)
+    return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine of %s: expected mc, pde or analytic",
                      mcp_product_name(product));
   const char *why = mcpi_engine_misfit(product, engine);
   if (why)
@@ -36,6 +36,8 @@ const char *mcpi_engine_misfit(mcp_product product, mcp_engine engine)
 {
   if (engine == MCP_ENGINE_PDE && !mcpi_product_is(product, MCPI_PT_PDE))
     return "the grid prices european, american and barrier options; expected mc";
+  if (engine == MCP_ENGINE_ANALYTIC && product != MCP_PRODUCT_EUROPEAN)
+    return "the closed forms price european options; expected mc";
   return NULL;
 }
 

@@ -181,9 +181,9 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': product: expected %s", id,
                product_list(names, sizeof names, 0, " or "));
   if (t->engine != MCP_ENGINE_DEFAULT && t->engine != MCP_ENGINE_MC &&
-      t->engine != MCP_ENGINE_PDE)
+      t->engine != MCP_ENGINE_PDE && t->engine != MCP_ENGINE_ANALYTIC)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': engine: expected MCP_ENGINE_DEFAULT, "
-               "MCP_ENGINE_MC or MCP_ENGINE_PDE", id);
+               "MCP_ENGINE_MC, MCP_ENGINE_PDE or MCP_ENGINE_ANALYTIC", id);
   if ((why = mcpi_engine_misfit(t->product, t->engine)))
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': method: %s", id, why);
   if (t->type != MCP_CALL && t->type != MCP_PUT)

@@ -71,8 +71,8 @@ static void make_vocabulary(vocabulary *v)
   }
 }
 
-static const mcpi_json_choice engines[] = {{"mc", MCP_ENGINE_MC}, {"pde", MCP_ENGINE_PDE},
-                                           {NULL, 0}};
+static const mcpi_json_choice engines[] = {
+    {"mc", MCP_ENGINE_MC}, {"pde", MCP_ENGINE_PDE}, {"analytic", MCP_ENGINE_ANALYTIC}, {NULL, 0}};
 static const mcpi_json_choice types[] = {{"call", MCP_CALL}, {"put", MCP_PUT}, {NULL, 0}};
 static const mcpi_json_choice strike_kinds[] = {
     {"fixed", MCP_FIXED_STRIKE}, {"floating", MCP_FLOATING_STRIKE}, {NULL, 0}};

@@ -2,7 +2,7 @@
  * forwards, the control variates' means and their coefficients fitted on
  * the pilot, and the martingale check's forwards. */
 #include <math.h>
-#include "src/plan/analytic.h"
+#include "src/analytic/analytic.h"
 #include "src/plan/plan_build.h"
 
 static double forward_growth(const mcpi_underlying *u, double t)

@@ -7,7 +7,10 @@
  * the forward S Dq - K Dr is added: the call's value lies in the far upper
  * tail of the spot at a high volatility, where no grid of a few hundred
  * nodes is accurate (vol 5: 94.38 for 98.78), while the put's lies where
- * the spot's density does. */
+ * the spot's density does.
+ * The trades of the analytic engine (src/analytic/engine.h) join the batch
+ * as known amounts, their closed forms' price, delta and gamma, so that
+ * the Greeks' and scenarios' revaluations treat both engines alike. */
 #ifndef MCP_PDE_H
 #define MCP_PDE_H
 
@@ -23,9 +26,10 @@
 #define MCPI_PDE_MAX_EXPLICIT_STEPS 2000000
 
 typedef struct mcpi_pde_trade {
-  size_t trade;    /* index in the portfolio */
-  double constant; /* added to the grids' prices */
-  double delta;    /* the constant's delta: Dq when it holds the parity's S Dq */
+  size_t trade;        /* index in the portfolio */
+  mcp_engine engine;   /* MCP_ENGINE_PDE or MCP_ENGINE_ANALYTIC (no grids) */
+  double constant;     /* added to the grids' prices */
+  double delta, gamma; /* the constant's: Dq when it holds the parity's S Dq */
   int grid, ngrids;
 } mcpi_pde_trade;
 
@@ -47,11 +51,12 @@ typedef struct mcpi_pde_batch {
   mcpi_pde_trade *trade;
 } mcpi_pde_batch;
 
-/* Whether trade t is priced on a grid of the numerics grid (NULL: the
- * portfolio's own, run_options.h). */
-int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
-                       const mcpi_trade *t);
-/* The batch of the portfolio's grid trades (none: ngrids = ntrades = 0). */
+/* Whether trade t is priced without paths: on a grid of the numerics grid
+ * (NULL: the portfolio's own, run_options.h) or in closed form. */
+int mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
+                         const mcp_pde_settings *grid, const mcpi_trade *t);
+/* The batch of the portfolio's trades priced without paths (none: ngrids =
+ * ntrades = 0). */
 mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
                          mcpi_pde_batch *b, char *err);
 void mcpi_pde_free(mcpi_pde_batch *b);

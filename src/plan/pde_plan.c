@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "src/analytic/engine.h"
 #include "src/base/grow.h"
 #include "src/plan/pde.h"
 #include "src/base/validate.h"
@@ -304,27 +305,42 @@ static mcp_status check_trade(const mcp_market *m, const mcp_pde_settings *grid,
   return MCP_OK;
 }
 
-int mcpi_trade_on_grid(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,
-                       const mcpi_trade *t)
+int mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
+                         const mcp_pde_settings *grid, const mcpi_trade *t)
 {
   if (!grid)
     grid = &mcpi_portfolio_settings(p)->pde;
-  if (mcpi_trade_engine(p, t) != MCP_ENGINE_PDE)
+  mcp_engine engine = mcpi_trade_engine(p, t);
+  if (engine != MCP_ENGINE_PDE && engine != MCP_ENGINE_ANALYTIC)
     return 0;
-  /* named by the trade: the grid's errors are the trade's; by a default
-   * (American options, run.pde.products, --pde), only where the grid fits,
-   * Monte Carlo (Longstaff-Schwartz for American options) elsewhere, as
-   * decided in the run's own market for every shifted copy of it (a
-   * variant that no longer fits is the grid's error, not another engine) */
-  if (t->engine == MCP_ENGINE_PDE)
+  /* named by the trade: the engine's errors are the trade's; by a default
+   * (American options, run.pde.products, --pde), only where the engine
+   * fits, Monte Carlo (Longstaff-Schwartz for American options) elsewhere,
+   * as decided in the run's own market for every shifted copy of it (a
+   * variant that no longer fits is the engine's error, not another one) */
+  if (t->engine == engine)
     return 1;
   if (t->nassets > 1)
     return 0;
   const mcp_market *base = m->base ? m->base : m;
   char scratch[MCPI_ERRLEN];
-  const mcpi_underlying *u;
+  const mcpi_underlying *u = mcpi_market_find(base, t->asset[0]);
+  if (engine == MCP_ENGINE_ANALYTIC)
+    return u && !mcpi_analytic_misfit(t, u, p->origin);
   return check_trade(base, grid, t, &u, scratch) == MCP_OK &&
          !(tail_grid(t, u) && tail_error(grid, u, t->maturity) > MCPI_PDE_CALL_TOLERANCE);
+}
+
+/* Trade t's closed form as a known amount. */
+static mcp_status plan_closed(draft *d, const mcp_market *m, const mcpi_trade *t)
+{
+  const mcpi_underlying *u = mcpi_market_find(m, t->asset[0]);
+  if (!u)
+    return mcpi_fail(d->err, MCP_ERR_NOT_FOUND, "trade '%s': underlying: '%s' is not in the "
+                     "market", t->id, t->asset[0]);
+  mcpi_pde_trade *pt = &d->b->trade[d->b->ntrades++];
+  *pt = (mcpi_pde_trade){.engine = MCP_ENGINE_ANALYTIC};
+  return mcpi_analytic_price(t, u, d->origin, &pt->constant, &pt->delta, &pt->gamma, d->err);
 }
 
 /* The grids (and known amount) of trade t. */
@@ -332,7 +348,7 @@ static mcp_status plan_trade(draft *d, const mcpi_trade *t, const mcpi_underlyin
 {
   mcpi_pde_batch *b = d->b;
   mcpi_pde_trade *pt = &b->trade[b->ntrades++];
-  *pt = (mcpi_pde_trade){.trade = 0, .grid = (int)b->ngrids};
+  *pt = (mcpi_pde_trade){.trade = 0, .engine = MCP_ENGINE_PDE, .grid = (int)b->ngrids};
   payoff vanilla = {t->type == MCP_CALL ? 1 : -1, t->strike, 1, 0};
   edge none = {0, 0, 0};
   payoff grids[2];
@@ -401,7 +417,7 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_
   size_t count = 0;
   mcp_status st = MCP_OK;
   for (size_t i = 0; i < p->n; i++) /* American options always (mcpi_engine_misfit) */
-    count += (size_t)mcpi_trade_on_grid(m, p, grid, &p->t[i]);
+    count += (size_t)mcpi_trade_off_paths(m, p, grid, &p->t[i]);
   if (!count)
     return MCP_OK;
   if (!(b->trade = calloc(count, sizeof *b->trade)))
@@ -409,9 +425,12 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) {
     const mcpi_trade *t = &p->t[i];
     const mcpi_underlying *u = NULL;
-    if (!mcpi_trade_on_grid(m, p, grid, t))
+    if (!mcpi_trade_off_paths(m, p, grid, t))
       continue;
-    if ((st = check_trade(m, grid, t, &u, err)) == MCP_OK) {
+    if (mcpi_trade_engine(p, t) == MCP_ENGINE_ANALYTIC) {
+      if ((st = plan_closed(&d, m, t)) == MCP_OK)
+        b->trade[b->ntrades - 1].trade = i;
+    } else if ((st = check_trade(m, grid, t, &u, err)) == MCP_OK) {
       st = plan_trade(&d, t, u);
       b->trade[b->ntrades - 1].trade = i;
     }
@@ -475,7 +494,7 @@ mcp_status mcpi_pde_values(const mcp_portfolio *p, const mcpi_pde_batch *b, cons
   size_t taps = 2 * (size_t)b->radius + 1;
   for (size_t i = t0; i < t1; i++) {
     const mcpi_pde_trade *t = &b->trade[i];
-    double v = t->constant, delta = t->delta, gamma = 0;
+    double v = t->constant, delta = t->delta, gamma = t->gamma;
     for (int g = 0; g < t->ngrids; g++) {
       const mcpi_pde_grid *gr = &b->grid[t->grid + g];
       const double *o = out + (size_t)(t->grid + g) * taps + (size_t)b->radius;

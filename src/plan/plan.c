@@ -229,8 +229,8 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
     goto done;
   }
-  for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* grid trades are the PDE's */
-    if (!(assigned[i] = mcpi_trade_on_grid(m, p, grid, &p->t[i])))
+  for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* the grid's and closed forms' */
+    if (!(assigned[i] = mcpi_trade_off_paths(m, p, grid, &p->t[i])))
       st = trade_key(m, p, &p->t[i], &keys[i], err);
   for (size_t i = 0; i < p->n; i++) /* keys[i] of a failed trade_key: zeros */
     byk[i] = (key_entry){assigned[i] ? 0 : key_hash(&keys[i]), i};

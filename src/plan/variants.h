@@ -3,6 +3,7 @@
 #ifndef MCP_VARIANTS_H
 #define MCP_VARIANTS_H
 
+#include "src/analytic/heston.h"
 #include "src/base/error.h"
 #include "src/inputs/greeks.h"
 #include "src/plan/pde.h"
@@ -30,7 +31,6 @@ typedef enum mcpi_var_kind {
  * underlying of a multi-asset trade), in the order of mcpi_heston_bump's k:
  * v0, kappa, theta, xi, rho. */
 #define MCPI_HESTON_BUMP 0.01
-#define MCPI_HESTON_PARAMS 5
 double mcpi_heston_bump(const mcpi_underlying *u, int k);
 
 typedef struct mcpi_variant {

@@ -2,7 +2,7 @@
  * watched on dates, on dates with the BGK shift, or on the Brownian bridge;
  * and the barrier terms a moving window shares. */
 #include <math.h>
-#include "src/plan/analytic.h"
+#include "src/analytic/analytic.h"
 #include "src/products/units.h"
 
 static const char *const fields[] = {"fixings", "barrier_kind", "barrier", "rebate",

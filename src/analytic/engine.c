@@ -1,0 +1,55 @@
+/* engine.c: the analytic engine's closed forms (engine.h).  Each model
+ * gives the undiscounted call on the forward F and its first two
+ * derivatives in F; the put follows by parity, and the spot's delta and
+ * gamma from dF/dS = F / S. */
+#include <math.h>
+#include "src/analytic/analytic.h"
+#include "src/analytic/engine.h"
+#include "src/analytic/heston.h"
+#include "src/inputs/product.h"
+
+const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, double origin)
+{
+  if (t->product != MCP_PRODUCT_EUROPEAN || t->nassets != 1)
+    return "the closed forms price european options on one underlying";
+  if (u->model == MCPI_MODEL_LOCAL_VOL)
+    return "a local-volatility underlying has no closed form";
+  for (size_t i = 0; i < u->ncash; i++)
+    if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin <= t->maturity)
+      return "a cash dividend before maturity has no closed form";
+  return NULL;
+}
+
+mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, double origin,
+                               double *price, double *delta, double *gamma, char *err)
+{
+  const char *why = mcpi_analytic_misfit(t, u, origin);
+  if (why)
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s ('%s'); expected "
+                     "mc", t->id, why, u->name);
+  double T = t->maturity, K = t->strike;
+  double df = exp(-mcpi_curve_integral(&u->rate, 0, T));
+  double f = u->spot * exp(mcpi_curve_integral(&u->rate, 0, T) -
+                           mcpi_curve_integral(&u->dividend, 0, T));
+  mcpi_fwd_call c = {f, 1, 0}; /* strike 0: the forward */
+  if (K > 0 && u->model == MCPI_MODEL_HESTON) {
+    mcpi_heston_params h = {u->v0, u->kappa, u->theta, u->xi, u->rho};
+    char why_not[MCPI_ERRLEN];
+    if (mcpi_heston_calls(&h, T, f, 1, &K, &c, NULL, why_not) != MCP_OK)
+      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s", t->id, why_not);
+  } else if (K > 0) {
+    double var = mcpi_curve_integral_sq(&u->vol, 0, T);
+    c = u->model == MCPI_MODEL_MERTON
+            ? mcpi_merton_call(u->lambda * T, u->jump_mean, u->jump_vol, f, K, var)
+            : mcpi_black_call(f, K, sqrt(var));
+  }
+  if (t->type == MCP_PUT) { /* parity: P = C - (F - K) */
+    c.call -= f - K;
+    c.dfwd -= 1;
+  }
+  double r = f / u->spot;
+  *price = df * c.call;
+  *delta = df * c.dfwd * r;
+  *gamma = df * c.dfwd2 * r * r;
+  return MCP_OK;
+}

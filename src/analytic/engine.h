@@ -1,0 +1,21 @@
+/* engine.h: the analytic engine: a European option's price, delta and gamma
+ * in closed form under Black-Scholes with term structures (Black's formula
+ * on the integrated rates and variance), Merton (the Poisson-weighted sum of
+ * Black formulas) and Heston (the Fourier integrals of heston.h). */
+#ifndef MCP_ANALYTIC_ENGINE_H
+#define MCP_ANALYTIC_ENGINE_H
+
+#include "src/inputs/market.h"
+#include "src/inputs/portfolio.h"
+
+/* Why trade t on underlying u (the valuation date moved by origin) has no
+ * closed form here, or NULL. */
+const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, double origin);
+
+/* Trade t's price per unit, and its delta and gamma in the spot, on
+ * underlying u; MCP_ERR_INPUT naming the trade where it has no closed form
+ * (mcpi_analytic_misfit) or the integral fails. */
+mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, double origin,
+                               double *price, double *delta, double *gamma, char *err);
+
+#endif
