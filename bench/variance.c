@@ -84,6 +84,11 @@ static const family families[] = {
     {.name = "best-of call (2 assets)", .product = MCP_PRODUCT_BEST_OF, .nassets = 2},
     {.name = "Heston European call (QE 32/y)", .product = MCP_PRODUCT_EUROPEAN,
      .underlying = "HESTON", .steps_per_year = 32},
+    {.name = "Heston down-and-out call 85 (bridge; QE 32/y)", .product = MCP_PRODUCT_BARRIER,
+     .underlying = "HESTON", .barrier_kind = MCP_DOWN_AND_OUT, .barrier = 85,
+     .monitoring = MCP_MONITOR_BRIDGE, .steps_per_year = 32},
+    {.name = "Heston lookback fixed call (52 fixings; QE 32/y)", .product = MCP_PRODUCT_LOOKBACK,
+     .underlying = "HESTON", .nfix = 52, .steps_per_year = 32},
     {.name = "Merton European call", .product = MCP_PRODUCT_EUROPEAN, .underlying = "MERTON"},
 };
 #define NFAMILIES (sizeof families / sizeof *families)

@@ -541,9 +541,12 @@ typedef enum mcp_monitoring {
  *   MCP_CONTROL_VARIATE  the price regressed on a control of known mean (the
  *                        geometric Asian for arithmetic Asians under
  *                        Black-Scholes, the average of the fixings under the
- *                        other models, the discounted terminal asset or
- *                        basket otherwise), its coefficient estimated on the
- *                        run's first paths;
+ *                        other models; under Heston, the European of the
+ *                        same strike for barriers and fixed-strike
+ *                        lookbacks, its mean by mcp_heston_european's
+ *                        integral; the discounted terminal asset or basket
+ *                        otherwise), its coefficient estimated on the run's
+ *                        first paths;
  *   MCP_QMC              scrambled Sobol points (cuRAND's direction vectors)
  *                        with a Brownian-bridge path construction; the error
  *                        is the spread of independent scramblings. */

@@ -300,6 +300,45 @@ static void test_engine_refusals(void **state)
   mcp_market_destroy(m);
 }
 
+/* Heston's barriers against the European of their strike: a knock-in and
+ * a knock-out on the same paths add up to the European's closed form, and
+ * the control takes most of the knock-in's variance. */
+static void test_heston_control_variate(void **state)
+{
+  mcp_market *m = models();
+  mcp_estimate e[2][2]; /* without and with the control; in, out */
+  for (int cv = 0; cv < 2; cv++) {
+    mcp_portfolio *p = new_portfolio(100000, 21);
+    static const mcp_barrier_kind kinds[2] = {MCP_DOWN_AND_IN, MCP_DOWN_AND_OUT};
+    static const char *const ids[2] = {"in", "out"};
+    for (int k = 0; k < 2; k++) {
+      mcp_trade t = trade_on(ids[k], "SV", MCP_PRODUCT_BARRIER, MCP_PUT, 100, 1);
+      t.barrier_kind = kinds[k];
+      t.barrier = 85;
+      t.monitoring = MCP_MONITOR_BRIDGE;
+      t.methods = cv ? MCP_CONTROL_VARIATE : 0;
+      add_trade(p, &t);
+    }
+    mcp_results *r = price(*state, m, p);
+    e[cv][0] = estimate(r, "in");
+    e[cv][1] = estimate(r, "out");
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  double vanilla = cf_heston(MCP_PUT, 100, 100, 1, 0.03, 0.01, 0.04, 1.5, 0.05, 0.6, -0.7);
+  for (int cv = 0; cv < 2; cv++) {
+    mcp_estimate sum = {.price = e[cv][0].price + e[cv][1].price,
+                        .std_error = hypot(e[cv][0].std_error, e[cv][1].std_error)};
+    assert_within(cv ? "in + out, control" : "in + out", sum, vanilla, 4);
+  }
+  print_message("  knock-in's standard error %.3g without the control, %.3g with it\n",
+                e[0][0].std_error, e[1][0].std_error);
+  assert_true(e[1][0].std_error < 0.5 * e[0][0].std_error);
+  assert_true(fabs(e[1][0].price - e[0][0].price) <
+              4 * hypot(e[1][0].std_error, e[0][0].std_error));
+  mcp_market_destroy(m);
+}
+
 /* The JSON trade field "method": "analytic", and a name it does not know. */
 static void test_engine_json(void **state)
 {
@@ -346,6 +385,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_engine_greeks, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_engine_refusals, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_engine_json, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_heston_control_variate, mc_setup_cpu, mc_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,7 +24,8 @@ typedef enum mcpi_control {
   MCPI_CV_NONE = 0,
   MCPI_CV_TERMINAL,  /* discounted terminal spot (or weighted basket of them) */
   MCPI_CV_GEOMETRIC, /* the geometric Asian of the same strike and fixings */
-  MCPI_CV_AVERAGE    /* the discounted arithmetic average of the fixings */
+  MCPI_CV_AVERAGE,   /* the discounted arithmetic average of the fixings */
+  MCPI_CV_VANILLA    /* the discounted European of the same type and strike at maturity */
 } mcpi_control;
 
 enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MCPI_ASSET = 16,
@@ -142,6 +143,7 @@ MCP_HD static inline double mcpi_control_value(const mcpi_payoff_spec *p, const 
     return p->discount * mcpi_vanilla(p->type, exp(o->log_sum * p->inv_nfix), p->strike);
   case MCPI_CV_AVERAGE: return p->discount * o->sum * p->inv_nfix;
   case MCPI_CV_TERMINAL: return p->discount * o->terminal;
+  case MCPI_CV_VANILLA: return p->discount * mcpi_vanilla(p->type, o->terminal, p->strike);
   default: return 0;
   }
 }

@@ -3,6 +3,7 @@
  * the pilot, and the martingale check's forwards. */
 #include <math.h>
 #include "src/analytic/analytic.h"
+#include "src/analytic/heston.h"
 #include "src/plan/plan_build.h"
 
 static double forward_growth(const mcpi_underlying *u, double t)
@@ -66,6 +67,21 @@ void mcpi_set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *
     s->control = MCPI_CV_AVERAGE;
     s->control_mean = s->discount * mean / (double)t->nfix;
     return;
+  }
+  if (u->model == MCPI_MODEL_HESTON && t->strike > 0 &&
+      (t->product == MCP_PRODUCT_BARRIER ||
+       (t->product == MCP_PRODUCT_LOOKBACK && t->strike_kind == MCP_FIXED_STRIKE))) {
+    /* Heston's barriers and lookbacks against the European of their strike
+     * (Lewis's integral), closer to their payoffs than the spot */
+    mcpi_heston_params h = {u->v0, u->kappa, u->theta, u->xi, u->rho};
+    mcpi_fwd_call c;
+    char scratch[MCPI_ERRLEN];
+    double f = forward(u, T, j->origin);
+    if (mcpi_heston_calls(&h, T, f, 1, &t->strike, &c, NULL, scratch) == MCP_OK) {
+      s->control = MCPI_CV_VANILLA;
+      s->control_mean = s->discount * (t->type == MCP_CALL ? c.call : c.call - (f - t->strike));
+      return;
+    }
   }
   s->control = MCPI_CV_TERMINAL;
   s->control_mean = s->discount * forward(u, T, j->origin);
