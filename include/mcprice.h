@@ -327,6 +327,10 @@ typedef struct mcp_fit {
                           volatility points (0.01) */
   double max_error;    /* the largest such difference, in volatility points */
   unsigned iterations; /* Levenberg-Marquardt's */
+  int converged;       /* 1: the linear model found nothing more to gain, or the
+                          residuals fell below 1e-8 in volatility; 0: the fit
+                          stopped at 500 iterations or after 10 refused steps */
+  unsigned at_bound;   /* bit k: parameter k ended at an end of its range */
 } mcp_fit;
 
 /* Fits model to quotes by Levenberg-Marquardt on the quotes' out-of-the-money
@@ -334,19 +338,26 @@ typedef struct mcp_fit {
  * errors to first order), from a start read off the surface (its short and
  * long at-the-money variances, the skew's sign); Heston by the analytic
  * gradient of mcp_heston_european's integral, Merton by differences of its
- * closed form.  Each quoted point's fitted volatility goes to
- * model_vols[i * nstrikes + k] (NAN where not quoted) when it is not NULL.
- * MCP_ERR_INPUT naming the field for quotes out of their ranges, an
- * underlying not in the market or with cash dividends, or fewer quotes
- * than parameters; MCP_ERR_ARGUMENT for NULL arguments. */
+ * closed form; a parameter that reaches an end of its range stays there
+ * while the step would push it further.  Each quoted point's fitted
+ * volatility goes to model_vols[i * nstrikes + k] (NAN where not quoted)
+ * when it is not NULL.  MCP_ERR_INPUT naming the field for quotes out of
+ * their ranges, an underlying not in the market or with cash dividends,
+ * fewer quotes than parameters, a model that cannot price the quotes from
+ * its start, or a fitted price without a Black volatility (naming the
+ * quote); MCP_ERR_ARGUMENT for NULL arguments. */
 mcp_status mcp_calibrate(const mcp_market *market, const mcp_quotes *quotes,
                          mcp_fit_model model, mcp_fit *fit, double *model_vols, char *err,
                          size_t errlen);
 
 /* The market file text (len bytes, named name in errors) with the quotes'
  * underlying made the fitted model: "model" and its parameters set, every
- * other model's field removed, its spot, curves and the rest of the file
- * kept; into *out (NUL-terminated, *outlen bytes; free with mcp_free). */
+ * other model's field and its volatility curve removed, its spot, rate and
+ * dividend curves kept, and the rest of the file byte for byte; into *out
+ * (NUL-terminated, *outlen bytes; free with mcp_free).  MCP_ERR_INPUT where
+ * the text is not a market with that underlying or the result is no market
+ * (a Merton underlying that the market correlates); MCP_ERR_ARGUMENT for a
+ * fit whose count or values are not the model's. */
 mcp_status mcp_market_text_fitted(const char *name, const char *text, size_t len,
                                   const char *underlying, const mcp_fit *fit, char **out,
                                   size_t *outlen, char *err, size_t errlen);
@@ -479,7 +490,7 @@ typedef enum mcp_product {
  * Black-Scholes PDE; European, American and continuously monitored barrier
  * options on one Black-Scholes underlying) or a closed form (European
  * options under Black-Scholes with term structures and no cash dividend
- * before maturity, Merton and Heston: mcp_heston_european's integrals; the
+ * up to maturity, Merton and Heston: mcp_heston_european's integrals; the
  * price exact to about 1e-13 of the forward, its delta and gamma in closed
  * form, vega, rho and theta by central differences of the closed form
  * repriced in the shifted markets).  MCP_ENGINE_DEFAULT follows the

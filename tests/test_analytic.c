@@ -14,6 +14,7 @@
 #include "tests/cf_merton.h"
 #include "tests/closed_form.h"
 #include "tests/mc_check.h"
+#include "src/analytic/analytic.h"
 
 static void close_to(double got, double want, double tol, const char *what)
 {
@@ -46,7 +47,8 @@ static void test_heston_lewis(void **state)
 
 /* Against the adaptive integral of tests/cf_heston.h (itself checked to
  * 1e-12 against a 1e-15 run) over a grid of parameters, maturities from a
- * week to 20 years and strikes half to twice the spot. */
+ * week to 20 years and strikes half to twice the spot, and at the forward
+ * (rate = dividend, strike 100: only phi's own phase turns the integrand). */
 static void test_heston_grid(void **state)
 {
   (void)state;
@@ -54,6 +56,17 @@ static void test_heston_grid(void **state)
                       xis[] = {0.1, 0.8, 1.5}, rhos[] = {-0.9, 0, 0.6},
                       ts[] = {1.0 / 52, 0.5, 3, 20}, ks[] = {50, 90, 100, 115, 200};
   double worst = 0;
+  for (int a = 0; a < 2; a++) /* at the forward */
+    for (int d = 0; d < 3; d++)
+      for (int e = 0; e < 3; e++)
+        for (int f = 0; f < 4; f++) {
+          double p = NAN, v = v0s[a];
+          assert_int_equal(mcp_heston_european(MCP_CALL, 100, 100, ts[f], 0.02, 0.02, v, 1, v,
+                                               xis[d] * 3, rhos[e] * 1.1, &p, NULL, 0),
+                           MCP_OK);
+          worst = fmax(worst, fabs(p - cf_heston(MCP_CALL, 100, 100, ts[f], 0.02, 0.02, v, 1, v,
+                                                 xis[d] * 3, rhos[e] * 1.1)));
+        }
   for (int a = 0; a < 2; a++)
     for (int b = 0; b < 2; b++)
       for (int c = 0; c < 2; c++)
@@ -72,6 +85,25 @@ static void test_heston_grid(void **state)
               }
   print_message("  largest difference from the adaptive integral: %.2e\n", worst);
   assert_true(worst < 1e-10);
+}
+
+/* Merton's sum where its factors would overflow (lambda T 30, jumps of
+ * mean 2: e^{-lambda k T} is e^{-201}, (1 + k)^n up to e^{200}): finite, and
+ * the call on a forward so skewed that nearly all its mass sits near 0 worth
+ * nearly the forward; and where it is long (lambda T = 1e5): against the
+ * Black formula of the jumps' mean variance when the jumps are many and
+ * small (the Poisson count is then 1e5 within 0.3%). */
+static void test_merton_extremes(void **state)
+{
+  (void)state;
+  mcpi_fwd_call c = mcpi_merton_call(30, 2, 0.3, 100, 100, 0.04 * 30);
+  assert_true(isfinite(c.call) && c.call > 99 && c.call <= 100 * (1 + 1e-12) && c.dfwd > 0.99 &&
+              c.dfwd <= 1 + 1e-12 && isfinite(c.dfwd2));
+  double jv = 0.01, var = 0.04 + 1e5 * jv * jv;
+  c = mcpi_merton_call(1e5, -0.5 * jv * jv, jv, 100, 100, 0.04);
+  double black = cf_black(MCP_CALL, 100, 100, sqrt(var), 1);
+  print_message("  lambda T 1e5: %.10g, Black of the mean variance %.10g\n", c.call, black);
+  close_to(c.call, black, 1e-3 * black, "many small jumps");
 }
 
 static void test_heston_bad_inputs(void **state)
@@ -380,6 +412,7 @@ int main(void)
       cmocka_unit_test(test_heston_lewis),
       cmocka_unit_test(test_heston_grid),
       cmocka_unit_test(test_heston_bad_inputs),
+      cmocka_unit_test(test_merton_extremes),
       cmocka_unit_test_setup_teardown(test_engine_prices, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_engine_against_paths, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_engine_greeks, mc_setup_cpu, mc_teardown),

@@ -52,6 +52,7 @@ a call returns.
 import ctypes
 import json
 import math
+import warnings
 import os
 from dataclasses import dataclass, field
 from typing import Dict, Optional, Tuple
@@ -547,8 +548,11 @@ def _set_results(r, levels):
 class Calibration:
     """A model fitted to implied volatilities (mcp_calibrate): its parameters
     by name, the fit's root-mean-square and largest error in volatility
-    points, each quote's fitted volatility (rows of maturities, None where
-    not quoted) and the market, a dict, with the underlying made the model."""
+    points, whether it converged and which parameters ended at their ranges'
+    ends, each quote's fitted volatility (rows of maturities, None where not
+    quoted) and the market, a dict, with the underlying made the model (None,
+    with a warning, where that makes no market: a Merton underlying that the
+    market correlates)."""
     underlying: str
     model: str
     parameters: Dict[str, float]
@@ -556,8 +560,10 @@ class Calibration:
     rmse: float
     max_error: float
     iterations: int
+    converged: bool
+    at_bound: Tuple[str, ...]
     fitted: Tuple[Tuple[Optional[float], ...], ...]
-    market: dict
+    market: Optional[dict]
 
 
 def _text(kind, source):
@@ -594,20 +600,25 @@ def calibrate(market, quotes, model="heston"):
         _check(_L.mcp_calibrate(m, ctypes.byref(q), kind.value, ctypes.byref(fit), vols, err,
                                 _lib.ERRLEN), err.value.decode(errors="replace"))
         out, size = ctypes.c_void_p(), ctypes.c_size_t()
-        _check(_L.mcp_market_text_fitted(mname, mtext, len(mtext), q.underlying,
-                                         ctypes.byref(fit), ctypes.byref(out),
-                                         ctypes.byref(size), err, _lib.ERRLEN),
-               err.value.decode(errors="replace"))
-        try:
-            fitted_market = json.loads(ctypes.string_at(out, size.value))
-        finally:
-            _L.mcp_free(out)
-        params = {_s(_L.mcp_fit_param_name(kind.value, k)): fit.params[k]
-                  for k in range(fit.nparams)}
+        fitted_market = None
+        if _L.mcp_market_text_fitted(mname, mtext, len(mtext), q.underlying, ctypes.byref(fit),
+                                     ctypes.byref(out), ctypes.byref(size), err,
+                                     _lib.ERRLEN) != 0:
+            warnings.warn("mcprice: calibrate: " + err.value.decode(errors="replace"),
+                          stacklevel=2)
+        else:
+            try:
+                fitted_market = json.loads(ctypes.string_at(out, size.value))
+            finally:
+                _L.mcp_free(out)
+        names = [_s(_L.mcp_fit_param_name(kind.value, k)) for k in range(fit.nparams)]
         rows = tuple(tuple(None if math.isnan(vols[i * nk + k]) else vols[i * nk + k]
                            for k in range(nk)) for i in range(n))
-        return Calibration(_s(q.underlying), model, params, fit.quotes, fit.rmse,
-                           fit.max_error, fit.iterations, rows, fitted_market)
+        return Calibration(_s(q.underlying), model,
+                           {name: fit.params[k] for k, name in enumerate(names)}, fit.quotes,
+                           fit.rmse, fit.max_error, fit.iterations, bool(fit.converged),
+                           tuple(name for k, name in enumerate(names) if fit.at_bound >> k & 1),
+                           rows, fitted_market)
     finally:
         _L.mcp_quotes_free(ctypes.byref(q))
         _L.mcp_market_destroy(m)

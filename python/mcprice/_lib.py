@@ -30,7 +30,7 @@ class Quotes_(_c.Structure):
 class Fit_(_c.Structure):
     _fields_ = [("model", _c.c_int), ("nparams", _c.c_size_t), ("params", _c.c_double * 5),
                 ("quotes", _c.c_size_t), ("rmse", _c.c_double), ("max_error", _c.c_double),
-                ("iterations", _c.c_uint)]
+                ("iterations", _c.c_uint), ("converged", _c.c_int), ("at_bound", _c.c_uint)]
 
 
 class FrtbRecord_(_c.Structure):

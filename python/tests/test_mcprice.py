@@ -507,7 +507,8 @@ def test_calibrate():
     quotes = {"underlying": "ACME", "maturities": mats, "strikes": strikes,
               "volatilities": rows}
     fit = mcprice.calibrate(market(), quotes)
-    assert fit.model == "heston" and fit.quotes == 15 and fit.rmse < 1e-3
+    assert fit.model == "heston" and fit.quotes == 15 and fit.rmse < 1e-3 and fit.converged
+    assert fit.at_bound == ()
     for name, value in truth.items():
         assert abs(fit.parameters[name] - value) < 1e-3, (name, fit.parameters[name])
     assert abs(fit.fitted[1][2] - rows[1][2]) < 1e-6
@@ -522,3 +523,10 @@ def test_calibrate():
         mcprice.calibrate(market(), dict(quotes, volatilities=rows[:2]))
     with pytest.raises(ValueError, match="model"):
         mcprice.calibrate(market(), quotes, model="sabr")
+    # a Merton fit whose market cannot hold it (ACME correlated): the fit, no market
+    correlated = dict(market(), underlyings=market()["underlyings"] + [
+        {"name": "B", "spot": 50, "volatility": 0.3}],
+        correlations=[{"underlyings": ["ACME", "B"], "matrix": [[1, 0.5], [0.5, 1]]}])
+    with pytest.warns(UserWarning, match="as a merton underlying makes no market"):
+        merton = mcprice.calibrate(correlated, quotes, model="merton")
+    assert merton.market is None and merton.parameters["volatility"] > 0

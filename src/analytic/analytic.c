@@ -46,29 +46,49 @@ mcpi_fwd_call mcpi_black_call(double f, double strike, double s)
 
 /* Given n jumps the log-spot is normal, of forward F e^{-lambda k T}
  * (1 + k)^n and variance V + n jump_vol^2 (k = E[J] - 1), weighted by
- * Poisson(lambda T); the sum stops once the terms left, bounded by a
- * geometric series in both weights (of rate lambda T / (n + 1) and lambda T
- * (1 + k) / (n + 1)), fall below 1e-16 of F + K. */
+ * Poisson(lambda T).  The strike's terms carry those weights, the
+ * forward's the weights of Poisson(lambda T (1 + k)) (formed in logs, so
+ * that no factor overflows); the sum runs over both weights' bulk, from 12
+ * standard deviations and 40 terms below it to where the rest is below
+ * 1e-17 of F + K (a geometric bound), or to as far above it.  NAN where
+ * that would take more than 4e6 terms. */
 mcpi_fwd_call mcpi_merton_call(double lambda_t, double jump_mean, double jump_vol, double f,
                                double strike, double var)
 {
   double lt = lambda_t, gam = jump_mean + 0.5 * jump_vol * jump_vol;
-  double k = expm1(gam), lf0 = log(f) - lt * k;
+  if (!(lt > 0))
+    return mcpi_black_call(f, strike, sqrt(var));
+  double k = expm1(gam), lf0 = log(f) - lt * k, lk = log(strike);
+  double m1 = lt, m2 = exp(log(lt) + gam), top = fmax(m1, m2);
+  double lo = fmax(0, floor(fmin(m1, m2) - 12 * sqrt(top) - 40));
+  double hi = ceil(top + 12 * sqrt(top) + 40);
+  if (!(hi - lo <= 4e6))
+    return (mcpi_fwd_call){NAN, NAN, NAN};
   mcpi_fwd_call sum = {0, 0, 0};
-  for (int n = 0; n < 100000; n++) {
-    double logp = -lt + (n ? n * log(lt) : 0) - lgamma(n + 1.0);
-    double fn = exp(lf0 + n * gam), p = exp(logp), r = fn / f;
-    mcpi_fwd_call b = mcpi_black_call(fn, strike, sqrt(var + n * jump_vol * jump_vol));
-    sum.call += p * b.call;
-    sum.dfwd += p * b.dfwd * r;
-    sum.dfwd2 += p * b.dfwd2 * r * r;
-    double ratio = fmax(lt, lt * (1 + k)) / (n + 1.0);
-    if (lt == 0 || (ratio < 0.5 && (p * r * f + p * strike) / (1 - ratio) < 1e-16 * (f + strike)))
+  for (double n = lo; n <= hi; n++) {
+    double logp = -lt + n * log(lt) - lgamma(n + 1), lfn = lf0 + n * gam;
+    double wf = exp(logp + lfn), wk = exp(logp); /* weight x its forward, weight */
+    double s = sqrt(var + n * jump_vol * jump_vol);
+    if (!(s > 0)) { /* no variance: the forward's intrinsic value */
+      if (lfn > lk) {
+        sum.call += wf - strike * wk;
+        sum.dfwd += wf / f;
+      }
+      continue;
+    }
+    double d1 = (lfn - lk + 0.5 * s * s) / s;
+    double n1 = 0.5 * erfc(-d1 / sqrt(2.0)), n2 = 0.5 * erfc(-(d1 - s) / sqrt(2.0));
+    sum.call += wf * n1 - strike * wk * n2;
+    sum.dfwd += wf * n1 / f;
+    sum.dfwd2 += wf * exp(-0.5 * d1 * d1) / (2.5066282746310002 * s * f * f);
+    /* past both means, each weight shrinks by top / (n + 1) a term: stop
+     * once the geometric bound of the rest is below 1e-17 of F + K */
+    double ratio = top / (n + 1);
+    if (n > top && ratio < 0.5 && (wf + strike * wk) / (1 - ratio) < 1e-17 * (f + strike))
       break;
   }
   return sum;
 }
-
 
 double mcpi_black_implied(mcp_option_type type, double f, double strike, double value)
 {

@@ -25,7 +25,7 @@ typedef struct mcpi_fwd_call {
 /* Black's undiscounted call of forward f and log-deviation s. */
 mcpi_fwd_call mcpi_black_call(double f, double strike, double s);
 /* Merton's (1976), of lambda_t = lambda T jumps expected to maturity, the
- * diffusion's variance var. */
+ * diffusion's variance var; NAN where its sum is too long (analytic.c). */
 mcpi_fwd_call mcpi_merton_call(double lambda_t, double jump_mean, double jump_vol, double f,
                                double strike, double var);
 /* The log-deviation s at which Black's undiscounted call (put) of forward f

@@ -73,14 +73,19 @@ static int slice_prices(const problem *pr, const slice *s, const double *p, doub
                                     q[0] * q[0] * s->T).call,
                    s->fwd, s->strike[i]);
     for (size_t j = 0; jac && j < pr->np; j++) { /* the call's and the put's are the same */
-      double h = 1e-6 * fmax(fabs(p[j]), 0.1), v[2];
+      /* central differences, one-sided at a range's end (lambda 0 has no
+       * lambda below it) */
+      const range *rg = &ranges[MCP_FIT_MERTON][j];
+      double h = 1e-6 * fmax(fabs(p[j]), 0.1), x[2], v[2];
+      x[0] = fmin(p[j] + h, rg->hi);
+      x[1] = fmax(p[j] - h, rg->lo);
       for (int side = 0; side < 2; side++) {
-        q[j] = p[j] + (side ? -h : h);
+        q[j] = x[side];
         v[side] = mcpi_merton_call(q[1] * s->T, q[2], q[3], s->fwd, s->strike[i],
                                    q[0] * q[0] * s->T).call;
       }
       q[j] = p[j];
-      jac[i * pr->np + j] = (v[0] - v[1]) / (2 * h);
+      jac[i * pr->np + j] = (v[0] - v[1]) / (x[0] - x[1]);
     }
   }
   return 1;
@@ -146,23 +151,47 @@ static int solve(size_t n, double *a, double *x, const double *b)
   return 1;
 }
 
-/* Levenberg-Marquardt from p; the iterations it took, or 0 if the model
- * fails at the start. */
-static unsigned fit(problem *pr, double *p, double *r, double *jac, double *rt, double *jt)
+/* How a fit ended. */
+enum { FIT_CONVERGED, FIT_STALLED, FIT_UNPRICED, FIT_NOT_FINITE };
+
+/* Whether every element of x[0..n) is finite. */
+static int finite(const double *x, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(x[i]))
+      return 0;
+  return 1;
+}
+
+/* Levenberg-Marquardt from p, its iterations into *its; how it ended.  A
+ * parameter at a range's end that the step would push past is held there
+ * (its row and column of the system dropped), so that the projected step
+ * is the step of the others; a step that the linear model says gains
+ * nothing (clipped by another end) is refused, as one that the prices say
+ * gains nothing. */
+static int fit(problem *pr, double *p, double *r, double *jac, double *rt, double *jt,
+               unsigned *its)
 {
   size_t np = pr->np, nq = pr->nq;
   const range *rg = ranges[pr->model];
+  *its = 0;
   if (!residuals(pr, p, r, jac))
-    return 0;
-  double cost = half_norm2(r, nq), lambda = -1, nu = 2;
-  unsigned it = 0;
+    return FIT_UNPRICED;
+  if (!finite(r, nq) || !finite(jac, nq * np))
+    return FIT_NOT_FINITE;
+  double cost = half_norm2(r, nq), lambda = 1e-3, nu = 2;
   /* residuals of 1e-8 in volatility (1e-6 points) are as exact a fit as
    * the prices allow (about 1e-13 of the forward over a wing's vega);
    * ten steps refused in a row are the noise of the prices */
-  int refused = 0;
-  while (++it < MAX_ITERATIONS && cost > 0.5 * (double)nq * 1e-16 && refused < 10) {
+  int refused = 0, end = FIT_STALLED;
+  while (++*its < MAX_ITERATIONS && refused < 10) {
+    if (cost <= 0.5 * (double)nq * 1e-16) {
+      end = FIT_CONVERGED;
+      break;
+    }
     double a[MAX_PARAMS * MAX_PARAMS], g[MAX_PARAMS], d[MAX_PARAMS], step[MAX_PARAMS];
     double gmax = 0;
+    int held[MAX_PARAMS];
     for (size_t i = 0; i < np; i++) {
       g[i] = 0;
       for (size_t q = 0; q < nq; q++)
@@ -174,47 +203,51 @@ static unsigned fit(problem *pr, double *p, double *r, double *jac, double *rt, 
         a[i * np + j] = a[j * np + i] = s;
       }
       d[i] = fmax(a[i * np + i], 1e-300);
-      gmax = fmax(gmax, fabs(g[i]) / sqrt(d[i]));
+      held[i] = (p[i] <= rg[i].lo && g[i] > 0) || (p[i] >= rg[i].hi && g[i] < 0);
+      if (!held[i])
+        gmax = fmax(gmax, fabs(g[i]) / sqrt(d[i]));
     }
-    if (gmax <= 1e-15 * sqrt(2 * cost)) /* stationary: the residuals orthogonal to J */
+    if (gmax <= 1e-15 * sqrt(2 * cost)) { /* stationary: the residuals orthogonal to J */
+      end = FIT_CONVERGED;
       break;
-    if (lambda < 0)
-      lambda = 1e-3;
-    double m[MAX_PARAMS * MAX_PARAMS], pn[MAX_PARAMS], neg[MAX_PARAMS];
-    memcpy(m, a, sizeof m);
-    for (size_t i = 0; i < np; i++) {
-      m[i * np + i] += lambda * d[i];
-      neg[i] = -g[i];
     }
-    if (!solve(np, m, step, neg)) {
-      lambda *= nu;
-      nu *= 2;
-      continue;
+    double m[MAX_PARAMS * MAX_PARAMS], pn[MAX_PARAMS], neg[MAX_PARAMS];
+    for (size_t i = 0; i < np; i++) {
+      for (size_t j = 0; j < np; j++)
+        m[i * np + j] = held[i] || held[j] ? (double)(i == j) : a[i * np + j];
+      m[i * np + i] += held[i] ? 0 : lambda * d[i];
+      neg[i] = held[i] ? 0 : -g[i];
     }
     double moved = 0, pred = 0;
-    for (size_t i = 0; i < np; i++) {
+    int solved = solve(np, m, step, neg);
+    for (size_t i = 0; solved && i < np; i++) {
       pn[i] = fmin(fmax(p[i] + step[i], rg[i].lo), rg[i].hi);
       step[i] = pn[i] - p[i];
       moved = fmax(moved, fabs(step[i]) / (fabs(p[i]) + 1e-8));
     }
-    if (moved < 1e-13)
+    if (solved && moved < 1e-13) {
+      end = FIT_CONVERGED;
       break;
-    for (size_t i = 0; i < np; i++) { /* the linear model's decrease of the projected step */
+    }
+    for (size_t i = 0; solved && i < np; i++) { /* the linear model's decrease */
       double as = 0;
       for (size_t j = 0; j < np; j++)
         as += a[i * np + j] * step[j];
       pred -= step[i] * (g[i] + 0.5 * as);
     }
-    if (pred <= 1e-8 * cost) /* converged: no step would gain more */
+    if (solved && pred > 0 && pred <= 1e-8 * cost) { /* no step would gain more */
+      end = FIT_CONVERGED;
       break;
-    double trial = residuals(pr, pn, rt, jt) ? half_norm2(rt, nq) : HUGE_VAL;
-    double rho = pred > 0 ? (cost - trial) / pred : -1;
+    }
+    double trial = HUGE_VAL;
+    if (solved && pred > 0 && residuals(pr, pn, rt, jt) && finite(jt, nq * np))
+      trial = half_norm2(rt, nq);
     if (trial < cost) {
+      double t = 2 * ((cost - trial) / pred) - 1;
       memcpy(p, pn, np * sizeof *p);
       memcpy(r, rt, nq * sizeof *r);
       memcpy(jac, jt, nq * np * sizeof *jac);
       cost = trial;
-      double t = 2 * rho - 1;
       lambda *= fmax(1.0 / 3, 1 - t * t * t);
       nu = 2;
       refused = 0;
@@ -224,7 +257,7 @@ static unsigned fit(problem *pr, double *p, double *r, double *jac, double *rt, 
       refused++;
     }
   }
-  return it;
+  return end;
 }
 
 /* A start: v0 the square of the shortest maturity's volatility nearest the
@@ -280,11 +313,11 @@ static mcp_status build(problem *pr, const mcpi_underlying *u, const mcp_quotes 
     s->T = T;
     s->fwd = u->spot * exp(mcpi_curve_integral(&u->rate, 0, T) -
                            mcpi_curve_integral(&u->dividend, 0, T));
+    pr->ns++; /* before its arrays: free_problem frees what was allocated */
     if (!(s->strike = malloc(nk * sizeof *s->strike)) ||
         !(s->price = malloc(nk * sizeof *s->price)) ||
         !(s->vega = malloc(nk * sizeof *s->vega)) || !(s->at = malloc(nk * sizeof *s->at)))
       return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the quotes");
-    pr->ns++;
     s->q0 = pr->nq;
     for (size_t k = 0; k < nk; k++) {
       double v = qt->vols[m * nk + k], K = qt->strikes[k];
@@ -328,16 +361,22 @@ mcp_status mcpi_calibrate(const mcpi_underlying *u, const mcp_quotes *qt, mcp_fi
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the fit");
   double p[MAX_PARAMS] = {0};
   unsigned it = 0;
+  int end = FIT_STALLED;
   if (st == MCP_OK) {
     start(&pr, qt, p);
-    if (!(it = fit(&pr, p, r, jac, rt, jt)))
-      st = mcpi_fail(err, MCP_ERR_INPUT, "quotes: the %s model cannot price them from its "
-                     "start; expected maturities and strikes it resolves",
-                     mcp_fit_model_name(model));
+    end = fit(&pr, p, r, jac, rt, jt, &it);
+    if (end == FIT_UNPRICED || end == FIT_NOT_FINITE)
+      st = mcpi_fail(err, MCP_ERR_INPUT, "quotes: the %s model %s from its start; expected "
+                     "maturities and strikes it resolves", mcp_fit_model_name(model),
+                     end == FIT_UNPRICED ? "cannot price them" : "has no finite prices");
   }
   if (st == MCP_OK) { /* the fitted model's implied volatilities, quote by quote */
-    *out = (mcp_fit){.model = model, .nparams = pr.np, .quotes = pr.nq, .iterations = it};
+    *out = (mcp_fit){.model = model, .nparams = pr.np, .quotes = pr.nq, .iterations = it,
+                     .converged = end == FIT_CONVERGED};
     memcpy(out->params, p, sizeof p);
+    for (size_t j = 0; j < pr.np; j++)
+      if (p[j] <= ranges[model][j].lo || p[j] >= ranges[model][j].hi)
+        out->at_bound |= 1u << j;
     size_t nk = qt->nstrikes;
     for (size_t i = 0; model_vols && i < qt->nmaturities * nk; i++)
       model_vols[i] = NAN;
@@ -350,15 +389,20 @@ mcp_status mcpi_calibrate(const mcpi_underlying *u, const mcp_quotes *qt, mcp_fi
                        s->T);
         break;
       }
-      for (size_t i = 0; i < s->n; i++) {
+      for (size_t i = 0; i < s->n && st == MCP_OK; i++) {
         double K = s->strike[i];
         double v = mcpi_black_implied(K >= s->fwd ? MCP_CALL : MCP_PUT, s->fwd, K, price[i]) /
                    sqrt(s->T);
         double e = 100 * (v - qt->vols[s->at[i]]); /* volatility points */
+        if (!isfinite(v))
+          st = mcpi_fail(err, MCP_ERR_INPUT, "quotes: the fitted %s model's price at maturity "
+                         "%g, strike %g has no Black volatility (%g, beyond the no-arbitrage "
+                         "bounds or too small to invert)", mcp_fit_model_name(model), s->T, K,
+                         price[i]);
         if (model_vols)
           model_vols[s->at[i]] = v;
         sum += e * e;
-        out->max_error = isnan(e) || fabs(e) > out->max_error ? fabs(e) : out->max_error;
+        out->max_error = fmax(out->max_error, fabs(e));
       }
     }
     out->rmse = sqrt(sum / (double)pr.nq);

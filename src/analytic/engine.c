@@ -16,7 +16,7 @@ const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, 
     return "a local-volatility underlying has no closed form";
   for (size_t i = 0; i < u->ncash; i++)
     if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin <= t->maturity)
-      return "a cash dividend before maturity has no closed form";
+      return "a cash dividend up to maturity has no closed form";
   return NULL;
 }
 
@@ -43,6 +43,10 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
             ? mcpi_merton_call(u->lambda * T, u->jump_mean, u->jump_vol, f, K, var)
             : mcpi_black_call(f, K, sqrt(var));
   }
+  if (!isfinite(c.call) || !isfinite(c.dfwd) || !isfinite(c.dfwd2))
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: the closed form of "
+                     "'%s' is not finite here (Merton's sum would take more than 4e6 terms); "
+                     "expected mc", t->id, u->name);
   if (t->type == MCP_PUT) { /* parity: P = C - (F - K) */
     c.call -= f - K;
     c.dfwd -= 1;

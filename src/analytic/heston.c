@@ -155,9 +155,9 @@ static void phi_grad(const mcpi_heston_params *h, double T, double u, double com
  * the integrands' nearest singularities lie 1/2 off the real axis (the pole
  * of 1 / (u^2 + 1/4) at u = i/2, and phi's moment explosions beyond the
  * strip -1 < Im z < 0), so that the first panels are 1/2 long and later
- * ones may double; two periods of e^{iuk} (and of phi's own phase, at most
- * the mean of X) are 4 pi radians, which GL_N nodes resolve to about 1e-10
- * of a panel's integral, and much better once phi has decayed.  Against an
+ * ones may double; two turns of e^{iuk} and of phi's own phase together
+ * are 4 pi radians, which GL_N nodes resolve to about 1e-10 of a panel's
+ * integral, and much better once phi has decayed.  Against an
  * adaptive reference (tests/cf_heston.h) over 7,200 cases (v0 0.0025-0.16,
  * kappa 0.1-5, theta 0.01-0.09, xi 0.05-2, rho -0.95-0.5, T 0.01-30, K
  * 50-200 for a spot of 100) the prices agree to 3e-12.  log |phi| is
@@ -183,15 +183,19 @@ mcp_status mcpi_heston_calls(const mcpi_heston_params *h, double T, double fwd, 
       grad[MCPI_HESTON_PARAMS * i + p] = 0;
   }
   double var = h->theta * T + (h->v0 - h->theta) * -expm1(-h->kappa * T) / h->kappa;
-  double period = 4 * PI / (kmax + 0.5 * var + 1e-300); /* two of e^{iuk}'s */
+  /* two turns of e^{iuk} and phi's own phase: about u times the mean of X
+   * near 0, u rho (v0 + kappa theta T) / xi far out */
+  double spin = fmax(0.5 * var, fabs(h->rho) * (h->v0 + h->kappa * h->theta * T) / h->xi);
+  double period = 4 * PI / (kmax + spin + 1e-300);
   double a = 0, env_a = 1; /* |phi(0)| = E[e^{X/2}] <= 1 */
   int quiet = 0, panels = 0;
   while (quiet < 2) {
     if (++panels > MAX_PANELS) {
       free(k);
       return mcpi_fail(err, MCP_ERR_INPUT, "the Heston integral did not converge at maturity "
-                       "%g (a distribution of variance %g is too narrow to resolve); expected "
-                       "method mc", T, var);
+                       "%g (its characteristic function decays too slowly to resolve: a "
+                       "variance of %g to maturity, xi %g, rho %g); expected method mc", T, var,
+                       h->xi, h->rho);
     }
     double len = fmin(fmax(0.5, a), period), mid = a + 0.5 * len, b = a + len;
     for (int j = 0; j < GL_N; j++) {
@@ -235,8 +239,10 @@ mcp_status mcpi_heston_calls(const mcpi_heston_params *h, double T, double fwd, 
   }
   for (size_t i = 0; i < n; i++) {
     double K = strikes[i], sk = sqrt(K / fwd);
-    out[i] = (mcpi_fwd_call){fwd - sqrt(fwd * K) / PI * out[i].call,
-                             1 - sk / PI * out[i].dfwd, sk / (PI * fwd) * out[i].dfwd2};
+    /* within the no-arbitrage bounds, which rounding may cross by its error
+     * (a far out-of-the-money call of 1e-12 below 0) */
+    double call = fmin(fmax(fwd - sqrt(fwd * K) / PI * out[i].call, fmax(fwd - K, 0)), fwd);
+    out[i] = (mcpi_fwd_call){call, 1 - sk / PI * out[i].dfwd, sk / (PI * fwd) * out[i].dfwd2};
     for (int p = 0; grad && p < MCPI_HESTON_PARAMS; p++)
       grad[MCPI_HESTON_PARAMS * i + p] *= -sqrt(fwd * K) / PI;
   }

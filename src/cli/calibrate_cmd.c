@@ -86,19 +86,52 @@ static int parse(char **argv, args *a)
   return -1;
 }
 
+/* s as a JSON string's contents (names hold no quotes or controls: only a
+ * backslash needs its escape). */
+static void json_text(FILE *f, const char *s)
+{
+  for (; *s; s++) {
+    if (*s == '\\')
+      fputc('\\', f);
+    fputc(*s, f);
+  }
+}
+
+/* What the fit says of itself: converged or not, parameters at their
+ * ranges' ends, and Heston's Feller condition 2 kappa theta >= xi^2. */
+static void fit_notes(const mcp_fit *fit, char *buf, size_t n)
+{
+  int w = snprintf(buf, n, "%s", fit->converged ? "converged" : "not converged");
+  for (size_t k = 0; k < fit->nparams && w >= 0 && (size_t)w < n; k++)
+    if (fit->at_bound >> k & 1u)
+      w += snprintf(buf + w, n - (size_t)w, "; %s at its range's end",
+                    mcp_fit_param_name(fit->model, k));
+  if (fit->model == MCP_FIT_HESTON && w >= 0 && (size_t)w < n)
+    snprintf(buf + w, n - (size_t)w, "; Feller 2 kappa theta - xi^2 = %.6g (%s)",
+             2 * fit->params[1] * fit->params[2] - fit->params[3] * fit->params[3],
+             2 * fit->params[1] * fit->params[2] >= fit->params[3] * fit->params[3]
+                 ? "met: the variance stays above 0"
+                 : "not met: the variance reaches 0");
+}
+
 static void report(FILE *f, const args *a, const mcp_quotes *q, const mcp_fit *fit,
                    const double *mv, double ms)
 {
   const char *model = mcp_fit_model_name(fit->model);
   size_t nk = q->nstrikes;
+  char notes[512];
+  fit_notes(fit, notes, sizeof notes);
   if (a->json) {
-    fprintf(f, "{\"underlying\": \"%s\", \"model\": \"%s\", \"parameters\": {", q->underlying,
-            model);
+    fputs("{\"underlying\": \"", f);
+    json_text(f, q->underlying);
+    fprintf(f, "\", \"model\": \"%s\", \"parameters\": {", model);
     for (size_t k = 0; k < fit->nparams; k++)
       fprintf(f, "%s\"%s\": %.17g", k ? ", " : "", mcp_fit_param_name(fit->model, k),
               fit->params[k]);
-    fprintf(f, "},\n \"quotes\": %zu, \"rmse\": %.6g, \"max_error\": %.6g, \"iterations\": %u,"
-            "\n \"fits\": [", fit->quotes, fit->rmse, fit->max_error, fit->iterations);
+    fprintf(f, "},\n \"quotes\": %zu, \"rmse\": %.6g, \"max_error\": %.6g, "
+            "\"iterations\": %u, \"converged\": %s, \"notes\": \"%s\",\n \"fits\": [",
+            fit->quotes, fit->rmse, fit->max_error, fit->iterations,
+            fit->converged ? "true" : "false", notes);
     int first = 1;
     for (size_t i = 0; i < q->nmaturities; i++)
       for (size_t k = 0; k < nk; k++) {
@@ -114,8 +147,10 @@ static void report(FILE *f, const args *a, const mcp_quotes *q, const mcp_fit *f
     return;
   }
   fprintf(f, "# underlying %s\n# model      %s\n# quotes     %zu\n# rmse       %.6f vol "
-          "points\n# max error  %.6f vol points\n# iterations %u\n# time       %.1f ms\n",
-          q->underlying, model, fit->quotes, fit->rmse, fit->max_error, fit->iterations, ms);
+          "points\n# max error  %.6f vol points\n# iterations %u\n# fit        %s\n"
+          "# time       %.1f ms\n",
+          q->underlying, model, fit->quotes, fit->rmse, fit->max_error, fit->iterations, notes,
+          ms);
   fprintf(f, "%-12s %20s\n", "parameter", "value");
   for (size_t k = 0; k < fit->nparams; k++)
     fprintf(f, "%-12s %20.12f\n", mcp_fit_param_name(fit->model, k), fit->params[k]);

@@ -3,6 +3,7 @@
  * of the file kept byte for byte (jansson would print every number of it
  * with 17 digits). */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "src/base/error.h"
@@ -22,6 +23,18 @@ mcp_status mcp_market_text_fitted(const char *name, const char *text, size_t len
   if (!text || !underlying || !fit || !out || (unsigned)fit->model > MCP_FIT_MERTON)
     return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "fitted market: expected a market's "
                         "text, an underlying, a fit and a place for the text");
+  size_t count = 0;
+  while (mcp_fit_param_name(fit->model, count))
+    count++;
+  if (fit->nparams != count)
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "fitted market: a %s fit has %zu "
+                        "parameters, got %zu", mcp_fit_model_name(fit->model), count,
+                        fit->nparams);
+  for (size_t k = 0; k < count; k++)
+    if (!isfinite(fit->params[k]))
+      return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "fitted market: %s: expected a "
+                          "finite number, got %g", mcp_fit_param_name(fit->model, k),
+                          fit->params[k]);
   if (!name)
     name = "market";
   *out = NULL;

@@ -325,8 +325,10 @@ int mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
   const mcp_market *base = m->base ? m->base : m;
   char scratch[MCPI_ERRLEN];
   const mcpi_underlying *u = mcpi_market_find(base, t->asset[0]);
-  if (engine == MCP_ENGINE_ANALYTIC)
-    return u && !mcpi_analytic_misfit(t, u, p->origin);
+  if (engine == MCP_ENGINE_ANALYTIC) { /* its closed form exists and is finite */
+    double price, delta, gamma;
+    return u && mcpi_analytic_price(t, u, p->origin, &price, &delta, &gamma, scratch) == MCP_OK;
+  }
   return check_trade(base, grid, t, &u, scratch) == MCP_OK &&
          !(tail_grid(t, u) && tail_error(grid, u, t->maturity) > MCPI_PDE_CALL_TOLERANCE);
 }
