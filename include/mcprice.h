@@ -288,7 +288,10 @@ mcp_status mcp_heston_european(mcp_option_type type, double spot, double strike,
  * JSON file: {"underlying": NAME, "maturities": [...] (years, or dates by
  * the market's valuation date), "strikes": [...] or "moneyness": [...]
  * (strike over spot), "volatilities": [[...], ...] (a row a maturity, null
- * where not quoted)}; errors name the file, line, column and field. */
+ * where not quoted)}; errors name the file, line, column and field.  A file
+ * named .csv holds one quote a row instead (columns underlying, maturity,
+ * strike or moneyness, volatility; any order; a point quoted twice is an
+ * error), its errors naming the row and column. */
 typedef struct mcp_quotes {
   char *underlying;
   size_t nmaturities, nstrikes;
@@ -429,6 +432,12 @@ const char *mcp_market_last_error(const mcp_market *market);
 
 /* ---- portfolio: trades and what their prices mean ----------------------- */
 mcp_status mcp_portfolio_create(mcp_portfolio **portfolio);
+/* A book from a JSON file (doc/input-schema.md) or, where the name ends in
+ * .csv, a CSV file of trades: a header of trade fields, one trade a row,
+ * its cells the JSON fields' values (empty: left out; A;B;C an array;
+ * FIRST..LAST/N or FIRST..LAST/FREQUENCY a schedule; [...] or {...} JSON),
+ * its errors naming the row (its line) and the column; the run's settings
+ * then the defaults (mcp_run_options_load reads none from it). */
 mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err,
                               size_t errlen);
 /* The same from len bytes of text in memory, which messages call name. */
@@ -698,9 +707,10 @@ const char *mcp_stencil_name(mcp_stencil stencil);
 size_t mcp_portfolio_size(const mcp_portfolio *portfolio);
 const char *mcp_portfolio_trade_id(const mcp_portfolio *portfolio, size_t index);
 /* Where mcp_portfolio_load read trade index: the line and column (1-based,
- * columns in UTF-8 characters) of its object in the file, so that errors
- * found later, when pricing, can point there.  MCP_ERR_NOT_FOUND for a
- * trade added through the API or a bad index. */
+ * columns in UTF-8 characters) of its object in the file (of a CSV book,
+ * its row's first line and column 1), so that errors found later, when
+ * pricing, can point there.  MCP_ERR_NOT_FOUND for a trade added through
+ * the API or a bad index. */
 mcp_status mcp_portfolio_trade_source(const mcp_portfolio *portfolio, size_t index, int *line,
                                       int *column);
 /* Run settings; defaults: 100000 paths, seed 1, time grid of the event dates only. */

@@ -285,6 +285,68 @@ static void test_bad_quotes_files(void **state)
   mcp_market_destroy(m);
 }
 
+/* Quotes from CSV, one a row in any order (dates, moneyness, a point not
+ * quoted): the same surface as its JSON; and its errors, naming the row
+ * and column. */
+static void test_quotes_csv(void **state)
+{
+  (void)state;
+  mcp_market *m = load_market();
+  static const char csv[] = "underlying,moneyness,maturity,volatility\r\n"
+                            "A,1.1,2,0.2\r\n"
+                            "A,0.9,2027-11-30,0.25\r\n"
+                            "\r\n"
+                            "A,0.9,2,0.22\r\n";
+  static const char json[] =
+      "{\"underlying\": \"A\", \"maturities\": [\"2027-11-30\", 2],\n"
+      " \"moneyness\": [0.9, 1.1], \"volatilities\": [[0.25, null], [0.22, 0.2]]}";
+  mcp_quotes a, b;
+  char err[512];
+  if (mcp_quotes_load_text("q.csv", csv, strlen(csv), m, &a, err, sizeof err) != MCP_OK ||
+      mcp_quotes_load_text("q.json", json, strlen(json), m, &b, err, sizeof err) != MCP_OK)
+    fail_msg("%s", err);
+  assert_string_equal(a.underlying, b.underlying);
+  assert_int_equal(a.nmaturities, 2);
+  assert_int_equal(a.nstrikes, 2);
+  assert_memory_equal(a.maturities, b.maturities, 2 * sizeof(double));
+  assert_memory_equal(a.strikes, b.strikes, 2 * sizeof(double));
+  assert_true(a.vols[0] == 0.25 && isnan(a.vols[1]) && a.vols[2] == 0.22 && a.vols[3] == 0.2);
+  mcp_quotes_free(&a);
+  mcp_quotes_free(&b);
+  static const struct {
+    const char *text, *says;
+  } bad[] = {
+      {"underlying,maturity,strike,volatility\nA,1,50,x\n",
+       "q.csv: row 2, column volatility: expected a volatility in (0, 10], got 'x'"},
+      {"underlying,maturity,strike,volatility\nA,1,50,0.2\nB,1,60,0.2\n",
+       "q.csv: row 3, column underlying: expected the underlying of the rows before, 'A'"},
+      {"underlying,maturity,strike,volatility\nA,1,50,0.2\nA,1,50,0.3\n",
+       "q.csv: row 3: maturity 1, strike 50 quoted again (row 2)"},
+      {"underlying,maturity,strike,moneyness,volatility\nA,1,50,1,0.2\n",
+       "q.csv: row 1: expected the columns underlying, maturity, volatility and strike or "
+       "moneyness"},
+      {"underlying,maturity,strike,vol\n", "q.csv: row 1, column 4: expected one of"},
+      {"underlying,maturity,strike,volatility\nA,2027-13-01,50,0.2\n",
+       "q.csv: row 2, column maturity: expected a time in years or a date"},
+      {"underlying,maturity,strike,volatility\nA,0,50,0.2\n",
+       "q.csv: row 2, column maturity: expected a time in years > 0"},
+      {"underlying,maturity,strike,volatility\nA,1,-50,0.2\n",
+       "q.csv: row 2, column strike: expected a number > 0"},
+      {"underlying,maturity,strike,volatility\n", "q.csv: expected a quote a row"},
+      {"underlying,maturity,strike,volatility\nZ,1,50,0.2\n",
+       "q.csv: underlying: expected an underlying of the market, got 'Z'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    mcp_quotes q;
+    mcp_status st = mcp_quotes_load_text("q.csv", bad[i].text, strlen(bad[i].text), m, &q, err,
+                                         sizeof err);
+    if (st != MCP_ERR_INPUT || !strstr(err, bad[i].says))
+      fail_msg("case %zu: status %d, '%s' lacks '%s'", i, st, err, bad[i].says);
+    assert_null(q.vols);
+  }
+  mcp_market_destroy(m);
+}
+
 /* The fitted market: the underlying the model, its volatility and volatility
  * curve gone, its spot, the other underlying and the dates kept; it loads. */
 static void test_fitted_market(void **state)
@@ -330,7 +392,7 @@ int main(void)
       cmocka_unit_test(test_heston_exact),   cmocka_unit_test(test_heston_noisy),
       cmocka_unit_test(test_merton_exact),   cmocka_unit_test(test_bad_fits),
       cmocka_unit_test(test_quotes_file),    cmocka_unit_test(test_bad_quotes_files),
-      cmocka_unit_test(test_fitted_market),
+      cmocka_unit_test(test_fitted_market),  cmocka_unit_test(test_quotes_csv),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -538,6 +538,14 @@ for case in "TINY 1e-300 1 gamma trade 'T': its gamma" "SQ 1e154 1 delta trade '
     'status 1 && grep -qF "$want" "$TMP/err" && err_has "overflow double"'
 done
 
+# ---- a CSV book ---------------------------------------------------------------
+run price --market "$top_srcdir/examples/market.json" --portfolio "$top_srcdir/examples/book.csv" --paths 2000 --format csv
+check "a CSV book prices" 'status 0 && out_has "^HELIX-EC-80,4,.*,analytic$" && [ "$(grep -c . "$TMP/out")" -eq 6 ]'
+printf 'id,product,type,underlying,strike,maturity\nX,european,call,ACME,100,soon\n' >"$TMP/bad.csv"
+run price --market "$top_srcdir/examples/market.json" --portfolio "$TMP/bad.csv"
+check "a bad CSV cell exits 1 naming row and column" \
+  'status 1 && err_has "bad.csv: row 2, column maturity: expected a time in years"'
+
 # ---- calibrate ---------------------------------------------------------------
 EXMARKET=$top_srcdir/examples/market.json
 QUOTES=$top_srcdir/examples/quotes.json

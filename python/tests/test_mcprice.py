@@ -467,6 +467,18 @@ def test_average_digital():
                       backend="cpu")
 
 
+def test_csv_book(tmp_path):
+    # a book as CSV prices as its JSON does, to the bit
+    rows = ["id,product,type,underlying,strike,maturity,quantity"]
+    rows += [f"{t['id']},european,{t['type']},ACME,{K},{T},{t['quantity']}"
+             for t in book()["trades"]]
+    path = tmp_path / "book.csv"
+    path.write_text("\n".join(rows) + "\n")
+    a = mcprice.price(market(), str(path), paths=2000, backend="cpu")
+    b = mcprice.price(market(), dict(book(), run={}), paths=2000, backend="cpu")
+    assert a["C"].price == b["C"].price and a["P"].std_error == b["P"].std_error
+
+
 def test_closed_forms():
     # a trade's "method": "analytic" is Black's formula, without a standard
     # error; the Heston integral is a call of its own, refusing a bad value

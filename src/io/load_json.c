@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/base/error.h"
+#include "src/io/csv.h"
 #include "src/io/load_json.h"
 #include "src/base/names.h"
 #include "src/io/read_file.h"
@@ -15,11 +16,18 @@
 static mcp_status vfail_at(const mcpi_json_doc *d, const mcpi_json_pos *pos, const char *path,
                            mcp_status status, const char *fmt, va_list ap)
 {
-  char where[48] = "", msg[MCPI_ERRLEN];
+  char where[48] = "", msg[MCPI_ERRLEN], cell[PATHLEN + 32];
+  size_t t, skip;
   if (!d->err || d->errlen == 0)
     return status;
-  if (pos)
+  if (pos && !d->csv)
     snprintf(where, sizeof where, ":%d:%d", pos->line, pos->column);
+  /* a CSV book's trades[i].FIELD is its row's line and that column */
+  if (d->rows && sscanf(path, "trades[%zu]%zn", &t, &skip) == 1 && t < d->nrows) {
+    snprintf(cell, sizeof cell, "row %zu%s%s", d->rows[t], path[skip] ? ", column " : "",
+             path[skip] ? path + skip + 1 : "");
+    path = cell;
+  }
   vsnprintf(msg, sizeof msg, fmt, ap);
   snprintf(d->err, d->errlen, "%s%s: %s%s%s", d->file, where, path, *path ? ": " : "", msg);
   return status;
@@ -328,11 +336,15 @@ static mcp_status parse_error(const mcpi_json_doc *d, const json_error_t *e)
                  e->text);
 }
 
-mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *err,
-                          size_t errlen, mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
-                          void *target)
+/* How load reads: JSON, a book (JSON, or CSV where the file is named so),
+ * or JSON that a CSV file was turned into. */
+enum { AS_JSON, AS_BOOK, FROM_CSV };
+
+static mcp_status load(const char *file, const char *text, size_t len, char *err,
+                       size_t errlen, mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                       void *target, int as)
 {
-  mcpi_json_doc d = {file, NULL, 0, NULL, err, errlen, NULL};
+  mcpi_json_doc d = {file, NULL, 0, NULL, err, errlen, NULL, as == FROM_CSV, NULL, 0};
   json_error_t e;
   mcp_status st;
   if (!file) {
@@ -358,6 +370,19 @@ mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *
     if ((st = mcpi_read_file(file, &rules, &d.text, &d.len, err, errlen)) != MCP_OK)
       return st;
   }
+  mcpi_csv_book csv = {0};
+  if (as == AS_BOOK && mcpi_csv_name(file)) { /* its JSON in place of its text */
+    st = mcpi_csv_book_read(file, d.text, d.len, &csv, err, errlen);
+    free(d.text);
+    if (st != MCP_OK)
+      return st;
+    d.text = csv.json;
+    d.len = csv.len;
+    d.csv = 1;
+    d.rows = csv.row;
+    d.nrows = csv.nrows;
+    csv.json = NULL;
+  }
   /* The text was read here rather than by json_load_file so that error
    * messages locate values in exactly what was parsed. */
   if (!(d.root = json_loadb(d.text, d.len, JSON_REJECT_DUPLICATES, &e)))
@@ -366,7 +391,31 @@ mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *
     st = fill(&d, target);
   json_decref(d.root);
   free(d.text);
+  mcpi_csv_book_free(&csv);
   return st;
+}
+
+mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *err,
+                          size_t errlen, mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                          void *target)
+{
+  return load(file, text, len, err, errlen, fill, target, AS_JSON);
+}
+
+mcp_status mcpi_json_load_book(const char *file, const char *text, size_t len, char *err,
+                               size_t errlen,
+                               mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                               void *target)
+{
+  return load(file, text, len, err, errlen, fill, target, AS_BOOK);
+}
+
+mcp_status mcpi_json_load_from_csv(const char *file, const char *json, size_t len, char *err,
+                                   size_t errlen,
+                                   mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                                   void *target)
+{
+  return load(file, json, len, err, errlen, fill, target, FROM_CSV);
 }
 
 /* Checks that every member of obj, all among the nkeys keys (masks[i] says

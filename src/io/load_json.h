@@ -27,6 +27,11 @@ typedef struct mcpi_json_doc {
   size_t errlen;
   /* what turns a date into a time (a market's), or NULL: times are numbers */
   const mcpi_dates *dates;
+  /* read from CSV (csv.h): no line and column in messages, and a book's
+   * trades named by the line each one's row began on */
+  int csv;
+  const size_t *rows;
+  size_t nrows;
 } mcpi_json_doc;
 
 /* A name of a closed list and the enumeration value it stands for; lists
@@ -43,6 +48,18 @@ typedef struct mcpi_json_choice {
 mcp_status mcpi_json_load(const char *file, const char *text, size_t len, char *err,
                           size_t errlen, mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
                           void *target);
+/* The same for a book: a file named .csv is a CSV book (csv.h), read
+ * as the JSON document it stands for. */
+mcp_status mcpi_json_load_book(const char *file, const char *text, size_t len, char *err,
+                               size_t errlen,
+                               mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                               void *target);
+/* The same for JSON text that a CSV file (file) was turned into: messages
+ * name the file and the field, no line or column. */
+mcp_status mcpi_json_load_from_csv(const char *file, const char *json, size_t len, char *err,
+                                   size_t errlen,
+                                   mcp_status (*fill)(const mcpi_json_doc *doc, void *target),
+                                   void *target);
 
 /* "FILE: message", for failures that no field explains. */
 mcp_status mcpi_json_fail_file(const mcpi_json_doc *d, mcp_status status, const char *fmt, ...)

@@ -633,6 +633,10 @@ static mcp_status fill_portfolio(const mcpi_json_doc *file, void *target)
     if ((st = read_trade(d, &(mcpi_json_path){&list_path, NULL, i}, t, &v, target)))
       return st;
   mcpi_json_elements(d->text, d->len, &list_path, record_source, target);
+  for (i = 0; d->rows && i < d->nrows && i < in->pf->n; i++) { /* a CSV book: its rows */
+    in->pf->t[i].line = (int)d->rows[i];
+    in->pf->t[i].column = 1;
+  }
   return MCP_OK;
 }
 
@@ -645,7 +649,7 @@ static mcp_status load(mcp_portfolio **portfolio, const mcp_market *market, cons
   loading in = {*portfolio, market ? market->dates : NULL};
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_strerror(st));
-  else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_portfolio, &in)) != MCP_OK) {
+  else if ((st = mcpi_json_load_book(path, text, len, err, errlen, fill_portfolio, &in)) != MCP_OK) {
     mcp_portfolio_destroy(*portfolio);
     *portfolio = NULL;
   }

@@ -168,7 +168,7 @@ static mcp_status load(mcp_run_options **options, const char *path, const char *
   mcp_status st = mcp_run_options_create(options);
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_strerror(st));
-  else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_options, *options))) {
+  else if ((st = mcpi_json_load_book(path, text, len, err, errlen, fill_options, *options))) {
     mcp_run_options_destroy(*options);
     *options = NULL;
   }
