@@ -1096,7 +1096,8 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                     re-solved grids for vega, rho and theta;
  *   analytic          the closed form's delta and gamma, and its central
  *                     differences in shifted markets for vega, rho and theta
- *                     (forward for theta).
+ *                     (forward for theta); with buckets, a Heston trade's
+ *                     model vegas, the exact gradient of its integral.
  * Every Monte Carlo estimate comes with its standard error. */
 typedef enum mcp_greek {
   MCP_GREEK_DELTA = 0, MCP_GREEK_GAMMA, MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_THETA,

@@ -283,6 +283,50 @@ static void test_engine_greeks(void **state)
   mcp_market_destroy(m);
 }
 
+/* With buckets, a Heston trade's model vegas (vega@v0 .. vega@rho): the
+ * integral's exact gradient, against central differences of the adaptive
+ * reference, and the paths' differences of the same trade within their
+ * standard errors; the book's by underlying. */
+static void test_engine_model_vegas(void **state)
+{
+  mcp_market *m = models();
+  mcp_portfolio *p = new_portfolio(100000, 9);
+  add_closed(p, "closed", "SV", MCP_CALL, 105, 1.5);
+  add_european(p, "paths", "SV", MCP_CALL, 105, 1.5, 1);
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "vega"), MCP_OK);
+  assert_int_equal(mcp_greeks_set_buckets(g, 1), MCP_OK);
+  mcp_results *r = price_greeks(*state, m, p, g);
+  static const char *const param[5] = {"v0", "kappa", "theta", "xi", "rho"};
+  double x[5] = {0.04, 1.5, 0.05, 0.6, -0.7};
+  for (int k = 0; k < 5; k++) {
+    char name[32], book[32];
+    snprintf(name, sizeof name, "vega@%s", param[k]);
+    snprintf(book, sizeof book, "vega:SV@%s", param[k]);
+    double h = 1e-4 * fmax(fabs(x[k]), 0.1), up[5], dn[5];
+    memcpy(up, x, sizeof up);
+    memcpy(dn, x, sizeof dn);
+    up[k] += h;
+    dn[k] -= h;
+    double want = (cf_heston(MCP_CALL, 100, 105, 1.5, 0.03, 0.01, up[0], up[1], up[2], up[3],
+                             up[4]) -
+                   cf_heston(MCP_CALL, 100, 105, 1.5, 0.03, 0.01, dn[0], dn[1], dn[2], dn[3],
+                             dn[4])) /
+                  (2 * h);
+    mcp_sensitivity s = greek(r, "closed", name), mc = greek(r, "paths", name);
+    assert_int_equal(s.method, MCP_METHOD_ANALYTIC);
+    assert_true(s.value.std_error == 0);
+    close_to(s.value.price, want, 1e-5 * fmax(1, fabs(want)), name);
+    assert_within(name, mc.value, s.value.price, 4);
+    close_to(greek(r, NULL, book).value.price, s.value.price + mc.value.price, 1e-12, book);
+  }
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* What the closed forms do not price: named by the trade, an error naming
  * it; by the product's default engine, Monte Carlo instead. */
 static void test_engine_refusals(void **state)
@@ -417,6 +461,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_engine_against_paths, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_engine_greeks, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_engine_refusals, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_engine_model_vegas, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_engine_json, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_heston_control_variate, mc_setup_cpu, mc_teardown),
   };

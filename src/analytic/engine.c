@@ -57,3 +57,24 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
   *gamma = df * c.dfwd2 * r * r;
   return MCP_OK;
 }
+
+mcp_status mcpi_analytic_heston_grad(const mcpi_trade *t, const mcpi_underlying *u,
+                                     double grad[5], char *err)
+{
+  double T = t->maturity, K = t->strike, g[MCPI_HESTON_PARAMS];
+  double df = exp(-mcpi_curve_integral(&u->rate, 0, T));
+  double f = u->spot * exp(mcpi_curve_integral(&u->rate, 0, T) -
+                           mcpi_curve_integral(&u->dividend, 0, T));
+  mcpi_heston_params h = {u->v0, u->kappa, u->theta, u->xi, u->rho};
+  mcpi_fwd_call c;
+  char why[MCPI_ERRLEN];
+  for (int k = 0; k < MCPI_HESTON_PARAMS; k++)
+    grad[k] = 0;
+  if (!(K > 0)) /* the forward: no parameter moves it */
+    return MCP_OK;
+  if (mcpi_heston_calls(&h, T, f, 1, &K, &c, g, why) != MCP_OK)
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s", t->id, why);
+  for (int k = 0; k < MCPI_HESTON_PARAMS; k++) /* a put's, by parity, the call's */
+    grad[k] = df * g[k];
+  return MCP_OK;
+}

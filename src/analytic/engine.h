@@ -18,4 +18,10 @@ const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, 
 mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, double origin,
                                double *price, double *delta, double *gamma, char *err);
 
+/* The derivatives of trade t's price per unit in its Heston underlying u's
+ * v0, kappa, theta, xi and rho (the gradient of Lewis's integral) into
+ * grad[0..5); MCP_ERR_INPUT naming the trade where the integral fails. */
+mcp_status mcpi_analytic_heston_grad(const mcpi_trade *t, const mcpi_underlying *u,
+                                     double grad[5], char *err);
+
 #endif

@@ -15,6 +15,7 @@
 #include "src/plan/variants.h"
 #include "src/plan/grid_check.h"
 #include "src/exec/grid_move.h"
+#include "src/analytic/engine.h"
 #include "src/plan/pde.h"
 #include "src/results/results.h"
 #include "src/exec/reval.h"
@@ -218,6 +219,20 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
       r->warn[t] |= MCP_WARNING_BUCKETS;
     long a = (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u);
     mcp_greek_method how = off_paths_method(r->engine[t]);
+    double d[MCPI_HESTON_PARAMS];
+    char why[MCPI_ERRLEN], label[96];
+    /* with buckets, a Heston trade's model vegas, as the paths' (variants.c),
+     * here the integral's exact gradient */
+    if (r->engine[t] == MCP_ENGINE_ANALYTIC && g->req->buckets && g->req->want[MCP_GREEK_VEGA] &&
+        m->u[a].model == MCPI_MODEL_HESTON &&
+        mcpi_analytic_heston_grad(&p->t[t], &m->u[a], d, why) == MCP_OK)
+      for (int k = 0; k < MCPI_HESTON_PARAMS && ok; k++) {
+        mcpi_adjoint_label(&m->u[a], MCP_GREEK_VEGA, 1 + k, label, sizeof label);
+        ok = mcpi_sens_add_bucket(&r->sens[t], MCP_GREEK_VEGA, how, a, -1, 1 + k, label,
+                                  und(m, a), NULL, 0, d[k], 0) &&
+             mcpi_sens_add_bucket(bk, MCP_GREEK_VEGA, how, a, -1, 1 + k, label, und(m, a), NULL,
+                                  1, p->t[t].quantity * d[k], 0);
+      }
     for (int k = 0; k < 2 && ok; k++)
       if (g->req->want[grid_greeks[k]])
         ok = mcpi_sens_add(&r->sens[t], grid_greeks[k], how, a, -1, und(m, a), NULL, 0,
