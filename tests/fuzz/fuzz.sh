@@ -1,8 +1,7 @@
 #!/bin/sh
 # fuzz.sh BUILD SECONDS: runs the libFuzzer targets built in BUILD (make
 # fuzz) side by side for SECONDS of wall-clock time (on fewer cores than
-# targets they share them: CI's 2 cores give each of the 3 two thirds of
-# one), each corpus seeded with the source tree's JSON inputs (examples,
+# targets they share them: CI's 2 cores give each of the 4 half of one), each corpus seeded with the source tree's JSON inputs (examples,
 # benchmarks, test data, the JSON blocks of doc/input-schema.md), and prints
 # a line a target: executions, coverage (libFuzzer's cov and ft), corpus
 # size and failures.  A failure's input is kept in fuzz-artifacts/; turn it
@@ -11,12 +10,13 @@
 set -u
 build=$1 secs=$2
 src=$build # the build is a configured copy of the release tree
-targets="market portfolio scenarios"
+targets="market portfolio scenarios csv"
 mkdir -p fuzz-artifacts
 for target in $targets; do
   corpus=fuzz-corpus/$target
   mkdir -p "$corpus"
   cp "$src"/examples/*.json "$src"/bench/*.json "$src"/tests/data/*.json "$corpus"/ 2>/dev/null
+  [ "$target" = csv ] && cp "$src"/examples/*.csv "$corpus"/
   # and the examples of the schema's documentation, one file a JSON block
   awk -v dir="$corpus" '/^```json/ { n++; f = dir "/doc-" n ".json"; next }
     /^```/ { f = ""; next } f { print > f }' "$src"/doc/input-schema.md

@@ -6,12 +6,14 @@
 # error fails it too.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 status=0
-for target in market portfolio scenarios; do
+for target in market portfolio scenarios csv; do
   prog=$top_builddir/tests/fuzz/fuzz_$target
   set -- "$top_srcdir"/tests/fuzz/regressions/$target-*
   [ -e "$1" ] || set --
-  # the seeds: every JSON input of the source tree, whatever it holds
+  # the seeds: every JSON input of the source tree, whatever it holds (and
+  # the CSV target its CSV ones too)
   set -- "$@" "$top_srcdir"/examples/*.json "$top_srcdir"/bench/*.json "$top_srcdir"/tests/data/*.json
+  [ "$target" = csv ] && set -- "$@" "$top_srcdir"/examples/*.csv
   if "$prog" "$@" >/dev/null 2>"fuzz_$target.err"; then
     echo "PASS: fuzz_$target over $# inputs"
   else
