@@ -11,6 +11,7 @@
 #include <string.h>
 #include "src/analytic/analytic.h"
 #include "src/analytic/calibrate.h"
+#include "src/analytic/engine.h"
 #include "src/analytic/heston.h"
 #include "src/base/error.h"
 #include "src/base/names.h"
@@ -311,8 +312,7 @@ static mcp_status build(problem *pr, const mcpi_underlying *u, const mcp_quotes 
     double T = qt->maturities[m];
     slice *s = &pr->s[pr->ns];
     s->T = T;
-    s->fwd = u->spot * exp(mcpi_curve_integral(&u->rate, 0, T) -
-                           mcpi_curve_integral(&u->dividend, 0, T));
+    s->fwd = mcpi_analytic_forward(u, T, NULL);
     pr->ns++; /* before its arrays: free_problem frees what was allocated */
     if (!(s->strike = malloc(nk * sizeof *s->strike)) ||
         !(s->price = malloc(nk * sizeof *s->price)) ||

@@ -5,8 +5,20 @@
 #include <math.h>
 #include "src/analytic/analytic.h"
 #include "src/analytic/engine.h"
-#include "src/analytic/heston.h"
 #include "src/inputs/product.h"
+
+double mcpi_analytic_forward(const mcpi_underlying *u, double T, double *df)
+{
+  double r = mcpi_curve_integral(&u->rate, 0, T);
+  if (df)
+    *df = exp(-r);
+  return u->spot * exp(r - mcpi_curve_integral(&u->dividend, 0, T));
+}
+
+mcpi_heston_params mcpi_heston_of(const mcpi_underlying *u)
+{
+  return (mcpi_heston_params){u->v0, u->kappa, u->theta, u->xi, u->rho};
+}
 
 const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, double origin)
 {
@@ -27,13 +39,10 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
   if (why)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s ('%s'); expected "
                      "mc", t->id, why, u->name);
-  double T = t->maturity, K = t->strike;
-  double df = exp(-mcpi_curve_integral(&u->rate, 0, T));
-  double f = u->spot * exp(mcpi_curve_integral(&u->rate, 0, T) -
-                           mcpi_curve_integral(&u->dividend, 0, T));
+  double T = t->maturity, K = t->strike, df, f = mcpi_analytic_forward(u, T, &df);
   mcpi_fwd_call c = {f, 1, 0}; /* strike 0: the forward */
   if (K > 0 && u->model == MCPI_MODEL_HESTON) {
-    mcpi_heston_params h = {u->v0, u->kappa, u->theta, u->xi, u->rho};
+    mcpi_heston_params h = mcpi_heston_of(u);
     char why_not[MCPI_ERRLEN];
     if (mcpi_heston_calls(&h, T, f, 1, &K, &c, NULL, why_not) != MCP_OK)
       return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s", t->id, why_not);
@@ -61,11 +70,9 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
 mcp_status mcpi_analytic_heston_grad(const mcpi_trade *t, const mcpi_underlying *u,
                                      double grad[5], char *err)
 {
-  double T = t->maturity, K = t->strike, g[MCPI_HESTON_PARAMS];
-  double df = exp(-mcpi_curve_integral(&u->rate, 0, T));
-  double f = u->spot * exp(mcpi_curve_integral(&u->rate, 0, T) -
-                           mcpi_curve_integral(&u->dividend, 0, T));
-  mcpi_heston_params h = {u->v0, u->kappa, u->theta, u->xi, u->rho};
+  double T = t->maturity, K = t->strike, g[MCPI_HESTON_PARAMS], df;
+  double f = mcpi_analytic_forward(u, T, &df);
+  mcpi_heston_params h = mcpi_heston_of(u);
   mcpi_fwd_call c;
   char why[MCPI_ERRLEN];
   for (int k = 0; k < MCPI_HESTON_PARAMS; k++)

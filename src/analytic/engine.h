@@ -5,8 +5,15 @@
 #ifndef MCP_ANALYTIC_ENGINE_H
 #define MCP_ANALYTIC_ENGINE_H
 
+#include "src/analytic/heston.h"
 #include "src/inputs/market.h"
 #include "src/inputs/portfolio.h"
+
+/* u's forward to T, without cash dividends, and its discount factor to T
+ * into *df (when not NULL). */
+double mcpi_analytic_forward(const mcpi_underlying *u, double T, double *df);
+/* The parameters of Heston underlying u. */
+mcpi_heston_params mcpi_heston_of(const mcpi_underlying *u);
 
 /* Why trade t on underlying u (the valuation date moved by origin) has no
  * closed form here, or NULL. */

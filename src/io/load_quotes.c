@@ -237,13 +237,25 @@ static size_t index_of(const double *x, size_t n, double v)
   return (size_t)(p - x);
 }
 
-/* The quotes document of r's quotes into b. */
+/* x[0..n) as a JSON array of numbers, NAN as null (NULL when out of memory). */
+static json_t *reals(const double *x, size_t n)
+{
+  json_t *a = json_array();
+  for (size_t i = 0; a && i < n; i++)
+    if (json_array_append_new(a, isnan(x[i]) ? json_null() : json_real(x[i]))) {
+      json_decref(a);
+      return NULL;
+    }
+  return a;
+}
+
+/* The quotes document of r's quotes into *json (*len bytes). */
 static mcp_status csv_document(csv_reading *r, char **json, size_t *len)
 {
   double *t = malloc(r->n * sizeof *t), *k = malloc(r->n * sizeof *k), *v = NULL;
   size_t *from = NULL, nt = 0, nk = 0;
   char *out = NULL;
-  size_t cap = 0, n = 0;
+  size_t n = 0;
   mcp_status st = MCP_OK;
   for (size_t i = 0; t && k && i < r->n; i++) {
     t[i] = r->q[i].t;
@@ -270,40 +282,21 @@ static mcp_status csv_document(csv_reading *r, char **json, size_t *len)
     v[at] = r->q[i].v;
     from[at] = r->q[i].row;
   }
-  /* the numbers with 17 digits: read back, the same doubles */
-  int ok = st == MCP_OK;
-#define OUT(...)                                                                           \
-  do {                                                                                     \
-    int w_ = snprintf(NULL, 0, __VA_ARGS__);                                               \
-    ok = ok && w_ >= 0 && mcpi_grow((void **)&out, &cap, n + (size_t)w_ + 1, 1);           \
-    if (ok)                                                                                \
-      n += (size_t)snprintf(out + n, cap - n, __VA_ARGS__);                                \
-  } while (0)
-  OUT("{\"underlying\": \"");
-  for (const char *c = r->underlying; *c; c++) /* checked: no quote or control to escape */
-    if (*c == '\\')
-      OUT("\\\\");
-    else
-      OUT("%c", *c);
-  OUT("\", \"maturities\": [");
-  for (size_t i = 0; i < nt; i++)
-    OUT("%s%.17g", i ? ", " : "", t[i]);
-  OUT("], \"%s\": [", r->col[C_STRIKE] >= 0 ? "strikes" : "moneyness");
-  for (size_t j = 0; j < nk; j++)
-    OUT("%s%.17g", j ? ", " : "", k[j]);
-  OUT("], \"volatilities\": [");
-  for (size_t i = 0; i < nt; i++)
-    for (size_t j = 0; j < nk; j++) {
-      double x = v[i * nk + j];
-      OUT("%s", j ? ", " : i ? "], [" : "[");
-      if (isnan(x))
-        OUT("null");
-      else
-        OUT("%.17g", x);
-    }
-  OUT("]]}");
-#undef OUT
-  if (st == MCP_OK && !ok)
+  json_t *doc = json_object(), *rows = json_array();
+  int ok = st == MCP_OK && doc && rows &&
+           !json_object_set_new(doc, "underlying", json_string(r->underlying)) &&
+           !json_object_set_new(doc, "maturities", reals(t, nt)) &&
+           !json_object_set_new(doc, r->col[C_STRIKE] >= 0 ? "strikes" : "moneyness",
+                                reals(k, nk));
+  for (size_t i = 0; ok && i < nt; i++)
+    ok = !json_array_append_new(rows, reals(v + i * nk, nk));
+  ok = ok && !json_object_set(doc, "volatilities", rows);
+  /* 17 digits: read back, the same doubles */
+  if (ok && (out = json_dumps(doc, JSON_REAL_PRECISION(17))))
+    n = strlen(out);
+  json_decref(rows);
+  json_decref(doc);
+  if (st == MCP_OK && !out)
     st = mcpi_fail_to(r->err, r->errlen, MCP_ERR_NO_MEMORY, "%s: out of memory", r->file);
 done:
   free(t);

@@ -3,7 +3,7 @@
  * the pilot, and the martingale check's forwards. */
 #include <math.h>
 #include "src/analytic/analytic.h"
-#include "src/analytic/heston.h"
+#include "src/analytic/engine.h"
 #include "src/plan/plan_build.h"
 
 static double forward_growth(const mcpi_underlying *u, double t)
@@ -73,7 +73,7 @@ void mcpi_set_control(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *
        (t->product == MCP_PRODUCT_LOOKBACK && t->strike_kind == MCP_FIXED_STRIKE))) {
     /* Heston's barriers and lookbacks against the European of their strike
      * (Lewis's integral), closer to their payoffs than the spot */
-    mcpi_heston_params h = {u->v0, u->kappa, u->theta, u->xi, u->rho};
+    mcpi_heston_params h = mcpi_heston_of(u);
     mcpi_fwd_call c;
     char scratch[MCPI_ERRLEN];
     double f = forward(u, T, j->origin);
