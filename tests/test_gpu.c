@@ -1450,6 +1450,66 @@ static void gpu_analytic_beside_grids_and_paths(void **state)
   mcp_market_destroy(m);
 }
 
+/* An implied surface's paths (Dupire's local volatility of its smiles) and
+ * closed forms: the CPU's prices to 1e-12, their Greeks within 0.05
+ * standard errors. */
+static void gpu_implied_surface(void **state)
+{
+  (void)state;
+  static const double t[3] = {0.5, 1, 2}, k[7] = {70, 80, 90, 100, 110, 120, 130};
+  static const double v[21] = {0.29, 0.26, 0.23, 0.205, 0.19, 0.185, 0.188,
+                               0.28, 0.255, 0.232, 0.212, 0.198, 0.19, 0.189,
+                               0.27, 0.252, 0.235, 0.22, 0.208, 0.2, 0.196};
+  const mcp_quotes q = {NULL, 3, 7, (double *)t, (double *)k, (double *)v};
+  mcp_market *m = market();
+  assert_int_equal(mcp_market_add_black_scholes(m, "I", 100, 0.02, 0.01, 0), MCP_OK);
+  if (mcp_market_set_implied_volatility(m, "I", &q) != MCP_OK)
+    fail_msg("%s", mcp_market_last_error(m));
+  mcp_portfolio *p;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 20000), MCP_OK);
+  static const struct {
+    const char *id;
+    mcp_product product;
+    mcp_engine engine;
+  } trades[] = {{"closed", MCP_PRODUCT_EUROPEAN, MCP_ENGINE_DEFAULT},
+                {"paths", MCP_PRODUCT_EUROPEAN, MCP_ENGINE_MC},
+                {"barrier", MCP_PRODUCT_BARRIER, MCP_ENGINE_MC}};
+  for (size_t i = 0; i < sizeof trades / sizeof *trades; i++) {
+    mcp_trade tr;
+    mcp_trade_init(&tr);
+    tr.id = trades[i].id;
+    tr.underlying = "I";
+    tr.product = trades[i].product;
+    tr.engine = trades[i].engine;
+    tr.type = MCP_PUT;
+    tr.strike = 95;
+    tr.maturity = 1.5;
+    tr.barrier = 75;
+    tr.barrier_kind = MCP_DOWN_AND_OUT;
+    tr.monitoring = MCP_MONITOR_BRIDGE;
+    if (mcp_portfolio_add_trade(p, &tr) != MCP_OK)
+      fail_msg("%s", mcp_portfolio_last_error(p));
+  }
+  mcp_results *g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0);
+  mcp_results *c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, 0);
+  assert_int_equal(mcp_results_engine(g, 0), MCP_ENGINE_ANALYTIC);
+  assert_int_equal(mcp_results_engine(g, 1), MCP_ENGINE_MC);
+  for (size_t i = 0; i < 3; i++) {
+    mcp_estimate x, y;
+    mcp_results_trade(g, i, &x);
+    mcp_results_trade(c, i, &y);
+    assert_true(x.price > 0);
+    assert_close(x.price, y.price, 1e-12, "price", mcp_results_trade_id(g, i));
+  }
+  double worst = compare_greeks(g, c, 0.05);
+  print_message("  implied surface: largest relative difference %.2e\n", worst);
+  mcp_results_destroy(g);
+  mcp_results_destroy(c);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* The GPU's Greeks keep their bits under block size, tile size, normals mode
  * and prefetch strategy. */
 static void gpu_greeks_invariant(void **state)
@@ -1909,6 +1969,7 @@ int main(void)
       cmocka_unit_test(gpu_pde_every_chunk_length),
       cmocka_unit_test(gpu_pde_not_monotone),
       cmocka_unit_test(gpu_analytic_beside_grids_and_paths),
+      cmocka_unit_test(gpu_implied_surface),
       cmocka_unit_test(gpu_arrays_match_cpu),
       cmocka_unit_test(gpu_arrays_float_invariant),
       cmocka_unit_test(gpu_arrays_refused),

@@ -425,7 +425,8 @@ static const bad_case bad_cases[] = {
      ":4:29: underlyings[0].model: expected one of black-scholes, heston, merton, local-volatility, got \"sabr\""},
     {"bad_model_field.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].v0: unknown field; expected one of name, model, spot, rate, "
-     "dividend, volatility, dividends, curves, currency, frtb_bucket (v0 is for model heston)"},
+     "dividend, volatility, implied_volatility, dividends, curves, currency, frtb_bucket "
+     "(v0 is for model heston)"},
     {"bad_cash_order.json", 1, MCP_ERR_INPUT,
      ":5:63: underlyings[0].dividends[1].time: expected a time after the previous dividend's, "
      "got 0.25"},

@@ -496,6 +496,30 @@ def test_closed_forms():
         mcprice.heston_european("straddle", 100, 100, 1, 0, 0, 0.04, 1, 0.04, 1, 0)
 
 
+def test_implied_surface():
+    # a flat implied surface: a European in closed form at its volatility, an
+    # Asian on the paths of its Dupire surface as on Black-Scholes; a quote
+    # that admits arbitrage is refused, named
+    mats, money = [0.5, 1.0, 2.0], [0.8, 0.9, 1.0, 1.1, 1.2]
+    surface = {"maturities": mats, "moneyness": money,
+               "volatilities": [[VOL] * 5 for _ in mats]}
+    und = {"name": "ACME", "spot": S, "dividend": Q, "implied_volatility": surface}
+    implied = {"rate": R, "underlyings": [und]}
+    r = mcprice.price(implied, book(), backend="cpu")
+    assert abs(r["C"].price - black_scholes(True)) < 1e-12 and r["C"].engine == "analytic"
+    asian = {"run": {"paths": 100_000, "seed": 3},
+             "trades": [{"id": "A", "product": "asian", "average": "arithmetic", "type": "call",
+                         "underlying": "ACME", "strike": 100, "maturity": 1,
+                         "fixings": [0.25, 0.5, 0.75, 1]}]}
+    a = mcprice.price(implied, asian, backend="cpu")["A"]
+    b = mcprice.price(market(), asian, backend="cpu")["A"]
+    assert abs(a.price - b.price) < 4 * math.hypot(a.std_error, b.std_error)
+    bad = dict(surface, volatilities=[[VOL] * 5, [VOL * 0.5] * 5, [VOL] * 5])
+    with pytest.raises(mcprice.McpriceError, match=r"volatilities\[0\] and \[1\].*calendar"):
+        mcprice.price({"rate": R, "underlyings": [dict(und, implied_volatility=bad)]}, book(),
+                      backend="cpu")
+
+
 def test_calibrate():
     # a surface made by the Heston integral is fitted back; the fitted market
     # prices a European as the integral does

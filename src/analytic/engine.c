@@ -5,6 +5,7 @@
 #include <math.h>
 #include "src/analytic/analytic.h"
 #include "src/analytic/engine.h"
+#include "src/analytic/implied.h"
 #include "src/inputs/product.h"
 
 double mcpi_analytic_forward(const mcpi_underlying *u, double T, double *df)
@@ -24,8 +25,8 @@ const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, 
 {
   if (t->product != MCP_PRODUCT_EUROPEAN || t->nassets != 1)
     return "the closed forms price european options on one underlying";
-  if (u->model == MCPI_MODEL_LOCAL_VOL)
-    return "a local-volatility underlying has no closed form";
+  if (u->model == MCPI_MODEL_LOCAL_VOL && !u->iv.n)
+    return "a local-volatility underlying without an implied surface has no closed form";
   for (size_t i = 0; i < u->ncash; i++)
     if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin <= t->maturity)
       return "a cash dividend up to maturity has no closed form";
@@ -46,6 +47,8 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
     char why_not[MCPI_ERRLEN];
     if (mcpi_heston_calls(&h, T, f, 1, &K, &c, NULL, why_not) != MCP_OK)
       return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s", t->id, why_not);
+  } else if (K > 0 && u->iv.n) { /* Black at the strike's implied volatility */
+    c = mcpi_black_call(f, K, mcpi_implied_vol(&u->iv, K, T) * sqrt(T));
   } else if (K > 0) {
     double var = mcpi_curve_integral_sq(&u->vol, 0, T);
     c = u->model == MCPI_MODEL_MERTON
@@ -54,8 +57,8 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
   }
   if (!isfinite(c.call) || !isfinite(c.dfwd) || !isfinite(c.dfwd2))
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: the closed form of "
-                     "'%s' is not finite here (Merton's sum would take more than 4e6 terms); "
-                     "expected mc", t->id, u->name);
+                     "'%s' is not finite here (Merton's sum would take more than 4e6 terms, or "
+                     "a shift leaves an implied volatility <= 0); expected mc", t->id, u->name);
   if (t->type == MCP_PUT) { /* parity: P = C - (F - K) */
     c.call -= f - K;
     c.dfwd -= 1;

@@ -1,6 +1,7 @@
 /* curve.c: integrals of piecewise-constant curves. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "src/inputs/curve.h"
 #include "mcprice.h"
 
@@ -24,6 +25,23 @@ void mcpi_curve_free(mcpi_curve *c)
   free(c->value);
   c->end = c->value = NULL;
   c->n = 0;
+}
+
+int mcpi_curve_copy(mcpi_curve *dst, const mcpi_curve *src)
+{
+  *dst = (mcpi_curve){0, NULL, NULL};
+  if (!src->n)
+    return 1;
+  dst->end = malloc(src->n * sizeof(double));
+  dst->value = malloc(src->n * sizeof(double));
+  if (!dst->end || !dst->value) {
+    mcpi_curve_free(dst);
+    return 0;
+  }
+  dst->n = src->n;
+  memcpy(dst->end, src->end, src->n * sizeof(double));
+  memcpy(dst->value, src->value, src->n * sizeof(double));
+  return 1;
 }
 
 void mcpi_curve_forwards(size_t n, const double *t, const double *log_df, double *value)

@@ -14,6 +14,8 @@ typedef struct mcpi_curve {
 /* A one-piece curve holding v; 0 or MCP_ERR_NO_MEMORY as an int. */
 int mcpi_curve_flat(mcpi_curve *c, double v);
 void mcpi_curve_free(mcpi_curve *c);
+/* dst a copy of src; 0 when out of memory. */
+int mcpi_curve_copy(mcpi_curve *dst, const mcpi_curve *src);
 /* Integral of the curve over [a, b], 0 <= a <= b. */
 double mcpi_curve_integral(const mcpi_curve *c, double a, double b);
 /* Whether [t0, t1] lies in one piece of c (its mean there is the piece's

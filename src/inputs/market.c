@@ -53,6 +53,55 @@ double mcpi_surface_row_at(const mcpi_surface *s, size_t r, double t, size_t k)
   return a + (t - t0) / (s->times[r] - t0) * (b - a);
 }
 
+void mcpi_implied_free(mcpi_implied *s)
+{
+  free(s->t);
+  free(s->svi);
+  free(s->kmin);
+  free(s->kmax);
+  mcpi_curve_free(&s->rate);
+  mcpi_curve_free(&s->dividend);
+  *s = (mcpi_implied){0};
+}
+
+int mcpi_implied_copy(mcpi_implied *dst, const mcpi_implied *src)
+{
+  *dst = *src;
+  dst->t = dst->svi = dst->kmin = dst->kmax = NULL;
+  dst->rate = dst->dividend = (mcpi_curve){0, NULL, NULL};
+  if (!src->n)
+    return 1;
+  size_t n = src->n;
+  int ok = (dst->t = malloc(n * sizeof(double))) && (dst->svi = malloc(5 * n * sizeof(double))) &&
+           (dst->kmin = malloc(n * sizeof(double))) && (dst->kmax = malloc(n * sizeof(double))) &&
+           mcpi_curve_copy(&dst->rate, &src->rate) &&
+           mcpi_curve_copy(&dst->dividend, &src->dividend);
+  if (!ok) {
+    mcpi_implied_free(dst);
+    return 0;
+  }
+  memcpy(dst->t, src->t, n * sizeof(double));
+  memcpy(dst->svi, src->svi, 5 * n * sizeof(double));
+  memcpy(dst->kmin, src->kmin, n * sizeof(double));
+  memcpy(dst->kmax, src->kmax, n * sizeof(double));
+  return 1;
+}
+
+double mcpi_surface_vol_at(const mcpi_surface *s, double spot)
+{
+  double *y = malloc(s->ns * sizeof *y);
+  if (!y)
+    return -1;
+  /* by the paths' lookup (a one-bucket table: the search walks from the
+   * first node) */
+  for (size_t k = 0; k < s->ns; k++)
+    y[k] = log(s->spots[k]);
+  const int32_t first = 0;
+  double at = mcpi_local_vol(y, s->values, (int)s->ns, &first, 1, 0, log(spot));
+  free(y);
+  return at;
+}
+
 int mcpi_cash_copy(mcpi_underlying *dst, const mcpi_underlying *src)
 {
   dst->ncash = 0;
@@ -94,6 +143,7 @@ static void free_underlying(mcpi_underlying *u)
   mcpi_curve_free(&u->dividend);
   mcpi_curve_free(&u->vol);
   mcpi_surface_free(&u->lv);
+  mcpi_implied_free(&u->iv);
 }
 
 void mcp_market_destroy(mcp_market *m)
@@ -358,18 +408,9 @@ mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot
                        id, i / nspots, i % nspots, why, values[i]);
   }
   mcpi_surface given = {ntimes, nspots, (double *)times, (double *)spots, (double *)values}, s;
-  double *y = malloc(nspots * sizeof *y);
-  if (!y || !mcpi_surface_copy(&s, &given)) {
-    free(y);
+  double at = mcpi_surface_vol_at(&given, spot);
+  if (at < 0 || !mcpi_surface_copy(&s, &given))
     return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory adding underlying '%s'", id);
-  }
-  /* the volatility at today's spot, by the paths' lookup (a one-bucket
-   * table: the search walks from the first node) */
-  for (size_t k = 0; k < nspots; k++)
-    y[k] = log(spots[k]);
-  const int32_t first = 0;
-  double at = mcpi_local_vol(y, s.values, (int)nspots, &first, 1, 0, log(spot));
-  free(y);
   mcpi_underlying *u;
   mcp_status st = add(m, name, MCPI_MODEL_LOCAL_VOL, spot, rate, dividend, at, &u);
   if (st == MCP_OK)
@@ -404,6 +445,11 @@ mcp_status mcp_market_set_curve(mcp_market *m, const char *name, mcp_curve which
                      "underlying '%s': volatility curve: a local-volatility underlying has "
                      "none (its volatility is its surface)",
                      name);
+  if (u->iv.n)
+    return mcpi_fail(m->err, MCP_ERR_INPUT,
+                     "underlying '%s': %s curve: its implied surface's forwards are fixed; "
+                     "expected the curves set before the implied volatilities",
+                     name, names[which]);
   if (n == 0 || !end || !value)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "underlying '%s': %s curve: expected n >= 1 "
                      "and the end and value arrays", name, names[which]);

@@ -16,6 +16,22 @@ typedef struct mcpi_surface {
   double *times, *spots, *values;
 } mcpi_surface;
 
+/* An implied-volatility surface (src/analytic/implied.h): n smiles, the
+ * one at maturity t[i] the SVI total variance
+ *   w_i(k) = a + b (rho (k - m) + sqrt((k - m)^2 + s^2)),
+ * {a, b, rho, m, s} at svi[5 i], in k = log(strike / forward(t[i])),
+ * quoted on [kmin[i], kmax[i]]; the forwards those of spot and the rate
+ * and dividend curves as set with it, kept under shifts (sticky strike).
+ * A volatility shift moves each implied volatility v to scale v + shift.
+ * n = 0: none. */
+typedef struct mcpi_implied {
+  size_t n;
+  double *t, *svi, *kmin, *kmax;
+  double spot;
+  mcpi_curve rate, dividend;
+  double scale, shift;
+} mcpi_implied;
+
 typedef struct mcpi_underlying {
   char *name;
   mcpi_model model;
@@ -27,6 +43,7 @@ typedef struct mcpi_underlying {
   double v0, kappa, theta, xi, rho;       /* Heston */
   double lambda, jump_mean, jump_vol;     /* Merton */
   mcpi_surface lv;                        /* local volatility */
+  mcpi_implied iv; /* the implied surface that lv is Dupire's of, or none */
   /* discrete cash dividends (Black-Scholes): amount[i] paid at time t[i] */
   size_t ncash;
   double *cash_t, *cash_amount;
@@ -66,9 +83,15 @@ struct mcp_market {
  * times[r - 1] <= t <= times[r], linear between them; r = 0 or nt: flat
  * before the first time or beyond the last. */
 double mcpi_surface_row_at(const mcpi_surface *s, size_t r, double t, size_t k);
+/* The surface's volatility at spot at time 0, by the paths' lookup; -1
+ * when out of memory. */
+double mcpi_surface_vol_at(const mcpi_surface *s, double spot);
 /* A copy of src; 0 when out of memory. */
 int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src);
 void mcpi_surface_free(mcpi_surface *s);
+/* A copy of src (its shift too); 0 when out of memory. */
+int mcpi_implied_copy(mcpi_implied *dst, const mcpi_implied *src);
+void mcpi_implied_free(mcpi_implied *s);
 /* dst's cash dividends a copy of src's; 0 when out of memory. */
 int mcpi_cash_copy(mcpi_underlying *dst, const mcpi_underlying *src);
 /* The dividends of u paid in (0, t] seen from a valuation date moved by

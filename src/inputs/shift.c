@@ -80,6 +80,7 @@ mcp_status mcpi_market_shifted_each(const mcp_market *m, const mcp_shift_kind *k
     v->name = NULL;
     v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL};
     v->lv = (mcpi_surface){0, 0, NULL, NULL, NULL};
+    v->iv = (mcpi_implied){0};
     v->ncash = 0;
     v->cash_t = v->cash_amount = NULL;
     c->n = i + 1;
@@ -89,11 +90,16 @@ mcp_status mcpi_market_shifted_each(const mcp_market *m, const mcp_shift_kind *k
          copy_curve(&v->rate, &u->rate, kind[MCP_SHIFT_RATE], xr) &&
          copy_curve(&v->dividend, &u->dividend, MCP_SHIFT_ABSOLUTE, 0) &&
          copy_curve(&v->vol, &u->vol, kind[MCP_SHIFT_VOLATILITY], xv) &&
-         mcpi_surface_copy(&v->lv, &u->lv) && mcpi_cash_copy(v, u);
+         mcpi_surface_copy(&v->lv, &u->lv) && mcpi_implied_copy(&v->iv, &u->iv) &&
+         mcpi_cash_copy(v, u);
     if (!ok)
       break;
     for (size_t k = 0; k < v->lv.nt * v->lv.ns; k++) /* the whole surface moves */
       v->lv.values[k] = shifted(v->lv.values[k], kind[MCP_SHIFT_VOLATILITY], xv);
+    /* the implied volatilities move as their local ones (v -> scale v + shift) */
+    if (kind[MCP_SHIFT_VOLATILITY] == MCP_SHIFT_RELATIVE)
+      v->iv.scale = u->iv.scale * (1 + xv);
+    v->iv.shift = shifted(u->iv.shift, kind[MCP_SHIFT_VOLATILITY], xv);
     v->spot = shifted(u->spot, kind[MCP_SHIFT_SPOT], x[MCP_SHIFT_SPOT]);
     if (u->model == MCPI_MODEL_HESTON && xv != 0) {
       /* the volatility is the variance's root; a root shifted below 0 keeps

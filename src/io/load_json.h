@@ -140,4 +140,11 @@ mcp_status mcpi_json_kind_keys(const mcpi_json_doc *d, const mcpi_json_path *pat
                                const char *const *keys, const unsigned *masks, size_t nkeys,
                                const char *kind, const mcpi_json_choice *choices, int which);
 
+/* The surface of implied volatilities in obj, at path (its maturities,
+ * strikes or moneyness, volatilities: load_quotes.c), into q, the
+ * moneyness made strikes on spot; q's arrays are the caller's to free,
+ * whatever the status. */
+mcp_status mcpi_json_surface(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                             double spot, mcp_quotes *q);
+
 #endif

@@ -24,8 +24,8 @@ enum {
   F("name", ALL) F("model", ALL) F("spot", ALL) F("rate", ALL) F("dividend", ALL)           \
   F("volatility", BS | MERTON) F("v0", HESTON) F("kappa", HESTON) F("theta", HESTON)       \
   F("xi", HESTON) F("rho", HESTON) F("lambda", MERTON) F("jump_mean", MERTON)              \
-  F("jump_vol", MERTON) F("local_volatility", LOCAL) F("dividends", BS) F("curves", ALL) \
-  F("currency", ALL) F("frtb_bucket", ALL)
+  F("jump_vol", MERTON) F("local_volatility", LOCAL) F("implied_volatility", BS | LOCAL)     \
+  F("dividends", BS) F("curves", ALL) F("currency", ALL) F("frtb_bucket", ALL)
 #define FIELD_KEY(key, models) key,
 #define FIELD_MODELS(key, models) models,
 static const char *const underlying_keys[] = {UNDERLYING_FIELDS(FIELD_KEY)};
@@ -46,6 +46,9 @@ static const char *const correlation_keys[] = {"underlyings", "matrix"};
   "a curve object {end, value} or {pillars, ...}, or for a rate the name of a discount curve"
 #define SURFACE_WHAT "a surface object {times, spots, values}"
 static const char *const surface_keys[] = {"times", "spots", "values"};
+#define IMPLIED_WHAT "an implied surface {maturities, strikes or moneyness, volatilities}"
+static const char *const implied_keys[] = {"maturities", "strikes", "moneyness",
+                                           "volatilities"};
 #define CORRELATION_WHAT "a correlation object {underlyings, matrix}"
 #define CORR_NAMES_WHAT                                                                    \
   "an array of 2 to 32 names of underlyings (NAME:variance: a Heston one's variance)"
@@ -383,10 +386,13 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
          jump_vol = 0;
   curve curves[MCPI_COUNT(curves_keys)] = {{0}};
   surface lv = {0};
+  mcp_quotes quotes = {0};
   curve cash = {0};
   const mcpi_json_path curves_path = {path, "curves", 0};
   const mcpi_underlying *same;
   mcp_status st;
+  json_t *implied = json_object_get(u, "implied_volatility");
+  const mcpi_json_path ipath = {path, "implied_volatility", 0};
   /* All fields first, so that a misspelt "model" reads as unknown. */
   if ((st = mcpi_json_object(d, path, u, "an underlying object", underlying_keys,
                              MCPI_COUNT(underlying_keys))) ||
@@ -413,10 +419,15 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                                &rho)))
       return st;
   } else if (model != MCPI_MODEL_LOCAL_VOL &&
-             (st = read_flat(d, path, u, "volatility", MCPI_REQUIRED, mcpi_check_volatility,
+             (st = read_flat(d, path, u, "volatility", !implied, mcpi_check_volatility,
                              &volatility))) {
     return st;
   }
+  if (implied && (json_object_get(u, "volatility") || has_curve(u, "volatility") ||
+                  json_object_get(u, "local_volatility")))
+    return mcpi_json_fail(d, &(mcpi_json_path){path, "implied_volatility", 0}, 1,
+                          MCP_ERR_INPUT, "expected either implied_volatility or %s, not both",
+                          model == MCPI_MODEL_LOCAL_VOL ? "local_volatility" : "a volatility");
   if (model == MCPI_MODEL_MERTON &&
       ((st = mcpi_json_number(d, path, u, "lambda", MCPI_REQUIRED, mcpi_check_intensity,
                               &lambda)) ||
@@ -435,9 +446,13 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                  json_array_size(json_object_get(u, "dividends")) > 0};
   if ((st = read_curves(d, path, u, &x, curves)) != MCP_OK ||
       (model == MCPI_MODEL_BLACK_SCHOLES && (st = read_cash(d, path, u, &cash)) != MCP_OK) ||
-      (model == MCPI_MODEL_LOCAL_VOL && (st = read_surface(d, path, u, &lv)) != MCP_OK))
+      (model == MCPI_MODEL_LOCAL_VOL && !implied &&
+       (st = read_surface(d, path, u, &lv)) != MCP_OK) ||
+      (implied && ((st = mcpi_json_object(d, &ipath, implied, IMPLIED_WHAT, implied_keys,
+                                          MCPI_COUNT(implied_keys))) ||
+                   (st = mcpi_json_surface(d, &ipath, implied, spot, &quotes)))))
     goto done;
-  switch (model) {
+  switch (implied ? MCPI_MODEL_BLACK_SCHOLES : model) { /* the surface comes once curves do */
   case MCPI_MODEL_LOCAL_VOL:
     st = mcp_market_add_local_vol(m, name, spot, rate, dividend, lv.nt, lv.times, lv.ns,
                                   lv.spots, lv.values);
@@ -472,7 +487,10 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                                    curves[k].value)))
       st = mcpi_json_fail(d, &(mcpi_json_path){&curves_path, curves_keys[k], 0}, 0, st, "%s",
                           mcp_market_last_error(m));
+  if (st == MCP_OK && implied && (st = mcp_market_set_implied_volatility(m, name, &quotes)))
+    st = mcpi_json_fail(d, &ipath, 0, st, "%s", mcp_market_last_error(m));
 done:
+  mcp_quotes_free(&quotes);
   free_curves(curves);
   free(cash.end);
   free(cash.value);

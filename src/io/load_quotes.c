@@ -56,39 +56,25 @@ static mcp_status read_row(const mcpi_json_doc *d, const mcpi_json_path *path, j
   return MCP_OK;
 }
 
-static mcp_status fill_quotes(const mcpi_json_doc *file, void *target)
+mcp_status mcpi_json_surface(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                             double spot, mcp_quotes *q)
 {
-  const loading *in = target;
-  mcpi_json_doc dated = *file;
-  const mcpi_json_doc *d = &dated;
-  dated.dates = in->market->dates;
-  mcp_quotes *q = in->q;
-  const mcpi_json_path mpath = {NULL, "maturities", 0}, vpath = {NULL, "volatilities", 0};
-  const char *name;
+  const mcpi_json_path mpath = {path, "maturities", 0}, vpath = {path, "volatilities", 0};
   json_t *mat, *strikes = NULL, *money = NULL, *vols;
   mcp_status st;
-  if ((st = mcpi_json_object(d, NULL, d->root, "a quotes object", keys, MCPI_COUNT(keys))) ||
-      (st = mcpi_json_string(d, NULL, d->root, "underlying", MCPI_REQUIRED, mcpi_check_name,
-                             &name)) ||
-      (st = mcpi_json_array(d, NULL, d->root, "maturities", MCPI_REQUIRED, 1,
+  if ((st = mcpi_json_array(d, path, obj, "maturities", MCPI_REQUIRED, 1,
                             "a non-empty array of maturities", &mat)) ||
-      (st = mcpi_json_array(d, NULL, d->root, "strikes", MCPI_OPTIONAL, 1,
+      (st = mcpi_json_array(d, path, obj, "strikes", MCPI_OPTIONAL, 1,
                             "a non-empty array of strikes", &strikes)) ||
-      (st = mcpi_json_array(d, NULL, d->root, "moneyness", MCPI_OPTIONAL, 1,
+      (st = mcpi_json_array(d, path, obj, "moneyness", MCPI_OPTIONAL, 1,
                             "a non-empty array of strikes over spot", &money)) ||
-      (st = mcpi_json_array(d, NULL, d->root, "volatilities", MCPI_REQUIRED, 1,
+      (st = mcpi_json_array(d, path, obj, "volatilities", MCPI_REQUIRED, 1,
                             "an array of rows of volatilities, one a maturity", &vols)))
     return st;
-  const mcpi_underlying *u = mcpi_market_find(in->market, name);
-  if (!u) {
-    const mcpi_json_path p = {NULL, "underlying", 0};
-    return mcpi_json_fail(d, &p, 0, MCP_ERR_INPUT, "expected an underlying of the market, got "
-                          "'%s'", name);
-  }
   if (!strikes == !money)
-    return mcpi_json_fail(d, NULL, 0, MCP_ERR_INPUT, "expected strikes or moneyness, one of "
+    return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "expected strikes or moneyness, one of "
                           "them");
-  const mcpi_json_path kpath = {NULL, strikes ? "strikes" : "moneyness", 0};
+  const mcpi_json_path kpath = {path, strikes ? "strikes" : "moneyness", 0};
   if ((st = mcpi_json_times(d, &mpath, mat, &q->maturities, &q->nmaturities)) ||
       (st = mcpi_json_numbers(d, &kpath, strikes ? strikes : money,
                               strikes ? "a strike" : "a strike over spot", &q->strikes,
@@ -105,7 +91,7 @@ static mcp_status fill_quotes(const mcpi_json_doc *file, void *target)
   for (size_t k = 0; k < q->nstrikes; k++) {
     if (!(q->strikes[k] > 0))
       return mcpi_json_expected(d, &(mcpi_json_path){&kpath, NULL, k}, "a number > 0");
-    q->strikes[k] *= money ? u->spot : 1;
+    q->strikes[k] *= money ? spot : 1;
   }
   if ((bad = unsorted(q->strikes, q->nstrikes)) < q->nstrikes)
     return mcpi_json_expected(d, &(mcpi_json_path){&kpath, NULL, bad},
@@ -113,13 +99,37 @@ static mcp_status fill_quotes(const mcpi_json_doc *file, void *target)
   if (json_array_size(vols) != q->nmaturities)
     return mcpi_json_fail(d, &vpath, 0, MCP_ERR_INPUT, "expected %zu rows, one a maturity, "
                           "got %zu", q->nmaturities, json_array_size(vols));
-  if (!(q->vols = malloc(q->nmaturities * q->nstrikes * sizeof *q->vols)) ||
-      !(q->underlying = strdup(name)))
+  if (!(q->vols = malloc(q->nmaturities * q->nstrikes * sizeof *q->vols)))
     return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory for the quotes");
   for (size_t i = 0; i < q->nmaturities; i++)
     if ((st = read_row(d, &(mcpi_json_path){&vpath, NULL, i}, json_array_get(vols, i),
                        q->nstrikes, q->vols + i * q->nstrikes)))
       return st;
+  return MCP_OK;
+}
+
+static mcp_status fill_quotes(const mcpi_json_doc *file, void *target)
+{
+  const loading *in = target;
+  mcpi_json_doc dated = *file;
+  const mcpi_json_doc *d = &dated;
+  dated.dates = in->market->dates;
+  const char *name;
+  mcp_status st;
+  if ((st = mcpi_json_object(d, NULL, d->root, "a quotes object", keys, MCPI_COUNT(keys))) ||
+      (st = mcpi_json_string(d, NULL, d->root, "underlying", MCPI_REQUIRED, mcpi_check_name,
+                             &name)))
+    return st;
+  const mcpi_underlying *u = mcpi_market_find(in->market, name);
+  if (!u) {
+    const mcpi_json_path p = {NULL, "underlying", 0};
+    return mcpi_json_fail(d, &p, 0, MCP_ERR_INPUT, "expected an underlying of the market, got "
+                          "'%s'", name);
+  }
+  if ((st = mcpi_json_surface(d, NULL, d->root, u->spot, in->q)))
+    return st;
+  if (!(in->q->underlying = strdup(name)))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory for the quotes");
   return MCP_OK;
 }
 

@@ -51,10 +51,11 @@ typedef struct mcpi_pde_batch {
   mcpi_pde_trade *trade;
 } mcpi_pde_batch;
 
-/* Whether trade t is priced without paths: on a grid of the numerics grid
- * (NULL: the portfolio's own, run_options.h) or in closed form. */
-int mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
-                         const mcp_pde_settings *grid, const mcpi_trade *t);
+/* The engine that prices trade t without paths: MCP_ENGINE_PDE (on a grid
+ * of the numerics grid, NULL: the portfolio's own, run_options.h) or
+ * MCP_ENGINE_ANALYTIC; else MCP_ENGINE_MC (0). */
+mcp_engine mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
+                                const mcp_pde_settings *grid, const mcpi_trade *t);
 /* The batch of the portfolio's trades priced without paths (none: ngrids =
  * ntrades = 0). */
 mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_pde_settings *grid,

@@ -305,32 +305,41 @@ static mcp_status check_trade(const mcp_market *m, const mcp_pde_settings *grid,
   return MCP_OK;
 }
 
-int mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
-                         const mcp_pde_settings *grid, const mcpi_trade *t)
+mcp_engine mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
+                                const mcp_pde_settings *grid, const mcpi_trade *t)
 {
   if (!grid)
     grid = &mcpi_portfolio_settings(p)->pde;
   mcp_engine engine = mcpi_trade_engine(p, t);
-  if (engine != MCP_ENGINE_PDE && engine != MCP_ENGINE_ANALYTIC)
-    return 0;
-  /* named by the trade: the engine's errors are the trade's; by a default
-   * (American options, run.pde.products, --pde), only where the engine
-   * fits, Monte Carlo (Longstaff-Schwartz for American options) elsewhere,
-   * as decided in the run's own market for every shifted copy of it (a
-   * variant that no longer fits is the engine's error, not another one) */
-  if (t->engine == engine)
-    return 1;
-  if (t->nassets > 1)
-    return 0;
   const mcp_market *base = m->base ? m->base : m;
+  const mcpi_underlying *u = t->nassets == 1 ? mcpi_market_find(base, t->asset[0]) : NULL;
   char scratch[MCPI_ERRLEN];
-  const mcpi_underlying *u = mcpi_market_find(base, t->asset[0]);
-  if (engine == MCP_ENGINE_ANALYTIC) { /* its closed form exists and is finite */
-    double price, delta, gamma;
-    return u && mcpi_analytic_price(t, u, p->origin, &price, &delta, &gamma, scratch) == MCP_OK;
-  }
+  double price, delta, gamma;
+  /* a European on an implied surface: its quote's price, unless named */
+  if (engine == MCP_ENGINE_MC && t->engine == MCP_ENGINE_DEFAULT && u && u->iv.n &&
+      t->product == MCP_PRODUCT_EUROPEAN)
+    engine = MCP_ENGINE_ANALYTIC;
+  if (engine != MCP_ENGINE_PDE && engine != MCP_ENGINE_ANALYTIC)
+    return MCP_ENGINE_MC;
+  /* named by the trade: the engine's errors are the trade's; by a default
+   * (American options, run.pde.products, --pde, an implied surface), only
+   * where the engine fits, Monte Carlo (Longstaff-Schwartz for American
+   * options) elsewhere, as decided in the run's own market for every
+   * shifted copy of it (a variant that no longer fits is the engine's
+   * error, not another one) */
+  if (t->engine == engine)
+    return engine;
+  if (t->nassets > 1)
+    return MCP_ENGINE_MC;
+  if (engine == MCP_ENGINE_ANALYTIC) /* its closed form exists and is finite */
+    return u && mcpi_analytic_price(t, u, p->origin, &price, &delta, &gamma, scratch) == MCP_OK
+               ? engine
+               : MCP_ENGINE_MC;
   return check_trade(base, grid, t, &u, scratch) == MCP_OK &&
-         !(tail_grid(t, u) && tail_error(grid, u, t->maturity) > MCPI_PDE_CALL_TOLERANCE);
+                 !(tail_grid(t, u) && tail_error(grid, u, t->maturity) >
+                                          MCPI_PDE_CALL_TOLERANCE)
+             ? engine
+             : MCP_ENGINE_MC;
 }
 
 /* Trade t's closed form as a known amount. */
@@ -419,7 +428,7 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_
   size_t count = 0;
   mcp_status st = MCP_OK;
   for (size_t i = 0; i < p->n; i++) /* American options always (mcpi_engine_misfit) */
-    count += (size_t)mcpi_trade_off_paths(m, p, grid, &p->t[i]);
+    count += mcpi_trade_off_paths(m, p, grid, &p->t[i]) != MCP_ENGINE_MC;
   if (!count)
     return MCP_OK;
   if (!(b->trade = calloc(count, sizeof *b->trade)))
@@ -427,9 +436,10 @@ mcp_status mcpi_pde_plan(const mcp_market *m, const mcp_portfolio *p, const mcp_
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) {
     const mcpi_trade *t = &p->t[i];
     const mcpi_underlying *u = NULL;
-    if (!mcpi_trade_off_paths(m, p, grid, t))
+    mcp_engine engine = mcpi_trade_off_paths(m, p, grid, t);
+    if (engine == MCP_ENGINE_MC)
       continue;
-    if (mcpi_trade_engine(p, t) == MCP_ENGINE_ANALYTIC) {
+    if (engine == MCP_ENGINE_ANALYTIC) {
       if ((st = plan_closed(&d, m, t)) == MCP_OK)
         b->trade[b->ntrades - 1].trade = i;
     } else if ((st = check_trade(m, grid, t, &u, err)) == MCP_OK) {

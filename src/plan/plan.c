@@ -230,7 +230,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
     goto done;
   }
   for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* the grid's and closed forms' */
-    if (!(assigned[i] = mcpi_trade_off_paths(m, p, grid, &p->t[i])))
+    if (!(assigned[i] = mcpi_trade_off_paths(m, p, grid, &p->t[i]) != MCP_ENGINE_MC))
       st = trade_key(m, p, &p->t[i], &keys[i], err);
   for (size_t i = 0; i < p->n; i++) /* keys[i] of a failed trade_key: zeros */
     byk[i] = (key_entry){assigned[i] ? 0 : key_hash(&keys[i]), i};

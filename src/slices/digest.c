@@ -79,6 +79,10 @@ static void market(hash *x, const mcp_market *m)
     f64s(x, u->lv.values, u->lv.nt * u->lv.ns);
     f64s(x, u->cash_t, u->ncash);
     f64s(x, u->cash_amount, u->ncash);
+    /* an implied surface's smiles price its Europeans */
+    u64(x, u->iv.n);
+    f64s(x, u->iv.t, u->iv.n);
+    f64s(x, u->iv.svi, 5 * u->iv.n);
   }
   u64(x, m->ncorr);
   for (size_t i = 0; i < m->ncorr; i++) {

@@ -1,0 +1,424 @@
+/* test_implied.c: implied-volatility surfaces (mcp_market_set_implied_volatility):
+ * surfaces made from Black-Scholes (flat), from a local volatility of time
+ * (whose implied total variance is its integral) and from Heston (the
+ * closed form), their Europeans repriced in closed form and by Monte Carlo
+ * through the Dupire surface; the SVI fit; the quotes and markets refused
+ * (butterfly and calendar arbitrage named by maturity and strike); a
+ * volatility shift; and the same surface from JSON. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
+#include "src/analytic/analytic.h"
+#include "src/analytic/implied.h"
+#include "src/analytic/svi.h"
+
+#define NT_MAX 8
+#define NK_MAX 24
+
+/* Quotes on caller arrays. */
+typedef struct surface {
+  double t[NT_MAX], k[NK_MAX], v[NT_MAX * NK_MAX];
+  mcp_quotes q;
+} surface;
+
+static void make_quotes(surface *s, size_t nt, const double *t, size_t nk, double klo,
+                        double khi)
+{
+  for (size_t i = 0; i < nt; i++)
+    s->t[i] = t[i];
+  for (size_t j = 0; j < nk; j++)
+    s->k[j] = klo + (khi - klo) * (double)j / (double)(nk - 1);
+  s->q = (mcp_quotes){NULL, nt, nk, s->t, s->k, s->v};
+}
+
+/* A market of one underlying "A" (spot 100, rate r, dividend q) with the
+ * surface; the status of setting it, the market's message into err. */
+static mcp_status implied_market(const surface *s, double r, double q, mcp_market **out,
+                                 char *err, size_t len)
+{
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100, r, q, 0.3), MCP_OK);
+  mcp_status st = mcp_market_set_implied_volatility(m, "A", &s->q);
+  snprintf(err, len, "%s", st == MCP_OK ? "" : mcp_market_last_error(m));
+  *out = m;
+  return st;
+}
+
+static mcp_market *good_market(const surface *s, double r, double q)
+{
+  mcp_market *m;
+  char err[512];
+  if (implied_market(s, r, q, &m, err, sizeof err) != MCP_OK)
+    fail_msg("implied surface refused: %s", err);
+  return m;
+}
+
+static void close_to(double got, double want, double tol, const char *what)
+{
+  if (!(fabs(got - want) <= tol))
+    fail_msg("%s: %.15g, expected %.15g (error %.3g > %.3g)", what, got, want,
+             fabs(got - want), tol);
+}
+
+/* A European priced on paths (method mc) within 0.5% + 4 standard errors
+ * of exact, the issue's bar. */
+static void assert_repriced(const char *what, mcp_estimate e, double exact)
+{
+  print_message("  %-22s MC %10.5f +- %.1e  exact %10.5f  (%+.2f%%)\n", what, e.price,
+                e.std_error, exact, 100 * (e.price - exact) / exact);
+  if (!(fabs(e.price - exact) <= 0.005 * exact + 4 * e.std_error))
+    fail_msg("%s: %.6f +- %.2e, expected %.6f within 0.5%% + 4 se", what, e.price,
+             e.std_error, exact);
+}
+
+/* Europeans at the strikes and maturities on paths through the Dupire
+ * surface of m, each against exact(strike, maturity). */
+static void reprice_on_paths(mcp_context *ctx, const mcp_market *m, size_t nk,
+                             const double *strikes, size_t nt, const double *mats,
+                             double (*exact)(mcp_option_type, double, double), uint64_t paths)
+{
+  mcp_portfolio *p = new_portfolio(paths, 7);
+  char ids[64][32];
+  size_t n = 0;
+  for (size_t i = 0; i < nt; i++)
+    for (size_t j = 0; j < nk; j++, n++) {
+      snprintf(ids[n], sizeof ids[n], "K%g T%g", strikes[j], mats[i]);
+      mcp_trade t = trade_on(ids[n], "A", MCP_PRODUCT_EUROPEAN,
+                             strikes[j] < 100 ? MCP_PUT : MCP_CALL, strikes[j], mats[i]);
+      t.engine = MCP_ENGINE_MC;
+      add_trade(p, &t);
+    }
+  mcp_results *r = price(ctx, m, p);
+  n = 0;
+  for (size_t i = 0; i < nt; i++)
+    for (size_t j = 0; j < nk; j++, n++)
+      assert_repriced(ids[n], estimate(r, ids[n]),
+                      exact(strikes[j] < 100 ? MCP_PUT : MCP_CALL, strikes[j], mats[i]));
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+}
+
+/* ---- Black-Scholes: a flat surface --------------------------------------- */
+
+static double flat_exact(mcp_option_type type, double strike, double maturity)
+{
+  return cf_black_scholes(type, 100, strike, maturity, 0.03, 0.01, 0.2);
+}
+
+static void test_flat(void **state)
+{
+  static const double t[] = {0.25, 0.5, 1, 2};
+  surface s;
+  make_quotes(&s, 4, t, 9, 60, 160);
+  for (size_t i = 0; i < 4 * 9; i++)
+    s.v[i] = 0.2;
+  mcp_market *m = good_market(&s, 0.03, 0.01);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  assert_int_equal(u->model, MCPI_MODEL_LOCAL_VOL);
+  for (size_t k = 0; k < u->lv.nt * u->lv.ns; k++)
+    close_to(u->lv.values[k], 0.2, 1e-9, "flat local volatility");
+  close_to(mcpi_implied_vol(&u->iv, 77, 3), 0.2, 1e-12, "flat beyond the last maturity");
+  close_to(mcpi_implied_vol(&u->iv, 130, 0.1), 0.2, 1e-12, "flat before the first maturity");
+  /* a European by default: Black at the implied volatility */
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  add_european(p, "call", "A", MCP_CALL, 105, 0.7, 1);
+  add_european(p, "put", "A", MCP_PUT, 90, 1.5, 1);
+  mcp_results *r = price(*state, m, p);
+  close_to(estimate(r, "call").price, flat_exact(MCP_CALL, 105, 0.7), 1e-12, "flat call");
+  close_to(estimate(r, "put").price, flat_exact(MCP_PUT, 90, 1.5), 1e-12, "flat put");
+  assert_true(estimate(r, "call").std_error == 0);
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_ANALYTIC);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  static const double ks[] = {85, 100, 120}, ts[] = {0.5, 1.5};
+  reprice_on_paths(*state, m, 3, ks, 2, ts, flat_exact, 100000);
+  mcp_market_destroy(m);
+}
+
+/* ---- a local volatility of time -------------------------------------------
+ * sigma(t) = 0.15 + 0.1 t: the implied total variance is its square's
+ * integral, flat in strike; the Dupire surface between two maturities is
+ * the root of its mean square there. */
+
+static double ts_var(double t) /* int_0^t (0.15 + 0.1 u)^2 du */
+{
+  return 0.0225 * t + 0.015 * t * t + 0.01 * t * t * t / 3;
+}
+
+static double ts_exact(mcp_option_type type, double strike, double maturity)
+{
+  /* between quoted maturities the surface's variance is linear in time */
+  static const double t[] = {0.25, 0.5, 1, 2};
+  double w = ts_var(maturity);
+  for (int i = 1; i < 4; i++)
+    if (maturity > t[i - 1] && maturity < t[i])
+      w = ts_var(t[i - 1]) +
+          (maturity - t[i - 1]) / (t[i] - t[i - 1]) * (ts_var(t[i]) - ts_var(t[i - 1]));
+  return cf_black(type, 100 * exp(0.02 * maturity), strike, sqrt(w), exp(-0.03 * maturity));
+}
+
+static void test_time_local_vol(void **state)
+{
+  static const double t[] = {0.25, 0.5, 1, 2};
+  surface s;
+  make_quotes(&s, 4, t, 7, 70, 140);
+  for (size_t i = 0; i < 4; i++)
+    for (size_t j = 0; j < 7; j++)
+      s.v[i * 7 + j] = sqrt(ts_var(t[i]) / t[i]);
+  mcp_market *m = good_market(&s, 0.03, 0.01);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  for (size_t r = 1; r < u->lv.nt; r++) { /* each interval's root mean square */
+    double tm = u->lv.times[r], a = 0, b = 0.25;
+    for (int i = 1; i < 4 && tm > b; i++) {
+      a = t[i - 1];
+      b = t[i];
+    }
+    if (tm > 2)
+      continue;
+    double want = sqrt((ts_var(b) - ts_var(a)) / (b - a));
+    for (size_t k = 0; k < u->lv.ns; k++)
+      close_to(u->lv.values[r * u->lv.ns + k], want, 1e-9, "local volatility of time");
+  }
+  static const double ks[] = {90, 110}, ts[] = {0.75, 2};
+  reprice_on_paths(*state, m, 2, ks, 2, ts, ts_exact, 100000);
+  mcp_market_destroy(m);
+}
+
+/* ---- Heston ---------------------------------------------------------------- */
+
+static double heston_exact(mcp_option_type type, double strike, double maturity)
+{
+  double p = NAN;
+  char err[256];
+  if (mcp_heston_european(type, 100, strike, maturity, 0.02, 0.01, 0.04, 2, 0.04, 0.4,
+                          -0.6, &p, err, sizeof err) != MCP_OK)
+    fail_msg("mcp_heston_european: %s", err);
+  return p;
+}
+
+static void heston_surface(surface *s)
+{
+  static const double t[] = {0.25, 0.5, 1, 1.5, 2};
+  make_quotes(s, 5, t, 19, 55, 160);
+  for (size_t i = 0; i < 5; i++)
+    for (size_t j = 0; j < 19; j++) {
+      double K = s->k[j], T = t[i], f = 100 * exp(0.01 * T);
+      mcp_option_type ty = K >= f ? MCP_CALL : MCP_PUT;
+      double undiscounted = heston_exact(ty, K, T) * exp(0.02 * T);
+      s->v[i * 19 + j] = mcpi_black_implied(ty, f, K, undiscounted) / sqrt(T);
+    }
+}
+
+static void test_heston(void **state)
+{
+  surface s;
+  heston_surface(&s);
+  mcp_market *m = good_market(&s, 0.02, 0.01);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  /* the smiles pass near every quote; a European's closed form is Black at
+   * the smile's volatility */
+  double worst = 0;
+  for (size_t i = 0; i < 5; i++)
+    for (size_t j = 0; j < 19; j++)
+      worst = fmax(worst, fabs(mcpi_implied_vol(&u->iv, s.k[j], s.t[i]) - s.v[i * 19 + j]));
+  print_message("  SVI's worst miss of a Heston quote: %.3g volatility points\n", 100 * worst);
+  assert_true(worst < 0.002);
+  static const double ks[] = {80, 90, 100, 110, 120}, ts[] = {0.5, 0.75, 1.5};
+  reprice_on_paths(*state, m, 5, ks, 3, ts, heston_exact, 200000);
+  mcp_market_destroy(m);
+}
+
+/* ---- the SVI fit ---------------------------------------------------------- */
+
+static void test_svi_fit(void **state)
+{
+  (void)state;
+  /* a smile SVI holds is found again */
+  const mcpi_svi want = {0.02, 0.1, -0.4, 0.05, 0.2};
+  double k[15], w[15], d, dd;
+  for (int j = 0; j < 15; j++) {
+    k[j] = -0.7 + 0.1 * j;
+    w[j] = mcpi_svi_w(&want, k[j], &d, &dd);
+  }
+  mcpi_svi got;
+  assert_true(mcpi_svi_fit(15, k, w, &got));
+  for (int j = 0; j < 15; j++)
+    close_to(mcpi_svi_w(&got, k[j], &d, &dd), w[j], 1e-8, "SVI smile refitted");
+  close_to(got.rho, want.rho, 1e-4, "rho");
+  close_to(got.m, want.m, 1e-4, "m");
+  /* wings steeper than Lee's bound are held to it */
+  for (int j = 0; j < 15; j++)
+    w[j] = 0.04 + 3 * fabs(k[j]);
+  assert_true(mcpi_svi_fit(15, k, w, &got));
+  assert_true(got.b * (1 + fabs(got.rho)) <= 2 + 1e-9);
+  /* one quote: flat */
+  assert_true(mcpi_svi_fit(1, k, w, &got));
+  close_to(mcpi_svi_w(&got, 0.3, &d, &dd), w[0], 0, "one quote, flat");
+  w[3] = NAN;
+  assert_false(mcpi_svi_fit(15, k, w, &got));
+}
+
+/* ---- refusals ------------------------------------------------------------- */
+
+static void refused(const surface *s, const char *needle)
+{
+  mcp_market *m;
+  char err[512];
+  assert_int_equal(implied_market(s, 0.02, 0.01, &m, err, sizeof err), MCP_ERR_INPUT);
+  if (!strstr(err, needle))
+    fail_msg("expected '%s' in: %s", needle, err);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  assert_int_equal(u->model, MCPI_MODEL_BLACK_SCHOLES); /* left as it was */
+  assert_int_equal(u->iv.n, 0);
+  mcp_market_destroy(m);
+}
+
+static void test_refusals(void **state)
+{
+  (void)state;
+  static const double t[] = {0.5, 1};
+  surface s;
+  make_quotes(&s, 2, t, 7, 70, 130);
+  for (size_t i = 0; i < 14; i++)
+    s.v[i] = 0.2;
+  /* calendar: the later maturity's total variance below the earlier's */
+  for (size_t j = 0; j < 7; j++)
+    s.v[7 + j] = 0.12;
+  refused(&s, "maturities 0.5 and 1 (volatilities[0] and [1]): the total variance falls");
+  /* butterfly: a spike at strike 100 */
+  for (size_t j = 0; j < 7; j++)
+    s.v[7 + j] = 0.2;
+  s.v[3] = 0.4;
+  refused(&s, "maturity 0.5 (volatilities[0]): the quotes at strikes 90, 100 and 110 (columns "
+              "2, 3 and 4) give calls not convex in strike (butterfly arbitrage)");
+  /* too few quotes for a smile */
+  s.v[3] = 0.2;
+  s.v[0] = s.v[1] = s.v[2] = NAN;
+  refused(&s, "expected 5 or more volatilities > 0");
+  s.v[0] = s.v[1] = s.v[2] = 0.2;
+  s.v[8] = -0.1;
+  refused(&s, "volatilities[1][1]: expected");
+  s.v[8] = 0.2;
+  s.t[1] = 0.5;
+  refused(&s, "maturities[1]: expected a maturity after the one before");
+  s.t[1] = 1;
+  /* a smile SVI cannot hold, though its calls stay convex */
+  static const double wild[] = {0.212, 0.411, 0.381, 0.380, 0.178, 0.199, 0.214};
+  surface z;
+  make_quotes(&z, 2, t, 7, 40, 160);
+  for (size_t j = 0; j < 7; j++)
+    z.v[j] = (z.v[7 + j] = wild[j] + 0.05) - 0.05;
+  refused(&z, "volatility points from the quote at strike 40 (volatilities[0][0]); expected "
+              "quotes an arbitrage-free smile holds within 2");
+  /* the market's own refusals */
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0, 0.04, 1, 0.04, 0.5, -0.5),
+                   MCP_OK);
+  assert_int_equal(mcp_market_set_implied_volatility(m, "H", &s.q), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "expected a Black-Scholes underlying"));
+  assert_int_equal(mcp_market_set_implied_volatility(m, "nobody", &s.q), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_market_set_implied_volatility(m, "H", NULL), MCP_ERR_ARGUMENT);
+  assert_int_equal(mcp_market_add_black_scholes(m, "C", 100, 0.02, 0, 0.2), MCP_OK);
+  static const double dt[] = {0.3}, da[] = {1};
+  assert_int_equal(mcp_market_set_cash_dividends(m, "C", 1, dt, da), MCP_OK);
+  assert_int_equal(mcp_market_set_implied_volatility(m, "C", &s.q), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "cash dividends"));
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100, 0.02, 0, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_set_implied_volatility(m, "A", &s.q), MCP_OK);
+  static const double e[] = {1}, v[] = {0.01};
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_RATE, 1, e, v), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "set before the implied volatilities"));
+  mcp_market_destroy(m);
+}
+
+/* ---- shifts --------------------------------------------------------------- */
+
+/* A European's vega on an implied surface: the surface moved in parallel,
+ * so Black's vega at the strike's implied volatility; its delta Black's
+ * at a fixed volatility (sticky strike). */
+static void test_greeks(void **state)
+{
+  surface s;
+  heston_surface(&s);
+  mcp_market *m = good_market(&s, 0.02, 0.01);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  add_european(p, "c", "A", MCP_CALL, 110, 0.8, 1);
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta,vega"), MCP_OK);
+  mcp_results *r = price_greeks(*state, m, p, g);
+  mcp_greeks_destroy(g);
+  double v = mcpi_implied_vol(&u->iv, 110, 0.8), f = 100 * exp(0.01 * 0.8), h = 0.01;
+  double df = exp(-0.02 * 0.8);
+  double vega = (cf_black(MCP_CALL, f, 110, (v + h) * sqrt(0.8), df) -
+                 cf_black(MCP_CALL, f, 110, (v - h) * sqrt(0.8), df)) / (2 * h);
+  double delta = (cf_black(MCP_CALL, f * (1 + 1e-5), 110, v * sqrt(0.8), df) -
+                  cf_black(MCP_CALL, f * (1 - 1e-5), 110, v * sqrt(0.8), df)) / (2e-5 * 100);
+  close_to(estimate(r, "c").price, cf_black(MCP_CALL, f, 110, v * sqrt(0.8), df), 1e-12,
+           "price");
+  close_to(greek(r, "c", "vega").value.price, vega, 1e-4 * vega, "vega");
+  close_to(greek(r, "c", "delta").value.price, delta, 1e-6, "delta");
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void test_json(void **state)
+{
+  (void)state;
+  static const char text[] =
+      "{\"rate\": 0.02, \"underlyings\": [{\"name\": \"A\", \"model\": \"local-volatility\", "
+      "\"spot\": 100, \"dividend\": 0.01, \"implied_volatility\": {\"maturities\": [0.5, 1], "
+      "\"moneyness\": [0.8, 0.9, 1, 1.1, 1.2], \"volatilities\": [[0.26, 0.23, 0.21, 0.2, "
+      "0.2], [0.25, 0.23, 0.215, 0.205, 0.2]]}}]}";
+  mcp_market *m = NULL;
+  char err[512];
+  if (mcp_market_load_text(&m, "m.json", text, strlen(text), err, sizeof err) != MCP_OK)
+    fail_msg("%s", err);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  assert_int_equal(u->iv.n, 2);
+  close_to(u->iv.spot, 100, 0, "spot");
+  close_to(mcpi_implied_vol(&u->iv, 90, 0.5), 0.23, MCPI_SVI_MAX_MISS, "a quote");
+  mcp_market_destroy(m);
+  /* both surfaces, or a volatility beside one, are refused at the field */
+  static const char both[] =
+      "{\"rate\": 0.02, \"underlyings\": [{\"name\": \"A\", \"spot\": 100, \"volatility\": "
+      "0.2,\n \"implied_volatility\": {\"maturities\": [1], \"strikes\": [100], "
+      "\"volatilities\": [[0.2]]}}]}";
+  assert_int_equal(mcp_market_load_text(&m, "m.json", both, strlen(both), err, sizeof err),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(err, "m.json:2:"));
+  assert_non_null(strstr(err, "underlyings[0].implied_volatility: expected either"));
+  static const char bad[] =
+      "{\"rate\": 0.02, \"underlyings\": [{\"name\": \"A\", \"spot\": 100,\n "
+      "\"implied_volatility\": {\"maturities\": [1, 2], \"strikes\": [100], "
+      "\"volatilities\": [[0.2], [0.1]]}}]}";
+  assert_int_equal(mcp_market_load_text(&m, "m.json", bad, strlen(bad), err, sizeof err),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(err, "calendar arbitrage"));
+  assert_non_null(strstr(err, "m.json:2:"));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_flat, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_time_local_vol, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_heston, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test(test_svi_fit),
+      cmocka_unit_test(test_refusals),
+      cmocka_unit_test_setup_teardown(test_greeks, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test(test_json),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
