@@ -310,22 +310,25 @@ void mcp_quotes_free(mcp_quotes *quotes);
 /* Gives Black-Scholes underlying name the implied volatilities of quotes
  * (absolute strikes; quotes->underlying is not read), making it a
  * local-volatility one: each maturity's quotes get Gatheral's SVI smile
- * in forward moneyness log(K / F(T)) (least squares in total variance,
+ * in forward moneyness log(K / F(T)) (least squares in the volatilities,
  * wings within Lee's bound), total variance is linear in maturity between
- * the smiles at fixed forward moneyness (before the first and after the
- * last, that smile's implied volatilities), and the paths follow Dupire's
- * local volatility of that surface on a grid of 81 spots by 6 times an
- * interval between maturities (beyond the quotes' moneyness, where Dupire
- * has none, the nearest node's).  A European on the underlying is priced
- * in closed form at its strike's and maturity's implied volatility unless
- * its method says otherwise.  The forwards are those of the spot and of
+ * the smiles at fixed forward moneyness (before the first maturity, its
+ * smile's implied volatilities; after the last, its smile plus its
+ * at-the-money variance rate times the time beyond), and the paths follow
+ * Dupire's local volatility of that surface on a grid of 201 spots by 8
+ * times an interval between maturities (beyond the quotes, in moneyness or
+ * after the last maturity, where Dupire has none, the nearest node's).  A
+ * European on the underlying is priced in closed form at its strike's and
+ * maturity's implied volatility, whatever the portfolio's default engine,
+ * unless the trade names its method.  The forwards are those of the spot and of
  * the rate and dividend curves set before (set them first: later ones are
  * refused), and stay under the Greeks' and scenarios' shifts (sticky
  * strike); a volatility shift moves every implied and local volatility
- * alike.  1 to 100 maturities, each with 5 or more volatilities (or one,
- * a flat smile).  MCP_ERR_INPUT, the maturity and strikes named, where
- * the quotes admit arbitrage (calls rising or not convex in strike; total
- * variance falling in maturity), where the smile passes more than 2
+ * alike.  1 to 100 maturities, each with 5 or more volatilities in
+ * (0, 10] (or one, a flat smile; NAN where none).  MCP_ERR_INPUT, the
+ * maturity and strikes named, where the quotes admit arbitrage (calls on
+ * the forward, from C(0) = F, rising, falling faster than 1:1 or not convex
+ * in strike; total variance falling in maturity), where the smile passes more than 2
  * volatility points from a quote, or where the surface has no local
  * volatility inside the quotes; cash dividends are refused. */
 mcp_status mcp_market_set_implied_volatility(mcp_market *market, const char *name,

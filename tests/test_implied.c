@@ -1,6 +1,7 @@
 /* test_implied.c: implied-volatility surfaces (mcp_market_set_implied_volatility):
  * surfaces made from Black-Scholes (flat), from a local volatility of time
- * (whose implied total variance is its integral) and from Heston (the
+ * (whose implied total variance is its integral), from a local volatility
+ * of the spot (its calls by Dupire's forward equation) and from Heston (the
  * closed form), their Europeans repriced in closed form and by Monte Carlo
  * through the Dupire surface; the SVI fit; the quotes and markets refused
  * (butterfly and calendar arbitrage named by maturity and strike); a
@@ -136,6 +137,12 @@ static void test_flat(void **state)
   assert_true(estimate(r, "call").std_error == 0);
   assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_ANALYTIC);
   mcp_results_destroy(r);
+  /* whatever the book's default engine for Europeans */
+  assert_int_equal(mcp_portfolio_set_engine(p, MCP_PRODUCT_EUROPEAN, MCP_ENGINE_PDE), MCP_OK);
+  r = price(*state, m, p);
+  assert_int_equal(mcp_results_engine(r, 1), MCP_ENGINE_ANALYTIC);
+  close_to(estimate(r, "put").price, flat_exact(MCP_PUT, 90, 1.5), 1e-12, "flat put, pde book");
+  mcp_results_destroy(r);
   mcp_portfolio_destroy(p);
   static const double ks[] = {85, 100, 120}, ts[] = {0.5, 1.5};
   reprice_on_paths(*state, m, 3, ks, 2, ts, flat_exact, 100000);
@@ -235,6 +242,125 @@ static void test_heston(void **state)
   mcp_market_destroy(m);
 }
 
+/* ---- a local volatility of the spot ---------------------------------------
+ * sigma(S) = 0.25 (S / 100)^-0.4 (kept in [0.1, 0.6]): its calls at every
+ * strike and maturity by Dupire's forward equation in log-strike y,
+ *   C_T = sigma^2 / 2 (C_yy - C_y) - (r - q) C_y - q C,  C(0) = (S - K)+,
+ * by Crank-Nicolson (two implicit steps first) on 1201 nodes and 2000
+ * steps a year: a reference of its own for the surface made from it. */
+
+#define CEV_R 0.02
+#define CEV_Q 0.01
+
+static double cev_vol(double s)
+{
+  return fmin(0.6, fmax(0.1, 0.25 * pow(s / 100, -0.4)));
+}
+
+/* Solves the tridiagonal system (a below, b on, c above the diagonal) for
+ * d in place; w is scratch. */
+static void tridiag(int n, const double *a, const double *b, const double *c, double *d,
+                    double *w)
+{
+  w[0] = c[0] / b[0];
+  d[0] /= b[0];
+  for (int i = 1; i < n; i++) {
+    double m = b[i] - a[i] * w[i - 1];
+    w[i] = c[i] / m;
+    d[i] = (d[i] - a[i] * d[i - 1]) / m;
+  }
+  for (int i = n - 2; i >= 0; i--)
+    d[i] -= w[i] * d[i + 1];
+}
+
+#define CEV_N 1201
+/* The calls of strikes k[0..nk) at the maturities t[0..nt) (increasing)
+ * into c[i nk + j]. */
+static void cev_calls(size_t nt, const double *t, size_t nk, const double *k, double *c)
+{
+  static double y[CEV_N], v[CEV_N], lo[CEV_N], di[CEV_N], up[CEV_N], rhs[CEV_N], w[CEV_N];
+  double y0 = log(20.0), y1 = log(500.0), h = (y1 - y0) / (CEV_N - 1), now = 0;
+  for (int i = 0; i < CEV_N; i++) {
+    y[i] = y0 + h * i;
+    v[i] = fmax(100 - exp(y[i]), 0);
+  }
+  int step = 0;
+  for (size_t m = 0; m < nt; m++) {
+    int steps = (int)ceil((t[m] - now) * 2000);
+    double dt = (t[m] - now) / steps;
+    for (int s = 0; s < steps; s++, step++) {
+      double th = step < 2 ? 1 : 0.5; /* implicit, then Crank-Nicolson */
+      for (int i = 1; i < CEV_N - 1; i++) {
+        double s2 = 0.5 * cev_vol(exp(y[i])) * cev_vol(exp(y[i]));
+        double al = s2 / (h * h), be = (-s2 - (CEV_R - CEV_Q)) / (2 * h);
+        /* L v = al (v+ - 2v + v-) + be (v+ - v-) - q v */
+        double l_lo = al - be, l_di = -2 * al - CEV_Q, l_up = al + be;
+        rhs[i] = v[i] + (1 - th) * dt * (l_lo * v[i - 1] + l_di * v[i] + l_up * v[i + 1]);
+        lo[i] = -th * dt * l_lo;
+        di[i] = 1 - th * dt * l_di;
+        up[i] = -th * dt * l_up;
+      }
+      /* deep in the money: the discounted forward less the strike; far out: 0 */
+      double T = now + (s + 1) * dt;
+      lo[0] = up[0] = 0, di[0] = 1,
+      rhs[0] = 100 * exp(-CEV_Q * T) - exp(y[0]) * exp(-CEV_R * T);
+      lo[CEV_N - 1] = up[CEV_N - 1] = 0, di[CEV_N - 1] = 1, rhs[CEV_N - 1] = 0;
+      tridiag(CEV_N, lo, di, up, rhs, w);
+      memcpy(v, rhs, sizeof v);
+    }
+    now = t[m];
+    for (size_t j = 0; j < nk; j++) { /* cubic in log-strike between nodes */
+      double x = (log(k[j]) - y0) / h;
+      int i = (int)floor(x) - 1;
+      double f = x - floor(x), p0 = v[i], p1 = v[i + 1], p2 = v[i + 2], p3 = v[i + 3];
+      c[m * nk + j] = p1 + 0.5 * f *
+                               (p2 - p0 + f * (2 * p0 - 5 * p1 + 4 * p2 - p3 +
+                                               f * (3 * (p1 - p2) + p3 - p0)));
+    }
+  }
+}
+
+static double cev_exact(mcp_option_type type, double strike, double maturity)
+{
+  double c;
+  cev_calls(1, &maturity, 1, &strike, &c);
+  /* a put by parity */
+  return type == MCP_CALL ? c
+                          : c - 100 * exp(-CEV_Q * maturity) + strike * exp(-CEV_R * maturity);
+}
+
+static void test_spot_local_vol(void **state)
+{
+  static const double t[] = {0.5, 1, 2};
+  surface s;
+  make_quotes(&s, 3, t, 15, 70, 140);
+  double c[3 * 15];
+  cev_calls(3, t, 15, s.k, c);
+  for (size_t i = 0; i < 3; i++)
+    for (size_t j = 0; j < 15; j++) {
+      double f = 100 * exp((CEV_R - CEV_Q) * t[i]), K = s.k[j];
+      double call = c[i * 15 + j] * exp(CEV_R * t[i]);
+      s.v[i * 15 + j] = K >= f ? mcpi_black_implied(MCP_CALL, f, K, call) / sqrt(t[i])
+                               : mcpi_black_implied(MCP_PUT, f, K, call - (f - K)) / sqrt(t[i]);
+    }
+  mcp_market *m = good_market(&s, CEV_R, CEV_Q);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  /* the surface's local volatility near the money is the one it was made of */
+  double worst = 0;
+  for (size_t r = 0; r < u->lv.nt; r++)
+    for (size_t k = 0; k < u->lv.ns; k++) {
+      double tm = u->lv.times[r], sp = u->lv.spots[k];
+      if (tm >= 0.25 && tm <= 2 && sp >= 85 && sp <= 120)
+        worst = fmax(worst, fabs(u->lv.values[r * u->lv.ns + k] / cev_vol(sp) - 1));
+    }
+  print_message("  local volatility from its own implied surface: worst %.2f%% near the "
+                "money\n", 100 * worst);
+  assert_true(worst < 0.01);
+  static const double ks[] = {80, 100, 120}, ts[] = {0.5, 1, 2};
+  reprice_on_paths(*state, m, 3, ks, 3, ts, cev_exact, 200000);
+  mcp_market_destroy(m);
+}
+
 /* ---- the SVI fit ---------------------------------------------------------- */
 
 static void test_svi_fit(void **state)
@@ -296,19 +422,31 @@ static void test_refusals(void **state)
   for (size_t j = 0; j < 7; j++)
     s.v[7 + j] = 0.2;
   s.v[3] = 0.4;
-  refused(&s, "maturity 0.5 (volatilities[0]): the quotes at strikes 90, 100 and 110 (columns "
-              "2, 3 and 4) give calls not convex in strike (butterfly arbitrage)");
+  refused(&s, "maturity 0.5: the quotes at strikes 90, 100 and 110 (volatilities[0][2], [0][3] "
+              "and [0][4]) give calls not convex in strike (butterfly arbitrage)");
   /* too few quotes for a smile */
   s.v[3] = 0.2;
   s.v[0] = s.v[1] = s.v[2] = NAN;
-  refused(&s, "expected 5 or more volatilities > 0");
+  refused(&s, "expected 5 or more volatilities");
   s.v[0] = s.v[1] = s.v[2] = 0.2;
-  s.v[8] = -0.1;
-  refused(&s, "volatilities[1][1]: expected");
+  s.v[8] = 0;
+  refused(&s, "volatilities[1][1]: expected a volatility in (0, 10]");
   s.v[8] = 0.2;
   s.t[1] = 0.5;
   refused(&s, "maturities[1]: expected a maturity after the one before");
   s.t[1] = 1;
+  /* calls convex between the quotes but not with the forward, C(0) = F:
+   * 1.2 at strike 50, then a call 0.9 lower at 60 */
+  static const double t1[] = {1};
+  surface a;
+  make_quotes(&a, 1, t1, 5, 50, 90);
+  double f = 100 * exp(0.01), c50 = mcpi_black_call(f, 50, 1.2).call;
+  a.v[0] = 1.2;
+  a.v[1] = mcpi_black_implied(MCP_CALL, f, 60, c50 - 9);
+  a.v[2] = a.v[3] = a.v[4] = 0.3;
+  assert_true(a.v[1] > 0 && a.v[1] < 1.2);
+  refused(&a, "maturity 1: the quotes at strikes 0 (the forward), 50 and 60 (volatilities[0][0] "
+              "and [0][1]) give calls not convex in strike");
   /* a smile SVI cannot hold, though its calls stay convex */
   static const double wild[] = {0.212, 0.411, 0.381, 0.380, 0.178, 0.199, 0.214};
   surface z;
@@ -316,7 +454,7 @@ static void test_refusals(void **state)
   for (size_t j = 0; j < 7; j++)
     z.v[j] = (z.v[7 + j] = wild[j] + 0.05) - 0.05;
   refused(&z, "volatility points from the quote at strike 40 (volatilities[0][0]); expected "
-              "quotes an arbitrage-free smile holds within 2");
+              "quotes that an arbitrage-free SVI smile holds within 2 points");
   /* the market's own refusals */
   mcp_market *m = new_market();
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0, 0.04, 1, 0.04, 0.5, -0.5),
@@ -390,6 +528,19 @@ static void test_json(void **state)
   close_to(u->iv.spot, 100, 0, "spot");
   close_to(mcpi_implied_vol(&u->iv, 90, 0.5), 0.23, MCPI_SVI_MAX_MISS, "a quote");
   mcp_market_destroy(m);
+  /* a model fitted to it replaces the surface in the market's text */
+  mcp_fit fit = {.model = MCP_FIT_HESTON, .nparams = 5, .params = {0.04, 1.5, 0.05, 0.6, -0.7}};
+  char *out = NULL;
+  size_t n = 0;
+  if (mcp_market_text_fitted("m.json", text, strlen(text), "A", &fit, &out, &n, err,
+                             sizeof err) != MCP_OK)
+    fail_msg("%s", err);
+  assert_null(strstr(out, "implied_volatility"));
+  if (mcp_market_load_text(&m, "fitted.json", out, n, err, sizeof err) != MCP_OK)
+    fail_msg("%s", err);
+  assert_int_equal(mcpi_market_find(m, "A")->model, MCPI_MODEL_HESTON);
+  mcp_market_destroy(m);
+  mcp_free(out);
   /* both surfaces, or a volatility beside one, are refused at the field */
   static const char both[] =
       "{\"rate\": 0.02, \"underlyings\": [{\"name\": \"A\", \"spot\": 100, \"volatility\": "
@@ -415,6 +566,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_flat, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_time_local_vol, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_heston, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_spot_local_vol, mc_setup_cpu, mc_teardown),
       cmocka_unit_test(test_svi_fit),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test_setup_teardown(test_greeks, mc_setup_cpu, mc_teardown),

@@ -103,7 +103,7 @@ static void bracket(const building *bd, size_t i, double k, double *a, double *b
 static mcp_status check_quotes(const building *bd)
 {
   const mcp_quotes *q = bd->q;
-  const char *why;
+  const char *why = NULL;
   if (q->nmaturities < 1 || q->nmaturities > MCPI_IMPLIED_MAX_MATURITIES || q->nstrikes < 1 ||
       q->nstrikes > MCPI_MAX_SURFACE)
     return mcpi_fail(bd->err, MCP_ERR_INPUT, "expected 1 to %d maturities and 1 to %d strikes, "
@@ -124,51 +124,56 @@ static mcp_status check_quotes(const building *bd)
     size_t n = 0;
     for (size_t j = 0; j < q->nstrikes; j++) {
       double v = q->vols[i * q->nstrikes + j];
-      if (!isnan(v) && (why = mcpi_check_volatility(v)))
-        return mcpi_fail(bd->err, MCP_ERR_INPUT, "volatilities[%zu][%zu]: expected %s or NAN, "
-                         "got %g", i, j, why, v);
-      n += !isnan(v) && v > 0;
+      if (!isnan(v) && (!(v > 0) || mcpi_check_volatility(v)))
+        return mcpi_fail(bd->err, MCP_ERR_INPUT, "volatilities[%zu][%zu]: expected a "
+                         "volatility in (0, 10], or NAN where none is quoted, got %g", i, j, v);
+      n += !isnan(v);
     }
     if (n != 1 && n < MCPI_SVI_MIN_QUOTES)
       return mcpi_fail(bd->err, MCP_ERR_INPUT, "maturity %g (volatilities[%zu]): expected %d "
-                       "or more volatilities > 0 (an SVI smile) or one (a flat smile), got %zu",
+                       "or more volatilities (an SVI smile) or one (a flat smile), got %zu",
                        q->maturities[i], i, MCPI_SVI_MIN_QUOTES, n);
   }
   return MCP_OK;
 }
 
-/* Maturity i's quotes: their calls on the forward convex and falling in
- * strike, from a slope >= -1 (no butterfly or vertical arbitrage); then
- * its smile, which must pass within MCPI_SVI_MAX_MISS of each quote and
- * keep a density >= 0 over them. */
+/* Maturity i's quotes: their calls on the forward C(K) convex and falling
+ * in strike from C(0) = F, none falling faster than 1:1 (no butterfly or
+ * vertical arbitrage); then its smile, which must pass within
+ * MCPI_SVI_MAX_MISS of each quote and keep a density >= 0 over them. */
 static mcp_status fit_slice(const building *bd, size_t i, double *k, double *w, size_t *col)
 {
   const mcp_quotes *q = bd->q;
   mcpi_implied *s = bd->s;
   double T = q->maturities[i], lf = mcpi_implied_log_forward(s, T), f = exp(lf);
-  double prev_c = 0, prev_slope = -1, prev_k = 0;
+  double prev_c = f, prev_slope = -1, prev_k = 0; /* the forward: the call of strike 0 */
   size_t n = 0;
   for (size_t j = 0; j < q->nstrikes; j++) {
     double v = q->vols[i * q->nstrikes + j], K = q->strikes[j];
-    if (isnan(v) || !(v > 0))
+    if (isnan(v))
       continue;
     double c = mcpi_black_call(f, K, v * sqrt(T)).call;
-    if (n) {
-      double slope = (c - prev_c) / (K - prev_k), tol = 1e-10 * f / (K - prev_k);
-      if (slope > tol || (n == 1 && slope < -1 - tol))
-        return mcpi_fail(bd->err, MCP_ERR_INPUT,
-                         "maturity %g (volatilities[%zu]): the quotes at strikes %g and %g "
-                         "(columns %zu and %zu) give calls %s in strike (arbitrage); expected "
-                         "an arbitrage-free smile", T, i, prev_k, K, col[n - 1], j,
-                         slope > tol ? "rising" : "falling faster than 1:1");
-      if (n > 1 && slope < prev_slope - tol)
-        return mcpi_fail(bd->err, MCP_ERR_INPUT,
-                         "maturity %g (volatilities[%zu]): the quotes at strikes %g, %g and %g "
-                         "(columns %zu, %zu and %zu) give calls not convex in strike "
-                         "(butterfly arbitrage); expected an arbitrage-free smile",
-                         T, i, q->strikes[col[n - 2]], prev_k, K, col[n - 2], col[n - 1], j);
-      prev_slope = slope;
+    double slope = (c - prev_c) / (K - prev_k), tol = 1e-10 * f / (K - prev_k);
+    if (slope > tol || slope < -1 - tol)
+      return mcpi_fail(bd->err, MCP_ERR_INPUT,
+                       "maturity %g: the quote at strike %g (volatilities[%zu][%zu]) gives a "
+                       "call %s in strike from %s (arbitrage); expected an arbitrage-free "
+                       "smile", T, K, i, j, slope > tol ? "rising" : "falling faster than 1:1",
+                       n ? "the quote before" : "the forward's");
+    if (slope < prev_slope - tol) { /* n >= 1: the first slope is >= -1 */
+      char three[256];
+      if (n > 1)
+        snprintf(three, sizeof three, "strikes %g, %g and %g (volatilities[%zu][%zu], "
+                 "[%zu][%zu] and [%zu][%zu])", q->strikes[col[n - 2]], prev_k, K, i,
+                 col[n - 2], i, col[n - 1], i, j);
+      else
+        snprintf(three, sizeof three, "strikes 0 (the forward), %g and %g "
+                 "(volatilities[%zu][%zu] and [%zu][%zu])", prev_k, K, i, col[0], i, j);
+      return mcpi_fail(bd->err, MCP_ERR_INPUT,
+                       "maturity %g: the quotes at %s give calls not convex in strike "
+                       "(butterfly arbitrage); expected an arbitrage-free smile", T, three);
     }
+    prev_slope = slope;
     prev_c = c;
     prev_k = K;
     k[n] = log(K) - lf;
@@ -188,7 +193,8 @@ static mcp_status fit_slice(const building *bd, size_t i, double *k, double *w, 
     if (!(fabs(miss) <= MCPI_SVI_MAX_MISS))
       return mcpi_fail(bd->err, MCP_ERR_INPUT, "maturity %g: the SVI smile passes %.2g "
                        "volatility points from the quote at strike %g (volatilities[%zu][%zu]); "
-                       "expected quotes an arbitrage-free smile holds within %g", T, 100 * fabs(miss),
+                       "expected quotes that an arbitrage-free SVI smile holds within %g "
+                       "points", T, 100 * fabs(miss),
                        q->strikes[col[j]], i, col[j], 100 * MCPI_SVI_MAX_MISS);
   }
   for (int j = 0; j <= 200; j++) {
@@ -248,8 +254,8 @@ static size_t grid_times(const mcpi_implied *s, double *t)
 }
 
 /* Dupire's local volatility at the grid's nodes into lv; at a node beyond
- * the quotes' moneyness where it has none (or one above 10), the nearest
- * node's of its time. */
+ * the quotes (in moneyness, or after the last maturity) where it has none
+ * (or one above 10), the nearest node's of its time. */
 static mcp_status local_vol(const building *bd, mcpi_surface *lv)
 {
   const mcpi_implied *s = bd->s;
@@ -267,7 +273,7 @@ static mcp_status local_vol(const building *bd, mcpi_surface *lv)
       int good = v.w > 0 && v.wt >= 0 && var >= 0 && var <= 100;
       row[c] = good ? sqrt(var) : NAN;
       ok += (size_t)good;
-      if (!good && k >= s->kmin[e] && k <= s->kmax[e])
+      if (!good && t <= s->t[s->n - 1] && k >= s->kmin[e] && k <= s->kmax[e])
         return mcpi_fail(bd->err, MCP_ERR_INPUT, "at time %g and spot %g (inside the quotes "
                          "of maturity %g) the surface has no local volatility (the total "
                          "variance falls in time, or a density is negative, between "

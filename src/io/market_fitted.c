@@ -14,7 +14,7 @@
  * fitted model's are set (load_market.c's). */
 static const char *const model_keys[] = {"volatility", "v0",       "kappa",   "theta",
                                          "xi",         "rho",      "lambda",  "jump_mean",
-                                         "jump_vol",   "local_volatility"};
+                                         "jump_vol",   "local_volatility", "implied_volatility"};
 
 mcp_status mcp_market_text_fitted(const char *name, const char *text, size_t len,
                                   const char *underlying, const mcp_fit *fit, char **out,

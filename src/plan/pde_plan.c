@@ -287,7 +287,8 @@ static mcp_status check_trade(const mcp_market *m, const mcp_pde_settings *grid,
                      t->id, t->asset[0]);
   if ((*u)->model != MCPI_MODEL_BLACK_SCHOLES)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: pde needs a Black-Scholes "
-                     "underlying; '%s' is not one", t->id, (*u)->name);
+                     "underlying; '%s' is not one%s", t->id, (*u)->name,
+                     (*u)->iv.n ? " (its implied surface makes it a local-volatility one)" : "");
   double vlo, vhi;
   mcpi_curve_abs_bounds(&(*u)->vol, t->maturity, &vlo, &vhi);
   if (vlo <= 0)
@@ -315,9 +316,9 @@ mcp_engine mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
   const mcpi_underlying *u = t->nassets == 1 ? mcpi_market_find(base, t->asset[0]) : NULL;
   char scratch[MCPI_ERRLEN];
   double price, delta, gamma;
-  /* a European on an implied surface: its quote's price, unless named */
-  if (engine == MCP_ENGINE_MC && t->engine == MCP_ENGINE_DEFAULT && u && u->iv.n &&
-      t->product == MCP_PRODUCT_EUROPEAN)
+  /* a European on an implied surface: its quote's price, whatever the
+   * portfolio's default, unless the trade names its method */
+  if (t->engine == MCP_ENGINE_DEFAULT && u && u->iv.n && t->product == MCP_PRODUCT_EUROPEAN)
     engine = MCP_ENGINE_ANALYTIC;
   if (engine != MCP_ENGINE_PDE && engine != MCP_ENGINE_ANALYTIC)
     return MCP_ENGINE_MC;
