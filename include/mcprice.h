@@ -620,7 +620,16 @@ typedef struct mcp_trade {
                                  monitoring dates,
                                  Bermudan exercise dates and autocallable observation dates
                                  (the last at maturity) */
-  const double *fixings;      /* strictly increasing, in (0, maturity] */
+  const double *fixings;      /* strictly increasing, in (0, maturity] (a seasoned
+                                 trade's first npast: at or before the valuation date) */
+  /* A seasoned trade, an Asian with a fixed strike or a barrier watched on
+   * dates: its fixings at times <= 0 (on or before the valuation date)
+   * have happened, past_fixings[i] the spot fixed at the i-th (npast of
+   * them, each > 0).  A barrier may say it is knocked instead (one watched
+   * on the bridge must, having no dates); its past fixings knock it too. */
+  size_t npast;
+  const double *past_fixings;
+  int knocked;
   mcp_average average;        /* Asian, average digital */
   mcp_strike_kind strike_kind;/* Asian, lookback (a floating one has no strike) */
   mcp_digital digital;

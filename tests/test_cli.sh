@@ -588,6 +588,12 @@ run price --market "$TMP/smile.json" --portfolio "$BOOK"
 check "quotes with butterfly arbitrage exit 1 naming the file, maturity and strikes" \
   'status 1 && err_has "smile.json:2:24: underlyings\[0\].implied_volatility: .*maturity 1: the quotes at strikes 90, 100 and 110"'
 
+# ---- seasoned trades ---------------------------------------------------------
+printf 'id,product,average,type,underlying,strike,maturity,fixings,past_fixings\nS,asian,arithmetic,call,ACME,95,1,-0.25;0.5;1,98\nT,asian,arithmetic,call,ACME,95,1,-0.5;-0.25;1,\n' >"$TMP/seasoned.csv"
+run price --market "$MARKET" --portfolio "$TMP/seasoned.csv"
+check "a seasoned Asian without its past spots exits 1 naming the row and column" \
+  'status 1 && err_has "seasoned.csv: row 3: missing field .past_fixings. (expected the spots of the fixings on or before the valuation date, one each)"'
+
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"
   rc=$?

@@ -426,11 +426,13 @@ static void test_bad_dates(void **state)
   expect_refused(m, "\"fixings\": {\"first\": 0.1, \"last\": 0.5, \"count\": 3, \"roll\": "
                     "\"following\"}",
                  "calendar and roll go with a frequency");
-  /* dates before the valuation date, within a schedule */
+  /* dates before the valuation date, within a schedule: a seasoned
+   * trade's, whose spots it must give */
   expect_refused(m,
                  "\"fixings\": {\"first\": \"2026-10-01\", \"last\": \"2027-06-01\", "
                  "\"frequency\": \"monthly\"}",
-                 "fixings.first: expected fixing times > 0");
+                 "trades[0]: missing field 'past_fixings' (expected the spots of the fixings on "
+                 "or before the valuation date, one each)");
   /* without the market's dates */
   expect_refused(NULL, "\"fixings\": [0.5], \"maturity\": \"2027-06-01\"",
                  "maturity: expected a time in years > 0 and <= 100 (a date needs the market's "

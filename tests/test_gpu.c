@@ -1450,6 +1450,30 @@ static void gpu_analytic_beside_grids_and_paths(void **state)
   mcp_market_destroy(m);
 }
 
+/* Book p on market m, all Greeks, on the GPU and the CPU: each trade priced
+ * by its engine, above 0, the CPU's price to 1e-12, every Greek within 0.05
+ * standard errors; destroys m and p. */
+static void gpu_against_cpu(mcp_market *m, mcp_portfolio *p, const char *what,
+                            const mcp_engine *engines)
+{
+  mcp_results *g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0);
+  mcp_results *c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, 0);
+  for (size_t i = 0; i < mcp_results_count(g); i++) {
+    mcp_estimate x, y;
+    assert_int_equal(mcp_results_engine(g, i), engines[i]);
+    mcp_results_trade(g, i, &x);
+    mcp_results_trade(c, i, &y);
+    assert_true(x.price > 0);
+    assert_close(x.price, y.price, 1e-12, "price", mcp_results_trade_id(g, i));
+  }
+  double worst = compare_greeks(g, c, 0.05);
+  print_message("  %s: largest relative difference %.2e\n", what, worst);
+  mcp_results_destroy(g);
+  mcp_results_destroy(c);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* An implied surface's paths (Dupire's local volatility of its smiles) and
  * closed forms: the CPU's prices to 1e-12, their Greeks within 0.05
  * standard errors. */
@@ -1491,23 +1515,43 @@ static void gpu_implied_surface(void **state)
     if (mcp_portfolio_add_trade(p, &tr) != MCP_OK)
       fail_msg("%s", mcp_portfolio_last_error(p));
   }
-  mcp_results *g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0);
-  mcp_results *c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, 0);
-  assert_int_equal(mcp_results_engine(g, 0), MCP_ENGINE_ANALYTIC);
-  assert_int_equal(mcp_results_engine(g, 1), MCP_ENGINE_MC);
+  static const mcp_engine engines[] = {MCP_ENGINE_ANALYTIC, MCP_ENGINE_MC, MCP_ENGINE_MC};
+  gpu_against_cpu(m, p, "implied surface", engines);
+}
+
+/* Seasoned trades (past fixings): the CPU's prices to 1e-12, their Greeks
+ * within 0.05 standard errors. */
+static void gpu_seasoned(void **state)
+{
+  (void)state;
+  static const double fix[5] = {-0.5, -0.25, 0.25, 0.5, 1}, past[2] = {96, 104}, hit[1] = {97};
+  mcp_market *m = market();
+  mcp_portfolio *p;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 20000), MCP_OK);
+  static const char *const ids[3] = {"arithmetic", "geometric", "barrier"};
   for (size_t i = 0; i < 3; i++) {
-    mcp_estimate x, y;
-    mcp_results_trade(g, i, &x);
-    mcp_results_trade(c, i, &y);
-    assert_true(x.price > 0);
-    assert_close(x.price, y.price, 1e-12, "price", mcp_results_trade_id(g, i));
+    mcp_trade t;
+    mcp_trade_init(&t);
+    t.id = ids[i];
+    t.underlying = "A";
+    t.product = i < 2 ? MCP_PRODUCT_ASIAN : MCP_PRODUCT_BARRIER;
+    t.average = i == 1 ? MCP_GEOMETRIC : MCP_ARITHMETIC;
+    t.type = i == 1 ? MCP_PUT : MCP_CALL;
+    t.strike = 101;
+    t.maturity = 1;
+    t.nfixings = i < 2 ? 5 : 4;
+    t.fixings = i < 2 ? fix : fix + 1;
+    t.npast = i < 2 ? 2 : 1;
+    t.past_fixings = i < 2 ? past : hit;
+    t.barrier = 90;
+    t.barrier_kind = MCP_DOWN_AND_OUT;
+    t.methods = i == 0 ? MCP_CONTROL_VARIATE : MCP_METHODS_DEFAULT;
+    if (mcp_portfolio_add_trade(p, &t) != MCP_OK)
+      fail_msg("%s", mcp_portfolio_last_error(p));
   }
-  double worst = compare_greeks(g, c, 0.05);
-  print_message("  implied surface: largest relative difference %.2e\n", worst);
-  mcp_results_destroy(g);
-  mcp_results_destroy(c);
-  mcp_portfolio_destroy(p);
-  mcp_market_destroy(m);
+  static const mcp_engine engines[] = {MCP_ENGINE_MC, MCP_ENGINE_MC, MCP_ENGINE_MC};
+  gpu_against_cpu(m, p, "seasoned trades", engines);
 }
 
 /* The GPU's Greeks keep their bits under block size, tile size, normals mode
@@ -1970,6 +2014,7 @@ int main(void)
       cmocka_unit_test(gpu_pde_not_monotone),
       cmocka_unit_test(gpu_analytic_beside_grids_and_paths),
       cmocka_unit_test(gpu_implied_surface),
+      cmocka_unit_test(gpu_seasoned),
       cmocka_unit_test(gpu_arrays_match_cpu),
       cmocka_unit_test(gpu_arrays_float_invariant),
       cmocka_unit_test(gpu_arrays_refused),

@@ -520,6 +520,24 @@ def test_implied_surface():
                       backend="cpu")
 
 
+def test_seasoned():
+    # an Asian all of whose fixings are past is its discounted payoff exactly;
+    # one with past fixings prices as its equivalent unseasoned Asian
+    past = {"id": "S", "product": "asian", "average": "arithmetic", "type": "call",
+            "underlying": "ACME", "strike": 95, "maturity": 0.5, "fixings": [-0.5, -0.25],
+            "past_fixings": [98.0, 104.0]}
+    r = mcprice.price(market(), {"trades": [past]}, backend="cpu")
+    assert abs(r["S"].price - math.exp(-R * 0.5) * 6) < 1e-12 and r["S"].std_error == 0
+    half = dict(past, maturity=1.0, fixings=[-0.25, 0.5, 1.0], past_fixings=[98.0])
+    same = dict(half, id="E", strike=(3 * 95 - 98.0) / 2, fixings=[0.5, 1.0])
+    del same["past_fixings"]
+    a = mcprice.price(market(), {"run": {"seed": 4}, "trades": [half]}, backend="cpu")["S"]
+    b = mcprice.price(market(), {"run": {"seed": 4}, "trades": [same]}, backend="cpu")["E"]
+    assert abs(a.price - b.price * 2 / 3) < 1e-12 * a.price
+    with pytest.raises(mcprice.McpriceError, match=r"past_fixings: expected 1 spot, one for each"):
+        mcprice.price(market(), {"trades": [dict(half, past_fixings=[])]}, backend="cpu")
+
+
 def test_calibrate():
     # a surface made by the Heston integral is fitted back; the fitted market
     # prices a European as the integral does

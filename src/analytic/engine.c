@@ -36,11 +36,16 @@ const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, 
 mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, double origin,
                                double *price, double *delta, double *gamma, char *err)
 {
+  double T = t->maturity, K = t->strike, df, f = mcpi_analytic_forward(u, T, &df);
+  if (t->known) { /* a seasoned trade's fixed payoff */
+    *price = df * t->known_amount;
+    *delta = *gamma = 0;
+    return MCP_OK;
+  }
   const char *why = mcpi_analytic_misfit(t, u, origin);
   if (why)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s ('%s'); expected "
                      "mc", t->id, why, u->name);
-  double T = t->maturity, K = t->strike, df, f = mcpi_analytic_forward(u, T, &df);
   mcpi_fwd_call c = {f, 1, 0}; /* strike 0: the forward */
   if (K > 0 && u->model == MCPI_MODEL_HESTON) {
     mcpi_heston_params h = mcpi_heston_of(u);
@@ -80,7 +85,7 @@ mcp_status mcpi_analytic_heston_grad(const mcpi_trade *t, const mcpi_underlying 
   char why[MCPI_ERRLEN];
   for (int k = 0; k < MCPI_HESTON_PARAMS; k++)
     grad[k] = 0;
-  if (!(K > 0)) /* the forward: no parameter moves it */
+  if (!(K > 0) || t->known) /* the forward, or a fixed amount: no parameter moves it */
     return MCP_OK;
   if (mcpi_heston_calls(&h, T, f, 1, &K, &c, g, why) != MCP_OK)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s", t->id, why);

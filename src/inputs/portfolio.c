@@ -171,6 +171,106 @@ static const char *product_list(char *buf, size_t len, unsigned traits, const ch
 
 #define TRADE_FAIL(st, ...) return mcpi_fail(p->err, st, __VA_ARGS__)
 
+/* The fixings of t at or before the valuation date (times <= 0). */
+static size_t past_count(const mcp_trade *t)
+{
+  size_t k = 0;
+  while (k < t->nfixings && t->fixings[k] <= 0)
+    k++;
+  return k;
+}
+
+/* Whether t may be seasoned: an Asian with a fixed strike, a barrier. */
+static int seasons(const mcp_trade *t)
+{
+  return (t->product == MCP_PRODUCT_ASIAN && t->strike_kind == MCP_FIXED_STRIKE) ||
+         t->product == MCP_PRODUCT_BARRIER;
+}
+
+/* A seasoned trade's history: past fixings (times in [-100, 0], increasing)
+ * each with its spot, or a barrier's knocked state. */
+static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
+{
+  const char *id = t->id;
+  if (t->knocked && t->product != MCP_PRODUCT_BARRIER)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knocked: only a barrier has one", id);
+  if (t->knocked != 0 && t->knocked != 1)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': knocked: expected 0 or 1, got %d", id,
+               t->knocked);
+  if (!past) {
+    if (t->npast || t->past_fixings)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: expected none, as no fixing is at "
+                 "or before the valuation date", id);
+    return MCP_OK;
+  }
+  if (!seasons(t))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[0]: %g is at or before the valuation date; "
+               "expected times > 0 (of the products, only Asians with a fixed strike and "
+               "barriers watched on dates take past fixings)", id, t->fixings[0]);
+  for (size_t i = 0; i < past; i++)
+    if (!(t->fixings[i] >= -MCPI_MAX_MATURITY) || (i && !(t->fixings[i] > t->fixings[i - 1])))
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[%zu]: expected strictly increasing times "
+                 "in [-100, 0] before the fixings to come, got %g", id, i, t->fixings[i]);
+  if (t->npast != past)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: expected %zu, one for each fixing at "
+               "or before the valuation date, got %zu", id, past, t->npast);
+  if (!t->past_fixings)
+    TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': past_fixings: NULL for %zu fixings", id, past);
+  for (size_t i = 0; i < past; i++)
+    if (!(t->past_fixings[i] > 0 && isfinite(t->past_fixings[i])))
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings[%zu]: expected a spot > 0, got %g",
+                 id, i, t->past_fixings[i]);
+  return MCP_OK;
+}
+
+static double intrinsic(mcp_option_type type, double x, double strike)
+{
+  double v = type == MCP_CALL ? x - strike : strike - x;
+  return v > 0 ? v : 0;
+}
+
+/* c (a copy of t, its fixings those to come, m of the n) as priced: see
+ * mcpi_trade's nfix_all. */
+static void season(mcpi_trade *c, const mcp_trade *t, size_t past)
+{
+  size_t n = t->nfixings, m = n - past;
+  if (t->product == MCP_PRODUCT_ASIAN && past) {
+    int geo = t->average == MCP_GEOMETRIC;
+    double s = 0;
+    for (size_t i = 0; i < past; i++)
+      s += geo ? log(t->past_fixings[i]) : t->past_fixings[i];
+    double nn = (double)n, g = exp(s / nn);
+    if (!m) {
+      c->known = 1;
+      c->known_amount = intrinsic(t->type, geo ? g : s / nn, t->strike);
+    } else if (geo) {
+      c->strike = t->strike / g;
+      c->pay_scale = g;
+      c->nfix_all = n;
+    } else {
+      c->strike = (nn * t->strike - s) / (double)m;
+      c->pay_scale = (double)m / nn;
+    }
+  } else if (t->product == MCP_PRODUCT_BARRIER) {
+    int up = t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
+    int in = t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN;
+    int hit = t->knocked, over = has_schedule(t) && !m; /* watched no more */
+    for (size_t i = 0; i < past; i++) /* alive while below an up barrier, above a down one */
+      hit |= up ? t->past_fixings[i] >= t->barrier : t->past_fixings[i] <= t->barrier;
+    if (hit ? !in : over && in) { /* out, or never in: the rebate */
+      c->known = 1;
+      c->known_amount = t->rebate;
+    } else if (hit || over) { /* in, or never out: the European */
+      c->product = MCP_PRODUCT_EUROPEAN;
+      c->monitoring = MCP_MONITOR_DISCRETE;
+    }
+  }
+  if (c->known || c->product == MCP_PRODUCT_EUROPEAN) { /* no schedule: the maturity */
+    c->nfix = 1;
+    c->fix[0] = t->maturity;
+  }
+}
+
 /* Checks the trade's terms (its product's own: its unit); id is valid. */
 static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
 {
@@ -264,11 +364,17 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
                          : "");
     if (!t->fixings)
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': fixings: NULL for %zu times", id, t->nfixings);
-    if ((why = mcpi_check_fixings(t->nfixings, t->fixings, t->maturity)))
+    size_t past = past_count(t);
+    if ((st = check_past(p, t, past)))
+      return st;
+    if (past < t->nfixings &&
+        (why = mcpi_check_fixings(t->nfixings - past, t->fixings + past, t->maturity)))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected %s", id, why);
   } else if (t->nfixings || t->fixings) {
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings: expected none for this product%s", id,
                watched ? " (bridge monitoring is continuous)" : "");
+  } else if ((st = check_past(p, t, 0))) {
+    return st;
   }
   return u->check && (u->traits & MCPI_PT_DATED_TERMS) ? u->check(t, p->err) : MCP_OK;
 }
@@ -316,6 +422,7 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
                   .global_floor = t->global_floor, .global_cap = t->global_cap,
                   .window = t->window,
                   .payoff = mcpi_payoff_basket(t->payoff) ? MCP_PRODUCT_BASKET : t->payoff,
+                  .pay_scale = 1,
                   .exercises = !mcpi_unit_has_field(u, "exercises") ? 0
                                : t->exercises                       ? t->exercises
                                                                     : MCP_DEFAULT_EXERCISES};
@@ -328,10 +435,14 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
   }
   for (size_t a = 0; basket && a < na; a++) /* equal weights by default */
     c.weight[a] = t->weights ? t->weights[a] : 1.0 / (double)na;
-  if (sched)
-    memcpy(c.fix, t->fixings, nfix * sizeof(double));
-  else
+  size_t past = sched ? past_count(t) : 0;
+  if (sched) {
+    c.nfix = nfix - past;
+    memcpy(c.fix, t->fixings + past, c.nfix * sizeof(double));
+  } else {
     c.fix[0] = t->maturity;
+  }
+  season(&c, t, past);
   p->t[p->n] = c;
   mcpi_name_insert(&p->ids, p->n++, trade_id, p);
   return MCP_OK;

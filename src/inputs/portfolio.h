@@ -15,8 +15,19 @@ typedef struct mcpi_trade {
   char **asset;     /* asset[0] is the underlying of a single-asset product */
   double *weight;   /* basket weights, or NULL */
   size_t nfix;      /* the observation schedule (Bermudan: the exercise dates);
-                       {maturity} when the product has none */
+                       {maturity} when the product has none; a seasoned trade's
+                       fixings to come */
   double *fix;
+  /* A seasoned trade as priced (mcp_trade's npast): an Asian's fixings to
+   * come with its strike and payoff factor made those of the whole average
+   * (arithmetic: K' = (n K - past sum) / m, factor m / n; geometric:
+   * averaged over all n fixings, K' = K / G, factor G, G the past fixings'
+   * product to the power 1 / n); a barrier knocked in, a European; a payoff
+   * already fixed, known, its amount paid at maturity. */
+  size_t nfix_all;  /* the geometric average's n, or 0 */
+  double pay_scale; /* 1 but for a seasoned Asian */
+  int known;
+  double known_amount;
   mcp_average average;
   mcp_strike_kind strike_kind;
   mcp_digital digital;

@@ -33,7 +33,7 @@ static const char *const trade_keys[] = {
     "monitoring", "assets", "weights", "payoff", "exercises", "exercise_dates", "notional",
     "best", "local_floor", "local_cap", "global_floor", "global_cap", "window",
     "initial_fixings", "autocall_level", "coupon", "coupon_barrier", "memory", "knock_in",
-    "methods", "method"};
+    "past_fixings", "knocked", "methods", "method"};
 #define NKEYS MCPI_COUNT(trade_keys)
 
 /* What a trade object may hold, from the product units: the products by
@@ -412,7 +412,14 @@ static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *pat
     return st;
   if (!has_maturity && tr->nfix)
     tr->maturity = tr->fix[tr->nfix - 1];
-  why = check_times(0, tr->nfix, tr->fix, tr->maturity, &bad);
+  /* a seasoned trade's fixings on or before the valuation date (check_past
+   * of the portfolio's); those to come, here */
+  size_t past = 0;
+  while (past < tr->nfix && tr->fix[past] <= 0)
+    past++;
+  why = past < tr->nfix ? check_times(0, tr->nfix - past, tr->fix + past, tr->maturity, &bad)
+                        : NULL;
+  bad += past;
   /* A defaulted maturity is the last fixing: report it there. */
   if (!why && !has_maturity && (why = mcpi_check_maturity(tr->maturity)))
     bad = tr->nfix - 1;
@@ -481,6 +488,48 @@ static mcp_status read_strike(const mcpi_json_doc *d, const mcpi_json_path *path
   return MCP_OK;
 }
 
+/* A seasoned trade's history: past_fixings, the spots of its fixings on or
+ * before the valuation date; knocked, a barrier's state. */
+static mcp_status read_history(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
+                               mcpi_trade_in *tr)
+{
+  json_t *past = json_object_get(t, "past_fixings"), *knocked = json_object_get(t, "knocked");
+  if (knocked && !json_is_boolean(knocked))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "knocked", 0}, "true or false");
+  tr->knocked = json_is_true(knocked);
+  const mcpi_json_path at = {path, "past_fixings", 0};
+  if (!past && tr->nfix && tr->fix[0] <= 0)
+    return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "missing field 'past_fixings' (expected "
+                          "the spots of the fixings on or before the valuation date, one "
+                          "each)");
+  if (!past)
+    return MCP_OK;
+  if (!json_is_array(past) && !json_is_number(past))
+    return mcpi_json_expected(d, &at, "an array of the spots fixed on or before the valuation "
+                              "date (one: a number)");
+  if (json_is_number(past)) { /* one spot: a CSV cell */
+    if (!(tr->past = malloc(sizeof *tr->past)))
+      return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+    tr->past[0] = json_number_value(past);
+    tr->npast = 1;
+    past = NULL;
+  }
+  size_t want = 0, got = past ? json_array_size(past) : tr->npast;
+  while (want < tr->nfix && tr->fix[want] <= 0) /* the fixings on or before the valuation date */
+    want++;
+  if (got != want)
+    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu spot%s, one for each "
+                          "fixing on or before the valuation date, got %zu", want,
+                          want == 1 ? "" : "s", got);
+  mcp_status st = past && want
+                      ? mcpi_json_numbers(d, &at, past, "a spot", &tr->past, &tr->npast)
+                      : MCP_OK;
+  for (size_t i = 0; st == MCP_OK && i < tr->npast; i++)
+    if (!(tr->past[i] > 0))
+      st = mcpi_json_expected(d, &(mcpi_json_path){&at, NULL, i}, "a spot > 0");
+  return st;
+}
+
 /* A trade that may be named by its assets names no underlying beside them;
  * one watched on the bridge has no fixings. */
 static mcp_status check_naming(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
@@ -543,6 +592,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
                              &tr.quantity)) ||
       (st = check_naming(d, path, t, &tr)) ||
       (has_schedule(&tr) && (st = read_fixings(d, path, t, &tr))) ||
+      (st = read_history(d, path, t, &tr)) ||
       (unit->read && (st = unit->read(d, path, t, &tr))) ||
       (st = read_methods(d, path, t, &tr.methods)) ||
       (st = mcpi_json_enum(d, path, t, "method", MCPI_OPTIONAL, engines, &tr.engine)))
@@ -586,10 +636,14 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.coupon_barrier = tr.coupon_barrier;
   api.memory = tr.memory;
   api.knock_in = tr.knock_in;
+  api.npast = tr.npast;
+  api.past_fixings = tr.past;
+  api.knocked = tr.knocked;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
 done:
   free(tr.fix);
+  free(tr.past);
   free(tr.autocall_levels);
   return st;
 }

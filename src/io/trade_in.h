@@ -25,6 +25,9 @@ typedef struct mcpi_trade_in {
   int memory;
   double *fix;
   size_t nfix;
+  double *past; /* a seasoned trade's past fixings, or NULL */
+  size_t npast;
+  int knocked;
 } mcpi_trade_in;
 
 #endif

@@ -309,6 +309,8 @@ static mcp_status check_trade(const mcp_market *m, const mcp_pde_settings *grid,
 mcp_engine mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
                                 const mcp_pde_settings *grid, const mcpi_trade *t)
 {
+  if (t->known) /* a payoff already fixed: exactly, whatever its method */
+    return MCP_ENGINE_ANALYTIC;
   if (!grid)
     grid = &mcpi_portfolio_settings(p)->pde;
   mcp_engine engine = mcpi_trade_engine(p, t);

@@ -26,8 +26,8 @@ mcp_status mcpi_build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft
         .schedule = mcpi_find_schedule(d, mcpi_main_schedule(d, t)),
         .terminal = mcpi_find_schedule(d, mcpi_terminal_schedule(t)),
         .monitor = mcpi_find_monitor(d, t), .flags = floating ? MCPI_FLOATING : 0,
-        .strike = t->strike, .inv_nfix = 1.0 / (double)t->nfix,
-        .discount = exp(-mcpi_curve_integral(&u->rate, 0, t->maturity)),
+        .strike = t->strike, .inv_nfix = 1.0 / (double)(t->nfix_all ? t->nfix_all : t->nfix),
+        .discount = t->pay_scale * exp(-mcpi_curve_integral(&u->rate, 0, t->maturity)),
         .quantity = t->quantity, .rebate = t->rebate, .cash = t->cash, .g_col = -1, .g_adj = -1};
     if (unit->spec)
       unit->spec(j, t, s);

@@ -256,10 +256,13 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   for (int k = 0; k < 2; k++) {
     j->g_l[k] = s->g_l[k] = log1p(k ? -s->g_h : s->g_h); /* every trade's */
     s->g_e[k] = exp(s->g_l[k]);
-    s->g_lsum[k] = s->g_l[k] / s->inv_nfix; /* as a path would divide */
+    /* the log-sum of the fixings to come, as a path would divide */
+    s->g_lsum[k] = tr->nfix_all ? s->g_l[k] * (double)tr->nfix : s->g_l[k] / s->inv_nfix;
   }
   s->g_delta = !d ? MCPI_GM_NONE
-               : req->bump_only || (discontinuous && !lr) || bridge ? MCPI_GM_SCALED
+               /* a seasoned geometric average: a power of the path's */
+               : req->bump_only || (discontinuous && !lr) || bridge || tr->nfix_all
+                   ? MCPI_GM_SCALED
                : lr                                       ? MCPI_GM_LR
                                                           : MCPI_GM_PATHWISE;
   s->g_gamma = !gm ? MCPI_GM_NONE : lr ? MCPI_GM_LR : MCPI_GM_SCALED;

@@ -2,7 +2,7 @@
  * geometric, with a fixed or a floating strike. */
 #include "src/products/units.h"
 
-static const char *const fields[] = {"average", "fixings", "strike_kind", NULL};
+static const char *const fields[] = {"average", "fixings", "strike_kind", "past_fixings", NULL};
 static const mcpi_json_choice averages[] = {
     {"arithmetic", MCP_ARITHMETIC}, {"geometric", MCP_GEOMETRIC}, {NULL, 0}};
 

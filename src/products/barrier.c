@@ -6,7 +6,7 @@
 #include "src/products/units.h"
 
 static const char *const fields[] = {"fixings", "barrier_kind", "barrier", "rebate",
-                                     "monitoring", NULL};
+                                     "monitoring", "past_fixings", "knocked", NULL};
 static const mcpi_json_choice barrier_kinds[] = {{"up-and-out", MCP_UP_AND_OUT},
                                                  {"up-and-in", MCP_UP_AND_IN},
                                                  {"down-and-out", MCP_DOWN_AND_OUT},

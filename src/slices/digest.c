@@ -98,12 +98,13 @@ static void trade(hash *x, const mcpi_trade *t)
   const uint64_t e[] = {t->product, t->type, t->nassets, t->average, t->strike_kind,
                         t->digital, t->barrier_kind, t->monitoring, (uint64_t)t->methods,
                         (uint64_t)t->engine, t->best, t->window, t->payoff, t->exercises,
-                        (uint64_t)t->memory};
+                        (uint64_t)t->memory, t->nfix_all, (uint64_t)t->known};
   for (size_t i = 0; i < sizeof e / sizeof *e; i++)
     u64(x, e[i]);
   const double d[] = {t->strike, t->maturity, t->quantity, t->cash, t->barrier, t->rebate,
                       t->notional, t->local_floor, t->local_cap, t->global_floor,
-                      t->global_cap, t->coupon, t->coupon_barrier, t->knock_in};
+                      t->global_cap, t->coupon, t->coupon_barrier, t->knock_in,
+                      t->pay_scale, t->known_amount};
   f64s(x, d, sizeof d / sizeof *d);
   for (size_t a = 0; a < t->nassets; a++)
     str(x, t->asset[a]);

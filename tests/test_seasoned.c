@@ -1,0 +1,312 @@
+/* test_seasoned.c: trades part of whose life has passed (mcp_trade's npast,
+ * past_fixings, knocked): a seasoned geometric Asian against its closed form
+ * with the known part, a seasoned arithmetic one against the same Asian
+ * unseasoned at its equivalent strike and against its forward where it can
+ * no longer end out of the money, payoffs already fixed priced exactly,
+ * barriers knocked in, knocked out or watched no more, and the histories
+ * refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+#include "tests/closed_form.h"
+#include "tests/mc_check.h"
+
+#define S0 100.0
+#define R 0.03
+#define Q 0.01
+#define VOL 0.25
+
+static mcp_market *bs_market(void)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){S0, R, Q, VOL});
+  return m;
+}
+
+/* Fixings a quarter apart, two of them past (95 and 105), four to come. */
+static const double fix[6] = {-0.5, -0.25, 0.25, 0.5, 0.75, 1.0}, past[2] = {95, 105};
+
+static mcp_trade asian(const char *id, mcp_average avg, mcp_option_type type, double strike,
+                       size_t npast)
+{
+  mcp_trade t = trade_on(id, "A", MCP_PRODUCT_ASIAN, type, strike, 1.0);
+  t.average = avg;
+  t.nfixings = 6 - (2 - npast);
+  t.fixings = fix + (2 - npast);
+  t.npast = npast;
+  t.past_fixings = npast ? past + (2 - npast) : NULL;
+  return t;
+}
+
+/* The geometric Asian with the known part: G = C exp(X), C the past
+ * fixings' product to the power 1 / n, X = (1/n) sum of the log-spots to
+ * come, normal. */
+static double geometric_exact(mcp_option_type type, double spot, double strike)
+{
+  double c = exp((log(past[0]) + log(past[1])) / 6), mu = 0, var = 0;
+  for (int i = 2; i < 6; i++) {
+    mu += log(spot) + (R - Q - 0.5 * VOL * VOL) * fix[i];
+    for (int k = 2; k < 6; k++)
+      var += VOL * VOL * fmin(fix[i], fix[k]);
+  }
+  mu /= 6;
+  double s = sqrt(var) / 6;
+  return c * cf_black(type, exp(mu + 0.5 * s * s), strike / c, s, exp(-R));
+}
+
+static void test_geometric_closed_form(void **state)
+{
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(400000, 3);
+  mcp_trade c = asian("call", MCP_GEOMETRIC, MCP_CALL, 100, 2);
+  mcp_trade u = asian("put", MCP_GEOMETRIC, MCP_PUT, 103, 2);
+  add_trade(p, &c);
+  add_trade(p, &u);
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta"), MCP_OK);
+  mcp_results *r = price_greeks(*state, m, p, g);
+  assert_within("seasoned call", estimate(r, "call"), geometric_exact(MCP_CALL, S0, 100), 4);
+  assert_within("seasoned put", estimate(r, "put"), geometric_exact(MCP_PUT, S0, 103), 4);
+  /* its delta: the closed form's, whose known part does not move */
+  double h = 1e-4 * S0;
+  double want = (geometric_exact(MCP_CALL, S0 + h, 100) - geometric_exact(MCP_CALL, S0 - h, 100)) /
+                (2 * h);
+  assert_within("seasoned delta", greek(r, "call", "delta").value, want, 4);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* The arithmetic Asian with sum P of its k past fixings of n is (m / n) of
+ * the Asian of the m to come at strike (n K - P) / m: the same paths give
+ * the same price; where that strike is below 0 the call is its forward. */
+static void test_arithmetic(void **state)
+{
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(100000, 9), *q = new_portfolio(100000, 9);
+  mcp_trade s = asian("seasoned", MCP_ARITHMETIC, MCP_CALL, 102, 2);
+  mcp_trade e = asian("equivalent", MCP_ARITHMETIC, MCP_CALL, (6 * 102.0 - 200) / 4, 0);
+  e.nfixings = 4;
+  e.fixings = fix + 2;
+  add_trade(p, &s);
+  add_trade(q, &e);
+  mcp_results *a = price(*state, m, p), *b = price(*state, m, q);
+  mcp_estimate x = estimate(a, "seasoned"), y = estimate(b, "equivalent");
+  print_message("  seasoned %.10f, 4/6 of the equivalent %.10f\n", x.price, y.price * 4 / 6);
+  assert_true(fabs(x.price - y.price * 4 / 6) <= 1e-12 * x.price);
+  assert_true(fabs(x.std_error - y.std_error * 4 / 6) <= 1e-10 * x.std_error);
+  mcp_results_destroy(a);
+  mcp_results_destroy(b);
+  mcp_portfolio_destroy(p);
+  mcp_portfolio_destroy(q);
+  /* strike 30: the average cannot end below it */
+  p = new_portfolio(100000, 9);
+  s = asian("deep", MCP_ARITHMETIC, MCP_CALL, 30, 2);
+  s.methods = MCP_CONTROL_VARIATE;
+  add_trade(p, &s);
+  a = price(*state, m, p);
+  double fwd = past[0] + past[1];
+  for (int i = 2; i < 6; i++)
+    fwd += S0 * exp((R - Q) * fix[i]);
+  assert_within("deep call", estimate(a, "deep"), exp(-R) * (fwd / 6 - 30), 4);
+  mcp_results_destroy(a);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Every fixing past: the payoff is known, priced exactly. */
+static void test_known(void **state)
+{
+  static const double f2[2] = {-0.5, -0.25};
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  mcp_trade a = trade_on("arith", "A", MCP_PRODUCT_ASIAN, MCP_CALL, 96, 0.5);
+  a.nfixings = a.npast = 2;
+  a.fixings = f2;
+  a.past_fixings = past;
+  mcp_trade g = a;
+  g.id = "geo";
+  g.average = MCP_GEOMETRIC;
+  g.type = MCP_PUT;
+  g.strike = 101;
+  a.engine = MCP_ENGINE_MC; /* exactly, whatever its method */
+  add_trade(p, &a);
+  add_trade(p, &g);
+  mcp_greeks *req = NULL;
+  assert_int_equal(mcp_greeks_create(&req), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(req, "delta,rho"), MCP_OK);
+  mcp_results *r = price_greeks(*state, m, p, req);
+  double df = exp(-R * 0.5), geo = sqrt(past[0] * past[1]);
+  mcp_estimate x = estimate(r, "arith"), y = estimate(r, "geo");
+  assert_true(fabs(x.price - df * (100 - 96)) <= 1e-14 * x.price && x.std_error == 0);
+  assert_true(fabs(y.price - df * (101 - geo)) <= 1e-12 * y.price && y.std_error == 0);
+  assert_int_equal(mcp_results_engine(r, 0), MCP_ENGINE_ANALYTIC);
+  assert_true(greek(r, "arith", "delta").value.price == 0);
+  double rho = greek(r, "arith", "rho").value.price;
+  assert_true(fabs(rho + 0.5 * x.price) <= 1e-6 * x.price);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(req);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* A barrier's history: knocked out (its rebate), knocked in by a past
+ * fixing (its European), past fixings that did not touch it (the barrier
+ * of the dates to come, to the bit), watched no more (never in: the rebate;
+ * never out: the European). */
+static mcp_trade barrier(const char *id, mcp_barrier_kind kind, double level, size_t n,
+                         const double *times, size_t npast, const double *values)
+{
+  mcp_trade t = trade_on(id, "A", MCP_PRODUCT_BARRIER, MCP_PUT, 100, 1.0);
+  t.barrier_kind = kind;
+  t.barrier = level;
+  t.rebate = 3;
+  t.nfixings = n;
+  t.fixings = times;
+  t.npast = npast;
+  t.past_fixings = values;
+  if (!n)
+    t.monitoring = MCP_MONITOR_BRIDGE;
+  return t;
+}
+
+static void test_barriers(void **state)
+{
+  static const double times[4] = {-0.2, 0.25, 0.5, 1}, low[1] = {88}, high[1] = {97};
+  static const double over[2] = {-0.3, -0.1}, both[2] = {95, 96};
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(200000, 4), *q = new_portfolio(200000, 4);
+  mcp_trade ko = barrier("ko", MCP_UP_AND_OUT, 120, 0, NULL, 0, NULL);
+  ko.knocked = 1;
+  mcp_trade ki = barrier("ki", MCP_DOWN_AND_IN, 90, 4, times, 1, low);
+  mcp_trade in_over = barrier("in-over", MCP_DOWN_AND_IN, 90, 2, over, 2, both);
+  mcp_trade out_over = barrier("out-over", MCP_DOWN_AND_OUT, 90, 2, over, 2, both);
+  mcp_trade live = barrier("live", MCP_DOWN_AND_OUT, 90, 4, times, 1, high);
+  mcp_trade fresh = barrier("live", MCP_DOWN_AND_OUT, 90, 3, times + 1, 0, NULL);
+  add_trade(p, &ko);
+  add_trade(p, &ki);
+  add_trade(p, &in_over);
+  add_trade(p, &out_over);
+  add_trade(p, &live);
+  add_trade(q, &fresh);
+  mcp_results *r = price(*state, m, p), *f = price(*state, m, q);
+  double put = cf_black_scholes(MCP_PUT, S0, 100, 1, R, Q, VOL);
+  assert_true(fabs(estimate(r, "ko").price - 3 * exp(-R)) <= 1e-14);
+  assert_true(fabs(estimate(r, "in-over").price - 3 * exp(-R)) <= 1e-14);
+  assert_within("knocked in", estimate(r, "ki"), put, 4);
+  assert_within("never out", estimate(r, "out-over"), put, 4);
+  mcp_estimate a = estimate(r, "live"), b = estimate(f, "live");
+  assert_memory_equal(&a, &b, sizeof a);
+  mcp_results_destroy(r);
+  mcp_results_destroy(f);
+  mcp_portfolio_destroy(p);
+  mcp_portfolio_destroy(q);
+  mcp_market_destroy(m);
+}
+
+static void refused(mcp_trade t, const char *needle)
+{
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  assert_int_not_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  if (!strstr(mcp_portfolio_last_error(p), needle))
+    fail_msg("expected '%s' in: %s", needle, mcp_portfolio_last_error(p));
+  assert_int_equal(mcp_portfolio_size(p), 0);
+  mcp_portfolio_destroy(p);
+}
+
+static void test_refusals(void **state)
+{
+  (void)state;
+  mcp_trade t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
+  t.npast = 1;
+  refused(t, "past_fixings: expected 2, one for each fixing at or before the valuation date, "
+             "got 1");
+  t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
+  t.past_fixings = NULL;
+  refused(t, "past_fixings: NULL");
+  static const double bad[2] = {95, -1};
+  t.past_fixings = bad;
+  refused(t, "past_fixings[1]: expected a spot > 0, got -1");
+  t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 0);
+  t.npast = 1;
+  t.past_fixings = past;
+  refused(t, "past_fixings: expected none, as no fixing is at or before the valuation date");
+  t = asian("x", MCP_ARITHMETIC, MCP_CALL, 0, 2);
+  t.strike_kind = MCP_FLOATING_STRIKE;
+  refused(t, "fixings[0]: -0.5 is at or before the valuation date; expected times > 0");
+  t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
+  t.product = MCP_PRODUCT_LOOKBACK;
+  refused(t, "only Asians with a fixed strike and barriers watched on dates take past");
+  t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 0);
+  t.knocked = 1;
+  refused(t, "knocked: only a barrier has one");
+  static const double order[6] = {-0.25, -0.5, 0.25, 0.5, 0.75, 1.0};
+  t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
+  t.fixings = order;
+  refused(t, "fixings[1]: expected strictly increasing times in [-100, 0]");
+}
+
+/* A dated book: past dates are fixings with their spots. */
+static void test_json(void **state)
+{
+  static const char market[] =
+      "{\"valuation_date\": \"2026-11-27\", \"rate\": 0.03, \"underlyings\": [{\"name\": \"A\", "
+      "\"spot\": 100, \"dividend\": 0.01, \"volatility\": 0.25}]}";
+  static const char book[] =
+      "{\"run\": {\"paths\": 1000},\n\"trades\": [{\"id\": \"a\", \"product\": \"asian\", "
+      "\"average\": \"arithmetic\", \"type\": \"call\", \"underlying\": \"A\", \"strike\": 100,\n"
+      "\"fixings\": [\"2026-10-30\", \"2026-11-27\", \"2026-12-31\"], \"past_fixings\": [99, "
+      "101]},\n{\"id\": \"b\", \"product\": \"barrier\", \"type\": \"call\", \"underlying\": "
+      "\"A\", \"strike\": 100, \"barrier\": 130, \"barrier_kind\": \"up-and-out\", \"maturity\": "
+      "1, \"monitoring\": \"bridge\", \"knocked\": true}]}";
+  mcp_market *m = NULL;
+  mcp_portfolio *p = NULL;
+  char err[512];
+  assert_int_equal(mcp_market_load_text(&m, "m.json", market, strlen(market), err, sizeof err),
+                   MCP_OK);
+  if (mcp_portfolio_load_text_for(&p, m, "b.json", book, strlen(book), err, sizeof err) !=
+      MCP_OK)
+    fail_msg("%s", err);
+  mcp_results *r = price(*state, m, p);
+  assert_true(estimate(r, "a").price > 0 && estimate(r, "b").price == 0);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  /* the spots past fixings need: as many as the dates past */
+  static const char short_book[] =
+      "{\"trades\": [{\"id\": \"a\", \"product\": \"asian\", \"average\": \"arithmetic\", "
+      "\"type\": \"call\", \"underlying\": \"A\", \"strike\": 100,\n\"fixings\": "
+      "[\"2026-10-30\", \"2026-11-27\", \"2026-12-31\"], \"past_fixings\": [99]}]}";
+  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", short_book, strlen(short_book),
+                                               err, sizeof err),
+                   MCP_ERR_INPUT);
+  if (!strstr(err, "b.json:2:72: trades[0].past_fixings: expected 2 spots, one for each "
+                   "fixing on or before the valuation date, got 1"))
+    fail_msg("%s", err);
+  static const char knocked[] =
+      "{\"trades\": [{\"id\": \"a\", \"product\": \"european\", \"type\": \"call\", "
+      "\"underlying\": \"A\", \"strike\": 100, \"maturity\": 1, \"knocked\": false}]}";
+  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", knocked, strlen(knocked), err,
+                                               sizeof err),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(err, "trades[0].knocked: unknown field"));
+  mcp_market_destroy(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_geometric_closed_form, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_arithmetic, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_known, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_barriers, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test(test_refusals),
+      cmocka_unit_test_setup_teardown(test_json, mc_setup_cpu, mc_teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
