@@ -442,11 +442,19 @@ mcp_status mcp_market_set_classification(mcp_market *market, const char *underly
  * or BUS/252; NULL: the market's, or ACT/365F where it has none) by which a
  * date becomes a time in years from it; BUS/252 counts the business days of
  * [valuation, date) of the market's calendar (a market file's "calendar",
- * else Saturdays and Sundays alone are holidays).  A portfolio loaded with
+ * else Saturdays and Sundays alone are holidays), whose business day the
+ * valuation date must then be.  A portfolio loaded with
  * the market (mcp_portfolio_load_for) may then give dates wherever it gives
  * times. */
 mcp_status mcp_market_set_valuation_date(mcp_market *market, const char *date,
                                          const char *day_count);
+/* The date (YYYY-MM-DD, into date: 11 bytes) whose time from the market's
+ * valuation date is years by its day count, as mcp_market_year_fraction
+ * gives it (within 1e-9 years), where several dates share it (a weekend's
+ * under BUS/252, a 31st's under 30/360) the first business day of them;
+ * MCP_ERR_INPUT, date "", where the market has no valuation date or no
+ * date is at that time. */
+mcp_status mcp_market_date_of(const mcp_market *market, double years, char *date);
 /* The time in years from the market's valuation date to date, by day_count
  * or, where NULL, the market's: what a trade built by the calls below takes
  * (MCP_ERR_INPUT where the market has no valuation date; a message in err,

@@ -594,6 +594,19 @@ run price --market "$MARKET" --portfolio "$TMP/seasoned.csv"
 check "a seasoned Asian without its past spots exits 1 naming the row and column" \
   'status 1 && err_has "seasoned.csv: row 3: missing field .past_fixings. (expected the spots of the fixings on or before the valuation date, one each)"'
 
+# ---- dates back in reports ---------------------------------------------------
+cat >"$TMP/autocall.json" <<'JSON'
+{"run": {"paths": 2000}, "trades": [{"id": "AC", "product": "autocallable",
+ "underlying": "ACME", "initial_fixings": 100, "autocall_level": 1, "coupon": 0.02,
+ "fixings": {"first": "2027-02-26", "last": "2027-11-26", "frequency": "quarterly"}}]}
+JSON
+run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/autocall.json"
+check "an autocallable's redemption dates come back as dates" \
+  'status 0 && grep -q "std_error  date$" "$TMP/out" && grep -q "  2027-08-26$" "$TMP/out"'
+run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/autocall.json" \
+  --format json
+check "and in JSON" 'status 0 && grep -q "\"date\": \"2027-11-26\"" "$TMP/out"'
+
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"
   rc=$?

@@ -230,6 +230,39 @@ static mcp_portfolio *must_load_for(const mcp_market *m, const char *text)
   return p;
 }
 
+/* A time back to its date under each day count: the date itself, or of
+ * the dates at that time the first business day. */
+static void test_date_of(void **state)
+{
+  (void)state;
+  static const char *const counts[] = {"ACT/365F", "ACT/360", "ACT/ACT ISDA", "30/360",
+                                       "BUS/252"};
+  static const char *const dates[] = {"2026-11-30", "2026-12-01", "2027-02-26", "2027-03-01",
+                                      "2028-02-29", "2031-06-30", "1999-12-30"};
+  char out[11];
+  for (size_t c = 0; c < sizeof counts / sizeof *counts; c++) {
+    mcp_market *m = NULL;
+    assert_int_equal(mcp_market_create(&m), MCP_OK);
+    assert_int_equal(mcp_market_date_of(m, 0.5, out), MCP_ERR_INPUT);
+    assert_string_equal(out, "");
+    assert_int_equal(mcp_market_set_valuation_date(m, "2026-11-30", counts[c]), MCP_OK);
+    for (size_t k = 0; k < sizeof dates / sizeof *dates; k++) {
+      double t;
+      assert_int_equal(mcp_market_year_fraction(m, dates[k], NULL, &t, NULL, 0), MCP_OK);
+      assert_int_equal(mcp_market_date_of(m, t, out), MCP_OK);
+      if (strcmp(out, dates[k]) != 0)
+        fail_msg("%s: %s is %.17g years, back to %s", counts[c], dates[k], t, out);
+    }
+    /* a Saturday under BUS/252 is the Monday's time: the Monday */
+    double t;
+    assert_int_equal(mcp_market_year_fraction(m, "2027-01-09", NULL, &t, NULL, 0), MCP_OK);
+    assert_int_equal(mcp_market_date_of(m, t, out), MCP_OK);
+    assert_string_equal(out, c == 4 ? "2027-01-11" : "2027-01-09");
+    assert_int_equal(mcp_market_date_of(m, 1.0 / 7777, out), MCP_ERR_INPUT); /* no day */
+    mcp_market_destroy(m);
+  }
+}
+
 static void test_market_dates(void **state)
 {
   mcp_market *m = dated_market();
@@ -475,6 +508,14 @@ static void test_bad_market_dates(void **state)
   expect_market_refused("\"valuation_date\": \"2026-11-29\", \"calendars\": {\"X\": "
                         "{\"holiday\": []}}",
                         "calendars.X.holiday: unknown field");
+  /* BUS/252 from a Sunday: the Monday would be 0 years away */
+  expect_market_refused("\"valuation_date\": \"2026-11-29\", \"day_count\": \"BUS/252\"",
+                        "valuation_date: expected a business day of the calendar under BUS/252");
+  mcp_market *m = NULL;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_set_valuation_date(m, "2026-11-29", "BUS/252"), MCP_ERR_INPUT);
+  assert_int_equal(mcp_market_set_valuation_date(m, "2026-11-30", "BUS/252"), MCP_OK);
+  mcp_market_destroy(m);
 }
 
 int main(void)
@@ -484,6 +525,7 @@ int main(void)
       cmocka_unit_test(test_day_counts),     cmocka_unit_test(test_business_days_counted),
       cmocka_unit_test(test_rolls),          cmocka_unit_test(test_schedules),
       cmocka_unit_test(test_market_dates),   cmocka_unit_test(test_dated_book),
+      cmocka_unit_test(test_date_of),
       cmocka_unit_test(test_other_dated_fields), cmocka_unit_test(test_bad_dates),
       cmocka_unit_test(test_bad_market_dates),
   };

@@ -3,8 +3,8 @@
  * with the known part, a seasoned arithmetic one against the same Asian
  * unseasoned at its equivalent strike and against its forward where it can
  * no longer end out of the money, payoffs already fixed priced exactly,
- * barriers knocked in, knocked out or watched no more, and the histories
- * refused. */
+ * barriers knocked in, knocked out or watched no more, a Bermudan past some
+ * of its dates, and the histories refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -105,16 +105,23 @@ static void test_arithmetic(void **state)
   mcp_results_destroy(b);
   mcp_portfolio_destroy(p);
   mcp_portfolio_destroy(q);
-  /* strike 30: the average cannot end below it */
+  /* strike 30: the average cannot end below it; the call is its forward,
+   * exactly, the put 0 */
   p = new_portfolio(100000, 9);
   s = asian("deep", MCP_ARITHMETIC, MCP_CALL, 30, 2);
   s.methods = MCP_CONTROL_VARIATE;
+  add_trade(p, &s);
+  s = asian("dead", MCP_ARITHMETIC, MCP_PUT, 30, 2);
   add_trade(p, &s);
   a = price(*state, m, p);
   double fwd = past[0] + past[1];
   for (int i = 2; i < 6; i++)
     fwd += S0 * exp((R - Q) * fix[i]);
-  assert_within("deep call", estimate(a, "deep"), exp(-R) * (fwd / 6 - 30), 4);
+  x = estimate(a, "deep");
+  print_message("  deep call %.12f, its forward %.12f\n", x.price, exp(-R) * (fwd / 6 - 30));
+  assert_true(fabs(x.price - exp(-R) * (fwd / 6 - 30)) <= 1e-12 * x.price);
+  assert_true(x.std_error == 0 && estimate(a, "dead").price == 0);
+  assert_int_equal(mcp_results_engine(a, 0), MCP_ENGINE_ANALYTIC);
   mcp_results_destroy(a);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
@@ -210,6 +217,38 @@ static void test_barriers(void **state)
   mcp_market_destroy(m);
 }
 
+/* A Bermudan's exercise dates passed go: it prices as the Bermudan of those
+ * to come, to the bit; spots for them are refused. */
+static void test_bermudan(void **state)
+{
+  static const double dates[5] = {-0.3, 0.25, 0.5, 0.75, 1};
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(20000, 2), *q = new_portfolio(20000, 2);
+  mcp_trade s = trade_on("b", "A", MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1);
+  s.nfixings = 5;
+  s.fixings = dates;
+  mcp_trade f = s;
+  f.nfixings = 4;
+  f.fixings = dates + 1;
+  add_trade(p, &s);
+  add_trade(q, &f);
+  mcp_results *a = price(*state, m, p), *b = price(*state, m, q);
+  mcp_estimate x = estimate(a, "b"), y = estimate(b, "b");
+  assert_true(x.price > 0);
+  assert_memory_equal(&x, &y, sizeof x);
+  mcp_results_destroy(a);
+  mcp_results_destroy(b);
+  mcp_portfolio_destroy(p);
+  mcp_portfolio_destroy(q);
+  mcp_market_destroy(m);
+  s.npast = 1;
+  s.past_fixings = past;
+  p = new_portfolio(1000, 1);
+  assert_int_equal(mcp_portfolio_add_trade(p, &s), MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_portfolio_last_error(p), "unexercised, need no spots"));
+  mcp_portfolio_destroy(p);
+}
+
 static void refused(mcp_trade t, const char *needle)
 {
   mcp_portfolio *p = new_portfolio(1000, 1);
@@ -242,10 +281,26 @@ static void test_refusals(void **state)
   refused(t, "fixings[0]: -0.5 is at or before the valuation date; expected times > 0");
   t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
   t.product = MCP_PRODUCT_LOOKBACK;
-  refused(t, "only Asians with a fixed strike and barriers watched on dates take past");
+  refused(t, "only Asians with a fixed strike, barriers watched on dates and Bermudans take "
+             "past");
   t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 0);
   t.knocked = 1;
   refused(t, "knocked: only a barrier has one");
+  /* a barrier on its dates said knocked that none of its past spots shows */
+  static const double times[2] = {-0.1, 0.5}, inside[1] = {101};
+  t = trade_on("x", "A", MCP_PRODUCT_BARRIER, MCP_PUT, 100, 1);
+  t.barrier_kind = MCP_DOWN_AND_OUT;
+  t.barrier = 90;
+  t.nfixings = 2;
+  t.fixings = times;
+  t.npast = 1;
+  t.past_fixings = inside;
+  t.knocked = 1;
+  refused(t, "knocked: a barrier watched on its dates alone is knocked by a past fixing");
+  t.monitoring = MCP_MONITOR_BRIDGE;
+  t.nfixings = t.npast = 0;
+  t.fixings = NULL;
+  refused(t, "(a barrier on the bridge says knocked instead)");
   static const double order[6] = {-0.25, -0.5, 0.25, 0.5, 0.75, 1.0};
   t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
   t.fixings = order;
@@ -295,6 +350,26 @@ static void test_json(void **state)
                                                sizeof err),
                    MCP_ERR_INPUT);
   assert_non_null(strstr(err, "trades[0].knocked: unknown field"));
+  /* a product without a history: named by the portfolio, not asked for one */
+  static const char lookback[] =
+      "{\"trades\": [{\"id\": \"a\", \"product\": \"lookback\", \"type\": \"call\", "
+      "\"underlying\": \"A\", \"strike\": 100, \"fixings\": [\"2026-10-30\", \"2027-10-29\"]}]}";
+  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", lookback, strlen(lookback), err,
+                                               sizeof err),
+                   MCP_ERR_INPUT);
+  if (!strstr(err, "only Asians with a fixed strike, barriers watched on dates and Bermudans "
+                   "take past fixings"))
+    fail_msg("%s", err);
+  /* every fixing past, no maturity: expired */
+  static const char expired[] =
+      "{\"trades\": [{\"id\": \"a\", \"product\": \"asian\", \"average\": \"arithmetic\", "
+      "\"type\": \"call\", \"underlying\": \"A\", \"strike\": 100, \"fixings\": "
+      "[\"2026-09-30\", \"2026-10-30\"], \"past_fixings\": [99, 101]}]}";
+  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", expired, strlen(expired), err,
+                                               sizeof err),
+                   MCP_ERR_INPUT);
+  if (!strstr(err, "every fixing has passed (an expired trade is refused"))
+    fail_msg("%s", err);
   mcp_market_destroy(m);
 }
 
@@ -305,6 +380,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_arithmetic, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_known, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_barriers, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_bermudan, mc_setup_cpu, mc_teardown),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test_setup_teardown(test_json, mc_setup_cpu, mc_teardown),
   };

@@ -33,6 +33,18 @@ const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, 
   return NULL;
 }
 
+int mcpi_analytic_linear(const mcpi_trade *t, const mcpi_underlying *u, double origin)
+{
+  if (!(t->product == MCP_PRODUCT_ASIAN && t->average == MCP_ARITHMETIC &&
+        t->strike_kind == MCP_FIXED_STRIKE && t->type == MCP_CALL && t->strike <= 0 &&
+        t->nassets == 1))
+    return 0;
+  for (size_t i = 0; i < u->ncash; i++) /* the forwards without cash dividends */
+    if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin <= t->fix[t->nfix - 1])
+      return 0;
+  return 1;
+}
+
 mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, double origin,
                                double *price, double *delta, double *gamma, char *err)
 {
@@ -40,6 +52,16 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
   if (t->known) { /* a seasoned trade's fixed payoff */
     *price = df * t->known_amount;
     *delta = *gamma = 0;
+    return MCP_OK;
+  }
+  if (mcpi_analytic_linear(t, u, origin)) { /* A - K, A >= 0 >= K: its forward */
+    double a = 0;
+    for (size_t i = 0; i < t->nfix; i++)
+      a += mcpi_analytic_forward(u, t->fix[i], NULL);
+    a /= (double)t->nfix;
+    *price = t->pay_scale * df * (a - K);
+    *delta = t->pay_scale * df * a / u->spot;
+    *gamma = 0;
     return MCP_OK;
   }
   const char *why = mcpi_analytic_misfit(t, u, origin);

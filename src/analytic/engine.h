@@ -19,6 +19,11 @@ mcpi_heston_params mcpi_heston_of(const mcpi_underlying *u);
  * closed form here, or NULL. */
 const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, double origin);
 
+/* Whether trade t is an arithmetic Asian call of a strike <= 0 (a seasoned
+ * one's, src/inputs/portfolio.h): linear in its fixings, its price their
+ * forwards' mean less the strike, discounted (no cash dividend up to its
+ * last fixing, the valuation date moved by origin). */
+int mcpi_analytic_linear(const mcpi_trade *t, const mcpi_underlying *u, double origin);
 /* Trade t's price per unit, and its delta and gamma in the spot, on
  * underlying u; MCP_ERR_INPUT naming the trade where it has no closed form
  * (mcpi_analytic_misfit) or the integral fails. */

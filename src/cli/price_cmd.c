@@ -1026,7 +1026,7 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   } else if (!k->annex && (fr  ? report_write_frtb(sink.f, o->format, fr)
                            : s ? report_write_scenarios(sink.f, o->format, sr, o->levels,
                                                         o->nlevels)
-                               : report_write(sink.f, o->format, r)) != 0) {
+                               : report_write(sink.f, o->format, r, m)) != 0) {
     cli_error("cannot write %s: %s", o->output ? o->output : "standard output",
               strerror(errno));
     rc = CLI_EXIT_RUNTIME;

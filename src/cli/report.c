@@ -92,6 +92,7 @@ static const char *const column_names[NCOL] = {"id",       "quantity",  "price",
 typedef struct out {
   FILE *f;
   int failed, err;
+  const mcp_market *market; /* whose dates the times are, or NULL */
 } out;
 
 static void emit(out *o, const char *fmt, ...)
@@ -184,16 +185,29 @@ static void write_greek_table(out *o, const mcp_results *r, int idw)
     }
 }
 
-/* The autocallables' redemption probabilities, a line a date. */
+/* The date of time t where the market has a valuation date, else "". */
+static const char *date_of(const out *o, double t, char *buf)
+{
+  if (!o->market || mcp_market_date_of(o->market, t, buf) != MCP_OK)
+    buf[0] = '\0';
+  return buf;
+}
+
+/* The autocallables' redemption probabilities, a line a date (and its date
+ * where the market has dates). */
 static void write_redemption_table(out *o, const mcp_results *r, int idw)
 {
-  emit(o, "\n%-*s  %12s  %12s  %12s\n", idw, "id", "redeems_at", "probability", "std_error");
+  char day[11];
+  int dated = o->market && mcp_market_date_of(o->market, 0, day) == MCP_OK;
+  emit(o, "\n%-*s  %12s  %12s  %12s%s\n", idw, "id", "redeems_at", "probability", "std_error",
+       dated ? "  date" : "");
   for (size_t i = 0; i < mcp_results_count(r); i++) {
     double t;
     mcp_estimate e;
     for (size_t k = 0; mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
       emit_left(o, mcp_results_trade_id(r, i), idw);
-      emit(o, "  %12.6f  %12.6f  %12.6f\n", t, e.price, e.std_error);
+      emit(o, "  %12.6f  %12.6f  %12.6f%s%s\n", t, e.price, e.std_error, dated ? "  " : "",
+           date_of(o, t, day));
     }
   }
 }
@@ -381,17 +395,23 @@ static void json_grid_move(out *o, const mcp_results *r, size_t i)
   emit(o, "}");
 }
 
-/* , "redemption": [{time, probability, std_error, ci95_low, ci95_high}, ...] */
+/* , "redemption": [{time, date, probability, std_error, ci95_low, ci95_high},
+ * ...], the date where the market has one for the time */
 static void json_redemptions(out *o, const mcp_results *r, size_t i)
 {
   double t;
   mcp_estimate e;
+  char day[11];
   if (!mcp_results_redemptions(r, i))
     return;
   emit(o, ", \"redemption\": [");
   for (size_t k = 0; mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
     emit(o, "%s{\"time\": ", k ? ", " : "");
     json_number(o, t);
+    if (date_of(o, t, day)[0]) {
+      emit(o, ", \"date\": ");
+      json_string(o, day);
+    }
     json_member(o, "probability", e.price);
     json_interval(o, &e);
     emit(o, "}");
@@ -439,9 +459,10 @@ static void write_json(out *o, const mcp_results *r)
   emit(o, "}\n}\n");
 }
 
-int report_write(FILE *f, report_format format, const mcp_results *results)
+int report_write(FILE *f, report_format format, const mcp_results *results,
+                 const mcp_market *market)
 {
-  out o = {f, 0, 0};
+  out o = {f, 0, 0, market};
   if (format == REPORT_CSV)
     write_csv(&o, results);
   else if (format == REPORT_JSON)
@@ -713,7 +734,7 @@ static void write_set_json(out *o, const mcp_scenario_results *r, const double *
 int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_results *results,
                            const double *levels, size_t nlevels)
 {
-  out o = {f, 0, 0};
+  out o = {f, 0, 0, NULL};
   int set = mcp_scenario_results_scenarios(results) > 0;
   if (set && format == REPORT_CSV)
     write_set_csv(&o, results);

@@ -13,8 +13,11 @@ typedef enum report_format { REPORT_TABLE = 0, REPORT_CSV, REPORT_JSON, REPORT_C
 /* Parses "table", "csv", "json" or "crif"; returns 0, or -1 for any other name. */
 int report_format_from_name(const char *name, report_format *out);
 
-/* Writes the results; returns 0, or -1 with errno set when a write failed. */
-int report_write(FILE *f, report_format format, const mcp_results *results);
+/* Writes the results, an autocallable's redemption dates by the market's
+ * valuation date where it has one (market may be NULL); returns 0, or -1
+ * with errno set when a write failed. */
+int report_write(FILE *f, report_format format, const mcp_results *results,
+                 const mcp_market *market);
 
 /* Writes the scenario grid: a matrix of spot by volatility shifts for each
  * trade and rate shift (table), or one row (CSV) or array entry (JSON) a

@@ -180,11 +180,12 @@ static size_t past_count(const mcp_trade *t)
   return k;
 }
 
-/* Whether t may be seasoned: an Asian with a fixed strike, a barrier. */
+/* Whether t may be seasoned: an Asian with a fixed strike, a barrier, a
+ * Bermudan (whose exercise dates passed go, unexercised). */
 static int seasons(const mcp_trade *t)
 {
   return (t->product == MCP_PRODUCT_ASIAN && t->strike_kind == MCP_FIXED_STRIKE) ||
-         t->product == MCP_PRODUCT_BARRIER;
+         t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_BERMUDAN;
 }
 
 /* A seasoned trade's history: past fixings (times in [-100, 0], increasing)
@@ -197,20 +198,40 @@ static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
   if (t->knocked != 0 && t->knocked != 1)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': knocked: expected 0 or 1, got %d", id,
                t->knocked);
+  int dates = t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_DISCRETE;
+  int hit = 0; /* a barrier watched on dates alone is knocked by a past one */
+  for (size_t i = 0; dates && t->past_fixings && i < past && i < t->npast; i++)
+    hit |= t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN
+               ? t->past_fixings[i] >= t->barrier
+               : t->past_fixings[i] <= t->barrier;
+  if (dates && t->knocked && !hit)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knocked: a barrier watched on its dates alone is "
+               "knocked by a past fixing at or beyond it, and none of its past_fixings is; "
+               "expected knocked false, or the spot that touched it", id);
   if (!past) {
     if (t->npast || t->past_fixings)
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: expected none, as no fixing is at "
-                 "or before the valuation date", id);
+                 "or before the valuation date%s", id,
+                 t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_BRIDGE
+                     ? " (a barrier on the bridge says knocked instead)"
+                     : "");
     return MCP_OK;
   }
   if (!seasons(t))
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[0]: %g is at or before the valuation date; "
-               "expected times > 0 (of the products, only Asians with a fixed strike and "
-               "barriers watched on dates take past fixings)", id, t->fixings[0]);
+               "expected times > 0 (of the products, only Asians with a fixed strike, "
+               "barriers watched on dates and Bermudans take past fixings)", id,
+               t->fixings[0]);
   for (size_t i = 0; i < past; i++)
     if (!(t->fixings[i] >= -MCPI_MAX_MATURITY) || (i && !(t->fixings[i] > t->fixings[i - 1])))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[%zu]: expected strictly increasing times "
                  "in [-100, 0] before the fixings to come, got %g", id, i, t->fixings[i]);
+  if (t->product == MCP_PRODUCT_BERMUDAN) { /* not exercised then: nothing to give */
+    if (t->npast || t->past_fixings)
+      TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: expected none: a Bermudan's exercise "
+                 "dates passed, unexercised, need no spots", id);
+    return MCP_OK;
+  }
   if (t->npast != past)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: expected %zu, one for each fixing at "
                "or before the valuation date, got %zu", id, past, t->npast);
@@ -250,6 +271,9 @@ static void season(mcpi_trade *c, const mcp_trade *t, size_t past)
     } else {
       c->strike = (nn * t->strike - s) / (double)m;
       c->pay_scale = (double)m / nn;
+      /* a put that can no longer end in the money; a call that can no
+       * longer end out of it is its forward (the analytic engine's) */
+      c->known = c->strike <= 0 && t->type == MCP_PUT;
     }
   } else if (t->product == MCP_PRODUCT_BARRIER) {
     int up = t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;

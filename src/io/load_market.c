@@ -697,6 +697,11 @@ static mcp_status read_dates(const mcpi_json_doc *d, mcp_market *m)
   if (!x->basis.calendar)
     return mcpi_json_expected(d, &(mcpi_json_path){NULL, "calendar", 0},
                               "the name of one of the market's calendars");
+  if (x->basis.day_count == MCPI_DC_BUS_252 &&
+      !mcpi_business_day(x->basis.calendar, x->basis.valuation))
+    return mcpi_json_expected(d, &(mcpi_json_path){NULL, "valuation_date", 0},
+                              "a business day of the calendar under BUS/252 (the next one would "
+                              "be 0 years away, as today)");
   return MCP_OK;
 }
 

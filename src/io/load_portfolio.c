@@ -421,8 +421,12 @@ static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *pat
                         : NULL;
   bad += past;
   /* A defaulted maturity is the last fixing: report it there. */
-  if (!why && !has_maturity && (why = mcpi_check_maturity(tr->maturity)))
+  if (!why && !has_maturity && (why = mcpi_check_maturity(tr->maturity))) {
     bad = tr->nfix - 1;
+    if (tr->maturity <= 0)
+      why = "a fixing after the valuation date, or a maturity (the payment date) after it: "
+            "every fixing has passed (an expired trade is refused: remove it from the book)";
+  }
   return why ? time_error(d, &fix_path, json_is_object(fixings), bad, tr->nfix, why) : MCP_OK;
 }
 
@@ -498,7 +502,12 @@ static mcp_status read_history(const mcpi_json_doc *d, const mcpi_json_path *pat
     return mcpi_json_expected(d, &(mcpi_json_path){path, "knocked", 0}, "true or false");
   tr->knocked = json_is_true(knocked);
   const mcpi_json_path at = {path, "past_fixings", 0};
-  if (!past && tr->nfix && tr->fix[0] <= 0)
+  /* products that take a history need it; others are refused by the
+   * portfolio (check_past), naming those that do */
+  int takes = mcpi_unit_has_field(mcpi_product_unit_of((mcp_product)tr->product),
+                                  "past_fixings") &&
+              !(tr->product == MCP_PRODUCT_ASIAN && tr->strike_kind == MCP_FLOATING_STRIKE);
+  if (!past && tr->nfix && tr->fix[0] <= 0 && takes)
     return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "missing field 'past_fixings' (expected "
                           "the spots of the fixings on or before the valuation date, one "
                           "each)");

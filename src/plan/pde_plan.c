@@ -309,13 +309,15 @@ static mcp_status check_trade(const mcp_market *m, const mcp_pde_settings *grid,
 mcp_engine mcpi_trade_off_paths(const mcp_market *m, const mcp_portfolio *p,
                                 const mcp_pde_settings *grid, const mcpi_trade *t)
 {
-  if (t->known) /* a payoff already fixed: exactly, whatever its method */
-    return MCP_ENGINE_ANALYTIC;
   if (!grid)
     grid = &mcpi_portfolio_settings(p)->pde;
   mcp_engine engine = mcpi_trade_engine(p, t);
   const mcp_market *base = m->base ? m->base : m;
   const mcpi_underlying *u = t->nassets == 1 ? mcpi_market_find(base, t->asset[0]) : NULL;
+  /* a payoff already fixed, or linear in the forwards: exactly, whatever
+   * the trade's method */
+  if (t->known || (u && mcpi_analytic_linear(t, u, p->origin)))
+    return MCP_ENGINE_ANALYTIC;
   char scratch[MCPI_ERRLEN];
   double price, delta, gamma;
   /* a European on an implied surface: its quote's price, whatever the
