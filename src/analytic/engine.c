@@ -21,16 +21,24 @@ mcpi_heston_params mcpi_heston_of(const mcpi_underlying *u)
   return (mcpi_heston_params){u->v0, u->kappa, u->theta, u->xi, u->rho};
 }
 
+/* Whether u pays a cash dividend in (0, T] seen from the valuation date
+ * moved by origin: the closed forms take none. */
+static int cash_by(const mcpi_underlying *u, double origin, double T)
+{
+  for (size_t i = 0; i < u->ncash; i++)
+    if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin <= T)
+      return 1;
+  return 0;
+}
+
 const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, double origin)
 {
   if (t->product != MCP_PRODUCT_EUROPEAN || t->nassets != 1)
     return "the closed forms price european options on one underlying";
   if (u->model == MCPI_MODEL_LOCAL_VOL && !u->iv.n)
     return "a local-volatility underlying without an implied surface has no closed form";
-  for (size_t i = 0; i < u->ncash; i++)
-    if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin <= t->maturity)
-      return "a cash dividend up to maturity has no closed form";
-  return NULL;
+  return cash_by(u, origin, t->maturity) ? "a cash dividend up to maturity has no closed form"
+                                         : NULL;
 }
 
 int mcpi_analytic_linear(const mcpi_trade *t, const mcpi_underlying *u, double origin)
@@ -39,10 +47,7 @@ int mcpi_analytic_linear(const mcpi_trade *t, const mcpi_underlying *u, double o
         t->strike_kind == MCP_FIXED_STRIKE && t->type == MCP_CALL && t->strike <= 0 &&
         t->nassets == 1))
     return 0;
-  for (size_t i = 0; i < u->ncash; i++) /* the forwards without cash dividends */
-    if (u->cash_t[i] - origin > 0 && u->cash_t[i] - origin <= t->fix[t->nfix - 1])
-      return 0;
-  return 1;
+  return !cash_by(u, origin, t->fix[t->nfix - 1]); /* the forwards without cash dividends */
 }
 
 mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, double origin,

@@ -3,7 +3,8 @@
  * variance w(k, t) (Gatheral, "The Volatility Surface", 2006, eq. 1.10):
  *   sigma_loc^2 = w_t / g,
  *   g = 1 - k w_k / w + (-1/4 - 1/w + k^2 / w^2) w_k^2 / 4 + w_kk / 2,
- * g being the density's factor that butterfly arbitrage makes negative. */
+ * g being the density's factor that butterfly arbitrage makes negative
+ * (mcpi_dupire_density). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,12 +65,6 @@ double mcpi_implied_vol(const mcpi_implied *s, double strike, double t)
   double k = log(strike) - mcpi_implied_log_forward(s, t);
   double v = s->scale * sqrt(mcpi_implied_total_var(s, k, t).w / t) + s->shift;
   return v > 0 ? v : NAN;
-}
-
-/* g of Dupire's formula (above). */
-static double density_factor(double k, double w, double wk, double wkk)
-{
-  return 1 - k * wk / w + 0.25 * (-0.25 - 1 / w + k * k / (w * w)) * wk * wk + 0.5 * wkk;
 }
 
 typedef struct building {
@@ -199,7 +194,7 @@ static mcp_status fit_slice(const building *bd, size_t i, double *k, double *w, 
   }
   for (int j = 0; j <= 200; j++) {
     double x = k[0] + (k[n - 1] - k[0]) * j / 200, wx = mcpi_svi_w(&p, x, &wk, &wkk);
-    if (!(wx > 0) || !(density_factor(x, wx, wk, wkk) >= 0)) {
+    if (!(wx > 0) || !(mcpi_dupire_density(x, wx, wk, wkk) >= 0)) {
       double a, b;
       bracket(bd, i, x, &a, &b);
       return mcpi_fail(bd->err, MCP_ERR_INPUT, "maturity %g (volatilities[%zu]): the SVI "
@@ -269,7 +264,7 @@ static mcp_status local_vol(const building *bd, mcpi_surface *lv)
     for (size_t c = 0; c < ns; c++) {
       double k = log(lv->spots[c]) - lf;
       mcpi_total_var v = mcpi_implied_total_var(s, k, t);
-      double var = v.wt / density_factor(k, v.w, v.wk, v.wkk);
+      double var = v.wt / mcpi_dupire_density(k, v.w, v.wk, v.wkk);
       int good = v.w > 0 && v.wt >= 0 && var >= 0 && var <= 100;
       row[c] = good ? sqrt(var) : NAN;
       ok += (size_t)good;

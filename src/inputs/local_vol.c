@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "src/base/error.h"
+#include "src/inputs/market.h"
 #include "mcprice.h"
 #include "src/base/validate.h"
 
@@ -26,6 +27,11 @@ static double total_variance(mcp_implied_fn f, void *arg, double fwd_rate, doubl
   return s * s * t;
 }
 
+double mcpi_dupire_density(double y, double w, double dy, double dyy)
+{
+  return 1 - y / w * dy + 0.25 * (-0.25 - 1 / w + y * y / (w * w)) * dy * dy + 0.5 * dyy;
+}
+
 /* sigma_loc at (t, S): 0 with *bad set when the implied surface admits
  * arbitrage there (a negative numerator or denominator) or gives a value that
  * is not a volatility. */
@@ -41,7 +47,7 @@ static double dupire(mcp_implied_fn f, void *arg, double spot, double b, double 
   double wtm = total_variance(f, arg, b, spot, y, t - ht);
   double dy = (wp - wm) / (2 * H_Y), dyy = (wp - 2 * w + wm) / (H_Y * H_Y);
   double dt = (wtp - wtm) / (2 * ht);
-  double den = 1 - y / w * dy + 0.25 * (-0.25 - 1 / w + y * y / (w * w)) * dy * dy + 0.5 * dyy;
+  double den = mcpi_dupire_density(y, w, dy, dyy);
   double v = dt / den;
   *bad = !(w > 0) || !(dt >= 0) || !(den > 0) || !isfinite(v);
   return *bad ? 0 : sqrt(v);

@@ -89,6 +89,10 @@ double mcpi_surface_vol_at(const mcpi_surface *s, double spot);
 /* A copy of src; 0 when out of memory. */
 int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src);
 void mcpi_surface_free(mcpi_surface *s);
+/* The denominator of Dupire's formula in total implied variance w at
+ * log-moneyness y, with w's derivatives dy, dyy in y (local_vol.c): a
+ * density's factor, negative where the smile admits butterfly arbitrage. */
+double mcpi_dupire_density(double y, double w, double dy, double dyy);
 /* A copy of src (its shift too); 0 when out of memory. */
 int mcpi_implied_copy(mcpi_implied *dst, const mcpi_implied *src);
 void mcpi_implied_free(mcpi_implied *s);

@@ -6,6 +6,7 @@
 #include "src/inputs/portfolio.h"
 #include "src/inputs/product.h"
 #include "models/prefetch.h"
+#include "models/products/payoff.h"
 #include "src/base/validate.h"
 
 mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
@@ -171,13 +172,22 @@ static const char *product_list(char *buf, size_t len, unsigned traits, const ch
 
 #define TRADE_FAIL(st, ...) return mcpi_fail(p->err, st, __VA_ARGS__)
 
-/* The fixings of t at or before the valuation date (times <= 0). */
-static size_t past_count(const mcp_trade *t)
+size_t mcpi_past_fixings(size_t n, const double *t)
 {
   size_t k = 0;
-  while (k < t->nfixings && t->fixings[k] <= 0)
+  while (k < n && t[k] <= 0)
     k++;
   return k;
+}
+
+/* Whether one of barrier t's past fixings (those it has spots for) reaches
+ * it: it lives while below an up barrier, above a down one. */
+static int touched(const mcp_trade *t, size_t past)
+{
+  int up = t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN, hit = 0;
+  for (size_t i = 0; t->past_fixings && i < past && i < t->npast; i++)
+    hit |= up ? t->past_fixings[i] >= t->barrier : t->past_fixings[i] <= t->barrier;
+  return hit;
 }
 
 /* Whether t may be seasoned: an Asian with a fixed strike, a barrier, a
@@ -198,13 +208,9 @@ static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
   if (t->knocked != 0 && t->knocked != 1)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': knocked: expected 0 or 1, got %d", id,
                t->knocked);
+  /* a barrier watched on dates alone is knocked by a past one only */
   int dates = t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_DISCRETE;
-  int hit = 0; /* a barrier watched on dates alone is knocked by a past one */
-  for (size_t i = 0; dates && t->past_fixings && i < past && i < t->npast; i++)
-    hit |= t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN
-               ? t->past_fixings[i] >= t->barrier
-               : t->past_fixings[i] <= t->barrier;
-  if (dates && t->knocked && !hit)
+  if (dates && t->knocked && !touched(t, past))
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knocked: a barrier watched on its dates alone is "
                "knocked by a past fixing at or beyond it, and none of its past_fixings is; "
                "expected knocked false, or the spot that touched it", id);
@@ -244,12 +250,6 @@ static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
   return MCP_OK;
 }
 
-static double intrinsic(mcp_option_type type, double x, double strike)
-{
-  double v = type == MCP_CALL ? x - strike : strike - x;
-  return v > 0 ? v : 0;
-}
-
 /* c (a copy of t, its fixings those to come, m of the n) as priced: see
  * mcpi_trade's nfix_all. */
 static void season(mcpi_trade *c, const mcp_trade *t, size_t past)
@@ -263,7 +263,7 @@ static void season(mcpi_trade *c, const mcp_trade *t, size_t past)
     double nn = (double)n, g = exp(s / nn);
     if (!m) {
       c->known = 1;
-      c->known_amount = intrinsic(t->type, geo ? g : s / nn, t->strike);
+      c->known_amount = mcpi_vanilla(t->type, geo ? g : s / nn, t->strike);
     } else if (geo) {
       c->strike = t->strike / g;
       c->pay_scale = g;
@@ -276,11 +276,9 @@ static void season(mcpi_trade *c, const mcp_trade *t, size_t past)
       c->known = c->strike <= 0 && t->type == MCP_PUT;
     }
   } else if (t->product == MCP_PRODUCT_BARRIER) {
-    int up = t->barrier_kind == MCP_UP_AND_OUT || t->barrier_kind == MCP_UP_AND_IN;
     int in = t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN;
-    int hit = t->knocked, over = has_schedule(t) && !m; /* watched no more */
-    for (size_t i = 0; i < past; i++) /* alive while below an up barrier, above a down one */
-      hit |= up ? t->past_fixings[i] >= t->barrier : t->past_fixings[i] <= t->barrier;
+    int hit = t->knocked || touched(t, past);
+    int over = has_schedule(t) && !m; /* watched no more */
     if (hit ? !in : over && in) { /* out, or never in: the rebate */
       c->known = 1;
       c->known_amount = t->rebate;
@@ -388,7 +386,7 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
                          : "");
     if (!t->fixings)
       TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': fixings: NULL for %zu times", id, t->nfixings);
-    size_t past = past_count(t);
+    size_t past = mcpi_past_fixings(t->nfixings, t->fixings);
     if ((st = check_past(p, t, past)))
       return st;
     if (past < t->nfixings &&
@@ -459,7 +457,7 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
   }
   for (size_t a = 0; basket && a < na; a++) /* equal weights by default */
     c.weight[a] = t->weights ? t->weights[a] : 1.0 / (double)na;
-  size_t past = sched ? past_count(t) : 0;
+  size_t past = sched ? mcpi_past_fixings(t->nfixings, t->fixings) : 0;
   if (sched) {
     c.nfix = nfix - past;
     memcpy(c.fix, t->fixings + past, c.nfix * sizeof(double));

@@ -91,6 +91,10 @@ static inline int mcpi_lsm_product(mcp_product product)
   return product == MCP_PRODUCT_AMERICAN || product == MCP_PRODUCT_BERMUDAN;
 }
 
+/* The first of n fixing times t that are at or before the valuation date
+ * (<= 0): a seasoned trade's past ones. */
+size_t mcpi_past_fixings(size_t n, const double *t);
+
 /* Whether a barrier's kind watches it from below. */
 static inline int mcpi_barrier_up(const mcpi_trade *t)
 {

@@ -20,12 +20,8 @@ static double shifted(double v, mcp_shift_kind kind, double x)
 
 static int copy_curve(mcpi_curve *dst, const mcpi_curve *src, mcp_shift_kind kind, double x)
 {
-  dst->n = src->n;
-  dst->end = malloc(src->n * sizeof(double));
-  dst->value = malloc(src->n * sizeof(double));
-  if (!dst->end || !dst->value)
+  if (!mcpi_curve_copy(dst, src))
     return 0;
-  memcpy(dst->end, src->end, src->n * sizeof(double));
   for (size_t i = 0; i < src->n; i++)
     dst->value[i] = shifted(src->value[i], kind, x);
   return 1;

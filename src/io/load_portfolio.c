@@ -414,9 +414,7 @@ static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *pat
     tr->maturity = tr->fix[tr->nfix - 1];
   /* a seasoned trade's fixings on or before the valuation date (check_past
    * of the portfolio's); those to come, here */
-  size_t past = 0;
-  while (past < tr->nfix && tr->fix[past] <= 0)
-    past++;
+  size_t past = mcpi_past_fixings(tr->nfix, tr->fix);
   why = past < tr->nfix ? check_times(0, tr->nfix - past, tr->fix + past, tr->maturity, &bad)
                         : NULL;
   bad += past;
@@ -523,9 +521,8 @@ static mcp_status read_history(const mcpi_json_doc *d, const mcpi_json_path *pat
     tr->npast = 1;
     past = NULL;
   }
-  size_t want = 0, got = past ? json_array_size(past) : tr->npast;
-  while (want < tr->nfix && tr->fix[want] <= 0) /* the fixings on or before the valuation date */
-    want++;
+  size_t want = mcpi_past_fixings(tr->nfix, tr->fix);
+  size_t got = past ? json_array_size(past) : tr->npast;
   if (got != want)
     return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu spot%s, one for each "
                           "fixing on or before the valuation date, got %zu", want,
