@@ -630,14 +630,21 @@ typedef struct mcp_trade {
                                  (the last at maturity) */
   const double *fixings;      /* strictly increasing, in (0, maturity] (a seasoned
                                  trade's first npast: at or before the valuation date) */
-  /* A seasoned trade, an Asian with a fixed strike or a barrier watched on
-   * dates: its fixings at times <= 0 (on or before the valuation date)
-   * have happened, past_fixings[i] the spot fixed at the i-th (npast of
-   * them, each > 0).  A barrier may say it is knocked instead (one watched
-   * on the bridge must, having no dates); its past fixings knock it too. */
+  /* A seasoned trade, an Asian with a fixed strike, a barrier or a
+   * lookback watched on dates, an autocallable: its fixings at times <= 0
+   * (on or before the valuation date) have happened, past_fixings[i] the
+   * spot fixed at the i-th (npast of them, each > 0; an autocallable on n
+   * assets: n a date, date by date, its assets in their order).  A barrier
+   * may say it is knocked instead (one watched on the bridge must, having no
+   * dates), and so may an autocallable's knock-in; their past fixings knock
+   * them too.  A lookback watched on the bridge gives instead the extremum
+   * its payoff reads, observed from its start to today (the maximum for a
+   * fixed-strike call or a floating put, the minimum otherwise; 0: it starts
+   * today). */
   size_t npast;
   const double *past_fixings;
   int knocked;
+  double extremum;
   mcp_average average;        /* Asian, average digital */
   mcp_strike_kind strike_kind;/* Asian, lookback (a floating one has no strike) */
   mcp_digital digital;

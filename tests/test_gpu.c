@@ -1550,7 +1550,58 @@ static void gpu_seasoned(void **state)
     if (mcp_portfolio_add_trade(p, &t) != MCP_OK)
       fail_msg("%s", mcp_portfolio_last_error(p));
   }
-  static const mcp_engine engines[] = {MCP_ENGINE_MC, MCP_ENGINE_MC, MCP_ENGINE_MC};
+  /* a lookback on dates and one on the bridge, a note and a worst-of note
+   * past two of their dates (coupons due, knocked in) */
+  static const double note_fix[4] = {-0.5, -0.25, 0.5, 1}, spots[2] = {85, 75};
+  static const double rows[4] = {95, 45, 90, 40}, initial[2] = {110, 50};
+  static const char *const two[2] = {"A", "B"};
+  mcp_trade t[4];
+  for (int i = 0; i < 4; i++) {
+    mcp_trade_init(&t[i]);
+    t[i].underlying = "A";
+    t[i].strike = 100;
+    t[i].maturity = 1;
+  }
+  t[0].id = "lookback";
+  t[0].product = t[1].product = MCP_PRODUCT_LOOKBACK;
+  t[0].nfixings = 5;
+  t[0].fixings = fix;
+  t[0].npast = 2;
+  t[0].past_fixings = past;
+  t[1].id = "bridge-lookback";
+  t[1].type = MCP_PUT;
+  t[1].strike = 0;
+  t[1].strike_kind = MCP_FLOATING_STRIKE;
+  t[1].monitoring = MCP_MONITOR_BRIDGE;
+  t[1].extremum = 112;
+  for (int i = 2; i < 4; i++) {
+    t[i].product = MCP_PRODUCT_AUTOCALLABLE;
+    t[i].strike = 1;
+    t[i].nfixings = 4;
+    t[i].fixings = note_fix;
+    t[i].npast = 2;
+    t[i].past_fixings = spots;
+    t[i].initial_fixings = initial;
+    t[i].autocall_level = 1;
+    t[i].coupon = 0.05;
+    t[i].coupon_barrier = 0.8;
+    t[i].memory = 1;
+    t[i].knock_in = 0.7;
+    t[i].notional = 100;
+  }
+  t[2].id = "note";
+  t[3].id = "worst-note";
+  t[3].underlying = NULL;
+  t[3].nassets = 2;
+  t[3].assets = two;
+  t[3].npast = 4;
+  t[3].past_fixings = rows;
+  for (int i = 0; i < 4; i++)
+    if (mcp_portfolio_add_trade(p, &t[i]) != MCP_OK)
+      fail_msg("%s", mcp_portfolio_last_error(p));
+  static const mcp_engine engines[] = {MCP_ENGINE_MC, MCP_ENGINE_MC, MCP_ENGINE_MC,
+                                       MCP_ENGINE_MC, MCP_ENGINE_MC, MCP_ENGINE_MC,
+                                       MCP_ENGINE_MC};
   gpu_against_cpu(m, p, "seasoned trades", engines);
 }
 

@@ -606,8 +606,8 @@ static const bad_case bad_cases[] = {
     {"bad_autocall_type.json", 0, MCP_ERR_INPUT,
      ":3:65: trades[0].type: unknown field; expected one of id, product, underlying, strike, "
      "maturity, quantity, fixings, monitoring, assets, notional, initial_fixings, "
-     "autocall_level, coupon, coupon_barrier, memory, knock_in, methods, method (type is for "
-     "products european, digital, asian, barrier, lookback, basket, best-of, worst-of, "
+     "autocall_level, coupon, coupon_barrier, memory, knock_in, past_fixings, knocked, "
+     "methods, method (type is for products european, digital, asian, barrier, lookback, basket, best-of, worst-of, "
      "american, himalaya, moving-window, bermudan and average-digital)"},
     {"bad_cliquet_cap.json", 0, MCP_ERR_INPUT,
      ":3:5: trades[0]: trade 'C1': local_cap: expected at least local_floor (0.05), got 0.01"},

@@ -3,8 +3,9 @@
  * with the known part, a seasoned arithmetic one against the same Asian
  * unseasoned at its equivalent strike and against its forward where it can
  * no longer end out of the money, payoffs already fixed priced exactly,
- * barriers knocked in, knocked out or watched no more, a Bermudan past some
- * of its dates, and the histories refused. */
+ * barriers knocked in, knocked out or watched no more, lookbacks on dates
+ * with one fixing to come and on the bridge against their closed forms, a
+ * Bermudan past some of its dates, and the histories refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
+#include "tests/cf_lookback.h"
 #include "tests/closed_form.h"
 #include "tests/mc_check.h"
 
@@ -217,6 +219,223 @@ static void test_barriers(void **state)
   mcp_market_destroy(m);
 }
 
+/* A lookback on dates with one fixing to come, at 1, and past fixings of
+ * extremes M and m: its payoff on max(M, S) or min(m, S) is a European's
+ * plus a known part.  Past fixings above the spot (102, 104) and below it
+ * (93, 97) check that the spot today is not one of its fixings. */
+static mcp_trade lookback(const char *id, mcp_option_type type, mcp_strike_kind kind,
+                          double strike, const double *values)
+{
+  static const double times[3] = {-0.5, -0.25, 1.0};
+  mcp_trade t = trade_on(id, "A", MCP_PRODUCT_LOOKBACK, type, strike, 1.0);
+  t.strike_kind = kind;
+  t.nfixings = 3;
+  t.fixings = times;
+  t.npast = 2;
+  t.past_fixings = values;
+  return t;
+}
+
+static void test_lookbacks_on_dates(void **state)
+{
+  static const double sets[3][2] = {{95, 105}, {102, 104}, {93, 97}};
+  static const char *const ids[3][5] = {{"c100-a", "c110-a", "p100-a", "fc-a", "fp-a"},
+                                        {"c100-b", "c110-b", "p100-b", "fc-b", "fp-b"},
+                                        {"c100-c", "c110-c", "p100-c", "fc-c", "fp-c"}};
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(200000, 5);
+  for (int k = 0; k < 3; k++) {
+    mcp_trade t[5] = {lookback(ids[k][0], MCP_CALL, MCP_FIXED_STRIKE, 100, sets[k]),
+                      lookback(ids[k][1], MCP_CALL, MCP_FIXED_STRIKE, 110, sets[k]),
+                      lookback(ids[k][2], MCP_PUT, MCP_FIXED_STRIKE, 100, sets[k]),
+                      lookback(ids[k][3], MCP_CALL, MCP_FLOATING_STRIKE, 0, sets[k]),
+                      lookback(ids[k][4], MCP_PUT, MCP_FLOATING_STRIKE, 0, sets[k])};
+    for (int i = 0; i < 5; i++)
+      add_trade(p, &t[i]);
+  }
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta,vega"), MCP_OK);
+  mcp_results *r = price_greeks(*state, m, p, g);
+  double df = exp(-R);
+#define BS(type, k) cf_black_scholes(type, S0, k, 1, R, Q, VOL)
+  for (int k = 0; k < 3; k++) {
+    double mx = fmax(sets[k][0], sets[k][1]), mn = fmin(sets[k][0], sets[k][1]);
+    double want[5] = {df * fmax(mx - 100, 0) + BS(MCP_CALL, fmax(mx, 100)),
+                      df * fmax(mx - 110, 0) + BS(MCP_CALL, fmax(mx, 110)),
+                      df * fmax(100 - mn, 0) + BS(MCP_PUT, fmin(mn, 100)), BS(MCP_CALL, mn),
+                      BS(MCP_PUT, mx)};
+    for (int i = 0; i < 5; i++)
+      assert_within(ids[k][i], estimate(r, ids[k][i]), want[i], 4);
+  }
+  /* the Greeks of (max(105, S) - 100)+ = 5 + (S - 105)+: the call's at 105;
+   * the known part does not move */
+  double h = 1e-4 * S0, v = 1e-5;
+  double delta = (cf_black_scholes(MCP_CALL, S0 + h, 105, 1, R, Q, VOL) -
+                  cf_black_scholes(MCP_CALL, S0 - h, 105, 1, R, Q, VOL)) / (2 * h);
+  double vega = (cf_black_scholes(MCP_CALL, S0, 105, 1, R, Q, VOL + v) -
+                 cf_black_scholes(MCP_CALL, S0, 105, 1, R, Q, VOL - v)) / (2 * v);
+  assert_within("seasoned lookback delta", greek(r, "c100-a", "delta").value, delta, 4);
+  assert_within("seasoned lookback vega", greek(r, "c100-a", "vega").value, vega, 4);
+#undef BS
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Lookbacks on the bridge that give their extremum so far, against the
+ * continuous closed forms with a running extremum; every fixing past, a
+ * fixed one's payoff is known and a floating one is its forward. */
+static void test_lookbacks_seasoned(void **state)
+{
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(200000, 6);
+  struct {
+    const char *id;
+    mcp_option_type type;
+    mcp_strike_kind kind;
+    double strike, extremum, want;
+  } c[4] = {
+      {"fc", MCP_CALL, MCP_FLOATING_STRIKE, 0, 90,
+       cf_lookback_floating_running(MCP_CALL, S0, 90, 1, R, Q, VOL)},
+      {"fp", MCP_PUT, MCP_FLOATING_STRIKE, 0, 112,
+       cf_lookback_floating_running(MCP_PUT, S0, 112, 1, R, Q, VOL)},
+      {"c", MCP_CALL, MCP_FIXED_STRIKE, 100, 108,
+       cf_lookback_fixed_running(MCP_CALL, S0, 108, 100, 1, R, Q, VOL)},
+      {"p", MCP_PUT, MCP_FIXED_STRIKE, 100, 94,
+       cf_lookback_fixed_running(MCP_PUT, S0, 94, 100, 1, R, Q, VOL)}};
+  for (int i = 0; i < 4; i++) {
+    mcp_trade t = trade_on(c[i].id, "A", MCP_PRODUCT_LOOKBACK, c[i].type, c[i].strike, 1.0);
+    t.strike_kind = c[i].kind;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    t.extremum = c[i].extremum;
+    add_trade(p, &t);
+  }
+  mcp_results *r = price(*state, m, p);
+  for (int i = 0; i < 4; i++)
+    assert_within(c[i].id, estimate(r, c[i].id), c[i].want, 4);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  /* every fixing past: (max - K)+ known, S(1) - min a forward */
+  static const double times[2] = {-0.5, -0.25};
+  p = new_portfolio(1000, 1);
+  mcp_trade t = lookback("known", MCP_CALL, MCP_FIXED_STRIKE, 100, past);
+  t.nfixings = 2;
+  t.fixings = times;
+  add_trade(p, &t);
+  t = lookback("fwd-call", MCP_CALL, MCP_FLOATING_STRIKE, 0, past);
+  t.nfixings = 2;
+  t.fixings = times;
+  add_trade(p, &t);
+  t.id = "fwd-put";
+  t.type = MCP_PUT;
+  add_trade(p, &t);
+  r = price(*state, m, p);
+  double df = exp(-R), fwd = S0 * exp(R - Q);
+  mcp_estimate k = estimate(r, "known"), fc = estimate(r, "fwd-call"), fp = estimate(r, "fwd-put");
+  assert_true(fabs(k.price - df * 5) <= 1e-14 && k.std_error == 0);
+  assert_true(fabs(fc.price - df * (fwd - 95)) <= 1e-12 * fc.price && fc.std_error == 0);
+  assert_true(fabs(fp.price - df * (105 - fwd)) <= 1e-12 && fp.std_error == 0);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* An autocallable past two of its three observation dates (at -0.5 and
+ * -0.25, neither calling it; the last at 1), its initial fixing 110: the
+ * coupons due and the knock-in its history leaves decide its last date,
+ * whose price is digitals and a put (the class comment in mcprice.h). */
+static mcp_trade note(const char *id, const double *values, int memory)
+{
+  static const double times[3] = {-0.5, -0.25, 1.0}, initial[1] = {110};
+  mcp_trade t = trade_on(id, "A", MCP_PRODUCT_AUTOCALLABLE, MCP_CALL, 1.0, 1.0);
+  t.nfixings = 3;
+  t.fixings = times;
+  t.npast = 2;
+  t.past_fixings = values;
+  t.initial_fixings = initial;
+  t.autocall_level = 1.0;
+  t.coupon = 0.05;
+  t.coupon_barrier = 0.8;
+  t.memory = memory;
+  t.knock_in = 0.7;
+  t.notional = 100;
+  return t;
+}
+
+/* Its value with due coupons due at the last date, knocked in already or
+ * (in 0) knocked in there below 0.7: the put (1 - P)+ then pays on P < 0.7
+ * alone, (0.7 - P)+ + 0.3 there. */
+static double note_exact(double due, int in)
+{
+  double df = exp(-R), s = VOL, fwd = S0 * exp(R - Q), k[3] = {110, 0.8 * 110, 0.7 * 110};
+  double dig[3];
+  for (int i = 0; i < 3; i++) /* P(S(1) >= k) */
+    dig[i] = cf_norm_cdf((log(fwd / k[i]) - 0.5 * s * s) / s);
+  double put = in ? cf_black_scholes(MCP_PUT, S0, 110, 1, R, Q, VOL) / 110
+                  : cf_black_scholes(MCP_PUT, S0, 77, 1, R, Q, VOL) / 110 +
+                        0.3 * df * (1 - dig[2]);
+  return 100 * (df * (dig[0] * (1 + 0.05 * due) + (dig[1] - dig[0]) * 0.05 * due +
+                      (1 - dig[0])) -
+                put);
+}
+
+static void test_autocallables(void **state)
+{
+  /* performances 0.77 and 0.68: two coupons missed, the second knocks it in;
+   * 0.86 and 0.77: a coupon paid, then one missed, not knocked */
+  static const double knocked[2] = {85, 75}, paid[2] = {95, 85};
+  mcp_market *m = bs_market();
+  mcp_portfolio *p = new_portfolio(200000, 11);
+  mcp_trade t[5] = {note("memory-knocked", knocked, 1), note("knocked", knocked, 0),
+                    note("memory-paid", paid, 1), note("bridge", paid, 1),
+                    note("bridge-knocked", paid, 1)};
+  t[3].monitoring = t[4].monitoring = MCP_MONITOR_BRIDGE;
+  t[4].knocked = 1;
+  for (int i = 0; i < 5; i++)
+    add_trade(p, &t[i]);
+  mcp_results *r = price(*state, m, p);
+  assert_within("memory, knocked in", estimate(r, "memory-knocked"), note_exact(3, 1), 4);
+  assert_within("no memory, knocked in", estimate(r, "knocked"), note_exact(1, 1), 4);
+  assert_within("memory, a coupon paid", estimate(r, "memory-paid"), note_exact(2, 0), 4);
+  assert_within("knocked in on the bridge", estimate(r, "bridge-knocked"), note_exact(2, 1), 4);
+  /* not knocked yet on the bridge: the continuous knock-in costs more than
+   * none, less than knocked in */
+  double b = estimate(r, "bridge").price;
+  assert_true(b < note_exact(2, 0) && b > note_exact(2, 1));
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+static void refused(mcp_trade t, const char *needle);
+
+/* Histories refused: a note already called, a knock-in no past fixing
+ * shows, a worst-of's rows of its assets' spots a date too short. */
+static void test_autocallable_refusals(void **state)
+{
+  (void)state;
+  static const double called[2] = {85, 112}, high[2] = {95, 85};
+  mcp_trade t = note("x", called, 1);
+  refused(t, "past_fixings: the note was called at fixings[1]");
+  t = note("x", high, 1);
+  t.knocked = 1;
+  refused(t, "knocked: a knock-in watched on the observation dates is knocked by a past "
+             "fixing below it");
+  static const char *const two[2] = {"A", "B"};
+  static const double initial[2] = {110, 50}, rows[3] = {95, 45, 90};
+  t = note("x", high, 1);
+  t.underlying = NULL;
+  t.nassets = 2;
+  t.assets = two;
+  t.initial_fixings = initial;
+  t.npast = 3;
+  t.past_fixings = rows;
+  refused(t, "past_fixings: expected 4, one for each fixing at or before the valuation date "
+             "and asset, got 3");
+}
+
 /* A Bermudan's exercise dates passed go: it prices as the Bermudan of those
  * to come, to the bit; spots for them are refused. */
 static void test_bermudan(void **state)
@@ -280,12 +499,23 @@ static void test_refusals(void **state)
   t.strike_kind = MCP_FLOATING_STRIKE;
   refused(t, "fixings[0]: -0.5 is at or before the valuation date; expected times > 0");
   t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
-  t.product = MCP_PRODUCT_LOOKBACK;
-  refused(t, "only Asians with a fixed strike, barriers watched on dates and Bermudans take "
-             "past");
+  t.product = MCP_PRODUCT_DIGITAL;
+  t.nfixings = 0;
+  t.fixings = NULL;
+  t.npast = 0;
+  t.past_fixings = NULL;
+  t.extremum = 90;
+  refused(t, "extremum");
+  t = lookback("x", MCP_CALL, MCP_FIXED_STRIKE, 100, past);
+  t.extremum = 110;
+  refused(t, "extremum: expected 0 on dates (past_fixings give a seasoned one's extremes)");
+  t.extremum = 0;
+  t.product = MCP_PRODUCT_CLIQUET;
+  refused(t, "only Asians with a fixed strike, barriers and lookbacks watched on dates, "
+             "autocallables and Bermudans take past");
   t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 0);
   t.knocked = 1;
-  refused(t, "knocked: only a barrier has one");
+  refused(t, "knocked: only a barrier or an autocallable's knock-in has one");
   /* a barrier on its dates said knocked that none of its past spots shows */
   static const double times[2] = {-0.1, 0.5}, inside[1] = {101};
   t = trade_on("x", "A", MCP_PRODUCT_BARRIER, MCP_PUT, 100, 1);
@@ -305,6 +535,18 @@ static void test_refusals(void **state)
   t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 2);
   t.fixings = order;
   refused(t, "fixings[1]: expected strictly increasing times in [-100, 0]");
+}
+
+/* The book text refused, its message holding needle. */
+static void book_refused(const mcp_market *m, const char *text, const char *needle)
+{
+  mcp_portfolio *p = NULL;
+  char err[512];
+  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", text, strlen(text), err,
+                                               sizeof err),
+                   MCP_ERR_INPUT);
+  if (!strstr(err, needle))
+    fail_msg("expected '%s' in: %s", needle, err);
 }
 
 /* A dated book: past dates are fixings with their spots. */
@@ -337,39 +579,30 @@ static void test_json(void **state)
       "{\"trades\": [{\"id\": \"a\", \"product\": \"asian\", \"average\": \"arithmetic\", "
       "\"type\": \"call\", \"underlying\": \"A\", \"strike\": 100,\n\"fixings\": "
       "[\"2026-10-30\", \"2026-11-27\", \"2026-12-31\"], \"past_fixings\": [99]}]}";
-  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", short_book, strlen(short_book),
-                                               err, sizeof err),
-                   MCP_ERR_INPUT);
-  if (!strstr(err, "b.json:2:72: trades[0].past_fixings: expected 2 spots, one for each "
-                   "fixing on or before the valuation date, got 1"))
-    fail_msg("%s", err);
+  book_refused(m, short_book, "b.json:2:72: trades[0].past_fixings: expected 2 spots, one for each "
+                   "fixing on or before the valuation date, got 1");
   static const char knocked[] =
       "{\"trades\": [{\"id\": \"a\", \"product\": \"european\", \"type\": \"call\", "
       "\"underlying\": \"A\", \"strike\": 100, \"maturity\": 1, \"knocked\": false}]}";
-  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", knocked, strlen(knocked), err,
-                                               sizeof err),
-                   MCP_ERR_INPUT);
-  assert_non_null(strstr(err, "trades[0].knocked: unknown field"));
-  /* a product without a history: named by the portfolio, not asked for one */
+  book_refused(m, knocked, "trades[0].knocked: unknown field");
+  /* a lookback past a date needs its spot */
   static const char lookback[] =
       "{\"trades\": [{\"id\": \"a\", \"product\": \"lookback\", \"type\": \"call\", "
       "\"underlying\": \"A\", \"strike\": 100, \"fixings\": [\"2026-10-30\", \"2027-10-29\"]}]}";
-  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", lookback, strlen(lookback), err,
-                                               sizeof err),
-                   MCP_ERR_INPUT);
-  if (!strstr(err, "only Asians with a fixed strike, barriers watched on dates and Bermudans "
-                   "take past fixings"))
-    fail_msg("%s", err);
+  book_refused(m, lookback, "missing field 'past_fixings'");
+  /* a worst-of note's rows: one spot an asset */
+  static const char rows[] =
+      "{\"trades\": [{\"id\": \"n\", \"product\": \"autocallable\", \"assets\": [\"A\", "
+      "\"B\"], \"initial_fixings\": [100, 50], \"autocall_level\": 1, \"fixings\": "
+      "[\"2026-10-30\", \"2027-10-29\"],\n\"past_fixings\": [[99, 48, 1]]}]}";
+  book_refused(m, rows, "b.json:2:18: trades[0].past_fixings[0]: expected an array of 2 spots, one "
+                   "for each asset");
   /* every fixing past, no maturity: expired */
   static const char expired[] =
       "{\"trades\": [{\"id\": \"a\", \"product\": \"asian\", \"average\": \"arithmetic\", "
       "\"type\": \"call\", \"underlying\": \"A\", \"strike\": 100, \"fixings\": "
       "[\"2026-09-30\", \"2026-10-30\"], \"past_fixings\": [99, 101]}]}";
-  assert_int_equal(mcp_portfolio_load_text_for(&p, m, "b.json", expired, strlen(expired), err,
-                                               sizeof err),
-                   MCP_ERR_INPUT);
-  if (!strstr(err, "every fixing has passed (an expired trade is refused"))
-    fail_msg("%s", err);
+  book_refused(m, expired, "every fixing has passed (an expired trade is refused");
   mcp_market_destroy(m);
 }
 
@@ -380,6 +613,10 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_arithmetic, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_known, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_barriers, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_lookbacks_on_dates, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_lookbacks_seasoned, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_autocallables, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test(test_autocallable_refusals),
       cmocka_unit_test_setup_teardown(test_bermudan, mc_setup_cpu, mc_teardown),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test_setup_teardown(test_json, mc_setup_cpu, mc_teardown),

@@ -86,10 +86,15 @@ MCP_HD static inline double mcpi_payoff_dlambda(const mcpi_payoff_spec *p, const
     double a = p->flags & MCPI_GEOMETRIC ? exp(o->log_sum * p->inv_nfix) : o->sum * p->inv_nfix;
     return mcpi_vanilla_dx(p->type, a, p->strike);
   }
-  case MCP_PRODUCT_LOOKBACK:
+  case MCP_PRODUCT_LOOKBACK: { /* a seasoned one's extremes so far do not scale */
+    int pmax = mcpi_path_max(p, o), pmin = mcpi_path_min(p, o);
     if (p->flags & MCPI_FLOATING)
-      return mcpi_payoff(p, o);
-    return mcpi_vanilla_dx(p->type, exp(call ? o->log_max : o->log_min), p->strike);
+      return call ? o->terminal - (pmin ? exp(o->log_min) : 0)
+                  : (pmax ? exp(o->log_max) : 0) - o->terminal;
+    return (call ? pmax : pmin)
+               ? mcpi_vanilla_dx(p->type, exp(call ? o->log_max : o->log_min), p->strike)
+               : 0;
+  }
   default: /* European */
     return mcpi_vanilla_dx(p->type, o->terminal, p->strike);
   }
@@ -126,11 +131,12 @@ MCP_HD static inline double mcpi_payoff_derivative(const mcpi_payoff_spec *p,
     return call ? (a > p->strike ? da : 0) : (a < p->strike ? -da : 0);
   }
   case MCP_PRODUCT_LOOKBACK: {
-    double mx = exp(o->log_max), mn = exp(o->log_min);
+    int pmax = mcpi_path_max(p, o), pmin = mcpi_path_min(p, o);
+    double mx = exp(pmax ? o->log_max : p->log_max0), mn = exp(pmin ? o->log_min : p->log_min0);
+    double dmx = pmax ? d->log_max : 0, dmn = pmin ? d->log_min : 0;
     if (p->flags & MCPI_FLOATING)
-      return call ? d->terminal - mn * d->log_min : mx * d->log_max - d->terminal;
-    return call ? (mx > p->strike ? mx * d->log_max : 0)
-                : (mn < p->strike ? -mn * d->log_min : 0);
+      return call ? d->terminal - mn * dmn : mx * dmx - d->terminal;
+    return call ? (mx > p->strike ? mx * dmx : 0) : (mn < p->strike ? -mn * dmn : 0);
   }
   case MCP_PRODUCT_BARRIER: { /* watched on the bridge: y = live V + (1 - live) rebate */
     double live = p->flags & MCPI_KNOCK_IN ? 1 - o->survival : o->survival;

@@ -91,6 +91,8 @@ typedef struct mcpi_job_view {
   int32_t track;             /* MCPI_TRACK_*: what the fixings record besides the sums */
   int32_t extrema;           /* the factor whose element samples the step's extremes
                               * (bridge lookbacks, path_body.h), 0: none */
+  uint32_t open;             /* schedules whose extremes start with their first fixing
+                              * (plan.h's mcpi_job) */
   mcpi_greek_job g;          /* what the on-path Greeks read (greeks.h) */
   mcpi_heston heston[MCP_MAX_ASSETS];   /* Heston: an asset's parameters */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */

@@ -78,8 +78,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   st->step = 0;
   MCP_UNROLL
   for (int k = 0; k < MCPI_NSCHED; k++) {
+    int open = j->open >> k & 1u; /* a seasoned lookback's: the fixings to come alone */
     st->sum[k] = st->log_sum[k] = 0;
-    st->log_max[k] = st->log_min[k] = st->x;
+    st->log_max[k] = open ? (MCPI_REAL)-INFINITY : st->x;
+    st->log_min[k] = open ? (MCPI_REAL)INFINITY : st->x;
   }
   MCP_UNROLL
   for (int m = 0; m < (MCPI_NMON > 0 ? MCPI_NMON : 1); m++)

@@ -34,7 +34,9 @@ enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MC
        /* an autocallable's coupons not paid stay due */
        MCPI_MEMORY = 256,
        /* the Longstaff-Schwartz trade held to its last date: its European (plan.h) */
-       MCPI_LSM_HELD = 512 };
+       MCPI_LSM_HELD = 512,
+       /* a seasoned lookback: its extremes so far, log_max0 and log_min0 */
+       MCPI_KNOWN_EXTREMES = 1024 };
 
 typedef struct mcpi_payoff_spec {
   int32_t product;  /* mcp_product */
@@ -50,6 +52,7 @@ typedef struct mcpi_payoff_spec {
   double discount;  /* discount factor to the payment date */
   double quantity;
   double log_barrier; /* log of the (shifted) barrier */
+  double log_max0, log_min0; /* MCPI_KNOWN_EXTREMES */
   double rebate, cash;
   double beta, control_mean; /* the control variate's coefficient and mean */
   double weight[MCP_MAX_ASSETS]; /* basket */
@@ -65,8 +68,8 @@ typedef struct mcpi_payoff_spec {
   /* autocallable (private.h): its first row in the view's table of dates,
    * the coupon, the coupon barrier and the knock-in level as log-performances,
    * the logs of the initial fixings (by the job's assets); a redemption
-   * column's date */
-  int32_t ac_row, ac_date;
+   * column's date; a seasoned one's coupons due and knock-in (private.h) */
+  int32_t ac_row, ac_date, ac_due0, ac_knocked0;
   double coupon, log_coupon, log_knock_in;
   double log_initial[MCP_MAX_ASSETS];
   /* Greeks estimated on the path (greeks.h): the first column written, or
@@ -99,6 +102,17 @@ MCP_HD static inline double mcpi_average(const mcpi_payoff_spec *p, const mcpi_o
   return p->flags & MCPI_GEOMETRIC ? exp(o->log_sum * p->inv_nfix) : o->sum * p->inv_nfix;
 }
 
+/* Whether the path's maximum (minimum) is a lookback's: not a seasoned
+ * one's beyond it. */
+MCP_HD static inline int mcpi_path_max(const mcpi_payoff_spec *p, const mcpi_observed *o)
+{
+  return !(p->flags & MCPI_KNOWN_EXTREMES) || o->log_max > p->log_max0;
+}
+MCP_HD static inline int mcpi_path_min(const mcpi_payoff_spec *p, const mcpi_observed *o)
+{
+  return !(p->flags & MCPI_KNOWN_EXTREMES) || o->log_min < p->log_min0;
+}
+
 /* Undiscounted payoff of a single-asset trade. */
 MCP_HD static inline double mcpi_payoff(const mcpi_payoff_spec *p, const mcpi_observed *o)
 {
@@ -118,10 +132,13 @@ MCP_HD static inline double mcpi_payoff(const mcpi_payoff_spec *p, const mcpi_ob
     int in = call ? a > p->strike : a < p->strike;
     return in ? (p->flags & MCPI_ASSET ? a : p->cash) : 0;
   }
-  case MCP_PRODUCT_LOOKBACK:
+  case MCP_PRODUCT_LOOKBACK: {
+    double mx = mcpi_path_max(p, o) ? o->log_max : p->log_max0;
+    double mn = mcpi_path_min(p, o) ? o->log_min : p->log_min0;
     if (p->flags & MCPI_FLOATING)
-      return call ? o->terminal - exp(o->log_min) : exp(o->log_max) - o->terminal;
-    return mcpi_vanilla(p->type, exp(call ? o->log_max : o->log_min), p->strike);
+      return call ? o->terminal - exp(mn) : exp(mx) - o->terminal;
+    return mcpi_vanilla(p->type, exp(call ? mx : mn), p->strike);
+  }
   case MCP_PRODUCT_BARRIER: {
     /* survival: 1 or 0 when watched on dates, a probability on a bridge */
     double alive = p->monitor >= 0 ? o->survival

@@ -26,7 +26,8 @@
  *             W 1 while alive, W + 1 the fixings done;
  *   autocall  the fixings done, the date it redeems (the last until called),
  *             1 while alive, the coupons due, the discounted amount paid so
- *             far, 1 once knocked in at a date, the last log-performance.
+ *             far, 1 once knocked in (at a date, or before the valuation
+ *             date), the last log-performance.
  * An autocallable's redemption probabilities are columns of their own: a
  * spec a date (MCPI_PRODUCT_REDEMPTION, quantity 0) that reads the date of
  * redemption from its trade's array and pays 1 on that date. */
@@ -134,9 +135,13 @@ MCPI_ARRAY_FN void mcpi_private_init(MCPI_ARRAY *a, const mcpi_job_view *j)
       mcpi_aset(a, o + n, MCPI_ARRAY_EXP(j->log_spot));
       mcpi_aset(a, o + n + 1, 0);
       break;
-    case MCP_PRODUCT_AUTOCALLABLE:
+    case MCP_PRODUCT_AUTOCALLABLE: /* a seasoned one's coupons due and knock-in */
       for (int i = 0; i < MCPI_AC_SLOTS; i++)
-        mcpi_aset(a, o + i, i == MCPI_AC_DATE ? n - 1 : i == MCPI_AC_ALIVE ? 1 : 0);
+        mcpi_aset(a, o + i, i == MCPI_AC_DATE      ? n - 1
+                            : i == MCPI_AC_ALIVE   ? 1
+                            : i == MCPI_AC_DUE     ? p->ac_due0
+                            : i == MCPI_AC_KNOCKED ? p->ac_knocked0
+                                                   : 0);
       break;
     default: /* moving window */
       mcpi_aset(a, o + p->window, 1);

@@ -43,6 +43,8 @@ const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, 
 
 int mcpi_analytic_linear(const mcpi_trade *t, const mcpi_underlying *u, double origin)
 {
+  if (t->linear) /* its closed form, or mcpi_analytic_price's error */
+    return 1;
   if (!(t->product == MCP_PRODUCT_ASIAN && t->average == MCP_ARITHMETIC &&
         t->strike_kind == MCP_FIXED_STRIKE && t->type == MCP_CALL && t->strike <= 0 &&
         t->nassets == 1))
@@ -59,7 +61,12 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
     *delta = *gamma = 0;
     return MCP_OK;
   }
-  if (mcpi_analytic_linear(t, u, origin)) { /* A - K, A >= 0 >= K: its forward */
+  if (mcpi_analytic_linear(t, u, origin)) { /* A - K, A >= 0 >= K or linear: its forward */
+    if (t->linear && cash_by(u, origin, t->maturity))
+      return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': past_fixings: its fixings all passed, "
+                       "it pays S(maturity) less a known amount, a forward, which has no "
+                       "closed form with '%s''s cash dividend before its maturity; expected "
+                       "no cash dividend up to it (or book the forward)", t->id, u->name);
     double a = 0;
     for (size_t i = 0; i < t->nfix; i++)
       a += mcpi_analytic_forward(u, t->fix[i], NULL);

@@ -20,9 +20,10 @@ mcpi_heston_params mcpi_heston_of(const mcpi_underlying *u);
 const char *mcpi_analytic_misfit(const mcpi_trade *t, const mcpi_underlying *u, double origin);
 
 /* Whether trade t is an arithmetic Asian call of a strike <= 0 (a seasoned
- * one's, src/inputs/portfolio.h): linear in its fixings, its price their
- * forwards' mean less the strike, discounted (no cash dividend up to its
- * last fixing, the valuation date moved by origin). */
+ * one's, src/inputs/portfolio.h; no cash dividend up to its last fixing,
+ * the valuation date moved by origin) or linear (a seasoned floating
+ * lookback's): its price the discounted mean of its fixings' forwards less
+ * the strike, times pay_scale. */
 int mcpi_analytic_linear(const mcpi_trade *t, const mcpi_underlying *u, double origin);
 /* Trade t's price per unit, and its delta and gamma in the spot, on
  * underlying u; MCP_ERR_INPUT naming the trade where it has no closed form

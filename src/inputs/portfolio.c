@@ -191,11 +191,13 @@ static int touched(const mcp_trade *t, size_t past)
 }
 
 /* Whether t may be seasoned: an Asian with a fixed strike, a barrier, a
- * Bermudan (whose exercise dates passed go, unexercised). */
+ * lookback, an autocallable (its unit reads the history), a Bermudan (whose
+ * exercise dates passed go, unexercised). */
 static int seasons(const mcp_trade *t)
 {
   return (t->product == MCP_PRODUCT_ASIAN && t->strike_kind == MCP_FIXED_STRIKE) ||
-         t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_BERMUDAN;
+         t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_LOOKBACK ||
+         t->product == MCP_PRODUCT_AUTOCALLABLE || t->product == MCP_PRODUCT_BERMUDAN;
 }
 
 /* A seasoned trade's history: past fixings (times in [-100, 0], increasing)
@@ -203,8 +205,13 @@ static int seasons(const mcp_trade *t)
 static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
 {
   const char *id = t->id;
-  if (t->knocked && t->product != MCP_PRODUCT_BARRIER)
-    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knocked: only a barrier has one", id);
+  if (t->knocked && t->product != MCP_PRODUCT_BARRIER &&
+      !(t->product == MCP_PRODUCT_AUTOCALLABLE && t->knock_in > 0))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': knocked: only a barrier or an autocallable's "
+               "knock-in has one", id);
+  if (t->extremum != 0 && t->product != MCP_PRODUCT_LOOKBACK)
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': extremum: only a lookback watched on the bridge "
+               "has one", id);
   if (t->knocked != 0 && t->knocked != 1)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': knocked: expected 0 or 1, got %d", id,
                t->knocked);
@@ -226,7 +233,8 @@ static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
   if (!seasons(t))
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[0]: %g is at or before the valuation date; "
                "expected times > 0 (of the products, only Asians with a fixed strike, "
-               "barriers watched on dates and Bermudans take past fixings)", id,
+               "barriers and lookbacks watched on dates, autocallables and Bermudans take "
+               "past fixings)", id,
                t->fixings[0]);
   for (size_t i = 0; i < past; i++)
     if (!(t->fixings[i] >= -MCPI_MAX_MATURITY) || (i && !(t->fixings[i] > t->fixings[i - 1])))
@@ -238,12 +246,15 @@ static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
                  "dates passed, unexercised, need no spots", id);
     return MCP_OK;
   }
-  if (t->npast != past)
+  /* an autocallable on several assets: theirs at each date */
+  size_t per = t->product == MCP_PRODUCT_AUTOCALLABLE && t->nassets > 1 ? t->nassets : 1;
+  if (t->npast != past * per)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: expected %zu, one for each fixing at "
-               "or before the valuation date, got %zu", id, past, t->npast);
+               "or before the valuation date%s, got %zu", id, past * per,
+               per > 1 ? " and asset" : "", t->npast);
   if (!t->past_fixings)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "trade '%s': past_fixings: NULL for %zu fixings", id, past);
-  for (size_t i = 0; i < past; i++)
+  for (size_t i = 0; i < past * per; i++)
     if (!(t->past_fixings[i] > 0 && isfinite(t->past_fixings[i])))
       TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings[%zu]: expected a spot > 0, got %g",
                  id, i, t->past_fixings[i]);
@@ -275,6 +286,25 @@ static void season(mcpi_trade *c, const mcp_trade *t, size_t past)
        * longer end out of it is its forward (the analytic engine's) */
       c->known = c->strike <= 0 && t->type == MCP_PUT;
     }
+  } else if (t->product == MCP_PRODUCT_LOOKBACK && past) {
+    double mx = 0, mn = HUGE_VAL;
+    for (size_t i = 0; i < past; i++) {
+      mx = fmax(mx, t->past_fixings[i]);
+      mn = fmin(mn, t->past_fixings[i]);
+    }
+    int floating = t->strike_kind == MCP_FLOATING_STRIKE, call = t->type == MCP_CALL;
+    if (m) {
+      c->extremes = 1;
+      c->known_max = mx;
+      c->known_min = mn;
+    } else if (!floating) {
+      c->known = 1;
+      c->known_amount = mcpi_vanilla(t->type, call ? mx : mn, t->strike);
+    } else { /* S(T) - min, or max - S(T), its fixings done: a forward */
+      c->linear = 1;
+      c->pay_scale = call ? 1 : -1;
+      c->strike = call ? mn : mx;
+    }
   } else if (t->product == MCP_PRODUCT_BARRIER) {
     int in = t->barrier_kind == MCP_UP_AND_IN || t->barrier_kind == MCP_DOWN_AND_IN;
     int hit = t->knocked || touched(t, past);
@@ -287,7 +317,7 @@ static void season(mcpi_trade *c, const mcp_trade *t, size_t past)
       c->monitoring = MCP_MONITOR_DISCRETE;
     }
   }
-  if (c->known || c->product == MCP_PRODUCT_EUROPEAN) { /* no schedule: the maturity */
+  if (c->known || c->linear || c->product == MCP_PRODUCT_EUROPEAN) { /* the maturity alone */
     c->nfix = 1;
     c->fix[0] = t->maturity;
   }

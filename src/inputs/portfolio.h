@@ -23,11 +23,18 @@ typedef struct mcpi_trade {
    * (arithmetic: K' = (n K - past sum) / m, factor m / n; geometric:
    * averaged over all n fixings, K' = K / G, factor G, G the past fixings'
    * product to the power 1 / n); a barrier knocked in, a European; a payoff
-   * already fixed, known, its amount paid at maturity. */
+   * already fixed, known, its amount paid at maturity; a lookback's
+   * extremes so far, its path's extremes those of the fixings to come
+   * alone (on dates) and the payoff reading the greater or lesser of the
+   * two; a floating lookback whose every fixing has passed, linear: it pays
+   * pay_scale (S(maturity) - strike), unfloored (its forward); an
+   * autocallable's coupons due (memory) and its knock-in. */
   size_t nfix_all;  /* the geometric average's n, or 0 */
-  double pay_scale; /* 1 but for a seasoned Asian */
-  int known;
+  double pay_scale; /* 1 but for a seasoned Asian (and linear: +-1) */
+  int known, linear, extremes; /* extremes: a seasoned lookback's known_max, known_min */
   double known_amount;
+  double known_max, known_min; /* spots (one not read: 0, or HUGE_VAL) */
+  int ac_due, ac_knocked;
   mcp_average average;
   mcp_strike_kind strike_kind;
   mcp_digital digital;

@@ -33,7 +33,7 @@ static const char *const trade_keys[] = {
     "monitoring", "assets", "weights", "payoff", "exercises", "exercise_dates", "notional",
     "best", "local_floor", "local_cap", "global_floor", "global_cap", "window",
     "initial_fixings", "autocall_level", "coupon", "coupon_barrier", "memory", "knock_in",
-    "past_fixings", "knocked", "methods", "method"};
+    "past_fixings", "knocked", "extremum", "methods", "method"};
 #define NKEYS MCPI_COUNT(trade_keys)
 
 /* What a trade object may hold, from the product units: the products by
@@ -490,8 +490,32 @@ static mcp_status read_strike(const mcpi_json_doc *d, const mcpi_json_path *path
   return MCP_OK;
 }
 
+/* The past fixings of an autocallable on per assets: rows of their spots,
+ * flattened date by date. */
+static mcp_status past_rows(const mcpi_json_doc *d, const mcpi_json_path *at, json_t *past,
+                            size_t per, mcpi_trade_in *tr)
+{
+  size_t k, i;
+  json_t *row, *x;
+  if (!(tr->past = malloc((json_array_size(past) * per + 1) * sizeof *tr->past)))
+    return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+  json_array_foreach(past, k, row) {
+    const mcpi_json_path rp = {at, NULL, k};
+    if (!json_is_array(row) || json_array_size(row) != per)
+      return mcpi_json_fail(d, &rp, 0, MCP_ERR_INPUT, "expected an array of %zu spots, one "
+                            "for each asset", per);
+    json_array_foreach(row, i, x) {
+      if (!json_is_number(x) || !(json_number_value(x) > 0))
+        return mcpi_json_expected(d, &(mcpi_json_path){&rp, NULL, i}, "a spot > 0");
+      tr->past[tr->npast++] = json_number_value(x);
+    }
+  }
+  return MCP_OK;
+}
+
 /* A seasoned trade's history: past_fixings, the spots of its fixings on or
- * before the valuation date; knocked, a barrier's state. */
+ * before the valuation date (an autocallable on several assets: a row of
+ * their spots a date); knocked, a barrier's or a knock-in's state. */
 static mcp_status read_history(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
                                mcpi_trade_in *tr)
 {
@@ -523,10 +547,14 @@ static mcp_status read_history(const mcpi_json_doc *d, const mcpi_json_path *pat
   }
   size_t want = mcpi_past_fixings(tr->nfix, tr->fix);
   size_t got = past ? json_array_size(past) : tr->npast;
+  /* an autocallable on several assets: a row of their spots a date */
+  size_t per = tr->product == MCP_PRODUCT_AUTOCALLABLE && tr->nassets > 1 ? tr->nassets : 1;
   if (got != want)
-    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu spot%s, one for each "
+    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu %s%s, one for each "
                           "fixing on or before the valuation date, got %zu", want,
-                          want == 1 ? "" : "s", got);
+                          per > 1 ? "row" : "spot", want == 1 ? "" : "s", got);
+  if (per > 1 && !tr->npast)
+    return past_rows(d, &at, past, per, tr);
   mcp_status st = past && want
                       ? mcpi_json_numbers(d, &at, past, "a spot", &tr->past, &tr->npast)
                       : MCP_OK;
@@ -645,6 +673,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.npast = tr.npast;
   api.past_fixings = tr.past;
   api.knocked = tr.knocked;
+  api.extremum = tr.extremum;
   if ((st = mcp_portfolio_add_trade(pf, &api)) != MCP_OK)
     st = mcpi_json_fail(d, path, 0, st, "%s", mcp_portfolio_last_error(pf));
 done:

@@ -28,6 +28,7 @@ typedef struct mcpi_trade_in {
   double *past; /* a seasoned trade's past fixings, or NULL */
   size_t npast;
   int knocked;
+  double extremum; /* a seasoned lookback's on the bridge, or 0 */
 } mcpi_trade_in;
 
 #endif

@@ -105,7 +105,7 @@ int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
             t->product == MCP_PRODUCT_WORST_OF);
   return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
                              t->product == MCP_PRODUCT_ASIAN ||
-                             (t->product == MCP_PRODUCT_LOOKBACK &&
+                             (t->product == MCP_PRODUCT_LOOKBACK && !t->extremes &&
                               t->monitoring != MCP_MONITOR_BRIDGE));
 }
 

@@ -262,8 +262,10 @@ mcp_status mcpi_build_coefficients(mcpi_job *j, const job_draft *d, char *err)
     j->ca_f[e] = (float)j->ca[e];
     j->cb_f[e] = (float)j->cb[e];
   }
-  for (int k = 0; k < d->nsched; k++)
+  for (int k = 0; k < d->nsched; k++) {
+    j->open |= (uint32_t)(d->sched[k].open != 0) << k;
     for (size_t i = 0; i < d->sched[k].n; i++)
       j->tag[mcpi_grid_index(j->times, j->nsteps, d->sched[k].t[i]) * F + F - 1] |= 1u << k;
+  }
   return j->nassets == 1 && u0->ncash ? build_cash(j, err) : MCP_OK;
 }

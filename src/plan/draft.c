@@ -8,7 +8,7 @@
 
 static int same_schedule(schedule a, schedule b)
 {
-  if (a.n != b.n)
+  if (a.n != b.n || a.open != b.open)
     return 0;
   for (size_t i = 0; i < a.n; i++)
     if (fabs(a.t[i] - b.t[i]) > MCPI_TIME_EPS)
@@ -23,7 +23,7 @@ static int bridge_monitor(const mcpi_trade *t, monitor *m)
   if (t->product == MCP_PRODUCT_BARRIER && t->monitoring == MCP_MONITOR_BRIDGE)
     *m = (monitor){t->barrier, t->maturity, mcpi_barrier_up(t)};
   else if (t->product == MCP_PRODUCT_AUTOCALLABLE && t->monitoring == MCP_MONITOR_BRIDGE &&
-           t->knock_in > 0)
+           t->knock_in > 0 && !t->ac_knocked) /* knocked in already: its array says so */
     *m = (monitor){t->knock_in * t->initial[0], t->maturity, 0};
   else
     return 0;

@@ -82,6 +82,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
     v.heston[a] = (mcpi_heston){u->kappa, u->theta, u->xi, u->rho, u->v0};
   }
   v.track = mcpi_job_track(j);
+  v.open = j->open;
   v.uniform = j->nelem > 0 && j->nfactors == 1; /* read by the one-factor plain kernel */
   for (size_t e = 1; e < j->nelem && v.uniform; e++)
     v.uniform = j->ca[e] == j->ca[0] && j->cb[e] == j->cb[0] &&

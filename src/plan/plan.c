@@ -260,7 +260,7 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
           break;
         }
         mcpi_american_dates(lead->exercises, lead->maturity, p->origin, ex);
-        d.ex = (schedule){lead->exercises, ex};
+        d.ex = (schedule){lead->exercises, ex, 0};
       }
       size_t nm = 0, next = p->n;
       /* the trades from start on of first's key: those of its hash */

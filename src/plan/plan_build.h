@@ -20,10 +20,12 @@ typedef struct job_key {
   double maturity;                 /* multi-asset and extrema jobs: one maturity */
 } job_key;
 
-/* A fixing schedule: n times. */
+/* A fixing schedule: n times; open: its extremes are its fixings' alone
+ * (plan.h's mcpi_job). */
 typedef struct schedule {
   size_t n;
   const double *t;
+  int open;
 } schedule;
 
 typedef struct monitor {
@@ -52,11 +54,15 @@ static inline int mcpi_trade_array_len(const mcpi_trade *t)
  * American by Monte Carlo's is its exercise dates, which the draft holds. */
 static inline schedule mcpi_main_schedule(const job_draft *d, const mcpi_trade *t)
 {
-  return t->product == MCP_PRODUCT_AMERICAN && d->ex.n ? d->ex : (schedule){t->nfix, t->fix};
+  /* a seasoned lookback on dates: the extremes of its fixings to come */
+  int open = t->product == MCP_PRODUCT_LOOKBACK && t->extremes &&
+             t->monitoring == MCP_MONITOR_DISCRETE;
+  return t->product == MCP_PRODUCT_AMERICAN && d->ex.n ? d->ex
+                                                       : (schedule){t->nfix, t->fix, open};
 }
 static inline schedule mcpi_terminal_schedule(const mcpi_trade *t)
 {
-  return (schedule){1, &t->maturity};
+  return (schedule){1, &t->maturity, 0};
 }
 
 /* The draft's schedule of the dates of s (within MCPI_TIME_EPS), or -1. */

@@ -9,7 +9,8 @@
 
 static const char *const fields[] = {"assets", "strike", "fixings", "monitoring", "notional",
                                      "initial_fixings", "autocall_level", "coupon",
-                                     "coupon_barrier", "memory", "knock_in", NULL};
+                                     "coupon_barrier", "memory", "knock_in", "past_fixings",
+                                     "knocked", NULL};
 
 static const char *check_level(double x)
 {
@@ -118,6 +119,33 @@ static mcp_status read(const mcpi_json_doc *d, const mcpi_json_path *path, json_
 /* A level: a performance > 0, HUGE_VAL for none. */
 static int level_ok(double x) { return x > 0 && !isnan(x); }
 
+static double level_at(const mcp_trade *t, size_t k)
+{
+  return t->autocall_levels ? t->autocall_levels[k] : t->autocall_level;
+}
+
+/* Its first past observation dates, as the path would have seen them
+ * (private.h): the coupons due after them and in *knocked whether one
+ * knocked it in; -1 - k where it was called at the k-th. */
+static long history(const mcp_trade *t, size_t past, int *knocked)
+{
+  size_t na = t->nassets ? t->nassets : 1;
+  long due = 0;
+  *knocked = 0;
+  for (size_t k = 0; k < past; k++) {
+    double perf = HUGE_VAL;
+    for (size_t a = 0; a < na; a++)
+      perf = fmin(perf, t->past_fixings[k * na + a] / t->initial_fixings[a]);
+    due++;
+    *knocked |= perf < t->knock_in;
+    if (perf >= level_at(t, k))
+      return -1 - (long)k;
+    if (perf >= t->coupon_barrier || !t->memory)
+      due = 0;
+  }
+  return due;
+}
+
 static mcp_status check(const mcp_trade *t, char *err)
 {
   const char *id = t->id;
@@ -176,19 +204,35 @@ static mcp_status check(const mcp_trade *t, char *err)
   if (t->knock_in == 0 && t->strike != 0 && t->strike != 1)
     UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': knock_in: expected a level > 0 with strike %g (the "
               "knocked-in put's), got none (0)", id, t->strike);
+  /* a seasoned one (its past fixings checked by the portfolio's check_past) */
+  size_t past = mcpi_past_fixings(n, t->fixings);
+  int knocked = 0;
+  long h = past ? history(t, past, &knocked) : 0;
+  if (h < 0)
+    UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: the note was called at fixings[%ld] "
+              "(its performance reached the autocall level) and has redeemed; expected a note "
+              "still alive (remove a redeemed one from the book)", id, -1 - h);
+  if (t->knocked && t->monitoring == MCP_MONITOR_DISCRETE && !knocked)
+    UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': knocked: a knock-in watched on the observation dates "
+              "is knocked by a past fixing below it, and none of its past_fixings is; expected "
+              "knocked false, or the spots that knocked it", id);
   return MCP_OK;
 }
 
-/* Its autocall level at each date and its assets' initial fixings. */
+/* Its autocall level at each date to come, its assets' initial fixings and
+ * a seasoned one's coupons due and knock-in. */
 static int keep(mcpi_trade *c, const mcp_trade *t)
 {
+  size_t past = mcpi_past_fixings(t->nfixings, t->fixings);
   c->coupon = t->coupon;
   c->coupon_barrier = t->coupon_barrier;
   c->knock_in = t->knock_in;
   c->memory = t->memory != 0;
-  if ((c->autocall = malloc(c->nfix * sizeof(double))))
-    for (size_t k = 0; k < c->nfix; k++)
-      c->autocall[k] = t->autocall_levels ? t->autocall_levels[k] : t->autocall_level;
+  c->ac_due = past ? (int)history(t, past, &c->ac_knocked) : 0;
+  c->ac_knocked |= t->knocked != 0;
+  if ((c->autocall = malloc(t->nfixings * sizeof(double))))
+    for (size_t k = past; k < t->nfixings; k++)
+      c->autocall[k - past] = level_at(t, k);
   if ((c->initial = malloc(c->nassets * sizeof(double))))
     memcpy(c->initial, t->initial_fixings, c->nassets * sizeof(double));
   return c->autocall && c->initial;
@@ -205,6 +249,8 @@ static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
   s->log_coupon = log(t->coupon_barrier);
   s->log_knock_in = t->monitoring == MCP_MONITOR_DISCRETE ? log(t->knock_in) : -INFINITY;
   s->flags = t->memory ? MCPI_MEMORY : 0;
+  s->ac_due0 = t->ac_due;
+  s->ac_knocked0 = t->ac_knocked;
   for (size_t a = 0; a < t->nassets; a++) {
     size_t ja = mcpi_job_asset(j, t->asset[a]);
     s->assets |= 1u << ja;

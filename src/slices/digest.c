@@ -98,13 +98,15 @@ static void trade(hash *x, const mcpi_trade *t)
   const uint64_t e[] = {t->product, t->type, t->nassets, t->average, t->strike_kind,
                         t->digital, t->barrier_kind, t->monitoring, (uint64_t)t->methods,
                         (uint64_t)t->engine, t->best, t->window, t->payoff, t->exercises,
-                        (uint64_t)t->memory, t->nfix_all, (uint64_t)t->known};
+                        (uint64_t)t->memory, t->nfix_all, (uint64_t)t->known,
+                        (uint64_t)t->linear, (uint64_t)t->extremes, (uint64_t)t->ac_due,
+                        (uint64_t)t->ac_knocked};
   for (size_t i = 0; i < sizeof e / sizeof *e; i++)
     u64(x, e[i]);
   const double d[] = {t->strike, t->maturity, t->quantity, t->cash, t->barrier, t->rebate,
                       t->notional, t->local_floor, t->local_cap, t->global_floor,
                       t->global_cap, t->coupon, t->coupon_barrier, t->knock_in,
-                      t->pay_scale, t->known_amount};
+                      t->pay_scale, t->known_amount, t->known_max, t->known_min};
   f64s(x, d, sizeof d / sizeof *d);
   for (size_t a = 0; a < t->nassets; a++)
     str(x, t->asset[a]);
