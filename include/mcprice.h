@@ -411,6 +411,16 @@ mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_
 mcp_status mcp_market_set_curve_pillars(mcp_market *market, const char *underlying,
                                         mcp_curve which, size_t n, const double *t,
                                         const double *df);
+/* The same interpolated as how says: MCP_LOG_LINEAR (the above), or
+ * MCP_LINEAR_ZERO: the zero rates z[i] = -log(df[i]) / t[i] (each in [-1,
+ * 1]) linear in time between pillars, flat before the first and beyond the
+ * last; the forward rate is then linear between pillars, each in [-1, 1] at
+ * their ends (MCP_ERR_INPUT otherwise), and the engine integrates it
+ * exactly. */
+typedef enum mcp_interpolation { MCP_LOG_LINEAR = 0, MCP_LINEAR_ZERO } mcp_interpolation;
+mcp_status mcp_market_set_curve_interpolated(mcp_market *market, const char *underlying,
+                                             mcp_curve which, size_t n, const double *t,
+                                             const double *df, mcp_interpolation how);
 
 /* Correlations of n Brownian motions (2 <= n <= 2 MCP_MAX_ASSETS), each
  * named by a Black-Scholes, Heston or local-volatility underlying (its

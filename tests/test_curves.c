@@ -1,7 +1,8 @@
 /* test_curves.c: curves given by their pillars (discount factors, zero
- * rates, dividend yields, forward prices), log-linear between them, named in
- * the market or an underlying's own: the forward rates they become, a
- * European priced on them against Black's formula, and the bad ones. */
+ * rates, dividend yields, forward prices), log-linear between them or their
+ * zero rates linear, named in the market or an underlying's own: the
+ * forward rates they become, a European priced on them against Black's
+ * formula, and the bad ones. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -179,8 +180,18 @@ static void test_bad_pillars(void **state)
   expect_refused("\"curves\": {\"rate\": {\"pillars\": [2, 1], \"zero_rates\": [0.02, 0.02]}}",
                  "curves.rate.pillars[1]: expected");
   expect_refused("\"curves\": {\"rate\": {\"pillars\": [1], \"zero_rates\": [0.02], "
+                 "\"interpolation\": \"cubic\"}}",
+                 "curves.rate.interpolation: expected log-linear (on the discount factors: "
+                 "constant forward rates between pillars) or linear-zero");
+  /* zero rates 50% and 90%: the forward reaches 170% at 2 */
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1, 2], \"zero_rates\": [0.5, 0.9], "
                  "\"interpolation\": \"linear-zero\"}}",
-                 "curves.rate.interpolation: expected log-linear");
+                 "curves.rate.zero_rates[1]: expected a value whose forward rate towards it is a "
+                 "number between -1 and 1 (here 1.7)");
+  expect_refused("\"curves\": {\"rate\": {\"pillars\": [1, 2], \"discount_factors\": [0.98, "
+                 "0.05], \"interpolation\": \"linear-zero\"}}",
+                 "curves.rate.discount_factors[1]: expected a value whose zero rate is a number "
+                 "between -1 and 1 (here 1.49787)");
   /* a factor that rises by half in a year: a forward of -41% is fine, a
    * fall to a tenth in a year is not */
   expect_refused("\"curves\": {\"rate\": {\"pillars\": [1, 2], \"discount_factors\": [0.98, "
@@ -226,6 +237,112 @@ static void test_bad_pillars(void **state)
   assert_non_null(strstr(err, "curves.volatility.pillars: unknown field; expected one of end, value"));
 }
 
+/* Zero rates linear between pillars: the integral to any time is its zero
+ * rate times it, exactly; a European in closed form, on paths and on the
+ * grid against Black's formula with them; the call gives the same curve; a
+ * relative shift scales it. */
+#define LINEAR_ZERO_MARKET                                                                     \
+  "{\"underlyings\": [{\"name\": \"A\", \"spot\": 100, \"volatility\": 0.25,\n"              \
+  "  \"curves\": {\"rate\": {\"pillars\": [0.5, 1, 2], \"zero_rates\": [0.02, 0.03, 0.025],\n" \
+  "                        \"interpolation\": \"linear-zero\"},\n"                             \
+  "              \"dividend\": {\"pillars\": [1, 3], \"yields\": [0.01, 0.02],\n"              \
+  "                            \"interpolation\": \"linear-zero\"}}}]}"
+
+/* The zero rate of the pillars above at t: flat before 0.5 and beyond 2. */
+static double zero_at(double t)
+{
+  static const double p[3] = {0.5, 1, 2}, z[3] = {0.02, 0.03, 0.025};
+  if (t <= p[0])
+    return z[0];
+  for (int i = 1; i < 3; i++)
+    if (t <= p[i])
+      return z[i - 1] + (z[i] - z[i - 1]) * (t - p[i - 1]) / (p[i] - p[i - 1]);
+  return z[2];
+}
+
+static double yield_at(double t) { return t <= 1 ? 0.01 : t <= 3 ? 0.01 + 0.005 * (t - 1) : 0.02; }
+
+static void test_linear_zero(void **state)
+{
+  mcp_market *m = must_load(LINEAR_ZERO_MARKET);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  static const double at[7] = {0.25, 0.5, 0.75, 1, 1.5, 2, 3.5};
+  for (int i = 0; i < 7; i++) {
+    char what[64];
+    snprintf(what, sizeof what, "the rate's integral to %g", at[i]);
+    expect_close(mcpi_curve_integral(&u->rate, 0, at[i]), zero_at(at[i]) * at[i], what);
+    snprintf(what, sizeof what, "the yield's integral to %g", at[i]);
+    expect_close(mcpi_curve_integral(&u->dividend, 0, at[i]), yield_at(at[i]) * at[i], what);
+  }
+  /* between two times: the difference; the mean over a step the integral's */
+  expect_close(mcpi_curve_integral(&u->rate, 0.6, 1.7), zero_at(1.7) * 1.7 - zero_at(0.6) * 0.6,
+               "from 0.6 to 1.7");
+  expect_close(mcpi_curve_mean(&u->rate, 0.6, 0.9, 0) * 0.3,
+               zero_at(0.9) * 0.9 - zero_at(0.6) * 0.6, "the mean from 0.6 to 0.9");
+  assert_false(mcpi_curve_one_piece(&u->rate, 0.6, 0.9));
+  /* the call's curve: the same pieces */
+  mcp_market *c = NULL;
+  assert_int_equal(mcp_market_create(&c), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(c, "A", 100, 0, 0, 0.25), MCP_OK);
+  const double t[3] = {0.5, 1, 2}, df[3] = {exp(-0.01), exp(-0.03), exp(-0.05)};
+  assert_int_equal(mcp_market_set_curve_interpolated(c, "A", MCP_CURVE_RATE, 3, t, df,
+                                                     MCP_LINEAR_ZERO),
+                   MCP_OK);
+  const mcpi_underlying *v = mcpi_market_find(c, "A");
+  assert_int_equal(v->rate.n, 4);
+  for (size_t i = 0; i < 4; i++) /* its zero rates from logs of factors: within rounding */
+    assert_true(fabs(v->rate.value[i] - u->rate.value[i]) <= 1e-15 &&
+                fabs(v->rate.slope[i] - u->rate.slope[i]) <= 1e-14);
+  assert_int_equal(mcp_market_set_curve_interpolated(c, "A", MCP_CURVE_RATE, 3, t, df,
+                                                     (mcp_interpolation)7),
+                   MCP_ERR_ARGUMENT);
+  mcp_market_destroy(c);
+  /* a rate 10% larger everywhere: its integral too */
+  const mcp_shift_kind kind[MCPI_NAXES] = {MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE,
+                                           MCP_SHIFT_RELATIVE};
+  const double x[MCPI_NAXES] = {0, 0, 0.1};
+  mcp_market *s = NULL;
+  char err[256];
+  assert_int_equal(mcpi_market_shifted(m, kind, x, -1, NULL, &s, err), MCP_OK);
+  expect_close(mcpi_curve_integral(&mcpi_market_find(s, "A")->rate, 0, 1.5),
+               1.1 * zero_at(1.5) * 1.5, "the shifted integral");
+  mcp_market_destroy(s);
+  /* a European at 1.5 by each engine */
+  const double T = 1.5, K = 95;
+  double dfT = exp(-zero_at(T) * T), fwd = 100 * exp((zero_at(T) - yield_at(T)) * T);
+  double want = cf_black(MCP_CALL, fwd, K, 0.25 * sqrt(T), dfT);
+  static const mcp_engine engines[3] = {MCP_ENGINE_ANALYTIC, MCP_ENGINE_MC, MCP_ENGINE_PDE};
+  mcp_portfolio *p = NULL;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 400000), MCP_OK);
+  for (int i = 0; i < 3; i++) {
+    mcp_trade tr;
+    mcp_trade_init(&tr);
+    tr.id = i == 0 ? "analytic" : i == 1 ? "mc" : "pde";
+    tr.underlying = "A";
+    tr.strike = K;
+    tr.maturity = T;
+    tr.engine = engines[i];
+    assert_int_equal(mcp_portfolio_add_trade(p, &tr), MCP_OK);
+  }
+  mcp_context *ctx = NULL;
+  mcp_results *r = NULL;
+  mcp_estimate e[3];
+  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK);
+  for (size_t i = 0; i < 3; i++)
+    assert_int_equal(mcp_results_trade(r, i, &e[i]), MCP_OK);
+  print_message("  Black %.10f: analytic %.10f, mc %.6f +- %.6f, pde %.8f\n", want, e[0].price,
+                e[1].price, e[1].std_error, e[2].price);
+  assert_true(fabs(e[0].price - want) <= 1e-12 * want);
+  assert_true(fabs(e[1].price - want) <= 4 * e[1].std_error);
+  assert_true(fabs(e[2].price - want) <= 2e-4 * want);
+  mcp_results_destroy(r);
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* The call: the same curve as the file's, and its refusals. */
 static void test_call(void **state)
 {
@@ -260,7 +377,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rate_pillars),        cmocka_unit_test(test_dividend_pillars),
       cmocka_unit_test(test_forwards_over_a_curve), cmocka_unit_test(test_european_on_pillars),
-      cmocka_unit_test(test_bad_pillars),
+      cmocka_unit_test(test_bad_pillars),         cmocka_unit_test(test_linear_zero),
       cmocka_unit_test(test_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

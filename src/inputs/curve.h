@@ -1,6 +1,8 @@
 /* curve.h: piecewise-constant term structures of rate, dividend and
  * volatility.  value[i] holds on (end[i-1], end[i]], the last value beyond;
- * a flat curve is one piece. */
+ * a flat curve is one piece.  A rate or dividend curve of zero rates
+ * linear between pillars has slopes: on (end[i-1], end[i]] it is
+ * value[i] + slope[i] (t - end[i-1]) (end[-1] = 0), its last piece flat. */
 #ifndef MCP_CURVE_H
 #define MCP_CURVE_H
 
@@ -9,6 +11,7 @@
 typedef struct mcpi_curve {
   size_t n;
   double *end, *value; /* n of each */
+  double *slope;       /* n, or NULL: every piece constant */
 } mcpi_curve;
 
 /* A one-piece curve holding v; 0 or MCP_ERR_NO_MEMORY as an int. */
@@ -16,14 +19,20 @@ int mcpi_curve_flat(mcpi_curve *c, double v);
 void mcpi_curve_free(mcpi_curve *c);
 /* dst a copy of src; 0 when out of memory. */
 int mcpi_curve_copy(mcpi_curve *dst, const mcpi_curve *src);
+/* The curve of zero rates -log_df[i] / t[i] at the n increasing times t >
+ * 0, linear between them and flat before the first and beyond the last:
+ * n + 1 pieces, their forwards linear.  0 or MCP_ERR_NO_MEMORY as an int. */
+int mcpi_curve_linear_zero(mcpi_curve *c, size_t n, const double *t, const double *log_df);
+/* The values of piece i at its start and at its end or t1, the sooner. */
+void mcpi_curve_piece_ends(const mcpi_curve *c, size_t i, double t1, double *v0, double *v1);
 /* Integral of the curve over [a, b], 0 <= a <= b. */
 double mcpi_curve_integral(const mcpi_curve *c, double a, double b);
-/* Whether [t0, t1] lies in one piece of c (its mean there is the piece's
- * value), and c's last knot at or before t (-HUGE_VAL: none): every [t0',
+/* Whether [t0, t1] lies in one constant piece of c (its mean there is the
+ * piece's value), and c's last knot at or before t (-HUGE_VAL: none): every [t0',
  * t1'] with that knot <= t0' < t1' <= t1 lies in the piece of [t0, t1]. */
 int mcpi_curve_one_piece(const mcpi_curve *c, double t0, double t1);
 double mcpi_curve_knot_before(const mcpi_curve *c, double t);
-/* The least value the curve takes on [0, T]. */
+/* The least value the curve takes on [0, T] (its pieces' ends up to T). */
 double mcpi_curve_min(const mcpi_curve *c, double T);
 /* Integral of the squared curve over [a, b]. */
 double mcpi_curve_integral_sq(const mcpi_curve *c, double a, double b);

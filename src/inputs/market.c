@@ -68,7 +68,7 @@ int mcpi_implied_copy(mcpi_implied *dst, const mcpi_implied *src)
 {
   *dst = *src;
   dst->t = dst->svi = dst->kmin = dst->kmax = NULL;
-  dst->rate = dst->dividend = (mcpi_curve){0, NULL, NULL};
+  dst->rate = dst->dividend = (mcpi_curve){0, NULL, NULL, NULL};
   if (!src->n)
     return 1;
   size_t n = src->n;
@@ -423,6 +423,13 @@ mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot
 mcp_status mcp_market_set_curve(mcp_market *m, const char *name, mcp_curve which, size_t n,
                                 const double *end, const double *value)
 {
+  return mcpi_market_set_curve_sloped(m, name, which, n, end, value, NULL);
+}
+
+mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_curve which,
+                                        size_t n, const double *end, const double *value,
+                                        const double *slope)
+{
   static const char *const names[] = {"rate", "dividend", "volatility"};
   if (!m)
     return MCP_ERR_ARGUMENT;
@@ -457,21 +464,29 @@ mcp_status mcp_market_set_curve(mcp_market *m, const char *name, mcp_curve which
   if (why)
     return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s curve: ends: expected %s",
                      name, names[which], why);
+  if (slope && (which == MCP_CURVE_VOLATILITY || slope[n - 1] != 0))
+    return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "underlying '%s': %s curve: slopes on a rate "
+                     "or dividend curve alone, the last piece flat", name, names[which]);
   for (size_t i = 0; i < n; i++) {
-    why = which == MCP_CURVE_VOLATILITY ? mcpi_check_volatility(value[i])
-                                        : mcpi_check_rate(value[i]);
+    /* a sloped piece's value at its end too */
+    double v = value[i] + (slope && i + 1 < n ? slope[i] * (end[i] - (i ? end[i - 1] : 0)) : 0);
+    v = which == MCP_CURVE_VOLATILITY || mcpi_check_rate(value[i]) ? value[i] : v;
+    why = which == MCP_CURVE_VOLATILITY ? mcpi_check_volatility(v) : mcpi_check_rate(v);
     if (why)
       return mcpi_fail(m->err, MCP_ERR_INPUT,
                        "underlying '%s': %s curve: value %zu: expected %s, got %g", name,
-                       names[which], i, why, value[i]);
+                       names[which], i, why, v);
   }
-  mcpi_curve c = {n, malloc(n * sizeof(double)), malloc(n * sizeof(double))};
-  if (!c.end || !c.value) {
+  mcpi_curve c = {n, malloc(n * sizeof(double)), malloc(n * sizeof(double)),
+                  slope ? malloc(n * sizeof(double)) : NULL};
+  if (!c.end || !c.value || (slope && !c.slope)) {
     mcpi_curve_free(&c);
     return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory for a curve");
   }
   memcpy(c.end, end, n * sizeof(double));
   memcpy(c.value, value, n * sizeof(double));
+  if (slope)
+    memcpy(c.slope, slope, n * sizeof(double));
   mcpi_curve *dst = which == MCP_CURVE_RATE ? &u->rate
                     : which == MCP_CURVE_DIVIDEND ? &u->dividend
                                                   : &u->vol;

@@ -106,6 +106,11 @@ double mcpi_cash_carried(const mcpi_underlying *u, double origin, double t);
 
 /* The underlying called name, or NULL. */
 const mcpi_underlying *mcpi_market_find(const mcp_market *m, const char *name);
+/* mcp_market_set_curve with slopes (curve.h; NULL: none): those of zero
+ * rates linear between pillars, on a rate or dividend curve. */
+mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_curve which,
+                                        size_t n, const double *end, const double *value,
+                                        const double *slope);
 /* Indexes the names of m's n underlyings (a copy's); 0 when out of memory. */
 int mcpi_market_index(mcp_market *m);
 /* Correlation of underlyings a and b (1 when a == b, 0 when never set). */

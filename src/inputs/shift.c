@@ -22,8 +22,11 @@ static int copy_curve(mcpi_curve *dst, const mcpi_curve *src, mcp_shift_kind kin
 {
   if (!mcpi_curve_copy(dst, src))
     return 0;
-  for (size_t i = 0; i < src->n; i++)
+  for (size_t i = 0; i < src->n; i++) {
     dst->value[i] = shifted(src->value[i], kind, x);
+    if (dst->slope && kind == MCP_SHIFT_RELATIVE)
+      dst->slope[i] *= 1 + x;
+  }
   return 1;
 }
 
@@ -74,7 +77,7 @@ mcp_status mcpi_market_shifted_each(const mcp_market *m, const mcp_shift_kind *k
     mcpi_underlying *v = &c->u[i];
     *v = *u;
     v->name = NULL;
-    v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL};
+    v->rate = v->dividend = v->vol = (mcpi_curve){0, NULL, NULL, NULL};
     v->lv = (mcpi_surface){0, 0, NULL, NULL, NULL};
     v->iv = (mcpi_implied){0};
     v->ncash = 0;

@@ -55,17 +55,12 @@ static const char *const implied_keys[] = {"maturities", "strikes", "moneyness",
 
 
 /* A curve read from the file, set once its underlying is added. */
-typedef struct curve {
-  double *end, *value;
-  size_t n;
-} curve;
+typedef mcpi_curve curve;
 
 static void free_curves(curve *c)
 {
-  for (size_t k = 0; k < MCPI_COUNT(curves_keys); k++) {
-    free(c[k].end);
-    free(c[k].value);
-  }
+  for (size_t k = 0; k < MCPI_COUNT(curves_keys); k++)
+    mcpi_curve_free(&c[k]);
 }
 
 /* A number that the check *arg (a check) accepts. */
@@ -145,10 +140,46 @@ static mcp_status read_knots(const mcpi_json_doc *d, const mcpi_json_path *path,
   return read_values(d, &v_path, vals, check, values);
 }
 
+/* The curve c of pillars c->end whose log discount factors are ld (freed
+ * here), values at v_path, as zero rates linear between them: each zero
+ * rate, and each forward at the ends of its pieces, in [-1, 1]. */
+static mcp_status linear_zero(const mcpi_json_doc *d, const mcpi_json_path *v_path, double *ld,
+                              curve *c)
+{
+  const char *why = NULL;
+  double x = 0, v0, v1;
+  size_t at = 0, n = c->n;
+  for (; at < n && !why; at++)
+    why = mcpi_check_rate(x = -ld[at] / c->end[at]);
+  curve z = {0};
+  int oom = !why && mcpi_curve_linear_zero(&z, n, c->end, ld) != MCP_OK;
+  free(ld);
+  if (why || oom) {
+    if (oom)
+      return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
+    char what[160];
+    snprintf(what, sizeof what, "a value whose zero rate is %s (here %g)", why, x);
+    return mcpi_json_expected(d, &(mcpi_json_path){v_path, NULL, at - 1}, what);
+  }
+  mcpi_curve_free(c);
+  *c = z;
+  for (size_t i = 0; i < z.n; i++) {
+    mcpi_curve_piece_ends(&z, i, HUGE_VAL, &v0, &v1);
+    if ((why = mcpi_check_rate(x = mcpi_check_rate(v0) ? v0 : v1))) {
+      char what[160];
+      snprintf(what, sizeof what, "a value whose forward rate towards it is %s (here %g)", why,
+               x);
+      return mcpi_json_expected(d, &(mcpi_json_path){v_path, NULL, i < n ? i : n - 1}, what);
+    }
+  }
+  return MCP_OK;
+}
+
 /* {pillars, VALUES, interpolation} at path: the log discount factors of
  * the values (discount factors, zero rates, dividend yields or forward
- * prices) at the pillars, log-linear between them: the piecewise-constant
- * curve of their forward rates (mcpi_curve_forwards). */
+ * prices) at the pillars, log-linear between them (the piecewise-constant
+ * curve of their forward rates, mcpi_curve_forwards) or their zero rates
+ * linear (mcpi_curve_linear_zero). */
 static mcp_status read_pillars(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
                                int which, const curve_ctx *x, curve *c)
 {
@@ -173,11 +204,14 @@ static mcp_status read_pillars(const mcpi_json_doc *d, const mcpi_json_path *pat
   if (!key)
     return mcpi_json_fail(d, path, 0, MCP_ERR_INPUT, "missing field: expected %s",
                           PILLAR_FIELDS(which));
+  int linear = 0;
   if ((interp = json_object_get(obj, "interpolation")) &&
-      !(json_is_string(interp) && strcmp(json_string_value(interp), "log-linear") == 0))
+      !(json_is_string(interp) &&
+        (strcmp(json_string_value(interp), "log-linear") == 0 ||
+         (linear = strcmp(json_string_value(interp), "linear-zero") == 0))))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "interpolation", 0},
                               "log-linear (on the discount factors: constant forward rates "
-                              "between pillars; linear zero rates are not supported)");
+                              "between pillars) or linear-zero (zero rates linear in time)");
   const mcpi_json_path v_path = {path, key, 0};
   int df = strcmp(key, "discount_factors") == 0, fwd = strcmp(key, "forwards") == 0;
   if (fwd && x->cash)
@@ -188,13 +222,14 @@ static mcp_status read_pillars(const mcpi_json_doc *d, const mcpi_json_path *pat
                         df || fwd ? check_above_zero : mcpi_check_rate, c, &v)))
     return st;
   mcpi_curve rate = x->rate_curve && x->rate_curve->n
-                        ? (mcpi_curve){x->rate_curve->n, x->rate_curve->end,
-                                       x->rate_curve->value}
-                        : (mcpi_curve){1, (double *)&x->rate, (double *)&x->rate};
+                        ? *x->rate_curve
+                        : (mcpi_curve){1, (double *)&x->rate, (double *)&x->rate, NULL};
   for (size_t i = 0; i < c->n; i++) /* each value's log discount factor, in place */
     v[i] = df ? log(v[i])
            : fwd ? log(v[i] / x->spot) - mcpi_curve_integral(&rate, 0, c->end[i])
                  : -v[i] * c->end[i];
+  if (linear)
+    return linear_zero(d, &v_path, v, c);
   if (!(c->value = malloc(c->n * sizeof *c->value))) {
     free(v);
     return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
@@ -221,14 +256,8 @@ static mcp_status read_curve(const mcpi_json_doc *d, const mcpi_json_path *path,
   if (which == MCP_CURVE_RATE && json_is_string(obj)) {
     for (size_t k = 0; k < x->nnamed; k++)
       if (strcmp(x->named[k].name, json_string_value(obj)) == 0) {
-        const curve *from = &x->named[k].c;
-        c->end = malloc(from->n * sizeof *c->end);
-        c->value = malloc(from->n * sizeof *c->value);
-        if (!c->end || !c->value)
+        if (!mcpi_curve_copy(c, &x->named[k].c))
           return mcpi_json_fail_file(d, MCP_ERR_NO_MEMORY, "out of memory");
-        memcpy(c->end, from->end, from->n * sizeof *c->end);
-        memcpy(c->value, from->value, from->n * sizeof *c->value);
-        c->n = from->n;
         return MCP_OK;
       }
     return mcpi_json_expected(d, path, "the name of one of the market's discount_curves");
@@ -483,8 +512,8 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
    * volatility curve) are reported at the curve. */
   for (size_t k = 0; k < MCPI_COUNT(curves_keys) && st == MCP_OK; k++)
     if (curves[k].n &&
-        (st = mcp_market_set_curve(m, name, (mcp_curve)k, curves[k].n, curves[k].end,
-                                   curves[k].value)))
+        (st = mcpi_market_set_curve_sloped(m, name, (mcp_curve)k, curves[k].n, curves[k].end,
+                                           curves[k].value, curves[k].slope)))
       st = mcpi_json_fail(d, &(mcpi_json_path){&curves_path, curves_keys[k], 0}, 0, st, "%s",
                           mcp_market_last_error(m));
   if (st == MCP_OK && implied && (st = mcp_market_set_implied_volatility(m, name, &quotes)))
@@ -770,10 +799,8 @@ static mcp_status fill_market(const mcpi_json_doc *d, void *target)
     if (st == MCP_OK)
       st = read_underlying(&dated, &(mcpi_json_path){&list_path, NULL, i}, u, rate_required,
                            rate, currency, named, nnamed, target);
-  for (size_t k = 0; k < nnamed; k++) {
-    free(named[k].c.end);
-    free(named[k].c.value);
-  }
+  for (size_t k = 0; k < nnamed; k++)
+    mcpi_curve_free(&named[k].c);
   free(named);
   if (st != MCP_OK)
     return st;

@@ -58,6 +58,8 @@ static void curve(hash *x, const mcpi_curve *c)
 {
   f64s(x, c->end, c->n);
   f64s(x, c->value, c->n);
+  if (c->slope) /* none: the digest of before slopes */
+    f64s(x, c->slope, c->n);
 }
 
 static void market(hash *x, const mcp_market *m)
