@@ -395,8 +395,13 @@ mcp_status mcp_market_text_fitted(const char *name, const char *text, size_t len
 /* Piecewise-constant term structures.  value[i] applies on (end[i-1], end[i]]
  * (end[-1] = 0) and the last value beyond end[n-1]; ends strictly increase.
  * The curve replaces the underlying's flat value.  The volatility curve is
- * that of the diffusion (Black-Scholes and Merton; not Heston). */
-typedef enum mcp_curve { MCP_CURVE_RATE = 0, MCP_CURVE_DIVIDEND, MCP_CURVE_VOLATILITY } mcp_curve;
+ * that of the diffusion (Black-Scholes and Merton; not Heston).  The repo
+ * rate's (each value in [-1, 1]) adds to the dividend yield in the
+ * forward's carry, S exp(int r - q - repo): set once, after the dividend's
+ * curve (MCP_ERR_INPUT otherwise); the dividend's Greeks move both. */
+typedef enum mcp_curve {
+  MCP_CURVE_RATE = 0, MCP_CURVE_DIVIDEND, MCP_CURVE_VOLATILITY, MCP_CURVE_REPO
+} mcp_curve;
 mcp_status mcp_market_set_curve(mcp_market *market, const char *underlying, mcp_curve which,
                                 size_t n, const double *end, const double *value);
 

@@ -343,6 +343,75 @@ static void test_linear_zero(void **state)
   mcp_market_destroy(m);
 }
 
+/* A repo rate, flat or a curve, adds to the dividend yield in the forward's
+ * carry: the integrals of their sum, a European in closed form on it, and
+ * the refusals (forwards that include it, a second one, a dividend after). */
+static void test_repo(void **state)
+{
+  mcp_market *m = must_load(
+      "{\"rate\": 0.03, \"underlyings\": [\n"
+      "  {\"name\": \"A\", \"spot\": 100, \"volatility\": 0.2, \"dividend\": 0.01, "
+      "\"repo\": 0.005},\n"
+      "  {\"name\": \"B\", \"spot\": 100, \"volatility\": 0.2,\n"
+      "   \"curves\": {\"dividend\": {\"end\": [0.5, 2], \"value\": [0.01, 0.02]},\n"
+      "              \"repo\": {\"pillars\": [1, 2], \"yields\": [0.004, 0.006],\n"
+      "                        \"interpolation\": \"linear-zero\"}}}]}");
+  const mcpi_underlying *a = mcpi_market_find(m, "A"), *b = mcpi_market_find(m, "B");
+  expect_close(mcpi_curve_integral(&a->dividend, 0, 1.5), 0.015 * 1.5, "A's carry");
+  /* B: the yield's pieces plus the repo's zero rate 0.4% to 1, 0.6% at 2 */
+  static const double at[4] = {0.3, 0.8, 1.5, 3};
+  for (int i = 0; i < 4; i++) {
+    double t = at[i], q = 0.01 * fmin(t, 0.5) + 0.02 * fmax(t - 0.5, 0);
+    double z = t <= 1 ? 0.004 : t <= 2 ? 0.004 + 0.002 * (t - 1) : 0.006;
+    expect_close(mcpi_curve_integral(&b->dividend, 0, t), q + z * t, "B's carry");
+  }
+  mcp_portfolio *p = NULL;
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = "E";
+  t.underlying = "A";
+  t.strike = 100;
+  t.maturity = 1;
+  t.engine = MCP_ENGINE_ANALYTIC;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  mcp_context *ctx = NULL;
+  mcp_results *r = NULL;
+  mcp_estimate e;
+  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_OK);
+  assert_int_equal(mcp_results_trade(r, 0, &e), MCP_OK);
+  double want = cf_black_scholes(MCP_CALL, 100, 100, 1, 0.03, 0.015, 0.2);
+  assert_true(fabs(e.price - want) <= 1e-13 * want);
+  mcp_results_destroy(r);
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  expect_refused("\"repo\": 0.01, \"curves\": {\"dividend\": {\"pillars\": [1], "
+                 "\"forwards\": [101]}}",
+                 "curves.dividend.forwards: forwards give the yield that makes them: with a "
+                 "repo rate (which they include), give yields");
+  expect_refused("\"curves\": {\"repo\": {\"pillars\": [1], \"forwards\": [101]}}",
+                 "curves.repo.forwards: expected one of yields, not this field");
+  expect_refused("\"repo\": 0.01, \"curves\": {\"repo\": {\"end\": [1], \"value\": [0.01]}}",
+                 "expected either a flat repo or curves.repo, not both");
+  expect_refused("\"repo\": 2", "repo: expected a number between -1 and 1");
+  /* the call: once, after the dividend's curve */
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100, 0.03, 0.01, 0.2), MCP_OK);
+  const double end[1] = {1}, repo[1] = {0.002};
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_REPO, 1, end, repo), MCP_OK);
+  expect_close(mcpi_curve_integral(&mcpi_market_find(m, "A")->dividend, 0, 2), 0.024,
+               "the call's carry");
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_REPO, 1, end, repo), MCP_ERR_INPUT);
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_DIVIDEND, 1, end, repo),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "expected the dividend curve set before "
+                                                   "the repo"));
+  assert_int_equal(mcp_market_set_curve(m, "A", (mcp_curve)4, 1, end, repo), MCP_ERR_ARGUMENT);
+  mcp_market_destroy(m);
+}
+
 /* The call: the same curve as the file's, and its refusals. */
 static void test_call(void **state)
 {
@@ -378,6 +447,7 @@ int main(void)
       cmocka_unit_test(test_rate_pillars),        cmocka_unit_test(test_dividend_pillars),
       cmocka_unit_test(test_forwards_over_a_curve), cmocka_unit_test(test_european_on_pillars),
       cmocka_unit_test(test_bad_pillars),         cmocka_unit_test(test_linear_zero),
+      cmocka_unit_test(test_repo),
       cmocka_unit_test(test_call),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -425,14 +425,15 @@ static const bad_case bad_cases[] = {
      ":4:29: underlyings[0].model: expected one of black-scholes, heston, merton, local-volatility, got \"sabr\""},
     {"bad_model_field.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].v0: unknown field; expected one of name, model, spot, rate, "
-     "dividend, volatility, implied_volatility, dividends, curves, currency, frtb_bucket "
-     "(v0 is for model heston)"},
+     "dividend, repo, volatility, implied_volatility, dividends, curves, currency, "
+     "frtb_bucket (v0 is for model heston)"},
     {"bad_cash_order.json", 1, MCP_ERR_INPUT,
      ":5:63: underlyings[0].dividends[1].time: expected a time after the previous dividend's, "
      "got 0.25"},
     {"bad_cash_heston.json", 1, MCP_ERR_INPUT,
      ":5:31: underlyings[0].dividends: unknown field; expected one of name, model, spot, rate, "
-     "dividend, v0, kappa, theta, xi, rho, curves, currency, frtb_bucket (dividends is for model black-scholes)"},
+     "dividend, repo, v0, kappa, theta, xi, rho, curves, currency, frtb_bucket (dividends is "
+     "for model black-scholes)"},
     {"bad_local_vol_row.json", 1, MCP_ERR_INPUT,
      ":5:58: underlyings[0].local_volatility.values[1]: expected a row of 3 values, one for "
      "each spot"},
@@ -443,8 +444,8 @@ static const bad_case bad_cases[] = {
      ":3:77: underlyings[0].volatility: unknown field"},
     {"bad_heston_volatility.json", 1, MCP_ERR_INPUT,
      ":4:52: underlyings[0].volatility: unknown field; expected one of name, model, spot, "
-     "rate, dividend, v0, kappa, theta, xi, rho, curves, currency, frtb_bucket (volatility is for models "
-     "black-scholes and merton)"},
+     "rate, dividend, repo, v0, kappa, theta, xi, rho, curves, currency, frtb_bucket "
+     "(volatility is for models black-scholes and merton)"},
     {"bad_heston_missing.json", 1, MCP_ERR_INPUT,
      ":4:5: underlyings[0]: missing field 'xi' (expected a number > 0 and <= 1000)"},
     {"bad_heston_rho.json", 1, MCP_ERR_INPUT,
@@ -465,7 +466,7 @@ static const bad_case bad_cases[] = {
      "curves.volatility, not both"},
     {"bad_curve_key.json", 1, MCP_ERR_INPUT,
      ":5:19: underlyings[0].curves.vol: unknown field; expected one of rate, dividend, "
-     "volatility"},
+     "volatility, repo"},
     {"bad_heston_vol_curve.json", 1, MCP_ERR_INPUT,
      ":6:33: underlyings[0].curves.volatility: underlying 'H': volatility curve: a Heston "
      "underlying has none"},

@@ -176,6 +176,48 @@ static int by_value(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* c's piece holding times just after t0, and its value there. */
+static double value_after(const mcpi_curve *c, double t0, size_t *p)
+{
+  size_t i = piece(c, t0, 1);
+  *p = i;
+  return c->value[i] + slope_of(c, i) * (t0 - start_of(c, i));
+}
+
+int mcpi_curve_sum(mcpi_curve *dst, const mcpi_curve *a, const mcpi_curve *b)
+{
+  size_t nk = 0, m = 0;
+  double *knot = malloc((a->n + b->n) * sizeof *knot);
+  if (!knot)
+    return MCP_ERR_NO_MEMORY;
+  for (size_t i = 0; i + 1 < a->n; i++)
+    knot[nk++] = a->end[i];
+  for (size_t i = 0; i + 1 < b->n; i++)
+    knot[nk++] = b->end[i];
+  qsort(knot, nk, sizeof *knot, by_value);
+  for (size_t i = 0; i < nk; i++)
+    if (m == 0 || knot[i] > knot[m - 1])
+      knot[m++] = knot[i];
+  int sloped = a->slope || b->slope;
+  *dst = (mcpi_curve){m + 1, malloc((m + 1) * sizeof(double)), malloc((m + 1) * sizeof(double)),
+                      sloped ? malloc((m + 1) * sizeof(double)) : NULL};
+  if (!dst->end || !dst->value || (sloped && !dst->slope)) {
+    free(knot);
+    mcpi_curve_free(dst);
+    return MCP_ERR_NO_MEMORY;
+  }
+  for (size_t i = 0; i <= m; i++) {
+    double t0 = i ? knot[i - 1] : 0; /* the piece (t0, end] */
+    size_t pa, pb;
+    dst->end[i] = i < m ? knot[i] : (m ? knot[m - 1] + 1 : 1);
+    dst->value[i] = value_after(a, t0, &pa) + value_after(b, t0, &pb);
+    if (sloped)
+      dst->slope[i] = slope_of(a, pa) + slope_of(b, pb);
+  }
+  free(knot);
+  return MCP_OK;
+}
+
 /* The key-rate shift's forward on (t0, t1], a piece between its knots. */
 static double key_forward(const double *tenor, size_t n, size_t k, double x, double t0)
 {

@@ -48,6 +48,9 @@ void mcpi_curve_abs_bounds(const mcpi_curve *c, double T, double *lo, double *hi
  * integral from 0 to each t[i] is -log_df[i] (within rounding). */
 void mcpi_curve_forwards(size_t n, const double *t, const double *log_df, double *value);
 
+/* dst = a + b, on the knots of both.  0 or MCP_ERR_NO_MEMORY as an int. */
+int mcpi_curve_sum(mcpi_curve *dst, const mcpi_curve *a, const mcpi_curve *b);
+
 /* dst: src with its zero rate at tenor[k] of a key-rate grid (n tenors,
  * increasing, above 0) moved by x and its zero rates at the other tenors
  * kept: the log-discount factor moves linearly between tenors, the zero rate

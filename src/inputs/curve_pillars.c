@@ -21,9 +21,9 @@ mcp_status mcp_market_set_curve_interpolated(mcp_market *m, const char *name, mc
   if (how != MCP_LOG_LINEAR && how != MCP_LINEAR_ZERO)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "curve pillars: interpolation: expected "
                      "MCP_LOG_LINEAR or MCP_LINEAR_ZERO, got %d", (int)how);
-  if (which != MCP_CURVE_RATE && which != MCP_CURVE_DIVIDEND)
+  if (which != MCP_CURVE_RATE && which != MCP_CURVE_DIVIDEND && which != MCP_CURVE_REPO)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
-                     "curve pillars: expected the rate or the dividend curve");
+                     "curve pillars: expected the rate, dividend or repo curve");
   if (n == 0 || !t || !df)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
                      "curve pillars: expected n >= 1 and the time and discount factor arrays");

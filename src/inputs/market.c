@@ -430,7 +430,7 @@ mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_cur
                                         size_t n, const double *end, const double *value,
                                         const double *slope)
 {
-  static const char *const names[] = {"rate", "dividend", "volatility"};
+  static const char *const names[] = {"rate", "dividend", "volatility", "repo"};
   if (!m)
     return MCP_ERR_ARGUMENT;
   if (!name)
@@ -439,9 +439,14 @@ mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_cur
   if (!u)
     return mcpi_fail(m->err, MCP_ERR_NOT_FOUND, "curve: underlying '%s' is not in the market",
                      name);
-  if ((unsigned)which > MCP_CURVE_VOLATILITY)
+  if ((unsigned)which > MCP_CURVE_REPO)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
-                     "underlying '%s': curve: expected rate, dividend or volatility", name);
+                     "underlying '%s': curve: expected rate, dividend, volatility or repo", name);
+  /* the repo adds to the dividend yield, once, after it */
+  if (u->repo && (which == MCP_CURVE_DIVIDEND || which == MCP_CURVE_REPO))
+    return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s curve: its repo curve is "
+                     "set (and added to its dividend yield); expected the dividend curve set "
+                     "before the repo, and one repo curve", name, names[which]);
   if (which == MCP_CURVE_VOLATILITY && u->model == MCPI_MODEL_HESTON)
     return mcpi_fail(m->err, MCP_ERR_INPUT,
                      "underlying '%s': volatility curve: a Heston underlying has none (its "
@@ -487,9 +492,18 @@ mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_cur
   memcpy(c.value, value, n * sizeof(double));
   if (slope)
     memcpy(c.slope, slope, n * sizeof(double));
+  if (which == MCP_CURVE_REPO) {
+    mcpi_curve sum;
+    int st = mcpi_curve_sum(&sum, &u->dividend, &c);
+    mcpi_curve_free(&c);
+    if (st != MCP_OK)
+      return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory for a curve");
+    c = sum;
+    u->repo = 1;
+  }
   mcpi_curve *dst = which == MCP_CURVE_RATE ? &u->rate
-                    : which == MCP_CURVE_DIVIDEND ? &u->dividend
-                                                  : &u->vol;
+                    : which == MCP_CURVE_VOLATILITY ? &u->vol
+                                                    : &u->dividend;
   mcpi_curve_free(dst);
   *dst = c;
   return MCP_OK;

@@ -40,6 +40,7 @@ typedef struct mcpi_underlying {
    * flat at sigma(0, spot), for the approximations that need one number
    * (the BGK barrier shift) */
   mcpi_curve rate, dividend, vol;
+  int repo; /* a repo curve was added to dividend, the forward's carry */
   double v0, kappa, theta, xi, rho;       /* Heston */
   double lambda, jump_mean, jump_vol;     /* Merton */
   mcpi_surface lv;                        /* local volatility */

@@ -22,6 +22,7 @@ enum {
 };
 #define UNDERLYING_FIELDS(F)                                                                \
   F("name", ALL) F("model", ALL) F("spot", ALL) F("rate", ALL) F("dividend", ALL)           \
+  F("repo", ALL)                                                                            \
   F("volatility", BS | MERTON) F("v0", HESTON) F("kappa", HESTON) F("theta", HESTON)       \
   F("xi", HESTON) F("rho", HESTON) F("lambda", MERTON) F("jump_mean", MERTON)              \
   F("jump_vol", MERTON) F("local_volatility", LOCAL) F("implied_volatility", BS | LOCAL)     \
@@ -37,11 +38,11 @@ static const mcpi_json_choice models[] = {{"black-scholes", MCPI_MODEL_BLACK_SCH
                                           {NULL, 0}};
 
 /* The curves an underlying may give, in mcp_curve order. */
-static const char *const curves_keys[] = {"rate", "dividend", "volatility"};
+static const char *const curves_keys[] = {"rate", "dividend", "volatility", "repo"};
 static const char *const curve_keys[] = {"end", "value"};
 static const char *const correlation_keys[] = {"underlyings", "matrix"};
 
-#define CURVES_WHAT "an object of curves {rate, dividend, volatility}"
+#define CURVES_WHAT "an object of curves {rate, dividend, volatility, repo}"
 #define CURVE_WHAT                                                                         \
   "a curve object {end, value} or {pillars, ...}, or for a rate the name of a discount curve"
 #define SURFACE_WHAT "a surface object {times, spots, values}"
@@ -99,12 +100,15 @@ typedef struct curve_ctx {
   double spot, rate;
   const curve *rate_curve;
   int cash; /* the underlying has cash dividends */
+  int repo; /* it has a repo rate, flat or a curve */
 } curve_ctx;
 
 static const char *const pillar_keys[] = {"pillars",  "discount_factors", "zero_rates",
                                           "yields",   "forwards",         "interpolation"};
 #define PILLAR_FIELDS(which)                                                              \
-  ((which) == MCP_CURVE_RATE ? "discount_factors or zero_rates" : "yields or forwards")
+  ((which) == MCP_CURVE_RATE       ? "discount_factors or zero_rates"                       \
+   : (which) == MCP_CURVE_DIVIDEND ? "yields or forwards"                                   \
+                                   : "yields")
 
 static const char *check_above_zero(double x)
 {
@@ -194,7 +198,7 @@ static mcp_status read_pillars(const mcpi_json_doc *d, const mcpi_json_path *pat
     const char *kk = pillar_keys[k];
     if (!json_object_get(obj, kk))
       continue;
-    int ours = which == MCP_CURVE_RATE ? k < 3 : k >= 3;
+    int ours = which == MCP_CURVE_RATE ? k < 3 : which == MCP_CURVE_DIVIDEND ? k >= 3 : k == 3;
     if (!ours || key)
       return mcpi_json_fail(d, &(mcpi_json_path){path, kk, 0}, 1, MCP_ERR_INPUT,
                             "expected one of %s, not %s", PILLAR_FIELDS(which),
@@ -214,10 +218,10 @@ static mcp_status read_pillars(const mcpi_json_doc *d, const mcpi_json_path *pat
                               "between pillars) or linear-zero (zero rates linear in time)");
   const mcpi_json_path v_path = {path, key, 0};
   int df = strcmp(key, "discount_factors") == 0, fwd = strcmp(key, "forwards") == 0;
-  if (fwd && x->cash)
+  if (fwd && (x->cash || x->repo))
     return mcpi_json_fail(d, &v_path, 1, MCP_ERR_INPUT,
-                          "forwards give the yield that makes them: with cash dividends, "
-                          "give yields");
+                          "forwards give the yield that makes them: with %s, give yields",
+                          x->cash ? "cash dividends" : "a repo rate (which they include)");
   if ((st = read_knots(d, path, obj, "pillars", key, "pillar",
                         df || fwd ? check_above_zero : mcpi_check_rate, c, &v)))
     return st;
@@ -410,7 +414,7 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
   const char *name = NULL;
   uint64_t bucket = 0;
   int model = MCPI_MODEL_BLACK_SCHOLES;
-  double spot = 0, dividend = 0, volatility = 0;
+  double spot = 0, dividend = 0, repo = 0, volatility = 0;
   double v0 = 0, kappa = 0, theta = 0, xi = 0, rho = 0, lambda = 0, jump_mean = 0,
          jump_vol = 0;
   curve curves[MCPI_COUNT(curves_keys)] = {{0}};
@@ -432,6 +436,7 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
       (st = mcpi_json_number(d, path, u, "spot", MCPI_REQUIRED, mcpi_check_spot, &spot)) ||
       (st = read_flat(d, path, u, "rate", rate_required, mcpi_check_rate, &rate)) ||
       (st = read_flat(d, path, u, "dividend", MCPI_OPTIONAL, mcpi_check_rate, &dividend)) ||
+      (st = read_flat(d, path, u, "repo", MCPI_OPTIONAL, mcpi_check_rate, &repo)) ||
       (st = mcpi_json_string(d, path, u, "currency", MCPI_OPTIONAL, mcpi_check_currency,
                              &currency)) ||
       (st = mcpi_json_uint(d, path, u, "frtb_bucket", MCPI_OPTIONAL, mcpi_check_frtb_bucket,
@@ -472,7 +477,8 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
     return mcpi_json_expected(d, &(mcpi_json_path){path, "name", 0}, what);
   }
   curve_ctx x = {named, nnamed, spot, rate, NULL,
-                 json_array_size(json_object_get(u, "dividends")) > 0};
+                 json_array_size(json_object_get(u, "dividends")) > 0,
+                 json_object_get(u, "repo") || has_curve(u, "repo")};
   if ((st = read_curves(d, path, u, &x, curves)) != MCP_OK ||
       (model == MCPI_MODEL_BLACK_SCHOLES && (st = read_cash(d, path, u, &cash)) != MCP_OK) ||
       (model == MCPI_MODEL_LOCAL_VOL && !implied &&
@@ -516,6 +522,10 @@ static mcp_status read_underlying(const mcpi_json_doc *d, const mcpi_json_path *
                                            curves[k].value, curves[k].slope)))
       st = mcpi_json_fail(d, &(mcpi_json_path){&curves_path, curves_keys[k], 0}, 0, st, "%s",
                           mcp_market_last_error(m));
+  if (st == MCP_OK && repo != 0 &&
+      (st = mcp_market_set_curve(m, name, MCP_CURVE_REPO, 1, (double[]){1}, &repo)))
+    st = mcpi_json_fail(d, &(mcpi_json_path){path, "repo", 0}, 0, st, "%s",
+                        mcp_market_last_error(m));
   if (st == MCP_OK && implied && (st = mcp_market_set_implied_volatility(m, name, &quotes)))
     st = mcpi_json_fail(d, &ipath, 0, st, "%s", mcp_market_last_error(m));
 done:
