@@ -646,10 +646,13 @@ typedef struct mcp_trade {
   const double *fixings;      /* strictly increasing, in (0, maturity] (a seasoned
                                  trade's first npast: at or before the valuation date) */
   /* A seasoned trade, an Asian with a fixed strike, a barrier or a
-   * lookback watched on dates, an autocallable: its fixings at times <= 0
-   * (on or before the valuation date) have happened, past_fixings[i] the
-   * spot fixed at the i-th (npast of them, each > 0; an autocallable on n
-   * assets: n a date, date by date, its assets in their order).  A barrier
+   * lookback watched on dates, an autocallable, a cliquet, a Himalaya, a
+   * moving window: its fixings at times <= 0 (on or before the valuation
+   * date) have happened, past_fixings[i] the spot fixed at the i-th (npast
+   * of them, each > 0; an
+   * autocallable on n assets and a Himalaya: n a date, date by date, its
+   * assets in their order; a cliquet and a Himalaya give initial_fixings,
+   * the spots they started from, which only a seasoned one has).  A barrier
    * may say it is knocked instead (one watched on the bridge must, having no
    * dates), and so may an autocallable's knock-in; their past fixings knock
    * them too.  A lookback watched on the bridge gives instead the extremum
@@ -696,7 +699,8 @@ typedef struct mcp_trade {
    * at an observation date (monitoring discrete) or at any time (bridge:
    * the Brownian bridge's crossing probability between simulation times,
    * one underlying).  Every amount is discounted from its date. */
-  const double *initial_fixings; /* one an asset (or the underlying's), each > 0 */
+  const double *initial_fixings; /* one an asset (or the underlying's), each > 0 (a seasoned
+                                    cliquet's and Himalaya's too) */
   const double *autocall_levels; /* one a fixing, or NULL: autocall_level at every date;
                                     HUGE_VAL: not callable at that date */
   double autocall_level;

@@ -1599,7 +1599,53 @@ static void gpu_seasoned(void **state)
   for (int i = 0; i < 4; i++)
     if (mcp_portfolio_add_trade(p, &t[i]) != MCP_OK)
       fail_msg("%s", mcp_portfolio_last_error(p));
+  /* a cliquet, a Himalaya and a moving window past some fixings: their
+   * arrays seeded */
+  static const char *const abc[3] = {"A", "B", "C"};
+  static const double him_fix[3] = {-0.5, -0.25, 1}, starts[3] = {100, 50, 1200};
+  static const double him_rows[6] = {104, 51, 1260, 99, 53, 1210};
+  for (int i = 0; i < 2; i++) {
+    mcp_trade_init(&t[i]);
+    t[i].maturity = 1;
+    t[i].notional = 100;
+  }
+  t[0].id = "cliquet";
+  t[0].product = MCP_PRODUCT_CLIQUET;
+  t[0].underlying = "A";
+  t[0].nfixings = 4;
+  t[0].fixings = note_fix;
+  t[0].npast = 2;
+  t[0].past_fixings = spots;
+  t[0].initial_fixings = initial;
+  t[0].local_floor = -0.05;
+  t[0].local_cap = 0.2;
+  t[0].global_floor = 0;
+  t[1].id = "himalaya";
+  t[1].product = MCP_PRODUCT_HIMALAYA;
+  t[1].strike = 1;
+  t[1].nassets = 3;
+  t[1].assets = abc;
+  t[1].nfixings = 3;
+  t[1].fixings = him_fix;
+  t[1].npast = 6;
+  t[1].past_fixings = him_rows;
+  t[1].initial_fixings = starts;
+  mcp_trade_init(&t[2]);
+  t[2].id = "window";
+  t[2].product = MCP_PRODUCT_MOVING_WINDOW;
+  t[2].underlying = "A";
+  t[2].strike = 95;
+  t[2].maturity = 1;
+  t[2].nfixings = 4;
+  t[2].fixings = note_fix;
+  t[2].npast = 2;
+  t[2].past_fixings = spots;
+  t[2].window = 3;
+  for (int i = 0; i < 3; i++)
+    if (mcp_portfolio_add_trade(p, &t[i]) != MCP_OK)
+      fail_msg("%s", mcp_portfolio_last_error(p));
   static const mcp_engine engines[] = {MCP_ENGINE_MC, MCP_ENGINE_MC, MCP_ENGINE_MC,
+                                       MCP_ENGINE_MC, MCP_ENGINE_MC, MCP_ENGINE_MC,
                                        MCP_ENGINE_MC, MCP_ENGINE_MC, MCP_ENGINE_MC,
                                        MCP_ENGINE_MC};
   gpu_against_cpu(m, p, "seasoned trades", engines);

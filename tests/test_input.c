@@ -582,8 +582,8 @@ static const bad_case bad_cases[] = {
     {"bad_cliquet_strike.json", 0, MCP_ERR_INPUT,
      ":3:81: trades[0].strike: unknown field; expected one of id, product, underlying, "
      "maturity, quantity, fixings, notional, best, local_floor, local_cap, global_floor, "
-     "global_cap, methods, method (strike is for products european, digital, asian, barrier, "
-     "lookback, basket, best-of, worst-of, american, himalaya, moving-window, bermudan, "
+     "global_cap, initial_fixings, past_fixings, methods, method (strike is for products "
+     "european, digital, asian, barrier, lookback, basket, best-of, worst-of, american, himalaya, moving-window, bermudan, "
      "autocallable and average-digital)"},
     {"bad_average_digital.json", 0, MCP_ERR_INPUT,
      ":4:22: trades[0].strike_kind: unknown field; expected one of id, product, type, "

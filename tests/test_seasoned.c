@@ -436,6 +436,95 @@ static void test_autocallable_refusals(void **state)
              "and asset, got 3");
 }
 
+/* E[clamp(X - 1, lo, hi)], X lognormal of forward f and deviation s. */
+static double clamped_return(double f, double s, double lo, double hi)
+{
+  return lo + cf_black(MCP_CALL, f, 1 + lo, s, 1) - cf_black(MCP_CALL, f, 1 + hi, s, 1);
+}
+
+/* Arrays that start from their history.  A cliquet past two of its four
+ * periods (returns 5% and -6.7%, clamped to
+ * [-5%, 8%]) from its initial fixing 100: the sum of its returns is the
+ * known part and two clamped returns to come, the first from the last past
+ * fixing, 98, not from today's spot; a Himalaya on three assets past two of
+ * its fixings, which took out C (1.05) and B (1.06), is a third of a call on
+ * A at 89. */
+static void test_arrays(void **state)
+{
+  static const double times[4] = {-0.5, -0.25, 0.5, 1.0}, cliquet_past[2] = {105, 98};
+  static const double initial[1] = {100};
+  mcp_market *m = bs_market();
+  add_underlying(m, "B", (bs_params){50, R, 0, 0.3});
+  add_underlying(m, "C", (bs_params){80, R, 0, 0.2});
+  mcp_portfolio *p = new_portfolio(200000, 12);
+  mcp_trade c = trade_on("cliquet", "A", MCP_PRODUCT_CLIQUET, MCP_CALL, 0, 1.0);
+  c.nfixings = 4;
+  c.fixings = times;
+  c.npast = 2;
+  c.past_fixings = cliquet_past;
+  c.initial_fixings = initial;
+  c.local_floor = -0.05;
+  c.local_cap = 0.08;
+  c.notional = 100;
+  add_trade(p, &c);
+  static const char *const abc[3] = {"A", "B", "C"};
+  static const double him_times[3] = {-0.5, -0.25, 1.0}, starts[3] = {100, 50, 80};
+  static const double rows[6] = {104, 51, 84, 99, 53, 81};
+  mcp_trade h = trade_on("himalaya", NULL, MCP_PRODUCT_HIMALAYA, MCP_CALL, 1.0, 1.0);
+  h.nassets = 3;
+  h.assets = abc;
+  h.nfixings = 3;
+  h.fixings = him_times;
+  h.npast = 6;
+  h.past_fixings = rows;
+  h.initial_fixings = starts;
+  h.notional = 100;
+  add_trade(p, &h);
+  /* a moving window of 2 past 96 and 104, its last fixing at 1: half a
+   * call at 2 K - 104; one whose past window reached its barrier, its rebate */
+  static const double window_times[3] = {-0.5, -0.25, 1.0}, window_past[2] = {96, 104};
+  mcp_trade w = trade_on("window", "A", MCP_PRODUCT_MOVING_WINDOW, MCP_CALL, 100, 1.0);
+  w.nfixings = 3;
+  w.fixings = window_times;
+  w.npast = 2;
+  w.past_fixings = window_past;
+  w.window = 2;
+  add_trade(p, &w);
+  w.id = "window-out";
+  w.barrier = 99.5;
+  w.barrier_kind = MCP_UP_AND_OUT;
+  w.rebate = 2;
+  add_trade(p, &w);
+  mcp_results *r = price(*state, m, p);
+  double s = VOL * sqrt(0.5), g = exp((R - Q) * 0.5);
+  assert_within("seasoned moving window", estimate(r, "window"),
+                cf_black_scholes(MCP_CALL, S0, 96, 1, R, Q, VOL) / 2, 4);
+  mcp_estimate out = estimate(r, "window-out");
+  assert_true(fabs(out.price - 2 * exp(-R)) <= 1e-14 && out.std_error == 0);
+  double cliquet = exp(-R) * 100 *
+                   (0.05 - 0.05 + clamped_return(100.0 / 98 * g, s, -0.05, 0.08) +
+                    clamped_return(g, s, -0.05, 0.08));
+  assert_within("seasoned cliquet", estimate(r, "cliquet"), cliquet, 4);
+  assert_within("seasoned himalaya", estimate(r, "himalaya"),
+                cf_black_scholes(MCP_CALL, S0, 89, 1, R, Q, VOL) / 3, 4);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  /* the start they need, and no more */
+  c.initial_fixings = NULL;
+  refused(c, "initial_fixings: expected the spot it started from, as 2 of its fixings have "
+             "passed");
+  c.initial_fixings = initial;
+  c.nfixings = 2;
+  c.fixings = times + 2;
+  c.npast = 0;
+  c.past_fixings = NULL;
+  refused(c, "initial_fixings: expected none: it starts from the spot at the valuation date");
+  h.npast = 4;
+  refused(h, "past_fixings: expected 6, one for each fixing at or before the valuation date "
+             "and asset, got 4");
+}
+
 /* A Bermudan's exercise dates passed go: it prices as the Bermudan of those
  * to come, to the bit; spots for them are refused. */
 static void test_bermudan(void **state)
@@ -510,9 +599,9 @@ static void test_refusals(void **state)
   t.extremum = 110;
   refused(t, "extremum: expected 0 on dates (past_fixings give a seasoned one's extremes)");
   t.extremum = 0;
-  t.product = MCP_PRODUCT_CLIQUET;
+  t.product = MCP_PRODUCT_AVERAGE_DIGITAL;
   refused(t, "only Asians with a fixed strike, barriers and lookbacks watched on dates, "
-             "autocallables and Bermudans take past");
+             "autocallables, cliquets, Himalayas, moving windows and Bermudans take past");
   t = asian("x", MCP_ARITHMETIC, MCP_CALL, 100, 0);
   t.knocked = 1;
   refused(t, "knocked: only a barrier or an autocallable's knock-in has one");
@@ -617,6 +706,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_lookbacks_seasoned, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_autocallables, mc_setup_cpu, mc_teardown),
       cmocka_unit_test(test_autocallable_refusals),
+      cmocka_unit_test_setup_teardown(test_arrays, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_bermudan, mc_setup_cpu, mc_teardown),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test_setup_teardown(test_json, mc_setup_cpu, mc_teardown),

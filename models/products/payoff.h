@@ -36,7 +36,10 @@ enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MC
        /* the Longstaff-Schwartz trade held to its last date: its European (plan.h) */
        MCPI_LSM_HELD = 512,
        /* a seasoned lookback: its extremes so far, log_max0 and log_min0 */
-       MCPI_KNOWN_EXTREMES = 1024 };
+       MCPI_KNOWN_EXTREMES = 1024,
+       /* a seasoned array's: its array starts from the view's arr0 at
+        * arr_seed - 1, and a Himalaya's performances are from log_initial */
+       MCPI_SEEDED = 2048 };
 
 typedef struct mcpi_payoff_spec {
   int32_t product;  /* mcp_product */
@@ -58,6 +61,7 @@ typedef struct mcpi_payoff_spec {
   double weight[MCP_MAX_ASSETS]; /* basket */
   /* products with a per-path array (private.h) */
   int32_t arr_off, arr_len; /* the trade's part of the path's array */
+  int32_t arr_seed;         /* MCPI_SEEDED: 1 + its first value in the view's arr0 */
   int32_t nper;             /* fixings (Himalaya: one an asset) */
   int32_t best;             /* cliquet: returns summed, the best ones */
   int32_t window;           /* moving window */

@@ -19,7 +19,8 @@
  * Layouts (n fixings, W the window):
  *   Himalaya  [0, n) performances at the fixing, [n, 2n) the remaining
  *             assets' indices (the path's own order), 2n the sum of the
- *             recorded performances, 2n + 1 the fixings done;
+ *             recorded performances, 2n + 1 the fixings done (a seasoned
+ *             one's past ones among them: its array at 0 is seeded);
  *   cliquet   [0, n) the clamped period returns so far, sorted descending,
  *             n the previous fixing's spot, n + 1 the fixings done;
  *   window    [0, W) ring of the last W spots (fixing k in slot k mod W),
@@ -124,6 +125,11 @@ MCPI_ARRAY_FN void mcpi_private_init(MCPI_ARRAY *a, const mcpi_job_view *j)
   for (int t = 0; t < j->narrays; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     int o = p->arr_off, n = p->nper;
+    if (p->flags & MCPI_SEEDED) { /* a seasoned one's, from its history */
+      for (int i = 0; i < p->arr_len; i++)
+        mcpi_aset(a, o + i, j->arr0[p->arr_seed - 1 + i]);
+      continue;
+    }
     switch (p->product) {
     case MCP_PRODUCT_HIMALAYA:
       for (int i = 0; i < n; i++)
@@ -151,7 +157,8 @@ MCPI_ARRAY_FN void mcpi_private_init(MCPI_ARRAY *a, const mcpi_job_view *j)
 }
 
 /* Himalaya fixing: the best performer among the remaining assets is recorded
- * and swapped out of the list (the first of equals wins). */
+ * and swapped out of the list (the first of equals wins); performances from
+ * the spots at 0, or a seasoned one's initial fixings. */
 MCPI_ARRAY_FN void mcpi_himalaya_fix(MCPI_ARRAY *a, const mcpi_job_view *j,
                                      const mcpi_payoff_spec *p, const double *x)
 {
@@ -159,7 +166,8 @@ MCPI_ARRAY_FN void mcpi_himalaya_fix(MCPI_ARRAY *a, const mcpi_job_view *j,
   MCP_UNROLL
   for (int i = 0; i < MCP_MAX_ASSETS; i++) /* x[i] stays a register */
     if (i < n)
-      mcpi_aset(a, o + i, MCPI_ARRAY_EXP(x[i] - mcpi_log_spot0(j, i)));
+      mcpi_aset(a, o + i, MCPI_ARRAY_EXP(x[i] - (p->flags & MCPI_SEEDED ? p->log_initial[i]
+                                                                        : mcpi_log_spot0(j, i))));
   int left = n - k, at = 0;
   double best = -INFINITY;
   for (int q = 0; q < left; q++) {

@@ -36,6 +36,7 @@ static void free_trade(mcpi_trade *t)
   free(t->fix);
   free(t->autocall);
   free(t->initial);
+  free(t->seed);
 }
 
 void mcp_portfolio_destroy(mcp_portfolio *p)
@@ -191,13 +192,16 @@ static int touched(const mcp_trade *t, size_t past)
 }
 
 /* Whether t may be seasoned: an Asian with a fixed strike, a barrier, a
- * lookback, an autocallable (its unit reads the history), a Bermudan (whose
- * exercise dates passed go, unexercised). */
+ * lookback, an autocallable, a cliquet, a Himalaya, a moving window (their
+ * units read the history), a Bermudan (whose exercise dates passed go,
+ * unexercised). */
 static int seasons(const mcp_trade *t)
 {
   return (t->product == MCP_PRODUCT_ASIAN && t->strike_kind == MCP_FIXED_STRIKE) ||
          t->product == MCP_PRODUCT_BARRIER || t->product == MCP_PRODUCT_LOOKBACK ||
-         t->product == MCP_PRODUCT_AUTOCALLABLE || t->product == MCP_PRODUCT_BERMUDAN;
+         t->product == MCP_PRODUCT_AUTOCALLABLE || t->product == MCP_PRODUCT_CLIQUET ||
+         t->product == MCP_PRODUCT_HIMALAYA || t->product == MCP_PRODUCT_MOVING_WINDOW ||
+         t->product == MCP_PRODUCT_BERMUDAN;
 }
 
 /* A seasoned trade's history: past fixings (times in [-100, 0], increasing)
@@ -233,8 +237,8 @@ static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
   if (!seasons(t))
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': fixings[0]: %g is at or before the valuation date; "
                "expected times > 0 (of the products, only Asians with a fixed strike, "
-               "barriers and lookbacks watched on dates, autocallables and Bermudans take "
-               "past fixings)", id,
+               "barriers and lookbacks watched on dates, autocallables, cliquets, "
+               "Himalayas, moving windows and Bermudans take past fixings)", id,
                t->fixings[0]);
   for (size_t i = 0; i < past; i++)
     if (!(t->fixings[i] >= -MCPI_MAX_MATURITY) || (i && !(t->fixings[i] > t->fixings[i - 1])))
@@ -246,8 +250,11 @@ static mcp_status check_past(mcp_portfolio *p, const mcp_trade *t, size_t past)
                  "dates passed, unexercised, need no spots", id);
     return MCP_OK;
   }
-  /* an autocallable on several assets: theirs at each date */
-  size_t per = t->product == MCP_PRODUCT_AUTOCALLABLE && t->nassets > 1 ? t->nassets : 1;
+  /* an autocallable on several assets, a Himalaya: theirs at each date */
+  size_t per = (t->product == MCP_PRODUCT_AUTOCALLABLE || t->product == MCP_PRODUCT_HIMALAYA) &&
+                       t->nassets > 1
+                   ? t->nassets
+                   : 1;
   if (t->npast != past * per)
     TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': past_fixings: expected %zu, one for each fixing at "
                "or before the valuation date%s, got %zu", id, past * per,
@@ -389,9 +396,11 @@ static mcp_status check_terms(mcp_portfolio *p, const mcp_trade *t)
                               " and "));
   }
   /* Terms of a product the trade is not: refused rather than dropped. */
+  if (t->initial_fixings && !mcpi_unit_has_field(u, "initial_fixings"))
+    TRADE_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings: only an autocallable, or a "
+               "seasoned cliquet or Himalaya, has them", id);
   if (t->product != MCP_PRODUCT_AUTOCALLABLE) {
-    const char *field = t->initial_fixings ? "initial_fixings"
-                        : t->autocall_levels ? "autocall_levels"
+    const char *field = t->autocall_levels ? "autocall_levels"
                         : t->coupon != 0     ? "coupon"
                         : t->knock_in != 0   ? "knock_in"
                         : t->memory != 0     ? "memory"

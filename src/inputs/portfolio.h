@@ -35,6 +35,10 @@ typedef struct mcpi_trade {
   double known_amount;
   double known_max, known_min; /* spots (one not read: 0, or HUGE_VAL) */
   int ac_due, ac_knocked;
+  /* a seasoned cliquet's or Himalaya's per-path array at 0 (private.h's
+   * layout, nfix_all its periods or assets; a Himalaya's remaining assets
+   * as indices of its own), or NULL */
+  double *seed;
   mcp_average average;
   mcp_strike_kind strike_kind;
   mcp_digital digital;
@@ -51,7 +55,8 @@ typedef struct mcpi_trade {
   mcp_product payoff;               /* American, Bermudan on several assets: 0 the basket */
   size_t exercises;                 /* American by Monte Carlo: its equally spaced dates */
   double *autocall;                 /* autocallable: the autocall level at each fixing, */
-  double *initial;                  /* and its assets' initial fixings */
+  double *initial;                  /* and its assets' initial fixings (a seasoned cliquet's
+                                       and Himalaya's too, else NULL) */
   double coupon, coupon_barrier, knock_in;
   int memory;
   int line, column;                 /* where mcp_portfolio_load read it, or 0 */

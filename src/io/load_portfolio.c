@@ -547,8 +547,11 @@ static mcp_status read_history(const mcpi_json_doc *d, const mcpi_json_path *pat
   }
   size_t want = mcpi_past_fixings(tr->nfix, tr->fix);
   size_t got = past ? json_array_size(past) : tr->npast;
-  /* an autocallable on several assets: a row of their spots a date */
-  size_t per = tr->product == MCP_PRODUCT_AUTOCALLABLE && tr->nassets > 1 ? tr->nassets : 1;
+  /* an autocallable on several assets, a Himalaya: a row of their spots a date */
+  size_t per = (tr->product == MCP_PRODUCT_AUTOCALLABLE || tr->product == MCP_PRODUCT_HIMALAYA) &&
+                       tr->nassets > 1
+                   ? tr->nassets
+                   : 1;
   if (got != want)
     return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu %s%s, one for each "
                           "fixing on or before the valuation date, got %zu", want,
@@ -663,7 +666,7 @@ static mcp_status read_trade(const mcpi_json_doc *d, const mcpi_json_path *path,
   api.window = (size_t)tr.window;
   api.exercises = (size_t)tr.exercises;
   api.payoff = (mcp_product)tr.payoff;
-  api.initial_fixings = mcpi_unit_has_field(unit, "initial_fixings") ? tr.initial : NULL;
+  api.initial_fixings = tr.has_initial ? tr.initial : NULL;
   api.autocall_levels = tr.autocall_levels;
   api.autocall_level = tr.autocall_levels ? HUGE_VAL : tr.autocall_level;
   api.coupon = tr.coupon;

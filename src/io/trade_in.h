@@ -22,6 +22,7 @@ typedef struct mcpi_trade_in {
   double autocall_level, coupon, coupon_barrier, knock_in;
   double *autocall_levels; /* one a fixing, or NULL */
   double initial[MCP_MAX_ASSETS];
+  int has_initial; /* initial_fixings given */
   int memory;
   double *fix;
   size_t nfix;

@@ -95,6 +95,7 @@ typedef struct mcpi_job {
    * an asset whose spot a cash dividend may floor) */
   size_t ntrades, nreal, nred, nheld;
   size_t nacall; /* the autocallables' dates, MCPI_AC_ROW values each (private.h) */
+  size_t narr0;  /* the seasoned arrays' values at 0 (private.h) */
   double fwd[MCP_MAX_ASSETS];
   int controls;       /* some trade uses a control variate */
   int arr_len;        /* elements of the per-path array (private.h), 0: none */

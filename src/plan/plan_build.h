@@ -45,9 +45,11 @@ typedef struct job_draft {
 
 static inline int mcpi_multi_asset(const mcpi_trade *t) { return t->nassets > 1; }
 
+/* Its fixings in all (a seasoned one's past ones too): its array's. */
 static inline int mcpi_trade_array_len(const mcpi_trade *t)
 {
-  return mcpi_private_len(t->product, (int)t->nfix, (int)t->window);
+  return mcpi_private_len(t->product, (int)(t->nfix_all ? t->nfix_all : t->nfix),
+                          (int)t->window);
 }
 
 /* The trade's schedule and its terminal schedule (the maturity alone); an

@@ -9,11 +9,15 @@
 
 mcp_status mcpi_build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft *d, char *err)
 {
-  size_t dates = 0;
-  for (size_t i = 0; i < j->nreal; i++)
-    dates += mcpi_trade_dates(p->t[j->trade[i]].product, &p->t[j->trade[i]]);
+  size_t dates = 0, seeds = 0;
+  for (size_t i = 0; i < j->nreal; i++) {
+    const mcpi_trade *t = &p->t[j->trade[i]];
+    dates += mcpi_trade_dates(t->product, t);
+    seeds += t->seed ? (size_t)mcpi_trade_array_len(t) : 0;
+  }
   if (!(j->spec = calloc(j->ntrades + dates + 1 + j->nassets, sizeof *j->spec)) ||
-      (dates && !(j->acall = malloc(dates * MCPI_AC_ROW * sizeof *j->acall))))
+      (dates && !(j->acall = malloc(dates * MCPI_AC_ROW * sizeof *j->acall))) ||
+      (seeds && !(j->arr0 = malloc(seeds * sizeof *j->arr0))))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   for (size_t i = 0; i < j->nreal; i++) {
     const mcpi_trade *t = &p->t[j->trade[i]];

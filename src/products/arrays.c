@@ -2,6 +2,8 @@
  * (models/products/private.h) share: no control variate, a notional, and
  * their part of the path's array. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include "src/products/units.h"
 
 mcp_status mcpi_check_no_control(const mcp_trade *t, char *err)
@@ -19,6 +21,71 @@ mcp_status mcpi_read_notional(const mcpi_json_doc *d, const mcpi_json_path *path
                           &tr->notional);
 }
 
+mcp_status mcpi_read_initial_fixings(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                     json_t *t, mcpi_trade_in *tr, int required)
+{
+  const mcpi_json_path at = {path, "initial_fixings", 0};
+  size_t n = tr->nassets ? tr->nassets : 1;
+  const char *what = n > 1 ? "an array of spots > 0, one for each asset" : "a spot > 0";
+  json_t *v;
+  mcp_status st = mcpi_json_member(d, path, t, "initial_fixings", required, what, &v);
+  if (st != MCP_OK || !v)
+    return st;
+  if (n == 1 && json_is_number(v)) {
+    if (mcpi_check_spot(json_number_value(v)))
+      return mcpi_json_expected(d, &at, mcpi_check_spot(json_number_value(v)));
+    tr->initial[0] = json_number_value(v);
+    tr->has_initial = 1;
+    return MCP_OK;
+  }
+  if (!json_is_array(v))
+    return mcpi_json_expected(d, &at, what);
+  if (json_array_size(v) != n)
+    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu spot%s, got %zu", n,
+                          n > 1 ? "s, one for each asset" : "", json_array_size(v));
+  size_t i;
+  json_t *x;
+  json_array_foreach(v, i, x) {
+    const char *why = mcpi_check_spot(json_is_number(x) ? json_number_value(x) : NAN);
+    if (why)
+      return mcpi_json_expected(d, &(mcpi_json_path){&at, NULL, i}, why);
+    tr->initial[i] = json_number_value(x);
+  }
+  tr->has_initial = 1;
+  return MCP_OK;
+}
+
+mcp_status mcpi_check_seasoned_start(const mcp_trade *t, char *err)
+{
+  size_t past = mcpi_past_fixings(t->nfixings, t->fixings), na = t->nassets ? t->nassets : 1;
+  if (past && !t->initial_fixings)
+    UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings: expected the spot%s it started from, "
+              "as %zu of its fixings have passed", t->id, na > 1 ? "s of its assets" : "",
+              past);
+  if (!past && t->initial_fixings)
+    UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings: expected none: it starts from the "
+              "spot%s at the valuation date (a seasoned one, past a fixing, gives them)", t->id,
+              na > 1 ? "s" : "");
+  for (size_t a = 0; past && a < na; a++)
+    if (!(isfinite(t->initial_fixings[a]) && t->initial_fixings[a] > 0))
+      UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings[%zu]: expected a finite spot > 0, "
+                "got %g", t->id, a, t->initial_fixings[a]);
+  return MCP_OK;
+}
+
+int mcpi_keep_seed(mcpi_trade *c, const mcp_trade *t)
+{
+  c->nfix_all = t->nfixings;
+  c->seed = calloc((size_t)mcpi_private_len(t->product, (int)t->nfixings, (int)t->window),
+                   sizeof(double));
+  if (!t->initial_fixings) /* a moving window's start is its fixings */
+    return c->seed != NULL;
+  c->initial = malloc(c->nassets * sizeof(double));
+  if (c->initial)
+    memcpy(c->initial, t->initial_fixings, c->nassets * sizeof(double));
+  return c->seed && c->initial;
+}
+
 mcp_status mcpi_check_array_terms(const mcp_trade *t, char *err)
 {
   mcp_status st = mcpi_check_no_control(t, err);
@@ -30,11 +97,12 @@ mcp_status mcpi_check_array_terms(const mcp_trade *t, char *err)
 
 void mcpi_array_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 {
+  int n = (int)(t->nfix_all ? t->nfix_all : t->nfix); /* a seasoned one's past too */
   s->arr_off = j->arr_len;
-  s->arr_len = mcpi_private_len(t->product, (int)t->nfix, (int)t->window);
+  s->arr_len = mcpi_private_len(t->product, n, (int)t->window);
   j->arr_len += s->arr_len;
-  s->nper = (int32_t)t->nfix;
-  s->best = t->best ? (int32_t)t->best : (int32_t)t->nfix;
+  s->nper = n;
+  s->best = t->best ? (int32_t)t->best : n;
   s->window = (int32_t)t->window;
   s->inv_window = t->window ? 1.0 / (double)t->window : 0;
   s->notional = t->notional;
@@ -44,4 +112,19 @@ void mcpi_array_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
   s->global_cap = t->global_cap;
   s->flags = t->barrier_kind == MCP_UP_AND_OUT ? MCPI_UP : 0;
   s->barrier = t->barrier;
+  if (!t->seed)
+    return;
+  /* seasoned: its array at 0, a Himalaya's assets and initial fixings the
+   * job's (specs.c sized arr0) */
+  double *seed = j->arr0 + j->narr0;
+  memcpy(seed, t->seed, (size_t)s->arr_len * sizeof *seed);
+  for (int i = 0; t->product == MCP_PRODUCT_HIMALAYA && i < n; i++) {
+    int ja = (int)mcpi_job_asset(j, t->asset[i]);
+    s->log_initial[ja] = log(t->initial[i]);
+    if (i < n - (int)t->seed[2 * n + 1]) /* a remaining asset */
+      seed[n + i] = (double)mcpi_job_asset(j, t->asset[(int)t->seed[n + i]]);
+  }
+  s->flags |= MCPI_SEEDED;
+  s->arr_seed = (int32_t)j->narr0 + 1;
+  j->narr0 += (size_t)s->arr_len;
 }

@@ -22,39 +22,6 @@ static const char *check_level0(double x)
   return isfinite(x) && x >= 0 ? NULL : "a finite level >= 0 (a fraction of the initial spot)";
 }
 
-/* The initial fixings: a spot, or an array of one an asset. */
-static mcp_status read_initial_fixings(const mcpi_json_doc *d, const mcpi_json_path *path,
-                                       json_t *t, mcpi_trade_in *tr)
-{
-  const mcpi_json_path at = {path, "initial_fixings", 0};
-  size_t n = tr->nassets ? tr->nassets : 1;
-  const char *what = n > 1 ? "an array of spots > 0, one for each asset" : "a spot > 0";
-  json_t *v;
-  mcp_status st = mcpi_json_member(d, path, t, "initial_fixings", MCPI_REQUIRED, what, &v);
-  if (st != MCP_OK)
-    return st;
-  if (n == 1 && json_is_number(v)) {
-    if (mcpi_check_spot(json_number_value(v)))
-      return mcpi_json_expected(d, &at, mcpi_check_spot(json_number_value(v)));
-    tr->initial[0] = json_number_value(v);
-    return MCP_OK;
-  }
-  if (!json_is_array(v))
-    return mcpi_json_expected(d, &at, what);
-  if (json_array_size(v) != n)
-    return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu spot%s, got %zu", n,
-                          n > 1 ? "s, one for each asset" : "", json_array_size(v));
-  size_t i;
-  json_t *x;
-  json_array_foreach(v, i, x) {
-    const char *why = mcpi_check_spot(json_is_number(x) ? json_number_value(x) : NAN);
-    if (why)
-      return mcpi_json_expected(d, &(mcpi_json_path){&at, NULL, i}, why);
-    tr->initial[i] = json_number_value(x);
-  }
-  return MCP_OK;
-}
-
 /* The knocked-in put's strike (a fraction, 1 by default), the notional, the
  * initial fixings, the autocall level (one, or one an observation date),
  * coupons and knock-in. */
@@ -69,7 +36,7 @@ static mcp_status read(const mcpi_json_doc *d, const mcpi_json_path *path, json_
   tr->strike = 1;
   if ((st = mcpi_json_number(d, path, t, "strike", MCPI_OPTIONAL, mcpi_check_strike,
                              &tr->strike)) ||
-      (st = mcpi_read_notional(d, path, t, tr)) || (st = read_initial_fixings(d, path, t, tr)) ||
+      (st = mcpi_read_notional(d, path, t, tr)) || (st = mcpi_read_initial_fixings(d, path, t, tr, MCPI_REQUIRED)) ||
       (st = mcpi_json_member(d, path, t, "autocall_level", MCPI_REQUIRED, what, &level)) ||
       (st = mcpi_json_number(d, path, t, "coupon", MCPI_OPTIONAL, mcpi_check_cash,
                              &tr->coupon)) ||

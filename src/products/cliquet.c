@@ -5,7 +5,8 @@
 #include "src/products/units.h"
 
 static const char *const fields[] = {"fixings", "notional", "best", "local_floor", "local_cap",
-                                     "global_floor", "global_cap", NULL};
+                                     "global_floor", "global_cap", "initial_fixings",
+                                     "past_fixings", NULL};
 
 static const char *check_best(uint64_t n)
 {
@@ -25,7 +26,8 @@ static mcp_status read(const mcpi_json_doc *d, const mcpi_json_path *path, json_
                                 &tr->global_floor)) ||
          (st = mcpi_json_number(d, path, t, "global_cap", MCPI_OPTIONAL, mcpi_check_finite,
                                 &tr->global_cap)) ||
-         (st = mcpi_read_notional(d, path, t, tr)));
+         (st = mcpi_read_notional(d, path, t, tr)) ||
+         (st = mcpi_read_initial_fixings(d, path, t, tr, MCPI_OPTIONAL)));
   return st;
 }
 
@@ -47,10 +49,41 @@ static mcp_status check(const mcp_trade *t, char *err)
   if (isnan(t->global_floor) || isnan(t->global_cap) || t->global_floor > t->global_cap)
     UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': global_cap: expected at least global_floor (%g), "
               "got %g", t->id, t->global_floor, t->global_cap);
-  return MCP_OK;
+  return mcpi_check_seasoned_start(t, err);
+}
+
+/* A seasoned one: its past periods' clamped returns, sorted as the path
+ * sorts them (mcpi_cliquet_fix), from its initial fixing; every period
+ * past, its amount is known. */
+static int keep(mcpi_trade *c, const mcp_trade *t)
+{
+  size_t n = t->nfixings, past = mcpi_past_fixings(n, t->fixings);
+  if (!past)
+    return 1;
+  if (!mcpi_keep_seed(c, t))
+    return 0;
+  double *a = c->seed, prev = t->initial_fixings[0];
+  for (size_t k = 0; k < past; k++) {
+    double r = fmin(fmax(t->past_fixings[k] / prev - 1, t->local_floor), t->local_cap);
+    size_t i = k;
+    for (; i > 0 && a[i - 1] < r; i--)
+      a[i] = a[i - 1];
+    a[i] = r;
+    prev = t->past_fixings[k];
+  }
+  a[n] = prev;
+  a[n + 1] = (double)past;
+  if (past == n) {
+    double sum = 0;
+    for (size_t i = 0; i < (t->best ? t->best : n); i++)
+      sum += a[i];
+    c->known = 1;
+    c->known_amount = t->notional * fmin(fmax(sum, t->global_floor), t->global_cap);
+  }
+  return 1;
 }
 
 const mcpi_product_unit mcpi_cliquet_unit = {
     .name = "cliquet", .traits = MCPI_PT_SCHEDULE | MCPI_PT_NO_TYPE | MCPI_PT_OWN_STRIKE |
               MCPI_PT_DATED_TERMS,
-    .fields = fields, .read = read, .check = check, .spec = mcpi_array_spec};
+    .fields = fields, .read = read, .check = check, .keep = keep, .spec = mcpi_array_spec};

@@ -1,10 +1,11 @@
 /* moving_window.c: the moving-window option, on the average of the last
  * `window` fixings at the last one, knocked out while that average is past
  * an optional barrier (models/products/private.h). */
+#include <math.h>
 #include "src/products/units.h"
 
 static const char *const fields[] = {"fixings", "barrier_kind", "barrier", "rebate", "window",
-                                     NULL};
+                                     "past_fixings", NULL};
 
 static const char *check_window(uint64_t n)
 {
@@ -49,6 +50,39 @@ static mcp_status check(const mcp_trade *t, char *err)
   return mcpi_check_rebate(t, err);
 }
 
+/* A seasoned one: its past fixings in the ring and their windows against
+ * the barrier, as the path would have them (mcpi_window_fix); knocked out,
+ * its rebate is known, and every fixing past, its amount. */
+static int keep(mcpi_trade *c, const mcp_trade *t)
+{
+  size_t n = t->nfixings, w = t->window, past = mcpi_past_fixings(n, t->fixings);
+  if (!past)
+    return 1;
+  if (!mcpi_keep_seed(c, t))
+    return 0;
+  double *a = c->seed, avg = 0;
+  int alive = 1;
+  for (size_t k = 0; k < past; k++) {
+    a[k % w] = t->past_fixings[k];
+    if (k + 1 < w)
+      continue;
+    avg = 0;
+    for (size_t i = 0; i < w; i++)
+      avg += a[i];
+    avg /= (double)w;
+    if (t->barrier > 0 && (t->barrier_kind == MCP_UP_AND_OUT ? avg >= t->barrier
+                                                              : avg <= t->barrier))
+      alive = 0;
+  }
+  a[w] = alive;
+  a[w + 1] = (double)past;
+  if (!alive || past == n) {
+    c->known = 1;
+    c->known_amount = alive ? mcpi_vanilla(t->type, avg, t->strike) : t->rebate;
+  }
+  return 1;
+}
+
 const mcpi_product_unit mcpi_moving_window_unit = {
     .name = "moving-window", .traits = MCPI_PT_SCHEDULE | MCPI_PT_DATED_TERMS, .fields = fields,
-    .read = read, .check = check, .spec = mcpi_array_spec};
+    .read = read, .check = check, .keep = keep, .spec = mcpi_array_spec};

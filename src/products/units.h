@@ -33,6 +33,17 @@ mcp_status mcpi_check_no_control(const mcp_trade *t, char *err);
 /* The notional of a product with a per-path array: a finite amount. */
 mcp_status mcpi_read_notional(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *t,
                               mcpi_trade_in *tr);
+/* The initial fixings (the spots of the strike date): a spot, or an array
+ * of one an asset; required or MCPI_OPTIONAL. */
+mcp_status mcpi_read_initial_fixings(const mcpi_json_doc *d, const mcpi_json_path *path,
+                                     json_t *t, mcpi_trade_in *tr, int required);
+/* A seasoned cliquet's or Himalaya's start: initial fixings where a fixing
+ * has passed (else none), each a spot > 0. */
+mcp_status mcpi_check_seasoned_start(const mcp_trade *t, char *err);
+/* c (a seasoned t) gets its array at 0, zeros, for its unit to fill
+ * (c->seed), its fixings in all and its initial fixings (where it has
+ * them); 0 when out of memory. */
+int mcpi_keep_seed(mcpi_trade *c, const mcp_trade *t);
 /* Its terms: no control variate, the notional. */
 mcp_status mcpi_check_array_terms(const mcp_trade *t, char *err);
 /* The spec of a product with a per-path array: its part of the path's array
