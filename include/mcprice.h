@@ -652,7 +652,8 @@ typedef struct mcp_trade {
    * of them, each > 0; an
    * autocallable on n assets and a Himalaya: n a date, date by date, its
    * assets in their order; a cliquet and a Himalaya give initial_fixings,
-   * the spots they started from, which only a seasoned one has).  A barrier
+   * the spots they started from: past a fixing they must, struck before
+   * today they may, else they start from today's spots).  A barrier
    * may say it is knocked instead (one watched on the bridge must, having no
    * dates), and so may an autocallable's knock-in; their past fixings knock
    * them too.  A lookback watched on the bridge gives instead the extremum

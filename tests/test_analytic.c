@@ -293,12 +293,26 @@ static void test_engine_model_vegas(void **state)
   mcp_portfolio *p = new_portfolio(100000, 9);
   add_closed(p, "closed", "SV", MCP_CALL, 105, 1.5);
   add_european(p, "paths", "SV", MCP_CALL, 105, 1.5, 1);
+  /* a floating lookback whose fixings have passed: a forward, which no
+   * model parameter moves */
+  static const double past_t[2] = {-0.5, -0.25}, past_s[2] = {95, 104};
+  mcp_trade fwd = trade_on("forward", "SV", MCP_PRODUCT_LOOKBACK, MCP_PUT, 0, 1.5);
+  fwd.strike_kind = MCP_FLOATING_STRIKE;
+  fwd.nfixings = fwd.npast = 2;
+  fwd.fixings = past_t;
+  fwd.past_fixings = past_s;
+  add_trade(p, &fwd);
   mcp_greeks *g = NULL;
   assert_int_equal(mcp_greeks_create(&g), MCP_OK);
   assert_int_equal(mcp_greeks_parse(g, "vega"), MCP_OK);
   assert_int_equal(mcp_greeks_set_buckets(g, 1), MCP_OK);
   mcp_results *r = price_greeks(*state, m, p, g);
   static const char *const param[5] = {"v0", "kappa", "theta", "xi", "rho"};
+  for (int k = 0; k < 5; k++) {
+    char name[32];
+    snprintf(name, sizeof name, "vega@%s", param[k]);
+    assert_true(greek(r, "forward", name).value.price == 0);
+  }
   double x[5] = {0.04, 1.5, 0.05, 0.6, -0.7};
   for (int k = 0; k < 5; k++) {
     char name[32], book[32];

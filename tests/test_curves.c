@@ -280,6 +280,14 @@ static void test_linear_zero(void **state)
   expect_close(mcpi_curve_mean(&u->rate, 0.6, 0.9, 0) * 0.3,
                zero_at(0.9) * 0.9 - zero_at(0.6) * 0.6, "the mean from 0.6 to 0.9");
   assert_false(mcpi_curve_one_piece(&u->rate, 0.6, 0.9));
+  /* a last pillar past 99 years: its flat tail's end is its own */
+  mcp_market *far = must_load(
+      "{\"underlyings\": [{\"name\": \"A\", \"spot\": 100, \"volatility\": 0.2,\n"
+      "  \"curves\": {\"rate\": {\"pillars\": [50, 100], \"zero_rates\": [0.02, 0.03],\n"
+      "                        \"interpolation\": \"linear-zero\"}}}]}");
+  expect_close(mcpi_curve_integral(&mcpi_market_find(far, "A")->rate, 0, 100), 3,
+               "to a pillar at 100");
+  mcp_market_destroy(far);
   /* the call's curve: the same pieces */
   mcp_market *c = NULL;
   assert_int_equal(mcp_market_create(&c), MCP_OK);

@@ -480,6 +480,17 @@ static void test_arrays(void **state)
   h.initial_fixings = starts;
   h.notional = 100;
   add_trade(p, &h);
+  /* struck before today at 98, no fixing past yet: the seasoned one's
+   * periods to come, whose past returns sum to 0 */
+  static const double at98[1] = {98};
+  mcp_trade started = c;
+  started.id = "started";
+  started.nfixings = 2;
+  started.fixings = times + 2;
+  started.npast = 0;
+  started.past_fixings = NULL;
+  started.initial_fixings = at98;
+  add_trade(p, &started);
   /* a moving window of 2 past 96 and 104, its last fixing at 1: half a
    * call at 2 K - 104; one whose past window reached its barrier, its rebate */
   static const double window_times[3] = {-0.5, -0.25, 1.0}, window_past[2] = {96, 104};
@@ -505,6 +516,7 @@ static void test_arrays(void **state)
                    (0.05 - 0.05 + clamped_return(100.0 / 98 * g, s, -0.05, 0.08) +
                     clamped_return(g, s, -0.05, 0.08));
   assert_within("seasoned cliquet", estimate(r, "cliquet"), cliquet, 4);
+  assert_within("cliquet struck before today", estimate(r, "started"), cliquet, 4);
   assert_within("seasoned himalaya", estimate(r, "himalaya"),
                 cf_black_scholes(MCP_CALL, S0, 89, 1, R, Q, VOL) / 3, 4);
   mcp_results_destroy(r);
@@ -514,12 +526,6 @@ static void test_arrays(void **state)
   c.initial_fixings = NULL;
   refused(c, "initial_fixings: expected the spot it started from, as 2 of its fixings have "
              "passed");
-  c.initial_fixings = initial;
-  c.nfixings = 2;
-  c.fixings = times + 2;
-  c.npast = 0;
-  c.past_fixings = NULL;
-  refused(c, "initial_fixings: expected none: it starts from the spot at the valuation date");
   h.npast = 4;
   refused(h, "past_fixings: expected 6, one for each fixing at or before the valuation date "
              "and asset, got 4");

@@ -119,7 +119,7 @@ mcp_status mcpi_analytic_heston_grad(const mcpi_trade *t, const mcpi_underlying 
   char why[MCPI_ERRLEN];
   for (int k = 0; k < MCPI_HESTON_PARAMS; k++)
     grad[k] = 0;
-  if (!(K > 0) || t->known) /* the forward, or a fixed amount: no parameter moves it */
+  if (!(K > 0) || t->known || t->linear) /* a forward or a fixed amount: no parameter moves it */
     return MCP_OK;
   if (mcpi_heston_calls(&h, T, f, 1, &K, &c, g, why) != MCP_OK)
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: %s", t->id, why);

@@ -8,6 +8,7 @@
 
 int mcpi_curve_flat(mcpi_curve *c, double v)
 {
+  c->slope = NULL;
   c->end = malloc(sizeof *c->end);
   c->value = malloc(sizeof *c->value);
   if (!c->end || !c->value) {

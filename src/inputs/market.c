@@ -465,7 +465,11 @@ mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_cur
   if (n == 0 || !end || !value)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "underlying '%s': %s curve: expected n >= 1 "
                      "and the end and value arrays", name, names[which]);
-  const char *why = mcpi_check_grid(n, end);
+  /* a sloped curve's last end only marks its flat tail (beyond 100 for a
+   * last pillar past 99 years) */
+  const char *why = mcpi_check_grid(slope && n > 1 ? n - 1 : n, end);
+  if (!why && slope && n > 1 && !(end[n - 1] > end[n - 2]))
+    why = "strictly increasing ends";
   if (why)
     return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s curve: ends: expected %s",
                      name, names[which], why);

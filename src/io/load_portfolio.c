@@ -556,7 +556,7 @@ static mcp_status read_history(const mcpi_json_doc *d, const mcpi_json_path *pat
     return mcpi_json_fail(d, &at, 0, MCP_ERR_INPUT, "expected %zu %s%s, one for each "
                           "fixing on or before the valuation date, got %zu", want,
                           per > 1 ? "row" : "spot", want == 1 ? "" : "s", got);
-  if (per > 1 && !tr->npast)
+  if (per > 1 && !tr->npast && want)
     return past_rows(d, &at, past, per, tr);
   mcp_status st = past && want
                       ? mcpi_json_numbers(d, &at, past, "a spot", &tr->past, &tr->npast)

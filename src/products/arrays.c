@@ -62,11 +62,7 @@ mcp_status mcpi_check_seasoned_start(const mcp_trade *t, char *err)
     UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings: expected the spot%s it started from, "
               "as %zu of its fixings have passed", t->id, na > 1 ? "s of its assets" : "",
               past);
-  if (!past && t->initial_fixings)
-    UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings: expected none: it starts from the "
-              "spot%s at the valuation date (a seasoned one, past a fixing, gives them)", t->id,
-              na > 1 ? "s" : "");
-  for (size_t a = 0; past && a < na; a++)
+  for (size_t a = 0; t->initial_fixings && a < na; a++)
     if (!(isfinite(t->initial_fixings[a]) && t->initial_fixings[a] > 0))
       UNIT_FAIL(MCP_ERR_INPUT, "trade '%s': initial_fixings[%zu]: expected a finite spot > 0, "
                 "got %g", t->id, a, t->initial_fixings[a]);

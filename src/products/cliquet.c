@@ -52,13 +52,13 @@ static mcp_status check(const mcp_trade *t, char *err)
   return mcpi_check_seasoned_start(t, err);
 }
 
-/* A seasoned one: its past periods' clamped returns, sorted as the path
- * sorts them (mcpi_cliquet_fix), from its initial fixing; every period
- * past, its amount is known. */
+/* A seasoned one (or one struck before today): its past periods' clamped
+ * returns, sorted as the path sorts them (mcpi_cliquet_fix), from its
+ * initial fixing; every period past, its amount is known. */
 static int keep(mcpi_trade *c, const mcp_trade *t)
 {
   size_t n = t->nfixings, past = mcpi_past_fixings(n, t->fixings);
-  if (!past)
+  if (!t->initial_fixings)
     return 1;
   if (!mcpi_keep_seed(c, t))
     return 0;

@@ -23,14 +23,15 @@ static mcp_status check(const mcp_trade *t, char *err)
   return st ? st : mcpi_check_seasoned_start(t, err);
 }
 
-/* A seasoned one: the assets its past fixings took out, as the path does
+/* A seasoned one (or one struck before today): the assets its past
+ * fixings took out, as the path does
  * (mcpi_himalaya_fix: the best performance from the initial fixings, the
  * first of equals, swapped out of the list), and the sum they recorded;
  * every fixing past, its amount is known. */
 static int keep(mcpi_trade *c, const mcp_trade *t)
 {
   size_t n = t->nassets, past = mcpi_past_fixings(t->nfixings, t->fixings);
-  if (!past)
+  if (!t->initial_fixings)
     return 1;
   if (!mcpi_keep_seed(c, t))
     return 0;

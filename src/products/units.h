@@ -38,7 +38,8 @@ mcp_status mcpi_read_notional(const mcpi_json_doc *d, const mcpi_json_path *path
 mcp_status mcpi_read_initial_fixings(const mcpi_json_doc *d, const mcpi_json_path *path,
                                      json_t *t, mcpi_trade_in *tr, int required);
 /* A seasoned cliquet's or Himalaya's start: initial fixings where a fixing
- * has passed (else none), each a spot > 0. */
+ * has passed (given before one has, it started before the valuation date),
+ * each a spot > 0. */
 mcp_status mcpi_check_seasoned_start(const mcp_trade *t, char *err);
 /* c (a seasoned t) gets its array at 0, zeros, for its unit to fill
  * (c->seed), its fixings in all and its initial fixings (where it has

@@ -116,6 +116,8 @@ static void trade(hash *x, const mcpi_trade *t)
   f64s(x, t->fix, t->nfix);
   f64s(x, t->autocall, t->nfix);
   f64s(x, t->initial, t->nassets);
+  if (t->seed) /* a seasoned array's history (nfix_all its fixings); none: as before */
+    f64s(x, t->seed, (size_t)mcpi_private_len(t->product, (int)t->nfix_all, (int)t->window));
 }
 
 static void portfolio(hash *x, const mcp_portfolio *p, const mcpi_settings *set)
