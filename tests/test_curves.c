@@ -315,6 +315,18 @@ static void test_linear_zero(void **state)
   expect_close(mcpi_curve_integral(&mcpi_market_find(s, "A")->rate, 0, 1.5),
                1.1 * zero_at(1.5) * 1.5, "the shifted integral");
   mcp_market_destroy(s);
+  /* a shift that takes a piece's far end past 100%: refused, naming it */
+  mcp_market *steep = must_load(
+      "{\"underlyings\": [{\"name\": \"A\", \"spot\": 100, \"volatility\": 0.2,\n"
+      "  \"curves\": {\"rate\": {\"pillars\": [1, 2], \"zero_rates\": [0.3, 0.45],\n"
+      "                        \"interpolation\": \"linear-zero\"}}}]}");
+  const double up[MCPI_NAXES] = {0, 0, 0.3};
+  const mcp_shift_kind abs_kind[MCPI_NAXES] = {MCP_SHIFT_ABSOLUTE, MCP_SHIFT_ABSOLUTE,
+                                               MCP_SHIFT_ABSOLUTE};
+  assert_int_equal(mcpi_market_shifted(steep, abs_kind, up, -1, NULL, &s, err), MCP_ERR_INPUT);
+  if (!strstr(err, "rate shift 0.3 makes the rate 1.05"))
+    fail_msg("%s", err);
+  mcp_market_destroy(steep);
   /* a European at 1.5 by each engine */
   const double T = 1.5, K = 95;
   double dfT = exp(-zero_at(T) * T), fwd = 100 * exp((zero_at(T) - yield_at(T)) * T);

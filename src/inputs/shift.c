@@ -124,9 +124,12 @@ mcp_status mcpi_market_shifted_each(const mcp_market *m, const mcp_shift_kind *k
     for (size_t k = 0; st == MCP_OK && k < v->lv.nt * v->lv.ns; k++)
       st = check_value(err, v->name, "local volatility", v->lv.values[k],
                        mcpi_check_volatility, MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
-    for (size_t k = 0; st == MCP_OK && k < v->rate.n; k++)
-      st = check_value(err, v->name, "rate", v->rate.value[k], mcpi_check_rate, MCP_SHIFT_RATE,
-                       x[MCP_SHIFT_RATE]);
+    for (size_t k = 0; st == MCP_OK && k < v->rate.n; k++) {
+      double v0, v1; /* a sloped piece's at both ends */
+      mcpi_curve_piece_ends(&v->rate, k, HUGE_VAL, &v0, &v1);
+      st = check_value(err, v->name, "rate", mcpi_check_rate(v0) ? v0 : v1, mcpi_check_rate,
+                       MCP_SHIFT_RATE, x[MCP_SHIFT_RATE]);
+    }
     if (st == MCP_OK && v->model == MCPI_MODEL_HESTON)
       st = check_value(err, v->name, "variance v0", v->v0, mcpi_check_variance,
                        MCP_SHIFT_VOLATILITY, x[MCP_SHIFT_VOLATILITY]);
