@@ -392,7 +392,7 @@ static double crr_put(double S, double K, double T, double r, double q, double v
 }
 
 static double price_book(mcp_backend backend, const mcp_market *mk, mcp_portfolio *p,
-                         const mcp_pde_settings *grid, double *first)
+                         const mcp_pde_settings *grid, int boundary, double *first)
 {
   mcp_context *ctx;
   mcp_results *r;
@@ -402,6 +402,8 @@ static double price_book(mcp_backend backend, const mcp_market *mk, mcp_portfoli
     printf("no %s context\n", mcp_backend_name(backend));
     exit(1);
   }
+  if (st == MCP_OK && boundary)
+    st = mcp_run_options_set_exercise_boundary(o, 1);
   bench_use_options(ctx, o, st ? st : mcp_run_options_set_pde(o, grid));
   double t0 = now();
   if (mcp_price(ctx, mk, p, &r) != MCP_OK) {
@@ -426,8 +428,9 @@ static void american_table(void)
   double tree = crr_put(100, 100, 1.0, 0.05, 0.02, 0.25, 10000);
   printf("\n== %d American puts (S 100, K 80..120, T 0.25..2, r 5%%, q 2%%, vol 25%%) ==\n",
          AMERICANS);
-  printf("%-15s %5s %6s %-8s %1s %9s %11s %9s %11s %10s %11s\n", "scheme", "nodes", "steps",
-         "stencil", "C", "kernel ms", "options/s", "price s", "options/s", "CPU s", "error(ATM)");
+  printf("%-15s %5s %6s %-8s %1s %9s %11s %9s %11s %9s %10s %11s\n", "scheme", "nodes", "steps",
+         "stencil", "C", "kernel ms", "options/s", "price s", "options/s", "boundary", "CPU s",
+         "error(ATM)");
   static const struct { mcp_pde_scheme scheme; unsigned n, m; mcp_stencil st; int c; } cfg[] = {
       {MCP_PDE_CRANK_NICOLSON, 401, 400, MCP_STENCIL_REGCACHE, 2},
       {MCP_PDE_CRANK_NICOLSON, 401, 400, MCP_STENCIL_SMEM, 2},
@@ -456,23 +459,29 @@ static void american_table(void)
     unsigned steps = (unsigned)db.b.grid[0].steps;
     batch_free(&db);
     double first, times[3];
-    price_book(MCP_BACKEND_CUDA, mk, p, &s, &first); /* warm-up */
+    price_book(MCP_BACKEND_CUDA, mk, p, &s, 0, &first); /* warm-up */
     for (int r = 0; r < 3; r++)
-      times[r] = price_book(MCP_BACKEND_CUDA, mk, p, &s, &first);
-    double sec = bench_median(times, 3), cpu = 0;
+      times[r] = price_book(MCP_BACKEND_CUDA, mk, p, &s, 0, &first);
+    double sec = bench_median(times, 3), cpu = 0, bound = 0;
+    if (c == 0 || c == 5) { /* and with every grid's exercise boundary recorded */
+      for (int r = 0; r < 3; r++)
+        times[r] = price_book(MCP_BACKEND_CUDA, mk, p, &s, 1, &first);
+      bound = bench_median(times, 3);
+    }
     mcp_portfolio_destroy(p);
     if (c == 0 || c == 5) {
       double f2;
       p = option_book(MCP_PRODUCT_AMERICAN, CPU_SLICE);
-      cpu = price_book(MCP_BACKEND_CPU, mk, p, &s, &f2) * AMERICANS / CPU_SLICE;
+      cpu = price_book(MCP_BACKEND_CPU, mk, p, &s, 0, &f2) * AMERICANS / CPU_SLICE;
       mcp_portfolio_destroy(p);
     }
-    printf("%-15s %5u %6u %-8s %1d %9.2f %11.0f %9.4f %11.0f %10.2f %11.2e\n",
+    printf("%-15s %5u %6u %-8s %1d %9.2f %11.0f %9.4f %11.0f %9.4f %10.2f %11.2e\n",
            mcp_pde_scheme_name(s.scheme), s.space_points, steps, mcp_stencil_name(s.stencil),
-           s.coarsening, kernel, AMERICANS / kernel * 1e3, sec, AMERICANS / sec,
+           s.coarsening, kernel, AMERICANS / kernel * 1e3, sec, AMERICANS / sec, bound,
            cpu, fabs(first - tree));
   }
-  printf("(steps: of the ATM grid; CPU s: %d options timed, scaled to %d; error: the K 100, "
+  printf("(steps: of the ATM grid; boundary: price s with every grid's exercise boundary "
+         "(0: not timed); CPU s: %d options timed, scaled to %d; error: the K 100, "
          "T 1 put against a 10,000-step binomial tree, %.6f)\n", CPU_SLICE, AMERICANS, tree);
   mcp_market_destroy(mk);
 }

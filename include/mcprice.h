@@ -905,6 +905,11 @@ void mcp_run_options_pde(const mcp_run_options *options, mcp_pde_settings *setti
  * their paths' cost; prices do not depend on it). */
 mcp_status mcp_run_options_set_grid_check(mcp_run_options *options, int on);
 int mcp_run_options_grid_check(const mcp_run_options *options);
+/* The early-exercise trades' boundaries (mcp_results_exercise_boundary): 0,
+ * the default, off; 1 on, which records each American grid's boundary at
+ * every time step (prices do not depend on it). */
+mcp_status mcp_run_options_set_exercise_boundary(mcp_run_options *options, int on);
+int mcp_run_options_exercise_boundary(const mcp_run_options *options);
 const char *mcp_run_options_last_error(const mcp_run_options *options);
 
 /* A context on the options' backend (auto if unset) with the options given;
@@ -961,6 +966,25 @@ void mcp_results_destroy(mcp_results *results);
 size_t mcp_results_redemptions(const mcp_results *results, size_t index);
 mcp_status mcp_results_redemption(const mcp_results *results, size_t index, size_t k,
                                   double *time, mcp_estimate *probability);
+/* An early-exercise trade's exercise boundary, with the run option on
+ * (mcp_run_options_set_exercise_boundary): the critical spot at each of
+ * its times, in increasing order, the last its maturity.  A put is
+ * exercised at spots at or below it, a call at or above it; where nothing
+ * is exercised at that time, 0 for a put and +infinity for a call.  On a
+ * grid (the PDE engine) a point a time step, from today to maturity: the
+ * spot half-way between the last node exercised and the first one held
+ * (within half a node of the grid's boundary).  By Longstaff-Schwartz a
+ * point an exercise date: the highest spot (put; call: lowest) at which
+ * the fitted rule exercises, solved to double precision on the rule the
+ * paths ran (the same on every backend).  Only one-asset trades whose rule
+ * reads the spot alone have one (not a Heston trade, whose rule reads its
+ * variance too, nor a basket).  mcp_results_exercise_boundaries gives the
+ * number of points, 0 for other trades, without the option, or for a bad
+ * index; mcp_results_exercise_boundary point k's time (years) and spot,
+ * MCP_ERR_NOT_FOUND beyond them. */
+size_t mcp_results_exercise_boundaries(const mcp_results *results, size_t index);
+mcp_status mcp_results_exercise_boundary(const mcp_results *results, size_t index, size_t k,
+                                         double *time, double *spot);
 
 /* The discretisation check (on by default; mcp_run_options_set_grid_check).
  * A Monte Carlo trade whose model's step is not exact (Heston, local

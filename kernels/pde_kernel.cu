@@ -62,6 +62,31 @@ __device__ void terminal(int K, int n, const mcpi_pde_grid *g, double *v, double
   __syncwarp();
 }
 
+/* The warp's exercise boundary node of grid g at slot (mcpi_pde_bound_slot)
+ * from each lane's own: the lanes' extreme. */
+__device__ __forceinline__ void put_bound(const mcpi_pde_view &b, const mcpi_pde_grid &g,
+                                          int slot, int node, int lane)
+{
+  node = g.exercise == MCPI_EXERCISE_LOW ? __reduce_max_sync(MCPI_FULL_MASK, node)
+                                         : __reduce_min_sync(MCPI_FULL_MASK, node);
+  if (lane == 0)
+    b.bound[slot] = node;
+}
+
+/* After step s, grid g's exercise boundary from its values v and exercise
+ * values ex in memory, where recorded (warp-uniform). */
+__device__ __forceinline__ void record_bound(const mcpi_pde_view &b, const mcpi_pde_grid &g,
+                                             int s, const double *v, const double *ex, int lane)
+{
+  int slot = b.bound ? mcpi_pde_bound_slot(&g, s) : -1;
+  if (slot < 0)
+    return;
+  int node = mcpi_pde_bound_none(&g, b.n);
+  for (int j = lane; j < b.n; j += 32)
+    node = mcpi_pde_bound_at(&g, node, j, v[j], ex[j]);
+  put_bound(b, g, slot, node, lane);
+}
+
 template <int IMPL, int K, int C>
 __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
 {
@@ -93,6 +118,7 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_explicit(mcpi_pde_view b)
       dividends(b, &b.grid[gi], s, v, w, ex, lane);
       mcpi_pde_cross(&g, b.div, s, &st);
     }
+    record_bound(b, g, s, v, ex, lane);
   }
   if (lane <= 2 * K)
     b.out[(size_t)gi * (2 * K + 1) + lane] = v[g.center - K + lane];
@@ -217,6 +243,7 @@ __global__ void __launch_bounds__(PDE_BLOCK) pde_theta(mcpi_pde_view b)
       dividends(b, &b.grid[gi], s, v, r, ex, lane);
       mcpi_pde_cross(&g, b.div, s, &st);
     }
+    record_bound(b, g, s, v, ex, lane);
   }
   if (lane <= 2 * K)
     b.out[(size_t)gi * (2 * K + 1) + lane] = v[g.center - K + lane];
@@ -365,6 +392,17 @@ __device__ __forceinline__ void resident_march(const mcpi_pde_view &b, int gi, d
     }
     if (g.ndiv)
       mcpi_pde_cross(&g, b.div, s, &st);
+    int slot = FLOOR && b.bound ? mcpi_pde_bound_slot(&g, s) : -1;
+    if (slot >= 0) { /* the boundary from the registers (record_bound's) */
+      int node = mcpi_pde_bound_none(&g, n);
+#pragma unroll
+      for (int k = 0; k < LEN; k++)
+        if (p0 + k >= 0) {
+          int j = mcpi_sweep_node(n, rev, p0 + k);
+          node = mcpi_pde_bound_at(&g, node, j, x[k], fl[j]);
+        }
+      put_bound(b, g, slot, node, lane);
+    }
   }
   resident_move<LEN>(x, v, n, rev, p0, 1);
 }

@@ -606,6 +606,42 @@ check "an autocallable's redemption dates come back as dates" \
 run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/autocall.json" \
   --format json
 check "and in JSON" 'status 0 && grep -q "\"date\": \"2027-11-26\"" "$TMP/out"'
+cat >"$TMP/exercise.json" <<'JSON'
+{"run": {"paths": 4000}, "trades": [{"id": "BP", "product": "bermudan", "type": "put",
+ "underlying": "ACME", "strike": 100,
+ "exercise_dates": {"first": "2027-02-26", "last": "2027-11-26", "frequency": "quarterly"}},
+ {"id": "AP", "product": "american", "type": "put", "underlying": "ACME", "strike": 100,
+ "maturity": "2027-05-26"}]}
+JSON
+run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/exercise.json" \
+  --exercise-boundary
+check "--exercise-boundary: a rule's boundary at its dates, a grid's from today, the strike last" \
+  'status 0 && grep -q "exercise_boundary  date$" "$TMP/out" &&
+   grep -q "^BP  *0.997260  *100.000000  2027-11-26$" "$TMP/out" &&
+   grep -q "^BP  *0.249315  *[89][0-9].[0-9]*  2027-02-26$" "$TMP/out" &&
+   grep -q "^AP  *0.000000  *[78][0-9].[0-9]*  2026-11-27$" "$TMP/out" &&
+   [ "$(grep -c "^AP  *[01]\.[0-9]\{6\}  " "$TMP/out")" -eq 403 ]'
+run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/exercise.json" \
+  --exercise-boundary --format json
+check "and in JSON" 'status 0 &&
+  grep -q "\"exercise_boundary\": \[{\"time\": 0.2493150684931506[0-9], \"date\": \"2027-02-26\", \"spot\": " "$TMP/out"'
+run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/exercise.json" \
+  --exercise-boundary --format csv
+cp "$TMP/out" "$TMP/exercise_whole.csv"
+check "and in CSV, a measure a point" 'status 0 && out_has "^BP,exercise_boundary:0.9972602739726028,100,0,100,100,mc\$"'
+for k in 0 1; do
+  "$MCPRICE" price --market "$top_srcdir/examples/dated_market.json" \
+    --portfolio "$TMP/exercise.json" --exercise-boundary --slice $k/2 \
+    --output "$TMP/exercise_$k.part" 2>/dev/null
+done
+run merge "$TMP/exercise_0.part" "$TMP/exercise_1.part" --format csv
+check "two slices merge to the whole run's boundaries, to the bit" '
+  status 0 && cmp -s "$TMP/out" "$TMP/exercise_whole.csv"'
+sed 's/"paths": 4000}/"paths": 4000, "exercise_boundary": "yes"}/' "$TMP/exercise.json" \
+  >"$TMP/exercise_bad.json"
+run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/exercise_bad.json"
+check "run.exercise_boundary not a boolean exits 1 naming it" \
+  'status 1 && err_has "exercise_bad.json:1:46: run.exercise_boundary: expected true or false, got \"yes\""'
 
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"

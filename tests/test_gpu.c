@@ -63,6 +63,16 @@ static mcp_portfolio *book(uint64_t paths)
   return p;
 }
 
+/* Every early-exercise trade's boundary too, on ctx's runs. */
+static void boundaries_on(mcp_context *ctx)
+{
+  mcp_run_options *o;
+  assert_int_equal(mcp_run_options_create(&o), MCP_OK);
+  assert_int_equal(mcp_run_options_set_exercise_boundary(o, 1), MCP_OK);
+  assert_int_equal(mcp_context_set_options(ctx, o), MCP_OK);
+  mcp_run_options_destroy(o);
+}
+
 static mcp_results *price(mcp_backend b, int block, uint64_t tile, const mcp_market *m,
                           const mcp_portfolio *p)
 {
@@ -71,6 +81,7 @@ static mcp_results *price(mcp_backend b, int block, uint64_t tile, const mcp_mar
   assert_int_equal(mcp_context_create(&ctx, b), MCP_OK);
   assert_int_equal(mcp_context_set_block_size(ctx, block), MCP_OK);
   assert_int_equal(mcp_context_set_tile_paths(ctx, tile), MCP_OK);
+  boundaries_on(ctx);
   mcp_status st = mcp_price(ctx, m, p, &r);
   if (st != MCP_OK)
     fail_msg("mcp_price: %s", mcp_context_last_error(ctx));
@@ -93,11 +104,18 @@ static void assert_identical(const mcp_results *a, const mcp_results *b)
   mcp_results_total(b, &y);
   assert_memory_equal(&x, &y, sizeof x);
   for (size_t i = 0; i < mcp_results_count(a); i++) { /* autocallables' redemptions */
-    double s, t;
+    double s, t, u, v;
     assert_int_equal(mcp_results_redemptions(a, i), mcp_results_redemptions(b, i));
     for (size_t k = 0; mcp_results_redemption(a, i, k, &s, &x) == MCP_OK; k++) {
       assert_int_equal(mcp_results_redemption(b, i, k, &t, &y), MCP_OK);
       assert_memory_equal(&x, &y, sizeof x);
+    }
+    /* and the exercise boundaries */
+    assert_int_equal(mcp_results_exercise_boundaries(a, i), mcp_results_exercise_boundaries(b, i));
+    for (size_t k = 0; mcp_results_exercise_boundary(a, i, k, &s, &u) == MCP_OK; k++) {
+      assert_int_equal(mcp_results_exercise_boundary(b, i, k, &t, &v), MCP_OK);
+      assert_memory_equal(&s, &t, sizeof s);
+      assert_memory_equal(&u, &v, sizeof u);
     }
   }
 }
@@ -107,6 +125,33 @@ static void assert_close(double a, double b, double rel, const char *what, const
   if (fabs(a - b) > rel * fmax(fabs(a), fabs(b)))
     fail_msg("%s of %s: GPU %.17g CPU %.17g (relative %.3g)", what, id, a, b,
              fabs(a - b) / fmax(fabs(a), fabs(b)));
+}
+
+/* The exercise boundaries of the GPU's run g against the CPU's c: the same
+ * points at the same times; a Longstaff-Schwartz rule's spots to rel (the
+ * same rule to rounding), a grid's the same node but where the GPU's fused
+ * multiply-adds put a value on the other side of its exercise value (a
+ * node away, a few percent at most).  Returns the points of grids that
+ * differ. */
+static size_t boundary_difference(const mcp_results *g, const mcp_results *c, double rel)
+{
+  size_t moved = 0, points = 0;
+  for (size_t i = 0; i < mcp_results_count(g); i++) {
+    double s, t, u, v;
+    const char *id = mcp_results_trade_id(g, i);
+    int grid = mcp_results_engine(g, i) == MCP_ENGINE_PDE;
+    assert_int_equal(mcp_results_exercise_boundaries(g, i), mcp_results_exercise_boundaries(c, i));
+    for (size_t k = 0; mcp_results_exercise_boundary(g, i, k, &s, &u) == MCP_OK; k++, points++) {
+      assert_int_equal(mcp_results_exercise_boundary(c, i, k, &t, &v), MCP_OK);
+      assert_memory_equal(&s, &t, sizeof s);
+      if (u == v)
+        continue;
+      assert_close(u, v, grid ? 0.05 : rel, "exercise boundary", id);
+      moved += grid;
+    }
+  }
+  print_message("  exercise boundaries: %zu points, %zu of grids a node away\n", points, moved);
+  return moved;
 }
 
 static void gpu_matches_cpu(void **state)
@@ -462,6 +507,7 @@ static double largest_difference(const mcp_results *g, const mcp_results *c, dou
       assert_close(x.price, y.price, rel, "redemption probability", mcp_results_trade_id(g, i));
     }
   }
+  boundary_difference(g, c, 100 * rel);
   return worst;
 }
 
@@ -960,6 +1006,7 @@ static size_t pde_compare(const mcp_market *m, mcp_portfolio *p)
           if (fabs(x.price - y.price) > 1e-12 * fmax(1.0, fabs(y.price)))
             assert_close(x.price, y.price, 1e-12, "pde price", mcp_results_trade_id(gpu, i));
         }
+        assert_true(boundary_difference(gpu, cpu, 0) <= 5);
         first = gpu;
       } else {
         assert_identical(first, gpu);
@@ -1890,6 +1937,7 @@ static void context_reuse_identical(void **state)
   assert_int_equal(mcp_portfolio_set_precision(books[1], MCP_FLOAT), MCP_OK);
   mcp_context *ctx;
   assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CUDA), MCP_OK);
+  boundaries_on(ctx);
   for (int round = 0; round < 2; round++)
     for (int k = 0; k < 4; k++) {
       mcp_results *kept = NULL, *fresh = price(MCP_BACKEND_CUDA, 128, 0, m, books[k]);

@@ -49,6 +49,9 @@ typedef struct mcpi_pde_grid {
   double x0;         /* node 0's log-spot */
   int center;
   int exercise;      /* MCPI_EXERCISE_*: where an American grid exercises (call: high) */
+  /* the exercise boundary's record (mcpi_pde_bound_slot): its first slot in
+   * the batch's, or -1 (none), and every how many steps back from today */
+  int bound0, bound_every;
   double h, dt, theta;
   double alpha[2], beta[2];                  /* low and high boundaries */
   double spot[2 * MCPI_PDE_MAX_RADIUS];     /* S at the R low, then the R high nodes */
@@ -69,6 +72,7 @@ typedef struct mcpi_pde_view {
   double *u;        /* theta: the band's factors, MCPI_PDE_FACTOR_ROWS(R) rows */
   double *ex;       /* the exercise values (American grids) */
   double *out;      /* 2 R + 1 values around the center a grid */
+  int *bound;       /* the exercise boundaries' nodes (mcpi_pde_bound_slot), or NULL */
   int staged;       /* theta: the march in shared memory (mcpi_launch_pde) */
 } mcpi_pde_view;
 
@@ -138,6 +142,34 @@ MCP_HD static inline double mcpi_taps(int R, const double *e, const double *v)
 }
 
 MCP_HD static inline double mcpi_floor(double v, double fl) { return v < fl ? fl : v; }
+
+/* The exercise boundary's record of grid g after step s (its values then
+ * at time to maturity ending the step): its slot in the batch's, or -1
+ * where not recorded.  Every bound_every-th step back from today is, today
+ * first, so that the slots run forward in time. */
+MCP_HD static inline int mcpi_pde_bound_slot(const mcpi_pde_grid *g, int s)
+{
+  int back = g->steps - 1 - s;
+  return g->bound0 >= 0 && back % g->bound_every == 0 ? g->bound0 + back / g->bound_every : -1;
+}
+
+/* A step's boundary node: the last node exercised (floored to its exercise
+ * value, in the money) from the end that exercises, the low one for a put
+ * (the highest such node), the high one for a call (the lowest); none:
+ * -1 (put) or n (call).  mcpi_pde_bound_none starts it, mcpi_pde_bound_at
+ * takes node j, and two partial ones (a warp's lanes) join by max or min. */
+MCP_HD static inline int mcpi_pde_bound_none(const mcpi_pde_grid *g, int n)
+{
+  return g->exercise == MCPI_EXERCISE_LOW ? -1 : n;
+}
+
+MCP_HD static inline int mcpi_pde_bound_at(const mcpi_pde_grid *g, int node, int j, double v,
+                                           double ex)
+{
+  if (!(ex > 0 && v == ex))
+    return node;
+  return g->exercise == MCPI_EXERCISE_LOW ? (j > node ? j : node) : (j < node ? j : node);
+}
 
 /* Node j's value at maturity, floored by its exercise value, which goes to
  * *ex (0 where g does not exercise). */

@@ -37,7 +37,8 @@ format (doc/input-schema.md).  Keyword options override the portfolio's run
 object: what the book's prices mean (paths, seed, steps_per_year, methods,
 scramblings, regression_paths, heston_scheme) and how to run it (backend,
 device, devices, tile_paths, block_size, precision, normals, placement,
-grid_check: True, the default, or False to skip the discretisation check);
+grid_check: True, the default, or False to skip the discretisation check;
+exercise_boundary: True to report each early-exercise trade's boundary);
 greeks and greek_method choose the Greeks.  Errors, before any work where
 the value alone tells: a value of the wrong type raises TypeError; one that
 Python checks itself (an unknown option or name, an integer beyond its C
@@ -146,6 +147,10 @@ class Trade:
     # the discretisation check's move of the price, fine grid less the grid
     # twice as coarse on the same paths (mcp_results_grid_move), or None
     grid_move: Optional[Estimate] = None
+    # (time, critical spot) a point, with exercise_boundary=True
+    # (mcp_results_exercise_boundary): a put is exercised at or below the
+    # spot, a call at or above it (0 or inf: at none)
+    exercise_boundary: Tuple[Tuple[float, float], ...] = ()
 
     @property
     def price(self):
@@ -337,7 +342,7 @@ _METHODS = {"antithetic": 1, "control-variate": 2, "qmc": 4}
 _PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings",
                       "regression_paths", "heston_scheme")
 _CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", "precision",
-                    "normals", "placement", "grid_check")
+                    "normals", "placement", "grid_check", "exercise_boundary")
 _WARNINGS = 5  # MCP_WARNING_COUNT
 
 
@@ -407,6 +412,8 @@ def _context(run, opts):
         "block_size": lambda v: _L.mcp_run_options_set_block_size(
             run, _int("block_size", v, 32, signed=True)),
         "grid_check": lambda v: _L.mcp_run_options_set_grid_check(run, _bool("grid_check", v)),
+        "exercise_boundary": lambda v: _L.mcp_run_options_set_exercise_boundary(
+            run, _bool("exercise_boundary", v)),
     }
     for k, v in opts.items():
         if k in setters:
@@ -482,9 +489,14 @@ def _results(r):
             _L.mcp_results_redemption(r, i, k, ctypes.byref(t), ctypes.byref(p))
             red.append((t.value, _est(p)))
         move = _est(p) if _L.mcp_results_grid_move(r, i, ctypes.byref(p)) == 0 else None
+        spot = ctypes.c_double()
+        bound = []
+        for k in range(_L.mcp_results_exercise_boundaries(r, i)):
+            _L.mcp_results_exercise_boundary(r, i, k, ctypes.byref(t), ctypes.byref(spot))
+            bound.append((t.value, spot.value))
         trades.append(Trade(_s(_L.mcp_results_trade_id(r, i)), _L.mcp_results_quantity(r, i),
                             _est(e), _s(_L.mcp_engine_name(_L.mcp_results_engine(r, i))),
-                            warnings, _sensitivities(r, i), tuple(red), move))
+                            warnings, _sensitivities(r, i), tuple(red), move, tuple(bound)))
     _L.mcp_results_total(r, ctypes.byref(e))
     return Results(tuple(trades), _est(e), _sensitivities(r, n), _L.mcp_results_paths(r),
                    _L.mcp_results_seed(r), _s(_L.mcp_backend_name(_L.mcp_results_backend(r))),

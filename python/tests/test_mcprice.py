@@ -127,6 +127,24 @@ def test_grid_check():
         mcprice.price(heston, b, backend="cpu", grid_check=1)
 
 
+def test_exercise_boundary():
+    b = {"run": {"paths": 20_000, "seed": 3},
+         "trades": [{"id": "A", "product": "american", "type": "put", "underlying": "ACME",
+                     "strike": K, "maturity": T},
+                    {"id": "B", "product": "bermudan", "type": "put", "underlying": "ACME",
+                     "strike": K, "exercise_dates": {"first": 0.5, "last": 1.0, "count": 2}}]}
+    off = mcprice.price(market(), b, backend="cpu")
+    on = mcprice.price(market(), b, backend="cpu", exercise_boundary=True)
+    assert off["A"].exercise_boundary == () and on["A"].estimate == off["A"].estimate
+    grid = on["A"].exercise_boundary
+    assert grid[0][0] == 0 and grid[-1] == (T, K) and len(grid) > 400
+    assert all(0.7 * K < s < K for _, s in grid[:-1])   # a put's: below the strike
+    rule = on["B"].exercise_boundary
+    assert [t for t, _ in rule] == [0.5, 1.0] and rule[-1][1] == K and 0.7 * K < rule[0][1] < K
+    with pytest.raises(TypeError):
+        mcprice.price(market(), b, backend="cpu", exercise_boundary="yes")
+
+
 def test_greeks():
     r = mcprice.price(market(), book(), greeks="delta,vega", backend="cpu")
     d1 = (math.log(S / K) + (R - Q + VOL * VOL / 2) * T) / (VOL * math.sqrt(T))

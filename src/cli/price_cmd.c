@@ -113,6 +113,11 @@ const char cli_price_options_help[] =
     "                         moves the price by more than its standard error;\n"
     "                         off saves that revaluation (overrides\n"
     "                         run.grid_check); prices do not depend on it\n"
+    "      --exercise-boundary  report each early-exercise trade's exercise\n"
+    "                         boundary: the critical spot at each exercise date\n"
+    "                         (Longstaff-Schwartz) or grid time step (PDE), with\n"
+    "                         its date where the market has one (overrides\n"
+    "                         run.exercise_boundary); prices do not depend on it\n"
     "      --pde LIST         products priced on the finite-difference grid unless a\n"
     "                         trade names its method: a comma-separated list of\n"
     "                         european, barrier and american (American options are\n"
@@ -186,6 +191,7 @@ enum {
   O_PLACEMENT,
   O_NORMALS,
   O_GRID_CHECK,
+  O_BOUNDARY,
   O_SCENARIOS,
   O_LEVELS,
   O_GREEKS,
@@ -214,6 +220,7 @@ static const cli_option options[] = {
     [O_STENCIL_POINTS] = {"stencil-points", 0, 1}, [O_STENCIL] = {"stencil", 0, 1},
     [O_COARSENING] = {"coarsening", 0, 1}, [O_PLACEMENT] = {"placement", 0, 1},
     [O_NORMALS] = {"normals", 0, 1}, [O_GRID_CHECK] = {"grid-check", 0, 1},
+    [O_BOUNDARY] = {"exercise-boundary", 0, 0},
     [O_SCENARIOS] = {"scenarios", 0, 1}, [O_LEVELS] = {"levels", 0, 1},
     [O_GREEKS] = {"greeks", 0, 1},
     [O_GREEK_METHOD] = {"greek-method", 0, 1}, [O_BUCKETS] = {"buckets", 0, 0},
@@ -669,6 +676,9 @@ static int apply_run_options(const price_opts *o, mcp_run_options *r)
   else if (GIVEN(o, O_GRID_CHECK) &&
            (st = mcp_run_options_set_grid_check(r, o->grid_check)) != MCP_OK)
     option = "--grid-check";
+  else if (GIVEN(o, O_BOUNDARY) &&
+           (st = mcp_run_options_set_exercise_boundary(r, 1)) != MCP_OK)
+    option = "--exercise-boundary";
   else if (GIVEN(o, O_TILE) && (st = mcp_run_options_set_tile_paths(r, o->tile_paths)) != MCP_OK)
     option = "--tile-paths";
   else if (GIVEN(o, O_BLOCK) &&

@@ -72,14 +72,25 @@ static int has_redemptions(const mcp_results *r)
   return 0;
 }
 
-/* The measure name of an autocallable's redemption at time t: the fewest
- * digits (10 at least) that give t back, so that two dates never share a
- * name (at 10 digits, 50 and 50.0000000001 both read "redemption:50"). */
-static void redemption_name(char *buf, size_t len, double t)
+/* Whether some trade reports an exercise boundary. */
+static int has_boundaries(const mcp_results *r)
 {
+  for (size_t i = 0; i < mcp_results_count(r); i++)
+    if (mcp_results_exercise_boundaries(r, i))
+      return 1;
+  return 0;
+}
+
+/* The measure name of a quantity at time t (an autocallable's redemption, a
+ * boundary's point), "what:t": the fewest digits (10 at least) that give t
+ * back, so that two dates never share a name (at 10 digits, 50 and
+ * 50.0000000001 both read "redemption:50"). */
+static void timed_name(char *buf, size_t len, const char *what, double t)
+{
+  size_t at = strlen(what) + 1;
   for (int digits = 10; digits <= 17; digits++) {
-    snprintf(buf, len, "redemption:%.*g", digits, t);
-    if (strtod(buf + 11, NULL) == t)
+    snprintf(buf, len, "%s:%.*g", what, digits, t);
+    if (strtod(buf + at, NULL) == t)
       return;
   }
 }
@@ -212,6 +223,23 @@ static void write_redemption_table(out *o, const mcp_results *r, int idw)
   }
 }
 
+/* The exercise boundaries, a line a point (and its date where the market
+ * has dates); "inf" where a call is exercised at no spot. */
+static void write_boundary_table(out *o, const mcp_results *r, int idw)
+{
+  char day[11];
+  int dated = o->market && mcp_market_date_of(o->market, 0, day) == MCP_OK;
+  emit(o, "\n%-*s  %12s  %17s%s\n", idw, "id", "time", "exercise_boundary",
+       dated ? "  date" : "");
+  for (size_t i = 0; i < mcp_results_count(r); i++) {
+    double t, spot;
+    for (size_t k = 0; mcp_results_exercise_boundary(r, i, k, &t, &spot) == MCP_OK; k++) {
+      emit_left(o, mcp_results_trade_id(r, i), idw);
+      emit(o, "  %12.6f  %17.6f%s%s\n", t, spot, dated ? "  " : "", date_of(o, t, day));
+    }
+  }
+}
+
 static void write_table(out *o, const mcp_results *r)
 {
   size_t n = mcp_results_count(r);
@@ -248,6 +276,8 @@ static void write_table(out *o, const mcp_results *r)
   write_warnings(o, r);
   if (has_redemptions(r))
     write_redemption_table(o, r, width[0]);
+  if (has_boundaries(r))
+    write_boundary_table(o, r, width[0]);
   if (has_greeks(r))
     write_greek_table(o, r, width[0]);
 }
@@ -270,8 +300,8 @@ static void csv_field(out *o, const char *s)
   emit(o, "\"");
 }
 
-/* With Greeks or redemption probabilities: a row a trade (or TOTAL) and
- * measure, the price first. */
+/* With Greeks, redemption probabilities or exercise boundaries: a row a
+ * trade (or TOTAL) and measure, the price first. */
 static void write_measure_csv(out *o, const mcp_results *r)
 {
   emit(o, "id,measure,value,std_error,ci95_low,ci95_high,method\n");
@@ -286,10 +316,18 @@ static void write_measure_csv(out *o, const mcp_results *r)
     mcp_estimate e;
     for (size_t k = 0; !w.is_total && mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
       char name[64];
-      redemption_name(name, sizeof name, t);
+      timed_name(name, sizeof name, "redemption", t);
       csv_field(o, w.id);
       emit(o, ",%s,%.17g,%.17g,%.17g,%.17g,%s\n", name, e.price, e.std_error, e.ci_low,
            e.ci_high, w.method);
+    }
+    double spot;
+    for (size_t k = 0; !w.is_total && mcp_results_exercise_boundary(r, i, k, &t, &spot) == MCP_OK;
+         k++) {
+      char name[64];
+      timed_name(name, sizeof name, "exercise_boundary", t);
+      csv_field(o, w.id);
+      emit(o, ",%s,%.17g,0,%.17g,%.17g,%s\n", name, spot, spot, spot, w.method);
     }
     for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++) {
       csv_field(o, w.id);
@@ -303,7 +341,7 @@ static void write_measure_csv(out *o, const mcp_results *r)
 
 static void write_csv(out *o, const mcp_results *r)
 {
-  if (has_greeks(r) || has_redemptions(r)) {
+  if (has_greeks(r) || has_redemptions(r) || has_boundaries(r)) {
     write_measure_csv(o, r);
     return;
   }
@@ -395,25 +433,48 @@ static void json_grid_move(out *o, const mcp_results *r, size_t i)
   emit(o, "}");
 }
 
+/* Point k of an array of dated values: {"time": t, and "date" where the
+ * market has one for t (its members follow, then "}"). */
+static void json_timed(out *o, size_t k, double t)
+{
+  char day[11];
+  emit(o, "%s{\"time\": ", k ? ", " : "");
+  json_number(o, t);
+  if (date_of(o, t, day)[0]) {
+    emit(o, ", \"date\": ");
+    json_string(o, day);
+  }
+}
+
 /* , "redemption": [{time, date, probability, std_error, ci95_low, ci95_high},
- * ...], the date where the market has one for the time */
+ * ...] */
 static void json_redemptions(out *o, const mcp_results *r, size_t i)
 {
   double t;
   mcp_estimate e;
-  char day[11];
   if (!mcp_results_redemptions(r, i))
     return;
   emit(o, ", \"redemption\": [");
   for (size_t k = 0; mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
-    emit(o, "%s{\"time\": ", k ? ", " : "");
-    json_number(o, t);
-    if (date_of(o, t, day)[0]) {
-      emit(o, ", \"date\": ");
-      json_string(o, day);
-    }
+    json_timed(o, k, t);
     json_member(o, "probability", e.price);
     json_interval(o, &e);
+    emit(o, "}");
+  }
+  emit(o, "]");
+}
+
+/* , "exercise_boundary": [{time, date, spot}, ...], null for a call's
+ * infinite spot */
+static void json_boundary(out *o, const mcp_results *r, size_t i)
+{
+  double t, spot;
+  if (!mcp_results_exercise_boundaries(r, i))
+    return;
+  emit(o, ", \"exercise_boundary\": [");
+  for (size_t k = 0; mcp_results_exercise_boundary(r, i, k, &t, &spot) == MCP_OK; k++) {
+    json_timed(o, k, t);
+    json_member(o, "spot", spot);
     emit(o, "}");
   }
   emit(o, "]");
@@ -448,6 +509,7 @@ static void write_json(out *o, const mcp_results *r)
     emit(o, "]");
     json_grid_move(o, r, i);
     json_redemptions(o, r, i);
+    json_boundary(o, r, i);
     json_greeks(o, r, i);
     emit(o, "}");
   }

@@ -108,9 +108,12 @@ mcp_status mcpi_cuda_price(mcpi_run *run);
  * 1) + i] = the value at node center - R + i.  On the GPU the solve starts
  * on a stream of its own, beside what the context runs next (the Monte
  * Carlo jobs), and out is written by mcpi_pde_cuda_finish, which every
- * start that succeeds must be followed by (b and out alive until then). */
-mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err);
-mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out);
+ * start that succeeds must be followed by (b and out alive until then).
+ * bound, where not NULL, gets the exercise boundaries' nodes
+ * (mcpi_pde_bound_slot), as out does. */
+mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, int *bound, char *err);
+mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out,
+                               int *bound);
 mcp_status mcpi_pde_cuda_finish(mcp_context *ctx);
 
 #endif

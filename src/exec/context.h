@@ -31,6 +31,9 @@ struct mcp_context {
   double *grid_out;
   const void *grid_dev;
   size_t grid_bytes;
+  int *grid_bound; /* and its exercise boundaries' nodes, where recorded */
+  const void *grid_bound_dev;
+  size_t grid_bound_bytes;
 };
 
 /* The settings of a run of p on ctx (mcpi_settings_resolve). */

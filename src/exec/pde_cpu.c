@@ -6,10 +6,10 @@
 
 /* Marches grid g from maturity to today in v (w, fl: scratch of n; fac:
  * MCPI_PDE_FACTOR_ROWS(R) n) and writes the values around the center to
- * out: the GPU's steps (kernels/pde_kernel.cu), its warp's solve lane by
- * lane. */
+ * out (and its exercise boundary to bound): the GPU's steps
+ * (kernels/pde_kernel.cu), its warp's solve lane by lane. */
 static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, double *fl,
-                       double *fac, double *out)
+                       double *fac, double *out, int *bound)
 {
   const mcpi_pde_grid *G = &b->grid[g];
   int R = b->radius, n = b->n, rev = G->exercise == MCPI_EXERCISE_LOW, key = -1, blocked = 0;
@@ -49,11 +49,18 @@ static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, 
         w = t;
       }
     mcpi_pde_cross(G, b->div, s, &st);
+    int slot = bound ? mcpi_pde_bound_slot(G, s) : -1;
+    if (slot >= 0) {
+      int node = mcpi_pde_bound_none(G, n);
+      for (int j = 0; j < n; j++)
+        node = mcpi_pde_bound_at(G, node, j, v[j], ex[j]);
+      bound[slot] = node;
+    }
   }
   memcpy(out, v + G->center - R, (2 * (size_t)R + 1) * sizeof *out);
 }
 
-mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err)
+mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, int *bound, char *err)
 {
   int R = b->radius, failed = 0;
   size_t taps = 2 * (size_t)R + 1, n = (size_t)b->n;
@@ -64,7 +71,8 @@ mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, char *err)
 #pragma omp for schedule(dynamic)
     for (long g = 0; g < (long)b->ngrids; g++)
       if (buf)
-        solve_grid(b, (size_t)g, buf, buf + n, buf + 2 * n, buf + 3 * n, out + (size_t)g * taps);
+        solve_grid(b, (size_t)g, buf, buf + n, buf + 2 * n, buf + 3 * n, out + (size_t)g * taps,
+                   bound);
     free(buf);
   }
   return failed ? mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids") : MCP_OK;

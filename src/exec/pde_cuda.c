@@ -8,10 +8,12 @@
 #include "src/exec/backend.h"
 
 #ifndef MCP_HAVE_CUDA
-mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
+mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out,
+                               int *bound)
 {
   (void)b;
   (void)out;
+  (void)bound;
   return mcpi_fail(ctx->err, MCP_ERR_UNAVAILABLE,
                    "this build of mcprice has no CUDA backend (configure found no nvcc)");
 }
@@ -25,10 +27,11 @@ mcp_status mcpi_pde_cuda_finish(mcp_context *ctx)
 #include "src/exec/cuda_host.h"
 #include "kernels/launch.h"
 
-/* The batch's device arrays, in one buffer: the tables, then a grid's
- * share for each of `chunk` grids (its rows only where the march is not
- * staged in shared memory). */
-enum { GRID, OUT, SEG, DIV, V, W, U, EX, NBUF };
+/* The batch's device arrays, in one buffer: the tables (the exercise
+ * boundaries' nodes: every chunk's), then a grid's share for each of
+ * `chunk` grids (its rows only where the march is not staged in shared
+ * memory). */
+enum { GRID, OUT, SEG, DIV, BND, V, W, U, EX, NBUF };
 
 static size_t layout(const size_t per[NBUF], const size_t whole[NBUF], size_t chunk,
                      size_t off[NBUF])
@@ -46,7 +49,8 @@ static size_t layout(const size_t per[NBUF], const size_t whole[NBUF], size_t ch
  * its own, so the prices do not depend on the chunks.  One chunk (a book's
  * batch) is left running, its values read by mcpi_pde_cuda_finish; more
  * are solved here, one after the other. */
-mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out)
+mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out,
+                               int *bound)
 {
   int theta = b->set.scheme != MCP_PDE_EXPLICIT, american = 0;
   for (size_t g = 0; g < b->ngrids; g++)
@@ -64,10 +68,12 @@ mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double
   int staged = e == cudaSuccess &&
                mcpi_pde_staged(v, !theta, (int)b->set.stencil, b->set.coarsening);
   size_t row = staged ? 0 : (size_t)b->ld * sizeof(double), taps = 2 * (size_t)b->radius + 1;
-  size_t per[NBUF] = {sizeof *b->grid, taps * sizeof(double), 0, 0, row, row,
-                      theta ? row * (size_t)MCPI_PDE_FACTOR_ROWS(b->radius) : 0,
-                      american ? row : 0};
-  size_t whole[NBUF] = {0, 0, b->nseg * sizeof *b->seg, b->ndiv * sizeof *b->div};
+  size_t per[NBUF] = {[GRID] = sizeof *b->grid, [OUT] = taps * sizeof(double), [V] = row,
+                      [W] = row,
+                      [U] = theta ? row * (size_t)MCPI_PDE_FACTOR_ROWS(b->radius) : 0,
+                      [EX] = american ? row : 0};
+  size_t whole[NBUF] = {[SEG] = b->nseg * sizeof *b->seg, [DIV] = b->ndiv * sizeof *b->div,
+                        [BND] = bound ? b->nbound * sizeof *bound : 0};
   size_t off[NBUF], chunk = b->ngrids, free_bytes = 0, total = 0, each = 0;
   for (int i = 0; i < NBUF; i++)
     each += per[i];
@@ -106,6 +112,7 @@ mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double
       v.seg = (const mcpi_pde_segment *)(d + off[SEG]);
       v.div = (const mcpi_pde_dividend *)(d + off[DIV]);
       v.out = (double *)(d + off[OUT]);
+      v.bound = bound ? (int *)(d + off[BND]) : NULL;
       v.v = staged ? NULL : (double *)(d + off[V]);
       v.w = staged ? NULL : (double *)(d + off[W]);
       v.u = staged ? NULL : (double *)(d + off[U]);
@@ -116,6 +123,9 @@ mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double
     ctx->grid_out = out + g0 * taps;
     ctx->grid_dev = d + off[OUT];
     ctx->grid_bytes = c * per[OUT];
+    ctx->grid_bound = bound;
+    ctx->grid_bound_dev = d + off[BND];
+    ctx->grid_bound_bytes = whole[BND];
     if (e == cudaSuccess && g0 + c < b->ngrids) {
       mcp_status st = mcpi_pde_cuda_finish(ctx);
       if (st != MCP_OK)
@@ -125,7 +135,7 @@ mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double
   if (e == cudaSuccess)
     return MCP_OK;
   cudaStreamSynchronize(stream); /* nothing left running on what the caller frees */
-  ctx->grid_bytes = 0;
+  ctx->grid_bytes = ctx->grid_bound_bytes = 0;
   return mcpi_cuda_fail(ctx, e, what);
 }
 
@@ -136,8 +146,11 @@ mcp_status mcpi_pde_cuda_finish(mcp_context *ctx)
   cudaStream_t stream = (cudaStream_t)ctx->grid_stream;
   cudaError_t e = cudaMemcpyAsync(ctx->grid_out, ctx->grid_dev, ctx->grid_bytes,
                                   cudaMemcpyDeviceToHost, stream);
+  if (e == cudaSuccess && ctx->grid_bound_bytes) /* the chunks' so far */
+    e = cudaMemcpyAsync(ctx->grid_bound, ctx->grid_bound_dev, ctx->grid_bound_bytes,
+                        cudaMemcpyDeviceToHost, stream);
   cudaError_t w = cudaStreamSynchronize(stream);
-  ctx->grid_bytes = 0;
+  ctx->grid_bytes = ctx->grid_bound_bytes = 0;
   e = e ? e : w;
   return e == cudaSuccess ? MCP_OK : mcpi_cuda_fail(ctx, e, "reading the grids' values");
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include "src/exec/backend.h"
+#include "src/exec/boundary.h"
 #include "src/inputs/product.h"
 #include "src/plan/adjoint_plan.h"
 #include "src/plan/variants.h"
@@ -274,7 +275,7 @@ static mcp_status alloc_pde_est(mcp_context *ctx, const mcp_portfolio *p, mcpi_g
  * - R + i): on the GPU beside the Monte Carlo jobs that come next, on the
  * CPU solved here.  finish_pde follows, whatever happens. */
 static mcp_status start_pde(mcp_context *ctx, const mcpi_pde_batch *base, mcpi_greek_run *g,
-                            mcpi_pde_batch *all, double **out)
+                            mcpi_pde_batch *all, double **out, int *bound)
 {
   *all = (mcpi_pde_batch){.set = base->set, .n = base->n, .ld = base->ld, .radius = base->radius};
   mcp_status st = mcpi_pde_append(all, base, ctx->err);
@@ -285,8 +286,8 @@ static mcp_status start_pde(mcp_context *ctx, const mcpi_pde_batch *base, mcpi_g
     return st;
   if (!(*out = calloc(all->ngrids * (2 * (size_t)all->radius + 1), sizeof **out)))
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
-  return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda_start(ctx, all, *out)
-                                          : mcpi_pde_cpu(all, *out, ctx->err);
+  return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda_start(ctx, all, *out, bound)
+                                          : mcpi_pde_cpu(all, *out, bound, ctx->err);
 }
 
 /* After start_pde and what ran beside it (st: how that went, whose error
@@ -315,66 +316,6 @@ static mcp_status finish_pde(mcp_context *ctx, const mcp_portfolio *p, mcpi_pde_
     }
   free(out);
   mcpi_pde_free(all);
-  return st;
-}
-
-static void estimate_slots(const mcp_estimate *e, double **slot, size_t *n)
-{
-  const double *v[4] = {&e->price, &e->std_error, &e->ci_low, &e->ci_high};
-  for (int i = 0; i < 4; i++, (*n)++)
-    if (slot)
-      slot[*n] = (double *)v[i];
-}
-
-/* The addresses of a run's PDE values into slot (when not NULL), in the
- * order a partial keeps them: each PDE trade's estimate and, with Greeks,
- * its grid delta and gamma; then each variant's re-solved estimates.
- * Returns their count. */
-static size_t pde_slots(const mcpi_pde_batch *pde, const mcpi_greek_run *g, mcp_estimate *est,
-                        double *dg, double **slot)
-{
-  size_t n = 0;
-  for (size_t i = 0; i < pde->ntrades; i++) {
-    size_t t = pde->trade[i].trade;
-    estimate_slots(&est[t], slot, &n);
-    for (int k = 0; dg && k < 2; k++, n++)
-      if (slot)
-        slot[n] = &dg[2 * t + k];
-  }
-  for (size_t v = 0; v < g->nvar; v++)
-    for (size_t i = 0; g->var[v].pde && i < g->var[v].grid.ntrades; i++)
-      estimate_slots(&g->var[v].pde_est[g->var[v].grid.trade[i].trade], slot, &n);
-  return n;
-}
-
-/* Copies a run's PDE values to (out) or from the slice that solved them. */
-static mcp_status pass_pde(mcp_context *ctx, const mcpi_slicing *sl, const mcpi_pde_batch *pde,
-                           const mcpi_greek_run *g, mcp_estimate *est, double *dg, int out)
-{
-  size_t n = pde_slots(pde, g, est, dg, NULL);
-  double **slot = malloc((n ? n : 1) * sizeof *slot), *v = NULL;
-  if (!slot)
-    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE values");
-  pde_slots(pde, g, est, dg, slot);
-  mcp_status st = MCP_OK;
-  if (out) {
-    if ((v = malloc((n ? n : 1) * sizeof *v)))
-      for (size_t i = 0; i < n; i++)
-        v[i] = *slot[i];
-    if (!v || mcpi_partial_set_pde(sl->out, sl->run, v, n))
-      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE values");
-  } else {
-    const mcp_partial *p0 = mcpi_slicing_first(sl);
-    size_t have = sl->run < p0->nruns ? p0->npde[sl->run] : 0;
-    if (have != n)
-      st = mcpi_fail(ctx->err, MCP_ERR_INPUT,
-                     "%s: slice 0 holds %zu PDE values of run %zu, the inputs have %zu",
-                     mcpi_partial_name(p0), have, sl->run, n);
-    for (size_t i = 0; st == MCP_OK && i < n; i++)
-      *slot[i] = p0->pde[sl->run][i];
-  }
-  free(v);
-  free(slot);
   return st;
 }
 
@@ -452,6 +393,7 @@ struct mcpi_setup {
   mcpi_pde_batch pde;
   mcpi_greek_run greeks;
   double *dg;
+  mcpi_bounds bnd; /* the exercise boundaries (run.exercise_boundary) */
   int passes;
   int losses; /* the points' losses (mcpi_reval) */
 };
@@ -461,10 +403,77 @@ void mcpi_setup_free(mcpi_setup *su)
   if (!su)
     return;
   free(su->dg);
+  mcpi_bounds_free(&su->bnd);
   mcpi_greeks_free(&su->greeks);
   mcpi_plan_free(&su->plan);
   mcpi_pde_free(&su->pde);
   free(su);
+}
+
+static void estimate_slots(const mcp_estimate *e, double **slot, size_t *n)
+{
+  const double *v[4] = {&e->price, &e->std_error, &e->ci_low, &e->ci_high};
+  for (int i = 0; i < 4; i++, (*n)++)
+    if (slot)
+      slot[*n] = (double *)v[i];
+}
+
+/* The addresses of a run's PDE values into slot (when not NULL), in the
+ * order a partial keeps them: each PDE trade's estimate and, with Greeks,
+ * its grid delta and gamma; then each variant's re-solved estimates; then
+ * the exercise boundaries' spots (bnd, of n trades: slice 0's, its fit's
+ * and grids').  Returns their count. */
+static size_t pde_slots(const mcpi_pde_batch *pde, const mcpi_greek_run *g, mcp_estimate *est,
+                        double *dg, const mcpi_bounds *bnd, size_t ntrades, double **slot)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < pde->ntrades; i++) {
+    size_t t = pde->trade[i].trade;
+    estimate_slots(&est[t], slot, &n);
+    for (int k = 0; dg && k < 2; k++, n++)
+      if (slot)
+        slot[n] = &dg[2 * t + k];
+  }
+  for (size_t v = 0; v < g->nvar; v++)
+    for (size_t i = 0; g->var[v].pde && i < g->var[v].grid.ntrades; i++)
+      estimate_slots(&g->var[v].pde_est[g->var[v].grid.trade[i].trade], slot, &n);
+  for (size_t k = 0; bnd->off && k < bnd->off[ntrades]; k++, n++)
+    if (slot)
+      slot[n] = &bnd->spot[k];
+  return n;
+}
+
+/* Copies a run's PDE values to (out) or from the slice that solved them. */
+static mcp_status pass_pde(mcp_context *ctx, const mcpi_slicing *sl, const mcpi_setup *su,
+                           mcp_estimate *est, int out)
+{
+  const mcpi_pde_batch *pde = &su->pde;
+  const mcpi_greek_run *g = &su->greeks;
+  size_t n = pde_slots(pde, g, est, su->dg, &su->bnd, su->portfolio->n, NULL);
+  double **slot = malloc((n ? n : 1) * sizeof *slot), *v = NULL;
+  if (!slot)
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE values");
+  pde_slots(pde, g, est, su->dg, &su->bnd, su->portfolio->n, slot);
+  mcp_status st = MCP_OK;
+  if (out) {
+    if ((v = malloc((n ? n : 1) * sizeof *v)))
+      for (size_t i = 0; i < n; i++)
+        v[i] = *slot[i];
+    if (!v || mcpi_partial_set_pde(sl->out, sl->run, v, n))
+      st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE values");
+  } else {
+    const mcp_partial *p0 = mcpi_slicing_first(sl);
+    size_t have = sl->run < p0->nruns ? p0->npde[sl->run] : 0;
+    if (have != n)
+      st = mcpi_fail(ctx->err, MCP_ERR_INPUT,
+                     "%s: slice 0 holds %zu PDE values of run %zu, the inputs have %zu",
+                     mcpi_partial_name(p0), have, sl->run, n);
+    for (size_t i = 0; st == MCP_OK && i < n; i++)
+      *slot[i] = p0->pde[sl->run][i];
+  }
+  free(v);
+  free(slot);
+  return st;
 }
 
 /* The run's setup into *out; it takes over the npoints markets (freed on
@@ -506,6 +515,9 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
     su->passes = su->passes || su->greeks.nvar > 0;
   if (st == MCP_OK)
     st = alloc_pde_est(ctx, portfolio, su->passes ? &su->greeks : NULL);
+  /* last: the variants' grids, planned above, record no boundary */
+  if (st == MCP_OK && su->set.exercise_boundary)
+    st = mcpi_bounds_layout(portfolio, &su->plan, &su->pde, &su->bnd, ctx->err);
   if (st != MCP_OK) {
     mcpi_setup_free(su);
     return st;
@@ -608,14 +620,23 @@ static mcp_status compute(run_state *s)
   int grids = s->mode == RUN_WHOLE || s->sl->k == 0;
   mcpi_pde_batch all = {0};
   double *values = NULL;
+  int *bound = NULL; /* the grids' exercise boundaries */
   mcp_status st = MCP_OK;
-  if (grids)
-    st = start_pde(ctx, &su->pde, s->run.greeks, &all, &values);
+  if (grids && su->pde.nbound && !(bound = malloc(su->pde.nbound * sizeof *bound)))
+    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the exercise boundaries");
+  if (grids && st == MCP_OK)
+    st = start_pde(ctx, &su->pde, s->run.greeks, &all, &values, bound);
   if (st == MCP_OK && su->plan.njobs)
     st = ctx->backend == MCP_BACKEND_CUDA ? mcpi_cuda_price(&s->run) : mcpi_cpu_price(&s->run);
   if (grids)
     st = finish_pde(ctx, su->portfolio, &all, values, su->pde.ntrades, s->run.greeks, s->est,
                     su->dg, st);
+  if (st == MCP_OK) { /* the fitted rules' boundaries, and the grids' */
+    mcpi_bounds_from_rules(&su->plan, &su->bnd);
+    if (grids)
+      mcpi_bounds_from_grids(su->portfolio, &su->pde, bound, &su->bnd);
+  }
+  free(bound);
   return st;
 }
 
@@ -629,8 +650,7 @@ static mcp_status gather(run_state *s)
   const mcpi_plan *plan = &s->su->plan;
   mcp_status st = MCP_OK;
   if (s->mode == RUN_MERGE || (s->mode == RUN_SLICE && s->sl->k == 0))
-    st = pass_pde(ctx, s->sl, &s->su->pde, &s->su->greeks, s->est, s->su->dg,
-                  s->mode == RUN_SLICE);
+    st = pass_pde(ctx, s->sl, s->su, s->est, s->mode == RUN_SLICE);
   for (size_t ji = 0; st == MCP_OK && ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
     size_t ncol = mcpi_job_columns(j, 0);
@@ -699,6 +719,12 @@ static mcp_status collect_run(run_state *s, const mcp_greeks *req)
   const mcpi_setup *su = s->su;
   const mcpi_pde_batch *pde = &su->pde;
   mcp_status st = collect_prices(s, -1, s->r);
+  /* the boundaries: the setup's own where it dies with the run, else a copy */
+  if (st == MCP_OK && !s->keep) {
+    s->r->bnd = su->bnd;
+    s->su->bnd = (mcpi_bounds){0};
+  } else if (st == MCP_OK && !mcpi_bounds_copy(&s->r->bnd, &su->bnd, su->portfolio->n))
+    return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   if (st == MCP_OK && req && !s->npoints) {
     if ((st = collect_greeks(su->market, su->portfolio, &su->plan, s->acc, pde, su->dg,
                              &su->greeks, s->r)) != MCP_OK)

@@ -39,6 +39,8 @@ void mcpi_settings_resolve(const mcpi_settings *ctx, const mcpi_settings *book,
       out->pde = f->pde;
     if (f->given & MCPI_OPT_GRID_CHECK)
       out->grid_check = f->grid_check;
+    if (f->given & MCPI_OPT_EXERCISE_BOUNDARY)
+      out->exercise_boundary = f->exercise_boundary;
     out->given |= f->given;
   }
 }
@@ -49,6 +51,16 @@ mcp_status mcpi_settings_grid_check(mcpi_settings *s, int on, char *err)
     return mcpi_fail(err, MCP_ERR_ARGUMENT, "grid check: expected 0 (off) or 1 (on), got %d", on);
   s->grid_check = on;
   s->given |= MCPI_OPT_GRID_CHECK;
+  return MCP_OK;
+}
+
+mcp_status mcpi_settings_exercise_boundary(mcpi_settings *s, int on, char *err)
+{
+  if (on != 0 && on != 1)
+    return mcpi_fail(err, MCP_ERR_ARGUMENT,
+                     "exercise boundary: expected 0 (off) or 1 (on), got %d", on);
+  s->exercise_boundary = on;
+  s->given |= MCPI_OPT_EXERCISE_BOUNDARY;
   return MCP_OK;
 }
 
@@ -307,3 +319,13 @@ mcp_status mcp_run_options_set_grid_check(mcp_run_options *o, int on)
 }
 
 int mcp_run_options_grid_check(const mcp_run_options *o) { return o ? o->s.grid_check : 1; }
+
+mcp_status mcp_run_options_set_exercise_boundary(mcp_run_options *o, int on)
+{
+  return o ? mcpi_settings_exercise_boundary(&o->s, on, o->err) : MCP_ERR_ARGUMENT;
+}
+
+int mcp_run_options_exercise_boundary(const mcp_run_options *o)
+{
+  return o ? o->s.exercise_boundary : 0;
+}

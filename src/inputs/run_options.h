@@ -18,7 +18,8 @@ enum {
   MCPI_OPT_DEVICES = 1u << 6,
   MCPI_OPT_TILE = 1u << 7,
   MCPI_OPT_BLOCK = 1u << 8,
-  MCPI_OPT_GRID_CHECK = 1u << 9
+  MCPI_OPT_GRID_CHECK = 1u << 9,
+  MCPI_OPT_EXERCISE_BOUNDARY = 1u << 10
 };
 
 /* The options a run's kernels and grids follow. */
@@ -31,6 +32,7 @@ typedef struct mcpi_settings {
   mcp_placement placement;
   mcp_pde_settings pde; /* the grid's numerics */
   int grid_check;       /* the discretisation check (grid_check.h), on by default */
+  int exercise_boundary; /* report the early-exercise trades' boundaries (boundary.h) */
 } mcpi_settings;
 
 struct mcp_run_options {
@@ -62,6 +64,7 @@ mcp_status mcpi_settings_placement(mcpi_settings *s, mcp_placement x, char *err)
 mcp_status mcpi_settings_pde(mcpi_settings *s, const mcp_pde_settings *x, char *err);
 mcp_status mcpi_check_backend(mcp_backend b, char *err);
 mcp_status mcpi_settings_grid_check(mcpi_settings *s, int on, char *err);
+mcp_status mcpi_settings_exercise_boundary(mcpi_settings *s, int on, char *err);
 /* s's prefetch strategy, distance and padding (the defaults for NULL). */
 void mcpi_settings_get_prefetch(const mcpi_settings *s, mcp_prefetch *strategy, int *distance,
                                 int *padding);

@@ -11,7 +11,8 @@
 const char *const mcpi_run_keys[] = {"paths", "seed", "steps_per_year", "grid", "backend",
                                      "precision", "prefetch", "prefetch_distance", "padding",
                                      "methods", "scramblings", "heston_scheme", "pde",
-                                     "placement", "normals", "regression_paths", "grid_check"};
+                                     "placement", "normals", "regression_paths", "grid_check",
+                                     "exercise_boundary"};
 const size_t mcpi_nrun_keys = MCPI_COUNT(mcpi_run_keys);
 const char *const mcpi_pde_keys[] = {"scheme", "stencil_points", "space_points", "time_steps",
                                      "rannacher", "width", "stencil", "coarsening", "products"};
@@ -131,6 +132,10 @@ mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *p
   json_t *check = json_object_get(run, "grid_check");
   if (check && !json_is_boolean(check))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "grid_check", 0}, "true or false");
+  json_t *bound = json_object_get(run, "exercise_boundary");
+  if (bound && !json_is_boolean(bound))
+    return mcpi_json_expected(d, &(mcpi_json_path){path, "exercise_boundary", 0},
+                              "true or false");
   int prefetch = has(run, "prefetch") || has(run, "prefetch_distance") || padv;
   if ((has(run, "backend") && (st = mcp_run_options_set_backend(o, (mcp_backend)backend))) ||
       (has(run, "precision") &&
@@ -140,7 +145,8 @@ mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *p
       (has(run, "placement") &&
        (st = mcp_run_options_set_placement(o, (mcp_placement)placement))) ||
       (has(run, "normals") && (st = mcp_run_options_set_normals(o, (mcp_normals)normals))) ||
-      (check && (st = mcp_run_options_set_grid_check(o, json_is_true(check)))))
+      (check && (st = mcp_run_options_set_grid_check(o, json_is_true(check)))) ||
+      (bound && (st = mcp_run_options_set_exercise_boundary(o, json_is_true(bound)))))
     return mcpi_json_fail(d, path, 0, st, "%s", o->err);
   return MCP_OK;
 }

@@ -58,7 +58,8 @@ mcp_status mcpi_lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft *
   if (d->nsched > MCPI_LSM_SCHEDULES || d->nmon) /* a job a trade: its dates, its maturity */
     return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': its job holds %d schedules; the "
                      "exercise's paths keep %d", t->id, d->nsched, MCPI_LSM_SCHEDULES);
-  if (!(j->lsm_table = calloc(n * MCPI_LSM_ROW, sizeof *j->lsm_table)))
+  if (!(j->lsm_table = calloc(n * MCPI_LSM_ROW, sizeof *j->lsm_table)) ||
+      !(j->lsm_time = malloc(n * sizeof *j->lsm_time)))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   j->lsm_dates = (int)n;
   j->lsm_nb = nb;
@@ -75,6 +76,7 @@ mcp_status mcpi_lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft *
     double *row = j->lsm_table + e * MCPI_LSM_ROW;
     row[0] = exp(-mcpi_curve_integral(&j->u[0]->rate, 0, dates.t[e]));
     row[1] = e + 1 == n ? MCPI_LSM_ALWAYS : MCPI_LSM_HOLD;
+    j->lsm_time[e] = dates.t[e];
   }
   return MCP_OK;
 }

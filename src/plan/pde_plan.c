@@ -112,6 +112,13 @@ static void step_span(const mcpi_pde_grid *G, double T, int k, double *t0, doubl
     *t1 = *t0 + 1e-300;
 }
 
+double mcpi_pde_step_time(const mcpi_pde_grid *G, double T, int s)
+{
+  double t0, t1;
+  step_span(G, T, s, &t0, &t1);
+  return t0;
+}
+
 static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying *u, payoff f,
                            edge e, int american)
 {
@@ -175,6 +182,8 @@ static mcp_status add_grid(draft *d, const mcpi_trade *t, const mcpi_underlying 
   G->pay = (mcpi_pde_payoff){f.phi, f.strike, f.scale, f.add, f.strike > 0 ? log(f.strike) : 0,
                              h < 1e-4 ? 1 + h * h / 24 : sinh(0.5 * h) / (0.5 * h)};
   G->exercise = american ? (f.phi > 0 ? MCPI_EXERCISE_HIGH : MCPI_EXERCISE_LOW) : 0;
+  G->bound0 = -1; /* none recorded (boundary.c sets those the run reports) */
+  G->bound_every = 1;
   for (int i = 0; i < 2 * R; i++)
     G->spot[i] = exp(xlo + mcpi_pde_boundary_node(R, n, i) * h);
   /* boundaries: the vanilla's asymptote, phi (S Dq - K Dr), at an end in
@@ -495,6 +504,8 @@ mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char 
   for (size_t g = ng; g < ng + src->ngrids; g++) {
     dst->grid[g].seg += (int)ns;
     dst->grid[g].div0 += (int)dst->ndiv;
+    if (dst->grid[g].bound0 >= 0)
+      dst->grid[g].bound0 += (int)dst->nbound;
   }
   for (size_t t = nt; t < nt + src->ntrades; t++)
     dst->trade[t].grid += (int)ng;
@@ -502,6 +513,7 @@ mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char 
   dst->nseg += src->nseg;
   dst->ndiv += src->ndiv;
   dst->ntrades += src->ntrades;
+  dst->nbound += src->nbound;
   return MCP_OK;
 }
 

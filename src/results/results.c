@@ -52,7 +52,35 @@ void mcp_results_destroy(mcp_results *r)
   free(r->grid);
   free(r->grid_on);
   free(r->red);
+  mcpi_bounds_free(&r->bnd);
   free(r);
+}
+
+void mcpi_bounds_free(mcpi_bounds *b)
+{
+  free(b->off);
+  free(b->time);
+  free(b->spot);
+  *b = (mcpi_bounds){0};
+}
+
+int mcpi_bounds_copy(mcpi_bounds *dst, const mcpi_bounds *src, size_t n)
+{
+  *dst = (mcpi_bounds){0};
+  if (!src->off)
+    return 1;
+  size_t m = src->off[n] ? src->off[n] : 1;
+  dst->off = malloc((n + 1) * sizeof *dst->off);
+  dst->time = malloc(m * sizeof *dst->time);
+  dst->spot = malloc(m * sizeof *dst->spot);
+  if (!dst->off || !dst->time || !dst->spot) {
+    mcpi_bounds_free(dst);
+    return 0;
+  }
+  memcpy(dst->off, src->off, (n + 1) * sizeof *dst->off);
+  memcpy(dst->time, src->time, src->off[n] * sizeof *dst->time);
+  memcpy(dst->spot, src->spot, src->off[n] * sizeof *dst->spot);
+  return 1;
 }
 
 static void set_value(mcp_estimate *e, double mean, double var)
@@ -205,6 +233,23 @@ mcp_status mcp_results_redemption(const mcp_results *r, size_t i, size_t k, doub
     return MCP_ERR_NOT_FOUND;
   *time = r->red_time[r->red_off[i] + k];
   *probability = r->red[r->red_off[i] + k];
+  return MCP_OK;
+}
+
+size_t mcp_results_exercise_boundaries(const mcp_results *r, size_t i)
+{
+  return r && r->bnd.off && i < r->n ? r->bnd.off[i + 1] - r->bnd.off[i] : 0;
+}
+
+mcp_status mcp_results_exercise_boundary(const mcp_results *r, size_t i, size_t k, double *time,
+                                         double *spot)
+{
+  if (!r || !time || !spot)
+    return MCP_ERR_ARGUMENT;
+  if (k >= mcp_results_exercise_boundaries(r, i))
+    return MCP_ERR_NOT_FOUND;
+  *time = r->bnd.time[r->bnd.off[i] + k];
+  *spot = r->bnd.spot[r->bnd.off[i] + k];
   return MCP_OK;
 }
 

@@ -21,6 +21,19 @@ typedef struct mcpi_sens_list {
   size_t n, cap;
 } mcpi_sens_list;
 
+/* Exercise boundaries (mcp_results_exercise_boundary): trade i's points
+ * off[i] .. off[i + 1] - 1 of time and spot; off NULL where none were
+ * asked (boundary.h lays them out). */
+typedef struct mcpi_bounds {
+  size_t *off;
+  double *time, *spot;
+} mcpi_bounds;
+
+void mcpi_bounds_free(mcpi_bounds *b);
+/* A copy of src, of n trades, into dst (empty where src is); 0 when out of
+ * memory. */
+int mcpi_bounds_copy(mcpi_bounds *dst, const mcpi_bounds *src, size_t n);
+
 struct mcp_results {
   size_t n;
   char **id;
@@ -38,6 +51,7 @@ struct mcp_results {
   size_t *red_off;
   double *red_time;
   mcp_estimate *red;
+  mcpi_bounds bnd; /* the exercise boundaries, where asked */
   /* the grid check's move of each trade's price, fine grid less the grid
    * twice as coarse on the same paths, where grid_on[i] (both NULL where no
    * trade was checked; reval.c) */
