@@ -907,7 +907,8 @@ mcp_status mcp_run_options_set_grid_check(mcp_run_options *options, int on);
 int mcp_run_options_grid_check(const mcp_run_options *options);
 /* The early-exercise trades' boundaries (mcp_results_exercise_boundary): 0,
  * the default, off; 1 on, which records each American grid's boundary at
- * every time step (prices do not depend on it). */
+ * its time steps (every few of them beyond 1000; prices do not depend on
+ * it). */
 mcp_status mcp_run_options_set_exercise_boundary(mcp_run_options *options, int on);
 int mcp_run_options_exercise_boundary(const mcp_run_options *options);
 const char *mcp_run_options_last_error(const mcp_run_options *options);
@@ -968,12 +969,15 @@ mcp_status mcp_results_redemption(const mcp_results *results, size_t index, size
                                   double *time, mcp_estimate *probability);
 /* An early-exercise trade's exercise boundary, with the run option on
  * (mcp_run_options_set_exercise_boundary): the critical spot at each of
- * its times, in increasing order, the last its maturity.  A put is
+ * its times, in increasing order, the last its maturity (the strike:
+ * there a put is exercised strictly below it, a call above).  A put is
  * exercised at spots at or below it, a call at or above it; where nothing
  * is exercised at that time, 0 for a put and +infinity for a call.  On a
- * grid (the PDE engine) a point a time step, from today to maturity: the
- * spot half-way between the last node exercised and the first one held
- * (within half a node of the grid's boundary).  By Longstaff-Schwartz a
+ * grid (the PDE engine) a point a time step (every few steps beyond 1000
+ * of them), from today to maturity: the spot half-way between the last
+ * node exercised and the first one held (within half a node of the grid's
+ * boundary); an American call never exercised early, priced on the
+ * European's grid, has none.  By Longstaff-Schwartz a
  * point an exercise date: the highest spot (put; call: lowest) at which
  * the fitted rule exercises, solved to double precision on the rule the
  * paths ran (the same on every backend).  Only one-asset trades whose rule

@@ -63,12 +63,16 @@ __device__ void terminal(int K, int n, const mcpi_pde_grid *g, double *v, double
 }
 
 /* The warp's exercise boundary node of grid g at slot (mcpi_pde_bound_slot)
- * from each lane's own: the lanes' extreme. */
+ * from each lane's own: the lanes' extreme (by shuffles: any architecture). */
 __device__ __forceinline__ void put_bound(const mcpi_pde_view &b, const mcpi_pde_grid &g,
                                           int slot, int node, int lane)
 {
-  node = g.exercise == MCPI_EXERCISE_LOW ? __reduce_max_sync(MCPI_FULL_MASK, node)
-                                         : __reduce_min_sync(MCPI_FULL_MASK, node);
+  const int low = g.exercise == MCPI_EXERCISE_LOW;
+#pragma unroll
+  for (int d = 16; d >= 1; d /= 2) {
+    int other = __shfl_xor_sync(MCPI_FULL_MASK, node, d);
+    node = low ? max(node, other) : min(node, other);
+  }
   if (lane == 0)
     b.bound[slot] = node;
 }

@@ -112,6 +112,42 @@ static void assert_boundary(const char *what, const double *want, const double *
   }
 }
 
+static int by_value(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* A grid's boundary, spot S0 on its center node, lies half-way between
+ * nodes: every point before maturity at log(s / S0) = (m + 1/2) h, h the
+ * nodes' spacing (the least gap between two of the points' logs). */
+static void assert_half_nodes(const mcp_results *r, const char *id, double S0)
+{
+  size_t i, n, m = 0;
+  double t, s;
+  assert_int_equal(mcp_results_find(r, id, &i), MCP_OK);
+  n = mcp_results_exercise_boundaries(r, i);
+  double *x = malloc(n * sizeof *x), h = INFINITY;
+  assert_non_null(x);
+  for (size_t k = 0; k + 1 < n; k++) {
+    assert_int_equal(mcp_results_exercise_boundary(r, i, k, &t, &s), MCP_OK);
+    if (s > 0 && isfinite(s))
+      x[m++] = log(s / S0);
+  }
+  qsort(x, m, sizeof *x, by_value);
+  for (size_t k = 1; k < m; k++)
+    if (x[k] - x[k - 1] > 1e-12 && x[k] - x[k - 1] < h)
+      h = x[k] - x[k - 1];
+  assert_true(m > 2 && isfinite(h));
+  for (size_t k = 0; k < m; k++) {
+    double q = x[k] / h - 0.5;
+    if (fabs(q - round(q)) > 1e-6)
+      fail_msg("%s: boundary %g is %.3f nodes from the spot, not half-way between two",
+               id, S0 * exp(x[k]), x[k] / h);
+  }
+  free(x);
+}
+
 /* An American put and a call that pays to exercise early (a dividend yield
  * above the rate) on a grid of 1601 nodes and steps: within half a node
  * (0.1%) and the march's error (0.1%) of the tree's boundary, beside the
@@ -145,6 +181,7 @@ static void test_grid_vs_tree(void **state)
     mcp_results *r = price(ctx, m, p);
     size_t n = boundary_at(r, "AM", 0, cases[c].T, cases[c].K, want, 4, got);
     assert_true(n > 800 && n <= 1001); /* every other step of 1601 and more, and maturity */
+    assert_half_nodes(r, "AM", cases[c].u.spot);
     tree_boundary(cases[c].u, cases[c].type, cases[c].K, cases[c].T, 10000, NULL, 0, want, 4,
                   ref);
     assert_boundary(cases[c].type == MCP_PUT ? "American put, grid" : "American call, grid",
@@ -250,6 +287,33 @@ static void test_none(void **state)
   mcp_market_destroy(m);
 }
 
+/* A call of strike 0 on an asset paying a dividend yield of 8%, exercised
+ * early by Longstaff-Schwartz: in the money at every spot, so its rule's
+ * boundary is scanned about the spot; a finite one at the first date, 0 at
+ * maturity. */
+static void test_zero_strike(void **state)
+{
+  (void)state;
+  mcp_market *m = new_market();
+  add_underlying(m, "D", (bs_params){100, 0.01, 0.08, 0.2});
+  mcp_portfolio *p = new_portfolio(20000, 1);
+  mcp_trade t = trade_on("C0", "D", MCP_PRODUCT_AMERICAN, MCP_CALL, 0, 1.0);
+  t.engine = MCP_ENGINE_MC;
+  t.exercises = 4;
+  add_trade(p, &t);
+  mcp_context *ctx = context(1, NULL);
+  mcp_results *r = price(ctx, m, p);
+  const double want[1] = {0.25};
+  double got[1];
+  assert_int_equal(boundary_at(r, "C0", 0.25, 1.0, 0, want, 1, got), 4);
+  print_message("  call of strike 0, first date: boundary %g\n", got[0]);
+  assert_true(got[0] >= 0 && got[0] < 100);
+  mcp_results_destroy(r);
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* A march of more time steps than MCPI_BOUND_POINTS records every few of
  * them: at most 1000 points and maturity, today first. */
 static void test_long_march(void **state)
@@ -284,6 +348,7 @@ int main(void)
       cmocka_unit_test(test_grid_vs_tree),
       cmocka_unit_test(test_rule_vs_tree),
       cmocka_unit_test(test_none),
+      cmocka_unit_test(test_zero_strike),
       cmocka_unit_test(test_long_march),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -606,8 +606,13 @@ check "an autocallable's redemption dates come back as dates" \
 run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/autocall.json" \
   --format json
 check "and in JSON" 'status 0 && grep -q "\"date\": \"2027-11-26\"" "$TMP/out"'
+# an Asian's job first, which slice 0 of 2 would hold alone but for the
+# boundaries (then it also runs a chunk of the Bermudan's, and fits its rule)
 cat >"$TMP/exercise.json" <<'JSON'
-{"run": {"paths": 4000}, "trades": [{"id": "BP", "product": "bermudan", "type": "put",
+{"run": {"paths": 4000}, "trades": [{"id": "AS", "product": "asian", "average": "arithmetic",
+ "type": "call", "underlying": "ACME", "strike": 100,
+ "fixings": {"first": "2026-12-01", "last": "2027-11-26", "frequency": "daily"}},
+ {"id": "BP", "product": "bermudan", "type": "put",
  "underlying": "ACME", "strike": 100,
  "exercise_dates": {"first": "2027-02-26", "last": "2027-11-26", "frequency": "quarterly"}},
  {"id": "AP", "product": "american", "type": "put", "underlying": "ACME", "strike": 100,
@@ -636,7 +641,8 @@ for k in 0 1; do
 done
 run merge "$TMP/exercise_0.part" "$TMP/exercise_1.part" --format csv
 check "two slices merge to the whole run's boundaries, to the bit" '
-  status 0 && cmp -s "$TMP/out" "$TMP/exercise_whole.csv"'
+  status 0 && cmp -s "$TMP/out" "$TMP/exercise_whole.csv" &&
+  grep -q "^BP,exercise_boundary:0.2493150684931507,[89][0-9]\." "$TMP/out"'
 sed 's/"paths": 4000}/"paths": 4000, "exercise_boundary": "yes"}/' "$TMP/exercise.json" \
   >"$TMP/exercise_bad.json"
 run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/exercise_bad.json"

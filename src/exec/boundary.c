@@ -24,18 +24,22 @@ static int exercises(const mcpi_payoff_spec *p, const double *row, double s)
 
 /* The highest spot (put; call: the lowest) at which row exercises: the
  * first spot of the scan from the strike outwards that does, bisected
- * against the one before it to the last bit; none: 0 (put) or +inf. */
+ * against the one before it to the last bit; none: 0 (put) or +inf.  A
+ * call of strike 0, in the money at every spot, is scanned up from a
+ * hundredth of the spot the basis is scaled by (1 / lsm_inv). */
 static double rule_boundary(const mcpi_payoff_spec *p, const double *row)
 {
   int put = p->type != MCP_CALL;
   double k = p->strike, step = (put ? -1 : 1) * log(MCPI_BOUND_RANGE) / SCAN;
-  if (row[1] == MCPI_LSM_ALWAYS) /* whenever in the money */
+  if (row[1] == MCPI_LSM_ALWAYS || (put && !(k > 0))) /* whenever in the money */
     return k;
-  for (int i = 1; i <= SCAN; i++) {
-    double in = k * exp(i * step);
-    if (!exercises(p, row, in))
+  double base = k > 0 ? k : 1 / p->lsm_inv, out = k; /* held: at the money, or S = 0 */
+  for (int i = k > 0 ? 1 : -SCAN; i <= SCAN; i++) {
+    double in = base * exp(i * step);
+    if (!exercises(p, row, in)) {
+      out = in;
       continue;
-    double out = k * exp((i - 1) * step);
+    }
     for (;;) {
       double mid = 0.5 * (in + out);
       if (mid == in || mid == out)

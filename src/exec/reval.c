@@ -596,7 +596,7 @@ static mcp_status alloc_run(run_state *s)
     return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   if (s->mode != RUN_MERGE) /* a merge's ranges stay empty: it runs no paths */
     mcpi_slice_ranges(plan, s->mode == RUN_SLICE ? s->sl->k : 0,
-                      s->mode == RUN_SLICE ? s->sl->n : 1, s->range);
+                      s->mode == RUN_SLICE ? s->sl->n : 1, su->bnd.off != NULL, s->range);
   for (size_t j = 0; j < plan->njobs; j++) {
     const mcpi_job *job = &plan->jobs[j];
     unsigned reps = mcpi_job_replicates(plan, job);
@@ -631,10 +631,9 @@ static mcp_status compute(run_state *s)
   if (grids)
     st = finish_pde(ctx, su->portfolio, &all, values, su->pde.ntrades, s->run.greeks, s->est,
                     su->dg, st);
-  if (st == MCP_OK) { /* the fitted rules' boundaries, and the grids' */
+  if (st == MCP_OK && grids) { /* the fitted rules' boundaries, and the grids' */
     mcpi_bounds_from_rules(&su->plan, &su->bnd);
-    if (grids)
-      mcpi_bounds_from_grids(su->portfolio, &su->pde, bound, &su->bnd);
+    mcpi_bounds_from_grids(su->portfolio, &su->pde, bound, &su->bnd);
   }
   free(bound);
   return st;

@@ -65,12 +65,12 @@ void mcpi_pde_free(mcpi_pde_batch *b);
 /* Appends src's grids and trades to dst (the same settings), so that one
  * solve serves both. */
 mcp_status mcpi_pde_append(mcpi_pde_batch *dst, const mcpi_pde_batch *src, char *err);
-/* The prices of the batch's trades t0 <= i < t1 from the solved grids into
- * est (indexed by portfolio trade) and, when dg is not NULL, their delta and
- * gamma off the grid into dg[2 t], dg[2 t + 1]. */
 /* The calendar time (years) at which the values of grid G, of trade
  * maturity T, stand after step s (marching back from T). */
 double mcpi_pde_step_time(const mcpi_pde_grid *G, double T, int s);
+/* The prices of the batch's trades t0 <= i < t1 from the solved grids into
+ * est (indexed by portfolio trade) and, when dg is not NULL, their delta and
+ * gamma off the grid into dg[2 t], dg[2 t + 1]. */
 mcp_status mcpi_pde_values(const mcp_portfolio *p, const mcpi_pde_batch *b, const double *out,
                            size_t t0, size_t t1, mcp_estimate *est, double *dg, char *err);
 #endif

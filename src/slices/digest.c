@@ -146,6 +146,10 @@ static void portfolio(hash *x, const mcp_portfolio *p, const mcpi_settings *set)
    * default's digests stay as they were) */
   if (!set->grid_check)
     u64(x, UINT64_C(0x6772696420636b)); /* "grid ck" */
+  /* so do the exercise boundaries (slice 0's values and ranges; hashed
+   * when on) */
+  if (set->exercise_boundary)
+    u64(x, UINT64_C(0x6578206264)); /* "ex bd" */
 }
 
 uint64_t mcpi_digest(const mcp_market *m, const mcp_portfolio *p, const mcpi_settings *set,

@@ -35,7 +35,8 @@ static uint64_t first(double start, double w, uint64_t units, unsigned q, unsign
   return lo;
 }
 
-void mcpi_slice_ranges(const mcpi_plan *plan, unsigned k, unsigned n, uint64_t *range)
+void mcpi_slice_ranges(const mcpi_plan *plan, unsigned k, unsigned n, int lead,
+                       uint64_t *range)
 {
   double total = 0, start = 0;
   for (size_t ji = 0; ji < plan->njobs; ji++) {
@@ -48,6 +49,9 @@ void mcpi_slice_ranges(const mcpi_plan *plan, unsigned k, unsigned n, uint64_t *
     double w = weight(j);
     range[2 * ji] = first(start, w, units, k, n, total);
     range[2 * ji + 1] = first(start, w, units, k + 1, n, total);
+    for (unsigned e = 0; lead && j->lsm_dates > 1 && units && e < 2; e++)
+      if (k + e > 0 && range[2 * ji + e] < 1) /* unit 0 is slice 0's */
+        range[2 * ji + e] = 1;
     start += (double)units * w;
   }
 }

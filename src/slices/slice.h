@@ -36,8 +36,12 @@ typedef struct mcpi_slicing {
 
 /* Chunks a replicate of job j. */
 uint64_t mcpi_job_chunks(const mcpi_plan *plan, const mcpi_job *j);
-/* Slice k of n: job ji's units range[2 ji] .. range[2 ji + 1] - 1. */
-void mcpi_slice_ranges(const mcpi_plan *plan, unsigned k, unsigned n, uint64_t *range);
+/* Slice k of n: job ji's units range[2 ji] .. range[2 ji + 1] - 1.  With
+ * lead, slice 0 holds at least the first unit of every job that fits an
+ * exercise rule, so that it fits them all: the exercise boundaries reach a
+ * merge from slice 0 alone (reval.c). */
+void mcpi_slice_ranges(const mcpi_plan *plan, unsigned k, unsigned n, int lead,
+                       uint64_t *range);
 
 /* A tree of a partial: run, job and replicate, and its nodes (stats.h). */
 struct mcpi_part_tree {
