@@ -91,12 +91,13 @@ mcp_status mcpi_check_array_terms(const mcp_trade *t, char *err)
   return st;
 }
 
-void mcpi_array_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+/* The terms of t's spec that its fixings and payoff read (private.h), its
+ * array at offset 0. */
+static void array_terms(const mcpi_trade *t, mcpi_payoff_spec *s)
 {
   int n = (int)(t->nfix_all ? t->nfix_all : t->nfix); /* a seasoned one's past too */
-  s->arr_off = j->arr_len;
+  s->arr_off = 0;
   s->arr_len = mcpi_private_len(t->product, n, (int)t->window);
-  j->arr_len += s->arr_len;
   s->nper = n;
   s->best = t->best ? (int32_t)t->best : n;
   s->window = (int32_t)t->window;
@@ -108,6 +109,14 @@ void mcpi_array_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
   s->global_cap = t->global_cap;
   s->flags = t->barrier_kind == MCP_UP_AND_OUT ? MCPI_UP : 0;
   s->barrier = t->barrier;
+}
+
+void mcpi_array_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
+{
+  int n = (int)(t->nfix_all ? t->nfix_all : t->nfix);
+  array_terms(t, s);
+  s->arr_off = j->arr_len;
+  j->arr_len += s->arr_len;
   if (!t->seed)
     return;
   /* seasoned: its array at 0, a Himalaya's assets and initial fixings the
@@ -123,4 +132,23 @@ void mcpi_array_spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
   s->flags |= MCPI_SEEDED;
   s->arr_seed = (int32_t)j->narr0 + 1;
   j->narr0 += (size_t)s->arr_len;
+}
+
+mcpi_parr mcpi_replay(const mcpi_trade *c, mcpi_payoff_spec *p)
+{
+  *p = (mcpi_payoff_spec){.product = c->product, .type = c->type, .strike = c->strike,
+                          .inv_nfix = 1.0 / (double)c->nfix_all, .rebate = c->rebate};
+  array_terms(c, p);
+  for (size_t i = 0; c->initial && i < c->nassets; i++) /* a Himalaya's performances */
+    p->log_initial[i] = log(c->initial[i]);
+  if (c->initial)
+    p->flags |= MCPI_SEEDED;
+  return (mcpi_parr){c->seed, 1};
+}
+
+void mcpi_replay_known(mcpi_trade *c, const mcpi_parr *a, const mcpi_payoff_spec *p)
+{
+  static const double alive[MCPI_MAX_MONITORS]; /* no monitors: read by none of these */
+  c->known = 1;
+  c->known_amount = mcpi_private_payoff(a, NULL, p, alive);
 }

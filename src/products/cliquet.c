@@ -53,8 +53,8 @@ static mcp_status check(const mcp_trade *t, char *err)
 }
 
 /* A seasoned one (or one struck before today): its past periods' clamped
- * returns, sorted as the path sorts them (mcpi_cliquet_fix), from its
- * initial fixing; every period past, its amount is known. */
+ * returns, sorted, from its initial fixing (mcpi_cliquet_fix); every period
+ * past, its amount is known. */
 static int keep(mcpi_trade *c, const mcp_trade *t)
 {
   size_t n = t->nfixings, past = mcpi_past_fixings(n, t->fixings);
@@ -62,24 +62,13 @@ static int keep(mcpi_trade *c, const mcp_trade *t)
     return 1;
   if (!mcpi_keep_seed(c, t))
     return 0;
-  double *a = c->seed, prev = t->initial_fixings[0];
-  for (size_t k = 0; k < past; k++) {
-    double r = fmin(fmax(t->past_fixings[k] / prev - 1, t->local_floor), t->local_cap);
-    size_t i = k;
-    for (; i > 0 && a[i - 1] < r; i--)
-      a[i] = a[i - 1];
-    a[i] = r;
-    prev = t->past_fixings[k];
-  }
-  a[n] = prev;
-  a[n + 1] = (double)past;
-  if (past == n) {
-    double sum = 0;
-    for (size_t i = 0; i < (t->best ? t->best : n); i++)
-      sum += a[i];
-    c->known = 1;
-    c->known_amount = t->notional * fmin(fmax(sum, t->global_floor), t->global_cap);
-  }
+  mcpi_payoff_spec p;
+  mcpi_parr a = mcpi_replay(c, &p);
+  mcpi_aset(&a, (int)n, t->initial_fixings[0]); /* the first period's start */
+  for (size_t k = 0; k < past; k++)
+    mcpi_cliquet_fix(&a, &p, log(t->past_fixings[k]));
+  if (past == n)
+    mcpi_replay_known(c, &a, &p);
   return 1;
 }
 

@@ -24,10 +24,10 @@ static mcp_status check(const mcp_trade *t, char *err)
 }
 
 /* A seasoned one (or one struck before today): the assets its past
- * fixings took out, as the path does
- * (mcpi_himalaya_fix: the best performance from the initial fixings, the
- * first of equals, swapped out of the list), and the sum they recorded;
- * every fixing past, its amount is known. */
+ * fixings took out (the best performance from the initial fixings, the
+ * first of equals, swapped out of the list: mcpi_himalaya_fix), in the
+ * trade's order of assets, and the sum they recorded; every fixing past,
+ * its amount is known. */
 static int keep(mcpi_trade *c, const mcp_trade *t)
 {
   size_t n = t->nassets, past = mcpi_past_fixings(t->nfixings, t->fixings);
@@ -35,29 +35,18 @@ static int keep(mcpi_trade *c, const mcp_trade *t)
     return 1;
   if (!mcpi_keep_seed(c, t))
     return 0;
-  double *a = c->seed, sum = 0;
+  mcpi_payoff_spec p;
+  mcpi_parr a = mcpi_replay(c, &p);
   for (size_t i = 0; i < n; i++)
-    a[n + i] = (double)i;
+    mcpi_aset(&a, (int)(n + i), (double)i);
   for (size_t k = 0; k < past; k++) {
-    size_t left = n - k, at = 0;
-    double best = -INFINITY;
-    for (size_t q = 0; q < left; q++) {
-      size_t i = (size_t)a[n + q];
-      double v = t->past_fixings[k * n + i] / t->initial_fixings[i];
-      if (v > best) {
-        best = v;
-        at = q;
-      }
-    }
-    sum += best;
-    a[n + at] = a[n + left - 1];
+    double x[MCP_MAX_ASSETS] = {0};
+    for (size_t i = 0; i < n; i++)
+      x[i] = log(t->past_fixings[k * n + i]);
+    mcpi_himalaya_fix(&a, NULL, &p, x);
   }
-  a[2 * n] = sum;
-  a[2 * n + 1] = (double)past;
-  if (past == n) {
-    c->known = 1;
-    c->known_amount = t->notional * mcpi_vanilla(t->type, sum / (double)n, t->strike);
-  }
+  if (past == n)
+    mcpi_replay_known(c, &a, &p);
   return 1;
 }
 

@@ -51,8 +51,8 @@ static mcp_status check(const mcp_trade *t, char *err)
 }
 
 /* A seasoned one: its past fixings in the ring and their windows against
- * the barrier, as the path would have them (mcpi_window_fix); knocked out,
- * its rebate is known, and every fixing past, its amount. */
+ * the barrier (mcpi_window_fix); knocked out, its rebate is known, and
+ * every fixing past, its amount. */
 static int keep(mcpi_trade *c, const mcp_trade *t)
 {
   size_t n = t->nfixings, w = t->window, past = mcpi_past_fixings(n, t->fixings);
@@ -60,26 +60,13 @@ static int keep(mcpi_trade *c, const mcp_trade *t)
     return 1;
   if (!mcpi_keep_seed(c, t))
     return 0;
-  double *a = c->seed, avg = 0;
-  int alive = 1;
-  for (size_t k = 0; k < past; k++) {
-    a[k % w] = t->past_fixings[k];
-    if (k + 1 < w)
-      continue;
-    avg = 0;
-    for (size_t i = 0; i < w; i++)
-      avg += a[i];
-    avg /= (double)w;
-    if (t->barrier > 0 && (t->barrier_kind == MCP_UP_AND_OUT ? avg >= t->barrier
-                                                              : avg <= t->barrier))
-      alive = 0;
-  }
-  a[w] = alive;
-  a[w + 1] = (double)past;
-  if (!alive || past == n) {
-    c->known = 1;
-    c->known_amount = alive ? mcpi_vanilla(t->type, avg, t->strike) : t->rebate;
-  }
+  mcpi_payoff_spec p;
+  mcpi_parr a = mcpi_replay(c, &p);
+  mcpi_aset(&a, (int)w, 1); /* alive */
+  for (size_t k = 0; k < past; k++)
+    mcpi_window_fix(&a, &p, log(t->past_fixings[k]));
+  if (mcpi_aget(&a, (int)w) == 0 || past == n)
+    mcpi_replay_known(c, &a, &p);
   return 1;
 }
 

@@ -45,6 +45,13 @@ mcp_status mcpi_check_seasoned_start(const mcp_trade *t, char *err);
  * (c->seed), its fixings in all and its initial fixings (where it has
  * them); 0 when out of memory. */
 int mcpi_keep_seed(mcpi_trade *c, const mcp_trade *t);
+/* Its past fixings replayed on the host by the path's own functions
+ * (private.h), so that its array at 0 is the one its paths would have
+ * reached: c's spec p at offset 0 (a Himalaya's performances from its
+ * initial fixings) and c's array (after mcpi_keep_seed); where its amount
+ * is known, the path's payoff of that array (mcpi_replay_known). */
+mcpi_parr mcpi_replay(const mcpi_trade *c, mcpi_payoff_spec *p);
+void mcpi_replay_known(mcpi_trade *c, const mcpi_parr *a, const mcpi_payoff_spec *p);
 /* Its terms: no control variate, the notional. */
 mcp_status mcpi_check_array_terms(const mcp_trade *t, char *err);
 /* The spec of a product with a per-path array: its part of the path's array
