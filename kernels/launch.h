@@ -85,15 +85,15 @@ cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_
 
 /* The Longstaff-Schwartz fit (lsm_fit.h) of a job (device view, lsm NULL):
  * its n fit paths of seed into the states st and cash flows y, table the
- * device's copy of the job's table; then, for each date e from the last but
- * one down to 0, the rule of date e into table (part: the chunk sums,
- * MCPI_LSM_COLUMNS(job.lsm_nb) x ceil(n / MCP_CHUNK_PATHS); done: a counter,
- * 0 before, left 0). */
+ * device's copy of the job's table; then every date's factor (lsm.h) and,
+ * for each date e from the last but one down to 0, the rule of date e into
+ * table (work: mcpi_lsm_work_doubles; done: a counter, 0 before, left 0). */
+size_t mcpi_lsm_work_doubles(int nb, size_t n, int dates);
 cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed, const double *table,
                                   int dates, double *st, size_t n, double *y,
                                   cudaStream_t stream);
 cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st, size_t n,
-                                  int dates, double *y, double *part, unsigned *done,
+                                  int dates, double *y, double *work, unsigned *done,
                                   cudaStream_t stream);
 
 /* The priced paths i < n of a Longstaff-Schwartz job (device view, its table

@@ -1,12 +1,14 @@
 // lsm_kernel.cu: Longstaff-Schwartz on the GPU.  The fit, the twin of
-// src/exec/lsm_cpu.c: the same fit paths (lsm_fit.h) with their normals computed in
-// place, the normal equations' chunk sums by the tree of mcpi_chunk_sums, the
-// chunks summed in a fixed order and solved by one thread, each date's rule
-// left in the device's table for the next date and for the paths; every date
-// in one cooperative launch where the chunks' blocks fit the device at once,
-// else a launch a date.  Then the priced paths: the bodies with exercise
-// (path_families.def, _x and _fx) over a tile of stored normals, in kernels
-// of their own, so that no other kernel carries the exercise's code.
+// src/exec/lsm_cpu.c: the same fit paths (lsm_fit.h) with their normals
+// computed in place; every date's Gram sums (the chunks' by the tree of
+// mcpi_chunk_sums, added in a fixed order) factored at once, before the walk
+// back (lsm.h); then a date at a time the cash flows' sums, substituted into
+// the date's rule by every block, left in the device's table for the next
+// date and for the paths; every date in one cooperative launch where the
+// chunks' blocks fit the device at once, else a launch a date.  Then the
+// priced paths: the bodies with exercise (path_families.def, _x and _fx)
+// over a tile of stored normals, in kernels of their own, so that no other
+// kernel carries the exercise's code.
 #include <cooperative_groups.h>
 #include "models/products/lsm_fit.h"
 #include "kernels/path_kernel.cuh"
@@ -27,10 +29,10 @@ __global__ void mcpi_lsm_paths_kernel(const __grid_constant__ mcpi_job_view j, u
 // Columns a block reduces at once.
 #define BATCH 16
 
-// The sums of the normal equations' ncol columns from the chunks' sums part
-// (a column of nch after another) into sums: a warp a column, lane l's
-// strided sum, then lane 0 adds the 32 in order (mcpi_lsm_lane_sum); warp w
-// of nw takes columns w, w + nw, ...
+// The sums of ncol columns from their chunks' sums part (a column of nch
+// after another) into sums: a warp a column, lane l's strided sum, then
+// lane 0 adds the 32 in order (mcpi_lsm_lane_sum); warp w of nw takes
+// columns w, w + nw, ...
 static __device__ void column_sums(const double *part, size_t nch, int ncol, double *sums,
                                    unsigned w, unsigned nw)
 {
@@ -46,54 +48,51 @@ static __device__ void column_sums(const double *part, size_t nch, int ncol, dou
   }
 }
 
-// Date e's rule into row from the chunks' sums, by the block; thread 0
-// solves.
-static __device__ void solve_date(const double *part, size_t nch, int nb, double *row)
+// Column k of ncol of a chunk's sums, as mcpi_lsm_term numbers it: the
+// Gram's (mcpi_lsm_gram_column), or the cash flow's phi_k y.
+static __device__ int term_column(int nb, int gram, int k)
 {
-  __shared__ double sums[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
-  column_sums(part, nch, MCPI_LSM_COLUMNS(nb), sums, threadIdx.x / MCPI_LSM_LANES,
-              blockDim.x / MCPI_LSM_LANES);
-  __syncthreads();
-  if (threadIdx.x == 0)
-    mcpi_lsm_solve(nb, sums, row);
+  return gram ? mcpi_lsm_gram_column(nb, k) : nb * (nb + 1) / 2 + k;
 }
 
-// Block c's part of date e: one block of HALF threads a chunk, thread t
-// holds paths t and t + HALF of it, the first level of the CPU's halving tree
-// (mcpi_chunk_sums); the next two levels in shared memory for BATCH columns
-// at a time, the last five by shuffles, a warp a column, the same additions
-// in the same order.  Date e + 1's row is read from L2 (a block of the grid may
-// just have written it, and an L1 line holding the row before it may be
-// older).
-static __device__ void date_sums(const mcpi_job_view &j, const double *table,
-                                 const double *__restrict__ st, size_t n, int e,
-                                 double *__restrict__ y, double *__restrict__ part, size_t c,
-                                 size_t nch)
+// A chunk's sums of ncol columns (the Gram's, G, or the cash flow's), by
+// its block of HALF threads: thread t holds paths t and t + HALF of it
+// (phi, y, in the money m), the first level of the CPU's halving tree
+// (mcpi_chunk_sums); the next two levels in shared memory (a) for BATCH
+// columns at a time, the last five by shuffles, a warp a column, the same
+// additions in the same order.  Column k's sum goes to out[k * stride].
+// NB > 0 is the job's nb at compile time (one asset: 4; one Heston asset:
+// 6): the columns unroll to fixed basis functions, read into registers
+// once, not a column at a time from the local memory where nvcc keeps an
+// array indexed at run time (1.64 GB of local loads in the Gram sums of
+// 200,000 paths x 49 dates); 0: nb at run time.
+template <int NB, int G>
+static __device__ void chunk_terms(double (*a)[HALF], const double *phi0, const double *phi1,
+                                   double y0, double y1, int m0, int m1, int nb, int ncol,
+                                   double *out, size_t stride)
 {
-  __shared__ double a[BATCH][HALF], next[MCPI_LSM_ROW];
   unsigned t = threadIdx.x;
-  if (t < MCPI_LSM_ROW)
-    next[t] = __ldcg(table + (size_t)(e + 1) * MCPI_LSM_ROW + t);
-  __syncthreads();
-  size_t i0 = c * MCP_CHUNK_PATHS + t, i1 = i0 + HALF;
-  int nb = j.lsm_nb, ncol = MCPI_LSM_COLUMNS(nb), m0 = 0, m1 = 0;
-  double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS], y0 = 0, y1 = 0;
-  if (i0 < n) {
-    y0 = y[i0];
-    m0 = mcpi_lsm_fit_point(&j, next, st, n, i0, e, &y0, phi0);
-    y[i0] = y0;
+  double f0[NB ? NB : 1], f1[NB ? NB : 1];
+  if (NB) {
+    nb = NB;
+    ncol = G ? MCPI_LSM_GRAM(NB) : NB;
+    MCP_UNROLL
+    for (int k = 0; k < (NB ? NB : 1); k++) {
+      f0[k] = m0 ? phi0[k] : 0;
+      f1[k] = m1 ? phi1[k] : 0;
+    }
+    phi0 = f0;
+    phi1 = f1;
   }
-  if (i1 < n) {
-    y1 = y[i1];
-    m1 = mcpi_lsm_fit_point(&j, next, st, n, i1, e, &y1, phi1);
-    y[i1] = y1;
-  }
+  MCP_UNROLL
   for (int q0 = 0; q0 < ncol; q0 += BATCH) {
     MCP_UNROLL
-    for (int b = 0; b < BATCH; b++)
-      a[b][t] = q0 + b < ncol ? mcpi_lsm_term(phi0, nb, y0, m0, q0 + b) +
-                                    mcpi_lsm_term(phi1, nb, y1, m1, q0 + b)
+    for (int b = 0; b < BATCH; b++) {
+      int q = term_column(nb, G, q0 + b);
+      a[b][t] = q0 + b < ncol ? mcpi_lsm_term(phi0, nb, y0, m0, q) +
+                                    mcpi_lsm_term(phi1, nb, y1, m1, q)
                               : 0;
+    }
     __syncthreads();
     for (unsigned h = HALF / 2; h >= 32; h /= 2) {
       if (t < h) {
@@ -108,21 +107,114 @@ static __device__ void date_sums(const mcpi_job_view &j, const double *table,
       for (unsigned h = 16; h >= 1; h /= 2)
         v += __shfl_down_sync(0xffffffffu, v, h);
       if (t % 32 == 0)
-        part[(size_t)(q0 + b) * nch + c] = v;
+        out[(size_t)(q0 + b) * stride] = v;
     }
     __syncthreads();
   }
 }
 
-// Date e, a block a chunk; the last block to finish (done counts them, and
-// returns to 0) solves it: one launch a date.
-__global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, double *table,
-                                     const double *st, size_t n, int e, double *y, double *part,
-                                     unsigned *done)
+template <int G>
+static __device__ void chunk_sums(const double *phi0, const double *phi1, double y0, double y1,
+                                  int m0, int m1, int nb, int ncol, double *out, size_t stride)
 {
+  __shared__ double a[BATCH][HALF];
+  if (nb == 4)
+    chunk_terms<4, G>(a, phi0, phi1, y0, y1, m0, m1, nb, ncol, out, stride);
+  else if (nb == 6)
+    chunk_terms<6, G>(a, phi0, phi1, y0, y1, m0, m1, nb, ncol, out, stride);
+  else
+    chunk_terms<0, G>(a, phi0, phi1, y0, y1, m0, m1, nb, ncol, out, stride);
+}
+
+// The Gram sums of every date but the last and their factors, before the
+// walk back (lsm.h), a group of dates e0, e0 + 1, ... at a time: block (c,
+// g) sums chunk c of date e0 + g into gram[(g ng + k) nch + c], column k of
+// the date's ng = MCPI_LSM_GRAM(nb); a block a chunk and date, so that a
+// chunk's latency is paid once, not once a chunk.
+__global__ void mcpi_lsm_gram_kernel(const __grid_constant__ mcpi_job_view j, const double *st,
+                                     size_t n, int e0, double *gram)
+{
+  int nb = j.lsm_nb, ng = MCPI_LSM_GRAM(nb), g = (int)blockIdx.y;
+  size_t c = blockIdx.x, nch = gridDim.x, i0 = c * MCP_CHUNK_PATHS + threadIdx.x, i1 = i0 + HALF;
+  double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS];
+  int m0 = i0 < n && mcpi_lsm_fit_basis(&j, st, n, i0, e0 + g, phi0);
+  int m1 = i1 < n && mcpi_lsm_fit_basis(&j, st, n, i1, e0 + g, phi1);
+  chunk_sums<1>(phi0, phi1, 0, 0, m0, m1, nb, ng, gram + (size_t)g * ng * nch + c, nch);
+}
+
+// Date e0 + g's factor (block g): its Gram columns' chunk sums added in
+// mcpi_lsm_lane_sum's order, a warp a column, then thread 0 factors.
+__global__ void mcpi_lsm_factor_kernel(const __grid_constant__ mcpi_job_view j,
+                                       const double *gram, size_t nch, int e0, double *fac)
+{
+  __shared__ double sums[MCPI_LSM_GRAM(MCPI_LSM_MAX_BASIS)];
+  int nb = j.lsm_nb, ng = MCPI_LSM_GRAM(nb), g = (int)blockIdx.x;
+  column_sums(gram + (size_t)g * ng * nch, nch, ng, sums, threadIdx.x / MCPI_LSM_LANES,
+              blockDim.x / MCPI_LSM_LANES);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    mcpi_lsm_factor(nb, sums, fac + (size_t)(e0 + g) * MCPI_LSM_FACTOR);
+}
+
+// Date e's rule into row (the discount factor already there) from its
+// factor and the sums of its cash-flow columns: the block adds them from
+// the chunks' sums part (nch of each), or, sums not NULL, reads them there.
+static __device__ void substitute_date(const double *part, size_t nch, const double *sums,
+                                       int nb, const double *fac, double *row)
+{
+  __shared__ double rhs[MCPI_LSM_MAX_BASIS];
+  if (sums) {
+    if (threadIdx.x < (unsigned)nb)
+      rhs[threadIdx.x] = __ldcg(sums + threadIdx.x); /* from L2: other blocks wrote them */
+  } else
+    column_sums(part, nch, nb, rhs, threadIdx.x / MCPI_LSM_LANES, blockDim.x / MCPI_LSM_LANES);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    mcpi_lsm_substitute(nb, fac, rhs, row);
+  __syncthreads();
+}
+
+// Block c's part of date e: the rule of date e + 1 (next, the block's
+// copy) applied to its paths' cash flows y, then their chunk's sums of the
+// cash-flow columns into part (column a of chunk c at part[a nch + c]).
+static __device__ void date_sums(const mcpi_job_view &j, const double *next,
+                                 const double *__restrict__ st, size_t n, int e,
+                                 double *__restrict__ y, double *__restrict__ part, size_t c,
+                                 size_t nch)
+{
+  size_t i0 = c * MCP_CHUNK_PATHS + threadIdx.x, i1 = i0 + HALF;
+  int m0 = 0, m1 = 0;
+  double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS], y0 = 0, y1 = 0;
+  if (i0 < n) {
+    y0 = y[i0];
+    m0 = mcpi_lsm_fit_point(&j, next, st, n, i0, e, &y0, phi0);
+    y[i0] = y0;
+  }
+  if (i1 < n) {
+    y1 = y[i1];
+    m1 = mcpi_lsm_fit_point(&j, next, st, n, i1, e, &y1, phi1);
+    y[i1] = y1;
+  }
+  chunk_sums<0>(phi0, phi1, y0, y1, m0, m1, j.lsm_nb, j.lsm_nb, part + c, nch);
+}
+
+// Date e, a block a chunk; the last block to finish (done counts them, and
+// returns to 0) solves it: one launch a date.  Date e + 1's row is read from
+// L2 (an L1 line holding it may be older than the last launch's write).
+__global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, double *table,
+                                     const double *fac, const double *st, size_t n, int e,
+                                     double *y, double *part, unsigned *done)
+{
+  __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW];
   __shared__ int last;
-  date_sums(j, table, st, n, e, y, part, blockIdx.x, gridDim.x);
-  if (threadIdx.x == 0) { /* its sums visible to the grid, then counted */
+  unsigned t = threadIdx.x;
+  if (t < MCPI_LSM_ROW) {
+    next[t] = __ldcg(table + (size_t)(e + 1) * MCPI_LSM_ROW + t);
+    row[t] = __ldcg(table + (size_t)e * MCPI_LSM_ROW + t);
+  }
+  __syncthreads();
+  date_sums(j, next, st, n, e, y, part, blockIdx.x, gridDim.x);
+  if (t == 0) { /* its sums visible to the grid, then counted */
     __threadfence();
     last = atomicAdd(done, 1u) == gridDim.x - 1;
   }
@@ -130,39 +222,51 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
   if (!last)
     return;
   __threadfence();
-  solve_date(part, gridDim.x, j.lsm_nb, table + (size_t)e * MCPI_LSM_ROW);
-  if (threadIdx.x == 0)
+  substitute_date(part, gridDim.x, NULL, j.lsm_nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
+  if (t >= 1 && t < MCPI_LSM_ROW) /* the rule and coefficients */
+    table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
+  if (t == 0)
     *done = 0;
 }
 
+// Chunks up to which every block of the cooperative launch adds the
+// cash-flow columns itself (a barrier a date); beyond, the blocks' reads of
+// the same sums contend in L2 (200,000 regression paths, 782 chunks: 0.55
+// ms more than the grid's sums over 49 dates, on an H200), so the grid adds
+// them, a warp a column, behind a second barrier.
+#define LOCAL_SUMS_CHUNKS 256
+
 // Every date in one cooperative launch, all its blocks resident: the grid
-// sums a date's chunks, then its columns (a warp of the grid a column, into
-// the sums after part's chunks: one warp of one block took 33 of the 151 us
-// a date of STAC-A2's American on an H200), block 0 solves it, and the grid
-// goes on to the date before.
+// sums a date's chunks (part double-buffered by date, so that a block on
+// the next date writes what no block still reads), then every block adds
+// the columns (or reads the grid's sums of them) and substitutes the date
+// itself, the same sums to the same rule; block 0 writes it to the table.
 __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
-                                      const double *st, size_t n, int dates, double *y,
-                                      double *part)
+                                      const double *fac, const double *st, size_t n, int dates,
+                                      double *y, double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  __shared__ double mine[MCPI_LSM_COLUMNS(MCPI_LSM_MAX_BASIS)];
-  int ncol = MCPI_LSM_COLUMNS(j.lsm_nb);
-  unsigned nw = blockDim.x / MCPI_LSM_LANES;
-  double *sums = part + (size_t)ncol * gridDim.x;
+  __shared__ double row[MCPI_LSM_ROW];
+  unsigned t = threadIdx.x, nw = blockDim.x / MCPI_LSM_LANES;
+  int nb = j.lsm_nb;
+  size_t nch = gridDim.x;
+  double *sums = nch > LOCAL_SUMS_CHUNKS ? part + 2 * (size_t)nb * nch : NULL;
+  if (t < MCPI_LSM_ROW)
+    row[t] = table[(size_t)(dates - 1) * MCPI_LSM_ROW + t];
+  __syncthreads();
   for (int e = dates - 2; e >= 0; e--) {
-    date_sums(j, table, st, n, e, y, part, blockIdx.x, gridDim.x);
+    double *mine = part + (size_t)(e & 1) * nb * nch;
+    date_sums(j, row, st, n, e, y, mine, blockIdx.x, nch);
     grid.sync();
-    column_sums(part, gridDim.x, ncol, sums, blockIdx.x * nw + threadIdx.x / MCPI_LSM_LANES,
-                gridDim.x * nw);
-    grid.sync();
-    if (blockIdx.x == 0) { /* from L2: other blocks wrote them */
-      for (int q = (int)threadIdx.x; q < ncol; q += (int)blockDim.x)
-        mine[q] = __ldcg(sums + q);
-      __syncthreads();
-      if (threadIdx.x == 0)
-        mcpi_lsm_solve(j.lsm_nb, mine, table + (size_t)e * MCPI_LSM_ROW);
+    if (sums) {
+      column_sums(mine, nch, nb, sums, blockIdx.x * nw + t / MCPI_LSM_LANES, gridDim.x * nw);
+      grid.sync();
     }
-    grid.sync();
+    if (t == 0)
+      row[0] = table[(size_t)e * MCPI_LSM_ROW]; /* the discount factor: the host's */
+    substitute_date(mine, nch, sums, nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
+    if (blockIdx.x == 0 && t >= 1 && t < MCPI_LSM_ROW)
+      table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   }
 }
 
@@ -224,28 +328,56 @@ extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
   return cudaGetLastError();
 }
 
+// Dates whose Gram sums the work holds at once: all, or as many as 64 MiB
+// hold (and a grid's second dimension).
+static size_t gram_dates(int nb, size_t nch, size_t walked)
+{
+  size_t per = (size_t)MCPI_LSM_GRAM(nb) * nch, most = ((size_t)8 << 20) / per;
+  most = most < 65535 ? most : 65535;
+  return walked < most ? walked : most ? most : 1;
+}
+
+extern "C" size_t mcpi_lsm_work_doubles(int nb, size_t n, int dates)
+{
+  size_t walked = dates > 1 ? (size_t)dates - 1 : 0;
+  size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+  return walked * MCPI_LSM_FACTOR + gram_dates(nb, nch, walked) * MCPI_LSM_GRAM(nb) * nch +
+         2 * (size_t)nb * nch + (size_t)nb;
+}
+
 extern "C" cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st,
-                                             size_t n, int dates, double *y, double *part,
+                                             size_t n, int dates, double *y, double *work,
                                              unsigned *done, cudaStream_t stream)
 {
-  size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+  size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS, walked = (size_t)dates - 1;
   int dev = 0, coop = 0, sms = 0, per_sm = 0;
   cudaError_t err;
   if (dates < 2)
     return cudaSuccess;
-  if ((err = cudaGetDevice(&dev)) ||
+  /* work: the factors, a group of dates' Gram sums, the cash-flow columns'
+   * chunk sums (double-buffered), the grid's sums of them */
+  size_t group = gram_dates(job.lsm_nb, nch, walked);
+  double *fac = work, *gram = fac + walked * MCPI_LSM_FACTOR;
+  double *part = gram + group * MCPI_LSM_GRAM(job.lsm_nb) * nch;
+  for (size_t e0 = 0; e0 < walked; e0 += group) {
+    size_t g = walked - e0 < group ? walked - e0 : group;
+    mcpi_lsm_gram_kernel<<<dim3((unsigned)nch, (unsigned)g), HALF, 0, stream>>>(job, st, n,
+                                                                             (int)e0, gram);
+    mcpi_lsm_factor_kernel<<<(unsigned)g, HALF, 0, stream>>>(job, gram, nch, (int)e0, fac);
+  }
+  if ((err = cudaGetLastError()) || (err = cudaGetDevice(&dev)) ||
       (err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev)) ||
       (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
       (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mcpi_lsm_dates_kernel, HALF,
                                                            0)))
     return err;
   if (coop && nch <= (size_t)sms * (size_t)per_sm) {
-    void *args[] = {&job, &table, &st, &n, &dates, &y, &part};
+    void *args[] = {&job, &table, &fac, &st, &n, &dates, &y, &part};
     return cudaLaunchCooperativeKernel((const void *)mcpi_lsm_dates_kernel, dim3((unsigned)nch),
                                        dim3(HALF), args, 0, stream);
   }
   for (int e = dates - 2; e >= 0; e--) { /* more chunks than fit at once: a launch a date */
-    mcpi_lsm_date_kernel<<<(unsigned)nch, HALF, 0, stream>>>(job, table, st, n, e, y, part,
+    mcpi_lsm_date_kernel<<<(unsigned)nch, HALF, 0, stream>>>(job, table, fac, st, n, e, y, part,
                                                                done);
     if ((err = cudaGetLastError()))
       return err;

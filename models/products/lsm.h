@@ -180,29 +180,40 @@ MCP_HD static inline double mcpi_lsm_lane_sum(const double *part, size_t nch, in
 }
 #define MCPI_LSM_LANES 32
 
-/* The date's rule and coefficients (row + 1 on) from the sums of the paths'
- * normal equations: A beta = b by Cholesky after scaling A to a unit
- * diagonal; a basis function that the others span (a pivot below 1e-10 of
- * the scaled diagonal: say x^3 on paths of nearly one spot) gets the
- * coefficient 0. */
-MCP_HD static inline void mcpi_lsm_solve(int nb, const double *sums, double *row)
+/* A date's normal equations A beta = b split by what they depend on: A (the
+ * Gram sums of phi_a phi_b) and the count of paths in the money are the
+ * states' alone, b (the sums of phi_a y) the later dates' rules'.  So every
+ * date's A is factored before the dates are walked back (all at once, in
+ * parallel), and a date of the walk sums and substitutes b alone.  The
+ * Gram columns of a date: the triangle, then the count. */
+#define MCPI_LSM_GRAM(nb) ((nb) * ((nb) + 1) / 2 + 1)
+/* Column k < MCPI_LSM_GRAM(nb) of the Gram's, as mcpi_lsm_term numbers it. */
+MCP_HD static inline int mcpi_lsm_gram_column(int nb, int k)
 {
-  double l[MCPI_LSM_MAX_BASIS * MCPI_LSM_MAX_BASIS], d[MCPI_LSM_MAX_BASIS];
-  double w[MCPI_LSM_MAX_BASIS];
-  int ntri = nb * (nb + 1) / 2, live[MCPI_LSM_MAX_BASIS];
-  double *beta = row + 2;
-  for (int k = 0; k < MCPI_LSM_MAX_BASIS; k++)
-    beta[k] = 0;
-  if (sums[ntri + nb] < MCPI_LSM_MIN_ITM(nb)) {
-    row[1] = MCPI_LSM_HOLD;
+  int ntri = nb * (nb + 1) / 2;
+  return k < ntri ? k : ntri + nb;
+}
+/* A date's factor: whether it fits, the scales d, the live flags (1 or 0),
+ * then the lower Cholesky factor (row a at a nb). */
+#define MCPI_LSM_FACTOR (1 + 2 * MCPI_LSM_MAX_BASIS + MCPI_LSM_MAX_BASIS * MCPI_LSM_MAX_BASIS)
+
+/* A date's factor from its Gram sums (MCPI_LSM_GRAM(nb) of them): A scaled
+ * to a unit diagonal and factored by Cholesky; a basis function that the
+ * others span (a pivot below 1e-10 of the scaled diagonal: say x^3 on paths
+ * of nearly one spot) is not live and gets the coefficient 0.  A date with
+ * too few paths in the money does not fit (holds). */
+MCP_HD static inline void mcpi_lsm_factor(int nb, const double *gram, double *fac)
+{
+  double *d = fac + 1, *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
+  int ntri = nb * (nb + 1) / 2;
+  fac[0] = gram[ntri] < MCPI_LSM_MIN_ITM(nb) ? 0 : 1;
+  if (fac[0] == 0)
     return;
-  }
-  row[1] = MCPI_LSM_FIT;
   for (int a = 0, c = 0; a < nb; a++)
     for (int b = a; b < nb; b++, c++) {
-      l[a * nb + b] = l[b * nb + a] = sums[c];
+      l[a * nb + b] = l[b * nb + a] = gram[c];
       if (a == b)
-        d[a] = sums[c] > 0 ? 1 / sqrt(sums[c]) : 0;
+        d[a] = gram[c] > 0 ? 1 / sqrt(gram[c]) : 0;
     }
   for (int a = 0; a < nb; a++)
     for (int b = 0; b < nb; b++)
@@ -212,26 +223,42 @@ MCP_HD static inline void mcpi_lsm_solve(int nb, const double *sums, double *row
     for (int j = 0; j < k; j++)
       piv -= l[k * nb + j] * l[k * nb + j];
     live[k] = d[k] > 0 && piv > 1e-10;
-    double r = live[k] ? sqrt(piv) : 1;
+    double r = live[k] != 0 ? sqrt(piv) : 1;
     l[k * nb + k] = r;
     for (int i = k + 1; i < nb; i++) {
       double s = l[i * nb + k];
       for (int j = 0; j < k; j++)
         s -= l[i * nb + j] * l[k * nb + j];
-      l[i * nb + k] = live[k] ? s / r : 0;
+      l[i * nb + k] = live[k] != 0 ? s / r : 0;
     }
   }
+}
+
+/* The date's rule and coefficients (row + 1 on) from its factor and the
+ * sums of phi_a y (rhs, nb of them). */
+MCP_HD static inline void mcpi_lsm_substitute(int nb, const double *fac, const double *rhs,
+                                              double *row)
+{
+  const double *d = fac + 1, *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
+  double w[MCPI_LSM_MAX_BASIS], *beta = row + 2;
+  for (int k = 0; k < MCPI_LSM_MAX_BASIS; k++)
+    beta[k] = 0;
+  if (fac[0] == 0) {
+    row[1] = MCPI_LSM_HOLD;
+    return;
+  }
+  row[1] = MCPI_LSM_FIT;
   for (int i = 0; i < nb; i++) { /* L w = D b */
-    double s = sums[ntri + i] * d[i];
+    double s = rhs[i] * d[i];
     for (int j = 0; j < i; j++)
       s -= l[i * nb + j] * w[j];
-    w[i] = live[i] ? s / l[i * nb + i] : 0;
+    w[i] = live[i] != 0 ? s / l[i * nb + i] : 0;
   }
   for (int i = nb - 1; i >= 0; i--) { /* L^T u = w, beta = D u */
     double s = w[i];
     for (int j = i + 1; j < nb; j++)
       s -= l[j * nb + i] * w[j];
-    w[i] = live[i] ? s / l[i * nb + i] : 0;
+    w[i] = live[i] != 0 ? s / l[i * nb + i] : 0;
     beta[i] = w[i] * d[i];
   }
 }

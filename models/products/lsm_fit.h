@@ -91,6 +91,18 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
   *y = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, h, 0, &value) ? value : 0;
 }
 
+/* Path i's basis at date e into phi; returns whether it is in the money
+ * there. */
+MCP_HD static inline int mcpi_lsm_fit_basis(const mcpi_job_view *j, const double *st, size_t ld,
+                                            size_t i, int e, double *phi)
+{
+  double under, r[MCP_MAX_ASSETS], v;
+  double h = mcpi_lsm_state_at(j, st, ld, i, e, &under, r, &v);
+  mcpi_lsm_basis(&j->trades[0], j->nassets, j->nassets == 1 && j->model == MCPI_MODEL_HESTON,
+                 under, r, v, phi, (const double *)0);
+  return h > 0;
+}
+
 /* Path i at date e < dates - 1 of the fit: the rule of date e + 1 (its
  * table row next) applied to its cash flow *y, then its basis at e into
  * phi; returns whether it is in the money at e. */
@@ -105,9 +117,7 @@ MCP_HD static inline int mcpi_lsm_fit_point(const mcpi_job_view *j, const double
   if (mcpi_lsm_exercises(next, h, mcpi_lsm_continuation(p, next, h, n, heston, under, r, v),
                          &value))
     *y = value;
-  h = mcpi_lsm_state_at(j, st, ld, i, e, &under, r, &v);
-  mcpi_lsm_basis(p, n, heston, under, r, v, phi, (const double *)0);
-  return h > 0;
+  return mcpi_lsm_fit_basis(j, st, ld, i, e, phi);
 }
 
 #endif

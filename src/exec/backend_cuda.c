@@ -704,20 +704,20 @@ static mcp_status fit(void *self, size_t variant, int frozen)
     return MCP_OK;
   }
   size_t n = (size_t)v->lsm_paths, dates = (size_t)v->lsm_dates;
-  size_t ns = (size_t)mcpi_lsm_state_size(&w), nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
+  size_t ns = (size_t)mcpi_lsm_state_size(&w);
   if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
       (e = take(g, LSM_Y, n * sizeof(double))) ||
-      (e = take(g, LSM_PART, (MCPI_LSM_COLUMNS(w.lsm_nb) * (nch + 1) + 1) * sizeof(double))) ||
+      (e = take(g, LSM_PART, (mcpi_lsm_work_doubles(w.lsm_nb, n, (int)dates) + 1) *
+                                 sizeof(double))) ||
       (e = mcpi_launch_lsm_paths(w, v->lsm_stream, table, (int)dates, g->buf[LSM_ST], n,
                                  g->buf[LSM_Y], g->s)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's paths");
-  /* the chunks' sums, the columns' (the cooperative launch's), then the
-   * dates' block counter */
-  double *part = g->buf[LSM_PART];
-  unsigned *done = (unsigned *)(part + MCPI_LSM_COLUMNS(w.lsm_nb) * (nch + 1));
+  /* the dates' work, then their block counter */
+  double *work = g->buf[LSM_PART];
+  unsigned *done = (unsigned *)(work + mcpi_lsm_work_doubles(w.lsm_nb, n, (int)dates));
   if ((e = cudaMemsetAsync(done, 0, sizeof *done, g->s)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's counter");
-  if ((e = mcpi_launch_lsm_dates(w, table, g->buf[LSM_ST], n, (int)dates, g->buf[LSM_Y], part,
+  if ((e = mcpi_launch_lsm_dates(w, table, g->buf[LSM_ST], n, (int)dates, g->buf[LSM_Y], work,
                                  done, g->s)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's kernels");
   if ((e = get(g, v->lsm_table, table, bytes)))
