@@ -28,16 +28,20 @@ import csv
 import json
 import math
 import sys
+from typing import Any, Dict, List, Optional, Sequence
+
+# a market's or trade's JSON object
+Json = Dict[str, Any]
 
 Z_LIMIT = 4.0
 GRID_LIMIT = 1e-4
 
 
-def ncdf(x):
+def ncdf(x: float) -> float:
     return 0.5 * math.erfc(-x / math.sqrt(2.0))
 
 
-def black(forward, strike, var, discount, call):
+def black(forward: float, strike: float, var: float, discount: float, call: bool) -> float:
     """discount x E[(F e^{X} - K)+] with X ~ N(-var/2, var), or the put."""
     sd = math.sqrt(var)
     d1 = (math.log(forward / strike) + var / 2) / sd
@@ -47,30 +51,32 @@ def black(forward, strike, var, discount, call):
     return discount * (strike * ncdf(-d2) - forward * ncdf(-d1))
 
 
-def rate_integral(market, u, t):
+def rate_integral(market: Json, u: Json, t: float) -> float:
     """The integral of the underlying's rate from 0 to t: its piecewise
     constant curve (flat beyond its last end), else its rate, else the
     market's."""
     curve = u.get("curves", {}).get("rate")
     if curve is None:
-        return u.get("rate", market["rate"]) * t
+        rate: float = u["rate"] if "rate" in u else market["rate"]
+        return rate * t
     total, start = 0.0, 0.0
     for end, value in zip(curve["end"], curve["value"]):
-        total += value * (min(end, t) - start)
-        start = end
-        if end >= t:
+        e = float(end)
+        total += float(value) * (min(e, t) - start)
+        start = e
+        if e >= t:
             return total
-    return total + curve["value"][-1] * (t - start)
+    return total + float(curve["value"][-1]) * (t - start)
 
 
-def fixing_times(f):
+def fixing_times(f: Any) -> List[float]:
     if isinstance(f, list):
-        return f
+        return [float(x) for x in f]
     n = f["count"]
     return [f["first"] + (f["last"] - f["first"]) * i / (n - 1) for i in range(n)]
 
 
-def closed_form(market, trade):
+def closed_form(market: Json, trade: Json) -> Optional[float]:
     """The trade's price by formula, or None where none applies here."""
     unders = {u["name"]: u for u in market["underlyings"]}
     u = unders.get(trade.get("underlying"))
@@ -79,7 +85,9 @@ def closed_form(market, trade):
     model = u.get("model", "black-scholes")
     flat = "curves" not in u and "dividends" not in u
     product, call = trade["product"], trade.get("type") == "call"
-    s, q, k = u.get("spot"), u.get("dividend", 0.0), trade.get("strike")
+    s: float = u.get("spot", 0.0)
+    q: float = u.get("dividend", 0.0)
+    k: float = trade.get("strike", 0.0)
 
     if model == "black-scholes" and flat:
         r, vol = u.get("rate", market["rate"]), u["volatility"]
@@ -91,8 +99,8 @@ def closed_form(market, trade):
             d1 = (math.log(fwd / k) + var / 2) / math.sqrt(var)
             sign = 1 if call else -1
             if trade.get("digital", "cash-or-nothing") == "asset-or-nothing":
-                return disc * fwd * ncdf(sign * d1)
-            return disc * trade.get("cash", 1.0) * ncdf(sign * (d1 - math.sqrt(var)))
+                return float(disc * fwd * ncdf(sign * d1))
+            return float(disc * trade.get("cash", 1.0) * ncdf(sign * (d1 - math.sqrt(var))))
         if product == "asian" and trade.get("average") == "geometric":
             ts = fixing_times(trade["fixings"])
             n, pay = len(ts), trade.get("maturity", ts[-1])
@@ -117,7 +125,7 @@ def closed_form(market, trade):
     return None
 
 
-def main(argv):
+def main(argv: Sequence[str]) -> int:
     if len(argv) != 3:
         sys.stderr.write("usage: mcprice price ... --format csv | "
                          "closed_forms.py MARKET PORTFOLIO\n")

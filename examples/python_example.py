@@ -32,6 +32,7 @@ bk = {"run": {"paths": 50_000}, "trades": [
     {"id": "call", "product": "european", "type": "call", "underlying": "X",
      "strike": 100, "maturity": 1}]}
 grid = mcprice.scenarios(mkt, bk, {"spot": {"shifts": [-0.1, 0, 0.1]}})
+assert isinstance(grid, mcprice.ScenarioResults)  # a grid, not a scenario set
 print("call at spot -10%, 0, +10%:", [round(grid.prices["call"][i][0][0].price, 4) for i in range(3)])
 
 # %% A table, where pandas is installed

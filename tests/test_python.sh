@@ -1,6 +1,7 @@
 #!/bin/sh
 # test_python.sh: the Python binding's tests (python/tests) with pytest,
-# against this build's library, and the examples of its docstrings
+# against this build's library, its types and the examples' under mypy
+# --strict where mypy is installed, and the examples of its docstrings
 # (python/mcprice/*.py) and of README.md's "Python" as doctests, run from
 # the top of the source tree (make update-docs rewrites their outputs:
 # tests/update_doctests.py); skipped (77) without Python 3 and pytest, or
@@ -23,7 +24,16 @@ if command -v ldd >/dev/null 2>&1 && ldd "$lib" | grep -q -e libasan -e libtsan 
 fi
 lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
 src=$(cd "$top_srcdir" && pwd)
+# the package and the examples under mypy --strict (python/pyproject.toml's
+# settings), where mypy is installed; no cache written
+cd "$src" || exit 1
+if python3 -m mypy --version >/dev/null 2>&1; then
+  MYPYPATH=$src/python python3 -m mypy --config-file python/pyproject.toml --cache-dir=/dev/null \
+    python/mcprice examples/python_example.py examples/closed_forms.py || exit 1
+else
+  echo "mypy is not installed: the types are not checked"
+fi
 # no bytecode written into the source tree (read-only in make distcheck)
-cd "$src" && MCPRICE_LIBRARY=$lib PYTHONPATH=$src/python${PYTHONPATH:+:$PYTHONPATH} \
-  PYTHONDONTWRITEBYTECODE=1 top_srcdir=$src exec python3 -m pytest -q -p no:cacheprovider \
+MCPRICE_LIBRARY=$lib PYTHONPATH=$src/python${PYTHONPATH:+:$PYTHONPATH} \
+  PYTHONDONTWRITEBYTECODE=1 top_srcdir=$src exec python3 -m pytest -q -p no:cacheprovider -rs \
   --doctest-modules --doctest-glob=README.md python/tests python/mcprice README.md

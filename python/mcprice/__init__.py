@@ -44,80 +44,145 @@ the value alone tells: a value of the wrong type raises TypeError; one that
 Python checks itself (an unknown option or name, an integer beyond its C
 type, a string with a NUL character, which C would cut there) raises
 ValueError; the library's refusals raise McpriceError with its status and
-message, and where it refused a value you gave (an option, a Greek's name)
-McpriceValueError, both a McpriceError and a ValueError.  Every message
-starts "mcprice: " and names the option, as the command-line tool's do.
-Results are plain Python objects: the library's are copied and freed before
-a call returns.
+message.  The errors are one hierarchy whose classes are the command-line
+tool's exit statuses: InputError (1: a market, book or scenario file or
+dict the library refuses) and UsageError (2: an option, name or value you
+gave, whether Python or the library refuses it) are also ValueErrors,
+DeviceError (3: no GPU, memory, CUDA) is not; each has exit_status.  Every
+message starts "mcprice: " and names the option, as the command-line tool's
+do.  Integers and floats may be Python's or numpy's.  Results are plain
+Python objects: the library's are copied and freed before a call returns;
+Results is a mapping of trade ids to Trades.
 """
+from __future__ import annotations
+
 import ctypes
 import json
 import math
+import numbers
+import operator
 import warnings
 import os
 from dataclasses import dataclass, field
-from typing import Dict, Optional, Tuple
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
+                    Tuple, TypeVar, Union)
 
 from . import _lib
 
-__all__ = ["price", "scenarios", "frtb", "McpriceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade",
-           "Results", "ScenarioResults", "ScenarioSetResults", "FrtbRecord", "FrtbResults",
-           "version", "heston_european", "Calibration", "calibrate"]
+__version__ = "0.1.0"
+
+__all__ = ["price", "scenarios", "frtb", "McpriceError", "InputError", "UsageError",
+           "DeviceError", "Estimate", "Sensitivity", "Trade", "Results", "ScenarioResults",
+           "ScenarioSetResults", "FrtbRecord", "FrtbResults", "version", "heston_european",
+           "Calibration", "calibrate", "__version__"]
 
 _L = _lib.load()
 
+# a market, portfolio, scenario grid or quotes: a file's path or its dict
+Source = Union[str, "os.PathLike[str]", Dict[str, Any]]
+_T = TypeVar("_T")
+
 
 class McpriceError(Exception):
-    """A failed call: status is the library's mcp_status, the message its text."""
+    """A failed call: status is the library's mcp_status, the message its
+    text; exit_status the command-line tool's for the same failure."""
 
-    def __init__(self, status, message):
+    exit_status = 3
+
+    def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
 
 
-class McpriceValueError(McpriceError, ValueError):
-    """The library refused a value given to it (an option, a Greek's name)."""
+class InputError(McpriceError, ValueError):
+    """The library refused a market, portfolio, scenario grid or quotes (exit
+    status 1): a file it cannot read, JSON it cannot parse, a field missing,
+    unknown or impossible, a name that is not there."""
+
+    exit_status = 1
 
 
-def _refused(status, message, option=None):
-    """The library's refusal, its message as the tool words it."""
-    if option is None:
-        return McpriceError(status, f"mcprice: {message}")
-    return McpriceValueError(status, f"mcprice: {option}: {message}")
+class UsageError(McpriceError, ValueError):
+    """An option, name or value given to a call is refused (exit status 2)."""
+
+    exit_status = 2
 
 
-def _c_str(option, value):
+class DeviceError(McpriceError):
+    """The backend is not there (no GPU, not built in), memory ran out or a
+    CUDA call failed (exit status 3)."""
+
+    exit_status = 3
+
+
+# mcp_status (mcprice.h) to its class: ARGUMENT, IO, PARSE, INPUT, NOT_FOUND,
+# UNAVAILABLE, NO_MEMORY, DEVICE
+_CLASSES = {1: UsageError, 2: InputError, 3: InputError, 4: InputError, 5: InputError,
+            6: DeviceError, 7: DeviceError, 8: DeviceError}
+_ARGUMENT = 1
+
+
+def _refused(status: int, message: str, option: Optional[str] = None) -> McpriceError:
+    """The library's refusal, its message as the tool words it: of a value
+    you gave (option), a UsageError."""
+    if option is not None:
+        return UsageError(status, f"mcprice: {option}: {message}")
+    return _CLASSES.get(status, McpriceError)(status, f"mcprice: {message}")
+
+
+def _usage(option: str, message: str) -> UsageError:
+    """A value refused before the library sees it."""
+    return UsageError(_ARGUMENT, f"mcprice: {option}: {message}")
+
+
+def _c_str(option: str, value: Any) -> bytes:
     """value (a str or path) as the bytes C reads: a NUL would end them there."""
     b = os.fsencode(value) if isinstance(value, os.PathLike) else str(value).encode()
     if b"\0" in b:
-        raise ValueError(f"mcprice: {option}: expected a string without a NUL character, "
-                         f"got {value!r}")
+        raise _usage(option, f"expected a string without a NUL character, got {value!r}")
     return b
 
 
-def version():
-    return _L.mcp_version().decode()
+def version() -> str:
+    """The library's version, which is the package's (__version__)."""
+    return str(_L.mcp_version().decode())
 
 
-def heston_european(option_type, spot, strike, maturity, rate, dividend, v0, kappa, theta, xi,
-                    rho):
+def _float(option: str, value: Any) -> float:
+    """value, a real number (Python's or numpy's), as a float."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"mcprice: {option}: expected a number, got {value!r}")
+    return float(value)
+
+
+def heston_european(option_type: str, spot: float, strike: float, maturity: float, rate: float,
+                    dividend: float, v0: float, kappa: float, theta: float, xi: float,
+                    rho: float) -> float:
     """A European "call" or "put" under Heston with flat rate and dividend
     yield, by Lewis's integral of the characteristic function
-    (mcp_heston_european): the price, exact to about 1e-13 of the forward."""
+    (mcp_heston_european): the price, exact to about 1e-13 of the forward.
+
+    >>> round(heston_european("call", 100, 100, 1, 0.03, 0, 0.04, 1.5, 0.04, 0.5, -0.7), 6)
+    8.802661
+    """
     types = {"call": 0, "put": 1}
     if option_type not in types:
-        raise ValueError(f"mcprice: option_type: expected 'call' or 'put', got {option_type!r}")
+        raise _usage("option_type", f"expected 'call' or 'put', got {option_type!r}")
     out, err = ctypes.c_double(), ctypes.create_string_buffer(_lib.ERRLEN)
-    args = [float(x) for x in (spot, strike, maturity, rate, dividend, v0, kappa, theta, xi, rho)]
+    names = ("spot", "strike", "maturity", "rate", "dividend", "v0", "kappa", "theta", "xi", "rho")
+    args = [_float(n, x) for n, x in zip(names, (spot, strike, maturity, rate, dividend, v0,
+                                                 kappa, theta, xi, rho))]
     status = _L.mcp_heston_european(types[option_type], *args, ctypes.byref(out), err,
                                     _lib.ERRLEN)
     if status != 0:
         raise _refused(status, err.value.decode(errors="replace"), "heston_european")
-    return out.value
+    return float(out.value)
 
 
 @dataclass(frozen=True)
 class Estimate:
+    """A Monte Carlo estimate: the price, its standard error and its 95%
+    confidence interval (a grid's price: the error 0)."""
     price: float
     std_error: float
     ci_low: float
@@ -126,6 +191,8 @@ class Estimate:
 
 @dataclass(frozen=True)
 class Sensitivity:
+    """A Greek of a trade or the book: its name ("delta:ACME"), the Greek,
+    the estimator's method, its underlyings and its estimate."""
     name: str
     greek: str
     method: str
@@ -137,6 +204,8 @@ class Sensitivity:
 
 @dataclass(frozen=True)
 class Trade:
+    """A trade's price per unit (estimate), quantity, engine, warnings,
+    Greeks by name and what the run options asked for besides."""
     id: str
     quantity: float
     estimate: Estimate
@@ -153,20 +222,34 @@ class Trade:
     exercise_boundary: Tuple[Tuple[float, float], ...] = ()
 
     @property
-    def price(self):
+    def price(self) -> float:
+        """The price per unit."""
         return self.estimate.price
 
     @property
-    def std_error(self):
+    def std_error(self) -> float:
+        """The price's standard error."""
         return self.estimate.std_error
 
     @property
-    def value(self):
+    def value(self) -> float:
+        """The position's value: quantity times price."""
         return self.quantity * self.estimate.price
 
 
 @dataclass(frozen=True)
-class Results:
+class Results(Mapping[str, Trade]):
+    """A pricing's results: a mapping of trade ids to Trades, in the book's
+    order (trades also), the book's total value and Greeks, and the run's
+    paths, seed, backend and seconds.
+
+    >>> r = price({"rate": 0.03, "underlyings": [{"name": "X", "spot": 100, "volatility": 0.2}]},
+    ...           {"run": {"paths": 1000}, "trades": [{"id": "c", "product": "european",
+    ...            "type": "call", "underlying": "X", "strike": 100, "maturity": 1}]},
+    ...           backend="cpu")
+    >>> list(r), "c" in r, len(r)
+    (['c'], True, 1)
+    """
     trades: Tuple[Trade, ...]
     total: Estimate
     book_greeks: Dict[str, Sensitivity]
@@ -174,17 +257,21 @@ class Results:
     seed: int
     backend: str
     seconds: float
+    _index: Dict[str, Trade] = field(init=False, repr=False, compare=False)
 
-    def __getitem__(self, trade_id):
-        for t in self.trades:
-            if t.id == trade_id:
-                return t
-        raise KeyError(trade_id)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {t.id: t for t in self.trades})
 
-    def __len__(self):
+    def __getitem__(self, trade_id: str) -> Trade:
+        return self._index[trade_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return (t.id for t in self.trades)
+
+    def __len__(self) -> int:
         return len(self.trades)
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:
         """A row a trade: id, quantity, price, std_error, ci_low, ci_high,
         value, engine, and a column a Greek (pandas required)."""
         import pandas as pd
@@ -207,10 +294,10 @@ class ScenarioResults:
     rate: Tuple[float, ...]
     kinds: Tuple[str, str, str]
     quantities: Dict[str, float]
-    prices: Dict[str, list]
-    totals: list
+    prices: Dict[str, List[List[List[Estimate]]]]
+    totals: List[List[List[Estimate]]]
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:
         """A row a trade (and TOTAL) and point (pandas required)."""
         import pandas as pd
         rows = []
@@ -242,7 +329,7 @@ class ScenarioSetResults:
     losses: Dict[str, Estimate]
     risk: Dict[float, Tuple[float, float]]
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:
         """A row a scenario (the base first) and trade (and TOTAL), with the
         book's loss and its error on its TOTAL rows (pandas required)."""
         import pandas as pd
@@ -283,7 +370,7 @@ class FrtbResults:
     records: Tuple[FrtbRecord, ...]
     crif: str
 
-    def to_dataframe(self):
+    def to_dataframe(self) -> Any:
         """A row a record, the book's as TOTAL (pandas required)."""
         import pandas as pd
         return pd.DataFrame([{"id": r.trade_id or "TOTAL", "risk": r.risk,
@@ -294,12 +381,12 @@ class FrtbResults:
 
 # ---- inputs ------------------------------------------------------------------
 
-def _check(status, message):
+def _check(status: int, message: Optional[str]) -> None:
     if status != 0:
         raise _refused(status, message or _L.mcp_strerror(status).decode())
 
 
-def _load(kind, source, market=None):
+def _load(kind: str, source: Any, market: Optional[ctypes.c_void_p] = None) -> ctypes.c_void_p:
     """A market, portfolio or scenario handle from a path or a dict; a
     portfolio's dates become times by market's valuation date."""
     handle = ctypes.c_void_p()
@@ -314,8 +401,7 @@ def _load(kind, source, market=None):
     elif isinstance(source, (str, os.PathLike)):
         path = os.fsencode(source)
         if b"\0" in path:
-            raise ValueError(f"mcprice: {kind}: expected a file path without a NUL character, "
-                             f"got {source!r}")
+            raise _usage(kind, f"expected a file path without a NUL character, got {source!r}")
         st = getattr(_L, f"mcp_{kind}_load{suffix}")(*first, path, err, _lib.ERRLEN)
     else:
         raise TypeError(f"mcprice: a {kind} is a file path or a dict, not "
@@ -324,16 +410,16 @@ def _load(kind, source, market=None):
     return handle
 
 
-def _bool(option, value):
+def _bool(option: str, value: Any) -> int:
     if not isinstance(value, bool):
         raise TypeError(f"mcprice: {option}: expected True or False, got {value!r}")
     return int(value)
 
 
-def _name(fn, option, value, expected):
+def _name(fn: Any, option: str, value: Any, expected: str) -> int:
     out = ctypes.c_int()
     if fn(_c_str(option, value), ctypes.byref(out)) != 0:
-        raise ValueError(f"mcprice: {option}: expected {expected}, got {value!r}")
+        raise _usage(option, f"expected {expected}, got {value!r}")
     return out.value
 
 
@@ -346,31 +432,42 @@ _CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", 
 _WARNINGS = 5  # MCP_WARNING_COUNT
 
 
-def _methods(value):
+def _methods(value: Union[str, Iterable[str]]) -> int:
     names = value.split(",") if isinstance(value, str) else list(value)
     flags = 0
     for n in names:
         if n == "none":
             continue
         if n not in _METHODS:
-            raise ValueError(f"mcprice: methods: expected none or names of {sorted(_METHODS)}, "
-                             f"got {n!r}")
+            raise _usage("methods", f"expected none or names of {sorted(_METHODS)}, got {n!r}")
         flags |= _METHODS[n]
     return flags
 
 
-def _int(option, value, bits, signed=False):
-    """value as an integer the C type of bits holds: ctypes would wrap it."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"mcprice: {option}: expected an integer, got {value!r}")
+def _int(option: str, value: Any, bits: int, signed: bool = False) -> int:
+    """value, an integer (Python's or numpy's), as one the C type of bits
+    holds: ctypes would wrap it."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"mcprice: {option}: expected an integer, got {value!r}") from None
     lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
-    if not lo <= value <= hi:
-        raise ValueError(f"mcprice: {option}: expected {lo} to {hi}, got {value}")
-    return value
+    if not lo <= n <= hi:
+        raise _usage(option, f"expected {lo} to {hi}, got {n}")
+    return n
 
 
-def _apply_portfolio(p, opts):
-    setters = {
+def _heston_scheme(value: Any) -> int:
+    schemes = {"qe": 0, "euler": 1}
+    if value not in schemes:
+        raise _usage("heston_scheme", f"expected qe or euler, got {value!r}")
+    return schemes[value]
+
+
+def _apply_portfolio(p: ctypes.c_void_p, opts: Dict[str, Any]) -> None:
+    setters: Dict[str, Callable[[Any], Any]] = {
         "paths": lambda v: _L.mcp_portfolio_set_paths(p, _int("paths", v, 64)),
         "seed": lambda v: _L.mcp_portfolio_set_seed(p, _int("seed", v, 64)),
         "steps_per_year": lambda v: _L.mcp_portfolio_set_steps_per_year(
@@ -379,9 +476,7 @@ def _apply_portfolio(p, opts):
         "scramblings": lambda v: _L.mcp_portfolio_set_scramblings(p, _int("scramblings", v, 32)),
         "regression_paths": lambda v: _L.mcp_portfolio_set_regression_paths(
             p, _int("regression_paths", v, 64)),
-        "heston_scheme": lambda v: _L.mcp_portfolio_set_heston_scheme(
-            p, {"qe": 0, "euler": 1}[v] if v in ("qe", "euler") else
-            _raise(ValueError(f"mcprice: heston_scheme: expected qe or euler, got {v!r}"))),
+        "heston_scheme": lambda v: _L.mcp_portfolio_set_heston_scheme(p, _heston_scheme(v)),
     }
     for k, v in opts.items():
         if k in setters:
@@ -390,14 +485,10 @@ def _apply_portfolio(p, opts):
                 raise _refused(st, _L.mcp_portfolio_last_error(p).decode(errors="replace"), k)
 
 
-def _raise(e):
-    raise e
-
-
-def _context(run, opts):
+def _context(run: ctypes.c_void_p, opts: Dict[str, Any]) -> ctypes.c_void_p:
     """A context on the run options run (the portfolio file's run object),
     the keyword options over them."""
-    setters = {
+    setters: Dict[str, Callable[[Any], Any]] = {
         "backend": lambda v: _L.mcp_run_options_set_backend(
             run, _name(_L.mcp_backend_from_name, "backend", v, "auto, cpu or cuda")),
         "precision": lambda v: _L.mcp_run_options_set_precision(
@@ -427,7 +518,7 @@ def _context(run, opts):
     _check(st, err.value.decode(errors="replace"))
     try:
         # the devices on the context, as the library checks them against its backend
-        calls = []
+        calls: List[Tuple[str, Callable[[], Any]]] = []
         if "device" in opts:
             d = _int("device", opts["device"], 32, signed=True)
             calls.append(("device", lambda: _L.mcp_context_set_device(ctx, d)))
@@ -446,7 +537,7 @@ def _context(run, opts):
     return ctx
 
 
-def _options(opts, extra=()):
+def _options(opts: Dict[str, Any], extra: Sequence[str] = ()) -> None:
     known = set(_PORTFOLIO_OPTIONS) | set(_CONTEXT_OPTIONS) | set(extra)
     unknown = sorted(set(opts) - known)
     if unknown:
@@ -455,33 +546,39 @@ def _options(opts, extra=()):
 
 # ---- results -----------------------------------------------------------------
 
-def _est(e):
+def _est(e: Any) -> Estimate:
     return Estimate(e.price, e.std_error, e.ci_low, e.ci_high)
 
 
-def _s(b):
+def _s(b: Optional[bytes]) -> Optional[str]:
     return b.decode() if b is not None else None
 
 
-def _sensitivities(r, index):
+def _str(b: Optional[bytes]) -> str:
+    """A string the library always gives."""
+    return b.decode() if b is not None else ""
+
+
+def _sensitivities(r: ctypes.c_void_p, index: int) -> Dict[str, Sensitivity]:
     out = {}
     s = _lib.Sensitivity_()
     for k in range(_L.mcp_results_sensitivities(r, index)):
         _L.mcp_results_sensitivity(r, index, k, ctypes.byref(s))
-        out[_s(s.name)] = Sensitivity(_s(s.name), _s(_L.mcp_greek_name(s.greek)),
-                                      _s(_L.mcp_greek_method_name(s.method)), _s(s.underlying),
-                                      _s(s.underlying2), _est(s.value), _s(s.bucket))
+        out[_str(s.name)] = Sensitivity(_str(s.name), _str(_L.mcp_greek_name(s.greek)),
+                                        _str(_L.mcp_greek_method_name(s.method)),
+                                        _s(s.underlying), _s(s.underlying2), _est(s.value),
+                                        _s(s.bucket))
     return out
 
 
-def _results(r):
+def _results(r: ctypes.c_void_p) -> Results:
     n = _L.mcp_results_count(r)
     e = _lib.Estimate_()
     trades = []
     for i in range(n):
         _L.mcp_results_trade(r, i, ctypes.byref(e))
         w = _L.mcp_results_warnings(r, i)
-        warnings = tuple(_s(_L.mcp_warning_name(1 << b)) for b in range(_WARNINGS) if w >> b & 1)
+        warned = tuple(_str(_L.mcp_warning_name(1 << b)) for b in range(_WARNINGS) if w >> b & 1)
         red = []
         t = ctypes.c_double()
         p = _lib.Estimate_()
@@ -494,47 +591,48 @@ def _results(r):
         for k in range(_L.mcp_results_exercise_boundaries(r, i)):
             _L.mcp_results_exercise_boundary(r, i, k, ctypes.byref(t), ctypes.byref(spot))
             bound.append((t.value, spot.value))
-        trades.append(Trade(_s(_L.mcp_results_trade_id(r, i)), _L.mcp_results_quantity(r, i),
-                            _est(e), _s(_L.mcp_engine_name(_L.mcp_results_engine(r, i))),
-                            warnings, _sensitivities(r, i), tuple(red), move, tuple(bound)))
+        trades.append(Trade(_str(_L.mcp_results_trade_id(r, i)), _L.mcp_results_quantity(r, i),
+                            _est(e), _str(_L.mcp_engine_name(_L.mcp_results_engine(r, i))),
+                            warned, _sensitivities(r, i), tuple(red), move, tuple(bound)))
     _L.mcp_results_total(r, ctypes.byref(e))
     return Results(tuple(trades), _est(e), _sensitivities(r, n), _L.mcp_results_paths(r),
-                   _L.mcp_results_seed(r), _s(_L.mcp_backend_name(_L.mcp_results_backend(r))),
+                   _L.mcp_results_seed(r), _str(_L.mcp_backend_name(_L.mcp_results_backend(r))),
                    _L.mcp_results_seconds(r))
 
 
-def _scenario_results(r):
+def _scenario_results(r: ctypes.c_void_p) -> ScenarioResults:
     axes = [tuple(_L.mcp_scenario_results_shift(r, a, i)
                   for i in range(_L.mcp_scenario_results_shifts(r, a))) for a in range(3)]
-    kinds = tuple("absolute" if _L.mcp_scenario_results_kind(r, a) else "relative"
+    k0, k1, k2 = ("absolute" if _L.mcp_scenario_results_kind(r, a) else "relative"
                   for a in range(3))
     e = _lib.Estimate_()
 
-    def grid(get):
+    def grid(get: Callable[[int, int, int], Any]) -> List[List[List[Estimate]]]:
         return [[[(get(i, j, k), _est(e))[1] for k in range(len(axes[2]))]
                  for j in range(len(axes[1]))] for i in range(len(axes[0]))]
 
-    prices, quantities = {}, {}
+    prices: Dict[str, List[List[List[Estimate]]]] = {}
+    quantities: Dict[str, float] = {}
     for t in range(_L.mcp_scenario_results_count(r)):
-        tid = _s(_L.mcp_scenario_results_trade_id(r, t))
+        tid = _str(_L.mcp_scenario_results_trade_id(r, t))
         quantities[tid] = _L.mcp_scenario_results_quantity(r, t)
         prices[tid] = grid(lambda i, j, k: _L.mcp_scenario_results_trade(r, t, i, j, k,
                                                                          ctypes.byref(e)))
     totals = grid(lambda i, j, k: _L.mcp_scenario_results_total(r, i, j, k, ctypes.byref(e)))
-    return ScenarioResults(axes[0], axes[1], axes[2], kinds, quantities, prices, totals)
+    return ScenarioResults(axes[0], axes[1], axes[2], (k0, k1, k2), quantities, prices, totals)
 
 
-def _set_results(r, levels):
-    kinds = tuple("absolute" if _L.mcp_scenario_results_kind(r, a) else "relative"
+def _set_results(r: ctypes.c_void_p, levels: Tuple[float, ...]) -> ScenarioSetResults:
+    k0, k1, k2 = ("absolute" if _L.mcp_scenario_results_kind(r, a) else "relative"
                   for a in range(3))
-    names = tuple(_s(_L.mcp_scenario_results_name(r, k))
+    names = tuple(_str(_L.mcp_scenario_results_name(r, k))
                   for k in range(_L.mcp_scenario_results_scenarios(r)))
     e = _lib.Estimate_()
-    ids = [_s(_L.mcp_scenario_results_trade_id(r, t))
+    ids = [_str(_L.mcp_scenario_results_trade_id(r, t))
            for t in range(_L.mcp_scenario_results_count(r))]
-    quantities = {tid: _L.mcp_scenario_results_quantity(r, t) for t, tid in enumerate(ids)}
+    quantities = {tid: float(_L.mcp_scenario_results_quantity(r, t)) for t, tid in enumerate(ids)}
 
-    def got(status):
+    def got(status: int) -> Estimate:
         _check(status, None)
         return _est(e)
 
@@ -547,12 +645,12 @@ def _set_results(r, levels):
               for k, n in enumerate(names)}
     losses = {n: got(_L.mcp_scenario_results_loss(r, k, ctypes.byref(e)))
               for k, n in enumerate(names)}
-    risk = {}
+    risk: Dict[float, Tuple[float, float]] = {}
     var, es = ctypes.c_double(), ctypes.c_double()
     for level in levels:
         _check(_L.mcp_scenario_results_var(r, level, ctypes.byref(var), ctypes.byref(es)), None)
         risk[level] = (var.value, es.value)
-    return ScenarioSetResults(names, kinds, quantities, base, base_prices, values, prices,
+    return ScenarioSetResults(names, (k0, k1, k2), quantities, base, base_prices, values, prices,
                               losses, risk)
 
 
@@ -575,10 +673,10 @@ class Calibration:
     converged: bool
     at_bound: Tuple[str, ...]
     fitted: Tuple[Tuple[Optional[float], ...], ...]
-    market: Optional[dict]
+    market: Optional[Dict[str, Any]]
 
 
-def _text(kind, source):
+def _text(kind: str, source: Any) -> Tuple[bytes, bytes]:
     """A market's or quotes' JSON text and its name, from a path or a dict."""
     if isinstance(source, dict):
         return json.dumps(source).encode(), f"<{kind} dict>".encode()
@@ -589,13 +687,13 @@ def _text(kind, source):
     raise TypeError(f"mcprice: a {kind} is a file path or a dict, not {type(source).__name__}")
 
 
-def calibrate(market, quotes, model="heston"):
+def calibrate(market: Source, quotes: Source, model: str = "heston") -> Calibration:
     """Fits model ("heston" or "merton") to the quotes (a path or a dict:
     underlying, maturities, strikes or moneyness, volatilities) on the
     market's spot and curves: Calibration."""
     kind = ctypes.c_int()
     if _L.mcp_fit_model_from_name(_c_str("model", model), ctypes.byref(kind)) != 0:
-        raise ValueError(f"mcprice: model: expected 'heston' or 'merton', got {model!r}")
+        raise _usage("model", f"expected 'heston' or 'merton', got {model!r}")
     mtext, mname = _text("market", market)
     qtext, qname = _text("quotes", quotes)
     err = ctypes.create_string_buffer(_lib.ERRLEN)
@@ -623,10 +721,10 @@ def calibrate(market, quotes, model="heston"):
                 fitted_market = json.loads(ctypes.string_at(out, size.value))
             finally:
                 _L.mcp_free(out)
-        names = [_s(_L.mcp_fit_param_name(kind.value, k)) for k in range(fit.nparams)]
+        names = [_str(_L.mcp_fit_param_name(kind.value, k)) for k in range(fit.nparams)]
         rows = tuple(tuple(None if math.isnan(vols[i * nk + k]) else vols[i * nk + k]
                            for k in range(nk)) for i in range(n))
-        return Calibration(_s(q.underlying), model,
+        return Calibration(_str(q.underlying), model,
                            {name: fit.params[k] for k, name in enumerate(names)}, fit.quotes,
                            fit.rmse, fit.max_error, fit.iterations, bool(fit.converged),
                            tuple(name for k, name in enumerate(names) if fit.at_bound >> k & 1),
@@ -638,7 +736,8 @@ def calibrate(market, quotes, model="heston"):
 
 # ---- the calls -----------------------------------------------------------------
 
-def _run(market, portfolio, opts, body):
+def _run(market: Source, portfolio: Source, opts: Dict[str, Any],
+         body: Callable[[ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p], _T]) -> _T:
     m = _load("market", market)
     p = run = ctx = None
     try:
@@ -657,7 +756,8 @@ def _run(market, portfolio, opts, body):
         _L.mcp_market_destroy(m)
 
 
-def price(market, portfolio, greeks=None, greek_method="auto", buckets=False, **run_options):
+def price(market: Source, portfolio: Source, greeks: Optional[Union[str, Sequence[str]]] = None,
+          greek_method: str = "auto", buckets: bool = False, **run_options: Any) -> Results:
     """Prices the portfolio in the market: Results.  greeks: "all", a
     comma-separated list or a list of delta, gamma, vega, rho, theta,
     cross-gamma, correlation (of a multi-asset trade's pairs, by adjoint:
@@ -668,12 +768,11 @@ def price(market, portfolio, greeks=None, greek_method="auto", buckets=False, **
     ("vega@(0.5,1]")."""
     _options(run_options)
     if greek_method not in ("auto", "bump"):
-        raise ValueError(f"mcprice: greek_method: expected auto or bump, got {greek_method!r}")
+        raise _usage("greek_method", f"expected auto or bump, got {greek_method!r}")
     if buckets and (greeks is None or greek_method == "bump"):
-        raise ValueError("mcprice: buckets: expected greeks (delta, vega or rho) by the auto "
-                         "method")
+        raise _usage("buckets", "expected greeks (delta, vega or rho) by the auto method")
 
-    def body(ctx, m, p):
+    def body(ctx: ctypes.c_void_p, m: ctypes.c_void_p, p: ctypes.c_void_p) -> Results:
         r = ctypes.c_void_p()
         if greeks is None:
             st = _L.mcp_price(ctx, m, p, ctypes.byref(r))
@@ -700,18 +799,21 @@ def price(market, portfolio, greeks=None, greek_method="auto", buckets=False, **
     return _run(market, portfolio, run_options, body)
 
 
-def scenarios(market, portfolio, grid, levels=(0.99, 0.975), **run_options):
+def scenarios(market: Source, portfolio: Source, grid: Source,
+              levels: Sequence[float] = (0.99, 0.975),
+              **run_options: Any) -> Union[ScenarioResults, ScenarioSetResults]:
     """Revalues the portfolio at every point of the grid of shifts (a
     scenario file's path or dict) on the same paths: ScenarioResults; or,
     for a scenario set, at its base and each scenario, with historical VaR
     and ES at each of levels (0.5 <= level < 1): ScenarioSetResults."""
     _options(run_options)
-    levels = tuple(float(x) for x in levels)
-    for x in levels:
+    at = tuple(_float("levels", x) for x in levels)
+    for x in at:
         if not 0.5 <= x < 1:
-            raise ValueError(f"mcprice: levels: expected numbers from 0.5 to below 1, got {x!r}")
+            raise _usage("levels", f"expected numbers from 0.5 to below 1, got {x!r}")
 
-    def body(ctx, m, p):
+    def body(ctx: ctypes.c_void_p, m: ctypes.c_void_p,
+             p: ctypes.c_void_p) -> Union[ScenarioResults, ScenarioSetResults]:
         s = _load("scenarios", grid)
         r = ctypes.c_void_p()
         try:
@@ -721,7 +823,7 @@ def scenarios(market, portfolio, grid, levels=(0.99, 0.975), **run_options):
         _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
         try:
             if _L.mcp_scenario_results_scenarios(r):
-                return _set_results(r, levels)
+                return _set_results(r, at)
             return _scenario_results(r)
         finally:
             _L.mcp_scenario_results_destroy(r)
@@ -729,7 +831,7 @@ def scenarios(market, portfolio, grid, levels=(0.99, 0.975), **run_options):
     return _run(market, portfolio, run_options, body)
 
 
-def frtb(market, portfolio, **run_options):
+def frtb(market: Source, portfolio: Source, **run_options: Any) -> FrtbResults:
     """The sensitivities of FRTB's standardised approach of every trade and
     of the book, each revalued on the same paths (mcp_price_frtb): equity
     delta, vega by option maturity and curvature by underlying, rate delta
@@ -737,7 +839,7 @@ def frtb(market, portfolio, **run_options):
     frtb_bucket.  FrtbResults."""
     _options(run_options)
 
-    def body(ctx, m, p):
+    def body(ctx: ctypes.c_void_p, m: ctypes.c_void_p, p: ctypes.c_void_p) -> FrtbResults:
         f = ctypes.c_void_p()
         _check(_L.mcp_price_frtb(ctx, m, p, ctypes.byref(f)),
                _L.mcp_context_last_error(ctx).decode(errors="replace"))
@@ -746,9 +848,9 @@ def frtb(market, portfolio, **run_options):
             records = []
             for i in range(_L.mcp_frtb_count(f)):
                 _check(_L.mcp_frtb_record_at(f, i, ctypes.byref(rec)), None)
-                records.append(FrtbRecord(_s(rec.trade_id), _s(_L.mcp_frtb_risk_name(rec.risk)),
-                                          _s(rec.qualifier), rec.bucket, rec.tenor, rec.amount,
-                                          _s(rec.currency)))
+                records.append(FrtbRecord(_s(rec.trade_id), _str(_L.mcp_frtb_risk_name(rec.risk)),
+                                          _str(rec.qualifier), rec.bucket, rec.tenor, rec.amount,
+                                          _str(rec.currency)))
             text, n = ctypes.c_void_p(), ctypes.c_size_t()
             _check(_L.mcp_frtb_crif(f, ctypes.byref(text), ctypes.byref(n)), None)
             try:

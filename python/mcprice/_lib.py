@@ -1,8 +1,11 @@
 """_lib.py: finding libmcprice and declaring the calls the binding makes."""
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
 import os
 import subprocess
+from typing import Any, Dict, List, Optional, Tuple
 
 _c = ctypes
 P = _c.c_void_p
@@ -39,7 +42,7 @@ class FrtbRecord_(_c.Structure):
                 ("currency", _c.c_char_p)]
 
 
-def _candidates():
+def _candidates() -> List[str]:
     """Where the library may be: MCPRICE_LIBRARY, the loader, pkg-config."""
     env = os.environ.get("MCPRICE_LIBRARY")
     if env:
@@ -54,7 +57,7 @@ def _candidates():
     return [f for f in found if f] + ["libmcprice.so.0", "libmcprice.so"]
 
 
-def load():
+def load() -> ctypes.CDLL:
     tried = []
     for path in _candidates():
         try:
@@ -70,7 +73,7 @@ def load():
 
 
 # name: (return type, argument types)
-_CALLS = {
+_CALLS: Dict[str, Tuple[Optional[Any], List[Any]]] = {
     "mcp_strerror": (_c.c_char_p, [_c.c_int]),
     "mcp_version": (_c.c_char_p, []),
     "mcp_heston_european": (_c.c_int, [_c.c_int] + [_c.c_double] * 10 +
@@ -202,7 +205,7 @@ _CALLS = {
 }
 
 
-def _declare(lib):
+def _declare(lib: ctypes.CDLL) -> None:
     for name, (res, args) in _CALLS.items():
         f = getattr(lib, name)
         f.restype = res

@@ -1,6 +1,7 @@
 """The Python binding against closed forms, the library's own reproducibility
 and its errors.  Run by tests/test_python.sh (make check) with
 MCPRICE_LIBRARY set to the build's library."""
+import collections.abc
 import json
 import math
 import os
@@ -401,25 +402,94 @@ def test_strings_with_a_nul_are_refused_not_cut():
 
 
 def test_errors_are_worded_as_documented():
-    # the library's refusal of a value: a McpriceError and a ValueError,
-    # naming the option as the tool does; every message starts "mcprice: "
-    with pytest.raises(mcprice.McpriceValueError) as e:
+    # the library's refusal of a value: a UsageError (a McpriceError and a
+    # ValueError), naming the option as the tool does; every message starts
+    # "mcprice: "
+    with pytest.raises(mcprice.UsageError) as e:
         mcprice.price(market(), book(), paths=1, backend="cpu")
     assert isinstance(e.value, ValueError) and e.value.status != 0
     assert str(e.value).startswith("mcprice: paths: ")
-    with pytest.raises(mcprice.McpriceValueError) as e:
+    with pytest.raises(mcprice.UsageError) as e:
         mcprice.price(market(), book(), backend="cpu", block_size=100)
     assert str(e.value).startswith("mcprice: block_size: ")
-    with pytest.raises(mcprice.McpriceValueError) as e:
+    with pytest.raises(mcprice.UsageError) as e:
         mcprice.price(market(), book(), greeks="charm", backend="cpu")
     assert str(e.value).startswith("mcprice: greeks: ")
-    with pytest.raises(mcprice.McpriceError) as e:
+    with pytest.raises(mcprice.InputError) as e:
         mcprice.price("/nonexistent/market.json", book(), backend="cpu")
-    assert not isinstance(e.value, ValueError)
+    assert isinstance(e.value, ValueError) and not isinstance(e.value, mcprice.UsageError)
     assert str(e.value).startswith("mcprice: /nonexistent/market.json: cannot open")
-    with pytest.raises(ValueError) as e:
+    with pytest.raises(mcprice.UsageError) as e:    # refused before the library sees it
         mcprice.price(market(), book(), backend="gpu")
     assert str(e.value).startswith("mcprice: backend: expected")
+    assert e.value.status == 1                      # MCP_ERR_ARGUMENT
+
+
+def test_error_classes_are_the_tools_exit_statuses():
+    # the same failure through the command-line tool and through Python: its
+    # exit status is the class's exit_status
+    tool = os.path.join(os.path.dirname(os.environ.get("MCPRICE_LIBRARY", "")), "..", "mcprice")
+    if not os.path.exists(tool):
+        pytest.skip("no command-line tool beside the library")
+    top = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(__file__), "..", "..")
+    mk = os.path.join(top, "tests", "data", "cli_market.json")
+    bk = os.path.join(top, "examples", "book.json")
+    cases = [(["--market", "/nonexistent.json", "--portfolio", bk],
+              lambda: mcprice.price("/nonexistent.json", bk, backend="cpu"), mcprice.InputError),
+             (["--market", mk, "--portfolio", bk, "--paths", "1"],
+              lambda: mcprice.price(mk, bk, backend="cpu", paths=1), mcprice.UsageError)]
+    if not mcprice.price(market(), book(), paths=100).backend == "cuda":
+        cases.append((["--market", mk, "--portfolio", bk, "--backend", "cuda"],
+                      lambda: mcprice.price(mk, bk, backend="cuda"), mcprice.DeviceError))
+    for args, call, cls in cases:
+        run = subprocess.run([tool, "price", "--format", "csv"] + args, capture_output=True)
+        with pytest.raises(cls) as e:
+            call()
+        assert run.returncode == cls.exit_status == e.value.exit_status, (args, run.stderr)
+        assert isinstance(e.value, mcprice.McpriceError)
+    assert issubclass(mcprice.InputError, ValueError)
+    assert not issubclass(mcprice.DeviceError, ValueError)
+
+
+def test_a_typed_pythonic_api():
+    # Results is a mapping of ids, in the book's order
+    r = mcprice.price(market(), book(), backend="cpu", paths=2000)
+    assert isinstance(r, collections.abc.Mapping)
+    assert list(r) == [t.id for t in r.trades] == list(r.keys())
+    assert all(r[tid] is t for tid, t in r.items()) and len(r) == len(r.trades)
+    assert "C" in r and "nope" not in r and r.get("nope") is None
+    with pytest.raises(KeyError):
+        r["nope"]
+    # the package's version is the library's and the wheel's
+    assert mcprice.__version__ == mcprice.version()
+    top = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(__file__), "..", "..")
+    with open(os.path.join(top, "python", "pyproject.toml")) as f:
+        assert f'version = "{mcprice.__version__}"' in f.read()
+    # booleans are not integers, floats not integers, numbers not strings
+    with pytest.raises(TypeError, match="paths: expected an integer"):
+        mcprice.price(market(), book(), backend="cpu", paths=True)
+    with pytest.raises(TypeError, match="paths: expected an integer"):
+        mcprice.price(market(), book(), backend="cpu", paths=2000.0)
+    with pytest.raises(TypeError, match="spot: expected a number"):
+        mcprice.heston_european("call", "100", 100, 1, 0, 0, 0.04, 1, 0.04, 0.5, 0)
+
+
+def test_numpy_numbers_are_numbers():
+    np = pytest.importorskip("numpy")
+    a = mcprice.price(market(), book(), backend="cpu", paths=2000, seed=5, devices=[0])
+    b = mcprice.price(market(), book(), backend="cpu", paths=np.int64(2000), seed=np.uint32(5),
+                      devices=[np.int32(0)])
+    assert a.total == b.total and a.paths == 2000
+    with pytest.raises(TypeError, match="paths: expected an integer"):
+        mcprice.price(market(), book(), backend="cpu", paths=np.float64(2000))
+    with pytest.raises(TypeError, match="grid_check"):
+        mcprice.price(market(), book(), backend="cpu", grid_check=np.bool_(True))
+    args = (100, 100, 1, 0.01, 0.02, 0.04, 4, 0.25, 1, -0.5)
+    assert mcprice.heston_european("call", *[np.float64(x) for x in args]) == \
+        mcprice.heston_european("call", *args)
+    g = mcprice.scenarios(market(), book(), {"spot": {"shifts": [0]}},
+                          levels=[np.float32(0.99)], backend="cpu", paths=2000)
+    assert isinstance(g, mcprice.ScenarioResults)
 
 
 def test_a_missing_library_is_a_clear_import_error():
@@ -508,7 +578,7 @@ def test_closed_forms():
     # kappa 4, theta 0.25, xi 1, rho -0.5)
     call = mcprice.heston_european("call", 100, 100, 1, 0.01, 0.02, 0.04, 4, 0.25, 1, -0.5)
     assert abs(call - 16.070154917028834278) < 1e-11
-    with pytest.raises(mcprice.McpriceValueError, match="heston_european: .*xi"):
+    with pytest.raises(mcprice.UsageError, match="heston_european: .*xi"):
         mcprice.heston_european("put", 100, 100, 1, 0, 0, 0.04, 1, 0.04, -1, 0)
     with pytest.raises(ValueError, match="option_type"):
         mcprice.heston_european("straddle", 100, 100, 1, 0, 0, 0.04, 1, 0.04, 1, 0)
