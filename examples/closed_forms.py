@@ -85,9 +85,11 @@ def closed_form(market: Json, trade: Json) -> Optional[float]:
     model = u.get("model", "black-scholes")
     flat = "curves" not in u and "dividends" not in u
     product, call = trade["product"], trade.get("type") == "call"
-    s: float = u.get("spot", 0.0)
-    q: float = u.get("dividend", 0.0)
-    k: float = trade.get("strike", 0.0)
+    if not isinstance(u.get("spot"), (int, float)) or not isinstance(trade.get("strike"),
+                                                                      (int, float)):
+        return None
+    s, k = float(u["spot"]), float(trade["strike"])
+    q = float(u.get("dividend", 0.0))
 
     if model == "black-scholes" and flat:
         r, vol = u.get("rate", market["rate"]), u["volatility"]

@@ -129,8 +129,9 @@ static __device__ void chunk_sums(const double *phi0, const double *phi1, double
 // The Gram sums of every date but the last and their factors, before the
 // walk back (lsm.h), a group of dates e0, e0 + 1, ... at a time: block (c,
 // g) sums chunk c of date e0 + g into gram[(g ng + k) nch + c], column k of
-// the date's ng = MCPI_LSM_GRAM(nb); a block a chunk and date, so that a
-// chunk's latency is paid once, not once a chunk.
+// the date's ng = MCPI_LSM_GRAM(nb).  A block a chunk and date, all of them
+// at once: a block that walked a lane's chunks one after another (the
+// order of the sums) took 25 chunks' latency at 200,000 paths.
 __global__ void mcpi_lsm_gram_kernel(const __grid_constant__ mcpi_job_view j, const double *st,
                                      size_t n, int e0, double *gram)
 {
@@ -199,7 +200,7 @@ static __device__ void date_sums(const mcpi_job_view &j, const double *next,
 }
 
 // Date e, a block a chunk; the last block to finish (done counts them, and
-// returns to 0) solves it: one launch a date.  Date e + 1's row is read from
+// returns to 0) adds the columns and substitutes: one launch a date.  Date e + 1's row is read from
 // L2 (an L1 line holding it may be older than the last launch's write).
 __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, double *table,
                                      const double *fac, const double *st, size_t n, int e,
@@ -329,7 +330,7 @@ extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
 }
 
 // Dates whose Gram sums the work holds at once: all, or as many as 64 MiB
-// hold (and a grid's second dimension).
+// hold (at least one; and a grid's second dimension).
 static size_t gram_dates(int nb, size_t nch, size_t walked)
 {
   size_t per = (size_t)MCPI_LSM_GRAM(nb) * nch, most = ((size_t)8 << 20) / per;

@@ -57,6 +57,7 @@ Results is a mapping of trade ids to Trades.
 from __future__ import annotations
 
 import ctypes
+import functools
 import json
 import math
 import numbers
@@ -72,7 +73,7 @@ from . import _lib
 __version__ = "0.1.0"
 
 __all__ = ["price", "scenarios", "frtb", "McpriceError", "InputError", "UsageError",
-           "DeviceError", "Estimate", "Sensitivity", "Trade", "Results", "ScenarioResults",
+           "DeviceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade", "Results", "ScenarioResults",
            "ScenarioSetResults", "FrtbRecord", "FrtbResults", "version", "heston_european",
            "Calibration", "calibrate", "__version__"]
 
@@ -113,6 +114,9 @@ class DeviceError(McpriceError):
     CUDA call failed (exit status 3)."""
 
     exit_status = 3
+
+
+McpriceValueError = UsageError  # its name before 0.1.0's classes; kept for old code
 
 
 # mcp_status (mcprice.h) to its class: ARGUMENT, IO, PARSE, INPUT, NOT_FOUND,
@@ -257,10 +261,10 @@ class Results(Mapping[str, Trade]):
     seed: int
     backend: str
     seconds: float
-    _index: Dict[str, Trade] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_index", {t.id: t for t in self.trades})
+    @functools.cached_property
+    def _index(self) -> Dict[str, Trade]:
+        return {t.id: t for t in self.trades}
 
     def __getitem__(self, trade_id: str) -> Trade:
         return self._index[trade_id]
@@ -447,8 +451,8 @@ def _methods(value: Union[str, Iterable[str]]) -> int:
 def _int(option: str, value: Any, bits: int, signed: bool = False) -> int:
     """value, an integer (Python's or numpy's), as one the C type of bits
     holds: ctypes would wrap it."""
-    try:
-        if isinstance(value, bool):
+    try:  # a bool, Python's or numpy's (which numpy 1 still lets index), is no integer
+        if isinstance(value, bool) or getattr(getattr(value, "dtype", None), "kind", "") == "b":
             raise TypeError
         n = operator.index(value)
     except TypeError:
@@ -461,7 +465,7 @@ def _int(option: str, value: Any, bits: int, signed: bool = False) -> int:
 
 def _heston_scheme(value: Any) -> int:
     schemes = {"qe": 0, "euler": 1}
-    if value not in schemes:
+    if not isinstance(value, str) or value not in schemes:
         raise _usage("heston_scheme", f"expected qe or euler, got {value!r}")
     return schemes[value]
 

@@ -2,6 +2,7 @@
 and its errors.  Run by tests/test_python.sh (make check) with
 MCPRICE_LIBRARY set to the build's library."""
 import collections.abc
+import dataclasses
 import json
 import math
 import os
@@ -456,7 +457,9 @@ def test_a_typed_pythonic_api():
     r = mcprice.price(market(), book(), backend="cpu", paths=2000)
     assert isinstance(r, collections.abc.Mapping)
     assert list(r) == [t.id for t in r.trades] == list(r.keys())
-    assert all(r[tid] is t for tid, t in r.items()) and len(r) == len(r.trades)
+    assert all(r[t.id] is t for t in r.trades) and len(r) == len(r.trades)
+    assert dataclasses.asdict(r)["trades"][0]["id"] == r.trades[0].id
+    assert [f.name for f in dataclasses.fields(r)][0] == "trades"
     assert "C" in r and "nope" not in r and r.get("nope") is None
     with pytest.raises(KeyError):
         r["nope"]
@@ -465,7 +468,11 @@ def test_a_typed_pythonic_api():
     top = os.environ.get("top_srcdir") or os.path.join(os.path.dirname(__file__), "..", "..")
     with open(os.path.join(top, "python", "pyproject.toml")) as f:
         assert f'version = "{mcprice.__version__}"' in f.read()
-    # booleans are not integers, floats not integers, numbers not strings
+    # booleans are not integers, floats not integers, numbers not strings,
+    # a scheme a name
+    with pytest.raises(mcprice.UsageError, match="heston_scheme: expected qe or euler"):
+        mcprice.price(market(), book(), backend="cpu", heston_scheme=["qe"])
+    assert mcprice.McpriceValueError is mcprice.UsageError
     with pytest.raises(TypeError, match="paths: expected an integer"):
         mcprice.price(market(), book(), backend="cpu", paths=True)
     with pytest.raises(TypeError, match="paths: expected an integer"):
@@ -484,6 +491,8 @@ def test_numpy_numbers_are_numbers():
         mcprice.price(market(), book(), backend="cpu", paths=np.float64(2000))
     with pytest.raises(TypeError, match="grid_check"):
         mcprice.price(market(), book(), backend="cpu", grid_check=np.bool_(True))
+    with pytest.raises(TypeError, match="seed: expected an integer"):
+        mcprice.price(market(), book(), backend="cpu", seed=np.True_)
     args = (100, 100, 1, 0.01, 0.02, 0.04, 4, 0.25, 1, -0.5)
     assert mcprice.heston_european("call", *[np.float64(x) for x in args]) == \
         mcprice.heston_european("call", *args)
