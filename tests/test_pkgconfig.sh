@@ -6,19 +6,11 @@
 # with a sanitizer (the program would need its runtime).
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
-lib=$top_builddir/src/.libs/libmcprice.so
 if ! command -v pkg-config >/dev/null 2>&1; then
   echo "SKIP: no pkg-config"
   exit 77
 fi
-if [ ! -f "$lib" ]; then
-  echo "SKIP: $lib is not built (a static build?)"
-  exit 77
-fi
-if command -v ldd >/dev/null 2>&1 && ldd "$lib" | grep -q -e libasan -e libtsan -e libubsan; then
-  echo "SKIP: the library is built with a sanitizer"
-  exit 77
-fi
+. "$top_srcdir/tests/shared_lib.sh"
 build=$(cd "$top_builddir" && pwd)
 flags=$(PKG_CONFIG_PATH=$build pkg-config --cflags --libs mcprice) || exit 1
 case $flags in

@@ -9,20 +9,11 @@
 # preloaded into Python).
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
-lib=$top_builddir/src/.libs/libmcprice.so
 if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import pytest" 2>/dev/null; then
   echo "SKIP: no python3 with pytest"
   exit 77
 fi
-if [ ! -f "$lib" ]; then
-  echo "SKIP: $lib is not built (a static build?)"
-  exit 77
-fi
-if command -v ldd >/dev/null 2>&1 && ldd "$lib" | grep -q -e libasan -e libtsan -e libubsan; then
-  echo "SKIP: the library is built with a sanitizer"
-  exit 77
-fi
-lib=$(cd "$(dirname "$lib")" && pwd)/$(basename "$lib")
+. "$top_srcdir/tests/shared_lib.sh"
 src=$(cd "$top_srcdir" && pwd)
 # the package and the examples under mypy --strict (python/pyproject.toml's
 # settings), where mypy is installed; no cache written
