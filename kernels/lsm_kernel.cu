@@ -200,8 +200,9 @@ static __device__ void date_sums(const mcpi_job_view &j, const double *next,
 }
 
 // Date e, a block a chunk; the last block to finish (done counts them, and
-// returns to 0) adds the columns and substitutes: one launch a date.  Date e + 1's row is read from
-// L2 (an L1 line holding it may be older than the last launch's write).
+// returns to 0) adds the columns and substitutes: one launch a date.  Date
+// e + 1's row is read from L2 (an L1 line holding it may be older than the
+// last launch's write).
 __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, double *table,
                                      const double *fac, const double *st, size_t n, int e,
                                      double *y, double *part, unsigned *done)

@@ -585,16 +585,16 @@ static void gpu_lsm_matches_cpu(void **state)
    * once (a launch a date, not the cooperative one: lsm_kernel.cu), the
    * same numbers */
   static const uint64_t regression[2] = {100000, 1 << 22};
+  t.id = "AP";
+  t.underlying = "A";
+  t.nassets = 0;
+  t.assets = NULL;
+  t.payoff = MCP_PRODUCT_BASKET;
+  t.type = MCP_PUT;
+  t.exercises = 20;
   for (int k = 0; k < 2; k++) {
     mcp_portfolio *q;
     assert_int_equal(mcp_portfolio_create(&q), MCP_OK);
-    t.id = "AP";
-    t.underlying = "A";
-    t.nassets = 0;
-    t.assets = NULL;
-    t.payoff = MCP_PRODUCT_BASKET;
-    t.type = MCP_PUT;
-    t.exercises = 20;
     add(q, &t);
     assert_int_equal(mcp_portfolio_set_paths(q, 50000), MCP_OK);
     assert_int_equal(mcp_portfolio_set_regression_paths(q, regression[k]), MCP_OK);

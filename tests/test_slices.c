@@ -33,7 +33,7 @@ static mcp_market *load_market(void)
 /* The example book (every product family, antithetic, a control variate,
  * PDE Americans, a Longstaff-Schwartz Bermudan, autocallables) at few paths;
  * methods >= 0 replaces its methods.  MCP_TEST_PATHS, where set, replaces the
- * paths: CI's ThreadSanitizer build, 10 times slower, runs 1024 (4 chunks a
+ * paths: CI's sanitizer builds, 5 to 10 times slower, run 1024 (4 chunks a
  * job, still cut among three workers). */
 static mcp_portfolio *load_book(uint64_t paths, int methods)
 {

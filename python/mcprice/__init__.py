@@ -73,7 +73,8 @@ from . import _lib
 __version__ = "0.1.0"
 
 __all__ = ["price", "scenarios", "frtb", "McpriceError", "InputError", "UsageError",
-           "DeviceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade", "Results", "ScenarioResults",
+           "DeviceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade", "Results",
+           "ScenarioResults",
            "ScenarioSetResults", "FrtbRecord", "FrtbResults", "version", "heston_european",
            "Calibration", "calibrate", "__version__"]
 
