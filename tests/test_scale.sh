@@ -198,7 +198,10 @@ check "--slice to a directory fails before the run" 'status 2 && [ ! -e "$TMP/x.
 
 # MPI: 1, 2 and 3 ranks (oversubscribed CPU cores where need be)
 if "$MCPRICE" info | grep -q "MPI: yes" && command -v mpirun >/dev/null 2>&1; then
-  MPIRUN="mpirun --oversubscribe"
+  # Under ASan, LeakSanitizer reports OpenMPI's own leaks at exit, from
+  # plugins already unloaded: no suppression can name them, so the ranks
+  # skip the leak check (every other ASan check stays on).
+  MPIRUN="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 mpirun --oversubscribe"
   [ "$(id -u)" = 0 ] && MPIRUN="$MPIRUN --allow-run-as-root"
   run price $ARGS
   cp "$TMP/out" "$TMP/whole.txt"
