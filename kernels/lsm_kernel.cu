@@ -48,6 +48,24 @@ static __device__ void column_sums(const double *part, size_t nch, int ncol, dou
   }
 }
 
+// The fit's shapes the kernels are compiled for: K 1, one asset (4 basis
+// functions); 2, one Heston asset (6); 0, any, read from the job.  With K
+// > 0 the state, the basis and the chunk's terms unroll to constants and
+// stay in registers, not in the local memory where nvcc keeps an array
+// indexed at run time (1.64 GB of local loads in the Gram sums of 200,000
+// paths x 49 dates).
+template <int K>
+static __device__ mcpi_lsm_dims shape_dims(const mcpi_job_view &j)
+{
+  mcpi_lsm_dims d = mcpi_lsm_dims_of(&j);
+  if (K) {
+    d.n = 1;
+    d.heston = K == 2;
+  }
+  return d;
+}
+#define SHAPE_NB(K) ((K) == 1 ? 4 : (K) == 2 ? 6 : 0)
+
 // Column k of ncol of a chunk's sums, as mcpi_lsm_term numbers it: the
 // Gram's (mcpi_lsm_gram_column), or the cash flow's phi_k y.
 static __device__ int term_column(int nb, int gram, int k)
@@ -61,37 +79,45 @@ static __device__ int term_column(int nb, int gram, int k)
 // (mcpi_chunk_sums); the next two levels in shared memory (a) for BATCH
 // columns at a time, the last five by shuffles, a warp a column, the same
 // additions in the same order.  Column k's sum goes to out[k * stride].
-// NB > 0 is the job's nb at compile time (one asset: 4; one Heston asset:
-// 6): the columns unroll to fixed basis functions, read into registers
-// once, not a column at a time from the local memory where nvcc keeps an
-// array indexed at run time (1.64 GB of local loads in the Gram sums of
-// 200,000 paths x 49 dates); 0: nb at run time.
+// NB > 0 is the job's nb at compile time (SHAPE_NB): the columns unroll to
+// fixed basis functions, read into registers once; 0: nb at run time.
 template <int NB, int G>
-static __device__ void chunk_terms(double (*a)[HALF], const double *phi0, const double *phi1,
-                                   double y0, double y1, int m0, int m1, int nb, int ncol,
-                                   double *out, size_t stride)
+static __device__ void chunk_sums(const double *phi0, const double *phi1, double y0, double y1,
+                                  int m0, int m1, int nb, int ncol, double *out, size_t stride)
 {
+  __shared__ double a[BATCH][HALF];
+  constexpr int NC = NB ? (G ? MCPI_LSM_GRAM(NB) : NB) : 1;
   unsigned t = threadIdx.x;
-  double f0[NB ? NB : 1], f1[NB ? NB : 1];
+  const int nc = NB ? NC : ncol;
+  double w[NC]; /* NB > 0: the columns' terms, mcpi_lsm_term's products */
   if (NB) {
-    nb = NB;
-    ncol = G ? MCPI_LSM_GRAM(NB) : NB;
+    double f0[NB ? NB : 1], f1[NB ? NB : 1];
     MCP_UNROLL
-    for (int k = 0; k < (NB ? NB : 1); k++) {
+    for (int k = 0; k < NB; k++) {
       f0[k] = m0 ? phi0[k] : 0;
       f1[k] = m1 ? phi1[k] : 0;
     }
-    phi0 = f0;
-    phi1 = f1;
+    int q = 0;
+    MCP_UNROLL
+    for (int k = 0; k < NB; k++)
+      if (G) {
+        MCP_UNROLL
+        for (int l = k; l < NB; l++)
+          w[q++] = f0[k] * f0[l] + f1[k] * f1[l];
+      } else
+        w[q++] = (m0 ? f0[k] * y0 : 0) + (m1 ? f1[k] * y1 : 0);
+    if (G)
+      w[q] = (double)m0 + (double)m1; /* the count */
   }
   MCP_UNROLL
-  for (int q0 = 0; q0 < ncol; q0 += BATCH) {
+  for (int q0 = 0; q0 < nc; q0 += BATCH) {
     MCP_UNROLL
     for (int b = 0; b < BATCH; b++) {
-      int q = term_column(nb, G, q0 + b);
-      a[b][t] = q0 + b < ncol ? mcpi_lsm_term(phi0, nb, y0, m0, q) +
-                                    mcpi_lsm_term(phi1, nb, y1, m1, q)
-                              : 0;
+      int q = q0 + b;
+      a[b][t] = q >= nc ? 0
+                : NB    ? w[q < NC ? q : 0]
+                        : mcpi_lsm_term(phi0, nb, y0, m0, term_column(nb, G, q)) +
+                           mcpi_lsm_term(phi1, nb, y1, m1, term_column(nb, G, q));
     }
     __syncthreads();
     for (unsigned h = HALF / 2; h >= 32; h /= 2) {
@@ -102,7 +128,7 @@ static __device__ void chunk_terms(double (*a)[HALF], const double *phi0, const 
       }
       __syncthreads();
     }
-    for (unsigned b = t / 32; b < BATCH && q0 + (int)b < ncol; b += HALF / 32) {
+    for (unsigned b = t / 32; b < BATCH && q0 + (int)b < nc; b += HALF / 32) {
       double v = a[b][t % 32];
       for (unsigned h = 16; h >= 1; h /= 2)
         v += __shfl_down_sync(0xffffffffu, v, h);
@@ -113,34 +139,24 @@ static __device__ void chunk_terms(double (*a)[HALF], const double *phi0, const 
   }
 }
 
-template <int G>
-static __device__ void chunk_sums(const double *phi0, const double *phi1, double y0, double y1,
-                                  int m0, int m1, int nb, int ncol, double *out, size_t stride)
-{
-  __shared__ double a[BATCH][HALF];
-  if (nb == 4)
-    chunk_terms<4, G>(a, phi0, phi1, y0, y1, m0, m1, nb, ncol, out, stride);
-  else if (nb == 6)
-    chunk_terms<6, G>(a, phi0, phi1, y0, y1, m0, m1, nb, ncol, out, stride);
-  else
-    chunk_terms<0, G>(a, phi0, phi1, y0, y1, m0, m1, nb, ncol, out, stride);
-}
-
 // The Gram sums of every date but the last and their factors, before the
 // walk back (lsm.h), a group of dates e0, e0 + 1, ... at a time: block (c,
 // g) sums chunk c of date e0 + g into gram[(g ng + k) nch + c], column k of
 // the date's ng = MCPI_LSM_GRAM(nb).  A block a chunk and date, all of them
 // at once: a block that walked a lane's chunks one after another (the
 // order of the sums) took 25 chunks' latency at 200,000 paths.
+template <int K>
 __global__ void mcpi_lsm_gram_kernel(const __grid_constant__ mcpi_job_view j, const double *st,
                                      size_t n, int e0, double *gram)
 {
+  mcpi_lsm_dims d = shape_dims<K>(j);
   int nb = j.lsm_nb, ng = MCPI_LSM_GRAM(nb), g = (int)blockIdx.y;
   size_t c = blockIdx.x, nch = gridDim.x, i0 = c * MCP_CHUNK_PATHS + threadIdx.x, i1 = i0 + HALF;
   double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS];
-  int m0 = i0 < n && mcpi_lsm_fit_basis(&j, st, n, i0, e0 + g, phi0);
-  int m1 = i1 < n && mcpi_lsm_fit_basis(&j, st, n, i1, e0 + g, phi1);
-  chunk_sums<1>(phi0, phi1, 0, 0, m0, m1, nb, ng, gram + (size_t)g * ng * nch + c, nch);
+  int m0 = i0 < n && mcpi_lsm_fit_basis(&j, d, st, n, i0, e0 + g, phi0);
+  int m1 = i1 < n && mcpi_lsm_fit_basis(&j, d, st, n, i1, e0 + g, phi1);
+  chunk_sums<SHAPE_NB(K), 1>(phi0, phi1, 0, 0, m0, m1, nb, ng, gram + (size_t)g * ng * nch + c,
+                             nch);
 }
 
 // Date e0 + g's factor (block g): its Gram columns' chunk sums added in
@@ -160,6 +176,8 @@ __global__ void mcpi_lsm_factor_kernel(const __grid_constant__ mcpi_job_view j,
 // Date e's rule into row (the discount factor already there) from its
 // factor and the sums of its cash-flow columns: the block adds them from
 // the chunks' sums part (nch of each), or, sums not NULL, reads them there.
+// NB > 0: nb at compile time, the substitution's vector in registers.
+template <int NB>
 static __device__ void substitute_date(const double *part, size_t nch, const double *sums,
                                        int nb, const double *fac, double *row)
 {
@@ -171,38 +189,41 @@ static __device__ void substitute_date(const double *part, size_t nch, const dou
     column_sums(part, nch, nb, rhs, threadIdx.x / MCPI_LSM_LANES, blockDim.x / MCPI_LSM_LANES);
   __syncthreads();
   if (threadIdx.x == 0)
-    mcpi_lsm_substitute(nb, fac, rhs, row);
+    mcpi_lsm_substitute(NB ? NB : nb, fac, rhs, row);
   __syncthreads();
 }
 
 // Block c's part of date e: the rule of date e + 1 (next, the block's
 // copy) applied to its paths' cash flows y, then their chunk's sums of the
 // cash-flow columns into part (column a of chunk c at part[a nch + c]).
+template <int K>
 static __device__ void date_sums(const mcpi_job_view &j, const double *next,
                                  const double *__restrict__ st, size_t n, int e,
                                  double *__restrict__ y, double *__restrict__ part, size_t c,
                                  size_t nch)
 {
+  mcpi_lsm_dims d = shape_dims<K>(j);
   size_t i0 = c * MCP_CHUNK_PATHS + threadIdx.x, i1 = i0 + HALF;
   int m0 = 0, m1 = 0;
   double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS], y0 = 0, y1 = 0;
   if (i0 < n) {
     y0 = y[i0];
-    m0 = mcpi_lsm_fit_point(&j, next, st, n, i0, e, &y0, phi0);
+    m0 = mcpi_lsm_fit_point(&j, d, next, st, n, i0, e, &y0, phi0);
     y[i0] = y0;
   }
   if (i1 < n) {
     y1 = y[i1];
-    m1 = mcpi_lsm_fit_point(&j, next, st, n, i1, e, &y1, phi1);
+    m1 = mcpi_lsm_fit_point(&j, d, next, st, n, i1, e, &y1, phi1);
     y[i1] = y1;
   }
-  chunk_sums<0>(phi0, phi1, y0, y1, m0, m1, j.lsm_nb, j.lsm_nb, part + c, nch);
+  chunk_sums<SHAPE_NB(K), 0>(phi0, phi1, y0, y1, m0, m1, j.lsm_nb, j.lsm_nb, part + c, nch);
 }
 
 // Date e, a block a chunk; the last block to finish (done counts them, and
 // returns to 0) adds the columns and substitutes: one launch a date.  Date
 // e + 1's row is read from L2 (an L1 line holding it may be older than the
 // last launch's write).
+template <int K>
 __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, double *table,
                                      const double *fac, const double *st, size_t n, int e,
                                      double *y, double *part, unsigned *done)
@@ -215,7 +236,7 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
     row[t] = __ldcg(table + (size_t)e * MCPI_LSM_ROW + t);
   }
   __syncthreads();
-  date_sums(j, next, st, n, e, y, part, blockIdx.x, gridDim.x);
+  date_sums<K>(j, next, st, n, e, y, part, blockIdx.x, gridDim.x);
   if (t == 0) { /* its sums visible to the grid, then counted */
     __threadfence();
     last = atomicAdd(done, 1u) == gridDim.x - 1;
@@ -224,7 +245,7 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
   if (!last)
     return;
   __threadfence();
-  substitute_date(part, gridDim.x, NULL, j.lsm_nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
+  substitute_date<SHAPE_NB(K)>(part, gridDim.x, NULL, j.lsm_nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
   if (t >= 1 && t < MCPI_LSM_ROW) /* the rule and coefficients */
     table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   if (t == 0)
@@ -243,6 +264,7 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
 // the next date writes what no block still reads), then every block adds
 // the columns (or reads the grid's sums of them) and substitutes the date
 // itself, the same sums to the same rule; block 0 writes it to the table.
+template <int K>
 __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
                                       const double *fac, const double *st, size_t n, int dates,
                                       double *y, double *part)
@@ -258,7 +280,7 @@ __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, d
   __syncthreads();
   for (int e = dates - 2; e >= 0; e--) {
     double *mine = part + (size_t)(e & 1) * nb * nch;
-    date_sums(j, row, st, n, e, y, mine, blockIdx.x, nch);
+    date_sums<K>(j, row, st, n, e, y, mine, blockIdx.x, nch);
     grid.sync();
     if (sums) {
       column_sums(mine, nch, nb, sums, blockIdx.x * nw + t / MCPI_LSM_LANES, gridDim.x * nw);
@@ -266,7 +288,7 @@ __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, d
     }
     if (t == 0)
       row[0] = table[(size_t)e * MCPI_LSM_ROW]; /* the discount factor: the host's */
-    substitute_date(mine, nch, sums, nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
+    substitute_date<SHAPE_NB(K)>(mine, nch, sums, nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
     if (blockIdx.x == 0 && t >= 1 && t < MCPI_LSM_ROW)
       table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   }
@@ -347,15 +369,15 @@ extern "C" size_t mcpi_lsm_work_doubles(int nb, size_t n, int dates)
          2 * (size_t)nb * nch + (size_t)nb;
 }
 
-extern "C" cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st,
-                                             size_t n, int dates, double *y, double *work,
-                                             unsigned *done, cudaStream_t stream)
+// The fit's dates of shape K (shape_dims).
+template <int K>
+static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st, size_t n,
+                            int dates, double *y, double *work, unsigned *done,
+                            cudaStream_t stream)
 {
   size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS, walked = (size_t)dates - 1;
   int dev = 0, coop = 0, sms = 0, per_sm = 0;
   cudaError_t err;
-  if (dates < 2)
-    return cudaSuccess;
   /* work: the factors, a group of dates' Gram sums, the cash-flow columns'
    * chunk sums (double-buffered), the grid's sums of them */
   size_t group = gram_dates(job.lsm_nb, nch, walked);
@@ -363,26 +385,40 @@ extern "C" cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, c
   double *part = gram + group * MCPI_LSM_GRAM(job.lsm_nb) * nch;
   for (size_t e0 = 0; e0 < walked; e0 += group) {
     size_t g = walked - e0 < group ? walked - e0 : group;
-    mcpi_lsm_gram_kernel<<<dim3((unsigned)nch, (unsigned)g), HALF, 0, stream>>>(job, st, n,
-                                                                             (int)e0, gram);
+    mcpi_lsm_gram_kernel<K><<<dim3((unsigned)nch, (unsigned)g), HALF, 0, stream>>>(job, st, n,
+                                                                                (int)e0, gram);
     mcpi_lsm_factor_kernel<<<(unsigned)g, HALF, 0, stream>>>(job, gram, nch, (int)e0, fac);
   }
   if ((err = cudaGetLastError()) || (err = cudaGetDevice(&dev)) ||
       (err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev)) ||
       (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
-      (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mcpi_lsm_dates_kernel, HALF,
-                                                           0)))
+      (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mcpi_lsm_dates_kernel<K>,
+                                                           HALF, 0)))
     return err;
   if (coop && nch <= (size_t)sms * (size_t)per_sm) {
     void *args[] = {&job, &table, &fac, &st, &n, &dates, &y, &part};
-    return cudaLaunchCooperativeKernel((const void *)mcpi_lsm_dates_kernel, dim3((unsigned)nch),
-                                       dim3(HALF), args, 0, stream);
+    return cudaLaunchCooperativeKernel((const void *)mcpi_lsm_dates_kernel<K>,
+                                       dim3((unsigned)nch), dim3(HALF), args, 0, stream);
   }
   for (int e = dates - 2; e >= 0; e--) { /* more chunks than fit at once: a launch a date */
-    mcpi_lsm_date_kernel<<<(unsigned)nch, HALF, 0, stream>>>(job, table, fac, st, n, e, y, part,
-                                                               done);
+    mcpi_lsm_date_kernel<K><<<(unsigned)nch, HALF, 0, stream>>>(job, table, fac, st, n, e, y,
+                                                                  part, done);
     if ((err = cudaGetLastError()))
       return err;
   }
   return cudaSuccess;
+}
+
+extern "C" cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st,
+                                             size_t n, int dates, double *y, double *work,
+                                             unsigned *done, cudaStream_t stream)
+{
+  mcpi_lsm_dims d = mcpi_lsm_dims_of(&job);
+  if (dates < 2)
+    return cudaSuccess;
+  if (d.n == 1 && !d.heston)
+    return lsm_dates<1>(job, table, st, n, dates, y, work, done, stream);
+  if (d.heston)
+    return lsm_dates<2>(job, table, st, n, dates, y, work, done, stream);
+  return lsm_dates<0>(job, table, st, n, dates, y, work, done, stream);
 }

@@ -14,10 +14,25 @@
 #include "models/products/path.h"
 #include "models/rng.h"
 
-/* Values recorded a path and date. */
-MCP_HD static inline int mcpi_lsm_state_size(const mcpi_job_view *j)
+/* The fit's shape: its assets n, and heston where one Heston asset's
+ * variance is recorded and in the basis; the GPU's kernels pass constants
+ * for the shapes they specialise, so that the basis stays in registers. */
+typedef struct {
+  int n, heston;
+} mcpi_lsm_dims;
+
+MCP_HD static inline mcpi_lsm_dims mcpi_lsm_dims_of(const mcpi_job_view *j)
 {
-  return j->nassets > 1 ? j->nassets : j->model == MCPI_MODEL_HESTON ? 2 : 1;
+  mcpi_lsm_dims d;
+  d.n = j->nassets;
+  d.heston = j->nassets == 1 && j->model == MCPI_MODEL_HESTON;
+  return d;
+}
+
+/* Values recorded a path and date. */
+MCP_HD static inline int mcpi_lsm_state_size(mcpi_lsm_dims d)
+{
+  return d.n > 1 ? d.n : d.heston ? 2 : 1;
 }
 
 /* Path i's exercise value at date e from the states (value k of path i at
@@ -25,27 +40,28 @@ MCP_HD static inline int mcpi_lsm_state_size(const mcpi_job_view *j)
  * log-spots, which the CPU computes a chunk at a time), with what the basis
  * reads: the underlying, the log-returns r (several assets) and the
  * variance v, as the path body computes them at that date. */
-MCP_HD static inline double mcpi_lsm_state_spots(const mcpi_job_view *j, const double *st,
-                                                 size_t ld, size_t i, int e, const double *s,
-                                                 double *under, double *r, double *v)
+MCP_HD static inline double mcpi_lsm_state_spots(const mcpi_job_view *j, mcpi_lsm_dims d,
+                                                 const double *st, size_t ld, size_t i, int e,
+                                                 const double *s, double *under, double *r,
+                                                 double *v)
 {
-  int n = j->nassets, ns = mcpi_lsm_state_size(j);
-  for (int a = 0; a < n; a++)
+  int ns = mcpi_lsm_state_size(d);
+  for (int a = 0; a < d.n; a++)
     r[a] = st[((size_t)e * ns + a) * ld + i] - j->log_spots[a];
-  *v = n == 1 && j->model == MCPI_MODEL_HESTON ? st[((size_t)e * ns + 1) * ld + i] : 0;
-  return mcpi_lsm_exercise(&j->trades[0], s, n, under);
+  *v = d.heston ? st[((size_t)e * ns + 1) * ld + i] : 0;
+  return mcpi_lsm_exercise(&j->trades[0], s, d.n, under);
 }
 
 /* The same with the spots computed here. */
-MCP_HD static inline double mcpi_lsm_state_at(const mcpi_job_view *j, const double *st,
-                                              size_t ld, size_t i, int e, double *under,
-                                              double *r, double *v)
+MCP_HD static inline double mcpi_lsm_state_at(const mcpi_job_view *j, mcpi_lsm_dims d,
+                                              const double *st, size_t ld, size_t i, int e,
+                                              double *under, double *r, double *v)
 {
-  int ns = mcpi_lsm_state_size(j);
+  int ns = mcpi_lsm_state_size(d);
   double s[MCP_MAX_ASSETS];
-  for (int a = 0; a < j->nassets; a++)
+  for (int a = 0; a < d.n; a++)
     s[a] = mcpi_dexp(st[((size_t)e * ns + a) * ld + i]);
-  return mcpi_lsm_state_spots(j, st, ld, i, e, s, under, r, v);
+  return mcpi_lsm_state_spots(j, d, st, ld, i, e, s, under, r, v);
 }
 
 /* Fit path i: its normals z[e ldz] (or, z NULL, the canonical ones of seed
@@ -55,7 +71,8 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
                                             uint64_t seed, uint64_t i, const double *table,
                                             int dates, double *st, size_t ld, double *y)
 {
-  int ns = mcpi_lsm_state_size(j), e = 0;
+  mcpi_lsm_dims d = mcpi_lsm_dims_of(j);
+  int ns = mcpi_lsm_state_size(d), e = 0;
   double pair[2];
   mcpi_path_state ps = {0}; /* one of the three is stepped */
   mcpi_multi_state ms = {0};  /* with the surfaces of local-volatility assets */
@@ -87,37 +104,37 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
     }
   }
   double under, r[MCP_MAX_ASSETS], v, value;
-  double h = mcpi_lsm_state_at(j, st, ld, (size_t)i, dates - 1, &under, r, &v);
+  double h = mcpi_lsm_state_at(j, d, st, ld, (size_t)i, dates - 1, &under, r, &v);
   *y = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, h, 0, &value) ? value : 0;
 }
 
 /* Path i's basis at date e into phi; returns whether it is in the money
  * there. */
-MCP_HD static inline int mcpi_lsm_fit_basis(const mcpi_job_view *j, const double *st, size_t ld,
-                                            size_t i, int e, double *phi)
+MCP_HD static inline int mcpi_lsm_fit_basis(const mcpi_job_view *j, mcpi_lsm_dims d,
+                                            const double *st, size_t ld, size_t i, int e,
+                                            double *phi)
 {
   double under, r[MCP_MAX_ASSETS], v;
-  double h = mcpi_lsm_state_at(j, st, ld, i, e, &under, r, &v);
-  mcpi_lsm_basis(&j->trades[0], j->nassets, j->nassets == 1 && j->model == MCPI_MODEL_HESTON,
-                 under, r, v, phi, (const double *)0);
+  double h = mcpi_lsm_state_at(j, d, st, ld, i, e, &under, r, &v);
+  mcpi_lsm_basis(&j->trades[0], d.n, d.heston, under, r, v, phi, (const double *)0);
   return h > 0;
 }
 
 /* Path i at date e < dates - 1 of the fit: the rule of date e + 1 (its
  * table row next) applied to its cash flow *y, then its basis at e into
  * phi; returns whether it is in the money at e. */
-MCP_HD static inline int mcpi_lsm_fit_point(const mcpi_job_view *j, const double *next,
-                                            const double *st, size_t ld, size_t i, int e,
-                                            double *y, double *phi)
+MCP_HD static inline int mcpi_lsm_fit_point(const mcpi_job_view *j, mcpi_lsm_dims d,
+                                            const double *next, const double *st, size_t ld,
+                                            size_t i, int e, double *y, double *phi)
 {
-  const mcpi_payoff_spec *p = &j->trades[0];
-  int n = j->nassets, heston = n == 1 && j->model == MCPI_MODEL_HESTON;
   double under, r[MCP_MAX_ASSETS], v, value;
-  double h = mcpi_lsm_state_at(j, st, ld, i, e + 1, &under, r, &v);
-  if (mcpi_lsm_exercises(next, h, mcpi_lsm_continuation(p, next, h, n, heston, under, r, v),
+  double h = mcpi_lsm_state_at(j, d, st, ld, i, e + 1, &under, r, &v);
+  if (mcpi_lsm_exercises(next, h,
+                         mcpi_lsm_continuation(&j->trades[0], next, h, d.n, d.heston, under, r,
+                                               v),
                          &value))
     *y = value;
-  return mcpi_lsm_fit_basis(j, st, ld, i, e, phi);
+  return mcpi_lsm_fit_basis(j, d, st, ld, i, e, phi);
 }
 
 #endif

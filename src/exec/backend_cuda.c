@@ -704,7 +704,7 @@ static mcp_status fit(void *self, size_t variant, int frozen)
     return MCP_OK;
   }
   size_t n = (size_t)v->lsm_paths, dates = (size_t)v->lsm_dates;
-  size_t ns = (size_t)mcpi_lsm_state_size(&w);
+  size_t ns = (size_t)mcpi_lsm_state_size(mcpi_lsm_dims_of(&w));
   if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
       (e = take(g, LSM_Y, n * sizeof(double))) ||
       (e = take(g, LSM_PART, (mcpi_lsm_work_doubles(w.lsm_nb, n, (int)dates) + 1) *
@@ -835,7 +835,7 @@ static int batchable(const mcpi_run *run, size_t ji, size_t real, size_t *bytes)
   double b = (double)(tile > need ? tile : need) *
                  ((double)sample_bytes(j, job_fused(run, j), real) +
                   2 * sizeof(double) * reps) +
-             (double)j->lsm_dates * (double)j->lsm_paths * mcpi_lsm_state_size(&w) *
+             (double)j->lsm_dates * (double)j->lsm_paths * mcpi_lsm_state_size(mcpi_lsm_dims_of(&w)) *
                  sizeof(double);
   *bytes = b < (double)MCPI_SMALL_DEVICE_BYTES ? (size_t)b : MCPI_SMALL_DEVICE_BYTES;
   return b < (double)MCPI_SMALL_DEVICE_BYTES;

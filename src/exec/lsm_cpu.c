@@ -72,12 +72,12 @@ static void fit_chunk(const mcpi_job_view *v, const double *st, const fit_state 
   size_t n = f->n, nb = f->nb, i0 = c * MCP_CHUNK_PATHS;
   size_t m = n - i0 < MCP_CHUNK_PATHS ? n - i0 : MCP_CHUNK_PATHS;
   const mcpi_payoff_spec *p = &v->trades[0];
-  int heston = v->nassets == 1 && v->model == MCPI_MODEL_HESTON;
+  mcpi_lsm_dims d = mcpi_lsm_dims_of(v);
   double *h = f->h[e & 1], *phi = f->phi[e & 1], *part = f->part[e & 1];
   const double *hn = f->h[(e + 1) & 1], *phin = f->phi[(e + 1) & 1];
   double tile[MCPI_LSM_MAX_BASIS][MCP_CHUNK_PATHS], yy[MCP_CHUNK_PATHS], one[MCP_CHUNK_PATHS];
   double col[MCP_CHUNK_PATHS], spot[MCP_MAX_ASSETS][MCP_CHUNK_PATHS];
-  size_t ns = (size_t)mcpi_lsm_state_size(v);
+  size_t ns = (size_t)mcpi_lsm_state_size(d);
   for (int a = 0; a < v->nassets; a++) /* the chunk's spots at e, in vectors */
     mcpi_exp_lanes(f->copy, st + ((size_t)e * ns + (size_t)a) * n + i0, spot[a], m);
   for (size_t k = 0; k < MCP_CHUNK_PATHS; k++) {
@@ -90,8 +90,8 @@ static void fit_chunk(const mcpi_job_view *v, const double *st, const fit_state 
         f->y[i] = value;
       for (int a = 0; a < v->nassets; a++)
         s[a] = spot[a][k];
-      h[i] = mcpi_lsm_state_spots(v, st, n, i, e, s, &under, r, &var);
-      mcpi_lsm_basis(p, v->nassets, heston, under, r, var, b, (const double *)0);
+      h[i] = mcpi_lsm_state_spots(v, d, st, n, i, e, s, &under, r, &var);
+      mcpi_lsm_basis(p, d.n, d.heston, under, r, var, b, (const double *)0);
       for (size_t a = 0; a < nb; a++)
         phi[a * n + i] = b[a];
       itm = h[i] > 0;
@@ -145,7 +145,7 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
   mcpi_job_view v = *view;
   v.lsm = NULL; /* the fit's paths do not exercise */
   size_t n = (size_t)j->lsm_paths, ne = j->nelem, dates = (size_t)j->lsm_dates;
-  size_t ns = (size_t)mcpi_lsm_state_size(&v), nb = (size_t)j->lsm_nb;
+  size_t ns = (size_t)mcpi_lsm_state_size(mcpi_lsm_dims_of(&v)), nb = (size_t)j->lsm_nb;
   fit_state f = {.n = n, .nb = nb, .ncol = MCPI_LSM_COLUMNS(nb),
                  .nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS,
                  .copy = mcpi_host_copy()};
