@@ -19,7 +19,9 @@
  *     a data race;
  *   - results are immutable: read them from any thread, destroy them once;
  *   - the progress callback runs on the thread that called mcp_price, after
- *     each tile, never twice at once for one context.
+ *     each tile, never twice at once for one context;
+ *   - mcp_context_cancel is the one call that may be made on a context that
+ *     another thread is using (or from a signal handler).
  * The CPU backend runs an OpenMP team inside each call (OMP_NUM_THREADS sets
  * its size); with several contexts on the CPU, give each fewer threads.
  *
@@ -71,7 +73,8 @@ typedef enum mcp_status {
   MCP_ERR_NOT_FOUND,   /* a named trade, underlying, backend or device does not exist */
   MCP_ERR_UNAVAILABLE, /* the backend was not built in, or no GPU is present */
   MCP_ERR_NO_MEMORY,   /* host or device memory exhausted */
-  MCP_ERR_DEVICE       /* a CUDA or cuRAND call failed */
+  MCP_ERR_DEVICE,      /* a CUDA or cuRAND call failed */
+  MCP_ERR_CANCELLED    /* the call was cancelled (mcp_context_cancel) */
 } mcp_status;
 
 /* A fixed, static description of a status code. */
@@ -189,9 +192,22 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device);
 #define MCP_MAX_DEVICES 64
 #define MCP_SLICES_PER_DEVICE 4
 mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *devices);
-/* Called after each tile with the fraction of the work done. */
+/* Called with the fraction of the work done: after each tile, and on the
+ * CPU within a tile too, at least every MCP_PROGRESS_SECONDS of its work
+ * (a GPU's tile, sized to its memory, is reported whole). */
+#define MCP_PROGRESS_SECONDS 0.1
 typedef void (*mcp_progress_fn)(double fraction, void *user);
 mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *user);
+/* Asks the pricing call running on ctx to stop.  The call checks before
+ * each tile (the CPU also before each chunk of a tile's paths and each
+ * grid), so it stops within one tile: it returns MCP_ERR_CANCELLED with
+ * its results NULL, nothing written, and the context as it was (its next
+ * call prices as a fresh context would).  Safe from any thread, from the
+ * progress callback and from a signal handler (one lock-free atomic
+ * store).  A request made while no call runs stops the next call on ctx at
+ * its first check; every pricing call clears the request as it returns.
+ * MCP_ERR_ARGUMENT for NULL. */
+mcp_status mcp_context_cancel(mcp_context *ctx);
 const char *mcp_context_last_error(const mcp_context *ctx);
 
 /* ---- market: underlyings and their models ------------------------------ */

@@ -649,6 +649,22 @@ run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/ex
 check "run.exercise_boundary not a boolean exits 1 naming it" \
   'status 1 && err_has "exercise_bad.json:1:46: run.exercise_boundary: expected true or false, got \"yes\""'
 
+# SIGINT while pricing: the run stops within a tile, exits 130 as a shell
+# reports an interrupt, and writes nothing (a Heston book of 2^24 paths of
+# 1,000 steps a year: minutes on the CPU)
+sed 's/"paths": [0-9]*/"paths": 16777216, "steps_per_year": 1000/' "$BOOK" >"$TMP/long.json"
+"$MCPRICE" price --market "$HESTON" --portfolio "$TMP/long.json" --backend cpu \
+  --output "$TMP/interrupted.csv" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 1
+kill -INT $pid
+start=$(date +%s)
+wait $pid
+rc=$?
+check "SIGINT while pricing exits 130 at once, nothing written" '
+  status 130 && [ $(($(date +%s) - start)) -le 2 ] && err_has "interrupted" &&
+  [ ! -e "$TMP/interrupted.csv" ] && no_temporaries "$TMP/interrupted.csv"'
+
 if [ -w /dev/full ]; then
   "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" >/dev/full 2>"$TMP/err"
   rc=$?

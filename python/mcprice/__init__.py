@@ -48,7 +48,11 @@ message.  The errors are one hierarchy whose classes are the command-line
 tool's exit statuses: InputError (1: a market, book or scenario file or
 dict the library refuses) and UsageError (2: an option, name or value you
 gave, whether Python or the library refuses it) are also ValueErrors,
-DeviceError (3: no GPU, memory, CUDA) is not; each has exit_status.  Every
+DeviceError (3: no GPU, memory, CUDA) is not, nor is Cancelled (130: a
+progress function returned False); each has exit_status.  The run option
+progress (True: a tqdm bar where tqdm is installed, else a line on standard
+error; or a function of the fraction done) reports as the call runs;
+Ctrl-C cancels the call within a tile and raises KeyboardInterrupt.  Every
 message starts "mcprice: " and names the option, as the command-line tool's
 do.  Integers and floats may be Python's or numpy's.  Results are plain
 Python objects: the library's are copied and freed before a call returns;
@@ -58,12 +62,15 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import importlib
 import json
 import math
 import numbers
 import operator
 import warnings
 import os
+import sys
+import threading
 from dataclasses import dataclass, field
 from typing import (Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence,
                     Tuple, TypeVar, Union)
@@ -117,13 +124,21 @@ class DeviceError(McpriceError):
     exit_status = 3
 
 
+class Cancelled(McpriceError):
+    """The pricing was cancelled: a progress function returned False (exit
+    status 130, the command-line tool's when interrupted).  Ctrl-C cancels
+    too, and raises KeyboardInterrupt."""
+
+    exit_status = 130
+
+
 McpriceValueError = UsageError  # its name before 0.1.0's classes; kept for old code
 
 
 # mcp_status (mcprice.h) to its class: ARGUMENT, IO, PARSE, INPUT, NOT_FOUND,
-# UNAVAILABLE, NO_MEMORY, DEVICE
+# UNAVAILABLE, NO_MEMORY, DEVICE, CANCELLED
 _CLASSES = {1: UsageError, 2: InputError, 3: InputError, 4: InputError, 5: InputError,
-            6: DeviceError, 7: DeviceError, 8: DeviceError}
+            6: DeviceError, 7: DeviceError, 8: DeviceError, 9: Cancelled}
 _ARGUMENT = 1
 
 
@@ -433,7 +448,7 @@ _METHODS = {"antithetic": 1, "control-variate": 2, "qmc": 4}
 _PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings",
                       "regression_paths", "heston_scheme")
 _CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", "precision",
-                    "normals", "placement", "grid_check", "exercise_boundary")
+                    "normals", "placement", "grid_check", "exercise_boundary", "progress")
 _WARNINGS = 5  # MCP_WARNING_COUNT
 
 
@@ -741,6 +756,86 @@ def calibrate(market: Source, quotes: Source, model: str = "heston") -> Calibrat
 
 # ---- the calls -----------------------------------------------------------------
 
+Progress = Union[bool, Callable[[float], Optional[bool]]]
+
+
+def _progress(opts: Dict[str, Any]) -> Progress:
+    """The progress option, checked before any work."""
+    value = opts.get("progress", False)
+    if not isinstance(value, bool) and not callable(value):
+        raise TypeError(f"mcprice: progress: expected True, False or a function of the "
+                        f"fraction done, got {type(value).__name__}")
+    return value  # type: ignore[no-any-return]
+
+
+def _reporter(progress: Progress) -> Tuple[Optional[Callable[[float], Optional[bool]]],
+                                           Callable[[], None]]:
+    """progress as a function of the fraction done, or None, and what closes
+    it: a tqdm bar where tqdm is installed, else a line on standard error,
+    for True; the function itself for one."""
+    if callable(progress):
+        return progress, lambda: None
+    if not progress:
+        return None, lambda: None
+    try:
+        tqdm = importlib.import_module("tqdm").tqdm
+    except ImportError:
+        def line(fraction: float) -> None:
+            sys.stderr.write(f"\rpricing: {100 * fraction:3.0f}%")
+
+        def end() -> None:
+            sys.stderr.write("\n")
+        return line, end
+    bar = tqdm(total=100, desc="pricing", unit="%", bar_format="{l_bar}{bar}| {elapsed}")
+
+    def update(fraction: float) -> None:
+        bar.update(max(0, round(100 * fraction) - bar.n))
+    return update, bar.close
+
+
+def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], int]) -> int:
+    """call, a pricing call on ctx, on a thread of its own, its status:
+    Ctrl-C here (KeyboardInterrupt) cancels it (mcp_context_cancel), and is
+    raised again once it has stopped, within a tile; progress reports the
+    fraction done (_reporter), a function returning False cancels."""
+    report, close = _reporter(progress)
+
+    def on_progress(fraction: float, user: Optional[int]) -> None:
+        if report is not None and report(fraction) is False:
+            _L.mcp_context_cancel(ctx)
+
+    fn = _lib.PROGRESS(on_progress) if report is not None else _lib.PROGRESS()
+    _L.mcp_context_set_progress(ctx, fn, None)
+    out: List[int] = []
+    done = threading.Event()  # not Thread.join, which an interrupt can leave returning early
+
+    def work() -> None:
+        try:
+            out.append(call())
+        finally:
+            done.set()
+
+    try:
+        threading.Thread(target=work, name="mcprice", daemon=True).start()
+        try:
+            while not done.wait(0.05):
+                pass
+        except KeyboardInterrupt:
+            # the call stops within a tile; until it has, it reads what the
+            # caller would free: wait for it, whatever more interrupts come
+            _L.mcp_context_cancel(ctx)
+            while True:
+                try:
+                    done.wait()
+                    break
+                except KeyboardInterrupt:
+                    pass
+            raise
+    finally:
+        close()
+    return out[0]
+
+
 def _run(market: Source, portfolio: Source, opts: Dict[str, Any],
          body: Callable[[ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p], _T]) -> _T:
     m = _load("market", market)
@@ -772,6 +867,7 @@ def price(market: Source, portfolio: Source, greeks: Optional[Union[str, Sequenc
     vega and rho by bucket (curve piece, surface node), by adjoint
     ("vega@(0.5,1]")."""
     _options(run_options)
+    progress = _progress(run_options)
     if greek_method not in ("auto", "bump"):
         raise _usage("greek_method", f"expected auto or bump, got {greek_method!r}")
     if buckets and (greeks is None or greek_method == "bump"):
@@ -780,7 +876,7 @@ def price(market: Source, portfolio: Source, greeks: Optional[Union[str, Sequenc
     def body(ctx: ctypes.c_void_p, m: ctypes.c_void_p, p: ctypes.c_void_p) -> Results:
         r = ctypes.c_void_p()
         if greeks is None:
-            st = _L.mcp_price(ctx, m, p, ctypes.byref(r))
+            st = _priced(ctx, progress, lambda: _L.mcp_price(ctx, m, p, ctypes.byref(r)))
         else:
             g = ctypes.c_void_p()
             _check(_L.mcp_greeks_create(ctypes.byref(g)), None)
@@ -792,7 +888,8 @@ def price(market: Source, portfolio: Source, greeks: Optional[Union[str, Sequenc
                                    "greeks")
                 _L.mcp_greeks_set_bump_only(g, greek_method == "bump")
                 _L.mcp_greeks_set_buckets(g, bool(buckets))
-                st = _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r))
+                st = _priced(ctx, progress,
+                             lambda: _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r)))
             finally:
                 _L.mcp_greeks_destroy(g)
         _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
@@ -812,6 +909,7 @@ def scenarios(market: Source, portfolio: Source, grid: Source,
     for a scenario set, at its base and each scenario, with historical VaR
     and ES at each of levels (0.5 <= level < 1): ScenarioSetResults."""
     _options(run_options)
+    progress = _progress(run_options)
     at = tuple(_float("levels", x) for x in levels)
     for x in at:
         if not 0.5 <= x < 1:
@@ -822,7 +920,8 @@ def scenarios(market: Source, portfolio: Source, grid: Source,
         s = _load("scenarios", grid)
         r = ctypes.c_void_p()
         try:
-            st = _L.mcp_price_scenarios(ctx, m, p, s, ctypes.byref(r))
+            st = _priced(ctx, progress,
+                         lambda: _L.mcp_price_scenarios(ctx, m, p, s, ctypes.byref(r)))
         finally:
             _L.mcp_scenarios_destroy(s)
         _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
@@ -843,10 +942,11 @@ def frtb(market: Source, portfolio: Source, **run_options: Any) -> FrtbResults:
     by currency and tenor.  The market gives each underlying's currency and
     frtb_bucket.  FrtbResults."""
     _options(run_options)
+    progress = _progress(run_options)
 
     def body(ctx: ctypes.c_void_p, m: ctypes.c_void_p, p: ctypes.c_void_p) -> FrtbResults:
         f = ctypes.c_void_p()
-        _check(_L.mcp_price_frtb(ctx, m, p, ctypes.byref(f)),
+        _check(_priced(ctx, progress, lambda: _L.mcp_price_frtb(ctx, m, p, ctypes.byref(f))),
                _L.mcp_context_last_error(ctx).decode(errors="replace"))
         try:
             rec = _lib.FrtbRecord_()

@@ -11,6 +11,8 @@ _c = ctypes
 P = _c.c_void_p
 PP = _c.POINTER(_c.c_void_p)
 ERRLEN = 1024
+# mcp_progress_fn: the fraction done, the user pointer
+PROGRESS = _c.CFUNCTYPE(None, _c.c_double, _c.c_void_p)
 
 
 class Estimate_(_c.Structure):
@@ -142,6 +144,8 @@ _CALLS: Dict[str, Tuple[Optional[Any], List[Any]]] = {
     "mcp_greeks_set_bump_only": (_c.c_int, [P, _c.c_int]),
     "mcp_greeks_set_buckets": (_c.c_int, [P, _c.c_int]),
     "mcp_greeks_last_error": (_c.c_char_p, [P]),
+    "mcp_context_set_progress": (_c.c_int, [P, PROGRESS, P]),
+    "mcp_context_cancel": (_c.c_int, [P]),
     "mcp_price": (_c.c_int, [P, P, P, PP]),
     "mcp_price_greeks": (_c.c_int, [P, P, P, P, PP]),
     "mcp_price_scenarios": (_c.c_int, [P, P, P, P, PP]),

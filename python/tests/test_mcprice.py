@@ -452,6 +452,64 @@ def test_error_classes_are_the_tools_exit_statuses():
     assert not issubclass(mcprice.DeviceError, ValueError)
 
 
+def long_book():
+    # a Heston call of 2^22 paths of 2,000 steps: tens of seconds on the CPU
+    return {"run": {"paths": 1 << 22, "seed": 3, "steps_per_year": 2000},
+            "trades": [{"id": "H", "product": "european", "type": "call", "underlying": "HX",
+                        "strike": 100, "maturity": 1.0}]}
+
+
+def heston_market():
+    return {"rate": 0.02, "underlyings": [{"name": "HX", "spot": 100, "model": "heston",
+                                           "v0": 0.04, "kappa": 1.5, "theta": 0.04, "xi": 0.5,
+                                           "rho": -0.7}]}
+
+
+def test_progress_and_cancel():
+    seen = []
+    r = mcprice.price(market(), book(paths=20_000), backend="cpu", tile_paths=4096,
+                      progress=seen.append)
+    assert len(seen) > 2 and seen == sorted(seen) and seen[-1] == pytest.approx(1, abs=1e-12)
+    assert r.total.price == mcprice.price(market(), book(paths=20_000), backend="cpu").total.price
+    # a progress function that returns False cancels: Cancelled, the tool's status when
+    # interrupted
+    calls = []
+    with pytest.raises(mcprice.Cancelled) as e:
+        mcprice.price(market(), book(paths=20_000), backend="cpu", tile_paths=4096,
+                      progress=lambda f: calls.append(f) or len(calls) < 2)
+    assert len(calls) == 2 and e.value.exit_status == 130 and e.value.status == 9
+    assert "cancelled" in str(e.value)
+    with pytest.raises(TypeError, match="progress"):
+        mcprice.price(market(), book(), progress="yes")
+
+
+def test_progress_true_draws(capfd):
+    mcprice.price(market(), book(paths=20_000), backend="cpu", tile_paths=4096, progress=True)
+    err = capfd.readouterr().err
+    assert "pricing" in err and "100" in err
+
+
+def test_ctrl_c_cancels_within_a_second():
+    # SIGINT to this process while a long run prices: KeyboardInterrupt, soon
+    import signal
+    import threading
+    import time
+    sent = []
+
+    def interrupt():
+        sent.append(time.monotonic())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.3, interrupt)
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        mcprice.price(heston_market(), long_book(), backend="cpu", tile_paths=1 << 22)
+    done = time.monotonic()
+    timer.join()
+    assert sent and done - sent[0] < 1.0, (done - t0, done - sent[0])
+
+
 def test_a_typed_pythonic_api():
     # Results is a mapping of ids, in the book's order
     r = mcprice.price(market(), book(), backend="cpu", paths=2000)

@@ -17,6 +17,7 @@ const char *mcp_strerror(mcp_status status)
   case MCP_ERR_UNAVAILABLE: return "backend unavailable";
   case MCP_ERR_NO_MEMORY: return "out of memory";
   case MCP_ERR_DEVICE: return "device error";
+  case MCP_ERR_CANCELLED: return "cancelled";
   }
   return "unknown status";
 }

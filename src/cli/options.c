@@ -27,6 +27,8 @@ int cli_exit_for(mcp_status status)
     return CLI_EXIT_INPUT;
   case MCP_ERR_ARGUMENT:
     return CLI_EXIT_USAGE;
+  case MCP_ERR_CANCELLED:
+    return CLI_EXIT_CANCELLED;
   default:
     return CLI_EXIT_RUNTIME;
   }

@@ -5,9 +5,10 @@
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include "src/base/clock.h"
 #include "src/cli/annex.h"
 #include "src/cli/cli.h"
 #include "src/cli/mpi_run.h"
@@ -875,17 +876,10 @@ typedef struct progress {
   int shown;
 } progress;
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void on_progress(double fraction, void *user)
 {
   progress *pr = user;
-  double t = now();
+  double t = mcpi_now();
   /* silent for short runs, then at most ten updates a second */
   if (t - pr->start <= 1.0 || (t - pr->last < 0.1 && fraction < 1.0))
     return;
@@ -893,6 +887,33 @@ static void on_progress(double fraction, void *user)
   pr->shown = 1;
   int percent = fraction >= 1.0 ? 100 : fraction > 0 ? (int)(100.0 * fraction) : 0;
   fprintf(stderr, "\rpricing: %3d%%  elapsed %.1f s", percent, t - pr->start);
+}
+
+/* ---- interruption -------------------------------------------------------------- */
+
+/* SIGINT or SIGTERM while pricing asks the context to stop
+ * (mcp_context_cancel: one atomic store, safe in a handler); the call then
+ * returns within a tile, and nothing is written.  The handlers reset
+ * themselves: a second signal ends the program as usual. */
+static mcp_context *volatile interrupted;
+
+static void on_interrupt(int sig)
+{
+  (void)sig;
+  mcp_context_cancel(interrupted);
+}
+
+/* The handlers on (c) while pricing, the old ones back (c NULL). */
+static void catch_interrupts(mcp_context *c, struct sigaction *old)
+{
+  static const int sigs[2] = {SIGINT, SIGTERM};
+  struct sigaction sa = {0};
+  sa.sa_handler = on_interrupt;
+  sa.sa_flags = (int)SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  interrupted = c;
+  for (int i = 0; i < 2; i++)
+    sigaction(sigs[i], c ? &sa : &old[i], c ? &old[i] : NULL);
 }
 
 /* ---- the command --------------------------------------------------------------- */
@@ -982,19 +1003,24 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
     report_abort(&sink);
     return refused;
   }
-  progress pr = {now(), 0, 0};
+  progress pr = {mcpi_now(), 0, 0};
   if (!GIVEN(o, O_QUIET) && isatty(STDERR_FILENO) && !k->parts && k->rank <= 0)
     mcp_context_set_progress(c, on_progress, &pr);
   mcp_results *r = NULL;
   mcp_scenario_results *sr = NULL;
   mcp_frtb *fr = NULL;
   char ferr[512] = "";
+  struct sigaction old[2];
+  if (k->rank < 0) /* under MPI, mpirun's own signals */
+    catch_interrupts(c, old);
   mcp_status st = k->parts    ? mcp_partials_merge(c, m, p, g, s, k->parts, k->nparts, &r, &sr)
                   : k->annex ? write_slice(o, k, c, m, p, s, g, sink.f)
                   : k->rank >= 0 ? cli_mpi_price(c, m, p, g, s, &r, &sr)
                   : s        ? mcp_price_scenarios(c, m, p, s, &sr)
                   : g        ? mcp_price_greeks(c, m, p, g, &r)
                              : mcp_price(c, m, p, &r);
+  if (k->rank < 0)
+    catch_interrupts(NULL, old);
   if (pr.shown)
     fputc('\n', stderr);
   if (st == MCP_OK && sr && GIVEN(o, O_FRTB) && k->rank <= 0 &&
@@ -1029,6 +1055,9 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   } else if (st == MCP_ERR_INPUT || st == MCP_ERR_NOT_FOUND) {
     cli_error("%s%s: %s (market %s)", o->portfolio, where, msg, o->market);
     rc = CLI_EXIT_INPUT;
+  } else if (st == MCP_ERR_CANCELLED) {
+    cli_error("interrupted: the pricing stopped, nothing written");
+    rc = CLI_EXIT_CANCELLED;
   } else if (st != MCP_OK) {
     cli_error("pricing failed: %s%s%s%s", where[0] ? o->portfolio : "", where,
               where[0] ? ": " : "", mcp_context_last_error(c));

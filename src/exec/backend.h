@@ -22,6 +22,7 @@ typedef struct mcpi_run {
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
   mcp_normals normals;      /* fused or stored (GPU) */
   double work_done, work_total; /* path-elements, for progress */
+  double progress_at;           /* when it was last reported (mcpi_now) */
   mcpi_greek_run *greeks;    /* the variants of the jobs' passes, or NULL */
 } mcpi_run;
 
@@ -100,6 +101,8 @@ mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcp
 mcp_status mcpi_run_job_finish(mcpi_run *run, size_t ji, const mcpi_tiler *t,
                                mcpi_job_sums *js, mcp_status st);
 mcp_status mcpi_run_job(mcpi_run *run, size_t job, const mcpi_tiler *t);
+/* The progress callback, where set, with work_done and ahead more. */
+void mcpi_run_progress(mcpi_run *run, double ahead);
 
 mcp_status mcpi_cpu_price(mcpi_run *run);
 mcp_status mcpi_cuda_price(mcpi_run *run);
@@ -110,8 +113,9 @@ mcp_status mcpi_cuda_price(mcpi_run *run);
  * Carlo jobs), and out is written by mcpi_pde_cuda_finish, which every
  * start that succeeds must be followed by (b and out alive until then).
  * bound, where not NULL, gets the exercise boundaries' nodes
- * (mcpi_pde_bound_slot), as out does. */
-mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, int *bound, char *err);
+ * (mcpi_pde_bound_slot), as out does.  On the CPU a cancellation
+ * (mcp_context_cancel) skips the grids not yet started. */
+mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, int *bound, mcp_context *ctx);
 mcp_status mcpi_pde_cuda_start(mcp_context *ctx, const mcpi_pde_batch *b, double *out,
                                int *bound);
 mcp_status mcpi_pde_cuda_finish(mcp_context *ctx);

@@ -14,6 +14,7 @@
 #include <omp.h>
 #endif
 #include "src/exec/backend.h"
+#include "src/base/clock.h"
 #include "src/exec/lsm_cpu.h"
 #include "models/rng.h"
 #include "models/products/adjoint.h"
@@ -153,12 +154,28 @@ static size_t column(const mcpi_job *j, size_t p, int controls, size_t ncol)
   return controls ? (p + 1) * ncol : mcpi_pass_column(j, p);
 }
 
+/* Within a tile, the calling thread (the team's thread 0) reports the
+ * paths done so far where half of MCP_PROGRESS_SECONDS has passed since the
+ * last report; a pilot's paths (controls) are not in the work counted. */
+static void progress_within(cpu_job *c, int controls, atomic_size_t *done)
+{
+  mcpi_run *run = c->run;
+  if (controls || !run->ctx->progress || thread_num() != 0 ||
+      mcpi_now() - run->progress_at < MCP_PROGRESS_SECONDS / 2)
+    return;
+  mcpi_run_progress(run, (double)atomic_load(done) * mcpi_path_work(c->j));
+}
+
+/* The tile's paths; a cancellation (mcp_context_cancel) skips the chunks
+ * not yet started. */
 static mcp_status paths(void *self, size_t n, int controls)
 {
   cpu_job *c = self;
   const mcpi_job *j = c->j;
   size_t tile = c->tile, chunk = c->chunk, ncol = mcpi_job_columns(j, 1);
   size_t per = j->nelem * chunk, nch = (n + chunk - 1) / chunk;
+  atomic_size_t done;
+  atomic_init(&done, 0);
   c->view.write_controls = controls;
   c->view.greeks = !controls && j->nin;
   c->view.gstate = controls ? 0 : j->gstate;
@@ -175,6 +192,9 @@ static mcp_status paths(void *self, size_t n, int controls)
 #pragma omp for schedule(dynamic)
     for (size_t ch = 0; ch < nch; ch++) {
       size_t i0 = ch * chunk, m = n - i0 < chunk ? n - i0 : chunk;
+      if (mcpi_cancel_asked(c->run->ctx))
+        continue;
+      progress_within(c, controls, &done);
       chunk_normals(c, i0, m, z, zq, zf);
       for (size_t p = 0; p <= j->npass && !zf; p++) { /* the job's view, then its passes */
         const mcpi_job_view *v = p ? &c->pass[p - 1] : &c->view;
@@ -195,9 +215,10 @@ static mcp_status paths(void *self, size_t n, int controls)
       if (!controls)
         mcpi_combine(j->term, c->off, (int)(j->nest - j->nin), (int)(j->ntrades + 1 + j->nin),
                      c->pay + i0, tile, m);
+      atomic_fetch_add_explicit(&done, m, memory_order_relaxed);
     }
   }
-  return MCP_OK;
+  return mcpi_cancel_check(c->run->ctx);
 }
 
 static mcp_status sums(void *self, size_t n, unsigned level, double *part)

@@ -39,6 +39,8 @@ mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
     backend = mcp_device_count() > 0 ? MCP_BACKEND_CUDA : MCP_BACKEND_CPU;
   c->backend = backend;
   c->block = MCPI_DEFAULT_BLOCK;
+  atomic_init(&c->cancel_own, 0);
+  c->cancel = &c->cancel_own;
   mcpi_settings_init(&c->run);
   *ctx = c;
   return MCP_OK;
@@ -135,6 +137,28 @@ mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *
   ctx->progress = fn;
   ctx->progress_user = user;
   return MCP_OK;
+}
+
+mcp_status mcp_context_cancel(mcp_context *ctx)
+{
+  if (!ctx)
+    return MCP_ERR_ARGUMENT;
+  atomic_store(ctx->cancel, 1);
+  return MCP_OK;
+}
+
+mcp_status mcpi_cancel_check(mcp_context *ctx)
+{
+  return mcpi_cancel_asked(ctx) ? mcpi_fail(ctx->err, MCP_ERR_CANCELLED,
+                                            "the pricing was cancelled (mcp_context_cancel)")
+                                : MCP_OK;
+}
+
+mcp_status mcpi_cancel_clear(mcp_context *ctx, mcp_status st)
+{
+  if (ctx)
+    atomic_store(ctx->cancel, 0);
+  return st;
 }
 
 const char *mcp_context_last_error(const mcp_context *ctx) { return ctx ? ctx->err : "no context"; }

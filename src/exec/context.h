@@ -2,6 +2,7 @@
 #ifndef MCP_CONTEXT_H
 #define MCP_CONTEXT_H
 
+#include <stdatomic.h>
 #include "src/inputs/run_options.h"
 
 #define MCPI_DEV_SLOTS 12 /* device buffers a context keeps (backend_cuda.c) */
@@ -17,6 +18,10 @@ struct mcp_context {
   size_t ndevices;
   mcp_progress_fn progress;
   void *progress_user;
+  /* mcp_context_cancel's request: its own, or (a device's worker, spread.c)
+   * the calling context's */
+  atomic_int cancel_own;
+  atomic_int *cancel;
   char err[MCPI_ERRLEN];
   /* device buffers of ctx->device kept from run to run, so that a run
    * allocates only what outgrows them (backend_cuda.c) */
@@ -35,6 +40,16 @@ struct mcp_context {
   const void *grid_bound_dev;
   size_t grid_bound_bytes;
 };
+
+/* Whether mcp_context_cancel asked the running call to stop. */
+static inline int mcpi_cancel_asked(const mcp_context *ctx)
+{
+  return atomic_load_explicit(ctx->cancel, memory_order_relaxed) != 0;
+}
+/* MCP_ERR_CANCELLED with its message where it did, else MCP_OK. */
+mcp_status mcpi_cancel_check(mcp_context *ctx);
+/* A pricing call's status as it returns, the request cleared. */
+mcp_status mcpi_cancel_clear(mcp_context *ctx, mcp_status st);
 
 /* The settings of a run of p on ctx (mcpi_settings_resolve). */
 void mcpi_context_settings(const mcp_context *ctx, const mcp_portfolio *p, mcpi_settings *out);

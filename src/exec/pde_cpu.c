@@ -60,7 +60,7 @@ static void solve_grid(const mcpi_pde_batch *b, size_t g, double *v, double *w, 
   memcpy(out, v + G->center - R, (2 * (size_t)R + 1) * sizeof *out);
 }
 
-mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, int *bound, char *err)
+mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, int *bound, mcp_context *ctx)
 {
   int R = b->radius, failed = 0;
   size_t taps = 2 * (size_t)R + 1, n = (size_t)b->n;
@@ -70,10 +70,11 @@ mcp_status mcpi_pde_cpu(const mcpi_pde_batch *b, double *out, int *bound, char *
     failed = !buf;
 #pragma omp for schedule(dynamic)
     for (long g = 0; g < (long)b->ngrids; g++)
-      if (buf)
+      if (buf && !mcpi_cancel_asked(ctx)) /* a cancellation skips the grids not started */
         solve_grid(b, (size_t)g, buf, buf + n, buf + 2 * n, buf + 3 * n, out + (size_t)g * taps,
                    bound);
     free(buf);
   }
-  return failed ? mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids") : MCP_OK;
+  return failed ? mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE grids")
+                : mcpi_cancel_check(ctx);
 }

@@ -8,7 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "src/exec/backend.h"
 #include "src/exec/boundary.h"
 #include "src/inputs/product.h"
@@ -20,13 +19,7 @@
 #include "src/plan/pde.h"
 #include "src/results/results.h"
 #include "src/exec/reval.h"
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
+#include "src/base/clock.h"
 
 /* The rounding of a path's value relative to it, in the run's precision (a
  * float path's log-spot sums its steps in float), below which a standard
@@ -284,10 +277,12 @@ static mcp_status start_pde(mcp_context *ctx, const mcpi_pde_batch *base, mcpi_g
       st = mcpi_pde_append(all, &g->var[v].grid, ctx->err);
   if (st != MCP_OK || !all->ngrids)
     return st;
+  if ((st = mcpi_cancel_check(ctx)) != MCP_OK) /* a GPU's solve runs whole once started */
+    return st;
   if (!(*out = calloc(all->ngrids * (2 * (size_t)all->radius + 1), sizeof **out)))
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE results");
   return ctx->backend == MCP_BACKEND_CUDA ? mcpi_pde_cuda_start(ctx, all, *out, bound)
-                                          : mcpi_pde_cpu(all, *out, bound, ctx->err);
+                                          : mcpi_pde_cpu(all, *out, bound, ctx);
 }
 
 /* After start_pde and what ran beside it (st: how that went, whose error
@@ -583,6 +578,7 @@ static mcp_status alloc_run(run_state *s)
   s->range = calloc(2 * plan->njobs + 1, sizeof *s->range);
   s->r = s->mode == RUN_SLICE ? NULL : mcpi_results_alloc(su->portfolio->n);
   s->run = (mcpi_run){.plan = plan, .portfolio = su->portfolio, .ctx = s->ctx,
+                      .progress_at = mcpi_now(),
                       .trees = s->trees, .range = s->range,
                       .kopt = {.precision = su->set.precision, .strategy = su->set.prefetch,
                                .distance = su->set.distance, .padding = su->set.padding,
@@ -603,8 +599,8 @@ static mcp_status alloc_run(run_state *s)
     if (!(s->acc[j] = calloc(reps * mcpi_job_columns(job, 0), sizeof **s->acc)) ||
         !(s->trees[j] = calloc(reps, sizeof **s->trees)))
       return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
-    s->run.work_total += (double)(s->range[2 * j + 1] - s->range[2 * j]) * MCP_CHUNK_PATHS *
-                         (double)(job->nelem + 1) * (double)(1 + job->npass);
+    s->run.work_total += mcpi_range_paths(plan, job, s->range[2 * j], s->range[2 * j + 1]) *
+                         mcpi_path_work(job);
   }
   return MCP_OK;
 }
@@ -775,11 +771,11 @@ static void free_run(run_state *s, mcp_status st)
 static void times(const run_state *s, const mcp_portfolio *portfolio, double t0)
 {
   if (s->mode == RUN_SLICE) {
-    s->sl->out->seconds += now() - t0;
+    s->sl->out->seconds += mcpi_now() - t0;
     return;
   }
   /* a merge's time: its slices' and its own */
-  double seconds = now() - t0 + (s->mode == RUN_MERGE ? mcpi_slicing_seconds(s->sl) : 0);
+  double seconds = mcpi_now() - t0 + (s->mode == RUN_MERGE ? mcpi_slicing_seconds(s->sl) : 0);
   for (size_t k = 0; k <= s->npoints; k++) {
     mcp_results *x = k ? s->points[k - 1] : s->r;
     x->paths = portfolio->paths;
@@ -793,7 +789,7 @@ mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
                           const mcp_portfolio *portfolio, const mcpi_reval *what,
                           mcp_results **out, const mcpi_slicing *sl)
 {
-  double t0 = now();
+  double t0 = mcpi_now();
   run_state s = {.ctx = ctx, .sl = sl, .npoints = what->npoints, .points = out + 1,
                  .mode = !sl ? RUN_WHOLE : sl->in ? RUN_MERGE : RUN_SLICE};
   mcp_status st = find_setup(&s, market, portfolio, what);

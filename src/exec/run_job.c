@@ -2,6 +2,7 @@
  * fit or the control-variate pilot, then every replicate's samples. */
 #include <stdlib.h>
 #include "src/exec/backend.h"
+#include "src/base/clock.h"
 
 /* The job's and its passes' control coefficients to 0: the pilot's paths
  * emit the payoffs less beta times the control, so it reads the raw payoffs
@@ -34,7 +35,8 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
     st = t->update_specs(t->self);
   for (size_t s0 = 0; st == MCP_OK && s0 < np; s0 += t->tile) {
     size_t n = np - s0 < t->tile ? np - s0 : t->tile;
-    if ((st = t->fill(t->self, 0, s0, n)) || (st = t->paths(t->self, n, 1)))
+    if ((st = mcpi_cancel_check(run->ctx)) || (st = t->fill(t->self, 0, s0, n)) ||
+        (st = t->paths(t->self, n, 1)))
       break;
     st = t->read(t->self, n, pay + s0, np);
   }
@@ -49,13 +51,20 @@ static mcp_status pilot(mcpi_run *run, mcpi_job *j, const mcpi_tiler *t)
   return st;
 }
 
+void mcpi_run_progress(mcpi_run *run, double ahead)
+{
+  if (run->ctx->progress) {
+    run->progress_at = mcpi_now();
+    run->ctx->progress((run->work_done + ahead) / run->work_total, run->ctx->progress_user);
+  }
+}
+
 /* Adds a tile's chunk sums to its replicate's tree, and its work done. */
 static void add_tile(mcpi_run *run, const mcpi_job *j, const mcpi_tile_sums *x)
 {
   mcpi_tree_add(x->tree, x->part, x->nchunks >> x->level, x->level, x->n);
-  run->work_done += (double)x->n * (double)(j->nelem + 1) * (double)(1 + j->npass);
-  if (run->ctx->progress)
-    run->ctx->progress(run->work_done / run->work_total, run->ctx->progress_user);
+  run->work_done += (double)x->n * mcpi_path_work(j);
+  mcpi_run_progress(run, 0);
 }
 
 /* A host buffer for chunk sums: the tiler's, or one of the run's (*own). */
@@ -106,7 +115,8 @@ mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcp
    * a Greek's bump revalues under the job's (a frozen rule: the bumped price
    * moves with the paths, not with the fit's noise) */
   for (size_t v = 0; j->lsm_dates > 1 && st == MCP_OK && v <= j->npass; v++)
-    st = t->fit(t->self, v, v && run->greeks->var[j->pass[v - 1]].kind != MCPI_VAR_POINT);
+    if ((st = mcpi_cancel_check(run->ctx)) == MCP_OK)
+      st = t->fit(t->self, v, v && run->greeks->var[j->pass[v - 1]].kind != MCPI_VAR_POINT);
   int own = 0;
   double *part = t->wait ? NULL : part_of(t, bytes, &own);
   if (st == MCP_OK && !t->wait && !part)
@@ -128,7 +138,8 @@ mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcp
       unsigned lv = t->level;
       while (lv && ((s0 / MCP_CHUNK_PATHS | nchunks) & (((uint64_t)1 << lv) - 1)))
         lv--;
-      if ((st = t->fill(t->self, (unsigned)r, s0, n)) || (st = t->paths(t->self, n, 0)) ||
+      if ((st = mcpi_cancel_check(run->ctx)) || (st = t->fill(t->self, (unsigned)r, s0, n)) ||
+          (st = t->paths(t->self, n, 0)) ||
           (st = tile_sums(run, j, t, js, (mcpi_tile_sums){tree, part, 0, nchunks, lv, n},
                           bytes)))
         break;

@@ -32,7 +32,8 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
                            const mcp_scenarios *scenarios, unsigned k, unsigned n,
                            mcp_partial **partial)
 {
-  return mcpi_price_slice(ctx, market, portfolio, greeks, scenarios, k, n, NULL, partial);
+  return mcpi_cancel_clear(ctx, mcpi_price_slice(ctx, market, portfolio, greeks, scenarios, k,
+                                                 n, NULL, partial));
 }
 
 /* The digest of a pricing on ctx (its run settings over the portfolio's). */

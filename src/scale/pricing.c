@@ -1,6 +1,7 @@
 /* pricing.c: the pricing calls (mcp_price, mcp_price_greeks,
  * mcp_price_scenarios, mcp_price_frtb): their arguments checked, then one run or, on a
- * context of several devices, slices of it on each (spread.c). */
+ * context of several devices, slices of it on each (spread.c); each clears
+ * mcp_context_cancel's request as it returns. */
 #include "src/exec/context.h"
 #include "src/scale/scale.h"
 
@@ -26,7 +27,9 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
   if (results)
     *results = NULL;
   mcp_status st = check_args(ctx, "mcp_price", market, portfolio, NULL, results != NULL);
-  return st ? st : mcpi_spread(ctx, market, portfolio, NULL, NULL, results, NULL);
+  return mcpi_cancel_clear(ctx, st ? st
+                                    : mcpi_spread(ctx, market, portfolio, NULL, NULL, results,
+                                                  NULL));
 }
 
 mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
@@ -37,7 +40,9 @@ mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
     *results = NULL;
   mcp_status st = check_args(ctx, "mcp_price_greeks", market, portfolio,
                              greeks ? NULL : "greeks", results != NULL);
-  return st ? st : mcpi_spread(ctx, market, portfolio, greeks, NULL, results, NULL);
+  return mcpi_cancel_clear(ctx, st ? st
+                                    : mcpi_spread(ctx, market, portfolio, greeks, NULL, results,
+                                                  NULL));
 }
 
 mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
@@ -48,7 +53,9 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
     *results = NULL;
   mcp_status st = check_args(ctx, "mcp_price_scenarios", market, portfolio,
                              scenarios ? NULL : "scenarios", results != NULL);
-  return st ? st : mcpi_spread(ctx, market, portfolio, NULL, scenarios, NULL, results);
+  return mcpi_cancel_clear(ctx, st ? st
+                                    : mcpi_spread(ctx, market, portfolio, NULL, scenarios, NULL,
+                                                  results));
 }
 
 /* The FRTB view: its scenario set priced as any (frtb.c). */
@@ -59,7 +66,7 @@ mcp_status mcp_price_frtb(mcp_context *ctx, const mcp_market *market,
     *out = NULL;
   mcp_status st = check_args(ctx, "mcp_price_frtb", market, portfolio, NULL, out != NULL);
   if (st != MCP_OK)
-    return st;
+    return mcpi_cancel_clear(ctx, st);
   char err[MCPI_ERRLEN];
   mcp_scenarios *s = NULL;
   mcp_scenario_results *r = NULL;
@@ -70,5 +77,5 @@ mcp_status mcp_price_frtb(mcp_context *ctx, const mcp_market *market,
     mcpi_fail(ctx->err, st, "%s", err);
   mcp_scenario_results_destroy(r);
   mcp_scenarios_destroy(s);
-  return st;
+  return mcpi_cancel_clear(ctx, st);
 }

@@ -5,9 +5,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "src/exec/context.h"
 #include "src/scale/scale.h"
+#include "src/base/clock.h"
 
 /* MCP_SLICES_PER_DEVICE: enough that a fast device takes more slices than
  * a slow one, few enough that the cost of a slice (the pilot, the fit, a
@@ -64,13 +64,6 @@ static void *work(void *arg)
   return NULL;
 }
 
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 /* Contexts like ctx's, one a device. */
 static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
 {
@@ -80,6 +73,7 @@ static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
       w[i].ctx->tile_paths = ctx->tile_paths;
       w[i].ctx->block = ctx->block;
       w[i].ctx->run = ctx->run;
+      w[i].ctx->cancel = ctx->cancel; /* one request stops every device */
       st = mcp_context_set_device(w[i].ctx, ctx->devices[i]);
       if (st != MCP_OK)
         memcpy(ctx->err, w[i].ctx->err, sizeof ctx->err);
@@ -97,7 +91,7 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
                          const mcp_greeks *g, const mcp_scenarios *s, mcp_results **results,
                          mcp_scenario_results **sresults)
 {
-  double t0 = now();
+  double t0 = mcpi_now();
   size_t nw = ctx->ndevices;
   pool x = {.base = ctx, .m = m, .p = p, .g = g, .s = s,
             .nslices = (unsigned)(nw * MCP_SLICES_PER_DEVICE)};
@@ -129,7 +123,7 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
     st = mcpi_partials_merge(ctx, m, p, g, s, x.parts, x.nslices, &w[0].keep, results,
                              sresults);
   if (st == MCP_OK) /* the call's time, not the sum of its slices' */
-    mcpi_set_seconds(results ? *results : NULL, sresults ? *sresults : NULL, now() - t0);
+    mcpi_set_seconds(results ? *results : NULL, sresults ? *sresults : NULL, mcpi_now() - t0);
   for (unsigned k = 0; x.parts && k < x.nslices; k++)
     mcp_partial_destroy(x.parts[k]);
   for (size_t i = 0; w && i < nw; i++) {

@@ -9,9 +9,18 @@ uint64_t mcpi_job_chunks(const mcpi_plan *plan, const mcpi_job *j)
   return (mcpi_job_samples(plan, j) + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
 }
 
-static double weight(const mcpi_job *j)
+double mcpi_range_paths(const mcpi_plan *plan, const mcpi_job *j, uint64_t u0, uint64_t u1)
 {
-  return (double)(j->nelem + 1) * (double)(1 + j->npass);
+  uint64_t chunks = mcpi_job_chunks(plan, j), samples = mcpi_job_samples(plan, j);
+  double n = 0;
+  while (u0 < u1) { /* replicate r's chunks c0 .. c1 - 1 */
+    uint64_t r = u0 / chunks, c0 = u0 - r * chunks;
+    uint64_t c1 = u1 - r * chunks < chunks ? u1 - r * chunks : chunks;
+    uint64_t end = c1 * MCP_CHUNK_PATHS < samples ? c1 * MCP_CHUNK_PATHS : samples;
+    n += (double)(end - c0 * MCP_CHUNK_PATHS);
+    u0 = r * chunks + c1;
+  }
+  return n;
 }
 
 /* The first of a job's units (starting at work start, w each) whose start
@@ -41,12 +50,12 @@ void mcpi_slice_ranges(const mcpi_plan *plan, unsigned k, unsigned n, int lead,
   double total = 0, start = 0;
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
-    total += (double)(mcpi_job_replicates(plan, j) * mcpi_job_chunks(plan, j)) * weight(j);
+    total += (double)(mcpi_job_replicates(plan, j) * mcpi_job_chunks(plan, j)) * mcpi_path_work(j);
   }
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
     uint64_t units = mcpi_job_replicates(plan, j) * mcpi_job_chunks(plan, j);
-    double w = weight(j);
+    double w = mcpi_path_work(j);
     range[2 * ji] = first(start, w, units, k, n, total);
     range[2 * ji + 1] = first(start, w, units, k + 1, n, total);
     for (unsigned e = 0; lead && j->lsm_dates > 1 && units && e < 2; e++)

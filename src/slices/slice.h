@@ -36,6 +36,15 @@ typedef struct mcpi_slicing {
 
 /* Chunks a replicate of job j. */
 uint64_t mcpi_job_chunks(const mcpi_plan *plan, const mcpi_job *j);
+/* The work of a path of job j: its elements and their end, for each of its
+ * passes (the units in which slices are cut and progress reported). */
+static inline double mcpi_path_work(const mcpi_job *j)
+{
+  return (double)(j->nelem + 1) * (double)(1 + j->npass);
+}
+/* The paths of job j's units u0 .. u1 - 1 (a unit a chunk of a replicate;
+ * a replicate's last chunk may be short). */
+double mcpi_range_paths(const mcpi_plan *plan, const mcpi_job *j, uint64_t u0, uint64_t u1);
 /* Slice k of n: job ji's units range[2 ji] .. range[2 ji + 1] - 1.  With
  * lead, slice 0 holds at least the first unit of every job that fits an
  * exercise rule, so that it fits them all: the exercise boundaries reach a
