@@ -19,7 +19,9 @@
  *     a data race;
  *   - results are immutable: read them from any thread, destroy them once;
  *   - the progress callback runs on the thread that called mcp_price, after
- *     each tile, never twice at once for one context;
+ *     each tile (and on the CPU within one, inside the OpenMP team's region,
+ *     so it must return, never longjmp), never twice at once for one
+ *     context;
  *   - mcp_context_cancel is the one call that may be made on a context that
  *     another thread is using (or from a signal handler).
  * The CPU backend runs an OpenMP team inside each call (OMP_NUM_THREADS sets
@@ -193,8 +195,9 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device);
 #define MCP_SLICES_PER_DEVICE 4
 mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *devices);
 /* Called with the fraction of the work done: after each tile, and on the
- * CPU within a tile too, at least every MCP_PROGRESS_SECONDS of its work
- * (a GPU's tile, sized to its memory, is reported whole). */
+ * CPU within a tile too, at least every MCP_PROGRESS_SECONDS while it runs
+ * paths (a GPU's tile, sized to its memory, is reported whole; several
+ * devices report a slice at a time). */
 #define MCP_PROGRESS_SECONDS 0.1
 typedef void (*mcp_progress_fn)(double fraction, void *user);
 mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *user);
@@ -204,9 +207,11 @@ mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *
  * its results NULL, nothing written, and the context as it was (its next
  * call prices as a fresh context would).  Safe from any thread, from the
  * progress callback and from a signal handler (one lock-free atomic
- * store).  A request made while no call runs stops the next call on ctx at
- * its first check; every pricing call clears the request as it returns.
- * MCP_ERR_ARGUMENT for NULL. */
+ * store).  Every pricing call also checks as it starts, so a request made
+ * while no call runs stops the next call on ctx; every pricing call clears
+ * the request as it returns, so one that comes after a call's last check
+ * is dropped, and the call returns its results.  MCP_ERR_ARGUMENT for
+ * NULL. */
 mcp_status mcp_context_cancel(mcp_context *ctx);
 const char *mcp_context_last_error(const mcp_context *ctx);
 

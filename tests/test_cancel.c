@@ -9,6 +9,7 @@
  * slices and the grids stop too. */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,11 +28,16 @@ static double now(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* What the callback saw; it cancels at its report number at (0: never). */
+/* What the callback saw; it cancels at its report number at (0: never),
+ * and counts its reports for other threads too (seen).  It asserts nothing
+ * itself: it may run inside the CPU's OpenMP region, which a failed
+ * assertion's longjmp must not leave. */
 typedef struct watch {
   mcp_context *ctx;
   int calls, at, after; /* reports, the one that cancels, reports after it */
+  mcp_status cancelled; /* what mcp_context_cancel returned */
   double first, last, gap, fraction[8], final;
+  atomic_int seen;
 } watch;
 
 static void on_progress(double fraction, void *user)
@@ -48,7 +54,8 @@ static void on_progress(double fraction, void *user)
   w->final = fraction;
   w->last = t;
   if (++w->calls == w->at)
-    assert_int_equal(mcp_context_cancel(w->ctx), MCP_OK);
+    w->cancelled = mcp_context_cancel(w->ctx);
+  atomic_fetch_add(&w->seen, 1);
 }
 
 static mcp_market *market(void)
@@ -131,6 +138,7 @@ static void from_the_callback(void **state)
     mcp_results *r = (mcp_results *)&w, *again = NULL, *ref = NULL;
     assert_cancelled_call(mcp_price(c, m, p, &r), c, r);
     assert_int_equal(w.calls, 2);
+    assert_int_equal(w.cancelled, MCP_OK);
     assert_int_equal(w.after, 0);
     assert_true(w.fraction[1] < 0.5);
     w = (watch){.ctx = c};
@@ -209,7 +217,7 @@ static void over_devices(void **state)
   (void)state;
   static const int list[3] = {0, 0, 0};
   mcp_market *m = market();
-  mcp_portfolio *p = book(16384);
+  mcp_portfolio *p = book(262144); /* 12 slices of 16 tiles: none done before the first */
   mcp_context *c = context(MCP_BACKEND_CPU, 4096);
   assert_int_equal(mcp_context_set_devices(c, 3, list), MCP_OK);
   watch w = {.ctx = c, .at = 1};
@@ -226,22 +234,26 @@ static void over_devices(void **state)
 
 typedef struct canceller {
   mcp_context *ctx;
-  double delay, at;
+  watch *w;
+  int reports; /* cancels once the callback has made them (0: after 0.3 s) */
+  double at;
 } canceller;
 
 static void *cancel_later(void *arg)
 {
   canceller *x = arg;
-  struct timespec d = {0, (long)(x->delay * 1e9)};
-  nanosleep(&d, NULL);
+  struct timespec d = {0, 1000000};
+  double t0 = now();
+  while (x->reports ? atomic_load(&x->w->seen) < x->reports : now() - t0 < 0.3)
+    nanosleep(&d, NULL);
   x->at = now();
   mcp_context_cancel(x->ctx);
   return NULL;
 }
 
-/* A run of many seconds in one tile, cancelled from another thread after
- * 0.3 s: it returns at once, and reported within its tile meanwhile (on
- * the CPU; a GPU's tile is reported whole). */
+/* A run of many seconds in one tile, cancelled from another thread: on the
+ * CPU after its third report within the tile, when it returns at once; on
+ * the GPU after 0.3 s, when it returns once its tile ends (reported whole). */
 static void from_another_thread(void **state)
 {
   (void)state;
@@ -258,7 +270,7 @@ static void from_another_thread(void **state)
     mcp_context *c = context(b[k], cpu ? paths : 0);
     watch w = {.ctx = c};
     assert_int_equal(mcp_context_set_progress(c, on_progress, &w), MCP_OK);
-    canceller x = {c, 0.3, 0};
+    canceller x = {c, &w, cpu ? 3 : 0, 0};
     pthread_t th;
     mcp_results *r = NULL;
     double t0 = now();
@@ -275,11 +287,9 @@ static void from_another_thread(void **state)
     } else {
       assert_cancelled(st, c, r);
       assert_true(t1 - x.at < 1.0);
-      if (cpu) { /* reports within the tile, from its start */
-        assert_true(w.calls >= 2);
-        assert_true(w.first - t0 < 4 * MCP_PROGRESS_SECONDS);
-        assert_true(w.gap < 4 * MCP_PROGRESS_SECONDS);
-      }
+      if (cpu) /* reports within the tile, at most MCP_PROGRESS_SECONDS apart, give or
+                  take a loaded machine's scheduling */
+        assert_true(w.calls >= 3 && w.gap < 4 * MCP_PROGRESS_SECONDS);
     }
     mcp_context_destroy(c);
   }

@@ -56,10 +56,14 @@ Ctrl-C cancels the call within a tile and raises KeyboardInterrupt.  Every
 message starts "mcprice: " and names the option, as the command-line tool's
 do.  Integers and floats may be Python's or numpy's.  Results are plain
 Python objects: the library's are copied and freed before a call returns;
-Results is a mapping of trade ids to Trades.
+Results is a mapping of trade ids to Trades, Results.rows() their tidy
+long layout (LONG_COLUMNS: the tool's long CSV), to_dataframe() that as a
+DataFrame (wide=True: a row a trade); a trade's warnings are also issued
+as McpriceWarning.
 """
 from __future__ import annotations
 
+import concurrent.futures
 import ctypes
 import functools
 import importlib
@@ -130,6 +134,11 @@ class Cancelled(McpriceError):
     too, and raises KeyboardInterrupt."""
 
     exit_status = 130
+
+
+class McpriceWarning(UserWarning):
+    """A trade's warning (Trade.warnings), issued as price returns: the
+    estimate stands, but read it with the warning's caution."""
 
 
 McpriceValueError = UsageError  # its name before 0.1.0's classes; kept for old code
@@ -291,17 +300,60 @@ class Results(Mapping[str, Trade]):
     def __len__(self) -> int:
         return len(self.trades)
 
-    def to_dataframe(self) -> Any:
-        """A row a trade: id, quantity, price, std_error, ci_low, ci_high,
-        value, engine, and a column a Greek (pandas required)."""
+    def rows(self) -> List[Dict[str, Any]]:
+        """The long layout: a row a trade (then TOTAL) and measure, the
+        price (the book's value) first, then redemption probabilities,
+        exercise boundaries and Greeks, with the trade's quantity, the
+        position's value of the price or Greek (NaN where none) and the
+        trade's warnings (their names, ";" between): LONG_COLUMNS, the
+        command-line tool's long CSV column for column."""
+        nan = math.nan
+        out: List[Dict[str, Any]] = []
+
+        def add(tid: str, measure: str, e: Estimate, method: str, quantity: float,
+                position: float, warned: str = "") -> None:
+            out.append(dict(zip(LONG_COLUMNS, (tid, measure, e.price, e.std_error, e.ci_low,
+                                               e.ci_high, method, quantity, position, warned))))
+
+        for t in self.trades:
+            q = t.quantity
+            add(t.id, "price", t.estimate, t.engine, q, t.value, ";".join(t.warnings))
+            for when, e in t.redemptions:
+                add(t.id, _timed("redemption", when), e, t.engine, q, nan)
+            for when, spot in t.exercise_boundary:
+                add(t.id, _timed("exercise_boundary", when), Estimate(spot, 0, spot, spot),
+                    t.engine, q, nan)
+            for s in t.greeks.values():
+                add(t.id, s.name, s.value, s.method, q, q * s.value.price)
+        total = self.total
+        add("TOTAL", "value", total, "", nan, total.price)
+        for s in self.book_greeks.values():
+            add("TOTAL", s.name, s.value, s.method, nan, s.value.price)
+        return out
+
+    def to_dataframe(self, wide: bool = False) -> Any:
+        """The long layout of rows() (pandas required); wide: a row a trade
+        (then TOTAL), the columns of the tool's price CSV (id, quantity,
+        price, std_error, ci95_low, ci95_high, value, method) and warnings,
+        then the value of each Greek, indexed by id."""
         import pandas as pd
+        if not wide:
+            return pd.DataFrame(self.rows(), columns=list(LONG_COLUMNS))
+        nan = math.nan
         rows = []
         for t in self.trades:
-            row = {"id": t.id, "quantity": t.quantity, "price": t.price,
-                   "std_error": t.std_error, "ci_low": t.estimate.ci_low,
-                   "ci_high": t.estimate.ci_high, "value": t.value, "engine": t.engine}
+            e = t.estimate
+            row = {"id": t.id, "quantity": t.quantity, "price": e.price,
+                   "std_error": e.std_error, "ci95_low": e.ci_low, "ci95_high": e.ci_high,
+                   "value": t.value, "method": t.engine, "warnings": ";".join(t.warnings)}
             row.update({name: s.value.price for name, s in t.greeks.items()})
             rows.append(row)
+        tot = self.total
+        row = {"id": "TOTAL", "quantity": nan, "price": nan, "std_error": tot.std_error,
+               "ci95_low": tot.ci_low, "ci95_high": tot.ci_high, "value": tot.price,
+               "method": "", "warnings": ""}
+        row.update({name: s.value.price for name, s in self.book_greeks.items()})
+        rows.append(row)
         return pd.DataFrame(rows).set_index("id")
 
 
@@ -450,6 +502,19 @@ _PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings
 _CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", "precision",
                     "normals", "placement", "grid_check", "exercise_boundary", "progress")
 _WARNINGS = 5  # MCP_WARNING_COUNT
+# Results.rows' columns: the command-line tool's long CSV
+LONG_COLUMNS = ("id", "measure", "value", "std_error", "ci95_low", "ci95_high", "method",
+                "quantity", "position_value", "warnings")
+
+
+def _timed(what: str, t: float) -> str:
+    """A measure at time t, as the tool names it: the fewest digits, from
+    10, that read back as t."""
+    for digits in range(10, 18):
+        name = f"{what}:{t:.{digits}g}"
+        if float(name[len(what) + 1:]) == t:
+            break
+    return name
 
 
 def _methods(value: Union[str, Iterable[str]]) -> int:
@@ -762,6 +827,8 @@ Progress = Union[bool, Callable[[float], Optional[bool]]]
 def _progress(opts: Dict[str, Any]) -> Progress:
     """The progress option, checked before any work."""
     value = opts.get("progress", False)
+    if value is None:
+        return False
     if not isinstance(value, bool) and not callable(value):
         raise TypeError(f"mcprice: progress: expected True, False or a function of the "
                         f"fraction done, got {type(value).__name__}")
@@ -793,47 +860,100 @@ def _reporter(progress: Progress) -> Tuple[Optional[Callable[[float], Optional[b
     return update, bar.close
 
 
-def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], int]) -> int:
-    """call, a pricing call on ctx, on a thread of its own, its status:
-    Ctrl-C here (KeyboardInterrupt) cancels it (mcp_context_cancel), and is
-    raised again once it has stopped, within a tile; progress reports the
-    fraction done (_reporter), a function returning False cancels."""
+class _Call:
+    """A pricing call on a thread of the pool: it runs, or, abandoned before
+    it starts, never does; settle, after the wait or an interrupt, leaves
+    no call running on what the caller frees next."""
+
+    def __init__(self, call: Callable[[], int]) -> None:
+        self.call = call
+        self.lock = threading.Lock()
+        self.state = "queued"  # then "running" or "abandoned"
+        self.done = threading.Event()
+        self.status = -1
+
+    def run(self) -> None:
+        with self.lock:
+            if self.state == "abandoned":
+                return
+            self.state = "running"
+        try:
+            self.status = self.call()
+        finally:
+            self.done.set()
+
+    def settle(self, ctx: ctypes.c_void_p) -> None:
+        """The call abandoned if it has not started, else cancelled (where
+        still running: it stops within a tile) and waited for, whatever
+        interrupts come meanwhile."""
+        while True:
+            try:
+                with self.lock:
+                    if self.state == "queued":
+                        self.state = "abandoned"
+                        self.done.set()
+                if not self.done.is_set():
+                    _L.mcp_context_cancel(ctx)
+                self.done.wait()
+                return
+            except KeyboardInterrupt:
+                continue
+
+
+_POOL: List[concurrent.futures.ThreadPoolExecutor] = []
+_POOL_LOCK = threading.Lock()
+
+
+def _pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The threads the pricing calls run on, kept: each keeps its OpenMP
+    team from call to call."""
+    with _POOL_LOCK:
+        if not _POOL:
+            _POOL.append(concurrent.futures.ThreadPoolExecutor(
+                max_workers=max(4, os.cpu_count() or 1), thread_name_prefix="mcprice"))
+        return _POOL[0]
+
+
+def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], int],
+            release: Callable[[], None]) -> int:
+    """call, a pricing call on ctx, on a thread of the pool, its status:
+    Ctrl-C here (KeyboardInterrupt) cancels it (mcp_context_cancel) and is
+    raised again once it has stopped, within a tile, release freeing what
+    it made; progress reports the fraction done (_reporter): a function
+    returning False cancels, one raising an exception cancels and the
+    exception is raised again."""
     report, close = _reporter(progress)
+    errors: List[BaseException] = []
 
     def on_progress(fraction: float, user: Optional[int]) -> None:
-        if report is not None and report(fraction) is False:
+        try:
+            stop = report is not None and report(fraction) is False
+        except BaseException as e:  # not into ctypes, which would print it and go on
+            errors.append(e)
+            stop = True
+        if stop:
             _L.mcp_context_cancel(ctx)
 
     fn = _lib.PROGRESS(on_progress) if report is not None else _lib.PROGRESS()
     _L.mcp_context_set_progress(ctx, fn, None)
-    out: List[int] = []
-    done = threading.Event()  # not Thread.join, which an interrupt can leave returning early
-
-    def work() -> None:
-        try:
-            out.append(call())
-        finally:
-            done.set()
-
+    job = _Call(call)
     try:
-        threading.Thread(target=work, name="mcprice", daemon=True).start()
         try:
-            while not done.wait(0.05):
+            _pool().submit(job.run)
+            while not job.done.wait(0.05):
                 pass
-        except KeyboardInterrupt:
-            # the call stops within a tile; until it has, it reads what the
-            # caller would free: wait for it, whatever more interrupts come
-            _L.mcp_context_cancel(ctx)
-            while True:
-                try:
-                    done.wait()
-                    break
-                except KeyboardInterrupt:
-                    pass
-            raise
-    finally:
-        close()
-    return out[0]
+        finally:
+            job.settle(ctx)
+            close()
+    except BaseException:
+        if job.status == 0:
+            release()
+        raise
+    if errors:
+        if job.status == 0:
+            release()
+        raise errors[0]
+    return job.status
 
 
 def _run(market: Source, portfolio: Source, opts: Dict[str, Any],
@@ -876,7 +996,8 @@ def price(market: Source, portfolio: Source, greeks: Optional[Union[str, Sequenc
     def body(ctx: ctypes.c_void_p, m: ctypes.c_void_p, p: ctypes.c_void_p) -> Results:
         r = ctypes.c_void_p()
         if greeks is None:
-            st = _priced(ctx, progress, lambda: _L.mcp_price(ctx, m, p, ctypes.byref(r)))
+            st = _priced(ctx, progress, lambda: _L.mcp_price(ctx, m, p, ctypes.byref(r)),
+                         lambda: _L.mcp_results_destroy(r))
         else:
             g = ctypes.c_void_p()
             _check(_L.mcp_greeks_create(ctypes.byref(g)), None)
@@ -889,7 +1010,8 @@ def price(market: Source, portfolio: Source, greeks: Optional[Union[str, Sequenc
                 _L.mcp_greeks_set_bump_only(g, greek_method == "bump")
                 _L.mcp_greeks_set_buckets(g, bool(buckets))
                 st = _priced(ctx, progress,
-                             lambda: _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r)))
+                             lambda: _L.mcp_price_greeks(ctx, m, p, g, ctypes.byref(r)),
+                             lambda: _L.mcp_results_destroy(r))
             finally:
                 _L.mcp_greeks_destroy(g)
         _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
@@ -898,7 +1020,20 @@ def price(market: Source, portfolio: Source, greeks: Optional[Union[str, Sequenc
         finally:
             _L.mcp_results_destroy(r)
 
-    return _run(market, portfolio, run_options, body)
+    results = _run(market, portfolio, run_options, body)
+    for t in results.trades:  # the tool's "mcprice: warning: trade ..." lines
+        for name in t.warnings:
+            warnings.warn(f"mcprice: trade '{t.id}': {_warning_text(name)}", McpriceWarning,
+                          stacklevel=2)
+    return results
+
+
+def _warning_text(name: str) -> str:
+    """A warning's sentence (mcp_warning_text) from its name."""
+    for b in range(_WARNINGS):
+        if _str(_L.mcp_warning_name(1 << b)) == name:
+            return _str(_L.mcp_warning_text(1 << b))
+    return name
 
 
 def scenarios(market: Source, portfolio: Source, grid: Source,
@@ -921,7 +1056,8 @@ def scenarios(market: Source, portfolio: Source, grid: Source,
         r = ctypes.c_void_p()
         try:
             st = _priced(ctx, progress,
-                         lambda: _L.mcp_price_scenarios(ctx, m, p, s, ctypes.byref(r)))
+                         lambda: _L.mcp_price_scenarios(ctx, m, p, s, ctypes.byref(r)),
+                         lambda: _L.mcp_scenario_results_destroy(r))
         finally:
             _L.mcp_scenarios_destroy(s)
         _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
@@ -946,7 +1082,8 @@ def frtb(market: Source, portfolio: Source, **run_options: Any) -> FrtbResults:
 
     def body(ctx: ctypes.c_void_p, m: ctypes.c_void_p, p: ctypes.c_void_p) -> FrtbResults:
         f = ctypes.c_void_p()
-        _check(_priced(ctx, progress, lambda: _L.mcp_price_frtb(ctx, m, p, ctypes.byref(f))),
+        _check(_priced(ctx, progress, lambda: _L.mcp_price_frtb(ctx, m, p, ctypes.byref(f)),
+                       lambda: _L.mcp_frtb_destroy(f)),
                _L.mcp_context_last_error(ctx).decode(errors="replace"))
         try:
             rec = _lib.FrtbRecord_()

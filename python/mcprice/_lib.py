@@ -163,6 +163,7 @@ _CALLS: Dict[str, Tuple[Optional[Any], List[Any]]] = {
     "mcp_results_destroy": (None, [P]),
     "mcp_results_warnings": (_c.c_uint, [P, _c.c_size_t]),
     "mcp_warning_name": (_c.c_char_p, [_c.c_int]),
+    "mcp_warning_text": (_c.c_char_p, [_c.c_int]),
     "mcp_results_redemptions": (_c.c_size_t, [P, _c.c_size_t]),
     "mcp_results_redemption": (_c.c_int, [P, _c.c_size_t, _c.c_size_t,
                                           _c.POINTER(_c.c_double), _c.POINTER(Estimate_)]),

@@ -481,6 +481,7 @@ def test_progress_and_cancel():
     assert "cancelled" in str(e.value)
     with pytest.raises(TypeError, match="progress"):
         mcprice.price(market(), book(), progress="yes")
+    assert mcprice.price(market(), book(paths=2000), backend="cpu", progress=None).paths == 2000
 
 
 def test_progress_true_draws(capfd):
@@ -490,24 +491,32 @@ def test_progress_true_draws(capfd):
 
 
 def test_ctrl_c_cancels_within_a_second():
-    # SIGINT to this process while a long run prices: KeyboardInterrupt, soon
+    # SIGINT to this process from the first report of a long run:
+    # KeyboardInterrupt, soon; the same context's library then prices again
     import signal
-    import threading
     import time
     sent = []
 
-    def interrupt():
-        sent.append(time.monotonic())
-        os.kill(os.getpid(), signal.SIGINT)
+    def interrupt(fraction):
+        if not sent:
+            sent.append(time.monotonic())
+            os.kill(os.getpid(), signal.SIGINT)
 
-    timer = threading.Timer(0.3, interrupt)
-    t0 = time.monotonic()
-    timer.start()
     with pytest.raises(KeyboardInterrupt):
-        mcprice.price(heston_market(), long_book(), backend="cpu", tile_paths=1 << 22)
+        mcprice.price(heston_market(), long_book(), backend="cpu", tile_paths=1 << 22,
+                      progress=interrupt)
     done = time.monotonic()
-    timer.join()
-    assert sent and done - sent[0] < 1.0, (done - t0, done - sent[0])
+    assert sent and done - sent[0] < 1.0, done - sent[0]
+    assert mcprice.price(market(), book(paths=2000), backend="cpu").total.std_error > 0
+
+
+def test_a_failing_progress_function_stops_the_call():
+    def boom(fraction):
+        raise ZeroDivisionError("from the progress function")
+
+    with pytest.raises(ZeroDivisionError, match="from the progress function"):
+        mcprice.price(heston_market(), long_book(), backend="cpu", tile_paths=1 << 22,
+                      progress=boom)
 
 
 def test_a_typed_pythonic_api():
@@ -569,9 +578,64 @@ def test_a_missing_library_is_a_clear_import_error():
 def test_dataframe():
     pd = pytest.importorskip("pandas")
     r = mcprice.price(market(), book(), greeks="delta", backend="cpu")
-    df = r.to_dataframe()
-    assert isinstance(df, pd.DataFrame) and list(df.index) == ["C", "P"]
+    df = r.to_dataframe(wide=True)
+    assert isinstance(df, pd.DataFrame) and list(df.index) == ["C", "P", "TOTAL"]
     assert df.loc["C", "price"] == r["C"].price and "delta" in df.columns
+    assert df.loc["TOTAL", "value"] == r.total.price and math.isnan(df.loc["TOTAL", "quantity"])
+    assert list(df.columns[:8]) == ["quantity", "price", "std_error", "ci95_low", "ci95_high",
+                                    "value", "method", "warnings"]
+    long = r.to_dataframe()
+    assert list(long.columns) == list(mcprice.LONG_COLUMNS)
+    assert list(zip(long["id"], long["measure"])) == [
+        ("C", "price"), ("C", "delta"), ("P", "price"), ("P", "delta"), ("TOTAL", "value"),
+        ("TOTAL", "delta:ACME")]
+    assert long["position_value"][1] == 2 * r["C"].greeks["delta"].value.price
+
+
+def test_long_rows_are_the_tools_long_csv():
+    # the same run through the tool (--format csv with Greeks) and through
+    # Python: the same rows, to the bit; a warned trade's warnings in its
+    # row and issued at the call
+    import csv
+    import io
+    import warnings
+    tool = os.path.join(os.path.dirname(os.environ.get("MCPRICE_LIBRARY", "")), "..", "mcprice")
+    if not os.path.exists(tool):
+        pytest.skip("no command-line tool beside the library")
+    b = book(paths=4000)
+    b["trades"].append({"id": "far", "product": "european", "type": "call",
+                        "underlying": "ACME", "strike": 1e6, "maturity": 1})
+    with open(os.path.join(os.environ.get("TMPDIR", "/tmp"), "mcp_long_%d.json" % os.getpid()),
+              "w") as f:
+        json.dump(b, f)
+    mk = os.path.join(os.path.dirname(f.name), "mcp_long_m_%d.json" % os.getpid())
+    with open(mk, "w") as g:
+        json.dump(market(), g)
+    try:
+        run = subprocess.run([tool, "price", "--market", mk, "--portfolio", f.name, "--backend",
+                              "cpu", "--greeks", "delta,vega", "--format", "csv"],
+                             capture_output=True, text=True, check=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = mcprice.price(mk, f.name, backend="cpu", greeks="delta,vega")
+    finally:
+        os.unlink(f.name)
+        os.unlink(mk)
+    tool_rows = list(csv.DictReader(io.StringIO(run.stdout)))
+    assert tuple(tool_rows[0]) == mcprice.LONG_COLUMNS
+    mine = r.rows()
+    assert len(mine) == len(tool_rows)
+    for a, t in zip(mine, tool_rows):
+        for k in mcprice.LONG_COLUMNS:
+            x = a[k]
+            if isinstance(x, float):
+                assert (math.isnan(x) and t[k] == "") or x == float(t[k]), (k, a, t)
+            else:
+                assert str(x) == t[k], (k, a, t)
+    far = [x for x in mine if x["id"] == "far" and x["measure"] == "price"][0]
+    assert far["warnings"] == "constant"
+    assert [str(w.message) for w in caught if issubclass(w.category, mcprice.McpriceWarning)] \
+        == ["mcprice: trade 'far': " + mcprice._warning_text("constant")]
 
 
 def test_terms_that_mean_nothing_alone_are_refused():

@@ -11,7 +11,7 @@ enum {
   CLI_EXIT_INPUT = 1,  /* unreadable or invalid market or portfolio */
   CLI_EXIT_USAGE = 2,  /* bad command line */
   CLI_EXIT_RUNTIME = 3,  /* device, memory or output failure */
-  CLI_EXIT_CANCELLED = 130 /* interrupted (SIGINT or SIGTERM), as a shell reports it */
+  CLI_EXIT_CANCELLED = 130 /* cancelled; a signal's end is the signal's own (price_cmd.c) */
 };
 
 /* One long option of a command; short is 0 when it has no one-letter form. */

@@ -32,7 +32,7 @@ static void main_help(FILE *f)
         "      --version          print the version and exit\n"
         "\n"
         "Exit status: 0 success, 1 bad input, 2 usage error, 3 device or run-time failure,\n"
-        "130 interrupted (SIGINT or SIGTERM while pricing: nothing written).\n"
+        "130 or 143 interrupted (SIGINT or SIGTERM while pricing: nothing written).\n"
         "See mcprice(1) for the input formats.\n",
         f);
 }

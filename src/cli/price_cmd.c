@@ -892,28 +892,44 @@ static void on_progress(double fraction, void *user)
 /* ---- interruption -------------------------------------------------------------- */
 
 /* SIGINT or SIGTERM while pricing asks the context to stop
- * (mcp_context_cancel: one atomic store, safe in a handler); the call then
- * returns within a tile, and nothing is written.  The handlers reset
- * themselves: a second signal ends the program as usual. */
+ * (mcp_context_cancel: one atomic store, safe in a handler) and is noted:
+ * the call returns within a tile, and, even after its last check, nothing
+ * is written.  Then the signal is raised again, so that the program ends
+ * by it, as a shell's loop expects (status 130 or 143 there).  A signal
+ * ignored when the tool started stays ignored (a background job's SIGINT);
+ * the handlers reset themselves: a second signal ends the program at once. */
 static mcp_context *volatile interrupted;
+static volatile sig_atomic_t caught;
 
 static void on_interrupt(int sig)
 {
-  (void)sig;
+  caught = sig;
   mcp_context_cancel(interrupted);
 }
 
-/* The handlers on (c) while pricing, the old ones back (c NULL). */
+/* The handlers on (c) while pricing, the old ones into old; back (c NULL). */
 static void catch_interrupts(mcp_context *c, struct sigaction *old)
 {
   static const int sigs[2] = {SIGINT, SIGTERM};
   struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
-  sa.sa_flags = (int)SA_RESETHAND;
+  sa.sa_flags = (int)(SA_RESETHAND | SA_RESTART);
   sigemptyset(&sa.sa_mask);
   interrupted = c;
   for (int i = 0; i < 2; i++)
-    sigaction(sigs[i], c ? &sa : &old[i], c ? &old[i] : NULL);
+    if (!c)
+      sigaction(sigs[i], &old[i], NULL);
+    else if (sigaction(sigs[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
+      sigaction(sigs[i], &sa, NULL);
+}
+
+/* The signal that stopped the pricing, raised again under its default
+ * action: the program ends by it. */
+static void end_by_signal(void)
+{
+  int sig = (int)caught;
+  signal(sig, SIG_DFL);
+  raise(sig);
 }
 
 /* ---- the command --------------------------------------------------------------- */
@@ -1021,6 +1037,8 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
                              : mcp_price(c, m, p, &r);
   if (k->rank < 0)
     catch_interrupts(NULL, old);
+  if (caught && st == MCP_OK) /* after the call's last check: still nothing written */
+    st = MCP_ERR_CANCELLED;
   if (pr.shown)
     fputc('\n', stderr);
   if (st == MCP_OK && sr && GIVEN(o, O_FRTB) && k->rank <= 0 &&
@@ -1082,6 +1100,8 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   mcp_results_destroy(r);
   mcp_scenario_results_destroy(sr);
   mcp_frtb_destroy(fr);
+  if (rc == CLI_EXIT_CANCELLED && caught)
+    end_by_signal();
   return rc;
 }
 

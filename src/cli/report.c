@@ -300,42 +300,74 @@ static void csv_field(out *o, const char *s)
   emit(o, "\"");
 }
 
+/* A row of the long CSV: a measure's estimate e and method, the trade's
+ * quantity and the position's value of the measure (each empty where NAN),
+ * and the trade's warnings (names, ";" between). */
+static void measure_row(out *o, const char *id, const char *measure, const mcp_estimate *e,
+                        const char *method, double quantity, double position,
+                        const char *warnings)
+{
+  csv_field(o, id);
+  emit(o, ",");
+  csv_field(o, measure);
+  emit(o, ",%.17g,%.17g,%.17g,%.17g,%s,", e->price, e->std_error, e->ci_low, e->ci_high, method);
+  if (!isnan(quantity))
+    emit(o, "%.17g", quantity);
+  emit(o, ",");
+  if (!isnan(position))
+    emit(o, "%.17g", position);
+  emit(o, ",");
+  csv_field(o, warnings);
+  emit(o, "\n");
+}
+
+/* Trade i's warnings' names, ";" between, into buf (len bytes). */
+static const char *warning_names(const mcp_results *r, size_t i, char *buf, size_t len)
+{
+  size_t at = 0;
+  buf[0] = '\0';
+  for (int b = 0; b < MCP_WARNING_COUNT && i < mcp_results_count(r); b++)
+    if (mcp_results_warnings(r, i) >> b & 1u) {
+      int k = snprintf(buf + at, len - at, "%s%s", at ? ";" : "",
+                       mcp_warning_name((mcp_warning)(1u << b)));
+      at = k < 0 || (size_t)k >= len - at ? len - 1 : at + (size_t)k;
+    }
+  return buf;
+}
+
 /* With Greeks, redemption probabilities or exercise boundaries: a row a
- * trade (or TOTAL) and measure, the price first. */
+ * trade (or TOTAL) and measure, the price first, with the trade's quantity,
+ * the position's value of its price and Greeks (the book's own for TOTAL)
+ * and its warnings: the Python package's long frame, column for column. */
 static void write_measure_csv(out *o, const mcp_results *r)
 {
-  emit(o, "id,measure,value,std_error,ci95_low,ci95_high,method\n");
+  emit(o, "id,measure,value,std_error,ci95_low,ci95_high,method,quantity,position_value,"
+          "warnings\n");
   row w;
   mcp_sensitivity s;
+  char names[256];
   for (size_t i = 0; i <= mcp_results_count(r); i++) {
     get_row(r, i, &w);
-    csv_field(o, w.id);
-    emit(o, ",%s,%.17g,%.17g,%.17g,%.17g,%s\n", w.is_total ? "value" : "price",
-         w.is_total ? w.value : w.e.price, w.e.std_error, w.e.ci_low, w.e.ci_high, w.method);
-    double t;
-    mcp_estimate e;
+    double q = w.is_total ? NAN : w.quantity, scale = w.is_total ? 1 : w.quantity;
+    mcp_estimate e = w.e;
+    e.price = w.is_total ? w.value : w.e.price;
+    measure_row(o, w.id, w.is_total ? "value" : "price", &e, w.method, q, w.value,
+                warning_names(r, i, names, sizeof names));
+    double t, spot;
     for (size_t k = 0; !w.is_total && mcp_results_redemption(r, i, k, &t, &e) == MCP_OK; k++) {
       char name[64];
       timed_name(name, sizeof name, "redemption", t);
-      csv_field(o, w.id);
-      emit(o, ",%s,%.17g,%.17g,%.17g,%.17g,%s\n", name, e.price, e.std_error, e.ci_low,
-           e.ci_high, w.method);
+      measure_row(o, w.id, name, &e, w.method, q, NAN, "");
     }
-    double spot;
     for (size_t k = 0; !w.is_total && mcp_results_exercise_boundary(r, i, k, &t, &spot) == MCP_OK;
          k++) {
       char name[64];
       timed_name(name, sizeof name, "exercise_boundary", t);
-      csv_field(o, w.id);
-      emit(o, ",%s,%.17g,0,%.17g,%.17g,%s\n", name, spot, spot, spot, w.method);
+      measure_row(o, w.id, name, &(mcp_estimate){spot, 0, spot, spot}, w.method, q, NAN, "");
     }
-    for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++) {
-      csv_field(o, w.id);
-      emit(o, ",");
-      csv_field(o, s.name);
-      emit(o, ",%.17g,%.17g,%.17g,%.17g,%s\n", s.value.price, s.value.std_error, s.value.ci_low,
-           s.value.ci_high, mcp_greek_method_name(s.method));
-    }
+    for (size_t k = 0; mcp_results_sensitivity(r, i, k, &s) == MCP_OK; k++)
+      measure_row(o, w.id, s.name, &s.value, mcp_greek_method_name(s.method), q,
+                  scale * s.value.price, "");
   }
 }
 

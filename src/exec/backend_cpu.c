@@ -261,7 +261,7 @@ static mcp_status fit(void *self, size_t variant, int frozen)
     mcpi_lsm_copy_rules(c->j, v);
     return MCP_OK;
   }
-  return mcpi_lsm_fit_cpu(variant ? &c->pass[variant - 1] : &c->view, v, c->run->ctx->err);
+  return mcpi_lsm_fit_cpu(variant ? &c->pass[variant - 1] : &c->view, v, c->run->ctx);
 }
 
 static mcp_status price_job(mcpi_run *run, size_t ji)

@@ -140,8 +140,9 @@ static void solve_date(const fit_state *f, int e, double *row)
   mcpi_lsm_substitute((int)f->nb, fac, rhs, row);
 }
 
-mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
+mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, mcp_context *ctx)
 {
+  char *err = ctx->err;
   mcpi_job_view v = *view;
   v.lsm = NULL; /* the fit's paths do not exercise */
   size_t n = (size_t)j->lsm_paths, ne = j->nelem, dates = (size_t)j->lsm_dates;
@@ -177,7 +178,7 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
 #pragma omp for schedule(dynamic) /* each path its own: any thread */
     for (size_t c = 0; c < (n + FIT_CHUNK - 1) / FIT_CHUNK; c++) {
       size_t i0 = c * FIT_CHUNK, m = n - i0 < FIT_CHUNK ? n - i0 : FIT_CHUNK;
-      if (!z)
+      if (!z || mcpi_cancel_asked(ctx))
         continue;
       mcpi_rng_fill_host(j->lsm_stream, 0, ne, i0, m, z, NULL, FIT_CHUNK);
       for (size_t k = 0; k < m; k++)
@@ -186,6 +187,8 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
     }
     free(z);
   }
+  mcp_status cancel = ok ? mcpi_cancel_check(ctx) : MCP_OK; /* the dates take no request */
+  ok = ok && cancel == MCP_OK;
   /* the states of the last date, then the dates back from it; each thread
    * keeps the rule of the date after (the same in every thread).  A date of
    * few chunks is too little work to share: its barrier would cost more. */
@@ -214,6 +217,7 @@ mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, char *err)
   free(st);
   free(f.y);
   free(all);
-  return ok ? MCP_OK
-            : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of host memory for the regression's normals");
+  return ok || cancel != MCP_OK
+             ? cancel
+             : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of host memory for the regression's normals");
 }

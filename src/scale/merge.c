@@ -55,7 +55,7 @@ mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
                : MCP_ERR_ARGUMENT;
   *partial = NULL;
   mcp_status st = check(ctx, "mcp_price_slice", market, portfolio, greeks, scenarios);
-  if (st != MCP_OK)
+  if (st != MCP_OK || (st = mcpi_cancel_check(ctx)) != MCP_OK)
     return st;
   if (n == 0 || n > MCP_MAX_SLICES || k >= n)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
@@ -127,8 +127,9 @@ mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
                               size_t count, mcp_results **results,
                               mcp_scenario_results **scenario_results)
 {
-  return mcpi_partials_merge(ctx, market, portfolio, greeks, scenarios, partials, count, NULL,
-                             results, scenario_results);
+  return mcpi_cancel_clear(ctx, mcpi_partials_merge(ctx, market, portfolio, greeks, scenarios,
+                                                    partials, count, NULL, results,
+                                                    scenario_results));
 }
 
 mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,

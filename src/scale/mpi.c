@@ -135,5 +135,5 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
   free(count);
   free(displ);
   free(buf);
-  return (mcp_status)f;
+  return mcpi_cancel_clear(ctx, (mcp_status)f);
 }

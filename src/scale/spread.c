@@ -140,6 +140,9 @@ mcp_status mcpi_spread(mcp_context *ctx, const mcp_market *m, const mcp_portfoli
                        const mcp_greeks *g, const mcp_scenarios *s, mcp_results **results,
                        mcp_scenario_results **sresults)
 {
+  mcp_status st = mcpi_cancel_check(ctx); /* a request before the call: books of no tile too */
+  if (st != MCP_OK)
+    return st;
   if (ctx->ndevices > 1)
     return spread(ctx, m, p, g, s, results, sresults);
   return s ? mcpi_scenarios_run(ctx, m, p, s, sresults, NULL)
