@@ -236,6 +236,7 @@ typedef struct canceller {
   mcp_context *ctx;
   watch *w;
   int reports; /* cancels once the callback has made them (0: after 0.3 s) */
+  atomic_int over; /* the call returned first: no request */
   double at;
 } canceller;
 
@@ -244,7 +245,8 @@ static void *cancel_later(void *arg)
   canceller *x = arg;
   struct timespec d = {0, 1000000};
   double t0 = now();
-  while (x->reports ? atomic_load(&x->w->seen) < x->reports : now() - t0 < 0.3)
+  while (!atomic_load(&x->over) &&
+         (x->reports ? atomic_load(&x->w->seen) < x->reports : now() - t0 < 0.3))
     nanosleep(&d, NULL);
   x->at = now();
   mcp_context_cancel(x->ctx);
@@ -270,13 +272,14 @@ static void from_another_thread(void **state)
     mcp_context *c = context(b[k], cpu ? paths : 0);
     watch w = {.ctx = c};
     assert_int_equal(mcp_context_set_progress(c, on_progress, &w), MCP_OK);
-    canceller x = {c, &w, cpu ? 3 : 0, 0};
+    canceller x = {.ctx = c, .w = &w, .reports = cpu ? 3 : 0};
     pthread_t th;
     mcp_results *r = NULL;
     double t0 = now();
     assert_int_equal(pthread_create(&th, NULL, cancel_later, &x), 0);
     mcp_status st = mcp_price(c, m, p, &r);
     double t1 = now();
+    atomic_store(&x.over, 1);
     assert_int_equal(pthread_join(th, NULL), 0);
     print_message("  %s: returned %.3f s after the request (%.3f s in all); %d reports, "
                   "%.3f s apart at most\n", mcp_backend_name(b[k]), t1 - x.at, t1 - t0,
@@ -289,7 +292,7 @@ static void from_another_thread(void **state)
       assert_true(t1 - x.at < 1.0);
       if (cpu) /* reports within the tile, at most MCP_PROGRESS_SECONDS apart, give or
                   take a loaded machine's scheduling */
-        assert_true(w.calls >= 3 && w.gap < 4 * MCP_PROGRESS_SECONDS);
+        assert_true(w.calls >= 3 && w.gap < 10 * MCP_PROGRESS_SECONDS);
     }
     mcp_context_destroy(c);
   }

@@ -73,6 +73,7 @@ import numbers
 import operator
 import warnings
 import os
+import signal
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -84,7 +85,7 @@ from . import _lib
 __version__ = "0.1.0"
 
 __all__ = ["price", "scenarios", "frtb", "McpriceError", "InputError", "UsageError",
-           "DeviceError", "McpriceValueError", "Estimate", "Sensitivity", "Trade", "Results",
+           "DeviceError", "Cancelled", "McpriceWarning", "LONG_COLUMNS", "McpriceValueError", "Estimate", "Sensitivity", "Trade", "Results",
            "ScenarioResults",
            "ScenarioSetResults", "FrtbRecord", "FrtbResults", "version", "heston_european",
            "Calibration", "calibrate", "__version__"]
@@ -871,6 +872,7 @@ class _Call:
         self.state = "queued"  # then "running" or "abandoned"
         self.done = threading.Event()
         self.status = -1
+        self.error: Optional[BaseException] = None
 
     def run(self) -> None:
         with self.lock:
@@ -879,6 +881,8 @@ class _Call:
             self.state = "running"
         try:
             self.status = self.call()
+        except BaseException as e:  # the caller's to raise
+            self.error = e
         finally:
             self.done.set()
 
@@ -904,22 +908,66 @@ _POOL: List[concurrent.futures.ThreadPoolExecutor] = []
 _POOL_LOCK = threading.Lock()
 
 
-def _pool() -> concurrent.futures.ThreadPoolExecutor:
-    """The threads the pricing calls run on, kept: each keeps its OpenMP
-    team from call to call."""
+def _forget_pool() -> None:
+    """In a forked child: the parent's pool has no threads here."""
+    global _POOL_LOCK
+    _POOL.clear()
+    _POOL_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool)
+
+
+def _submit(job: _Call) -> None:
+    """job on a kept thread of the pool, each keeping its OpenMP team from
+    call to call; on this thread when the interpreter is shutting down
+    (no new threads then)."""
     with _POOL_LOCK:
         if not _POOL:
             _POOL.append(concurrent.futures.ThreadPoolExecutor(
                 max_workers=max(4, os.cpu_count() or 1), thread_name_prefix="mcprice"))
-        return _POOL[0]
+        pool = _POOL[0]
+    try:
+        pool.submit(job.run)
+    except RuntimeError:
+        job.run()
+
+
+class _Interrupt:
+    """On the main thread, with Python's own SIGINT handler in place, Ctrl-C
+    during a call only cancels it (and is noted), so that no
+    KeyboardInterrupt can unwind this thread while the call runs; raise()
+    raises it once the call has returned."""
+
+    def __init__(self, ctx: ctypes.c_void_p) -> None:
+        self.ctx = ctx
+        self.caught = False
+        self.old: Any = None
+        if (threading.current_thread() is threading.main_thread() and
+                signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.old = signal.signal(signal.SIGINT, self.on_sigint)
+
+    def on_sigint(self, signum: int, frame: Any) -> None:
+        self.caught = True
+        _L.mcp_context_cancel(self.ctx)
+
+    def restore(self) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+            self.old = None
+
+    def raise_caught(self) -> None:
+        if self.caught:
+            raise KeyboardInterrupt
 
 
 def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], int],
             release: Callable[[], None]) -> int:
-    """call, a pricing call on ctx, on a thread of the pool, its status:
-    Ctrl-C here (KeyboardInterrupt) cancels it (mcp_context_cancel) and is
-    raised again once it has stopped, within a tile, release freeing what
-    it made; progress reports the fraction done (_reporter): a function
+    """call, a pricing call on ctx, on a kept thread (_submit), its status:
+    Ctrl-C here cancels it (mcp_context_cancel) and KeyboardInterrupt is
+    raised once it has stopped, within a tile, release freeing what it
+    made; progress reports the fraction done (_reporter): a function
     returning False cancels, one raising an exception cancels and the
     exception is raised again."""
     report, close = _reporter(progress)
@@ -937,22 +985,25 @@ def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], int],
     fn = _lib.PROGRESS(on_progress) if report is not None else _lib.PROGRESS()
     _L.mcp_context_set_progress(ctx, fn, None)
     job = _Call(call)
+    interrupt = _Interrupt(ctx)
     try:
         try:
-            _pool().submit(job.run)
+            _submit(job)
             while not job.done.wait(0.05):
                 pass
         finally:
             job.settle(ctx)
+            interrupt.restore()
             close()
+        interrupt.raise_caught()
+        if job.error is not None:
+            raise job.error
+        if errors:
+            raise errors[0]
     except BaseException:
         if job.status == 0:
             release()
         raise
-    if errors:
-        if job.status == 0:
-            release()
-        raise errors[0]
     return job.status
 
 

@@ -592,7 +592,7 @@ def test_dataframe():
     assert long["position_value"][1] == 2 * r["C"].greeks["delta"].value.price
 
 
-def test_long_rows_are_the_tools_long_csv():
+def test_long_rows_are_the_tools_long_csv(tmp_path):
     # the same run through the tool (--format csv with Greeks) and through
     # Python: the same rows, to the bit; a warned trade's warnings in its
     # row and issued at the call
@@ -605,22 +605,15 @@ def test_long_rows_are_the_tools_long_csv():
     b = book(paths=4000)
     b["trades"].append({"id": "far", "product": "european", "type": "call",
                         "underlying": "ACME", "strike": 1e6, "maturity": 1})
-    with open(os.path.join(os.environ.get("TMPDIR", "/tmp"), "mcp_long_%d.json" % os.getpid()),
-              "w") as f:
-        json.dump(b, f)
-    mk = os.path.join(os.path.dirname(f.name), "mcp_long_m_%d.json" % os.getpid())
-    with open(mk, "w") as g:
-        json.dump(market(), g)
-    try:
-        run = subprocess.run([tool, "price", "--market", mk, "--portfolio", f.name, "--backend",
-                              "cpu", "--greeks", "delta,vega", "--format", "csv"],
-                             capture_output=True, text=True, check=True)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            r = mcprice.price(mk, f.name, backend="cpu", greeks="delta,vega")
-    finally:
-        os.unlink(f.name)
-        os.unlink(mk)
+    bk, mk = tmp_path / "book.json", tmp_path / "market.json"
+    bk.write_text(json.dumps(b))
+    mk.write_text(json.dumps(market()))
+    run = subprocess.run([tool, "price", "--market", str(mk), "--portfolio", str(bk), "--backend",
+                          "cpu", "--greeks", "delta,vega", "--format", "csv"],
+                         capture_output=True, text=True, check=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = mcprice.price(str(mk), str(bk), backend="cpu", greeks="delta,vega")
     tool_rows = list(csv.DictReader(io.StringIO(run.stdout)))
     assert tuple(tool_rows[0]) == mcprice.LONG_COLUMNS
     mine = r.rows()

@@ -897,7 +897,10 @@ static void on_progress(double fraction, void *user)
  * is written.  Then the signal is raised again, so that the program ends
  * by it, as a shell's loop expects (status 130 or 143 there).  A signal
  * ignored when the tool started stays ignored (a background job's SIGINT);
- * the handlers reset themselves: a second signal ends the program at once. */
+ * the handler puts the one before it back (report.c's, which removes the
+ * output's temporary), so a second signal ends the program at once. */
+static const int interrupts[2] = {SIGINT, SIGTERM};
+static struct sigaction before[2];
 static mcp_context *volatile interrupted;
 static volatile sig_atomic_t caught;
 
@@ -905,22 +908,25 @@ static void on_interrupt(int sig)
 {
   caught = sig;
   mcp_context_cancel(interrupted);
+  for (int i = 0; i < 2; i++)
+    if (interrupts[i] == sig)
+      sigaction(sig, &before[i], NULL);
 }
 
-/* The handlers on (c) while pricing, the old ones into old; back (c NULL). */
-static void catch_interrupts(mcp_context *c, struct sigaction *old)
+/* The handlers on (c) while pricing; the ones before them back (c NULL). */
+static void catch_interrupts(mcp_context *c)
 {
-  static const int sigs[2] = {SIGINT, SIGTERM};
   struct sigaction sa = {0};
   sa.sa_handler = on_interrupt;
-  sa.sa_flags = (int)(SA_RESETHAND | SA_RESTART);
+  sa.sa_flags = SA_RESTART;
   sigemptyset(&sa.sa_mask);
   interrupted = c;
   for (int i = 0; i < 2; i++)
     if (!c)
-      sigaction(sigs[i], &old[i], NULL);
-    else if (sigaction(sigs[i], NULL, &old[i]) == 0 && old[i].sa_handler != SIG_IGN)
-      sigaction(sigs[i], &sa, NULL);
+      sigaction(interrupts[i], &before[i], NULL);
+    else if (sigaction(interrupts[i], NULL, &before[i]) == 0 &&
+             before[i].sa_handler != SIG_IGN)
+      sigaction(interrupts[i], &sa, NULL);
 }
 
 /* The signal that stopped the pricing, raised again under its default
@@ -1026,9 +1032,8 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   mcp_scenario_results *sr = NULL;
   mcp_frtb *fr = NULL;
   char ferr[512] = "";
-  struct sigaction old[2];
   if (k->rank < 0) /* under MPI, mpirun's own signals */
-    catch_interrupts(c, old);
+    catch_interrupts(c);
   mcp_status st = k->parts    ? mcp_partials_merge(c, m, p, g, s, k->parts, k->nparts, &r, &sr)
                   : k->annex ? write_slice(o, k, c, m, p, s, g, sink.f)
                   : k->rank >= 0 ? cli_mpi_price(c, m, p, g, s, &r, &sr)
@@ -1036,7 +1041,7 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
                   : g        ? mcp_price_greeks(c, m, p, g, &r)
                              : mcp_price(c, m, p, &r);
   if (k->rank < 0)
-    catch_interrupts(NULL, old);
+    catch_interrupts(NULL);
   if (caught && st == MCP_OK) /* after the call's last check: still nothing written */
     st = MCP_ERR_CANCELLED;
   if (pr.shown)
@@ -1100,7 +1105,7 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   mcp_results_destroy(r);
   mcp_scenario_results_destroy(sr);
   mcp_frtb_destroy(fr);
-  if (rc == CLI_EXIT_CANCELLED && caught)
+  if (caught) /* whatever else failed meanwhile */
     end_by_signal();
   return rc;
 }

@@ -145,7 +145,7 @@ mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
   if (scenario_results)
     *scenario_results = NULL;
   mcp_status st = check(ctx, "mcp_partials_merge", market, portfolio, greeks, scenarios);
-  if (st != MCP_OK)
+  if (st != MCP_OK || (st = mcpi_cancel_check(ctx)) != MCP_OK)
     return st;
   if (scenarios ? !scenario_results : !results)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_partials_merge: %s is NULL",

@@ -60,16 +60,18 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
     *scenario_results = NULL;
   if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS ||
       size < 1 || root < 0 || root >= size)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_mpi_price: a bad communicator or root");
+    return mcpi_cancel_clear(ctx, mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                                            "mcp_mpi_price: a bad communicator or root"));
   /* one backend throughout, or no run */
   int b = (int)ctx->backend, lo, hi;
   MPI_Allreduce(&b, &lo, 1, MPI_INT, MPI_MIN, comm);
   MPI_Allreduce(&b, &hi, 1, MPI_INT, MPI_MAX, comm);
   if (lo != hi)
-    return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
-                     "mcp_mpi_price: the ranks run on the %s and %s backends, whose last bits "
-                     "differ; give every rank one", mcp_backend_name((mcp_backend)lo),
-                     mcp_backend_name((mcp_backend)hi));
+    return mcpi_cancel_clear(
+        ctx, mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+                       "mcp_mpi_price: the ranks run on the %s and %s backends, whose last "
+                       "bits differ; give every rank one", mcp_backend_name((mcp_backend)lo),
+                       mcp_backend_name((mcp_backend)hi)));
   mcp_partial *part = NULL;
   void *bytes = NULL;
   size_t len = 0;
