@@ -937,8 +937,8 @@ def _submit(job: _Call) -> None:
 class _Interrupt:
     """On the main thread, with Python's own SIGINT handler in place, Ctrl-C
     during a call only cancels it (and is noted), so that no
-    KeyboardInterrupt can unwind this thread while the call runs; raise()
-    raises it once the call has returned."""
+    KeyboardInterrupt can unwind this thread while the call runs;
+    raise_caught raises it once the call has returned."""
 
     def __init__(self, ctx: ctypes.c_void_p) -> None:
         self.ctx = ctx
