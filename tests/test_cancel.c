@@ -19,14 +19,8 @@
 #include <time.h>
 #include <cmocka.h>
 #include "mcprice.h"
+#include "src/base/clock.h"
 #include "tests/same_results.h"
-
-static double now(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* What the callback saw; it cancels at its report number at (0: never),
  * and counts its reports for other threads too (seen).  It asserts nothing
@@ -43,7 +37,7 @@ typedef struct watch {
 static void on_progress(double fraction, void *user)
 {
   watch *w = user;
-  double t = now();
+  double t = mcpi_now();
   if (w->at && w->calls >= w->at)
     w->after++;
   if (w->calls < 8)
@@ -244,11 +238,11 @@ static void *cancel_later(void *arg)
 {
   canceller *x = arg;
   struct timespec d = {0, 1000000};
-  double t0 = now();
+  double t0 = mcpi_now();
   while (!atomic_load(&x->over) &&
-         (x->reports ? atomic_load(&x->w->seen) < x->reports : now() - t0 < 0.3))
+         (x->reports ? atomic_load(&x->w->seen) < x->reports : mcpi_now() - t0 < 0.3))
     nanosleep(&d, NULL);
-  x->at = now();
+  x->at = mcpi_now();
   mcp_context_cancel(x->ctx);
   return NULL;
 }
@@ -275,10 +269,10 @@ static void from_another_thread(void **state)
     canceller x = {.ctx = c, .w = &w, .reports = cpu ? 3 : 0};
     pthread_t th;
     mcp_results *r = NULL;
-    double t0 = now();
+    double t0 = mcpi_now();
     assert_int_equal(pthread_create(&th, NULL, cancel_later, &x), 0);
     mcp_status st = mcp_price(c, m, p, &r);
-    double t1 = now();
+    double t1 = mcpi_now();
     atomic_store(&x.over, 1);
     assert_int_equal(pthread_join(th, NULL), 0);
     print_message("  %s: returned %.3f s after the request (%.3f s in all); %d reports, "
