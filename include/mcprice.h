@@ -4,10 +4,14 @@
  * Conventions (as in GSL and cuRAND): every call that can fail returns an
  * mcp_status; objects are opaque handles created by *_create or *_load and
  * released by *_destroy (which accept NULL); a failing call on a handle keeps
- * a detailed message readable through that handle's *_last_error().  The
- * library never prints, exits or aborts.
+ * a detailed message readable through that handle's *_last_error().  Every
+ * call that returns a status other than MCP_OK, with a handle or without
+ * (mcp_context_create, a NULL argument), also leaves its message in
+ * mcp_last_error(), one for each thread.  The library never prints, exits or
+ * aborts.
  *
- * Threads.  No call changes global state, so:
+ * Threads.  No call changes global state (mcp_last_error's is the calling
+ * thread's own), so:
  *   - a context is used by one thread at a time; separate contexts price at
  *     once, on the CPU backend or on one GPU (tests/test_threads.c: 8 threads,
  *     8 contexts, one book, every result equal to a serial run's);
@@ -81,6 +85,12 @@ typedef enum mcp_status {
 
 /* A fixed, static description of a status code. */
 const char *mcp_strerror(mcp_status status);
+/* Why the calling thread's last failing call failed, naming the call or the
+ * file and field, and what was expected ("mcp_context_create: backend
+ * cuda: no CUDA GPU was found"), as errno: every failing call sets it; read
+ * it right after one (a call that succeeds may have changed it); "" before
+ * any failure.  The string is the thread's own and lives as long as it. */
+const char *mcp_last_error(void);
 /* Frees memory a call handed over (mcp_frtb_crif, mcp_partial_encode):
  * the library's allocator, whatever the caller's runtime.  NULL is a no-op. */
 void mcp_free(void *p);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "mcprice.h"
@@ -37,10 +38,23 @@ static void check_fail(const char *call, mcp_status got, mcp_status want, const 
   check_status(call, got, want);
   if (!msg || !strstr(msg, field))
     fail_msg("%s: message \"%s\" does not name \"%s\"", call, msg ? msg : "(null)", field);
+  /* one channel: the thread's last error says the same */
+  if (strcmp(mcp_last_error(), msg) != 0)
+    fail_msg("%s: mcp_last_error() \"%s\", the handle's \"%s\"", call, mcp_last_error(), msg);
 }
 
-/* call returns want (no handle to hold a message, e.g. a NULL handle) */
-#define EXPECT_STATUS(want, call) check_status(#call, (call), (want))
+/* A call with no handle to hold a message (a NULL handle, a create): its
+ * status, and mcp_last_error() begins with the call's name. */
+static void check_named(const char *call, mcp_status got, mcp_status want)
+{
+  check_status(call, got, want);
+  size_t n = strcspn(call, "(");
+  if (want != MCP_OK && strncmp(mcp_last_error(), call, n) != 0)
+    fail_msg("%s: mcp_last_error() \"%s\" does not begin with the call's name", call,
+             mcp_last_error());
+}
+
+#define EXPECT_STATUS(want, call) check_named(#call, (call), (want))
 /* call on handle h returns want and h's fresh message contains field */
 #define EXPECT_FAIL(h, last_error, want, field, call) \
   ((h)->err[0] = '\0', check_fail(#call, (call), (want), last_error(h), (field)))
@@ -311,6 +325,64 @@ static void test_null_arguments(void **state)
   EXPECT_STATUS(A, mcp_results_total(r, NULL));
   assert_int_equal(i, 7);
   mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  mcp_context_destroy(ctx);
+}
+
+/* ---- the thread's last error --------------------------------------------- */
+
+static void *fail_on_other_thread(void *arg)
+{
+  (void)arg;
+  mcp_context_set_block_size(NULL, 32);
+  return strstr(mcp_last_error(), "mcp_context_set_block_size") ? arg : NULL;
+}
+
+/* Every failing call says why in mcp_last_error, those without a handle
+ * too; the message is the calling thread's. */
+static void test_last_error(void **state)
+{
+  mcp_context *c = JUNK_CONTEXT;
+  EXPECT_STATUS(MCP_ERR_ARGUMENT, mcp_context_create(&c, (mcp_backend)7));
+  assert_non_null(strstr(mcp_last_error(), "unknown backend 7"));
+  if (mcp_device_count() == 0) {
+    EXPECT_STATUS(MCP_ERR_UNAVAILABLE, mcp_context_create(&c, MCP_BACKEND_CUDA));
+    assert_non_null(strstr(mcp_last_error(), "backend cuda"));
+  }
+  mcp_backend b;
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_backend_from_name("gpu", &b));
+  assert_non_null(strstr(mcp_last_error(), "'gpu' (expected one of auto, cpu, cuda)"));
+  mcp_precision pr;
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_precision_from_name("half", &pr));
+  mcp_device_info info;
+  EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_device_get_info(mcp_device_count(), &info));
+
+  /* a load with no buffer for its message: the file and field there */
+  mcp_market *m = NULL;
+  const char *text = "{\"underlyings\": [{\"name\": \"X\", \"spot\": -1}]}";
+  assert_int_not_equal(mcp_market_load_text(&m, "mem.json", text, strlen(text), NULL, 0), MCP_OK);
+  assert_null(m);
+  assert_non_null(strstr(mcp_last_error(), "mem.json"));
+  assert_non_null(strstr(mcp_last_error(), "spot"));
+
+  /* a pricing call's: the context's message, the same */
+  mcp_context *ctx = cpu_context();
+  mcp_portfolio *p;
+  small_book(&m, &p);
+  mcp_results *r;
+  CONTEXT_FAILS(ctx, MCP_ERR_ARGUMENT, "market", mcp_price(ctx, NULL, p, &r));
+  assert_non_null(strstr(mcp_last_error(), "mcp_price"));
+
+  /* another thread's failure leaves this thread's message */
+  char mine[512];
+  snprintf(mine, sizeof mine, "%s", mcp_last_error());
+  pthread_t t;
+  void *named = NULL;
+  assert_int_equal(pthread_create(&t, NULL, fail_on_other_thread, &t), 0);
+  assert_int_equal(pthread_join(t, &named), 0);
+  assert_non_null(named);
+  assert_string_equal(mcp_last_error(), mine);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   mcp_context_destroy(ctx);
@@ -687,7 +759,8 @@ int main(void)
       cmocka_unit_test(test_backend_names),     cmocka_unit_test(test_kernel_options),
       cmocka_unit_test(test_normals_modes),     cmocka_unit_test(test_devices),
       cmocka_unit_test(test_destroy_null),      cmocka_unit_test(test_null_arguments),
-      cmocka_unit_test(test_context),           cmocka_unit_test(test_market),
+      cmocka_unit_test(test_last_error),        cmocka_unit_test(test_context),
+      cmocka_unit_test(test_market),
       cmocka_unit_test(test_portfolio_trades),  cmocka_unit_test(test_portfolio_settings),
       cmocka_unit_test(test_price_errors),      cmocka_unit_test(test_results_access),
       cmocka_unit_test(test_results_warnings),  cmocka_unit_test(test_trade_source),

@@ -444,6 +444,31 @@ run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario
 check "--levels with a grid exits 2" 'status 2 && err_has "--levels needs a scenario set"'
 run price --market "$MARKET" --portfolio "$BOOK" --levels 0.99
 check "--levels without --scenarios exits 2" 'status 2 && err_has "--levels needs --scenarios"'
+
+# ---- --plot: a scenario grid's heatmap -------------------------------------------
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenarios.json" \
+  --plot "$TMP/grid.png" --output "$TMP/grid.txt"
+# the PNG signature, then IHDR: 13 bytes; the image's width and height, nonzero
+check "--plot writes a PNG beside the report" \
+  'status 0 && [ -s "$TMP/grid.txt" ] &&
+   [ "$(od -An -tx1 -N16 "$TMP/grid.png" | tr -d " \n")" = 89504e470d0a1a0a0000000d49484452 ] &&
+   [ "$(od -An -tu1 -j16 -N8 "$TMP/grid.png" | tr -s " " | sed "s/^ //")" != "0 0 0 0 0 0 0 0" ]'
+run price --market "$MARKET" --portfolio "$BOOK" --plot "$TMP/none.png"
+check "--plot without --scenarios exits 2, nothing written" \
+  'status 2 && err_has "--plot draws a scenario grid: give --scenarios" && [ ! -e "$TMP/none.png" ]'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenario_set.json" \
+  --plot "$TMP/none.png"
+check "--plot with a scenario set exits 2" 'status 2 && err_has "is a set of scenarios"'
+run price --market "$MARKET" --portfolio "$BOOK" --greeks delta --plot "$TMP/none.png"
+check "--plot with --greeks exits 2" 'status 2 && err_has "--plot draws a scenario grid.s report"'
+cp "$TMP/grid.png" "$TMP/grid_before.png"
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenarios.json" \
+  --plot "$TMP/grid.png" --output "$TMP/grid.png"
+check "--plot on --output's file exits 2, the file untouched" \
+  'status 2 && err_has "^mcprice: --plot" && cmp -s "$TMP/grid.png" "$TMP/grid_before.png"'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenarios.json" \
+  --plot "$MARKET"
+check "--plot on an input exits 2" 'status 2 && err_has "^mcprice: --plot"'
 run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/bad_scenario_set.json"
 check "a bad shift in a scenario set exits 1 naming the scenario and the field" '
   status 1 && err_has "bad_scenario_set.json:1:58: scenarios\[0\].shifts.ACME.spot: scenario .x.: ACME spot shift: expected a relative shift above -1, got -1.5"'

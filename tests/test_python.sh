@@ -20,11 +20,12 @@ src=$(cd "$top_srcdir" && pwd)
 cd "$src" || exit 1
 if python3 -m mypy --version >/dev/null 2>&1; then
   MYPYPATH=$src/python python3 -m mypy --config-file python/pyproject.toml --cache-dir=/dev/null \
-    python/mcprice examples/python_example.py examples/closed_forms.py || exit 1
+    python/mcprice python/mcprice_build.py examples/python_example.py examples/closed_forms.py ||
+    exit 1
 else
   echo "mypy is not installed: the types are not checked"
 fi
 # no bytecode written into the source tree (read-only in make distcheck)
-MCPRICE_LIBRARY=$lib PYTHONPATH=$src/python${PYTHONPATH:+:$PYTHONPATH} \
+MCPRICE_LIBRARY=$lib MPLBACKEND=Agg PYTHONPATH=$src/python${PYTHONPATH:+:$PYTHONPATH} \
   PYTHONDONTWRITEBYTECODE=1 top_srcdir=$src exec python3 -m pytest -q -p no:cacheprovider -rs \
   --doctest-modules --doctest-glob=README.md python/tests python/mcprice README.md

@@ -44,11 +44,31 @@ class FrtbRecord_(_c.Structure):
                 ("currency", _c.c_char_p)]
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _carried() -> Optional[str]:
+    """A wheel's own library (mcprice_build.py), the libraries it needs
+    beyond the C runtime (_libs) loaded first: the loader then finds them
+    by their names, loaded, wherever the system's are."""
+    own = os.path.join(_HERE, "libmcprice.so")
+    if not os.path.isfile(own):
+        return None
+    carried = os.path.join(_HERE, "_libs")
+    for n in sorted(os.listdir(carried)) if os.path.isdir(carried) else []:
+        ctypes.CDLL(os.path.join(carried, n), mode=ctypes.RTLD_GLOBAL)
+    return own
+
+
 def _candidates() -> List[str]:
-    """Where the library may be: MCPRICE_LIBRARY, the loader, pkg-config."""
+    """Where the library may be: MCPRICE_LIBRARY, the wheel's own, the
+    loader, pkg-config."""
     env = os.environ.get("MCPRICE_LIBRARY")
     if env:
         return [env]
+    own = _carried()
+    if own:
+        return [own]
     found = [ctypes.util.find_library("mcprice")]
     try:
         libdir = subprocess.run(["pkg-config", "--variable=libdir", "mcprice"],

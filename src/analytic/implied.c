@@ -365,7 +365,7 @@ mcp_status mcp_market_set_implied_volatility(mcp_market *m, const char *name,
                                              const mcp_quotes *quotes)
 {
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   if (!name || !quotes || !quotes->maturities || !quotes->strikes || !quotes->vols)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "implied volatility: NULL name or quotes");
   mcpi_underlying *u = (mcpi_underlying *)mcpi_market_find(m, name);

@@ -22,13 +22,45 @@ const char *mcp_strerror(mcp_status status)
   return "unknown status";
 }
 
+/* errno's contract: set by a failing call, left as it was by a successful
+ * one, one a thread (so that no lock is taken and threads do not mix). */
+static _Thread_local char last_error[MCPI_ERRLEN];
+
+const char *mcp_last_error(void) { return last_error; }
+
+mcp_status mcpi_said(mcp_status status, const char *msg)
+{
+  if (msg != last_error)
+    mcpi_copy_message(last_error, sizeof last_error, msg && *msg ? msg : mcp_strerror(status));
+  return status;
+}
+
 mcp_status mcpi_fail(char *buf, mcp_status status, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(buf, MCPI_ERRLEN, fmt, ap);
   va_end(ap);
+  return mcpi_said(status, buf);
+}
+
+mcp_status mcpi_error(mcp_status status, const char *fmt, ...)
+{
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(last_error, sizeof last_error, fmt, ap);
+  va_end(ap);
   return status;
+}
+
+mcp_status mcpi_null(const char *func, const char *names)
+{
+  return mcpi_error(MCP_ERR_ARGUMENT, "%s: %s is NULL", func, names);
+}
+
+mcp_status mcpi_no_memory(const char *func)
+{
+  return mcpi_error(MCP_ERR_NO_MEMORY, "%s: out of memory", func);
 }
 
 mcp_status mcpi_fail_to(char *err, size_t errlen, mcp_status status, const char *fmt, ...)
@@ -39,7 +71,7 @@ mcp_status mcpi_fail_to(char *err, size_t errlen, mcp_status status, const char 
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   mcpi_copy_message(err, errlen, msg);
-  return status;
+  return mcpi_said(status, msg);
 }
 
 void mcpi_copy_message(char *dst, size_t n, const char *src)

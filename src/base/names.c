@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "src/base/error.h"
 #include "src/base/names.h"
 
 void mcpi_list_add(char *buf, size_t size, const char *name, const char *sep)
@@ -19,13 +20,19 @@ int mcpi_name_index(const char *const *names, int n, const char *name)
   return -1;
 }
 
-mcp_status mcpi_name_parse(const char *const *names, int n, const char *name, int *out)
+mcp_status mcpi_name_parse(const char *func, const char *const *names, int n, const char *name,
+                           int *out)
 {
-  if (!name)
-    return MCP_ERR_ARGUMENT;
+  if (!name || !out)
+    return mcpi_null(func, !name ? "name" : "out");
   int i = mcpi_name_index(names, n, name);
-  if (i < 0)
-    return MCP_ERR_NOT_FOUND;
+  if (i < 0) {
+    char list[256] = "";
+    for (int k = 0; k < n; k++)
+      mcpi_list_add(list, sizeof list, names[k], ", ");
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: unknown name '%.64s' (expected one of %s)", func,
+                      name, list);
+  }
   *out = i;
   return MCP_OK;
 }

@@ -6,9 +6,11 @@
 
 /* Index of name in names[0 .. n), or -1. */
 int mcpi_name_index(const char *const *names, int n, const char *name);
-/* The from_name calls of the API: MCP_ERR_ARGUMENT for a NULL name,
- * MCP_ERR_NOT_FOUND for a name not in names, else *out = its index. */
-mcp_status mcpi_name_parse(const char *const *names, int n, const char *name, int *out);
+/* The from_name calls of the API (func, for the message): MCP_ERR_ARGUMENT
+ * for a NULL name or out, MCP_ERR_NOT_FOUND for a name not in names, else
+ * *out = its index. */
+mcp_status mcpi_name_parse(const char *func, const char *const *names, int n, const char *name,
+                           int *out);
 
 #define MCPI_NAMES(a) (int)(sizeof a / sizeof *a)
 
@@ -40,8 +42,7 @@ void mcpi_name_table_free(mcpi_name_table *t);
   mcp_status from_name(const char *name, type *out)                                       \
   {                                                                                        \
     int i = 0;                                                                             \
-    mcp_status st =                                                                        \
-        out ? mcpi_name_parse(table, MCPI_NAMES(table), name, &i) : MCP_ERR_ARGUMENT;     \
+    mcp_status st = mcpi_name_parse(__func__, table, MCPI_NAMES(table), name, out ? &i : NULL); \
     if (st == MCP_OK)                                                                      \
       *out = (type)i;                                                                      \
     return st;                                                                             \

@@ -33,6 +33,11 @@ const char cli_price_options_help[] =
     "                         risk and expected shortfall at each level of --levels\n"
     "      --levels LIST      a scenario set's VaR and ES levels, comma-separated,\n"
     "                         each from 0.5 to below 1 (default 0.99,0.975)\n"
+    "      --plot FILE        also draw a scenario grid's book values as a PNG\n"
+    "                         heatmap in FILE: the spot shifts across, the\n"
+    "                         volatility shifts up, at the rate shift 0 (else the\n"
+    "                         first), white at the unshifted book (written as\n"
+    "                         --output is)\n"
     "      --greeks LIST      also estimate these Greeks of every trade and of the\n"
     "                         book on the same paths: a comma-separated list of\n"
     "                         delta, gamma, vega, rho, theta, cross-gamma,\n"
@@ -195,6 +200,7 @@ enum {
   O_BOUNDARY,
   O_SCENARIOS,
   O_LEVELS,
+  O_PLOT,
   O_GREEKS,
   O_GREEK_METHOD,
   O_BUCKETS,
@@ -223,6 +229,7 @@ static const cli_option options[] = {
     [O_NORMALS] = {"normals", 0, 1}, [O_GRID_CHECK] = {"grid-check", 0, 1},
     [O_BOUNDARY] = {"exercise-boundary", 0, 0},
     [O_SCENARIOS] = {"scenarios", 0, 1}, [O_LEVELS] = {"levels", 0, 1},
+    [O_PLOT] = {"plot", 0, 1},
     [O_GREEKS] = {"greeks", 0, 1},
     [O_GREEK_METHOD] = {"greek-method", 0, 1}, [O_BUCKETS] = {"buckets", 0, 0},
     [O_FRTB] = {"frtb", 0, 0},
@@ -238,6 +245,7 @@ typedef struct price_opts {
   int devices[MCP_MAX_DEVICES], all_devices;
   size_t ndevices;
   const char *market, *portfolio, *output, *scenarios, *greeks;
+  const char *plot; /* --plot: a scenario grid's heatmap (PNG) */
   int bump_only; /* --greek-method bump */
   uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings, regression;
   int methods; /* MCP_ANTITHETIC | ... */
@@ -454,6 +462,9 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
     case O_LEVELS:
       bad = parse_levels(v, o) != 0;
       break;
+    case O_PLOT:
+      o->plot = v;
+      break;
     case O_GREEKS:
       o->greeks = v;
       break;
@@ -619,6 +630,11 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
   }
   if (GIVEN(o, O_SLICE) && !o->output) {
     cli_error("price: --slice writes a partial result, not a report: give --output FILE");
+    return CLI_EXIT_USAGE;
+  }
+  if (GIVEN(o, O_PLOT) && (GIVEN(o, O_SLICE) || GIVEN(o, O_FRTB) || o->greeks)) {
+    cli_error("price: --plot draws a scenario grid's report, not %s",
+              GIVEN(o, O_SLICE) ? "a slice's partial" : GIVEN(o, O_FRTB) ? "--frtb's" : "Greeks");
     return CLI_EXIT_USAGE;
   }
   if (GIVEN(o, O_SLICE) && GIVEN(o, O_DEVICES)) {
@@ -1016,13 +1032,21 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
       merged[i] = (report_input){"partial", k->files[i]};
     ninputs = k->nparts;
   }
-  int opened = k->rank > 0 ? 0 : report_open(&sink, o->output, merged ? merged : inputs, ninputs);
+  int opened = k->rank > 0 ? 0 : report_open(&sink, "--output", o->output,
+                                             merged ? merged : inputs, ninputs);
   free(merged);
+  /* --plot's file, neither an input nor the report's */
+  report_sink plot = {0};
+  report_input others[4] = {inputs[0], inputs[1], inputs[2], {"output", o->output}};
+  if (opened == 0 && o->plot && k->rank <= 0 &&
+      (opened = report_open(&plot, "--plot", o->plot, others, 4)) != 0)
+    report_abort(&sink);
   int refused = opened == 0 ? CLI_EXIT_OK : opened == -2 ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
   if (k->rank >= 0) /* rank 0's refusal stops every rank, with its status */
     refused = cli_mpi_agree(refused);
   if (refused != CLI_EXIT_OK) {
     report_abort(&sink);
+    report_abort(&plot);
     return refused;
   }
   progress pr = {mcpi_now(), 0, 0};
@@ -1050,6 +1074,7 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
       mcp_frtb_from_results(m, p, sr, &fr, ferr, sizeof ferr) != MCP_OK) {
     cli_error("%s", ferr);
     report_abort(&sink);
+    report_abort(&plot);
     mcp_scenario_results_destroy(sr);
     return CLI_EXIT_RUNTIME;
   }
@@ -1092,10 +1117,15 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
     cli_error("cannot write %s: %s", o->output ? o->output : "standard output",
               strerror(errno));
     rc = CLI_EXIT_RUNTIME;
-  } else if (report_commit(&sink) != 0)
+  } else if (o->plot && (errno = 0, report_plot_scenarios(plot.f, sr)) != 0) {
+    cli_error("--plot %s: cannot write it: %s", o->plot, errno ? strerror(errno) : "no grid");
     rc = CLI_EXIT_RUNTIME;
-  if (rc != CLI_EXIT_OK)
+  } else if (report_commit(&sink) != 0 || (o->plot && report_commit(&plot) != 0))
+    rc = CLI_EXIT_RUNTIME;
+  if (rc != CLI_EXIT_OK) {
     report_abort(&sink);
+    report_abort(&plot);
+  }
   /* the estimates' warnings also on standard error, whatever the format */
   for (size_t i = 0; rc == CLI_EXIT_OK && r && i < mcp_results_count(r); i++)
     for (int b = 0; b < MCP_WARNING_COUNT; b++)
@@ -1158,6 +1188,13 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
   if ((rc = load_inputs(&o, from, k.annex ? &keep : NULL, &m, &p, &r, &s)) == CLI_EXIT_OK &&
       GIVEN(&o, O_LEVELS) && !mcp_scenarios_count(s)) {
     cli_error("price: --levels needs a scenario set; %s is a grid", o.scenarios);
+    rc = CLI_EXIT_USAGE;
+  }
+  if (rc == CLI_EXIT_OK && GIVEN(&o, O_PLOT) && (!s || mcp_scenarios_count(s))) {
+    if (s)
+      cli_error("price: --plot draws a scenario grid; %s is a set of scenarios", o.scenarios);
+    else
+      cli_error("price: --plot draws a scenario grid: give --scenarios FILE");
     rc = CLI_EXIT_USAGE;
   }
   if (rc == CLI_EXIT_OK && o.format == REPORT_CRIF && !GIVEN(&o, O_FRTB)) {

@@ -849,16 +849,26 @@ int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_res
 
 /* ---- output file --------------------------------------------------------- */
 
-/* The temporary to remove should a signal end the run while it exists: a
- * copy, which the handler may read whatever the output has freed. */
-static char pending_tmp[4096];
-static volatile sig_atomic_t pending;
+/* The temporaries to remove should a signal end the run while they exist
+ * (the report's and --plot's): copies, which the handler may read whatever
+ * the outputs have freed. */
+#define SINKS 2
+static char pending_tmp[SINKS][4096];
+static volatile sig_atomic_t pending[SINKS];
 
 static void on_fatal_signal(int sig)
 {
-  if (pending)
-    unlink(pending_tmp);
+  for (int k = 0; k < SINKS; k++)
+    if (pending[k])
+      unlink(pending_tmp[k]);
   raise(sig); /* SA_RESETHAND restored the default action */
+}
+
+static void forget_temporary(report_sink *s)
+{
+  if (s->slot >= 0)
+    pending[s->slot] = 0;
+  s->slot = -1;
 }
 
 static void catch_fatal_signals(void)
@@ -874,11 +884,14 @@ static void catch_fatal_signals(void)
       sigaction(sigs[k], &sa, NULL);
 }
 
-int report_open(report_sink *s, const char *path, const report_input *inputs, size_t ninputs)
+int report_open(report_sink *s, const char *option, const char *path,
+                const report_input *inputs, size_t ninputs)
 {
   char err[1024];
   memset(s, 0, sizeof *s);
   s->path = path;
+  s->option = option;
+  s->slot = -1;
   if (!path) {
     s->f = stdout;
     return 0;
@@ -899,18 +912,20 @@ int report_open(report_sink *s, const char *path, const report_input *inputs, si
   mcp_status st = mcp_output_open(&s->out, path, many ? many : names, n, err, sizeof err);
   free(many);
   if (st != MCP_OK) {
-    cli_error("--output %s", err);
+    cli_error("%s %s", option, err);
     return st == MCP_ERR_ARGUMENT ? -2 : -1;
   }
   const char *tmp = mcp_output_temporary(s->out);
-  if (tmp && strlen(tmp) < sizeof pending_tmp) {
-    strcpy(pending_tmp, tmp);
-    pending = 1;
-  }
+  for (int k = 0; tmp && s->slot < 0 && k < SINKS; k++)
+    if (!pending[k] && strlen(tmp) < sizeof pending_tmp[k]) {
+      strcpy(pending_tmp[k], tmp);
+      pending[k] = 1;
+      s->slot = k;
+    }
   /* stdio over a copy of the output's descriptor, which commit syncs */
   int copy = dup(mcp_output_fd(s->out));
   if (copy < 0 || !(s->f = fdopen(copy, "w"))) {
-    cli_error("--output %s: cannot write it: %s", path, strerror(errno));
+    cli_error("%s %s: cannot write it: %s", option, path, strerror(errno));
     if (copy >= 0)
       close(copy);
     report_abort(s);
@@ -940,7 +955,7 @@ int report_commit(report_sink *s)
   }
   mcp_status st = mcp_output_commit(s->out, err, sizeof err);
   s->out = NULL;
-  pending = 0;
+  forget_temporary(s);
   if (st != MCP_OK) {
     cli_error("%s", err);
     return -1;
@@ -957,5 +972,5 @@ void report_abort(report_sink *s)
   s->f = NULL;
   mcp_output_abort(s->out); /* removes the temporary */
   s->out = NULL;
-  pending = 0;
+  forget_temporary(s);
 }

@@ -29,6 +29,9 @@ int report_write_scenarios(FILE *f, report_format format, const mcp_scenario_res
 /* Writes the FRTB view (report_frtb.c): a record a line (table, CSV), an
  * array entry (JSON), or the trades' records as CRIF. */
 int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb);
+/* A scenario grid's book values as a PNG heatmap (report_plot.c): 0, or -1
+ * when out of memory or a write fails. */
+int report_plot_scenarios(FILE *f, const mcp_scenario_results *results);
 /* The most levels a set's report gives VaR and ES at (--levels). */
 #define REPORT_MAX_LEVELS 8
 
@@ -37,8 +40,10 @@ int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb);
  * a link followed, a device or FIFO written in place). */
 typedef struct report_sink {
   FILE *f;
-  const char *path; /* NULL for standard output */
+  const char *path;   /* NULL for standard output */
+  const char *option; /* which names it in messages: "--output", "--plot" */
   mcp_output *out;
+  int slot;           /* its temporary's among those a signal removes, or -1 */
 } report_sink;
 
 /* A file the run reads, which the output may not be. */
@@ -52,8 +57,8 @@ typedef struct report_input {
  * link). report_commit makes
  * the output final; report_abort removes the temporary (NULL-safe, and
  * harmless after a failed open or commit). */
-int report_open(report_sink *sink, const char *path, const report_input *inputs,
-                size_t ninputs);
+int report_open(report_sink *sink, const char *option, const char *path,
+                const report_input *inputs, size_t ninputs);
 int report_commit(report_sink *sink);
 void report_abort(report_sink *sink);
 

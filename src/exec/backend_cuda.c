@@ -110,9 +110,9 @@ typedef struct gpu_job {
 
 mcp_status mcpi_cuda_fail(mcp_context *ctx, cudaError_t e, const char *what)
 {
-  mcp_status st = e == cudaErrorMemoryAllocation ? MCP_ERR_NO_MEMORY : MCP_ERR_DEVICE;
   cudaGetLastError();
-  return mcpi_fail(ctx->err, st, "CUDA error in %s: %s", what, cudaGetErrorString(e));
+  return mcpi_fail(ctx->err, e == cudaErrorMemoryAllocation ? MCP_ERR_NO_MEMORY : MCP_ERR_DEVICE,
+                   "CUDA error in %s: %s", what, cudaGetErrorString(e));
 }
 
 cudaError_t mcpi_cuda_slot(mcp_context *ctx, int slot, size_t bytes, void **out)

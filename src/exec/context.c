@@ -9,32 +9,23 @@
 
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 
-mcp_status mcp_backend_from_name(const char *name, mcp_backend *out)
-{
-  int b;
-  mcp_status st = !out ? MCP_ERR_ARGUMENT : mcpi_name_parse(backend_names, 3, name, &b);
-  if (st == MCP_OK)
-    *out = (mcp_backend)b;
-  return st;
-}
-
-const char *mcp_backend_name(mcp_backend b)
-{
-  return (unsigned)b < 3 ? backend_names[b] : "unknown";
-}
+MCPI_NAMED_ENUM(mcp_backend, mcp_backend_from_name, mcp_backend_name, backend_names, "unknown")
 
 mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   *ctx = NULL;
   if (backend != MCP_BACKEND_AUTO && backend != MCP_BACKEND_CPU && backend != MCP_BACKEND_CUDA)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_error(MCP_ERR_ARGUMENT, "%s: unknown backend %d (expected auto, cpu or cuda)",
+                      __func__, (int)backend);
   if (backend == MCP_BACKEND_CUDA && mcp_device_count() == 0)
-    return MCP_ERR_UNAVAILABLE;
+    return mcpi_error(MCP_ERR_UNAVAILABLE, "%s: backend cuda: %s", __func__,
+                      mcp_cuda_built() ? "no CUDA GPU was found"
+                                       : "the library was built without CUDA");
   mcp_context *c = calloc(1, sizeof *c);
   if (!c)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   if (backend == MCP_BACKEND_AUTO)
     backend = mcp_device_count() > 0 ? MCP_BACKEND_CUDA : MCP_BACKEND_CPU;
   c->backend = backend;
@@ -63,7 +54,7 @@ mcp_backend mcp_context_backend(const mcp_context *ctx)
 mcp_status mcp_context_set_tile_paths(mcp_context *ctx, uint64_t paths)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   const char *why = mcpi_check_tile_paths(paths);
   if (why)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "tile paths: expected %s, got %llu", why,
@@ -75,7 +66,7 @@ mcp_status mcp_context_set_tile_paths(mcp_context *ctx, uint64_t paths)
 mcp_status mcp_context_set_block_size(mcp_context *ctx, int threads)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   const char *why = mcpi_check_block_size(threads);
   if (why)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "block size: expected %s, got %d", why, threads);
@@ -86,7 +77,7 @@ mcp_status mcp_context_set_block_size(mcp_context *ctx, int threads)
 mcp_status mcp_context_set_device(mcp_context *ctx, int device)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   int n = mcp_device_count();
   if (ctx->backend == MCP_BACKEND_CUDA && (device < 0 || device >= n))
     return mcpi_fail(ctx->err, MCP_ERR_NOT_FOUND, "device: expected 0 to %d, got %d", n - 1,
@@ -103,7 +94,7 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device)
 mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *devices)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   if (n < 1 || n > MCP_MAX_DEVICES || !devices)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "devices: expected a list of 1 to %d, got %zu",
                      MCP_MAX_DEVICES, devices ? n : 0);
@@ -117,7 +108,7 @@ mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *device
                        devices[i]);
   int *d = malloc(n * sizeof *d);
   if (!d)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   memcpy(d, devices, n * sizeof *d);
   mcp_status st = mcp_context_set_device(ctx, devices[0]);
   if (st != MCP_OK) {
@@ -133,7 +124,7 @@ mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *device
 mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *user)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   ctx->progress = fn;
   ctx->progress_user = user;
   return MCP_OK;
@@ -142,7 +133,7 @@ mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *
 mcp_status mcp_context_cancel(mcp_context *ctx)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   atomic_store(ctx->cancel, 1);
   return MCP_OK;
 }
@@ -154,10 +145,15 @@ mcp_status mcpi_cancel_check(mcp_context *ctx)
                                 : MCP_OK;
 }
 
-mcp_status mcpi_cancel_clear(mcp_context *ctx, mcp_status st)
+mcp_status mcpi_call_end(mcp_context *ctx, mcp_status st)
 {
-  if (ctx)
-    atomic_store(ctx->cancel, 0);
+  if (!ctx)
+    return st;
+  atomic_store(ctx->cancel, 0);
+  if (st != MCP_OK && ctx->err[0])
+    mcpi_said(st, ctx->err);
+  else if (st != MCP_OK)
+    mcpi_copy_message(ctx->err, sizeof ctx->err, mcp_last_error());
   return st;
 }
 
@@ -168,7 +164,7 @@ const char *mcp_context_last_error(const mcp_context *ctx) { return ctx ? ctx->e
 mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *o)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
   if (!o)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_context_set_options: options is NULL");
   unsigned g = o->s.given;
@@ -200,9 +196,8 @@ mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_opti
   if (!ctx || !o) {
     if (ctx)
       *ctx = NULL;
-    mcpi_copy_message(err, errlen, !ctx ? "mcp_context_create_with_options: ctx is NULL"
-                                        : "mcp_context_create_with_options: options is NULL");
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: %s is NULL", __func__,
+                        !ctx ? "ctx" : "options");
   }
   mcp_backend b = (o->s.given & MCPI_OPT_BACKEND) ? o->backend : MCP_BACKEND_AUTO;
   mcp_status st = mcp_context_create(ctx, b);

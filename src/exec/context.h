@@ -48,8 +48,17 @@ static inline int mcpi_cancel_asked(const mcp_context *ctx)
 }
 /* MCP_ERR_CANCELLED with its message where it did, else MCP_OK. */
 mcp_status mcpi_cancel_check(mcp_context *ctx);
-/* A pricing call's status as it returns, the request cleared. */
-mcp_status mcpi_cancel_clear(mcp_context *ctx, mcp_status st);
+/* A pricing call's bounds.  Begin: the context's message emptied, so that
+ * end knows whether this call wrote it.  End: the call's status, the cancel
+ * request cleared, and the message of a failure in both the context and the
+ * calling thread's last error (a device's worker thread writes only the
+ * context's; a check without the context only the thread's). */
+static inline void mcpi_call_begin(mcp_context *ctx)
+{
+  if (ctx)
+    ctx->err[0] = '\0';
+}
+mcp_status mcpi_call_end(mcp_context *ctx, mcp_status st);
 
 /* The settings of a run of p on ctx (mcpi_settings_resolve). */
 void mcpi_context_settings(const mcp_context *ctx, const mcp_portfolio *p, mcpi_settings *out);

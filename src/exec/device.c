@@ -3,6 +3,7 @@
 #include <string.h>
 #include "config.h"
 #include "mcprice.h"
+#include "src/base/error.h"
 #ifdef MCP_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
@@ -33,13 +34,16 @@ int mcp_device_count(void)
 mcp_status mcp_device_get_info(int device, mcp_device_info *info)
 {
   if (!info)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "info");
   if (device < 0 || device >= mcp_device_count())
-    return MCP_ERR_NOT_FOUND;
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no device %d (%d found)", __func__, device,
+                      mcp_device_count());
 #ifdef MCP_HAVE_CUDA
   struct cudaDeviceProp p;
-  if (cudaGetDeviceProperties(&p, device) != cudaSuccess)
-    return MCP_ERR_DEVICE;
+  cudaError_t e = cudaGetDeviceProperties(&p, device);
+  if (e != cudaSuccess)
+    return mcpi_error(MCP_ERR_DEVICE, "%s: device %d: %s", __func__, device,
+                      cudaGetErrorString(e));
   memset(info, 0, sizeof *info);
   snprintf(info->name, sizeof info->name, "%s", p.name);
   info->compute_major = p.major;
@@ -48,6 +52,6 @@ mcp_status mcp_device_get_info(int device, mcp_device_info *info)
   info->global_memory = p.totalGlobalMem;
   return MCP_OK;
 #else
-  return MCP_ERR_UNAVAILABLE;
+  return mcpi_error(MCP_ERR_UNAVAILABLE, "%s: built without CUDA", __func__);
 #endif
 }

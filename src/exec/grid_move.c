@@ -46,7 +46,7 @@ mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, mcp
         continue;
       if (!r->grid && (!(r->grid = calloc(r->n, sizeof *r->grid)) ||
                        !(r->grid_on = calloc(r->n, sizeof *r->grid_on))))
-        return MCP_ERR_NO_MEMORY;
+        return mcpi_no_memory(__func__);
       size_t i = j->trade[e->trade];
       mcp_estimate d, *p = &r->est[i];
       mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + k], ncol, reps, &d);

@@ -92,7 +92,7 @@ static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *p
   if (!(r->red_off = calloc(p->n + 1, sizeof *r->red_off)) ||
       !(r->red_time = malloc(total * sizeof *r->red_time)) ||
       !(r->red = malloc(total * sizeof *r->red)))
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   for (size_t i = 0; i < p->n; i++) {
     const mcpi_trade *t = &p->t[i];
     size_t n = mcpi_trade_dates(t->product, t);
@@ -150,7 +150,7 @@ static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const
   for (size_t i = 0; i < p->n; i++) {
     r->quantity[i] = p->t[i].quantity;
     if (!(r->id[i] = strdup(p->t[i].id)))
-      return MCP_ERR_NO_MEMORY;
+      return mcpi_no_memory(__func__);
   }
   return collect_redemptions(p, plan, acc, k, r);
 }
@@ -172,7 +172,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
                                  const mcpi_greek_run *g, mcp_results *r)
 {
   if (!(r->sens = calloc(p->n + 1, sizeof *r->sens)))
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   mcpi_sens_list *bk = &r->sens[p->n];
   int ok = 1;
   for (size_t ji = 0; ji < plan->njobs && ok; ji++) {
@@ -250,7 +250,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
   }
   for (size_t i = 0; i <= p->n; i++)
     mcpi_sens_sort(&r->sens[i]);
-  return ok ? MCP_OK : MCP_ERR_NO_MEMORY;
+  return ok ? MCP_OK : mcpi_no_memory(__func__);
 }
 
 /* The variants' estimates of the PDE trades, set by finish_pde or a merge. */

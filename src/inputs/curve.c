@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "src/base/error.h"
 #include "src/inputs/curve.h"
 #include "mcprice.h"
 
@@ -13,7 +14,7 @@ int mcpi_curve_flat(mcpi_curve *c, double v)
   c->value = malloc(sizeof *c->value);
   if (!c->end || !c->value) {
     mcpi_curve_free(c);
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   }
   c->n = 1;
   c->end[0] = 0;
@@ -56,7 +57,7 @@ int mcpi_curve_linear_zero(mcpi_curve *c, size_t n, const double *t, const doubl
                     malloc((n + 1) * sizeof(double))};
   if (!c->end || !c->value || !c->slope) {
     mcpi_curve_free(c);
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   }
   /* z t = z0 t + b (t - t0) t on (t0, t1]: its forward z0 + b (2 t - t0) */
   double z0 = -log_df[0] / t[0];
@@ -190,7 +191,7 @@ int mcpi_curve_sum(mcpi_curve *dst, const mcpi_curve *a, const mcpi_curve *b)
   size_t nk = 0, m = 0;
   double *knot = malloc((a->n + b->n) * sizeof *knot);
   if (!knot)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   for (size_t i = 0; i + 1 < a->n; i++)
     knot[nk++] = a->end[i];
   for (size_t i = 0; i + 1 < b->n; i++)
@@ -205,7 +206,7 @@ int mcpi_curve_sum(mcpi_curve *dst, const mcpi_curve *a, const mcpi_curve *b)
   if (!dst->end || !dst->value || (sloped && !dst->slope)) {
     free(knot);
     mcpi_curve_free(dst);
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   }
   for (size_t i = 0; i <= m; i++) {
     double t0 = i ? knot[i - 1] : 0; /* the piece (t0, end] */
@@ -236,7 +237,7 @@ int mcpi_curve_key_shifted(mcpi_curve *dst, const mcpi_curve *src, const double 
   size_t cap = src->n + 2, nk = 0;
   double *knot = malloc(cap * sizeof *knot);
   if (!knot)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   for (size_t i = 0; i + 1 < src->n; i++)
     knot[nk++] = src->end[i];
   if (k)
@@ -256,7 +257,7 @@ int mcpi_curve_key_shifted(mcpi_curve *dst, const mcpi_curve *src, const double 
   if (!dst->end || !dst->value || (src->slope && !dst->slope)) {
     free(knot);
     mcpi_curve_free(dst);
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   }
   for (size_t i = 0, p = 0; i <= m; i++) {
     double t0 = i ? knot[i - 1] : 0; /* the piece (t0, end] */

@@ -17,7 +17,7 @@ mcp_status mcp_market_set_curve_interpolated(mcp_market *m, const char *name, mc
                                              mcp_interpolation how)
 {
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   if (how != MCP_LOG_LINEAR && how != MCP_LINEAR_ZERO)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "curve pillars: interpolation: expected "
                      "MCP_LOG_LINEAR or MCP_LINEAR_ZERO, got %d", (int)how);

@@ -8,7 +8,7 @@
 
 mcp_status mcp_portfolio_set_backend(mcp_portfolio *p, mcp_backend b)
 {
-  mcp_status st = !p ? MCP_ERR_ARGUMENT : mcpi_check_backend(b, p->err);
+  mcp_status st = !p ? mcpi_null(__func__, "portfolio") : mcpi_check_backend(b, p->err);
   if (st == MCP_OK)
     p->backend = b;
   return st;
@@ -21,7 +21,8 @@ mcp_backend mcp_portfolio_backend(const mcp_portfolio *p)
 
 mcp_status mcp_portfolio_set_precision(mcp_portfolio *p, mcp_precision precision)
 {
-  return p ? mcpi_settings_precision(&p->legacy, precision, p->err) : MCP_ERR_ARGUMENT;
+  return p ? mcpi_settings_precision(&p->legacy, precision, p->err)
+           : mcpi_null(__func__, "portfolio");
 }
 
 mcp_precision mcp_portfolio_precision(const mcp_portfolio *p)
@@ -33,7 +34,7 @@ mcp_status mcp_portfolio_set_prefetch(mcp_portfolio *p, mcp_prefetch strategy, i
                                       int padding)
 {
   return p ? mcpi_settings_prefetch(&p->legacy, strategy, distance, padding, p->err)
-           : MCP_ERR_ARGUMENT;
+           : mcpi_null(__func__, "portfolio");
 }
 
 void mcp_portfolio_prefetch(const mcp_portfolio *p, mcp_prefetch *strategy, int *distance,
@@ -44,7 +45,8 @@ void mcp_portfolio_prefetch(const mcp_portfolio *p, mcp_prefetch *strategy, int 
 
 mcp_status mcp_portfolio_set_placement(mcp_portfolio *p, mcp_placement placement)
 {
-  return p ? mcpi_settings_placement(&p->legacy, placement, p->err) : MCP_ERR_ARGUMENT;
+  return p ? mcpi_settings_placement(&p->legacy, placement, p->err)
+           : mcpi_null(__func__, "portfolio");
 }
 
 mcp_placement mcp_portfolio_placement(const mcp_portfolio *p)
@@ -54,7 +56,7 @@ mcp_placement mcp_portfolio_placement(const mcp_portfolio *p)
 
 mcp_status mcp_portfolio_set_normals(mcp_portfolio *p, mcp_normals normals)
 {
-  return p ? mcpi_settings_normals(&p->legacy, normals, p->err) : MCP_ERR_ARGUMENT;
+  return p ? mcpi_settings_normals(&p->legacy, normals, p->err) : mcpi_null(__func__, "portfolio");
 }
 
 mcp_normals mcp_portfolio_normals(const mcp_portfolio *p)
@@ -64,7 +66,7 @@ mcp_normals mcp_portfolio_normals(const mcp_portfolio *p)
 
 mcp_status mcp_portfolio_set_pde(mcp_portfolio *p, const mcp_pde_settings *settings)
 {
-  return p ? mcpi_settings_pde(&p->legacy, settings, p->err) : MCP_ERR_ARGUMENT;
+  return p ? mcpi_settings_pde(&p->legacy, settings, p->err) : mcpi_null(__func__, "portfolio");
 }
 
 void mcp_portfolio_pde(const mcp_portfolio *p, mcp_pde_settings *settings)

@@ -20,9 +20,9 @@ const char *mcp_greek_method_name(mcp_greek_method m)
 mcp_status mcp_greeks_create(mcp_greeks **g)
 {
   if (!g)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "greeks");
   if (!(*g = calloc(1, sizeof **g)))
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   (*g)->bump[MCP_GREEK_DELTA] = (*g)->bump[MCP_GREEK_GAMMA] = (*g)->bump[MCP_GREEK_CROSS_GAMMA] =
       0.01;
   (*g)->bump[MCP_GREEK_VEGA] = 0.01;
@@ -38,7 +38,7 @@ const char *mcp_greeks_last_error(const mcp_greeks *g) { return g ? g->err : "";
 mcp_status mcp_greeks_add(mcp_greeks *g, mcp_greek greek)
 {
   if (!g)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "greeks");
   if ((unsigned)greek >= MCP_GREEK_COUNT)
     return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "greek: expected one of delta, gamma, vega, rho, "
                      "theta, cross-gamma, correlation, dividend, got %d", (int)greek);
@@ -49,7 +49,7 @@ mcp_status mcp_greeks_add(mcp_greeks *g, mcp_greek greek)
 mcp_status mcp_greeks_parse(mcp_greeks *g, const char *list)
 {
   if (!g || !list)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "greeks or list");
   int want[MCP_GREEK_COUNT]; /* the request changes only when the whole list is good */
   memcpy(want, g->want, sizeof want);
   const char *s = list;
@@ -81,7 +81,7 @@ mcp_status mcp_greeks_parse(mcp_greeks *g, const char *list)
 mcp_status mcp_greeks_set_bump(mcp_greeks *g, mcp_greek greek, double size)
 {
   if (!g)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "greeks");
   if ((unsigned)greek >= MCP_GREEK_COUNT)
     return mcpi_fail(g->err, MCP_ERR_ARGUMENT, "bump: unknown Greek %d", (int)greek);
   if (greek == MCP_GREEK_CORRELATION || greek == MCP_GREEK_DIVIDEND)
@@ -105,7 +105,7 @@ double mcp_greeks_bump(const mcp_greeks *g, mcp_greek greek)
 mcp_status mcp_greeks_set_bump_only(mcp_greeks *g, int on)
 {
   if (!g)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "greeks");
   g->bump_only = !!on;
   return MCP_OK;
 }
@@ -113,7 +113,7 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *g, int on)
 mcp_status mcp_greeks_set_buckets(mcp_greeks *g, int on)
 {
   if (!g)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "greeks");
   g->buckets = on != 0;
   return MCP_OK;
 }

@@ -11,9 +11,9 @@
 mcp_status mcp_market_create(mcp_market **market)
 {
   if (!market)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   *market = calloc(1, sizeof **market);
-  return *market ? MCP_OK : MCP_ERR_NO_MEMORY;
+  return *market ? MCP_OK : mcpi_no_memory(__func__);
 }
 
 void mcpi_surface_free(mcpi_surface *s)
@@ -181,12 +181,12 @@ int mcpi_market_index(mcp_market *m)
 
 /* Checks what every model shares and appends the underlying with flat
  * curves; the caller fills the model's own parameters. */
-static mcp_status add(mcp_market *m, const char *name, mcpi_model model, double spot,
-                      double rate, double dividend, double vol, mcpi_underlying **out)
+static mcp_status add(const char *fn, mcp_market *m, const char *name, mcpi_model model,
+                      double spot, double rate, double dividend, double vol, mcpi_underlying **out)
 {
   const char *why;
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(fn, "market");
   if ((why = mcpi_check_name(name)))
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "underlying name: expected %s", why);
   if (mcpi_market_find(m, name))
@@ -231,7 +231,7 @@ mcp_status mcp_market_add_black_scholes(mcp_market *m, const char *name, double 
                                         double rate, double dividend, double volatility)
 {
   mcpi_underlying *u;
-  return add(m, name, MCPI_MODEL_BLACK_SCHOLES, spot, rate, dividend, volatility, &u);
+  return add(__func__, m, name, MCPI_MODEL_BLACK_SCHOLES, spot, rate, dividend, volatility, &u);
 }
 
 mcp_status mcp_market_add_heston(mcp_market *m, const char *name, double spot, double rate,
@@ -241,7 +241,7 @@ mcp_status mcp_market_add_heston(mcp_market *m, const char *name, double spot, d
   const char *why = NULL, *field = NULL;
   double bad = 0;
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   if ((why = mcpi_check_variance(v0)))
     field = "v0", bad = v0;
   else if ((why = mcpi_check_positive(kappa)))
@@ -256,7 +256,7 @@ mcp_status mcp_market_add_heston(mcp_market *m, const char *name, double spot, d
     return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s: expected %s, got %g",
                      name ? name : "", field, why, bad);
   mcpi_underlying *u;
-  mcp_status st = add(m, name, MCPI_MODEL_HESTON, spot, rate, dividend, sqrt(v0), &u);
+  mcp_status st = add(__func__, m, name, MCPI_MODEL_HESTON, spot, rate, dividend, sqrt(v0), &u);
   if (st == MCP_OK) {
     u->v0 = v0;
     u->kappa = kappa;
@@ -274,7 +274,7 @@ mcp_status mcp_market_add_merton(mcp_market *m, const char *name, double spot, d
   const char *why = NULL, *field = NULL;
   double bad = 0;
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   if ((why = mcpi_check_intensity(lambda)))
     field = "lambda", bad = lambda;
   else if ((why = mcpi_check_jump_mean(jump_mean)))
@@ -285,7 +285,7 @@ mcp_status mcp_market_add_merton(mcp_market *m, const char *name, double spot, d
     return mcpi_fail(m->err, MCP_ERR_INPUT, "underlying '%s': %s: expected %s, got %g",
                      name ? name : "", field, why, bad);
   mcpi_underlying *u;
-  mcp_status st = add(m, name, MCPI_MODEL_MERTON, spot, rate, dividend, volatility, &u);
+  mcp_status st = add(__func__, m, name, MCPI_MODEL_MERTON, spot, rate, dividend, volatility, &u);
   if (st == MCP_OK) {
     u->lambda = lambda;
     u->jump_mean = jump_mean;
@@ -308,7 +308,7 @@ mcp_status mcp_market_set_classification(mcp_market *m, const char *name, const 
                                          int frtb_bucket)
 {
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   if (!name)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "classification: underlying name is NULL");
   mcpi_underlying *u = (mcpi_underlying *)mcpi_market_find(m, name);
@@ -334,7 +334,7 @@ mcp_status mcp_market_set_cash_dividends(mcp_market *m, const char *name, size_t
                                         const double *times, const double *amounts)
 {
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   if (!name)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "cash dividends: underlying name is NULL");
   mcpi_underlying *u = (mcpi_underlying *)mcpi_market_find(m, name);
@@ -379,7 +379,7 @@ mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot
                                     size_t nspots, const double *spots, const double *values)
 {
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   const char *id = name ? name : "";
   if (!times || !spots || !values)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
@@ -412,7 +412,7 @@ mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot
   if (at < 0 || !mcpi_surface_copy(&s, &given))
     return mcpi_fail(m->err, MCP_ERR_NO_MEMORY, "out of memory adding underlying '%s'", id);
   mcpi_underlying *u;
-  mcp_status st = add(m, name, MCPI_MODEL_LOCAL_VOL, spot, rate, dividend, at, &u);
+  mcp_status st = add(__func__, m, name, MCPI_MODEL_LOCAL_VOL, spot, rate, dividend, at, &u);
   if (st == MCP_OK)
     u->lv = s;
   else
@@ -423,7 +423,8 @@ mcp_status mcp_market_add_local_vol(mcp_market *m, const char *name, double spot
 mcp_status mcp_market_set_curve(mcp_market *m, const char *name, mcp_curve which, size_t n,
                                 const double *end, const double *value)
 {
-  return mcpi_market_set_curve_sloped(m, name, which, n, end, value, NULL);
+  return m ? mcpi_market_set_curve_sloped(m, name, which, n, end, value, NULL)
+           : mcpi_null(__func__, "market");
 }
 
 mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_curve which,
@@ -431,8 +432,6 @@ mcp_status mcpi_market_set_curve_sloped(mcp_market *m, const char *name, mcp_cur
                                         const double *slope)
 {
   static const char *const names[] = {"rate", "dividend", "volatility", "repo"};
-  if (!m)
-    return MCP_ERR_ARGUMENT;
   if (!name)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT, "curve: underlying name is NULL");
   mcpi_underlying *u = (mcpi_underlying *)mcpi_market_find(m, name);
@@ -613,7 +612,7 @@ mcp_status mcp_market_set_correlation(mcp_market *m, size_t n, const char *const
                                       const double *c)
 {
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   if (n < 2 || n > MCPI_MAX_BMS || !names || !c)
     return mcpi_fail(m->err, MCP_ERR_ARGUMENT,
                      "correlation: expected 2 to %d names and an n x n matrix", MCPI_MAX_BMS);

@@ -16,7 +16,7 @@ static int day_count(const mcp_market *m, const char *name)
 mcp_status mcp_market_set_valuation_date(mcp_market *m, const char *date, const char *name)
 {
   if (!m)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market");
   mcpi_date d;
   const char *why = date ? mcpi_date_parse(date, &d) : "a date YYYY-MM-DD";
   if (why)
@@ -45,7 +45,7 @@ mcp_status mcp_market_year_fraction(const mcp_market *m, const char *date, const
                                     double *years, char *err, size_t errlen)
 {
   if (!m || !years)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market or years");
   if (!m->dates)
     return mcpi_fail_to(err, errlen, MCP_ERR_INPUT,
                         "year fraction: the market has no valuation date (its file's "
@@ -67,10 +67,12 @@ mcp_status mcp_market_year_fraction(const mcp_market *m, const char *date, const
 mcp_status mcp_market_date_of(const mcp_market *m, double years, char *date)
 {
   if (!m || !date)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "market or date");
   date[0] = '\0';
   if (!m->dates || !(fabs(years) <= MCPI_MAX_MATURITY))
-    return MCP_ERR_INPUT;
+    return mcpi_error(MCP_ERR_INPUT, "%s: %s", __func__,
+                      !m->dates ? "the market has no valuation date"
+                                : "expected a time within the dates' range");
   const mcpi_date_basis *b = &m->dates->basis;
   const double tol = 1e-9; /* years: a date's time, whatever rounding it went through */
 #define TIME_OF(day) mcpi_year_fraction(b->day_count, b->valuation, (day), b->calendar)
@@ -92,7 +94,7 @@ mcp_status mcp_market_date_of(const mcp_market *m, double years, char *date)
       break;
     }
   if (!(fabs(TIME_OF(best) - years) <= tol))
-    return MCP_ERR_INPUT;
+    return mcpi_error(MCP_ERR_INPUT, "%s: no date falls at %.17g years", __func__, years);
 #undef TIME_OF
   mcpi_date_format(best, date);
   return MCP_OK;

@@ -19,7 +19,7 @@ MCPI_NAMED_ENUM(mcp_stencil, mcp_stencil_from_name, mcp_stencil_name, stencil_na
 mcp_status mcp_portfolio_set_engine(mcp_portfolio *p, mcp_product product, mcp_engine engine)
 {
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if ((unsigned)product >= MCP_PRODUCT_COUNT)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "engine: unknown product %d", (int)product);
   if (engine != MCP_ENGINE_MC && engine != MCP_ENGINE_PDE && engine != MCP_ENGINE_ANALYTIC)

@@ -12,10 +12,10 @@
 mcp_status mcp_portfolio_create(mcp_portfolio **portfolio)
 {
   if (!portfolio)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   mcp_portfolio *p = calloc(1, sizeof *p);
   if (!p)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   p->paths = 100000;
   p->seed = 1;
   p->scramblings = MCPI_DEFAULT_SCRAMBLINGS;
@@ -446,7 +446,7 @@ mcp_status mcp_portfolio_add_trade(mcp_portfolio *p, const mcp_trade *t)
 {
   const char *why;
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if (!t)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "mcp_portfolio_add_trade: trade is NULL");
   if ((why = mcpi_check_name(t->id)))
@@ -521,7 +521,7 @@ mcp_status mcp_portfolio_add_european(mcp_portfolio *p, const char *id, const ch
   t.strike = strike;
   t.maturity = maturity;
   t.quantity = quantity;
-  return mcp_portfolio_add_trade(p, &t);
+  return p ? mcp_portfolio_add_trade(p, &t) : mcpi_null(__func__, "portfolio");
 }
 
 mcp_status mcp_portfolio_add_asian(mcp_portfolio *p, const char *id, const char *underlying,
@@ -541,13 +541,13 @@ mcp_status mcp_portfolio_add_asian(mcp_portfolio *p, const char *id, const char 
   t.fixings = fixings;
   t.maturity = maturity;
   t.quantity = quantity;
-  return mcp_portfolio_add_trade(p, &t);
+  return p ? mcp_portfolio_add_trade(p, &t) : mcpi_null(__func__, "portfolio");
 }
 
 mcp_status mcp_portfolio_set_methods(mcp_portfolio *p, int methods)
 {
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if (methods < 0 || methods > (MCP_ANTITHETIC | MCP_CONTROL_VARIATE | MCP_QMC))
     TRADE_FAIL(MCP_ERR_ARGUMENT, "methods: expected a combination of MCP_ANTITHETIC, "
                "MCP_CONTROL_VARIATE and MCP_QMC, got %d", methods);
@@ -560,7 +560,7 @@ int mcp_portfolio_methods(const mcp_portfolio *p) { return p ? p->methods : 0; }
 mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *p, unsigned n)
 {
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if (n < 2 || n > MCPI_MAX_SCRAMBLINGS)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "scramblings: expected an integer between 2 and 1024, got %u",
                n);
@@ -571,7 +571,7 @@ mcp_status mcp_portfolio_set_scramblings(mcp_portfolio *p, unsigned n)
 mcp_status mcp_portfolio_set_regression_paths(mcp_portfolio *p, uint64_t paths)
 {
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if (paths && (paths < MCP_CHUNK_PATHS || paths > ((uint64_t)1 << 24)))
     TRADE_FAIL(MCP_ERR_ARGUMENT, "regression_paths: expected 256 to 16777216 paths, or 0 for "
                "the default, got %llu", (unsigned long long)paths);
@@ -587,7 +587,7 @@ uint64_t mcp_portfolio_regression_paths(const mcp_portfolio *p)
 mcp_status mcp_portfolio_set_heston_scheme(mcp_portfolio *p, mcp_heston_scheme scheme)
 {
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if (scheme != MCP_HESTON_QE && scheme != MCP_HESTON_EULER)
     TRADE_FAIL(MCP_ERR_ARGUMENT, "heston scheme: expected qe or euler");
   p->heston = scheme;
@@ -604,9 +604,9 @@ const char *mcp_portfolio_trade_id(const mcp_portfolio *p, size_t i)
 mcp_status mcp_portfolio_trade_source(const mcp_portfolio *p, size_t i, int *line, int *column)
 {
   if (!p || !line || !column)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio, line or column");
   if (i >= p->n || p->t[i].line <= 0)
-    return MCP_ERR_NOT_FOUND;
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: trade %zu was not read from a file", __func__, i);
   *line = p->t[i].line;
   *column = p->t[i].column;
   return MCP_OK;
@@ -616,7 +616,7 @@ mcp_status mcp_portfolio_set_paths(mcp_portfolio *p, uint64_t paths)
 {
   const char *why;
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if ((why = mcpi_check_paths(paths)))
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "paths: expected %s, got %llu", why,
                      (unsigned long long)paths);
@@ -627,7 +627,7 @@ mcp_status mcp_portfolio_set_paths(mcp_portfolio *p, uint64_t paths)
 mcp_status mcp_portfolio_set_seed(mcp_portfolio *p, uint64_t seed)
 {
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if (seed > INT64_MAX) /* what files and the command line accept, and JSON writes back */
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT,
                      "seed: expected an integer between 0 and 2^63-1, got %llu",
@@ -640,7 +640,7 @@ mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *p, unsigned n)
 {
   const char *why;
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if ((why = mcpi_check_steps_per_year(n)))
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "steps_per_year: expected %s, got %u", why, n);
   p->steps_per_year = n;
@@ -652,7 +652,7 @@ mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *p, size_t n, const double 
 {
   const char *why;
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "portfolio");
   if (n && !times)
     return mcpi_fail(p->err, MCP_ERR_ARGUMENT, "time grid: NULL array of %zu times", n);
   if ((why = mcpi_check_grid(n, times)))

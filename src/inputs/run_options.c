@@ -151,11 +151,11 @@ mcp_status mcpi_check_backend(mcp_backend b, char *err)
 mcp_status mcp_run_options_create(mcp_run_options **options)
 {
   if (!options)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "options");
   mcp_run_options *o = calloc(1, sizeof *o);
   *options = o;
   if (!o)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   mcpi_settings_init(&o->s);
   o->block = MCPI_DEFAULT_BLOCK;
   return MCP_OK;
@@ -170,7 +170,7 @@ const char *mcp_run_options_last_error(const mcp_run_options *o)
 
 mcp_status mcp_run_options_set_backend(mcp_run_options *o, mcp_backend backend)
 {
-  mcp_status st = !o ? MCP_ERR_ARGUMENT : mcpi_check_backend(backend, o->err);
+  mcp_status st = !o ? mcpi_null(__func__, "options") : mcpi_check_backend(backend, o->err);
   if (st == MCP_OK) {
     o->backend = backend;
     o->s.given |= MCPI_OPT_BACKEND;
@@ -186,7 +186,7 @@ mcp_backend mcp_run_options_backend(const mcp_run_options *o)
 mcp_status mcp_run_options_set_devices(mcp_run_options *o, size_t n, const int *devices)
 {
   if (!o)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "options");
   if (n < 1 || n > MCP_MAX_DEVICES || !devices)
     return mcpi_fail(o->err, MCP_ERR_ARGUMENT, "devices: expected a list of 1 to %d, got %zu",
                      MCP_MAX_DEVICES, devices ? n : 0);
@@ -211,7 +211,7 @@ size_t mcp_run_options_devices(const mcp_run_options *o, int *devices, size_t ma
 mcp_status mcp_run_options_set_tile_paths(mcp_run_options *o, uint64_t paths)
 {
   if (!o)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "options");
   const char *why = mcpi_check_tile_paths(paths);
   if (why)
     return mcpi_fail(o->err, MCP_ERR_ARGUMENT, "tile paths: expected %s, got %llu", why,
@@ -226,7 +226,7 @@ uint64_t mcp_run_options_tile_paths(const mcp_run_options *o) { return o ? o->ti
 mcp_status mcp_run_options_set_block_size(mcp_run_options *o, int threads)
 {
   if (!o)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "options");
   const char *why = mcpi_check_block_size(threads);
   if (why)
     return mcpi_fail(o->err, MCP_ERR_ARGUMENT, "block size: expected %s, got %d", why, threads);
@@ -242,7 +242,7 @@ int mcp_run_options_block_size(const mcp_run_options *o)
 
 mcp_status mcp_run_options_set_precision(mcp_run_options *o, mcp_precision precision)
 {
-  return o ? mcpi_settings_precision(&o->s, precision, o->err) : MCP_ERR_ARGUMENT;
+  return o ? mcpi_settings_precision(&o->s, precision, o->err) : mcpi_null(__func__, "options");
 }
 
 mcp_precision mcp_run_options_precision(const mcp_run_options *o)
@@ -252,7 +252,7 @@ mcp_precision mcp_run_options_precision(const mcp_run_options *o)
 
 mcp_status mcp_run_options_set_normals(mcp_run_options *o, mcp_normals normals)
 {
-  return o ? mcpi_settings_normals(&o->s, normals, o->err) : MCP_ERR_ARGUMENT;
+  return o ? mcpi_settings_normals(&o->s, normals, o->err) : mcpi_null(__func__, "options");
 }
 
 mcp_normals mcp_run_options_normals(const mcp_run_options *o)
@@ -264,7 +264,7 @@ mcp_status mcp_run_options_set_prefetch(mcp_run_options *o, mcp_prefetch strateg
                                         int padding)
 {
   return o ? mcpi_settings_prefetch(&o->s, strategy, distance, padding, o->err)
-           : MCP_ERR_ARGUMENT;
+           : mcpi_null(__func__, "options");
 }
 
 void mcpi_settings_get_prefetch(const mcpi_settings *s, mcp_prefetch *strategy, int *distance,
@@ -290,7 +290,7 @@ void mcp_run_options_prefetch(const mcp_run_options *o, mcp_prefetch *strategy, 
 
 mcp_status mcp_run_options_set_placement(mcp_run_options *o, mcp_placement placement)
 {
-  return o ? mcpi_settings_placement(&o->s, placement, o->err) : MCP_ERR_ARGUMENT;
+  return o ? mcpi_settings_placement(&o->s, placement, o->err) : mcpi_null(__func__, "options");
 }
 
 mcp_placement mcp_run_options_placement(const mcp_run_options *o)
@@ -300,7 +300,7 @@ mcp_placement mcp_run_options_placement(const mcp_run_options *o)
 
 mcp_status mcp_run_options_set_pde(mcp_run_options *o, const mcp_pde_settings *settings)
 {
-  return o ? mcpi_settings_pde(&o->s, settings, o->err) : MCP_ERR_ARGUMENT;
+  return o ? mcpi_settings_pde(&o->s, settings, o->err) : mcpi_null(__func__, "options");
 }
 
 void mcp_run_options_pde(const mcp_run_options *o, mcp_pde_settings *settings)
@@ -315,14 +315,14 @@ void mcp_run_options_pde(const mcp_run_options *o, mcp_pde_settings *settings)
 
 mcp_status mcp_run_options_set_grid_check(mcp_run_options *o, int on)
 {
-  return o ? mcpi_settings_grid_check(&o->s, on, o->err) : MCP_ERR_ARGUMENT;
+  return o ? mcpi_settings_grid_check(&o->s, on, o->err) : mcpi_null(__func__, "options");
 }
 
 int mcp_run_options_grid_check(const mcp_run_options *o) { return o ? o->s.grid_check : 1; }
 
 mcp_status mcp_run_options_set_exercise_boundary(mcp_run_options *o, int on)
 {
-  return o ? mcpi_settings_exercise_boundary(&o->s, on, o->err) : MCP_ERR_ARGUMENT;
+  return o ? mcpi_settings_exercise_boundary(&o->s, on, o->err) : mcpi_null(__func__, "options");
 }
 
 int mcp_run_options_exercise_boundary(const mcp_run_options *o)

@@ -11,10 +11,10 @@
 mcp_status mcp_scenarios_create(mcp_scenarios **s)
 {
   if (!s)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "scenarios");
   *s = calloc(1, sizeof **s);
   if (!*s)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   (*s)->kind[MCP_SHIFT_RATE] = MCP_SHIFT_ABSOLUTE;
   return MCP_OK;
 }
@@ -60,7 +60,7 @@ mcp_status mcp_scenarios_set(mcp_scenarios *s, mcp_shift_axis axis, mcp_shift_ki
                              size_t n, const double *shifts)
 {
   if (!s)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "scenarios");
   if ((unsigned)axis >= MCPI_NAXES)
     return mcpi_fail(s->err, MCP_ERR_ARGUMENT,
                      "scenario axis: expected spot, volatility or rate, got %d", (int)axis);
@@ -119,7 +119,7 @@ static int is_grid(const mcp_scenarios *s)
 mcp_status mcp_scenarios_set_kind(mcp_scenarios *s, mcp_shift_axis axis, mcp_shift_kind kind)
 {
   if (!s)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "scenarios");
   if ((unsigned)axis >= MCPI_NAXES || (kind != MCP_SHIFT_RELATIVE && kind != MCP_SHIFT_ABSOLUTE))
     return mcpi_fail(s->err, MCP_ERR_ARGUMENT,
                      "scenario set kind: expected an axis (spot, volatility or rate) and "
@@ -134,7 +134,7 @@ mcp_status mcp_scenarios_set_kind(mcp_scenarios *s, mcp_shift_axis axis, mcp_shi
 mcp_status mcp_scenarios_add(mcp_scenarios *s, const char *name, size_t *index)
 {
   if (!s)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "scenarios");
   const char *why = mcpi_check_name(name);
   if (!why && strcmp(name, "base") == 0)
     why = "a name other than base (the unshifted market's row)";
@@ -187,7 +187,7 @@ mcp_status mcp_scenarios_shift(mcp_scenarios *s, size_t index, const char *under
                                mcp_shift_axis axis, double shift)
 {
   if (!s)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "scenarios");
   if (index >= s->nset)
     return mcpi_fail(s->err, MCP_ERR_ARGUMENT, "scenario %zu: expected one of the set's %zu",
                      index, s->nset);

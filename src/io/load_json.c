@@ -18,8 +18,6 @@ static mcp_status vfail_at(const mcpi_json_doc *d, const mcpi_json_pos *pos, con
 {
   char where[48] = "", msg[MCPI_ERRLEN], cell[PATHLEN + 32];
   size_t t, skip;
-  if (!d->err || d->errlen == 0)
-    return status;
   if (pos && !d->csv)
     snprintf(where, sizeof where, ":%d:%d", pos->line, pos->column);
   /* a CSV book's trades[i].FIELD is its row's line and that column */
@@ -29,8 +27,8 @@ static mcp_status vfail_at(const mcpi_json_doc *d, const mcpi_json_pos *pos, con
     path = cell;
   }
   vsnprintf(msg, sizeof msg, fmt, ap);
-  snprintf(d->err, d->errlen, "%s%s: %s%s%s", d->file, where, path, *path ? ": " : "", msg);
-  return status;
+  return mcpi_fail_to(d->err, d->errlen, status, "%s%s: %s%s%s", d->file, where, path,
+                      *path ? ": " : "", msg);
 }
 
 static mcp_status fail_at(const mcpi_json_doc *d, const mcpi_json_pos *pos, const char *path,
@@ -348,8 +346,7 @@ static mcp_status load(const char *file, const char *text, size_t len, char *err
   json_error_t e;
   mcp_status st;
   if (!file) {
-    mcpi_copy_message(err, errlen, "no file name given");
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "no file name given");
   }
   if (text) {
     if (len > MCPI_JSON_MAX_BYTES)

@@ -821,14 +821,14 @@ static mcp_status fill_market(const mcpi_json_doc *d, void *target)
   return MCP_OK;
 }
 
-static mcp_status load(mcp_market **market, const char *path, const char *text, size_t len,
-                       char *err, size_t errlen)
+static mcp_status load(const char *fn, mcp_market **market, const char *path, const char *text,
+                       size_t len, char *err, size_t errlen)
 {
   if (!market)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: market is NULL", fn);
   mcp_status st = mcp_market_create(market);
   if (st != MCP_OK)
-    mcpi_copy_message(err, errlen, mcp_strerror(st));
+    mcpi_copy_message(err, errlen, mcp_last_error());
   else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_market, *market)) != MCP_OK) {
     mcp_market_destroy(*market);
     *market = NULL;
@@ -838,11 +838,11 @@ static mcp_status load(mcp_market **market, const char *path, const char *text, 
 
 mcp_status mcp_market_load(mcp_market **market, const char *path, char *err, size_t errlen)
 {
-  return load(market, path, NULL, 0, err, errlen);
+  return load(__func__, market, path, NULL, 0, err, errlen);
 }
 
 mcp_status mcp_market_load_text(mcp_market **market, const char *name, const char *text, size_t len,
                             char *err, size_t errlen)
 {
-  return load(market, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(__func__, market, name, text ? text : "", text ? len : 0, err, errlen);
 }

@@ -732,15 +732,15 @@ static mcp_status fill_portfolio(const mcpi_json_doc *file, void *target)
   return MCP_OK;
 }
 
-static mcp_status load(mcp_portfolio **portfolio, const mcp_market *market, const char *path,
-                       const char *text, size_t len, char *err, size_t errlen)
+static mcp_status load(const char *fn, mcp_portfolio **portfolio, const mcp_market *market,
+                       const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
   if (!portfolio)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: portfolio is NULL", fn);
   mcp_status st = mcp_portfolio_create(portfolio);
   loading in = {*portfolio, market ? market->dates : NULL};
   if (st != MCP_OK)
-    mcpi_copy_message(err, errlen, mcp_strerror(st));
+    mcpi_copy_message(err, errlen, mcp_last_error());
   else if ((st = mcpi_json_load_book(path, text, len, err, errlen, fill_portfolio, &in)) != MCP_OK) {
     mcp_portfolio_destroy(*portfolio);
     *portfolio = NULL;
@@ -750,24 +750,24 @@ static mcp_status load(mcp_portfolio **portfolio, const mcp_market *market, cons
 
 mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err, size_t errlen)
 {
-  return load(portfolio, NULL, path, NULL, 0, err, errlen);
+  return load(__func__, portfolio, NULL, path, NULL, 0, err, errlen);
 }
 
 mcp_status mcp_portfolio_load_text(mcp_portfolio **portfolio, const char *name, const char *text,
                                    size_t len, char *err, size_t errlen)
 {
-  return load(portfolio, NULL, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(__func__, portfolio, NULL, name, text ? text : "", text ? len : 0, err, errlen);
 }
 
 mcp_status mcp_portfolio_load_for(mcp_portfolio **portfolio, const mcp_market *market,
                                   const char *path, char *err, size_t errlen)
 {
-  return load(portfolio, market, path, NULL, 0, err, errlen);
+  return load(__func__, portfolio, market, path, NULL, 0, err, errlen);
 }
 
 mcp_status mcp_portfolio_load_text_for(mcp_portfolio **portfolio, const mcp_market *market,
                                        const char *name, const char *text, size_t len,
                                        char *err, size_t errlen)
 {
-  return load(portfolio, market, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(__func__, portfolio, market, name, text ? text : "", text ? len : 0, err, errlen);
 }

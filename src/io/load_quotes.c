@@ -383,8 +383,8 @@ static mcp_status load(const char *name, const char *text, size_t len, const mcp
                        mcp_quotes *out, char *err, size_t errlen)
 {
   if (!out || !market) {
-    mcpi_copy_message(err, errlen, "quotes: expected a market and a place for the quotes");
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT,
+                        "quotes: expected a market and a place for the quotes");
   }
   memset(out, 0, sizeof *out);
   loading in = {out, market};

@@ -166,14 +166,14 @@ static mcp_status fill_options(const mcpi_json_doc *d, void *target)
   return mcpi_read_run_options(d, &path, run, target);
 }
 
-static mcp_status load(mcp_run_options **options, const char *path, const char *text, size_t len,
-                       char *err, size_t errlen)
+static mcp_status load(const char *fn, mcp_run_options **options, const char *path,
+                       const char *text, size_t len, char *err, size_t errlen)
 {
   if (!options)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: options is NULL", fn);
   mcp_status st = mcp_run_options_create(options);
   if (st != MCP_OK)
-    mcpi_copy_message(err, errlen, mcp_strerror(st));
+    mcpi_copy_message(err, errlen, mcp_last_error());
   else if ((st = mcpi_json_load_book(path, text, len, err, errlen, fill_options, *options))) {
     mcp_run_options_destroy(*options);
     *options = NULL;
@@ -184,11 +184,11 @@ static mcp_status load(mcp_run_options **options, const char *path, const char *
 mcp_status mcp_run_options_load(mcp_run_options **options, const char *path, char *err,
                                 size_t errlen)
 {
-  return load(options, path, NULL, 0, err, errlen);
+  return load(__func__, options, path, NULL, 0, err, errlen);
 }
 
 mcp_status mcp_run_options_load_text(mcp_run_options **options, const char *name,
                                      const char *text, size_t len, char *err, size_t errlen)
 {
-  return load(options, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(__func__, options, name, text ? text : "", text ? len : 0, err, errlen);
 }

@@ -133,14 +133,14 @@ static mcp_status fill_scenarios(const mcpi_json_doc *d, void *target)
   return st;
 }
 
-static mcp_status load(mcp_scenarios **s, const char *path, const char *text, size_t len,
-                       char *err, size_t errlen)
+static mcp_status load(const char *fn, mcp_scenarios **s, const char *path, const char *text,
+                       size_t len, char *err, size_t errlen)
 {
   if (!s)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: scenarios is NULL", fn);
   mcp_status st = mcp_scenarios_create(s);
   if (st != MCP_OK)
-    mcpi_copy_message(err, errlen, mcp_strerror(st));
+    mcpi_copy_message(err, errlen, mcp_last_error());
   else if ((st = mcpi_json_load(path, text, len, err, errlen, fill_scenarios, *s)) != MCP_OK) {
     mcp_scenarios_destroy(*s);
     *s = NULL;
@@ -150,11 +150,11 @@ static mcp_status load(mcp_scenarios **s, const char *path, const char *text, si
 
 mcp_status mcp_scenarios_load(mcp_scenarios **s, const char *path, char *err, size_t errlen)
 {
-  return load(s, path, NULL, 0, err, errlen);
+  return load(__func__, s, path, NULL, 0, err, errlen);
 }
 
 mcp_status mcp_scenarios_load_text(mcp_scenarios **s, const char *name, const char *text, size_t len,
                             char *err, size_t errlen)
 {
-  return load(s, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(__func__, s, name, text ? text : "", text ? len : 0, err, errlen);
 }

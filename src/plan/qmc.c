@@ -4,6 +4,7 @@
 #include <curand.h>
 #endif
 #include "mcprice.h"
+#include "src/base/error.h"
 #include "models/qmc.h"
 
 int mcpi_bridge_build(mcpi_bridge *b, size_t n, const double *t)
@@ -22,7 +23,7 @@ int mcpi_bridge_build(mcpi_bridge *b, size_t n, const double *t)
     free(ql);
     free(qr);
     mcpi_bridge_free(b);
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   }
 #define T(i) ((i) ? t[(i) - 1] : 0.0)
   /* level 0: the end point; then intervals (l, r) split breadth-first */

@@ -495,7 +495,7 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
       free(done);
       free(b.est);
       free(b.term);
-      return MCP_ERR_NO_MEMORY;
+      return mcpi_no_memory(__func__);
     }
     ok = (done[t] = in_pass(&b, m, g->set->precision, adj ? &rest : g->req, t, tr, !blocks)) >= 0;
     done[t] |= adj;

@@ -36,13 +36,13 @@ const mcpi_product_unit *mcpi_product_unit_of(mcp_product product)
 mcp_status mcp_product_from_name(const char *name, mcp_product *out)
 {
   if (!name || !out)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "name or out");
   for (int k = 0; k < MCP_PRODUCT_COUNT; k++)
     if (strcmp(units[k]->name, name) == 0) {
       *out = (mcp_product)k;
       return MCP_OK;
     }
-  return MCP_ERR_NOT_FOUND;
+  return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no product '%s'", __func__, name);
 }
 
 const char *mcp_product_name(mcp_product product)

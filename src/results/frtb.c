@@ -133,7 +133,7 @@ mcp_status mcp_frtb_scenarios(const mcp_market *m, const mcp_portfolio *p, mcp_s
                               char *err, size_t errlen)
 {
   if (!out)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "scenarios");
   *out = NULL;
   if (!m || !p)
     return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "the FRTB view: %s is NULL",
@@ -352,7 +352,7 @@ mcp_status mcp_frtb_from_results(const mcp_market *m, const mcp_portfolio *p,
                                  size_t errlen)
 {
   if (!out)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "frtb");
   *out = NULL;
   if (!m || !p || !r)
     return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "the FRTB view: %s is NULL",
@@ -401,7 +401,8 @@ size_t mcp_frtb_count(const mcp_frtb *f) { return f ? f->n : 0; }
 mcp_status mcp_frtb_record_at(const mcp_frtb *f, size_t i, mcp_frtb_record *out)
 {
   if (!f || !out || i >= f->n)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_error(MCP_ERR_ARGUMENT, "%s: %s", __func__,
+                      !f || !out ? "frtb or out is NULL" : "no such record");
   const record *r = &f->r[i];
   *out = (mcp_frtb_record){r->trade == SIZE_MAX ? NULL : f->ids[r->trade], r->risk,
                            f->names[r->qualifier], r->bucket, r->tenor, r->amount, r->currency};
@@ -422,7 +423,7 @@ static int append(char **text, size_t *len, size_t *cap, const char *line)
 mcp_status mcp_frtb_crif(const mcp_frtb *f, char **text, size_t *len)
 {
   if (!f || !text || !len)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "frtb, text or len");
   size_t cap = 0;
   *text = NULL;
   *len = 0;
@@ -446,7 +447,7 @@ mcp_status mcp_frtb_crif(const mcp_frtb *f, char **text, size_t *len)
     free(*text);
     *text = NULL;
     *len = 0;
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   }
   return MCP_OK;
 }

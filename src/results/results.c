@@ -172,7 +172,8 @@ mcp_status mcp_results_sensitivity(const mcp_results *r, size_t index, size_t k,
                                    mcp_sensitivity *out)
 {
   if (!out || k >= mcp_results_sensitivities(r, index))
-    return MCP_ERR_ARGUMENT;
+    return mcpi_error(MCP_ERR_ARGUMENT, "%s: %s", __func__,
+                      !out ? "out is NULL" : "no such index and sensitivity");
   const mcpi_sens *x = &r->sens[index].s[k];
   *out = (mcp_sensitivity){x->name, x->greek, x->method, x->u1, x->u2, x->value, x->label};
   return MCP_OK;
@@ -183,9 +184,9 @@ mcp_status mcp_results_greek(const mcp_results *r, const char *id, const char *n
 {
   size_t index = r ? r->n : 0;
   if (!r || !name || !out)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "results, name or out");
   if (id && mcp_results_find(r, id, &index) != MCP_OK)
-    return MCP_ERR_NOT_FOUND;
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no trade '%s'", __func__, id);
   for (size_t k = 0; k < mcp_results_sensitivities(r, index); k++)
     if (strcmp(r->sens[index].s[k].name, name) == 0)
       return mcp_results_sensitivity(r, index, k, out);
@@ -199,7 +200,8 @@ mcp_status mcp_results_greek(const mcp_results *r, const char *id, const char *n
         strcmp(swapped, name) == 0)
       return mcp_results_sensitivity(r, index, k, out);
   }
-  return MCP_ERR_NOT_FOUND;
+  return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no sensitivity '%s' of %s", __func__, name,
+                    id ? id : "the book");
 }
 
 size_t mcp_results_count(const mcp_results *r) { return r ? r->n : 0; }
@@ -212,9 +214,9 @@ const char *mcp_results_trade_id(const mcp_results *r, size_t i)
 mcp_status mcp_results_trade(const mcp_results *r, size_t i, mcp_estimate *e)
 {
   if (!r || !e)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "results or estimate");
   if (i >= r->n)
-    return MCP_ERR_NOT_FOUND;
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no trade %zu (%zu)", __func__, i, r->n);
   *e = r->est[i];
   return MCP_OK;
 }
@@ -228,9 +230,9 @@ mcp_status mcp_results_redemption(const mcp_results *r, size_t i, size_t k, doub
                                   mcp_estimate *probability)
 {
   if (!r || !time || !probability)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "results, time or probability");
   if (k >= mcp_results_redemptions(r, i))
-    return MCP_ERR_NOT_FOUND;
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no redemption %zu of trade %zu", __func__, k, i);
   *time = r->red_time[r->red_off[i] + k];
   *probability = r->red[r->red_off[i] + k];
   return MCP_OK;
@@ -245,9 +247,10 @@ mcp_status mcp_results_exercise_boundary(const mcp_results *r, size_t i, size_t 
                                          double *spot)
 {
   if (!r || !time || !spot)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "results, time or spot");
   if (k >= mcp_results_exercise_boundaries(r, i))
-    return MCP_ERR_NOT_FOUND;
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no boundary point %zu of trade %zu", __func__, k,
+                      i);
   *time = r->bnd.time[r->bnd.off[i] + k];
   *spot = r->bnd.spot[r->bnd.off[i] + k];
   return MCP_OK;
@@ -256,9 +259,9 @@ mcp_status mcp_results_exercise_boundary(const mcp_results *r, size_t i, size_t 
 mcp_status mcp_results_grid_move(const mcp_results *r, size_t i, mcp_estimate *e)
 {
   if (!r || !e)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "results or estimate");
   if (i >= r->n || !r->grid_on || !r->grid_on[i])
-    return MCP_ERR_NOT_FOUND;
+    return mcpi_error(MCP_ERR_NOT_FOUND, "%s: trade %zu has no grid check", __func__, i);
   *e = r->grid[i];
   return MCP_OK;
 }
@@ -266,13 +269,13 @@ mcp_status mcp_results_grid_move(const mcp_results *r, size_t i, mcp_estimate *e
 mcp_status mcp_results_find(const mcp_results *r, const char *id, size_t *index)
 {
   if (!r || !id || !index)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "results, id or index");
   for (size_t i = 0; i < r->n; i++)
     if (strcmp(r->id[i], id) == 0) {
       *index = i;
       return MCP_OK;
     }
-  return MCP_ERR_NOT_FOUND;
+  return mcpi_error(MCP_ERR_NOT_FOUND, "%s: no trade '%s'", __func__, id);
 }
 
 double mcp_results_quantity(const mcp_results *r, size_t i)
@@ -330,7 +333,7 @@ unsigned mcp_results_warnings(const mcp_results *r, size_t i)
 mcp_status mcp_results_total(const mcp_results *r, mcp_estimate *e)
 {
   if (!r || !e)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "results or estimate");
   *e = r->total;
   return MCP_OK;
 }

@@ -45,7 +45,7 @@ double mcp_scenario_results_quantity(const mcp_scenario_results *r, size_t index
 mcp_status mcp_scenario_results_find(const mcp_scenario_results *r, const char *id,
                                      size_t *index)
 {
-  return r ? mcp_results_find(r->point[0], id, index) : MCP_ERR_ARGUMENT;
+  return r ? mcp_results_find(r->point[0], id, index) : mcpi_null(__func__, "results");
 }
 
 /* The results of point (i, j, k), or NULL outside the grid. */
@@ -58,14 +58,18 @@ mcp_status mcp_scenario_results_trade(const mcp_scenario_results *r, size_t inde
                                       size_t j, size_t k, mcp_estimate *e)
 {
   const mcp_results *p = at(r, i, j, k);
-  return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
+  return p && index < mcp_results_count(p)
+             ? mcp_results_trade(p, index, e)
+             : mcpi_error(MCP_ERR_ARGUMENT, "%s: no such point or trade %zu", __func__, index);
 }
 
 mcp_status mcp_scenario_results_total(const mcp_scenario_results *r, size_t i, size_t j,
                                       size_t k, mcp_estimate *e)
 {
   const mcp_results *p = at(r, i, j, k);
-  return p ? mcp_results_total(p, e) : MCP_ERR_ARGUMENT;
+  return p ? mcp_results_total(p, e)
+           : mcpi_error(MCP_ERR_ARGUMENT, "%s: no point (%zu, %zu, %zu) in the grid", __func__,
+                        i, j, k);
 }
 
 void mcp_scenario_results_destroy(mcp_scenario_results *r)
@@ -108,34 +112,41 @@ mcp_status mcp_scenario_results_set_trade(const mcp_scenario_results *r, size_t 
                                           mcp_estimate *e)
 {
   const mcp_results *p = scenario(r, s);
-  return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
+  return p && index < mcp_results_count(p)
+             ? mcp_results_trade(p, index, e)
+             : mcpi_error(MCP_ERR_ARGUMENT, "%s: no such point or trade %zu", __func__, index);
 }
 
 mcp_status mcp_scenario_results_set_total(const mcp_scenario_results *r, size_t s,
                                           mcp_estimate *e)
 {
   const mcp_results *p = scenario(r, s);
-  return p ? mcp_results_total(p, e) : MCP_ERR_ARGUMENT;
+  return p ? mcp_results_total(p, e)
+           : mcpi_error(MCP_ERR_ARGUMENT, "%s: no scenario %zu in the set", __func__, s);
 }
 
 mcp_status mcp_scenario_results_base(const mcp_scenario_results *r, mcp_estimate *e)
 {
   const mcp_results *p = set_point(r, 0);
-  return p ? mcp_results_total(p, e) : MCP_ERR_ARGUMENT;
+  return p ? mcp_results_total(p, e)
+           : mcpi_error(MCP_ERR_ARGUMENT, "%s: the results are not a scenario set's", __func__);
 }
 
 mcp_status mcp_scenario_results_base_trade(const mcp_scenario_results *r, size_t index,
                                            mcp_estimate *e)
 {
   const mcp_results *p = set_point(r, 0);
-  return p && index < mcp_results_count(p) ? mcp_results_trade(p, index, e) : MCP_ERR_ARGUMENT;
+  return p && index < mcp_results_count(p)
+             ? mcp_results_trade(p, index, e)
+             : mcpi_error(MCP_ERR_ARGUMENT, "%s: no such point or trade %zu", __func__, index);
 }
 
 mcp_status mcp_scenario_results_loss(const mcp_scenario_results *r, size_t s, mcp_estimate *e)
 {
   const mcp_results *p = scenario(r, s);
   if (!p || !e)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_error(MCP_ERR_ARGUMENT, "%s: %s", __func__,
+                      !e ? "loss is NULL" : "no such scenario in the set");
   *e = p->loss;
   return MCP_OK;
 }
@@ -150,11 +161,14 @@ mcp_status mcp_scenario_results_var(const mcp_scenario_results *r, double level,
                                     double *es)
 {
   if (!r || !r->nset || !(level >= 0.5 && level < 1))
-    return MCP_ERR_ARGUMENT;
+    return mcpi_error(MCP_ERR_ARGUMENT, "%s: %s", __func__,
+                      !r         ? "results is NULL"
+                      : !r->nset ? "the results are a grid's, not a scenario set's"
+                                 : "expected a level from 0.5 to below 1");
   size_t n = r->nset;
   double *loss = malloc(n * sizeof *loss);
   if (!loss)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   for (size_t s = 0; s < n; s++)
     loss[s] = r->point[s + 1]->loss.price;
   qsort(loss, n, sizeof *loss, larger_first);

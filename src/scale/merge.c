@@ -32,7 +32,8 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
                            const mcp_scenarios *scenarios, unsigned k, unsigned n,
                            mcp_partial **partial)
 {
-  return mcpi_cancel_clear(ctx, mcpi_price_slice(ctx, market, portfolio, greeks, scenarios, k,
+  mcpi_call_begin(ctx);
+  return mcpi_call_end(ctx, mcpi_price_slice(ctx, market, portfolio, greeks, scenarios, k,
                                                  n, NULL, partial));
 }
 
@@ -52,7 +53,7 @@ mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
 {
   if (!ctx || !partial)
     return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_slice: partial is NULL")
-               : MCP_ERR_ARGUMENT;
+               : mcpi_null("mcp_price_slice", "ctx");
   *partial = NULL;
   mcp_status st = check(ctx, "mcp_price_slice", market, portfolio, greeks, scenarios);
   if (st != MCP_OK || (st = mcpi_cancel_check(ctx)) != MCP_OK)
@@ -127,7 +128,8 @@ mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
                               size_t count, mcp_results **results,
                               mcp_scenario_results **scenario_results)
 {
-  return mcpi_cancel_clear(ctx, mcpi_partials_merge(ctx, market, portfolio, greeks, scenarios,
+  mcpi_call_begin(ctx);
+  return mcpi_call_end(ctx, mcpi_partials_merge(ctx, market, portfolio, greeks, scenarios,
                                                     partials, count, NULL, results,
                                                     scenario_results));
 }
@@ -139,7 +141,7 @@ mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
                                mcp_scenario_results **scenario_results)
 {
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null("mcp_partials_merge", "ctx");
   if (results)
     *results = NULL;
   if (scenario_results)

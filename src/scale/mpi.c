@@ -28,7 +28,7 @@ static void merge_on_root(mcp_context *ctx, const outcome *all, const char *buf,
       return;
     }
   mcp_partial **parts = size > 0 ? calloc((size_t)size, sizeof *parts) : NULL;
-  *st = parts ? MCP_OK : MCP_ERR_NO_MEMORY;
+  *st = parts ? MCP_OK : mcpi_no_memory(__func__);
   if (!parts)
     snprintf(msg, MCPI_ERRLEN, "out of memory merging the ranks' partial results");
   for (int k = 0; *st == MCP_OK && k < size; k++) {
@@ -53,21 +53,22 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
   int rank, size;
   double t0 = MPI_Wtime();
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "ctx");
+  mcpi_call_begin(ctx);
   if (results)
     *results = NULL;
   if (scenario_results)
     *scenario_results = NULL;
   if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS ||
       size < 1 || root < 0 || root >= size)
-    return mcpi_cancel_clear(ctx, mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
+    return mcpi_call_end(ctx, mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
                                             "mcp_mpi_price: a bad communicator or root"));
   /* one backend throughout, or no run */
   int b = (int)ctx->backend, lo, hi;
   MPI_Allreduce(&b, &lo, 1, MPI_INT, MPI_MIN, comm);
   MPI_Allreduce(&b, &hi, 1, MPI_INT, MPI_MAX, comm);
   if (lo != hi)
-    return mcpi_cancel_clear(
+    return mcpi_call_end(
         ctx, mcpi_fail(ctx->err, MCP_ERR_ARGUMENT,
                        "mcp_mpi_price: the ranks run on the %s and %s backends, whose last "
                        "bits differ; give every rank one", mcp_backend_name((mcp_backend)lo),
@@ -116,19 +117,20 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
       merge_on_root(ctx, all, buf, displ, size, market, portfolio, greeks, scenarios, results,
                     scenario_results, &final, msg);
   } else {
-    final = MCP_ERR_NO_MEMORY;
     if (room[1] > INT_MAX)
-      snprintf(msg, sizeof msg,
-               "the ranks' partial results, %lld bytes in all, exceed one MPI message (2 GiB): "
-               "price the scenario grid in parts, or over fewer ranks", room[1]);
+      final = mcpi_fail(msg, MCP_ERR_NO_MEMORY,
+                        "the ranks' partial results, %lld bytes in all, exceed one MPI message "
+                        "(2 GiB): price the scenario grid in parts, or over fewer ranks",
+                        room[1]);
     else
-      snprintf(msg, sizeof msg, "out of memory on rank %d gathering the partial results", root);
+      final = mcpi_fail(msg, MCP_ERR_NO_MEMORY,
+                        "out of memory on rank %d gathering the partial results", root);
   }
   int f = (int)final;
   MPI_Bcast(&f, 1, MPI_INT, root, comm);
   MPI_Bcast(msg, sizeof msg, MPI_CHAR, root, comm);
   if (f != MCP_OK)
-    snprintf(ctx->err, sizeof ctx->err, "%s", msg);
+    mcpi_fail(ctx->err, (mcp_status)f, "%s", msg);
   else if (rank == root) /* the call's time, not the sum of the ranks' */
     mcpi_set_seconds(results ? *results : NULL, scenario_results ? *scenario_results : NULL,
                      MPI_Wtime() - t0);
@@ -137,5 +139,5 @@ mcp_status mcp_mpi_price(mcp_context *ctx, MPI_Comm comm, int root, const mcp_ma
   free(count);
   free(displ);
   free(buf);
-  return mcpi_cancel_clear(ctx, (mcp_status)f);
+  return mcpi_call_end(ctx, (mcp_status)f);
 }

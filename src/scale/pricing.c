@@ -10,11 +10,12 @@
 static mcp_status check_args(mcp_context *ctx, const char *fn, const mcp_market *market,
                              const mcp_portfolio *portfolio, const char *absent, int results)
 {
+  mcpi_call_begin(ctx);
   if (!results)
     return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: results is NULL", fn)
-               : MCP_ERR_ARGUMENT;
+               : mcpi_null(fn, "ctx and results");
   if (!ctx)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(fn, "ctx");
   if (!market || !portfolio || absent)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "%s: %s is NULL", fn,
                      !market ? "market" : !portfolio ? "portfolio" : absent);
@@ -27,7 +28,7 @@ mcp_status mcp_price(mcp_context *ctx, const mcp_market *market, const mcp_portf
   if (results)
     *results = NULL;
   mcp_status st = check_args(ctx, "mcp_price", market, portfolio, NULL, results != NULL);
-  return mcpi_cancel_clear(ctx, st ? st
+  return mcpi_call_end(ctx, st ? st
                                     : mcpi_spread(ctx, market, portfolio, NULL, NULL, results,
                                                   NULL));
 }
@@ -40,7 +41,7 @@ mcp_status mcp_price_greeks(mcp_context *ctx, const mcp_market *market,
     *results = NULL;
   mcp_status st = check_args(ctx, "mcp_price_greeks", market, portfolio,
                              greeks ? NULL : "greeks", results != NULL);
-  return mcpi_cancel_clear(ctx, st ? st
+  return mcpi_call_end(ctx, st ? st
                                     : mcpi_spread(ctx, market, portfolio, greeks, NULL, results,
                                                   NULL));
 }
@@ -53,7 +54,7 @@ mcp_status mcp_price_scenarios(mcp_context *ctx, const mcp_market *market,
     *results = NULL;
   mcp_status st = check_args(ctx, "mcp_price_scenarios", market, portfolio,
                              scenarios ? NULL : "scenarios", results != NULL);
-  return mcpi_cancel_clear(ctx, st ? st
+  return mcpi_call_end(ctx, st ? st
                                     : mcpi_spread(ctx, market, portfolio, NULL, scenarios, NULL,
                                                   results));
 }
@@ -66,7 +67,7 @@ mcp_status mcp_price_frtb(mcp_context *ctx, const mcp_market *market,
     *out = NULL;
   mcp_status st = check_args(ctx, "mcp_price_frtb", market, portfolio, NULL, out != NULL);
   if (st != MCP_OK)
-    return mcpi_cancel_clear(ctx, st);
+    return mcpi_call_end(ctx, st);
   char err[MCPI_ERRLEN];
   mcp_scenarios *s = NULL;
   mcp_scenario_results *r = NULL;
@@ -77,5 +78,5 @@ mcp_status mcp_price_frtb(mcp_context *ctx, const mcp_market *market,
     mcpi_fail(ctx->err, st, "%s", err);
   mcp_scenario_results_destroy(r);
   mcp_scenarios_destroy(s);
-  return mcpi_cancel_clear(ctx, st);
+  return mcpi_call_end(ctx, st);
 }

@@ -100,10 +100,10 @@ unsigned mcp_partial_slice(const mcp_partial *p, unsigned *n)
 mcp_status mcp_partial_set_annex(mcp_partial *p, const void *data, size_t len)
 {
   if (!p || (!data && len))
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, !p ? "partial" : "data");
   unsigned char *c = malloc(len ? len : 1);
   if (!c)
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   if (len)
     memcpy(c, data, len);
   free(p->annex);
@@ -204,17 +204,17 @@ static mcp_status encode(const mcp_partial *p, sink *s)
   put(s, p->annex, p->nannex);
   if (!s->failed)
     put_u64(s, checksum(s->b, s->n));
-  return s->failed ? MCP_ERR_NO_MEMORY : MCP_OK;
+  return s->failed ? mcpi_no_memory(__func__) : MCP_OK;
 }
 
 mcp_status mcp_partial_encode(const mcp_partial *p, void **bytes, size_t *len)
 {
   if (!bytes || !len)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "bytes or len");
   *bytes = NULL;
   *len = 0;
   if (!p)
-    return MCP_ERR_ARGUMENT;
+    return mcpi_null(__func__, "partial");
   sink s = {0};
   mcp_status st = encode(p, &s);
   if (st != MCP_OK) {
@@ -229,9 +229,8 @@ mcp_status mcp_partial_encode(const mcp_partial *p, void **bytes, size_t *len)
 mcp_status mcp_partial_write(const mcp_partial *p, const char *path, char *err, size_t errlen)
 {
   if (!p || !path) {
-    mcpi_copy_message(err, errlen, !p ? "mcp_partial_write: partial is NULL"
-                                      : "mcp_partial_write: path is NULL");
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: %s is NULL", __func__,
+                        !p ? "partial" : "path");
   }
   /* the output's rules before the work: a device or FIFO written in place,
    * a regular file replaced only when whole */
@@ -268,14 +267,12 @@ static void fail(source *s, mcp_status st, const char *fmt, ...)
 {
   if (s->st != MCP_OK)
     return;
-  char what[MCPI_ERRLEN / 2], msg[MCPI_ERRLEN];
+  char what[MCPI_ERRLEN / 2];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
-  snprintf(msg, sizeof msg, "%s: %s", s->name, what);
-  mcpi_copy_message(s->err, s->errlen, msg);
-  s->st = st;
+  s->st = mcpi_fail_to(s->err, s->errlen, st, "%s: %s", s->name, what);
 }
 
 static uint64_t get_u64(source *s)
@@ -437,7 +434,7 @@ static mcp_status decode_bytes(mcp_partial **out, const unsigned char *b, size_t
   mcp_partial *p = calloc(1, sizeof *p);
   if (!p) {
     mcpi_copy_message(err, errlen, "out of memory");
-    return MCP_ERR_NO_MEMORY;
+    return mcpi_no_memory(__func__);
   }
   if ((s.st = check_head(b, len, name, err, errlen)) != MCP_OK)
     ;
@@ -468,8 +465,8 @@ mcp_status mcp_partial_decode(mcp_partial **out, const void *bytes, size_t len, 
                               char *err, size_t errlen)
 {
   if (!out || (!bytes && len)) {
-    mcpi_copy_message(err, errlen, "mcp_partial_decode: NULL argument");
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: %s is NULL", __func__,
+                        !out ? "out" : "bytes");
   }
   *out = NULL;
   return decode_bytes(out, bytes, len, name ? name : "partial", err, errlen);
@@ -479,8 +476,8 @@ mcp_status mcp_partial_read(mcp_partial **out, const char *path, char *err, size
 {
   static const mcpi_read_rules rules = {MAX_FILE, "a partial result", NULL, 24, check_head};
   if (!out || !path) {
-    mcpi_copy_message(err, errlen, "mcp_partial_read: NULL argument");
-    return MCP_ERR_ARGUMENT;
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: %s is NULL", __func__,
+                        !out ? "out" : "path");
   }
   *out = NULL;
   char *b = NULL;
