@@ -378,8 +378,9 @@ static void test_last_error(void **state)
   char mine[512];
   snprintf(mine, sizeof mine, "%s", mcp_last_error());
   pthread_t t;
+  int token;
   void *named = NULL;
-  assert_int_equal(pthread_create(&t, NULL, fail_on_other_thread, &t), 0);
+  assert_int_equal(pthread_create(&t, NULL, fail_on_other_thread, &token), 0);
   assert_int_equal(pthread_join(t, &named), 0);
   assert_non_null(named);
   assert_string_equal(mcp_last_error(), mine);

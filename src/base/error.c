@@ -31,7 +31,8 @@ const char *mcp_last_error(void) { return last_error; }
 mcp_status mcpi_said(mcp_status status, const char *msg)
 {
   if (msg != last_error)
-    mcpi_copy_message(last_error, sizeof last_error, msg && *msg ? msg : mcp_strerror(status));
+    mcpi_copy_message(last_error, sizeof last_error,
+                      status == MCP_OK ? "" : msg && *msg ? msg : mcp_strerror(status));
   return status;
 }
 

@@ -33,8 +33,8 @@ mcp_status mcpi_null(const char *func, const char *names);
 mcp_status mcpi_no_memory(const char *func);
 
 /* Records msg as the thread's last error (a status that a call on another
- * thread produced, e.g. a device's worker, reaching the caller) and returns
- * status. */
+ * thread produced, e.g. a device's worker, reaching the caller; MCP_OK
+ * empties it) and returns status. */
 mcp_status mcpi_said(mcp_status status, const char *msg);
 
 /* Copies src into dst of size n (n may be 0), always terminated. */

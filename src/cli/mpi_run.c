@@ -67,6 +67,6 @@ mcp_status cli_mpi_price(mcp_context *c, const mcp_market *m, const mcp_portfoli
                          const mcp_greeks *g, const mcp_scenarios *s, mcp_results **r,
                          mcp_scenario_results **sr)
 {
-  return mcpi_error(MCP_ERR_UNAVAILABLE, "built without MPI");
+  return MCP_ERR_UNAVAILABLE;
 }
 #endif

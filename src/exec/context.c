@@ -150,10 +150,11 @@ mcp_status mcpi_call_end(mcp_context *ctx, mcp_status st)
   if (!ctx)
     return st;
   atomic_store(ctx->cancel, 0);
-  if (st != MCP_OK && ctx->err[0])
+  if (st != MCP_OK && !ctx->err[0])
+    mcpi_copy_message(ctx->err, sizeof ctx->err,
+                      mcp_last_error()[0] ? mcp_last_error() : mcp_strerror(st));
+  if (st != MCP_OK)
     mcpi_said(st, ctx->err);
-  else if (st != MCP_OK)
-    mcpi_copy_message(ctx->err, sizeof ctx->err, mcp_last_error());
   return st;
 }
 

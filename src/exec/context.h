@@ -3,6 +3,7 @@
 #define MCP_CONTEXT_H
 
 #include <stdatomic.h>
+#include "src/base/error.h"
 #include "src/inputs/run_options.h"
 
 #define MCPI_DEV_SLOTS 12 /* device buffers a context keeps (backend_cuda.c) */
@@ -48,13 +49,15 @@ static inline int mcpi_cancel_asked(const mcp_context *ctx)
 }
 /* MCP_ERR_CANCELLED with its message where it did, else MCP_OK. */
 mcp_status mcpi_cancel_check(mcp_context *ctx);
-/* A pricing call's bounds.  Begin: the context's message emptied, so that
- * end knows whether this call wrote it.  End: the call's status, the cancel
- * request cleared, and the message of a failure in both the context and the
- * calling thread's last error (a device's worker thread writes only the
- * context's; a check without the context only the thread's). */
+/* A pricing call's bounds.  Begin: the context's message and the thread's
+ * emptied, so that end knows which this call wrote.  End: the call's
+ * status, the cancel request cleared, and the message of a failure in both
+ * the context and the calling thread's last error (a device's worker
+ * thread writes only the context's; a check without the context only the
+ * thread's; neither: the status's text). */
 static inline void mcpi_call_begin(mcp_context *ctx)
 {
+  mcpi_said(MCP_OK, "");
   if (ctx)
     ctx->err[0] = '\0';
 }
