@@ -1,7 +1,8 @@
 """mcprice_build.py: the package's build backend (PEP 517, in-tree): the
-wheel carries libmcprice, built from the source tree around python/ in a
-temporary folder, so that `pip install ./python` needs neither an
-installed library nor a folder written into the tree.
+wheel carries libmcprice, built from a copy of the source tree around
+python/ in a temporary folder, so that `pip install ./python` needs neither
+an installed library nor a file written into the tree (a copy: make would
+regenerate a stale configure or Makefile.in where its sources are).
 
     pip install ./python                                  # GPU backend where nvcc is found
     pip wheel ./python --config-settings backend=cpu      # the portable CPU wheel
@@ -11,10 +12,11 @@ nvcc and libcudart are found), cpu (--disable-gpu --without-cuda: no CUDA
 library at all, so no QMC on the CPU either), cuda (--enable-gpu: an error
 without the toolkit); configure-args=... appended to configure's.  The
 libraries libmcprice needs beyond the C runtime (jansson, OpenMP) go into
-the wheel beside it (mcprice/_libs, loaded first by _lib.py), so that a CPU
-wheel is manylinux: it runs on any Linux whose glibc is at least the
-builder's (its tag).  A GPU wheel needs the CUDA runtime of its builder and
-is tagged for this platform alone.  No sdist: the package is built from
+the wheel beside it (mcprice/_libs, loaded first by _lib.py), so that a
+wheel without CUDA is manylinux: it runs on any Linux whose glibc is at
+least the builder's (its tag).  One that needs a CUDA library (the GPU
+backend's runtime, or cuRAND for the CPU's QMC) takes it from the machine
+and is tagged for this platform alone.  No sdist: the package is built from
 the tree (pip builds local folders in place since 21.3)."""
 import base64
 import hashlib
@@ -33,9 +35,10 @@ TOP = os.path.dirname(PYTHON_DIR)
 # what the manylinux policies let a wheel take from the system (PEP 600's
 # baseline): the C runtime; and the CUDA driver and runtime, which a GPU
 # wheel takes from its machine
-SYSTEM = ("linux-vdso", "ld-linux", "libc.so", "libm.so", "libpthread.so", "libdl.so",
-          "librt.so", "libgcc_s.so", "libstdc++.so", "libutil.so", "libcuda.so",
-          "libcudart.so", "libcurand.so")
+GLIBC = ("linux-vdso", "ld-linux", "libc.so", "libm.so", "libmvec.so", "libpthread.so",
+         "libdl.so", "librt.so", "libresolv.so", "libutil.so", "libgcc_s.so", "libstdc++.so")
+CUDA = ("libcuda.so", "libcudart.so", "libcurand.so")
+SYSTEM = GLIBC + CUDA
 
 
 def _say(msg: str) -> None:
@@ -57,18 +60,17 @@ def _run(cmd: List[str], cwd: str) -> None:
 
 
 def _source(work: str) -> str:
-    """A configurable source tree: the tree itself when it has configure
-    and is not configured in place, else a copy of it bootstrapped."""
+    """A copy of the source tree in work, bootstrapped where it has no
+    configure: a checkout's files (tracked, and untracked but not ignored),
+    or a release tree's but its build products."""
     if not os.path.isfile(os.path.join(TOP, "configure.ac")):
         raise RuntimeError(
             "mcprice_build: the mcprice source tree is not around python/ "
             f"({TOP}); install from a checkout or a release tarball (pip >= 21.3)")
-    if (os.path.isfile(os.path.join(TOP, "configure")) and
-            not os.path.exists(os.path.join(TOP, "config.status"))):
-        return TOP
     src = os.path.join(work, "src")
-    if os.path.isdir(os.path.join(TOP, ".git")):
-        names = subprocess.run(["git", "ls-files", "-z"], cwd=TOP, check=True,
+    if os.path.isdir(os.path.join(TOP, ".git")) and shutil.which("git"):
+        names = subprocess.run(["git", "ls-files", "-z", "-c", "-o", "--exclude-standard"],
+                               cwd=TOP, check=True,
                                capture_output=True).stdout.decode().split("\0")
         for n in filter(None, names):
             if os.path.isfile(os.path.join(TOP, n)):
@@ -76,12 +78,13 @@ def _source(work: str) -> str:
                 shutil.copy2(os.path.join(TOP, n), os.path.join(src, n))
     else:
         shutil.copytree(TOP, src, symlinks=True,
-                        ignore=shutil.ignore_patterns(".gpu", "*.o", "*.lo", ".libs"))
+                        ignore=shutil.ignore_patterns(".gpu", "*.o", "*.lo", "*.la", ".libs",
+                                                      ".deps", "__pycache__"))
     if not os.path.isfile(os.path.join(src, "configure")):
         if not shutil.which("autoreconf"):
-            raise RuntimeError("mcprice_build: the tree has no configure script and autoreconf "
-                               "is not installed (autoconf, automake, libtool): install them, "
-                               "or build from a release tarball")
+            raise RuntimeError("mcprice_build: a checkout has no configure script, and "
+                               "autoreconf is not installed (autoconf, automake, libtool): "
+                               "install them, or build from a release tarball")
         _run(["sh", "./bootstrap"], src)
     return src
 
@@ -97,7 +100,8 @@ def _configure_args(settings: Dict[str, Any]) -> List[str]:
 
 
 def _needed(lib: str) -> List[Tuple[str, str]]:
-    """(soname, path) of each shared library lib loads, from ldd."""
+    """(soname, path) of each shared library lib loads, from ldd; a CUDA
+    library the loader does not find here (not carried) has path ""."""
     out = subprocess.run(["ldd", lib], check=True, capture_output=True, text=True).stdout
     found = []
     for line in out.splitlines():
@@ -105,7 +109,10 @@ def _needed(lib: str) -> List[Tuple[str, str]]:
         if m:
             found.append((m.group(1), m.group(2)))
         elif "not found" in line:
-            raise RuntimeError(f"mcprice_build: {lib}: {line.strip()}")
+            so = line.split()[0]
+            if not so.startswith(CUDA):
+                raise RuntimeError(f"mcprice_build: {lib}: {line.strip()}")
+            found.append((so, ""))
     return found
 
 
@@ -117,9 +124,9 @@ def _glibc() -> Tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def _platform(gpu: bool) -> str:
+def _platform(cuda: bool) -> str:
     arch = os.uname().machine
-    if gpu:
+    if cuda:
         return f"linux_{arch}"
     major, minor = _glibc()
     return f"manylinux_{major}_{minor}_{arch}"
@@ -127,21 +134,20 @@ def _platform(gpu: bool) -> str:
 
 def _build(work: str, settings: Dict[str, Any]) -> Tuple[str, List[Tuple[str, str]], bool]:
     """libmcprice built in work: its path, the libraries to carry, and
-    whether it has the GPU backend."""
-    src = _source(work)
-    # out of the tree; a copy (which may have been configured in place, as
-    # a tarball's tree can be) is built where it is
-    build = os.path.join(work, "build") if src == TOP else src
-    os.makedirs(build, exist_ok=True)
-    _run([os.path.join(src, "configure"), "--quiet"] + _configure_args(settings), build)
+    whether it needs a CUDA library (its wheel is then not manylinux)."""
+    # built where the copy is: it may have been configured in place, as a
+    # release tree can be, which a build in another folder refuses
+    build = _source(work)
+    _run(["./configure", "--quiet"] + _configure_args(settings), build)
     with open(os.path.join(build, "config.h"), encoding="utf-8") as f:
         gpu = re.search(r"^#define MCP_HAVE_CUDA 1", f.read(), re.M) is not None
     _say("building libmcprice with the " +
          ("GPU (CUDA) and CPU backends: nvcc was found" if gpu else
           "CPU backend alone" + (" (backend=cpu)" if settings.get("backend") == "cpu"
                                  else ": no nvcc or libcudart found")))
-    jobs = os.environ.get("MAKEFLAGS") or f"-j{os.cpu_count() or 1}"
-    _run(["make", *shlex.split(jobs), "src/libmcprice.la"], build)
+    # make reads MAKEFLAGS (a caller's -j) itself
+    jobs = [] if os.environ.get("MAKEFLAGS") else [f"-j{os.cpu_count() or 1}"]
+    _run(["make", *jobs, "src/libmcprice.la"], build)
     libs = os.path.join(build, "src", ".libs")
     real = [n for n in os.listdir(libs) if re.fullmatch(r"libmcprice\.so\.\d+\.\d+\.\d+", n)]
     if len(real) != 1:
@@ -149,9 +155,12 @@ def _build(work: str, settings: Dict[str, Any]) -> Tuple[str, List[Tuple[str, st
     lib = os.path.join(libs, real[0])
     if shutil.which("strip"):  # the debugging sections: a third of the size
         _run(["strip", "--strip-debug", lib], build)
-    carried = [(so, path) for so, path in _needed(lib)
-               if not so.startswith(SYSTEM)]
-    return lib, carried, gpu
+    needed = _needed(lib)
+    carried = [(so, path) for so, path in needed if not so.startswith(SYSTEM)]
+    cuda = [so for so, _ in needed if so.startswith(CUDA)]
+    if cuda and not gpu:
+        _say(f"needs {', '.join(cuda)} (the CPU's QMC): tagged for this platform, not manylinux")
+    return lib, carried, bool(cuda)
 
 
 def _metadata(version: str) -> str:
@@ -177,8 +186,8 @@ def build_wheel(wheel_directory: str, config_settings: Optional[Dict[str, Any]] 
                 metadata_directory: Optional[str] = None) -> str:
     version = _version()
     with tempfile.TemporaryDirectory(prefix="mcprice-wheel-") as work:
-        lib, carried, gpu = _build(work, config_settings or {})
-        tag = f"py3-none-{_platform(gpu)}"
+        lib, carried, cuda = _build(work, config_settings or {})
+        tag = f"py3-none-{_platform(cuda)}"
         files: List[Tuple[str, bytes]] = []
         pkg = os.path.join(PYTHON_DIR, "mcprice")
         for n in sorted(os.listdir(pkg)):

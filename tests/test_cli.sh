@@ -465,10 +465,15 @@ cp "$TMP/grid.png" "$TMP/grid_before.png"
 run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenarios.json" \
   --plot "$TMP/grid.png" --output "$TMP/grid.png"
 check "--plot on --output's file exits 2, the file untouched" \
-  'status 2 && err_has "^mcprice: --plot" && cmp -s "$TMP/grid.png" "$TMP/grid_before.png"'
+  'status 2 && err_has "--plot .*: the report is written there" &&
+   cmp -s "$TMP/grid.png" "$TMP/grid_before.png"'
 run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenarios.json" \
   --plot "$MARKET"
 check "--plot on an input exits 2" 'status 2 && err_has "^mcprice: --plot"'
+run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/cli_scenarios.json" \
+  --plot "$TMP/new.out" --output "$TMP/./new.out"
+check "--plot on --output's new file exits 2, nothing written" \
+  'status 2 && err_has "--plot .*: the report is written there" && [ ! -e "$TMP/new.out" ]'
 run price --market "$MARKET" --portfolio "$BOOK" --scenarios "$DATA/bad_scenario_set.json"
 check "a bad shift in a scenario set exits 1 naming the scenario and the field" '
   status 1 && err_has "bad_scenario_set.json:1:58: scenarios\[0\].shifts.ACME.spot: scenario .x.: ACME spot shift: expected a relative shift above -1, got -1.5"'

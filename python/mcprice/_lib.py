@@ -55,8 +55,17 @@ def _carried() -> Optional[str]:
     if not os.path.isfile(own):
         return None
     carried = os.path.join(_HERE, "_libs")
-    for n in sorted(os.listdir(carried)) if os.path.isdir(carried) else []:
-        ctypes.CDLL(os.path.join(carried, n), mode=ctypes.RTLD_GLOBAL)
+    left = sorted(os.listdir(carried)) if os.path.isdir(carried) else []
+    while left:  # one that needs another carried one loads once that one has
+        failed = []
+        for n in left:
+            try:
+                ctypes.CDLL(os.path.join(carried, n), mode=ctypes.RTLD_GLOBAL)
+            except OSError:
+                failed.append(n)
+        if len(failed) == len(left):
+            raise ImportError(f"mcprice: cannot load {', '.join(failed)} from {carried}")
+        left = failed
     return own
 
 

@@ -30,10 +30,12 @@ def test_settings():
 
 
 def test_tags():
+    """manylinux for the builder's glibc; a library that needs CUDA's is
+    this platform's alone."""
     major, minor = mcprice_build._glibc()
     arch = os.uname().machine
-    assert mcprice_build._platform(False) == f"manylinux_{major}_{minor}_{arch}"
-    assert mcprice_build._platform(True) == f"linux_{arch}"
+    assert mcprice_build._platform(cuda=False) == f"manylinux_{major}_{minor}_{arch}"
+    assert mcprice_build._platform(cuda=True) == f"linux_{arch}"
 
 
 def test_carried_libraries():

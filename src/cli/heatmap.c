@@ -15,7 +15,7 @@ enum {
   PAD = 3,       /* a cell's text from its edges */
   CELL_W = 64,   /* a cell's pitch (its inside and one line of frame), */
   CELL_H = 28,   /* at most, */
-  MIN_CELL = 12, /* at least, */
+  MIN_CELL = 3,  /* at least (4096 cells of a grid's longest axis fit), */
   GRID_W = 1500, /* and the grid's size the pitch shrinks towards */
   GRID_H = 1000,
   MAX_SIDE = 16384, /* the largest image drawn, in pixels a side */

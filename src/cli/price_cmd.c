@@ -1,5 +1,6 @@
 /* price_cmd.c: "mcprice price": options, loading, pricing with a progress
  * line, and the report. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "src/base/clock.h"
 #include "src/cli/annex.h"
@@ -36,8 +38,8 @@ const char cli_price_options_help[] =
     "      --plot FILE        also draw a scenario grid's book values as a PNG\n"
     "                         heatmap in FILE: the spot shifts across, the\n"
     "                         volatility shifts up, at the rate shift 0 (else the\n"
-    "                         first), white at the unshifted book (written as\n"
-    "                         --output is)\n"
+    "                         first), white at the unshifted book (else the\n"
+    "                         mean); written as --output is\n"
     "      --greeks LIST      also estimate these Greeks of every trade and of the\n"
     "                         book on the same paths: a comma-separated list of\n"
     "                         delta, gamma, vega, rho, theta, cross-gamma,\n"
@@ -426,6 +428,44 @@ static int parse_devices(const char *s, price_opts *o)
 
 /* Returns -1 to go on, else the exit status.  partial names the file whose
  * carried command argv is (a merge's), or is NULL. */
+/* Where a written path lands: the file it resolves to where it exists
+ * (links followed, as the output rules do), else its resolved folder and
+ * name; into out (PATH_MAX bytes), 0, or -1 when its folder resolves to
+ * nothing (the open then says why). */
+static int destination(const char *path, char *out)
+{
+  if (realpath(path, out))
+    return 0;
+  char dir[PATH_MAX];
+  const char *slash = strrchr(path, '/');
+  size_t n = slash ? (size_t)(slash - path) : 0;
+  if (n >= sizeof dir)
+    return -1;
+  memcpy(dir, slash ? path : ".", slash ? n : 1);
+  dir[slash ? n : 1] = '\0';
+  char real[PATH_MAX];
+  if (!realpath(slash && n == 0 ? "/" : dir, real))
+    return -1;
+  return snprintf(out, PATH_MAX, "%s/%s", real, slash ? slash + 1 : path) < PATH_MAX ? 0 : -1;
+}
+
+/* --plot's file is neither the report's (two temporaries renamed onto one
+ * name would leave one of them) nor, with the report on standard output,
+ * that stream. */
+static int plot_apart(const price_opts *o)
+{
+  char a[PATH_MAX], b[PATH_MAX];
+  struct stat p, out;
+  if (o->output ? destination(o->plot, a) == 0 && destination(o->output, b) == 0 &&
+                      strcmp(a, b) == 0
+                : stat(o->plot, &p) == 0 && fstat(STDOUT_FILENO, &out) == 0 &&
+                      p.st_dev == out.st_dev && p.st_ino == out.st_ino) {
+    cli_error("price: --plot %s: the report is written there; give another file", o->plot);
+    return -1;
+  }
+  return 0;
+}
+
 static int parse_args(char **argv, price_opts *o, const char *partial)
 {
   int next = 0, k, before = 0;
@@ -637,6 +677,8 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
               GIVEN(o, O_SLICE) ? "a slice's partial" : GIVEN(o, O_FRTB) ? "--frtb's" : "Greeks");
     return CLI_EXIT_USAGE;
   }
+  if (GIVEN(o, O_PLOT) && plot_apart(o) != 0)
+    return CLI_EXIT_USAGE;
   if (GIVEN(o, O_SLICE) && GIVEN(o, O_DEVICES)) {
     cli_error("price: --slice runs on one device; --devices spreads a whole run");
     return CLI_EXIT_USAGE;
@@ -1118,10 +1160,11 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
               strerror(errno));
     rc = CLI_EXIT_RUNTIME;
   } else if (o->plot && (errno = 0, report_plot_scenarios(plot.f, sr)) != 0) {
-    cli_error("--plot %s: cannot write it: %s", o->plot, errno ? strerror(errno) : "no grid");
+    cli_error("--plot %s: cannot write it: %s", o->plot,
+              errno ? strerror(errno) : "the grid has no values to draw");
     rc = CLI_EXIT_RUNTIME;
-  } else if (report_commit(&sink) != 0 || (o->plot && report_commit(&plot) != 0))
-    rc = CLI_EXIT_RUNTIME;
+  } else if ((o->plot && report_commit(&plot) != 0) || report_commit(&sink) != 0)
+    rc = CLI_EXIT_RUNTIME; /* the plot first: a plot that fails leaves the report as it was */
   if (rc != CLI_EXIT_OK) {
     report_abort(&sink);
     report_abort(&plot);

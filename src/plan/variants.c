@@ -658,9 +658,11 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
       double x[3] = {0, 0, 0};
       x[side_axis[k]] = s ? -req->bump[side_greek[k]] : req->bump[side_greek[k]];
       mcp_market *shifted = NULL;
-      char scratch[MCPI_ERRLEN];
-      fits[s] = mcpi_market_shifted(m, kind, x, -1, g->used, &shifted, scratch) == MCP_OK &&
-                (k || !vol_reaches_zero(shifted, g->used));
+      char scratch[MCPI_ERRLEN] = "";
+      mcp_status st = mcpi_market_shifted(m, kind, x, -1, g->used, &shifted, scratch);
+      if (st == MCP_ERR_NO_MEMORY) /* not a bump out of range: the same choice on every slice */
+        return mcpi_fail(err, st, "%s", scratch[0] ? scratch : mcp_last_error());
+      fits[s] = st == MCP_OK && (k || !vol_reaches_zero(shifted, g->used));
       mcp_market_destroy(shifted);
     }
     if (!fits[0] && !fits[1])

@@ -51,7 +51,7 @@ static void *work(void *arg)
       if (x->st == MCP_OK || k < x->failed) {
         x->st = st;
         x->failed = k;
-        memcpy(x->err, w->ctx->err, sizeof x->err);
+        memcpy(x->err, w->ctx->err[0] ? w->ctx->err : mcp_last_error(), sizeof x->err);
       }
       pthread_mutex_unlock(&x->lock);
       atomic_store(&x->stop, 1);
