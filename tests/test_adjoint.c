@@ -119,6 +119,30 @@ static mcp_portfolio *book_on(const char *u, uint64_t paths, int methods)
 
 static const char *const IDS[4] = {"E", "A", "F", "L"};
 
+/* Pillars closer than %g's six digits keep labels of their own: each
+ * bucket a name, every name found, the buckets' sum the Greek. */
+static void labels_stay_apart(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.04, 0.01, 0.2});
+  static const double end[3] = {0.5, 0.5000001, 2}, vol[3] = {0.2, 0.3, 0.25};
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 3, end, vol), MCP_OK);
+  mcp_portfolio *p = new_portfolio(20000, 5);
+  add_european(p, "C", "A", MCP_CALL, 100, 1, 1);
+  mcp_greeks *g = request("vega", 1);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  static const char *const vn[3] = {"vega@(0,0.5]", "vega@(0.5,0.5000001]",
+                                    "vega@(0.5000001,inf)"};
+  double sum = 0;
+  for (int k = 0; k < 3; k++)
+    sum += greek(r, "C", vn[k]).value.price;
+  assert_true(fabs(sum - greek(r, "C", "vega").value.price) <= 1e-9 * fabs(sum));
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* ---- 1. closed form ------------------------------------------------------- */
 
 /* A call of maturity 1 on A's curves: sigma_eff^2 = sum sigma_k^2 tau_k, so
@@ -810,6 +834,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(european_against_closed_form),
+      cmocka_unit_test(labels_stay_apart),
       cmocka_unit_test(black_scholes_against_bumps),
       cmocka_unit_test(local_vol_against_bumps),
       cmocka_unit_test(wide_surface_against_bumps),

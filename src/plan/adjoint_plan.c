@@ -20,6 +20,7 @@
  *                      a moves by -tau.
  * Several assets: each element's entries are its asset's buckets. */
 #include <math.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "src/base/grow.h"
@@ -268,6 +269,25 @@ void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl)
     }
 }
 
+/* The fewest significant digits, from %g's 6, that tell the n ascending
+ * values apart: two buckets never share a label (a name that a caller's
+ * map would keep once), and the usual grids keep %g's. */
+static int digits_apart(const double *v, size_t n)
+{
+  for (int d = 6; d < 17; d++) {
+    size_t i = 1;
+    for (char a[32], b[32]; i < n; i++) {
+      snprintf(a, sizeof a, "%.*g", d, v[i - 1]);
+      snprintf(b, sizeof b, "%.*g", d, v[i]);
+      if (strcmp(a, b) == 0)
+        break;
+    }
+    if (i >= n)
+      return d;
+  }
+  return 17;
+}
+
 int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,
                        size_t n)
 {
@@ -276,9 +296,14 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, c
   if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_HESTON && k < 5)
     return snprintf(out, n, "%s", heston[k]);
   if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_LOCAL_VOL)
-    return snprintf(out, n, "t=%g,S=%g", u->lv.times[k / u->lv.ns], u->lv.spots[k % u->lv.ns]);
+    return snprintf(out, n, "t=%.*g,S=%.*g", digits_apart(u->lv.times, u->lv.nt),
+                    u->lv.times[k / u->lv.ns], digits_apart(u->lv.spots, u->lv.ns),
+                    u->lv.spots[k % u->lv.ns]);
+  const mcpi_curve *c =
+      greek == MCP_GREEK_VEGA ? &u->vol : greek == MCP_GREEK_RHO ? &u->rate : &u->dividend;
   double lo, hi;
-  piece(greek == MCP_GREEK_VEGA ? &u->vol : greek == MCP_GREEK_RHO ? &u->rate : &u->dividend, k,
-        &lo, &hi);
-  return isinf(hi) ? snprintf(out, n, "(%g,inf)", lo) : snprintf(out, n, "(%g,%g]", lo, hi);
+  piece(c, k, &lo, &hi);
+  int d = digits_apart(c->end, c->n - 1);
+  return isinf(hi) ? snprintf(out, n, "(%.*g,inf)", d, lo)
+                   : snprintf(out, n, "(%.*g,%.*g]", d, lo, d, hi);
 }
