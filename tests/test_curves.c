@@ -447,6 +447,13 @@ static void test_call(void **state)
   assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_RATE, 3, t, bad),
                    MCP_ERR_INPUT);
   assert_non_null(strstr(mcp_market_last_error(m), "discount factor 1: expected a number > 0"));
+  /* a fall to a tenth in half a year: a forward of 460%, named with its value */
+  const double steep[] = {0.99, 0.099, 0.09};
+  assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_RATE, 3, t, steep),
+                   MCP_ERR_INPUT);
+  assert_non_null(strstr(mcp_market_last_error(m), "discount factor 1: expected one whose "
+                                                   "forward rate from the pillar before is a "
+                                                   "number between -1 and 1, got 4.60517"));
   /* the dividend's: F / S times the rate's factor, 1.5% a year */
   const double dq[] = {exp(-0.0075), exp(-0.015), exp(-0.03)};
   assert_int_equal(mcp_market_set_curve_pillars(m, "A", MCP_CURVE_DIVIDEND, 3, t, dq), MCP_OK);

@@ -60,11 +60,13 @@ mcp_status mcp_market_set_curve_interpolated(mcp_market *m, const char *name, mc
   mcpi_curve_forwards(n, t, l, f);
   for (size_t i = 0; i < n; i++)
     if ((why = mcpi_check_rate(f[i]))) {
+      /* the message before the free: f lies in l's block */
+      mcp_status st = mcpi_fail(m->err, MCP_ERR_INPUT,
+                                "curve pillars: discount factor %zu: expected one whose forward "
+                                "rate from the pillar before is %s, got %g",
+                                i, why, f[i]);
       free(l);
-      return mcpi_fail(m->err, MCP_ERR_INPUT,
-                       "curve pillars: discount factor %zu: expected one whose forward rate "
-                       "from the pillar before is %s, got %g",
-                       i, why, f[i]);
+      return st;
     }
   mcp_status st = mcp_market_set_curve(m, name, which, n, t, f);
   free(l);
