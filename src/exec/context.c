@@ -11,6 +11,12 @@ static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 
 MCPI_NAMED_ENUM(mcp_backend, mcp_backend_from_name, mcp_backend_name, backend_names, "unknown")
 
+/* Why the cuda backend cannot be had here. */
+static const char *no_cuda(void)
+{
+  return mcp_cuda_built() ? "no CUDA GPU was found" : "the library was built without CUDA";
+}
+
 mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
 {
   if (!ctx)
@@ -20,9 +26,7 @@ mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
     return mcpi_error(MCP_ERR_ARGUMENT, "%s: unknown backend %d (expected auto, cpu or cuda)",
                       __func__, (int)backend);
   if (backend == MCP_BACKEND_CUDA && mcp_device_count() == 0)
-    return mcpi_error(MCP_ERR_UNAVAILABLE, "%s: backend cuda: %s", __func__,
-                      mcp_cuda_built() ? "no CUDA GPU was found"
-                                       : "the library was built without CUDA");
+    return mcpi_error(MCP_ERR_UNAVAILABLE, "%s: backend cuda: %s", __func__, no_cuda());
   mcp_context *c = calloc(1, sizeof *c);
   if (!c)
     return mcpi_no_memory(__func__);
@@ -205,9 +209,7 @@ mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_opti
   if (st != MCP_OK) {
     char msg[MCPI_ERRLEN];
     mcpi_fail(msg, st, "backend %s: %s", mcp_backend_name(b),
-              st == MCP_ERR_UNAVAILABLE ? (mcp_cuda_built() ? "no CUDA GPU was found"
-                                                            : "the library was built without CUDA")
-                                        : mcp_strerror(st));
+              st == MCP_ERR_UNAVAILABLE ? no_cuda() : mcp_strerror(st));
     mcpi_copy_message(err, errlen, msg);
   } else if ((st = mcp_context_set_options(*ctx, o)) != MCP_OK) {
     mcpi_copy_message(err, errlen, (*ctx)->err);
