@@ -1220,8 +1220,11 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                     date-monitored barriers on Black-Scholes underlyings;
  *                     not the vega of BGK barriers);
  *   bump              central differences of revaluations on the same
- *                     normals (forward for theta); the reference, and the
- *                     method for everything else;
+ *                     normals (forward for theta), or of the price's own
+ *                     paths scaled where a spot bump scales them (an
+ *                     American's or Bermudan's spot Greeks: its fitted rule
+ *                     at the scaled spots); the reference, and the method
+ *                     for everything else;
  *   grid              finite differences on the PDE grid (delta, gamma), and
  *                     re-solved grids for vega, rho and theta;
  *   analytic          the closed form's delta and gamma, and its central

@@ -99,7 +99,7 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
       spot[k] = k < n ? __shfl_sync(all, sx, src + k) : 0;
     }
     if (live && lane == 0)
-      mcpi_multi_pay(xa, 0, 0, &j, pp, ld, pass);
+      mcpi_multi_pay(xa, 0, 0, NULL, &j, pp, ld, pass);
     for (int t = 0; t < j.ntrades; t++) {
       const mcpi_payoff_spec *p = &j.trades[t];
       if (p->g_adj < 0)

@@ -523,9 +523,10 @@ static mcp_market *flat_lv_market(double ha, double hb)
  * basket) or by four revaluations (a basket on local-volatility assets, a
  * Himalaya, whose per-path array the scaling does not carry), each the
  * mcp_price of the market with the spots moved, to rounding (the Himalaya
- * reads performances: 0).  A Bermudan's revaluations keep the base run's
- * exercise rule: its cross gamma is a bump too, though no separate run
- * gives it. */
+ * reads performances: 0).  A Bermudan keeps the base run's exercise rule
+ * (its scaled paths on Black-Scholes assets, its revaluations on
+ * local-volatility ones): its cross gamma is a bump too, though no
+ * separate run gives it (early_exercise_on_scaled_paths). */
 static void cross_gammas_by_revaluation(void **state)
 {
   const char *ab[2] = {"A", "B"};
@@ -574,6 +575,124 @@ static void cross_gammas_by_revaluation(void **state)
     mcp_market_destroy(m);
   }
   mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+}
+
+/* Early exercise's spot Greeks come from the price's paths scaled, each
+ * path carrying the fitted rule's exercise at its scaled spots
+ * (lsm_greeks.h); bumps alone revalue the paths under the same rule, read
+ * as the base reads it (lsm.h).  The two are the same estimator on the same
+ * paths, so they agree to rounding (a basket of five assets, whose pairs'
+ * scenarios add their assets' moves, to the rounding of that sum):
+ * a Bermudan basket put on A and B (Black-Scholes), one on A to E, one on
+ * two correlated Heston assets, and American puts on A and on a Heston
+ * asset alone (the Heston basis reads the variance). */
+static mcp_market *exercise_market(void)
+{
+  mcp_market *m = new_market();
+  const char *names[4] = {"H1", "H1:variance", "H2", "H2:variance"};
+  assert_int_equal(mcp_market_add_heston(m, "H1", 100, 0.03, 0.01, 0.04, 1.5, 0.05, 0.5, -0.6),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "H2", 90, 0.03, 0, 0.06, 2, 0.05, 0.4, -0.5),
+                   MCP_OK);
+  double c[16] = {1, -0.6, 0.3, 0, -0.6, 1, 0, 0.2, 0.3, 0, 1, -0.5, 0, 0.2, -0.5, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 4, names, c), MCP_OK);
+  /* A and B correlated 0.4, as ab_market's, and three more: 0.3 */
+  const char *five[5] = {"A", "B", "C", "D", "E"};
+  double corr[25];
+  add_underlying(m, "A", A);
+  add_underlying(m, "B", B);
+  for (int i = 2; i < 5; i++)
+    add_underlying(m, five[i], (bs_params){80 + 10 * i, 0.05, 0.01, 0.2 + 0.05 * i});
+  for (int i = 0; i < 25; i++)
+    corr[i] = i / 5 == i % 5 ? 1 : i == 1 || i == 5 ? 0.4 : 0.3;
+  assert_int_equal(mcp_market_set_correlation(m, 5, five, corr), MCP_OK);
+  return m;
+}
+
+static void early_exercise_on_scaled_paths(void **state)
+{
+  static const double fix[4] = {0.25, 0.5, 0.75, 1}, w[2] = {0.5, 0.5};
+  const char *ab[2] = {"A", "B"}, *hh[2] = {"H1", "H2"}, *five[5] = {"A", "B", "C", "D", "E"};
+  static const double w5[5] = {0.2, 0.2, 0.2, 0.2, 0.2};
+  mcp_portfolio *p = new_portfolio(20000, 43);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 8), MCP_OK);
+  mcp_trade t = trade_on("BERM-AB", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 80, 1);
+  t.nassets = 2, t.assets = ab, t.weights = w, t.nfixings = 4, t.fixings = fix;
+  add_trade(p, &t);
+  t = trade_on("BERM-H", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 95, 1);
+  t.nassets = 2, t.assets = hh, t.weights = w, t.nfixings = 4, t.fixings = fix;
+  add_trade(p, &t);
+  t = trade_on("BERM-5", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 95, 1);
+  t.nassets = 5, t.assets = five, t.weights = w5, t.nfixings = 4, t.fixings = fix;
+  add_trade(p, &t);
+  t = trade_on("AM-A", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 105, 1);
+  t.engine = MCP_ENGINE_MC, t.exercises = 8;
+  add_trade(p, &t);
+  t = trade_on("AM-H", "H1", MCP_PRODUCT_AMERICAN, MCP_PUT, 105, 1);
+  t.engine = MCP_ENGINE_MC, t.exercises = 8;
+  add_trade(p, &t);
+  mcp_market *m = exercise_market();
+  const char *spots = "delta,gamma,cross-gamma";
+  mcp_greeks *g = request(spots, 0), *gb = request(spots, 1);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  mcp_results *rb = price_greeks(ctx_of(state), m, p, gb);
+  static const char *const names[][5] = {
+      {"BERM-AB", "delta:A", "delta:B", "gamma:A", "cross-gamma:A:B"},
+      {"BERM-H", "delta:H1", "gamma:H2", "cross-gamma:H1:H2", "delta:H2"},
+      {"BERM-5", "delta:A", "gamma:E", "cross-gamma:A:E", "cross-gamma:C:D"},
+      {"AM-A", "delta", "gamma", NULL, NULL},
+      {"AM-H", "delta", "gamma", NULL, NULL}};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    for (int k = 1; k < 5 && names[i][k]; k++) {
+      mcp_sensitivity a = greek(r, names[i][0], names[i][k]);
+      mcp_sensitivity b = greek(rb, names[i][0], names[i][k]);
+      double d = a.value.price - b.value.price;
+      print_message("  %-7s %-18s scaled %.12g +- %.3g  revalued %.12g\n", names[i][0],
+                    names[i][k], a.value.price, a.value.std_error, b.value.price);
+      assert_method(names[i][0], a, MCP_METHOD_BUMP);
+      double tol = 1e-9 * fabs(b.value.price) + 1e-6 * b.value.std_error;
+      if (!(a.value.std_error > 0 && fabs(d) <= tol))
+        fail_msg("%s %s: on the scaled paths %.17g, revalued %.17g", names[i][0], names[i][k],
+                 a.value.price, b.value.price);
+    }
+  /* a put's delta is negative, its gamma positive */
+  assert_true(greek(r, "AM-A", "delta").value.price < 0);
+  assert_true(greek(r, "AM-H", "gamma").value.price > 0);
+  /* the basket's deltas against separate pricings at moved spots, each
+   * fitting its own rule (the returns measured from a bumped start had
+   * moved the rule with the bump: delta:A came out 0.001 +- 0.025 against
+   * -0.27) */
+  mcp_portfolio *one = new_portfolio(20000, 43);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(one, 8), MCP_OK);
+  t = trade_on("BERM-AB", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 80, 1);
+  t.nassets = 2, t.assets = ab, t.weights = w, t.nfixings = 4, t.fixings = fix;
+  add_trade(one, &t);
+  for (int k = 0; k < 2; k++) {
+    double v[2], se[2], h = 0.02, s0 = k ? B.spot : A.spot;
+    for (int q = 0; q < 2; q++) {
+      double x = q ? -h : h;
+      mcp_market *moved = bs_market_shifted(1, k ? 0 : x, k ? x : 0);
+      mcp_results *rm = price(ctx_of(state), moved, one);
+      v[q] = estimate(rm, "BERM-AB").price;
+      se[q] = estimate(rm, "BERM-AB").std_error;
+      mcp_results_destroy(rm);
+      mcp_market_destroy(moved);
+    }
+    mcp_sensitivity d = greek(r, "BERM-AB", k ? "delta:B" : "delta:A");
+    double fd = (v[0] - v[1]) / (2 * h * s0), fse = hypot(se[0], se[1]) / (2 * h * s0);
+    print_message("  BERM-AB %s %.6f +- %.2e  refitted %.6f +- %.2e\n", d.name, d.value.price,
+                  d.value.std_error, fd, fse);
+    if (!(fabs(d.value.price - fd) <= NSE * (d.value.std_error + fse)))
+      fail_msg("BERM-AB %s: %.6f, separate pricings' central difference %.6f +- %.2e", d.name,
+               d.value.price, fd, fse);
+  }
+  mcp_portfolio_destroy(one);
+  mcp_results_destroy(rb);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(gb);
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
   mcp_portfolio_destroy(p);
 }
 
@@ -1292,6 +1411,7 @@ int main(void)
       cmocka_unit_test(heston_model_vegas),
       cmocka_unit_test(basket_with_a_zero_weight),
       cmocka_unit_test(cross_gammas_by_revaluation),
+      cmocka_unit_test(early_exercise_on_scaled_paths),
       cmocka_unit_test(himalaya_vegas),
       cmocka_unit_test(pde_greeks),
       cmocka_unit_test(book_is_the_sum_of_trades),

@@ -7,7 +7,16 @@
  * A table has a row per exercise date: the discount factor to the date, a
  * rule and the basis coefficients.  Values are discounted to time 0
  * throughout, so the continuation value and the exercise value compare
- * without rediscounting. */
+ * without rediscounting.
+ *
+ * The basis reads the spots through the trade's spec: the underlying in
+ * units of 1 / lsm_inv and each asset's log-return from log_initial, the
+ * run's log-spots.  A Greek's revaluation keeps the fitted rule and these
+ * (lsm_plan.c), so that the rule stays one function of the spots: with the
+ * returns from a bumped start instead, a bump would also move the rule, a
+ * loss of second order in the bump whose central difference biases every
+ * gamma and cross gamma by a constant (a basket's gamma came out
+ * negative). */
 #ifndef MCP_LSM_H
 #define MCP_LSM_H
 

@@ -47,7 +47,7 @@ MCP_HD static inline double mcpi_lsm_state_spots(const mcpi_job_view *j, mcpi_ls
 {
   int ns = mcpi_lsm_state_size(d);
   for (int a = 0; a < d.n; a++)
-    r[a] = st[((size_t)e * ns + a) * ld + i] - j->log_spots[a];
+    r[a] = st[((size_t)e * ns + a) * ld + i] - j->trades[0].log_initial[a];
   *v = d.heston ? st[((size_t)e * ns + 1) * ld + i] : 0;
   return mcpi_lsm_exercise(&j->trades[0], s, d.n, under);
 }

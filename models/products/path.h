@@ -29,6 +29,7 @@
 #include "models/products/payoff.h"
 #include "models/products/greeks.h"
 #include "models/products/lsm.h"
+#include "models/products/lsm_greeks.h"
 
 #define MCPI_TAG_MASK 0xffu        /* schedules fixing at the end of this step */
 #define MCPI_TAG_FACTOR_SHIFT 16   /* the element's factor */

@@ -60,6 +60,7 @@ typedef struct MCPI_P(mcpi_path_state) {
   int32_t ex, ex_done; /* Longstaff-Schwartz: exercise dates passed, and exercised */
   double ex_val;       /* the discounted amount received, 0 until exercised */
   double held;         /* that held to the last date (the European's), set there */
+  double sc[2];        /* the spot up and down (lsm_greeks.h) */
 #endif
 #ifndef MCPI_SINGLE_ONLY
   /* the grid check's coarse pass (path.h, MCPI_TAG_HOLD): a held step's
@@ -89,6 +90,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = st->held = 0;
+  st->sc[0] = st->sc[1] = -1;
 #endif
 #ifndef MCPI_SINGLE_ONLY
   MCP_UNROLL
@@ -197,17 +199,24 @@ MCP_HD static inline void MCPI_P(mcpi_path_cash)(MCPI_P(mcpi_path_state) *st,
 
 #ifdef MCPI_LSM_BODY
 /* An exercise date of the job's Longstaff-Schwartz trade (its first): the
- * rule of the fitted table at the path's spot and variance (lsm.h). */
+ * rule of the fitted table at the path's spot and variance (lsm.h), and at
+ * its scaled spots where the trade's spot Greeks are on the path
+ * (lsm_greeks.h). */
 MCP_HD static inline void MCPI_P(mcpi_path_exercise)(MCPI_P(mcpi_path_state) *st,
                                                      const mcpi_job_view *j)
 {
   const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
-  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS) /* the last date: the European's too */
-    return;
   const mcpi_payoff_spec *p = &j->trades[0];
+  int scaled = j->greeks && p->g_col >= 0;
+  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS && !scaled) /* the last date: the European's too */
+    return;
   double s = mcpi_dexp((double)st->x), v = (double)st->v, under, value;
-  double h = mcpi_lsm_exercise(p, &s, 1, &under);
   int heston = j->model == MCPI_MODEL_HESTON;
+  if (scaled)
+    mcpi_lsm_scaled_date(p, row, &s, &s, 1, heston, v, st->sc);
+  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS)
+    return;
+  double h = mcpi_lsm_exercise(p, &s, 1, &under);
   int ex = mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, 1, heston, under, &s, v),
                               &value);
   if (ex && !st->ex_done) {
@@ -403,6 +412,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
 #ifdef MCPI_LSM_BODY
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
       mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? st->held : st->ex_val, 0, pay, ldp, pass, &book);
+      if (j->greeks && p->g_col >= 0 && !(p->flags & MCPI_LSM_HELD))
+        mcpi_lsm_scaled_emit(p, 1, st->ex_val, st->sc, &p->g_s0, pay, ldp, pass, gbook);
       continue;
     }
 #endif
@@ -477,6 +488,7 @@ typedef struct MCPI_P(mcpi_multi_state) {
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz, as the single-asset state's */
   double ex_val, held;
+  double sc[MCPI_LSM_MAX_SCALED]; /* the scaled spots' (lsm_greeks.h) */
 #endif
 } MCPI_P(mcpi_multi_state);
 
@@ -494,28 +506,36 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = st->held = 0;
+  mcpi_lsm_scaled_init(&j->trades[0], j->nassets, j->greeks, st->sc);
 #endif
 }
 
 #ifdef MCPI_LSM_BODY
 /* An exercise date of the job's Longstaff-Schwartz trade (its first) on
  * several assets at log-spots x (the multi-asset states' fields ex ...
- * held), its arrays at compile-time indices (registers). */
+ * held, and sc, its scaled spots' where its spot Greeks are on the path:
+ * lsm_greeks.h), its arrays at compile-time indices (registers). */
 MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(const MCPI_REAL *x, int32_t *ex,
                                                       int32_t *ex_done, double *ex_val,
-                                                      double *held, const mcpi_job_view *j)
+                                                      double *held, double *sc,
+                                                      const mcpi_job_view *j)
 {
   const double *row = j->lsm + (size_t)(*ex)++ * MCPI_LSM_ROW;
-  if (*ex_done && row[1] != MCPI_LSM_ALWAYS) /* the last date: the European's too */
-    return;
   const mcpi_payoff_spec *p = &j->trades[0];
+  int scaled = j->greeks && p->g_col >= 0;
+  if (*ex_done && row[1] != MCPI_LSM_ALWAYS && !scaled) /* the last date: the European's too */
+    return;
   double s[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], under, value;
   MCP_UNROLL
   for (int i = 0; i < MCP_MAX_ASSETS; i++) {
     double xi = (double)x[i];
     s[i] = i < j->nassets ? mcpi_dexp(xi) : 0;
-    r[i] = xi - j->log_spots[i];
+    r[i] = xi - p->log_initial[i];
   }
+  if (scaled)
+    mcpi_lsm_scaled_date(p, row, s, r, j->nassets, 0, 0, sc);
+  if (*ex_done && row[1] != MCPI_LSM_ALWAYS)
+    return;
   double h = mcpi_lsm_exercise(p, s, j->nassets, &under);
   int e = mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, j->nassets, 0, under, r, 0),
                              &value);
@@ -584,7 +604,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step_as)(MCPI_P(mcpi_multi_state) *s
     }
 #ifdef MCPI_LSM_BODY
     if (j->lsm && (tag & j->lsm_mask))
-      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, j);
+      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, st->sc,
+                                  j);
 #endif
   }
 }
@@ -605,8 +626,9 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step)(MCPI_P(mcpi_multi_state) *st,
 /* The trades of several assets at their terminal log-spots x (ex_val: a
  * Longstaff-Schwartz trade's discounted exercise, held: its European's). */
 MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_val,
-                                                 double held, const mcpi_job_view *j,
-                                                 double *pay, size_t ldp, int pass)
+                                                 double held, const double *sc,
+                                                 const mcpi_job_view *j, double *pay, size_t ldp,
+                                                 int pass)
 {
   double spot[MCP_MAX_ASSETS], s0[MCP_MAX_ASSETS], book = 0;
   MCP_UNROLL
@@ -618,6 +640,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_v
     const mcpi_payoff_spec *p = &j->trades[t];
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
       mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? held : ex_val, 0, pay, ldp, pass, &book);
+      if (sc && j->greeks && p->g_col >= 0 && !(p->flags & MCPI_LSM_HELD))
+        mcpi_lsm_scaled_emit(p, j->nassets, ex_val, sc, s0, pay, ldp, pass, NULL);
       continue;
     }
     double c, y = mcpi_payoff_multi(p, spot, j->nassets, &c);
@@ -633,9 +657,9 @@ MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_stat
                                                     size_t ldp, int pass)
 {
 #ifdef MCPI_LSM_BODY
-  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, st->sc, j, pay, ldp, pass);
 #else
-  MCPI_P(mcpi_multi_pay)(st->x, 0, 0, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, 0, 0, NULL, j, pay, ldp, pass);
 #endif
 }
 
@@ -715,6 +739,7 @@ typedef struct MCPI_P(mcpi_mheston_state) {
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done;
   double ex_val, held;
+  double sc[MCPI_LSM_MAX_SCALED];
 #endif
 } MCPI_P(mcpi_mheston_state);
 
@@ -735,6 +760,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = st->held = 0;
+  mcpi_lsm_scaled_init(&j->trades[0], j->nassets, j->greeks, st->sc);
 #endif
 }
 
@@ -770,7 +796,8 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *
     st->step++;
 #ifdef MCPI_LSM_BODY
     if (j->lsm && (tag & j->lsm_mask) && !(tag & MCPI_TAG_HOLD))
-      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, j);
+      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, st->sc,
+                                  j);
 #endif
   }
 }
@@ -780,9 +807,9 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_finish)(const MCPI_P(mcpi_mheston_
                                                       size_t ldp, int pass)
 {
 #ifdef MCPI_LSM_BODY
-  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, st->sc, j, pay, ldp, pass);
 #else
-  MCPI_P(mcpi_multi_pay)(st->x, 0, 0, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, 0, 0, NULL, j, pay, ldp, pass);
 #endif
 }
 

@@ -71,7 +71,8 @@ typedef struct mcpi_payoff_spec {
   double lsm_inv;           /* Longstaff-Schwartz: 1 / the basis's unit (lsm.h) */
   /* autocallable (private.h): its first row in the view's table of dates,
    * the coupon, the coupon barrier and the knock-in level as log-performances,
-   * the logs of the initial fixings (by the job's assets); a redemption
+   * the logs of the initial fixings (by the job's assets; Longstaff-Schwartz:
+   * the log-spots its basis's returns are from, lsm.h); a redemption
    * column's date; a seasoned one's coupons due and knock-in (private.h) */
   int32_t ac_row, ac_date, ac_due0, ac_knocked0;
   double coupon, log_coupon, log_knock_in;

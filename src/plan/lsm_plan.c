@@ -14,6 +14,7 @@ void mcpi_lsm_spec(const mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
                                                              : 0);
   for (size_t a = 0; a < j->nassets; a++) {
     s0[a] = j->u[a]->spot;
+    s->log_initial[a] = log(s0[a]); /* the view's log_spots, its returns' origin */
     if (j->nassets > 1) {
       size_t ta = 0;
       while (strcmp(t->asset[ta], j->u[a]->name) != 0)
@@ -79,6 +80,14 @@ mcp_status mcpi_lsm_table(mcpi_job *j, const mcp_portfolio *p, const job_draft *
     j->lsm_time[e] = dates.t[e];
   }
   return MCP_OK;
+}
+
+void mcpi_lsm_keep_basis(const mcpi_job *from, mcpi_job *to)
+{
+  if (!to->lsm_dates)
+    return;
+  memcpy(to->spec[0].log_initial, from->spec[0].log_initial, sizeof to->spec[0].log_initial);
+  to->spec[0].lsm_inv = from->spec[0].lsm_inv;
 }
 
 void mcpi_lsm_copy_rules(const mcpi_job *from, mcpi_job *to)

@@ -210,6 +210,10 @@ int32_t *mcpi_job_term_offsets(const mcpi_job *j);
 /* The Longstaff-Schwartz rules of from's table (fitted) into to's, whose
  * dates' discount factors stay its own. */
 void mcpi_lsm_copy_rules(const mcpi_job *from, mcpi_job *to);
+/* A Longstaff-Schwartz job's basis as from's reads it (its returns' origin
+ * and unit) into to, a Greek's revaluation of it: the frozen rule is then
+ * the same function of the spots, whatever the bump (lsm.h). */
+void mcpi_lsm_keep_basis(const mcpi_job *from, mcpi_job *to);
 /* Sets the control-variate coefficients from the pilot's n samples in pay
  * (columns as written with controls, leading dimension ld). */
 void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n);

@@ -228,8 +228,18 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
    * it), whose Greeks are revalued */
   int watched = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BRIDGE;
   int bridge = watched && rates && (j->model == MCPI_MODEL_HESTON || vlo > 0);
-  if (mcpi_private_product(tr->product) || mcpi_lsm_product(tr->product) ||
-      j->model == MCPI_MODEL_LOCAL_VOL || j->cash || (watched && !bridge) ||
+  /* early exercise: its spots' Greeks on the scaled paths under the fitted
+   * rule, as its revaluations would have them (lsm_greeks.h), where a path
+   * carries its scenarios; bumps alone, or more scenarios, revalue */
+  int lsm = mcpi_lsm_product(tr->product);
+  if (lsm && (req->bump_only ||
+              mcpi_lsm_scaled_count(mcpi_lsm_mine(s, (int)j->nassets),
+                                    req->want[MCP_GREEK_CROSS_GAMMA] && multi) >
+                  MCPI_LSM_MAX_SCALED))
+    return 0;
+  rates = rates && !lsm;
+  if (mcpi_private_product(tr->product) || j->model == MCPI_MODEL_LOCAL_VOL || j->cash ||
+      (watched && !bridge) ||
       (tr->product == MCP_PRODUCT_LOOKBACK && tr->monitoring == MCP_MONITOR_BRIDGE) ||
       (req->bump_only && !multi))
     return 0;
@@ -237,7 +247,7 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   int x = req->want[MCP_GREEK_CROSS_GAMMA] && multi;
   int discontinuous = !mcpi_product_is(tr->product, MCPI_PT_PATHWISE) && !bridge;
   int bs = !multi && j->model == MCPI_MODEL_BLACK_SCHOLES;
-  int lr = discontinuous && bs && vlo > 0;
+  int lr = discontinuous && bs && vlo > 0 && !lsm;
   int bgk = tr->product == MCP_PRODUCT_BARRIER && tr->monitoring == MCP_MONITOR_BGK;
   int vega = rates && req->want[MCP_GREEK_VEGA] && j->model != MCPI_MODEL_HESTON &&
              flat_within_steps(j) && !bgk;
@@ -586,6 +596,10 @@ static mcp_status build_variant(const mcp_market *m, const mcp_portfolio *p,
                          "times of some trade's paths; expected a smaller bump", h)
              : mcpi_fail(err, MCP_ERR_INPUT, "a shifted market changes how some trade's paths "
                          "are simulated; expected smaller shifts");
+  /* a Greek's revaluation keeps the base's rule (run_job.c), read as the
+   * base reads it; a scenario point fits its own */
+  for (size_t ji = 0; st == MCP_OK && v->mc && v->kind != MCPI_VAR_POINT && ji < base->njobs; ji++)
+    mcpi_lsm_keep_basis(&base->jobs[ji], &v->plan.jobs[ji]);
   if (st == MCP_OK && v->pde)
     st = mcpi_pde_plan(vm, vp, &g->set->pde, &v->grid, err);
   return st;

@@ -1,0 +1,189 @@
+/* lsm_greeks.h: the spot Greeks of a Longstaff-Schwartz trade on the
+ * price's own paths, shared by the CPU and GPU backends, in double.
+ *
+ * Where a model moves the log-spots by amounts that do not depend on the
+ * spots (Black-Scholes, Heston: greeks.h), the paths from spots moved by
+ * 1 + h are the price's paths scaled.  A Greek's revaluation keeps the
+ * fitted exercise rule (run_job.c), so a scaled path's value is that rule
+ * applied to the scaled spots at each exercise date: the basis's
+ * log-returns and variance do not move, the payoff's underlying does.  A
+ * path therefore carries, beside its own exercise, one for each scenario of
+ * scaled spots, and no revaluation simulates them again.  Scenarios, in
+ * order: each asset of the trade up (g_e[0]) and down (g_e[1]); with cross
+ * gammas, each pair a < b of them, q = 0 .. 3: a up for q < 2, b up for
+ * even q.  A scenario's value is the discounted amount received, below 0
+ * until it exercises. */
+#ifndef MCP_LSM_GREEKS_H
+#define MCP_LSM_GREEKS_H
+
+#include "models/products/greeks.h"
+#include "models/products/lsm.h"
+
+/* The most scenarios a path carries (10 assets with their cross gammas,
+ * STAC-A2's large shape: 1,600 bytes of a thread's frame); beyond, the spot
+ * Greeks are revaluations (variants.c). */
+#define MCPI_LSM_MAX_SCALED 200
+
+/* The assets a trade of n reads (one asset: the one). */
+MCP_HD static inline uint32_t mcpi_lsm_mine(const mcpi_payoff_spec *p, int n)
+{
+  return n > 1 ? p->assets : 1u;
+}
+
+/* The scenarios of a trade reading the assets in mine. */
+MCP_HD static inline int mcpi_lsm_scaled_count(uint32_t mine, int cross)
+{
+  int k = 0;
+  for (uint32_t m = mine; m; m &= m - 1)
+    k++;
+  return 2 * k + (cross ? 2 * k * (k - 1) : 0);
+}
+
+/* A path's scenarios, none exercised: the trade p's where its spot Greeks
+ * are on the path (on: the job's view writes Greeks), of n assets. */
+MCP_HD static inline void mcpi_lsm_scaled_init(const mcpi_payoff_spec *p, int n, int on,
+                                               double *sc)
+{
+  int k = on && p->g_col >= 0 ? mcpi_lsm_scaled_count(mcpi_lsm_mine(p, n), p->g_cross) : 0;
+  for (int i = 0; i < k; i++)
+    sc[i] = -1;
+}
+
+/* One scenario at an exercise date (row, not a holding one): asset a's spot
+ * times e^la, asset b's (b < 0: none) times e^lb, the others as s (n of
+ * them), and their log-returns r moved alike (from the base's spots: the
+ * rule is one function of the spots, lsm.h); v as mcpi_lsm_basis reads it.
+ * Sets *val where it exercises. */
+MCP_HD static inline void mcpi_lsm_scaled_one(const mcpi_payoff_spec *p, const double *row,
+                                              const double *s, const double *r, int n,
+                                              int heston, double v, int a, int qa, int b, int qb,
+                                              double *val)
+{
+  double t[MCP_MAX_ASSETS], u[MCP_MAX_ASSETS], under, value;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) {
+    int k = i == a ? qa : i == b ? qb : -1;
+    t[i] = i < n ? (k < 0 ? s[i] : s[i] * p->g_e[k]) : 0;
+    u[i] = n == 1 || i >= n ? 0 : k < 0 ? r[i] : r[i] + p->g_l[k];
+  }
+  double h = mcpi_lsm_exercise(p, t, n, &under);
+  if (mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, n, heston, under, u, v),
+                         &value))
+    *val = value;
+}
+
+/* A scenario's exercise where its underlying is under and the fitted
+ * continuation's terms in the returns (with beta_0) sum to cq: the terms in
+ * the underlying added here, as mcpi_lsm_basis has them. */
+MCP_HD static inline void mcpi_lsm_scaled_at(const mcpi_payoff_spec *p, const double *row,
+                                             double under, double cq, double *val)
+{
+  double h = mcpi_vanilla(p->type, under, p->strike), y = under * p->lsm_inv;
+  double c = row[1] == MCPI_LSM_FIT ? cq + row[3] * y + row[4] * (y * y) + row[5] * (y * y * y) : 0;
+  double value;
+  if (mcpi_lsm_exercises(row, h, c, &value))
+    *val = value;
+}
+
+/* Every scenario not yet exercised, at the exercise date of row.  A basket
+ * of more than MCPI_LSM_CROSS assets has no products of returns in its
+ * basis, so a pair's scenario moves the underlying and the returns' terms
+ * by the sums of its two assets' moves alone: those are found once a date,
+ * with each asset's own scenarios, and a pair's scenario is a few
+ * operations (its rounding differs from a revaluation's: only a path whose
+ * exercise and continuation values agree to the last digits may tell them
+ * apart).  Other trades evaluate each scenario whole. */
+MCP_HD static inline void mcpi_lsm_scaled_date(const mcpi_payoff_spec *p, const double *row,
+                                               const double *s, const double *r, int n,
+                                               int heston, double v, double *sc)
+{
+  if (row[1] == MCPI_LSM_HOLD)
+    return;
+  uint32_t mine = mcpi_lsm_mine(p, n);
+  int k = 0;
+  if (n <= MCPI_LSM_CROSS || (p->flags & (MCPI_LSM_BEST | MCPI_LSM_WORST))) {
+    for (int a = 0; a < n; a++)
+      if (mine >> a & 1u)
+        for (int q = 0; q < 2; q++, k++)
+          if (sc[k] < 0)
+            mcpi_lsm_scaled_one(p, row, s, r, n, heston, v, a, q, -1, -1, &sc[k]);
+    if (p->g_cross)
+      for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+          if (mine >> a & mine >> b & 1u)
+            for (int q = 0; q < 4; q++, k++)
+              if (sc[k] < 0)
+                mcpi_lsm_scaled_one(p, row, s, r, n, heston, v, a, q >> 1, b, q & 1, &sc[k]);
+    return;
+  }
+  /* a basket: du, dq each asset's move of the underlying and of the
+   * returns' terms, up and down */
+  const double *beta = row + 2;
+  int fit = row[1] == MCPI_LSM_FIT;
+  double under, du[2 * MCP_MAX_ASSETS], dq[2 * MCP_MAX_ASSETS];
+  mcpi_lsm_exercise(p, s, n, &under);
+  double q0 = fit ? mcpi_lsm_basis(p, n, 0, 0, r, 0, (double *)0, beta) : 0;
+  for (int a = 0; a < n; a++)
+    if (mine >> a & 1u)
+      for (int q = 0; q < 2; q++, k++) {
+        double u[MCP_MAX_ASSETS], sa = 0;
+        MCP_UNROLL
+        for (int i = 0; i < MCP_MAX_ASSETS; i++) {
+          u[i] = i == a ? r[i] + p->g_l[q] : r[i];
+          sa = i == a ? s[i] : sa;
+        }
+        du[2 * a + q] = p->weight[a] * sa * (p->g_e[q] - 1);
+        dq[2 * a + q] = fit ? mcpi_lsm_basis(p, n, 0, 0, u, 0, (double *)0, beta) - q0 : 0;
+        if (sc[k] < 0)
+          mcpi_lsm_scaled_at(p, row, under + du[2 * a + q], q0 + dq[2 * a + q], &sc[k]);
+      }
+  if (p->g_cross)
+    for (int a = 0; a < n; a++)
+      for (int b = a + 1; b < n; b++)
+        if (mine >> a & mine >> b & 1u)
+          for (int q = 0; q < 4; q++, k++) {
+            int x = 2 * a + (q >> 1), y = 2 * b + (q & 1);
+            if (sc[k] < 0)
+              mcpi_lsm_scaled_at(p, row, under + du[x] + du[y], q0 + dq[x] + dq[y], &sc[k]);
+          }
+}
+
+/* The trade's columns (greeks.h's order: the deltas, the gammas, the cross
+ * gammas) from its value y on the path and its scenarios' sc, s0 the
+ * assets' spots.  One asset adds the quantity times each column to the
+ * body's book sums (book, greeks.h); several leave the book to the
+ * combination (book NULL). */
+MCP_HD static inline void mcpi_lsm_scaled_emit(const mcpi_payoff_spec *p, int n, double y,
+                                               const double *sc, const double *s0, double *pay,
+                                               size_t ldp, int pass, double *book)
+{
+  uint32_t mine = mcpi_lsm_mine(p, n);
+  int c = p->g_col;
+  double q = book ? p->quantity : 0, none = 0;
+  for (int g = 0; g < 2; g++) {
+    if (!(g ? p->g_gamma : p->g_delta))
+      continue;
+    for (int a = 0, k = 0; a < n; a++)
+      if (mine >> a & 1u) {
+        double up = sc[k] > 0 ? sc[k] : 0, dn = sc[k + 1] > 0 ? sc[k + 1] : 0;
+        double hs = p->g_h * s0[a];
+        k += 2;
+        mcpi_emit_column(pay, ldp, c++, g ? (up - 2 * y + dn) / (hs * hs) : (up - dn) / (2 * hs),
+                         pass, q, book ? &book[g ? MCPI_BOOK_GAMMA : MCPI_BOOK_DELTA] : &none);
+      }
+  }
+  if (!p->g_cross)
+    return;
+  int k = mcpi_lsm_scaled_count(mine, 0);
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (mine >> a & mine >> b & 1u) {
+        double x[4];
+        for (int i = 0; i < 4; i++, k++)
+          x[i] = sc[k] > 0 ? sc[k] : 0;
+        double h2 = 4 * p->g_h * p->g_h * s0[a] * s0[b];
+        mcpi_emit_column(pay, ldp, c++, (x[0] - x[1] - x[2] + x[3]) / h2, pass, 0, &none);
+      }
+}
+
+#endif
