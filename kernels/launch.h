@@ -99,9 +99,11 @@ cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double
 /* The priced paths i < n of a Longstaff-Schwartz job (device view, its table
  * fitted): the plain loop of the bodies with exercise over the stored
  * normals z[s ld + i] (double or float, as precision says), payoffs into
- * pay[col ld + i]. */
+ * pay[col ld + i]; scaled: with the trade's spot Greeks on scaled paths
+ * (lsm_greeks.h, where the view writes Greeks). */
 cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, size_t n,
-                                  double *pay, mcp_precision precision, cudaStream_t stream);
+                                  double *pay, mcp_precision precision, int scaled,
+                                  cudaStream_t stream);
 
 /* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,
  * term and off device arrays. */

@@ -313,32 +313,38 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
     }
 }
 
-// The kernel of the job's asset count in precision R (lsm_state_of).
-template <typename R>
+// The kernel of the job's asset count in precision R, its states O's
+// (lsm_state_of, or lsm_scaled_state_of with the spot Greeks on scaled
+// paths).
+template <typename R, template <typename, int> class O>
 static void lsm_price(const mcpi_job_view &job, const R *z, size_t ld, size_t n, double *pay,
                       unsigned grid, cudaStream_t stream)
 {
   if (job.nassets > 1 && job.model == MCPI_MODEL_HESTON)
-    mcpi_lsm_price_kernel<typename lsm_state_of<R, MCPI_STATE_MHESTON>::type>
+    mcpi_lsm_price_kernel<typename O<R, MCPI_STATE_MHESTON>::type>
         <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
   else if (job.nassets > 1)
-    mcpi_lsm_price_kernel<typename lsm_state_of<R, MCPI_STATE_MULTI>::type>
+    mcpi_lsm_price_kernel<typename O<R, MCPI_STATE_MULTI>::type>
         <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
   else
-    mcpi_lsm_price_kernel<typename lsm_state_of<R, MCPI_STATE_ONE>::type>
+    mcpi_lsm_price_kernel<typename O<R, MCPI_STATE_ONE>::type>
         <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
 }
 
 extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld,
                                              size_t n, double *pay, mcp_precision precision,
-                                             cudaStream_t stream)
+                                             int scaled, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  if (precision == MCP_FLOAT)
-    lsm_price(job, (const float *)z, ld, n, pay, grid, stream);
+  if (precision == MCP_FLOAT && scaled)
+    lsm_price<float, lsm_scaled_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
+  else if (precision == MCP_FLOAT)
+    lsm_price<float, lsm_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
+  else if (scaled)
+    lsm_price<double, lsm_scaled_state_of>(job, (const double *)z, ld, n, pay, grid, stream);
   else
-    lsm_price(job, (const double *)z, ld, n, pay, grid, stream);
+    lsm_price<double, lsm_state_of>(job, (const double *)z, ld, n, pay, grid, stream);
   return cudaGetLastError();
 }
 

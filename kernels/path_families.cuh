@@ -1,7 +1,8 @@
 // path_families.cuh: the states of each family of
 // models/products/path_families.def as the path kernels' overloads
 // (path_kernel.cuh, MCPI_BODY_OVERLOADS), and the state a kernel of a
-// catalogue state takes (state_of, greek_state_of, lsm_state_of).  Made by
+// catalogue state takes (state_of, greek_state_of, lsm_state_of,
+// lsm_scaled_state_of).  Made by
 // models/products/path_families.awk from that table (make remakes it):
 // edit the table, not this file.
 
@@ -74,6 +75,34 @@ MCPI_BODY_OVERLOADS(mcpi_mheston_state_fx, float, mcpi_mheston_init_fx, mcpi_mhe
                     mcpi_mheston_finish_fx, mcpi_mheston_log_spots_fx, mcpi_mheston_survival_fx,
                     __forceinline__)
 template <> struct lsm_state_of<float, MCPI_STATE_MHESTON> { typedef mcpi_mheston_state_fx type; };
+
+// _xs: double, MCPI_LSM_BODY MCPI_LSM_SCALED
+MCPI_BODY_OVERLOADS(mcpi_path_state_xs, double, mcpi_path_init_xs, mcpi_path_step_xs,
+                    mcpi_path_finish_xs, mcpi_path_log_spots_xs, mcpi_path_survival_xs,
+                    MCPI_DOUBLE_STEP_INLINE)
+template <> struct lsm_scaled_state_of<double, MCPI_STATE_ONE> { typedef mcpi_path_state_xs type; };
+MCPI_BODY_OVERLOADS(mcpi_multi_state_xs, double, mcpi_multi_init_xs, mcpi_multi_step_xs,
+                    mcpi_multi_finish_xs, mcpi_multi_log_spots_xs, mcpi_multi_survival_xs,
+                    __forceinline__)
+template <> struct lsm_scaled_state_of<double, MCPI_STATE_MULTI> { typedef mcpi_multi_state_xs type; };
+MCPI_BODY_OVERLOADS(mcpi_mheston_state_xs, double, mcpi_mheston_init_xs, mcpi_mheston_step_xs,
+                    mcpi_mheston_finish_xs, mcpi_mheston_log_spots_xs, mcpi_mheston_survival_xs,
+                    __forceinline__)
+template <> struct lsm_scaled_state_of<double, MCPI_STATE_MHESTON> { typedef mcpi_mheston_state_xs type; };
+
+// _fxs: float, MCPI_LSM_BODY MCPI_LSM_SCALED
+MCPI_BODY_OVERLOADS(mcpi_path_state_fxs, float, mcpi_path_init_fxs, mcpi_path_step_fxs,
+                    mcpi_path_finish_fxs, mcpi_path_log_spots_fxs, mcpi_path_survival_fxs,
+                    __forceinline__)
+template <> struct lsm_scaled_state_of<float, MCPI_STATE_ONE> { typedef mcpi_path_state_fxs type; };
+MCPI_BODY_OVERLOADS(mcpi_multi_state_fxs, float, mcpi_multi_init_fxs, mcpi_multi_step_fxs,
+                    mcpi_multi_finish_fxs, mcpi_multi_log_spots_fxs, mcpi_multi_survival_fxs,
+                    __forceinline__)
+template <> struct lsm_scaled_state_of<float, MCPI_STATE_MULTI> { typedef mcpi_multi_state_fxs type; };
+MCPI_BODY_OVERLOADS(mcpi_mheston_state_fxs, float, mcpi_mheston_init_fxs, mcpi_mheston_step_fxs,
+                    mcpi_mheston_finish_fxs, mcpi_mheston_log_spots_fxs, mcpi_mheston_survival_fxs,
+                    __forceinline__)
+template <> struct lsm_scaled_state_of<float, MCPI_STATE_MHESTON> { typedef mcpi_mheston_state_fxs type; };
 
 // _s: double, MCPI_SINGLE_ONLY
 MCPI_BODY_OVERLOADS(mcpi_path_state_s, double, mcpi_path_init_s, mcpi_path_step_s,

@@ -61,12 +61,14 @@
 // The state a kernel of precision R and catalogue state M (catalogue.h:
 // one asset, several, job-shaped, plain, several Heston assets) steps: the
 // path kernels' (state_of), those of on-path vega and rho (greek_state_of)
-// and Longstaff-Schwartz exercise's (lsm_state_of, lsm_kernel.cu).
+// and Longstaff-Schwartz exercise's (lsm_state_of, lsm_kernel.cu; with the
+// spot Greeks on scaled paths, lsm_scaled_state_of).
 // path_families.cuh specialises them, and defines the overloads, for each
 // family of models/products/path_families.def.
 template <typename R, int M> struct state_of;
 template <typename R, int M> struct greek_state_of;
 template <typename R, int M> struct lsm_state_of;
+template <typename R, int M> struct lsm_scaled_state_of;
 #include "kernels/path_families.cuh"
 
 // A path with a per-path array (private.h): the model's state, which stays a

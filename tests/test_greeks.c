@@ -582,11 +582,11 @@ static void cross_gammas_by_revaluation(void **state)
  * path carrying the fitted rule's exercise at its scaled spots
  * (lsm_greeks.h); bumps alone revalue the paths under the same rule, read
  * as the base reads it (lsm.h).  The two are the same estimator on the same
- * paths, so they agree to rounding (a basket of five assets, whose pairs'
- * scenarios add their assets' moves, to the rounding of that sum):
- * a Bermudan basket put on A and B (Black-Scholes), one on A to E, one on
- * two correlated Heston assets, and American puts on A and on a Heston
- * asset alone (the Heston basis reads the variance). */
+ * paths, so they agree to rounding (several assets' scenarios move the
+ * base's terms, to the rounding of those sums): Bermudan basket puts on A
+ * and B (Black-Scholes), on A to E and on two correlated Heston assets, a
+ * worst-of on C, D and E, and American puts on A and on a Heston asset
+ * alone (the Heston basis reads the variance). */
 static mcp_market *exercise_market(void)
 {
   mcp_market *m = new_market();
@@ -626,6 +626,10 @@ static void early_exercise_on_scaled_paths(void **state)
   t = trade_on("BERM-5", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 95, 1);
   t.nassets = 5, t.assets = five, t.weights = w5, t.nfixings = 4, t.fixings = fix;
   add_trade(p, &t);
+  t = trade_on("BERM-WO", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 60, 1);
+  t.nassets = 3, t.assets = five + 2, t.payoff = MCP_PRODUCT_WORST_OF, t.nfixings = 4;
+  t.fixings = fix;
+  add_trade(p, &t);
   t = trade_on("AM-A", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 105, 1);
   t.engine = MCP_ENGINE_MC, t.exercises = 8;
   add_trade(p, &t);
@@ -641,6 +645,7 @@ static void early_exercise_on_scaled_paths(void **state)
       {"BERM-AB", "delta:A", "delta:B", "gamma:A", "cross-gamma:A:B"},
       {"BERM-H", "delta:H1", "gamma:H2", "cross-gamma:H1:H2", "delta:H2"},
       {"BERM-5", "delta:A", "gamma:E", "cross-gamma:A:E", "cross-gamma:C:D"},
+      {"BERM-WO", "delta:C", "gamma:D", "cross-gamma:C:E", "cross-gamma:D:E"},
       {"AM-A", "delta", "gamma", NULL, NULL},
       {"AM-H", "delta", "gamma", NULL, NULL}};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)

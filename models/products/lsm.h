@@ -134,6 +134,35 @@ MCP_HD static inline double mcpi_lsm_basis(const mcpi_payoff_spec *p, int nasset
 }
 #undef MCPI_LSM_PUT
 
+/* How the basis's sum with beta moves (several assets) when the log-returns
+ * r of assets a and b (b < 0: none) move by la and lb and nothing else
+ * does: the changes of the terms in those returns, in mcpi_lsm_basis's
+ * order of them. */
+MCP_HD static inline double mcpi_lsm_basis_move(int nassets, const double *r, int a, double la,
+                                                int b, double lb, const double *beta)
+{
+  double d = beta[4 + a] * la + (b >= 0 ? beta[4 + b] * lb : 0);
+  int k = 4 + nassets;
+  if (nassets <= MCPI_LSM_SQUARES) {
+    d += beta[k + a] * (la * (2 * r[a] + la));
+    if (b >= 0)
+      d += beta[k + b] * (lb * (2 * r[b] + lb));
+    k += nassets;
+  }
+  if (nassets <= MCPI_LSM_CROSS) {
+    MCP_UNROLL
+    for (int i = 0; i < MCPI_LSM_CROSS; i++) {
+      MCP_UNROLL
+      for (int l = i + 1; l < MCPI_LSM_CROSS; l++)
+        if (l < nassets) {
+          double di = i == a ? la : i == b ? lb : 0, dl = l == a ? la : l == b ? lb : 0;
+          d += beta[k++] * (di * r[l] + dl * r[i] + di * dl);
+        }
+    }
+  }
+  return d;
+}
+
 /* Whether a path exercises at the date of row with exercise value h, cont
  * the fitted continuation value there (read where the rule is the fit's),
  * and the discounted amount it then receives. */

@@ -49,32 +49,28 @@ MCP_HD static inline void mcpi_lsm_scaled_init(const mcpi_payoff_spec *p, int n,
     sc[i] = -1;
 }
 
-/* One scenario at an exercise date (row, not a holding one): asset a's spot
- * times e^la, asset b's (b < 0: none) times e^lb, the others as s (n of
- * them), and their log-returns r moved alike (from the base's spots: the
- * rule is one function of the spots, lsm.h); v as mcpi_lsm_basis reads it.
- * Sets *val where it exercises. */
-MCP_HD static inline void mcpi_lsm_scaled_one(const mcpi_payoff_spec *p, const double *row,
-                                              const double *s, const double *r, int n,
-                                              int heston, double v, int a, int qa, int b, int qb,
-                                              double *val)
+/* The underlying of p (several assets) with assets a and b (b < 0: none)
+ * scaled by e^la and e^lb: a basket's moves by those assets' shares, a
+ * best-of's or worst-of's is found again. */
+MCP_HD static inline double mcpi_lsm_under_moved(const mcpi_payoff_spec *p, const double *s,
+                                                 int n, double under, int a, double fa, int b,
+                                                 double fb)
 {
-  double t[MCP_MAX_ASSETS], u[MCP_MAX_ASSETS], under, value;
-  MCP_UNROLL
-  for (int i = 0; i < MCP_MAX_ASSETS; i++) {
-    int k = i == a ? qa : i == b ? qb : -1;
-    t[i] = i < n ? (k < 0 ? s[i] : s[i] * p->g_e[k]) : 0;
-    u[i] = n == 1 || i >= n ? 0 : k < 0 ? r[i] : r[i] + p->g_l[k];
-  }
-  double h = mcpi_lsm_exercise(p, t, n, &under);
-  if (mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, n, heston, under, u, v),
-                         &value))
-    *val = value;
+  if (!(p->flags & (MCPI_LSM_BEST | MCPI_LSM_WORST)))
+    return under + p->weight[a] * s[a] * (fa - 1) + (b >= 0 ? p->weight[b] * s[b] * (fb - 1) : 0);
+  int best = (p->flags & MCPI_LSM_BEST) != 0;
+  double u = best ? -INFINITY : INFINITY;
+  for (int i = 0; i < n; i++)
+    if (p->assets >> i & 1u) {
+      double x = s[i] * (i == a ? fa : i == b ? fb : 1.0);
+      u = best ? (x > u ? x : u) : (x < u ? x : u);
+    }
+  return u;
 }
 
 /* A scenario's exercise where its underlying is under and the fitted
- * continuation's terms in the returns (with beta_0) sum to cq: the terms in
- * the underlying added here, as mcpi_lsm_basis has them. */
+ * continuation's terms other than the underlying's (with beta_0) sum to
+ * cq: the underlying's terms added here, as mcpi_lsm_basis has them. */
 MCP_HD static inline void mcpi_lsm_scaled_at(const mcpi_payoff_spec *p, const double *row,
                                              double under, double cq, double *val)
 {
@@ -85,66 +81,54 @@ MCP_HD static inline void mcpi_lsm_scaled_at(const mcpi_payoff_spec *p, const do
     *val = value;
 }
 
-/* Every scenario not yet exercised, at the exercise date of row.  A basket
- * of more than MCPI_LSM_CROSS assets has no products of returns in its
- * basis, so a pair's scenario moves the underlying and the returns' terms
- * by the sums of its two assets' moves alone: those are found once a date,
- * with each asset's own scenarios, and a pair's scenario is a few
- * operations (its rounding differs from a revaluation's: only a path whose
- * exercise and continuation values agree to the last digits may tell them
- * apart).  Other trades evaluate each scenario whole. */
+/* Every scenario not yet exercised, at the exercise date of row; s and r
+ * the path's spots and log-returns there (arrays of MCP_MAX_ASSETS; one
+ * asset: s[0]), v its variance.  One asset evaluates each scenario whole;
+ * several move the base's underlying and the basis's terms in the returns
+ * by the scaled assets' moves alone (mcpi_lsm_under_moved,
+ * mcpi_lsm_basis_move: a few operations a scenario, whose rounding differs
+ * from a revaluation's, so that only a path whose exercise and
+ * continuation values agree to the last digits may tell them apart). */
 MCP_HD static inline void mcpi_lsm_scaled_date(const mcpi_payoff_spec *p, const double *row,
                                                const double *s, const double *r, int n,
                                                int heston, double v, double *sc)
 {
   if (row[1] == MCPI_LSM_HOLD)
     return;
-  uint32_t mine = mcpi_lsm_mine(p, n);
-  int k = 0;
-  if (n <= MCPI_LSM_CROSS || (p->flags & (MCPI_LSM_BEST | MCPI_LSM_WORST))) {
-    for (int a = 0; a < n; a++)
-      if (mine >> a & 1u)
-        for (int q = 0; q < 2; q++, k++)
-          if (sc[k] < 0)
-            mcpi_lsm_scaled_one(p, row, s, r, n, heston, v, a, q, -1, -1, &sc[k]);
-    if (p->g_cross)
-      for (int a = 0; a < n; a++)
-        for (int b = a + 1; b < n; b++)
-          if (mine >> a & mine >> b & 1u)
-            for (int q = 0; q < 4; q++, k++)
-              if (sc[k] < 0)
-                mcpi_lsm_scaled_one(p, row, s, r, n, heston, v, a, q >> 1, b, q & 1, &sc[k]);
+  if (n == 1) {
+    for (int q = 0; q < 2; q++) {
+      double t = s[0] * p->g_e[q], under, value;
+      double h = mcpi_lsm_exercise(p, &t, 1, &under);
+      if (sc[q] < 0 &&
+          mcpi_lsm_exercises(row, h, mcpi_lsm_continuation(p, row, h, 1, heston, under, &t, v),
+                             &value))
+        sc[q] = value;
+    }
     return;
   }
-  /* a basket: du, dq each asset's move of the underlying and of the
-   * returns' terms, up and down */
   const double *beta = row + 2;
-  int fit = row[1] == MCPI_LSM_FIT;
-  double under, du[2 * MCP_MAX_ASSETS], dq[2 * MCP_MAX_ASSETS];
+  int fit = row[1] == MCPI_LSM_FIT, k = 0;
+  double under;
   mcpi_lsm_exercise(p, s, n, &under);
   double q0 = fit ? mcpi_lsm_basis(p, n, 0, 0, r, 0, (double *)0, beta) : 0;
   for (int a = 0; a < n; a++)
-    if (mine >> a & 1u)
-      for (int q = 0; q < 2; q++, k++) {
-        double u[MCP_MAX_ASSETS], sa = 0;
-        MCP_UNROLL
-        for (int i = 0; i < MCP_MAX_ASSETS; i++) {
-          u[i] = i == a ? r[i] + p->g_l[q] : r[i];
-          sa = i == a ? s[i] : sa;
-        }
-        du[2 * a + q] = p->weight[a] * sa * (p->g_e[q] - 1);
-        dq[2 * a + q] = fit ? mcpi_lsm_basis(p, n, 0, 0, u, 0, (double *)0, beta) - q0 : 0;
+    if (p->assets >> a & 1u)
+      for (int q = 0; q < 2; q++, k++)
         if (sc[k] < 0)
-          mcpi_lsm_scaled_at(p, row, under + du[2 * a + q], q0 + dq[2 * a + q], &sc[k]);
-      }
+          mcpi_lsm_scaled_at(p, row, mcpi_lsm_under_moved(p, s, n, under, a, p->g_e[q], -1, 1),
+                             fit ? q0 + mcpi_lsm_basis_move(n, r, a, p->g_l[q], -1, 0, beta) : 0,
+                             &sc[k]);
   if (p->g_cross)
     for (int a = 0; a < n; a++)
       for (int b = a + 1; b < n; b++)
-        if (mine >> a & mine >> b & 1u)
+        if (p->assets >> a & p->assets >> b & 1u)
           for (int q = 0; q < 4; q++, k++) {
-            int x = 2 * a + (q >> 1), y = 2 * b + (q & 1);
+            int qa = q >> 1, qb = q & 1;
             if (sc[k] < 0)
-              mcpi_lsm_scaled_at(p, row, under + du[x] + du[y], q0 + dq[x] + dq[y], &sc[k]);
+              mcpi_lsm_scaled_at(
+                  p, row, mcpi_lsm_under_moved(p, s, n, under, a, p->g_e[qa], b, p->g_e[qb]),
+                  fit ? q0 + mcpi_lsm_basis_move(n, r, a, p->g_l[qa], b, p->g_l[qb], beta) : 0,
+                  &sc[k]);
           }
 }
 

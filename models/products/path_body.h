@@ -38,6 +38,17 @@
 #include "models/heston.h"
 #include "models/merton.h"
 
+/* The spot Greeks of an exercise on scaled paths (lsm_greeks.h): the
+ * MCPI_LSM_SCALED families' alone, where the run estimates them; their
+ * scenarios' array, or none. */
+#ifdef MCPI_LSM_SCALED
+#define MCPI_SCALED_ON(j) ((j)->greeks && (j)->trades[0].g_col >= 0)
+#define MCPI_SC(st) ((st)->sc)
+#else
+#define MCPI_SCALED_ON(j) 0
+#define MCPI_SC(st) ((double *)0)
+#endif
+
 /* ---- single asset ---------------------------------------------------------- */
 
 typedef struct MCPI_P(mcpi_path_state) {
@@ -60,6 +71,8 @@ typedef struct MCPI_P(mcpi_path_state) {
   int32_t ex, ex_done; /* Longstaff-Schwartz: exercise dates passed, and exercised */
   double ex_val;       /* the discounted amount received, 0 until exercised */
   double held;         /* that held to the last date (the European's), set there */
+#endif
+#ifdef MCPI_LSM_SCALED
   double sc[2];        /* the spot up and down (lsm_greeks.h) */
 #endif
 #ifndef MCPI_SINGLE_ONLY
@@ -90,6 +103,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = st->held = 0;
+#endif
+#ifdef MCPI_LSM_SCALED
   st->sc[0] = st->sc[1] = -1;
 #endif
 #ifndef MCPI_SINGLE_ONLY
@@ -207,13 +222,15 @@ MCP_HD static inline void MCPI_P(mcpi_path_exercise)(MCPI_P(mcpi_path_state) *st
 {
   const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
   const mcpi_payoff_spec *p = &j->trades[0];
-  int scaled = j->greeks && p->g_col >= 0;
+  int scaled = MCPI_SCALED_ON(j);
   if (st->ex_done && row[1] != MCPI_LSM_ALWAYS && !scaled) /* the last date: the European's too */
     return;
   double s = mcpi_dexp((double)st->x), v = (double)st->v, under, value;
   int heston = j->model == MCPI_MODEL_HESTON;
+#ifdef MCPI_LSM_SCALED
   if (scaled)
     mcpi_lsm_scaled_date(p, row, &s, &s, 1, heston, v, st->sc);
+#endif
   if (st->ex_done && row[1] != MCPI_LSM_ALWAYS)
     return;
   double h = mcpi_lsm_exercise(p, &s, 1, &under);
@@ -412,8 +429,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
 #ifdef MCPI_LSM_BODY
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
       mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? st->held : st->ex_val, 0, pay, ldp, pass, &book);
-      if (j->greeks && p->g_col >= 0 && !(p->flags & MCPI_LSM_HELD))
+#ifdef MCPI_LSM_SCALED
+      if (MCPI_SCALED_ON(j) && !(p->flags & MCPI_LSM_HELD))
         mcpi_lsm_scaled_emit(p, 1, st->ex_val, st->sc, &p->g_s0, pay, ldp, pass, gbook);
+#endif
       continue;
     }
 #endif
@@ -488,6 +507,8 @@ typedef struct MCPI_P(mcpi_multi_state) {
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done; /* Longstaff-Schwartz, as the single-asset state's */
   double ex_val, held;
+#endif
+#ifdef MCPI_LSM_SCALED
   double sc[MCPI_LSM_MAX_SCALED]; /* the scaled spots' (lsm_greeks.h) */
 #endif
 } MCPI_P(mcpi_multi_state);
@@ -506,6 +527,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = st->held = 0;
+#endif
+#ifdef MCPI_LSM_SCALED
   mcpi_lsm_scaled_init(&j->trades[0], j->nassets, j->greeks, st->sc);
 #endif
 }
@@ -522,7 +545,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(const MCPI_REAL *x, int32_
 {
   const double *row = j->lsm + (size_t)(*ex)++ * MCPI_LSM_ROW;
   const mcpi_payoff_spec *p = &j->trades[0];
-  int scaled = j->greeks && p->g_col >= 0;
+  int scaled = MCPI_SCALED_ON(j);
   if (*ex_done && row[1] != MCPI_LSM_ALWAYS && !scaled) /* the last date: the European's too */
     return;
   double s[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], under, value;
@@ -532,8 +555,12 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(const MCPI_REAL *x, int32_
     s[i] = i < j->nassets ? mcpi_dexp(xi) : 0;
     r[i] = xi - p->log_initial[i];
   }
+#ifdef MCPI_LSM_SCALED
   if (scaled)
     mcpi_lsm_scaled_date(p, row, s, r, j->nassets, 0, 0, sc);
+#else
+  (void)sc;
+#endif
   if (*ex_done && row[1] != MCPI_LSM_ALWAYS)
     return;
   double h = mcpi_lsm_exercise(p, s, j->nassets, &under);
@@ -604,8 +631,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_step_as)(MCPI_P(mcpi_multi_state) *s
     }
 #ifdef MCPI_LSM_BODY
     if (j->lsm && (tag & j->lsm_mask))
-      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, st->sc,
-                                  j);
+      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held,
+                                  MCPI_SC(st), j);
 #endif
   }
 }
@@ -657,7 +684,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_finish)(const MCPI_P(mcpi_multi_stat
                                                     size_t ldp, int pass)
 {
 #ifdef MCPI_LSM_BODY
-  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, st->sc, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, MCPI_SC(st), j, pay, ldp, pass);
 #else
   MCPI_P(mcpi_multi_pay)(st->x, 0, 0, NULL, j, pay, ldp, pass);
 #endif
@@ -739,6 +766,8 @@ typedef struct MCPI_P(mcpi_mheston_state) {
 #ifdef MCPI_LSM_BODY
   int32_t ex, ex_done;
   double ex_val, held;
+#endif
+#ifdef MCPI_LSM_SCALED
   double sc[MCPI_LSM_MAX_SCALED];
 #endif
 } MCPI_P(mcpi_mheston_state);
@@ -760,6 +789,8 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *
 #ifdef MCPI_LSM_BODY
   st->ex = st->ex_done = 0;
   st->ex_val = st->held = 0;
+#endif
+#ifdef MCPI_LSM_SCALED
   mcpi_lsm_scaled_init(&j->trades[0], j->nassets, j->greeks, st->sc);
 #endif
 }
@@ -796,8 +827,8 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *
     st->step++;
 #ifdef MCPI_LSM_BODY
     if (j->lsm && (tag & j->lsm_mask) && !(tag & MCPI_TAG_HOLD))
-      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held, st->sc,
-                                  j);
+      MCPI_P(mcpi_multi_exercise)(st->x, &st->ex, &st->ex_done, &st->ex_val, &st->held,
+                                  MCPI_SC(st), j);
 #endif
   }
 }
@@ -807,7 +838,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_finish)(const MCPI_P(mcpi_mheston_
                                                       size_t ldp, int pass)
 {
 #ifdef MCPI_LSM_BODY
-  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, st->sc, j, pay, ldp, pass);
+  MCPI_P(mcpi_multi_pay)(st->x, st->ex_val, st->held, MCPI_SC(st), j, pay, ldp, pass);
 #else
   MCPI_P(mcpi_multi_pay)(st->x, 0, 0, NULL, j, pay, ldp, pass);
 #endif
@@ -886,3 +917,5 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
 #undef MCPI_LOCAL_VOL
 #undef MCPI_COEF
 #undef MCPI_STATE_INDEXED
+#undef MCPI_SCALED_ON
+#undef MCPI_SC

@@ -84,6 +84,7 @@ function cuda_state(stem, state, chooser,  s, step) {
 
 function cuda_row(  chooser, n, st, i) {
   chooser = f[9] ~ /MCPI_GREEK_STATE/ ? "greek_state_of" \
+          : f[9] ~ /MCPI_LSM_SCALED/ ? "lsm_scaled_state_of" \
           : f[9] ~ /MCPI_LSM_BODY/ ? "lsm_state_of" : "state_of"
   printf "\n// %s: %s%s\n", f[1] == "" ? "(no suffix)" : f[1], f[2],
          f[9] == "0" ? "" : ", " f[9]
@@ -107,7 +108,8 @@ END {
     print "// path_families.cuh: the states of each family of"
     print "// models/products/path_families.def as the path kernels' overloads"
     print "// (path_kernel.cuh, MCPI_BODY_OVERLOADS), and the state a kernel of a"
-    print "// catalogue state takes (state_of, greek_state_of, lsm_state_of).  Made by"
+    print "// catalogue state takes (state_of, greek_state_of, lsm_state_of,"
+    print "// lsm_scaled_state_of).  Made by"
     print "// models/products/path_families.awk from that table (make remakes it):"
     print "// edit the table, not this file."
   } else {

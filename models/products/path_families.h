@@ -97,6 +97,50 @@
 #undef MCPI_FLOAT_BODY
 #undef MCPI_LSM_BODY
 
+/* _xs: double, MCPI_LSM_BODY MCPI_LSM_SCALED */
+#define MCPI_P(name) name##_xs
+#define MCPI_NSCHED MCPI_LSM_SCHEDULES
+#define MCPI_NMON 0
+#define MCPI_MODEL_OF(j) ((j)->model)
+#define MCPI_TRACK_OF(j) ((j)->track)
+#define MCPI_EXTREMA_OF(j) ((j)->extrema)
+#define MCPI_CASH_OF(j) ((j)->cash != NULL)
+#define MCPI_LSM_BODY
+#define MCPI_LSM_SCALED
+#include "models/products/path_body.h"
+#undef MCPI_P
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+#undef MCPI_MODEL_OF
+#undef MCPI_TRACK_OF
+#undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
+#undef MCPI_LSM_BODY
+#undef MCPI_LSM_SCALED
+
+/* _fxs: float, MCPI_LSM_BODY MCPI_LSM_SCALED */
+#define MCPI_P(name) name##_fxs
+#define MCPI_NSCHED MCPI_LSM_SCHEDULES
+#define MCPI_NMON 0
+#define MCPI_MODEL_OF(j) ((j)->model)
+#define MCPI_TRACK_OF(j) ((j)->track)
+#define MCPI_EXTREMA_OF(j) ((j)->extrema)
+#define MCPI_CASH_OF(j) ((j)->cash != NULL)
+#define MCPI_FLOAT_BODY
+#define MCPI_LSM_BODY
+#define MCPI_LSM_SCALED
+#include "models/products/path_body.h"
+#undef MCPI_P
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+#undef MCPI_MODEL_OF
+#undef MCPI_TRACK_OF
+#undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
+#undef MCPI_FLOAT_BODY
+#undef MCPI_LSM_BODY
+#undef MCPI_LSM_SCALED
+
 /* _s: double, MCPI_SINGLE_ONLY */
 #define MCPI_P(name) name##_s
 #define MCPI_NSCHED MCPI_SMALL_SCHEDULES

@@ -139,6 +139,9 @@ static void one_path(const mcpi_job_view *v, const cpu_job *c, const double *z, 
 {
   if (v->gstate) /* double only (variants.c) */
     mcpi_path_g(v, z + k, c->chunk, pay, c->tile);
+  else if (v->lsm && mcpi_lsm_scaled_on(c->j, v->greeks)) /* and its spot Greeks */
+    zf ? mcpi_path_fxs(v, zf + k, c->chunk, pay, c->tile)
+       : mcpi_path_xs(v, z + k, c->chunk, pay, c->tile);
   else if (v->lsm) /* Longstaff-Schwartz exercise */
     zf ? mcpi_path_fx(v, zf + k, c->chunk, pay, c->tile)
        : mcpi_path_x(v, z + k, c->chunk, pay, c->tile);

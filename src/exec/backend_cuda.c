@@ -570,7 +570,8 @@ static mcp_status paths(void *self, size_t n, int controls)
   for (; e == cudaSuccess && used < g->nside; used++)
     e = cudaStreamWaitEvent(k->stream[g->side[used]], k->ready, 0);
   if (e == cudaSuccess)
-    e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, g->s)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec,
+                                             mcpi_lsm_scaled_on(j, g->view.greeks), g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->view, g->kopt.fused ? NULL : g->buf[Z], g->tile, n, pay,
                                   g->s)
@@ -582,7 +583,7 @@ static mcp_status paths(void *self, size_t n, int controls)
     cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
     g->pass[p].write_controls = controls;
     g->pass[p].p0 = g->s0;
-    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, s)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, s)
                      : mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt,
                                          g->grid, s);
   }

@@ -214,6 +214,13 @@ void mcpi_lsm_copy_rules(const mcpi_job *from, mcpi_job *to);
  * and unit) into to, a Greek's revaluation of it: the frozen rule is then
  * the same function of the spots, whatever the bump (lsm.h). */
 void mcpi_lsm_keep_basis(const mcpi_job *from, mcpi_job *to);
+/* Whether a run of job j whose view writes Greeks (greeks) estimates its
+ * Longstaff-Schwartz trade's spot Greeks on scaled paths: the kernels of
+ * the MCPI_LSM_SCALED families (path_families.def). */
+static inline int mcpi_lsm_scaled_on(const mcpi_job *j, int greeks)
+{
+  return j->lsm_dates && greeks && j->spec[0].g_col >= 0;
+}
 /* Sets the control-variate coefficients from the pilot's n samples in pay
  * (columns as written with controls, leading dimension ld). */
 void mcpi_job_set_betas(mcpi_job *j, const double *pay, size_t ld, size_t n);
