@@ -81,6 +81,29 @@ MCP_HD static inline void mcpi_lsm_scaled_at(const mcpi_payoff_spec *p, const do
     *val = value;
 }
 
+/* Whether no scenario of p can be in the money at spots s (n of them): the
+ * scaled underlying moves by at most the largest relative bump times the
+ * sum of its assets' shares (a basket's), or times itself (one asset, a
+ * best-of's or worst-of's).  Most of an at-the-money option's dates are
+ * so, out of the money by more than the bump (the margin of 1e-9 covers
+ * the rounding of a scenario's sums). */
+MCP_HD static inline int mcpi_lsm_scaled_out(const mcpi_payoff_spec *p, const double *s, int n)
+{
+  double under, m = fmax(fabs(p->g_e[0] - 1), fabs(p->g_e[1] - 1)) * (1 + 1e-9), reach;
+  mcpi_lsm_exercise(p, s, n, &under);
+  if (n == 1 || (p->flags & (MCPI_LSM_BEST | MCPI_LSM_WORST))) {
+    reach = under * m;
+  } else {
+    reach = 0;
+    MCP_UNROLL
+    for (int i = 0; i < MCP_MAX_ASSETS; i++)
+      if (i < n && (p->assets >> i & 1u))
+        reach += fabs(p->weight[i]) * s[i];
+    reach *= m;
+  }
+  return p->type == MCP_CALL ? under + reach < p->strike : under - reach > p->strike;
+}
+
 /* Every scenario not yet exercised, at the exercise date of row; s and r
  * the path's spots and log-returns there (arrays of MCP_MAX_ASSETS; one
  * asset: s[0]), v its variance.  One asset evaluates each scenario whole;
@@ -88,12 +111,13 @@ MCP_HD static inline void mcpi_lsm_scaled_at(const mcpi_payoff_spec *p, const do
  * by the scaled assets' moves alone (mcpi_lsm_under_moved,
  * mcpi_lsm_basis_move: a few operations a scenario, whose rounding differs
  * from a revaluation's, so that only a path whose exercise and
- * continuation values agree to the last digits may tell them apart). */
+ * continuation values agree to the last digits may tell them apart).
+ * Dates out of the scenarios' reach are skipped (mcpi_lsm_scaled_out). */
 MCP_HD static inline void mcpi_lsm_scaled_date(const mcpi_payoff_spec *p, const double *row,
                                                const double *s, const double *r, int n,
                                                int heston, double v, double *sc)
 {
-  if (row[1] == MCPI_LSM_HOLD)
+  if (row[1] == MCPI_LSM_HOLD || mcpi_lsm_scaled_out(p, s, n))
     return;
   if (n == 1) {
     for (int q = 0; q < 2; q++) {
