@@ -39,12 +39,10 @@ MCP_HD static inline int mcpi_lsm_scaled_count(uint32_t mine, int cross)
   return 2 * k + (cross ? 2 * k * (k - 1) : 0);
 }
 
-/* A path's scenarios, none exercised: the trade p's where its spot Greeks
- * are on the path (on: the job's view writes Greeks), of n assets. */
-MCP_HD static inline void mcpi_lsm_scaled_init(const mcpi_payoff_spec *p, int n, int on,
-                                               double *sc)
+/* A path's scenarios of trade p on n assets, none exercised. */
+MCP_HD static inline void mcpi_lsm_scaled_init(const mcpi_payoff_spec *p, int n, double *sc)
 {
-  int k = on && p->g_col >= 0 ? mcpi_lsm_scaled_count(mcpi_lsm_mine(p, n), p->g_cross) : 0;
+  int k = mcpi_lsm_scaled_count(mcpi_lsm_mine(p, n), p->g_cross);
   for (int i = 0; i < k; i++)
     sc[i] = -1;
 }
@@ -85,11 +83,11 @@ MCP_HD static inline void mcpi_lsm_scaled_at(const mcpi_payoff_spec *p, const do
  * scaled underlying moves by at most the largest relative bump times the
  * sum of its assets' shares (a basket's), or times itself (one asset, a
  * best-of's or worst-of's).  Most of an at-the-money option's dates are
- * so, out of the money by more than the bump (the margin of 1e-9 covers
- * the rounding of a scenario's sums). */
+ * so, out of the money by more than the bump (the margin of 1e-12 of that
+ * sum covers the rounding of a scenario's, however small the bump). */
 MCP_HD static inline int mcpi_lsm_scaled_out(const mcpi_payoff_spec *p, const double *s, int n)
 {
-  double under, m = fmax(fabs(p->g_e[0] - 1), fabs(p->g_e[1] - 1)) * (1 + 1e-9), reach;
+  double under, m = fmax(fabs(p->g_e[0] - 1), fabs(p->g_e[1] - 1)) + 1e-12, reach;
   mcpi_lsm_exercise(p, s, n, &under);
   if (n == 1 || (p->flags & (MCPI_LSM_BEST | MCPI_LSM_WORST))) {
     reach = under * m;

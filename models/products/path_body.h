@@ -39,10 +39,11 @@
 #include "models/merton.h"
 
 /* The spot Greeks of an exercise on scaled paths (lsm_greeks.h): the
- * MCPI_LSM_SCALED families' alone, where the run estimates them; their
+ * MCPI_LSM_SCALED families', which run where the run estimates them alone
+ * (mcpi_lsm_scaled_on, plan.h, chooses them on both backends); their
  * scenarios' array, or none. */
 #ifdef MCPI_LSM_SCALED
-#define MCPI_SCALED_ON(j) ((j)->greeks && (j)->trades[0].g_col >= 0)
+#define MCPI_SCALED_ON(j) 1
 #define MCPI_SC(st) ((st)->sc)
 #else
 #define MCPI_SCALED_ON(j) 0
@@ -430,7 +431,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
       mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? st->held : st->ex_val, 0, pay, ldp, pass, &book);
 #ifdef MCPI_LSM_SCALED
-      if (MCPI_SCALED_ON(j) && !(p->flags & MCPI_LSM_HELD))
+      if (!(p->flags & MCPI_LSM_HELD))
         mcpi_lsm_scaled_emit(p, 1, st->ex_val, st->sc, &p->g_s0, pay, ldp, pass, gbook);
 #endif
       continue;
@@ -529,7 +530,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_init)(MCPI_P(mcpi_multi_state) *st,
   st->ex_val = st->held = 0;
 #endif
 #ifdef MCPI_LSM_SCALED
-  mcpi_lsm_scaled_init(&j->trades[0], j->nassets, j->greeks, st->sc);
+  mcpi_lsm_scaled_init(&j->trades[0], j->nassets, st->sc);
 #endif
 }
 
@@ -667,7 +668,7 @@ MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_v
     const mcpi_payoff_spec *p = &j->trades[t];
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
       mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? held : ex_val, 0, pay, ldp, pass, &book);
-      if (sc && j->greeks && p->g_col >= 0 && !(p->flags & MCPI_LSM_HELD))
+      if (sc && !(p->flags & MCPI_LSM_HELD))
         mcpi_lsm_scaled_emit(p, j->nassets, ex_val, sc, s0, pay, ldp, pass, NULL);
       continue;
     }
@@ -791,7 +792,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *
   st->ex_val = st->held = 0;
 #endif
 #ifdef MCPI_LSM_SCALED
-  mcpi_lsm_scaled_init(&j->trades[0], j->nassets, j->greeks, st->sc);
+  mcpi_lsm_scaled_init(&j->trades[0], j->nassets, st->sc);
 #endif
 }
 
