@@ -2,7 +2,7 @@
  * price's own paths, shared by the CPU and GPU backends, in double.
  *
  * Where a model moves the log-spots by amounts that do not depend on the
- * spots (Black-Scholes, Heston: greeks.h), the paths from spots moved by
+ * spots (Black-Scholes, Merton, Heston: greeks.h), the paths from spots moved by
  * 1 + h are the price's paths scaled.  A Greek's revaluation keeps the
  * fitted exercise rule (run_job.c), so a scaled path's value is that rule
  * applied to the scaled spots at each exercise date: the basis's
