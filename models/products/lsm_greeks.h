@@ -48,7 +48,7 @@ MCP_HD static inline void mcpi_lsm_scaled_init(const mcpi_payoff_spec *p, int n,
 }
 
 /* The underlying of p (several assets) with assets a and b (b < 0: none)
- * scaled by e^la and e^lb: a basket's moves by those assets' shares, a
+ * scaled by fa and fb: a basket's moves by those assets' shares, a
  * best-of's or worst-of's is found again. */
 MCP_HD static inline double mcpi_lsm_under_moved(const mcpi_payoff_spec *p, const double *s,
                                                  int n, double under, int a, double fa, int b,
