@@ -43,10 +43,10 @@
  * (mcpi_lsm_scaled_on, plan.h, chooses them on both backends); their
  * scenarios' array, or none. */
 #ifdef MCPI_LSM_SCALED
-#define MCPI_SCALED_ON(j) 1
+#define MCPI_SCALED 1
 #define MCPI_SC(st) ((st)->sc)
 #else
-#define MCPI_SCALED_ON(j) 0
+#define MCPI_SCALED 0
 #define MCPI_SC(st) ((double *)0)
 #endif
 
@@ -223,15 +223,13 @@ MCP_HD static inline void MCPI_P(mcpi_path_exercise)(MCPI_P(mcpi_path_state) *st
 {
   const double *row = j->lsm + (size_t)st->ex++ * MCPI_LSM_ROW;
   const mcpi_payoff_spec *p = &j->trades[0];
-  int scaled = MCPI_SCALED_ON(j);
-  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS && !scaled) /* the last date: the European's too */
+  /* the last date: the European's too (the scenarios: every date) */
+  if (st->ex_done && row[1] != MCPI_LSM_ALWAYS && !MCPI_SCALED)
     return;
   double s = mcpi_dexp((double)st->x), v = (double)st->v, under, value;
   int heston = j->model == MCPI_MODEL_HESTON;
-#ifdef MCPI_LSM_SCALED
-  if (scaled)
-    mcpi_lsm_scaled_date(p, row, &s, &s, 1, heston, v, st->sc);
-#endif
+  if (MCPI_SCALED)
+    mcpi_lsm_scaled_date(p, row, &s, &s, 1, heston, v, MCPI_SC(st));
   if (st->ex_done && row[1] != MCPI_LSM_ALWAYS)
     return;
   double h = mcpi_lsm_exercise(p, &s, 1, &under);
@@ -430,10 +428,8 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
 #ifdef MCPI_LSM_BODY
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
       mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? st->held : st->ex_val, 0, pay, ldp, pass, &book);
-#ifdef MCPI_LSM_SCALED
-      if (!(p->flags & MCPI_LSM_HELD))
-        mcpi_lsm_scaled_emit(p, 1, st->ex_val, st->sc, &p->g_s0, pay, ldp, pass, gbook);
-#endif
+      if (MCPI_SCALED && !(p->flags & MCPI_LSM_HELD))
+        mcpi_lsm_scaled_emit(p, 1, st->ex_val, MCPI_SC(st), &p->g_s0, pay, ldp, pass, gbook);
       continue;
     }
 #endif
@@ -546,8 +542,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(const MCPI_REAL *x, int32_
 {
   const double *row = j->lsm + (size_t)(*ex)++ * MCPI_LSM_ROW;
   const mcpi_payoff_spec *p = &j->trades[0];
-  int scaled = MCPI_SCALED_ON(j);
-  if (*ex_done && row[1] != MCPI_LSM_ALWAYS && !scaled) /* the last date: the European's too */
+  /* the last date: the European's too (the scenarios: every date) */
+  if (*ex_done && row[1] != MCPI_LSM_ALWAYS && !MCPI_SCALED)
     return;
   double s[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], under, value;
   MCP_UNROLL
@@ -556,12 +552,8 @@ MCP_HD static inline void MCPI_P(mcpi_multi_exercise)(const MCPI_REAL *x, int32_
     s[i] = i < j->nassets ? mcpi_dexp(xi) : 0;
     r[i] = xi - p->log_initial[i];
   }
-#ifdef MCPI_LSM_SCALED
-  if (scaled)
+  if (MCPI_SCALED)
     mcpi_lsm_scaled_date(p, row, s, r, j->nassets, 0, 0, sc);
-#else
-  (void)sc;
-#endif
   if (*ex_done && row[1] != MCPI_LSM_ALWAYS)
     return;
   double h = mcpi_lsm_exercise(p, s, j->nassets, &under);
@@ -918,5 +910,5 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
 #undef MCPI_LOCAL_VOL
 #undef MCPI_COEF
 #undef MCPI_STATE_INDEXED
-#undef MCPI_SCALED_ON
+#undef MCPI_SCALED
 #undef MCPI_SC
