@@ -10,6 +10,7 @@
 // over a tile of stored normals, in kernels of their own, so that no other
 // kernel carries the exercise's code.
 #include <cooperative_groups.h>
+#include <cuda_pipeline.h>
 #include "models/products/lsm_fit.h"
 #include "kernels/path_kernel.cuh"
 
@@ -74,18 +75,20 @@ static __device__ int term_column(int nb, int gram, int k)
 }
 
 // A chunk's sums of ncol columns (the Gram's, G, or the cash flow's), by
-// its block of HALF threads: thread t holds paths t and t + HALF of it
-// (phi, y, in the money m), the first level of the CPU's halving tree
-// (mcpi_chunk_sums); the next two levels in shared memory (a) for BATCH
-// columns at a time, the last five by shuffles, a warp a column, the same
+// its block of T = MCP_CHUNK_PATHS / P threads, P paths each: thread t holds
+// path t and, P = 2, path t + T (phi, y, in the money m).  The CPU's halving
+// tree (mcpi_chunk_sums) first adds paths t and t + 128: with P = 2 in the
+// thread, with P = 1 in shared memory (a) as its next levels, for BATCH
+// columns at a time; the last five by shuffles, a warp a column; the same
 // additions in the same order.  Column k's sum goes to out[k * stride].
 // NB > 0 is the job's nb at compile time (SHAPE_NB): the columns unroll to
 // fixed basis functions, read into registers once; 0: nb at run time.
-template <int NB, int G>
+template <int NB, int G, int P>
 static __device__ void chunk_sums(const double *phi0, const double *phi1, double y0, double y1,
                                   int m0, int m1, int nb, int ncol, double *out, size_t stride)
 {
-  __shared__ double a[BATCH][HALF];
+  constexpr unsigned T = MCP_CHUNK_PATHS / P;
+  __shared__ double a[BATCH][T];
   constexpr int NC = NB ? (G ? MCPI_LSM_GRAM(NB) : NB) : 1;
   unsigned t = threadIdx.x;
   const int nc = NB ? NC : ncol;
@@ -95,7 +98,7 @@ static __device__ void chunk_sums(const double *phi0, const double *phi1, double
     MCP_UNROLL
     for (int k = 0; k < NB; k++) {
       f0[k] = m0 ? phi0[k] : 0;
-      f1[k] = m1 ? phi1[k] : 0;
+      f1[k] = P == 2 && m1 ? phi1[k] : 0;
     }
     int q = 0;
     MCP_UNROLL
@@ -103,24 +106,27 @@ static __device__ void chunk_sums(const double *phi0, const double *phi1, double
       if (G) {
         MCP_UNROLL
         for (int l = k; l < NB; l++)
-          w[q++] = f0[k] * f0[l] + f1[k] * f1[l];
-      } else
-        w[q++] = (m0 ? f0[k] * y0 : 0) + (m1 ? f1[k] * y1 : 0);
+          w[q++] = P == 2 ? f0[k] * f0[l] + f1[k] * f1[l] : f0[k] * f0[l];
+      } else {
+        double t0 = m0 ? f0[k] * y0 : 0;
+        w[q++] = P == 2 ? t0 + (m1 ? f1[k] * y1 : 0) : t0;
+      }
     if (G)
-      w[q] = (double)m0 + (double)m1; /* the count */
+      w[q] = P == 2 ? (double)m0 + (double)m1 : (double)m0; /* the count */
   }
   MCP_UNROLL
   for (int q0 = 0; q0 < nc; q0 += BATCH) {
     MCP_UNROLL
     for (int b = 0; b < BATCH; b++) {
       int q = q0 + b;
+      double t0 = q >= nc || NB ? 0 : mcpi_lsm_term(phi0, nb, y0, m0, term_column(nb, G, q));
       a[b][t] = q >= nc ? 0
                 : NB    ? w[q < NC ? q : 0]
-                        : mcpi_lsm_term(phi0, nb, y0, m0, term_column(nb, G, q)) +
-                           mcpi_lsm_term(phi1, nb, y1, m1, term_column(nb, G, q));
+                : P == 2 ? t0 + mcpi_lsm_term(phi1, nb, y1, m1, term_column(nb, G, q))
+                         : t0;
     }
     __syncthreads();
-    for (unsigned h = HALF / 2; h >= 32; h /= 2) {
+    for (unsigned h = T / 2; h >= 32; h /= 2) {
       if (t < h) {
         MCP_UNROLL
         for (int b = 0; b < BATCH; b++)
@@ -128,7 +134,7 @@ static __device__ void chunk_sums(const double *phi0, const double *phi1, double
       }
       __syncthreads();
     }
-    for (unsigned b = t / 32; b < BATCH && q0 + (int)b < nc; b += HALF / 32) {
+    for (unsigned b = t / 32; b < BATCH && q0 + (int)b < nc; b += T / 32) {
       double v = a[b][t % 32];
       for (unsigned h = 16; h >= 1; h /= 2)
         v += __shfl_down_sync(0xffffffffu, v, h);
@@ -155,8 +161,8 @@ __global__ void mcpi_lsm_gram_kernel(const __grid_constant__ mcpi_job_view j, co
   double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS];
   int m0 = i0 < n && mcpi_lsm_fit_basis(&j, d, st, n, i0, e0 + g, phi0);
   int m1 = i1 < n && mcpi_lsm_fit_basis(&j, d, st, n, i1, e0 + g, phi1);
-  chunk_sums<SHAPE_NB(K), 1>(phi0, phi1, 0, 0, m0, m1, nb, ng, gram + (size_t)g * ng * nch + c,
-                             nch);
+  chunk_sums<SHAPE_NB(K), 1, 2>(phi0, phi1, 0, 0, m0, m1, nb, ng,
+                                gram + (size_t)g * ng * nch + c, nch);
 }
 
 // Date e0 + g's factor (block g): its Gram columns' chunk sums added in
@@ -173,13 +179,33 @@ __global__ void mcpi_lsm_factor_kernel(const __grid_constant__ mcpi_job_view j,
     mcpi_lsm_factor(nb, sums, fac + (size_t)(e0 + g) * MCPI_LSM_FACTOR);
 }
 
+// A date's factor as its substitution reads it (mcpi_lsm_substitute: the
+// flag, the scales, the live flags, the nb x nb factor) into shared memory
+// fs, copied asynchronously (no registers held) as the date starts;
+// factor_wait before the substitution's barrier.  Thread 0 substitutes
+// alone, a chain of dependent loads: read from global memory they missed L1
+// (a new factor a date) and held the whole grid at the block's barrier,
+// half the walk's time (ncu, the STAC-A2 American's 14 basis functions).
+#define FAC_USED(nb) (1 + 2 * MCPI_LSM_MAX_BASIS + (nb) * (nb))
+static __device__ void factor_fetch(const double *fac, int nb, double *fs)
+{
+  for (unsigned q = threadIdx.x; q < FAC_USED(nb); q += blockDim.x)
+    __pipeline_memcpy_async(fs + q, fac + q, sizeof(double));
+  __pipeline_commit();
+}
+static __device__ void factor_wait(void)
+{
+  __pipeline_wait_prior(0);
+}
+
 // Date e's rule into row (the discount factor already there) from its
-// factor and the sums of its cash-flow columns: the block adds them from
-// the chunks' sums part (nch of each), or, sums not NULL, reads them there.
-// NB > 0: nb at compile time, the substitution's vector in registers.
+// factor (fs, in shared memory: factor_fetch) and the sums of its cash-flow
+// columns: the block adds them from the chunks' sums part (nch of each),
+// or, sums not NULL, reads them there.  NB > 0: nb at compile time, the
+// substitution's vector in registers.
 template <int NB>
 static __device__ void substitute_date(const double *part, size_t nch, const double *sums,
-                                       int nb, const double *fac, double *row)
+                                       int nb, const double *fs, double *row)
 {
   __shared__ double rhs[MCPI_LSM_MAX_BASIS];
   if (sums) {
@@ -189,12 +215,22 @@ static __device__ void substitute_date(const double *part, size_t nch, const dou
     column_sums(part, nch, nb, rhs, threadIdx.x / MCPI_LSM_LANES, blockDim.x / MCPI_LSM_LANES);
   __syncthreads();
   if (threadIdx.x == 0)
-    mcpi_lsm_substitute(NB ? NB : nb, fac, rhs, row);
+    mcpi_lsm_substitute(NB ? NB : nb, fs, rhs, row);
   __syncthreads();
 }
 
-// Block c's part of date e: the rule of date e + 1 (next, the block's
-// copy) applied to its paths' cash flows y, then their chunk's sums of the
+// Paths a thread of the walk's kernels of shape K (threads WALK_THREADS(K)
+// a block, a block a chunk): a several-asset shape's block takes a path a
+// thread, so that each SM's only block (few chunks, 98 of the STAC-A2
+// American's 25,000 regression paths) has twice the warps to hide the
+// walk's latencies; the one-asset shapes keep two, so that their grid of
+// many chunks (782 at 200,000 paths) stays resident for one cooperative
+// launch.
+#define WALK_P(K) ((K) ? 2 : 1)
+#define WALK_THREADS(K) (MCP_CHUNK_PATHS / WALK_P(K))
+
+// Block c's part of date e: the rule of date e + 1 (next, the block's copy)
+// applied to its paths' cash flows y, then their chunk's sums of the
 // cash-flow columns into part (column a of chunk c at part[a nch + c]).
 template <int K>
 static __device__ void date_sums(const mcpi_job_view &j, const double *next,
@@ -211,12 +247,13 @@ static __device__ void date_sums(const mcpi_job_view &j, const double *next,
     m0 = mcpi_lsm_fit_point(&j, d, next, st, n, i0, e, &y0, phi0);
     y[i0] = y0;
   }
-  if (i1 < n) {
+  if (WALK_P(K) == 2 && i1 < n) {
     y1 = y[i1];
     m1 = mcpi_lsm_fit_point(&j, d, next, st, n, i1, e, &y1, phi1);
     y[i1] = y1;
   }
-  chunk_sums<SHAPE_NB(K), 0>(phi0, phi1, y0, y1, m0, m1, j.lsm_nb, j.lsm_nb, part + c, nch);
+  chunk_sums<SHAPE_NB(K), 0, WALK_P(K)>(phi0, phi1, y0, y1, m0, m1, j.lsm_nb, j.lsm_nb,
+                                        part + c, nch);
 }
 
 // Date e, a block a chunk; the last block to finish (done counts them, and
@@ -228,9 +265,10 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
                                      const double *fac, const double *st, size_t n, int e,
                                      double *y, double *part, unsigned *done)
 {
-  __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW];
+  __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW], fs[MCPI_LSM_FACTOR];
   __shared__ int last;
   unsigned t = threadIdx.x;
+  factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, j.lsm_nb, fs);
   if (t < MCPI_LSM_ROW) {
     next[t] = __ldcg(table + (size_t)(e + 1) * MCPI_LSM_ROW + t);
     row[t] = __ldcg(table + (size_t)e * MCPI_LSM_ROW + t);
@@ -245,7 +283,8 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
   if (!last)
     return;
   __threadfence();
-  substitute_date<SHAPE_NB(K)>(part, gridDim.x, NULL, j.lsm_nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
+  factor_wait();
+  substitute_date<SHAPE_NB(K)>(part, gridDim.x, NULL, j.lsm_nb, fs, row);
   if (t >= 1 && t < MCPI_LSM_ROW) /* the rule and coefficients */
     table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   if (t == 0)
@@ -270,7 +309,7 @@ __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, d
                                       double *y, double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  __shared__ double row[MCPI_LSM_ROW];
+  __shared__ double row[MCPI_LSM_ROW], fs[MCPI_LSM_FACTOR];
   unsigned t = threadIdx.x, nw = blockDim.x / MCPI_LSM_LANES;
   int nb = j.lsm_nb;
   size_t nch = gridDim.x;
@@ -280,7 +319,10 @@ __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, d
   __syncthreads();
   for (int e = dates - 2; e >= 0; e--) {
     double *mine = part + (size_t)(e & 1) * nb * nch;
+    factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, nb, fs); /* the last date's substitution
+                                                               ended at a barrier */
     date_sums<K>(j, row, st, n, e, y, mine, blockIdx.x, nch);
+    factor_wait();
     grid.sync();
     if (sums) {
       column_sums(mine, nch, nb, sums, blockIdx.x * nw + t / MCPI_LSM_LANES, gridDim.x * nw);
@@ -288,7 +330,7 @@ __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, d
     }
     if (t == 0)
       row[0] = table[(size_t)e * MCPI_LSM_ROW]; /* the discount factor: the host's */
-    substitute_date<SHAPE_NB(K)>(mine, nch, sums, nb, fac + (size_t)e * MCPI_LSM_FACTOR, row);
+    substitute_date<SHAPE_NB(K)>(mine, nch, sums, nb, fs, row);
     if (blockIdx.x == 0 && t >= 1 && t < MCPI_LSM_ROW)
       table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   }
@@ -399,16 +441,17 @@ static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st
       (err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev)) ||
       (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
       (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mcpi_lsm_dates_kernel<K>,
-                                                           HALF, 0)))
+                                                           WALK_THREADS(K), 0)))
     return err;
   if (coop && nch <= (size_t)sms * (size_t)per_sm) {
     void *args[] = {&job, &table, &fac, &st, &n, &dates, &y, &part};
     return cudaLaunchCooperativeKernel((const void *)mcpi_lsm_dates_kernel<K>,
-                                       dim3((unsigned)nch), dim3(HALF), args, 0, stream);
+                                       dim3((unsigned)nch), dim3(WALK_THREADS(K)), args, 0,
+                                       stream);
   }
   for (int e = dates - 2; e >= 0; e--) { /* more chunks than fit at once: a launch a date */
-    mcpi_lsm_date_kernel<K><<<(unsigned)nch, HALF, 0, stream>>>(job, table, fac, st, n, e, y,
-                                                                  part, done);
+    mcpi_lsm_date_kernel<K><<<(unsigned)nch, WALK_THREADS(K), 0, stream>>>(job, table, fac, st,
+                                                                             n, e, y, part, done);
     if ((err = cudaGetLastError()))
       return err;
   }
