@@ -9,9 +9,11 @@
  *                           fastest a kernel drawing them can step
  *   JAX, PyTorch            bench/peers.py, wall time of a whole pricing
  * Medians of 5 after a warm-up.  Then the speed-ups of mcprice fused over
- * each peer and its fraction of the RNG limit, and two books that only
- * mcprice prices: a Heston (QE) European at 252 steps and a mixed book of
- * 10,000 trades on 50 underlyings.  Prices come with standard errors: the
+ * each peer and its fraction of the RNG limit; a Heston (QE) European at
+ * 252 steps beside its hand-written fused kernel (mcprice with its
+ * default discretisation check, and without it, as the kernel has none);
+ * and a mixed book of 10,000 trades on 50 underlyings, which only mcprice
+ * prices.  Prices come with standard errors: the
  * engines draw different normals, so they agree statistically only.
  *
  *   peers [--py PATH | --no-py]     PATH default: peers.py beside the program
@@ -82,12 +84,14 @@ static cell time_book(mcp_context *ctx, const mcp_market *m, const mcp_portfolio
 }
 
 /* ctx's normals and precision from now on. */
-static void kernel_options(mcp_context *ctx, mcp_normals normals, mcp_precision prec)
+static void kernel_options(mcp_context *ctx, mcp_normals normals, mcp_precision prec,
+                           int grid_check)
 {
   mcp_run_options *o = NULL;
   mcp_status st = mcp_run_options_create(&o);
   st = st ? st : mcp_run_options_set_normals(o, normals);
   st = st ? st : mcp_run_options_set_precision(o, prec);
+  st = st ? st : mcp_run_options_set_grid_check(o, grid_check);
   bench_use_options(ctx, o, st);
 }
 
@@ -97,18 +101,26 @@ static cell time_mcprice(mcp_context *ctx, mcp_normals normals, mcp_precision pr
   mcp_market *m;
   mcp_portfolio *p;
   bench_asian_book(&m, &p, paths);
-  kernel_options(ctx, normals, prec);
+  kernel_options(ctx, normals, prec, 1);
   cell c = time_book(ctx, m, p);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   return c;
 }
 
-/* The hand kernel (rng 0) or the generate-and-sum kernel (rng 1), timed by
- * CUDA events; sums is 2 doubles on the device. */
-static cell time_hand(int rng, int use_float, uint64_t paths, double *sums)
+/* The Heston European of both heston_book and the hand-written kernel. */
+static const peers_heston heston_terms = {100, 100, 0.03, 0.01, 0.0625, 1.5, 0.0625, 0.5,
+                                          -0.7, 1.0, BENCH_FIXINGS};
+
+/* The hand kernels, by kind: the Asian's (HAND_ASIAN), the
+ * generate-and-sum kernel (HAND_RNG), the Heston European's (HAND_HESTON,
+ * double, HESTON_PATHS); timed by CUDA events; sums is 2 doubles on the
+ * device. */
+enum { HAND_ASIAN, HAND_RNG, HAND_HESTON };
+static cell time_hand(int kind, int use_float, uint64_t paths, double *sums)
 {
   static const peers_asian asian = {100, 100, 0.03, 0.01, 0.25, 1.0, BENCH_FIXINGS};
+  int rng = kind == HAND_RNG;
   cudaEvent_t e0, e1;
   cudaEventCreate(&e0);
   cudaEventCreate(&e1);
@@ -117,8 +129,9 @@ static cell time_hand(int rng, int use_float, uint64_t paths, double *sums)
   cudaError_t err = cudaSuccess;
   for (int r = -1; r < REPEATS && err == cudaSuccess; r++) {
     cudaEventRecord(e0, 0);
-    err = rng ? peers_rng_launch(use_float, paths, BENCH_FIXINGS, SEED, sums)
-              : peers_asian_launch(use_float, &asian, paths, SEED, sums);
+    err = rng                    ? peers_rng_launch(use_float, paths, BENCH_FIXINGS, SEED, sums)
+          : kind == HAND_HESTON ? peers_heston_launch(&heston_terms, paths, SEED, sums)
+                                : peers_asian_launch(use_float, &asian, paths, SEED, sums);
     cudaEventRecord(e1, 0);
     if (err == cudaSuccess)
       err = cudaEventSynchronize(e1);
@@ -128,7 +141,8 @@ static cell time_hand(int rng, int use_float, uint64_t paths, double *sums)
   if (err == cudaSuccess)
     err = cudaMemcpy(h, sums, sizeof h, cudaMemcpyDeviceToHost);
   if (err != cudaSuccess) {
-    fprintf(stderr, "peers: %s: %s\n", engine_names[rng ? RNG : HAND], cudaGetErrorString(err));
+    fprintf(stderr, "peers: %s%s: %s\n", engine_names[rng ? RNG : HAND],
+            kind == HAND_HESTON ? " (Heston)" : "", cudaGetErrorString(err));
   } else {
     c.ms = bench_median(t, REPEATS);
     if (!rng) { /* the same seed every run: the last run's sums are every run's */
@@ -215,10 +229,12 @@ static void run_python(const char *script)
 /* ---- the two books only mcprice prices --------------------------------- */
 static void heston_book(mcp_market **m, mcp_portfolio **p)
 {
+  const peers_heston *h = &heston_terms;
   mcp_market_create(m);
-  mcp_market_add_heston(*m, "HEST", 100, 0.03, 0.01, 0.0625, 1.5, 0.0625, 0.5, -0.7);
+  mcp_market_add_heston(*m, "HEST", h->spot, h->rate, h->dividend, h->v0, h->kappa, h->theta,
+                        h->xi, h->rho);
   mcp_portfolio_create(p);
-  mcp_portfolio_add_european(*p, "heston-call", "HEST", MCP_CALL, 100, 1.0, 1);
+  mcp_portfolio_add_european(*p, "heston-call", "HEST", MCP_CALL, h->strike, h->maturity, 1);
   mcp_portfolio_set_heston_scheme(*p, MCP_HESTON_QE);
   mcp_portfolio_set_steps_per_year(*p, BENCH_FIXINGS);
   mcp_portfolio_set_paths(*p, HESTON_PATHS);
@@ -297,22 +313,25 @@ int main(int argc, char **argv)
       mcp_precision prec = p ? MCP_FLOAT : MCP_DOUBLE;
       cells[FUSED][p][s] = time_mcprice(ctx, MCP_NORMALS_FUSED, prec, sizes[s]);
       cells[STORED][p][s] = time_mcprice(ctx, MCP_NORMALS_STORED, prec, sizes[s]);
-      cells[HAND][p][s] = time_hand(0, p, sizes[s], sums);
-      cells[RNG][p][s] = time_hand(1, p, sizes[s], sums);
+      cells[HAND][p][s] = time_hand(HAND_ASIAN, p, sizes[s], sums);
+      cells[RNG][p][s] = time_hand(HAND_RNG, p, sizes[s], sums);
     }
-  cell heston[2], mixed[2] = {NA, NA};
+  /* Heston: mcprice fused and stored with the discretisation check, fused
+   * without it; the hand-written kernel */
+  cell heston[3], heston_hand = time_hand(HAND_HESTON, 0, HESTON_PATHS, sums),
+                  mixed[2] = {NA, NA};
   mcp_market *m;
   mcp_portfolio *pf;
   heston_book(&m, &pf);
-  for (int n = 0; n < 2; n++) {
-    kernel_options(ctx, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED, MCP_DOUBLE);
+  for (int n = 0; n < 3; n++) {
+    kernel_options(ctx, n == 1 ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED, MCP_DOUBLE, n < 2);
     heston[n] = time_book(ctx, m, pf);
   }
   mcp_portfolio_destroy(pf);
   mcp_market_destroy(m);
   if (bench_mixed_book(&m, &pf, BENCH_MIXED_PATHS) == MCP_OK)
     for (int n = 0; n < 2; n++) {
-      kernel_options(ctx, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED, MCP_DOUBLE);
+      kernel_options(ctx, n ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED, MCP_DOUBLE, 1);
       mixed[n] = time_book(ctx, m, pf);
     }
   mcp_portfolio_destroy(pf);
@@ -336,10 +355,13 @@ int main(int argc, char **argv)
                   "");
   static const char *const normals_names[2] = {"fused", "stored"};
   char label[96];
-  for (int n = 0; n < 2; n++) {
-    snprintf(label, sizeof label, "mcprice %s, Heston QE European, 252 steps", normals_names[n]);
+  for (int n = 0; n < 3; n++) {
+    snprintf(label, sizeof label, "mcprice %s, Heston QE European, 252 steps%s",
+             normals_names[n == 1], n == 2 ? ", discretisation check off" : "");
     print_row(label, "double", HESTON_PATHS, heston[n], BENCH_FIXINGS, "");
   }
+  print_row("hand-written fused kernel, Heston QE European, 252 steps", "double", HESTON_PATHS,
+            heston_hand, BENCH_FIXINGS, "");
   for (int n = 0; n < 2; n++) {
     snprintf(label, sizeof label, "mcprice %s, mixed book (%d trades, %d underlyings)",
              normals_names[n], BENCH_MIXED_TRADES, BENCH_MIXED_UNDERLYINGS);
@@ -364,6 +386,14 @@ int main(int argc, char **argv)
     }
   printf("\n# ratios: peer ms / mcprice fused ms (above 1: mcprice faster); the RNG-limit "
          "column: mcprice fused path-steps/s over the generate-and-sum normals/s\n");
+  double exact = 0;
+  const peers_heston *h = &heston_terms;
+  if (heston[2].ms > 0 && heston_hand.ms > 0)
+    printf("# Heston QE European: hand-written / mcprice fused %.2f (with its discretisation "
+           "check %.2f)\n", heston_hand.ms / heston[2].ms, heston_hand.ms / heston[0].ms);
+  if (mcp_heston_european(MCP_CALL, h->spot, h->strike, h->maturity, h->rate, h->dividend,
+                          h->v0, h->kappa, h->theta, h->xi, h->rho, &exact, NULL, 0) == MCP_OK)
+    printf("# Heston European's closed form (mcp_heston_european): %.4f\n", exact);
   for (int n = 0; n < 2; n++)
     if (mixed[n].ms > 0)
       printf("# mixed book, %s: %.3e trade-paths/s\n", normals_names[n],
@@ -377,8 +407,9 @@ int main(int argc, char **argv)
     for (int s = 0; s < NSIZES; s++)
       for (int e = FUSED; e <= RNG; e++)
         bad |= cells[e][p][s].ms < 0;
-  for (int n = 0; n < 2; n++)
-    bad |= heston[n].ms < 0 || mixed[n].ms < 0;
+  for (int n = 0; n < 3; n++)
+    bad |= heston[n].ms < 0 || (n < 2 && mixed[n].ms < 0);
+  bad |= heston_hand.ms < 0;
   return bad;
 }
 #endif
