@@ -32,26 +32,30 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
   MCPI_REAL s2 = v0 * xi * xi * ekdt * (1 - ekdt) / kappa +
                  theta * xi * xi * (1 - ekdt) * (1 - ekdt) / (2 * kappa);
   MCPI_REAL psi = s2 / (m * m);
-  MCPI_REAL k1 = half * dt * (kappa * rho / xi - half) - rho / xi;
-  MCPI_REAL k2 = half * dt * (kappa * rho / xi - half) + rho / xi;
+  /* k1 and k2 from kappa rho / xi - 1/2 and rho / xi, h's (mcpi_heston_view) */
+  const MCPI_REAL rx = (MCPI_REAL)h->MCPI_COEF(rx), krx = (MCPI_REAL)h->MCPI_COEF(krx);
+  MCPI_REAL k1 = half * dt * krx - rx;
+  MCPI_REAL k2 = half * dt * krx + rx;
   MCPI_REAL k3 = half * dt * (1 - rho * rho), k4 = k3;
   MCPI_REAL A = k2 + half * k4, vn, k0;
-  /* without the correction (when its moment generating function does not exist) */
-  MCPI_REAL k0_plain = -rho * kappa * theta * dt / xi;
+  /* without the correction (where its moment generating function does not
+   * exist), -rho kappa theta dt / xi: computed there alone */
+#define MCPI_K0_PLAIN ((MCPI_REAL)h->MCPI_COEF(rkt) * dt / xi)
   if (psi <= (MCPI_REAL)1.5) {
     MCPI_REAL r = 2 / psi, b2 = r - 1 + MCPI_SQRT(r) * MCPI_SQRT(r - 1);
     MCPI_REAL a = m / (1 + b2), b = MCPI_SQRT(b2), w = b + zv;
     vn = a * w * w;
     k0 = 2 * A * a < 1 ? -A * b2 * a / (1 - 2 * A * a) + half * MCPI_LOG(1 - 2 * A * a) -
                              (k1 + half * k3) * v0
-                       : k0_plain;
+                       : MCPI_K0_PLAIN;
   } else {
     MCPI_REAL p = (psi - 1) / (psi + 1), beta = (1 - p) / m;
     /* 1 - U = Phi(-zv), accurate where U is near 1 */
     vn = MCPI_NCDF(zv) <= p ? 0 : MCPI_LOG((1 - p) / MCPI_NCDF(-zv)) / beta;
     k0 = A < beta ? -MCPI_LOG(p + beta * (1 - p) / (beta - A)) - (k1 + half * k3) * v0
-                  : k0_plain;
+                  : MCPI_K0_PLAIN;
   }
+#undef MCPI_K0_PLAIN
   *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_SQRT(k3 * v0 + k4 * vn) * zx;
   *var = half * (v0 + vn) * dt;
   *v = vn;

@@ -79,7 +79,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   for (size_t a = 0; a < j->nassets; a++) {
     const mcpi_underlying *u = j->u[a];
     v.log_spots[a] = log(u->spot);
-    v.heston[a] = (mcpi_heston){u->kappa, u->theta, u->xi, u->rho, u->v0};
+    v.heston[a] = mcpi_heston_view(u->kappa, u->theta, u->xi, u->rho, u->v0);
   }
   v.track = mcpi_job_track(j);
   v.open = j->open;
