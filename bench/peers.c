@@ -388,7 +388,7 @@ int main(int argc, char **argv)
          "column: mcprice fused path-steps/s over the generate-and-sum normals/s\n");
   double exact = 0;
   const peers_heston *h = &heston_terms;
-  if (heston[2].ms > 0 && heston_hand.ms > 0)
+  if (heston[0].ms > 0 && heston[2].ms > 0 && heston_hand.ms > 0)
     printf("# Heston QE European: hand-written / mcprice fused %.2f (with its discretisation "
            "check %.2f)\n", heston_hand.ms / heston[2].ms, heston_hand.ms / heston[0].ms);
   if (mcp_heston_european(MCP_CALL, h->spot, h->strike, h->maturity, h->rate, h->dividend,

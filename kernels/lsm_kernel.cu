@@ -3,9 +3,10 @@
 // computed in place; every date's Gram sums (the chunks' by the tree of
 // mcpi_chunk_sums, added in a fixed order) factored at once, before the walk
 // back (lsm.h); then a date at a time the cash flows' sums, substituted into
-// the date's rule by every block, left in the device's table for the next
-// date and for the paths; every date in one cooperative launch where the
-// chunks' blocks fit the device at once, else a launch a date.  Then the
+// the date's rule, left in the device's table for the next date and for the
+// paths; every date in one cooperative launch where the chunks' blocks fit
+// the device at once (every block substitutes), else a launch a date (the
+// last block to finish substitutes).  Then the
 // priced paths: the bodies with exercise (path_families.def, _x and _fx)
 // over a tile of stored normals, in kernels of their own, so that no other
 // kernel carries the exercise's code.
@@ -268,7 +269,6 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
   __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW], fs[MCPI_LSM_FACTOR];
   __shared__ int last;
   unsigned t = threadIdx.x;
-  factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, j.lsm_nb, fs);
   if (t < MCPI_LSM_ROW) {
     next[t] = __ldcg(table + (size_t)(e + 1) * MCPI_LSM_ROW + t);
     row[t] = __ldcg(table + (size_t)e * MCPI_LSM_ROW + t);
@@ -283,6 +283,9 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
   if (!last)
     return;
   __threadfence();
+  /* the last block alone copies the factor: no copy left pending at a
+   * block's exit */
+  factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, j.lsm_nb, fs);
   factor_wait();
   substitute_date<SHAPE_NB(K)>(part, gridDim.x, NULL, j.lsm_nb, fs, row);
   if (t >= 1 && t < MCPI_LSM_ROW) /* the rule and coefficients */
@@ -319,8 +322,9 @@ __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, d
   __syncthreads();
   for (int e = dates - 2; e >= 0; e--) {
     double *mine = part + (size_t)(e & 1) * nb * nch;
-    factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, nb, fs); /* the last date's substitution
-                                                               ended at a barrier */
+    /* fs is free: date e + 1's substitution (or, first, the row's copy)
+     * ended at a barrier */
+    factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, nb, fs);
     date_sums<K>(j, row, st, n, e, y, mine, blockIdx.x, nch);
     factor_wait();
     grid.sync();

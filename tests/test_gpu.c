@@ -583,29 +583,34 @@ static void gpu_lsm_matches_cpu(void **state)
   /* a regression on more chunks than the cooperative launch's blocks add
    * themselves (the grid's sums), and on more than the device holds at
    * once (a launch a date, not the cooperative one: lsm_kernel.cu), the
-   * same numbers */
-  static const uint64_t regression[2] = {100000, 1 << 22};
-  t.id = "AP";
-  t.underlying = "A";
-  t.nassets = 0;
-  t.assets = NULL;
-  t.payoff = MCP_PRODUCT_BASKET;
-  t.type = MCP_PUT;
-  t.exercises = 20;
-  for (int k = 0; k < 2; k++) {
-    mcp_portfolio *q;
-    assert_int_equal(mcp_portfolio_create(&q), MCP_OK);
-    add(q, &t);
-    assert_int_equal(mcp_portfolio_set_paths(q, 50000), MCP_OK);
-    assert_int_equal(mcp_portfolio_set_regression_paths(q, regression[k]), MCP_OK);
-    g = price(MCP_BACKEND_CUDA, 128, 0, m, q);
-    c = price(MCP_BACKEND_CPU, 128, 0, m, q);
-    print_message("  %llu regression paths: largest relative difference %.2e\n",
-                  (unsigned long long)regression[k], largest_difference(g, c, 1e-10));
-    mcp_results_destroy(g);
-    mcp_results_destroy(c);
-    mcp_portfolio_destroy(q);
-  }
+   * same numbers; for one asset (two paths a thread) and for a basket of
+   * two (the several-asset walk, a path a thread) */
+  static const uint64_t regression[2][2] = {{100000, 1 << 22}, {100000, 1 << 20}};
+  for (int two = 0; two < 2; two++)
+    for (int k = 0; k < 2; k++) {
+      mcp_trade a = t;
+      a.id = two ? "ABP" : "AP";
+      a.underlying = two ? NULL : "A";
+      a.nassets = two ? 2 : 0;
+      a.assets = two ? ab : NULL;
+      a.payoff = MCP_PRODUCT_BASKET;
+      a.type = MCP_PUT;
+      a.strike = two ? 90 : t.strike;
+      a.exercises = 20;
+      mcp_portfolio *q;
+      assert_int_equal(mcp_portfolio_create(&q), MCP_OK);
+      add(q, &a);
+      assert_int_equal(mcp_portfolio_set_paths(q, 50000), MCP_OK);
+      assert_int_equal(mcp_portfolio_set_regression_paths(q, regression[two][k]), MCP_OK);
+      g = price(MCP_BACKEND_CUDA, 128, 0, m, q);
+      c = price(MCP_BACKEND_CPU, 128, 0, m, q);
+      print_message("  %s, %llu regression paths: largest relative difference %.2e\n",
+                    two ? "basket of two" : "one asset", (unsigned long long)regression[two][k],
+                    largest_difference(g, c, 1e-10));
+      mcp_results_destroy(g);
+      mcp_results_destroy(c);
+      mcp_portfolio_destroy(q);
+    }
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }
