@@ -13,40 +13,71 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "models/mcp_dmath.h"
 #include "models/mcp_hd.h"
 
 #define MCPI_QMC_MAX_DIMENSIONS 20000 /* cuRAND's direction vectors */
 #define MCPI_SOBOL_BITS 64
 
-/* The standard normal quantile: Acklam's rational approximation (relative
- * error 1.15e-9) refined by one Halley step on erfc, to about 1e-15. */
+/* A polynomial's value at x by Horner's rule, its coefficients from the
+ * constant term up. */
+MCP_HD static inline double mcpi_horner8(const double *c, double x)
+{
+  double p = c[7];
+  MCP_UNROLL
+  for (int k = 6; k >= 0; k--)
+    p = p * x + c[k];
+  return p;
+}
+
+/* The standard normal quantile: Wichura's AS 241 (PPND16), rational
+ * functions of u - 1/2 in the centre and of sqrt(-log(min(u, 1 - u))) in the
+ * tails, relative error about 1e-16.  Its operations are IEEE's own (+, *, /,
+ * sqrt, correctly rounded on both sides; no contraction: Makefile.am) and the
+ * log is mcp_dmath.h's polynomial, so that the host and the device give the
+ * same bits: the QMC paths of a model whose step amplifies rounding (full
+ * truncation Euler near a zero variance) then agree too. */
 MCP_HD static inline double mcpi_normal_quantile(double u)
 {
-  const double a[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                       1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
-  const double b[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                       6.680131188771972e+01,  -1.328068155288572e+01};
-  const double c[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                       -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
-  const double d[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-                       3.754408661907416e+00};
-  double x;
-  if (u < 0.02425) {
-    double q = sqrt(-2 * log(u));
-    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-  } else if (u > 1 - 0.02425) {
-    double q = sqrt(-2 * log1p(-u));
-    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-  } else {
-    double q = u - 0.5, r = q * q;
-    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  const double a[8] = {3.3871328727963666080e0,   1.3314166789178437745e+2,
+                       1.9715909503065514427e+3,  1.3731693765509461125e+4,
+                       4.5921953931549871457e+4,  6.7265770927008700853e+4,
+                       3.3430575583588128105e+4,  2.5090809287301226727e+3};
+  const double b[8] = {1.0,                       4.2313330701600911252e+1,
+                       6.8718700749205790830e+2,  5.3941960214247511077e+3,
+                       2.1213794301586595867e+4,  3.9307895800092710610e+4,
+                       2.8729085735721942674e+4,  5.2264952788528545610e+3};
+  const double c[8] = {1.42343711074968357734e0,  4.63033784615654529590e0,
+                       5.76949722146069140550e0,  3.64784832476320460504e0,
+                       1.27045825245236838258e0,  2.41780725177450611770e-1,
+                       2.27238449892691845833e-2, 7.74545014278341407640e-4};
+  const double d[8] = {1.0,                       2.05319162663775882187e0,
+                       1.67638483018380384940e0,  6.89767334985100004550e-1,
+                       1.48103976427480074590e-1, 1.51986665636164571966e-2,
+                       5.47593808499534494600e-4, 1.05075007164441684324e-9};
+  const double e[8] = {6.65790464350110377720e0,  5.46378491116411436990e0,
+                       1.78482653991729133580e0,  2.96560571828504891230e-1,
+                       2.65321895265761230930e-2, 1.24266094738807843860e-3,
+                       2.71155556874348757815e-5, 2.01033439929228813265e-7};
+  const double f[8] = {1.0,                       5.99832206555887937690e-1,
+                       1.36929880922735805310e-1, 1.48753612908506148525e-2,
+                       7.86869131145613259100e-4, 1.84631831751005468180e-5,
+                       1.42151175831644588870e-7, 2.04426310338993978564e-15};
+  double q = u - 0.5;
+  if (fabs(q) <= 0.425) {
+    double r = 0.180625 - q * q;
+    return q * mcpi_horner8(a, r) / mcpi_horner8(b, r);
   }
-  double e = 0.5 * erfc(-x / 1.4142135623730951) - u;
-  double g = e * 2.5066282746310002 * exp(0.5 * x * x);
-  return x - g / (1 + 0.5 * x * g);
+  /* u and 1 - u (exact for u >= 1/2) are normal doubles: u >= 2^-54 */
+  double r = sqrt(-mcpi_dlog_poly(q < 0 ? u : 1 - u)), x;
+  if (r <= 5.0) {
+    r -= 1.6;
+    x = mcpi_horner8(c, r) / mcpi_horner8(d, r);
+  } else {
+    r -= 5.0;
+    x = mcpi_horner8(e, r) / mcpi_horner8(f, r);
+  }
+  return q < 0 ? -x : x;
 }
 
 MCP_HD static inline double mcpi_sobol_normal(uint64_t x)
