@@ -27,21 +27,23 @@ mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int
 {
   mcpi_kernel_key k = {.precision = o->precision, .strategy = MCP_PREFETCH_NONE, .distance = 1,
                        .fused = o->fused != 0};
+  /* the Black-Scholes shapes' job-shaped state */
+  int shaped = o->small == MCPI_SHAPE_SMALL || o->small == MCPI_SHAPE_PLAIN;
   if (gstate) {
     k.precision = MCP_DOUBLE;
-    k.state = o->small ? MCPI_STATE_SHAPED : MCPI_STATE_ONE;
+    k.state = shaped ? MCPI_STATE_SHAPED : MCPI_STATE_ONE;
     k.placement = MCPI_PATH_GREEKS;
     return k;
   }
-  if (!multi && o->small == MCPI_SHAPE_PLAIN && !arr_len &&
-      (o->fused || o->strategy == MCP_PREFETCH_NONE)) {
-    k.state = MCPI_STATE_PLAIN;
+  if (!multi && (o->small == MCPI_SHAPE_PLAIN || o->small == MCPI_SHAPE_HESTON_PLAIN) &&
+      !arr_len && (o->fused || o->strategy == MCP_PREFETCH_NONE)) {
+    k.state = o->small == MCPI_SHAPE_PLAIN ? MCPI_STATE_PLAIN : MCPI_STATE_HESTON_PLAIN;
     return k;
   }
   k.state = multi == 1   ? MCPI_STATE_MULTI
             : multi == 2 ? MCPI_STATE_MHESTON
             : multi == 3 ? MCPI_STATE_MLV
-            : o->small   ? MCPI_STATE_SHAPED
+            : shaped     ? MCPI_STATE_SHAPED
                          : MCPI_STATE_ONE;
   if (arr_len) { /* the plain loop */
     k.placement = multi == 3 ? MCP_PLACEMENT_LOCAL : o->placement;

@@ -17,14 +17,16 @@ extern "C" {
 /* The path state a kernel carries (path_kernel.cuh's M): one asset; several
  * Black-Scholes assets; one asset in the job-shaped state (path.h's
  * MCPI_SMALL_SCHEDULES and MCPI_SMALL_MONITORS); the plain shape (one
- * schedule, no monitor, sums alone); several Heston assets. */
+ * schedule, no monitor, sums alone); several Heston assets; several
+ * local-volatility assets; the plain shape of one Heston asset. */
 enum {
   MCPI_STATE_ONE = 0,
   MCPI_STATE_MULTI = 1,
   MCPI_STATE_SHAPED = 2,
   MCPI_STATE_PLAIN = 3,
   MCPI_STATE_MHESTON = 4,
-  MCPI_STATE_MLV = 5
+  MCPI_STATE_MLV = 5,
+  MCPI_STATE_HESTON_PLAIN = 6
 };
 
 /* A kernel's placement beside mcp_placement's (not auto: 0 is no per-path
@@ -59,7 +61,8 @@ extern const size_t mcpi_kernel_count;
  * auto) says (several local-volatility assets: in local memory),
  * or with gstate the double single-asset kernel of on-path vega and rho;
  * o->small picks the job-shaped state of a single-asset job, and the plain
- * one for its fused kernel and its stored one without prefetching. */
+ * one (Black-Scholes or Heston: MCPI_SHAPE_PLAIN, MCPI_SHAPE_HESTON_PLAIN)
+ * for its fused kernel and its stored one without prefetching. */
 mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int arr_len,
                                     int gstate);
 

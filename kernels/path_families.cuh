@@ -133,3 +133,15 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_fp, float, mcpi_path_init_fp, mcpi_path_step
                     mcpi_path_finish_fp, mcpi_path_log_spots_fp, mcpi_path_survival_fp,
                     __forceinline__)
 template <> struct state_of<float, MCPI_STATE_PLAIN> { typedef mcpi_path_state_fp type; };
+
+// _hp: double, MCPI_SINGLE_ONLY
+MCPI_BODY_OVERLOADS(mcpi_path_state_hp, double, mcpi_path_init_hp, mcpi_path_step_hp,
+                    mcpi_path_finish_hp, mcpi_path_log_spots_hp, mcpi_path_survival_hp,
+                    __forceinline__)
+template <> struct state_of<double, MCPI_STATE_HESTON_PLAIN> { typedef mcpi_path_state_hp type; };
+
+// _fhp: float, MCPI_SINGLE_ONLY
+MCPI_BODY_OVERLOADS(mcpi_path_state_fhp, float, mcpi_path_init_fhp, mcpi_path_step_fhp,
+                    mcpi_path_finish_fhp, mcpi_path_log_spots_fhp, mcpi_path_survival_fhp,
+                    __forceinline__)
+template <> struct state_of<float, MCPI_STATE_HESTON_PLAIN> { typedef mcpi_path_state_fhp type; };

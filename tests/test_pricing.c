@@ -21,7 +21,9 @@
 #include "tests/mc_check.h"
 #include "mcprice.h"
 #include "src/exec/backend.h"
+#include "src/plan/grid_check.h"
 #include "src/plan/plan.h"
+#include "src/plan/variants.h"
 #include "models/rng.h"
 #include "src/base/stats.h"
 
@@ -958,9 +960,65 @@ static void test_many_schedules(void **state)
   mcp_market_destroy(m);
 }
 
+/* The job-shaped states a plan's jobs fit (mcpi_job_small): a Heston
+ * asset's Europeans and Asian the Heston plain shape, with the
+ * discretisation check's estimators too, but not the check's coarse pass, a
+ * barrier among them (a monitor) none; a Black-Scholes asset's the plain
+ * shape, with a bridge barrier the small one. */
+static void test_job_shapes(void **state)
+{
+  (void)state;
+  double fix[12];
+  even_fixings(fix, 12, 1.0);
+  mcp_market *m = new_market();
+  add_underlying(m, "X", (bs_params){100, 0.04, 0.01, 0.3});
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0.01, 0.05, 1.2, 0.04, 0.9, -0.7),
+                   MCP_OK);
+  for (int u = 0; u < 2; u++)
+    for (int barrier = 0; barrier < 2; barrier++) {
+      const char *und = u ? "H" : "X";
+      mcp_portfolio *p = new_portfolio(1000, 3);
+      add_european(p, "call", und, MCP_CALL, 100, 1.0, 1);
+      add_european(p, "put", und, MCP_PUT, 90, 1.0, 1);
+      add_asian(p, "asian", und, MCP_ARITHMETIC, MCP_CALL, 100, 12, fix, 1.0, 1);
+      if (barrier) {
+        mcp_trade t = trade_on("knock", und, MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1.0);
+        t.barrier_kind = MCP_UP_AND_OUT;
+        t.barrier = 130;
+        t.monitoring = MCP_MONITOR_BRIDGE;
+        add_trade(p, &t);
+      }
+      mcpi_plan plan;
+      char err[MCPI_ERRLEN];
+      assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
+      assert_int_equal(plan.njobs, 1);
+      int want = u ? (barrier ? 0 : MCPI_SHAPE_HESTON_PLAIN)
+                   : (barrier ? MCPI_SHAPE_SMALL : MCPI_SHAPE_PLAIN);
+      assert_int_equal(mcpi_job_small(&plan.jobs[0]), want);
+      if (u) { /* the discretisation check */
+        mcpi_settings set = {0};
+        mcpi_greek_run g = {0};
+        assert_int_equal(mcpi_grid_layout(&set, &plan, &g, err), MCP_OK);
+        const mcpi_job *j = &plan.jobs[0], *c = &g.var[j->pass[0]].plan.jobs[0];
+        assert_true(j->nest > j->nin && j->npass == 1);
+        /* its estimators add columns after the body's: the shape stays */
+        assert_int_equal(mcpi_job_small(j), want);
+        /* its coarse pass holds steps: the general state alone */
+        assert_false(mcpi_job_shape_fits(c, MCPI_SHAPE_HESTON_PLAIN));
+        assert_int_equal(mcpi_job_small(c), 0);
+        assert_true(mcpi_job_shape_fits(c, 0));
+        mcpi_greeks_free(&g);
+      }
+      mcpi_plan_free(&plan);
+      mcp_portfolio_destroy(p);
+    }
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_job_shapes),
       cmocka_unit_test(test_european_table),
       cmocka_unit_test(test_float_paths),
       cmocka_unit_test(test_large_run),

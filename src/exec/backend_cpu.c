@@ -79,7 +79,7 @@ typedef struct cpu_job {
   double *blk;
   size_t span;
   int g0;
-  int plain; /* the job fits the plain shape's state (path.h) */
+  int plain; /* the job and its passes fit the plain shape's state (path.h) */
   int copy;  /* the host's vector copy (mcpi_host_copy) */
 } cpu_job;
 
@@ -302,8 +302,10 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   c.off = mcpi_job_term_offsets(j);
   int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.off &&
            (c.blk || !(j->gstate & MCPI_GSTATE_ADJOINT));
-  for (size_t p = 0; ok && p < j->npass; p++)
+  for (size_t p = 0; ok && p < j->npass; p++) {
     c.pass[p] = mcpi_job_host_view(mcpi_pass_job(run, ji, p));
+    c.plain = c.plain && mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), MCPI_SHAPE_PLAIN);
+  }
   if (single)
     ok = ok && (c.zf = malloc(nz * sizeof *c.zf));
   if (j->qmc) {

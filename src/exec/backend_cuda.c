@@ -91,8 +91,11 @@ typedef struct gpu_job {
   mcpi_kernel_options kopt; /* the run's, with the block the job's kernel allows */
   int grid;                 /* blocks of a wave */
   int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
+  mcpi_kernel_options kopt_general; /* the general state's, and its grid: for a pass */
+  int grid_general;                 /* whose job does not fit the job's shape */
   mcpi_job_view view;      /* device pointers */
   mcpi_job_view *pass;     /* the passes' views, device pointers */
+  unsigned char *general;  /* pass p runs the general state */
   mcpi_bridge_view bridge; /* device pointers */
   const mcpi_term *term;   /* the estimators' terms and offsets (device) */
   const int32_t *off;
@@ -584,8 +587,10 @@ static mcp_status paths(void *self, size_t n, int controls)
     g->pass[p].write_controls = controls;
     g->pass[p].p0 = g->s0;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, s)
-                     : mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt,
-                                         g->grid, s);
+        : g->general[p]
+            ? mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt_general,
+                                g->grid_general, s)
+            : mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt, g->grid, s);
   }
   for (int s = 0; s < used; s++) {
     int x = g->side[s];
@@ -790,9 +795,18 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
       (e = path_grid(g->k, &g->kopt, kind, j->arr_len, &g->grid)))
     return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   g->pass = calloc(j->npass + 1, sizeof *g->pass);
-  if ((j->qmc && !(g->scramble = malloc(j->nelem * sizeof *g->scramble))) || !g->pass)
-    st = mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
-  else if ((e = upload_job(g)))
+  g->general = calloc(j->npass + 1, 1);
+  if ((j->qmc && !(g->scramble = malloc(j->nelem * sizeof *g->scramble))) || !g->pass ||
+      !g->general)
+    return mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
+  int general = 0;
+  for (size_t p = 0; p < j->npass; p++)
+    general |= g->general[p] = !mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), g->kopt.small);
+  g->kopt_general = g->kopt;
+  g->kopt_general.small = 0;
+  if (general && (e = path_grid(g->k, &g->kopt_general, kind, j->arr_len, &g->grid_general)))
+    return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
+  if ((e = upload_job(g)))
     st = mcpi_cuda_fail(run->ctx, e, "copying the job's arrays");
   if (st == MCP_OK)
     st = size_tiles(g, real);
@@ -807,6 +821,7 @@ static mcp_status job_finish(gpu_job *g, mcp_status st)
 {
   st = mcpi_run_job_finish(g->run, g->ji, &g->t, &g->js, st);
   free(g->pass);
+  free(g->general);
   free(g->scramble);
   return st;
 }

@@ -30,10 +30,11 @@ int32_t *mcpi_job_term_offsets(const mcpi_job *j)
 }
 
 /* MCPI_TRACK_* of what the job's trades read: all of it where a Greek is
- * estimated on the path (its estimators read the whole observation). */
+ * estimated on the path (its estimators read the whole observation); the
+ * estimators after the body's nin add pay columns and read none of it. */
 static int32_t mcpi_job_track(const mcpi_job *j)
 {
-  if (j->nest || j->gstate)
+  if (j->nin || j->gstate)
     return MCPI_TRACK_LOG_SUM | MCPI_TRACK_EXTREMA;
   int32_t t = 0;
   for (size_t i = 0; i < j->ntrades; i++) {
@@ -103,15 +104,16 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   return v;
 }
 
-/* Whether a job is one Black-Scholes underlying without per-path arrays
- * whose trades use at most nsched schedules and nmon monitors. */
-static int job_fits(const mcpi_job *j, int nsched, int nmon)
+/* Whether a job is one underlying of the model without per-path arrays
+ * whose trades use at most nsched schedules and nmon monitors, and whose
+ * steps are not held (the shaped bodies have no coarse pass). */
+static int job_fits(const mcpi_job *j, mcpi_model model, int nsched, int nmon)
 {
-  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets > 1 || j->arr_len || j->nmon > nmon ||
-      j->extrema || j->cash || j->lsm_dates)
+  if (j->model != model || j->nassets > 1 || j->arr_len || j->nmon > nmon || j->extrema ||
+      j->cash || j->lsm_dates)
     return 0;
   for (size_t e = 0; e < j->nelem; e++)
-    if ((j->tag[e] & MCPI_TAG_MASK) >> nsched)
+    if ((j->tag[e] & MCPI_TAG_MASK) >> nsched || (j->tag[e] & (MCPI_TAG_HOLD | MCPI_TAG_MERGE)))
       return 0;
   for (size_t t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->spec[t];
@@ -121,10 +123,27 @@ static int job_fits(const mcpi_job *j, int nsched, int nmon)
   return 1;
 }
 
+int mcpi_job_shape_fits(const mcpi_job *j, int shape)
+{
+  switch (shape) {
+  case MCPI_SHAPE_HESTON_PLAIN:
+    return job_fits(j, MCPI_MODEL_HESTON, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0;
+  case MCPI_SHAPE_PLAIN:
+    return job_fits(j, MCPI_MODEL_BLACK_SCHOLES, MCPI_PLAIN_SCHEDULES, 0) &&
+           mcpi_job_track(j) == 0;
+  case MCPI_SHAPE_SMALL:
+    return job_fits(j, MCPI_MODEL_BLACK_SCHOLES, MCPI_SMALL_SCHEDULES, MCPI_SMALL_MONITORS);
+  default:
+    return shape == 0;
+  }
+}
+
 int mcpi_job_small(const mcpi_job *j)
 {
-  if (!job_fits(j, MCPI_SMALL_SCHEDULES, MCPI_SMALL_MONITORS))
-    return 0;
-  return job_fits(j, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0 ? MCPI_SHAPE_PLAIN
-                                                                       : MCPI_SHAPE_SMALL;
+  static const int narrowest_first[] = {MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_PLAIN,
+                                        MCPI_SHAPE_SMALL};
+  for (size_t i = 0; i < sizeof narrowest_first / sizeof *narrowest_first; i++)
+    if (mcpi_job_shape_fits(j, narrowest_first[i]))
+      return narrowest_first[i];
+  return 0;
 }

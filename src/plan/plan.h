@@ -167,8 +167,13 @@ void mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, 
  * one Black-Scholes underlying, trades that use at most MCPI_SMALL_SCHEDULES
  * schedules and MCPI_SMALL_MONITORS monitors, and no per-path arrays;
  * MCPI_SHAPE_PLAIN, the same with no monitor and no log-sums or extremes
- * read. */
+ * read; MCPI_SHAPE_HESTON_PLAIN, that of one Heston underlying, its steps
+ * not held (not the discretisation check's coarse pass). */
 int mcpi_job_small(const mcpi_job *j);
+/* Whether job j runs in the state of shape (one of the above, or 0: the
+ * general state, which every job fits): a pass whose job does not fit its
+ * base job's shape (the coarse pass of the check) runs the general state. */
+int mcpi_job_shape_fits(const mcpi_job *j, int shape);
 
 /* The jobs of p's Monte Carlo trades, grid trades (of the numerics grid,
  * NULL: the portfolio's own, pde.h) left out. */
