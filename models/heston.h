@@ -28,35 +28,37 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
     *var = vp * dt;
     return;
   }
-  MCPI_REAL m = theta + (v0 - theta) * ekdt;
-  MCPI_REAL s2 = v0 * xi * xi * ekdt * (1 - ekdt) / kappa +
-                 theta * xi * xi * (1 - ekdt) * (1 - ekdt) / (2 * kappa);
-  MCPI_REAL psi = s2 / (m * m);
+  /* m and s^2, the next variance's conditional mean and variance:
+   * s^2 = xi^2 / kappa (1 - E) (v E + theta (1 - E) / 2), E = e^{-kappa dt};
+   * psi = s^2 / m^2 is compared, and 2 / psi taken, without dividing twice */
+  MCPI_REAL e1 = 1 - ekdt, m = theta + (v0 - theta) * ekdt, m2 = m * m;
+  MCPI_REAL s2 = (MCPI_REAL)h->MCPI_COEF(xk) * e1 * (v0 * ekdt + half * theta * e1);
   /* k1 and k2 from kappa rho / xi - 1/2 and rho / xi, h's (mcpi_heston_view) */
   const MCPI_REAL rx = (MCPI_REAL)h->MCPI_COEF(rx), krx = (MCPI_REAL)h->MCPI_COEF(krx);
   MCPI_REAL k1 = half * dt * krx - rx;
   MCPI_REAL k2 = half * dt * krx + rx;
-  MCPI_REAL k3 = half * dt * (1 - rho * rho), k4 = k3;
-  MCPI_REAL A = k2 + half * k4, vn, k0;
+  MCPI_REAL k3 = half * dt * (1 - rho * rho);
+  MCPI_REAL A = k2 + half * k3, vn, k0;
   /* without the correction (where its moment generating function does not
    * exist), -rho kappa theta dt / xi: computed there alone */
 #define MCPI_K0_PLAIN ((MCPI_REAL)h->MCPI_COEF(rkt) * dt / xi)
-  if (psi <= (MCPI_REAL)1.5) {
-    MCPI_REAL r = 2 / psi, b2 = r - 1 + MCPI_SQRT(r) * MCPI_SQRT(r - 1);
+  if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
+    MCPI_REAL r = 2 * m2 / s2, b2 = r - 1 + MCPI_SQRT(r * (r - 1));
     MCPI_REAL a = m / (1 + b2), b = MCPI_SQRT(b2), w = b + zv;
     vn = a * w * w;
     k0 = 2 * A * a < 1 ? -A * b2 * a / (1 - 2 * A * a) + half * MCPI_LOG(1 - 2 * A * a) -
                              (k1 + half * k3) * v0
                        : MCPI_K0_PLAIN;
   } else {
-    MCPI_REAL p = (psi - 1) / (psi + 1), beta = (1 - p) / m;
-    /* 1 - U = Phi(-zv), accurate where U is near 1 */
-    vn = MCPI_NCDF(zv) <= p ? 0 : MCPI_LOG((1 - p) / MCPI_NCDF(-zv)) / beta;
+    MCPI_REAL p = (s2 - m2) / (s2 + m2), beta = (1 - p) / m; /* p = (psi - 1) / (psi + 1) */
+    /* U <= p as 1 - U >= 1 - p, 1 - U = Phi(-zv): accurate where U is near 1 */
+    MCPI_REAL u1 = MCPI_NCDF(-zv);
+    vn = u1 >= 1 - p ? 0 : MCPI_LOG((1 - p) / u1) / beta;
     k0 = A < beta ? -MCPI_LOG(p + beta * (1 - p) / (beta - A)) - (k1 + half * k3) * v0
                   : MCPI_K0_PLAIN;
   }
 #undef MCPI_K0_PLAIN
-  *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_SQRT(k3 * v0 + k4 * vn) * zx;
+  *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_SQRT(k3 * (v0 + vn)) * zx;
   *var = half * (v0 + vn) * dt;
   *v = vn;
 }

@@ -72,23 +72,35 @@
 
 /* An underlying's Heston parameters (heston.h), and the terms of its QE
  * step that they alone fix, in double and in float (mcpi_heston_view
- * computes them as the step did, in each precision, so that the step's
- * bits stay its own): rho / xi, kappa rho / xi - 1/2, -rho kappa theta. */
+ * computes them in each precision): rho / xi, kappa rho / xi - 1/2,
+ * -rho kappa theta, xi^2 / kappa. */
 typedef struct mcpi_heston {
   double kappa, theta, xi, rho, v0;
-  double rx, krx, rkt;
-  float rx_f, krx_f, rkt_f;
+  double rx, krx, rkt, xk;
+  float rx_f, krx_f, rkt_f, xk_f;
 } mcpi_heston;
 
 static inline mcpi_heston mcpi_heston_view(double kappa, double theta, double xi,
                                            double rho, double v0)
 {
-  mcpi_heston h = {kappa, theta, xi, rho, v0, rho / xi, kappa * rho / xi - 0.5,
-                   -rho * kappa * theta, 0, 0, 0};
+  mcpi_heston h = {kappa,
+                   theta,
+                   xi,
+                   rho,
+                   v0,
+                   rho / xi,
+                   kappa * rho / xi - 0.5,
+                   -rho * kappa * theta,
+                   xi * xi / kappa,
+                   0,
+                   0,
+                   0,
+                   0};
   float k = (float)kappa, t = (float)theta, x = (float)xi, r = (float)rho;
   h.rx_f = r / x;
   h.krx_f = k * r / x - 0.5f;
   h.rkt_f = -r * k * t;
+  h.xk_f = x * x / k;
   return h;
 }
 
