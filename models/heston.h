@@ -13,6 +13,12 @@
  * zv drives the variance, zx (independent) the log-spot; h holds the
  * parameters (path.h), scheme the mcp_heston_scheme. */
 
+/* The largest 2 / psi the QE step takes (past it v' is m to the precision) */
+#ifdef MCPI_FLOAT_BODY
+#define MCPI_QE_R_MAX 1e18
+#else
+#define MCPI_QE_R_MAX 1e150
+#endif
 MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, MCPI_REAL *var,
                                                    const mcpi_heston *h, int scheme,
                                                    MCPI_REAL drift, MCPI_REAL dt, MCPI_REAL ekdt,
@@ -42,8 +48,14 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
   /* without the correction (where its moment generating function does not
    * exist), -rho kappa theta dt / xi: computed there alone */
 #define MCPI_K0_PLAIN ((MCPI_REAL)h->MCPI_COEF(rkt) * dt / xi)
-  if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
-    MCPI_REAL r = 2 * m2 / s2, b2 = r - 1 + MCPI_SQRT(r * (r - 1));
+  if (!(s2 > 0)) { /* a step too short for e^{-kappa dt} < 1 (float): v' = m, no noise */
+    vn = m;
+    k0 = -A * m - (k1 + half * k3) * v0;
+  } else if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
+    /* 2 / psi, bounded where r (r - 1) would overflow: v' = m to the precision */
+    MCPI_REAL r = 2 * m2 / s2;
+    r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
+    MCPI_REAL b2 = r - 1 + MCPI_SQRT(r * (r - 1));
     MCPI_REAL a = m / (1 + b2), b = MCPI_SQRT(b2), w = b + zv;
     vn = a * w * w;
     k0 = 2 * A * a < 1 ? -A * b2 * a / (1 - 2 * A * a) + half * MCPI_LOG(1 - 2 * A * a) -
@@ -62,3 +74,4 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
   *var = half * (v0 + vn) * dt;
   *v = vn;
 }
+#undef MCPI_QE_R_MAX

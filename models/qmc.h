@@ -30,14 +30,15 @@ MCP_HD static inline double mcpi_horner8(const double *c, double x)
   return p;
 }
 
-/* The standard normal quantile: Wichura's AS 241 (PPND16), rational
- * functions of u - 1/2 in the centre and of sqrt(-log(min(u, 1 - u))) in the
- * tails, relative error about 1e-16.  Its operations are IEEE's own (+, *, /,
- * sqrt, correctly rounded on both sides; no contraction: Makefile.am) and the
- * log is mcp_dmath.h's polynomial, so that the host and the device give the
- * same bits: the QMC paths of a model whose step amplifies rounding (full
- * truncation Euler near a zero variance) then agree too. */
-MCP_HD static inline double mcpi_normal_quantile(double u)
+/* The standard normal quantile of u, given as q = u - 1/2 and t = min(u,
+ * 1 - u) > 0, each exact: Wichura's AS 241 (PPND16), rational functions of q
+ * in the centre and of sqrt(-log t) in the tails, relative error about
+ * 1e-16.  Its operations are IEEE's own (+, *, /, sqrt, correctly rounded on
+ * both sides; no contraction: Makefile.am) and the log is mcp_dmath.h's
+ * polynomial, so that the host and the device give the same bits: the QMC
+ * paths of a model whose step amplifies rounding (full truncation Euler
+ * near a zero variance) then agree too. */
+MCP_HD static inline double mcpi_normal_quantile_qt(double q, double t)
 {
   const double a[8] = {3.3871328727963666080e0,   1.3314166789178437745e+2,
                        1.9715909503065514427e+3,  1.3731693765509461125e+4,
@@ -63,13 +64,11 @@ MCP_HD static inline double mcpi_normal_quantile(double u)
                        1.36929880922735805310e-1, 1.48753612908506148525e-2,
                        7.86869131145613259100e-4, 1.84631831751005468180e-5,
                        1.42151175831644588870e-7, 2.04426310338993978564e-15};
-  double q = u - 0.5;
   if (fabs(q) <= 0.425) {
     double r = 0.180625 - q * q;
     return q * mcpi_horner8(a, r) / mcpi_horner8(b, r);
   }
-  /* u and 1 - u (exact for u >= 1/2) are normal doubles: u >= 2^-54 */
-  double r = sqrt(-mcpi_dlog_poly(q < 0 ? u : 1 - u)), x;
+  double r = sqrt(-mcpi_dlog_poly(t)), x; /* t a normal double */
   if (r <= 5.0) {
     r -= 1.6;
     x = mcpi_horner8(c, r) / mcpi_horner8(d, r);
@@ -80,9 +79,23 @@ MCP_HD static inline double mcpi_normal_quantile(double u)
   return q < 0 ? -x : x;
 }
 
+/* The quantile of u in (0, 1), where u - 1/2 and, for u >= 1/2, 1 - u are
+ * exact. */
+MCP_HD static inline double mcpi_normal_quantile(double u)
+{
+  return mcpi_normal_quantile_qt(u - 0.5, u < 0.5 ? u : 1 - u);
+}
+
+/* The normal of a 64-bit Sobol value x: the quantile of u = (k + 1/2) 2^-53,
+ * k its top 53 bits.  Past 2^52, k + 1/2 has 54 bits and u would round (k =
+ * 2^53 - 1 to u = 1), so u - 1/2 and min(u, 1 - u) are formed from k,
+ * exactly: the normal of ~x is that of x negated. */
 MCP_HD static inline double mcpi_sobol_normal(uint64_t x)
 {
-  return mcpi_normal_quantile(((double)(x >> 11) + 0.5) * 0x1p-53);
+  const int64_t half = INT64_C(1) << 52;
+  int64_t k = (int64_t)(x >> 11), m = k < half ? k : 2 * half - 1 - k;
+  return mcpi_normal_quantile_qt(((double)(k - half) + 0.5) * 0x1p-53,
+                                 ((double)m + 0.5) * 0x1p-53);
 }
 
 /* A Brownian bridge over the grid t_1 < ... < t_N (t_0 = 0): level k sets

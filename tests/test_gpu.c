@@ -1900,8 +1900,9 @@ static void gpu_buckets_match_cpu(void **state)
 /* One Heston asset's Europeans and Asian (its plain shape's kernels, path.h
  * MCPI_SHAPE_HESTON_PLAIN): the GPU against the CPU, its grid move too (the
  * coarse pass runs the general kernel: its steps are held), by every
- * method and both schemes; fused normals give the bits of stored ones, in
- * double and float. */
+ * method and both schemes, and its Greeks (bumped: their passes in the
+ * shape); fused normals give the bits of stored ones, in double and
+ * float. */
 static void gpu_heston_plain_matches_cpu(void **state)
 {
   (void)state;
@@ -1940,6 +1941,16 @@ static void gpu_heston_plain_matches_cpu(void **state)
         expect_fused_equals_stored(m, p, 0, "Heston plain shape");
       mcp_results_destroy(g);
       mcp_results_destroy(c);
+      /* bumped Greeks: their passes in the shape too (in-path ones: general) */
+      for (int bump = 0; bump < 2 && scheme == 0; bump++) {
+        g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, bump);
+        c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, bump);
+        print_message("  Heston plain shape, methods %d, Greeks %s: largest relative "
+                      "difference %.2e\n",
+                      methods[k], bump ? "bumped" : "auto", compare_greeks(g, c, 0.05));
+        mcp_results_destroy(g);
+        mcp_results_destroy(c);
+      }
       mcp_portfolio_destroy(p);
     }
   mcp_market_destroy(m);

@@ -230,6 +230,55 @@ static void test_heston_default_grid(void **state)
   }
 }
 
+/* The QE step at its edges, in double and float: a step of 1e-9 years, whose
+ * e^{-kappa dt} rounds to 1 in float (no variance over the step: 0 / 0
+ * before), and with rho 0 a xi so small that 2 / psi passes 1e19 (r (r - 1)
+ * overflowed float); with v0 = theta the variance then stays at 0.04, and
+ * the European is Black-Scholes' at 20%.  Float refuses a |rho| / xi past
+ * MCPI_FLOAT_HESTON_RHO_XI, where its log-spot is lost to rounding (3% off
+ * at 5,000). */
+static void test_heston_qe_edges(void **state)
+{
+  const double fix[3] = {0.5, 0.5 + 1e-9, 1};
+  for (int prec = 0; prec < 2; prec++)
+    for (int tiny = 0; tiny < 2; tiny++) {
+      double xi = tiny ? 1e-9 : 0.3, rho = tiny ? 0 : -0.5;
+      mcp_market *m = new_market();
+      assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, 0.04, 1.5, 0.04, xi, rho),
+                       MCP_OK);
+      mcp_portfolio *p = new_portfolio(20000, 5);
+      assert_int_equal(mcp_portfolio_set_precision(p, prec ? MCP_FLOAT : MCP_DOUBLE), MCP_OK);
+      add_european(p, "call", "H", MCP_CALL, 100, 1, 1);
+      assert_int_equal(mcp_portfolio_add_asian(p, "asian", "H", MCP_ARITHMETIC, MCP_CALL, 100,
+                                               3, fix, 1, 1),
+                       MCP_OK);
+      mcp_results *r = price(ctx_of(state), m, p);
+      double want = tiny ? cf_black_scholes(MCP_CALL, 100, 100, 1, 0.03, 0, 0.2)
+                         : cf_heston(MCP_CALL, 100, 100, 1, 0.03, 0, 0.04, 1.5, 0.04, xi, rho);
+      assert_within(prec ? "float call" : "double call", estimate(r, "call"), want, NSE);
+      mcp_estimate a = estimate(r, "asian");
+      assert_true(isfinite(a.price) && a.std_error > 0);
+      mcp_results_destroy(r);
+      mcp_portfolio_destroy(p);
+      mcp_market_destroy(m);
+    }
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, 0.04, 1.5, 0.04, 1e-4, -0.5),
+                   MCP_OK);
+  mcp_portfolio *p = new_portfolio(20000, 5);
+  assert_int_equal(mcp_portfolio_set_precision(p, MCP_FLOAT), MCP_OK);
+  add_european(p, "call", "H", MCP_CALL, 100, 1, 1);
+  mcp_results *r = NULL;
+  assert_int_equal(mcp_price(ctx_of(state), m, p, &r), MCP_ERR_INPUT);
+  const char *msg = mcp_context_last_error(ctx_of(state));
+  print_message("  -> %s\n", msg);
+  assert_non_null(strstr(msg, "'H'"));
+  assert_non_null(strstr(msg, "double"));
+  assert_null(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* ---- 3. Merton against its series -------------------------------------- */
 
 typedef struct merton_case {
@@ -1384,6 +1433,14 @@ static void test_sobol_matches_curand(void **state)
     assert_true(fabs(cf_norm_cdf(x) - u) <= 2e-15 * fmax(u, 1e-2) + 1e-300);
     assert_true(mcpi_normal_quantile(1 - u) == -x || u < 0.5); /* 1 - u exact for u >= 1/2 */
   }
+  /* a Sobol value's normal: the extremes the quantiles of 2^-54 and 1 -
+   * 2^-54 (not of a u rounded to 1), and ~x's that of x negated */
+  assert_true(fabs(mcpi_sobol_normal(0) + 8.2923) < 1e-3);
+  assert_true(mcpi_sobol_normal(~UINT64_C(0)) == -mcpi_sobol_normal(0));
+  for (uint64_t x = 0x9e3779b97f4a7c15u, i = 0; i < 10000; i++) {
+    x = x * 6364136223846793005u + 1442695040888963407u;
+    assert_true(mcpi_sobol_normal(~x) == -mcpi_sobol_normal(x));
+  }
 #endif
 }
 
@@ -1553,6 +1610,7 @@ int main(void)
       cmocka_unit_test(test_black_scholes_curves),
       cmocka_unit_test(test_heston),
       cmocka_unit_test(test_heston_default_grid),
+      cmocka_unit_test(test_heston_qe_edges),
       cmocka_unit_test(test_merton),
       cmocka_unit_test(test_geometric_asian),
       cmocka_unit_test(test_barriers),

@@ -483,7 +483,8 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
   mcp_status st = su ? mcpi_plan_build(market, portfolio, &su->set.pde, &su->plan, ctx->err)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   if (st == MCP_OK &&
-      (st = mcpi_pde_plan(market, portfolio, &su->set.pde, &su->pde, ctx->err)) != MCP_OK)
+      ((st = mcpi_plan_precision_check(&su->plan, su->set.precision, ctx->err)) != MCP_OK ||
+       (st = mcpi_pde_plan(market, portfolio, &su->set.pde, &su->pde, ctx->err)) != MCP_OK))
     mcpi_plan_free(&su->plan);
   if (st != MCP_OK) {
     for (size_t k = 0; k < npoints; k++)

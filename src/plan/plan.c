@@ -345,3 +345,22 @@ void mcpi_plan_free(mcpi_plan *plan)
   free(plan->jobs);
   memset(plan, 0, sizeof *plan);
 }
+
+mcp_status mcpi_plan_precision_check(const mcpi_plan *plan, mcp_precision precision, char *err)
+{
+  if (precision != MCP_FLOAT)
+    return MCP_OK;
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    const mcpi_job *j = &plan->jobs[ji];
+    for (size_t a = 0; j->model == MCPI_MODEL_HESTON && a < j->nassets; a++) {
+      const mcpi_underlying *u = j->u[a];
+      if (fabs(u->rho) > MCPI_FLOAT_HESTON_RHO_XI * u->xi)
+        return mcpi_fail(err, MCP_ERR_INPUT,
+                         "underlying '%s': float precision needs |rho| / xi at most %g under "
+                         "Heston, got %g (the log-spot's rho / xi (v' - v) would be lost to "
+                         "float's rounding); price it in double",
+                         u->name, MCPI_FLOAT_HESTON_RHO_XI, fabs(u->rho) / u->xi);
+    }
+  }
+  return MCP_OK;
+}
