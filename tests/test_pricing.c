@@ -21,6 +21,7 @@
 #include "tests/mc_check.h"
 #include "mcprice.h"
 #include "src/exec/backend.h"
+#include "src/exec/context.h"
 #include "src/plan/grid_check.h"
 #include "src/plan/plan.h"
 #include "src/plan/variants.h"
@@ -1010,6 +1011,32 @@ static void test_job_shapes(void **state)
         mcpi_greeks_free(&g);
       }
       mcpi_plan_free(&plan);
+      /* Greeks: bumped ones (columns after the body's) leave the shape; one
+       * estimated on the path (the body writes it, nin > 0) tracks all */
+      for (int bump = 0; bump < 2; bump++) {
+        mcp_context *ctx;
+        mcpi_settings set;
+        mcpi_pde_batch pde;
+        mcpi_greek_run g = {0};
+        mcp_greeks *req;
+        assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
+        mcpi_context_settings(ctx, p, &set);
+        assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
+        assert_int_equal(mcpi_pde_plan(m, p, &set.pde, &pde, err), MCP_OK);
+        assert_int_equal(mcp_greeks_create(&req), MCP_OK);
+        assert_int_equal(mcp_greeks_parse(req, "delta"), MCP_OK);
+        assert_int_equal(mcp_greeks_set_bump_only(req, bump), MCP_OK);
+        assert_int_equal(mcpi_greeks_layout(m, p, &set, req, &plan, &pde, &g, err), MCP_OK);
+        const mcpi_job *j = &plan.jobs[0];
+        assert_true(j->nest > 0 && (bump ? j->nin == 0 : j->nin > 0));
+        /* on the path: the whole observation tracked, in the small shape or none */
+        assert_int_equal(mcpi_job_small(j), bump ? want : u ? 0 : MCPI_SHAPE_SMALL);
+        mcpi_greeks_free(&g);
+        mcpi_pde_free(&pde);
+        mcpi_plan_free(&plan);
+        mcp_greeks_destroy(req);
+        mcp_context_destroy(ctx);
+      }
       mcp_portfolio_destroy(p);
     }
   mcp_market_destroy(m);
