@@ -963,9 +963,10 @@ static void test_many_schedules(void **state)
 
 /* The job-shaped states a plan's jobs fit (mcpi_job_small): a Heston
  * asset's Europeans and Asian the Heston plain shape, with the
- * discretisation check's estimators too, but not the check's coarse pass, a
- * barrier among them (a monitor) none; a Black-Scholes asset's the plain
- * shape, with a bridge barrier the small one. */
+ * discretisation check's estimators or bumped Greeks too (not the check's
+ * coarse pass, nor a Greek on the path); with a barrier (a monitor) none.
+ * A Black-Scholes asset's the plain shape; with a bridge barrier, or a
+ * Greek on the path, the small one. */
 static void test_job_shapes(void **state)
 {
   (void)state;

@@ -83,19 +83,11 @@ typedef struct mcpi_heston {
 static inline mcpi_heston mcpi_heston_view(double kappa, double theta, double xi,
                                            double rho, double v0)
 {
-  mcpi_heston h = {kappa,
-                   theta,
-                   xi,
-                   rho,
-                   v0,
-                   rho / xi,
-                   kappa * rho / xi - 0.5,
-                   -rho * kappa * theta,
-                   xi * xi / kappa,
-                   0,
-                   0,
-                   0,
-                   0};
+  mcpi_heston h = {kappa, theta, xi, rho, v0}; /* the terms below */
+  h.rx = rho / xi;
+  h.krx = kappa * rho / xi - 0.5;
+  h.rkt = -rho * kappa * theta;
+  h.xk = xi * xi / kappa;
   float k = (float)kappa, t = (float)theta, x = (float)xi, r = (float)rho;
   h.rx_f = r / x;
   h.krx_f = k * r / x - 0.5f;
