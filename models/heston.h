@@ -56,11 +56,18 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
     MCPI_REAL r = 2 * m2 / s2;
     r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
     MCPI_REAL b2 = r - 1 + MCPI_SQRT(r * (r - 1));
-    MCPI_REAL a = m / (1 + b2), b = MCPI_SQRT(b2), w = b + zv;
-    vn = a * w * w;
-    k0 = 2 * A * a < 1 ? -A * b2 * a / (1 - 2 * A * a) + half * MCPI_LOG(1 - 2 * A * a) -
-                             (k1 + half * k3) * v0
-                       : MCPI_K0_PLAIN;
+    MCPI_REAL q = 1 + b2, d = q - 2 * A * m, w = MCPI_SQRT(b2) + zv;
+    /* a = m / q; the correction's 1 - 2 A a = d / q: both from one
+     * division, 1 / (q d) (1 / q = d / (q d), 1 / d = q / (q d); q d below
+     * the precision's largest: r is bounded) */
+    if (d > 0) {
+      MCPI_REAL inv = 1 / (q * d);
+      vn = m * d * inv * w * w;
+      k0 = -A * b2 * m * q * inv + half * MCPI_LOG(d * d * inv) - (k1 + half * k3) * v0;
+    } else {
+      vn = m / q * w * w;
+      k0 = MCPI_K0_PLAIN;
+    }
   } else {
     MCPI_REAL p = (s2 - m2) / (s2 + m2), beta = (1 - p) / m; /* p = (psi - 1) / (psi + 1) */
     /* U <= p as 1 - U >= 1 - p, 1 - U = Phi(-zv): accurate where U is near 1 */
