@@ -164,14 +164,14 @@ template <typename R> struct real_traits;
 template <> struct real_traits<double> {
   static __device__ const double *ca(const mcpi_job_view &j) { return j.ca; }
   static __device__ const double *cb(const mcpi_job_view &j) { return j.cb; }
-  static __device__ double ua(const mcpi_job_view &j) { return j.ua; }
-  static __device__ double ub(const mcpi_job_view &j) { return j.ub; }
+  static __device__ double ua(const mcpi_job_view &j, int f) { return j.u[f].a; }
+  static __device__ double ub(const mcpi_job_view &j, int f) { return j.u[f].b; }
 };
 template <> struct real_traits<float> {
   static __device__ const float *ca(const mcpi_job_view &j) { return j.ca_f; }
   static __device__ const float *cb(const mcpi_job_view &j) { return j.cb_f; }
-  static __device__ float ua(const mcpi_job_view &j) { return j.ua_f; }
-  static __device__ float ub(const mcpi_job_view &j) { return j.ub_f; }
+  static __device__ float ua(const mcpi_job_view &j, int f) { return j.u[f].a_f; }
+  static __device__ float ub(const mcpi_job_view &j, int f) { return j.u[f].b_f; }
 };
 
 // An element's coefficients, the same for every thread.
@@ -192,11 +192,12 @@ template <typename R> struct streams {
   {
     return coef<R>{__ldg(ca + s), __ldg(cb + s), __ldg(tag + s)};
   }
-  // The same for a job of constant steps (job->uniform), from the view.
-  __device__ coef<R> step_uniform(int s) const
+  // The same for a job of constant steps (job->uniform) of F factors, from
+  // the view: f = s mod F.
+  __device__ coef<R> step_uniform(int s, int f) const
   {
-    return coef<R>{real_traits<R>::ua(*job), real_traits<R>::ub(*job),
-                   s + 1 == job->nelem ? job->utag_last : job->utag};
+    return coef<R>{real_traits<R>::ua(*job, f), real_traits<R>::ub(*job, f),
+                   s + 1 == job->nelem ? job->utag_last : job->u[f].tag};
   }
   // The inputs of steps b .. b + D - 1 that lie below n, into registers.
   template <int D> __device__ void load(int b, int n, R (&z)[D], coef<R> (&c)[D]) const
@@ -445,15 +446,17 @@ struct fused_rng {
 // through the read-only cache.  Full rounds run unchecked, the last one checks
 // each element against n.  (Loading a round's coefficients ahead of its
 // normals, to hide their latency, costs the plain kernels spills under their
-// register cap: ptxas, sm_90.)  A job of constant steps in the plain shape
-// (job->uniform) takes them from the view instead; when every element but the
+// register cap: ptxas, sm_90.)  A job of constant steps in a plain shape
+// (job->uniform: Black-Scholes, or one Heston asset) takes them from the view instead; when every element but the
 // last has one of the common tags T (a fixing of schedule 0 every step, or
 // none), the rounds before the last element run with T a constant, so that
 // the step's tests of its tag compile away and a round is one basic block.
 // Where a round's coefficients come from: the arrays, the view, or the view
-// with the tag T a constant.
+// with the tags constants, T0 a step's first element's and T1 its second's
+// (a step of F = 2 elements, a Heston asset's; of one, T0 alone).
 enum { MCPI_COEF_ARRAYS, MCPI_COEF_UNIFORM, MCPI_COEF_CONST_TAG };
-template <int K, int C, uint32_t T, typename R, typename St> struct fused_round {
+template <int K, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St>
+struct fused_round {
   static __device__ __forceinline__ void run(St &st, const streams<R> &in, int e, int m,
                                              fused_rng &nm)
   {
@@ -468,45 +471,56 @@ template <int K, int C, uint32_t T, typename R, typename St> struct fused_round 
 #pragma unroll
     for (int k = 0; k < K; k++) // constant indices: z stays in registers
       if (k < m) {
-        coef<R> c = C == MCPI_COEF_ARRAYS ? in.step(e + k) : in.step_uniform(e + k);
-        body_step(&st, in.job, z[k], c.a, c.b, C == MCPI_COEF_CONST_TAG ? T : c.tag);
+        // e is a multiple of K, and K of F: element e + k is factor k % F
+        coef<R> c = C == MCPI_COEF_ARRAYS ? in.step(e + k) : in.step_uniform(e + k, k % F);
+        uint32_t tag = C != MCPI_COEF_CONST_TAG ? c.tag : k % F ? T1 : T0;
+        body_step(&st, in.job, z[k], c.a, c.b, tag);
       }
   }
 };
 
-template <int C, uint32_t T, typename R, typename St>
+template <int C, int F, uint32_t T0, uint32_t T1, typename R, typename St>
 __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_rng &nm, int n)
 {
   constexpr int K = sizeof(R) == sizeof(double) ? 2 : 4;
   int e = 0;
   if constexpr (C == MCPI_COEF_CONST_TAG) {
     for (; e + K < n; e += K)
-      fused_round<K, C, T, R, St>::run(st, in, e, K, nm);
+      fused_round<K, C, F, T0, T1, R, St>::run(st, in, e, K, nm);
     // the round of the last element (n >= 1: a uniform job has elements)
-    fused_round<K, MCPI_COEF_UNIFORM, 0, R, St>::run(st, in, e, n - e, nm);
+    fused_round<K, MCPI_COEF_UNIFORM, F, 0, 0, R, St>::run(st, in, e, n - e, nm);
   } else {
     for (; e + K <= n; e += K)
-      fused_round<K, C, 0, R, St>::run(st, in, e, K, nm);
+      fused_round<K, C, F, 0, 0, R, St>::run(st, in, e, K, nm);
     if (e < n)
-      fused_round<K, C, 0, R, St>::run(st, in, e, n - e, nm);
+      fused_round<K, C, F, 0, 0, R, St>::run(st, in, e, n - e, nm);
   }
 }
 
-template <bool Plain, typename R, typename St>
+// The plain kernels' (F > 0: a step's elements, catalogue state M) jobs of
+// constant steps run a European's steps or an Asian's daily fixings with
+// their tags constants; a step of two elements fixes on its second.
+template <int M> struct plain_period {
+  static constexpr int F = M == MCPI_STATE_PLAIN ? 1 : M == MCPI_STATE_HESTON_PLAIN ? 2 : 0;
+};
+template <int F, typename R, typename St>
 __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n)
 {
-  if constexpr (Plain) {
+  if constexpr (F > 0) {
     if (in.job->uniform) {
-      if (in.job->utag == (MCPI_TAG_LAST | 1u)) // an Asian's daily fixings
-        fused_loop<MCPI_COEF_CONST_TAG, MCPI_TAG_LAST | 1u>(st, in, nm, n);
-      else if (in.job->utag == MCPI_TAG_LAST) // a European's steps
-        fused_loop<MCPI_COEF_CONST_TAG, MCPI_TAG_LAST>(st, in, nm, n);
+      constexpr uint32_t last = MCPI_TAG_LAST | (uint32_t)(F - 1) << MCPI_TAG_FACTOR_SHIFT;
+      const mcpi_uniform_element *u = in.job->u;
+      int first = F == 1 || u[0].tag == 0; // a step's first element of two observes nothing
+      if (first && u[F - 1].tag == (last | 1u)) // an Asian's daily fixings
+        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm, n);
+      else if (first && u[F - 1].tag == last) // a European's steps
+        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n);
       else
-        fused_loop<MCPI_COEF_UNIFORM, 0>(st, in, nm, n);
+        fused_loop<MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n);
       return;
     }
   }
-  fused_loop<MCPI_COEF_ARRAYS, 0>(st, in, nm, n);
+  fused_loop<MCPI_COEF_ARRAYS, 1, 0, 0>(st, in, nm, n);
 }
 
 // One sample i (both passes of an antithetic one): the stored kernels step it
@@ -525,7 +539,7 @@ __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in,
     typename ps::stepped &st = ps::pick(b, x);
     body_init(&st, &job, pass);
     if constexpr (N)
-      fused_run<M == 3>(st, in, nm, job.nelem);
+      fused_run<plain_period<M>::F>(st, in, nm, job.nelem);
     else
       strategy<R, S, D>::run(st, in, job.nelem, sm, q);
     if (i < n)
@@ -593,6 +607,9 @@ __global__ void mcpi_path_kernel(const __grid_constant__ mcpi_job_view job,
 #ifndef MCPI_PLAIN_REGISTERS
 #define MCPI_PLAIN_REGISTERS 64
 #endif
+// The Heston plain shape's (M = 6) stays uncapped: capped at 96 registers (5
+// blocks an SM, 4 at its 116) its fused kernel took the same time, with
+// spills (H200, bench/RESULTS.md).
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
 __global__ void __maxnreg__(M == 3 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTERS)
     mcpi_path_kernel_shaped(const __grid_constant__ mcpi_job_view job,

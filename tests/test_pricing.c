@@ -703,43 +703,56 @@ static void test_cpu_groups(void **state)
 
 /* A daily grid on flat curves is one step repeated: the plan gives every
  * step the same coefficients (the grid's rounding aside), and the view says
- * so with the tags the GPU's plain kernel takes as constants; a volatility
- * curve with a knot inside the grid keeps the steps apart. */
+ * so with the tags the GPU's plain kernels take as constants (a step of one
+ * element, or a Heston asset's two: the first observes nothing); a
+ * volatility curve with a knot inside the grid keeps the steps apart. */
 static void test_equal_steps(void **state)
 {
   (void)state;
   mcp_market *m = new_market();
   add_underlying(m, "A", (bs_params){100, 0.03, 0.01, 0.25});
   add_underlying(m, "K", (bs_params){100, 0.03, 0.01, 0.25});
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0.01, 0.05, 1.2, 0.04, 0.6, -0.7),
+                   MCP_OK);
   const double end[2] = {0.5, 2}, vol[2] = {0.25, 0.3};
   assert_int_equal(mcp_market_set_curve(m, "K", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
   static const int counts[] = {13, 252, 255, 1260};
+  static const char *const under[] = {"A", "A", "K", "H", "H"};
   double fix[1260];
   for (size_t c = 0; c < 4; c++)
-    for (int kind = 0; kind < 3; kind++) {
-      int n = counts[c];
+    for (int kind = 0; kind < 5; kind++) {
+      int n = counts[c], european = kind == 1 || kind == 3, F = kind >= 3 ? 2 : 1;
       mcp_portfolio *p = new_portfolio(1000, 1);
       assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
       for (int i = 0; i < n; i++)
         fix[i] = (i + 1) / 252.0;
-      if (kind == 1)
-        add_european(p, "e", "A", MCP_PUT, 95, n / 252.0, 1);
+      if (european)
+        add_european(p, "e", under[kind], MCP_PUT, 95, n / 252.0, 1);
       else
-        add_asian(p, "a", kind ? "K" : "A", MCP_ARITHMETIC, MCP_CALL, 100, (size_t)n, fix,
+        add_asian(p, "a", under[kind], MCP_ARITHMETIC, MCP_CALL, 100, (size_t)n, fix,
                   n / 252.0, 1);
       mcpi_plan plan;
       char err[MCPI_ERRLEN];
       if (mcpi_plan_build(m, p, NULL, &plan, err) != MCP_OK)
         fail_msg("plan: %s", err);
-      mcpi_job_view v = mcpi_job_host_view(&plan.jobs[0]);
-      assert_int_equal(v.nelem, n);
+      const mcpi_job *j = &plan.jobs[0];
+      mcpi_job_view v = mcpi_job_host_view(j);
+      assert_int_equal(v.nelem, n * F);
       if (kind == 2 && n > 126) { /* the knot at 0.5 lies inside */
         assert_int_equal(v.uniform, 0);
       } else {
+        uint32_t last = MCPI_TAG_LAST | (uint32_t)(F - 1) << MCPI_TAG_FACTOR_SHIFT;
         assert_int_equal(v.uniform, 1);
-        assert_int_equal(v.utag, kind == 1 ? MCPI_TAG_LAST : (MCPI_TAG_LAST | 1u));
+        assert_int_equal(v.u[F - 1].tag, european ? last : (last | 1u));
         assert_true(v.utag_last & MCPI_TAG_LAST);
-        assert_true(v.ua == plan.jobs[0].ca[n - 1] && v.ub == plan.jobs[0].cb[n / 2]);
+        for (int f = 0; f < F; f++) {
+          assert_true(v.u[f].a == j->ca[(size_t)(n - 1) * F + f]);
+          assert_true(v.u[f].b == j->cb[(size_t)(n / 2) * F + f]);
+          assert_true(v.u[f].a_f == j->ca_f[(size_t)(n / 3) * F + f]);
+          assert_true(v.u[f].b_f == j->cb_f[(size_t)(n / 3) * F + f]);
+        }
+        if (F == 2) /* the variance's element: factor 0, no observation */
+          assert_int_equal(v.u[0].tag, 0);
       }
       mcpi_plan_free(&plan);
       mcp_portfolio_destroy(p);

@@ -50,6 +50,15 @@
 #define MCPI_TAG_MERGE (1u << 28)
 /* The most factors of a single-asset step (Merton's three and the extremes'). */
 #define MCPI_HOLD_FACTORS 4
+/* The most factors of a job of constant steps (mcpi_job_view.uniform): a
+ * Heston asset's two; an element's coefficients in both precisions, and
+ * its tag. */
+#define MCPI_UNIFORM_PERIOD 2
+typedef struct {
+  double a, b;
+  float a_f, b_f;
+  uint32_t tag;
+} mcpi_uniform_element;
 /* What a single-asset path records at its fixings besides the sum of spots:
  * the sum of log-spots (geometric averages) and the extremes (lookbacks,
  * barriers watched on dates); a job records only what its trades read. */
@@ -137,13 +146,12 @@ typedef struct mcpi_job_view {
   int32_t adj_div;           /* the block has the dividend yields' columns */
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
-  /* Every element has coefficients ua, ub and, but the last (utag_last), the
-   * tag utag: a job of constant steps (job_view.c), whose fused plain kernel
-   * then reads no coefficient arrays */
+  /* A job of constant steps (job_view.c): element e is u[e % F], F its
+   * factors (1, or a Heston asset's 2), but for the last one's tag
+   * (utag_last); its fused plain kernels then read no coefficient arrays */
   int32_t uniform;
-  uint32_t utag, utag_last;
-  double ua, ub;
-  float ua_f, ub_f;
+  uint32_t utag_last;
+  mcpi_uniform_element u[MCPI_UNIFORM_PERIOD];
 } mcpi_job_view;
 
 /* Writes trade t's value on pass (0, or 1 for the antithetic partner, which

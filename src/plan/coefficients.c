@@ -6,26 +6,34 @@
 #include <stdlib.h>
 #include "src/plan/plan_build.h"
 
-/* Steps of one length on flat curves (a daily grid) get one drift and one
- * deviation: the grid's times, sums of rounded fractions, make the steps
+/* Steps of one length on flat curves (a daily grid) get one set of
+ * coefficients: the grid's times, sums of rounded fractions, make the steps
  * differ in their last bits (the more, the more steps), and with them the
  * coefficients; within 64 ulp a step of that rounding they are the same
- * step, and the GPU's plain kernel then takes them as constants
- * (path_kernel.cuh, mcpi_job_view.uniform).  The drift is measured against
- * its terms' size (b^2 is the variance), which a drift that nearly cancels
- * would not show. */
+ * step, and the GPU's plain kernels then take them as constants
+ * (path_kernel.cuh, mcpi_job_view.uniform): one Black-Scholes asset's step
+ * of one element, or one Heston asset's of two (the drift and dt, then
+ * e^{-kappa dt}).  The drift is measured against its terms' size (the step's
+ * variance, b^2 or dt times the Heston variance's scale), which a drift that
+ * nearly cancels would not show. */
 static void equal_steps(mcpi_job *j)
 {
-  if (j->model != MCPI_MODEL_BLACK_SCHOLES || j->nassets != 1 || j->nfactors != 1)
+  size_t F = (size_t)j->nfactors;
+  int heston = j->model == MCPI_MODEL_HESTON && F == 2;
+  if (j->nassets != 1 || j->nelem < F ||
+      !(heston || (j->model == MCPI_MODEL_BLACK_SCHOLES && F == 1)))
     return;
+  const mcpi_underlying *u = j->u[0];
   const double tol = 64 * DBL_EPSILON * (double)j->nelem;
-  const double a0 = j->ca[0], b0 = j->cb[0];
-  for (size_t e = 1; e < j->nelem; e++)
-    if (fabs(j->ca[e] - a0) > tol * (fabs(a0) + b0 * b0) || fabs(j->cb[e] - b0) > tol * b0)
+  for (size_t e = F; e < j->nelem; e++) {
+    double a0 = j->ca[e % F], b0 = j->cb[e % F];
+    double var = !heston ? b0 * b0 : e % F ? 0 : b0 * fmax(u->theta, u->v0);
+    if (fabs(j->ca[e] - a0) > tol * (fabs(a0) + var) || fabs(j->cb[e] - b0) > tol * b0)
       return;
-  for (size_t e = 1; e < j->nelem; e++) {
-    j->ca[e] = j->ca[0];
-    j->cb[e] = j->cb[0];
+  }
+  for (size_t e = F; e < j->nelem; e++) {
+    j->ca[e] = j->ca[e % F];
+    j->cb[e] = j->cb[e % F];
   }
 }
 

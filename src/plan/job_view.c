@@ -84,16 +84,16 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   }
   v.track = mcpi_job_track(j);
   v.open = j->open;
-  v.uniform = j->nelem > 0 && j->nfactors == 1; /* read by the one-factor plain kernel */
-  for (size_t e = 1; e < j->nelem && v.uniform; e++)
-    v.uniform = j->ca[e] == j->ca[0] && j->cb[e] == j->cb[0] &&
-                (e + 1 == j->nelem || j->tag[e] == j->tag[0]);
+  /* a job whose elements repeat every step (one factor, or a Heston
+   * asset's two), but the last element's tag: read by the plain kernels */
+  size_t F = (size_t)j->nfactors;
+  v.uniform = j->nassets == 1 && F <= MCPI_UNIFORM_PERIOD && j->nelem >= F;
+  for (size_t e = F; e < j->nelem && v.uniform; e++)
+    v.uniform = j->ca[e] == j->ca[e % F] && j->cb[e] == j->cb[e % F] &&
+                (e + 1 == j->nelem || j->tag[e] == j->tag[e % F]);
   if (v.uniform) {
-    v.ua = j->ca[0];
-    v.ub = j->cb[0];
-    v.ua_f = j->ca_f[0];
-    v.ub_f = j->cb_f[0];
-    v.utag = j->tag[0];
+    for (size_t f = 0; f < F; f++)
+      v.u[f] = (mcpi_uniform_element){j->ca[f], j->cb[f], j->ca_f[f], j->cb_f[f], j->tag[f]};
     v.utag_last = j->tag[j->nelem - 1];
   }
   for (int i = 0; i < j->nmon; i++) {
