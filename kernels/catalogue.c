@@ -37,7 +37,9 @@ mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int
   }
   if (!multi && (o->small == MCPI_SHAPE_PLAIN || o->small == MCPI_SHAPE_HESTON_PLAIN) &&
       !arr_len && (o->fused || o->strategy == MCP_PREFETCH_NONE)) {
-    k.state = o->small == MCPI_SHAPE_PLAIN ? MCPI_STATE_PLAIN : MCPI_STATE_HESTON_PLAIN;
+    k.state = o->small == MCPI_SHAPE_PLAIN        ? MCPI_STATE_PLAIN
+              : o->fused && o->checked            ? MCPI_STATE_HESTON_CHECKED
+                                                  : MCPI_STATE_HESTON_PLAIN;
     return k;
   }
   k.state = multi == 1   ? MCPI_STATE_MULTI

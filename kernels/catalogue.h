@@ -18,7 +18,9 @@ extern "C" {
  * Black-Scholes assets; one asset in the job-shaped state (path.h's
  * MCPI_SMALL_SCHEDULES and MCPI_SMALL_MONITORS); the plain shape (one
  * schedule, no monitor, sums alone); several Heston assets; several
- * local-volatility assets; the plain shape of one Heston asset. */
+ * local-volatility assets; the plain shape of one Heston asset; the same
+ * with its discretisation check's coarse path beside it, on its fused
+ * normals. */
 enum {
   MCPI_STATE_ONE = 0,
   MCPI_STATE_MULTI = 1,
@@ -26,7 +28,8 @@ enum {
   MCPI_STATE_PLAIN = 3,
   MCPI_STATE_MHESTON = 4,
   MCPI_STATE_MLV = 5,
-  MCPI_STATE_HESTON_PLAIN = 6
+  MCPI_STATE_HESTON_PLAIN = 6,
+  MCPI_STATE_HESTON_CHECKED = 7
 };
 
 /* A kernel's placement beside mcp_placement's (not auto: 0 is no per-path
@@ -62,7 +65,8 @@ extern const size_t mcpi_kernel_count;
  * or with gstate the double single-asset kernel of on-path vega and rho;
  * o->small picks the job-shaped state of a single-asset job, and the plain
  * one (Black-Scholes or Heston: MCPI_SHAPE_PLAIN, MCPI_SHAPE_HESTON_PLAIN)
- * for its fused kernel and its stored one without prefetching. */
+ * for its fused kernel and its stored one without prefetching; o->checked
+ * the Heston plain fused kernel that steps the check's coarse path too. */
 mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int arr_len,
                                     int gstate);
 

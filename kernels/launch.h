@@ -24,6 +24,13 @@ extern "C" {
 cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_t n,
                               double *pay, const mcpi_kernel_options *o, int grid,
                               cudaStream_t stream);
+/* The same, fused, for a job in the Heston plain shape (o->checked) and its
+ * discretisation check's coarse pass (view coarse): both on one draw of the
+ * normals, the pass's payoff columns written to pay_c. */
+cudaError_t mcpi_launch_paths_checked(mcpi_job_view job, mcpi_job_view coarse, size_t ld,
+                                      size_t n, double *pay, double *pay_c,
+                                      const mcpi_kernel_options *o, int grid,
+                                      cudaStream_t stream);
 /* Blocks of the path kernel (single or multi-asset, with per-path arrays of
  * arr_len elements or none) that the current device runs at once (its
  * occupancy times the multiprocessors); sets the kernel's shared memory, and

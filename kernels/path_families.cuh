@@ -139,9 +139,11 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_hp, double, mcpi_path_init_hp, mcpi_path_ste
                     mcpi_path_finish_hp, mcpi_path_log_spots_hp, mcpi_path_survival_hp,
                     __forceinline__)
 template <> struct state_of<double, MCPI_STATE_HESTON_PLAIN> { typedef mcpi_path_state_hp type; };
+template <> struct state_of<double, MCPI_STATE_HESTON_CHECKED> { typedef mcpi_path_state_hp type; };
 
 // _fhp: float, MCPI_SINGLE_ONLY
 MCPI_BODY_OVERLOADS(mcpi_path_state_fhp, float, mcpi_path_init_fhp, mcpi_path_step_fhp,
                     mcpi_path_finish_fhp, mcpi_path_log_spots_fhp, mcpi_path_survival_fhp,
                     __forceinline__)
 template <> struct state_of<float, MCPI_STATE_HESTON_PLAIN> { typedef mcpi_path_state_fhp type; };
+template <> struct state_of<float, MCPI_STATE_HESTON_CHECKED> { typedef mcpi_path_state_fhp type; };

@@ -148,3 +148,17 @@ extern "C" cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_
                                      job.gstate),
                           dim3(g), dim3((unsigned)o->block), args, smem, stream);
 }
+
+extern "C" cudaError_t mcpi_launch_paths_checked(mcpi_job_view job, mcpi_job_view coarse,
+                                                 size_t ld, size_t n, double *pay, double *pay_c,
+                                                 const mcpi_kernel_options *o, int grid,
+                                                 cudaStream_t stream)
+{
+  if (n == 0)
+    return cudaSuccess;
+  size_t need = (n + o->block - 1) / o->block;
+  unsigned g = (unsigned)(need < (size_t)grid ? need : (size_t)grid);
+  void *args[] = {&job, &coarse, &ld, &n, &pay, &pay_c};
+  return cudaLaunchKernel(kernel_for(o, 0, 0, 0), dim3(g), dim3((unsigned)o->block), args, 0,
+                          stream);
+}

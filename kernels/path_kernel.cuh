@@ -455,10 +455,10 @@ struct fused_rng {
 // with the tags constants, T0 a step's first element's and T1 its second's
 // (a step of F = 2 elements, a Heston asset's; of one, T0 alone).
 enum { MCPI_COEF_ARRAYS, MCPI_COEF_UNIFORM, MCPI_COEF_CONST_TAG };
-template <int K, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St>
+template <int K, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St, typename Tw>
 struct fused_round {
   static __device__ __forceinline__ void run(St &st, const streams<R> &in, int e, int m,
-                                             fused_rng &nm)
+                                             fused_rng &nm, Tw &tw)
   {
     R z[K];
     if constexpr (K == 2) {
@@ -475,25 +475,27 @@ struct fused_round {
         coef<R> c = C == MCPI_COEF_ARRAYS ? in.step(e + k) : in.step_uniform(e + k, k % F);
         uint32_t tag = C != MCPI_COEF_CONST_TAG ? c.tag : k % F ? T1 : T0;
         body_step(&st, in.job, z[k], c.a, c.b, tag);
+        tw.step(z[k], e + k);
       }
   }
 };
 
-template <int C, int F, uint32_t T0, uint32_t T1, typename R, typename St>
-__device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_rng &nm, int n)
+template <int C, int F, uint32_t T0, uint32_t T1, typename R, typename St, typename Tw>
+__device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_rng &nm, int n,
+                                           Tw &tw)
 {
   constexpr int K = sizeof(R) == sizeof(double) ? 2 : 4;
   int e = 0;
   if constexpr (C == MCPI_COEF_CONST_TAG) {
     for (; e + K < n; e += K)
-      fused_round<K, C, F, T0, T1, R, St>::run(st, in, e, K, nm);
+      fused_round<K, C, F, T0, T1, R, St, Tw>::run(st, in, e, K, nm, tw);
     // the round of the last element (n >= 1: a uniform job has elements)
-    fused_round<K, MCPI_COEF_UNIFORM, F, 0, 0, R, St>::run(st, in, e, n - e, nm);
+    fused_round<K, MCPI_COEF_UNIFORM, F, 0, 0, R, St, Tw>::run(st, in, e, n - e, nm, tw);
   } else {
     for (; e + K <= n; e += K)
-      fused_round<K, C, F, 0, 0, R, St>::run(st, in, e, K, nm);
+      fused_round<K, C, F, 0, 0, R, St, Tw>::run(st, in, e, K, nm, tw);
     if (e < n)
-      fused_round<K, C, F, 0, 0, R, St>::run(st, in, e, n - e, nm);
+      fused_round<K, C, F, 0, 0, R, St, Tw>::run(st, in, e, n - e, nm, tw);
   }
 }
 
@@ -501,10 +503,14 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
 // constant steps run a European's steps or an Asian's daily fixings with
 // their tags constants; a step of two elements fixes on its second.
 template <int M> struct plain_period {
-  static constexpr int F = M == MCPI_STATE_PLAIN ? 1 : M == MCPI_STATE_HESTON_PLAIN ? 2 : 0;
+  static constexpr int F = M == MCPI_STATE_PLAIN ? 1
+                           : M == MCPI_STATE_HESTON_PLAIN || M == MCPI_STATE_HESTON_CHECKED
+                               ? 2
+                               : 0;
 };
-template <int F, typename R, typename St>
-__device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n)
+template <int F, typename R, typename St, typename Tw>
+__device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n,
+                                          Tw &tw)
 {
   if constexpr (F > 0) {
     if (in.job->uniform) {
@@ -512,16 +518,47 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
       const mcpi_uniform_element *u = in.job->u;
       int first = F == 1 || u[0].tag == 0; // a step's first element of two observes nothing
       if (first && u[F - 1].tag == (last | 1u)) // an Asian's daily fixings
-        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm, n);
+        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm, n, tw);
       else if (first && u[F - 1].tag == last) // a European's steps
-        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n);
+        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n, tw);
       else
-        fused_loop<MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n);
+        fused_loop<MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n, tw);
       return;
     }
   }
-  fused_loop<MCPI_COEF_ARRAYS, 1, 0, 0>(st, in, nm, n);
+  fused_loop<MCPI_COEF_ARRAYS, 1, 0, 0>(st, in, nm, n, tw);
 }
+
+// What a fused path steps beside its own on its normals: nothing, or the
+// discretisation check's coarse path (MCPI_STATE_HESTON_CHECKED): its pass's
+// elements (path.h, MCPI_TAG_HOLD; view job) from their arrays, a held
+// step's normals times a kept a factor, the merging step's own times the
+// weight b added to them, in path_body.h's operations, so that the
+// payoffs are those of the pass's own kernel to the bit.
+struct no_twin {
+  template <typename R> __device__ __forceinline__ void step(R, int) {}
+};
+template <typename R, typename St> struct coarse_twin {
+  St st;
+  const mcpi_job_view *job;
+  R hz0, hz1, hw;
+  __device__ __forceinline__ void step(R z, int e)
+  {
+    R a = __ldg(real_traits<R>::ca(*job) + e), b = __ldg(real_traits<R>::cb(*job) + e);
+    uint32_t tag = __ldg(job->tag + e), f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
+    if (tag & MCPI_TAG_HOLD) {
+      if (f == 0)
+        hz0 = a * z;
+      else
+        hz1 = a * z;
+      hw = b;
+      return;
+    }
+    if (tag & MCPI_TAG_MERGE)
+      z = (f == 0 ? hz0 : hz1) + hw * z;
+    body_step(&st, job, z, a, b, tag);
+  }
+};
 
 // One sample i (both passes of an antithetic one): the stored kernels step it
 // through the strategy over its normals z[e ld]; the fused ones (N = 1) through
@@ -530,7 +567,8 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
 template <typename R, int S, int D, int M, int P, int L, int N>
 __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in, size_t i,
                                        size_t n, double *pay, size_t ld, R *sm, slots q,
-                                       double *frame, const fused_rng &nm)
+                                       double *frame, const fused_rng &nm,
+                                       const mcpi_job_view *coarse, double *pay_c)
 {
   for (int pass = 0; pass <= job.antithetic; pass++) {
     typedef path_state<R, M, P, L> ps;
@@ -538,10 +576,20 @@ __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in,
     typename ps::type x = ps::make(&b, reinterpret_cast<double *>(sm), frame);
     typename ps::stepped &st = ps::pick(b, x);
     body_init(&st, &job, pass);
-    if constexpr (N)
-      fused_run<plain_period<M>::F>(st, in, nm, job.nelem);
-    else
+    if constexpr (M == MCPI_STATE_HESTON_CHECKED) {
+      coarse_twin<R, typename ps::base> tw;
+      tw.job = coarse;
+      tw.hz0 = tw.hz1 = tw.hw = 0;
+      body_init(&tw.st, coarse, pass);
+      fused_run<plain_period<M>::F>(st, in, nm, job.nelem, tw);
+      if (i < n)
+        body_finish(&tw.st, coarse, pay_c + i, ld, pass);
+    } else if constexpr (N) {
+      no_twin tw;
+      fused_run<plain_period<M>::F>(st, in, nm, job.nelem, tw);
+    } else {
       strategy<R, S, D>::run(st, in, job.nelem, sm, q);
+    }
     if (i < n)
       body_finish(&st, &job, pay + i, ld, pass);
   }
@@ -550,11 +598,14 @@ __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in,
 // Grid-stride over the tile's samples: the grid is whole waves of the GPU.  An
 // antithetic sample is two passes over the same normals.  Stored (N = 0): the
 // tile's normals are z[e ld + i]; fused (N = 1): z is unused, the normals are
-// those of paths job.p0 + i of job.seed, and the loop runs whole warps.
+// those of paths job.p0 + i of job.seed, and the loop runs whole warps.  A
+// checked kernel's coarse path (view coarse) writes its payoffs to pay_c.
 template <typename R, int S, int D, int M, int P, int L, int N>
 __device__ __forceinline__ void path_kernel_body(const mcpi_job_view &job,
                                                  const R *__restrict__ z, size_t ld, size_t n,
-                                                 double *__restrict__ pay, int padding)
+                                                 double *__restrict__ pay, int padding,
+                                                 const mcpi_job_view *coarse = NULL,
+                                                 double *pay_c = NULL)
 {
   extern __shared__ unsigned char smem_raw[];
   R *sm = reinterpret_cast<R *>(smem_raw);
@@ -569,12 +620,14 @@ __device__ __forceinline__ void path_kernel_body(const mcpi_job_view &job,
     for (size_t w = first + threadIdx.x - lane; w < n; w += stride) {
       size_t i = w + lane;
       sample<R, S, D, M, P, L, N>(job, in, i, n, pay, ld, sm, q, frame,
-                                  fused_rng(job.seed, job.p0 + (i & ~(size_t)1), lane & 1u));
+                                  fused_rng(job.seed, job.p0 + (i & ~(size_t)1), lane & 1u),
+                                  coarse, pay_c);
     }
   } else {
     for (size_t i = first + threadIdx.x; i < n; i += stride) {
       in.z = z + i;
-      sample<R, S, D, M, P, L, N>(job, in, i, n, pay, ld, sm, q, frame, fused_rng());
+      sample<R, S, D, M, P, L, N>(job, in, i, n, pay, ld, sm, q, frame, fused_rng(), NULL,
+                                  NULL);
     }
   }
 }
@@ -592,6 +645,18 @@ __global__ void mcpi_path_kernel(const __grid_constant__ mcpi_job_view job,
                                  double *__restrict__ pay, int padding)
 {
   path_kernel_body<R, S, D, M, P, L, N>(job, z, ld, n, pay, padding);
+}
+
+// The fused Heston plain kernel with its discretisation check's coarse path
+// beside (M = MCPI_STATE_HESTON_CHECKED): the job's paths into pay and the
+// coarse pass's (its view, coarse) into pay_c, on one draw of the normals.
+template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
+__global__ void mcpi_path_kernel_checked(const __grid_constant__ mcpi_job_view job,
+                                         const __grid_constant__ mcpi_job_view coarse,
+                                         size_t ld, size_t n, double *__restrict__ pay,
+                                         double *__restrict__ pay_c)
+{
+  path_kernel_body<R, S, D, M, P, L, N>(job, NULL, ld, n, pay, 0, &coarse, pay_c);
 }
 
 // The job-shaped states' kernels (M = 2, 3) without a register ring (fused, or
@@ -624,7 +689,9 @@ __global__ void __maxnreg__(M == 3 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTER
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
 static const void *kernel_ptr()
 {
-  if constexpr ((M == 2 || M == 3) && P != MCPI_PATH_GREEKS &&
+  if constexpr (M == MCPI_STATE_HESTON_CHECKED)
+    return reinterpret_cast<const void *>(&mcpi_path_kernel_checked<R, S, D, M, P, L, N>);
+  else if constexpr ((M == 2 || M == 3) && P != MCPI_PATH_GREEKS &&
                 (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
     return reinterpret_cast<const void *>(&mcpi_path_kernel_shaped<R, S, D, M, P, L, N>);
   else

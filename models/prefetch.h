@@ -48,6 +48,7 @@ typedef struct mcpi_kernel_options {
   mcp_placement placement; /* of per-path arrays: registers, local or shared, not auto */
   int fused;    /* normals computed in the path kernel (the view's seed and p0), not read */
   int small;    /* single asset: the job-shaped state it fits (mcpi_job_small) */
+  int checked;  /* the Heston plain shape's fused kernel steps its check's coarse path too */
 } mcpi_kernel_options;
 
 /* Checks a strategy, distance and padding; NULL when valid, else what was

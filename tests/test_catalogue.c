@@ -19,10 +19,14 @@
  * elements, in registers only where a capacity holds them; on-path vega
  * and rho (gstate) only for one asset without arrays; several Heston
  * assets without a prefetch strategy (their step reads no ring); fused or
- * stored normals for any job; each strategy at the default distance. */
+ * stored normals for any job; each strategy at the default distance; the
+ * check's coarse path beside only the Heston plain shape's fused kernel
+ * (job_start). */
 static int reachable(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
   if (o->small && (multi || arr_len))
+    return 0;
+  if (o->checked && (o->small != MCPI_SHAPE_HESTON_PLAIN || !o->fused || gstate))
     return 0;
   if (gstate && (multi || arr_len))
     return 0;
@@ -46,19 +50,21 @@ static void each_request(void (*f)(const mcpi_kernel_key *, void *), void *user)
           for (int multi = 0; multi < 4; multi++)
             for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++)
               for (size_t pl = 0; pl < 3; pl++)
-                for (int gstate = 0; gstate < 2; gstate++) {
-                  mcpi_kernel_options o = {.precision = (mcp_precision)prec,
-                                           .strategy = (mcp_prefetch)s,
-                                           .distance = MCPI_DEFAULT_DISTANCE,
-                                           .block = 128,
-                                           .placement = places[pl],
-                                           .fused = fused,
-                                           .small = small};
-                  if (!reachable(&o, multi, arrays[a], gstate))
-                    continue;
-                  mcpi_kernel_key k = mcpi_kernel_key_for(&o, multi, arrays[a], gstate);
-                  f(&k, user);
-                }
+                for (int gstate = 0; gstate < 2; gstate++)
+                  for (int checked = 0; checked < 2; checked++) {
+                    mcpi_kernel_options o = {.precision = (mcp_precision)prec,
+                                             .strategy = (mcp_prefetch)s,
+                                             .distance = MCPI_DEFAULT_DISTANCE,
+                                             .block = 128,
+                                             .placement = places[pl],
+                                             .fused = fused,
+                                             .small = small,
+                                             .checked = checked};
+                    if (!reachable(&o, multi, arrays[a], gstate))
+                      continue;
+                    mcpi_kernel_key k = mcpi_kernel_key_for(&o, multi, arrays[a], gstate);
+                    f(&k, user);
+                  }
 }
 
 static void describe(const mcpi_kernel_key *k, char *buf, size_t len)

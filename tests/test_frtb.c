@@ -279,7 +279,7 @@ static void same_as_user_shifts(void **state)
 static void key_rate_shape(void **state)
 {
   (void)state;
-  mcpi_curve c = {2, (double *)b_end, (double *)b_rate};
+  mcpi_curve c = {2, (double *)b_end, (double *)b_rate, NULL}; /* constant pieces */
   double x = 1e-4;
   for (size_t k = 0; k < 10; k++) {
     mcpi_curve s = {0};

@@ -92,7 +92,12 @@ typedef struct mcpi_heston {
 static inline mcpi_heston mcpi_heston_view(double kappa, double theta, double xi,
                                            double rho, double v0)
 {
-  mcpi_heston h = {kappa, theta, xi, rho, v0}; /* the terms below */
+  mcpi_heston h = {0};
+  h.kappa = kappa;
+  h.theta = theta;
+  h.xi = xi;
+  h.rho = rho;
+  h.v0 = v0;
   h.rx = rho / xi;
   h.krx = kappa * rho / xi - 0.5;
   h.rkt = -rho * kappa * theta;

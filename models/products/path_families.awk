@@ -69,20 +69,25 @@ function c_row(  nsw, sw, i) {
 }
 
 # The overloads of one state of the row (stem mcpi_path, mcpi_multi,
-# mcpi_mlv or mcpi_mheston) and its entry in the kernels' choice of state.
+# mcpi_mlv or mcpi_mheston), unless an earlier state of the row had that
+# stem, and its entry in the kernels' choice of state.
 function cuda_state(stem, state, chooser,  s, step) {
   s = f[1]
   step = stem == "mcpi_path" ? f[11] : "__forceinline__"
-  printf "MCPI_BODY_OVERLOADS(%s_state%s, %s, %s_init%s, %s_step%s,\n", stem, s, f[2], stem, s,
-         stem, s
-  printf "                    %s_finish%s, %s_log_spots%s, %s_survival%s,\n", stem, s, stem, s,
-         stem, s
-  printf "                    %s)\n", step
+  if (!(stem in stems)) {
+    printf "MCPI_BODY_OVERLOADS(%s_state%s, %s, %s_init%s, %s_step%s,\n", stem, s, f[2], stem,
+           s, stem, s
+    printf "                    %s_finish%s, %s_log_spots%s, %s_survival%s,\n", stem, s, stem,
+           s, stem, s
+    printf "                    %s)\n", step
+    stems[stem] = 1
+  }
   printf "template <> struct %s<%s, %s> { typedef %s_state%s type; };\n", chooser, f[2], state,
          stem, s
 }
 
 function cuda_row(  chooser, n, st, i) {
+  delete stems
   chooser = f[9] ~ /MCPI_GREEK_STATE/ ? "greek_state_of" \
           : f[9] ~ /MCPI_LSM_SCALED/ ? "lsm_scaled_state_of" \
           : f[9] ~ /MCPI_LSM_BODY/ ? "lsm_state_of" : "state_of"

@@ -55,7 +55,7 @@ typedef struct grid_kept {
   mcpi_kernel_options in, out;
   int shape, arr_len, grid;
 } grid_kept;
-_Static_assert(sizeof(mcpi_kernel_options) == 8 * sizeof(int), "kernel options of ints alone");
+_Static_assert(sizeof(mcpi_kernel_options) == 9 * sizeof(int), "kernel options of ints alone");
 
 /* What a context keeps of the CUDA backend beside its buffers, made by its
  * first run (each CUDA call costs about 20 us where the library runs
@@ -93,6 +93,10 @@ typedef struct gpu_job {
   int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
   mcpi_kernel_options kopt_general; /* the general state's, and its grid: for a pass */
   int grid_general;                 /* whose job does not fit the job's shape */
+  int twin;                         /* the pass that the job's kernel steps beside its
+                                     * paths (the check's coarse one), or -1 */
+  mcpi_kernel_options kopt_checked; /* that kernel's, and its grid */
+  int grid_checked;
   mcpi_job_view view;      /* device pointers */
   mcpi_job_view *pass;     /* the passes' views, device pointers */
   unsigned char *general;  /* pass p runs the general state */
@@ -573,18 +577,32 @@ static mcp_status paths(void *self, size_t n, int controls)
   int used = 0;
   for (; e == cudaSuccess && used < g->nside; used++)
     e = cudaStreamWaitEvent(k->stream[g->side[used]], k->ready, 0);
+  /* the check's coarse pass in the job's kernel (not beside on-path Greeks) */
+  int twin = g->view.gstate ? -1 : g->twin;
+  double *twin_pay = NULL;
+  if (twin >= 0) {
+    g->pass[twin].write_controls = controls;
+    g->pass[twin].p0 = g->s0;
+    twin_pay = pay + (controls ? (size_t)(twin + 1) * mcpi_job_columns(j, 1)
+                               : mcpi_pass_column(j, (size_t)twin)) *
+                         g->tile;
+  }
   if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec,
                                              mcpi_lsm_scaled_on(j, g->view.greeks), g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->view, g->kopt.fused ? NULL : g->buf[Z], g->tile, n, pay,
                                   g->s)
-            : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
-                                g->view.gstate ? g->grid_g : g->grid, g->s);
+        : twin >= 0 ? mcpi_launch_paths_checked(g->view, g->pass[twin], g->tile, n, pay, twin_pay,
+                                                &g->kopt_checked, g->grid_checked, g->s)
+                    : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
+                                        g->view.gstate ? g->grid_g : g->grid, g->s);
   size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;
     cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
+    if ((int)p == twin)
+      continue;
     g->pass[p].write_controls = controls;
     g->pass[p].p0 = g->s0;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, s)
@@ -803,6 +821,17 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   int general = 0;
   for (size_t p = 0; p < j->npass; p++)
     general |= g->general[p] = !mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), g->kopt.small);
+  /* the check's coarse pass (a general one) stepped in the Heston plain
+   * shape's fused kernel, on its normals: one draw for both */
+  g->twin = -1;
+  for (size_t p = 0; p < j->npass; p++)
+    if (g->kopt.fused && g->kopt.small == MCPI_SHAPE_HESTON_PLAIN && g->general[p] &&
+        run->greeks->var[j->pass[p]].kind == MCPI_VAR_GRID)
+      g->twin = (int)p;
+  g->kopt_checked = g->kopt;
+  g->kopt_checked.checked = 1;
+  if (g->twin >= 0 && (e = path_grid(g->k, &g->kopt_checked, kind, 0, &g->grid_checked)))
+    return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   g->kopt_general = g->kopt;
   g->kopt_general.small = 0;
   if (general && (e = path_grid(g->k, &g->kopt_general, kind, j->arr_len, &g->grid_general)))

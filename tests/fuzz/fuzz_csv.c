@@ -2,8 +2,8 @@
  * book of trades (mcp_portfolio_load_text of a .csv name) and as quotes
  * (mcp_quotes_load_text), in a dated market of the names the seeds use; a
  * failure must say why. */
+#include "tests/fuzz/fuzz_input.h" /* first: its _GNU_SOURCE */
 #include <string.h>
-#include "tests/fuzz/fuzz_input.h"
 
 static mcp_market *seed_market(void)
 {
