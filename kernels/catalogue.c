@@ -35,11 +35,14 @@ mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int
     k.placement = MCPI_PATH_GREEKS;
     return k;
   }
-  if (!multi && (o->small == MCPI_SHAPE_PLAIN || o->small == MCPI_SHAPE_HESTON_PLAIN) &&
+  if (!multi &&
+      (o->small == MCPI_SHAPE_PLAIN || o->small == MCPI_SHAPE_HESTON_PLAIN ||
+       o->small == MCPI_SHAPE_LV_PLAIN) &&
       !arr_len && (o->fused || o->strategy == MCP_PREFETCH_NONE)) {
-    k.state = o->small == MCPI_SHAPE_PLAIN        ? MCPI_STATE_PLAIN
-              : o->fused && o->checked            ? MCPI_STATE_HESTON_CHECKED
-                                                  : MCPI_STATE_HESTON_PLAIN;
+    k.state = o->small == MCPI_SHAPE_PLAIN      ? MCPI_STATE_PLAIN
+              : o->small == MCPI_SHAPE_LV_PLAIN ? MCPI_STATE_LV_PLAIN
+              : o->fused && o->checked          ? MCPI_STATE_HESTON_CHECKED
+                                                : MCPI_STATE_HESTON_PLAIN;
     return k;
   }
   k.state = multi == 1   ? MCPI_STATE_MULTI

@@ -20,7 +20,7 @@ extern "C" {
  * schedule, no monitor, sums alone); several Heston assets; several
  * local-volatility assets; the plain shape of one Heston asset; the same
  * with its discretisation check's coarse path beside it, on its fused
- * normals. */
+ * normals; the plain shape of one local-volatility asset. */
 enum {
   MCPI_STATE_ONE = 0,
   MCPI_STATE_MULTI = 1,
@@ -29,7 +29,8 @@ enum {
   MCPI_STATE_MHESTON = 4,
   MCPI_STATE_MLV = 5,
   MCPI_STATE_HESTON_PLAIN = 6,
-  MCPI_STATE_HESTON_CHECKED = 7
+  MCPI_STATE_HESTON_CHECKED = 7,
+  MCPI_STATE_LV_PLAIN = 8
 };
 
 /* A kernel's placement beside mcp_placement's (not auto: 0 is no per-path
@@ -64,8 +65,8 @@ extern const size_t mcpi_kernel_count;
  * auto) says (several local-volatility assets: in local memory),
  * or with gstate the double single-asset kernel of on-path vega and rho;
  * o->small picks the job-shaped state of a single-asset job, and the plain
- * one (Black-Scholes or Heston: MCPI_SHAPE_PLAIN, MCPI_SHAPE_HESTON_PLAIN)
- * for its fused kernel and its stored one without prefetching; o->checked
+ * one (Black-Scholes, Heston or local volatility: MCPI_SHAPE_PLAIN,
+ * MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN) for its fused kernel and its stored one without prefetching; o->checked
  * the Heston plain fused kernel that steps the check's coarse path too. */
 mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int arr_len,
                                     int gstate);

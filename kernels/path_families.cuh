@@ -147,3 +147,15 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_fhp, float, mcpi_path_init_fhp, mcpi_path_st
                     __forceinline__)
 template <> struct state_of<float, MCPI_STATE_HESTON_PLAIN> { typedef mcpi_path_state_fhp type; };
 template <> struct state_of<float, MCPI_STATE_HESTON_CHECKED> { typedef mcpi_path_state_fhp type; };
+
+// _lp: double, MCPI_SINGLE_ONLY
+MCPI_BODY_OVERLOADS(mcpi_path_state_lp, double, mcpi_path_init_lp, mcpi_path_step_lp,
+                    mcpi_path_finish_lp, mcpi_path_log_spots_lp, mcpi_path_survival_lp,
+                    __forceinline__)
+template <> struct state_of<double, MCPI_STATE_LV_PLAIN> { typedef mcpi_path_state_lp type; };
+
+// _flp: float, MCPI_SINGLE_ONLY
+MCPI_BODY_OVERLOADS(mcpi_path_state_flp, float, mcpi_path_init_flp, mcpi_path_step_flp,
+                    mcpi_path_finish_flp, mcpi_path_log_spots_flp, mcpi_path_survival_flp,
+                    __forceinline__)
+template <> struct state_of<float, MCPI_STATE_LV_PLAIN> { typedef mcpi_path_state_flp type; };

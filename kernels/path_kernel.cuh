@@ -503,7 +503,7 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
 // constant steps run a European's steps or an Asian's daily fixings with
 // their tags constants; a step of two elements fixes on its second.
 template <int M> struct plain_period {
-  static constexpr int F = M == MCPI_STATE_PLAIN ? 1
+  static constexpr int F = M == MCPI_STATE_PLAIN || M == MCPI_STATE_LV_PLAIN ? 1
                            : M == MCPI_STATE_HESTON_PLAIN || M == MCPI_STATE_HESTON_CHECKED
                                ? 2
                                : 0;
@@ -659,11 +659,14 @@ __global__ void mcpi_path_kernel_checked(const __grid_constant__ mcpi_job_view j
   path_kernel_body<R, S, D, M, P, L, N>(job, NULL, ld, n, pay, 0, &coarse, pay_c);
 }
 
-// The job-shaped states' kernels (M = 2, 3) without a register ring (fused, or
-// stored with none and unroll), capped at MCPI_SHAPED_REGISTERS a thread:
+// The job-shaped states' kernels (M = 2, 3, 8) without a register ring (fused,
+// or stored with none and unroll), capped at MCPI_SHAPED_REGISTERS a thread:
 // ptxas fits them without spilling in the loop, and an SM then holds 6 blocks
 // of 128 threads rather than 4 (uncapped, the fused kernel takes 108).  The
 // prefetch rings need their registers: capped, they spilled (bench/RESULTS.md).
+// The local-volatility plain shape's (M = 8) waits on its surface's loads:
+// 11% faster capped (88 registers uncapped, 5 blocks an SM) despite a few
+// spills (H200, bench/RESULTS.md).
 #define MCPI_SHAPED_REGISTERS 80
 // The plain shape's (M = 3) cap: 8 blocks an SM, one spill reload a round in
 // double (ptxas); 1 to 2% faster fused and 9% stored than at 80 (H100,
@@ -691,8 +694,8 @@ static const void *kernel_ptr()
 {
   if constexpr (M == MCPI_STATE_HESTON_CHECKED)
     return reinterpret_cast<const void *>(&mcpi_path_kernel_checked<R, S, D, M, P, L, N>);
-  else if constexpr ((M == 2 || M == 3) && P != MCPI_PATH_GREEKS &&
-                (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
+  else if constexpr ((M == 2 || M == 3 || M == 8) && P != MCPI_PATH_GREEKS &&
+                     (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
     return reinterpret_cast<const void *>(&mcpi_path_kernel_shaped<R, S, D, M, P, L, N>);
   else
     return reinterpret_cast<const void *>(&mcpi_path_kernel<R, S, D, M, P, L, N>);

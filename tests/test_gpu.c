@@ -625,22 +625,26 @@ static void gpu_lsm_matches_cpu(void **state)
 /* Jobs of constant steps (an Asian fixing every step, a European, on a
  * daily grid; tests/test_pricing.c checks that the view says so) run the
  * plain kernels' rounds with their coefficients and tags as constants
- * (path_kernel.cuh), a Black-Scholes asset's and a Heston asset's: fused
- * equals stored to the bit and the CPU to 1e-12 (float 1e-5), for step
- * counts that end inside a round and paths that end inside a warp. */
+ * (path_kernel.cuh), a Black-Scholes, a Heston and a local-volatility
+ * asset's: fused equals stored to the bit and the CPU to 1e-12 (float
+ * 1e-5), for step counts that end inside a round and paths that end inside
+ * a warp. */
 static void gpu_constant_steps(void **state)
 {
   (void)state;
   mcp_market *m = market();
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0.01, 0.05, 1.2, 0.04, 0.6, -0.7),
                    MCP_OK);
+  const double lt[2] = {0.5, 3}, ls[3] = {80, 100, 120}, lv[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
+  assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.03, 0.01, 2, lt, 3, ls, lv), MCP_OK);
   static const int counts[] = {13, 252, 255};
+  static const char *const under[] = {"A", "A", "H", "H", "V", "V"};
   double fix[255];
   for (size_t c = 0; c < 3; c++)
-    for (int kind = 0; kind < 4; kind++)
+    for (int kind = 0; kind < 6; kind++)
       for (int prec = 0; prec < 2; prec++) {
         int n = counts[c];
-        const char *u = kind < 2 ? "A" : "H";
+        const char *u = under[kind];
         mcp_portfolio *p;
         assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
         assert_int_equal(mcp_portfolio_set_paths(p, 10007), MCP_OK);
@@ -664,9 +668,9 @@ static void gpu_constant_steps(void **state)
         mcp_estimate x, y;
         mcp_results_trade(f, 0, &x);
         mcp_results_trade(cpu, 0, &y);
-        /* Heston: each side's library log (gpu_heston_plain_matches_cpu) */
-        assert_close(x.price, y.price, prec ? 1e-5 : kind < 2 ? 1e-12 : 1e-9, "constant steps",
-                     mcp_results_trade_id(f, 0));
+        /* Heston: each side's library log (gpu_plain_shapes_match_cpu) */
+        assert_close(x.price, y.price, prec ? 1e-5 : kind == 2 || kind == 3 ? 1e-9 : 1e-12,
+                     "constant steps", mcp_results_trade_id(f, 0));
         mcp_results_destroy(f);
         mcp_results_destroy(st);
         mcp_results_destroy(cpu);
@@ -1908,64 +1912,71 @@ static void gpu_buckets_match_cpu(void **state)
   mcp_market_destroy(m);
 }
 
-/* One Heston asset's Europeans and Asian (its plain shape's kernels, path.h
- * MCPI_SHAPE_HESTON_PLAIN): the GPU against the CPU, its grid move too (the
- * coarse pass runs the general kernel: its steps are held), by every
- * method and both schemes, and its Greeks (bumped: their passes in the
- * shape); fused normals give the bits of stored ones, in double and
- * float. */
-static void gpu_heston_plain_matches_cpu(void **state)
+/* One Heston (one local-volatility) asset's Europeans and Asian, its plain
+ * shape's kernels (path.h MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN):
+ * the GPU against the CPU, its grid move too (the check's coarse pass holds
+ * steps: the general kernel, or beside the Heston fused kernel's own path),
+ * by every method and both Heston schemes, and its Greeks (bumped: their
+ * passes in the shape); fused normals give the bits of stored ones, in
+ * double and float. */
+static void plain_shape_matches_cpu(const mcp_market *m, const char *u, const char *shape,
+                                    int method, int scheme)
 {
-  (void)state;
-  static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC, 7};
   double fix[12];
   for (int i = 0; i < 12; i++)
     fix[i] = (i + 1) / 12.0;
+  mcp_portfolio *p;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "call", u, MCP_CALL, 100, 1, 1), MCP_OK);
+  assert_int_equal(mcp_portfolio_add_european(p, "put", u, MCP_PUT, 90, 1, 2), MCP_OK);
+  assert_int_equal(
+      mcp_portfolio_add_asian(p, "asian", u, MCP_ARITHMETIC, MCP_CALL, 95, 12, fix, 1, 1),
+      MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 30012), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, method), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
+  mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+  mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
+  double worst = largest_difference(g, c, 1e-9);
+  for (size_t i = 0; i < mcp_results_count(g); i++) {
+    mcp_estimate x, y, e;
+    assert_int_equal(mcp_results_grid_move(g, i, &x), MCP_OK);
+    assert_int_equal(mcp_results_grid_move(c, i, &y), MCP_OK);
+    mcp_results_trade(c, i, &e);
+    if (fabs(x.price - y.price) > 1e-9 * fmax(fabs(e.price), 1e-300))
+      fail_msg("grid move of %s: GPU %.17g CPU %.17g (price %.6g)", mcp_results_trade_id(g, i),
+               x.price, y.price, e.price);
+  }
+  print_message("  %s plain shape, methods %d, scheme %d: largest relative difference %.2e\n",
+                shape, method, scheme, worst);
+  if (method != MCP_QMC) /* Heston fused: the check's coarse path in the fine kernel */
+    expect_fused_equals_stored(m, p, 0, shape);
+  if (method == MCP_ANTITHETIC && scheme == 0) /* beside the Greeks' passes */
+    expect_fused_equals_stored(m, p, 1, shape);
+  mcp_results_destroy(g);
+  mcp_results_destroy(c);
+  /* bumped Greeks: their passes in the shape too (in-path ones: general) */
+  for (int bump = 0; bump < 2 && scheme == 0; bump++) {
+    g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, bump);
+    c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, bump);
+    print_message("  %s plain shape, methods %d, Greeks %s: largest relative difference %.2e\n",
+                  shape, method, bump ? "bumped" : "auto", compare_greeks(g, c, 0.05));
+    mcp_results_destroy(g);
+    mcp_results_destroy(c);
+  }
+  mcp_portfolio_destroy(p);
+}
+
+static void gpu_plain_shapes_match_cpu(void **state)
+{
+  (void)state;
+  static const int methods[] = {0, MCP_ANTITHETIC, MCP_CONTROL_VARIATE, MCP_QMC, 7};
   mcp_market *m = models_market();
-  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
-    for (int scheme = 0; scheme < 2; scheme++) {
-      mcp_portfolio *p;
-      assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
-      assert_int_equal(mcp_portfolio_add_european(p, "call", "H", MCP_CALL, 100, 1, 1), MCP_OK);
-      assert_int_equal(mcp_portfolio_add_european(p, "put", "H", MCP_PUT, 90, 1, 2), MCP_OK);
-      assert_int_equal(mcp_portfolio_add_asian(p, "asian", "H", MCP_ARITHMETIC, MCP_CALL, 95, 12,
-                                               fix, 1, 1),
-                       MCP_OK);
-      assert_int_equal(mcp_portfolio_set_paths(p, 30012), MCP_OK);
-      assert_int_equal(mcp_portfolio_set_methods(p, methods[k]), MCP_OK);
-      assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
-      mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
-      mcp_results *c = price(MCP_BACKEND_CPU, 128, 0, m, p);
-      double worst = largest_difference(g, c, 1e-9);
-      for (size_t i = 0; i < mcp_results_count(g); i++) {
-        mcp_estimate x, y, e;
-        assert_int_equal(mcp_results_grid_move(g, i, &x), MCP_OK);
-        assert_int_equal(mcp_results_grid_move(c, i, &y), MCP_OK);
-        mcp_results_trade(c, i, &e);
-        if (fabs(x.price - y.price) > 1e-9 * fmax(fabs(e.price), 1e-300))
-          fail_msg("grid move of %s: GPU %.17g CPU %.17g (price %.6g)",
-                   mcp_results_trade_id(g, i), x.price, y.price, e.price);
-      }
-      print_message("  Heston plain shape, methods %d, %s: largest relative difference %.2e\n",
-                    methods[k], scheme ? "Euler" : "QE", worst);
-      if (methods[k] != MCP_QMC) /* fused: the check's coarse path in the fine kernel */
-        expect_fused_equals_stored(m, p, 0, "Heston plain shape");
-      if (methods[k] == MCP_ANTITHETIC && scheme == 0) /* beside the Greeks' passes */
-        expect_fused_equals_stored(m, p, 1, "Heston plain shape, Greeks");
-      mcp_results_destroy(g);
-      mcp_results_destroy(c);
-      /* bumped Greeks: their passes in the shape too (in-path ones: general) */
-      for (int bump = 0; bump < 2 && scheme == 0; bump++) {
-        g = price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, bump);
-        c = price_greeks(MCP_BACKEND_CPU, 128, 0, m, p, bump);
-        print_message("  Heston plain shape, methods %d, Greeks %s: largest relative "
-                      "difference %.2e\n",
-                      methods[k], bump ? "bumped" : "auto", compare_greeks(g, c, 0.05));
-        mcp_results_destroy(g);
-        mcp_results_destroy(c);
-      }
-      mcp_portfolio_destroy(p);
-    }
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++) {
+    for (int scheme = 0; scheme < 2; scheme++)
+      plain_shape_matches_cpu(m, "H", "Heston", methods[k], scheme);
+    plain_shape_matches_cpu(m, "L", "local-volatility", methods[k], 0);
+  }
   mcp_market_destroy(m);
 }
 
@@ -2234,7 +2245,7 @@ int main(void)
       cmocka_unit_test(gpu_models_invariant),
       cmocka_unit_test(gpu_grid_check_matches_cpu),
       cmocka_unit_test(gpu_grid_check_invariant),
-      cmocka_unit_test(gpu_heston_plain_matches_cpu),
+      cmocka_unit_test(gpu_plain_shapes_match_cpu),
       cmocka_unit_test(gpu_lsm_matches_cpu),
       cmocka_unit_test(gpu_constant_steps),
       cmocka_unit_test(gpu_pde_matches_cpu),

@@ -704,7 +704,8 @@ static void test_cpu_groups(void **state)
 /* A daily grid on flat curves is one step repeated: the plan gives every
  * step the same coefficients (the grid's rounding aside), and the view says
  * so with the tags the GPU's plain kernels take as constants (a step of one
- * element, or a Heston asset's two: the first observes nothing); a
+ * element, Black-Scholes or local volatility, or a Heston asset's two: the
+ * first observes nothing); a
  * volatility curve with a knot inside the grid keeps the steps apart. */
 static void test_equal_steps(void **state)
 {
@@ -714,14 +715,17 @@ static void test_equal_steps(void **state)
   add_underlying(m, "K", (bs_params){100, 0.03, 0.01, 0.25});
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0.01, 0.05, 1.2, 0.04, 0.6, -0.7),
                    MCP_OK);
+  const double lt[2] = {0.5, 3}, ls[3] = {80, 100, 120}, lv[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
+  assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.03, 0.01, 2, lt, 3, ls, lv), MCP_OK);
   const double end[2] = {0.5, 2}, vol[2] = {0.25, 0.3};
   assert_int_equal(mcp_market_set_curve(m, "K", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
   static const int counts[] = {13, 252, 255, 1260};
-  static const char *const under[] = {"A", "A", "K", "H", "H"};
+  static const char *const under[] = {"A", "A", "K", "H", "H", "V", "V"};
   double fix[1260];
   for (size_t c = 0; c < 4; c++)
-    for (int kind = 0; kind < 5; kind++) {
-      int n = counts[c], european = kind == 1 || kind == 3, F = kind >= 3 ? 2 : 1;
+    for (int kind = 0; kind < 7; kind++) {
+      int n = counts[c], european = kind % 2 == 1,
+          F = kind == 3 || kind == 4 ? 2 : 1;
       mcp_portfolio *p = new_portfolio(1000, 1);
       assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
       for (int i = 0; i < n; i++)
@@ -974,8 +978,9 @@ static void test_many_schedules(void **state)
   mcp_market_destroy(m);
 }
 
-/* The job-shaped states a plan's jobs fit (mcpi_job_small): a Heston
- * asset's Europeans and Asian the Heston plain shape, with the
+/* The job-shaped states a plan's jobs fit (mcpi_job_small): a Heston (a
+ * local-volatility) asset's Europeans and Asian the Heston (local
+ * volatility) plain shape, with the
  * discretisation check's estimators or bumped Greeks too (not the check's
  * coarse pass, nor a Greek on the path); with a barrier (a monitor) none.
  * A Black-Scholes asset's the plain shape; with a bridge barrier, or a
@@ -989,9 +994,12 @@ static void test_job_shapes(void **state)
   add_underlying(m, "X", (bs_params){100, 0.04, 0.01, 0.3});
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0.01, 0.05, 1.2, 0.04, 0.9, -0.7),
                    MCP_OK);
-  for (int u = 0; u < 2; u++)
+  const double lt[2] = {0.5, 3}, ls[3] = {80, 100, 120}, lv[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
+  assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.02, 0.01, 2, lt, 3, ls, lv), MCP_OK);
+  static const int plain[] = {MCPI_SHAPE_PLAIN, MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN};
+  for (int u = 0; u < 3; u++)
     for (int barrier = 0; barrier < 2; barrier++) {
-      const char *und = u ? "H" : "X";
+      const char *und = u == 2 ? "V" : u ? "H" : "X";
       mcp_portfolio *p = new_portfolio(1000, 3);
       add_european(p, "call", und, MCP_CALL, 100, 1.0, 1);
       add_european(p, "put", und, MCP_PUT, 90, 1.0, 1);
@@ -1007,8 +1015,7 @@ static void test_job_shapes(void **state)
       char err[MCPI_ERRLEN];
       assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
       assert_int_equal(plan.njobs, 1);
-      int want = u ? (barrier ? 0 : MCPI_SHAPE_HESTON_PLAIN)
-                   : (barrier ? MCPI_SHAPE_SMALL : MCPI_SHAPE_PLAIN);
+      int want = barrier ? (u ? 0 : MCPI_SHAPE_SMALL) : plain[u];
       assert_int_equal(mcpi_job_small(&plan.jobs[0]), want);
       if (u) { /* the discretisation check */
         mcpi_settings set = {0};
@@ -1019,7 +1026,7 @@ static void test_job_shapes(void **state)
         /* its estimators add columns after the body's: the shape stays */
         assert_int_equal(mcpi_job_small(j), want);
         /* its coarse pass holds steps: the general state alone */
-        assert_false(mcpi_job_shape_fits(c, MCPI_SHAPE_HESTON_PLAIN));
+        assert_false(mcpi_job_shape_fits(c, plain[u]));
         assert_int_equal(mcpi_job_small(c), 0);
         assert_true(mcpi_job_shape_fits(c, 0));
         mcpi_greeks_free(&g);
@@ -1042,9 +1049,11 @@ static void test_job_shapes(void **state)
         assert_int_equal(mcp_greeks_set_bump_only(req, bump), MCP_OK);
         assert_int_equal(mcpi_greeks_layout(m, p, &set, req, &plan, &pde, &g, err), MCP_OK);
         const mcpi_job *j = &plan.jobs[0];
-        assert_true(j->nest > 0 && (bump ? j->nin == 0 : j->nin > 0));
+        /* (local volatility's delta is revalued: the surface moves with the spot) */
+        int on_path = !bump && u != 2;
+        assert_true(j->nest > 0 && (on_path ? j->nin > 0 : j->nin == 0));
         /* on the path: the whole observation tracked, in the small shape or none */
-        assert_int_equal(mcpi_job_small(j), bump ? want : u ? 0 : MCPI_SHAPE_SMALL);
+        assert_int_equal(mcpi_job_small(j), !on_path ? want : u ? 0 : MCPI_SHAPE_SMALL);
         mcpi_greeks_free(&g);
         mcpi_pde_free(&pde);
         mcpi_plan_free(&plan);

@@ -197,6 +197,7 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 #define MCPI_SHAPE_SMALL 1
 #define MCPI_SHAPE_PLAIN 2
 #define MCPI_SHAPE_HESTON_PLAIN 3
+#define MCPI_SHAPE_LV_PLAIN 4
 
 /* The body once a family of path_families.def. */
 #include "models/products/path_families.h"

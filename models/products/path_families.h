@@ -281,3 +281,43 @@
 #undef MCPI_CASH_OF
 #undef MCPI_FLOAT_BODY
 #undef MCPI_SINGLE_ONLY
+
+/* _lp: double, MCPI_SINGLE_ONLY */
+#define MCPI_P(name) name##_lp
+#define MCPI_NSCHED MCPI_PLAIN_SCHEDULES
+#define MCPI_NMON 0
+#define MCPI_MODEL_OF(j) (MCPI_MODEL_LOCAL_VOL)
+#define MCPI_TRACK_OF(j) (0)
+#define MCPI_EXTREMA_OF(j) (0)
+#define MCPI_CASH_OF(j) (0)
+#define MCPI_SINGLE_ONLY
+#include "models/products/path_body.h"
+#undef MCPI_P
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+#undef MCPI_MODEL_OF
+#undef MCPI_TRACK_OF
+#undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
+#undef MCPI_SINGLE_ONLY
+
+/* _flp: float, MCPI_SINGLE_ONLY */
+#define MCPI_P(name) name##_flp
+#define MCPI_NSCHED MCPI_PLAIN_SCHEDULES
+#define MCPI_NMON 0
+#define MCPI_MODEL_OF(j) (MCPI_MODEL_LOCAL_VOL)
+#define MCPI_TRACK_OF(j) (0)
+#define MCPI_EXTREMA_OF(j) (0)
+#define MCPI_CASH_OF(j) (0)
+#define MCPI_FLOAT_BODY
+#define MCPI_SINGLE_ONLY
+#include "models/products/path_body.h"
+#undef MCPI_P
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+#undef MCPI_MODEL_OF
+#undef MCPI_TRACK_OF
+#undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
+#undef MCPI_FLOAT_BODY
+#undef MCPI_SINGLE_ONLY

@@ -11,17 +11,18 @@
  * differ in their last bits (the more, the more steps), and with them the
  * coefficients; within 64 ulp a step of that rounding they are the same
  * step, and the GPU's plain kernels then take them as constants
- * (path_kernel.cuh, mcpi_job_view.uniform): one Black-Scholes asset's step
- * of one element, or one Heston asset's of two (the drift and dt, then
+ * (path_kernel.cuh, mcpi_job_view.uniform): one Black-Scholes or
+ * local-volatility asset's step of one element (the surface's slices stay a
+ * step's own), or one Heston asset's of two (the drift and dt, then
  * e^{-kappa dt}).  The drift is measured against its terms' size (the step's
- * variance, b^2 or dt times the Heston variance's scale), which a drift that
- * nearly cancels would not show. */
+ * variance, b^2, or dt times the Heston variance's scale), which a drift
+ * that nearly cancels would not show. */
 static void equal_steps(mcpi_job *j)
 {
   size_t F = (size_t)j->nfactors;
   int heston = j->model == MCPI_MODEL_HESTON && F == 2;
-  if (j->nassets != 1 || j->nelem < F ||
-      !(heston || (j->model == MCPI_MODEL_BLACK_SCHOLES && F == 1)))
+  int one = (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) && F == 1;
+  if (j->nassets != 1 || j->nelem < F || !(heston || one))
     return;
   const mcpi_underlying *u = j->u[0];
   const double tol = 64 * DBL_EPSILON * (double)j->nelem;

@@ -128,6 +128,9 @@ int mcpi_job_shape_fits(const mcpi_job *j, int shape)
   switch (shape) {
   case MCPI_SHAPE_HESTON_PLAIN:
     return job_fits(j, MCPI_MODEL_HESTON, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0;
+  case MCPI_SHAPE_LV_PLAIN:
+    return job_fits(j, MCPI_MODEL_LOCAL_VOL, MCPI_PLAIN_SCHEDULES, 0) &&
+           mcpi_job_track(j) == 0;
   case MCPI_SHAPE_PLAIN:
     return job_fits(j, MCPI_MODEL_BLACK_SCHOLES, MCPI_PLAIN_SCHEDULES, 0) &&
            mcpi_job_track(j) == 0;
@@ -140,8 +143,8 @@ int mcpi_job_shape_fits(const mcpi_job *j, int shape)
 
 int mcpi_job_small(const mcpi_job *j)
 {
-  static const int narrowest_first[] = {MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_PLAIN,
-                                        MCPI_SHAPE_SMALL};
+  static const int narrowest_first[] = {MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN,
+                                        MCPI_SHAPE_PLAIN, MCPI_SHAPE_SMALL};
   for (size_t i = 0; i < sizeof narrowest_first / sizeof *narrowest_first; i++)
     if (mcpi_job_shape_fits(j, narrowest_first[i]))
       return narrowest_first[i];
