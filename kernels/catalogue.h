@@ -66,8 +66,9 @@ extern const size_t mcpi_kernel_count;
  * or with gstate the double single-asset kernel of on-path vega and rho;
  * o->small picks the job-shaped state of a single-asset job, and the plain
  * one (Black-Scholes, Heston or local volatility: MCPI_SHAPE_PLAIN,
- * MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN) for its fused kernel and its stored one without prefetching; o->checked
- * the Heston plain fused kernel that steps the check's coarse path too. */
+ * MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN) for its fused kernel and
+ * its stored one without prefetching; o->checked the Heston plain fused
+ * kernel that steps the check's coarse path too. */
 mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int arr_len,
                                     int gstate);
 

@@ -447,10 +447,11 @@ struct fused_rng {
 // each element against n.  (Loading a round's coefficients ahead of its
 // normals, to hide their latency, costs the plain kernels spills under their
 // register cap: ptxas, sm_90.)  A job of constant steps in a plain shape
-// (job->uniform: Black-Scholes, or one Heston asset) takes them from the view instead; when every element but the
-// last has one of the common tags T (a fixing of schedule 0 every step, or
-// none), the rounds before the last element run with T a constant, so that
-// the step's tests of its tag compile away and a round is one basic block.
+// (job->uniform: one Black-Scholes, Heston or local-volatility asset) takes
+// them from the view instead; when every element but the last has one of
+// the common tags T (a fixing of schedule 0 every step, or none), the rounds
+// before the last element run with T a constant, so that the step's tests
+// of its tag compile away and a round is one basic block.
 // Where a round's coefficients come from: the arrays, the view, or the view
 // with the tags constants, T0 a step's first element's and T1 its second's
 // (a step of F = 2 elements, a Heston asset's; of one, T0 alone).
@@ -534,7 +535,9 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
 // elements (path.h, MCPI_TAG_HOLD; view job) from their arrays, a held
 // step's normals times a kept a factor, the merging step's own times the
 // weight b added to them, in path_body.h's operations, so that the
-// payoffs are those of the pass's own kernel to the bit.
+// payoffs are those of the pass's own kernel to the bit.  It counts no held
+// step (the general state does): the Heston plain state reads no step index;
+// a local-volatility twin would have to, for its slices.
 struct no_twin {
   template <typename R> __device__ __forceinline__ void step(R, int) {}
 };

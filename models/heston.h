@@ -59,11 +59,12 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
     MCPI_REAL q = 1 + b2, d = q - 2 * A * m, w = MCPI_SQRT(b2) + zv;
     /* a = m / q; the correction's 1 - 2 A a = d / q: both from one
      * division, 1 / (q d) (1 / q = d / (q d), 1 / d = q / (q d); q d below
-     * the precision's largest: r is bounded) */
+     * the precision's largest: r is bounded; so is every product, each
+     * taking its 1 / d as q (q d)^-1 first: A b2 m q overflowed float) */
     if (d > 0) {
       MCPI_REAL inv = 1 / (q * d);
       vn = m * d * inv * w * w;
-      k0 = -A * b2 * m * q * inv + half * MCPI_LOG(d * d * inv) - (k1 + half * k3) * v0;
+      k0 = -A * b2 * m * (q * inv) + half * MCPI_LOG(d * d * inv) - (k1 + half * k3) * v0;
     } else {
       vn = m / q * w * w;
       k0 = MCPI_K0_PLAIN;

@@ -1746,23 +1746,24 @@ static void gpu_greeks_invariant(void **state)
 
 /* Fused normals price every family to the bits of stored normals: the plain
  * book (job-shaped state), every model, product and method (QMC runs stored
- * either way), the per-path arrays in each placement, and the Greeks, in
- * double and float; the fused runs use another block size and tiles of a
- * size that is not a power of two. */
+ * either way), the per-path arrays in each placement, and the Greeks (greeks
+ * 1: as the request chooses, compared; 2: bumped alone, their prices and
+ * grid moves too), in double and float; the fused runs use another block
+ * size and tiles of a size that is not a power of two. */
 static void expect_fused_equals_stored(const mcp_market *m, mcp_portfolio *p, int greeks,
                                        const char *what)
 {
   for (int prec = 0; prec < 2; prec++) {
     assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
     assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
-    mcp_results *s = greeks ? price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, 0)
+    mcp_results *s = greeks ? price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, greeks - 1)
                             : price(MCP_BACKEND_CUDA, 128, 0, m, p);
     assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_FUSED), MCP_OK);
-    mcp_results *f = greeks ? price_greeks(MCP_BACKEND_CUDA, 96, 12288, m, p, 0)
+    mcp_results *f = greeks ? price_greeks(MCP_BACKEND_CUDA, 96, 12288, m, p, greeks - 1)
                             : price(MCP_BACKEND_CUDA, 96, 12288, m, p);
     if (greeks)
       compare_greeks(s, f, -1);
-    else
+    if (greeks != 1) /* (bumped Greeks: the prices and grid moves too) */
       assert_identical(s, f);
     print_message("  %s, %s: fused = stored, %zu trades\n", what, prec ? "float" : "double",
                   mcp_results_count(f));
@@ -1951,8 +1952,8 @@ static void plain_shape_matches_cpu(const mcp_market *m, const char *u, const ch
                 shape, method, scheme, worst);
   if (method != MCP_QMC) /* Heston fused: the check's coarse path in the fine kernel */
     expect_fused_equals_stored(m, p, 0, shape);
-  if (method == MCP_ANTITHETIC && scheme == 0) /* beside the Greeks' passes */
-    expect_fused_equals_stored(m, p, 1, shape);
+  if (method == MCP_ANTITHETIC && scheme == 0) /* Heston: the twin beside bumped passes */
+    expect_fused_equals_stored(m, p, 2, shape);
   mcp_results_destroy(g);
   mcp_results_destroy(c);
   /* bumped Greeks: their passes in the shape too (in-path ones: general) */

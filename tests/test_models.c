@@ -240,12 +240,16 @@ static void test_heston_default_grid(void **state)
 static void test_heston_qe_edges(void **state)
 {
   const double fix[3] = {0.5, 0.5 + 1e-9, 1};
+  /* xi 1e-9 with rho / xi -900 (float's bound 1000) and v 0.25: 2 / psi
+   * at its cap, where the correction's A b2 m q overflowed float before
+   * 1 / (q d) (a review's find) */
+  static const double xis[3] = {0.3, 1e-9, 1e-9}, rhos[3] = {-0.5, 0, -0.9e-6},
+                      vs[3] = {0.04, 0.04, 0.25};
   for (int prec = 0; prec < 2; prec++)
-    for (int tiny = 0; tiny < 2; tiny++) {
-      double xi = tiny ? 1e-9 : 0.3, rho = tiny ? 0 : -0.5;
+    for (int tiny = 0; tiny < 3; tiny++) {
+      double xi = xis[tiny], rho = rhos[tiny], v = vs[tiny];
       mcp_market *m = new_market();
-      assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, 0.04, 1.5, 0.04, xi, rho),
-                       MCP_OK);
+      assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0, v, 1.5, v, xi, rho), MCP_OK);
       mcp_portfolio *p = new_portfolio(20000, 5);
       assert_int_equal(mcp_portfolio_set_precision(p, prec ? MCP_FLOAT : MCP_DOUBLE), MCP_OK);
       add_european(p, "call", "H", MCP_CALL, 100, 1, 1);
@@ -253,7 +257,7 @@ static void test_heston_qe_edges(void **state)
                                                3, fix, 1, 1),
                        MCP_OK);
       mcp_results *r = price(ctx_of(state), m, p);
-      double want = tiny ? cf_black_scholes(MCP_CALL, 100, 100, 1, 0.03, 0, 0.2)
+      double want = tiny ? cf_black_scholes(MCP_CALL, 100, 100, 1, 0.03, 0, sqrt(v))
                          : cf_heston(MCP_CALL, 100, 100, 1, 0.03, 0, 0.04, 1.5, 0.04, xi, rho);
       assert_within(prec ? "float call" : "double call", estimate(r, "call"), want, NSE);
       mcp_estimate a = estimate(r, "asian");

@@ -706,7 +706,7 @@ static void test_cpu_groups(void **state)
  * so with the tags the GPU's plain kernels take as constants (a step of one
  * element, Black-Scholes or local volatility, or a Heston asset's two: the
  * first observes nothing); a
- * volatility curve with a knot inside the grid keeps the steps apart. */
+ * volatility or rate curve with a knot inside the grid keeps the steps apart. */
 static void test_equal_steps(void **state)
 {
   (void)state;
@@ -717,15 +717,21 @@ static void test_equal_steps(void **state)
                    MCP_OK);
   const double lt[2] = {0.5, 3}, ls[3] = {80, 100, 120}, lv[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
   assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.03, 0.01, 2, lt, 3, ls, lv), MCP_OK);
-  const double end[2] = {0.5, 2}, vol[2] = {0.25, 0.3};
+  /* the same Heston and local-volatility assets on a rate curve with a knot */
+  assert_int_equal(mcp_market_add_heston(m, "HK", 100, 0.03, 0.01, 0.05, 1.2, 0.04, 0.6, -0.7),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(m, "VK", 100, 0.03, 0.01, 2, lt, 3, ls, lv), MCP_OK);
+  const double end[2] = {0.5, 2}, vol[2] = {0.25, 0.3}, rate[2] = {0.03, 0.035};
   assert_int_equal(mcp_market_set_curve(m, "K", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "HK", MCP_CURVE_RATE, 2, end, rate), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "VK", MCP_CURVE_RATE, 2, end, rate), MCP_OK);
   static const int counts[] = {13, 252, 255, 1260};
-  static const char *const under[] = {"A", "A", "K", "H", "H", "V", "V"};
+  static const char *const under[] = {"A", "A", "K", "H", "H", "V", "V", "HK", "VK"};
   double fix[1260];
   for (size_t c = 0; c < 4; c++)
-    for (int kind = 0; kind < 7; kind++) {
-      int n = counts[c], european = kind % 2 == 1,
-          F = kind == 3 || kind == 4 ? 2 : 1;
+    for (int kind = 0; kind < 9; kind++) {
+      int n = counts[c], european = kind % 2 == 1 && kind < 7,
+          F = kind == 3 || kind == 4 || kind == 7 ? 2 : 1;
       mcp_portfolio *p = new_portfolio(1000, 1);
       assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
       for (int i = 0; i < n; i++)
@@ -742,7 +748,7 @@ static void test_equal_steps(void **state)
       const mcpi_job *j = &plan.jobs[0];
       mcpi_job_view v = mcpi_job_host_view(j);
       assert_int_equal(v.nelem, n * F);
-      if (kind == 2 && n > 126) { /* the knot at 0.5 lies inside */
+      if ((kind == 2 || kind >= 7) && n > 126) { /* the knot at 0.5 lies inside */
         assert_int_equal(v.uniform, 0);
       } else {
         uint32_t last = MCPI_TAG_LAST | (uint32_t)(F - 1) << MCPI_TAG_FACTOR_SHIFT;
