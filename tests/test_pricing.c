@@ -701,6 +701,14 @@ static void test_cpu_groups(void **state)
   mcp_market_destroy(m);
 }
 
+/* A local-volatility underlying at 100 with a small skewed surface (two
+ * times, three spots) at the given rate, dividend yield 1%. */
+static void add_skew_surface(mcp_market *m, const char *name, double rate)
+{
+  const double t[2] = {0.5, 3}, s[3] = {80, 100, 120}, v[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
+  assert_int_equal(mcp_market_add_local_vol(m, name, 100, rate, 0.01, 2, t, 3, s, v), MCP_OK);
+}
+
 /* A daily grid on flat curves is one step repeated: the plan gives every
  * step the same coefficients (the grid's rounding aside), and the view says
  * so with the tags the GPU's plain kernels take as constants (a step of one
@@ -715,12 +723,11 @@ static void test_equal_steps(void **state)
   add_underlying(m, "K", (bs_params){100, 0.03, 0.01, 0.25});
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0.01, 0.05, 1.2, 0.04, 0.6, -0.7),
                    MCP_OK);
-  const double lt[2] = {0.5, 3}, ls[3] = {80, 100, 120}, lv[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
-  assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.03, 0.01, 2, lt, 3, ls, lv), MCP_OK);
+  add_skew_surface(m, "V", 0.03);
   /* the same Heston and local-volatility assets on a rate curve with a knot */
   assert_int_equal(mcp_market_add_heston(m, "HK", 100, 0.03, 0.01, 0.05, 1.2, 0.04, 0.6, -0.7),
                    MCP_OK);
-  assert_int_equal(mcp_market_add_local_vol(m, "VK", 100, 0.03, 0.01, 2, lt, 3, ls, lv), MCP_OK);
+  add_skew_surface(m, "VK", 0.03);
   const double end[2] = {0.5, 2}, vol[2] = {0.25, 0.3}, rate[2] = {0.03, 0.035};
   assert_int_equal(mcp_market_set_curve(m, "K", MCP_CURVE_VOLATILITY, 2, end, vol), MCP_OK);
   assert_int_equal(mcp_market_set_curve(m, "HK", MCP_CURVE_RATE, 2, end, rate), MCP_OK);
@@ -1000,8 +1007,7 @@ static void test_job_shapes(void **state)
   add_underlying(m, "X", (bs_params){100, 0.04, 0.01, 0.3});
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.02, 0.01, 0.05, 1.2, 0.04, 0.9, -0.7),
                    MCP_OK);
-  const double lt[2] = {0.5, 3}, ls[3] = {80, 100, 120}, lv[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
-  assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.02, 0.01, 2, lt, 3, ls, lv), MCP_OK);
+  add_skew_surface(m, "V", 0.02);
   static const int plain[] = {MCPI_SHAPE_PLAIN, MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN};
   for (int u = 0; u < 3; u++)
     for (int barrier = 0; barrier < 2; barrier++) {

@@ -123,17 +123,21 @@ static int job_fits(const mcpi_job *j, mcpi_model model, int nsched, int nmon)
   return 1;
 }
 
+/* A plain shape's job: one underlying of the model, no monitor, sums alone. */
+static int plain_fits(const mcpi_job *j, mcpi_model model)
+{
+  return job_fits(j, model, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0;
+}
+
 int mcpi_job_shape_fits(const mcpi_job *j, int shape)
 {
   switch (shape) {
   case MCPI_SHAPE_HESTON_PLAIN:
-    return job_fits(j, MCPI_MODEL_HESTON, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0;
+    return plain_fits(j, MCPI_MODEL_HESTON);
   case MCPI_SHAPE_LV_PLAIN:
-    return job_fits(j, MCPI_MODEL_LOCAL_VOL, MCPI_PLAIN_SCHEDULES, 0) &&
-           mcpi_job_track(j) == 0;
+    return plain_fits(j, MCPI_MODEL_LOCAL_VOL);
   case MCPI_SHAPE_PLAIN:
-    return job_fits(j, MCPI_MODEL_BLACK_SCHOLES, MCPI_PLAIN_SCHEDULES, 0) &&
-           mcpi_job_track(j) == 0;
+    return plain_fits(j, MCPI_MODEL_BLACK_SCHOLES);
   case MCPI_SHAPE_SMALL:
     return job_fits(j, MCPI_MODEL_BLACK_SCHOLES, MCPI_SMALL_SCHEDULES, MCPI_SMALL_MONITORS);
   default:
