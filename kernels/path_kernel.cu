@@ -133,14 +133,20 @@ extern "C" cudaError_t mcpi_path_grid_greeks(mcpi_kernel_options *o, int *grid)
   return wave(o, kernel_for(o, 0, 0, 1), 0, grid);
 }
 
+/* A launch's blocks: enough for n paths, at most the wave's grid. */
+static unsigned blocks_for(size_t n, const mcpi_kernel_options *o, int grid)
+{
+  size_t need = (n + o->block - 1) / o->block;
+  return (unsigned)(need < (size_t)grid ? need : (size_t)grid);
+}
+
 extern "C" cudaError_t mcpi_launch_paths(mcpi_job_view job, const void *z, size_t ld, size_t n,
                                          double *pay, const mcpi_kernel_options *o, int grid,
                                          cudaStream_t stream)
 {
   if (n == 0)
     return cudaSuccess;
-  size_t need = (n + o->block - 1) / o->block;
-  unsigned g = (unsigned)(need < (size_t)grid ? need : (size_t)grid);
+  unsigned g = blocks_for(n, o, grid);
   size_t smem = mcpi_path_smem_bytes(o, job.arr_len);
   int padding = o->padding;
   void *args[] = {&job, const_cast<void **>(&z), &ld, &n, &pay, &padding};
@@ -156,8 +162,7 @@ extern "C" cudaError_t mcpi_launch_paths_checked(mcpi_job_view job, mcpi_job_vie
 {
   if (n == 0)
     return cudaSuccess;
-  size_t need = (n + o->block - 1) / o->block;
-  unsigned g = (unsigned)(need < (size_t)grid ? need : (size_t)grid);
+  unsigned g = blocks_for(n, o, grid);
   void *args[] = {&job, &coarse, &ld, &n, &pay, &pay_c};
   return cudaLaunchKernel(kernel_for(o, 0, 0, 0), dim3(g), dim3((unsigned)o->block), args, 0,
                           stream);

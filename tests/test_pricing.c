@@ -777,6 +777,68 @@ static void test_equal_steps(void **state)
   mcp_market_destroy(m);
 }
 
+/* The surface at time t and node k, linear in time between its rows and
+ * flat outside them: the test's own reading of the market's rule. */
+static double surface_at(const double *t, size_t nt, const double *v, size_t ns, double u,
+                         size_t k)
+{
+  if (u <= t[0])
+    return v[k];
+  for (size_t i = 1; i < nt; i++)
+    if (u <= t[i]) {
+      double a = v[(i - 1) * ns + k], b = v[i * ns + k];
+      return a + (u - t[i - 1]) / (t[i] - t[i - 1]) * (b - a);
+    }
+  return v[(nt - 1) * ns + k];
+}
+
+/* A local-volatility job's slices are each step's root mean square of the
+ * surface over the step, node by node: here 150 nodes (more than a block
+ * of the plan's pass over them), steps before the first row, across one or
+ * several rows and beyond the last, against a composite Simpson rule of
+ * the test's own interpolation; the float slices are the double's rounded. */
+static void test_lv_slices(void **state)
+{
+  (void)state;
+  enum { NT = 7, NS = 150, NFIX = 40 };
+  double t[NT] = {0.1, 0.11, 0.12, 0.5, 0.52, 1.3, 2}, s[NS], v[NT * NS], fix[NFIX];
+  for (size_t k = 0; k < NS; k++)
+    s[k] = 50 + k;
+  for (size_t i = 0; i < NT; i++)
+    for (size_t k = 0; k < NS; k++)
+      v[i * NS + k] = 0.2 + 0.08 * sin(0.05 * (double)k + (double)i) * (1 + 0.3 * t[i]);
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.03, 0.01, NT, t, NS, s, v), MCP_OK);
+  even_fixings(fix, NFIX, 2.6);
+  mcp_portfolio *p = new_portfolio(1000, 1);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK); /* steps: the fixings */
+  add_asian(p, "a", "L", MCP_ARITHMETIC, MCP_CALL, 100, NFIX, fix, 2.6, 1);
+  mcpi_plan plan;
+  char err[MCPI_ERRLEN];
+  if (mcpi_plan_build(m, p, NULL, &plan, err) != MCP_OK)
+    fail_msg("plan: %s", err);
+  const mcpi_job *j = &plan.jobs[0];
+  assert_int_equal(j->lv_n, NS);
+  for (size_t i = 0; i < j->nsteps; i++) {
+    double t0 = i ? j->times[i - 1] : 0, t1 = j->times[i];
+    for (size_t k = 0; k < NS; k++) {
+      enum { M = 1000 }; /* Simpson's intervals */
+      double h = (t1 - t0) / M, sum = 0;
+      for (int q = 0; q <= M; q++) {
+        double x = surface_at(t, NT, v, NS, t0 + q * h, k);
+        sum += (q == 0 || q == M ? 1 : q % 2 ? 4 : 2) * x * x;
+      }
+      double want = sqrt(sum * h / 3 / (t1 - t0)), got = j->lv_vol[i * NS + k];
+      if (fabs(got - want) > 1e-6 * want) /* Simpson across the rows' kinks */
+        fail_msg("step %zu node %zu: slice %.17g, quadrature %.17g", i, k, got, want);
+      assert_true(j->lv_vol_f[i * NS + k] == (float)got);
+    }
+  }
+  mcpi_plan_free(&plan);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void test_time_grid(void **state)
 {
   const bs_params u = {100, 0.02, 0.01, 0.25};
@@ -1094,6 +1156,7 @@ int main(void)
       cmocka_unit_test(test_book),
       cmocka_unit_test(test_cpu_groups),
       cmocka_unit_test(test_equal_steps),
+      cmocka_unit_test(test_lv_slices),
       cmocka_unit_test(test_time_grid),
       cmocka_unit_test(test_chunk_sums),
       cmocka_unit_test(test_chunk_tree),

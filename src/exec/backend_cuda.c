@@ -559,6 +559,16 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
   return MCP_OK;
 }
 
+/* Pass p's view readied for this tile (its controls, its first path), and
+ * its pay columns in pay. */
+static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
+{
+  g->pass[p].write_controls = controls;
+  g->pass[p].p0 = g->s0;
+  return pay +
+         (controls ? (p + 1) * mcpi_job_columns(g->j, 1) : mcpi_pass_column(g->j, p)) * g->tile;
+}
+
 static mcp_status paths(void *self, size_t n, int controls)
 {
   gpu_job *g = self;
@@ -579,14 +589,7 @@ static mcp_status paths(void *self, size_t n, int controls)
     e = cudaStreamWaitEvent(k->stream[g->side[used]], k->ready, 0);
   /* the check's coarse pass in the job's kernel (not beside on-path Greeks) */
   int twin = g->view.gstate ? -1 : g->twin;
-  double *twin_pay = NULL;
-  if (twin >= 0) {
-    g->pass[twin].write_controls = controls;
-    g->pass[twin].p0 = g->s0;
-    twin_pay = pay + (controls ? (size_t)(twin + 1) * mcpi_job_columns(j, 1)
-                               : mcpi_pass_column(j, (size_t)twin)) *
-                         g->tile;
-  }
+  double *twin_pay = twin >= 0 ? pass_ready(g, pay, (size_t)twin, controls) : NULL;
   if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec,
                                              mcpi_lsm_scaled_on(j, g->view.greeks), g->s)
@@ -597,14 +600,11 @@ static mcp_status paths(void *self, size_t n, int controls)
                                                 &g->kopt_checked, g->grid_checked, g->s)
                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                         g->view.gstate ? g->grid_g : g->grid, g->s);
-  size_t ncol = mcpi_job_columns(j, 1);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
-    double *col = pay + (controls ? (p + 1) * ncol : mcpi_pass_column(j, p)) * g->tile;
-    cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
     if ((int)p == twin)
       continue;
-    g->pass[p].write_controls = controls;
-    g->pass[p].p0 = g->s0;
+    double *col = pass_ready(g, pay, p, controls);
+    cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, s)
         : g->general[p]
             ? mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt_general,

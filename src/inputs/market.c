@@ -45,12 +45,23 @@ int mcpi_surface_copy(mcpi_surface *dst, const mcpi_surface *src)
 
 double mcpi_surface_row_at(const mcpi_surface *s, size_t r, double t, size_t k)
 {
-  if (r == 0)
-    return s->values[k];
-  if (r == s->nt)
-    return s->values[(s->nt - 1) * s->ns + k];
-  double t0 = s->times[r - 1], a = s->values[(r - 1) * s->ns + k], b = s->values[r * s->ns + k];
-  return a + (t - t0) / (s->times[r] - t0) * (b - a);
+  double v;
+  mcpi_surface_row_values(s, r, t, k, 1, &v);
+  return v;
+}
+
+void mcpi_surface_row_values(const mcpi_surface *s, size_t r, double t, size_t k, size_t m,
+                             double *out)
+{
+  if (r == 0 || r == s->nt) {
+    memcpy(out, s->values + (r ? r - 1 : 0) * s->ns + k, m * sizeof *out);
+    return;
+  }
+  double t0 = s->times[r - 1], w = (t - t0) / (s->times[r] - t0);
+  const double *a = s->values + (r - 1) * s->ns + k, *b = a + s->ns;
+#pragma omp simd
+  for (size_t i = 0; i < m; i++)
+    out[i] = a[i] + w * (b[i] - a[i]);
 }
 
 void mcpi_implied_free(mcpi_implied *s)

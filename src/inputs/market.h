@@ -84,6 +84,10 @@ struct mcp_market {
  * times[r - 1] <= t <= times[r], linear between them; r = 0 or nt: flat
  * before the first time or beyond the last. */
 double mcpi_surface_row_at(const mcpi_surface *s, size_t r, double t, size_t k);
+/* The same at the m nodes from k, into out: the bracket's weight once (the
+ * same bits as a node at a time). */
+void mcpi_surface_row_values(const mcpi_surface *s, size_t r, double t, size_t k, size_t m,
+                             double *out);
 /* The surface's volatility at spot at time 0, by the paths' lookup; -1
  * when out of memory. */
 double mcpi_surface_vol_at(const mcpi_surface *s, double spot);

@@ -68,7 +68,7 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
 #include "models/products/job_arrays.def"
   if (!ok)
     return -1;
-  size_t merged = 0, na = j->nassets, row[MCP_MAX_ASSETS] = {0}, ns = (size_t)j->lv_n;
+  size_t merged = 0, na = j->nassets, ns = (size_t)j->lv_n;
   for (size_t s = 0; s + 1 < n; s++) {
     if (event_at(j, s))
       continue;
@@ -90,11 +90,18 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
       c->ca_f[e2] = (float)a;
       c->cb_f[e2] = (float)b;
     }
-    for (size_t a = 0; a < na && ns; a++) /* the merged step's slices, read at its second */
-      mcpi_job_slice(j, a, t0, t2, &row[a], c->lv_vol + ((s + 1) * na + a) * ns,
-                     c->lv_vol_f + ((s + 1) * na + a) * ns);
     merged++;
     s++; /* past the pair */
+  }
+  /* the merged steps' slices, read at the second step of each pair */
+#pragma omp parallel if (ns && n * na * ns >= 2 * MCPI_PARALLEL_SLICES)
+  {
+    size_t row[MCP_MAX_ASSETS] = {0};
+#pragma omp for schedule(static)
+    for (size_t s = 1; s < n; s++)
+      for (size_t a = 0; a < na && ns && (c->tag[s * F] & MCPI_TAG_MERGE); a++)
+        mcpi_job_slice(j, a, s > 1 ? j->times[s - 2] : 0, j->times[s], &row[a],
+                       c->lv_vol + (s * na + a) * ns, c->lv_vol_f + (s * na + a) * ns);
   }
   return merged > 0;
 }

@@ -167,6 +167,10 @@ int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f
  * surface's rows at or before t0's (0 at worst), updated. */
 void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *row, double *vol,
                     float *vol_f);
+/* The slice values (steps x nodes) from which the plan computes a job's
+ * slices on the host's threads: the steps are independent, each thread's
+ * in order, so that its bracket moves forward. */
+#define MCPI_PARALLEL_SLICES 16384
 /* Adds to d[m] (the asset's surface's nt rows) the derivative of that
  * slice's node k (one of the surface's own), of value v, in the surface's
  * value at row m and node k. */
