@@ -120,25 +120,44 @@ static mcp_portfolio *book_on(const char *u, uint64_t paths, int methods)
 static const char *const IDS[4] = {"E", "A", "F", "L"};
 
 /* Pillars closer than %g's six digits keep labels of their own: each
- * bucket a name, every name found, the buckets' sum the Greek. */
+ * bucket a name, every name found, the buckets' sum the Greek.  A's
+ * volatility pillars and B's rate pillars are that close, the others not:
+ * a label's digits follow its underlying and Greek (found once for a run
+ * of buckets, mcpi_adjoint_label), in whatever order they come. */
 static void labels_stay_apart(void **state)
 {
   mcp_market *m = new_market();
   add_underlying(m, "A", (bs_params){100, 0.04, 0.01, 0.2});
-  static const double end[3] = {0.5, 0.5000001, 2}, vol[3] = {0.2, 0.3, 0.25};
-  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 3, end, vol), MCP_OK);
+  add_underlying(m, "B", (bs_params){100, 0.04, 0.01, 0.2});
+  static const double close[3] = {0.5, 0.5000001, 2}, apart[2] = {1, 3};
+  static const double vol[3] = {0.2, 0.3, 0.25}, rate[3] = {0.03, 0.04, 0.035};
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 3, close, vol), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_RATE, 2, apart, rate), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "B", MCP_CURVE_VOLATILITY, 2, apart, vol), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "B", MCP_CURVE_RATE, 3, close, rate), MCP_OK);
   mcp_portfolio *p = new_portfolio(20000, 5);
-  add_european(p, "C", "A", MCP_CALL, 100, 1, 1);
-  mcp_greeks *g = request("vega", 1);
-  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-  static const char *const vn[3] = {"vega@(0,0.5]", "vega@(0.5,0.5000001]",
-                                    "vega@(0.5000001,inf)"};
-  double sum = 0;
-  for (int k = 0; k < 3; k++)
-    sum += greek(r, "C", vn[k]).value.price;
-  assert_true(fabs(sum - greek(r, "C", "vega").value.price) <= 1e-9 * fabs(sum));
-  mcp_results_destroy(r);
-  mcp_greeks_destroy(g);
+  add_european(p, "C", "A", MCP_CALL, 100, 2, 1);
+  add_european(p, "D", "B", MCP_CALL, 100, 2, 1);
+  static const char *const cn[3] = {"@(0,0.5]", "@(0.5,0.5000001]", "@(0.5000001,inf)"},
+                           *const an[2] = {"@(0,1]", "@(1,inf)"};
+  for (int q = 0; q < 2; q++) { /* vega and rho, then rho alone: C's, then D's */
+    mcp_greeks *g = request(q ? "rho" : "vega,rho", 1);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    for (int t = q; t < 4; t += 1 + q) { /* C's vega, C's rho, D's vega, D's rho */
+      const char *id = t < 2 ? "C" : "D", *gk = t % 2 ? "rho" : "vega";
+      int near = (t == 0 || t == 3), nb = near ? 3 : 2;
+      double sum = 0;
+      for (int k = 0; k < nb; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "%s%s", gk, near ? cn[k] : an[k]);
+        sum += greek(r, id, name).value.price;
+      }
+      double want = greek(r, id, gk).value.price;
+      assert_true(fabs(sum - want) <= 1e-9 * fabs(want));
+    }
+    mcp_results_destroy(r);
+    mcp_greeks_destroy(g);
+  }
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }

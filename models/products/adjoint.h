@@ -281,10 +281,21 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
     }
     if (c < n)
       xs[e1 - e0] = x;
+    /* each element's loads (its log-spot, normal, tag and coefficient) a
+     * step ahead, a rolling prefetch: on the GPU the path's buffers are in
+     * local memory, beyond L1, and the step waited on them */
+    uint32_t tag_n = j->tag[e1 - 1];
+    double x_n = xs[e1 - 1 - e0], z_n = zs[e1 - 1 - e0], b_n = j->cb[e1 - 1], xa = xs[e1 - e0];
     for (int e = e1 - 1; e >= e0; e--) {
-      uint32_t tag = j->tag[e], mask = tag & MCPI_TAG_LAST ? tag & MCPI_TAG_MASK : 0;
-      double xa = xs[e + 1 - e0], zz = zs[e - e0];
-      x = xs[e - e0];
+      uint32_t tag = tag_n, mask = tag & MCPI_TAG_LAST ? tag & MCPI_TAG_MASK : 0;
+      double zz = z_n, b = b_n;
+      x = x_n;
+      if (e > e0) {
+        tag_n = j->tag[e - 1];
+        x_n = xs[e - 1 - e0];
+        z_n = zs[e - 1 - e0];
+        b_n = j->cb[e - 1];
+      }
       if (mask >> ks & 1u) {
         xbar += ws * mcpi_dexp(xa) + wl;
         if (wmx != 0 && xa == o->log_max) {
@@ -298,7 +309,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       }
       if (mask >> kt & 1u)
         xbar += wt * mcpi_dexp(xa);
-      double b = j->cb[e], bbar = xbar * zz, move = 1; /* d x' / d x */
+      double bbar = xbar * zz, move = 1; /* d x' / d x */
       if (lv) {
         const double *y = j->lv_y, *v = j->lv_vol + (size_t)e * j->lv_n;
         int ns = j->lv_n, i = mcpi_local_vol_at(y, ns, j->lv_idx, j->lv_nb, j->lv_binv, x);
@@ -320,6 +331,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
         mcpi_adj_run_add(&run, &qrun, div, &j->adj[r], j->adj[r].ja * xbar + j->adj[r].jb * bbar,
                          d, blk, ldb);
       xbar *= move;
+      xa = x; /* the earlier element's x' */
     }
   }
   mcpi_adj_run_flush(j, &run, &qrun, div, 0, d, blk, ldb);

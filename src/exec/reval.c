@@ -174,6 +174,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
   if (!(r->sens = calloc(p->n + 1, sizeof *r->sens)))
     return mcpi_no_memory(__func__);
   mcpi_sens_list *bk = &r->sens[p->n];
+  mcpi_label_digits digits = {0};
   int ok = 1;
   for (size_t ji = 0; ji < plan->njobs && ok; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
@@ -189,7 +190,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
       double var = v.std_error * v.std_error;
       char label[96];
       if (e->bucket)
-        mcpi_adjoint_label(&m->u[e->a], e->greek, e->bucket, label, sizeof label);
+        mcpi_adjoint_label(&m->u[e->a], e->greek, e->bucket, &digits, label, sizeof label);
       ok = mcpi_sens_add_bucket(e->trade < 0 ? bk : &r->sens[j->trade[e->trade]], e->greek,
                                 e->method, e->a, e->b, e->bucket, e->bucket ? label : NULL,
                                 und(m, e->a), und(m, e->b), e->trade < 0 || j->nassets > 1,
@@ -221,7 +222,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
         m->u[a].model == MCPI_MODEL_HESTON &&
         mcpi_analytic_heston_grad(&p->t[t], &m->u[a], d, why) == MCP_OK)
       for (int k = 0; k < MCPI_HESTON_PARAMS && ok; k++) {
-        mcpi_adjoint_label(&m->u[a], MCP_GREEK_VEGA, 1 + k, label, sizeof label);
+        mcpi_adjoint_label(&m->u[a], MCP_GREEK_VEGA, 1 + k, NULL, label, sizeof label);
         ok = mcpi_sens_add_bucket(&r->sens[t], MCP_GREEK_VEGA, how, a, -1, 1 + k, label,
                                   und(m, a), NULL, 0, d[k], 0) &&
              mcpi_sens_add_bucket(bk, MCP_GREEK_VEGA, how, a, -1, 1 + k, label, und(m, a), NULL,

@@ -288,22 +288,29 @@ static int digits_apart(const double *v, size_t n)
   return 17;
 }
 
-int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,
-                       size_t n)
+int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
+                       mcpi_label_digits *memo, char *out, size_t n)
 {
   size_t k = (size_t)(bucket - 1);
   static const char *const heston[5] = {"v0", "kappa", "theta", "xi", "rho"};
   if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_HESTON && k < 5)
     return snprintf(out, n, "%s", heston[k]);
-  if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_LOCAL_VOL)
-    return snprintf(out, n, "t=%.*g,S=%.*g", digits_apart(u->lv.times, u->lv.nt),
-                    u->lv.times[k / u->lv.ns], digits_apart(u->lv.spots, u->lv.ns),
-                    u->lv.spots[k % u->lv.ns]);
+  int lv = greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_LOCAL_VOL;
   const mcpi_curve *c =
       greek == MCP_GREEK_VEGA ? &u->vol : greek == MCP_GREEK_RHO ? &u->rate : &u->dividend;
+  mcpi_label_digits own = {NULL, greek, {0, 0}}, *m = memo ? memo : &own;
+  if (m->u != u || m->greek != greek) {
+    m->u = u;
+    m->greek = greek;
+    m->d[0] = lv ? digits_apart(u->lv.times, u->lv.nt) : digits_apart(c->end, c->n - 1);
+    m->d[1] = lv ? digits_apart(u->lv.spots, u->lv.ns) : 0;
+  }
+  if (lv)
+    return snprintf(out, n, "t=%.*g,S=%.*g", m->d[0], u->lv.times[k / u->lv.ns], m->d[1],
+                    u->lv.spots[k % u->lv.ns]);
   double lo, hi;
   piece(c, k, &lo, &hi);
-  int d = digits_apart(c->end, c->n - 1);
+  int d = m->d[0];
   return isinf(hi) ? snprintf(out, n, "(%.*g,inf)", d, lo)
                    : snprintf(out, n, "(%.*g,%.*g]", d, lo, d, hi);
 }

@@ -41,11 +41,21 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
  * its assets p and q (both entries of the symmetric matrix): dL = L
  * Phi(L^-1 dC L^-T), Phi the lower triangle with its diagonal halved. */
 void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl);
+/* The digits a label's numbers take (the fewest that tell an array's
+ * values apart), kept for the buckets of one underlying's kind of Greek
+ * that follow one another: a call's hundreds of labels find them once. */
+typedef struct mcpi_label_digits {
+  const mcpi_underlying *u; /* NULL: none kept */
+  mcp_greek greek;
+  int d[2];
+} mcpi_label_digits;
+
 /* The label of a bucket (mcpi_est.bucket) of an underlying's vega, rho or
  * dividend: "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node,
  * the parameter's name for a Heston underlying's vega (variants.h);
- * snprintf's result. */
-int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket, char *out,
-                       size_t n);
+ * snprintf's result.  memo: the digits of the last call's underlying and
+ * Greek, updated (zeroed before the first call; NULL: found each time). */
+int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
+                       mcpi_label_digits *memo, char *out, size_t n);
 
 #endif
