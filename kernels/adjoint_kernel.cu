@@ -25,6 +25,10 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #ifndef MCPI_ADJ_MIN_BLOCKS_LV
 #define MCPI_ADJ_MIN_BLOCKS_LV 4
 #endif
+// the plain shape's forward (Plain below): 108 registers and no spill at 4
+#ifndef MCPI_ADJ_MIN_BLOCKS_LVP
+#define MCPI_ADJ_MIN_BLOCKS_LVP 4
+#endif
 #ifndef MCPI_ADJ_MIN_BLOCKS_BS
 #define MCPI_ADJ_MIN_BLOCKS_BS 6
 #endif
@@ -38,8 +42,10 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // Multi: 1 in the kernel of several Black-Scholes assets (a sweep of its
 // own, adjoint.h; several local-volatility assets have the kernel below);
 // Div: of blocks with the dividend yields' columns (without them the sweep
-// is the code it was: 7% faster on the Black-Scholes benchmark).
-template <int MinBlocks, int Multi, int Div>
+// is the code it was: 7% faster on the Black-Scholes benchmark); Plain: of
+// a local-volatility job of the plain shape, its forward path in that
+// shape's state (mcpi_adjoint_sample).
+template <int MinBlocks, int Multi, int Div, int Plain>
 __global__ void __launch_bounds__(128, MinBlocks)
     mcpi_adjoint_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
                         size_t ld, size_t n, double *__restrict__ pay)
@@ -49,7 +55,7 @@ __global__ void __launch_bounds__(128, MinBlocks)
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
     mcpi_adjoint_sample(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
-                        blockDim.x, Multi, Div);
+                        blockDim.x, Multi, Div, Plain);
 }
 
 // Several local-volatility assets (adjoint kind 2): a path's n assets on
@@ -145,23 +151,24 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
   }
 }
 
-template <int MinBlocks, int Multi, int Div>
+template <int MinBlocks, int Multi, int Div, int Plain = 0>
 static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                           double *pay, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
-  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks, Multi, Div>,
+  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e)
     return e;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  mcpi_adjoint_kernel<MinBlocks, Multi, Div><<<grid, 128, smem, stream>>>(job, z, ld, n, pay);
+  mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain>
+      <<<grid, 128, smem, stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
 }
 
 template <int Div>
-static cudaError_t launch_kind(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
-                               double *pay, cudaStream_t stream)
+static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double *z, size_t ld,
+                               size_t n, double *pay, cudaStream_t stream)
 {
   if (mcpi_adjoint_kind(&job) == 2) {
     size_t per = 4 * (size_t)(32 / job.nassets), blocks = (n + per - 1) / per; /* paths a block */
@@ -170,14 +177,16 @@ static cudaError_t launch_kind(const mcpi_job_view &job, const double *z, size_t
   }
   if (job.nassets > 1)
     return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div>(job, z, ld, n, pay, stream);
+  if (shape == MCPI_SHAPE_LV_PLAIN)
+    return launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1>(job, z, ld, n, pay, stream);
   return job.model == MCPI_MODEL_LOCAL_VOL
              ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div>(job, z, ld, n, pay, stream)
              : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0, Div>(job, z, ld, n, pay, stream);
 }
 
-extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, const double *z, size_t ld,
-                                           size_t n, double *pay, cudaStream_t stream)
+extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, int shape, const double *z,
+                                           size_t ld, size_t n, double *pay, cudaStream_t stream)
 {
-  return job.adj_div ? launch_kind<1>(job, z, ld, n, pay, stream)
-                     : launch_kind<0>(job, z, ld, n, pay, stream);
+  return job.adj_div ? launch_kind<1>(job, shape, z, ld, n, pay, stream)
+                     : launch_kind<0>(job, shape, z, ld, n, pay, stream);
 }

@@ -1820,8 +1820,9 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
  * dates, and a basket and a best-of on the first and a correlated second
  * (their correlations and dividend yields' pieces too), and a basket and a
  * worst-of on the local-volatility one and a second of a narrower surface,
- * and a best-of of three (the multi-asset local-volatility sweep: a path's
- * assets on lanes, 16 and 10 paths a warp): the GPU's buckets
+ * whose own European and Asian fit the plain shape (the adjoint's forward
+ * in its state), and a best-of of three (the multi-asset local-volatility
+ * sweep: a path's assets on lanes, 16 and 10 paths a warp): the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
  * antithetic pairs. */
@@ -1882,6 +1883,11 @@ static void gpu_buckets_match_cpu(void **state)
       t.fixings = fix;
       assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     }
+    /* K's own job, a European and an Asian: the plain shape's forward */
+    assert_int_equal(mcp_portfolio_add_european(p, "K-E", "K", MCP_PUT, 100, 0.9, 1), MCP_OK);
+    assert_int_equal(
+        mcp_portfolio_add_asian(p, "K-A", "K", MCP_ARITHMETIC, MCP_CALL, 104, 3, fix, 0.9, 3),
+        MCP_OK);
     mcp_trade t; /* a basket and a best-of on the correlated pair */
     mcp_trade_init(&t);
     t.id = "AB-BASKET";

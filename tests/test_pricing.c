@@ -1107,8 +1107,10 @@ static void test_job_shapes(void **state)
       }
       mcpi_plan_free(&plan);
       /* Greeks: bumped ones (columns after the body's) leave the shape; one
-       * estimated on the path (the body writes it, nin > 0) tracks all */
-      for (int bump = 0; bump < 2; bump++) {
+       * estimated on the path (the body writes it, nin > 0) tracks all; by
+       * adjoint (local volatility, bump 2), the sweep's state tracks all,
+       * its forward path the plain shape's where the trades fit it */
+      for (int bump = 0; bump < 2 + (u == 2); bump++) {
         mcp_context *ctx;
         mcpi_settings set;
         mcpi_pde_batch pde;
@@ -1119,15 +1121,24 @@ static void test_job_shapes(void **state)
         assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
         assert_int_equal(mcpi_pde_plan(m, p, &set.pde, &pde, err), MCP_OK);
         assert_int_equal(mcp_greeks_create(&req), MCP_OK);
-        assert_int_equal(mcp_greeks_parse(req, "delta"), MCP_OK);
-        assert_int_equal(mcp_greeks_set_bump_only(req, bump), MCP_OK);
+        assert_int_equal(mcp_greeks_parse(req, bump == 2 ? "delta,vega" : "delta"), MCP_OK);
+        assert_int_equal(mcp_greeks_set_bump_only(req, bump == 1), MCP_OK);
+        assert_int_equal(mcp_greeks_set_buckets(req, bump == 2), MCP_OK);
         assert_int_equal(mcpi_greeks_layout(m, p, &set, req, &plan, &pde, &g, err), MCP_OK);
         const mcpi_job *j = &plan.jobs[0];
-        /* (local volatility's delta is revalued: the surface moves with the spot) */
-        int on_path = !bump && u != 2;
+        /* (local volatility's delta is revalued: the surface moves with the
+         * spot, or with buckets swept back on the path) */
+        int on_path = (!bump && u != 2) || bump == 2;
         assert_true(j->nest > 0 && (on_path ? j->nin > 0 : j->nin == 0));
-        /* on the path: the whole observation tracked, in the small shape or none */
-        assert_int_equal(mcpi_job_small(j), !on_path ? want : u ? 0 : MCPI_SHAPE_SMALL);
+        if (bump == 2) {
+          assert_true(j->gstate & MCPI_GSTATE_ADJOINT);
+          assert_int_equal(mcpi_job_small(j), 0);
+          assert_int_equal(mcpi_job_adjoint_shape(j), barrier ? 0 : MCPI_SHAPE_LV_PLAIN);
+        } else {
+          /* on the path: the whole observation tracked, in the small shape or none */
+          assert_int_equal(mcpi_job_small(j), !on_path ? want : u ? 0 : MCPI_SHAPE_SMALL);
+          assert_int_equal(mcpi_job_adjoint_shape(j), 0);
+        }
         mcpi_greeks_free(&g);
         mcpi_pde_free(&pde);
         mcpi_plan_free(&plan);

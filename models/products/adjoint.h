@@ -639,12 +639,15 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
  * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's; multi:
  * 0 for one asset, 1 for several Black-Scholes assets, 2 for several
  * local-volatility assets; div: whether its block has the dividend yields'
- * columns (each a constant in a kernel compiled for it: the other's code
- * and buffers left out). */
+ * columns; plain: 1 where one local-volatility asset's job fits the plain
+ * shape (mcpi_job_small), whose state (the `_lp` family's, the same steps
+ * and so the same bits) the forward path then runs in, in registers (each
+ * a constant in a kernel compiled for it: the other's code and buffers
+ * left out). */
 MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
                                               uint64_t path, double *pay, size_t ldp,
                                               double *blk, size_t ldb, int g0, double *rowbuf,
-                                              size_t rowst, int multi, int div)
+                                              size_t rowst, int multi, int div, int plain)
 {
   int n = j->nelem, c = n <= MCPI_ADJ_FULL ? n : mcpi_adj_segment(n);
   double ck[MCPI_ADJ_SEG], xs[MCPI_ADJ_FULL + 1], zs[MCPI_ADJ_FULL];
@@ -659,6 +662,8 @@ MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const doub
       mcpi_adj_mlv_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div, buf);
     } else if (multi) {
       mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div);
+    } else if (plain) {
+      MCPI_ADJ_PASS(_lp);
     } else {
       MCPI_ADJ_PASS();
     }
@@ -676,7 +681,7 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
                                             size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
   mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst,
-                      mcpi_adjoint_kind(j), j->adj_div);
+                      mcpi_adjoint_kind(j), j->adj_div, 0);
 }
 
 #endif

@@ -594,8 +594,8 @@ static mcp_status paths(void *self, size_t n, int controls)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec,
                                              mcpi_lsm_scaled_on(j, g->view.greeks), g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
-            ? mcpi_launch_adjoint(g->view, g->kopt.fused ? NULL : g->buf[Z], g->tile, n, pay,
-                                  g->s)
+            ? mcpi_launch_adjoint(g->view, mcpi_job_adjoint_shape(j),
+                                  g->kopt.fused ? NULL : g->buf[Z], g->tile, n, pay, g->s)
         : twin >= 0 ? mcpi_launch_paths_checked(g->view, g->pass[twin], g->tile, n, pay, twin_pay,
                                                 &g->kopt_checked, g->grid_checked, g->s)
                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,

@@ -32,10 +32,9 @@ int32_t *mcpi_job_term_offsets(const mcpi_job *j)
 /* MCPI_TRACK_* of what the job's trades read: all of it where a Greek is
  * estimated on the path (its estimators read the whole observation); the
  * estimators after the body's nin add pay columns and read none of it. */
-static int32_t mcpi_job_track(const mcpi_job *j)
+/* What the trades' payoffs read of a path besides its sums. */
+static int32_t trades_track(const mcpi_job *j)
 {
-  if (j->nin || j->gstate)
-    return MCPI_TRACK_LOG_SUM | MCPI_TRACK_EXTREMA;
   int32_t t = 0;
   for (size_t i = 0; i < j->ntrades; i++) {
     const mcpi_payoff_spec *p = &j->spec[i];
@@ -46,6 +45,13 @@ static int32_t mcpi_job_track(const mcpi_job *j)
       t |= MCPI_TRACK_EXTREMA;
   }
   return t;
+}
+
+/* What the path tracks: the whole observation for the Greeks on the path
+ * and the sweeps of the adjoint, which read it all. */
+static int32_t mcpi_job_track(const mcpi_job *j)
+{
+  return j->nin || j->gstate ? MCPI_TRACK_LOG_SUM | MCPI_TRACK_EXTREMA : trades_track(j);
 }
 
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
@@ -143,6 +149,14 @@ int mcpi_job_shape_fits(const mcpi_job *j, int shape)
   default:
     return shape == 0;
   }
+}
+
+int mcpi_job_adjoint_shape(const mcpi_job *j)
+{
+  return j->gstate & MCPI_GSTATE_ADJOINT && trades_track(j) == 0 &&
+                 job_fits(j, MCPI_MODEL_LOCAL_VOL, MCPI_PLAIN_SCHEDULES, 0)
+             ? MCPI_SHAPE_LV_PLAIN
+             : 0;
 }
 
 int mcpi_job_small(const mcpi_job *j)

@@ -189,6 +189,13 @@ int mcpi_job_small(const mcpi_job *j);
  * general state, which every job fits): a pass whose job does not fit its
  * base job's shape (the coarse pass of the check) runs the general state. */
 int mcpi_job_shape_fits(const mcpi_job *j, int shape);
+/* The shape whose state the forward path of a job with bucketed
+ * sensitivities by adjoint (gstate MCPI_GSTATE_ADJOINT) may run in:
+ * MCPI_SHAPE_LV_PLAIN for one local-volatility asset whose trades fit it
+ * and whose payoffs read nothing but sums (the sweep and the Greeks on the
+ * path read the whole observation, so mcpi_job_small gives such a job
+ * none: here what those trades read of it is the same), else 0. */
+int mcpi_job_adjoint_shape(const mcpi_job *j);
 
 /* The jobs of p's Monte Carlo trades, grid trades (of the numerics grid,
  * NULL: the portfolio's own, pde.h) left out. */
