@@ -20,7 +20,9 @@
  * two or three loads, not log2 n dependent ones); the interpolation is the
  * one formula, so the table changes no bit.  name_at gives the interval: -1
  * at or below y[0] (and for a NaN), n - 1 at or above y[n - 1] (the flat
- * ends); name_in the value in it (the adjoint reads both: adjoint.h). */
+ * ends); name_in the value in it (the adjoint reads both: adjoint.h), and
+ * name_between the same from its two values lo = v[max(i, 0)] and hi (the
+ * next, read where i is inside), loaded ahead by the adjoint's sweep. */
 #define MCPI_LOCAL_VOL_LOOKUP(name, real)                                                    \
   MCP_HD static inline int name##_at(const real *y, int n, const int32_t *idx, int nb,         \
                                      real binv, real x)                                       \
@@ -37,13 +39,20 @@
       i--;                                                                                   \
     return i;                                                                                \
   }                                                                                          \
+  MCP_HD static inline real name##_between(const real *y, real lo, real hi, int n, int i,      \
+                                          real x)                                            \
+  {                                                                                          \
+    if (i < 0 || i >= n - 1)                                                                 \
+      return lo;                                                                             \
+    return lo + (x - y[i]) / (y[i + 1] - y[i]) * (hi - lo);                                  \
+  }                                                                                          \
   MCP_HD static inline real name##_in(const real *y, const real *v, int n, int i, real x)     \
   {                                                                                          \
     if (i < 0)                                                                               \
       return v[0];                                                                           \
     if (i >= n - 1)                                                                          \
       return v[n - 1];                                                                       \
-    return v[i] + (x - y[i]) / (y[i + 1] - y[i]) * (v[i + 1] - v[i]);                        \
+    return name##_between(y, v[i], v[i + 1], n, i, x);                                       \
   }                                                                                          \
   MCP_HD static inline real name(const real *y, const real *v, int n, const int32_t *idx,      \
                                  int nb, real binv, real x)                                   \

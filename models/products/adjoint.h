@@ -206,13 +206,13 @@ MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_ent
     *mcpi_adj_row(h, m - h->lo, i) += v;
 }
 
-/* A slice node's adjoint v through its Jacobian rows off[q] .., added to
- * *tot too. */
-MCP_HD static inline void mcpi_adj_node(const mcpi_job_view *j, size_t q, int i, double v,
-                                        mcpi_adj_rows *h, double d, double *blk, size_t ldb,
-                                        double *tot)
+/* A slice node's adjoint v through its Jacobian rows r0 .. r1 - 1, added
+ * to *tot too. */
+MCP_HD static inline void mcpi_adj_node_rows(const mcpi_job_view *j, int32_t r0, int32_t r1,
+                                             int i, double v, mcpi_adj_rows *h, double d,
+                                             double *blk, size_t ldb, double *tot)
 {
-  for (int32_t r = j->adj_lvoff[q]; r < j->adj_lvoff[q + 1]; r++) {
+  for (int32_t r = r0; r < r1; r++) {
     double x = j->adj_lv[r].ja * v;
     if (h)
       mcpi_adj_rows_add(h, &j->adj_lv[r], i, x, d, blk, ldb);
@@ -220,6 +220,34 @@ MCP_HD static inline void mcpi_adj_node(const mcpi_job_view *j, size_t q, int i,
       blk[(size_t)j->adj_lv[r].col * ldb] += d * x;
     *tot += x;
   }
+}
+
+/* The same for slice node q's rows, off[q] .. */
+MCP_HD static inline void mcpi_adj_node(const mcpi_job_view *j, size_t q, int i, double v,
+                                        mcpi_adj_rows *h, double d, double *blk, size_t ldb,
+                                        double *tot)
+{
+  mcpi_adj_node_rows(j, j->adj_lvoff[q], j->adj_lvoff[q + 1], i, v, h, d, blk, ldb, tot);
+}
+
+/* What the sweep reads of element e's slice at log-spot x, loaded an
+ * element ahead: x's interval i, the slice's values at max(i, 0) and the
+ * next (local_vol.h, name_between), and the Jacobian's row offsets of
+ * those two nodes (off[0] .. off[2]). */
+typedef struct mcpi_adj_lv_at {
+  int i;
+  double lo, hi;
+  int32_t off[3];
+} mcpi_adj_lv_at;
+
+MCP_HD static inline mcpi_adj_lv_at mcpi_adj_lv_ahead(const mcpi_job_view *j, int e, double x)
+{
+  const double *y = j->lv_y, *v = j->lv_vol + (size_t)e * j->lv_n;
+  int ns = j->lv_n, i = mcpi_local_vol_at(y, ns, j->lv_idx, j->lv_nb, j->lv_binv, x);
+  int at = i < 0 ? 0 : i, up = at + 1 < ns ? at + 1 : at;
+  const int32_t *o = j->adj_lvoff + (size_t)e * ns + at;
+  mcpi_adj_lv_at a = {i, v[at], v[up], {o[0], o[1], o[1 + up - at]}};
+  return a;
 }
 
 /* The log-spot after element e from x: the model's step, as path_body.h
@@ -281,20 +309,30 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
     }
     if (c < n)
       xs[e1 - e0] = x;
-    /* each element's loads (its log-spot, normal, tag and coefficient) a
-     * step ahead, a rolling prefetch: on the GPU the path's buffers are in
-     * local memory, beyond L1, and the step waited on them */
+    /* each element's loads (its normal, tag and coefficient, and what it
+     * reads of its slice) an element ahead, its log-spot two: a rolling
+     * prefetch; on the GPU the path's buffers are in local memory, beyond
+     * L1, and the step waited on them and on the Jacobian's offsets */
     uint32_t tag_n = j->tag[e1 - 1];
     double x_n = xs[e1 - 1 - e0], z_n = zs[e1 - 1 - e0], b_n = j->cb[e1 - 1], xa = xs[e1 - e0];
+    double x_nn = e1 - 2 >= e0 ? xs[e1 - 2 - e0] : 0;
+    mcpi_adj_lv_at lv_n = {0, 0, 0, {0, 0, 0}};
+    if (lv)
+      lv_n = mcpi_adj_lv_ahead(j, e1 - 1, x_n);
     for (int e = e1 - 1; e >= e0; e--) {
       uint32_t tag = tag_n, mask = tag & MCPI_TAG_LAST ? tag & MCPI_TAG_MASK : 0;
       double zz = z_n, b = b_n;
+      mcpi_adj_lv_at sl = lv_n;
       x = x_n;
       if (e > e0) {
         tag_n = j->tag[e - 1];
-        x_n = xs[e - 1 - e0];
         z_n = zs[e - 1 - e0];
         b_n = j->cb[e - 1];
+        x_n = x_nn;
+        if (lv)
+          lv_n = mcpi_adj_lv_ahead(j, e - 1, x_n);
+        if (e - 2 >= e0)
+          x_nn = xs[e - 2 - e0];
       }
       if (mask >> ks & 1u) {
         xbar += ws * mcpi_dexp(xa) + wl;
@@ -311,19 +349,20 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
         xbar += wt * mcpi_dexp(xa);
       double bbar = xbar * zz, move = 1; /* d x' / d x */
       if (lv) {
-        const double *y = j->lv_y, *v = j->lv_vol + (size_t)e * j->lv_n;
-        int ns = j->lv_n, i = mcpi_local_vol_at(y, ns, j->lv_idx, j->lv_nb, j->lv_binv, x);
-        double sv = mcpi_local_vol_in(y, v, ns, i, x);
+        const double *y = j->lv_y;
+        int ns = j->lv_n, i = sl.i;
+        double sv = mcpi_local_vol_between(y, sl.lo, sl.hi, ns, i, x);
         double g = b * zz - sv * b * b, sbar = xbar * g, w = 0, slope = 0; /* g: d x' / d s */
         if (i >= 0 && i < ns - 1) {
           w = (x - y[i]) / (y[i + 1] - y[i]);
-          slope = (v[i + 1] - v[i]) / (y[i + 1] - y[i]);
+          slope = (sl.hi - sl.lo) / (y[i + 1] - y[i]);
         }
         int at = i < 0 ? 0 : i;
-        mcpi_adj_node(j, (size_t)e * ns + at, at, (1 - w) * sbar, h, d, blk, ldb, &run.tot[0]);
+        mcpi_adj_node_rows(j, sl.off[0], sl.off[1], at, (1 - w) * sbar, h, d, blk, ldb,
+                           &run.tot[0]);
         if (w != 0)
-          mcpi_adj_node(j, (size_t)e * ns + at + 1, at + 1, w * sbar, h, d, blk, ldb,
-                        &run.tot[0]);
+          mcpi_adj_node_rows(j, sl.off[1], sl.off[2], at + 1, w * sbar, h, d, blk, ldb,
+                             &run.tot[0]);
         bbar = 0; /* b = sqrt(dt): no input */
         move = 1 + slope * g;
       }
