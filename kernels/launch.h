@@ -41,7 +41,7 @@ cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *
  * MCPI_GSTATE_ADJOINT; adjoint.h): paths i < n, one thread each, their
  * normals z[s ld + i] (double), or with z NULL the canonical ones of
  * samples job.p0 + i; pay[col ld + i] as mcpi_launch_paths; shape: the
- * job's (mcpi_job_small), whose state the forward path may take. */
+ * job's mcpi_job_adjoint_shape, whose state the forward path may take. */
 cudaError_t mcpi_launch_adjoint(mcpi_job_view job, int shape, const double *z, size_t ld,
                                 size_t n, double *pay, cudaStream_t stream);
 /* The same for the kernel of jobs whose vega or rho is estimated on the path

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -25,6 +26,7 @@
 #include "src/plan/grid_check.h"
 #include "src/plan/plan.h"
 #include "src/plan/variants.h"
+#include "models/products/adjoint.h"
 #include "models/rng.h"
 #include "src/base/stats.h"
 
@@ -795,13 +797,19 @@ static double surface_at(const double *t, size_t nt, const double *v, size_t ns,
 /* A local-volatility job's slices are each step's root mean square of the
  * surface over the step, node by node: here 150 nodes (more than a block
  * of the plan's pass over them), steps before the first row, across one or
- * several rows and beyond the last, against a composite Simpson rule of
- * the test's own interpolation; the float slices are the double's rounded. */
+ * several rows and beyond the last, daily (the plan's threads take them:
+ * MCPI_PARALLEL_SLICES).  Each slice has the bits of the step's slice
+ * computed alone, and at every 16th step it matches a composite Simpson
+ * rule of the test's own interpolation; the float slices are the double's
+ * rounded.  The discretisation check's coarse job has at each merged step
+ * the slice over the pair, and elsewhere the job's. */
 static void test_lv_slices(void **state)
 {
   (void)state;
   enum { NT = 7, NS = 150, NFIX = 40 };
   double t[NT] = {0.1, 0.11, 0.12, 0.5, 0.52, 1.3, 2}, s[NS], v[NT * NS], fix[NFIX];
+  double alone[NS];
+  float alone_f[NS];
   for (size_t k = 0; k < NS; k++)
     s[k] = 50 + k;
   for (size_t i = 0; i < NT; i++)
@@ -811,7 +819,7 @@ static void test_lv_slices(void **state)
   assert_int_equal(mcp_market_add_local_vol(m, "L", 100, 0.03, 0.01, NT, t, NS, s, v), MCP_OK);
   even_fixings(fix, NFIX, 2.6);
   mcp_portfolio *p = new_portfolio(1000, 1);
-  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK); /* steps: the fixings */
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
   add_asian(p, "a", "L", MCP_ARITHMETIC, MCP_CALL, 100, NFIX, fix, 2.6, 1);
   mcpi_plan plan;
   char err[MCPI_ERRLEN];
@@ -819,9 +827,14 @@ static void test_lv_slices(void **state)
     fail_msg("plan: %s", err);
   const mcpi_job *j = &plan.jobs[0];
   assert_int_equal(j->lv_n, NS);
+  assert_true(j->nsteps * NS >= MCPI_PARALLEL_SLICES);
   for (size_t i = 0; i < j->nsteps; i++) {
     double t0 = i ? j->times[i - 1] : 0, t1 = j->times[i];
-    for (size_t k = 0; k < NS; k++) {
+    size_t r = 0;
+    mcpi_job_slice(j, 0, t0, t1, &r, alone, alone_f);
+    assert_memory_equal(j->lv_vol + i * NS, alone, sizeof alone);
+    assert_memory_equal(j->lv_vol_f + i * NS, alone_f, sizeof alone_f);
+    for (size_t k = 0; k < NS && i % 16 == 0; k++) {
       enum { M = 1000 }; /* Simpson's intervals */
       double h = (t1 - t0) / M, sum = 0;
       for (int q = 0; q <= M; q++) {
@@ -834,6 +847,24 @@ static void test_lv_slices(void **state)
       assert_true(j->lv_vol_f[i * NS + k] == (float)got);
     }
   }
+  mcpi_settings set = {0};
+  mcpi_greek_run g = {0};
+  assert_int_equal(mcpi_grid_layout(&set, &plan, &g, err), MCP_OK);
+  const mcpi_job *c = &g.var[j->pass[0]].plan.jobs[0];
+  size_t merged = 0;
+  for (size_t i = 0; i < j->nsteps; i++) {
+    const double *got = c->lv_vol + i * NS;
+    if (c->tag[i] & MCPI_TAG_MERGE) {
+      size_t r = 0;
+      mcpi_job_slice(j, 0, i > 1 ? j->times[i - 2] : 0, j->times[i], &r, alone, alone_f);
+      assert_memory_equal(got, alone, sizeof alone);
+      merged++;
+    } else {
+      assert_memory_equal(got, j->lv_vol + i * NS, sizeof alone);
+    }
+  }
+  assert_true(merged > 0 && j->nsteps * NS >= 2 * MCPI_PARALLEL_SLICES); /* its threads too */
+  mcpi_greeks_free(&g);
   mcpi_plan_free(&plan);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
@@ -1150,10 +1181,71 @@ static void test_job_shapes(void **state)
   mcp_market_destroy(m);
 }
 
+/* The adjoint's forward path in the plain shape's state (the GPU kernel's
+ * for such a job, mcpi_job_adjoint_shape) gives the general state's bits:
+ * each antithetic sample's prices, Greeks on the path (gamma) and buckets,
+ * a European and an Asian under local volatility. */
+static void test_adjoint_plain_forward(void **state)
+{
+  (void)state;
+  double fix[12];
+  even_fixings(fix, 12, 1.0);
+  mcp_market *m = new_market();
+  add_skew_surface(m, "V", 0.02);
+  mcp_portfolio *p = new_portfolio(1000, 3);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  add_european(p, "put", "V", MCP_PUT, 95, 1.0, 1);
+  add_asian(p, "asian", "V", MCP_ARITHMETIC, MCP_CALL, 100, 12, fix, 1.0, 1);
+  mcp_context *ctx;
+  mcpi_settings set;
+  mcpi_pde_batch pde;
+  mcpi_greek_run g = {0};
+  mcp_greeks *req;
+  mcpi_plan plan;
+  char err[MCPI_ERRLEN];
+  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
+  mcpi_context_settings(ctx, p, &set);
+  assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
+  assert_int_equal(mcpi_pde_plan(m, p, &set.pde, &pde, err), MCP_OK);
+  assert_int_equal(mcp_greeks_create(&req), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(req, "delta,gamma,vega,rho"), MCP_OK);
+  assert_int_equal(mcp_greeks_set_buckets(req, 1), MCP_OK);
+  assert_int_equal(mcpi_greeks_layout(m, p, &set, req, &plan, &pde, &g, err), MCP_OK);
+  const mcpi_job *j = &plan.jobs[0];
+  assert_int_equal(mcpi_job_adjoint_shape(j), MCPI_SHAPE_LV_PLAIN);
+  mcpi_job_view v = mcpi_job_host_view(j);
+  v.greeks = j->nin > 0;
+  v.gstate = j->gstate;
+  size_t ncol = mcpi_job_pay_columns(j);
+  double *pay[2], rows[2 * MCPI_ADJ_ROW_NODES];
+  for (int plain = 0; plain < 2; plain++)
+    assert_non_null(pay[plain] = calloc(ncol, sizeof(double)));
+  double swept = 0; /* the Asian's buckets: not all nothing */
+  for (uint64_t path = 0; path < 64; path++) {
+    for (int plain = 0; plain < 2; plain++)
+      mcpi_adjoint_sample(&v, NULL, 1, path, pay[plain], 1, pay[plain], 1, 0, rows, 1, 0,
+                          v.adj_div, plain);
+    assert_memory_equal(pay[0], pay[1], ncol * sizeof(double));
+    for (int k = 0; k < v.adj_cols; k++)
+      swept += fabs(pay[0][v.trades[1].g_adj + k]);
+  }
+  assert_true(v.trades[1].g_adj >= 0 && swept > 0);
+  for (int plain = 0; plain < 2; plain++)
+    free(pay[plain]);
+  mcpi_greeks_free(&g);
+  mcpi_pde_free(&pde);
+  mcpi_plan_free(&plan);
+  mcp_greeks_destroy(req);
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_job_shapes),
+      cmocka_unit_test(test_adjoint_plain_forward),
       cmocka_unit_test(test_european_table),
       cmocka_unit_test(test_float_paths),
       cmocka_unit_test(test_large_run),

@@ -679,7 +679,7 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
  * 0 for one asset, 1 for several Black-Scholes assets, 2 for several
  * local-volatility assets; div: whether its block has the dividend yields'
  * columns; plain: 1 where one local-volatility asset's job fits the plain
- * shape (mcpi_job_small), whose state (the `_lp` family's, the same steps
+ * shape (mcpi_job_adjoint_shape), whose state (the `_lp` family's, the same steps
  * and so the same bits) the forward path then runs in, in registers (each
  * a constant in a kernel compiled for it: the other's code and buffers
  * left out). */

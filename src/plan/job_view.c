@@ -29,10 +29,8 @@ int32_t *mcpi_job_term_offsets(const mcpi_job *j)
   return off;
 }
 
-/* MCPI_TRACK_* of what the job's trades read: all of it where a Greek is
- * estimated on the path (its estimators read the whole observation); the
- * estimators after the body's nin add pay columns and read none of it. */
-/* What the trades' payoffs read of a path besides its sums. */
+/* MCPI_TRACK_* of what the trades' payoffs read of a path besides its
+ * sums. */
 static int32_t trades_track(const mcpi_job *j)
 {
   int32_t t = 0;
@@ -47,8 +45,10 @@ static int32_t trades_track(const mcpi_job *j)
   return t;
 }
 
-/* What the path tracks: the whole observation for the Greeks on the path
- * and the sweeps of the adjoint, which read it all. */
+/* What the path tracks: the trades' reads, or all of it where a Greek is
+ * estimated on the path or swept back by adjoint (those read the whole
+ * observation); the estimators after the body's nin add pay columns and
+ * read none of it. */
 static int32_t mcpi_job_track(const mcpi_job *j)
 {
   return j->nin || j->gstate ? MCPI_TRACK_LOG_SUM | MCPI_TRACK_EXTREMA : trades_track(j);
