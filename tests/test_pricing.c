@@ -1084,6 +1084,42 @@ static void test_many_schedules(void **state)
   mcp_market_destroy(m);
 }
 
+/* A plan with the Greeks of list laid out, as mcp_price_greeks makes it. */
+typedef struct greek_plan {
+  mcp_context *ctx;
+  mcpi_settings set;
+  mcpi_pde_batch pde;
+  mcpi_greek_run g;
+  mcp_greeks *req;
+  mcpi_plan plan;
+} greek_plan;
+
+static void greek_plan_make(greek_plan *gp, const mcp_market *m, const mcp_portfolio *p,
+                            const char *list, int bump_only, int buckets)
+{
+  char err[MCPI_ERRLEN];
+  *gp = (greek_plan){0};
+  assert_int_equal(mcp_context_create(&gp->ctx, MCP_BACKEND_CPU), MCP_OK);
+  mcpi_context_settings(gp->ctx, p, &gp->set);
+  assert_int_equal(mcpi_plan_build(m, p, NULL, &gp->plan, err), MCP_OK);
+  assert_int_equal(mcpi_pde_plan(m, p, &gp->set.pde, &gp->pde, err), MCP_OK);
+  assert_int_equal(mcp_greeks_create(&gp->req), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(gp->req, list), MCP_OK);
+  assert_int_equal(mcp_greeks_set_bump_only(gp->req, bump_only), MCP_OK);
+  assert_int_equal(mcp_greeks_set_buckets(gp->req, buckets), MCP_OK);
+  assert_int_equal(
+      mcpi_greeks_layout(m, p, &gp->set, gp->req, &gp->plan, &gp->pde, &gp->g, err), MCP_OK);
+}
+
+static void greek_plan_free(greek_plan *gp)
+{
+  mcpi_greeks_free(&gp->g);
+  mcpi_pde_free(&gp->pde);
+  mcpi_plan_free(&gp->plan);
+  mcp_greeks_destroy(gp->req);
+  mcp_context_destroy(gp->ctx);
+}
+
 /* The job-shaped states a plan's jobs fit (mcpi_job_small): a Heston (a
  * local-volatility) asset's Europeans and Asian the Heston (local
  * volatility) plain shape, with the
@@ -1142,21 +1178,9 @@ static void test_job_shapes(void **state)
        * adjoint (local volatility, bump 2), the sweep's state tracks all,
        * its forward path the plain shape's where the trades fit it */
       for (int bump = 0; bump < 2 + (u == 2); bump++) {
-        mcp_context *ctx;
-        mcpi_settings set;
-        mcpi_pde_batch pde;
-        mcpi_greek_run g = {0};
-        mcp_greeks *req;
-        assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
-        mcpi_context_settings(ctx, p, &set);
-        assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
-        assert_int_equal(mcpi_pde_plan(m, p, &set.pde, &pde, err), MCP_OK);
-        assert_int_equal(mcp_greeks_create(&req), MCP_OK);
-        assert_int_equal(mcp_greeks_parse(req, bump == 2 ? "delta,vega" : "delta"), MCP_OK);
-        assert_int_equal(mcp_greeks_set_bump_only(req, bump == 1), MCP_OK);
-        assert_int_equal(mcp_greeks_set_buckets(req, bump == 2), MCP_OK);
-        assert_int_equal(mcpi_greeks_layout(m, p, &set, req, &plan, &pde, &g, err), MCP_OK);
-        const mcpi_job *j = &plan.jobs[0];
+        greek_plan gp;
+        greek_plan_make(&gp, m, p, bump == 2 ? "delta,vega" : "delta", bump == 1, bump == 2);
+        const mcpi_job *j = &gp.plan.jobs[0];
         /* (local volatility's delta is revalued: the surface moves with the
          * spot, or with buckets swept back on the path) */
         int on_path = (!bump && u != 2) || bump == 2;
@@ -1170,11 +1194,7 @@ static void test_job_shapes(void **state)
           assert_int_equal(mcpi_job_small(j), !on_path ? want : u ? 0 : MCPI_SHAPE_SMALL);
           assert_int_equal(mcpi_job_adjoint_shape(j), 0);
         }
-        mcpi_greeks_free(&g);
-        mcpi_pde_free(&pde);
-        mcpi_plan_free(&plan);
-        mcp_greeks_destroy(req);
-        mcp_context_destroy(ctx);
+        greek_plan_free(&gp);
       }
       mcp_portfolio_destroy(p);
     }
@@ -1196,22 +1216,9 @@ static void test_adjoint_plain_forward(void **state)
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
   add_european(p, "put", "V", MCP_PUT, 95, 1.0, 1);
   add_asian(p, "asian", "V", MCP_ARITHMETIC, MCP_CALL, 100, 12, fix, 1.0, 1);
-  mcp_context *ctx;
-  mcpi_settings set;
-  mcpi_pde_batch pde;
-  mcpi_greek_run g = {0};
-  mcp_greeks *req;
-  mcpi_plan plan;
-  char err[MCPI_ERRLEN];
-  assert_int_equal(mcp_context_create(&ctx, MCP_BACKEND_CPU), MCP_OK);
-  mcpi_context_settings(ctx, p, &set);
-  assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
-  assert_int_equal(mcpi_pde_plan(m, p, &set.pde, &pde, err), MCP_OK);
-  assert_int_equal(mcp_greeks_create(&req), MCP_OK);
-  assert_int_equal(mcp_greeks_parse(req, "delta,gamma,vega,rho"), MCP_OK);
-  assert_int_equal(mcp_greeks_set_buckets(req, 1), MCP_OK);
-  assert_int_equal(mcpi_greeks_layout(m, p, &set, req, &plan, &pde, &g, err), MCP_OK);
-  const mcpi_job *j = &plan.jobs[0];
+  greek_plan gp;
+  greek_plan_make(&gp, m, p, "delta,gamma,vega,rho", 0, 1);
+  const mcpi_job *j = &gp.plan.jobs[0];
   assert_int_equal(mcpi_job_adjoint_shape(j), MCPI_SHAPE_LV_PLAIN);
   mcpi_job_view v = mcpi_job_host_view(j);
   v.greeks = j->nin > 0;
@@ -1232,11 +1239,7 @@ static void test_adjoint_plain_forward(void **state)
   assert_true(v.trades[1].g_adj >= 0 && swept > 0);
   for (int plain = 0; plain < 2; plain++)
     free(pay[plain]);
-  mcpi_greeks_free(&g);
-  mcpi_pde_free(&pde);
-  mcpi_plan_free(&plan);
-  mcp_greeks_destroy(req);
-  mcp_context_destroy(ctx);
+  greek_plan_free(&gp);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }
