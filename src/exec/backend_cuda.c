@@ -93,6 +93,7 @@ typedef struct gpu_job {
   int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
   mcpi_kernel_options kopt_general; /* the general state's, and its grid: for a pass */
   int grid_general;                 /* whose job does not fit the job's shape */
+  int adj_shape;                    /* mcpi_job_adjoint_shape's */
   int twin;                         /* the pass that the job's kernel steps beside its
                                      * paths (the check's coarse one), or -1 */
   mcpi_kernel_options kopt_checked; /* that kernel's, and its grid */
@@ -594,8 +595,8 @@ static mcp_status paths(void *self, size_t n, int controls)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec,
                                              mcpi_lsm_scaled_on(j, g->view.greeks), g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
-            ? mcpi_launch_adjoint(g->view, mcpi_job_adjoint_shape(j),
-                                  g->kopt.fused ? NULL : g->buf[Z], g->tile, n, pay, g->s)
+            ? mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z],
+                                  g->tile, n, pay, g->s)
         : twin >= 0 ? mcpi_launch_paths_checked(g->view, g->pass[twin], g->tile, n, pay, twin_pay,
                                                 &g->kopt_checked, g->grid_checked, g->s)
                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
@@ -800,6 +801,7 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
     g->side[i] = (int)((q + 1 + (size_t)i) % STREAMS);
   g->kopt.fused = job_fused(run, j);
   g->kopt.small = mcpi_job_small(j);
+  g->adj_shape = mcpi_job_adjoint_shape(j);
   int kind = MCPI_ASSETS_KIND(j->nassets, j->model);
   if (kind >= 2) /* their kernels read no ring (path_kernel.cuh, catalogue.def) */
     g->kopt.strategy = MCP_PREFETCH_NONE;
