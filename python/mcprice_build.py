@@ -91,8 +91,9 @@ def _source(work: str) -> str:
 
 def _configure_args(settings: Dict[str, Any]) -> List[str]:
     backend = settings.get("backend", "auto")
-    args = {"auto": [], "cpu": ["--disable-gpu", "--without-cuda"],
-            "cuda": ["--enable-gpu"]}.get(backend)
+    choices: Dict[str, List[str]] = {"auto": [], "cpu": ["--disable-gpu", "--without-cuda"],
+                                     "cuda": ["--enable-gpu"]}
+    args = choices.get(backend)
     if args is None:
         raise RuntimeError(f"mcprice_build: backend={backend}: expected auto, cpu or cuda")
     return ["--disable-static", "--without-mpi"] + args + shlex.split(

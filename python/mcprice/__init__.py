@@ -866,7 +866,7 @@ class _Call:
     it starts, never does; settle, after the wait or an interrupt, leaves
     no call running on what the caller frees next."""
 
-    def __init__(self, call: Callable[[], int]) -> None:
+    def __init__(self, call: Callable[[], Any]) -> None:
         self.call = call
         self.lock = threading.Lock()
         self.state = "queued"  # then "running" or "abandoned"
@@ -880,7 +880,7 @@ class _Call:
                 return
             self.state = "running"
         try:
-            self.status = self.call()
+            self.status = int(self.call())
         except BaseException as e:  # the caller's to raise
             self.error = e
         finally:
@@ -962,8 +962,8 @@ class _Interrupt:
             raise KeyboardInterrupt
 
 
-def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], int],
-            release: Callable[[], None]) -> int:
+def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], Any],
+            release: Callable[[], Any]) -> int:
     """call, a pricing call on ctx, on a kept thread (_submit), its status:
     Ctrl-C here cancels it (mcp_context_cancel) and KeyboardInterrupt is
     raised once it has stopped, within a tile, release freeing what it
@@ -982,7 +982,7 @@ def _priced(ctx: ctypes.c_void_p, progress: Progress, call: Callable[[], int],
         if stop:
             _L.mcp_context_cancel(ctx)
 
-    fn = _lib.PROGRESS(on_progress) if report is not None else _lib.PROGRESS()
+    fn = _lib.PROGRESS(on_progress) if report is not None else _lib.PROGRESS(0)  # 0: NULL
     _L.mcp_context_set_progress(ctx, fn, None)
     job = _Call(call)
     interrupt = _Interrupt(ctx)
