@@ -679,10 +679,10 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
  * 0 for one asset, 1 for several Black-Scholes assets, 2 for several
  * local-volatility assets; div: whether its block has the dividend yields'
  * columns; plain: 1 where one local-volatility asset's job fits the plain
- * shape (mcpi_job_adjoint_shape), whose state (the `_lp` family's, the same steps
- * and so the same bits) the forward path then runs in, in registers (each
- * a constant in a kernel compiled for it: the other's code and buffers
- * left out). */
+ * shape (mcpi_job_adjoint_shape), whose state (the `_lp` family's, the
+ * same steps and so the same bits) the forward path then runs in, in
+ * registers (each a constant in a kernel compiled for it: the other's code
+ * and buffers left out). */
 MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
                                               uint64_t path, double *pay, size_t ldp,
                                               double *blk, size_t ldb, int g0, double *rowbuf,

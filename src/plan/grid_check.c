@@ -93,15 +93,21 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
     merged++;
     s++; /* past the pair */
   }
-  /* the merged steps' slices, read at the second step of each pair */
-#pragma omp parallel if (ns && n * na * ns >= 2 * MCPI_PARALLEL_SLICES)
+  if (!ns)
+    return merged > 0;
+  /* a local-volatility job's merged steps' slices, read at the second step
+   * of each pair (about half the job's values: the threshold doubled) */
+#pragma omp parallel if (n * na * ns >= 2 * MCPI_PARALLEL_SLICES)
   {
     size_t row[MCP_MAX_ASSETS] = {0};
 #pragma omp for schedule(static)
-    for (size_t s = 1; s < n; s++)
-      for (size_t a = 0; a < na && ns && (c->tag[s * F] & MCPI_TAG_MERGE); a++)
+    for (size_t s = 1; s < n; s++) {
+      if (!(c->tag[s * F] & MCPI_TAG_MERGE))
+        continue;
+      for (size_t a = 0; a < na; a++)
         mcpi_job_slice(j, a, s > 1 ? j->times[s - 2] : 0, j->times[s], &row[a],
                        c->lv_vol + (s * na + a) * ns, c->lv_vol_f + (s * na + a) * ns);
+    }
   }
   return merged > 0;
 }

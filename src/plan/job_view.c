@@ -129,10 +129,18 @@ static int job_fits(const mcpi_job *j, mcpi_model model, int nsched, int nmon)
   return 1;
 }
 
-/* A plain shape's job: one underlying of the model, no monitor, sums alone. */
+/* A plain shape's trades: one underlying of the model, no monitor, sums
+ * alone. */
+static int plain_trades(const mcpi_job *j, mcpi_model model)
+{
+  return job_fits(j, model, MCPI_PLAIN_SCHEDULES, 0) && trades_track(j) == 0;
+}
+
+/* A plain shape's job: such trades, and no Greek that reads the whole
+ * observation (mcpi_job_track). */
 static int plain_fits(const mcpi_job *j, mcpi_model model)
 {
-  return job_fits(j, model, MCPI_PLAIN_SCHEDULES, 0) && mcpi_job_track(j) == 0;
+  return plain_trades(j, model) && mcpi_job_track(j) == 0;
 }
 
 int mcpi_job_shape_fits(const mcpi_job *j, int shape)
@@ -153,8 +161,7 @@ int mcpi_job_shape_fits(const mcpi_job *j, int shape)
 
 int mcpi_job_adjoint_shape(const mcpi_job *j)
 {
-  return j->gstate & MCPI_GSTATE_ADJOINT && trades_track(j) == 0 &&
-                 job_fits(j, MCPI_MODEL_LOCAL_VOL, MCPI_PLAIN_SCHEDULES, 0)
+  return j->gstate & MCPI_GSTATE_ADJOINT && plain_trades(j, MCPI_MODEL_LOCAL_VOL)
              ? MCPI_SHAPE_LV_PLAIN
              : 0;
 }
