@@ -956,6 +956,69 @@ mcp_status mcp_context_create_with_options(mcp_context **ctx, const mcp_run_opti
  * nothing. */
 mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *options);
 
+/* ---- wisdom: the kernel options measured fastest on a GPU -------------- */
+/* Which kernel options run a shape of job fastest depends on the GPU, its
+ * driver and the job; the defaults (the rules) are good, not best.
+ * mcp_tune times the options the build's kernel catalogue offers for each
+ * shape of job in a book (normals fused or stored, prefetch strategy and
+ * distance, block size, tile size) and puts the fastest into a wisdom; a
+ * context given that wisdom (mcp_context_set_wisdom) runs each job whose
+ * GPU, compute capability, driver and shape match an entry with its
+ * options, and any other job, or a GPU the wisdom does not know, by the
+ * rules.  An option the caller gave (mcp_context_set_block_size, the run
+ * options, the portfolio's run object) is never replaced.  None of these
+ * options changes a price's bits, only its speed: mcp_tune checks that
+ * every option it times gives the rules' bits.  The CPU backend has none
+ * of them: it reads a wisdom and uses nothing of it.  A wisdom is saved as
+ * a JSON file (doc/wisdom-format.md) and loaded again, FFTW-like. */
+typedef struct mcp_wisdom mcp_wisdom;
+
+#define MCP_WISDOM_NAME 64 /* bytes of a device's or a shape's name, its NUL included */
+
+typedef struct mcp_wisdom_entry {
+  char device[MCP_WISDOM_NAME]; /* the GPU's name, as mcp_device_info's */
+  int capability;               /* compute capability, major x 10 + minor: 90 */
+  int driver;                   /* CUDA driver version (12080 for 12.8) */
+  char shape[MCP_WISDOM_NAME];  /* the job's shape: mcp_tune names them */
+  mcp_normals normals;
+  mcp_prefetch prefetch;
+  int distance, padding; /* of the prefetch strategy (mcp_prefetch) */
+  int block;             /* threads a block: 32 to 1024, a multiple of 32 */
+  uint64_t tile_paths;   /* 0 (sized to memory) or a multiple of MCP_CHUNK_PATHS */
+  double seconds;        /* the book's median call with these options (0: not timed) */
+  double rules_seconds;  /* and with the rules' */
+} mcp_wisdom_entry;
+
+mcp_status mcp_wisdom_create(mcp_wisdom **wisdom);
+void mcp_wisdom_destroy(mcp_wisdom *wisdom);
+/* The wisdom of a file mcp_wisdom_save wrote.  Errors as
+ * mcp_market_load's: "FILE:LINE:COL: FIELD: what was expected" in err. */
+mcp_status mcp_wisdom_load(mcp_wisdom **wisdom, const char *path, char *err, size_t errlen);
+/* Writes the wisdom to path as mcp_output_open does (a regular file
+ * replaced only once whole). */
+mcp_status mcp_wisdom_save(const mcp_wisdom *wisdom, const char *path, char *err,
+                           size_t errlen);
+size_t mcp_wisdom_count(const mcp_wisdom *wisdom);
+/* Entry i (in the order put) into *out; MCP_ERR_ARGUMENT beyond the count. */
+mcp_status mcp_wisdom_get(const mcp_wisdom *wisdom, size_t i, mcp_wisdom_entry *out);
+/* Adds the entry, or replaces the one of the same device, capability,
+ * driver and shape; MCP_ERR_ARGUMENT, with a message naming the field, for
+ * a value out of range (the wisdom unchanged). */
+mcp_status mcp_wisdom_put(mcp_wisdom *wisdom, const mcp_wisdom_entry *entry);
+/* The context's later pricing calls follow a copy of wisdom (NULL: the
+ * rules alone). */
+mcp_status mcp_context_set_wisdom(mcp_context *ctx, const mcp_wisdom *wisdom);
+/* Times each shape of job of the portfolio (a price run, at its paths) on
+ * the context's GPU, one option at a time (normals and prefetch, then the
+ * block, then the tile), each the median of repeats calls (1 to 15) after
+ * one warm-up, the other shapes at their best so far, and puts each
+ * shape's fastest into wisdom, replacing that GPU's earlier entry.  The
+ * options the context was given are not timed.  MCP_ERR_UNAVAILABLE on a
+ * context that is not a CUDA one of one device; MCP_ERR_DEVICE (a bug) if
+ * an option changed a price's bits. */
+mcp_status mcp_tune(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
+                    int repeats, mcp_wisdom *wisdom);
+
 /* ---- pricing and results ----------------------------------------------- */
 /* Prices every trade of the portfolio in the market. On failure *results is
  * NULL and mcp_context_last_error(ctx) says why.  A price, standard error or
@@ -1194,8 +1257,10 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *   vega           d/dsigma: every volatility curve shifted together (Heston:
  *                  the square roots of v0 and theta);
  *   rho            d/dr: every rate curve shifted together;
- *   theta          d/dt of calendar time, per year: the trades' dates one
- *                  bump closer, the market as it is;
+ *   theta          d/dt per year of the market's times (its day count's
+ *                  year; calendar years under ACT/365F or without
+ *                  dates): the trades' dates and the market's cash
+ *                  dividends one bump closer, its curves as they are;
  *   correlation    d/drho of a pair of a multi-asset trade's underlyings
  *                  (the market's correlation of their spots, both entries
  *                  of the symmetric matrix moved; named in the market's
@@ -1258,7 +1323,7 @@ mcp_status mcp_greeks_add(mcp_greeks *greeks, mcp_greek greek);
 mcp_status mcp_greeks_parse(mcp_greeks *greeks, const char *list);
 /* The bump of a Greek: delta and gamma (one size), relative spot shift,
  * default 0.01; vega absolute volatility, 0.01; rho absolute rate, 1e-4;
- * theta years, 1/365 (a run takes at most half a step of its
+ * theta years of the market's times, 1/365 (a run takes at most half a step of its
  * steps_per_year grid).  Each in (0, 0.5]. */
 mcp_status mcp_greeks_set_bump(mcp_greeks *greeks, mcp_greek greek, double size);
 double mcp_greeks_bump(const mcp_greeks *greeks, mcp_greek greek);

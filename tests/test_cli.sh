@@ -685,6 +685,68 @@ run price --market "$top_srcdir/examples/dated_market.json" --portfolio "$TMP/ex
 check "run.exercise_boundary not a boolean exits 1 naming it" \
   'status 1 && err_has "exercise_bad.json:1:46: run.exercise_boundary: expected true or false, got \"yes\""'
 
+# ---- wisdom (mcprice tune, price --wisdom) -----------------------------------
+WISDOM=$DATA/cli_wisdom.json # an H200's options for one shape
+run price --market "$MARKET" --portfolio "$BOOK" --format csv
+cp "$TMP/out" "$TMP/rules.csv"
+run price --market "$MARKET" --portfolio "$BOOK" --format csv --wisdom "$WISDOM"
+check "--wisdom: the same prices to the bit (the options change speed alone)" '
+  status 0 && cmp -s "$TMP/out" "$TMP/rules.csv"'
+# each field's refusal names the file, the field and what was expected
+while IFS='|' read -r from to field; do
+  sed "s/$from/$to/" "$WISDOM" >"$TMP/wisdom_bad.json"
+  run price --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/wisdom_bad.json"
+  check "a wisdom with a bad $field exits 1 naming it" "
+    status 1 && err_has 'wisdom_bad.json:[0-9]*:[0-9]*: entries\\[0\\]\\.$field: expected' &&
+    [ ! -s \"\$TMP/out\" ]"
+done <<'EOF'
+"block_size": 256|"block_size": 250|block_size
+"tile_paths": 65536|"tile_paths": 100|tile_paths
+"prefetch": "smem-rolling"|"prefetch": "fast"|prefetch
+"normals": "stored"|"normals": 1|normals
+"prefetch_distance": 4|"prefetch_distance": 5|prefetch_distance
+"padding": "interleaved"|"padding": 33|padding
+"capability": 90|"capability": 9|capability
+"driver": 12080|"driver": -1|driver
+"seconds": 0.0031|"seconds": -1|seconds
+"device": "NVIDIA H200"|"device": ""|device
+EOF
+sed 's/"mcprice_wisdom": 1/"mcprice_wisdom": 2/' "$WISDOM" >"$TMP/wisdom_bad.json"
+run price --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/wisdom_bad.json"
+check "a wisdom of another format version exits 1 naming it" '
+  status 1 && err_has "mcprice_wisdom: expected 1"'
+sed 's/"entries": \[/&{"device": "NVIDIA H200", "capability": 90, "driver": 12080, "shape": "double black-scholes plain", "normals": "fused", "prefetch": "none", "prefetch_distance": 4, "padding": 0, "block_size": 128, "tile_paths": 0},/' \
+  "$WISDOM" >"$TMP/wisdom_bad.json"
+run price --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/wisdom_bad.json"
+check "a wisdom with one key twice exits 1 naming both entries" '
+  status 1 && err_has "entries\[1\]: the same device, capability, driver and shape as entries\[0\]"'
+run price --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/no_such_wisdom.json"
+check "a missing wisdom file exits 1 naming it" 'status 1 && err_has "no_such_wisdom.json"'
+run help tune
+check "help tune shows the tune options" 'status 0 && out_has "--wisdom" && out_has "--repeats"'
+run tune --market "$MARKET" --portfolio "$BOOK"
+check "tune without --wisdom exits 2" 'status 2 && err_has "--wisdom FILE"'
+run tune --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/tuned.json" --repeats 16
+check "tune --repeats 16 exits 2 naming the range" '
+  status 2 && err_has "--repeats: expected an integer from 1 to 15"'
+run tune --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP"
+check "tune --wisdom a directory exits before the work, naming it" 'status 2 && err_has "is a directory"'
+run tune --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/wisdom_bad.json"
+check "tune refuses a bad wisdom file before the work, leaving it" '
+  status 1 && err_has "entries\[1\]" && grep -q "\"block_size\": 128" "$TMP/wisdom_bad.json"'
+if [ "$("$MCPRICE" info | sed -n "s/^devices: *//p")" = 0 ]; then
+  cp "$WISDOM" "$TMP/tuned.json"
+  run tune --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/tuned.json"
+  check "tune without a GPU exits 3 saying so, the wisdom file left" '
+    status 3 && err_has "tune: the kernel options are a GPU" && cmp -s "$WISDOM" "$TMP/tuned.json"'
+else
+  run tune --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/tuned.json" --repeats 1
+  check "tune on the GPU writes a wisdom that price reads, the same prices" '
+    status 0 && out_has "^GPU: " && out_has "^double black-scholes" &&
+    "$MCPRICE" price --market "$MARKET" --portfolio "$BOOK" --format csv \
+      --wisdom "$TMP/tuned.json" >"$TMP/tuned.csv" && cmp -s "$TMP/tuned.csv" "$TMP/rules.csv"'
+fi
+
 # A signal while pricing: the run stops within a tile, writes nothing and
 # ends by the signal, as a shell expects (SIGTERM: a background job of a
 # script ignores SIGINT, and the tool leaves an ignored signal so); a Heston

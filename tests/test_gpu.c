@@ -184,6 +184,59 @@ static void gpu_matches_cpu(void **state)
   mcp_market_destroy(m);
 }
 
+/* mcp_tune on this GPU: what it writes names the device and keeps the
+ * rules' bits (it checks every option it times), and a wisdom of other
+ * options for each shape it found (stored normals and strategies, small
+ * and large blocks and tiles) keeps them too. */
+static void gpu_wisdom_keeps_bits(void **state)
+{
+  (void)state;
+  mcp_market *m = market();
+  mcp_portfolio *p = book(100003);
+  mcp_context *c;
+  mcp_wisdom *w, *odd;
+  assert_int_equal(mcp_context_create(&c, MCP_BACKEND_CUDA), MCP_OK);
+  assert_int_equal(mcp_wisdom_create(&w), MCP_OK);
+  assert_int_equal(mcp_wisdom_create(&odd), MCP_OK);
+  mcp_results *ref, *r;
+  assert_int_equal(mcp_price(c, m, p, &ref), MCP_OK);
+  assert_int_equal(mcp_tune(c, m, p, 1, w), MCP_OK);
+  assert_true(mcp_wisdom_count(w) >= 1);
+  mcp_device_info info;
+  assert_int_equal(mcp_device_get_info(0, &info), MCP_OK);
+  static const mcp_wisdom_entry variant[] = {
+      {.normals = MCP_NORMALS_STORED, .prefetch = MCP_PREFETCH_SMEM_ROLLING, .distance = 4,
+       .padding = MCP_PADDING_INTERLEAVED, .block = 64, .tile_paths = 256},
+      {.normals = MCP_NORMALS_STORED, .prefetch = MCP_PREFETCH_SCALAR_BATCH, .distance = 4,
+       .block = 512, .tile_paths = 4096},
+      {.normals = MCP_NORMALS_FUSED, .prefetch = MCP_PREFETCH_NONE, .distance = 4,
+       .block = 1024, .tile_paths = 0}};
+  for (size_t v = 0; v <= sizeof variant / sizeof *variant; v++) {
+    for (size_t k = 0; v && k < mcp_wisdom_count(w); k++) {
+      mcp_wisdom_entry e, x = variant[v - 1];
+      assert_int_equal(mcp_wisdom_get(w, k, &e), MCP_OK);
+      assert_string_equal(e.device, info.name);
+      assert_int_equal(e.capability, 10 * info.compute_major + info.compute_minor);
+      assert_true(e.seconds > 0 && e.rules_seconds > 0);
+      memcpy(x.device, e.device, sizeof x.device);
+      memcpy(x.shape, e.shape, sizeof x.shape);
+      x.capability = e.capability;
+      x.driver = e.driver;
+      assert_int_equal(mcp_wisdom_put(odd, &x), MCP_OK);
+    }
+    assert_int_equal(mcp_context_set_wisdom(c, v ? odd : w), MCP_OK);
+    assert_int_equal(mcp_price(c, m, p, &r), MCP_OK);
+    assert_identical(ref, r);
+    mcp_results_destroy(r);
+  }
+  mcp_results_destroy(ref);
+  mcp_wisdom_destroy(odd);
+  mcp_wisdom_destroy(w);
+  mcp_context_destroy(c);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 static void gpu_invariant_under_block_and_tile(void **state)
 {
   mcp_market *m = market();
@@ -2276,6 +2329,7 @@ int main(void)
       cmocka_unit_test(gpu_frtb_matches_cpu),
       cmocka_unit_test(fused_equals_stored),
       cmocka_unit_test(context_reuse_identical),
+      cmocka_unit_test(gpu_wisdom_keeps_bits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

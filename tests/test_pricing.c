@@ -1158,6 +1158,16 @@ static void test_job_shapes(void **state)
       assert_int_equal(plan.njobs, 1);
       int want = barrier ? (u ? 0 : MCPI_SHAPE_SMALL) : plain[u];
       assert_int_equal(mcpi_job_small(&plan.jobs[0]), want);
+      /* the name a wisdom knows it by (mcp_tune), in each precision */
+      static const char *const model[] = {"black-scholes", "heston", "local-volatility"};
+      char name[MCP_WISDOM_NAME], expect[MCP_WISDOM_NAME];
+      for (int f = 0; f < 2; f++) {
+        snprintf(expect, sizeof expect, "%s %s %s", f ? "float" : "double", model[u],
+                 !barrier ? "plain" : u ? "general" : "shaped");
+        assert_int_equal(mcpi_job_tune_shape(&plan.jobs[0], f ? MCP_FLOAT : MCP_DOUBLE, name,
+                                             sizeof name), 1);
+        assert_string_equal(name, expect);
+      }
       if (u) { /* the discretisation check */
         mcpi_settings set = {0};
         mcpi_greek_run g = {0};

@@ -14,6 +14,7 @@ MCPRICE=$top_builddir/src/mcprice
 MARKET=$top_srcdir/examples/market.json
 BOOK=$top_srcdir/examples/book.json
 GRID=$top_srcdir/tests/data/cli_scenarios.json
+WISDOM=$top_srcdir/tests/data/cli_wisdom.json
 . "$top_srcdir/tests/cli_lib.sh"
 
 # MCP_TEST_PATHS, where set, replaces the paths (CI's sanitizer builds: the
@@ -63,6 +64,15 @@ for n in 1 2 3 7; do
     check "$n slices merged $order: the whole run's report" 'status 0 && same "$TMP/out" "$TMP/whole.txt"'
   done
 done
+
+# --wisdom changes speed alone and no slice carries it: the merge of slices
+# run with it, its file gone, is the whole run's report
+cp "$WISDOM" "$TMP/gone.json"
+slices 2 --wisdom "$TMP/gone.json"
+rm -f "$TMP/gone.json"
+run merge $(parts forward 2)
+check "2 slices run with --wisdom, its file gone, merge to the whole run's report" '
+  status 0 && same "$TMP/out" "$TMP/whole.txt"'
 
 # the report formats and --output of merge
 run price $ARGS --format json
@@ -173,6 +183,10 @@ EOF
   check "a partial whose command gives --output is refused, nothing written" '
     status 1 && err_has "output.mcpart: its price command gives --output" &&
     [ ! -e "$TMP/stolen.txt" ]'
+  python3 "$TMP/carry.py" "$TMP/part-0.mcpart" "$TMP/wise.mcpart" --wisdom "$WISDOM"
+  run merge "$TMP/wise.mcpart" "$TMP/part-1.mcpart" "$TMP/part-2.mcpart"
+  check "a partial whose command gives --wisdom is refused" '
+    status 1 && err_has "wise.mcpart: its price command gives --wisdom"'
   python3 "$TMP/carry.py" "$TMP/part-0.mcpart" "$TMP/same.mcpart"
   run merge "$TMP/same.mcpart" "$TMP/part-1.mcpart" "$TMP/part-2.mcpart"
   check "(the crafting itself keeps a partial good)" 'status 0'

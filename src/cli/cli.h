@@ -63,6 +63,10 @@ int cli_calibrate(int argc, char **argv);
 void cli_calibrate_help(FILE *f);
 extern const char cli_calibrate_options_help[];
 
+int cli_tune(int argc, char **argv);
+void cli_tune_help(FILE *f);
+extern const char cli_tune_options_help[];
+
 int cli_info(int argc, char **argv);
 void cli_info_help(FILE *f);
 

@@ -18,6 +18,8 @@ static void main_help(FILE *f)
         "  merge PARTIAL...  the report of a run from the partial results of its\n"
         "                  slices (price --slice K/N --output FILE)\n"
         "  calibrate       fit a Heston or Merton model to implied volatilities\n"
+        "  tune            time the GPU kernel options for a book's jobs and write\n"
+        "                  the fastest to a wisdom file (price --wisdom)\n"
         "  info            list the GPUs found and the build settings\n"
         "  help [COMMAND]  show this help, or the help of COMMAND\n"
         "\n"
@@ -26,6 +28,8 @@ static void main_help(FILE *f)
   fputs(cli_price_options_help, f);
   fputs("\nOptions of calibrate:\n", f);
   fputs(cli_calibrate_options_help, f);
+  fputs("\nOptions of tune:\n", f);
+  fputs(cli_tune_options_help, f);
   fputs("\n"
         "General options:\n"
         "  -h, --help             show help and exit\n"
@@ -53,10 +57,12 @@ static int help_command(int argc, char **argv)
     cli_merge_help(stdout);
   else if (strcmp(argv[0], "calibrate") == 0)
     cli_calibrate_help(stdout);
+  else if (strcmp(argv[0], "tune") == 0)
+    cli_tune_help(stdout);
   else if (strcmp(argv[0], "help") == 0)
     main_help(stdout);
   else {
-    cli_error("help: unknown command '%s'; commands: price, merge, calibrate, info, help",
+    cli_error("help: unknown command '%s'; commands: price, merge, calibrate, tune, info, help",
               argv[0]);
     return CLI_EXIT_USAGE;
   }
@@ -89,6 +95,8 @@ static int dispatch(int argc, char **argv)
     return cli_merge(argc - 2, argv + 2);
   if (strcmp(cmd, "calibrate") == 0)
     return cli_calibrate(argc - 2, argv + 2);
+  if (strcmp(cmd, "tune") == 0)
+    return cli_tune(argc - 2, argv + 2);
   if (strcmp(cmd, "help") == 0)
     return help_command(argc - 2, argv + 2);
   if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
@@ -102,7 +110,7 @@ static int dispatch(int argc, char **argv)
   if (cmd[0] == '-')
     cli_error("unknown option '%s' (try 'mcprice --help')", cmd);
   else
-    cli_error("unknown command '%s'; commands: price, merge, calibrate, info, help", cmd);
+    cli_error("unknown command '%s'; commands: price, merge, calibrate, tune, info, help", cmd);
   return CLI_EXIT_USAGE;
 }
 

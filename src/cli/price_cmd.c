@@ -155,6 +155,11 @@ const char cli_price_options_help[] =
     "                         'mcprice merge', which prints the report of the\n"
     "                         whole run, the same to the bit; a batch system runs\n"
     "                         the N slices anywhere, each with the same inputs\n"
+    "      --wisdom FILE      run each GPU job whose GPU, driver and shape the\n"
+    "                         wisdom file of 'mcprice tune' knows with the kernel\n"
+    "                         options it found fastest (those not given here or in\n"
+    "                         the book's run object), the others by the rules;\n"
+    "                         prices do not depend on it\n"
     "  -q, --quiet            no progress line, even when stderr is a terminal\n";
 
 void cli_price_help(FILE *f)
@@ -210,6 +215,7 @@ enum {
   O_FRTB,
   O_SLICE,
   O_DEVICES,
+  O_WISDOM,
   O_QUIET,
   O_HELP
 };
@@ -237,18 +243,19 @@ static const cli_option options[] = {
     [O_GREEK_METHOD] = {"greek-method", 0, 1}, [O_BUCKETS] = {"buckets", 0, 0},
     [O_FRTB] = {"frtb", 0, 0},
     [O_SLICE] = {"slice", 0, 1},      [O_DEVICES] = {"devices", 0, 1},
-    [O_QUIET] = {"quiet", 'q', 0},
+    [O_WISDOM] = {"wisdom", 0, 1},    [O_QUIET] = {"quiet", 'q', 0},
     [O_HELP] = {"help", 'h', 0},      {NULL, 0, 0}};
 
 typedef struct price_opts {
   uint64_t given; /* bit O_x: the option was on the command line */
-  int carried[2][2]; /* the arguments of --slice and --output, argv[a] .. argv[b - 1],
-                        which a slice's partial does not carry */
+  int carried[3][2]; /* the arguments of --slice, --output and --wisdom, argv[a] ..
+                        argv[b - 1], which a slice's partial does not carry */
   unsigned slice_k, slice_n;
   int devices[MCP_MAX_DEVICES], all_devices;
   size_t ndevices;
   const char *market, *portfolio, *output, *scenarios, *greeks;
   const char *plot; /* --plot: a scenario grid's heatmap (PNG) */
+  const char *wisdom;
   int bump_only; /* --greek-method bump */
   uint64_t paths, seed, tile_paths, block_size, distance, padding, scramblings, regression;
   int methods; /* MCP_ANTITHETIC | ... */
@@ -472,16 +479,17 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
   int next = 0, k, before = 0;
   const char *v;
   while ((k = cli_next_option(argv, &next, options, "price", &v)) >= 0) {
-    /* a slice carries what to price, never where to write or which slice:
-     * a partial's command may not name other files */
-    if (partial && (k == O_SLICE || k == O_OUTPUT || k == O_HELP)) {
+    /* a slice carries what to price, never where to write, which slice or
+     * how fast: a partial's command may not name other files */
+    int apart = k == O_SLICE ? 0 : k == O_OUTPUT ? 1 : k == O_WISDOM ? 2 : -1;
+    if (partial && (apart >= 0 || k == O_HELP)) {
       cli_error("merge: %s: its price command gives --%s, which no slice carries; expected "
                 "a partial written by 'mcprice price --slice'", partial, options[k].name);
       return CLI_EXIT_INPUT;
     }
-    if (k == O_SLICE || k == O_OUTPUT) {
-      o->carried[k == O_OUTPUT][0] = before;
-      o->carried[k == O_OUTPUT][1] = next;
+    if (apart >= 0) {
+      o->carried[apart][0] = before;
+      o->carried[apart][1] = next;
     }
     before = next;
     if (GIVEN(o, k) && k != O_HELP) { /* which one would win is a guess */
@@ -517,6 +525,9 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
       break;
     case O_OUTPUT:
       o->output = v;
+      break;
+    case O_WISDOM:
+      o->wisdom = v;
       break;
     case O_SLICE:
       bad = parse_slice(v, o);
@@ -897,7 +908,7 @@ static int load_inputs(const price_opts *o, const cli_annex *from, cli_annex *ke
 static int make_context(const price_opts *o, const mcp_run_options *r, mcp_context **c)
 {
   mcp_backend b = mcp_run_options_backend(r);
-  char err[512];
+  char err[1024];
   mcp_status st = mcp_context_create_with_options(c, r, err, sizeof err);
   if (st == MCP_ERR_UNAVAILABLE) {
     cli_error("backend %s (asked for by %s) is unavailable: %s", mcp_backend_name(b),
@@ -908,6 +919,17 @@ static int make_context(const price_opts *o, const mcp_run_options *r, mcp_conte
   if (st != MCP_OK) {
     cli_error("cannot create a %s context: %s", mcp_backend_name(b), err);
     return cli_exit_for(st) == CLI_EXIT_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
+  }
+  if (GIVEN(o, O_WISDOM)) {
+    mcp_wisdom *w = NULL;
+    st = mcp_wisdom_load(&w, o->wisdom, err, sizeof err);
+    if (st == MCP_OK && (st = mcp_context_set_wisdom(*c, w)) != MCP_OK)
+      snprintf(err, sizeof err, "%s", mcp_context_last_error(*c));
+    mcp_wisdom_destroy(w);
+    if (st != MCP_OK) {
+      cli_error("%s", err);
+      return cli_exit_for(st);
+    }
   }
   if (!GIVEN(o, O_DEVICES))
     return CLI_EXIT_OK;
@@ -1216,16 +1238,20 @@ static int price_command(char **argv, const cli_annex *from, const run_kind *kin
   mcp_context *c = NULL;
   mcp_run_options *r = NULL;
   mcp_scenarios *s = NULL;
-  /* a slice carries the command without --slice and --output, and its inputs */
+  /* a slice carries the command without --slice, --output and --wisdom,
+   * and its inputs */
   char *carried[256];
   cli_annex keep = {.argv = carried};
   run_kind k = *kind;
   if (GIVEN(&o, O_SLICE)) {
     size_t n = 0;
-    for (int i = 0; argv[i]; i++)
-      if (!(i >= o.carried[0][0] && i < o.carried[0][1]) &&
-          !(i >= o.carried[1][0] && i < o.carried[1][1]) && n < 255)
+    for (int i = 0; argv[i]; i++) {
+      int apart = 0;
+      for (int a = 0; a < 3; a++)
+        apart |= i >= o.carried[a][0] && i < o.carried[a][1];
+      if (!apart && n < 255)
         carried[n++] = argv[i];
+    }
     carried[n] = NULL;
     k.annex = &keep;
   }

@@ -6,6 +6,7 @@
 #define MCP_BACKEND_H
 
 #include "src/exec/context.h"
+#include "src/inputs/wisdom.h"
 #include "src/plan/variants.h"
 #include "src/plan/plan.h"
 #include "models/prefetch.h"
@@ -21,6 +22,8 @@ typedef struct mcpi_run {
   const uint64_t *range; /* the slice's units of job ji: range[2 ji] .. range[2 ji + 1] - 1 */
   mcpi_kernel_options kopt; /* precision (both backends); strategy, block (GPU) */
   mcp_normals normals;      /* fused or stored (GPU) */
+  unsigned given;           /* the options the caller gave (MCPI_OPT_*): a wisdom
+                               replaces only the others (GPU) */
   double work_done, work_total; /* path-elements, for progress */
   double progress_at;           /* when it was last reported (mcpi_now) */
   mcpi_greek_run *greeks;    /* the variants of the jobs' passes, or NULL */
@@ -106,6 +109,15 @@ void mcpi_run_progress(mcpi_run *run, double ahead);
 
 mcp_status mcpi_cpu_price(mcpi_run *run);
 mcp_status mcpi_cuda_price(mcpi_run *run);
+/* The context's GPU as a wisdom knows it (mcp_tune); MCP_ERR_UNAVAILABLE
+ * in a build without CUDA. */
+mcp_status mcpi_cuda_gpu_id(mcp_context *ctx, mcpi_gpu_id *out);
+/* Whether the prefetch strategy of w, at its distance, padding and block,
+ * is one this build has (a wisdom of a build with the tuning kernels may be
+ * read by one without) and the device's shared memory holds, in prec; 0
+ * before the context's first GPU run (mcpi_cuda_gpu_id makes it ready). */
+int mcpi_cuda_prefetch_fits(const mcp_context *ctx, mcp_precision prec,
+                            const mcp_wisdom_entry *w);
 
 /* The PDE batch's solvers (pde_cpu.c, pde_cuda.c): every grid; out[g (2R +
  * 1) + i] = the value at node center - R + i.  On the GPU the solve starts

@@ -10,15 +10,29 @@
 #include "src/exec/backend.h"
 
 #ifndef MCP_HAVE_CUDA
+#define NO_CUDA "this build of mcprice has no CUDA backend (configure found no nvcc)"
 mcp_status mcpi_cuda_price(mcpi_run *run)
 {
-  return mcpi_fail(run->ctx->err, MCP_ERR_UNAVAILABLE,
-                   "this build of mcprice has no CUDA backend (configure found no nvcc)");
+  return mcpi_fail(run->ctx->err, MCP_ERR_UNAVAILABLE, NO_CUDA);
+}
+
+mcp_status mcpi_cuda_gpu_id(mcp_context *ctx, mcpi_gpu_id *out)
+{
+  (void)out;
+  return mcpi_fail(ctx->err, MCP_ERR_UNAVAILABLE, NO_CUDA);
+}
+
+int mcpi_cuda_prefetch_fits(const mcp_context *ctx, mcp_precision prec,
+                            const mcp_wisdom_entry *w)
+{
+  (void)ctx, (void)prec, (void)w;
+  return 0;
 }
 
 void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #else
 #include "src/exec/cuda_host.h"
+#include "src/inputs/wisdom.h"
 #include "kernels/catalogue.h"
 #include "kernels/launch.h"
 #include "models/products/lsm_fit.h"
@@ -62,6 +76,7 @@ _Static_assert(sizeof(mcpi_kernel_options) == 9 * sizeof(int), "kernel options o
  * sandboxed, and a small book's job only a few more). */
 typedef struct mcpi_cuda_kept {
   int max_smem, sm_smem;  /* the device's shared memory: a block's (opt-in), an SM's */
+  mcpi_gpu_id gpu;        /* the device as a wisdom knows it */
   int ngrids;
   grid_kept grids[GRIDS_KEPT];
   cudaStream_t stream[STREAMS]; /* made by the first run, non-blocking */
@@ -88,7 +103,8 @@ typedef struct gpu_job {
   cudaStream_t s;           /* the job's stream, and its passes' */
   int nside;
   int side[SIDE_STREAMS];   /* indices in k->stream */
-  mcpi_kernel_options kopt; /* the run's, with the block the job's kernel allows */
+  mcpi_kernel_options kopt; /* job_options', with the block the job's kernel allows */
+  uint64_t tile_paths;      /* job_options': 0, sized to memory */
   int grid;                 /* blocks of a wave */
   int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
   mcpi_kernel_options kopt_general; /* the general state's, and its grid: for a pass */
@@ -193,6 +209,13 @@ static mcp_status keep(mcp_context *ctx)
   if (e == cudaSuccess)
     e = cudaDeviceGetAttribute(&k->sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
                                ctx->device);
+  mcp_device_info info;
+  if (e == cudaSuccess && mcp_device_get_info(ctx->device, &info) == MCP_OK) {
+    size_t len = strnlen(info.name, sizeof k->gpu.device - 1); /* (ASCII) */
+    memcpy(k->gpu.device, info.name, len);
+    k->gpu.capability = 10 * info.compute_major + info.compute_minor;
+    e = cudaDriverGetVersion(&k->gpu.driver);
+  }
   if (e == cudaSuccess)
     e = cudaEventCreateWithFlags(&k->ready, cudaEventDisableTiming);
   for (int s = 0; e == cudaSuccess && s < STREAMS; s++)
@@ -464,11 +487,51 @@ static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real, size_t tiles
   return e;
 }
 
-/* Whether job j's path kernel draws its normals itself (Longstaff-Schwartz
- * jobs run their own kernel, on stored normals). */
-static int job_fused(const mcpi_run *run, const mcpi_job *j)
+int mcpi_cuda_prefetch_fits(const mcp_context *ctx, mcp_precision prec,
+                            const mcp_wisdom_entry *w)
 {
-  return run->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
+  mcpi_kernel_options o = {.precision = prec, .strategy = w->prefetch, .distance = w->distance,
+                           .padding = w->padding, .block = w->block};
+  return ctx->cuda && mcpi_path_kernel_built(&o, 0, 0) &&
+         mcpi_prefetch_smem_bytes(o.precision, o.strategy, o.distance, o.padding, o.block) <=
+             (size_t)ctx->cuda->max_smem;
+}
+
+/* Job j's kernel options and tile (0: sized to memory): the run's, and
+ * whether its path kernel draws its normals itself (QMC and Longstaff-
+ * Schwartz jobs run on stored ones); then, where the context's wisdom has
+ * an entry for the device and the job's shape, its options in place of
+ * those the caller did not give (mcp_wisdom: the same bits). */
+static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, uint64_t *tile)
+{
+  mcp_context *ctx = run->ctx;
+  mcpi_kernel_options o = run->kopt;
+  o.fused = run->normals == MCP_NORMALS_FUSED && !j->qmc && !j->lsm_dates;
+  *tile = ctx->tile_paths;
+  char shape[MCP_WISDOM_NAME];
+  const mcp_wisdom_entry *w;
+  if (!ctx->wisdom || !mcpi_job_tune_shape(j, o.precision, shape, sizeof shape) ||
+      !(w = mcpi_wisdom_find(ctx->wisdom, &ctx->cuda->gpu, shape)))
+    return o;
+  mcp_wisdom_entry x = *w; /* less what the caller gave */
+  if (run->given & MCPI_OPT_PREFETCH) {
+    x.prefetch = o.strategy;
+    x.distance = o.distance;
+    x.padding = o.padding;
+  }
+  if (run->given & MCPI_OPT_BLOCK)
+    x.block = o.block;
+  if (!(run->given & MCPI_OPT_NORMALS) && !j->qmc)
+    o.fused = x.normals == MCP_NORMALS_FUSED;
+  if (mcpi_cuda_prefetch_fits(ctx, o.precision, &x)) {
+    o.strategy = x.prefetch;
+    o.distance = x.distance;
+    o.padding = x.padding;
+    o.block = x.block;
+  }
+  if (!(run->given & MCPI_OPT_TILE))
+    *tile = x.tile_paths;
+  return o;
 }
 
 /* The samples of a replicate of job j, in whole chunks. */
@@ -493,7 +556,7 @@ static mcp_status size_tiles(gpu_job *g, size_t real)
   const mcpi_job *j = g->j;
   size_t per = sample_bytes(j, g->kopt.fused, real) + 2 * sizeof(double);
   uint64_t need = job_need(g->run, j);
-  size_t tile = ctx->tile_paths;
+  size_t tile = g->tile_paths;
   if (g->batch) {
     cudaError_t e = alloc_tile(g, tile > need ? tile : (size_t)need, real,
                                slice_replicates(g->run, g->ji));
@@ -521,7 +584,7 @@ static mcp_status size_tiles(gpu_job *g, size_t real)
       return MCP_OK;
     for (int b = Z; b <= PART; b++)
       drop(g, b);
-    if (e != cudaErrorMemoryAllocation || ctx->tile_paths || tile == MCP_CHUNK_PATHS)
+    if (e != cudaErrorMemoryAllocation || g->tile_paths || tile == MCP_CHUNK_PATHS)
       return mcpi_cuda_fail(ctx, e, "allocating a tile of paths");
     cudaGetLastError();
     tile = tile / 2 - (tile / 2) % MCP_CHUNK_PATHS;
@@ -793,13 +856,12 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
 {
   const mcpi_job *j = &run->plan->jobs[ji];
   size_t real = run->kopt.precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
-  *g = (gpu_job){.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .kopt = run->kopt,
-                 .batch = batch};
+  *g = (gpu_job){.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .batch = batch};
+  g->kopt = job_options(run, j, &g->tile_paths);
   g->s = g->k->stream[q % STREAMS];
   g->nside = j->npass < SIDE_STREAMS ? (int)j->npass : SIDE_STREAMS;
   for (int i = 0; i < g->nside; i++)
     g->side[i] = (int)((q + 1 + (size_t)i) % STREAMS);
-  g->kopt.fused = job_fused(run, j);
   g->kopt.small = mcpi_job_small(j);
   g->adj_shape = mcpi_job_adjoint_shape(j);
   int kind = MCPI_ASSETS_KIND(j->nassets, j->model);
@@ -875,18 +937,30 @@ static mcp_status end_streams(mcp_context *ctx, int n, mcp_status st)
 static int batchable(const mcpi_run *run, size_t ji, size_t real, size_t *bytes)
 {
   const mcpi_job *j = &run->plan->jobs[ji];
-  uint64_t need = job_need(run, j), tile = run->ctx->tile_paths;
+  uint64_t need = job_need(run, j), tile;
+  int fused = job_options(run, j, &tile).fused;
   if (tile ? tile < need : need > MAX_AUTO_TILE)
     return 0;
   mcpi_job_view w = mcpi_job_host_view(j);
   double reps = (double)slice_replicates(run, ji);
   double b = (double)(tile > need ? tile : need) *
-                 ((double)sample_bytes(j, job_fused(run, j), real) +
+                 ((double)sample_bytes(j, fused, real) +
                   2 * sizeof(double) * reps) +
              (double)j->lsm_dates * (double)j->lsm_paths * mcpi_lsm_state_size(mcpi_lsm_dims_of(&w)) *
                  sizeof(double);
   *bytes = b < (double)MCPI_SMALL_DEVICE_BYTES ? (size_t)b : MCPI_SMALL_DEVICE_BYTES;
   return b < (double)MCPI_SMALL_DEVICE_BYTES;
+}
+
+mcp_status mcpi_cuda_gpu_id(mcp_context *ctx, mcpi_gpu_id *out)
+{
+  cudaError_t e = cudaSetDevice(ctx->device);
+  if (e != cudaSuccess)
+    return mcpi_cuda_fail(ctx, e, "selecting the device");
+  mcp_status st = keep(ctx);
+  if (st == MCP_OK)
+    *out = ctx->cuda->gpu;
+  return st;
 }
 
 mcp_status mcpi_cuda_price(mcpi_run *run)

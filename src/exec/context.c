@@ -5,6 +5,7 @@
 #include "src/exec/context.h"
 #include "src/base/names.h"
 #include "src/inputs/portfolio.h"
+#include "src/inputs/wisdom.h"
 #include "src/base/validate.h"
 
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
@@ -46,6 +47,7 @@ void mcp_context_destroy(mcp_context *ctx)
   if (ctx) {
     mcpi_cuda_release(ctx);
     free(ctx->devices);
+    mcp_wisdom_destroy(ctx->wisdom);
   }
   free(ctx);
 }
@@ -64,6 +66,7 @@ mcp_status mcp_context_set_tile_paths(mcp_context *ctx, uint64_t paths)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "tile paths: expected %s, got %llu", why,
                      (unsigned long long)paths);
   ctx->tile_paths = paths;
+  ctx->run.given |= MCPI_OPT_TILE;
   return MCP_OK;
 }
 
@@ -75,6 +78,7 @@ mcp_status mcp_context_set_block_size(mcp_context *ctx, int threads)
   if (why)
     return mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "block size: expected %s, got %d", why, threads);
   ctx->block = threads;
+  ctx->run.given |= MCPI_OPT_BLOCK;
   return MCP_OK;
 }
 
@@ -191,7 +195,20 @@ mcp_status mcp_context_set_options(mcp_context *ctx, const mcp_run_options *o)
   /* the kernels' settings given in o replace the context's */
   mcpi_settings before = ctx->run;
   mcpi_settings_resolve(&o->s, &before, &ctx->run);
-  ctx->run.given &= ~(MCPI_OPT_BACKEND | MCPI_OPT_DEVICES | MCPI_OPT_TILE | MCPI_OPT_BLOCK);
+  ctx->run.given &= ~(MCPI_OPT_BACKEND | MCPI_OPT_DEVICES);
+  return MCP_OK;
+}
+
+mcp_status mcp_context_set_wisdom(mcp_context *ctx, const mcp_wisdom *wisdom)
+{
+  if (!ctx)
+    return mcpi_null(__func__, "ctx");
+  mcp_wisdom *copy;
+  mcp_status st = mcpi_wisdom_copy(wisdom, &copy, ctx->err);
+  if (st != MCP_OK)
+    return st;
+  mcp_wisdom_destroy(ctx->wisdom);
+  ctx->wisdom = copy;
   return MCP_OK;
 }
 

@@ -13,7 +13,9 @@ struct mcp_context {
   mcp_backend backend; /* resolved: cpu or cuda */
   uint64_t tile_paths; /* 0: sized to memory */
   int block;
-  mcpi_settings run; /* the kernels' and grids' options (mcp_context_set_options) */
+  mcpi_settings run; /* the kernels' and grids' options (mcp_context_set_options); its
+                        given bits say which the caller set, tile and block too */
+  mcp_wisdom *wisdom; /* mcp_context_set_wisdom's copy, or NULL: the rules */
   int device;
   int *devices; /* mcp_context_set_devices: ndevices > 1 spreads slices over them */
   size_t ndevices;

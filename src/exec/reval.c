@@ -585,7 +585,7 @@ static mcp_status alloc_run(run_state *s)
                       .kopt = {.precision = su->set.precision, .strategy = su->set.prefetch,
                                .distance = su->set.distance, .padding = su->set.padding,
                                .block = s->ctx->block, .placement = su->set.placement},
-                      .normals = su->set.normals,
+                      .normals = su->set.normals, .given = su->set.given,
                       .greeks = su->passes ? &su->greeks : NULL};
   /* a slice keeps its PDE values in r's estimates until they go out */
   s->est = s->mode == RUN_SLICE ? calloc(su->portfolio->n + 1, sizeof *s->est)

@@ -33,18 +33,19 @@ static const mcpi_json_choice placements[] = {{"auto", MCP_PLACEMENT_AUTO},
                                               {"local", MCP_PLACEMENT_LOCAL},
                                               {"shared", MCP_PLACEMENT_SHARED},
                                               {NULL, 0}};
-static const mcpi_json_choice normals_modes[] = {
+const mcpi_json_choice mcpi_normals_choices[] = {
     {"fused", MCP_NORMALS_FUSED}, {"stored", MCP_NORMALS_STORED}, {NULL, 0}};
 static const mcpi_json_choice precisions[] = {
     {"double", MCP_DOUBLE}, {"float", MCP_FLOAT}, {NULL, 0}};
-static const mcpi_json_choice strategies[] = {{"none", MCP_PREFETCH_NONE},
-                                              {"unroll", MCP_PREFETCH_UNROLL},
-                                              {"scalar-batch", MCP_PREFETCH_SCALAR_BATCH},
-                                              {"smem-batch", MCP_PREFETCH_SMEM_BATCH},
-                                              {"scalar-rolling", MCP_PREFETCH_SCALAR_ROLLING},
-                                              {"smem-rolling", MCP_PREFETCH_SMEM_ROLLING},
-                                              {"smem-async", MCP_PREFETCH_SMEM_ASYNC},
-                                              {NULL, 0}};
+const mcpi_json_choice mcpi_strategy_choices[] = {
+    {"none", MCP_PREFETCH_NONE},
+    {"unroll", MCP_PREFETCH_UNROLL},
+    {"scalar-batch", MCP_PREFETCH_SCALAR_BATCH},
+    {"smem-batch", MCP_PREFETCH_SMEM_BATCH},
+    {"scalar-rolling", MCP_PREFETCH_SCALAR_ROLLING},
+    {"smem-rolling", MCP_PREFETCH_SMEM_ROLLING},
+    {"smem-async", MCP_PREFETCH_SMEM_ASYNC},
+    {NULL, 0}};
 
 static const char *check_distance(uint64_t d)
 {
@@ -56,6 +57,29 @@ static const char *check_distance(uint64_t d)
 static const char *check_padding(uint64_t p)
 {
   return p <= MCPI_MAX_PADDING ? NULL : "an integer from 0 to 32, or \"interleaved\"";
+}
+
+mcp_status mcpi_json_distance(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                              int required, int *out)
+{
+  uint64_t x = (uint64_t)*out;
+  mcp_status st = mcpi_json_uint(d, path, obj, "prefetch_distance", required, check_distance, &x);
+  *out = (int)x;
+  return st;
+}
+
+mcp_status mcpi_json_padding(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                             int required, int *out)
+{
+  json_t *v = json_object_get(obj, "padding");
+  if (v && json_is_string(v) && strcmp(json_string_value(v), "interleaved") == 0) {
+    *out = MCP_PADDING_INTERLEAVED;
+    return MCP_OK;
+  }
+  uint64_t x = *out < 0 ? 0 : (uint64_t)*out;
+  mcp_status st = mcpi_json_uint(d, path, obj, "padding", required, check_padding, &x);
+  *out = (int)x;
+  return st;
 }
 
 static int has(json_t *obj, const char *key) { return json_object_get(obj, key) != NULL; }
@@ -109,26 +133,19 @@ mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *p
 {
   int backend = MCP_BACKEND_AUTO, precision = MCP_DOUBLE, strategy = MCP_PREFETCH_NONE;
   int placement = MCP_PLACEMENT_AUTO, normals = MCP_NORMALS_FUSED, padding = 0;
-  uint64_t dist = MCPI_DEFAULT_DISTANCE, pad = 0;
-  json_t *padv;
+  int dist = MCPI_DEFAULT_DISTANCE;
   mcp_status st;
   if ((st = mcpi_json_enum(d, path, run, "backend", MCPI_OPTIONAL, backends, &backend)) ||
       (st = mcpi_json_enum(d, path, run, "precision", MCPI_OPTIONAL, precisions, &precision)) ||
-      (st = mcpi_json_enum(d, path, run, "prefetch", MCPI_OPTIONAL, strategies, &strategy)) ||
-      (st = mcpi_json_uint(d, path, run, "prefetch_distance", MCPI_OPTIONAL, check_distance,
-                           &dist)) ||
+      (st = mcpi_json_enum(d, path, run, "prefetch", MCPI_OPTIONAL, mcpi_strategy_choices,
+                           &strategy)) ||
+      (st = mcpi_json_distance(d, path, run, MCPI_OPTIONAL, &dist)) ||
       (st = mcpi_json_enum(d, path, run, "placement", MCPI_OPTIONAL, placements, &placement)) ||
-      (st = mcpi_json_enum(d, path, run, "normals", MCPI_OPTIONAL, normals_modes, &normals)) ||
+      (st = mcpi_json_enum(d, path, run, "normals", MCPI_OPTIONAL, mcpi_normals_choices,
+                           &normals)) ||
+      (st = mcpi_json_padding(d, path, run, MCPI_OPTIONAL, &padding)) ||
       (st = read_pde(d, path, run, o)))
     return st;
-  /* padding: an integer, or the name of the layout that needs none */
-  padv = json_object_get(run, "padding");
-  if (padv && json_is_string(padv) && strcmp(json_string_value(padv), "interleaved") == 0)
-    padding = MCP_PADDING_INTERLEAVED;
-  else if ((st = mcpi_json_uint(d, path, run, "padding", MCPI_OPTIONAL, check_padding, &pad)))
-    return st;
-  else
-    padding = (int)pad;
   json_t *check = json_object_get(run, "grid_check");
   if (check && !json_is_boolean(check))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "grid_check", 0}, "true or false");
@@ -136,12 +153,12 @@ mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *p
   if (bound && !json_is_boolean(bound))
     return mcpi_json_expected(d, &(mcpi_json_path){path, "exercise_boundary", 0},
                               "true or false");
-  int prefetch = has(run, "prefetch") || has(run, "prefetch_distance") || padv;
+  int prefetch = has(run, "prefetch") || has(run, "prefetch_distance") || has(run, "padding");
   if ((has(run, "backend") && (st = mcp_run_options_set_backend(o, (mcp_backend)backend))) ||
       (has(run, "precision") &&
        (st = mcp_run_options_set_precision(o, (mcp_precision)precision))) ||
       (prefetch &&
-       (st = mcp_run_options_set_prefetch(o, (mcp_prefetch)strategy, (int)dist, padding))) ||
+       (st = mcp_run_options_set_prefetch(o, (mcp_prefetch)strategy, dist, padding))) ||
       (has(run, "placement") &&
        (st = mcp_run_options_set_placement(o, (mcp_placement)placement))) ||
       (has(run, "normals") && (st = mcp_run_options_set_normals(o, (mcp_normals)normals))) ||

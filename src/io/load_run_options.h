@@ -13,6 +13,18 @@ extern const size_t mcpi_nrun_keys;
 extern const char *const mcpi_pde_keys[];
 extern const size_t mcpi_npde_keys;
 
+/* The names of the normals' modes and of the prefetch strategies. */
+extern const mcpi_json_choice mcpi_normals_choices[];
+extern const mcpi_json_choice mcpi_strategy_choices[];
+/* A prefetch distance of obj (key "prefetch_distance") into *out, where
+ * given or required. */
+mcp_status mcpi_json_distance(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                              int required, int *out);
+/* The padding of obj (key "padding": an integer of 0 to 32, or
+ * "interleaved") into *out, where given or required. */
+mcp_status mcpi_json_padding(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
+                             int required, int *out);
+
 /* The options that the run object run (at run_path, checked to be an object
  * of known keys) gives, into o. */
 mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *run_path,

@@ -2,6 +2,7 @@
  * replicates, the offsets of its estimators' terms, the view the path body
  * sees (with what its trades track) and the job-shaped state it fits. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "src/plan/plan.h"
@@ -174,4 +175,17 @@ int mcpi_job_small(const mcpi_job *j)
     if (mcpi_job_shape_fits(j, narrowest_first[i]))
       return narrowest_first[i];
   return 0;
+}
+
+int mcpi_job_tune_shape(const mcpi_job *j, mcp_precision prec, char *buf, size_t n)
+{
+  static const char *const model[] = {"black-scholes", "heston", "merton", "local-volatility"};
+  int small = mcpi_job_small(j);
+  if (j->lsm_dates || j->gstate & MCPI_GSTATE_ADJOINT || (unsigned)j->model > 3)
+    return 0;
+  snprintf(buf, n, "%s %s%s %s%s%s", mcp_precision_name(prec), model[j->model],
+           j->nassets > 1 ? " basket" : "",
+           !small ? "general" : small == MCPI_SHAPE_SMALL ? "shaped" : "plain",
+           j->arr_len ? " arrays" : "", j->qmc ? " qmc" : "");
+  return 1;
 }

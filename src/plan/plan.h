@@ -196,6 +196,12 @@ int mcpi_job_shape_fits(const mcpi_job *j, int shape);
  * path read the whole observation, so mcpi_job_small gives such a job
  * none: here what those trades read of it is the same), else 0. */
 int mcpi_job_adjoint_shape(const mcpi_job *j);
+/* The name a wisdom (mcp_wisdom) knows a job's kernel by in precision prec:
+ * its precision, its model (and basket), its state (general, shaped or
+ * plain) and per-path arrays or QMC, as "double black-scholes plain", into
+ * buf (n bytes); 0 for a job whose kernels have no option to tune (Longstaff-
+ * Schwartz, a bucketed adjoint), else 1. */
+int mcpi_job_tune_shape(const mcpi_job *j, mcp_precision prec, char *buf, size_t n);
 
 /* The jobs of p's Monte Carlo trades, grid trades (of the numerics grid,
  * NULL: the portfolio's own, pde.h) left out. */

@@ -74,7 +74,9 @@ static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
       w[i].ctx->block = ctx->block;
       w[i].ctx->run = ctx->run;
       w[i].ctx->cancel = ctx->cancel; /* one request stops every device */
-      st = mcp_context_set_device(w[i].ctx, ctx->devices[i]);
+      st = mcp_context_set_wisdom(w[i].ctx, ctx->wisdom);
+      if (st == MCP_OK)
+        st = mcp_context_set_device(w[i].ctx, ctx->devices[i]);
       if (st != MCP_OK)
         memcpy(ctx->err, w[i].ctx->err, sizeof ctx->err);
     } else
