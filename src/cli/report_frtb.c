@@ -15,6 +15,16 @@ static void label(const mcp_frtb_record *r, char *out, size_t n)
     snprintf(out, n, "%g", r->tenor);
 }
 
+/* A record's bucket, or nothing for GIRR's, which has none (bucket 0): the
+ * CRIF leaves it blank too. */
+static void bucket(const mcp_frtb_record *r, char *out, size_t n)
+{
+  if (r->bucket > 0)
+    snprintf(out, n, "%d", r->bucket);
+  else
+    out[0] = 0;
+}
+
 /* s as a JSON string's body: the names exclude quotes and controls, not
  * backslashes. */
 static void json_text(FILE *f, const char *s)
@@ -27,7 +37,7 @@ int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb)
 {
   size_t n = mcp_frtb_count(frtb), width = 5;
   mcp_frtb_record r;
-  char lab[32];
+  char lab[32], bkt[16];
   if (format == REPORT_CRIF) {
     char *text = NULL;
     size_t len = 0;
@@ -52,11 +62,12 @@ int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb)
   for (size_t i = 0; i < n && mcp_frtb_record_at(frtb, i, &r) == MCP_OK; i++) {
     const char *id = r.trade_id ? r.trade_id : "TOTAL", *risk = mcp_frtb_risk_name(r.risk);
     label(&r, lab, sizeof lab);
+    bucket(&r, bkt, sizeof bkt);
     if (format == REPORT_TABLE) {
-      fprintf(f, "%-*s  %-10s  %-12s  %6d  %6s  %22.10g  %s\n", (int)width, id, risk,
-              r.qualifier, r.bucket, lab, r.amount, r.currency);
+      fprintf(f, "%-*s  %-10s  %-12s  %6s  %6s  %22.10g  %s\n", (int)width, id, risk,
+              r.qualifier, bkt, lab, r.amount, r.currency);
     } else if (format == REPORT_CSV) {
-      fprintf(f, "%s,%s,%s,%d,%s,%.17g,%s\n", id, risk, r.qualifier, r.bucket, lab, r.amount,
+      fprintf(f, "%s,%s,%s,%s,%s,%.17g,%s\n", id, risk, r.qualifier, bkt, lab, r.amount,
               r.currency);
     } else {
       fputs(i ? ",\n    {\"id\": " : "\n    {\"id\": ", f);
@@ -69,7 +80,7 @@ int report_write_frtb(FILE *f, report_format format, const mcp_frtb *frtb)
       }
       fprintf(f, ", \"risk\": \"%s\", \"qualifier\": \"", risk);
       json_text(f, r.qualifier);
-      fprintf(f, "\", \"bucket\": %d, \"label\": ", r.bucket);
+      fprintf(f, "\", \"bucket\": %s, \"label\": ", bkt[0] ? bkt : "null");
       if (lab[0])
         fprintf(f, "%.17g", r.tenor);
       else
