@@ -37,6 +37,8 @@ format (doc/input-schema.md).  Keyword options override the portfolio's run
 object: what the book's prices mean (paths, seed, steps_per_year, methods,
 scramblings, regression_paths, heston_scheme) and how to run it (backend,
 device, devices, tile_paths, block_size, precision, normals, placement,
+wisdom: the path of a wisdom file of `mcprice tune`, whose kernel options a
+GPU run takes where it knows the GPU and a job's shape, the same prices;
 grid_check: True, the default, or False to skip the discretisation check;
 exercise_boundary: True to report each early-exercise trade's boundary);
 greeks and greek_method choose the Greeks.  Errors, before any work where
@@ -501,7 +503,8 @@ _METHODS = {"antithetic": 1, "control-variate": 2, "qmc": 4}
 _PORTFOLIO_OPTIONS = ("paths", "seed", "steps_per_year", "methods", "scramblings",
                       "regression_paths", "heston_scheme")
 _CONTEXT_OPTIONS = ("backend", "device", "devices", "tile_paths", "block_size", "precision",
-                    "normals", "placement", "grid_check", "exercise_boundary", "progress")
+                    "normals", "placement", "grid_check", "exercise_boundary", "progress",
+                    "wisdom")
 _WARNINGS = 5  # MCP_WARNING_COUNT
 # Results.rows' columns: the command-line tool's long CSV
 LONG_COLUMNS = ("id", "measure", "value", "std_error", "ci95_low", "ci95_high", "method",
@@ -612,6 +615,8 @@ def _context(run: ctypes.c_void_p, opts: Dict[str, Any]) -> ctypes.c_void_p:
             devs = [_int("devices", d, 32, signed=True) for d in opts["devices"]]
             arr = (ctypes.c_int * max(len(devs), 1))(*devs)
             calls.append(("devices", lambda: _L.mcp_context_set_devices(ctx, len(devs), arr)))
+        if "wisdom" in opts:
+            _set_wisdom(ctx, _c_str("wisdom", opts["wisdom"]))
         for option, call in calls:
             st = call()
             if st != 0:
@@ -621,6 +626,19 @@ def _context(run: ctypes.c_void_p, opts: Dict[str, Any]) -> ctypes.c_void_p:
         _L.mcp_context_destroy(ctx)
         raise
     return ctx
+
+
+def _set_wisdom(ctx: ctypes.c_void_p, path: bytes) -> None:
+    """The wisdom file at path onto the context (its copy: ours is freed)."""
+    w = ctypes.c_void_p()
+    err = ctypes.create_string_buffer(_lib.ERRLEN)
+    _check(_L.mcp_wisdom_load(ctypes.byref(w), path, err, _lib.ERRLEN),
+           err.value.decode(errors="replace"))
+    try:
+        st = _L.mcp_context_set_wisdom(ctx, w)
+        _check(st, _L.mcp_context_last_error(ctx).decode(errors="replace"))
+    finally:
+        _L.mcp_wisdom_destroy(w)
 
 
 def _options(opts: Dict[str, Any], extra: Sequence[str] = ()) -> None:

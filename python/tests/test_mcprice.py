@@ -96,6 +96,22 @@ def test_run_options_reach_the_run():
     assert anti["C"].estimate != a["C"].estimate
 
 
+def test_wisdom(tmp_path):
+    """A wisdom file (mcprice tune) changes speed alone: the same bits; a bad
+    one is an InputError naming its field."""
+    top = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
+    good = os.path.join(top, "tests", "data", "cli_wisdom.json")
+    a = mcprice.price(market(), book(), paths=20_000, seed=5, backend="cpu")
+    b = mcprice.price(market(), book(), paths=20_000, seed=5, backend="cpu", wisdom=good)
+    assert a.total == b.total
+    bad = tmp_path / "bad.json"
+    bad.write_text(open(good).read().replace('"block_size": 256', '"block_size": 250'))
+    with pytest.raises(mcprice.InputError, match=r"entries\[0\]\.block_size: expected"):
+        mcprice.price(market(), book(), backend="cpu", wisdom=bad)
+    with pytest.raises(mcprice.InputError, match="no_such.json"):
+        mcprice.price(market(), book(), backend="cpu", wisdom=tmp_path / "no_such.json")
+
+
 def test_how_to_run_from_the_book_or_the_call():
     float_book = book(paths=20_000, seed=5)
     float_book["run"]["precision"] = "float"
