@@ -623,13 +623,17 @@ typedef enum mcp_barrier_kind {
   MCP_UP_AND_OUT = 0, MCP_UP_AND_IN, MCP_DOWN_AND_OUT, MCP_DOWN_AND_IN
 } mcp_barrier_kind;
 /* How a barrier, or a lookback's extremum, is watched:
- *   discrete  at the monitoring dates (the fixings) only;
+ *   discrete  at the monitoring dates (the fixings) only (the spot today is
+ *             no barrier's fixing; a lookback's extremum takes it too, but a
+ *             seasoned one's);
  *   bgk       the same, with the barrier moved towards the spot by the factor
- *             exp(0.5826 sigma sqrt(dt)), dt the mean spacing of the dates
- *             (Broadie, Glasserman and Kou 1997), to price a continuous barrier;
- *   bridge    continuously: on every simulation step the probability that a
- *             Brownian bridge between the step's end points crossed the barrier
- *             (exact for Black-Scholes on any grid); a lookback's maximum or
+ *             exp(0.5826 sigma sqrt(dt)), dt the mean spacing of the dates,
+ *             (t_n - t_1) / (n - 1) (one date: t_1) (Broadie, Glasserman and
+ *             Kou 1997), to price a continuous barrier;
+ *   bridge    continuously from today: on every simulation step the probability
+ *             that a Brownian bridge between the step's end points crossed the
+ *             barrier (exact for Black-Scholes on any grid: the job steps on
+ *             its curves' knots); a lookback's maximum or
  *             minimum drawn from that bridge, from one more normal a step.
  * Lookbacks take discrete or bridge (bgk is MCP_ERR_INPUT). */
 typedef enum mcp_monitoring {

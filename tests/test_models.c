@@ -445,6 +445,215 @@ static void test_barriers(void **state)
   mcp_market_destroy(m);
 }
 
+/* On the bridge, a volatility curve's knot inside a step would give the
+ * step one volatility (and a rate or dividend knot one drift): a job that
+ * watches the bridge steps on the knots of its underlying's curves.  With
+ * no carry (rate = dividend), log S is a Brownian motion of drift -1/2 in
+ * the clock int_0^t sigma^2, so the barrier is the flat-volatility one at
+ * the root mean square volatility (which even one step over the knot would
+ * get right); with carry, the finite-difference grid's price; and the
+ * trades price as they do with the knots given as simulation times
+ * (run.grid), to the bit. */
+static void test_bridge_curve_knots(void **state)
+{
+  static const curve vol = {2, {0.5, 1}, {0.05, 0.6}};
+  static const curve rate = {2, {0.3, 2}, {0.01, 0.05}}, div = {2, {0.7, 2}, {0, 0.02}};
+  const double T = 1, r = 0.03, knots[3] = {0.3, 0.5, 0.7};
+  double veff = sqrt(curve_integral(&vol, T, 1) / T);
+  mcp_market *m = new_market();
+  add_underlying(m, "TS", (bs_params){100, r, r, 0.1}); /* no carry */
+  set_curve(m, "TS", MCP_CURVE_VOLATILITY, &vol);
+  add_underlying(m, "TSC", (bs_params){100, r, 0, 0.1}); /* carry */
+  set_curve(m, "TSC", MCP_CURVE_VOLATILITY, &vol);
+  add_underlying(m, "TS3", (bs_params){100, 0, 0, 0.1}); /* knots of all three */
+  set_curve(m, "TS3", MCP_CURVE_VOLATILITY, &vol);
+  set_curve(m, "TS3", MCP_CURVE_RATE, &rate);
+  set_curve(m, "TS3", MCP_CURVE_DIVIDEND, &div);
+  static const struct {
+    const char *id, *und;
+    mcp_product product;
+    mcp_barrier_kind kind;
+    mcp_option_type type;
+    double strike, barrier;
+  } cases[] = {
+      {"uoc-130", "TS", MCP_PRODUCT_BARRIER, MCP_UP_AND_OUT, MCP_CALL, 100, 130},
+      {"dop-80", "TS", MCP_PRODUCT_BARRIER, MCP_DOWN_AND_OUT, MCP_PUT, 100, 80},
+      {"lbc-110", "TS", MCP_PRODUCT_LOOKBACK, 0, MCP_CALL, 110, 0},
+      {"uoc-130-c", "TSC", MCP_PRODUCT_BARRIER, MCP_UP_AND_OUT, MCP_CALL, 100, 130},
+      {"uoc-130-c-pde", "TSC", MCP_PRODUCT_BARRIER, MCP_UP_AND_OUT, MCP_CALL, 100, 130},
+      {"lbc-110-c", "TSC", MCP_PRODUCT_LOOKBACK, 0, MCP_CALL, 110, 0},
+      {"uoc-130-3", "TS3", MCP_PRODUCT_BARRIER, MCP_UP_AND_OUT, MCP_CALL, 100, 130},
+      {"lbp-90-3", "TS3", MCP_PRODUCT_LOOKBACK, 0, MCP_PUT, 90, 0},
+      {"ec-3", "TS3", MCP_PRODUCT_EUROPEAN, 0, MCP_CALL, 100, 0},
+  };
+  const size_t n = sizeof cases / sizeof cases[0];
+  mcp_portfolio *p[3]; /* the knots found; given, TS's and TSC's (0.5) and TS3's */
+  for (int k = 0; k < 3; k++) {
+    p[k] = new_portfolio(200000, 515);
+    if (k)
+      assert_int_equal(mcp_portfolio_set_time_grid(p[k], k == 1 ? 1 : 3, k == 1 ? knots + 1 : knots),
+                       MCP_OK);
+    for (size_t i = 0; i < n; i++) {
+      if (k && (k == 1) != !!strcmp(cases[i].und, "TS3"))
+        continue;
+      mcp_trade t = trade_on(cases[i].id, cases[i].und, cases[i].product, cases[i].type,
+                             cases[i].strike, T);
+      t.barrier_kind = cases[i].kind;
+      t.barrier = cases[i].barrier;
+      if (cases[i].product != MCP_PRODUCT_EUROPEAN)
+        t.monitoring = MCP_MONITOR_BRIDGE;
+      if (strstr(cases[i].id, "-pde"))
+        t.engine = MCP_ENGINE_PDE;
+      add_trade(p[k], &t);
+    }
+  }
+  mcp_results *found = price(ctx_of(state), m, p[0]), *given[2];
+  for (int k = 0; k < 2; k++)
+    given[k] = price(ctx_of(state), m, p[k + 1]);
+  for (size_t i = 0; i < 2; i++) {
+    int up = cases[i].kind == MCP_UP_AND_OUT;
+    assert_within(cases[i].id, estimate(found, cases[i].id),
+                  cf_barrier(cases[i].type, up, 0, 100, cases[i].strike, cases[i].barrier, 0, T,
+                             r, r, veff),
+                  NSE);
+  }
+  assert_within("uoc-130-c", estimate(found, "uoc-130-c"),
+                estimate(found, "uoc-130-c-pde").price, NSE);
+  for (size_t i = 0; i < n; i++) {
+    mcp_estimate a = estimate(found, cases[i].id);
+    mcp_estimate b = estimate(given[strcmp(cases[i].und, "TS3") == 0], cases[i].id);
+    print_message("  %-14s %.17g  with the knots given %.17g\n", cases[i].id, a.price, b.price);
+    assert_memory_equal(&a, &b, sizeof a);
+  }
+  mcp_results_destroy(found);
+  for (int k = 0; k < 2; k++)
+    mcp_results_destroy(given[k]);
+  for (int k = 0; k < 3; k++)
+    mcp_portfolio_destroy(p[k]);
+  mcp_market_destroy(m);
+}
+
+/* A barrier watched on dates is knocked at its fixings alone: today's spot
+ * is not one, even at or beyond the barrier (a seasoned one's past fixings
+ * count); on the bridge it is watched from today, so a spot at the barrier
+ * knocks it at once.  One date at maturity, down-and-out call at H = K =
+ * spot: the call and the rebate's digital; with the BGK shift (dt the one
+ * date's time) the call above the shifted level and the rebate below it. */
+static void test_barrier_spot_today(void **state)
+{
+  const bs_params u = {100, 0.03, 0.01, 0.25};
+  const double T = 1, R = 1.5, df = exp(-u.rate * T), fwd = u.spot * exp((u.rate - u.dividend) * T);
+  const double s = u.vol * sqrt(T), beta = 0.5825971579390106;
+  double one[1] = {T}, monthly[12], seasoned[14] = {-0.5, -0.25}, past[2] = {95, 97};
+  fixings(monthly, 12, T / 12, T);
+  memcpy(seasoned + 2, monthly, sizeof monthly);
+  mcp_market *m = new_market();
+  add_underlying(m, "A", u);
+  mcp_portfolio *p = new_portfolio(200000, 516);
+  static const struct {
+    const char *id;
+    mcp_barrier_kind kind;
+    mcp_option_type type;
+    double barrier;
+    mcp_monitoring mon;
+    int dates; /* 1: at maturity, 12: monthly, 14: monthly, seasoned by two */
+  } cases[] = {
+      {"doc-100-T", MCP_DOWN_AND_OUT, MCP_CALL, 100, MCP_MONITOR_DISCRETE, 1},
+      {"doc-98-T-bgk", MCP_DOWN_AND_OUT, MCP_CALL, 98, MCP_MONITOR_BGK, 1},
+      {"doc-100-monthly", MCP_DOWN_AND_OUT, MCP_CALL, 100, MCP_MONITOR_DISCRETE, 12},
+      {"doc-99.999-monthly", MCP_DOWN_AND_OUT, MCP_CALL, 99.999, MCP_MONITOR_DISCRETE, 12},
+      {"uop-99-monthly", MCP_UP_AND_OUT, MCP_PUT, 99, MCP_MONITOR_DISCRETE, 12},
+      {"uop-99-seasoned", MCP_UP_AND_OUT, MCP_PUT, 99, MCP_MONITOR_DISCRETE, 14},
+      {"doc-100-bridge", MCP_DOWN_AND_OUT, MCP_CALL, 100, MCP_MONITOR_BRIDGE, 0},
+  };
+  const size_t n = sizeof cases / sizeof cases[0];
+  for (size_t i = 0; i < n; i++) {
+    mcp_trade t = trade_on(cases[i].id, "A", MCP_PRODUCT_BARRIER, cases[i].type, 100, T);
+    t.barrier_kind = cases[i].kind;
+    t.barrier = cases[i].barrier;
+    t.rebate = cases[i].kind == MCP_DOWN_AND_OUT ? R : 0;
+    t.monitoring = cases[i].mon;
+    t.nfixings = (size_t)cases[i].dates;
+    t.fixings = cases[i].dates == 1 ? one : cases[i].dates == 12 ? monthly
+                : cases[i].dates == 14                            ? seasoned
+                                                                  : NULL;
+    if (cases[i].dates == 14) {
+      t.npast = 2;
+      t.past_fixings = past;
+    }
+    add_trade(p, &t);
+  }
+  mcp_results *r = price(ctx_of(state), m, p);
+  /* one date: (S_T - K)+ 1{S_T > H} + R 1{S_T <= H}, H >= K */
+  double h = 98 * exp(beta * u.vol * sqrt(T)), d2 = (log(fwd / h) - 0.5 * s * s) / s;
+  double above = df * (fwd * cf_norm_cdf(d2 + s) - 100 * cf_norm_cdf(d2));
+  assert_within("doc-100-T", estimate(r, "doc-100-T"),
+                cf_black(MCP_CALL, fwd, 100, s, df) +
+                    R * df * cf_norm_cdf(-(log(fwd / 100) - 0.5 * s * s) / s),
+                NSE);
+  assert_within("doc-98-T-bgk", estimate(r, "doc-98-T-bgk"), above + R * df * cf_norm_cdf(-d2),
+                NSE);
+  /* monthly: at the spot as just below it, not the rebate */
+  mcp_estimate at = estimate(r, "doc-100-monthly"), below = estimate(r, "doc-99.999-monthly");
+  print_message("  H = spot %.6f, H just below %.6f, rebate %.6f\n", at.price, below.price,
+                R * df);
+  assert_true(at.price > R * df + 1);
+  assert_true(fabs(at.price - below.price) < 0.01);
+  /* a seasoned one, its past fixings below the barrier: its dates to come */
+  mcp_estimate fresh = estimate(r, "uop-99-monthly"), old = estimate(r, "uop-99-seasoned");
+  assert_true(fresh.price > 1);
+  assert_memory_equal(&fresh, &old, sizeof fresh);
+  /* the bridge: knocked at once */
+  assert_true(fabs(estimate(r, "doc-100-bridge").price - R * df) < 1e-9);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* The BGK shift exp(-+0.5826 sigma sqrt(dt)) takes dt the mean spacing of
+ * the dates, not maturity / count: dates 0.5, 0.6, ..., 1 price as the
+ * discrete barrier at the level shifted by dt = 0.1 (the same paths), and
+ * monthly dates from 1/12 at dt = 1/12. */
+static void test_bgk_spacing(void **state)
+{
+  const bs_params u = {100, 0.03, 0, 0.25};
+  const double beta = 0.5825971579390106;
+  double late[6] = {0.5, 0.6, 0.7, 0.8, 0.9, 1.0}, monthly[12];
+  fixings(monthly, 12, 1.0 / 12, 1);
+  mcp_market *m = new_market();
+  add_underlying(m, "A", u);
+  mcp_portfolio *p = new_portfolio(100000, 517);
+  static const struct {
+    const char *bgk, *disc;
+    double barrier, dt;
+    int late;
+  } cases[] = {{"uoc-125-late-bgk", "uoc-125-late-shifted", 125, 0.1, 1},
+               {"uoc-120-monthly-bgk", "uoc-120-monthly-shifted", 120, 1.0 / 12, 0}};
+  for (size_t i = 0; i < 2; i++)
+    for (int b = 0; b < 2; b++) {
+      mcp_trade t = trade_on(b ? cases[i].bgk : cases[i].disc, "A", MCP_PRODUCT_BARRIER,
+                             MCP_CALL, 100, 1);
+      t.barrier_kind = MCP_UP_AND_OUT;
+      t.monitoring = b ? MCP_MONITOR_BGK : MCP_MONITOR_DISCRETE;
+      t.barrier = b ? cases[i].barrier
+                    : cases[i].barrier * exp(-beta * u.vol * sqrt(cases[i].dt));
+      t.nfixings = cases[i].late ? 6 : 12;
+      t.fixings = cases[i].late ? late : monthly;
+      add_trade(p, &t);
+    }
+  mcp_results *r = price(ctx_of(state), m, p);
+  for (size_t i = 0; i < 2; i++) {
+    mcp_estimate b = estimate(r, cases[i].bgk), d = estimate(r, cases[i].disc);
+    print_message("  %-22s %.10f  discrete at the shifted level %.10f\n", cases[i].bgk, b.price,
+                  d.price);
+    assert_true(b.price > 0.1);
+    assert_true(fabs(b.price - d.price) <= 1e-12 * d.price);
+  }
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* ---- 6. lookbacks: fine discrete monitoring against the continuous ------ */
 
 typedef struct lookback_case {
@@ -1618,6 +1827,9 @@ int main(void)
       cmocka_unit_test(test_merton),
       cmocka_unit_test(test_geometric_asian),
       cmocka_unit_test(test_barriers),
+      cmocka_unit_test(test_bridge_curve_knots),
+      cmocka_unit_test(test_barrier_spot_today),
+      cmocka_unit_test(test_bgk_spacing),
       cmocka_unit_test(test_lookbacks),
       cmocka_unit_test(test_lookbacks_bridge),
       cmocka_unit_test(test_local_vol),

@@ -296,7 +296,7 @@ mcp_status mcpi_build_coefficients(mcpi_job *j, const job_draft *d, char *err)
     j->cb_f[e] = (float)j->cb[e];
   }
   for (int k = 0; k < d->nsched; k++) {
-    j->open |= (uint32_t)(d->sched[k].open != 0) << k;
+    j->open |= (uint32_t)(d->sched[k].open == 1) << k; /* MCPI_OPEN_ANY: as 0 */
     for (size_t i = 0; i < d->sched[k].n; i++)
       j->tag[mcpi_grid_index(j->times, j->nsteps, d->sched[k].t[i]) * F + F - 1] |= 1u << k;
   }

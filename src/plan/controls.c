@@ -120,7 +120,7 @@ void mcpi_add_forwards(mcpi_job *j, const job_draft *d)
   double last = 0;
   for (int k = 0; k < d->nsched; k++)
     last = fmax(last, d->sched[k].t[d->sched[k].n - 1]);
-  int at = mcpi_find_schedule(d, (schedule){1, &last, 0});
+  int at = mcpi_find_schedule(d, (schedule){1, &last, MCPI_OPEN_ANY});
   if (j->arr_len || at < 0)
     return;
   size_t nf = 0; /* the forwards added, in fwd[] */

@@ -6,9 +6,12 @@
 #include <math.h>
 #include "src/plan/plan_build.h"
 
+/* The same dates, and extremes of one kind (or of a kind one of them does
+ * not read: MCPI_OPEN_ANY). */
 static int same_schedule(schedule a, schedule b)
 {
-  if (a.n != b.n || a.open != b.open)
+  if (a.n != b.n ||
+      (a.open != b.open && a.open != MCPI_OPEN_ANY && b.open != MCPI_OPEN_ANY))
     return 0;
   for (size_t i = 0; i < a.n; i++)
     if (fabs(a.t[i] - b.t[i]) > MCPI_TIME_EPS)
@@ -68,9 +71,13 @@ int mcpi_draft_add(job_draft *d, const mcpi_trade *t)
     return 0;
   d->arr_len += len;
   d->arr_cap = cap;
-  for (int i = 0; i < 2; i++)
-    if (mcpi_find_schedule(d, s[i]) < 0)
+  for (int i = 0; i < 2; i++) {
+    int k = mcpi_find_schedule(d, s[i]);
+    if (k < 0)
       d->sched[d->nsched++] = s[i];
+    else if (d->sched[k].open == MCPI_OPEN_ANY) /* now read: of this trade's kind */
+      d->sched[k].open = s[i].open;
+  }
   if (mon)
     d->mon[d->nmon++] = m;
   return 1;

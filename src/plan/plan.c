@@ -101,7 +101,7 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
   j->origin = p->origin;
   j->scheme = p->heston;
   mcp_status st;
-  if ((st = mcpi_build_grid(j, p, d, err)) || (st = mcpi_build_coefficients(j, d, err)) ||
+  if ((st = mcpi_build_grid(j, m, p, d, err)) || (st = mcpi_build_coefficients(j, d, err)) ||
       (k->n > 1 && (st = mcpi_build_correlation(j, m, k, first, err))) ||
       (st = mcpi_build_specs(j, p, d, err)) || (k->lsm && (st = mcpi_lsm_table(j, p, d, err))))
     return st;

@@ -61,7 +61,8 @@ typedef struct mcpi_job {
   int nfactors;
   int extrema;        /* its last factor samples the steps' extremes (bridge lookbacks) */
   uint32_t open;      /* schedules whose extremes are their fixings' alone (seasoned
-                       * lookbacks on dates), not from the spot at 0 */
+                       * lookbacks on dates, barriers on dates), not from the spot
+                       * at 0 */
   int antithetic, qmc;
   uint64_t stream;    /* cuRAND seed of the job's normals */
   size_t nsteps, nelem;

@@ -21,7 +21,10 @@ typedef struct job_key {
 } job_key;
 
 /* A fixing schedule: n times; open: its extremes are its fixings' alone
- * (plan.h's mcpi_job). */
+ * (1: plan.h's mcpi_job), start from the spot at 0 (0), or are read by none
+ * of its trades (MCPI_OPEN_ANY: it shares a schedule of its dates of either
+ * kind, which the first trade that reads them makes its own). */
+#define MCPI_OPEN_ANY 2
 typedef struct schedule {
   size_t n;
   const double *t;
@@ -56,15 +59,21 @@ static inline int mcpi_trade_array_len(const mcpi_trade *t)
  * American by Monte Carlo's is its exercise dates, which the draft holds. */
 static inline schedule mcpi_main_schedule(const job_draft *d, const mcpi_trade *t)
 {
-  /* a seasoned lookback on dates: the extremes of its fixings to come */
-  int open = t->product == MCP_PRODUCT_LOOKBACK && t->extremes &&
-             t->monitoring == MCP_MONITOR_DISCRETE;
+  /* a lookback's extremes start from the spot at 0, but a seasoned one's on
+   * dates (the extremes of its fixings to come); a barrier watched on dates
+   * is knocked at its fixings alone (today's spot is not one); the other
+   * products read no extremes of their dates */
+  int open = t->product == MCP_PRODUCT_LOOKBACK
+                 ? t->extremes && t->monitoring == MCP_MONITOR_DISCRETE
+             : t->product == MCP_PRODUCT_BARRIER && t->monitoring != MCP_MONITOR_BRIDGE
+                 ? 1
+                 : MCPI_OPEN_ANY;
   return t->product == MCP_PRODUCT_AMERICAN && d->ex.n ? d->ex
                                                        : (schedule){t->nfix, t->fix, open};
 }
 static inline schedule mcpi_terminal_schedule(const mcpi_trade *t)
 {
-  return (schedule){1, &t->maturity, 0};
+  return (schedule){1, &t->maturity, MCPI_OPEN_ANY};
 }
 
 /* The draft's schedule of the dates of s (within MCPI_TIME_EPS), or -1. */
@@ -80,8 +89,9 @@ size_t mcpi_grid_index(const double *g, size_t n, double t);
 /* The steps of building job j from its draft d, in the order build_job
  * takes them (plan.c), each MCP_OK or the error in err. */
 
-/* Its simulation times. */
-mcp_status mcpi_build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft *d, char *err);
+/* Its simulation times (mk: the market whose underlyings j->u point into). */
+mcp_status mcpi_build_grid(mcpi_job *j, const mcp_market *mk, const mcp_portfolio *p,
+                           const job_draft *d, char *err);
 /* The per-element coefficients of path.h, and the fixing tags. */
 mcp_status mcpi_build_coefficients(mcpi_job *j, const job_draft *d, char *err);
 /* Several assets (k's): the Cholesky factor of the correlations of the

@@ -1,8 +1,10 @@
 /* time_grid.c: a job's simulation times: its schedules' dates, the
  * uniform steps of steps_per_year (the run's, or by default those of a
- * model whose step is not exact), the run's extra grid and the cash
- * dividends' dates, sorted and merged within MCPI_TIME_EPS (refused past
- * the random dimensions a job may draw); and a date's place among them. */
+ * model whose step is not exact), the run's extra grid, the cash
+ * dividends' dates and, in a job that watches the Brownian bridge, the
+ * knots of its underlyings' curves, sorted and merged within MCPI_TIME_EPS
+ * (refused past the random dimensions a job may draw); and a date's place
+ * among them. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +45,33 @@ static unsigned steps_per_year(const mcpi_job *j, const mcp_portfolio *p, const 
   return mcpi_model_inexact(j->model, d->nmon, j->extrema) ? MCPI_MODEL_STEPS_PER_YEAR : 0;
 }
 
-mcp_status mcpi_build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft *d, char *err)
+/* The end of the job's bridge: a Black-Scholes job that watches a barrier
+ * on the Brownian bridge or samples the steps' extremes (bridge lookbacks)
+ * reads each step's bridge, exact only where the step's volatility and
+ * drift are constant; the latest maturity so watched, or 0 for none (the
+ * other models' bridges are approximations that their steps refine). */
+static double bridge_end(const mcpi_job *j, const job_draft *d, double last)
+{
+  if (j->model != MCPI_MODEL_BLACK_SCHOLES)
+    return 0;
+  double end = j->extrema ? last : 0; /* the extremes to the job's one maturity */
+  for (int i = 0; i < d->nmon; i++)
+    end = fmax(end, d->mon[i].maturity);
+  return end;
+}
+
+/* Adds to g (from n, returned) the knots of c inside (0, end): where a
+ * piece ends and the next begins (end[0..n-2]; the last piece goes on). */
+static size_t add_knots(double *g, size_t n, const mcpi_curve *c, double end)
+{
+  for (size_t i = 0; i + 1 < c->n; i++)
+    if (c->end[i] > MCPI_TIME_EPS && c->end[i] < end - MCPI_TIME_EPS)
+      g[n++] = c->end[i];
+  return n;
+}
+
+mcp_status mcpi_build_grid(mcpi_job *j, const mcp_market *mk, const mcp_portfolio *p,
+                           const job_draft *d, char *err)
 {
   double last = 0;
   size_t cap = 0;
@@ -57,6 +85,19 @@ mcp_status mcpi_build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft 
   size_t nuni = spy ? (size_t)ceil((last + p->origin) * spy - 1e-9) : 0;
   const mcpi_underlying *u0 = j->u[0];
   size_t ncash = j->nassets == 1 ? u0->ncash : 0;
+  /* a bridge watched over a knot of the rate, dividend (and repo) or
+   * volatility curve would take one volatility and drift for the step: the
+   * knots inside the bridge's span become simulation times.  A shifted
+   * market's job (a Greek's or a scenario's) takes its base's, so that
+   * every variant keeps the base's times (a key-rate shift adds knots). */
+  double bend = bridge_end(j, d, last);
+  const mcp_market *base = mk->base ? mk->base : mk;
+  const mcpi_underlying *ku[MCP_MAX_ASSETS];
+  for (size_t a = 0; a < j->nassets; a++) {
+    ku[a] = &base->u[j->u[a] - mk->u];
+    if (bend > 0)
+      cap += ku[a]->rate.n + ku[a]->dividend.n + ku[a]->vol.n;
+  }
   cap += nuni + p->ngrid + ncash;
   if (cap > MCPI_MAX_STEPS)
     return mcpi_fail(err, MCP_ERR_INPUT,
@@ -80,6 +121,11 @@ mcp_status mcpi_build_grid(mcpi_job *j, const mcp_portfolio *p, const job_draft 
     double t = u0->cash_t[i] - p->origin; /* theta: one bump closer, as the trades' dates */
     if (t > 0 && t <= last)
       g[n++] = t;
+  }
+  for (size_t a = 0; bend > 0 && a < j->nassets; a++) {
+    n = add_knots(g, n, &ku[a]->rate, bend);
+    n = add_knots(g, n, &ku[a]->dividend, bend);
+    n = add_knots(g, n, &ku[a]->vol, bend);
   }
   qsort(g, n, sizeof *g, cmp_double);
   size_t m = 0;

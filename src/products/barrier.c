@@ -62,6 +62,18 @@ static double mean_variance(const mcpi_underlying *u, double T)
   return mcpi_curve_integral_sq(&u->vol, 0, T) / T;
 }
 
+/* The mean spacing of the BGK barrier's dates to come, (t_n - t_1) / (n - 1)
+ * (one date: t_1): the gap from today to the first date is no spacing of
+ * the schedule.  A schedule whose first date is one spacing from today
+ * takes t_n / n, the same spacing, as it did before (to keep its bits). */
+static double bgk_spacing(const mcpi_trade *t)
+{
+  size_t n = t->nfix;
+  double first = t->fix[0], last = t->fix[n - 1];
+  double dt = n > 1 ? (last - first) / (double)(n - 1) : first;
+  return fabs(dt - first) <= MCPI_TIME_EPS ? last / (double)n : dt;
+}
+
 static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
 {
   int up = mcpi_barrier_up(t);
@@ -71,7 +83,7 @@ static void spec(mcpi_job *j, const mcpi_trade *t, mcpi_payoff_spec *s)
                    : 0);
   double shift = 0;
   if (t->monitoring == MCP_MONITOR_BGK) {
-    double dt = t->fix[t->nfix - 1] / (double)t->nfix;
+    double dt = bgk_spacing(t);
     shift = MCPI_BGK_BETA * sqrt(mean_variance(j->u[0], t->maturity) * dt);
   }
   /* the discrete barrier moves towards the spot by the shift to price the
