@@ -1016,10 +1016,13 @@ mcp_status mcp_context_set_wisdom(mcp_context *ctx, const mcp_wisdom *wisdom);
  * the context's GPU, one option at a time (normals and prefetch, then the
  * block, then the tile), each the median of repeats calls (1 to 15) after
  * one warm-up, the other shapes at their best so far, and puts each
- * shape's fastest into wisdom, replacing that GPU's earlier entry.  The
- * options the context was given are not timed.  MCP_ERR_UNAVAILABLE on a
- * context that is not a CUDA one of one device; MCP_ERR_DEVICE (a bug) if
- * an option changed a price's bits. */
+ * shape's fastest into wisdom (a candidate replaces the best so far only
+ * if 1% faster; one the device cannot run, for memory or a block its
+ * kernel refuses, is passed over), replacing that GPU's earlier entry.
+ * The options the context or the portfolio gave are not timed, and are
+ * recorded as given.  MCP_ERR_UNAVAILABLE on a context that is not a CUDA
+ * one of one device; MCP_ERR_DEVICE (a bug) if an option changed a
+ * price's bits. */
 mcp_status mcp_tune(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
                     int repeats, mcp_wisdom *wisdom);
 

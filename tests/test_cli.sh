@@ -720,6 +720,11 @@ sed 's/"entries": \[/&{"device": "NVIDIA H200", "capability": 90, "driver": 1208
 run price --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/wisdom_bad.json"
 check "a wisdom with one key twice exits 1 naming both entries" '
   status 1 && err_has "entries\[1\]: the same device, capability, driver and shape as entries\[0\]"'
+cp "$WISDOM" "$TMP/wisdom_kept.json"
+run price --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/wisdom_kept.json" \
+  --output "$TMP/wisdom_kept.json"
+check "--output onto the --wisdom file is refused before the run, the file kept" '
+  status 2 && err_has "wisdom" && cmp -s "$WISDOM" "$TMP/wisdom_kept.json"'
 run price --market "$MARKET" --portfolio "$BOOK" --wisdom "$TMP/no_such_wisdom.json"
 check "a missing wisdom file exits 1 naming it" 'status 1 && err_has "no_such_wisdom.json"'
 run help tune

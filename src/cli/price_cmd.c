@@ -1084,9 +1084,11 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   report_sink sink = {0};
   /* open the output first: an unwritable --output fails before a long run
    * (under MPI, rank 0's: the others write nothing) */
-  report_input inputs[3] = {
-      {"market", o->market}, {"portfolio", o->portfolio}, {"scenarios", o->scenarios}};
-  size_t ninputs = 3;
+  report_input inputs[4] = {{"market", o->market},
+                            {"portfolio", o->portfolio},
+                            {"scenarios", o->scenarios},
+                            {"wisdom", o->wisdom}};
+  size_t ninputs = 4;
   report_input *merged = NULL;
   if (k->parts) { /* a merge reads its partials, not the carried files */
     if (!(merged = calloc(k->nparts, sizeof *merged))) {
@@ -1102,9 +1104,9 @@ static int price_and_report(const price_opts *o, const run_kind *k, mcp_context 
   free(merged);
   /* --plot's file, neither an input nor the report's */
   report_sink plot = {0};
-  report_input others[4] = {inputs[0], inputs[1], inputs[2], {"output", o->output}};
+  report_input others[5] = {inputs[0], inputs[1], inputs[2], inputs[3], {"output", o->output}};
   if (opened == 0 && o->plot && k->rank <= 0 &&
-      (opened = report_open(&plot, "--plot", o->plot, others, 4)) != 0)
+      (opened = report_open(&plot, "--plot", o->plot, others, 5)) != 0)
     report_abort(&sink);
   int refused = opened == 0 ? CLI_EXIT_OK : opened == -2 ? CLI_EXIT_USAGE : CLI_EXIT_RUNTIME;
   if (k->rank >= 0) /* rank 0's refusal stops every rank, with its status */

@@ -150,20 +150,17 @@ static int load(const args *a, mcp_market **m, mcp_portfolio **p, mcp_run_option
   return cli_exit_for(st);
 }
 
-static void report(const mcp_wisdom *w, size_t before)
+/* The entries tuned now (this GPU's), and the file's count. */
+static void report(const mcp_wisdom *tuned, const mcp_wisdom *w, size_t before)
 {
-  int first = 1;
-  for (size_t i = 0; i < mcp_wisdom_count(w); i++) {
+  for (size_t i = 0; i < mcp_wisdom_count(tuned); i++) {
     mcp_wisdom_entry e;
-    mcp_wisdom_get(w, i, &e);
-    if (e.seconds <= 0 || e.rules_seconds <= 0)
-      continue; /* an entry of the file, not timed now */
-    if (first) {
+    mcp_wisdom_get(tuned, i, &e);
+    if (i == 0) {
       printf("GPU: %s, compute capability %d.%d, driver %d.%d\n", e.device, e.capability / 10,
              e.capability % 10, e.driver / 1000, e.driver % 1000 / 10);
       printf("%-34s %-7s %-15s %8s %6s %9s %11s %12s %7s\n", "shape", "normals", "prefetch",
              "distance", "block", "tile", "padding", "book (ms)", "rules (ms)");
-      first = 0;
     }
     char tile[24], pad[16];
     snprintf(tile, sizeof tile, e.tile_paths ? "%llu" : "auto",
@@ -174,9 +171,21 @@ static void report(const mcp_wisdom *w, size_t before)
            mcp_normals_name(e.normals), mcp_prefetch_name(e.prefetch), e.distance, e.block,
            tile, pad, 1e3 * e.seconds, 1e3 * e.rules_seconds);
   }
-  if (first)
+  if (!mcp_wisdom_count(tuned))
     printf("no job of the book has kernel options to tune\n");
   printf("wisdom: %zu entries (%zu before)\n", mcp_wisdom_count(w), before);
+}
+
+/* The entries of tuned into w (each replacing its GPU's and shape's). */
+static mcp_status merge(mcp_wisdom *w, const mcp_wisdom *tuned)
+{
+  mcp_status st = MCP_OK;
+  for (size_t i = 0; st == MCP_OK && i < mcp_wisdom_count(tuned); i++) {
+    mcp_wisdom_entry e;
+    if ((st = mcp_wisdom_get(tuned, i, &e)) == MCP_OK)
+      st = mcp_wisdom_put(w, &e);
+  }
+  return st;
 }
 
 int cli_tune(int argc, char **argv)
@@ -186,7 +195,7 @@ int cli_tune(int argc, char **argv)
   int rc = parse(argv, &a);
   if (rc >= 0)
     return rc;
-  mcp_wisdom *w = NULL;
+  mcp_wisdom *w = NULL, *tuned = NULL;
   mcp_market *m = NULL;
   mcp_portfolio *p = NULL;
   mcp_run_options *r = NULL;
@@ -199,15 +208,18 @@ int cli_tune(int argc, char **argv)
       cli_error("tune: the kernel options are a GPU's, and %s",
                 mcp_cuda_built() ? "no CUDA GPU was found" : "mcprice was built without CUDA");
       rc = CLI_EXIT_RUNTIME;
-    } else if ((st = mcp_run_options_set_backend(r, MCP_BACKEND_CUDA)) != MCP_OK ||
+    } else if ((st = mcp_wisdom_create(&tuned)) != MCP_OK ||
+               (st = mcp_run_options_set_backend(r, MCP_BACKEND_CUDA)) != MCP_OK ||
                (st = mcp_context_create_with_options(&c, r, err, sizeof err)) != MCP_OK)
-      ; /* err says why */
-    else if ((st = mcp_context_set_device(c, a.device)) != MCP_OK)
-      snprintf(err, sizeof err, "bad --device value: %s", mcp_context_last_error(c));
-    else if ((st = mcp_tune(c, m, p, a.repeats, w)) != MCP_OK)
+      ; /* err or the last error says why */
+    else if (mcp_context_set_device(c, a.device) != MCP_OK) {
+      cli_error("bad --device value: %s", mcp_context_last_error(c));
+      rc = CLI_EXIT_USAGE;
+    } else if ((st = mcp_tune(c, m, p, a.repeats, tuned)) != MCP_OK)
       snprintf(err, sizeof err, "tune: %s", mcp_context_last_error(c));
-    else if ((st = mcp_wisdom_save(w, a.wisdom, err, sizeof err)) == MCP_OK)
-      report(w, before);
+    else if ((st = merge(w, tuned)) == MCP_OK &&
+             (st = mcp_wisdom_save(w, a.wisdom, err, sizeof err)) == MCP_OK)
+      report(tuned, w, before);
     if (st != MCP_OK) {
       cli_error("%s", err[0] ? err : mcp_last_error());
       rc = cli_exit_for(st);
@@ -217,6 +229,7 @@ int cli_tune(int argc, char **argv)
   mcp_run_options_destroy(r);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
+  mcp_wisdom_destroy(tuned);
   mcp_wisdom_destroy(w);
   return rc;
 }

@@ -104,7 +104,8 @@ typedef struct gpu_job {
   int nside;
   int side[SIDE_STREAMS];   /* indices in k->stream */
   mcpi_kernel_options kopt; /* job_options', with the block the job's kernel allows */
-  uint64_t tile_paths;      /* job_options': 0, sized to memory */
+  uint64_t tile_paths;      /* job_options': 0, sized to memory (halved while an
+                               allocation fails, unless the caller's) */
   int grid;                 /* blocks of a wave */
   int grid_g;               /* of the kernel with on-path vega and rho (gstate) */
   mcpi_kernel_options kopt_general; /* the general state's, and its grid: for a pass */
@@ -497,11 +498,21 @@ int mcpi_cuda_prefetch_fits(const mcp_context *ctx, mcp_precision prec,
              (size_t)ctx->cuda->max_smem;
 }
 
+/* The samples of a replicate of job j, in whole chunks. */
+static uint64_t job_need(const mcpi_run *run, const mcpi_job *j)
+{
+  uint64_t samples = mcpi_job_samples(run->plan, j);
+  return (samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS;
+}
+
 /* Job j's kernel options and tile (0: sized to memory): the run's, and
  * whether its path kernel draws its normals itself (QMC and Longstaff-
  * Schwartz jobs run on stored ones); then, where the context's wisdom has
  * an entry for the device and the job's shape, its options in place of
- * those the caller did not give (mcp_wisdom: the same bits). */
+ * those the caller did not give (mcp_wisdom: the same bits): its strategy
+ * and block where the build has the strategy and the device's shared
+ * memory holds its ring and the job's shared arrays, its tile at most the
+ * job's samples. */
 static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, uint64_t *tile)
 {
   mcp_context *ctx = run->ctx;
@@ -519,7 +530,9 @@ static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, u
     x.distance = o.distance;
     x.padding = o.padding;
   }
-  if (run->given & MCPI_OPT_BLOCK)
+  if (run->given & MCPI_OPT_BLOCK ||
+      (j->arr_len && o.placement == MCP_PLACEMENT_SHARED &&
+       (size_t)j->arr_len * sizeof(double) * (size_t)x.block > (size_t)ctx->cuda->max_smem))
     x.block = o.block;
   if (!(run->given & MCPI_OPT_NORMALS) && !j->qmc)
     o.fused = x.normals == MCP_NORMALS_FUSED;
@@ -529,16 +542,9 @@ static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, u
     o.padding = x.padding;
     o.block = x.block;
   }
-  if (!(run->given & MCPI_OPT_TILE))
-    *tile = x.tile_paths;
+  if (!(run->given & MCPI_OPT_TILE) && x.tile_paths)
+    *tile = x.tile_paths < job_need(run, j) ? x.tile_paths : job_need(run, j);
   return o;
-}
-
-/* The samples of a replicate of job j, in whole chunks. */
-static uint64_t job_need(const mcpi_run *run, const mcpi_job *j)
-{
-  uint64_t samples = mcpi_job_samples(run->plan, j);
-  return (samples + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS * MCP_CHUNK_PATHS;
 }
 
 /* The replicates of job ji that the run's slice holds paths of. */
@@ -584,7 +590,7 @@ static mcp_status size_tiles(gpu_job *g, size_t real)
       return MCP_OK;
     for (int b = Z; b <= PART; b++)
       drop(g, b);
-    if (e != cudaErrorMemoryAllocation || g->tile_paths || tile == MCP_CHUNK_PATHS)
+    if (e != cudaErrorMemoryAllocation || ctx->tile_paths || tile == MCP_CHUNK_PATHS)
       return mcpi_cuda_fail(ctx, e, "allocating a tile of paths");
     cudaGetLastError();
     tile = tile / 2 - (tile / 2) % MCP_CHUNK_PATHS;
@@ -958,6 +964,8 @@ mcp_status mcpi_cuda_gpu_id(mcp_context *ctx, mcpi_gpu_id *out)
   if (e != cudaSuccess)
     return mcpi_cuda_fail(ctx, e, "selecting the device");
   mcp_status st = keep(ctx);
+  if (st == MCP_OK && !ctx->cuda->gpu.device[0])
+    st = mcpi_fail(ctx->err, MCP_ERR_DEVICE, "the GPU's name and driver could not be read");
   if (st == MCP_OK)
     *out = ctx->cuda->gpu;
   return st;

@@ -36,13 +36,10 @@ mcp_status mcp_wisdom_get(const mcp_wisdom *wisdom, size_t i, mcp_wisdom_entry *
 
 const char *mcpi_check_wisdom_name(const char *s)
 {
-  static const char what[] = "a name of 1 to 63 bytes (UTF-8, no control character)";
-  if (!s || !*s || memchr(s, '\0', MCP_WISDOM_NAME) == NULL)
-    return what;
-  for (const unsigned char *p = (const unsigned char *)s; *p;)
-    if (*p < 0x20 || *p == 0x7f || mcpi_utf8_next(&p) == UINT32_MAX)
-      return what;
-  return NULL;
+  static const char what[] =
+      "a name of 1 to 63 bytes (UTF-8, without control characters, commas or quotes)";
+  return !s || strnlen(s, MCP_WISDOM_NAME) == MCP_WISDOM_NAME || mcpi_check_name(s) ? what
+                                                                                    : NULL;
 }
 
 const char *mcpi_check_wisdom_capability(uint64_t c)

@@ -10,6 +10,9 @@
 #include "src/scale/scale.h"
 
 #define MAX_REPEATS 15
+/* A candidate replaces the best so far only if it is faster by this share:
+ * one noisy median does not pick options slower than the rules. */
+#define MIN_GAIN 0.01
 #define COUNT(a) (sizeof(a) / sizeof *(a))
 
 static const int blocks[] = {64, 128, 256, 512};
@@ -92,7 +95,8 @@ static mcp_status time_book(tuner *t, const mcp_wisdom_entry *e, double *seconds
 }
 
 /* Times candidate c of the shape at *best (its entry in the trial); keeps
- * it there when faster than *best_s. */
+ * it there when faster than *best_s by MIN_GAIN.  A candidate the device
+ * cannot run (its memory, a block its kernel refuses) is passed over. */
 static mcp_status try(tuner *t, mcp_wisdom_entry *best, double *best_s,
                       const mcp_wisdom_entry *c)
 {
@@ -100,18 +104,23 @@ static mcp_status try(tuner *t, mcp_wisdom_entry *best, double *best_s,
     return MCP_OK;
   mcp_status st = mcp_wisdom_put(&t->trial, c);
   double s;
-  if (st != MCP_OK || (st = time_book(t, c, &s)) != MCP_OK)
-    return st;
-  if (s < *best_s) {
+  if (st == MCP_OK && (st = time_book(t, c, &s)) == MCP_OK && s < *best_s * (1 - MIN_GAIN)) {
     *best = *c;
     best->seconds = *best_s = s;
   }
-  return mcp_wisdom_put(&t->trial, best);
+  if (st == MCP_ERR_NO_MEMORY || st == MCP_ERR_ARGUMENT) {
+    t->ctx->err[0] = '\0';
+    st = MCP_OK;
+  }
+  return st == MCP_OK ? mcp_wisdom_put(&t->trial, best) : st;
 }
 
 /* The shape's search from the rules' options: normals and prefetch, then
- * the block, then the tile. */
-static mcp_status tune_shape(tuner *t, const shape *sh, double rules_s, mcp_wisdom_entry *best)
+ * the block, then the tile; *book_s, the book's time with the shapes
+ * before at their best, becomes its time with this one's too.  (An option
+ * the caller gave is recorded as given.) */
+static mcp_status tune_shape(tuner *t, const shape *sh, double rules_s, double *book_s,
+                             mcp_wisdom_entry *best)
 {
   const mcp_context *ctx = t->ctx;
   const mcpi_settings *run = &t->set;
@@ -120,11 +129,11 @@ static mcp_status tune_shape(tuner *t, const shape *sh, double rules_s, mcp_wisd
                              .normals = sh->fusable ? run->normals : MCP_NORMALS_STORED,
                              .prefetch = run->prefetch, .distance = run->distance,
                              .padding = run->padding, .block = ctx->block,
-                             .tile_paths = ctx->tile_paths, .seconds = rules_s,
+                             .tile_paths = ctx->tile_paths, .seconds = *book_s,
                              .rules_seconds = rules_s};
   memcpy(best->device, t->gpu.device, sizeof best->device);
   memcpy(best->shape, sh->name, sizeof best->shape);
-  double best_s = rules_s;
+  double best_s = *book_s;
   mcp_status st = MCP_OK;
   mcp_wisdom_entry c = *best;
   if (sh->fusable && !(given & MCPI_OPT_NORMALS)) {
@@ -163,6 +172,7 @@ static mcp_status tune_shape(tuner *t, const shape *sh, double rules_s, mcp_wisd
       st = try(t, best, &best_s, &c);
     }
   }
+  *book_s = best_s;
   return st;
 }
 
@@ -231,8 +241,9 @@ mcp_status mcp_tune(mcp_context *ctx, const mcp_market *market, const mcp_portfo
   mcp_wisdom_entry *best = calloc(nsh + 1, sizeof *best);
   if (st == MCP_OK && !best)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "tune: out of memory");
+  double book_s = rules_s;
   for (size_t k = 0; st == MCP_OK && k < nsh; k++)
-    st = tune_shape(&t, &sh[k], rules_s, &best[k]);
+    st = tune_shape(&t, &sh[k], rules_s, &book_s, &best[k]);
   for (size_t k = 0; st == MCP_OK && k < nsh; k++)
     st = mcp_wisdom_put(wisdom, &best[k]);
   ctx->wisdom = own;
