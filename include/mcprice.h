@@ -827,7 +827,10 @@ mcp_status mcp_portfolio_set_seed(mcp_portfolio *portfolio, uint64_t seed);
  * Unset, each job takes its model's: none for Black-Scholes and Merton,
  * whose steps are exact in law from date to date; 252 a year for Heston,
  * local volatility, and Merton trades watched on the bridge, whose steps are
- * not (a Heston European in one step would ignore kappa, theta, xi and rho). */
+ * not (a Heston European in one step would ignore kappa, theta, xi and rho).
+ * 0 on such a trade, with no run grid times between its dates (nothing for
+ * the discretisation check to merge), makes pricing fail with MCP_ERR_INPUT
+ * naming the trade. */
 mcp_status mcp_portfolio_set_steps_per_year(mcp_portfolio *portfolio, unsigned steps_per_year);
 /* Adds explicit simulation times (strictly increasing, > 0) to the event dates. */
 mcp_status mcp_portfolio_set_time_grid(mcp_portfolio *portfolio, size_t n, const double *times);
@@ -1118,9 +1121,11 @@ mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,
  * date misses the forward by more than 5 standard errors: the simulation is
  * biased (extreme parameters, too few steps for the scheme), so the price
  * may be too.  MCP_WARNING_EXERCISE: an early-exercise trade's
- * Longstaff-Schwartz price fell below its European's on the same paths (a
- * poor exercise rule: too few regression paths for its basis); the
- * European's, a lower bound, is reported.  MCP_WARNING_GRID: on the same
+ * Longstaff-Schwartz price fell below its European's on the same paths (its
+ * fitted early exercises lost: too few regression paths for its basis, or
+ * early exercise that never pays, as a max-call without dividends); the
+ * European's, a lower bound, is reported (not flagged: a call on one asset
+ * without dividends at rates >= 0, whose European is its price).  MCP_WARNING_GRID: on the same
  * paths, a grid of half the steps moves the trade's price by more than its
  * standard error: the time grid is too coarse for the model's scheme
  * (mcp_results_grid_move).  MCP_WARNING_BUCKETS: buckets were asked

@@ -12,7 +12,11 @@
  *   4. who is checked: Heston, local volatility, Merton watched on the
  *      bridge; never Black-Scholes or a Merton trade seen on dates only;
  *   5. the check changes no price: a book priced with and without it (and
- *      with Greeks) gives the same bits, and without it no move.
+ *      with Greeks) gives the same bits, and without it no move;
+ *   6. steps_per_year 0 on an inexact model, which leaves nothing to merge
+ *      (a European in one step), is refused, the check on or off; with
+ *      run.grid times between the dates it is checked, and Black-Scholes
+ *      and date-watched Merton take it as before.
  * Statistical checks use fixed seeds. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -250,11 +254,6 @@ static void who_is_checked(void **state)
   assert_int_equal(mcp_results_grid_move(r, 0, NULL), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_results_grid_move(NULL, 0, &d), MCP_ERR_ARGUMENT);
   mcp_results_destroy(r);
-  /* a Heston trade on its event dates alone has no steps to merge */
-  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 0), MCP_OK);
-  r = price(ctx, m, p);
-  assert_false(has_move(r, "H-C", NULL));
-  mcp_results_destroy(r);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
   mcp_context_destroy(ctx);
@@ -349,12 +348,83 @@ static void prices_unchanged(void **state)
   mcp_context_destroy(off);
 }
 
+/* The trade's refusal at steps_per_year 0: MCP_ERR_INPUT naming the trade
+ * and the field, and no results. */
+static void assert_refused(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                           const char *id)
+{
+  mcp_results *r = NULL;
+  char want[64];
+  assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_INPUT);
+  assert_null(r);
+  const char *err = mcp_context_last_error(ctx);
+  print_message("  %s\n", err);
+  snprintf(want, sizeof want, "trade '%s': run.steps_per_year: 0 ", id);
+  assert_non_null(strstr(err, want));
+  assert_non_null(strstr(err, "expected steps_per_year of 1 or more"));
+}
+
+static void no_steps(void **state)
+{
+  (void)state;
+  mcp_context *on = context(1), *off = context(0);
+  mcp_market *m = new_market();
+  add_underlying(m, "BS", (bs_params){100, 0.03, 0.01, 0.2});
+  assert_int_equal(mcp_market_add_merton(m, "JUMP", 100, 0.03, 0.0, 0.2, 0.5, -0.1, 0.2), MCP_OK);
+  add_heston(m, "H", 0.04, 0.5, 0.04, 1.0, -0.9);
+  add_skewed(m, "LV", 0.25, 1.0);
+  /* Black-Scholes and Merton on dates: one exact step, priced */
+  mcp_portfolio *p = new_portfolio(2000, 3);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 0), MCP_OK);
+  add_european(p, "BS-C", "BS", MCP_CALL, 100, 1, 1);
+  add_european(p, "JUMP-C", "JUMP", MCP_CALL, 100, 1, 1);
+  mcp_results *r = price(on, m, p);
+  assert_false(has_move(r, "BS-C", NULL));
+  assert_false(has_move(r, "JUMP-C", NULL));
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  /* Heston, local volatility, Merton on the bridge: refused, whatever the check */
+  const char *ids[3] = {"H-C", "LV-P", "JUMP-UOC"};
+  for (int k = 0; k < 3; k++)
+    for (int check = 0; check < 2; check++) {
+      p = new_portfolio(2000, 3);
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p, 0), MCP_OK);
+      add_european(p, "BS-C", "BS", MCP_CALL, 100, 1, 1);
+      if (k == 0)
+        add_european(p, ids[k], "H", MCP_CALL, 120, 2, 1);
+      else if (k == 1)
+        add_european(p, ids[k], "LV", MCP_PUT, 80, 1, 1);
+      else {
+        mcp_trade t = trade_on(ids[k], "JUMP", MCP_PRODUCT_BARRIER, MCP_CALL, 100, 1);
+        t.barrier_kind = MCP_UP_AND_OUT;
+        t.barrier = 130;
+        t.monitoring = MCP_MONITOR_BRIDGE;
+        add_trade(p, &t);
+      }
+      assert_refused(check ? on : off, m, p, ids[k]);
+      mcp_portfolio_destroy(p);
+    }
+  /* grid times between the dates: priced, and checked */
+  const double grid[3] = {0.25, 0.5, 0.75};
+  p = new_portfolio(2000, 3);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 0), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_time_grid(p, 3, grid), MCP_OK);
+  add_european(p, "H-C", "H", MCP_CALL, 120, 1, 1);
+  r = price(on, m, p);
+  assert_true(has_move(r, "H-C", NULL));
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  mcp_context_destroy(on);
+  mcp_context_destroy(off);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(same_paths),     cmocka_unit_test(coarse_is_flagged),
       cmocka_unit_test(fine_is_not_flagged), cmocka_unit_test(who_is_checked),
-      cmocka_unit_test(prices_unchanged),
+      cmocka_unit_test(prices_unchanged), cmocka_unit_test(no_steps),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

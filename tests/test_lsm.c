@@ -433,6 +433,129 @@ static void test_greeks(void **state)
   mcp_market_destroy(m);
 }
 
+/* The decision at t = 0 (issue: a deep in-the-money American put priced
+ * below its intrinsic value): an American exercised now is worth its
+ * exercise value today, exactly (standard error 0, no warning), with that
+ * value's Greeks (delta -1 a unit of a put's spot, the rest 0); one the
+ * fitted rule holds keeps its estimate, and a Bermudan, whose dates are its
+ * own (T / 10 .. T), is not exercised now.  S = 60, K = 100, r = 8%, vol
+ * 20%, T = 1: the American is 40, its Bermudan of 10 dates about 39.20.
+ * The book and scenario points (their own markets' spots) add up. */
+static void test_exercise_now(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){60, 0.08, 0.0, 0.2});
+  two_assets(m, 50, 0);
+  mcp_portfolio *p = new_portfolio(20000, 3);
+  mcp_trade t = trade_on("DEEP", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 100, 1);
+  t.engine = MCP_ENGINE_MC;
+  t.exercises = 10;
+  t.quantity = 3;
+  add_trade(p, &t);
+  t = trade_on("SHALLOW", "A", MCP_PRODUCT_AMERICAN, MCP_PUT, 62, 1);
+  t.engine = MCP_ENGINE_MC;
+  t.exercises = 10;
+  add_trade(p, &t);
+  double dates[10];
+  for (int k = 0; k < 10; k++)
+    dates[k] = (k + 1) / 10.0;
+  t = trade_on("BERM", "A", MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1);
+  t.nfixings = 10;
+  t.fixings = dates;
+  add_trade(p, &t);
+  t = on_two("BASKET", MCP_PRODUCT_AMERICAN, MCP_PRODUCT_BASKET, 1);
+  t.type = MCP_PUT;
+  t.exercises = 10;
+  add_trade(p, &t); /* weights 1/2 each: 100 - 50 */
+  mcp_results *r = price(*state, m, p);
+  mcp_estimate deep = estimate(r, "DEEP"), sh = estimate(r, "SHALLOW"),
+               berm = estimate(r, "BERM"), bk = estimate(r, "BASKET"), tot = total(r);
+  print_message("  deep %.6f +- %.1e, shallow %.6f +- %.1e, Bermudan %.6f +- %.1e, "
+                "basket %.6f +- %.1e\n", deep.price, deep.std_error, sh.price, sh.std_error,
+                berm.price, berm.std_error, bk.price, bk.std_error);
+  assert_true(deep.price == 40 && deep.std_error == 0 && deep.ci_low == 40 && deep.ci_high == 40);
+  assert_true(bk.price == 50 && bk.std_error == 0);
+  for (size_t i = 0; i < 4; i++)
+    assert_int_equal(mcp_results_warnings(r, i), 0);
+  /* held: its own estimate (above the 2 of exercising now) */
+  assert_true(sh.price > 2 + 4 * sh.std_error && sh.std_error > 0);
+  assert_true(berm.price < 40 - 4 * berm.std_error && berm.std_error > 0);
+  assert_within("Bermudan, 10 dates", berm, 39.20, 4);
+  /* the book: its jobs' sum; the exercised ones add no error */
+  assert_true(fabs(tot.price - (3 * 40 + sh.price + berm.price + 50)) < 1e-12);
+  assert_true(fabs(tot.std_error - hypot(sh.std_error, berm.std_error)) < 1e-15);
+  mcp_results_destroy(r);
+
+  /* the Greeks: the exercise value's */
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "delta,gamma,vega,rho,theta"), MCP_OK);
+  r = price_greeks(*state, m, p, g);
+  static const char *const names[5] = {"delta", "gamma", "vega", "rho", "theta"};
+  for (int k = 0; k < 5; k++) {
+    mcp_sensitivity d = greek(r, "DEEP", names[k]);
+    assert_true(d.value.price == (k ? 0 : -1) && d.value.std_error == 0);
+  }
+  assert_true(greek(r, "BASKET", "delta:X").value.price == -0.5);
+  assert_true(greek(r, "BASKET", "delta:Y").value.price == -0.5);
+  assert_true(greek(r, "BASKET", "vega:Y").value.price == 0);
+  mcp_sensitivity sd = greek(r, "SHALLOW", "delta"), bd = greek(r, "BERM", "delta"),
+                  book = greek(r, NULL, "delta:A");
+  assert_true(sd.value.std_error > 0);
+  assert_true(fabs(book.value.price - (-3 + sd.value.price + bd.value.price)) < 1e-12);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+
+  /* scenario points: each its market's spots; the deep put at a spot 20%
+   * down (48) is 52, at 50% up (90) it is held */
+  mcp_scenarios *sc = NULL;
+  const double shifts[3] = {-0.2, 0, 0.5};
+  assert_int_equal(mcp_scenarios_create(&sc), MCP_OK);
+  assert_int_equal(mcp_scenarios_set(sc, MCP_SHIFT_SPOT, MCP_SHIFT_RELATIVE, 3, shifts), MCP_OK);
+  mcp_scenario_results *sr = NULL;
+  if (mcp_price_scenarios(*state, m, p, sc, &sr) != MCP_OK)
+    fail_msg("%s", mcp_context_last_error(*state));
+  mcp_estimate e[3];
+  for (size_t i = 0; i < 3; i++)
+    assert_int_equal(mcp_scenario_results_trade(sr, 0, i, 0, 0, &e[i]), MCP_OK);
+  print_message("  deep put at spots 48, 60, 90: %.6f, %.6f, %.6f +- %.1e\n", e[0].price,
+                e[1].price, e[2].price, e[2].std_error);
+  assert_true(e[0].price == 52 && e[0].std_error == 0);
+  assert_true(e[1].price == 40 && e[1].std_error == 0);
+  assert_true(e[2].price > 10 && e[2].std_error > 0);
+  mcp_scenario_results_destroy(sr);
+  mcp_scenarios_destroy(sc);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* A call on one asset without dividends never gains by early exercise: where
+ * its fitted rule (1000 dates on few paths) falls below holding, the
+ * European reported is its price, unflagged; with a dividend yield the same
+ * shortfall is still flagged. */
+static void test_call_never_early(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  add_underlying(m, "D", (bs_params){100, 0.05, 0.0, 0.2});
+  double end = 100, q = 1e-9;
+  assert_int_equal(mcp_market_set_curve(m, "D", MCP_CURVE_DIVIDEND, 1, &end, &q), MCP_OK);
+  for (int div = 0; div < 2; div++) {
+    mcp_portfolio *p = new_portfolio(4000, 2);
+    mcp_trade t = trade_on("AC", div ? "D" : "A", MCP_PRODUCT_AMERICAN, MCP_CALL, 100, 1);
+    t.engine = MCP_ENGINE_MC;
+    t.exercises = 1000;
+    add_trade(p, &t);
+    mcp_results *r = price(*state, m, p);
+    assert_int_equal(mcp_results_warnings(r, 0), div ? MCP_WARNING_EXERCISE : 0);
+    assert_within("American call", estimate(r, "AC"),
+                  cf_black_scholes(MCP_CALL, 100, 100, 1, 0.05, 0, 0.2), 4);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_market_destroy(m);
+}
+
 /* Terms the exercise does not take. */
 static void test_bad_terms(void **state)
 {
@@ -499,6 +622,7 @@ int main(void)
       cmocka_unit_test(test_reproducible),         cmocka_unit_test(test_threads),
       cmocka_unit_test(test_antithetic),
       cmocka_unit_test(test_greeks),               cmocka_unit_test(test_bad_terms),
+      cmocka_unit_test(test_exercise_now),         cmocka_unit_test(test_call_never_early),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }

@@ -20,6 +20,7 @@
 #include "src/results/results.h"
 #include "src/exec/reval.h"
 #include "src/base/clock.h"
+#include "models/products/lsm.h"
 
 /* The rounding of a path's value relative to it, in the run's precision (a
  * float path's log-spot sums its steps in float), below which a standard
@@ -55,6 +56,23 @@ static int martingale(mcp_precision precision, const mcpi_job *j, const mcpi_acc
   return 1;
 }
 
+/* Whether the job's Longstaff-Schwartz trade is a call on one asset whose
+ * early exercise never pays: no dividend yield (nor repo) and no cash
+ * dividend, and rates >= 0, up to its maturity in market m.  Its discounted
+ * spot is a martingale in every model here, so its European is worth at
+ * least S - K e^{-r tau} >= S - K at any time: its American is its European. */
+static int never_early(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j)
+{
+  const mcpi_trade *t = &p->t[j->trade[0]];
+  if (t->type != MCP_CALL || j->nassets != 1)
+    return 0;
+  const mcpi_underlying *u = mcpi_market_find(m, j->u[0]->name);
+  u = u ? u : j->u[0];
+  double T = t->maturity + p->origin, lo, hi;
+  mcpi_curve_abs_bounds(&u->dividend, T, &lo, &hi);
+  return !u->ncash && hi == 0 && mcpi_curve_min(&u->rate, T) >= 0;
+}
+
 /* A Longstaff-Schwartz trade (its job's one, plan.h) whose fitted rule is
  * worth less on the run's paths than holding to the last date (acc: that
  * European's column on the same paths, equal to the trade's on every path
@@ -64,9 +82,12 @@ static int martingale(mcp_precision precision, const mcpi_job *j, const mcpi_acc
  * the trade's quantity times it), flagged MCP_WARNING_EXERCISE so that a
  * price is never the European's unsaid.  Any shortfall counts, not only a
  * significant one: the two differ only on the paths exercised early, so a
- * rule whose early exercises lose on average has lost on these paths. */
-static void exercise_floor(const mcp_portfolio *p, const mcpi_job *j, const mcpi_accum *acc,
-                           size_t ncol, unsigned reps, mcp_results *r, mcp_estimate *book)
+ * rule whose early exercises lose on average has lost on these paths.  A
+ * call whose early exercise never pays (never_early) is not flagged: its
+ * European is its price, and its rule lost to it by exercising at all. */
+static void exercise_floor(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j,
+                           const mcpi_accum *acc, size_t ncol, unsigned reps, mcp_results *r,
+                           mcp_estimate *book)
 {
   mcp_estimate held, *e = &r->est[j->trade[0]];
   mcpi_estimate_replicates(acc, ncol, reps, &held);
@@ -76,7 +97,79 @@ static void exercise_floor(const mcp_portfolio *p, const mcpi_job *j, const mcpi
   *e = held;
   book->price = q * held.price;
   book->std_error = fabs(q) * held.std_error;
-  r->warn[j->trade[0]] |= MCP_WARNING_EXERCISE;
+  if (!never_early(m, p, j))
+    r->warn[j->trade[0]] |= MCP_WARNING_EXERCISE;
+}
+
+/* The value of exercising the job's Longstaff-Schwartz trade now, in
+ * market m (the run's or a scenario point's): an American's exercise value
+ * at today's spots (lsm.h, as its paths' exercise value at a date); 0 for a
+ * Bermudan, whose dates are its own, all after today. */
+static double exercise_now(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j)
+{
+  if (!j->lsm_dates || p->t[j->trade[0]].product != MCP_PRODUCT_AMERICAN)
+    return 0;
+  double s[MCP_MAX_ASSETS] = {0}, under;
+  for (size_t a = 0; a < j->nassets; a++) {
+    const mcpi_underlying *u = mcpi_market_find(m, j->u[a]->name);
+    s[a] = (u ? u : j->u[a])->spot;
+  }
+  return mcpi_lsm_exercise(&j->spec[0], s, (int)j->nassets, &under);
+}
+
+/* An American exercised now (the decision at t = 0, which its dates, from
+ * T / exercises on, leave out): where its exercise value today h > 0
+ * reaches the estimate (the fitted rule's, or the European's it was floored
+ * to), h is its value, known exactly (standard error 0, no warning
+ * `exercise` or `constant`: now[trade] set), and the job's book q h.  The
+ * estimate and h are lower bounds alike (exercising now is a rule), so the
+ * larger is reported, as exercise_floor does. */
+static void exercise_start(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j,
+                           mcp_results *r, mcp_estimate *book, unsigned char *now)
+{
+  size_t i = j->trade[0];
+  double h = exercise_now(m, p, j), q = p->t[i].quantity;
+  if (!(h > 0 && h >= r->est[i].price))
+    return;
+  r->est[i] = (mcp_estimate){.price = h, .std_error = 0, .ci_low = h, .ci_high = h};
+  *book = (mcp_estimate){.price = q * h, .std_error = 0, .ci_low = q * h, .ci_high = q * h};
+  r->warn[i] &= ~(unsigned)MCP_WARNING_EXERCISE;
+  if (now)
+    now[i] = 1;
+}
+
+/* A Greek of an American exercised now (exercise_start), its exercise
+ * value's at today's spots in m, per unit: the delta of the payoff's
+ * underlying in asset a (market index) is +1 (call) or -1 (put) times its
+ * weight in a basket, or for the best (worst) asset of a best-of
+ * (worst-of); every other Greek 0 (the value is the spots' alone). */
+static double exercise_greek(const mcp_market *m, const mcpi_job *j, const mcpi_est *e)
+{
+  const mcpi_payoff_spec *sp = &j->spec[0];
+  if (e->greek != MCP_GREEK_DELTA || e->bucket)
+    return 0;
+  double sign = sp->type == MCP_CALL ? 1 : -1, s[MCP_MAX_ASSETS] = {0};
+  long ia = -1;
+  for (size_t a = 0; a < j->nassets; a++) {
+    const mcpi_underlying *u = mcpi_market_find(m, j->u[a]->name);
+    s[a] = (u ? u : j->u[a])->spot;
+    if (u && (long)(u - m->u) == e->a)
+      ia = (long)a;
+  }
+  if (ia < 0)
+    return 0;
+  if (j->nassets == 1)
+    return sign;
+  if (!(sp->assets >> ia & 1u))
+    return 0;
+  if (!(sp->flags & (MCPI_LSM_BEST | MCPI_LSM_WORST)))
+    return sign * sp->weight[ia];
+  for (size_t a = 0; a < j->nassets; a++) /* the first of equal ones, as lsm.h's strict test */
+    if ((sp->assets >> a & 1u) &&
+        (sp->flags & MCPI_LSM_BEST ? s[a] > s[ia] || (s[a] == s[ia] && (long)a < ia)
+                                   : s[a] < s[ia] || (s[a] == s[ia] && (long)a < ia)))
+      return 0;
+  return sign;
 }
 
 /* The autocallables' redemption probabilities (plan.h: each job's columns
@@ -117,8 +210,9 @@ static mcp_status collect_redemptions(const mcp_portfolio *p, const mcpi_plan *p
  * column (k + 1) (ntrades + 1) + t, the book after them; the PDE prices are
  * in r->est.  Jobs draw independent streams, so the book variance is the sum
  * of the jobs' book-column variances. */
-static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const mcpi_plan *plan,
-                          mcpi_accum **acc, const mcpi_pde_batch *pde, long k, mcp_results *r)
+static mcp_status collect(const mcp_market *m, const mcp_portfolio *p, mcp_precision precision,
+                          const mcpi_plan *plan, mcpi_accum **acc, const mcpi_pde_batch *pde,
+                          long k, mcp_results *r, unsigned char *now)
 {
   double var = 0;
   r->total.price = 0;
@@ -138,7 +232,9 @@ static mcp_status collect(const mcp_portfolio *p, mcp_precision precision, const
     mcp_estimate book;
     mcpi_estimate_replicates(&acc[ji][c0 + j->ntrades], ncol, reps, &book);
     if (j->nheld)
-      exercise_floor(p, j, &acc[ji][c0 + j->nreal + j->nred], ncol, reps, r, &book);
+      exercise_floor(m, p, j, &acc[ji][c0 + j->nreal + j->nred], ncol, reps, r, &book);
+    if (j->lsm_dates)
+      exercise_start(m, p, j, r, &book, now);
     r->total.price += book.price;
     var += book.std_error * book.std_error;
   }
@@ -169,7 +265,8 @@ static const char *und(const mcp_market *m, long a) { return a >= 0 ? m->u[a].na
 static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
                                  const mcpi_plan *plan, mcpi_accum **acc,
                                  const mcpi_pde_batch *pde, const double *dg,
-                                 const mcpi_greek_run *g, mcp_results *r)
+                                 const mcpi_greek_run *g, const unsigned char *now,
+                                 mcp_results *r)
 {
   if (!(r->sens = calloc(p->n + 1, sizeof *r->sens)))
     return mcpi_no_memory(__func__);
@@ -188,6 +285,10 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
       mcp_estimate v;
       mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + k], ncol, reps, &v);
       double var = v.std_error * v.std_error;
+      if (j->lsm_dates && now[j->trade[0]] && e->trade <= 0) { /* its exercise value's */
+        v.price = (e->trade < 0 ? j->spec[0].quantity : 1) * exercise_greek(m, j, e);
+        var = 0;
+      }
       char label[96];
       if (e->bucket)
         mcpi_adjoint_label(&m->u[e->a], e->greek, e->bucket, &digits, label, sizeof label);
@@ -368,11 +469,13 @@ static mcp_status check_finite(const mcp_results *r, char *err)
  * For n equal values c the sums of x and x^2 carry relative errors of a few
  * epsilon, which sum x^2 - (sum x)^2 / n keeps: a variance of c^2 eps, an
  * error of |c| sqrt(eps / n) (1.5e-8 |c| / sqrt(n)) in double. */
-static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_results *r)
+static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_results *r,
+                          const unsigned char *now)
 {
   double tiny = precision == MCP_FLOAT ? 1e-6 : 1e-7 / sqrt((double)p->paths);
-  for (size_t i = 0; i < r->n; i++)
-    if (r->engine[i] == MCP_ENGINE_MC && r->est[i].std_error <= tiny * fabs(r->est[i].price))
+  for (size_t i = 0; i < r->n; i++) /* an American exercised now is known exactly */
+    if (r->engine[i] == MCP_ENGINE_MC && !now[i] &&
+        r->est[i].std_error <= tiny * fabs(r->est[i].price))
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
 
@@ -541,6 +644,9 @@ typedef struct run_state {
   mcpi_run run;      /* the backend's view of the above */
   mcp_results *r;    /* the base market's results; a slice has none */
   mcp_estimate *est; /* the PDE trades' estimates */
+  /* the Americans exercised now (exercise_start), by trade: in the base
+   * market, and in the scenario point last collected */
+  unsigned char *now, *now_pt;
   size_t npoints;
   mcp_results **points; /* the scenario points' results */
 } run_state;
@@ -590,7 +696,9 @@ static mcp_status alloc_run(run_state *s)
   /* a slice keeps its PDE values in r's estimates until they go out */
   s->est = s->mode == RUN_SLICE ? calloc(su->portfolio->n + 1, sizeof *s->est)
                                 : s->r ? s->r->est : NULL;
-  if (!s->acc || !s->trees || !s->range || !s->est)
+  if (s->mode != RUN_SLICE && (s->now = calloc(2 * (su->portfolio->n + 1), 1)))
+    s->now_pt = s->now + su->portfolio->n + 1;
+  if (!s->acc || !s->trees || !s->range || !s->est || (s->mode != RUN_SLICE && !s->now))
     return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   if (s->mode != RUN_MERGE) /* a merge's ranges stay empty: it runs no paths */
     mcpi_slice_ranges(plan, s->mode == RUN_SLICE ? s->sl->k : 0,
@@ -677,28 +785,41 @@ static mcp_status gather(run_state *s)
 static mcp_status collect_prices(const run_state *s, long k, mcp_results *r)
 {
   const mcpi_setup *su = s->su;
-  mcp_status st = collect(su->portfolio, su->set.precision, &su->plan, s->acc, &su->pde, k, r);
+  const mcp_market *m = k < 0 ? su->market : su->greeks.var[k].market;
+  unsigned char *now = k < 0 ? s->now : s->now_pt;
+  memset(now, 0, su->portfolio->n + 1);
+  mcp_status st = collect(m ? m : su->market, su->portfolio, su->set.precision, &su->plan, s->acc,
+                          &su->pde, k, r, now);
   if (st == MCP_OK && k < 0)
     st = mcpi_grid_collect(&su->plan, su->set.precision, s->acc, r);
   if (st != MCP_OK)
     return mcpi_fail(s->ctx->err, st, "out of memory for results");
   if ((st = check_finite(r, s->ctx->err)) == MCP_OK)
-    flag_warnings(su->portfolio, su->set.precision, r);
+    flag_warnings(su->portfolio, su->set.precision, r, now);
   return st;
 }
 
 /* Point k's loss: the base's total less its own, and the error of the
  * jobs' paired columns (independent streams: their variances add; PDE
- * prices carry none), after the points' estimators (mcpi_points_layout). */
+ * prices carry none), after the points' estimators (mcpi_points_layout).
+ * An American exercised now (exercise_start) in both markets adds no error,
+ * in one of them the other's book column's. */
 static void collect_loss(run_state *s, size_t k)
 {
   const mcpi_plan *plan = &s->su->plan;
   double var = 0;
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
+    size_t col = (s->npoints + 1) * (j->ntrades + 1) + k;
+    int base_now = j->lsm_dates && s->now[j->trade[0]];
+    int point_now = j->lsm_dates && s->now_pt[j->trade[0]];
+    if (base_now && point_now)
+      continue;
+    if (base_now || point_now)
+      col = (base_now ? k + 1 : 0) * (j->ntrades + 1) + j->ntrades;
     mcp_estimate e;
-    mcpi_estimate_replicates(&s->acc[ji][(s->npoints + 1) * (j->ntrades + 1) + k],
-                             mcpi_job_columns(j, 0), mcpi_job_replicates(plan, j), &e);
+    mcpi_estimate_replicates(&s->acc[ji][col], mcpi_job_columns(j, 0),
+                             mcpi_job_replicates(plan, j), &e);
     var += e.std_error * e.std_error;
   }
   mcp_estimate *l = &s->points[k]->loss;
@@ -724,7 +845,7 @@ static mcp_status collect_run(run_state *s, const mcp_greeks *req)
     return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
   if (st == MCP_OK && req && !s->npoints) {
     if ((st = collect_greeks(su->market, su->portfolio, &su->plan, s->acc, pde, su->dg,
-                             &su->greeks, s->r)) != MCP_OK)
+                             &su->greeks, s->now, s->r)) != MCP_OK)
       return mcpi_fail(s->ctx->err, st, "out of memory for the Greeks");
     return check_finite(s->r, s->ctx->err); /* now the Greeks too */
   }
@@ -757,6 +878,7 @@ static void free_run(run_state *s, mcp_status st)
   for (size_t j = 0; s->acc && j < plan->njobs; j++)
     free(s->acc[j]);
   free(s->acc);
+  free(s->now);
   if (!s->keep)
     mcpi_setup_free(s->su);
   if (st != MCP_OK) {

@@ -39,6 +39,14 @@ static int event_at(const mcpi_job *j, size_t s)
   return 0;
 }
 
+int mcpi_job_grid_mergeable(const mcpi_job *j)
+{
+  for (size_t s = 0; s + 1 < j->nsteps; s++)
+    if (!event_at(j, s))
+      return 1;
+  return 0;
+}
+
 static void *dup(const void *p, size_t bytes)
 {
   if (!p)

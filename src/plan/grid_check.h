@@ -13,6 +13,10 @@
 /* Whether j's model steps inexactly (time_grid.c, steps_per_year: Heston, local
  * volatility, Merton watched on the bridge), so that its grid is checked. */
 int mcpi_job_grid_checked(const mcpi_job *j);
+/* Whether j has a pair of steps the coarse job merges (a step before its
+ * last that ends on no event); without one its grid cannot be checked
+ * (plan.c refuses such a job of an inexact model at steps_per_year 0). */
+int mcpi_job_grid_mergeable(const mcpi_job *j);
 
 /* Adds to g a variant whose plan holds each checked job's coarse job (path.h,
  * MCPI_TAG_HOLD), a pass of it to the job and an estimator a trade of the

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "src/plan/plan_build.h"
 #include "src/plan/pde.h"
+#include "src/plan/grid_check.h"
 #include "models/rng.h"
 #include "src/base/validate.h"
 
@@ -114,6 +115,18 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
     j->mon_maturity[i] = d->mon[i].maturity;
     j->mon_end[i] = (int)mcpi_grid_index(j->times, j->nsteps, d->mon[i].maturity);
   }
+  /* steps_per_year 0 on a model whose step is not exact: its event dates
+   * alone (a European in one step) price wrongly, and with no step to merge
+   * the discretisation check cannot see it (grid_check.c) */
+  if (j->steps_per_year == 0 && mcpi_job_grid_checked(j) && !mcpi_job_grid_mergeable(j))
+    return mcpi_fail(err, MCP_ERR_INPUT,
+                     "trade '%s': run.steps_per_year: 0 leaves underlying '%s' (%s%s) no "
+                     "simulation times but the trades' dates, one step from each to the "
+                     "next, over which its model is not exact, and no grid coarser to check "
+                     "it against; expected steps_per_year of 1 or more (not given: 252 a "
+                     "year), or run.grid times between the dates",
+                     first->id, j->u[0]->name, model_name[j->model],
+                     j->model == MCPI_MODEL_MERTON ? ", watched on the bridge" : "");
   if (j->qmc && mcpi_bridge_build(&j->bridge, j->nsteps, j->times))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the Brownian bridge");
   return MCP_OK;

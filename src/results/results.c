@@ -297,9 +297,10 @@ static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "its paths' underlying misses its forward by more than 5 standard errors: the "
     "simulation is biased (extreme model parameters, or too few steps), and so may the "
     "price be",
-    "its Longstaff-Schwartz price fell below its European's on the same paths (a poor "
-    "exercise rule: too few regression paths for its basis); the European's, a lower "
-    "bound, is reported",
+    "its Longstaff-Schwartz price fell below its European's on the same paths (its fitted "
+    "early exercises lost: too few regression paths for its basis, or early exercise that "
+    "never pays, as a max-call without dividends); the European's, a lower bound, is "
+    "reported",
     "on the same paths, a grid of half the steps moves its price by more than its standard "
     "error: the time grid is too coarse for the model's scheme (raise steps_per_year)",
     "buckets, correlations or dividend sensitivities were asked and it has none: its payoff, "

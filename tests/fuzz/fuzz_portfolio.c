@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
   }
   if (st == MCP_OK) {
     /* a bounded run whatever the file asked for: its settings stay, but few
-     * paths, no extra steps and a small grid (the fuzzer's time limit) */
+     * paths, a step a year (the fewest that Heston and local volatility
+     * take) and a small grid (the fuzzer's time limit) */
     mcp_pde_settings s;
     mcp_run_options_pde(o, &s);
     s.space_points = 64;
@@ -48,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     mcp_results *r = NULL;
     if (mcp_portfolio_set_paths(p, 32) == MCP_OK &&
         mcp_portfolio_set_regression_paths(p, 256) == MCP_OK &&
-        mcp_portfolio_set_steps_per_year(p, 0) == MCP_OK &&
+        mcp_portfolio_set_steps_per_year(p, 1) == MCP_OK &&
         mcp_run_options_set_pde(o, &s) == MCP_OK &&
         mcp_run_options_set_backend(o, MCP_BACKEND_CPU) == MCP_OK &&
         mcp_context_create_with_options(&ctx, o, NULL, 0) == MCP_OK && mcp_portfolio_size(p) <= 64 &&
