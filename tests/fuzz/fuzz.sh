@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz.sh BUILD SECONDS: runs the libFuzzer targets built in BUILD (make
 # fuzz) side by side for SECONDS of wall-clock time (on fewer cores than
-# targets they share them: CI's 2 cores give each of the 4 half of one), each corpus seeded with the source tree's JSON inputs (examples,
+# targets they share them: CI's 2 cores give each of the 5 two fifths of one), each corpus seeded with the source tree's JSON inputs (examples,
 # benchmarks, test data, the JSON blocks of doc/input-schema.md), and prints
 # a line a target: executions, coverage (libFuzzer's cov and ft), corpus
 # size and failures.  A failure's input is kept in fuzz-artifacts/; turn it
@@ -10,7 +10,7 @@
 set -u
 build=$1 secs=$2
 src=$build # the build is a configured copy of the release tree
-targets="market portfolio scenarios csv"
+targets="market portfolio scenarios csv wisdom"
 mkdir -p fuzz-artifacts
 for target in $targets; do
   corpus=fuzz-corpus/$target

@@ -6,7 +6,7 @@
 # error fails it too.
 : "${top_srcdir:=.}" "${top_builddir:=.}"
 status=0
-for target in market portfolio scenarios csv; do
+for target in market portfolio scenarios csv wisdom; do
   prog=$top_builddir/tests/fuzz/fuzz_$target
   set -- "$top_srcdir"/tests/fuzz/regressions/$target-*
   [ -e "$1" ] || set --
