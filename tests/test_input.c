@@ -525,8 +525,11 @@ static const bad_case bad_cases[] = {
     {"bad_barrier_rebate.json", 0, MCP_ERR_INPUT,
      ":4:78: trades[0].rebate: expected a finite amount >= 0, got -1"},
     {"bad_barrier_no_fixings.json", 0, MCP_ERR_INPUT,
-     ":3:5: trades[0]: missing field 'fixings' (expected an array of times or a schedule "
+     ":3:5: trades[0]: missing field 'fixings' (expected a non-empty array of times or a schedule "
      "object {first, last, count} or {first, last, frequency})"},
+    {"bad_empty_fixings.json", 0, MCP_ERR_INPUT,
+     ":4:58: trades[0].fixings: expected a non-empty array of times or a schedule object "
+     "{first, last, count} or {first, last, frequency}, got an empty array"},
     {"bad_monitoring.json", 0, MCP_ERR_INPUT,
      ":5:21: trades[0].monitoring: expected one of discrete, bgk, bridge, "
      "got \"continuous\""},
@@ -642,7 +645,7 @@ static const bad_case bad_cases[] = {
     {"bad_engine.json", 0, MCP_ERR_INPUT,
      ":4:47: trades[0].method: expected one of mc, pde, analytic, got \"fd\""},
     {"bad_bermudan_dates.json", 0, MCP_ERR_INPUT,
-     ":3:5: trades[0]: missing field 'exercise_dates' (expected an array of times or a "
+     ":3:5: trades[0]: missing field 'exercise_dates' (expected a non-empty array of times or a "
      "schedule object {first, last, count} or {first, last, frequency})"},
     {"bad_exercise_payoff.json", 0, MCP_ERR_INPUT,
      ":4:32: trades[0].payoff: expected no payoff on one underlying (it is for assets), got "

@@ -87,7 +87,8 @@ static const mcpi_json_choice methods[] = {{"antithetic", MCP_ANTITHETIC},
 static const mcpi_json_choice schemes[] = {
     {"qe", MCP_HESTON_QE}, {"euler", MCP_HESTON_EULER}, {NULL, 0}};
 #define FIXINGS_WHAT                                                                       \
-  "an array of times or a schedule object {first, last, count} or {first, last, frequency}"
+  "a non-empty array of times or a schedule object {first, last, count} or {first, last, "     \
+  "frequency}"
 
 #define ASSETS_WHAT "an array of 2 to 16 underlying names"
 #define ONE_ASSET_WHAT "an array of 1 to 16 underlying names"
@@ -410,7 +411,9 @@ static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *pat
     st = mcpi_json_expected(d, &fix_path, FIXINGS_WHAT);
   if (st != MCP_OK)
     return st;
-  if (!has_maturity && tr->nfix)
+  if (!tr->nfix) /* an empty array: no date to check, none to index */
+    return mcpi_json_expected(d, &fix_path, FIXINGS_WHAT);
+  if (!has_maturity)
     tr->maturity = tr->fix[tr->nfix - 1];
   /* a seasoned trade's fixings on or before the valuation date (check_past
    * of the portfolio's); those to come, here */
