@@ -32,7 +32,6 @@ int mcpi_cuda_prefetch_fits(const mcp_context *ctx, mcp_precision prec,
 void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #else
 #include "src/exec/cuda_host.h"
-#include "src/inputs/wisdom.h"
 #include "kernels/catalogue.h"
 #include "kernels/launch.h"
 #include "models/products/lsm_fit.h"
@@ -542,8 +541,9 @@ static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, u
     o.padding = x.padding;
     o.block = x.block;
   }
+  uint64_t need = job_need(run, j);
   if (!(run->given & MCPI_OPT_TILE) && x.tile_paths)
-    *tile = x.tile_paths < job_need(run, j) ? x.tile_paths : job_need(run, j);
+    *tile = x.tile_paths < need ? x.tile_paths : need;
   return o;
 }
 

@@ -56,6 +56,14 @@ static int martingale(mcp_precision precision, const mcpi_job *j, const mcpi_acc
   return 1;
 }
 
+/* Job j's asset a as market m holds it (a scenario point's: its spots and
+ * curves), or the job's own where m has no such name. */
+static const mcpi_underlying *asset_in(const mcp_market *m, const mcpi_job *j, size_t a)
+{
+  const mcpi_underlying *u = mcpi_market_find(m, j->u[a]->name);
+  return u ? u : j->u[a];
+}
+
 /* Whether the job's Longstaff-Schwartz trade is a call on one asset whose
  * early exercise never pays: no dividend yield (nor repo) and no cash
  * dividend, and rates >= 0, up to its maturity in market m.  Its discounted
@@ -66,8 +74,7 @@ static int never_early(const mcp_market *m, const mcp_portfolio *p, const mcpi_j
   const mcpi_trade *t = &p->t[j->trade[0]];
   if (t->type != MCP_CALL || j->nassets != 1)
     return 0;
-  const mcpi_underlying *u = mcpi_market_find(m, j->u[0]->name);
-  u = u ? u : j->u[0];
+  const mcpi_underlying *u = asset_in(m, j, 0);
   double T = t->maturity + p->origin, lo, hi;
   mcpi_curve_abs_bounds(&u->dividend, T, &lo, &hi);
   return !u->ncash && hi == 0 && mcpi_curve_min(&u->rate, T) >= 0;
@@ -110,10 +117,8 @@ static double exercise_now(const mcp_market *m, const mcp_portfolio *p, const mc
   if (!j->lsm_dates || p->t[j->trade[0]].product != MCP_PRODUCT_AMERICAN)
     return 0;
   double s[MCP_MAX_ASSETS] = {0}, under;
-  for (size_t a = 0; a < j->nassets; a++) {
-    const mcpi_underlying *u = mcpi_market_find(m, j->u[a]->name);
-    s[a] = (u ? u : j->u[a])->spot;
-  }
+  for (size_t a = 0; a < j->nassets; a++)
+    s[a] = asset_in(m, j, a)->spot;
   return mcpi_lsm_exercise(&j->spec[0], s, (int)j->nassets, &under);
 }
 
@@ -151,9 +156,9 @@ static double exercise_greek(const mcp_market *m, const mcpi_job *j, const mcpi_
   double sign = sp->type == MCP_CALL ? 1 : -1, s[MCP_MAX_ASSETS] = {0};
   long ia = -1;
   for (size_t a = 0; a < j->nassets; a++) {
-    const mcpi_underlying *u = mcpi_market_find(m, j->u[a]->name);
-    s[a] = (u ? u : j->u[a])->spot;
-    if (u && (long)(u - m->u) == e->a)
+    const mcpi_underlying *u = asset_in(m, j, a);
+    s[a] = u->spot;
+    if (e->a >= 0 && u == &m->u[e->a])
       ia = (long)a;
   }
   if (ia < 0)

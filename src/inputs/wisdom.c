@@ -110,8 +110,7 @@ mcp_status mcp_wisdom_put(mcp_wisdom *wisdom, const mcp_wisdom_entry *entry)
   const char *field = NULL, *why = mcpi_wisdom_check(entry, &field);
   if (why)
     return mcpi_error(MCP_ERR_ARGUMENT, "mcp_wisdom_put: %s: expected %s", field, why);
-  mcpi_gpu_id gpu = {.capability = entry->capability, .driver = entry->driver};
-  memcpy(gpu.device, entry->device, sizeof gpu.device);
+  mcpi_gpu_id gpu = mcpi_gpu_of(entry);
   mcp_wisdom_entry *old = (mcp_wisdom_entry *)mcpi_wisdom_find(wisdom, &gpu, entry->shape);
   if (old) {
     *old = *entry;

@@ -3,6 +3,7 @@
 #ifndef MCP_WISDOM_H
 #define MCP_WISDOM_H
 
+#include <string.h>
 #include "src/base/error.h"
 
 struct mcp_wisdom {
@@ -15,6 +16,14 @@ typedef struct mcpi_gpu_id {
   char device[MCP_WISDOM_NAME];
   int capability, driver;
 } mcpi_gpu_id;
+
+/* The GPU an entry is of. */
+static inline mcpi_gpu_id mcpi_gpu_of(const mcp_wisdom_entry *e)
+{
+  mcpi_gpu_id g = {.capability = e->capability, .driver = e->driver};
+  memcpy(g.device, e->device, sizeof g.device);
+  return g;
+}
 
 /* NULL when e is valid, else the phrase of what was expected and, in
  * *field, the field's name as the file calls it. */

@@ -89,8 +89,7 @@ static mcp_status fill_wisdom(const mcpi_json_doc *d, void *target)
     mcp_wisdom_entry e;
     if ((st = read_entry(d, &path, json_array_get(list, k), &e)))
       return st;
-    mcpi_gpu_id gpu = {.capability = e.capability, .driver = e.driver};
-    memcpy(gpu.device, e.device, sizeof gpu.device);
+    mcpi_gpu_id gpu = mcpi_gpu_of(&e);
     const mcp_wisdom_entry *old = mcpi_wisdom_find(w, &gpu, e.shape);
     if (old)
       return mcpi_json_fail(d, &path, 0, MCP_ERR_INPUT,
