@@ -1017,14 +1017,17 @@ mcp_status mcp_wisdom_put(mcp_wisdom *wisdom, const mcp_wisdom_entry *entry);
 mcp_status mcp_context_set_wisdom(mcp_context *ctx, const mcp_wisdom *wisdom);
 /* Times each shape of job of the portfolio (a price run, at its paths) on
  * the context's GPU, one option at a time (normals and prefetch, then the
- * block, then the tile), each the median of repeats calls (1 to 15) after
- * one warm-up, the other shapes at their best so far, and puts each
- * shape's fastest into wisdom (a candidate replaces the best so far only
- * if 1% faster; one the device cannot run, for memory or a block its
- * kernel refuses, is passed over), replacing that GPU's earlier entry.
- * The options the context or the portfolio gave are not timed, and are
- * recorded as given.  MCP_ERR_UNAVAILABLE on a context that is not a CUDA
- * one of one device; MCP_ERR_DEVICE (a bug) if an option changed a
+ * block, then the tile), each candidate against the best so far in
+ * alternate calls (repeats of each, 1 to 15, after a warm-up of each; the
+ * medians compared), the other shapes at their best so far; a candidate
+ * replaces the best only if 1% faster, and one the device cannot run, for
+ * memory or a block its kernel refuses, is passed over.  Then the book with
+ * every shape's best is timed against the rules the same way (the entries'
+ * seconds and rules_seconds); where it gains under 1%, each shape's entry
+ * holds the rules' options.  The entries replace that GPU's earlier ones
+ * in wisdom.  The options the context or the portfolio gave are not timed,
+ * and are recorded as given.  MCP_ERR_UNAVAILABLE on a context that is not
+ * a CUDA one of one device; MCP_ERR_DEVICE (a bug) if an option changed a
  * price's bits. */
 mcp_status mcp_tune(mcp_context *ctx, const mcp_market *market, const mcp_portfolio *portfolio,
                     int repeats, mcp_wisdom *wisdom);
@@ -1127,8 +1130,9 @@ mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,
  * European's, a lower bound, is reported (not flagged: a call on one asset
  * without dividends at rates >= 0, whose European is its price).  MCP_WARNING_GRID: on the same
  * paths, a grid of half the steps moves the trade's price by more than its
- * standard error: the time grid is too coarse for the model's scheme
- * (mcp_results_grid_move).  MCP_WARNING_BUCKETS: buckets were asked
+ * standard error (mcp_results_grid_move), or its grid cannot be checked
+ * (every step ends on one of its dates, so none merges) and has a step
+ * longer than a day: the time grid is too coarse for the model's scheme.  MCP_WARNING_BUCKETS: buckets were asked
  * (mcp_greeks_set_buckets), or a multi-asset trade's correlations, or
  * dividend sensitivities, and the trade has none: its payoff, model or
  * precision has no adjoint here (its Greeks are those without buckets). */

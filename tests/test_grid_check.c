@@ -348,20 +348,20 @@ static void prices_unchanged(void **state)
   mcp_context_destroy(off);
 }
 
-/* The trade's refusal at steps_per_year 0: MCP_ERR_INPUT naming the trade
- * and the field, and no results. */
+/* The trade's refusal at steps_per_year spy: MCP_ERR_INPUT naming the
+ * trade and the field, and no results. */
 static void assert_refused(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
-                           const char *id)
+                           const char *id, unsigned spy)
 {
   mcp_results *r = NULL;
-  char want[64];
+  char want[80];
   assert_int_equal(mcp_price(ctx, m, p, &r), MCP_ERR_INPUT);
   assert_null(r);
   const char *err = mcp_context_last_error(ctx);
   print_message("  %s\n", err);
-  snprintf(want, sizeof want, "trade '%s': run.steps_per_year: 0 ", id);
+  snprintf(want, sizeof want, "trade '%s': run.steps_per_year: %u ", id, spy);
   assert_non_null(strstr(err, want));
-  assert_non_null(strstr(err, "expected steps_per_year of 1 or more"));
+  assert_non_null(strstr(err, "expected steps_per_year that puts steps between the dates"));
 }
 
 static void no_steps(void **state)
@@ -401,9 +401,48 @@ static void no_steps(void **state)
         t.monitoring = MCP_MONITOR_BRIDGE;
         add_trade(p, &t);
       }
-      assert_refused(check ? on : off, m, p, ids[k]);
+      assert_refused(check ? on : off, m, p, ids[k], 0);
       mcp_portfolio_destroy(p);
     }
+  /* uniform steps that all fall on the dates, longer than a day (one step a
+   * year to a maturity of 1; monthly steps on monthly fixings): priced and
+   * warned, with no move, while the check is on */
+  double months[12];
+  for (int i = 0; i < 12; i++)
+    months[i] = (i + 1) / 12.0;
+  for (int k = 0; k < 2; k++)
+    for (int check = 0; check < 2; check++) {
+      const char *id = k ? "H-A" : "LV-P";
+      p = new_portfolio(2000, 3);
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p, k ? 12 : 1), MCP_OK);
+      if (k)
+        assert_int_equal(mcp_portfolio_add_asian(p, id, "H", MCP_ARITHMETIC, MCP_CALL, 100, 12,
+                                                 months, 1, 1),
+                         MCP_OK);
+      else
+        add_european(p, id, "LV", MCP_PUT, 80, 1, 1);
+      add_european(p, "BS-C", "BS", MCP_CALL, 100, 1, 1);
+      r = price(check ? on : off, m, p);
+      assert_false(has_move(r, id, NULL));
+      assert_int_equal(warnings(r, id) & MCP_WARNING_GRID, check ? MCP_WARNING_GRID : 0);
+      assert_int_equal(warnings(r, "BS-C"), 0);
+      mcp_results_destroy(r);
+      mcp_portfolio_destroy(p);
+    }
+  /* a day's steps on daily dates: the model's default step, priced unchecked */
+  double days[5];
+  for (int i = 0; i < 5; i++)
+    days[i] = (i + 1) / 252.0;
+  p = new_portfolio(2000, 3);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
+  assert_int_equal(
+      mcp_portfolio_add_asian(p, "H-A", "H", MCP_ARITHMETIC, MCP_CALL, 100, 5, days, days[4], 1),
+      MCP_OK);
+  r = price(on, m, p);
+  assert_false(has_move(r, "H-A", NULL));
+  assert_int_equal(warnings(r, "H-A") & MCP_WARNING_GRID, 0);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
   /* grid times between the dates: priced, and checked */
   const double grid[3] = {0.25, 0.5, 0.75};
   p = new_portfolio(2000, 3);

@@ -487,14 +487,20 @@ static void test_bridge_curve_knots(void **state)
       {"ec-3", "TS3", MCP_PRODUCT_EUROPEAN, 0, MCP_CALL, 100, 0},
   };
   const size_t n = sizeof cases / sizeof cases[0];
-  mcp_portfolio *p[3]; /* the knots found; given, TS's and TSC's (0.5) and TS3's */
-  for (int k = 0; k < 3; k++) {
+  /* the knots found, no grid; then run.grid on the knots (TS's and TSC's
+   * 0.5, TS3's three) and a day after them: either way a date at or a day
+   * after a knot pairs it with a step a day later (time_grid.c), so the
+   * two give the same steps, k and k + a day, and the same bits */
+  const double d = 1.0 / 365, after[3] = {0.3 + d, 0.5 + d, 0.7 + d};
+  const double *grid[5] = {NULL, knots + 1, knots, after + 1, after};
+  const size_t ngrid[5] = {0, 1, 3, 1, 3};
+  mcp_portfolio *p[5];
+  for (int k = 0; k < 5; k++) {
     p[k] = new_portfolio(200000, 515);
     if (k)
-      assert_int_equal(mcp_portfolio_set_time_grid(p[k], k == 1 ? 1 : 3, k == 1 ? knots + 1 : knots),
-                       MCP_OK);
+      assert_int_equal(mcp_portfolio_set_time_grid(p[k], ngrid[k], grid[k]), MCP_OK);
     for (size_t i = 0; i < n; i++) {
-      if (k && (k == 1) != !!strcmp(cases[i].und, "TS3"))
+      if (k && (k % 2 == 1) != !!strcmp(cases[i].und, "TS3"))
         continue;
       mcp_trade t = trade_on(cases[i].id, cases[i].und, cases[i].product, cases[i].type,
                              cases[i].strike, T);
@@ -507,29 +513,91 @@ static void test_bridge_curve_knots(void **state)
       add_trade(p[k], &t);
     }
   }
-  mcp_results *found = price(ctx_of(state), m, p[0]), *given[2];
-  for (int k = 0; k < 2; k++)
-    given[k] = price(ctx_of(state), m, p[k + 1]);
+  mcp_results *res[5];
+  for (int k = 0; k < 5; k++)
+    res[k] = price(ctx_of(state), m, p[k]);
   for (size_t i = 0; i < 2; i++) {
     int up = cases[i].kind == MCP_UP_AND_OUT;
-    assert_within(cases[i].id, estimate(found, cases[i].id),
+    assert_within(cases[i].id, estimate(res[0], cases[i].id),
                   cf_barrier(cases[i].type, up, 0, 100, cases[i].strike, cases[i].barrier, 0, T,
                              r, r, veff),
                   NSE);
   }
-  assert_within("uoc-130-c", estimate(found, "uoc-130-c"),
-                estimate(found, "uoc-130-c-pde").price, NSE);
+  assert_within("uoc-130-c", estimate(res[0], "uoc-130-c"),
+                estimate(res[0], "uoc-130-c-pde").price, NSE);
   for (size_t i = 0; i < n; i++) {
-    mcp_estimate a = estimate(found, cases[i].id);
-    mcp_estimate b = estimate(given[strcmp(cases[i].und, "TS3") == 0], cases[i].id);
-    print_message("  %-14s %.17g  with the knots given %.17g\n", cases[i].id, a.price, b.price);
+    int g = strcmp(cases[i].und, "TS3") == 0 ? 2 : 1;
+    mcp_estimate f = estimate(res[0], cases[i].id), a = estimate(res[g], cases[i].id);
+    mcp_estimate b = estimate(res[g + 2], cases[i].id);
+    print_message("  %-14s %.17g; on the knots %.17g, a day after them %.17g\n", cases[i].id,
+                  f.price, a.price, b.price);
     assert_memory_equal(&a, &b, sizeof a);
+    if (fabs(a.price - f.price) > NSE * hypot(a.std_error, f.std_error)) /* found and given */
+      fail_msg("%s: %.6f with the knots found, %.6f given", cases[i].id, f.price, a.price);
   }
-  mcp_results_destroy(found);
-  for (int k = 0; k < 2; k++)
-    mcp_results_destroy(given[k]);
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < 5; k++) {
+    mcp_results_destroy(res[k]);
     mcp_portfolio_destroy(p[k]);
+  }
+  mcp_market_destroy(m);
+}
+
+/* Theta of bridge-watched trades on term structures, whose jobs step on the
+ * curves' knots, which theta's revaluation keeps where they are (its curves
+ * keep their tenors) while its dates come a bump closer.  No carry: the
+ * flat-volatility barrier at the root mean square volatility, one bump
+ * shorter; with carry, the finite-difference grid's theta (a knot moved a
+ * bump with the dates would miss it by 11 standard errors).  A knot on
+ * another trade's maturity, with an overnight rate pillar, takes a step a
+ * day later (time_grid.c): unbiased, with a larger standard error. */
+static void test_bridge_knot_theta(void **state)
+{
+  static const curve vol = {2, {0.5, 1}, {0.05, 0.6}}, mild = {2, {0.5, 1}, {0.2, 0.25}};
+  static const curve on = {2, {1.0 / 365, 2}, {0.01, 0.03}};
+  const double T = 1, r = 0.03, h = 1.0 / 365;
+  mcp_market *m = new_market();
+  add_underlying(m, "TS", (bs_params){100, r, r, 0.1});
+  set_curve(m, "TS", MCP_CURVE_VOLATILITY, &vol);
+  add_underlying(m, "TSC", (bs_params){100, r, 0, 0.1});
+  set_curve(m, "TSC", MCP_CURVE_VOLATILITY, &vol);
+  add_underlying(m, "TSK", (bs_params){100, r, 0, 0.1});
+  set_curve(m, "TSK", MCP_CURVE_VOLATILITY, &mild);
+  set_curve(m, "TSK", MCP_CURVE_RATE, &on);
+  mcp_portfolio *p = new_portfolio(200000, 517);
+  static const struct {
+    const char *id, *und;
+    int pde;
+  } bar[] = {{"uoc", "TS", 0},      {"uoc-c", "TSC", 0}, {"uoc-c-pde", "TSC", 1},
+             {"uoc-k", "TSK", 0},   {"uoc-k-pde", "TSK", 1}};
+  for (size_t k = 0; k < sizeof bar / sizeof *bar; k++) {
+    mcp_trade t = trade_on(bar[k].id, bar[k].und, MCP_PRODUCT_BARRIER, MCP_CALL, 100, T);
+    t.barrier_kind = MCP_UP_AND_OUT;
+    t.barrier = 130;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    if (bar[k].pde)
+      t.engine = MCP_ENGINE_PDE;
+    add_trade(p, &t);
+  }
+  add_european(p, "ec-knot", "TSK", MCP_CALL, 100, 0.5, 1); /* a maturity on the knot */
+  mcp_greeks *g;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, "theta"), MCP_OK);
+  mcp_results *q;
+  if (mcp_price_greeks(ctx_of(state), m, p, g, &q) != MCP_OK)
+    fail_msg("greeks: %s", mcp_context_last_error(ctx_of(state)));
+  mcp_sensitivity th[5];
+  for (size_t k = 0; k < 5; k++)
+    assert_int_equal(mcp_results_greek(q, bar[k].id, "theta", &th[k]), MCP_OK);
+  double v1 = sqrt(curve_integral(&vol, T, 1) / T);
+  double v0 = sqrt(curve_integral(&vol, T - h, 1) / (T - h));
+  double want = (cf_barrier(MCP_CALL, 1, 0, 100, 100, 130, 0, T - h, r, r, v0) -
+                 cf_barrier(MCP_CALL, 1, 0, 100, 100, 130, 0, T, r, r, v1)) / h;
+  assert_within("uoc theta", th[0].value, want, NSE);
+  assert_within("uoc-c theta", th[1].value, th[2].value.price, NSE);
+  assert_within("uoc-k theta", th[3].value, th[4].value.price, NSE);
+  mcp_results_destroy(q);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }
 
@@ -1828,7 +1896,7 @@ int main(void)
       cmocka_unit_test(test_geometric_asian),
       cmocka_unit_test(test_barriers),
       cmocka_unit_test(test_bridge_curve_knots),
-      cmocka_unit_test(test_barrier_spot_today),
+      cmocka_unit_test(test_bridge_knot_theta), cmocka_unit_test(test_barrier_spot_today),
       cmocka_unit_test(test_bgk_spacing),
       cmocka_unit_test(test_lookbacks),
       cmocka_unit_test(test_lookbacks_bridge),

@@ -16,7 +16,7 @@ const char cli_tune_options_help[] =
     "                         of other GPUs, drivers and shapes kept), written\n"
     "                         with this GPU's, replaced only once complete\n"
     "      --paths N          paths of the timed runs (default: the book's)\n"
-    "      --repeats N        timed calls an option, the median taken: 1 to 15\n"
+    "      --repeats N        timed calls of each option compared, medians: 1 to 15\n"
     "                         (default 3), after one warm-up\n"
     "      --device N         the GPU (default 0)\n";
 

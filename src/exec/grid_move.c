@@ -31,13 +31,16 @@ static double grid_limit(unsigned reps)
   return mcpi_t_limit(MCPI_GRID_SE, t, reps);
 }
 
-mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, mcpi_accum **acc,
-                             mcp_results *r)
+mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, int check,
+                             mcpi_accum **acc, mcp_results *r)
 {
   /* below a path's rounding a move says nothing (reval.c, rounding) */
   double tiny = precision == MCP_FLOAT ? 1e-4 : 1e-9;
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
+    if (check && mcpi_job_grid_unchecked(j)) /* steps too long to go unchecked */
+      for (size_t t = 0; t < j->nreal; t++)
+        r->warn[j->trade[t]] |= MCP_WARNING_GRID;
     unsigned reps = mcpi_job_replicates(plan, j);
     size_t ncol = mcpi_job_columns(j, 0);
     for (size_t k = 0; k < j->nest; k++) {

@@ -11,8 +11,11 @@
 #define MCPI_GRID_SE 3.0
 
 /* The moves of the run's checked trades into r (its grid and grid_on) from
- * the jobs' accumulated columns, and their warnings; MCP_ERR_NO_MEMORY. */
-mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, mcpi_accum **acc,
-                             mcp_results *r);
+ * the jobs' accumulated columns, and their warnings; with the check on
+ * (check), the trades of jobs whose grids it cannot check and whose steps
+ * are too long to pass unchecked (mcpi_job_grid_unchecked) are warned too;
+ * MCP_ERR_NO_MEMORY. */
+mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, int check,
+                             mcpi_accum **acc, mcp_results *r);
 
 #endif

@@ -796,7 +796,7 @@ static mcp_status collect_prices(const run_state *s, long k, mcp_results *r)
   mcp_status st = collect(m ? m : su->market, su->portfolio, su->set.precision, &su->plan, s->acc,
                           &su->pde, k, r, now);
   if (st == MCP_OK && k < 0)
-    st = mcpi_grid_collect(&su->plan, su->set.precision, s->acc, r);
+    st = mcpi_grid_collect(&su->plan, su->set.precision, su->set.grid_check, s->acc, r);
   if (st != MCP_OK)
     return mcpi_fail(s->ctx->err, st, "out of memory for results");
   if ((st = check_finite(r, s->ctx->err)) == MCP_OK)

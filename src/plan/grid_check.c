@@ -47,6 +47,20 @@ int mcpi_job_grid_mergeable(const mcpi_job *j)
   return 0;
 }
 
+double mcpi_job_longest_step(const mcpi_job *j)
+{
+  double longest = 0;
+  for (size_t s = 0; s < j->nsteps; s++)
+    longest = fmax(longest, j->times[s] - (s ? j->times[s - 1] : 0));
+  return longest;
+}
+
+int mcpi_job_grid_unchecked(const mcpi_job *j)
+{
+  return mcpi_job_grid_checked(j) && !mcpi_job_grid_mergeable(j) &&
+         mcpi_job_longest_step(j) * MCPI_MODEL_STEPS_PER_YEAR > 1 + 1e-9;
+}
+
 static void *dup(const void *p, size_t bytes)
 {
   if (!p)

@@ -14,9 +14,17 @@
  * volatility, Merton watched on the bridge), so that its grid is checked. */
 int mcpi_job_grid_checked(const mcpi_job *j);
 /* Whether j has a pair of steps the coarse job merges (a step before its
- * last that ends on no event); without one its grid cannot be checked
- * (plan.c refuses such a job of an inexact model at steps_per_year 0). */
+ * last that ends on no event); without one its grid cannot be checked. */
 int mcpi_job_grid_mergeable(const mcpi_job *j);
+/* The longest of j's steps, in years. */
+double mcpi_job_longest_step(const mcpi_job *j);
+/* Whether j's model steps inexactly on a grid that cannot be checked (no
+ * pair to merge) and is coarser than the model's default, a step longer
+ * than a day (1 / MCPI_MODEL_STEPS_PER_YEAR): plan.c refuses such a job at
+ * steps_per_year 0; at others its trades are warned MCP_WARNING_GRID, with
+ * no move (grid_move.c), while the check is on.  Daily steps on daily
+ * dates are the default's step, and pass. */
+int mcpi_job_grid_unchecked(const mcpi_job *j);
 
 /* Adds to g a variant whose plan holds each checked job's coarse job (path.h,
  * MCPI_TAG_HOLD), a pass of it to the job and an estimator a trade of the

@@ -118,15 +118,16 @@ static mcp_status build_job(mcpi_job *j, const mcp_market *m, const mcp_portfoli
   /* steps_per_year 0 on a model whose step is not exact: its event dates
    * alone (a European in one step) price wrongly, and with no step to merge
    * the discretisation check cannot see it (grid_check.c) */
-  if (j->steps_per_year == 0 && mcpi_job_grid_checked(j) && !mcpi_job_grid_mergeable(j))
+  if (j->steps_per_year == 0 && mcpi_job_grid_unchecked(j))
     return mcpi_fail(err, MCP_ERR_INPUT,
-                     "trade '%s': run.steps_per_year: 0 leaves underlying '%s' (%s%s) no "
-                     "simulation times but the trades' dates, one step from each to the "
-                     "next, over which its model is not exact, and no grid coarser to check "
-                     "it against; expected steps_per_year of 1 or more (not given: 252 a "
-                     "year), or run.grid times between the dates",
+                     "trade '%s': run.steps_per_year: 0 leaves underlying '%s' (%s%s) steps "
+                     "only from one of the trades' dates to the next (longest step: %.4g "
+                     "years), over which its model is not exact, and no grid coarser to "
+                     "check them against; expected steps_per_year that puts steps between "
+                     "the dates (not given: %u a year), or run.grid times between them",
                      first->id, j->u[0]->name, model_name[j->model],
-                     j->model == MCPI_MODEL_MERTON ? ", watched on the bridge" : "");
+                     j->model == MCPI_MODEL_MERTON ? ", watched on the bridge" : "",
+                     mcpi_job_longest_step(j), MCPI_MODEL_STEPS_PER_YEAR);
   if (j->qmc && mcpi_bridge_build(&j->bridge, j->nsteps, j->times))
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the Brownian bridge");
   return MCP_OK;

@@ -60,13 +60,43 @@ static double bridge_end(const mcpi_job *j, const job_draft *d, double last)
   return end;
 }
 
-/* Adds to g (from n, returned) the knots of c inside (0, end): where a
- * piece ends and the next begins (end[0..n-2]; the last piece goes on). */
-static size_t add_knots(double *g, size_t n, const mcpi_curve *c, double end)
+/* The default theta bump, 1/365 of a year (add_knots). */
+#define DAY (1.0 / 365)
+
+/* Whether sorted g[0..n) holds a time in [lo, hi] (within MCPI_TIME_EPS). */
+static int time_in(const double *g, size_t n, double lo, double hi)
 {
-  for (size_t i = 0; i + 1 < c->n; i++)
-    if (c->end[i] > MCPI_TIME_EPS && c->end[i] < end - MCPI_TIME_EPS)
-      g[n++] = c->end[i];
+  size_t i = n ? mcpi_grid_index(g, n, lo) : 0;
+  return n && g[i] >= lo - MCPI_TIME_EPS && g[i] <= hi + MCPI_TIME_EPS;
+}
+
+/* Adds to g (from n, returned) the knots of c, where a piece ends and the
+ * next begins (end[0..n-2]; the last piece goes on), inside the bridge's
+ * span (0, end), but those within a day of today (an overnight pillar);
+ * g[0..dates) holds the job's other times, sorted.  Theta's revaluation
+ * (origin > 0) keeps its curves' tenors, so its knots stay where they are
+ * while its dates come a bump closer, and it must keep its base's steps,
+ * in number and order, so that both draw the same normals.  A knot k with a
+ * date at it or up to a day after it in the base would break that: the
+ * base steps on k and k + a day, theta's on k - origin and k, so that each
+ * has k among its steps. */
+static size_t add_knots(double *g, size_t n, size_t dates, const mcpi_curve *c, double end,
+                        double origin)
+{
+  double span = end + origin; /* at origin 0 */
+  for (size_t i = 0; i + 1 < c->n; i++) {
+    double k = c->end[i];
+    if (!(k > DAY + MCPI_TIME_EPS && k < span - MCPI_TIME_EPS && k - origin > MCPI_TIME_EPS))
+      continue;
+    int pair = k + DAY < span - MCPI_TIME_EPS && time_in(g, dates, k - origin, k + DAY - origin);
+    if (origin > 0 && !pair) {
+      g[n++] = k;
+      continue;
+    }
+    g[n++] = k - origin;
+    if (pair)
+      g[n++] = origin > 0 ? k : k + DAY;
+  }
   return n;
 }
 
@@ -96,7 +126,7 @@ mcp_status mcpi_build_grid(mcpi_job *j, const mcp_market *mk, const mcp_portfoli
   for (size_t a = 0; a < j->nassets; a++) {
     ku[a] = &base->u[j->u[a] - mk->u];
     if (bend > 0)
-      cap += ku[a]->rate.n + ku[a]->dividend.n + ku[a]->vol.n;
+      cap += 2 * (ku[a]->rate.n + ku[a]->dividend.n + ku[a]->vol.n);
   }
   cap += nuni + p->ngrid + ncash;
   if (cap > MCPI_MAX_STEPS)
@@ -122,10 +152,13 @@ mcp_status mcpi_build_grid(mcpi_job *j, const mcp_market *mk, const mcp_portfoli
     if (t > 0 && t <= last)
       g[n++] = t;
   }
+  size_t dates = n;
+  if (bend > 0)
+    qsort(g, dates, sizeof *g, cmp_double);
   for (size_t a = 0; bend > 0 && a < j->nassets; a++) {
-    n = add_knots(g, n, &ku[a]->rate, bend);
-    n = add_knots(g, n, &ku[a]->dividend, bend);
-    n = add_knots(g, n, &ku[a]->vol, bend);
+    n = add_knots(g, n, dates, &ku[a]->rate, bend, p->origin);
+    n = add_knots(g, n, dates, &ku[a]->dividend, bend, p->origin);
+    n = add_knots(g, n, dates, &ku[a]->vol, bend, p->origin);
   }
   qsort(g, n, sizeof *g, cmp_double);
   size_t m = 0;

@@ -301,8 +301,10 @@ static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "early exercises lost: too few regression paths for its basis, or early exercise that "
     "never pays, as a max-call without dividends); the European's, a lower bound, is "
     "reported",
-    "on the same paths, a grid of half the steps moves its price by more than its standard "
-    "error: the time grid is too coarse for the model's scheme (raise steps_per_year)",
+    "the time grid is too coarse for the model's scheme (raise steps_per_year): on the same "
+    "paths, a grid of half the steps moves its price by more than its standard error, or, "
+    "every step ending on one of its dates and some longer than a day, no coarser grid "
+    "could check it",
     "buckets, correlations or dividend sensitivities were asked and it has none: its payoff, "
     "model or precision has no adjoint here, so its Greeks are the unbucketed ones"};
 

@@ -61,53 +61,73 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* The median seconds of the book's call with the trial entries, after a
- * warm-up; each call's prices checked against the rules' (e, the entry
- * timed, names the options in the message of a difference). */
-static mcp_status time_book(tuner *t, const mcp_wisdom_entry *e, double *seconds)
+/* One call of the book, its seconds into *s: with entry e put into the
+ * trial (the shapes tuned so far at their best), or by the rules (e NULL:
+ * no wisdom).  The first call's prices are the rules' (t->rules), every
+ * later one's checked against them (e names the options in the message of
+ * a difference). */
+static mcp_status call_book(tuner *t, const mcp_wisdom_entry *e, double *s)
 {
-  double s[MAX_REPEATS];
+  mcp_status st = e ? mcp_wisdom_put(&t->trial, e) : MCP_OK;
+  if (st != MCP_OK)
+    return st;
+  t->ctx->wisdom = e ? &t->trial : NULL;
+  static const mcp_wisdom_entry none = {.shape = "(none: the rules)"};
+  const mcp_wisdom_entry *n = e ? e : &none;
+  mcp_results *x = NULL;
+  double t0 = mcpi_now();
+  st = mcpi_spread(t->ctx, t->m, t->p, NULL, NULL, &x, NULL);
+  *s = mcpi_now() - t0;
+  size_t bad;
+  if (st == MCP_OK && !t->rules)
+    t->rules = x, x = NULL;
+  else if (st == MCP_OK && !same_prices(x, t->rules, &bad))
+    st = mcpi_fail(t->ctx->err, MCP_ERR_DEVICE,
+                   "tune: shape %s with normals %s, prefetch %s at %d, padding %d, block %d, "
+                   "tile %llu changed the bits of %s%s (a bug: please report it)",
+                   n->shape, mcp_normals_name(n->normals), mcp_prefetch_name(n->prefetch),
+                   n->distance, n->padding, n->block, (unsigned long long)n->tile_paths,
+                   bad < mcp_results_count(x) ? "trade " : "the book's total",
+                   bad < mcp_results_count(x) ? mcp_results_trade_id(x, bad) : "");
+  mcp_results_destroy(x);
+  return st;
+}
+
+/* The median seconds of the book's calls with a and with b (call_book's
+ * entries), in alternate calls after a warm-up of each: a drift of the
+ * GPU's clocks or memory over the tune (the first calls' is large) falls
+ * on both alike, so that their ratio is fair. */
+static mcp_status time_pair(tuner *t, const mcp_wisdom_entry *a, const mcp_wisdom_entry *b,
+                            double *sa, double *sb)
+{
+  double x[MAX_REPEATS], y[MAX_REPEATS], s;
   mcp_status st = MCP_OK;
   for (int r = -1; st == MCP_OK && r < t->repeats; r++) {
-    mcp_results *x = NULL;
-    double t0 = mcpi_now();
-    st = mcpi_spread(t->ctx, t->m, t->p, NULL, NULL, &x, NULL);
-    if (r >= 0)
-      s[r] = mcpi_now() - t0;
-    size_t bad;
-    if (st == MCP_OK && !t->rules)
-      t->rules = x, x = NULL;
-    else if (st == MCP_OK && !same_prices(x, t->rules, &bad))
-      st = mcpi_fail(t->ctx->err, MCP_ERR_DEVICE,
-                     "tune: shape %s with normals %s, prefetch %s at %d, padding %d, block %d, "
-                     "tile %llu changed the bits of %s%s (a bug: please report it)",
-                     e->shape, mcp_normals_name(e->normals), mcp_prefetch_name(e->prefetch),
-                     e->distance, e->padding, e->block, (unsigned long long)e->tile_paths,
-                     bad < mcp_results_count(x) ? "trade " : "the book's total",
-                     bad < mcp_results_count(x) ? mcp_results_trade_id(x, bad) : "");
-    mcp_results_destroy(x);
+    if ((st = call_book(t, a, &s)) == MCP_OK && r >= 0)
+      x[r] = s;
+    if (st == MCP_OK && (st = call_book(t, b, &s)) == MCP_OK && r >= 0)
+      y[r] = s;
   }
   if (st == MCP_OK) {
-    qsort(s, (size_t)t->repeats, sizeof *s, cmp_double);
-    *seconds = s[(t->repeats - 1) / 2];
+    qsort(x, (size_t)t->repeats, sizeof *x, cmp_double);
+    qsort(y, (size_t)t->repeats, sizeof *y, cmp_double);
+    *sa = x[(t->repeats - 1) / 2];
+    *sb = y[(t->repeats - 1) / 2];
   }
   return st;
 }
 
-/* Times candidate c of the shape at *best (its entry in the trial); keeps
- * it there when faster than *best_s by MIN_GAIN.  A candidate the device
- * cannot run (its memory, a block its kernel refuses) is passed over. */
-static mcp_status try(tuner *t, mcp_wisdom_entry *best, double *best_s,
-                      const mcp_wisdom_entry *c)
+/* Times candidate c of the shape against *best, in alternate calls; c
+ * becomes the best when faster by MIN_GAIN.  A candidate the device cannot
+ * run (its memory, a block its kernel refuses) is passed over. */
+static mcp_status try(tuner *t, mcp_wisdom_entry *best, const mcp_wisdom_entry *c)
 {
   if (c->prefetch != MCP_PREFETCH_NONE && !mcpi_cuda_prefetch_fits(t->ctx, t->set.precision, c))
     return MCP_OK;
-  mcp_status st = mcp_wisdom_put(&t->trial, c);
-  double s;
-  if (st == MCP_OK && (st = time_book(t, c, &s)) == MCP_OK && s < *best_s * (1 - MIN_GAIN)) {
+  double sb, sc;
+  mcp_status st = time_pair(t, best, c, &sb, &sc);
+  if (st == MCP_OK && sc < sb * (1 - MIN_GAIN))
     *best = *c;
-    best->seconds = *best_s = s;
-  }
   if (st == MCP_ERR_NO_MEMORY || st == MCP_ERR_ARGUMENT) {
     t->ctx->err[0] = '\0';
     st = MCP_OK;
@@ -115,11 +135,10 @@ static mcp_status try(tuner *t, mcp_wisdom_entry *best, double *best_s,
   return st == MCP_OK ? mcp_wisdom_put(&t->trial, best) : st;
 }
 
-/* The shape's search from the rules' options: normals and prefetch, then
- * the block, then the tile; *book_s, the book's time with the shapes
- * before at their best, becomes its time with this one's too.  (An option
- * the caller gave is recorded as given.) */
-static mcp_status tune_shape(tuner *t, const shape *sh, double rules_s, double *book_s,
+/* The shape's search from the rules' options (*rules): normals and
+ * prefetch, then the block, then the tile, the shapes before at their best.
+ * (An option the caller gave is recorded as given.) */
+static mcp_status tune_shape(tuner *t, const shape *sh, mcp_wisdom_entry *rules,
                              mcp_wisdom_entry *best)
 {
   const mcp_context *ctx = t->ctx;
@@ -129,17 +148,16 @@ static mcp_status tune_shape(tuner *t, const shape *sh, double rules_s, double *
                              .normals = sh->fusable ? run->normals : MCP_NORMALS_STORED,
                              .prefetch = run->prefetch, .distance = run->distance,
                              .padding = run->padding, .block = ctx->block,
-                             .tile_paths = ctx->tile_paths, .seconds = *book_s,
-                             .rules_seconds = rules_s};
+                             .tile_paths = ctx->tile_paths};
   memcpy(best->device, t->gpu.device, sizeof best->device);
   memcpy(best->shape, sh->name, sizeof best->shape);
-  double best_s = *book_s;
+  *rules = *best;
   mcp_status st = MCP_OK;
   mcp_wisdom_entry c = *best;
   if (sh->fusable && !(given & MCPI_OPT_NORMALS)) {
     c.normals = best->normals == MCP_NORMALS_FUSED ? MCP_NORMALS_STORED : MCP_NORMALS_FUSED;
     c.prefetch = MCP_PREFETCH_NONE;
-    st = try(t, best, &best_s, &c);
+    st = try(t, best, &c);
   }
   /* a strategy reads stored normals; each at the distances and paddings
    * this build and the device hold */
@@ -156,23 +174,22 @@ static mcp_status tune_shape(tuner *t, const shape *sh, double rules_s, double *
         c.prefetch = (mcp_prefetch)s;
         c.distance = mcpi_prefetch_distances[d];
         c.padding = paddings[k];
-        st = try(t, best, &best_s, &c);
+        st = try(t, best, &c);
       }
   for (size_t b = 0; st == MCP_OK && !(given & MCPI_OPT_BLOCK) && b < COUNT(blocks); b++)
     if (blocks[b] != best->block) {
       c = *best;
       c.block = blocks[b];
-      st = try(t, best, &best_s, &c);
+      st = try(t, best, &c);
     }
   for (size_t k = 0; st == MCP_OK && !(given & MCPI_OPT_TILE) && k <= COUNT(tiles); k++) {
     uint64_t tile = k ? tiles[k - 1] : 0;
     if (tile != best->tile_paths && tile < sh->need) {
       c = *best;
       c.tile_paths = tile;
-      st = try(t, best, &best_s, &c);
+      st = try(t, best, &c);
     }
   }
-  *book_s = best_s;
   return st;
 }
 
@@ -233,19 +250,28 @@ mcp_status mcp_tune(mcp_context *ctx, const mcp_market *market, const mcp_portfo
   shape *sh = NULL;
   size_t nsh = 0;
   mcp_wisdom *own = ctx->wisdom; /* the context's, back when done */
-  ctx->wisdom = &t.trial;
-  double rules_s = 0;
+  double s;
   if ((st = mcpi_cuda_gpu_id(ctx, &t.gpu)) == MCP_OK &&
       (st = book_shapes(&t, &sh, &nsh)) == MCP_OK)
-    st = time_book(&t, &(mcp_wisdom_entry){.shape = "(the rules)"}, &rules_s);
-  mcp_wisdom_entry *best = calloc(nsh + 1, sizeof *best);
+    st = call_book(&t, NULL, &s); /* the rules' prices */
+  mcp_wisdom_entry *best = calloc(2 * nsh + 1, sizeof *best), *rules = best + nsh;
   if (st == MCP_OK && !best)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "tune: out of memory");
-  double book_s = rules_s;
   for (size_t k = 0; st == MCP_OK && k < nsh; k++)
-    st = tune_shape(&t, &sh[k], rules_s, &book_s, &best[k]);
-  for (size_t k = 0; st == MCP_OK && k < nsh; k++)
+    st = tune_shape(&t, &sh[k], &rules[k], &best[k]);
+  /* the book with every shape at its best against the rules, alternately:
+   * the entries' times, and where the whole gains less than MIN_GAIN, the
+   * rules' options recorded (one shape's gains may not add up) */
+  double sr = 0, sw = 0;
+  if (st == MCP_OK && nsh)
+    st = time_pair(&t, NULL, &best[nsh - 1], &sr, &sw);
+  for (size_t k = 0; st == MCP_OK && k < nsh; k++) {
+    if (!(sw < sr * (1 - MIN_GAIN)))
+      best[k] = rules[k];
+    best[k].seconds = sw < sr * (1 - MIN_GAIN) ? sw : sr;
+    best[k].rules_seconds = sr;
     st = mcp_wisdom_put(wisdom, &best[k]);
+  }
   ctx->wisdom = own;
   free(t.trial.e);
   mcp_results_destroy(t.rules);
