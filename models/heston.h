@@ -44,13 +44,17 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
   MCPI_REAL k1 = half * dt * krx - rx;
   MCPI_REAL k2 = half * dt * krx + rx;
   MCPI_REAL k3 = half * dt * (1 - rho * rho);
-  MCPI_REAL A = k2 + half * k3, vn, k0;
+  MCPI_REAL A = k2 + half * k3, vn;
+  /* the martingale correction k0 = k0a + lc log(la) - k0b: each branch sets
+   * its terms and the one log is taken after them, so that a warp whose
+   * paths take both branches (psi straddling 1.5) takes it once */
+  MCPI_REAL k0a, lc = 0, la = 1, k0b = (k1 + half * k3) * v0;
   /* without the correction (where its moment generating function does not
    * exist), -rho kappa theta dt / xi: computed there alone */
 #define MCPI_K0_PLAIN ((MCPI_REAL)h->MCPI_COEF(rkt) * dt / xi)
   if (!(s2 > 0)) { /* a step too short for e^{-kappa dt} < 1 (float): v' = m, no noise */
     vn = m;
-    k0 = -A * m - (k1 + half * k3) * v0;
+    k0a = -A * m;
   } else if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
     /* 2 / psi, bounded where r (r - 1) would overflow: v' = m to the precision */
     MCPI_REAL r = 2 * m2 / s2;
@@ -64,19 +68,29 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
     if (d > 0) {
       MCPI_REAL inv = 1 / (q * d);
       vn = m * d * inv * w * w;
-      k0 = -A * b2 * m * (q * inv) + half * MCPI_LOG(d * d * inv) - (k1 + half * k3) * v0;
+      k0a = -A * b2 * m * (q * inv);
+      lc = half;
+      la = d * d * inv;
     } else {
       vn = m / q * w * w;
-      k0 = MCPI_K0_PLAIN;
+      k0a = MCPI_K0_PLAIN;
+      k0b = 0;
     }
   } else {
     MCPI_REAL p = (s2 - m2) / (s2 + m2), beta = (1 - p) / m; /* p = (psi - 1) / (psi + 1) */
     /* U <= p as 1 - U >= 1 - p, 1 - U = Phi(-zv): accurate where U is near 1 */
     MCPI_REAL u1 = MCPI_NCDF(-zv);
     vn = u1 >= 1 - p ? 0 : MCPI_LOG((1 - p) / u1) / beta;
-    k0 = A < beta ? -MCPI_LOG(p + beta * (1 - p) / (beta - A)) - (k1 + half * k3) * v0
-                  : MCPI_K0_PLAIN;
+    if (A < beta) {
+      k0a = 0;
+      lc = -1;
+      la = p + beta * (1 - p) / (beta - A);
+    } else {
+      k0a = MCPI_K0_PLAIN;
+      k0b = 0;
+    }
   }
+  MCPI_REAL k0 = k0a + lc * MCPI_LOG(la) - k0b;
 #undef MCPI_K0_PLAIN
   *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_SQRT(k3 * (v0 + vn)) * zx;
   *var = half * (v0 + vn) * dt;
