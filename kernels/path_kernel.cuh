@@ -653,8 +653,15 @@ __global__ void mcpi_path_kernel(const __grid_constant__ mcpi_job_view job,
 // The fused Heston plain kernel with its discretisation check's coarse path
 // beside (M = MCPI_STATE_HESTON_CHECKED): the job's paths into pay and the
 // coarse pass's (its view, coarse) into pay_c, on one draw of the normals.
+// Capped at 128 registers (130 uncapped: 3 blocks of 128 an SM, 4 capped):
+// 11 to 12% faster in diverged and undiverged markets alike (H200,
+// bench/RESULTS.md "heston-call").  NVCCFLAGS=-DMCPI_CHECKED_REGISTERS=N
+// builds another, to compare in one benchmark run.
+#ifndef MCPI_CHECKED_REGISTERS
+#define MCPI_CHECKED_REGISTERS 128
+#endif
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
-__global__ void mcpi_path_kernel_checked(const __grid_constant__ mcpi_job_view job,
+__global__ void __maxnreg__(MCPI_CHECKED_REGISTERS) mcpi_path_kernel_checked(const __grid_constant__ mcpi_job_view job,
                                          const __grid_constant__ mcpi_job_view coarse,
                                          size_t ld, size_t n, double *__restrict__ pay,
                                          double *__restrict__ pay_c)
