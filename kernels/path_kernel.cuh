@@ -653,10 +653,11 @@ __global__ void mcpi_path_kernel(const __grid_constant__ mcpi_job_view job,
 // The fused Heston plain kernel with its discretisation check's coarse path
 // beside (M = MCPI_STATE_HESTON_CHECKED): the job's paths into pay and the
 // coarse pass's (its view, coarse) into pay_c, on one draw of the normals.
-// Capped at 128 registers (130 uncapped: 3 blocks of 128 an SM, 4 capped):
-// 11 to 12% faster in diverged and undiverged markets alike (H200,
-// bench/RESULTS.md "heston-call").  NVCCFLAGS=-DMCPI_CHECKED_REGISTERS=N
-// builds another, to compare in one benchmark run.
+// Capped at 128 registers (130 uncapped: 3 blocks of 128 an SM, 4 capped;
+// ptxas then spills 44 bytes of stores and 64 of loads, double): 11 to 12%
+// faster in diverged and undiverged markets alike (H200, bench/RESULTS.md
+// "heston-call").  NVCCFLAGS=-DMCPI_CHECKED_REGISTERS=N builds another cap,
+// to compare in one benchmark run.
 #ifndef MCPI_CHECKED_REGISTERS
 #define MCPI_CHECKED_REGISTERS 128
 #endif

@@ -596,6 +596,37 @@ static void test_bridge_knot_theta(void **state)
   assert_within("uoc-c theta", th[1].value, th[2].value.price, NSE);
   assert_within("uoc-k theta", th[3].value, th[4].value.price, NSE);
   mcp_results_destroy(q);
+  mcp_portfolio_destroy(p);
+  /* a Heston trade beside clamps theta's bump to half a daily step
+   * (1/504): the knots pair at it, a date a day after the knot included;
+   * and an overnight volatility pillar steps once, its price the grid's */
+  static const curve night = {2, {0.0027, 2}, {3.0, 0.2}};
+  add_underlying(m, "TSO", (bs_params){100, r, 0, 0.1});
+  set_curve(m, "TSO", MCP_CURVE_VOLATILITY, &night);
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, r, 0, 0.04, 1.5, 0.04, 0.5, -0.7), MCP_OK);
+  p = new_portfolio(200000, 518);
+  const char *ids[4] = {"uoc-k", "uoc-k-pde", "uoc-o", "uoc-o-pde"};
+  for (size_t k = 0; k < 4; k++) {
+    mcp_trade t = trade_on(ids[k], k < 2 ? "TSK" : "TSO", MCP_PRODUCT_BARRIER, MCP_CALL, 100,
+                           k < 2 ? T : 0.25);
+    t.barrier_kind = MCP_UP_AND_OUT;
+    t.barrier = 130;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    if (k % 2)
+      t.engine = MCP_ENGINE_PDE;
+    add_trade(p, &t);
+  }
+  add_european(p, "ec-knot", "TSK", MCP_CALL, 100, 0.5, 1);
+  add_european(p, "ec-day", "TSK", MCP_CALL, 100, 0.5 + h, 1);
+  add_european(p, "hc", "H", MCP_CALL, 100, 1, 1);
+  if (mcp_price_greeks(ctx_of(state), m, p, g, &q) != MCP_OK)
+    fail_msg("greeks, theta's bump clamped: %s", mcp_context_last_error(ctx_of(state)));
+  for (size_t k = 0; k < 4; k++)
+    assert_int_equal(mcp_results_greek(q, ids[k], "theta", &th[k]), MCP_OK);
+  assert_within("uoc-k theta (bump 1/504)", th[0].value, th[1].value.price, NSE);
+  assert_within("uoc-o theta", th[2].value, th[3].value.price, NSE);
+  assert_within("uoc-o", estimate(q, "uoc-o"), estimate(q, "uoc-o-pde").price, NSE);
+  mcp_results_destroy(q);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

@@ -498,6 +498,7 @@ struct mcpi_setup {
   mcpi_greek_run greeks;
   double *dg;
   mcpi_bounds bnd; /* the exercise boundaries (run.exercise_boundary) */
+  mcp_portfolio paired; /* the portfolio, its knots paired at theta's bump (setup) */
   int passes;
   int losses; /* the points' losses (mcpi_reval) */
 };
@@ -591,6 +592,20 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
     mcpi_context_settings(ctx, portfolio, &su->set);
   mcp_status st = su ? mcpi_plan_build(market, portfolio, &su->set.pde, &su->plan, ctx->err)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+  /* a curve knot's pair is theta's bump (time_grid.c): planned at a day,
+   * and where theta takes another bump, planned again at it (a shallow copy
+   * of the portfolio carries it to the revaluations) */
+  const mcp_portfolio *lp = portfolio;
+  if (st == MCP_OK && req && req->want[MCP_GREEK_THETA] && mcpi_plan_paired(&su->plan)) {
+    double h = mcpi_theta_bump(req, &su->plan);
+    if (h != (portfolio->knot_pair > 0 ? portfolio->knot_pair : MCPI_THETA_BUMP)) {
+      su->paired = *portfolio;
+      su->paired.knot_pair = h;
+      lp = &su->paired;
+      mcpi_plan_free(&su->plan);
+      st = mcpi_plan_build(market, lp, &su->set.pde, &su->plan, ctx->err);
+    }
+  }
   if (st == MCP_OK &&
       ((st = mcpi_plan_precision_check(&su->plan, su->set.precision, ctx->err)) != MCP_OK ||
        (st = mcpi_pde_plan(market, portfolio, &su->set.pde, &su->pde, ctx->err)) != MCP_OK))
@@ -607,10 +622,10 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
   su->passes = req || npoints;
   su->losses = losses && npoints;
   if (npoints)
-    st = mcpi_points_layout(markets, npoints, losses, market, portfolio, &su->set, &su->plan, &su->pde,
+    st = mcpi_points_layout(markets, npoints, losses, market, lp, &su->set, &su->plan, &su->pde,
                             &su->greeks, ctx->err);
   else if (req &&
-           (st = mcpi_greeks_layout(market, portfolio, &su->set, req, &su->plan, &su->pde,
+           (st = mcpi_greeks_layout(market, lp, &su->set, req, &su->plan, &su->pde,
                                     &su->greeks, ctx->err)) == MCP_OK &&
            !(su->dg = calloc(2 * portfolio->n, sizeof *su->dg)))
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");

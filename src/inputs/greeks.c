@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/inputs/greeks.h"
+#include "src/inputs/portfolio.h"
 #include "src/base/names.h"
 
 static const char *const greek_names[] = {"delta", "gamma", "vega", "rho", "theta",
@@ -27,7 +28,7 @@ mcp_status mcp_greeks_create(mcp_greeks **g)
       0.01;
   (*g)->bump[MCP_GREEK_VEGA] = 0.01;
   (*g)->bump[MCP_GREEK_RHO] = 1e-4;
-  (*g)->bump[MCP_GREEK_THETA] = 1.0 / 365;
+  (*g)->bump[MCP_GREEK_THETA] = MCPI_THETA_BUMP;
   return MCP_OK;
 }
 

@@ -81,9 +81,14 @@ struct mcp_portfolio {
   mcp_backend backend;
   mcpi_settings legacy;
   double origin;           /* years the valuation date has moved (theta), 0 */
+  double knot_pair;        /* theta's bump, a knot's pair (time_grid.c); 0: a day */
   int dated;               /* a copy from mcpi_portfolio_dated: shares ids and assets */
   char err[MCPI_ERRLEN];
 };
+
+/* Theta's default bump, a day (years; mcp_greeks), and a curve knot's
+ * pair's unless the portfolio's knot_pair says otherwise (time_grid.c). */
+#define MCPI_THETA_BUMP (1.0 / 365)
 
 /* Two event times closer than this (years) are the same grid point. */
 #define MCPI_TIME_EPS 1e-10

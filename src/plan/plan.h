@@ -81,6 +81,7 @@ typedef struct mcpi_job {
   int lsm_dates, lsm_nb, lsm_sched;
   uint64_t lsm_stream, lsm_paths;
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
+  int paired;    /* some curve knot of its bridge steps with a pair (time_grid.c) */
   unsigned steps_per_year; /* the uniform steps its grid has (0: none; time_grid.c) */
   int nmon;
   double mon_log_barrier[MCPI_MAX_MONITORS], mon_maturity[MCPI_MAX_MONITORS];

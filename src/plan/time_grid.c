@@ -2,7 +2,8 @@
  * uniform steps of steps_per_year (the run's, or by default those of a
  * model whose step is not exact), the run's extra grid, the cash
  * dividends' dates and, in a job that watches the Brownian bridge, the
- * knots of its underlyings' curves, sorted and merged within MCPI_TIME_EPS
+ * knots of its underlyings' curves (some in pairs, for theta: add_knots),
+ * sorted and merged within MCPI_TIME_EPS
  * (refused past the random dimensions a job may draw); and a date's place
  * among them. */
 #include <math.h>
@@ -60,9 +61,6 @@ static double bridge_end(const mcpi_job *j, const job_draft *d, double last)
   return end;
 }
 
-/* The default theta bump, 1/365 of a year (add_knots). */
-#define DAY (1.0 / 365)
-
 /* Whether sorted g[0..n) holds a time in [lo, hi] (within MCPI_TIME_EPS). */
 static int time_in(const double *g, size_t n, double lo, double hi)
 {
@@ -70,32 +68,37 @@ static int time_in(const double *g, size_t n, double lo, double hi)
   return n && g[i] >= lo - MCPI_TIME_EPS && g[i] <= hi + MCPI_TIME_EPS;
 }
 
-/* Adds to g (from n, returned) the knots of c, where a piece ends and the
- * next begins (end[0..n-2]; the last piece goes on), inside the bridge's
- * span (0, end), but those within a day of today (an overnight pillar);
- * g[0..dates) holds the job's other times, sorted.  Theta's revaluation
- * (origin > 0) keeps its curves' tenors, so its knots stay where they are
- * while its dates come a bump closer, and it must keep its base's steps,
- * in number and order, so that both draw the same normals.  A knot k with a
- * date at it or up to a day after it in the base would break that: the
- * base steps on k and k + a day, theta's on k - origin and k, so that each
- * has k among its steps. */
-static size_t add_knots(double *g, size_t n, size_t dates, const mcpi_curve *c, double end,
-                        double origin)
+/* Adds to j's times g (from n, returned) the knots of c, where a piece ends
+ * and the next begins (end[0..n-2]; the last piece goes on), inside the
+ * bridge's span (0, end); g[0..dates) holds the job's other times, sorted.
+ * Theta's revaluation (p->origin > 0: its dates, uniform steps and grid
+ * times a bump closer) keeps the curves' tenors, so its knots stay where
+ * they are, and it must keep its base's steps, in number and order, so
+ * that both draw the same normals.  A knot k with a date at it or up to a
+ * bump h after it (h the portfolio's knot_pair: theta's bump, reval.c)
+ * steps twice: the base on k and k + h, theta on k - h and k, each with k
+ * among its steps.  Theta puts a knot past its own span's end (after its
+ * last bridge, no step reads it) a bump closer, as its dates.  A knot that
+ * cannot pair (within h of today, or of the span's end) steps once; where
+ * dates then come between it and theta's, the two differ, and theta is
+ * refused (variants.c), not priced wrong.  j->paired says a knot paired. */
+static size_t add_knots(mcpi_job *j, double *g, size_t n, size_t dates, const mcpi_curve *c,
+                        double end, const mcp_portfolio *p)
 {
+  double origin = p->origin, h = p->knot_pair > 0 ? p->knot_pair : MCPI_THETA_BUMP;
   double span = end + origin; /* at origin 0 */
   for (size_t i = 0; i + 1 < c->n; i++) {
     double k = c->end[i];
-    if (!(k > DAY + MCPI_TIME_EPS && k < span - MCPI_TIME_EPS && k - origin > MCPI_TIME_EPS))
+    if (!(k > MCPI_TIME_EPS && k < span - MCPI_TIME_EPS))
       continue;
-    int pair = k + DAY < span - MCPI_TIME_EPS && time_in(g, dates, k - origin, k + DAY - origin);
-    if (origin > 0 && !pair) {
-      g[n++] = k;
-      continue;
-    }
-    g[n++] = k - origin;
-    if (pair)
-      g[n++] = origin > 0 ? k : k + DAY;
+    int pair = k > h + MCPI_TIME_EPS && k + h < span - MCPI_TIME_EPS &&
+               time_in(g, dates, k - origin, k + h - origin);
+    j->paired |= pair;
+    if (pair) {
+      g[n++] = k - origin;
+      g[n++] = origin > 0 ? k : k + h;
+    } else
+      g[n++] = origin > 0 && k >= end - MCPI_TIME_EPS ? k - origin : k;
   }
   return n;
 }
@@ -156,9 +159,9 @@ mcp_status mcpi_build_grid(mcpi_job *j, const mcp_market *mk, const mcp_portfoli
   if (bend > 0)
     qsort(g, dates, sizeof *g, cmp_double);
   for (size_t a = 0; bend > 0 && a < j->nassets; a++) {
-    n = add_knots(g, n, dates, &ku[a]->rate, bend, p->origin);
-    n = add_knots(g, n, dates, &ku[a]->dividend, bend, p->origin);
-    n = add_knots(g, n, dates, &ku[a]->vol, bend, p->origin);
+    n = add_knots(j, g, n, dates, &ku[a]->rate, bend, p);
+    n = add_knots(j, g, n, dates, &ku[a]->dividend, bend, p);
+    n = add_knots(j, g, n, dates, &ku[a]->vol, bend, p);
   }
   qsort(g, n, sizeof *g, cmp_double);
   size_t m = 0;

@@ -72,8 +72,6 @@ static mcp_status call_book(tuner *t, const mcp_wisdom_entry *e, double *s)
   if (st != MCP_OK)
     return st;
   t->ctx->wisdom = e ? &t->trial : NULL;
-  static const mcp_wisdom_entry none = {.shape = "(none: the rules)"};
-  const mcp_wisdom_entry *n = e ? e : &none;
   mcp_results *x = NULL;
   double t0 = mcpi_now();
   st = mcpi_spread(t->ctx, t->m, t->p, NULL, NULL, &x, NULL);
@@ -81,14 +79,21 @@ static mcp_status call_book(tuner *t, const mcp_wisdom_entry *e, double *s)
   size_t bad;
   if (st == MCP_OK && !t->rules)
     t->rules = x, x = NULL;
-  else if (st == MCP_OK && !same_prices(x, t->rules, &bad))
-    st = mcpi_fail(t->ctx->err, MCP_ERR_DEVICE,
-                   "tune: shape %s with normals %s, prefetch %s at %d, padding %d, block %d, "
-                   "tile %llu changed the bits of %s%s (a bug: please report it)",
-                   n->shape, mcp_normals_name(n->normals), mcp_prefetch_name(n->prefetch),
-                   n->distance, n->padding, n->block, (unsigned long long)n->tile_paths,
-                   bad < mcp_results_count(x) ? "trade " : "the book's total",
-                   bad < mcp_results_count(x) ? mcp_results_trade_id(x, bad) : "");
+  else if (st == MCP_OK && !same_prices(x, t->rules, &bad)) {
+    const char *what = bad < mcp_results_count(x) ? mcp_results_trade_id(x, bad) : NULL;
+    if (!e)
+      st = mcpi_fail(t->ctx->err, MCP_ERR_DEVICE,
+                     "tune: the rules changed the bits of %s%s from one call to the next (a "
+                     "bug: please report it)",
+                     what ? "trade " : "the book's total", what ? what : "");
+    else
+      st = mcpi_fail(t->ctx->err, MCP_ERR_DEVICE,
+                     "tune: shape %s with normals %s, prefetch %s at %d, padding %d, block %d, "
+                     "tile %llu changed the bits of %s%s (a bug: please report it)",
+                     e->shape, mcp_normals_name(e->normals), mcp_prefetch_name(e->prefetch),
+                     e->distance, e->padding, e->block, (unsigned long long)e->tile_paths,
+                     what ? "trade " : "the book's total", what ? what : "");
+  }
   mcp_results_destroy(x);
   return st;
 }
@@ -254,9 +259,11 @@ mcp_status mcp_tune(mcp_context *ctx, const mcp_market *market, const mcp_portfo
   if ((st = mcpi_cuda_gpu_id(ctx, &t.gpu)) == MCP_OK &&
       (st = book_shapes(&t, &sh, &nsh)) == MCP_OK)
     st = call_book(&t, NULL, &s); /* the rules' prices */
-  mcp_wisdom_entry *best = calloc(2 * nsh + 1, sizeof *best), *rules = best + nsh;
+  mcp_wisdom_entry *best = calloc(2 * nsh + 1, sizeof *best), *rules = best;
   if (st == MCP_OK && !best)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "tune: out of memory");
+  if (best)
+    rules = best + nsh;
   for (size_t k = 0; st == MCP_OK && k < nsh; k++)
     st = tune_shape(&t, &sh[k], &rules[k], &best[k]);
   /* the book with every shape at its best against the rules, alternately:
