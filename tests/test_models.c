@@ -542,6 +542,19 @@ static void test_bridge_curve_knots(void **state)
   mcp_market_destroy(m);
 }
 
+/* An up-and-out call at 130 on und to T watched on the bridge, by paths
+ * or on the finite-difference grid (pde). */
+static void add_uoc(mcp_portfolio *p, const char *id, const char *und, double T, int pde)
+{
+  mcp_trade t = trade_on(id, und, MCP_PRODUCT_BARRIER, MCP_CALL, 100, T);
+  t.barrier_kind = MCP_UP_AND_OUT;
+  t.barrier = 130;
+  t.monitoring = MCP_MONITOR_BRIDGE;
+  if (pde)
+    t.engine = MCP_ENGINE_PDE;
+  add_trade(p, &t);
+}
+
 /* Theta of bridge-watched trades on term structures, whose jobs step on the
  * curves' knots, which theta's revaluation keeps where they are (its curves
  * keep their tenors) while its dates come a bump closer.  No carry: the
@@ -569,15 +582,8 @@ static void test_bridge_knot_theta(void **state)
     int pde;
   } bar[] = {{"uoc", "TS", 0},      {"uoc-c", "TSC", 0}, {"uoc-c-pde", "TSC", 1},
              {"uoc-k", "TSK", 0},   {"uoc-k-pde", "TSK", 1}};
-  for (size_t k = 0; k < sizeof bar / sizeof *bar; k++) {
-    mcp_trade t = trade_on(bar[k].id, bar[k].und, MCP_PRODUCT_BARRIER, MCP_CALL, 100, T);
-    t.barrier_kind = MCP_UP_AND_OUT;
-    t.barrier = 130;
-    t.monitoring = MCP_MONITOR_BRIDGE;
-    if (bar[k].pde)
-      t.engine = MCP_ENGINE_PDE;
-    add_trade(p, &t);
-  }
+  for (size_t k = 0; k < sizeof bar / sizeof *bar; k++)
+    add_uoc(p, bar[k].id, bar[k].und, T, bar[k].pde);
   add_european(p, "ec-knot", "TSK", MCP_CALL, 100, 0.5, 1); /* a maturity on the knot */
   mcp_greeks *g;
   assert_int_equal(mcp_greeks_create(&g), MCP_OK);
@@ -606,16 +612,8 @@ static void test_bridge_knot_theta(void **state)
   assert_int_equal(mcp_market_add_heston(m, "H", 100, r, 0, 0.04, 1.5, 0.04, 0.5, -0.7), MCP_OK);
   p = new_portfolio(200000, 518);
   const char *ids[4] = {"uoc-k", "uoc-k-pde", "uoc-o", "uoc-o-pde"};
-  for (size_t k = 0; k < 4; k++) {
-    mcp_trade t = trade_on(ids[k], k < 2 ? "TSK" : "TSO", MCP_PRODUCT_BARRIER, MCP_CALL, 100,
-                           k < 2 ? T : 0.25);
-    t.barrier_kind = MCP_UP_AND_OUT;
-    t.barrier = 130;
-    t.monitoring = MCP_MONITOR_BRIDGE;
-    if (k % 2)
-      t.engine = MCP_ENGINE_PDE;
-    add_trade(p, &t);
-  }
+  for (size_t k = 0; k < 4; k++)
+    add_uoc(p, ids[k], k < 2 ? "TSK" : "TSO", k < 2 ? T : 0.25, k % 2);
   add_european(p, "ec-knot", "TSK", MCP_CALL, 100, 0.5, 1);
   add_european(p, "ec-day", "TSK", MCP_CALL, 100, 0.5 + h, 1);
   add_european(p, "hc", "H", MCP_CALL, 100, 1, 1);
@@ -626,6 +624,27 @@ static void test_bridge_knot_theta(void **state)
   assert_within("uoc-k theta (bump 1/504)", th[0].value, th[1].value.price, NSE);
   assert_within("uoc-o theta", th[2].value, th[3].value.price, NSE);
   assert_within("uoc-o", estimate(q, "uoc-o"), estimate(q, "uoc-o-pde").price, NSE);
+  /* the prices with theta are the price's, to the bit */
+  mcp_results *alone = price(ctx_of(state), m, p);
+  for (size_t k = 0; k < 4; k++) {
+    mcp_estimate a = estimate(alone, ids[k]), b = estimate(q, ids[k]);
+    assert_memory_equal(&a, &b, sizeof a);
+  }
+  mcp_results_destroy(alone);
+  mcp_results_destroy(q);
+  mcp_portfolio_destroy(p);
+  /* a bump of two days asked, a date a day and a half after the knot: the
+   * knots pair at the bump asked */
+  p = new_portfolio(200000, 519);
+  for (size_t k = 0; k < 2; k++)
+    add_uoc(p, ids[k], "TSK", T, k % 2);
+  add_european(p, "ec-later", "TSK", MCP_CALL, 100, 0.5 + 1.5 * h, 1);
+  assert_int_equal(mcp_greeks_set_bump(g, MCP_GREEK_THETA, 2 * h), MCP_OK);
+  if (mcp_price_greeks(ctx_of(state), m, p, g, &q) != MCP_OK)
+    fail_msg("greeks, a bump of two days: %s", mcp_context_last_error(ctx_of(state)));
+  for (size_t k = 0; k < 2; k++)
+    assert_int_equal(mcp_results_greek(q, ids[k], "theta", &th[k]), MCP_OK);
+  assert_within("uoc-k theta (bump 2/365)", th[0].value, th[1].value.price, NSE);
   mcp_results_destroy(q);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);

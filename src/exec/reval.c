@@ -592,13 +592,14 @@ static mcp_status setup(mcp_context *ctx, const mcp_market *market,
     mcpi_context_settings(ctx, portfolio, &su->set);
   mcp_status st = su ? mcpi_plan_build(market, portfolio, &su->set.pde, &su->plan, ctx->err)
                      : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
-  /* a curve knot's pair is theta's bump (time_grid.c): planned at a day,
-   * and where theta takes another bump, planned again at it (a shallow copy
-   * of the portfolio carries it to the revaluations) */
+  /* a curve knot's pair is theta's bump (time_grid.c): planned at the
+   * default's, and where theta takes another bump, planned again at it (a
+   * shallow copy of the portfolio carries it to the revaluations; the
+   * prices then differ from mcp_price's in their bits, not their law) */
   const mcp_portfolio *lp = portfolio;
-  if (st == MCP_OK && req && req->want[MCP_GREEK_THETA] && mcpi_plan_paired(&su->plan)) {
-    double h = mcpi_theta_bump(req, &su->plan);
-    if (h != (portfolio->knot_pair > 0 ? portfolio->knot_pair : MCPI_THETA_BUMP)) {
+  if (st == MCP_OK && req && req->want[MCP_GREEK_THETA] && su->plan.knot_pair > 0) {
+    double h = mcpi_plan_theta_bump(&su->plan, req->bump[MCP_GREEK_THETA]);
+    if (h != su->plan.knot_pair) {
       su->paired = *portfolio;
       su->paired.knot_pair = h;
       lp = &su->paired;

@@ -90,6 +90,12 @@ struct mcp_portfolio {
  * pair's unless the portfolio's knot_pair says otherwise (time_grid.c). */
 #define MCPI_THETA_BUMP (1.0 / 365)
 
+/* The bump a curve knot of p pairs at (time_grid.c). */
+static inline double mcpi_knot_pair(const mcp_portfolio *p)
+{
+  return p->knot_pair > 0 ? p->knot_pair : MCPI_THETA_BUMP;
+}
+
 /* Two event times closer than this (years) are the same grid point. */
 #define MCPI_TIME_EPS 1e-10
 #define MCPI_DEFAULT_SCRAMBLINGS 16u

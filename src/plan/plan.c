@@ -223,8 +223,8 @@ static void name_counts_free(name_counts *c)
   mcpi_name_table_free(&c->index);
 }
 
-mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
-                           const mcp_pde_settings *grid, mcpi_plan *plan, char *err)
+static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
+                             const mcp_pde_settings *grid, mcpi_plan *plan, char *err)
 {
   memset(plan, 0, sizeof *plan);
   plan->paths = p->paths;
@@ -345,6 +345,41 @@ done:
   name_counts_free(&names);
   if (st != MCP_OK)
     mcpi_plan_free(plan);
+  return st;
+}
+
+double mcpi_plan_theta_bump(const mcpi_plan *plan, double bump)
+{
+  /* a bump that outgrew the uniform grid's first step would remove it */
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    unsigned spy = plan->jobs[ji].steps_per_year;
+    if (spy && bump > 0.5 / spy)
+      bump = 0.5 / spy;
+  }
+  return bump;
+}
+
+mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
+                           const mcp_pde_settings *grid, mcpi_plan *plan, char *err)
+{
+  mcp_status st = plan_build(m, p, grid, plan, err);
+  int knotted = 0;
+  for (size_t ji = 0; st == MCP_OK && ji < plan->njobs; ji++)
+    knotted |= plan->jobs[ji].knotted;
+  if (!knotted)
+    return st;
+  /* its knots pair at the bump theta takes by default (time_grid.c), so
+   * that a run with theta has the price's steps: planned again at it where
+   * the jobs' uniform steps make it less than a day */
+  double h = mcpi_plan_theta_bump(plan, MCPI_THETA_BUMP);
+  if (!(p->knot_pair > 0) && h != mcpi_knot_pair(p)) {
+    mcp_portfolio q = *p;
+    q.knot_pair = h;
+    mcpi_plan_free(plan);
+    st = plan_build(m, &q, grid, plan, err);
+  } else
+    h = mcpi_knot_pair(p);
+  plan->knot_pair = h;
   return st;
 }
 

@@ -81,7 +81,7 @@ typedef struct mcpi_job {
   int lsm_dates, lsm_nb, lsm_sched;
   uint64_t lsm_stream, lsm_paths;
   double origin; /* the portfolio's (theta): the market's dividend dates come closer */
-  int paired;    /* some curve knot of its bridge steps with a pair (time_grid.c) */
+  int knotted;   /* some curve knot is among its steps (time_grid.c) */
   unsigned steps_per_year; /* the uniform steps its grid has (0: none; time_grid.c) */
   int nmon;
   double mon_log_barrier[MCPI_MAX_MONITORS], mon_maturity[MCPI_MAX_MONITORS];
@@ -128,6 +128,7 @@ typedef struct mcpi_plan {
   size_t njobs;
   uint64_t paths;
   unsigned scramblings; /* replicates of QMC jobs */
+  double knot_pair;     /* the bump its knots pair at (time_grid.c), 0 if none stepped */
 } mcpi_plan;
 
 /* Uniform steps a year of a job whose model's step is not exact in law
@@ -209,6 +210,8 @@ int mcpi_job_tune_shape(const mcpi_job *j, mcp_precision prec, char *buf, size_t
  * NULL: the portfolio's own, pde.h) left out. */
 mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
                            const mcp_pde_settings *grid, mcpi_plan *plan, char *err);
+/* Theta's bump in plan: bump, at most half a uniform step of any job. */
+double mcpi_plan_theta_bump(const mcpi_plan *plan, double bump);
 void mcpi_plan_free(mcpi_plan *plan);
 /* The job as the path body sees it (host pointers). */
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j);

@@ -77,15 +77,16 @@ static int time_in(const double *g, size_t n, double lo, double hi)
  * that both draw the same normals.  A knot k with a date at it or up to a
  * bump h after it (h the portfolio's knot_pair: theta's bump, reval.c)
  * steps twice: the base on k and k + h, theta on k - h and k, each with k
- * among its steps.  Theta puts a knot past its own span's end (after its
+ * among its steps (mcpi_plan_build sets h to the bump theta takes by
+ * default, reval.c to another bump asked).  Theta puts a knot past its own span's end (after its
  * last bridge, no step reads it) a bump closer, as its dates.  A knot that
  * cannot pair (within h of today, or of the span's end) steps once; where
  * dates then come between it and theta's, the two differ, and theta is
- * refused (variants.c), not priced wrong.  j->paired says a knot paired. */
+ * refused (variants.c), not priced wrong.  j->knotted says a knot steps. */
 static size_t add_knots(mcpi_job *j, double *g, size_t n, size_t dates, const mcpi_curve *c,
                         double end, const mcp_portfolio *p)
 {
-  double origin = p->origin, h = p->knot_pair > 0 ? p->knot_pair : MCPI_THETA_BUMP;
+  double origin = p->origin, h = mcpi_knot_pair(p);
   double span = end + origin; /* at origin 0 */
   for (size_t i = 0; i + 1 < c->n; i++) {
     double k = c->end[i];
@@ -93,7 +94,7 @@ static size_t add_knots(mcpi_job *j, double *g, size_t n, size_t dates, const mc
       continue;
     int pair = k > h + MCPI_TIME_EPS && k + h < span - MCPI_TIME_EPS &&
                time_in(g, dates, k - origin, k + h - origin);
-    j->paired |= pair;
+    j->knotted = 1;
     if (pair) {
       g[n++] = k - origin;
       g[n++] = origin > 0 ? k : k + h;

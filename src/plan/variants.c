@@ -622,26 +622,6 @@ static int vol_reaches_zero(const mcp_market *m, const unsigned char *used)
   return 0;
 }
 
-double mcpi_theta_bump(const mcp_greeks *req, const mcpi_plan *plan)
-{
-  /* a bump that outgrew the uniform grid's first step would remove it */
-  double h = req->bump[MCP_GREEK_THETA];
-  for (size_t ji = 0; ji < plan->njobs; ji++) {
-    unsigned spy = plan->jobs[ji].steps_per_year;
-    if (spy && h > 0.5 / spy)
-      h = 0.5 / spy;
-  }
-  return h;
-}
-
-int mcpi_plan_paired(const mcpi_plan *plan)
-{
-  for (size_t ji = 0; ji < plan->njobs; ji++)
-    if (plan->jobs[ji].paired)
-      return 1;
-  return 0;
-}
-
 mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
                               const mcpi_settings *set, const mcp_greeks *req, mcpi_plan *plan,
                               const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err)
@@ -705,7 +685,7 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
                        mcp_greek_name(side_greek[k]), req->bump[side_greek[k]]);
     g->side[k] = fits[0] && fits[1] ? 0 : fits[0] ? 1 : -1;
   }
-  g->theta_h = mcpi_theta_bump(req, plan);
+  g->theta_h = mcpi_plan_theta_bump(plan, req->bump[MCP_GREEK_THETA]);
   mcp_status st = MCP_OK;
   for (size_t ji = 0; ji < plan->njobs && st == MCP_OK; ji++)
     st = layout_job(g, m, p, &plan->jobs[ji], err);

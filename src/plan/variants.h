@@ -75,12 +75,6 @@ typedef struct mcpi_greek_run {
 /* Decides every Monte Carlo trade's estimators and the variants they need,
  * sets the base plan's jobs' estimator columns and passes, and builds the
  * variants' markets, plans and PDE batches. */
-/* Theta's bump in plan: the request's, at most half a uniform step of any
- * of its jobs. */
-double mcpi_theta_bump(const mcp_greeks *req, const mcpi_plan *plan);
-/* Whether a job of plan steps on a curve knot's pair (time_grid.c), which
- * must then be theta's bump (mcp_portfolio's knot_pair). */
-int mcpi_plan_paired(const mcpi_plan *plan);
 mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
                               const mcpi_settings *set, const mcp_greeks *req, mcpi_plan *plan,
                               const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err);
