@@ -662,10 +662,10 @@ __global__ void mcpi_path_kernel(const __grid_constant__ mcpi_job_view job,
 #define MCPI_CHECKED_REGISTERS 128
 #endif
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
-__global__ void __maxnreg__(MCPI_CHECKED_REGISTERS) mcpi_path_kernel_checked(const __grid_constant__ mcpi_job_view job,
-                                         const __grid_constant__ mcpi_job_view coarse,
-                                         size_t ld, size_t n, double *__restrict__ pay,
-                                         double *__restrict__ pay_c)
+__global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
+    mcpi_path_kernel_checked(const __grid_constant__ mcpi_job_view job,
+                             const __grid_constant__ mcpi_job_view coarse, size_t ld, size_t n,
+                             double *__restrict__ pay, double *__restrict__ pay_c)
 {
   path_kernel_body<R, S, D, M, P, L, N>(job, NULL, ld, n, pay, 0, &coarse, pay_c);
 }

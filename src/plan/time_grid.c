@@ -78,11 +78,12 @@ static int time_in(const double *g, size_t n, double lo, double hi)
  * bump h after it (h the portfolio's knot_pair: theta's bump, reval.c)
  * steps twice: the base on k and k + h, theta on k - h and k, each with k
  * among its steps (mcpi_plan_build sets h to the bump theta takes by
- * default, reval.c to another bump asked).  Theta puts a knot past its own span's end (after its
- * last bridge, no step reads it) a bump closer, as its dates.  A knot that
- * cannot pair (within h of today, or of the span's end) steps once; where
- * dates then come between it and theta's, the two differ, and theta is
- * refused (variants.c), not priced wrong.  j->knotted says a knot steps. */
+ * default, reval.c to another bump asked).  Theta puts a knot past its own
+ * span's end (after its last bridge, no step reads it) a bump closer, as
+ * its dates.  A knot that cannot pair (within h of today, or of the span's
+ * end) steps once; where dates then come between it and theta's, the two
+ * differ, and theta is refused (variants.c), not priced wrong.  j->knotted
+ * says a knot steps. */
 static size_t add_knots(mcpi_job *j, double *g, size_t n, size_t dates, const mcpi_curve *c,
                         double end, const mcp_portfolio *p)
 {
