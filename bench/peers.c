@@ -45,7 +45,10 @@ static const char *const engine_names[NENGINES] = {
     "mcprice fused", "mcprice stored", "hand-written fused kernel",
     "RNG limit (Philox generate-and-sum)", "JAX", "PyTorch"};
 static const char *const py_names[NENGINES] = {NULL, NULL, NULL, NULL, "jax", "torch"};
-static const char *const precision_names[2] = {"double", "float"};
+/* mcprice runs the three; its peers double and float */
+#define NPREC 3
+static const char *const precision_names[NPREC] = {"double", "float", "mixed"};
+static const mcp_precision precisions[NPREC] = {MCP_DOUBLE, MCP_FLOAT, MCP_MIXED};
 
 /* One measurement: ms < 0 when not measured; se < 0 when it has no price. */
 typedef struct cell {
@@ -53,7 +56,7 @@ typedef struct cell {
 } cell;
 static const cell NA = {-1, 0, -1};
 
-static cell cells[NENGINES][2][NSIZES];
+static cell cells[NENGINES][NPREC][NSIZES];
 static char notes[MAX_NOTES][256];
 static int nnotes;
 
@@ -292,7 +295,7 @@ int main(int argc, char **argv)
     snprintf(script, sizeof script, "%.*speers.py", dir, argv[0]);
   }
   for (int e = 0; e < NENGINES; e++)
-    for (int p = 0; p < 2; p++)
+    for (int p = 0; p < NPREC; p++)
       for (int s = 0; s < NSIZES; s++)
         cells[e][p][s] = NA;
   /* Python first: its processes are gone, memory and all, before ours start */
@@ -308,13 +311,14 @@ int main(int argc, char **argv)
     fprintf(stderr, "peers: no CUDA context\n");
     return 1;
   }
-  for (int p = 0; p < 2; p++)
+  for (int p = 0; p < NPREC; p++)
     for (int s = 0; s < NSIZES; s++) {
-      mcp_precision prec = p ? MCP_FLOAT : MCP_DOUBLE;
-      cells[FUSED][p][s] = time_mcprice(ctx, MCP_NORMALS_FUSED, prec, sizes[s]);
-      cells[STORED][p][s] = time_mcprice(ctx, MCP_NORMALS_STORED, prec, sizes[s]);
-      cells[HAND][p][s] = time_hand(HAND_ASIAN, p, sizes[s], sums);
-      cells[RNG][p][s] = time_hand(HAND_RNG, p, sizes[s], sums);
+      cells[FUSED][p][s] = time_mcprice(ctx, MCP_NORMALS_FUSED, precisions[p], sizes[s]);
+      cells[STORED][p][s] = time_mcprice(ctx, MCP_NORMALS_STORED, precisions[p], sizes[s]);
+      if (precisions[p] != MCP_MIXED) {
+        cells[HAND][p][s] = time_hand(HAND_ASIAN, p, sizes[s], sums);
+        cells[RNG][p][s] = time_hand(HAND_RNG, p, sizes[s], sums);
+      }
     }
   /* Heston: mcprice fused and stored with the discretisation check, fused
    * without it; the hand-written kernel */
@@ -348,10 +352,11 @@ int main(int argc, char **argv)
          "RNG limit: normals/s in the path-steps/s column\n\n");
   printf("| engine | precision | paths | ms | path-steps/s | price ± s.e. |\n");
   printf("|---|---|---:|---:|---:|---:|\n");
-  for (int p = 0; p < 2; p++)
+  for (int p = 0; p < NPREC; p++)
     for (int s = 0; s < NSIZES; s++)
       for (int e = 0; e < NENGINES; e++)
-        print_row(engine_names[e], precision_names[p], sizes[s], cells[e][p][s], BENCH_FIXINGS,
+        if (precisions[p] != MCP_MIXED || e <= STORED)
+          print_row(engine_names[e], precision_names[p], sizes[s], cells[e][p][s], BENCH_FIXINGS,
                   "");
   static const char *const normals_names[2] = {"fused", "stored"};
   char label[96];
@@ -371,7 +376,7 @@ int main(int argc, char **argv)
   printf("\n| precision | paths | stored / fused | hand-written / fused | JAX / fused "
          "| PyTorch / fused | fused / RNG limit |\n");
   printf("|---|---:|---:|---:|---:|---:|---:|\n");
-  for (int p = 0; p < 2; p++)
+  for (int p = 0; p < NPREC; p++)
     for (int s = 0; s < NSIZES; s++) {
       double ms = cells[FUSED][p][s].ms, rng = cells[RNG][p][s].ms;
       printf("| %s | %llu |", precision_names[p], (unsigned long long)sizes[s]);
@@ -386,6 +391,13 @@ int main(int argc, char **argv)
     }
   printf("\n# ratios: peer ms / mcprice fused ms (above 1: mcprice faster); the RNG-limit "
          "column: mcprice fused path-steps/s over the generate-and-sum normals/s\n");
+  for (int s = 0; s < NSIZES; s++) /* issue 36 part 5: mixed at twice double's speed */
+    if (cells[FUSED][0][s].ms > 0 && cells[FUSED][2][s].ms > 0)
+      printf("# mixed, %llu paths: double fused / mixed fused %.2f, mixed - double %.2e "
+             "(%.3f standard errors)\n",
+             (unsigned long long)sizes[s], cells[FUSED][0][s].ms / cells[FUSED][2][s].ms,
+             cells[FUSED][2][s].price - cells[FUSED][0][s].price,
+             (cells[FUSED][2][s].price - cells[FUSED][0][s].price) / cells[FUSED][0][s].se);
   double exact = 0;
   const peers_heston *h = &heston_terms;
   if (heston[0].ms > 0 && heston[2].ms > 0 && heston_hand.ms > 0)

@@ -121,8 +121,15 @@ typedef enum mcp_average { MCP_ARITHMETIC = 0, MCP_GEOMETRIC } mcp_average;
  * single-precision units and draws its own normals (four from each Philox
  * block, half the double paths' generator work): its prices agree with the
  * double ones within their standard errors, and carry float rounding (about
- * 1e-6 relative); payoffs and statistics stay in double. */
-typedef enum mcp_precision { MCP_DOUBLE = 0, MCP_FLOAT } mcp_precision;
+ * 1e-6 relative); payoffs and statistics stay in double.  Mixed steps the
+ * double paths (state, sums, payoffs) on the double paths' own normals, each
+ * transformed in float from the same Philox block (the top 32 bits of each
+ * uniform; the GPU's hardware logarithm, sine and cosine): the normals are
+ * double's within about 1e-6 (1 + |z|), so mixed prices are double's to
+ * about 1e-7 relative, far inside their standard errors, at less of the
+ * double transform's cost.  Its CPU and GPU prices agree to float rounding,
+ * as float's do, not to the bit; it has no adjoint (as float). */
+typedef enum mcp_precision { MCP_DOUBLE = 0, MCP_FLOAT, MCP_MIXED } mcp_precision;
 
 /* How the GPU path kernel brings each step's inputs (the path's normal and
  * the step's coefficients) into registers.  Every strategy computes the same
@@ -151,7 +158,7 @@ typedef enum mcp_prefetch {
 } mcp_prefetch;
 #define MCP_PADDING_INTERLEAVED (-1)
 
-/* Parses "double" or "float"; MCP_ERR_NOT_FOUND for any other name. */
+/* Parses "double", "float" or "mixed"; MCP_ERR_NOT_FOUND for any other name. */
 mcp_status mcp_precision_from_name(const char *name, mcp_precision *out);
 const char *mcp_precision_name(mcp_precision precision);
 /* Parses a strategy name above; MCP_ERR_NOT_FOUND for any other name. */

@@ -25,12 +25,16 @@ int mcpi_register_capacity(int arr_len)
 mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int arr_len,
                                     int gstate)
 {
-  mcpi_kernel_key k = {.precision = o->precision, .strategy = MCP_PREFETCH_NONE, .distance = 1,
-                       .fused = o->fused != 0};
+  /* mixed: its fused kernels (no per-path array: such jobs run stored,
+   * job_options in backend_cuda.c); stored, the double ones on a tile of
+   * its normals (catalogue.def) */
+  int mixed = o->precision == MCP_MIXED && o->fused;
+  mcpi_kernel_key k = {.precision = o->precision == MCP_MIXED && !mixed ? MCP_DOUBLE : o->precision,
+                       .strategy = MCP_PREFETCH_NONE, .distance = 1, .fused = o->fused != 0};
   /* the Black-Scholes shapes' job-shaped state */
   int shaped = o->small == MCPI_SHAPE_SMALL || o->small == MCPI_SHAPE_PLAIN;
   if (gstate) {
-    k.precision = MCP_DOUBLE;
+    k.precision = mixed ? MCP_MIXED : MCP_DOUBLE;
     k.state = shaped ? MCPI_STATE_SHAPED : MCPI_STATE_ONE;
     k.placement = MCPI_PATH_GREEKS;
     return k;

@@ -65,7 +65,8 @@ size_t mcpi_prefetch_smem_bytes(mcp_precision precision, mcp_prefetch strategy, 
 
 /* The canonical normals (rng.h) of steps step0 <= s < step0 + nsteps and
  * paths p0 + i, i < n, into z[(s - step0) ld + i]; p0 a multiple of 4.  In
- * float, those of the float mapping (four a block, mcpi_rng_quad_block). */
+ * float, those of the float mapping (four a block, mcpi_rng_quad_block); in
+ * mixed, the double mapping's by the mixed transform (rng.h). */
 cudaError_t mcpi_launch_normals(uint64_t seed, size_t step0, size_t nsteps, uint64_t p0,
                                 size_t n, void *z, size_t ld, mcp_precision precision,
                                 cudaStream_t stream);

@@ -428,13 +428,17 @@ struct fused_rng {
     mcpi_rng_block(seed, ctr, sub, c);
     ctr += 2 * MCPI_RNG_STEP_COUNTER;
   }
-  // Double: the normals of the next two elements.
-  __device__ __forceinline__ void two(double &z0, double &z1)
+  // Double: the normals of the next two elements, by the double transform
+  // (N = 1) or the mixed precision's (N = 2, rng.h).
+  template <int N> __device__ __forceinline__ void two(double &z0, double &z1)
   {
     uint32_t c[4];
     double r[2];
     next(c);
-    mcpi_rng_box_muller(c, r);
+    if constexpr (N == 2)
+      mcpi_rng_box_muller_mixed(c, r);
+    else
+      mcpi_rng_box_muller(c, r);
     double got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
     z0 = odd ? got : r[0];
     z1 = odd ? r[1] : got;
@@ -456,14 +460,15 @@ struct fused_rng {
 // with the tags constants, T0 a step's first element's and T1 its second's
 // (a step of F = 2 elements, a Heston asset's; of one, T0 alone).
 enum { MCPI_COEF_ARRAYS, MCPI_COEF_UNIFORM, MCPI_COEF_CONST_TAG };
-template <int K, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St, typename Tw>
+template <int N, int K, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St,
+          typename Tw>
 struct fused_round {
   static __device__ __forceinline__ void run(St &st, const streams<R> &in, int e, int m,
                                              fused_rng &nm, Tw &tw)
   {
     R z[K];
     if constexpr (K == 2) {
-      nm.two(z[0], z[1]);
+      nm.template two<N>(z[0], z[1]);
     } else {
       uint32_t b[4];
       nm.next(b);
@@ -481,7 +486,7 @@ struct fused_round {
   }
 };
 
-template <int C, int F, uint32_t T0, uint32_t T1, typename R, typename St, typename Tw>
+template <int N, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St, typename Tw>
 __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_rng &nm, int n,
                                            Tw &tw)
 {
@@ -489,14 +494,14 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
   int e = 0;
   if constexpr (C == MCPI_COEF_CONST_TAG) {
     for (; e + K < n; e += K)
-      fused_round<K, C, F, T0, T1, R, St, Tw>::run(st, in, e, K, nm, tw);
+      fused_round<N, K, C, F, T0, T1, R, St, Tw>::run(st, in, e, K, nm, tw);
     // the round of the last element (n >= 1: a uniform job has elements)
-    fused_round<K, MCPI_COEF_UNIFORM, F, 0, 0, R, St, Tw>::run(st, in, e, n - e, nm, tw);
+    fused_round<N, K, MCPI_COEF_UNIFORM, F, 0, 0, R, St, Tw>::run(st, in, e, n - e, nm, tw);
   } else {
     for (; e + K <= n; e += K)
-      fused_round<K, C, F, 0, 0, R, St, Tw>::run(st, in, e, K, nm, tw);
+      fused_round<N, K, C, F, 0, 0, R, St, Tw>::run(st, in, e, K, nm, tw);
     if (e < n)
-      fused_round<K, C, F, 0, 0, R, St, Tw>::run(st, in, e, n - e, nm, tw);
+      fused_round<N, K, C, F, 0, 0, R, St, Tw>::run(st, in, e, n - e, nm, tw);
   }
 }
 
@@ -509,7 +514,7 @@ template <int M> struct plain_period {
                                ? 2
                                : 0;
 };
-template <int F, typename R, typename St, typename Tw>
+template <int F, int N, typename R, typename St, typename Tw>
 __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n,
                                           Tw &tw)
 {
@@ -519,15 +524,16 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
       const mcpi_uniform_element *u = in.job->u;
       int first = F == 1 || u[0].tag == 0; // a step's first element of two observes nothing
       if (first && u[F - 1].tag == (last | 1u)) // an Asian's daily fixings
-        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm, n, tw);
+        fused_loop<N, MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm, n,
+                                                                                 tw);
       else if (first && u[F - 1].tag == last) // a European's steps
-        fused_loop<MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n, tw);
+        fused_loop<N, MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n, tw);
       else
-        fused_loop<MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n, tw);
+        fused_loop<N, MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n, tw);
       return;
     }
   }
-  fused_loop<MCPI_COEF_ARRAYS, 1, 0, 0>(st, in, nm, n, tw);
+  fused_loop<N, MCPI_COEF_ARRAYS, 1, 0, 0>(st, in, nm, n, tw);
 }
 
 // What a fused path steps beside its own on its normals: nothing, or the
@@ -564,8 +570,8 @@ template <typename R, typename St> struct coarse_twin {
 };
 
 // One sample i (both passes of an antithetic one): the stored kernels step it
-// through the strategy over its normals z[e ld]; the fused ones (N = 1) through
-// fused_run.  Lanes past the tile (i >= n, fused only) step along for their
+// through the strategy over its normals z[e ld]; the fused ones (N = 1, or 2 on
+// the mixed transform) through fused_run.  Lanes past the tile (i >= n, fused only) step along for their
 // partners but write nothing.
 template <typename R, int S, int D, int M, int P, int L, int N>
 __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in, size_t i,
@@ -584,12 +590,12 @@ __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in,
       tw.job = coarse;
       tw.hz0 = tw.hz1 = tw.hw = 0;
       body_init(&tw.st, coarse, pass);
-      fused_run<plain_period<M>::F>(st, in, nm, job.nelem, tw);
+      fused_run<plain_period<M>::F, N>(st, in, nm, job.nelem, tw);
       if (i < n)
         body_finish(&tw.st, coarse, pay_c + i, ld, pass);
     } else if constexpr (N) {
       no_twin tw;
-      fused_run<plain_period<M>::F>(st, in, nm, job.nelem, tw);
+      fused_run<plain_period<M>::F, N>(st, in, nm, job.nelem, tw);
     } else {
       strategy<R, S, D>::run(st, in, job.nelem, sm, q);
     }
@@ -600,8 +606,8 @@ __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in,
 
 // Grid-stride over the tile's samples: the grid is whole waves of the GPU.  An
 // antithetic sample is two passes over the same normals.  Stored (N = 0): the
-// tile's normals are z[e ld + i]; fused (N = 1): z is unused, the normals are
-// those of paths job.p0 + i of job.seed, and the loop runs whole warps.  A
+// tile's normals are z[e ld + i]; fused (N = 1, 2): z is unused, the normals
+// are those of paths job.p0 + i of job.seed, and the loop runs whole warps.  A
 // checked kernel's coarse path (view coarse) writes its payoffs to pay_c.
 template <typename R, int S, int D, int M, int P, int L, int N>
 __device__ __forceinline__ void path_kernel_body(const mcpi_job_view &job,
@@ -722,12 +728,14 @@ template <> struct real_of<MCP_FLOAT> {
 };
 
 // The kernel of a catalogue entry where this unit builds it (B), else NULL:
-// the other units' kernels are not instantiated here.
+// the other units' kernels are not instantiated here.  A mixed entry is the
+// double kernel on the mixed transform's fused normals (N = 2).
 template <bool B, int Prec, int M, int S, int D, int P, int L, int N>
 static const void *built_here()
 {
   if constexpr (B)
-    return kernel_ptr<typename real_of<Prec>::type, S, D, M, P, L, N>();
+    return kernel_ptr<typename real_of<Prec>::type, S, D, M, P, L,
+                      Prec == MCP_MIXED && N ? 2 : N>();
   else
     return NULL;
 }

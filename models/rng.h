@@ -243,6 +243,19 @@ MCP_HD static inline void mcpi_rng_transform_f(const uint32_t c[4], float out[4]
   mcpi_rng_box_muller_f(c[2], c[3], &out[2], &out[3]);
 }
 
+/* The mixed precision's normals (mcp_precision): the double mapping's pair
+ * from its block, each through the float transform of its uniforms' top 32
+ * bits.  The double uniform's 53-bit integer c0 ^ (c1 << 21) has top bits
+ * c1 ^ (c0 >> 21); so u and v move by at most 2^-33 and 2^-32, and the pair
+ * is the double one's within the float transform's error. */
+MCP_HD static inline void mcpi_rng_box_muller_mixed(const uint32_t c[4], double out[2])
+{
+  float z0, z1;
+  mcpi_rng_box_muller_f(c[1] ^ (c[0] >> 21), c[3] ^ (c[2] >> 21), &z0, &z1);
+  out[0] = z0;
+  out[1] = z1;
+}
+
 /* The float normal of path p at element s (for the tests). */
 MCP_HD static inline float mcpi_rng_normal_f(uint64_t job_seed, uint64_t s, uint64_t p)
 {
@@ -268,6 +281,10 @@ MCP_HD static inline void mcpi_rng_pair(uint64_t job_seed, uint64_t s, uint64_t 
  * the float one into zf when z is NULL. */
 void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
                         double *z, float *zf, size_t ld);
+/* The same in a run's precision: the double mapping into z (double), its
+ * mixed transform (mixed), or the float mapping (float, z a float array). */
+void mcpi_rng_fill_host_in(int precision, uint64_t job_seed, size_t step0, size_t nsteps,
+                           uint64_t p0, size_t n, void *z, size_t ld);
 
 /* The host copies of mcpi_rng_fill_host: 0 plain C, 1 AVX2 and FMA, 2
  * AVX-512; the fastest the processor has is used, up to cap (for the tests,

@@ -160,6 +160,9 @@ static void test_kernel_options(void **state)
   assert_int_equal(mcp_precision_from_name("float", &pr), MCP_OK);
   assert_int_equal(pr, MCP_FLOAT);
   assert_string_equal(mcp_precision_name(MCP_DOUBLE), "double");
+  assert_int_equal(mcp_precision_from_name("mixed", &pr), MCP_OK);
+  assert_int_equal(pr, MCP_MIXED);
+  assert_string_equal(mcp_precision_name(MCP_MIXED), "mixed");
   EXPECT_STATUS(MCP_ERR_NOT_FOUND, mcp_precision_from_name("half", &pr));
 
   mcp_portfolio *p;
@@ -180,8 +183,8 @@ static void test_kernel_options(void **state)
                   mcp_portfolio_set_prefetch(p, (mcp_prefetch)7, 4, 0));
   PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "padding: expected an integer from 0 to 32",
                   mcp_portfolio_set_prefetch(p, MCP_PREFETCH_SMEM_ROLLING, 4, 33));
-  PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "precision: expected double or float",
-                  mcp_portfolio_set_precision(p, (mcp_precision)2));
+  PORTFOLIO_FAILS(p, MCP_ERR_ARGUMENT, "precision: expected double, float or mixed",
+                  mcp_portfolio_set_precision(p, (mcp_precision)3));
   /* a failed call leaves the settings as they were */
   mcp_portfolio_prefetch(p, &s, &d, &pad);
   assert_true(s == MCP_PREFETCH_SMEM_BATCH && d == 6 && pad == MCP_PADDING_INTERLEAVED);

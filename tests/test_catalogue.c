@@ -19,9 +19,9 @@
  * elements, in registers only where a capacity holds them; on-path vega
  * and rho (gstate) only for one asset without arrays; several Heston
  * assets without a prefetch strategy (their step reads no ring); fused or
- * stored normals for any job; each strategy at the default distance; the
- * check's coarse path beside only the Heston plain shape's fused kernel
- * (job_start). */
+ * stored normals for any job, but a mixed job with arrays on stored ones
+ * (job_options); each strategy at the default distance; the check's coarse
+ * path beside only the Heston plain shape's fused kernel (job_start). */
 static int reachable(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
   if (o->small && (multi || arr_len))
@@ -34,6 +34,8 @@ static int reachable(const mcpi_kernel_options *o, int multi, int arr_len, int g
     return 0;
   if (arr_len && o->placement == MCP_PLACEMENT_REGISTERS && !mcpi_register_capacity(arr_len))
     return 0;
+  if (arr_len && o->precision == MCP_MIXED && o->fused)
+    return 0;
   return 1;
 }
 
@@ -43,7 +45,7 @@ static void each_request(void (*f)(const mcpi_kernel_key *, void *), void *user)
   static const int arrays[] = {0, 5, 8, 12, 16, 40, MCP_MAX_PRIVATE_ARRAY};
   static const mcp_placement places[] = {MCP_PLACEMENT_REGISTERS, MCP_PLACEMENT_LOCAL,
                                          MCP_PLACEMENT_SHARED};
-  for (int prec = 0; prec < 2; prec++)
+  for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++)
     for (int s = 0; s < MCPI_NSTRATEGIES; s++)
       for (int fused = 0; fused < 2; fused++)
         for (int small = 0; small <= MCPI_SHAPE_LV_PLAIN; small++)

@@ -679,9 +679,9 @@ static void gpu_lsm_matches_cpu(void **state)
  * daily grid; tests/test_pricing.c checks that the view says so) run the
  * plain kernels' rounds with their coefficients and tags as constants
  * (path_kernel.cuh), a Black-Scholes, a Heston and a local-volatility
- * asset's: fused equals stored to the bit and the CPU to 1e-12 (float
- * 1e-5), for step counts that end inside a round and paths that end inside
- * a warp. */
+ * asset's: fused equals stored to the bit and the CPU to 1e-12 (float and
+ * mixed 1e-5), for step counts that end inside a round and paths that end
+ * inside a warp. */
 static void gpu_constant_steps(void **state)
 {
   (void)state;
@@ -695,7 +695,7 @@ static void gpu_constant_steps(void **state)
   double fix[255];
   for (size_t c = 0; c < 3; c++)
     for (int kind = 0; kind < 6; kind++)
-      for (int prec = 0; prec < 2; prec++) {
+      for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++) {
         int n = counts[c];
         const char *u = under[kind];
         mcp_portfolio *p;

@@ -410,7 +410,7 @@ static const bad_case bad_cases[] = {
     {"bad_padding.json", 0, MCP_ERR_INPUT,
      ":2:64: run.padding: expected an integer from 0 to 32, or \"interleaved\", got \"wide\""},
     {"bad_precision.json", 0, MCP_ERR_INPUT,
-     ":2:40: run.precision: expected one of double, float, got \"half\""},
+     ":2:40: run.precision: expected one of double, float, mixed, got \"half\""},
     {"bad_paths_fraction.json", 0, MCP_ERR_INPUT,
      ":3:14: run.paths: expected an integer between 2 and 2^40, got 1.5"},
     {"bad_paths_string.json", 0, MCP_ERR_INPUT,

@@ -581,7 +581,7 @@ def _context(run: ctypes.c_void_p, opts: Dict[str, Any]) -> ctypes.c_void_p:
         "backend": lambda v: _L.mcp_run_options_set_backend(
             run, _name(_L.mcp_backend_from_name, "backend", v, "auto, cpu or cuda")),
         "precision": lambda v: _L.mcp_run_options_set_precision(
-            run, _name(_L.mcp_precision_from_name, "precision", v, "double or float")),
+            run, _name(_L.mcp_precision_from_name, "precision", v, "double, float or mixed")),
         "normals": lambda v: _L.mcp_run_options_set_normals(
             run, _name(_L.mcp_normals_from_name, "normals", v, "fused or stored")),
         "placement": lambda v: _L.mcp_run_options_set_placement(

@@ -122,6 +122,9 @@ def test_how_to_run_from_the_book_or_the_call():
     assert f.total == g.total      # the book's run object reaches the run options
     assert f.total != a.total      # and float paths change the bits
     assert d.total == a.total      # the call's options win over the book's
+    x = mcprice.price(market(), book(paths=20_000, seed=5), backend="cpu", precision="mixed")
+    assert x.total != a.total      # mixed: double's paths, its normals transformed in float,
+    assert abs(x.total.price - a.total.price) <= 0.2 * a.total.std_error  # a fifth of an error
 
 
 def test_grid_check():

@@ -79,8 +79,10 @@ const char cli_price_options_help[] =
     "                         multiple of 256; prices do not depend on it\n"
     "      --block-size N     CUDA threads per block: a multiple of 32 from 32 to 1024\n"
     "                         (default 128); prices do not depend on it\n"
-    "      --precision NAME   double or float (overrides run.precision; default double;\n"
-    "                         float refuses a Heston |rho| / xi above 1000)\n"
+    "      --precision NAME   double, float or mixed (overrides run.precision; default\n"
+    "                         double; float refuses a Heston |rho| / xi above 1000;\n"
+    "                         mixed: double paths on double's normals transformed in\n"
+    "                         float, prices double's to about 1e-7 relative)\n"
     "      --normals NAME     fused (the default: the GPU path kernel computes its\n"
     "                         normals in registers) or stored (a tile of normals in\n"
     "                         device memory, read through --prefetch; QMC always\n"
@@ -555,7 +557,7 @@ static int parse_args(char **argv, price_opts *o, const char *partial)
     case O_PRECISION:
       bad = mcp_precision_from_name(v, &o->precision) != MCP_OK;
       if (bad)
-        cli_error("--precision: expected double or float; got '%s'", v);
+        cli_error("--precision: expected double, float or mixed; got '%s'", v);
       break;
     case O_PREFETCH:
       bad = mcp_prefetch_from_name(v, &o->prefetch) != MCP_OK;

@@ -102,7 +102,8 @@ static void chunk_normals(const cpu_job *c, size_t i0, size_t m, double *z, doub
   size_t ne = j->nelem, ld = c->chunk;
   uint64_t p0 = c->s0 + i0;
   if (!j->qmc) {
-    mcpi_rng_fill_host(j->stream, 0, ne, p0, m, z, z ? NULL : zf, ld);
+    mcpi_rng_fill_host_in(z ? (int)c->run->kopt.precision : MCP_FLOAT, j->stream, 0, ne, p0, m,
+                          z ? (void *)z : (void *)zf, ld);
     return;
   }
   mcpi_bridge_view bv = mcpi_bridge_host_view(&j->bridge);

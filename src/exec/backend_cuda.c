@@ -506,12 +506,20 @@ static uint64_t job_need(const mcpi_run *run, const mcpi_job *j)
 
 /* Job j's kernel options and tile (0: sized to memory): the run's, and
  * whether its path kernel draws its normals itself (QMC and Longstaff-
- * Schwartz jobs run on stored ones); then, where the context's wisdom has
+ * Schwartz jobs run on stored ones, and mixed jobs with per-path arrays,
+ * which have no mixed fused kernel); then, where the context's wisdom has
  * an entry for the device and the job's shape, its options in place of
  * those the caller did not give (mcp_wisdom: the same bits): its strategy
  * and block where the build has the strategy and the device's shared
  * memory holds its ring and the job's shared arrays, its tile at most the
  * job's samples. */
+static mcpi_kernel_options stored_if_mixed_arrays(mcpi_kernel_options o, const mcpi_job *j)
+{
+  if (o.precision == MCP_MIXED && j->arr_len)
+    o.fused = 0;
+  return o;
+}
+
 static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, uint64_t *tile)
 {
   mcp_context *ctx = run->ctx;
@@ -522,7 +530,7 @@ static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, u
   const mcp_wisdom_entry *w;
   if (!ctx->wisdom || !mcpi_job_tune_shape(j, o.precision, shape, sizeof shape) ||
       !(w = mcpi_wisdom_find(ctx->wisdom, &ctx->cuda->gpu, shape)))
-    return o;
+    return stored_if_mixed_arrays(o, j);
   mcp_wisdom_entry x = *w; /* less what the caller gave */
   if (run->given & MCPI_OPT_PREFETCH) {
     x.prefetch = o.strategy;
@@ -544,7 +552,7 @@ static mcpi_kernel_options job_options(const mcpi_run *run, const mcpi_job *j, u
   uint64_t need = job_need(run, j);
   if (!(run->given & MCPI_OPT_TILE) && x.tile_paths)
     *tile = x.tile_paths < need ? x.tile_paths : need;
-  return o;
+  return stored_if_mixed_arrays(o, j);
 }
 
 /* The replicates of job ji that the run's slice holds paths of. */

@@ -3,7 +3,7 @@
 #include "src/base/names.h"
 #include "models/prefetch.h"
 
-static const char *const precision_names[] = {"double", "float"};
+static const char *const precision_names[] = {"double", "float", "mixed"};
 static const char *const prefetch_names[MCPI_NSTRATEGIES] = {
     "none", "unroll", "scalar-batch", "smem-batch", "scalar-rolling", "smem-rolling",
     "smem-async"};

@@ -66,8 +66,8 @@ mcp_status mcpi_settings_exercise_boundary(mcpi_settings *s, int on, char *err)
 
 mcp_status mcpi_settings_precision(mcpi_settings *s, mcp_precision x, char *err)
 {
-  if (x != MCP_DOUBLE && x != MCP_FLOAT)
-    return mcpi_fail(err, MCP_ERR_ARGUMENT, "precision: expected double or float, got %d",
+  if (x != MCP_DOUBLE && x != MCP_FLOAT && x != MCP_MIXED)
+    return mcpi_fail(err, MCP_ERR_ARGUMENT, "precision: expected double, float or mixed, got %d",
                      (int)x);
   s->precision = x;
   s->given |= MCPI_OPT_PRECISION;

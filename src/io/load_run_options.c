@@ -36,7 +36,7 @@ static const mcpi_json_choice placements[] = {{"auto", MCP_PLACEMENT_AUTO},
 const mcpi_json_choice mcpi_normals_choices[] = {
     {"fused", MCP_NORMALS_FUSED}, {"stored", MCP_NORMALS_STORED}, {NULL, 0}};
 static const mcpi_json_choice precisions[] = {
-    {"double", MCP_DOUBLE}, {"float", MCP_FLOAT}, {NULL, 0}};
+    {"double", MCP_DOUBLE}, {"float", MCP_FLOAT}, {"mixed", MCP_MIXED}, {NULL, 0}};
 const mcpi_json_choice mcpi_strategy_choices[] = {
     {"none", MCP_PREFETCH_NONE},
     {"unroll", MCP_PREFETCH_UNROLL},

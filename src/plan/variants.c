@@ -214,11 +214,11 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
   mcpi_job *j = b->j;
   mcpi_payoff_spec *s = &j->spec[t];
   int multi = j->nassets > 1;
-  /* vega and rho on the path: double single-asset paths (the _g body) of
+  /* vega and rho on the path: double (or mixed) single-asset paths (the _g body) of
    * jobs without adjoint blocks (rates_ok; adjoint.h); vega where the
    * volatility is constant within steps, and not through a BGK barrier,
    * whose shift moves with the volatility */
-  int rates = rates_ok && !multi && !req->bump_only && precision == MCP_DOUBLE;
+  int rates = rates_ok && !multi && !req->bump_only && precision != MCP_FLOAT;
   double vlo = 0, vhi = 0; /* the volatility curve's bounds (not Heston's) */
   if (!multi && j->model != MCPI_MODEL_HESTON && j->model != MCPI_MODEL_LOCAL_VOL)
     mcpi_curve_abs_bounds(&j->u[0]->vol, j->times[j->nsteps - 1], &vlo, &vhi);

@@ -1,5 +1,6 @@
 /* rng.c: job seeds, and the host's tiles of canonical normals (rng.h). */
 #include "models/rng.h"
+#include "mcprice.h"
 
 /* splitmix64 finaliser: well-mixed seeds from structured inputs */
 static uint64_t mix(uint64_t x)
@@ -101,7 +102,7 @@ rounds_avx2(uint32_t *c0, uint32_t *c1, uint32_t *c2, uint32_t *c3, uint64_t see
  * paths q + 2j + (s & 1), at elements 4 floor(s / 2) to that plus 3).  copy
  * picks the rounds (a constant in each copy of the batch). */
 static inline void batch(int copy, uint64_t seed, uint64_t s, uint64_t q, size_t m, double *z,
-                         float *zf)
+                         float *zf, int mixed)
 {
   uint32_t c0[BATCH], c1[BATCH], c2[BATCH], c3[BATCH];
   for (size_t j = 0; j < BATCH; j++) { /* whole batches: fixed-length vector loops */
@@ -121,7 +122,12 @@ static inline void batch(int copy, uint64_t seed, uint64_t s, uint64_t q, size_t
   else
 #endif
     rounds(c0, c1, c2, c3, seed);
-  if (z) {
+  if (z && mixed)
+    for (size_t j = 0; j < m; j++) {
+      uint32_t c[4] = {c0[j], c1[j], c2[j], c3[j]};
+      mcpi_rng_box_muller_mixed(c, z + 2 * j);
+    }
+  else if (z) {
     /* the uniforms' integers first: the transform's loop then has 64-bit
      * lanes only, which AVX2 vectorises along with the doubles */
     uint64_t xu[BATCH], xv[BATCH];
@@ -151,7 +157,7 @@ static inline void batch(int copy, uint64_t seed, uint64_t s, uint64_t q, size_t
  * for AVX-512 and for AVX2 are chosen at run time; every copy computes the
  * same correctly rounded operations (the plain one calls the C library's
  * fma), so the normals do not depend on the host. */
-typedef void batch_fn(uint64_t, uint64_t, uint64_t, size_t, double *, float *);
+typedef void batch_fn(uint64_t, uint64_t, uint64_t, size_t, double *, float *, int);
 static int copy_cap = MCPI_RNG_COPIES - 1; /* the best copy the tests allow */
 
 int mcpi_rng_host_copy(int cap)
@@ -173,17 +179,19 @@ int mcpi_host_copy(void)
   return 0;
 }
 
-static void batch_plain(uint64_t seed, uint64_t s, uint64_t q, size_t m, double *z, float *zf)
+static void batch_plain(uint64_t seed, uint64_t s, uint64_t q, size_t m, double *z, float *zf,
+                        int mixed)
 {
-  batch(0, seed, s, q, m, z, zf);
+  batch(0, seed, s, q, m, z, zf, mixed);
 }
 
 #if defined __x86_64__ && defined __GNUC__
 #define BATCH_COPY(name, copy, isa)                                                              \
   __attribute__((target(isa), flatten)) static void name(uint64_t seed, uint64_t s, uint64_t q, \
-                                                         size_t m, double *z, float *zf)        \
+                                                         size_t m, double *z, float *zf,        \
+                                                         int mixed)                             \
   {                                                                                              \
-    batch(copy, seed, s, q, m, z, zf);                                                           \
+    batch(copy, seed, s, q, m, z, zf, mixed);                                                    \
   }
 BATCH_COPY(batch_avx2, 1, MCPI_ISA_AVX2)
 BATCH_COPY(batch_avx512, 2, MCPI_ISA_AVX512)
@@ -208,7 +216,7 @@ static void fill_host_f(batch_fn *fn, uint64_t job_seed, size_t step0, size_t ns
       for (uint64_t q = p0 & ~UINT64_C(1); q < p0 + n; q += 2 * BATCH) {
         size_t m = (size_t)((p0 + n - q + 1) / 2);
         m = m < BATCH ? m : BATCH;
-        fn(job_seed, 2 * g + parity, q, m, NULL, bf);
+        fn(job_seed, 2 * g + parity, q, m, NULL, bf, 0);
         for (size_t j = 0; j < m; j++) {
           uint64_t p = q + 2 * j + parity;
           if (p < p0 || p >= p0 + n)
@@ -220,8 +228,8 @@ static void fill_host_f(batch_fn *fn, uint64_t job_seed, size_t step0, size_t ns
       }
 }
 
-void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
-                        double *z, float *zf, size_t ld)
+static void fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
+                      double *z, float *zf, size_t ld, int mixed)
 {
   double bz[2 * BATCH];
   batch_fn *fn = batch_for_host();
@@ -233,10 +241,25 @@ void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t
     for (uint64_t q = p0 & ~UINT64_C(1); q < p0 + n; q += 2 * BATCH) {
       size_t m = (size_t)((p0 + n - q + 1) / 2);
       m = m < BATCH ? m : BATCH;
-      fn(job_seed, step0 + s, q, m, bz, NULL);
+      fn(job_seed, step0 + s, q, m, bz, NULL, mixed);
       /* the batch's paths in [p0, p0 + n) */
       uint64_t a = q < p0 ? p0 : q, b = q + 2 * m < p0 + n ? q + 2 * m : p0 + n;
       for (uint64_t p = a; p < b; p++)
         z[s * ld + (p - p0)] = bz[p - q];
     }
+}
+
+void mcpi_rng_fill_host(uint64_t job_seed, size_t step0, size_t nsteps, uint64_t p0, size_t n,
+                        double *z, float *zf, size_t ld)
+{
+  fill_host(job_seed, step0, nsteps, p0, n, z, zf, ld, 0);
+}
+
+void mcpi_rng_fill_host_in(int precision, uint64_t job_seed, size_t step0, size_t nsteps,
+                           uint64_t p0, size_t n, void *z, size_t ld)
+{
+  if (precision == MCP_FLOAT)
+    fill_host(job_seed, step0, nsteps, p0, n, NULL, z, ld, 0);
+  else
+    fill_host(job_seed, step0, nsteps, p0, n, z, NULL, ld, precision == MCP_MIXED);
 }
