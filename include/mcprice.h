@@ -1302,7 +1302,7 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                     volatility, whose trades are revalued) and vega
  *                     (Black-Scholes, Merton, a volatility constant within
  *                     each simulation step) of the single-asset ones, in
- *                     double precision;
+ *                     double or mixed precision;
  *   likelihood-ratio  the payoff times the score of the path's density
  *                     (delta, gamma, vega and rho of digitals and
  *                     date-monitored barriers on Black-Scholes underlyings;

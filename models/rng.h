@@ -207,8 +207,9 @@ MCP_HD static inline void mcpi_rng_quad_block(uint64_t job_seed, uint64_t s, uin
  * GPU takes the logarithm, sine and cosine by its hardware approximations
  * (errors near 2^-21, below the angle's own rounding; the sine and cosine of
  * pi v from those of pi (v - 1), in [-pi, pi), where they are accurate), the
- * host by the C library in double: the two agree to about 1e-6 (1 + |z|),
- * which moves float prices by ~1e-7 of their value. */
+ * host by mcp_dmath.h's polynomials in double (no library call, so that the
+ * host's batches of blocks run it in vectors): the two agree to about
+ * 1e-6 (1 + |z|), which moves float prices by ~1e-7 of their value. */
 MCP_HD static inline void mcpi_rng_box_muller_f(uint32_t x, uint32_t y, float *z0, float *z1)
 {
   const float inv32 = 1.0f / 4294967296.0f;
@@ -216,6 +217,7 @@ MCP_HD static inline void mcpi_rng_box_muller_f(uint32_t x, uint32_t y, float *z
   float w = fmaf((float)~x, inv32, inv32 / 2); /* (2^32 - 1 - x + 1/2) 2^-32 */
   float v = fmaf((float)y, inv32 * 2, inv32);
   float series = 0.125f; /* w + w^2 / 2 + ... + w^8 / 8, to 2e-9 relative for w < 1/16 */
+  MCP_UNROLL
   for (int k = 7; k >= 1; k--)
     series = fmaf(series, w, 1.0f / (float)k);
   series *= w;
@@ -224,8 +226,11 @@ MCP_HD static inline void mcpi_rng_box_muller_f(uint32_t x, uint32_t y, float *z
   __sincosf((v - 1.0f) * 3.14159265f, &sn, &cs);
   sn = -sn, cs = -cs;
 #else
-  float l = w < 0.0625f ? series : (float)-log((double)u);
-  float sn = (float)sin(v * 3.1415926535897932), cs = (float)cos(v * 3.1415926535897932);
+  float lg = (float)-mcpi_dlog_poly((double)u); /* both sides: a select, in vectors */
+  float l = w < 0.0625f ? series : lg;
+  double sd, cd;
+  mcpi_dsincospi_poly((double)v, &sd, &cd);
+  float sn = (float)sd, cs = (float)cd;
 #endif
 #ifdef __CUDA_ARCH__
   float r = 2.0f * l * rsqrtf(2.0f * l); /* l > 0: w >= 2^-33, u <= 15/16 */
@@ -248,10 +253,12 @@ MCP_HD static inline void mcpi_rng_transform_f(const uint32_t c[4], float out[4]
  * bits.  The double uniform's 53-bit integer c0 ^ (c1 << 21) has top bits
  * c1 ^ (c0 >> 21); so u and v move by at most 2^-33 and 2^-32, and the pair
  * is the double one's within the float transform's error. */
+MCP_HD static inline uint32_t mcpi_rng_top32(uint32_t lo, uint32_t hi) { return hi ^ (lo >> 21); }
+
 MCP_HD static inline void mcpi_rng_box_muller_mixed(const uint32_t c[4], double out[2])
 {
   float z0, z1;
-  mcpi_rng_box_muller_f(c[1] ^ (c[0] >> 21), c[3] ^ (c[2] >> 21), &z0, &z1);
+  mcpi_rng_box_muller_f(mcpi_rng_top32(c[0], c[1]), mcpi_rng_top32(c[2], c[3]), &z0, &z1);
   out[0] = z0;
   out[1] = z1;
 }

@@ -281,7 +281,7 @@ static int strategy_built(mcp_prefetch s, int d, const mcp_market *m, mcp_portfo
   int expect = d == 4;
 #endif
 #ifdef MCP_HAVE_CUDA
-  for (int prec = 0; prec < 2; prec++) {
+  for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++) {
     mcpi_kernel_options o = {.precision = (mcp_precision)prec, .strategy = s, .distance = d,
                              .block = 128};
     assert_int_equal(mcpi_path_kernel_built(&o, 0, 0), expect);
@@ -301,8 +301,8 @@ static int strategy_built(mcp_prefetch s, int d, const mcp_market *m, mcp_portfo
 
 /* Every prefetch strategy, distance and padding of the stored normals that
  * the build has prices
- * the book to the same bits as the fused kernel, in double and in float, with a block size that is
- * not a power of two and a path count that leaves a ragged last wave; float
+ * the book to the same bits as the fused kernel, in double, float and mixed, with a block size
+ * that is not a power of two and a path count that leaves a ragged last wave; float
  * agrees with the CPU's float paths to float rounding. */
 static void strategies_identical(void **state)
 {
@@ -310,7 +310,7 @@ static void strategies_identical(void **state)
   static const int pads[] = {0, 1, 3, MCP_PADDING_INTERLEAVED};
   mcp_market *m = market();
   mcp_portfolio *p = book(20011);
-  for (int prec = 0; prec < 2; prec++) {
+  for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++) {
     assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
     assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_NONE, 4, 0), MCP_OK);
     mcp_results *ref = price(MCP_BACKEND_CUDA, 96, 0, m, p);
@@ -335,7 +335,7 @@ static void strategies_identical(void **state)
         }
       }
     print_message("  %s: %d stored strategy settings identical to fused\n",
-                  prec ? "float" : "double", runs);
+                  mcp_precision_name((mcp_precision)prec), runs);
     if (prec == MCP_FLOAT) {
       mcp_results *c = price(MCP_BACKEND_CPU, 96, 0, m, p);
       mcp_estimate x, y;
@@ -739,7 +739,7 @@ static void gpu_models_invariant(void **state)
 {
   mcp_market *m = models_market();
   mcp_portfolio *p = models_book(40010, 7, 1);
-  for (int prec = 0; prec < 2; prec++) {
+  for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++) {
     assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
     assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_NONE, 4, 0), MCP_OK);
     mcp_results *ref = price(MCP_BACKEND_CUDA, 128, 0, m, p);
@@ -772,7 +772,7 @@ static void gpu_models_invariant(void **state)
         runs++;
       }
     print_message("  %s: %d stored strategy settings, 3 block and 2 tile sizes identical\n",
-                  prec ? "float" : "double", runs);
+                  mcp_precision_name((mcp_precision)prec), runs);
     mcp_results_destroy(ref);
   }
   mcp_portfolio_destroy(p);
@@ -785,8 +785,8 @@ static void gpu_models_invariant(void **state)
  * every trade's grid move (fine - coarse, path by path) agrees with the CPU's
  * to rounding relative to its price, the same trades carry one and the same
  * warnings; on the GPU the moves are the same bits across block and tile
- * sizes and fused or stored normals (every prefetch strategy), in double and
- * in float.  The models book has Heston (QE and Euler), local volatility,
+ * sizes and fused or stored normals (every prefetch strategy), in double,
+ * float and mixed.  The models book has Heston (QE and Euler), local volatility,
  * Merton watched on the bridge and several Heston assets; the coarse grid
  * of 12 steps a year makes the Euler moves large. */
 static void assert_same_moves(const mcp_results *a, const mcp_results *b)
@@ -854,7 +854,7 @@ static void gpu_grid_check_invariant(void **state)
   mcp_portfolio *p = models_book(20012, 7, 1);
   assert_int_equal(mcp_portfolio_set_heston_scheme(p, MCP_HESTON_EULER), MCP_OK);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
-  for (int prec = 0; prec < 2; prec++) {
+  for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++) {
     assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
     assert_int_equal(mcp_portfolio_set_prefetch(p, MCP_PREFETCH_NONE, 4, 0), MCP_OK);
     mcp_results *ref = price(MCP_BACKEND_CUDA, 128, 0, m, p);
@@ -875,7 +875,7 @@ static void gpu_grid_check_invariant(void **state)
       mcp_results_destroy(r);
     }
     print_message("  %s: grid moves identical across blocks, tiles and strategies\n",
-                  prec ? "float" : "double");
+                  mcp_precision_name((mcp_precision)prec));
     mcp_results_destroy(ref);
   }
   mcp_portfolio_destroy(p);
@@ -1801,12 +1801,12 @@ static void gpu_greeks_invariant(void **state)
  * book (job-shaped state), every model, product and method (QMC runs stored
  * either way), the per-path arrays in each placement, and the Greeks (greeks
  * 1: as the request chooses, compared; 2: bumped alone, their prices and
- * grid moves too), in double and float; the fused runs use another block
+ * grid moves too), in double, float and mixed; the fused runs use another block
  * size and tiles of a size that is not a power of two. */
 static void expect_fused_equals_stored(const mcp_market *m, mcp_portfolio *p, int greeks,
                                        const char *what)
 {
-  for (int prec = 0; prec < 2; prec++) {
+  for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++) {
     assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
     assert_int_equal(mcp_portfolio_set_normals(p, MCP_NORMALS_STORED), MCP_OK);
     mcp_results *s = greeks ? price_greeks(MCP_BACKEND_CUDA, 128, 0, m, p, greeks - 1)
@@ -1818,8 +1818,8 @@ static void expect_fused_equals_stored(const mcp_market *m, mcp_portfolio *p, in
       compare_greeks(s, f, -1);
     if (greeks != 1) /* (bumped Greeks: the prices and grid moves too) */
       assert_identical(s, f);
-    print_message("  %s, %s: fused = stored, %zu trades\n", what, prec ? "float" : "double",
-                  mcp_results_count(f));
+    print_message("  %s, %s: fused = stored, %zu trades\n", what,
+                  mcp_precision_name((mcp_precision)prec), mcp_results_count(f));
     mcp_results_destroy(s);
     mcp_results_destroy(f);
   }

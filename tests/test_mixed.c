@@ -25,8 +25,10 @@ static const char *const books[][2] = {
 #define NBOOKS (sizeof books / sizeof *books)
 #define PATHS 20000
 
-static mcp_results *price(mcp_backend b, mcp_precision prec, mcp_normals normals,
-                          const mcp_market *m, const mcp_portfolio *p)
+/* The book priced (with the Greeks of list, or none) on a context of those
+ * options. */
+static mcp_results *price_list(mcp_backend b, mcp_precision prec, mcp_normals normals,
+                               const mcp_market *m, const mcp_portfolio *p, const char *list)
 {
   mcp_run_options *o;
   mcp_context *c;
@@ -38,11 +40,23 @@ static mcp_results *price(mcp_backend b, mcp_precision prec, mcp_normals normals
   if (mcp_context_create_with_options(&c, o, err, sizeof err) != MCP_OK)
     fail_msg("%s", err);
   mcp_results *r = NULL;
-  if (mcp_price(c, m, p, &r) != MCP_OK)
+  mcp_greeks *g = NULL;
+  if (list) {
+    assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+    assert_int_equal(mcp_greeks_parse(g, list), MCP_OK);
+  }
+  if ((list ? mcp_price_greeks(c, m, p, g, &r) : mcp_price(c, m, p, &r)) != MCP_OK)
     fail_msg("%s", mcp_context_last_error(c));
+  mcp_greeks_destroy(g);
   mcp_context_destroy(c);
   mcp_run_options_destroy(o);
   return r;
+}
+
+static mcp_results *price(mcp_backend b, mcp_precision prec, mcp_normals normals,
+                          const mcp_market *m, const mcp_portfolio *p)
+{
+  return price_list(b, prec, normals, m, p, NULL);
 }
 
 static void load(size_t k, mcp_market **m, mcp_portfolio **p)
@@ -143,6 +157,52 @@ static void prices_track_double(void **state)
     }
 }
 
+/* The Greeks on mixed paths: the same sensitivities by the same methods
+ * (on-path vega and rho included: mixed paths are double paths), each
+ * within 0.2 of its standard error of double's, plus 1e-8 relative and
+ * 1e-12 absolute (zero but for rounding); on each backend present. */
+static void greeks_track_double(void **state)
+{
+  (void)state;
+  mcp_backend backends[2] = {MCP_BACKEND_CPU, MCP_BACKEND_CUDA};
+  int nb = mcp_device_count() > 0 ? 2 : 1;
+  mcp_market *m;
+  mcp_portfolio *p;
+  load(0, &m, &p);
+  for (int b = 0; b < nb; b++) {
+    mcp_results *d = price_list(backends[b], MCP_DOUBLE, MCP_NORMALS_FUSED, m, p, "all");
+    mcp_results *x = price_list(backends[b], MCP_MIXED, MCP_NORMALS_FUSED, m, p, "all");
+    double worst = 0;
+    size_t n = 0, moved = 0;
+    for (size_t i = 0; i <= mcp_results_count(d); i++) {
+      assert_int_equal(mcp_results_sensitivities(d, i), mcp_results_sensitivities(x, i));
+      mcp_sensitivity u, v;
+      for (size_t k = 0; mcp_results_sensitivity(d, i, k, &u) == MCP_OK; k++, n++) {
+        assert_int_equal(mcp_results_sensitivity(x, i, k, &v), MCP_OK);
+        assert_string_equal(u.name, v.name);
+        assert_int_equal(u.method, v.method);
+        double dv = fabs(u.value.price - v.value.price),
+               se = fmax(u.value.std_error, v.value.std_error),
+               rel = 1e-8 * fmax(fabs(u.value.price), fabs(v.value.price)) + 1e-12;
+        moved += dv > 0;
+        if (dv > 0.2 * se + rel)
+          fail_msg("%s %s: double %.17g mixed %.17g (se %.3g)",
+                   i < mcp_results_count(d) ? mcp_results_trade_id(d, i) : "the book", u.name,
+                   u.value.price, v.value.price, se);
+        worst = fmax(worst, dv / (0.2 * se + rel));
+      }
+    }
+    print_message("  %s: %zu sensitivities, %zu moved, largest |mixed - double| %.2e of the "
+                  "bound\n",
+                  b ? "GPU" : "CPU", n, moved, worst);
+    assert_true(moved > n / 2);
+    mcp_results_destroy(d);
+    mcp_results_destroy(x);
+  }
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* On the GPU, fused and stored mixed normals give the same bits (the same
  * transform in the path kernel and in the normals kernel), and the prices
  * are the CPU's to float rounding: each side's logarithm, sine and cosine
@@ -181,6 +241,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {cmocka_unit_test(normals_track_double),
                                      cmocka_unit_test(prices_track_double),
+                                     cmocka_unit_test(greeks_track_double),
                                      cmocka_unit_test(gpu_matches_cpu)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -122,12 +122,17 @@ static inline void batch(int copy, uint64_t seed, uint64_t s, uint64_t q, size_t
   else
 #endif
     rounds(c0, c1, c2, c3, seed);
-  if (z && mixed)
+  if (z && mixed) { /* mcpi_rng_box_muller_mixed, in lanes of unit stride */
+    float a[BATCH], b[BATCH];
+#pragma omp simd
+    for (size_t j = 0; j < BATCH; j++)
+      mcpi_rng_box_muller_f(mcpi_rng_top32(c0[j], c1[j]), mcpi_rng_top32(c2[j], c3[j]), &a[j],
+                            &b[j]);
     for (size_t j = 0; j < m; j++) {
-      uint32_t c[4] = {c0[j], c1[j], c2[j], c3[j]};
-      mcpi_rng_box_muller_mixed(c, z + 2 * j);
+      z[2 * j] = a[j];
+      z[2 * j + 1] = b[j];
     }
-  else if (z) {
+  } else if (z) {
     /* the uniforms' integers first: the transform's loop then has 64-bit
      * lanes only, which AVX2 vectorises along with the doubles */
     uint64_t xu[BATCH], xv[BATCH];
@@ -143,11 +148,17 @@ static inline void batch(int copy, uint64_t seed, uint64_t s, uint64_t q, size_t
       z[2 * j] = a[j];
       z[2 * j + 1] = b[j];
     }
-  } else
-    for (size_t j = 0; j < m; j++) {
-      uint32_t c[4] = {c0[j], c1[j], c2[j], c3[j]};
-      mcpi_rng_transform_f(c, zf + 4 * j);
+  } else { /* mcpi_rng_transform_f, in lanes of unit stride */
+    float f[4][BATCH];
+#pragma omp simd
+    for (size_t j = 0; j < BATCH; j++) {
+      mcpi_rng_box_muller_f(c0[j], c1[j], &f[0][j], &f[1][j]);
+      mcpi_rng_box_muller_f(c2[j], c3[j], &f[2][j], &f[3][j]);
     }
+    for (size_t j = 0; j < m; j++)
+      for (size_t k = 0; k < 4; k++)
+        zf[4 * j + k] = f[k][j];
+  }
 }
 
 /* The blocks of a batch are independent, so the Philox rounds and the
