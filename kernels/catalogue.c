@@ -29,8 +29,9 @@ mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int
    * job_options in backend_cuda.c); stored, the double ones on a tile of
    * its normals (catalogue.def) */
   int mixed = o->precision == MCP_MIXED && o->fused;
-  mcpi_kernel_key k = {.precision = o->precision == MCP_MIXED && !mixed ? MCP_DOUBLE : o->precision,
-                       .strategy = MCP_PREFETCH_NONE, .distance = 1, .fused = o->fused != 0};
+  int prec = o->precision == MCP_MIXED && !mixed ? MCP_DOUBLE : (int)o->precision;
+  mcpi_kernel_key k = {.precision = prec, .strategy = MCP_PREFETCH_NONE, .distance = 1,
+                       .fused = o->fused != 0};
   /* the Black-Scholes shapes' job-shaped state */
   int shaped = o->small == MCPI_SHAPE_SMALL || o->small == MCPI_SHAPE_PLAIN;
   if (gstate) {

@@ -571,8 +571,8 @@ template <typename R, typename St> struct coarse_twin {
 
 // One sample i (both passes of an antithetic one): the stored kernels step it
 // through the strategy over its normals z[e ld]; the fused ones (N = 1, or 2 on
-// the mixed transform) through fused_run.  Lanes past the tile (i >= n, fused only) step along for their
-// partners but write nothing.
+// the mixed transform) through fused_run.  Lanes past the tile (i >= n, fused
+// only) step along for their partners but write nothing.
 template <typename R, int S, int D, int M, int P, int L, int N>
 __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in, size_t i,
                                        size_t n, double *pay, size_t ld, R *sm, slots q,
