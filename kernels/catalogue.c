@@ -27,7 +27,7 @@ mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int
 {
   /* mixed: its fused kernels (no per-path array: such jobs run stored,
    * job_options in backend_cuda.c); stored, the double ones on a tile of
-   * its normals (catalogue.def) */
+   * its normals (catalogue.def), but the plain shape's own */
   int mixed = o->precision == MCP_MIXED && o->fused;
   int prec = o->precision == MCP_MIXED && !mixed ? MCP_DOUBLE : (int)o->precision;
   mcpi_kernel_key k = {.precision = prec, .strategy = MCP_PREFETCH_NONE, .distance = 1,
@@ -48,6 +48,10 @@ mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int
               : o->small == MCPI_SHAPE_LV_PLAIN ? MCPI_STATE_LV_PLAIN
               : o->fused && o->checked          ? MCPI_STATE_HESTON_CHECKED
                                                 : MCPI_STATE_HESTON_PLAIN;
+    if (k.state == MCPI_STATE_PLAIN && o->precision == MCP_MIXED) { /* fused and stored */
+      k.state = MCPI_STATE_PLAIN_MIXED;
+      k.precision = MCP_MIXED;
+    }
     return k;
   }
   k.state = multi == 1   ? MCPI_STATE_MULTI

@@ -20,7 +20,8 @@ extern "C" {
  * schedule, no monitor, sums alone); several Heston assets; several
  * local-volatility assets; the plain shape of one Heston asset; the same
  * with its discretisation check's coarse path beside it, on its fused
- * normals; the plain shape of one local-volatility asset. */
+ * normals; the plain shape of one local-volatility asset; the plain shape in
+ * mixed precision (its fixings' exp in float's accuracy). */
 enum {
   MCPI_STATE_ONE = 0,
   MCPI_STATE_MULTI = 1,
@@ -30,7 +31,8 @@ enum {
   MCPI_STATE_MLV = 5,
   MCPI_STATE_HESTON_PLAIN = 6,
   MCPI_STATE_HESTON_CHECKED = 7,
-  MCPI_STATE_LV_PLAIN = 8
+  MCPI_STATE_LV_PLAIN = 8,
+  MCPI_STATE_PLAIN_MIXED = 9
 };
 
 /* A kernel's placement beside mcp_placement's (not auto: 0 is no per-path

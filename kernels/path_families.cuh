@@ -134,6 +134,12 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_fp, float, mcpi_path_init_fp, mcpi_path_step
                     __forceinline__)
 template <> struct state_of<float, MCPI_STATE_PLAIN> { typedef mcpi_path_state_fp type; };
 
+// _mp: double, MCPI_SINGLE_ONLY MCPI_MIXED_EXP
+MCPI_BODY_OVERLOADS(mcpi_path_state_mp, double, mcpi_path_init_mp, mcpi_path_step_mp,
+                    mcpi_path_finish_mp, mcpi_path_log_spots_mp, mcpi_path_survival_mp,
+                    __forceinline__)
+template <> struct state_of<double, MCPI_STATE_PLAIN_MIXED> { typedef mcpi_path_state_mp type; };
+
 // _hp: double, MCPI_SINGLE_ONLY
 MCPI_BODY_OVERLOADS(mcpi_path_state_hp, double, mcpi_path_init_hp, mcpi_path_step_hp,
                     mcpi_path_finish_hp, mcpi_path_log_spots_hp, mcpi_path_survival_hp,

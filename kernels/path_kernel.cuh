@@ -509,10 +509,10 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
 // constant steps run a European's steps or an Asian's daily fixings with
 // their tags constants; a step of two elements fixes on its second.
 template <int M> struct plain_period {
-  static constexpr int F = M == MCPI_STATE_PLAIN || M == MCPI_STATE_LV_PLAIN ? 1
-                           : M == MCPI_STATE_HESTON_PLAIN || M == MCPI_STATE_HESTON_CHECKED
-                               ? 2
-                               : 0;
+  static constexpr int F =
+      M == MCPI_STATE_PLAIN || M == MCPI_STATE_PLAIN_MIXED || M == MCPI_STATE_LV_PLAIN ? 1
+      : M == MCPI_STATE_HESTON_PLAIN || M == MCPI_STATE_HESTON_CHECKED                 ? 2
+                                                                                       : 0;
 };
 template <int F, int N, typename R, typename St, typename Tw>
 __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n,
@@ -676,8 +676,8 @@ __global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
   path_kernel_body<R, S, D, M, P, L, N>(job, NULL, ld, n, pay, 0, &coarse, pay_c);
 }
 
-// The job-shaped states' kernels (M = 2, 3, 8) without a register ring (fused,
-// or stored with none and unroll), capped at MCPI_SHAPED_REGISTERS a thread:
+// The job-shaped states' kernels (M = 2, 3, 8, 9) without a register ring
+// (fused, or stored with none and unroll), capped at MCPI_SHAPED_REGISTERS a thread:
 // ptxas fits them without spilling in the loop, and an SM then holds 6 blocks
 // of 128 threads rather than 4 (uncapped, the fused kernel takes 108).  The
 // prefetch rings need their registers: capped, they spilled (bench/RESULTS.md).
@@ -685,9 +685,9 @@ __global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
 // 11% faster capped (88 registers uncapped, 5 blocks an SM) despite a few
 // spills (H200, bench/RESULTS.md).
 #define MCPI_SHAPED_REGISTERS 80
-// The plain shape's (M = 3) cap: 8 blocks an SM, one spill reload a round in
-// double (ptxas); 1 to 2% faster fused and 9% stored than at 80 (H100,
-// bench/RESULTS.md).  NVCCFLAGS=-DMCPI_PLAIN_REGISTERS=N builds another, to
+// The plain shape's (M = 3, and 9 in mixed precision) cap: 8 blocks an SM,
+// one spill reload a round in double (ptxas); 1 to 2% faster fused and 9%
+// stored than at 80 (H100, bench/RESULTS.md).  NVCCFLAGS=-DMCPI_PLAIN_REGISTERS=N builds another, to
 // compare in one benchmark run.
 #ifndef MCPI_PLAIN_REGISTERS
 #define MCPI_PLAIN_REGISTERS 64
@@ -696,7 +696,7 @@ __global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
 // blocks an SM, 4 at its 116) its fused kernel took the same time, with
 // spills (H200, bench/RESULTS.md).
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
-__global__ void __maxnreg__(M == 3 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTERS)
+__global__ void __maxnreg__(M == 3 || M == 9 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTERS)
     mcpi_path_kernel_shaped(const __grid_constant__ mcpi_job_view job,
                             const R *__restrict__ z, size_t ld, size_t n,
                             double *__restrict__ pay, int padding)
@@ -711,7 +711,7 @@ static const void *kernel_ptr()
 {
   if constexpr (M == MCPI_STATE_HESTON_CHECKED)
     return reinterpret_cast<const void *>(&mcpi_path_kernel_checked<R, S, D, M, P, L, N>);
-  else if constexpr ((M == 2 || M == 3 || M == 8) && P != MCPI_PATH_GREEKS &&
+  else if constexpr ((M == 2 || M == 3 || M == 8 || M == 9) && P != MCPI_PATH_GREEKS &&
                      (S == MCP_PREFETCH_NONE || S == MCP_PREFETCH_UNROLL))
     return reinterpret_cast<const void *>(&mcpi_path_kernel_shaped<R, S, D, M, P, L, N>);
   else

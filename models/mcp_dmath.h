@@ -179,6 +179,19 @@ MCP_HD static inline double mcpi_dexp(double x)
 #endif
 }
 
+/* e^x to float's accuracy, for the mixed precision's fixings: x = (n + f)
+ * ln 2 in double, |f| <= 1/2, 2^f by the float exp2 (on the GPU its
+ * hardware approximation, on the host the C library's: they agree to a few
+ * float ulp), 2^n in the exponent field; |x| >= 700 by exp. */
+MCP_HD static inline double mcpi_mexp(double x)
+{
+  if (!(fabs(x) < 700.0))
+    return exp(x);
+  double t = x * MCPI_DM(MCPI_DM_LOG2E), n = rint(t);
+  double e = (double)exp2f((float)(t - n));
+  return mcpi_dfrom_bits(mcpi_dbits(e) + ((uint64_t)(int64_t)n << 52));
+}
+
 MCP_HD static inline double mcpi_dlog(double x)
 {
 #ifdef __CUDA_ARCH__

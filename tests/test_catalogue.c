@@ -18,10 +18,11 @@
  * asset without arrays; per-path arrays of up to MCP_MAX_PRIVATE_ARRAY
  * elements, in registers only where a capacity holds them; on-path vega
  * and rho (gstate) only for one asset without arrays; several Heston
- * assets without a prefetch strategy (their step reads no ring); fused or
- * stored normals for any job, but a mixed job with arrays on stored ones
- * (job_options); each strategy at the default distance; the check's coarse
- * path beside only the Heston plain shape's fused kernel (job_start). */
+ * assets and the mixed plain shape without a prefetch strategy (their step
+ * reads no ring; job_start); fused or stored normals for any job, but a
+ * mixed job with arrays on stored ones (job_options); each strategy at the
+ * default distance; the check's coarse path beside only the Heston plain
+ * shape's fused kernel (job_start). */
 static int reachable(const mcpi_kernel_options *o, int multi, int arr_len, int gstate)
 {
   if (o->small && (multi || arr_len))
@@ -30,7 +31,8 @@ static int reachable(const mcpi_kernel_options *o, int multi, int arr_len, int g
     return 0;
   if (gstate && (multi || arr_len))
     return 0;
-  if (multi == 2 && o->strategy != MCP_PREFETCH_NONE)
+  if ((multi == 2 || (o->precision == MCP_MIXED && o->small == MCPI_SHAPE_PLAIN)) &&
+      o->strategy != MCP_PREFETCH_NONE)
     return 0;
   if (arr_len && o->placement == MCP_PLACEMENT_REGISTERS && !mcpi_register_capacity(arr_len))
     return 0;

@@ -27,7 +27,11 @@
 #define MCPI_COEF(name) name##_f /* the view's coefficient arrays */
 #else
 #define MCPI_REAL double
+#ifdef MCPI_MIXED_EXP /* the mixed precision's fixings: e^x in float's accuracy */
+#define MCPI_EXP mcpi_mexp
+#else
 #define MCPI_EXP mcpi_dexp
+#endif
 #define MCPI_LOG log
 #define MCPI_SQRT sqrt
 #define MCPI_NCDF MCPI_NCDF_D

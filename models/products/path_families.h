@@ -242,6 +242,27 @@
 #undef MCPI_FLOAT_BODY
 #undef MCPI_SINGLE_ONLY
 
+/* _mp: double, MCPI_SINGLE_ONLY MCPI_MIXED_EXP */
+#define MCPI_P(name) name##_mp
+#define MCPI_NSCHED MCPI_PLAIN_SCHEDULES
+#define MCPI_NMON 0
+#define MCPI_MODEL_OF(j) (MCPI_MODEL_BLACK_SCHOLES)
+#define MCPI_TRACK_OF(j) (0)
+#define MCPI_EXTREMA_OF(j) (0)
+#define MCPI_CASH_OF(j) (0)
+#define MCPI_SINGLE_ONLY
+#define MCPI_MIXED_EXP
+#include "models/products/path_body.h"
+#undef MCPI_P
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+#undef MCPI_MODEL_OF
+#undef MCPI_TRACK_OF
+#undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
+#undef MCPI_SINGLE_ONLY
+#undef MCPI_MIXED_EXP
+
 /* _hp: double, MCPI_SINGLE_ONLY */
 #define MCPI_P(name) name##_hp
 #define MCPI_NSCHED MCPI_PLAIN_SCHEDULES

@@ -79,7 +79,8 @@ typedef struct cpu_job {
   double *blk;
   size_t span;
   int g0;
-  int plain; /* the job and its passes fit the plain shape's state (path.h) */
+  int plain; /* the job and its passes fit the plain shape's state (path.h):
+              * 1, or 2 in mixed precision (lanes.h) */
   int copy;  /* the host's vector copy (mcpi_host_copy) */
 } cpu_job;
 
@@ -282,7 +283,9 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
                .view = mcpi_job_host_view(j),
                .tile = tile,
                .chunk = chunk,
-               .plain = mcpi_job_small(j) == MCPI_SHAPE_PLAIN,
+               .plain = mcpi_job_small(j) != MCPI_SHAPE_PLAIN ? 0
+                        : run->kopt.precision == MCP_MIXED    ? 2
+                                                              : 1,
                .copy = mcpi_host_copy()};
   int single = run->kopt.precision == MCP_FLOAT;
   if (!single || j->qmc) /* float draws its own normals, but rounds QMC's */
@@ -305,7 +308,8 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
            (c.blk || !(j->gstate & MCPI_GSTATE_ADJOINT));
   for (size_t p = 0; ok && p < j->npass; p++) {
     c.pass[p] = mcpi_job_host_view(mcpi_pass_job(run, ji, p));
-    c.plain = c.plain && mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), MCPI_SHAPE_PLAIN);
+    if (!mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), MCPI_SHAPE_PLAIN))
+      c.plain = 0;
   }
   if (single)
     ok = ok && (c.zf = malloc(nz * sizeof *c.zf));

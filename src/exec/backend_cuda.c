@@ -879,7 +879,11 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   g->kopt.small = mcpi_job_small(j);
   g->adj_shape = mcpi_job_adjoint_shape(j);
   int kind = MCPI_ASSETS_KIND(j->nassets, j->model);
-  if (kind >= 2) /* their kernels read no ring (path_kernel.cuh, catalogue.def) */
+  /* their kernels read no ring (path_kernel.cuh, catalogue.def): several
+   * Heston or local-volatility assets, and the mixed plain shape, whose own
+   * state (its fixings' exp) has no ring kernel; a ring's would step the
+   * shaped state's double exp, other bits than its fused kernel's */
+  if (kind >= 2 || (g->kopt.precision == MCP_MIXED && g->kopt.small == MCPI_SHAPE_PLAIN))
     g->kopt.strategy = MCP_PREFETCH_NONE;
   cudaError_t e;
   mcp_status st = MCP_OK;

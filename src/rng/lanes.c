@@ -50,6 +50,13 @@ static inline void exp_lanes(const double *x, double *y, size_t n)
         y[i] = exp(x[i]);
 }
 
+/* The mixed precision's (mcp_dmath.h's mcpi_mexp), for its plain shape. */
+static inline void mexp_lanes(const double *x, double *y, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    y[i] = mcpi_mexp(x[i]);
+}
+
 /* ---- single-asset paths a group at a time -----------------------------------
  * Double paths without per-path arrays or the Greeks' state run
  * element-major over groups of LANES paths (their states stay in L1): each
@@ -108,7 +115,7 @@ static inline void group(const mcpi_job_view *v, const double *z, size_t ldz, si
  * jobs do not have the plain shape today).  tests/test_pricing.c holds it
  * to the paths alone, bit for bit. */
 static inline void group_plain(const mcpi_job_view *v, const double *z, size_t ldz, size_t m,
-                               double *pay, size_t ldp)
+                               double *pay, size_t ldp, int mixed)
 {
   double x[LANES], spot[LANES], sum[MCPI_PLAIN_SCHEDULES][LANES];
   for (size_t k0 = 0; k0 < m; k0 += LANES) {
@@ -135,7 +142,10 @@ static inline void group_plain(const mcpi_job_view *v, const double *z, size_t l
         step++;
         if (!mask)
           continue;
-        exp_lanes(x, spot, n);
+        if (mixed) /* the _mp family's fixings */
+          mexp_lanes(x, spot, n);
+        else
+          exp_lanes(x, spot, n);
         for (int s = 0; s < MCPI_PLAIN_SCHEDULES; s++)
           if (mask >> s & 1u) {
 #pragma omp simd
@@ -159,7 +169,7 @@ static inline void path_lanes(const mcpi_job_view *v, int plain, const double *z
                               size_t m, double *pay, size_t ldp)
 {
   if (plain && !v->greeks) /* calls, not a pointer: each copy inlines its own */
-    group_plain(v, z, ldz, m, pay, ldp);
+    group_plain(v, z, ldz, m, pay, ldp, plain == 2);
   else
     group(v, z, ldz, m, pay, ldp);
 }
