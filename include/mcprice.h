@@ -127,9 +127,11 @@ typedef enum mcp_average { MCP_ARITHMETIC = 0, MCP_GEOMETRIC } mcp_average;
  * uniform; the GPU's hardware logarithm, sine and cosine), and a job of
  * Black-Scholes sums alone takes its fixings' exp to float's accuracy: the
  * normals are double's within about 1e-6 (1 + |z|), so mixed prices are
- * double's to about 1e-7 relative, far inside their standard errors, at
- * less of the double transform's cost.  Its CPU and GPU prices agree to float rounding,
- * as float's do, not to the bit; it has no adjoint (as float). */
+ * double's to about 1e-6 relative, far inside their standard errors, at
+ * less of the double transform's cost.  Its CPU and GPU prices agree to
+ * float rounding, as float's do, not to the bit; so do, on one backend,
+ * such a job's prices with on-path or in-path Greeks and without (their
+ * kernels take double's exp); it has no adjoint (as float). */
 typedef enum mcp_precision { MCP_DOUBLE = 0, MCP_FLOAT, MCP_MIXED } mcp_precision;
 
 /* How the GPU path kernel brings each step's inputs (the path's normal and

@@ -1614,14 +1614,25 @@ static void test_martingale_warning(void **state)
     mcp_portfolio_destroy(p);
   }
   add_underlying(m, "Z", (bs_params){100, 0.03, 0, 0});
-  p = new_portfolio(4096, 1);
-  assert_int_equal(mcp_portfolio_set_precision(p, MCP_FLOAT), MCP_OK);
-  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
-  add_european(p, "z", "Z", MCP_CALL, 90, 1, 1);
-  r = price(ctx_of(state), m, p);
-  assert_int_equal(mcp_results_warnings(r, 0), MCP_WARNING_CONSTANT);
-  mcp_results_destroy(r);
-  mcp_portfolio_destroy(p);
+  /* and mixed, whose plain shape takes its fixings' exp to float's
+   * accuracy (a European's forward and an Asian's: the plain job) */
+  for (int prec = MCP_FLOAT; prec <= MCP_MIXED; prec++) {
+    p = new_portfolio(4096, 1);
+    assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
+    add_european(p, "z", "Z", MCP_CALL, 90, 1, 1);
+    double fix[12];
+    fixings(fix, 12, 1.0 / 12, 1);
+    mcp_trade a = trade_on("za", "Z", MCP_PRODUCT_ASIAN, MCP_CALL, 90, 1);
+    a.nfixings = 12;
+    a.fixings = fix;
+    add_trade(p, &a);
+    r = price(ctx_of(state), m, p);
+    for (size_t i = 0; i < 2; i++)
+      assert_int_equal(mcp_results_warnings(r, i), MCP_WARNING_CONSTANT);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
   mcp_market_destroy(m);
 }
 

@@ -82,7 +82,7 @@ const char cli_price_options_help[] =
     "      --precision NAME   double, float or mixed (overrides run.precision; default\n"
     "                         double; float refuses a Heston |rho| / xi above 1000;\n"
     "                         mixed: double paths on double's normals transformed in\n"
-    "                         float, prices double's to about 1e-7 relative)\n"
+    "                         float, prices double's to about 1e-6 relative)\n"
     "      --normals NAME     fused (the default: the GPU path kernel computes its\n"
     "                         normals in registers) or stored (a tile of normals in\n"
     "                         device memory, read through --prefetch; QMC, and a\n"

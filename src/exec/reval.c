@@ -23,9 +23,13 @@
 #include "models/products/lsm.h"
 
 /* The rounding of a path's value relative to it, in the run's precision (a
- * float path's log-spot sums its steps in float), below which a standard
+ * float path's log-spot sums its steps in float; a mixed plain path's
+ * fixings take e^x to float's accuracy, about 1e-7), below which a standard
  * error or a miss says nothing. */
-static double rounding(mcp_precision x) { return x == MCP_FLOAT ? 1e-4 : 1e-9; }
+static double rounding(mcp_precision x)
+{
+  return x == MCP_FLOAT ? 1e-4 : x == MCP_MIXED ? 1e-6 : 1e-9;
+}
 
 /* How many standard errors an unbiased estimate misses its mean by as
  * seldom as 5 of a normal one (5.7e-7): Student's t with reps - 1 degrees
