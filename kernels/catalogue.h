@@ -69,8 +69,10 @@ extern const size_t mcpi_kernel_count;
  * o->small picks the job-shaped state of a single-asset job, and the plain
  * one (Black-Scholes, Heston or local volatility: MCPI_SHAPE_PLAIN,
  * MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN) for its fused kernel and
- * its stored one without prefetching; o->checked the Heston plain fused
- * kernel that steps the check's coarse path too. */
+ * its stored one without prefetching (in mixed precision the plain
+ * Black-Scholes shape's own, MCPI_STATE_PLAIN_MIXED, fused and stored; its
+ * other fused kernels are mixed, its stored ones double's); o->checked the
+ * Heston plain fused kernel that steps the check's coarse path too. */
 mcpi_kernel_key mcpi_kernel_key_for(const mcpi_kernel_options *o, int multi, int arr_len,
                                     int gstate);
 

@@ -729,7 +729,8 @@ template <> struct real_of<MCP_FLOAT> {
 
 // The kernel of a catalogue entry where this unit builds it (B), else NULL:
 // the other units' kernels are not instantiated here.  A mixed entry is the
-// double kernel on the mixed transform's fused normals (N = 2).
+// double kernel, fused on the mixed transform's normals (N = 2), or stored
+// (N = 0: the mixed plain state's, MCPI_STATE_PLAIN_MIXED).
 template <bool B, int Prec, int M, int S, int D, int P, int L, int N>
 static const void *built_here()
 {
