@@ -481,7 +481,7 @@ struct fused_round {
         coef<R> c = C == MCPI_COEF_ARRAYS ? in.step(e + k) : in.step_uniform(e + k, k % F);
         uint32_t tag = C != MCPI_COEF_CONST_TAG ? c.tag : k % F ? T1 : T0;
         body_step(&st, in.job, z[k], c.a, c.b, tag);
-        tw.step(z[k], e + k);
+        tw.step(z[k], e + k, k);
       }
   }
 };
@@ -545,16 +545,25 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
 // step (the general state does): the Heston plain state reads no step index;
 // a local-volatility twin would have to, for its slices.
 struct no_twin {
-  template <typename R> __device__ __forceinline__ void step(R, int) {}
+  template <typename R> __device__ __forceinline__ void step(R, int, int) {}
 };
 template <typename R, typename St> struct coarse_twin {
   St st;
   const mcpi_job_view *job;
   R hz0, hz1, hw;
-  __device__ __forceinline__ void step(R z, int e)
+  // Element e is the round's k-th, a round holding whole steps of the plain
+  // shape's Heston asset, two elements each (variance, then spot; no extremes'
+  // factor: mcpi_job_shape_fits): its factor is k's parity, a constant once
+  // the round is unrolled, so that each element compiles to its factor's code
+  // alone.  Read from the tag, both elements carried both factors' code, the
+  // QE step three times a round: the kernel 607 KB of code against 492, and
+  // 3% slower (H200, bench/RESULTS.md "icache").
+  __device__ __forceinline__ void step(R z, int e, int k)
   {
     R a = __ldg(real_traits<R>::ca(*job) + e), b = __ldg(real_traits<R>::cb(*job) + e);
-    uint32_t tag = __ldg(job->tag + e), f = tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu;
+    uint32_t f = (uint32_t)k & 1u;
+    uint32_t tag = (__ldg(job->tag + e) & ~(0xffu << MCPI_TAG_FACTOR_SHIFT)) |
+                   f << MCPI_TAG_FACTOR_SHIFT;
     if (tag & MCPI_TAG_HOLD) {
       if (f == 0)
         hz0 = a * z;
