@@ -904,10 +904,12 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   for (size_t p = 0; p < j->npass; p++)
     general |= g->general[p] = !mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), g->kopt.small);
   /* the check's coarse pass (a general one) stepped in the Heston plain
-   * shape's fused kernel, on its normals: one draw for both */
+   * shape's fused kernel, on its normals: one draw for both (the kernel
+   * takes an element's factor from its place in a step of two) */
   g->twin = -1;
   for (size_t p = 0; p < j->npass; p++)
-    if (g->kopt.fused && g->kopt.small == MCPI_SHAPE_HESTON_PLAIN && g->general[p] &&
+    if (g->kopt.fused && g->kopt.small == MCPI_SHAPE_HESTON_PLAIN && j->nfactors == 2 &&
+        g->general[p] &&
         run->greeks->var[j->pass[p]].kind == MCPI_VAR_GRID)
       g->twin = (int)p;
   g->kopt_checked = g->kopt;
