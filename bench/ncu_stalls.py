@@ -53,11 +53,12 @@ def table(path):
         t = m.get('gpu__time_duration.sum', 0.0)
         a['n'] += 1
         a['t'] += t
-        a['ins'] += ins
         a['occ'] += m.get('sm__warps_active.avg.pct_of_peak_sustained_active', 0.0) * t
         for k, metric in (('lat', LAT), ('ni', STALL % 'no_instruction'),
                           ('ls', STALL % 'long_scoreboard'), ('br', STALL % 'branch_resolving')):
-            a[k] += m.get(metric, 0.0) * ins
+            if metric in m:  # ("n/a" or absent: printed "-", not a zero)
+                a[k] += m[metric] * ins
+                a['w' + k] += ins
         if 'launch__registers_per_thread' in m:
             a['reg'] = max(a['reg'], m['launch__registers_per_thread'])
         w = m.get('launch__waves_per_multiprocessor')
@@ -69,13 +70,17 @@ def table(path):
           'cycles an issue | No Instruction | its share | long scoreboard | branch |')
     print('|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|')
     for name, a in sorted(by.items(), key=lambda kv: -kv[1]['t']):
-        ins = a['ins'] or 1.0
+        def mean(k):
+            return a[k] / a['w' + k] if a['w' + k] else None
+        def cell(v, fmt='%.2f'):
+            return '-' if v is None else fmt % v
         waves = '%.2f-%.2f' % (a['wmin'], a['wmax']) if 'wmin' in a else '-'
         reg = '%d' % a['reg'] if 'reg' in a else '-'
-        print('| %s | %d | %.3f | %s | %s | %.0f%% | %.2f | %.2f | %.1f%% | %.2f | %.2f |' %
+        lat, ni = mean('lat'), mean('ni')
+        share = 100 * ni / lat if lat and ni is not None else None
+        print('| %s | %d | %.3f | %s | %s | %.0f%% | %s | %s | %s | %s | %s |' %
               (name, a['n'], a['t'] / 1e6, reg, waves, a['occ'] / max(a['t'], 1.0),
-               a['lat'] / ins, a['ni'] / ins, 100 * a['ni'] / max(a['lat'], 1e-9),
-               a['ls'] / ins, a['br'] / ins))
+               cell(lat), cell(ni), cell(share, '%.1f%%'), cell(mean('ls')), cell(mean('br'))))
     return bool(rows)
 
 
