@@ -696,8 +696,9 @@ __global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
 #define MCPI_SHAPED_REGISTERS 80
 // The plain shape's (M = 3, and 9 in mixed precision) cap: 8 blocks an SM,
 // one spill reload a round in double (ptxas); 1 to 2% faster fused and 9%
-// stored than at 80 (H100, bench/RESULTS.md).  NVCCFLAGS=-DMCPI_PLAIN_REGISTERS=N builds another, to
-// compare in one benchmark run.
+// stored than at 80 (H100, bench/RESULTS.md).
+// NVCCFLAGS=-DMCPI_PLAIN_REGISTERS=N builds another, to compare in one
+// benchmark run.
 #ifndef MCPI_PLAIN_REGISTERS
 #define MCPI_PLAIN_REGISTERS 64
 #endif

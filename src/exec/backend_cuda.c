@@ -515,7 +515,7 @@ static uint64_t job_need(const mcpi_run *run, const mcpi_job *j)
  * job's samples. */
 static mcpi_kernel_options stored_if_mixed_arrays(mcpi_kernel_options o, const mcpi_job *j)
 {
-  if (o.precision == MCP_MIXED && j->arr_len)
+  if (mcpi_job_stored_only(j, o.precision))
     o.fused = 0;
   return o;
 }
@@ -880,10 +880,8 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   g->adj_shape = mcpi_job_adjoint_shape(j);
   int kind = MCPI_ASSETS_KIND(j->nassets, j->model);
   /* their kernels read no ring (path_kernel.cuh, catalogue.def): several
-   * Heston or local-volatility assets, and the mixed plain shape, whose own
-   * state (its fixings' exp) has no ring kernel; a ring's would step the
-   * shaped state's double exp, other bits than its fused kernel's */
-  if (kind >= 2 || (g->kopt.precision == MCP_MIXED && g->kopt.small == MCPI_SHAPE_PLAIN))
+   * Heston or local-volatility assets, and the mixed plain shape */
+  if (kind >= 2 || mcpi_job_ringless(j, g->kopt.precision))
     g->kopt.strategy = MCP_PREFETCH_NONE;
   cudaError_t e;
   mcp_status st = MCP_OK;

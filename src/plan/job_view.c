@@ -160,6 +160,16 @@ int mcpi_job_shape_fits(const mcpi_job *j, int shape)
   }
 }
 
+int mcpi_job_stored_only(const mcpi_job *j, mcp_precision prec)
+{
+  return prec == MCP_MIXED && j->arr_len;
+}
+
+int mcpi_job_ringless(const mcpi_job *j, mcp_precision prec)
+{
+  return prec == MCP_MIXED && mcpi_job_small(j) == MCPI_SHAPE_PLAIN;
+}
+
 int mcpi_job_adjoint_shape(const mcpi_job *j)
 {
   return j->gstate & MCPI_GSTATE_ADJOINT && plain_trades(j, MCPI_MODEL_LOCAL_VOL)

@@ -205,6 +205,13 @@ int mcpi_job_adjoint_shape(const mcpi_job *j);
  * buf (n bytes); 0 for a job whose kernels have no option to tune (Longstaff-
  * Schwartz, a bucketed adjoint), else 1. */
 int mcpi_job_tune_shape(const mcpi_job *j, mcp_precision prec, char *buf, size_t n);
+/* What the kernel catalogue lacks in precision prec (catalogue.def), for
+ * the CUDA backend and the tuner alike: mixed has no fused kernel with
+ * per-path arrays (such a job draws its normals stored), and no prefetch
+ * ring for the plain shape's own state (such a job runs without one: a
+ * ring's kernel would step the shaped state's double exp, other bits). */
+int mcpi_job_stored_only(const mcpi_job *j, mcp_precision prec);
+int mcpi_job_ringless(const mcpi_job *j, mcp_precision prec);
 
 /* The jobs of p's Monte Carlo trades, grid trades (of the numerics grid,
  * NULL: the portfolio's own, pde.h) left out. */

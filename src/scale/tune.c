@@ -211,10 +211,9 @@ static mcp_status book_shapes(tuner *t, shape **out, size_t *n)
   *n = 0;
   for (size_t ji = 0; s && ji < plan.njobs; ji++) {
     const mcpi_job *j = &plan.jobs[ji];
-    /* (a mixed job with per-path arrays runs stored: backend_cuda.c) */
-    shape x = {.fusable = !j->qmc && !(set->precision == MCP_MIXED && j->arr_len),
+    shape x = {.fusable = !j->qmc && !mcpi_job_stored_only(j, set->precision),
                .prefetch = MCPI_ASSETS_KIND(j->nassets, j->model) < 2 && !j->arr_len &&
-                           !(set->precision == MCP_MIXED && mcpi_job_small(j) == MCPI_SHAPE_PLAIN),
+                           !mcpi_job_ringless(j, set->precision),
                .need = mcpi_job_samples(&plan, j)};
     if (!mcpi_job_tune_shape(j, set->precision, x.name, sizeof x.name))
       continue;
