@@ -13,7 +13,9 @@
  * case of du Toit, Lotz and Naumann (2013; issue 33's second target): a
  * basket call on 10 correlated local-volatility assets, 4 x 10 nodes each,
  * 360 steps, 10,000 paths on the GPU (whatever --paths says): its 10
- * deltas, 400 node vegas, 10 rhos and 45 correlations.
+ * deltas, 400 node vegas, 10 rhos and 45 correlations.  And the benchmark
+ * Asian on an underlying given implied volatilities, 10 maturities by 9
+ * strikes: its 90 quote vegas (Dupire's grid of 201 spots between them).
  *
  *   adjoint [--paths N] [--repeats R]
  */
@@ -55,6 +57,39 @@ static mcp_market *market(int lv)
 
 #define NB 5
 #define ND 10
+#define QT 10
+#define QK 9
+
+/* U given implied volatilities: QT maturities to 2 years by QK strikes
+ * from 60 to 140, a skew that flattens with maturity; 20 rate pillars. */
+static mcp_market *implied_market(void)
+{
+  double t[QT], k[QK], v[QT * QK], end[N], rate[N];
+  for (int i = 0; i < N; i++) {
+    end[i] = (i + 1) / (double)N;
+    rate[i] = 0.02 + 0.001 * i;
+  }
+  for (int j = 0; j < QK; j++)
+    k[j] = 60 + 10 * j;
+  for (int i = 0; i < QT; i++) {
+    t[i] = 2.0 * (i + 1) / QT;
+    for (int j = 0; j < QK; j++) {
+      double x = log(k[j] / 100), d = sqrt(t[i] + 0.25);
+      v[i * QK + j] = 0.22 - 0.1 * x / d + 0.15 * x * x / d;
+    }
+  }
+  mcp_quotes q = {NULL, QT, QK, t, k, v};
+  mcp_market *m;
+  mcp_market_create(&m);
+  mcp_status st = mcp_market_add_black_scholes(m, "U", 100, 0.03, 0.01, 0.25);
+  if (st == MCP_OK)
+    st = mcp_market_set_curve(m, "U", MCP_CURVE_RATE, N, end, rate);
+  if (st == MCP_OK)
+    st = mcp_market_set_implied_volatility(m, "U", &q);
+  if (st != MCP_OK)
+    fprintf(stderr, "adjoint: %s\n", mcp_market_last_error(m));
+  return m;
+}
 
 /* The n assets' spots correlated rho pairwise, after st (their setting up). */
 static void equicorrelate(mcp_market *m, int n, const char *const *names, double rho,
@@ -128,7 +163,7 @@ static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
 {
   mcp_portfolio *p;
   mcp_portfolio_create(&p);
-  if (model < 2) {
+  if (model < 2 || model == 4) {
     mcp_portfolio_add_asian(p, "asian", "U", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS, fix,
                             1.0, 1);
   } else {
@@ -176,14 +211,17 @@ int main(int argc, char **argv)
          BENCH_FIXINGS, NB, repeats);
   printf("| backend | model | paths | price (ms) | with buckets (ms) | ratio | sensitivities | "
          "bumps (ms, estimated) | price |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  static const char *const models[4] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
+  static const char *const models[5] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
                                          "basket of 5, 20 + 20 pieces each",
-                                         "du Toit: 10 local vols of 4 x 10, 360 steps"};
+                                         "du Toit: 10 local vols of 4 x 10, 360 steps",
+                                         "implied vols, 10 x 9 quotes"};
   for (size_t b = 0; b < sizeof backends / sizeof *backends; b++)
-    for (int model = 0; model < 4; model++) {
+    for (int model = 0; model < 5; model++) {
       uint64_t n = (model == 3 ? 10000 : paths) / (backends[b] == MCP_BACKEND_CPU ? 64 : 1);
-      mcp_market *m = model < 2 ? market(model == 0) : model == 2 ? basket_market()
-                                                                  : dutoit_market();
+      mcp_market *m = model < 2    ? market(model == 0)
+                      : model == 2 ? basket_market()
+                      : model == 3 ? dutoit_market()
+                                   : implied_market();
       mcp_portfolio *p = portfolio(model, n, fix);
       mcp_context *ctx;
       if (mcp_context_create(&ctx, backends[b]) != MCP_OK)
@@ -196,7 +234,8 @@ int main(int argc, char **argv)
         printf("| %s | %s | %llu | %.2f | %.2f | %.2f | %zu | %.0f | %.6f |\n",
                backends[b] == MCP_BACKEND_CPU ? "cpu" : "cuda",
                models[model], (unsigned long long)n, t0 * 1e3, t1 * 1e3, t1 / t0, ns,
-               2.0 * (double)(ns - (model < 2 ? 3 : 2 * (model == 2 ? NB : ND) + 1)) * t0 * 1e3,
+               2.0 * (double)(ns - (model < 2 || model == 4 ? 3 : 2 * (model == 2 ? NB : ND) + 1)) *
+                   t0 * 1e3,
                price);
       if (price != price2)
         fprintf(stderr, "adjoint: the price moved with the buckets: %.17g %.17g\n", price,

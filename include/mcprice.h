@@ -1362,7 +1362,15 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  *   vega  a Black-Scholes underlying's: one a piece of its volatility curve
  *         ("vega@(0.5,1]", d/dsigma of that piece alone); a local-volatility
  *         underlying's: one a node of its surface ("vega@t=0.5,S=100",
- *         d/dsigma(t, S) of that node alone);
+ *         d/dsigma(t, S) of that node alone); an underlying given implied
+ *         volatilities (mcp_market_set_implied_volatility): one a quote
+ *         ("vega@T=1,K=90", d/dsigma of that quote alone, the smiles fitted
+ *         again and the local volatility built again on the same grid; a
+ *         European in closed form too, by Black's vega through its smile,
+ *         and not warned where rho and dividend are not asked), the
+ *         trade's vega still that of a parallel move of the local
+ *         volatility; under a relative volatility shift, in the quotes as
+ *         given (before the shift);
  *   rho   one a piece of the underlying's rate curve ("rho@(0,1]"), through
  *         the drift and the discount.
  * The pieces are those that start before the trade's job's last date.  The

@@ -5,14 +5,12 @@
 #include "kernels/launch.h"
 #include "models/products/adjoint.h"
 
-// A local-volatility job's spots whose two rows of nodes a path holds in
-// shared memory (adjoint.h, mcpi_adj_rows), or 0.
+// A local-volatility job's values of the two rows a path holds in shared
+// memory (adjoint.h, mcpi_adj_rows: a surface's nodes, or its smiles'
+// coordinates), or 0.
 static __host__ __device__ int job_rows(const mcpi_job_view &j)
 {
-  return mcpi_adjoint_kind(&j) == 0 && j.model == MCPI_MODEL_LOCAL_VOL &&
-                 j.lv_n <= MCPI_ADJ_ROW_NODES
-             ? j.lv_n
-             : 0;
+  return mcpi_adjoint_kind(&j) == 0 ? mcpi_adj_row_width(&j) : 0;
 }
 
 // Blocks of 128 an SM that the registers must allow, by model.  Local
@@ -44,8 +42,10 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // Div: of blocks with the dividend yields' columns (without them the sweep
 // is the code it was: 7% faster on the Black-Scholes benchmark); Plain: of
 // a local-volatility job of the plain shape, its forward path in that
-// shape's state (mcpi_adjoint_sample).
-template <int MinBlocks, int Multi, int Div, int Plain>
+// shape's state (mcpi_adjoint_sample); Smiles: of one asset given implied
+// volatilities (the sweep's rows its smiles: without it the other kernels
+// keep their registers).
+template <int MinBlocks, int Multi, int Div, int Plain, int Smiles>
 __global__ void __launch_bounds__(128, MinBlocks)
     mcpi_adjoint_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
                         size_t ld, size_t n, double *__restrict__ pay)
@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(128, MinBlocks)
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
     mcpi_adjoint_sample(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
-                        blockDim.x, Multi, Div, Plain);
+                        blockDim.x, Multi, Div, Plain, Smiles);
 }
 
 // Several local-volatility assets (adjoint kind 2): a path's n assets on
@@ -151,17 +151,17 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
   }
 }
 
-template <int MinBlocks, int Multi, int Div, int Plain = 0>
+template <int MinBlocks, int Multi, int Div, int Plain = 0, int Smiles = 0>
 static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                           double *pay, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
-  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain>,
+  cudaError_t e = cudaFuncSetAttribute(mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles>,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e)
     return e;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain>
+  mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles>
       <<<grid, 128, smem, stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
 }
@@ -178,7 +178,10 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
   if (job.nassets > 1)
     return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div>(job, z, ld, n, pay, stream);
   if (shape == MCPI_SHAPE_LV_PLAIN)
-    return launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1>(job, z, ld, n, pay, stream);
+    return job.adj_q ? launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1, 1>(job, z, ld, n, pay, stream)
+                     : launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1>(job, z, ld, n, pay, stream);
+  if (job.adj_q)
+    return launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 0, 1>(job, z, ld, n, pay, stream);
   return job.model == MCPI_MODEL_LOCAL_VOL
              ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div>(job, z, ld, n, pay, stream)
              : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0, Div>(job, z, ld, n, pay, stream);

@@ -117,6 +117,16 @@ static inline mcp_results *price_greeks(mcp_context *ctx, const mcp_market *m,
   return r;
 }
 
+/* A request of the Greeks in list, with buckets or not. */
+static inline mcp_greeks *greeks_request(const char *list, int buckets)
+{
+  mcp_greeks *g = NULL;
+  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
+  assert_int_equal(mcp_greeks_parse(g, list), MCP_OK);
+  assert_int_equal(mcp_greeks_set_buckets(g, buckets), MCP_OK);
+  return g;
+}
+
 /* Sensitivity `name` of trade id (NULL: the book). */
 static inline mcp_sensitivity greek(const mcp_results *r, const char *id, const char *name)
 {

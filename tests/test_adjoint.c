@@ -29,10 +29,7 @@ static mcp_context *ctx_of(void **state) { return *state; }
 
 static mcp_greeks *request(const char *list, int buckets)
 {
-  mcp_greeks *g = NULL;
-  assert_int_equal(mcp_greeks_create(&g), MCP_OK);
-  assert_int_equal(mcp_greeks_parse(g, list), MCP_OK);
-  assert_int_equal(mcp_greeks_set_buckets(g, buckets), MCP_OK);
+  mcp_greeks *g = greeks_request(list, buckets);
   assert_int_equal(mcp_greeks_buckets(g), buckets);
   return g;
 }

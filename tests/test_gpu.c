@@ -1868,13 +1868,14 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
   print_message("  %zu sensitivities %s\n", n, rel == 0 ? "bit for bit" : "within 1e-12");
 }
 
-/* A Black-Scholes underlying with volatility and rate curves and a
- * local-volatility one, each with a European, an Asian and a lookback on
- * dates, and a basket and a best-of on the first and a correlated second
+/* A Black-Scholes underlying with volatility and rate curves, a
+ * local-volatility one and one of implied volatilities' quotes, each with a
+ * European (the last's in closed form), an Asian and a lookback on dates, and a basket and a best-of on the first and a correlated second
  * (their correlations and dividend yields' pieces too), and a basket and a
  * worst-of on the local-volatility one and a second of a narrower surface,
  * whose own European and Asian fit the plain shape (the adjoint's forward
- * in its state), and a best-of of three (the multi-asset local-volatility
+ * in its state), a basket of the implied one and the first local one, and a
+ * best-of of three (the multi-asset local-volatility
  * sweep: a path's assets on lanes, 16 and 10 paths a warp): the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
@@ -1906,6 +1907,18 @@ static void gpu_buckets_match_cpu(void **state)
   static const char *const lm[3] = {"L", "M", "K"};
   static const double lcorr[9] = {1, -0.3, 0.4, -0.3, 1, 0.1, 0.4, 0.1, 1};
   assert_int_equal(mcp_market_set_correlation(m, 3, lm, lcorr), MCP_OK);
+  /* an implied surface's: its buckets its quotes */
+  double qt[3] = {0.4, 0.8, 1.5}, qk[7], iv[21];
+  for (int j = 0; j < 7; j++) {
+    qk[j] = 70 + 10 * j;
+    for (int i = 0; i < 3; i++) {
+      double x = log(qk[j] / 100);
+      iv[i * 7 + j] = 0.21 + 0.005 * i - 0.12 * x + 0.25 * x * x;
+    }
+  }
+  const mcp_quotes quotes = {NULL, 3, 7, qt, qk, iv};
+  assert_int_equal(mcp_market_add_black_scholes(m, "Q", 100, 0.02, 0.01, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_set_implied_volatility(m, "Q", &quotes), MCP_OK);
   const char *list = "delta,vega,rho,correlation,dividend";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
@@ -1915,8 +1928,8 @@ static void gpu_buckets_match_cpu(void **state)
     assert_int_equal(mcp_portfolio_set_steps_per_year(p, 24), MCP_OK);
     assert_int_equal(mcp_portfolio_set_methods(p, anti ? MCP_ANTITHETIC : 0), MCP_OK);
     static const double fix[3] = {0.3, 0.6, 0.9};
-    const char *und[2] = {"A", "L"};
-    for (int u = 0; u < 2; u++) {
+    const char *und[3] = {"A", "L", "Q"};
+    for (int u = 0; u < 3; u++) {
       char id[3][8];
       snprintf(id[0], 8, "%s-E", und[u]);
       snprintf(id[1], 8, "%s-A", und[u]);
@@ -1954,6 +1967,10 @@ static void gpu_buckets_match_cpu(void **state)
     t.id = "LM-WORST", t.product = MCP_PRODUCT_WORST_OF, t.type = MCP_PUT, t.maturity = 0.7;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     t.id = "LMK-BEST", t.product = MCP_PRODUCT_BEST_OF, t.nassets = 3, t.strike = 100;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    static const char *const ql[2] = {"Q", "L"}; /* the quotes' chain of several assets */
+    t.id = "QL-BASKET", t.product = MCP_PRODUCT_BASKET, t.nassets = 2, t.assets = ql;
+    t.type = MCP_CALL, t.maturity = 0.9;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);

@@ -391,6 +391,77 @@ static void test_svi_fit(void **state)
   assert_false(mcpi_svi_fit(15, k, w, &got));
 }
 
+/* The fit's derivatives in its quotes (mcpi_svi_fit_jacobian): against the
+ * fit again with one quote moved; and a parallel move of every total
+ * variance moves the smile by as much at each quote (exactly where it holds
+ * the quotes, nearly where it misses them a little), for a smile SVI holds,
+ * a nearly flat one and one of a few days over a narrow range of strikes
+ * (fits of s near 0, the Hessian's m and s rows as 1 / s^2, their
+ * coordinates not all fixed by the smile).  Such smiles are not refused (a fit without derivatives would
+ * leave its surface no quote vegas, never its prices). */
+static void test_svi_jacobian(void **state)
+{
+  (void)state;
+  const mcpi_svi want = {0.02, 0.1, -0.4, 0.05, 0.2};
+  double k[15], w[15], d, dd, dp[5 * 15], kn[9], wn[9], kt[9], wt[9];
+  for (int j = 0; j < 15; j++) {
+    k[j] = -0.7 + 0.1 * j;
+    w[j] = mcpi_svi_w(&want, k[j], &d, &dd);
+  }
+  for (int j = 0; j < 9; j++) {
+    kn[j] = -0.4 + 0.1 * j;
+    wn[j] = 0.04 * (1 + 0.002 * sin(3.0 * j));
+    kt[j] = -0.028 + 0.007 * j;
+    wt[j] = 0.02 * pow(0.2 + 0.5 * fabs(kt[j]) + 0.001 * sin(2.0 * j), 2);
+  }
+  mcpi_svi got, up, dn;
+  assert_true(mcpi_svi_fit(15, k, w, &got));
+  assert_true(mcpi_svi_fit_jacobian(15, k, w, &got, dp));
+  for (int j = 3; j < 12; j += 4) { /* p = (a, b rho s, b s, m, s) */
+    double h = 1e-6, x = w[j];
+    w[j] = x + h;
+    assert_true(mcpi_svi_fit(15, k, w, &up));
+    w[j] = x - h;
+    assert_true(mcpi_svi_fit(15, k, w, &dn));
+    w[j] = x;
+    double fd[5] = {up.a - dn.a, up.b * up.rho * up.s - dn.b * dn.rho * dn.s,
+                    up.b * up.s - dn.b * dn.s, up.m - dn.m, up.s - dn.s};
+    for (int c = 0; c < 5; c++)
+      close_to(dp[5 * j + c], fd[c] / (2 * h), 1e-3 * (1 + fabs(dp[5 * j + c])),
+               "the fit's derivative against the fit again");
+  }
+  const struct {
+    size_t n;
+    const double *k, *w;
+    double tol;
+  } smiles[3] = {{15, k, w, 1e-6}, {9, kn, wn, 1e-2}, {9, kt, wt, 1e-2}};
+  for (int x = 0; x < 3; x++) {
+    assert_true(mcpi_svi_fit(smiles[x].n, smiles[x].k, smiles[x].w, &got));
+    assert_true(mcpi_svi_fit_jacobian(smiles[x].n, smiles[x].k, smiles[x].w, &got, dp));
+    double worst = 0;
+    for (size_t i = 0; i < smiles[x].n; i++) { /* the smile's move at each quote */
+      double gw[5], gk[5], gkk[5], move = 0;
+      mcpi_svi_grad(&got, smiles[x].k[i], gw, gk, gkk);
+      for (size_t j = 0; j < smiles[x].n; j++)
+        for (int c = 0; c < 5; c++)
+          move += gw[c] * dp[5 * j + c];
+      worst = fmax(worst, fabs(move - 1));
+    }
+    print_message("  smile %d (b %.3g, s %.3g): a parallel move of its quotes moves it by 1 "
+                  "within %.2g\n", x, got.b, got.s, worst);
+    assert_true(worst <= smiles[x].tol);
+  }
+  /* the nearly flat smile's surface is kept, its quote vegas with it */
+  surface s;
+  static const double t[2] = {0.5, 1};
+  make_quotes(&s, 2, t, 9, 70, 130);
+  for (size_t i = 0; i < 18; i++)
+    s.v[i] = 0.2 * (1 + 0.002 * sin(3.0 * (double)i));
+  mcp_market *m = good_market(&s, 0.02, 0.01);
+  assert_true(mcpi_market_find(m, "A")->iv.qvegas);
+  mcp_market_destroy(m);
+}
+
 /* ---- refusals ------------------------------------------------------------- */
 
 static void refused(const surface *s, const char *needle)
@@ -509,6 +580,190 @@ static void test_greeks(void **state)
   mcp_market_destroy(m);
 }
 
+/* ---- quote vegas ------------------------------------------------------------
+ * The local volatility's derivatives in the quotes (mcpi_implied_row_grad and
+ * mcpi_implied_chain)
+ * against the surface built again with one quote moved each way (the grid
+ * stays: the quotes below are not the greatest variance, which sets its
+ * spots); then a trade's vega by quote (buckets, by adjoint) against its
+ * price at those surfaces on the same paths, and its total vega against
+ * the same grid given as a local-volatility surface. */
+
+static const size_t moved[3][2] = {{1, 9}, {2, 8}, {2, 12}};
+
+static mcp_market *moved_market(const surface *base, size_t i, size_t j, double h)
+{
+  surface s = *base;
+  s.q.maturities = s.t, s.q.strikes = s.k, s.q.vols = s.v;
+  s.v[i * s.q.nstrikes + j] += h;
+  return good_market(&s, 0.02, 0.01);
+}
+
+static void test_quote_jacobian(void **state)
+{
+  (void)state;
+  surface s;
+  heston_surface(&s);
+  mcp_market *m = good_market(&s, 0.02, 0.01);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  assert_int_equal(u->iv.nq, 5 * 19);
+  static double jac[201 * 2 * 19], grad[201 * 10];
+  double h = 1e-5, worst = 0;
+  size_t checked = 0;
+  for (int x = 0; x < 3; x++) {
+    size_t i = moved[x][0], j = moved[x][1], q = u->iv.qoff[i] + j;
+    mcp_market *up = moved_market(&s, i, j, h), *dn = moved_market(&s, i, j, -h);
+    const mcpi_surface *a = &mcpi_market_find(up, "A")->lv, *b = &mcpi_market_find(dn, "A")->lv;
+    assert_int_equal(a->ns, u->lv.ns);
+    assert_memory_equal(a->spots, u->lv.spots, u->lv.ns * sizeof(double));
+    assert_memory_equal(b->spots, u->lv.spots, u->lv.ns * sizeof(double));
+    for (size_t r = 0; r < u->lv.nt; r++) {
+      size_t first = 0, q0 = 0, n = 0;
+      assert_true(mcpi_implied_row_grad(&u->iv, &u->lv, r, &first, grad));
+      for (size_t c = 0; c < u->lv.ns; c++)
+        n = mcpi_implied_chain(&u->iv, grad + 10 * c, first, 1, &q0, jac + c * n);
+      assert_true(n > 0 && n <= 2 * 19);
+      /* a row reads the smiles about its time: the rest of the quotes none */
+      int reads = q >= q0 && q < q0 + n;
+      for (size_t c = 0; c < u->lv.ns; c++) {
+        double fd = (a->values[r * a->ns + c] - b->values[r * b->ns + c]) / (2 * h);
+        double got = reads ? jac[c * n + q - q0] : 0;
+        if (u->lv.values[r * u->lv.ns + c] > 1) /* Dupire's far wings: steep */
+          continue;
+        worst = fmax(worst, fabs(fd - got) / (0.1 + fabs(got)));
+        checked++;
+      }
+    }
+    mcp_market_destroy(up);
+    mcp_market_destroy(dn);
+  }
+  print_message("  %zu nodes, worst |difference| / (0.1 + |derivative|) %.3g\n", checked, worst);
+  assert_true(checked > 3 * 30 * 150);
+  assert_true(worst < 1e-3);
+  mcp_market_destroy(m);
+}
+
+static void test_quote_vegas(void **state)
+{
+  surface s;
+  heston_surface(&s);
+  mcp_market *m = good_market(&s, 0.02, 0.01);
+  const mcpi_underlying *u = mcpi_market_find(m, "A");
+  static const double fix[4] = {0.25, 0.5, 0.75, 0.9};
+  mcp_portfolio *p = new_portfolio(20000, 11);
+  add_asian(p, "asian", "A", MCP_ARITHMETIC, MCP_CALL, 100, 4, fix, 0.9, 1);
+  add_european(p, "put", "A", MCP_PUT, 105, 0.75, 1); /* in closed form */
+  mcp_greeks *g = greeks_request("vega", 1);
+  mcp_results *r = price_greeks(*state, m, p, g);
+  double h = 1e-4, sum = 0;
+  for (int x = 0; x < 3; x++) {
+    size_t i = moved[x][0], j = moved[x][1];
+    char name[64];
+    snprintf(name, sizeof name, "vega@T=%g,K=%g", s.t[i], s.k[j]);
+    mcp_sensitivity v = greek(r, "asian", name), e = greek(r, "put", name);
+    assert_int_equal(v.method, MCP_METHOD_ADJOINT);
+    assert_int_equal(e.method, MCP_METHOD_ANALYTIC);
+    mcp_market *up = moved_market(&s, i, j, h), *dn = moved_market(&s, i, j, -h);
+    mcp_results *ru = price(*state, up, p), *rd = price(*state, dn, p);
+    double fd = (estimate(ru, "asian").price - estimate(rd, "asian").price) / (2 * h);
+    double fe = (estimate(ru, "put").price - estimate(rd, "put").price) / (2 * h);
+    print_message("  %s: Asian by adjoint %.6f, bumps %.6f; European %.6f, bumps %.6f\n", name,
+                  v.value.price, fd, e.value.price, fe);
+    close_to(v.value.price, fd, 0.01 * fabs(fd) + 1e-3, name);
+    close_to(e.value.price, fe, 1e-3 * fabs(fe) + 1e-5, name);
+    mcp_results_destroy(ru);
+    mcp_results_destroy(rd);
+    mcp_market_destroy(up);
+    mcp_market_destroy(dn);
+  }
+  /* every quote a bucket; those after the trade's last date none */
+  for (size_t i = 0; i < 5; i++)
+    for (size_t j = 0; j < 19; j++) {
+      char name[64];
+      snprintf(name, sizeof name, "vega@T=%g,K=%g", s.t[i], s.k[j]);
+      double v = greek(r, "asian", name).value.price, e = greek(r, "put", name).value.price;
+      sum += v;
+      if (s.t[i] > 1)
+        assert_true(v == 0 && e == 0);
+      if (s.t[i] > 1 || (s.t[i] < 0.5 && i == 0))
+        assert_true(e == 0); /* the European at 0.75 reads the smiles at 0.5 and 1 */
+    }
+  /* the total is the grid's (a parallel move of the local volatility, as
+   * the bumps' vega), not the quotes' sum: the grid as a surface of its own
+   * (too many nodes for buckets; the dividend's sensitivity keeps the
+   * adjoint) */
+  mcp_market *lv = new_market();
+  assert_int_equal(mcp_market_add_local_vol(lv, "A", 100, 0.02, 0.01, u->lv.nt, u->lv.times,
+                                            u->lv.ns, u->lv.spots, u->lv.values),
+                   MCP_OK);
+  mcp_greeks *gd = greeks_request("vega,dividend", 0);
+  mcp_results *rl = price_greeks(*state, lv, p, gd);
+  mcp_greeks_destroy(gd);
+  double total = greek(r, "asian", "vega").value.price;
+  assert_int_equal(greek(rl, "asian", "vega").method, MCP_METHOD_ADJOINT);
+  close_to(total, greek(rl, "asian", "vega").value.price, 1e-9 * fabs(total), "total vega");
+  print_message("  vega %.6f; the quotes' sum %.6f\n", total, sum);
+  assert_true(fabs(sum - total) > 1e-6);
+  assert_int_equal(mcp_results_warnings(r, 1) & MCP_WARNING_BUCKETS, 0);
+  mcp_results_destroy(rl);
+  mcp_market_destroy(lv);
+  mcp_greeks_destroy(g);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* A basket of A and B, both given the surface (A's quotes moved by h at
+ * (i, j)), correlated 0.5: its quote vegas chain each slice node to the
+ * quotes (several assets' sweep) where one asset's hold its smiles. */
+static mcp_market *basket_market(const surface *base, size_t i, size_t j, double h)
+{
+  mcp_market *m = moved_market(base, i, j, h);
+  assert_int_equal(mcp_market_add_black_scholes(m, "B", 100, 0.02, 0.01, 0.3), MCP_OK);
+  assert_int_equal(mcp_market_set_implied_volatility(m, "B", &base->q), MCP_OK);
+  static const char *const ab[2] = {"A", "B"};
+  static const double corr[4] = {1, 0.5, 0.5, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 2, ab, corr), MCP_OK);
+  return m;
+}
+
+static void test_basket_quote_vegas(void **state)
+{
+  surface s;
+  heston_surface(&s);
+  s.q.maturities = s.t, s.q.strikes = s.k, s.q.vols = s.v;
+  mcp_market *m = basket_market(&s, 0, 0, 0);
+  mcp_portfolio *p = new_portfolio(20000, 5);
+  static const char *const ab[2] = {"A", "B"};
+  mcp_trade t = trade_on("basket", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 0.9);
+  t.nassets = 2, t.assets = ab;
+  add_trade(p, &t);
+  mcp_greeks *g = greeks_request("vega", 1);
+  mcp_results *r = price_greeks(*state, m, p, g);
+  double h = 1e-4;
+  for (int x = 0; x < 3; x++) {
+    size_t i = moved[x][0], j = moved[x][1];
+    char name[64];
+    snprintf(name, sizeof name, "vega:A@T=%g,K=%g", s.t[i], s.k[j]);
+    mcp_sensitivity v = greek(r, "basket", name);
+    assert_int_equal(v.method, MCP_METHOD_ADJOINT);
+    assert_string_equal(v.underlying, "A");
+    mcp_market *up = basket_market(&s, i, j, h), *dn = basket_market(&s, i, j, -h);
+    mcp_results *ru = price(*state, up, p), *rd = price(*state, dn, p);
+    double fd = (estimate(ru, "basket").price - estimate(rd, "basket").price) / (2 * h);
+    print_message("  basket, A's %s: adjoint %.6f, bumps %.6f\n", name, v.value.price, fd);
+    close_to(v.value.price, fd, 0.01 * fabs(fd) + 1e-3, name);
+    mcp_results_destroy(ru);
+    mcp_results_destroy(rd);
+    mcp_market_destroy(up);
+    mcp_market_destroy(dn);
+  }
+  mcp_greeks_destroy(g);
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* ---- JSON ------------------------------------------------------------------ */
 
 static void test_json(void **state)
@@ -568,8 +823,12 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_heston, mc_setup_cpu, mc_teardown),
       cmocka_unit_test_setup_teardown(test_spot_local_vol, mc_setup_cpu, mc_teardown),
       cmocka_unit_test(test_svi_fit),
+      cmocka_unit_test(test_svi_jacobian),
       cmocka_unit_test(test_refusals),
       cmocka_unit_test_setup_teardown(test_greeks, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test(test_quote_jacobian),
+      cmocka_unit_test_setup_teardown(test_quote_vegas, mc_setup_cpu, mc_teardown),
+      cmocka_unit_test_setup_teardown(test_basket_quote_vegas, mc_setup_cpu, mc_teardown),
       cmocka_unit_test(test_json),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

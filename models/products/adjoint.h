@@ -163,11 +163,29 @@ MCP_HD static inline void mcpi_adj_run_flush(const mcpi_job_view *j, const mcpi_
  * thread reads).  Surfaces of at most MCPI_ADJ_ROW_NODES spots (more: each
  * node's add goes to its column). */
 #define MCPI_ADJ_ROW_NODES 32
+/* A surface given implied volatilities (job adj_q, one asset): the rows
+ * are its smiles, a row's nodes the 5 coordinates of a smile (svi.h), and
+ * a row left goes to its quotes' columns, each the sum of the row's values
+ * times the quote's derivatives of them (dq; quotes qoff[row] ..): a path
+ * adds an element's few coordinates where it would add to every quote of
+ * two smiles. */
+#define MCPI_ADJ_SMILE 5
 typedef struct mcpi_adj_rows {
   int32_t lo, nt, ns;
   double *v;
   size_t st;
+  const double *dq;
+  const int32_t *qoff;
 } mcpi_adj_rows;
+
+/* The values a path holds of a row, or 0 where it holds none. */
+MCP_HD static inline int mcpi_adj_row_width(const mcpi_job_view *j)
+{
+  return j->model != MCPI_MODEL_LOCAL_VOL ? 0
+         : j->adj_q                        ? MCPI_ADJ_SMILE
+         : j->lv_n <= MCPI_ADJ_ROW_NODES   ? j->lv_n
+                                           : 0;
+}
 
 MCP_HD static inline double *mcpi_adj_row(const mcpi_adj_rows *h, int k, int i)
 {
@@ -175,50 +193,63 @@ MCP_HD static inline double *mcpi_adj_row(const mcpi_adj_rows *h, int k, int i)
 }
 
 MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d, double *blk,
-                                              size_t ldb)
+                                              size_t ldb, int smiles)
 {
   int row = h->lo + k;
+  if (smiles && row < h->nt) /* a smile's row: to its quotes */
+    for (int q = h->qoff[row]; q < h->qoff[row + 1]; q++) {
+      double x = 0;
+      for (int i = 0; i < MCPI_ADJ_SMILE; i++)
+        x += h->dq[(size_t)q * MCPI_ADJ_SMILE + i] * *mcpi_adj_row(h, k, i);
+      blk[(size_t)(1 + q) * ldb] += d * x;
+    }
   for (int i = 0; i < h->ns; i++) {
     double *x = mcpi_adj_row(h, k, i);
-    if (row < h->nt)
+    if (row < h->nt && !smiles)
       blk[(size_t)(1 + row * h->ns + i) * ldb] += d * *x;
     *x = 0;
   }
 }
 
 MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_entry *x, int i,
-                                            double v, double d, double *blk, size_t ldb)
+                                            double v, double d, double *blk, size_t ldb,
+                                            int smiles)
 {
   int m = x->kind;
   if (h->lo < 0)
     h->lo = m;
   while (m < h->lo) { /* the upper row is done */
-    mcpi_adj_rows_flush(h, 1, d, blk, ldb);
+    mcpi_adj_rows_flush(h, 1, d, blk, ldb, smiles);
     for (int k = 0; k < h->ns; k++) {
       *mcpi_adj_row(h, 1, k) = *mcpi_adj_row(h, 0, k);
       *mcpi_adj_row(h, 0, k) = 0;
     }
     h->lo--;
   }
-  if (m > h->lo + 1) /* a step across more than two rows */
+  if (m > h->lo + 1 && !smiles) /* a step across more than two rows */
     blk[(size_t)x->col * ldb] += d * v;
+  else if (m > h->lo + 1) /* across more than two smiles: to m's quotes */
+    for (int q = h->qoff[m]; q < h->qoff[m + 1]; q++)
+      blk[(size_t)(1 + q) * ldb] += d * (h->dq[(size_t)q * MCPI_ADJ_SMILE + i] * v);
   else
     *mcpi_adj_row(h, m - h->lo, i) += v;
 }
 
-/* A slice node's adjoint v through its Jacobian rows r0 .. r1 - 1, added
- * to *tot too. */
+/* A slice node's adjoint v through its Jacobian rows r0 .. r1 - 1, and
+ * their shares of the total vega to *tot (a surface's nodes: the rows'
+ * own; its quotes': the parallel move of its local volatility, the total
+ * the bumps give); smiles: h's rows are smiles (mcpi_adj_rows). */
 MCP_HD static inline void mcpi_adj_node_rows(const mcpi_job_view *j, int32_t r0, int32_t r1,
                                              int i, double v, mcpi_adj_rows *h, double d,
-                                             double *blk, size_t ldb, double *tot)
+                                             double *blk, size_t ldb, double *tot, int smiles)
 {
   for (int32_t r = r0; r < r1; r++) {
     double x = j->adj_lv[r].ja * v;
-    if (h)
-      mcpi_adj_rows_add(h, &j->adj_lv[r], i, x, d, blk, ldb);
+    if (h) /* a smile's coordinate: the entry's column */
+      mcpi_adj_rows_add(h, &j->adj_lv[r], smiles ? j->adj_lv[r].col : i, x, d, blk, ldb, smiles);
     else
       blk[(size_t)j->adj_lv[r].col * ldb] += d * x;
-    *tot += x;
+    *tot += j->adj_lv[r].jb * v;
   }
 }
 
@@ -227,7 +258,7 @@ MCP_HD static inline void mcpi_adj_node(const mcpi_job_view *j, size_t q, int i,
                                         mcpi_adj_rows *h, double d, double *blk, size_t ldb,
                                         double *tot)
 {
-  mcpi_adj_node_rows(j, j->adj_lvoff[q], j->adj_lvoff[q + 1], i, v, h, d, blk, ldb, tot);
+  mcpi_adj_node_rows(j, j->adj_lvoff[q], j->adj_lvoff[q + 1], i, v, h, d, blk, ldb, tot, 0);
 }
 
 /* What the sweep reads of element e's slice at log-spot x, loaded an
@@ -267,7 +298,8 @@ MCP_HD static inline double mcpi_adj_step(const mcpi_job_view *j, int e, double 
  * normals) when c = n, else its log-spot checkpoints ck, every c elements,
  * and xs and zs a segment's buffers; adding d times its sensitivities to
  * its block blk (stride ldb); rowbuf (stride rowst) holds 2
- * MCPI_ADJ_ROW_NODES values for a surface's rows, or is NULL.  A schedule's
+ * MCPI_ADJ_ROW_NODES values for a surface's rows, or is NULL; smiles: the
+ * job's rows are an implied surface's smiles (j->adj_q).  A schedule's
  * extreme is the fixing whose log-spot it holds (the same bits), the latest
  * if several, or else the path's start. */
 MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
@@ -275,7 +307,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
                                          uint64_t path, const double *ck, int c, double *xs,
                                          double *zs, const mcpi_observed *o, double d,
                                          double *blk, size_t ldb, double *rowbuf, size_t rowst,
-                                         int div)
+                                         int div, int smiles)
 {
   /* the payoff's derivatives in its observations */
   mcpi_observed u = {0, 0, 0, 0, 0, 1};
@@ -292,10 +324,12 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double xbar = 0;
   mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
-  mcpi_adj_rows rows = {-1, 0, j->lv_n, rowbuf, rowst}, *h = NULL;
-  if (lv && rowbuf && j->lv_n <= MCPI_ADJ_ROW_NODES) {
+  mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, rowbuf, rowst,
+                        smiles ? j->adj_dq : NULL, smiles ? j->adj_qoff : NULL},
+                *h = NULL;
+  if (rowbuf && (smiles || (lv && j->lv_n <= MCPI_ADJ_ROW_NODES))) {
     h = &rows;
-    h->nt = j->adj_nv / j->lv_n;
+    h->nt = smiles ? j->adj_q : j->adj_nv / j->lv_n;
     for (int i = 0; i < 2 * h->ns; i++)
       *mcpi_adj_row(h, 0, i) = 0;
   }
@@ -359,10 +393,10 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
         }
         int at = i < 0 ? 0 : i;
         mcpi_adj_node_rows(j, sl.off[0], sl.off[1], at, (1 - w) * sbar, h, d, blk, ldb,
-                           &run.tot[0]);
+                           &run.tot[0], smiles);
         if (w != 0)
           mcpi_adj_node_rows(j, sl.off[1], sl.off[2], at + 1, w * sbar, h, d, blk, ldb,
-                             &run.tot[0]);
+                             &run.tot[0], smiles);
         bbar = 0; /* b = sqrt(dt): no input */
         move = 1 + slope * g;
       }
@@ -375,7 +409,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   }
   mcpi_adj_run_flush(j, &run, &qrun, div, 0, d, blk, ldb);
   for (int k = 0; h && h->lo >= 0 && k < 2; k++)
-    mcpi_adj_rows_flush(h, k, d, blk, ldb);
+    mcpi_adj_rows_flush(h, k, d, blk, ldb, smiles);
   blk[0] += d * (xbar + wmx + wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
 }
 
@@ -409,7 +443,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       mcpi_path_observed##S(&st, p, &o);                                                     \
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
       mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,       \
-                     rowst, div);                                                            \
+                     rowst, div, smiles);                                                    \
       /* the discount's rates, and their total */                                            \
       b[(size_t)(j->adj_cols - 1) * ldb] +=                                                   \
           d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b,  \
@@ -681,12 +715,14 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
  * columns; plain: 1 where one local-volatility asset's job fits the plain
  * shape (mcpi_job_adjoint_shape), whose state (the `_lp` family's, the
  * same steps and so the same bits) the forward path then runs in, in
- * registers (each a constant in a kernel compiled for it: the other's code
+ * registers; smiles: 1 where the sweep's rows are an implied surface's
+ * smiles (each a constant in a kernel compiled for it: the other's code
  * and buffers left out). */
 MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
                                               uint64_t path, double *pay, size_t ldp,
                                               double *blk, size_t ldb, int g0, double *rowbuf,
-                                              size_t rowst, int multi, int div, int plain)
+                                              size_t rowst, int multi, int div, int plain,
+                                              int smiles)
 {
   int n = j->nelem, c = n <= MCPI_ADJ_FULL ? n : mcpi_adj_segment(n);
   double ck[MCPI_ADJ_SEG], xs[MCPI_ADJ_FULL + 1], zs[MCPI_ADJ_FULL];
@@ -720,7 +756,7 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
                                             size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
   mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst,
-                      mcpi_adjoint_kind(j), j->adj_div, 0);
+                      mcpi_adjoint_kind(j), j->adj_div, 0, j->adj_q != 0);
 }
 
 #endif

@@ -218,10 +218,10 @@ typedef struct mcpi_greek_fixings {
 
 /* A row of the adjoint's sparse Jacobians (adjoint.h): column col of the
  * trade's block gets ja times the adjoint of an element's a plus jb times
- * that of its b (or ja times that of a volatility slice's node, or of the
- * discounted payoff); kind: an element's, 0 for a volatility piece, 1 for
- * a rate piece and 2 for a dividend yield's; a slice node's, the surface's
- * row. */
+ * that of its b (or ja times that of a volatility slice's node, jb its
+ * share of the total vega, or of the discounted payoff); kind: an
+ * element's, 0 for a volatility piece, 1 for a rate piece and 2 for a
+ * dividend yield's; a slice node's, the surface's row. */
 typedef struct mcpi_adj_entry {
   int32_t col, kind;
   double ja, jb;

@@ -127,3 +127,29 @@ mcp_status mcpi_analytic_heston_grad(const mcpi_trade *t, const mcpi_underlying 
     grad[k] = df * g[k];
   return MCP_OK;
 }
+
+mcp_status mcpi_analytic_quote_vegas(const mcpi_trade *t, const mcpi_underlying *u, double *vega,
+                                     char *err)
+{
+  double T = t->maturity, K = t->strike, df, f = mcpi_analytic_forward(u, T, &df);
+  for (size_t q = 0; q < u->iv.nq; q++)
+    vega[q] = 0;
+  if (!u->iv.qvegas)
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': '%s': a smile's fit is singular in its "
+                     "quotes: no quote vegas", t->id, u->name);
+  if (!(K > 0) || t->known || t->linear) /* a forward or a fixed amount: no quote moves it */
+    return MCP_OK;
+  double v = mcpi_implied_vol(&u->iv, K, T), sd = v * sqrt(T);
+  if (!(v > 0))
+    return mcpi_fail(err, MCP_ERR_INPUT, "trade '%s': method: analytic: a shift leaves the "
+                     "implied volatility <= 0", t->id);
+  /* Black's vega (a put's, by parity, the call's) times d sigma / d quote */
+  double d1 = (log(f / K) + sd * sd / 2) / sd;
+  double bv = df * f * sqrt(T) * exp(-d1 * d1 / 2) / sqrt(2 * 3.14159265358979323846);
+  size_t q0 = 0, n = mcpi_implied_vol_grad(&u->iv, K, T, &q0, vega);
+  for (size_t q = n; q-- > 0;) /* to their places, from the last */
+    vega[q0 + q] = bv * vega[q];
+  for (size_t q = 0; q < q0; q++)
+    vega[q] = 0;
+  return MCP_OK;
+}

@@ -36,5 +36,12 @@ mcp_status mcpi_analytic_price(const mcpi_trade *t, const mcpi_underlying *u, do
  * grad[0..5); MCP_ERR_INPUT naming the trade where the integral fails. */
 mcp_status mcpi_analytic_heston_grad(const mcpi_trade *t, const mcpi_underlying *u,
                                      double grad[5], char *err);
+/* The derivatives of trade t's price per unit in the volatilities of its
+ * underlying u's implied quotes (u->iv.nq, zero where the smiles at its
+ * maturity do not read them) into vega; MCP_ERR_INPUT naming the trade
+ * where a shift leaves its volatility <= 0 or a smile's fit has no
+ * derivatives (u->iv.qvegas). */
+mcp_status mcpi_analytic_quote_vegas(const mcpi_trade *t, const mcpi_underlying *u, double *vega,
+                                     char *err);
 
 #endif

@@ -179,8 +179,21 @@ static mcp_status fit_slice(const building *bd, size_t i, double *k, double *w, 
   if (!mcpi_svi_fit(n, k, w, &p))
     return mcpi_fail(bd->err, MCP_ERR_INPUT, "maturity %g (volatilities[%zu]): no SVI smile "
                      "fits the quotes", T, i);
-  double *out = s->svi + 5 * i, wk, wkk;
+  double *out = s->svi + 5 * i, wk, wkk, *dp = s->dsvi + 5 * s->nq;
   out[0] = p.a, out[1] = p.b, out[2] = p.rho, out[3] = p.m, out[4] = p.s;
+  if (!mcpi_svi_fit_jacobian(n, k, w, &p, dp)) { /* no quote vegas; prices as ever */
+    s->qvegas = 0;
+    for (size_t j = 0; j < 5 * n; j++)
+      dp[j] = NAN;
+  }
+  for (size_t j = 0; j < n; j++) { /* dw / dvol = 2 sqrt(w T) */
+    s->qk[s->nq + j] = q->strikes[col[j]];
+    for (int c = 0; c < 5; c++)
+      dp[5 * j + (size_t)c] *= 2 * sqrt(w[j] * T);
+  }
+  s->qoff[i] = s->nq;
+  s->nq += n;
+  s->qoff[i + 1] = s->nq;
   s->kmin[i] = k[0];
   s->kmax[i] = k[n - 1];
   for (size_t j = 0; j < n; j++) {
@@ -248,27 +261,55 @@ static size_t grid_times(const mcpi_implied *s, double *t)
   return n;
 }
 
+/* Row r of the grid lv: its time (the first maturity's JUST_AFTER at the
+ * least) and Dupire's local variance at each node into var, NAN where it
+ * has none (or one above 100); the good nodes' number. */
+static size_t row_variances(const mcpi_implied *s, const mcpi_surface *lv, size_t r, double *t,
+                            double *var)
+{
+  double tr = fmax(lv->times[r], JUST_AFTER * s->t[0]), lf = mcpi_implied_log_forward(s, tr);
+  size_t ok = 0;
+  for (size_t c = 0; c < lv->ns; c++) {
+    double k = log(lv->spots[c]) - lf;
+    mcpi_total_var v = mcpi_implied_total_var(s, k, tr);
+    double x = v.wt / mcpi_dupire_density(k, v.w, v.wk, v.wkk);
+    int good = v.w > 0 && v.wt >= 0 && x >= 0 && x <= 100;
+    var[c] = good ? x : NAN;
+    ok += (size_t)good;
+  }
+  *t = tr;
+  return ok;
+}
+
+/* The node whose value each node of a row with a good one takes into
+ * src: its own, or where it has none the good node's before it (at the
+ * row's start, the first good one's): outward from the quotes at both
+ * edges. */
+static void row_sources(const double *var, size_t ns, size_t *src)
+{
+  size_t first = 0;
+  while (first + 1 < ns && isnan(var[first]))
+    first++;
+  for (size_t c = 0; c < ns; c++)
+    src[c] = !isnan(var[c]) ? c : c ? src[c - 1] : first;
+}
+
 /* Dupire's local volatility at the grid's nodes into lv; at a node beyond
  * the quotes (in moneyness, or after the last maturity) where it has none
- * (or one above 10), the nearest node's of its time. */
+ * (or one above 10), another's of its time (row_sources). */
 static mcp_status local_vol(const building *bd, mcpi_surface *lv)
 {
   const mcpi_implied *s = bd->s;
-  size_t nt = lv->nt, ns = lv->ns;
+  size_t nt = lv->nt, ns = lv->ns, src[NS];
   for (size_t r = 0; r < nt; r++) {
-    double t = fmax(lv->times[r], JUST_AFTER * s->t[0]), lf = mcpi_implied_log_forward(s, t);
-    size_t e = 0, ok = 0;
+    double t, *row = lv->values + r * ns;
+    size_t ok = row_variances(s, lv, r, &t, row), e = 0;
     while (e + 1 < s->n && t > s->t[e])
       e++;
-    double *row = lv->values + r * ns;
+    double lf = mcpi_implied_log_forward(s, t);
     for (size_t c = 0; c < ns; c++) {
       double k = log(lv->spots[c]) - lf;
-      mcpi_total_var v = mcpi_implied_total_var(s, k, t);
-      double var = v.wt / mcpi_dupire_density(k, v.w, v.wk, v.wkk);
-      int good = v.w > 0 && v.wt >= 0 && var >= 0 && var <= 100;
-      row[c] = good ? sqrt(var) : NAN;
-      ok += (size_t)good;
-      if (!good && t <= s->t[s->n - 1] && k >= s->kmin[e] && k <= s->kmax[e])
+      if (isnan(row[c]) && t <= s->t[s->n - 1] && k >= s->kmin[e] && k <= s->kmax[e])
         return mcpi_fail(bd->err, MCP_ERR_INPUT, "at time %g and spot %g (inside the quotes "
                          "of maturity %g) the surface has no local volatility (the total "
                          "variance falls in time, or a density is negative, between "
@@ -278,18 +319,124 @@ static mcp_status local_vol(const building *bd, mcpi_surface *lv)
     if (!ok)
       return mcpi_fail(bd->err, MCP_ERR_INPUT, "at time %g the surface has no local volatility "
                        "at any spot; expected an arbitrage-free surface", t);
-    for (size_t c = 0; c < ns; c++) /* nearest good node, outward from the quotes */
-      if (isnan(row[c])) {
-        size_t l = c, h = c;
-        while (l > 0 && isnan(row[l]))
-          l--;
-        while (h + 1 < ns && isnan(row[h]))
-          h++;
-        row[c] = isnan(row[l]) || (!isnan(row[h]) && h - c < c - l) ? row[h] : row[l];
-      }
+    for (size_t c = 0; c < ns; c++)
+      row[c] = isnan(row[c]) ? NAN : sqrt(row[c]);
+    row_sources(row, ns, src);
+    for (size_t c = 0; c < ns; c++)
+      row[c] = row[src[c]];
   }
   return MCP_OK;
 }
+
+/* The smiles at or before t: time t reads smile i - 1 and i (i = 0: the
+ * first alone, i = n: the last). */
+static size_t smiles_after(const mcpi_implied *s, double t)
+{
+  size_t i = 0;
+  while (i < s->n && t > s->t[i])
+    i++;
+  return i;
+}
+
+/* The gradients of (w, w_k, w_kk, w_t) at (k, t) (mcpi_implied_total_var)
+ * in the coordinates p of the smiles it reads, *first's at g[.][0 .. 4]
+ * and the next's at g[.][5 .. 9] (zero where it reads one). */
+static void total_var_grad(const mcpi_implied *s, double k, double t, double g[4][10],
+                           size_t *first)
+{
+  size_t i = smiles_after(s, t), n = s->n;
+  double a[3][5], b[3][5], z[3][5];
+  for (int q = 0; q < 4; q++)
+    for (int c = 0; c < 10; c++)
+      g[q][c] = 0;
+  if (i == 0 || i == n) {
+    size_t at = i ? n - 1 : 0;
+    mcpi_svi p = slice(s, at);
+    double T = s->t[at], f = i ? 1 : t / T;
+    mcpi_svi_grad(&p, k, a[0], a[1], a[2]);
+    mcpi_svi_grad(&p, 0, z[0], z[1], z[2]);
+    for (int c = 0; c < 5; c++) {
+      g[0][c] = f * a[0][c] + (i ? (t - T) / T * z[0][c] : 0);
+      g[1][c] = f * a[1][c];
+      g[2][c] = f * a[2][c];
+      g[3][c] = (i ? z[0][c] : a[0][c]) / T;
+    }
+    *first = at;
+    return;
+  }
+  mcpi_svi p0 = slice(s, i - 1), p1 = slice(s, i);
+  double dt = s->t[i] - s->t[i - 1], l = (t - s->t[i - 1]) / dt;
+  mcpi_svi_grad(&p0, k, a[0], a[1], a[2]);
+  mcpi_svi_grad(&p1, k, b[0], b[1], b[2]);
+  for (int c = 0; c < 5; c++) {
+    for (int q = 0; q < 3; q++) {
+      g[q][c] = (1 - l) * a[q][c];
+      g[q][5 + c] = l * b[q][c];
+    }
+    g[3][c] = -a[0][c] / dt;
+    g[3][5 + c] = b[0][c] / dt;
+  }
+  *first = i - 1;
+}
+
+size_t mcpi_implied_chain(const mcpi_implied *s, const double *g, size_t first, double scale,
+                           size_t *q0, double *out)
+{
+  size_t last = first + 1 < s->n ? first + 1 : first, n;
+  *q0 = s->qoff[first];
+  n = s->qoff[last + 1] - *q0;
+  for (size_t q = 0; q < n; q++) {
+    size_t at = *q0 + q, x = at < s->qoff[first + 1] ? 0 : 5;
+    double acc = 0;
+    for (size_t u = 0; u < 5; u++)
+      acc += g[x + u] * s->dsvi[5 * at + u];
+    out[q] = scale * acc;
+  }
+  return n;
+}
+
+size_t mcpi_implied_vol_grad(const mcpi_implied *s, double strike, double t, size_t *q0,
+                             double *out)
+{
+  double k = log(strike) - mcpi_implied_log_forward(s, t), g[4][10];
+  size_t first = 0;
+  mcpi_total_var v = mcpi_implied_total_var(s, k, t);
+  total_var_grad(s, k, t, g, &first);
+  /* sigma = scale sqrt(w / t) + shift */
+  return mcpi_implied_chain(s, g[0], first, s->scale / (2 * sqrt(v.w * t)), q0, out);
+}
+
+int mcpi_implied_row_grad(const mcpi_implied *s, const mcpi_surface *lv, size_t r,
+                          size_t *first, double *out)
+{
+  double var[NS], t;
+  size_t ns = lv->ns, src[NS];
+  if (ns > NS || !row_variances(s, lv, r, &t, var))
+    return 0;
+  row_sources(var, ns, src);
+  double lf = mcpi_implied_log_forward(s, t);
+  for (size_t c = 0; c < ns; c++) {
+    if (src[c] != c) /* a filled node: its source's, below */
+      continue;
+    double k = log(lv->spots[c]) - lf, g[4][10], *ds = out + 10 * c;
+    mcpi_total_var v = mcpi_implied_total_var(s, k, t);
+    total_var_grad(s, k, t, g, first);
+    /* sigma = scale sqrt(w_t / G), G Dupire's denominator (mcpi_dupire_density) */
+    double G = mcpi_dupire_density(k, v.w, v.wk, v.wkk), sig = sqrt(var[c]);
+    double gw = k * v.wk / (v.w * v.w) + 0.25 * (1 / (v.w * v.w) - 2 * k * k / (v.w * v.w * v.w)) *
+                                             v.wk * v.wk;
+    double gk = -k / v.w + 0.5 * (-0.25 - 1 / v.w + k * k / (v.w * v.w)) * v.wk;
+    for (int x = 0; x < 10; x++) {
+      double dG = gw * g[0][x] + gk * g[1][x] + 0.5 * g[2][x];
+      ds[x] = s->scale * (g[3][x] - var[c] * dG) / (2 * sig * G);
+    }
+  }
+  for (size_t c = 0; c < ns; c++) /* the filled nodes move as their sources */
+    for (size_t x = 0; x < 10 && src[c] != c; x++)
+      out[10 * c + x] = out[10 * src[c] + x];
+  return 1;
+}
+
 
 /* The grid's spots: log-spaced over every forward's moneyness the quotes
  * span, widened by WIDEN of the greatest total variance's root. */
@@ -314,7 +461,7 @@ mcp_status mcpi_implied_build(const mcp_quotes *q, double spot, const mcpi_curve
                               const mcpi_curve *dividend, mcpi_implied *out, mcpi_surface *lv,
                               char *err)
 {
-  mcpi_implied s = {.spot = spot, .scale = 1, .shift = 0};
+  mcpi_implied s = {.spot = spot, .scale = 1, .shift = 0, .qvegas = 1};
   building bd = {q, &s, err};
   *out = (mcpi_implied){0};
   *lv = (mcpi_surface){0, 0, NULL, NULL, NULL};
@@ -332,6 +479,8 @@ mcp_status mcpi_implied_build(const mcp_quotes *q, double spot, const mcpi_curve
   if (!k || !w || !col || !lv->times || !lv->spots || !lv->values ||
       !(s.t = malloc(n * sizeof(double))) || !(s.svi = malloc(5 * n * sizeof(double))) ||
       !(s.kmin = malloc(n * sizeof(double))) || !(s.kmax = malloc(n * sizeof(double))) ||
+      !(s.qoff = calloc(n + 1, sizeof(size_t))) || !(s.qk = malloc(n * m * sizeof(double))) ||
+      !(s.dsvi = malloc(5 * n * m * sizeof(double))) ||
       !mcpi_curve_copy(&s.rate, rate) || !mcpi_curve_copy(&s.dividend, dividend))
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for an implied surface");
   for (size_t i = 0; st == MCP_OK && i < n; i++) {

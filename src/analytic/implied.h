@@ -40,4 +40,23 @@ mcp_status mcpi_implied_build(const mcp_quotes *q, double spot, const mcpi_curve
                               const mcpi_curve *dividend, mcpi_implied *out, mcpi_surface *lv,
                               char *err);
 
+/* The derivatives of the local volatility at row r's nodes of grid lv
+ * (the one mcpi_implied_build gave s) in the coordinates p (svi.h) of the
+ * smiles the row reads, *first's and the next's (zero where it reads one):
+ * node c's at out[10 c ..] (out holds 10 lv->ns); a node that takes
+ * another's value takes its derivatives.  0 where the row has no local
+ * volatility. */
+int mcpi_implied_row_grad(const mcpi_implied *s, const mcpi_surface *lv, size_t r,
+                          size_t *first, double *out);
+/* Gradient g in the coordinates of smiles first and first + 1 (as above)
+ * chained to the volatilities of their quotes, *q0 .. *q0 + n - 1, times
+ * scale, into out; n. */
+size_t mcpi_implied_chain(const mcpi_implied *s, const double *g, size_t first, double scale,
+                          size_t *q0, double *out);
+/* The derivatives of the implied volatility of strike K at maturity t > 0
+ * (mcpi_implied_vol) in the volatilities of the quotes of the smiles it
+ * reads, *q0 .. *q0 + n - 1, into out; n. */
+size_t mcpi_implied_vol_grad(const mcpi_implied *s, double strike, double t, size_t *q0,
+                             double *out);
+
 #endif

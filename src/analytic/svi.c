@@ -18,8 +18,9 @@ double mcpi_svi_w(const mcpi_svi *p, double k, double *wk, double *wkk)
 static const double G[NCON][3] = {{0, -1, 1}, {0, 1, 1}, {0, -1, -1}, {0, 1, -1}};
 
 /* Solves the n x n system a x = b in place (Gaussian elimination with
- * partial pivoting); 0 when singular. */
-static int solve(int n, double a[5][5], double b[5])
+ * partial pivoting), n <= MAXN; 0 when singular. */
+#define MAXN 8
+static int solve(int n, double a[MAXN][MAXN], double b[MAXN])
 {
   for (int c = 0; c < n; c++) {
     int p = c;
@@ -83,7 +84,7 @@ static double inner(const quotes *d, double m, double s, double q[3])
         act[na++] = i;
     if (na > 2)
       continue;
-    double a[5][5] = {{0}}, b[5] = {0};
+    double a[MAXN][MAXN] = {{0}}, b[MAXN] = {0};
     for (int r = 0; r < 3; r++) {
       b[r] = xtw[r];
       for (int c = 0; c < 3; c++)
@@ -218,4 +219,95 @@ int mcpi_svi_fit(size_t n, const double *k, const double *w, mcpi_svi *out)
     return 0;
   *out = (mcpi_svi){q[0], q[2] / s, q[2] > 0 ? q[1] / q[2] : 0, m, s};
   return 1;
+}
+
+/* The fit's p = (a, d, c, m, s) at quote j: y, the root R = sqrt(y^2 + 1),
+ * f = a + d y + c R and f's gradient in p into g. */
+static double fit_point(const double p[5], double k, double *y, double *r, double g[5])
+{
+  *y = (k - p[3]) / p[4];
+  *r = sqrt(*y * *y + 1);
+  double fy = p[1] + p[2] * *y / *r; /* df / dy */
+  g[0] = 1, g[1] = *y, g[2] = *r, g[3] = -fy / p[4], g[4] = -fy * *y / p[4];
+  return p[0] + p[1] * *y + p[2] * *r;
+}
+
+int mcpi_svi_fit_jacobian(size_t n, const double *k, const double *w, const mcpi_svi *fit,
+                          double *dp)
+{
+  if (n == 1) { /* the flat smile: a is the quote */
+    for (int i = 0; i < 5; i++)
+      dp[i] = i == 0;
+    return 1;
+  }
+  const double p[5] = {fit->a, fit->b * fit->rho * fit->s, fit->b * fit->s, fit->m, fit->s};
+  /* F = sum_j (f_j - w_j)^2 / w_j (the fit's weights); at its least,
+   * H dp = -dF_p / dw_j, H = F_pp, bordered by the constraints active
+   * there: c - d, c + d, 2 s - c - d, 2 s - c + d >= 0 (at most two of
+   * them) and w's least a + sqrt(c^2 - d^2) >= 0 */
+  double h[5][5] = {{0}};
+  for (size_t j = 0; j < n; j++) {
+    double y, r, g[5], wt = 1 / fmax(w[j], 1e-12), e = fit_point(p, k[j], &y, &r, g) - w[j];
+    double fy = p[1] + p[2] * y / r, fyy = p[2] / (r * r * r), s = p[4];
+    double f2[5][5] = {{0}}; /* f's second derivatives in p */
+    f2[1][3] = -1 / s, f2[1][4] = -y / s;
+    f2[2][3] = -y / r / s, f2[2][4] = -y * y / r / s;
+    f2[3][3] = fyy / (s * s), f2[3][4] = (fyy * y + fy) / (s * s);
+    f2[4][4] = (fyy * y * y + 2 * fy * y) / (s * s);
+    for (int a = 0; a < 5; a++)
+      for (int b = a; b < 5; b++) {
+        h[a][b] += 2 * wt * (g[a] * g[b] + e * f2[a][b]);
+        h[b][a] = h[a][b];
+      }
+  }
+  double root = sqrt(fmax(p[2] * p[2] - p[1] * p[1], 0)), con[NCON + 1][5] = {{0}};
+  double val[NCON + 1] = {p[2] - p[1], p[2] + p[1], 2 * p[4] - p[2] - p[1],
+                          2 * p[4] - p[2] + p[1], p[0] + root};
+  double tol[NCON + 1] = {0, 0, 0, 0, 1e-9 * (fabs(p[0]) + fabs(p[2]))};
+  for (int i = 0; i < NCON; i++) { /* G's rows, s's coefficient its h's */
+    con[i][1] = G[i][1], con[i][2] = G[i][2], con[i][4] = i < 2 ? 0 : 2;
+    tol[i] = 1e-9 * (fabs(p[1]) + fabs(p[2]) + 2 * p[4]);
+  }
+  con[NCON][0] = 1;
+  con[NCON][1] = root > 0 ? -p[1] / root : 0;
+  con[NCON][2] = root > 0 ? p[2] / root : 0;
+  int act[NCON + 1], na = 0;
+  for (int i = 0; i <= NCON; i++)
+    if (fabs(val[i]) <= tol[i] && (na < 2 || i == NCON))
+      act[na++] = i;
+  /* scaled by H's diagonal (its m and s rows grow as 1 / s^2), a tiny
+   * ridge: where b = 0, m and s move no smile and stay put */
+  double sc[5];
+  for (int u = 0; u < 5; u++)
+    sc[u] = h[u][u] > 0 ? 1 / sqrt(h[u][u]) : 1;
+  for (size_t j = 0; j < n; j++) {
+    double y, r, g[5], e = fit_point(p, k[j], &y, &r, g) - w[j], wj = fmax(w[j], 1e-12);
+    double a[MAXN][MAXN] = {{0}}, b[MAXN] = {0};
+    for (int u = 0; u < 5; u++) {
+      for (int v = 0; v < 5; v++)
+        a[u][v] = sc[u] * h[u][v] * sc[v] + (u == v ? 1e-12 : 0);
+      b[u] = -2 * sc[u] * g[u] * (-e / (wj * wj) - 1 / wj);
+    }
+    for (int i = 0; i < na; i++)
+      for (int u = 0; u < 5; u++)
+        a[5 + i][u] = a[u][5 + i] = con[act[i]][u] * sc[u];
+    if (!solve(5 + na, a, b))
+      return 0;
+    for (int u = 0; u < 5; u++)
+      dp[5 * j + (size_t)u] = sc[u] * b[u];
+  }
+  return 1;
+}
+
+void mcpi_svi_grad(const mcpi_svi *fit, double k, double gw[5], double gk[5], double gkk[5])
+{
+  const double p[5] = {fit->a, fit->b * fit->rho * fit->s, fit->b * fit->s, fit->m, fit->s};
+  double y, r, s = p[4];
+  fit_point(p, k, &y, &r, gw);
+  double fy = p[1] + p[2] * y / r, r3 = r * r * r, fyy = p[2] / r3;
+  /* w_k = f_y / s, w_kk = f_yy / s^2 = c / (R^3 s^2) */
+  gk[0] = 0, gk[1] = 1 / s, gk[2] = y / r / s, gk[3] = -fyy / (s * s);
+  gk[4] = -(fyy * y + fy) / (s * s);
+  gkk[0] = gkk[1] = 0, gkk[2] = 1 / (r3 * s * s), gkk[3] = 3 * p[2] * y / (r3 * r * r * s * s * s);
+  gkk[4] = p[2] * (3 * y * y / (r3 * r * r) - 2 / r3) / (s * s * s);
 }

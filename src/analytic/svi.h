@@ -25,4 +25,14 @@ double mcpi_svi_w(const mcpi_svi *p, double k, double *wk, double *wkk);
  * smile.  0 where no smile fits (quotes not finite, or too many). */
 int mcpi_svi_fit(size_t n, const double *k, const double *w, mcpi_svi *out);
 
+/* The fitted smile's coordinates p = (a, d, c, m, s), with d = b rho s
+ * and c = b s (the fit's: w = a + d y + c sqrt(y^2 + 1), y = (k - m) / s),
+ * differentiated in each quote's total variance w[j]: dp / dw_j into
+ * dp[5 j ..], by the implicit function theorem at fit's least (the
+ * constraints active there held); 0 when singular. */
+int mcpi_svi_fit_jacobian(size_t n, const double *k, const double *w, const mcpi_svi *fit,
+                          double *dp);
+/* The gradients in p of the smile's w, w_k and w_kk at k. */
+void mcpi_svi_grad(const mcpi_svi *fit, double k, double gw[5], double gk[5], double gkk[5]);
+
 #endif

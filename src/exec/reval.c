@@ -320,24 +320,35 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
   const mcp_greek grid_greeks[2] = {MCP_GREEK_DELTA, MCP_GREEK_GAMMA};
   for (size_t i = 0; i < pde->ntrades && ok; i++) {
     size_t t = pde->trade[i].trade;
-    if (mcpi_adjoint_asked(g->req, 1))
-      r->warn[t] |= MCP_WARNING_BUCKETS;
     long a = (long)(mcpi_market_find(m, p->t[t].asset[0]) - m->u);
+    const mcpi_underlying *u = &m->u[a];
     mcp_greek_method how = off_paths_method(r->engine[t]);
-    double d[MCPI_HESTON_PARAMS];
     char why[MCPI_ERRLEN], label[96];
-    /* with buckets, a Heston trade's model vegas, as the paths' (variants.c),
-     * here the integral's exact gradient */
-    if (r->engine[t] == MCP_ENGINE_ANALYTIC && g->req->buckets && g->req->want[MCP_GREEK_VEGA] &&
-        m->u[a].model == MCPI_MODEL_HESTON &&
-        mcpi_analytic_heston_grad(&p->t[t], &m->u[a], d, why) == MCP_OK)
-      for (int k = 0; k < MCPI_HESTON_PARAMS && ok; k++) {
-        mcpi_adjoint_label(&m->u[a], MCP_GREEK_VEGA, 1 + k, NULL, label, sizeof label);
-        ok = mcpi_sens_add_bucket(&r->sens[t], MCP_GREEK_VEGA, how, a, -1, 1 + k, label,
-                                  und(m, a), NULL, 0, d[k], 0) &&
-             mcpi_sens_add_bucket(bk, MCP_GREEK_VEGA, how, a, -1, 1 + k, label, und(m, a), NULL,
-                                  1, p->t[t].quantity * d[k], 0);
-      }
+    /* with buckets, a closed form's vegas: a Heston trade's model vegas, as
+     * the paths' (variants.c), here the integral's exact gradient; an
+     * implied surface's quote vegas, Black's vega through the smile */
+    int vegas = r->engine[t] == MCP_ENGINE_ANALYTIC && g->req->buckets &&
+                g->req->want[MCP_GREEK_VEGA] && (u->model == MCPI_MODEL_HESTON || u->iv.n);
+    size_t nd = u->iv.n ? u->iv.nq : MCPI_HESTON_PARAMS;
+    double *d = vegas ? malloc(nd * sizeof *d) : NULL;
+    ok = !vegas || d;
+    vegas = vegas && d &&
+            (u->iv.n ? mcpi_analytic_quote_vegas(&p->t[t], u, d, why)
+                     : mcpi_analytic_heston_grad(&p->t[t], u, d, why)) == MCP_OK;
+    /* warned where buckets were asked and it has none; an implied surface's
+     * trade has all of its buckets where the rho's and dividend's are not
+     * asked */
+    if (mcpi_adjoint_asked(g->req, 1) &&
+        !(vegas && u->iv.n && !g->req->want[MCP_GREEK_RHO] && !g->req->want[MCP_GREEK_DIVIDEND]))
+      r->warn[t] |= MCP_WARNING_BUCKETS;
+    for (size_t k = 0; k < nd && ok && vegas; k++) {
+      mcpi_adjoint_label(u, MCP_GREEK_VEGA, (long)k + 1, &digits, label, sizeof label);
+      ok = mcpi_sens_add_bucket(&r->sens[t], MCP_GREEK_VEGA, how, a, -1, (long)k + 1, label,
+                                und(m, a), NULL, 0, d[k], 0) &&
+           mcpi_sens_add_bucket(bk, MCP_GREEK_VEGA, how, a, -1, (long)k + 1, label, und(m, a),
+                                NULL, 1, p->t[t].quantity * d[k], 0);
+    }
+    free(d);
     for (int k = 0; k < 2 && ok; k++)
       if (g->req->want[grid_greeks[k]])
         ok = mcpi_sens_add(&r->sens[t], grid_greeks[k], how, a, -1, und(m, a), NULL, 0,

@@ -70,6 +70,9 @@ void mcpi_implied_free(mcpi_implied *s)
   free(s->svi);
   free(s->kmin);
   free(s->kmax);
+  free(s->qoff);
+  free(s->qk);
+  free(s->dsvi);
   mcpi_curve_free(&s->rate);
   mcpi_curve_free(&s->dividend);
   *s = (mcpi_implied){0};
@@ -78,13 +81,17 @@ void mcpi_implied_free(mcpi_implied *s)
 int mcpi_implied_copy(mcpi_implied *dst, const mcpi_implied *src)
 {
   *dst = *src;
-  dst->t = dst->svi = dst->kmin = dst->kmax = NULL;
+  dst->t = dst->svi = dst->kmin = dst->kmax = dst->qk = dst->dsvi = NULL;
+  dst->qoff = NULL;
   dst->rate = dst->dividend = (mcpi_curve){0, NULL, NULL, NULL};
   if (!src->n)
     return 1;
-  size_t n = src->n;
+  size_t n = src->n, nq = src->nq;
   int ok = (dst->t = malloc(n * sizeof(double))) && (dst->svi = malloc(5 * n * sizeof(double))) &&
            (dst->kmin = malloc(n * sizeof(double))) && (dst->kmax = malloc(n * sizeof(double))) &&
+           (dst->qoff = malloc((n + 1) * sizeof(size_t))) &&
+           (dst->qk = malloc(nq * sizeof(double))) &&
+           (dst->dsvi = malloc(5 * nq * sizeof(double))) &&
            mcpi_curve_copy(&dst->rate, &src->rate) &&
            mcpi_curve_copy(&dst->dividend, &src->dividend);
   if (!ok) {
@@ -95,6 +102,9 @@ int mcpi_implied_copy(mcpi_implied *dst, const mcpi_implied *src)
   memcpy(dst->svi, src->svi, 5 * n * sizeof(double));
   memcpy(dst->kmin, src->kmin, n * sizeof(double));
   memcpy(dst->kmax, src->kmax, n * sizeof(double));
+  memcpy(dst->qoff, src->qoff, (n + 1) * sizeof(size_t));
+  memcpy(dst->qk, src->qk, nq * sizeof(double));
+  memcpy(dst->dsvi, src->dsvi, 5 * nq * sizeof(double));
   return 1;
 }
 

@@ -23,10 +23,17 @@ typedef struct mcpi_surface {
  * quoted on [kmin[i], kmax[i]]; the forwards those of spot and the rate
  * and dividend curves as set with it, kept under shifts (sticky strike).
  * A volatility shift moves each implied volatility v to scale v + shift.
+ * Its nq quotes, maturity i's qoff[i] .. qoff[i + 1] - 1 in rising strike
+ * qk[q], and the derivatives of their smile's coordinates (svi.h's p) in
+ * each quote's volatility, dsvi[5 q ..] (the quote vegas' first link),
+ * known where qvegas (a smile whose fit is singular has none: NAN).
  * n = 0: none. */
 typedef struct mcpi_implied {
-  size_t n;
+  size_t n, nq;
+  int qvegas;
   double *t, *svi, *kmin, *kmax;
+  size_t *qoff;
+  double *qk, *dsvi;
   double spot;
   mcpi_curve rate, dividend;
   double scale, shift;

@@ -12,6 +12,8 @@
  *   local volatility   the surface's nodes (row-major, times by spots): a
  *                      step's slice is the root mean square of the surface
  *                      over the step (coefficients.c), differentiated there;
+ *                      a surface of implied volatilities' quotes instead,
+ *                      each node's derivatives in them (implied.h) chained;
  *   rates              the rate curve's pieces that start before the job's
  *                      last date or a trade's payment: a moves by tau, and
  *                      the discount factor by -tau (to the payment) times
@@ -23,6 +25,8 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "src/analytic/implied.h"
+#include "src/analytic/svi.h"
 #include "src/base/grow.h"
 #include "src/inputs/product.h"
 #include "src/plan/adjoint_plan.h"
@@ -76,13 +80,26 @@ static double least_vol(const mcpi_job *j)
   return lo;
 }
 
+/* Whether an underlying's vega buckets are its implied volatilities'
+ * quotes (else its surface's nodes, or its curve's pieces). */
+static int by_quote(const mcpi_underlying *u)
+{
+  return u->iv.n && u->iv.qvegas;
+}
+
+/* The volatility buckets of an underlying of a job of model lv or not: a
+ * curve's pieces, a surface's nodes, or its implied volatilities' quotes. */
+static size_t vol_buckets(const mcpi_underlying *u, int lv)
+{
+  return !lv ? u->vol.n : by_quote(u) ? u->iv.nq : u->lv.nt * u->lv.ns;
+}
+
 int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precision precision)
 {
   size_t buckets = 0, n = j->nassets;
   for (size_t a = 0; a < n; a++) {
     const mcpi_underlying *u = j->u[a];
-    buckets += (j->model == MCPI_MODEL_LOCAL_VOL ? u->lv.nt * u->lv.ns : u->vol.n) + u->rate.n +
-               u->dividend.n;
+    buckets += vol_buckets(u, j->model == MCPI_MODEL_LOCAL_VOL) + u->rate.n + u->dividend.n;
   }
   /* several assets: a factor each, one step's elements each (no merged
    * steps); the Black-Scholes sweep keeps no path (its payoffs read the
@@ -135,6 +152,92 @@ static int push_col(mcpi_job *j, size_t *cap, mcpi_adj_col x)
   return 1;
 }
 
+/* Rows of an implied surface's grid differentiated in the coordinates of
+ * its smiles (mcpi_implied_row_grad), the last few kept: the elements'
+ * steps read rows in rising time; and an accumulator of a slice node's
+ * derivatives, 5 a smile. */
+#define QUOTE_ROWS 4
+typedef struct smile_rows {
+  const mcpi_underlying *u;
+  long row[QUOTE_ROWS];
+  size_t first[QUOTE_ROWS], next;
+  int ok[QUOTE_ROWS];
+  double *grad, *acc;
+} smile_rows;
+
+static int smile_rows_init(smile_rows *c, const mcpi_underlying *u)
+{
+  *c = (smile_rows){u, {-1, -1, -1, -1}, {0}, 0, {0}, NULL, NULL};
+  c->grad = malloc(QUOTE_ROWS * 10 * u->lv.ns * sizeof *c->grad);
+  c->acc = calloc(5 * u->iv.n, sizeof *c->acc);
+  return c->grad && c->acc;
+}
+
+static void smile_rows_free(smile_rows *c)
+{
+  free(c->grad);
+  free(c->acc);
+}
+
+/* Row r's slot in c, found or made. */
+static size_t smile_row(smile_rows *c, size_t r)
+{
+  for (size_t x = 0; x < QUOTE_ROWS; x++)
+    if (c->row[x] == (long)r)
+      return x;
+  size_t x = c->next;
+  c->next = (x + 1) % QUOTE_ROWS;
+  c->row[x] = (long)r;
+  c->ok[x] = mcpi_implied_row_grad(&c->u->iv, &c->u->lv, r, &c->first[x],
+                                   c->grad + x * 10 * c->u->lv.ns);
+  return x;
+}
+
+/* Slice node k's row derivatives d (one a surface row) chained through the
+ * rows' to its smiles' coordinates: a window's entries (kind the smile, col
+ * the coordinate, adjoint.h's mcpi_adj_rows) where quotes is 0, else on to
+ * the quotes' columns from col; the first entry carries the total vega's
+ * share, sum d (one with ja 0 where nothing else moves). */
+static int push_smiles(mcpi_adj_entry **a, size_t *na, size_t *cap, smile_rows *c, size_t k,
+                       const double *d, int quotes, int32_t col)
+{
+  const mcpi_implied *iv = &c->u->iv;
+  size_t nt = c->u->lv.nt, ns = c->u->lv.ns, lo = SIZE_MAX, hi = 0;
+  double total = 0;
+  for (size_t m = 0; m < nt; m++) {
+    if (d[m] == 0)
+      continue;
+    size_t x = smile_row(c, m), f = c->first[x], top = f + 1 < iv->n ? f + 1 : f;
+    const double *g = c->grad + (x * ns + k) * 10;
+    total += d[m];
+    for (size_t y = 0; y < (top > f ? 10 : 5) && c->ok[x]; y++)
+      c->acc[5 * f + y] += d[m] * g[y];
+    lo = c->ok[x] && f < lo ? f : lo;
+    hi = c->ok[x] && top + 1 > hi ? top + 1 : hi;
+  }
+  int ok = 1, first = 1;
+  for (size_t sm = lo; sm < hi && ok; sm++) {
+    double *x = c->acc + 5 * sm, v[MCPI_SVI_MAX_QUOTES];
+    size_t q0 = iv->qoff[sm], n = quotes ? iv->qoff[sm + 1] - q0 : 5;
+    for (size_t q = 0; q < n; q++) { /* a quote's: its smile's coordinates' */
+      v[q] = quotes ? 0 : x[q];
+      for (size_t y = 0; y < 5 && quotes; y++)
+        v[q] += iv->dsvi[5 * (q0 + q) + y] * x[y];
+    }
+    for (size_t q = 0; q < n && ok; q++)
+      if (v[q] != 0) {
+        ok = quotes ? push(a, na, cap, col + (int32_t)(q0 + q), 0, v[q], first ? total : 0)
+                    : push(a, na, cap, (int32_t)q, (int32_t)sm, v[q], first ? total : 0);
+        first = 0;
+      }
+    for (size_t y = 0; y < 5; y++)
+      x[y] = 0;
+  }
+  return ok && (!first || total == 0 ||
+                push(a, na, cap, quotes ? col : 0, quotes || lo == SIZE_MAX ? 0 : (int32_t)lo, 0,
+                     total));
+}
+
 mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
 {
   if (j->adj_cols)
@@ -161,7 +264,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       np[k][a] = k == 0 ? (lv ? 0 : pieces_before(&u->vol, last))
                  : k == 1 ? pieces_before(&u->rate, pay)
                           : (div ? pieces_before(&u->dividend, last) : 0);
-      size_t cols = k == 0 && lv ? u->lv.nt * u->lv.ns : np[k][a];
+      size_t cols = k == 0 && lv ? vol_buckets(u, 1) : np[k][a];
       off[k][a] = at;
       at += !each && cols ? 1 : cols;
     }
@@ -191,6 +294,23 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
        (!lv || (j->adj_lvoff = malloc((j->nelem * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
   double *d = lv && ok ? calloc(nt, sizeof *d) : NULL;
   ok = ok && (!lv || d);
+  /* an implied surface's buckets are its quotes: one asset's sweep holds
+   * its smiles' coordinates (adjoint.h's window), several assets' chain
+   * each slice node to the quotes */
+  smile_rows qr[MCP_MAX_ASSETS];
+  size_t nqr = 0;
+  for (; nqr < n && ok && lv && each; nqr++)
+    ok = !by_quote(j->u[nqr]) || smile_rows_init(&qr[nqr], j->u[nqr]);
+  const mcpi_implied *iv1 = n == 1 && lv && each && by_quote(j->u[0]) ? &j->u[0]->iv : NULL;
+  j->adj_q = iv1 ? (int)iv1->n : 0;
+  if (iv1 && ok) {
+    ok = (j->adj_qoff = malloc((iv1->n + 1) * sizeof *j->adj_qoff)) != NULL &&
+         (j->adj_dq = malloc(5 * iv1->nq * sizeof *j->adj_dq)) != NULL;
+    for (size_t i = 0; ok && i <= iv1->n; i++)
+      j->adj_qoff[i] = (int32_t)iv1->qoff[i];
+    if (ok)
+      memcpy(j->adj_dq, iv1->dsvi, 5 * iv1->nq * sizeof *j->adj_dq);
+  }
   j->nadj = j->nadj_lv = j->nadj_d = 0;
   for (size_t e = 0; e < j->nelem && ok; e++) { /* element e: asset e % n of step e / n */
     size_t s = e / n, a = e % n;
@@ -212,10 +332,13 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       for (size_t m = 0; m < sf->nt; m++)
         d[m] = 0;
       mcpi_job_slice_jacobian(j, a, t0, t1, k, j->lv_vol[e * ns + i], d);
-      for (size_t m = 0; m < sf->nt && ok; m++)
+      if (each && by_quote(u))
+        ok = push_smiles(&j->adj_lv, &j->nadj_lv, &lcap, &qr[a], k, d, !iv1,
+                         (int32_t)off[0][a]);
+      for (size_t m = 0; m < sf->nt && ok && !(each && by_quote(u)); m++)
         if (d[m] != 0)
           ok = push(&j->adj_lv, &j->nadj_lv, &lcap,
-                    (int32_t)(off[0][a] + (each ? m * sf->ns + k : 0)), (int32_t)m, d[m], 0);
+                    (int32_t)(off[0][a] + (each ? m * sf->ns + k : 0)), (int32_t)m, d[m], d[m]);
     }
   }
   for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */
@@ -227,6 +350,9 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     }
   }
   free(d);
+  for (size_t a = 0; a < nqr; a++)
+    if (by_quote(j->u[a]))
+      smile_rows_free(&qr[a]);
   if (!ok)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the adjoint's Jacobians");
   j->adj_off[j->nelem] = (int32_t)j->nadj;
@@ -296,14 +422,27 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
   if (greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_HESTON && k < 5)
     return snprintf(out, n, "%s", heston[k]);
   int lv = greek == MCP_GREEK_VEGA && u->model == MCPI_MODEL_LOCAL_VOL;
+  const mcpi_implied *iv = lv && by_quote(u) ? &u->iv : NULL;
   const mcpi_curve *c =
       greek == MCP_GREEK_VEGA ? &u->vol : greek == MCP_GREEK_RHO ? &u->rate : &u->dividend;
   mcpi_label_digits own = {NULL, greek, {0, 0}}, *m = memo ? memo : &own;
   if (m->u != u || m->greek != greek) {
     m->u = u;
     m->greek = greek;
-    m->d[0] = lv ? digits_apart(u->lv.times, u->lv.nt) : digits_apart(c->end, c->n - 1);
+    m->d[0] = iv   ? digits_apart(iv->t, iv->n)
+              : lv ? digits_apart(u->lv.times, u->lv.nt)
+                   : digits_apart(c->end, c->n - 1);
     m->d[1] = lv ? digits_apart(u->lv.spots, u->lv.ns) : 0;
+    for (size_t i = 0; iv && i < iv->n; i++) { /* a maturity's strikes apart */
+      int d = digits_apart(iv->qk + iv->qoff[i], iv->qoff[i + 1] - iv->qoff[i]);
+      m->d[1] = i == 0 || d > m->d[1] ? d : m->d[1];
+    }
+  }
+  if (iv) { /* quote k: its maturity's and strike's */
+    size_t i = 0;
+    while (i + 1 < iv->n && k >= iv->qoff[i + 1])
+      i++;
+    return snprintf(out, n, "T=%.*g,K=%.*g", m->d[0], iv->t[i], m->d[1], iv->qk[k]);
   }
   if (lv)
     return snprintf(out, n, "t=%.*g,S=%.*g", m->d[0], u->lv.times[k / u->lv.ns], m->d[1],

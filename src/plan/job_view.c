@@ -76,6 +76,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .lsm_nb = j->lsm_nb,
                      .adj_cols = j->adj_cols,
                      .adj_nv = j->adj_nv,
+                     .adj_q = j->adj_q,
                      .adj_div = j->adj_div,
                      .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
                      .seed = j->stream};

@@ -115,6 +115,7 @@ typedef struct mcpi_job {
    * columns (adj_col says what each holds), its volatility buckets, whether
    * it has the dividend yields', the Jacobians' rows */
   int adj_cols, adj_nv, adj_div;
+  int adj_q; /* one asset's implied smiles, its vega buckets their quotes (adjoint.h) */
   size_t nadj, nadj_lv, nadj_d;
 } mcpi_job;
 

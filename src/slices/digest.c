@@ -81,10 +81,17 @@ static void market(hash *x, const mcp_market *m)
     f64s(x, u->lv.values, u->lv.nt * u->lv.ns);
     f64s(x, u->cash_t, u->ncash);
     f64s(x, u->cash_amount, u->ncash);
-    /* an implied surface's smiles price its Europeans */
+    /* an implied surface's smiles price its Europeans; its quotes name
+     * and move its vega buckets */
     u64(x, u->iv.n);
     f64s(x, u->iv.t, u->iv.n);
     f64s(x, u->iv.svi, 5 * u->iv.n);
+    u64(x, u->iv.nq);
+    u64(x, (uint64_t)u->iv.qvegas);
+    for (size_t i = 0; u->iv.n && i <= u->iv.n; i++)
+      u64(x, u->iv.qoff[i]);
+    f64s(x, u->iv.qk, u->iv.nq);
+    f64s(x, u->iv.dsvi, 5 * u->iv.nq);
   }
   u64(x, m->ncorr);
   for (size_t i = 0; i < m->ncorr; i++) {
