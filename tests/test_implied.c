@@ -391,6 +391,23 @@ static void test_svi_fit(void **state)
   assert_false(mcpi_svi_fit(15, k, w, &got));
 }
 
+/* The fit's coordinates p = (a, b rho s, b s, m, s) moved by quote j's
+ * total variance: central differences of the fit again, into fd. */
+static void fit_moved(size_t n, const double *k, double *w, size_t j, double fd[5])
+{
+  double h = 1e-6, x = w[j];
+  mcpi_svi up, dn;
+  w[j] = x + h;
+  assert_true(mcpi_svi_fit(n, k, w, &up));
+  w[j] = x - h;
+  assert_true(mcpi_svi_fit(n, k, w, &dn));
+  w[j] = x;
+  const double u[5] = {up.a, up.b * up.rho * up.s, up.b * up.s, up.m, up.s};
+  const double d[5] = {dn.a, dn.b * dn.rho * dn.s, dn.b * dn.s, dn.m, dn.s};
+  for (int c = 0; c < 5; c++)
+    fd[c] = (u[c] - d[c]) / (2 * h);
+}
+
 /* The fit's derivatives in its quotes (mcpi_svi_fit_jacobian): against the
  * fit again with one quote moved; and a parallel move of every total
  * variance moves the smile by as much at each quote (exactly where it holds
@@ -414,21 +431,33 @@ static void test_svi_jacobian(void **state)
     kt[j] = -0.028 + 0.007 * j;
     wt[j] = 0.02 * pow(0.2 + 0.5 * fabs(kt[j]) + 0.001 * sin(2.0 * j), 2);
   }
-  mcpi_svi got, up, dn;
+  mcpi_svi got;
   assert_true(mcpi_svi_fit(15, k, w, &got));
   assert_true(mcpi_svi_fit_jacobian(15, k, w, &got, dp));
-  for (int j = 3; j < 12; j += 4) { /* p = (a, b rho s, b s, m, s) */
-    double h = 1e-6, x = w[j];
-    w[j] = x + h;
-    assert_true(mcpi_svi_fit(15, k, w, &up));
-    w[j] = x - h;
-    assert_true(mcpi_svi_fit(15, k, w, &dn));
-    w[j] = x;
-    double fd[5] = {up.a - dn.a, up.b * up.rho * up.s - dn.b * dn.rho * dn.s,
-                    up.b * up.s - dn.b * dn.s, up.m - dn.m, up.s - dn.s};
+  for (int j = 3; j < 12; j += 4) {
+    double fd[5];
+    fit_moved(15, k, w, j, fd);
     for (int c = 0; c < 5; c++)
-      close_to(dp[5 * j + c], fd[c] / (2 * h), 1e-3 * (1 + fabs(dp[5 * j + c])),
+      close_to(dp[5 * j + c], fd[c], 1e-3 * (1 + fabs(dp[5 * j + c])),
                "the fit's derivative against the fit again");
+  }
+  /* five quotes for five coordinates, Lee's bound binding: H's least
+   * eigenvalue is far under 1e-12 of its diagonal (a ridge there was 20%
+   * off) */
+  static const double K5[5] = {80, 90, 100, 110, 120}, v5[5] = {0.25, 0.225, 0.21, 0.2, 0.198};
+  double k5[5], w5[5], dp5[25];
+  for (int j = 0; j < 5; j++) {
+    k5[j] = log(K5[j] / 100) - 0.02;
+    w5[j] = v5[j] * v5[j];
+  }
+  assert_true(mcpi_svi_fit(5, k5, w5, &got));
+  assert_true(mcpi_svi_fit_jacobian(5, k5, w5, &got, dp5));
+  assert_true(fabs(2 * got.s - got.b * got.s * (1 - got.rho)) < 1e-9);
+  for (int j = 0; j < 5; j += 2) {
+    double fd[5];
+    fit_moved(5, k5, w5, j, fd);
+    close_to(dp5[5 * j], fd[0], 0.03 * fabs(dp5[5 * j]),
+             "a binding smile's derivative against the fit again");
   }
   const struct {
     size_t n;

@@ -246,6 +246,35 @@ def test_local_vol_basket():
         assert abs(x.value.price - fd) < 1e-4 * abs(fd) + 1e-3 * x.value.std_error
 
 
+def test_quote_vegas():
+    """An underlying given implied volatilities: its vega buckets are its
+    quotes ("vega@T=1,K=100"), an Asian's by adjoint and a European's in
+    closed form, each the central difference of the prices with that quote
+    moved, on the same paths."""
+    def quoted(bump):
+        v = [[0.26, 0.23, 0.21, 0.2, 0.2], [0.25, 0.225, 0.21, 0.2, 0.198]]
+        v[1][2] += bump
+        return {"rate": R, "underlyings": [{"name": "ACME", "spot": S, "dividend": Q,
+                                            "implied_volatility": {
+                                                "maturities": [0.5, 1.0],
+                                                "strikes": [80, 90, 100, 110, 120],
+                                                "volatilities": v}}]}
+    b = {"run": {"paths": 4_000, "seed": 3, "steps_per_year": 12},
+         "trades": [{"id": "A", "product": "asian", "average": "arithmetic", "type": "call",
+                     "underlying": "ACME",
+                     "strike": 100, "maturity": 0.9, "fixings": [0.3, 0.6, 0.9]},
+                    {"id": "E", "product": "european", "type": "put", "underlying": "ACME",
+                     "strike": 95, "maturity": 0.75}]}
+    r = mcprice.price(quoted(0.0), b, greeks="vega", buckets=True, backend="cpu")
+    h = 1e-5  # five quotes fix the smile's five coordinates barely: its linear range is narrow
+    up, dn = (mcprice.price(quoted(x), b, backend="cpu") for x in (h, -h))
+    for tid, method in (("A", "adjoint"), ("E", "analytic")):
+        x = r[tid].greeks["vega@T=1,K=100"]
+        assert x.method == method and x.bucket == "T=1,K=100"
+        fd = (up[tid].price - dn[tid].price) / (2 * h)
+        assert x.value.price == pytest.approx(fd, rel=1e-3, abs=1e-4)
+
+
 def test_heston_model_vegas():
     """A Heston call's vega a parameter of the model, with buckets: kappa's
     the central difference of the prices at kappa moved by 1%, on the same

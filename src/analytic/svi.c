@@ -232,6 +232,32 @@ static double fit_point(const double p[5], double k, double *y, double *r, doubl
   return p[0] + p[1] * *y + p[2] * *r;
 }
 
+/* dp / dw_j for every quote into dp, H (scaled by sc, plus ridge on its
+ * diagonal) bordered by the na constraints' rows con[act[i]]; 0 when
+ * singular. */
+static int bordered(size_t n, const double *k, const double *w, const double p[5],
+                    const double h[5][5], const double sc[5], const double con[][5],
+                    const int *act, int na, double ridge, double *dp)
+{
+  for (size_t j = 0; j < n; j++) {
+    double y, r, g[5], e = fit_point(p, k[j], &y, &r, g) - w[j], wj = fmax(w[j], 1e-12);
+    double a[MAXN][MAXN] = {{0}}, b[MAXN] = {0};
+    for (int u = 0; u < 5; u++) {
+      for (int v = 0; v < 5; v++)
+        a[u][v] = sc[u] * h[u][v] * sc[v] + (u == v ? ridge : 0);
+      b[u] = -2 * sc[u] * g[u] * (-e / (wj * wj) - 1 / wj);
+    }
+    for (int i = 0; i < na; i++)
+      for (int u = 0; u < 5; u++)
+        a[5 + i][u] = a[u][5 + i] = con[act[i]][u] * sc[u];
+    if (!solve(5 + na, a, b))
+      return 0;
+    for (int u = 0; u < 5; u++)
+      dp[5 * j + (size_t)u] = sc[u] * b[u];
+  }
+  return 1;
+}
+
 int mcpi_svi_fit_jacobian(size_t n, const double *k, const double *w, const mcpi_svi *fit,
                           double *dp)
 {
@@ -275,28 +301,15 @@ int mcpi_svi_fit_jacobian(size_t n, const double *k, const double *w, const mcpi
   for (int i = 0; i <= NCON; i++)
     if (fabs(val[i]) <= tol[i] && (na < 2 || i == NCON))
       act[na++] = i;
-  /* scaled by H's diagonal (its m and s rows grow as 1 / s^2), a tiny
-   * ridge: where b = 0, m and s move no smile and stay put */
+  /* scaled by H's diagonal (its m and s rows grow as 1 / s^2); a tiny
+   * ridge only where that is singular (where b = 0, m and s move no smile
+   * and stay put): a smile whose coordinates its quotes barely fix has
+   * eigenvalues of H far under any ridge's */
   double sc[5];
   for (int u = 0; u < 5; u++)
     sc[u] = h[u][u] > 0 ? 1 / sqrt(h[u][u]) : 1;
-  for (size_t j = 0; j < n; j++) {
-    double y, r, g[5], e = fit_point(p, k[j], &y, &r, g) - w[j], wj = fmax(w[j], 1e-12);
-    double a[MAXN][MAXN] = {{0}}, b[MAXN] = {0};
-    for (int u = 0; u < 5; u++) {
-      for (int v = 0; v < 5; v++)
-        a[u][v] = sc[u] * h[u][v] * sc[v] + (u == v ? 1e-12 : 0);
-      b[u] = -2 * sc[u] * g[u] * (-e / (wj * wj) - 1 / wj);
-    }
-    for (int i = 0; i < na; i++)
-      for (int u = 0; u < 5; u++)
-        a[5 + i][u] = a[u][5 + i] = con[act[i]][u] * sc[u];
-    if (!solve(5 + na, a, b))
-      return 0;
-    for (int u = 0; u < 5; u++)
-      dp[5 * j + (size_t)u] = sc[u] * b[u];
-  }
-  return 1;
+  return bordered(n, k, w, p, h, sc, con, act, na, 0, dp) ||
+         bordered(n, k, w, p, h, sc, con, act, na, 1e-12, dp);
 }
 
 void mcpi_svi_grad(const mcpi_svi *fit, double k, double gw[5], double gk[5], double gkk[5])
