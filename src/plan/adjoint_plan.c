@@ -193,18 +193,18 @@ static size_t smile_row(smile_rows *c, size_t r)
   return x;
 }
 
-/* Slice node k's row derivatives d (one a surface row) chained through the
+/* Slice node k's row derivatives d (rows m0 .. m1 - 1) chained through the
  * rows' to its smiles' coordinates: a window's entries (kind the smile, col
  * the coordinate, adjoint.h's mcpi_adj_rows) where quotes is 0, else on to
  * the quotes' columns from col; the first entry carries the total vega's
  * share, sum d (one with ja 0 where nothing else moves). */
 static int push_smiles(mcpi_adj_entry **a, size_t *na, size_t *cap, smile_rows *c, size_t k,
-                       const double *d, int quotes, int32_t col)
+                       const double *d, size_t m0, size_t m1, int quotes, int32_t col)
 {
   const mcpi_implied *iv = &c->u->iv;
-  size_t nt = c->u->lv.nt, ns = c->u->lv.ns, lo = SIZE_MAX, hi = 0;
+  size_t ns = c->u->lv.ns, lo = SIZE_MAX, hi = 0;
   double total = 0;
-  for (size_t m = 0; m < nt; m++) {
+  for (size_t m = m0; m < m1; m++) {
     if (d[m] == 0)
       continue;
     size_t x = smile_row(c, m), f = c->first[x], top = f + 1 < iv->n ? f + 1 : f;
@@ -311,6 +311,18 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     if (ok)
       memcpy(j->adj_dq, iv1->dsvi, 5 * iv1->nq * sizeof *j->adj_dq);
   }
+  /* a slice node of such a surface has 5 entries a smile it is between
+   * (several assets': their quotes): reserved once, not grown by copies */
+  size_t per = 0;
+  for (size_t a = 0; a < nqr; a++)
+    for (size_t i = 0; by_quote(j->u[a]) && i < j->u[a]->iv.n; i++) {
+      size_t m = iv1 ? MCPI_ADJ_SMILE : j->u[a]->iv.qoff[i + 1] - j->u[a]->iv.qoff[i];
+      per = 2 * m + 1 > per ? 2 * m + 1 : per;
+    }
+  if (per && ok) {
+    lcap = j->nelem * ns * per;
+    ok = (j->adj_lv = malloc(lcap * sizeof *j->adj_lv)) != NULL;
+  }
   j->nadj = j->nadj_lv = j->nadj_d = 0;
   for (size_t e = 0; e < j->nelem && ok; e++) { /* element e: asset e % n of step e / n */
     size_t s = e / n, a = e % n;
@@ -329,16 +341,16 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       const mcpi_surface *sf = &u->lv;
       size_t k = i < sf->ns ? i : sf->ns - 1;
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
-      for (size_t m = 0; m < sf->nt; m++)
-        d[m] = 0;
-      mcpi_job_slice_jacobian(j, a, t0, t1, k, j->lv_vol[e * ns + i], d);
+      size_t m0, m1 = mcpi_job_slice_jacobian(j, a, t0, t1, k, j->lv_vol[e * ns + i], d, &m0);
       if (each && by_quote(u))
-        ok = push_smiles(&j->adj_lv, &j->nadj_lv, &lcap, &qr[a], k, d, !iv1,
+        ok = push_smiles(&j->adj_lv, &j->nadj_lv, &lcap, &qr[a], k, d, m0, m1, !iv1,
                          (int32_t)off[0][a]);
-      for (size_t m = 0; m < sf->nt && ok && !(each && by_quote(u)); m++)
+      for (size_t m = m0; m < m1 && ok && !(each && by_quote(u)); m++)
         if (d[m] != 0)
           ok = push(&j->adj_lv, &j->nadj_lv, &lcap,
                     (int32_t)(off[0][a] + (each ? m * sf->ns + k : 0)), (int32_t)m, d[m], d[m]);
+      for (size_t m = m0; m < m1; m++) /* d stays zero outside a node's rows */
+        d[m] = 0;
     }
   }
   for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */

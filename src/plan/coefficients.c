@@ -185,18 +185,25 @@ static void row_weights(const mcpi_surface *s, size_t r, double t, size_t row[2]
   }
 }
 
-void mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
-                             double v, double *d)
+size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
+                               double v, double *d, size_t *lo)
 {
   const mcpi_surface *s = &j->u[a]->lv;
-  size_t ns = s->ns, r = 0, pr[2], qr[2];
-  while (r < s->nt && s->times[r] <= t0)
-    r++;
+  size_t ns = s->ns, r = 0, pr[2], qr[2], hi = s->nt;
+  while (r < hi) { /* the first row after t0 */
+    size_t mid = r + (hi - r) / 2;
+    if (s->times[mid] <= t0)
+      r = mid + 1;
+    else
+      hi = mid;
+  }
+  *lo = 0;
   if (!(v > 0)) /* none: a job's surface stays above 0 (mcpi_adjoint_job_fits) */
-    return;
+    return 0;
   /* d acc / d value, acc the sum of mcpi_job_slice's pieces */
   double pt = t0, pw[2], qw[2], pv = mcpi_surface_row_at(s, r, t0, k);
   row_weights(s, r, t0, pr, pw);
+  *lo = pr[0];
   double scale = 1 / (2 * v * (t1 - t0));
   for (size_t q = r;; q++) {
     int inside = q < s->nt && s->times[q] < t1;
@@ -215,7 +222,7 @@ void mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, 
       d[qr[h]] += dq * qw[h];
     }
     if (!inside)
-      break;
+      return qr[1] + 1; /* the rows rise with q */
     pt = qt;
     pv = qv;
     pr[0] = qr[0], pr[1] = qr[1], pw[0] = qw[0], pw[1] = qw[1];

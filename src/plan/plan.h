@@ -177,9 +177,10 @@ void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *r
 #define MCPI_PARALLEL_SLICES 16384
 /* Adds to d[m] (the asset's surface's nt rows) the derivative of that
  * slice's node k (one of the surface's own), of value v, in the surface's
- * value at row m and node k. */
-void mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
-                             double v, double *d);
+ * value at row m and node k; the rows it adds to are *lo .. the returned
+ * one less one (none where v is 0). */
+size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
+                               double v, double *d, size_t *lo);
 
 /* Which job-shaped path state (path.h) a job fits: 0 none; MCPI_SHAPE_SMALL,
  * one Black-Scholes underlying, trades that use at most MCPI_SMALL_SCHEDULES
