@@ -391,21 +391,37 @@ static void test_svi_fit(void **state)
   assert_false(mcpi_svi_fit(15, k, w, &got));
 }
 
+/* The fits again with quote j's total variance moved by h each way. */
+static void fits_moved(size_t n, const double *k, double *w, size_t j, double h, mcpi_svi *up,
+                       mcpi_svi *dn)
+{
+  double x = w[j];
+  w[j] = x + h;
+  assert_true(mcpi_svi_fit(n, k, w, up));
+  w[j] = x - h;
+  assert_true(mcpi_svi_fit(n, k, w, dn));
+  w[j] = x;
+}
+
 /* The fit's coordinates p = (a, b rho s, b s, m, s) moved by quote j's
  * total variance: central differences of the fit again, into fd. */
 static void fit_moved(size_t n, const double *k, double *w, size_t j, double fd[5])
 {
-  double h = 1e-6, x = w[j];
   mcpi_svi up, dn;
-  w[j] = x + h;
-  assert_true(mcpi_svi_fit(n, k, w, &up));
-  w[j] = x - h;
-  assert_true(mcpi_svi_fit(n, k, w, &dn));
-  w[j] = x;
+  fits_moved(n, k, w, j, 1e-6, &up, &dn);
   const double u[5] = {up.a, up.b * up.rho * up.s, up.b * up.s, up.m, up.s};
   const double d[5] = {dn.a, dn.b * dn.rho * dn.s, dn.b * dn.s, dn.m, dn.s};
   for (int c = 0; c < 5; c++)
-    fd[c] = (u[c] - d[c]) / (2 * h);
+    fd[c] = (u[c] - d[c]) / 2e-6;
+}
+
+/* The fitted smile's move at x by quote j's total variance, likewise. */
+static double smile_moved(size_t n, const double *k, double *w, size_t j, double x)
+{
+  mcpi_svi up, dn;
+  double d, dd;
+  fits_moved(n, k, w, j, 1e-5, &up, &dn);
+  return (mcpi_svi_w(&up, x, &d, &dd) - mcpi_svi_w(&dn, x, &d, &dd)) / 2e-5;
 }
 
 /* The fit's derivatives in its quotes (mcpi_svi_fit_jacobian): against the
@@ -458,6 +474,44 @@ static void test_svi_jacobian(void **state)
     fit_moved(5, k5, w5, j, fd);
     close_to(dp5[5 * j], fd[0], 0.03 * fabs(dp5[5 * j]),
              "a binding smile's derivative against the fit again");
+  }
+  /* a 10-day smile whose search stops just short of Lee's bound (a ridge
+   * there was far off): its moves at each quote against the fit again */
+  static const double w10[5] = {0.003055573075500027, 0.0023336008782128001,
+                                0.0020037663140450475, 0.0019145674439566191,
+                                0.0020473117269881533};
+  double wt10[5];
+  for (int j = 0; j < 5; j++)
+    wt10[j] = w10[j];
+  assert_true(mcpi_svi_fit(5, k5, wt10, &got));
+  assert_true(mcpi_svi_fit_jacobian(5, k5, wt10, &got, dp5));
+  for (int i = 0; i < 5; i++) {
+    double gw[5], gk[5], gkk[5], move = 0;
+    mcpi_svi_grad(&got, k5[i], gw, gk, gkk);
+    for (int c = 0; c < 5; c++)
+      move += gw[c] * dp5[5 + c];
+    close_to(move, smile_moved(5, k5, wt10, 1, k5[i]), 0.02,
+             "a 10-day smile's move against the fit again");
+  }
+  /* quotes all at one volatility: the fit's b is 0 or rounding's, m and s
+   * move nothing; a quote moves the flat smile by its weight's share (a
+   * fit there is not differentiable: moved up, a quote tilts it) */
+  for (int j = 0; j < 7; j++) {
+    kn[j] = -0.3 + 0.1 * j;
+    wn[j] = 0.04;
+  }
+  assert_true(mcpi_svi_fit(7, kn, wn, &got));
+  assert_true(mcpi_svi_fit_jacobian(7, kn, wn, &got, dp));
+  for (int i = 0; i < 7; i++) {
+    double gw[5], gk[5], gkk[5], move = 0;
+    mcpi_svi_grad(&got, kn[i], gw, gk, gkk);
+    for (int c = 0; c < 5; c++)
+      move += gw[c] * dp[5 * 2 + c];
+    close_to(move, 1.0 / 7, 1e-9, "a flat smile's move");
+  }
+  for (int j = 0; j < 9; j++) { /* the nearly flat smile again */
+    kn[j] = -0.4 + 0.1 * j;
+    wn[j] = 0.04 * (1 + 0.002 * sin(3.0 * j));
   }
   const struct {
     size_t n;

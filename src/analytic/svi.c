@@ -232,24 +232,31 @@ static double fit_point(const double p[5], double k, double *y, double *r, doubl
   return p[0] + p[1] * *y + p[2] * *r;
 }
 
-/* dp / dw_j for every quote into dp, H (scaled by sc, plus ridge on its
- * diagonal) bordered by the na constraints' rows con[act[i]]; 0 when
- * singular. */
+/* dp / dw_j for every quote into dp, H (scaled by sc) bordered by the na
+ * constraints' rows con[act[i]]; flat: m and s held (where they move no
+ * smile); 0 when singular. */
 static int bordered(size_t n, const double *k, const double *w, const double p[5],
                     const double h[5][5], const double sc[5], const double con[][5],
-                    const int *act, int na, double ridge, double *dp)
+                    const int *act, int na, int flat, double *dp)
 {
   for (size_t j = 0; j < n; j++) {
     double y, r, g[5], e = fit_point(p, k[j], &y, &r, g) - w[j], wj = fmax(w[j], 1e-12);
     double a[MAXN][MAXN] = {{0}}, b[MAXN] = {0};
     for (int u = 0; u < 5; u++) {
+      int held = flat && u >= 3;
       for (int v = 0; v < 5; v++)
-        a[u][v] = sc[u] * h[u][v] * sc[v] + (u == v ? ridge : 0);
-      b[u] = -2 * sc[u] * g[u] * (-e / (wj * wj) - 1 / wj);
+        a[u][v] = held || (flat && v >= 3) ? (u == v) : sc[u] * h[u][v] * sc[v];
+      b[u] = held ? 0 : -2 * sc[u] * g[u] * (-e / (wj * wj) - 1 / wj);
     }
-    for (int i = 0; i < na; i++)
+    for (int i = 0; i < na; i++) { /* each row of unit length (its multiplier unread) */
+      double len = 0;
       for (int u = 0; u < 5; u++)
-        a[5 + i][u] = a[u][5 + i] = con[act[i]][u] * sc[u];
+        len += con[act[i]][u] * sc[u] * con[act[i]][u] * sc[u];
+      for (int u = 0; u < 5; u++) {
+        a[5 + i][u] = con[act[i]][u] * sc[u] / sqrt(len);
+        a[u][5 + i] = flat && u >= 3 ? 0 : a[5 + i][u];
+      }
+    }
     if (!solve(5 + na, a, b))
       return 0;
     for (int u = 0; u < 5; u++)
@@ -292,24 +299,30 @@ int mcpi_svi_fit_jacobian(size_t n, const double *k, const double *w, const mcpi
   double tol[NCON + 1] = {0, 0, 0, 0, 1e-9 * (fabs(p[0]) + fabs(p[2]))};
   for (int i = 0; i < NCON; i++) { /* G's rows, s's coefficient its h's */
     con[i][1] = G[i][1], con[i][2] = G[i][2], con[i][4] = i < 2 ? 0 : 2;
-    tol[i] = 1e-9 * (fabs(p[1]) + fabs(p[2]) + 2 * p[4]);
+    /* the search over (m, s) stops short of a bound it presses on */
+    tol[i] = 1e-5 * (fabs(p[1]) + fabs(p[2]) + 2 * p[4]);
   }
   con[NCON][0] = 1;
   con[NCON][1] = root > 0 ? -p[1] / root : 0;
   con[NCON][2] = root > 0 ? p[2] / root : 0;
-  int act[NCON + 1], na = 0;
+  int act[NCON + 1], na = 0, flat = 0;
   for (int i = 0; i <= NCON; i++)
-    if (fabs(val[i]) <= tol[i] && (na < 2 || i == NCON))
+    if (fabs(val[i]) <= tol[i] && (na < 2 || i == NCON)) {
+      flat += i < 2;
       act[na++] = i;
-  /* scaled by H's diagonal (its m and s rows grow as 1 / s^2); a tiny
-   * ridge only where that is singular (where b = 0, m and s move no smile
-   * and stay put): a smile whose coordinates its quotes barely fix has
-   * eigenvalues of H far under any ridge's */
-  double sc[5];
+    }
+  /* scaled by H's diagonal (its m and s rows grow as 1 / s^2; a diagonal
+   * at rounding's level is none); no ridge: a smile whose coordinates its
+   * quotes barely fix has eigenvalues of H far under any ridge's.  Where
+   * the quotes fix no m and s (b = 0; or a hinge of s near 0 beyond them:
+   * both flat over the quotes, the system singular), m and s are held */
+  double sc[5], top = 0;
   for (int u = 0; u < 5; u++)
-    sc[u] = h[u][u] > 0 ? 1 / sqrt(h[u][u]) : 1;
-  return bordered(n, k, w, p, h, sc, con, act, na, 0, dp) ||
-         bordered(n, k, w, p, h, sc, con, act, na, 1e-12, dp);
+    top = fmax(top, h[u][u]);
+  for (int u = 0; u < 5; u++)
+    sc[u] = h[u][u] > 1e-30 * top ? 1 / sqrt(h[u][u]) : 1;
+  return bordered(n, k, w, p, h, sc, con, act, na, flat == 2, dp) ||
+         bordered(n, k, w, p, h, sc, con, act, na, 1, dp);
 }
 
 void mcpi_svi_grad(const mcpi_svi *fit, double k, double gw[5], double gk[5], double gkk[5])
