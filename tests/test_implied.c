@@ -430,8 +430,9 @@ static double smile_moved(size_t n, const double *k, double *w, size_t j, double
  * the quotes, nearly where it misses them a little), for a smile SVI holds,
  * a nearly flat one and one of a few days over a narrow range of strikes
  * (fits of s near 0, the Hessian's m and s rows as 1 / s^2, their
- * coordinates not all fixed by the smile).  Such smiles are not refused (a fit without derivatives would
- * leave its surface no quote vegas, never its prices). */
+ * coordinates not all fixed by the smile).  Such smiles are not refused
+ * (a fit without derivatives would leave its surface no quote vegas, never
+ * its prices). */
 static void test_svi_jacobian(void **state)
 {
   (void)state;
@@ -460,7 +461,8 @@ static void test_svi_jacobian(void **state)
   /* five quotes for five coordinates, Lee's bound binding: H's least
    * eigenvalue is far under 1e-12 of its diagonal (a ridge there was 20%
    * off) */
-  static const double K5[5] = {80, 90, 100, 110, 120}, v5[5] = {0.25, 0.225, 0.21, 0.2, 0.198};
+  static const double K5[5] = {80, 90, 100, 110, 120};
+  static const double v5[5] = {0.25, 0.225, 0.21, 0.2, 0.198};
   double k5[5], w5[5], dp5[25];
   for (int j = 0; j < 5; j++) {
     k5[j] = log(K5[j] / 100) - 0.02;
@@ -682,6 +684,19 @@ static mcp_market *moved_market(const surface *base, size_t i, size_t j, double 
   return good_market(&s, 0.02, 0.01);
 }
 
+/* The portfolio priced at make's markets with quote (i, j) moved by h
+ * each way, into *up and *dn. */
+static void price_moved(void **state, mcp_market *(*make)(const surface *, size_t, size_t, double),
+                        const surface *s, size_t i, size_t j, double h, const mcp_portfolio *p,
+                        mcp_results **up, mcp_results **dn)
+{
+  mcp_market *mu = make(s, i, j, h), *md = make(s, i, j, -h);
+  *up = price(*state, mu, p);
+  *dn = price(*state, md, p);
+  mcp_market_destroy(mu);
+  mcp_market_destroy(md);
+}
+
 static void test_quote_jacobian(void **state)
 {
   (void)state;
@@ -746,8 +761,8 @@ static void test_quote_vegas(void **state)
     mcp_sensitivity v = greek(r, "asian", name), e = greek(r, "put", name);
     assert_int_equal(v.method, MCP_METHOD_ADJOINT);
     assert_int_equal(e.method, MCP_METHOD_ANALYTIC);
-    mcp_market *up = moved_market(&s, i, j, h), *dn = moved_market(&s, i, j, -h);
-    mcp_results *ru = price(*state, up, p), *rd = price(*state, dn, p);
+    mcp_results *ru, *rd;
+    price_moved(state, moved_market, &s, i, j, h, p, &ru, &rd);
     double fd = (estimate(ru, "asian").price - estimate(rd, "asian").price) / (2 * h);
     double fe = (estimate(ru, "put").price - estimate(rd, "put").price) / (2 * h);
     print_message("  %s: Asian by adjoint %.6f, bumps %.6f; European %.6f, bumps %.6f\n", name,
@@ -756,8 +771,6 @@ static void test_quote_vegas(void **state)
     close_to(e.value.price, fe, 1e-3 * fabs(fe) + 1e-5, name);
     mcp_results_destroy(ru);
     mcp_results_destroy(rd);
-    mcp_market_destroy(up);
-    mcp_market_destroy(dn);
   }
   /* every quote a bucket; those after the trade's last date none */
   for (size_t i = 0; i < 5; i++)
@@ -831,15 +844,13 @@ static void test_basket_quote_vegas(void **state)
     mcp_sensitivity v = greek(r, "basket", name);
     assert_int_equal(v.method, MCP_METHOD_ADJOINT);
     assert_string_equal(v.underlying, "A");
-    mcp_market *up = basket_market(&s, i, j, h), *dn = basket_market(&s, i, j, -h);
-    mcp_results *ru = price(*state, up, p), *rd = price(*state, dn, p);
+    mcp_results *ru, *rd;
+    price_moved(state, basket_market, &s, i, j, h, p, &ru, &rd);
     double fd = (estimate(ru, "basket").price - estimate(rd, "basket").price) / (2 * h);
     print_message("  basket, A's %s: adjoint %.6f, bumps %.6f\n", name, v.value.price, fd);
     close_to(v.value.price, fd, 0.01 * fabs(fd) + 1e-3, name);
     mcp_results_destroy(ru);
     mcp_results_destroy(rd);
-    mcp_market_destroy(up);
-    mcp_market_destroy(dn);
   }
   mcp_greeks_destroy(g);
   mcp_results_destroy(r);

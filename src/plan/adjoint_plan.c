@@ -156,19 +156,19 @@ static int push_col(mcpi_job *j, size_t *cap, mcpi_adj_col x)
  * its smiles (mcpi_implied_row_grad), the last few kept: the elements'
  * steps read rows in rising time; and an accumulator of a slice node's
  * derivatives, 5 a smile. */
-#define QUOTE_ROWS 4
+#define SMILE_ROWS 4
 typedef struct smile_rows {
   const mcpi_underlying *u;
-  long row[QUOTE_ROWS];
-  size_t first[QUOTE_ROWS], next;
-  int ok[QUOTE_ROWS];
+  long row[SMILE_ROWS];
+  size_t first[SMILE_ROWS], next;
+  int ok[SMILE_ROWS];
   double *grad, *acc;
 } smile_rows;
 
 static int smile_rows_init(smile_rows *c, const mcpi_underlying *u)
 {
   *c = (smile_rows){u, {-1, -1, -1, -1}, {0}, 0, {0}, NULL, NULL};
-  c->grad = malloc(QUOTE_ROWS * 10 * u->lv.ns * sizeof *c->grad);
+  c->grad = malloc(SMILE_ROWS * 10 * u->lv.ns * sizeof *c->grad);
   c->acc = calloc(5 * u->iv.n, sizeof *c->acc);
   return c->grad && c->acc;
 }
@@ -182,11 +182,11 @@ static void smile_rows_free(smile_rows *c)
 /* Row r's slot in c, found or made. */
 static size_t smile_row(smile_rows *c, size_t r)
 {
-  for (size_t x = 0; x < QUOTE_ROWS; x++)
+  for (size_t x = 0; x < SMILE_ROWS; x++)
     if (c->row[x] == (long)r)
       return x;
   size_t x = c->next;
-  c->next = (x + 1) % QUOTE_ROWS;
+  c->next = (x + 1) % SMILE_ROWS;
   c->row[x] = (long)r;
   c->ok[x] = mcpi_implied_row_grad(&c->u->iv, &c->u->lv, r, &c->first[x],
                                    c->grad + x * 10 * c->u->lv.ns);
@@ -217,13 +217,12 @@ static int push_smiles(mcpi_adj_entry **a, size_t *na, size_t *cap, smile_rows *
   }
   int ok = 1, first = 1;
   for (size_t sm = lo; sm < hi && ok; sm++) {
-    double *x = c->acc + 5 * sm, v[MCPI_SVI_MAX_QUOTES];
-    size_t q0 = iv->qoff[sm], n = quotes ? iv->qoff[sm + 1] - q0 : 5;
-    for (size_t q = 0; q < n; q++) { /* a quote's: its smile's coordinates' */
-      v[q] = quotes ? 0 : x[q];
-      for (size_t y = 0; y < 5 && quotes; y++)
-        v[q] += iv->dsvi[5 * (q0 + q) + y] * x[y];
-    }
+    double *x = c->acc + 5 * sm, g[10] = {0}, v[2 * MCPI_SVI_MAX_QUOTES];
+    size_t q0 = iv->qoff[sm], n = 5;
+    for (size_t y = 0; y < 5; y++)
+      g[y] = v[y] = x[y];
+    if (quotes) /* this smile's quotes (the next's none: g's second half 0) */
+      n = mcpi_implied_chain(iv, g, sm, 1, &q0, v);
     for (size_t q = 0; q < n && ok; q++)
       if (v[q] != 0) {
         ok = quotes ? push(a, na, cap, col + (int32_t)(q0 + q), 0, v[q], first ? total : 0)
