@@ -1294,7 +1294,9 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                  "correlation:ACME:BOLT";
  *   dividend       d/dq of an underlying's dividend yield (its curve's
  *                  pieces together; by piece with buckets, "dividend@(0,1]"),
- *                  by adjoint alone.
+ *                  by adjoint alone; with buckets also d/dD of each cash
+ *                  dividend D that a trade's path pays ("dividend@t=0.3",
+ *                  not part of the yield's sum).
  * The last two are asked by name ("all" leaves them out: many trades have
  * no adjoint, and each would be warned), not with bumps alone.
  * Volatility and rate shifts move the underlyings that some trade uses.
@@ -1381,8 +1383,7 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * Black-Scholes or local-volatility underlyings (a delta, a vega and vega
  * buckets (pieces or nodes) an asset, rho buckets of each asset's curve,
  * the first in the market's order also discounting, and the correlations of
- * the pairs when asked), without cash
- * dividends, whose volatility stays above 0 (at 0 a shift is no
+ * the pairs when asked), whose volatility stays above 0 (at 0 a shift is no
  * derivative), in double precision (at most 16384 steps of one asset, and
  * 4096 buckets where buckets are asked); other trades keep their Greeks as
  * without buckets and are warned

@@ -314,6 +314,69 @@ static void local_vol_against_bumps(void **state)
   against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, 0);
 }
 
+/* "A" paying cash dividends: one between the book's fixings, one on its
+ * fixing at 0.45 (the fixing sees the spot after it), one after the last
+ * date (no column); dividend k's amount moved by h, or with k < -1 the
+ * piece -2 - k of the volatility curve. */
+#define NC 3
+static const double CT[NC] = {0.3, 0.45, 1.5}, CA[NC] = {2.5, 1.5, 3};
+static mcp_market *cash_market(double spot, int k, double h)
+{
+  mcp_market *m = k < -1 ? vol_piece(spot, -2 - k, h) : curves_market(spot, 0, -1, 0);
+  double a[NC];
+  memcpy(a, CA, sizeof a);
+  if (k >= 0)
+    a[k] += h;
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", NC, CT, a), MCP_OK);
+  return m;
+}
+static mcp_market *cash_base(double spot, int k, double h)
+{
+  (void)k, (void)h;
+  return cash_market(spot, -1, 0);
+}
+static mcp_market *cash_vol_piece(double spot, int k, double h)
+{
+  return cash_market(spot, -2 - k, h);
+}
+
+/* Cash dividends: the sweep carries the payoff's derivative through each
+ * drop, and each amount paid by the last date has its bucket (d price /
+ * d amount); on paths kept whole and cut in segments. */
+static void cash_dividends_against_bumps(void **state)
+{
+  static const char *const cn[NC - 1] = {"dividend@t=0.3", "dividend@t=0.45"};
+  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
+  against_bumps(ctx_of(state), "A", cash_base, cash_market, NC - 1, cn, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "A", cash_base, cash_vol_piece, NV, vn, 0);
+  book_steps = 700;
+  against_bumps(ctx_of(state), "A", cash_base, cash_market, NC - 1, cn, 0);
+  book_steps = 12;
+  /* the dividend after the last date has none; a dividend that can take
+   * the spot to 0 leaves finite sensitivities */
+  mcp_market *m = cash_base(100, -1, 0);
+  mcp_portfolio *p = book_on("A", 2000, 0);
+  mcp_greeks *g = request("delta,dividend", 1);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  mcp_sensitivity s;
+  assert_int_equal(mcp_results_greek(r, "E", "dividend@t=1.5", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(greek(r, "E", "dividend@t=0.3").method, MCP_METHOD_ADJOINT);
+  mcp_results_destroy(r);
+  mcp_market_destroy(m);
+  m = curves_market(100, 0, -1, 0);
+  const double big[2] = {0.3, 0.8}, amt[2] = {60, 40};
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 2, big, amt), MCP_OK);
+  r = price_greeks(ctx_of(state), m, p, g);
+  for (int t = 0; t < 4; t++) {
+    assert_true(isfinite(greek(r, IDS[t], "delta").value.price));
+    assert_true(isfinite(greek(r, IDS[t], "dividend@t=0.8").value.price));
+  }
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* A surface of more spots than the sweep holds rows of
  * (MCPI_ADJ_ROW_NODES): its nodes add to their columns one by one. */
 #define WS 40
@@ -855,6 +918,7 @@ int main(void)
       cmocka_unit_test(local_vol_against_bumps),
       cmocka_unit_test(wide_surface_against_bumps),
       cmocka_unit_test(long_paths_against_bumps),
+      cmocka_unit_test(cash_dividends_against_bumps),
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),

@@ -1869,13 +1869,14 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 }
 
 /* A Black-Scholes underlying with volatility and rate curves, a
- * local-volatility one and one of implied volatilities' quotes, each with a
- * European (the last's in closed form), an Asian and a lookback on dates, and a basket and a best-of on the first and a correlated second
- * (their correlations and dividend yields' pieces too), and a basket and a
- * worst-of on the local-volatility one and a second of a narrower surface,
- * whose own European and Asian fit the plain shape (the adjoint's forward
- * in its state), a basket of the implied one and the first local one, and a
- * best-of of three (the multi-asset local-volatility
+ * local-volatility one, one of implied volatilities' quotes and one paying
+ * cash dividends, each with a European (the third's in closed form), an
+ * Asian and a lookback on dates, and a basket and a best-of on the first and
+ * a correlated second (their correlations and dividend yields' pieces too),
+ * and a basket and a worst-of on the local-volatility one and a second of a
+ * narrower surface, whose own European and Asian fit the plain shape (the
+ * adjoint's forward in its state), a basket of the implied one and the
+ * first local one, and a best-of of three (the multi-asset local-volatility
  * sweep: a path's assets on lanes, 16 and 10 paths a warp): the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
@@ -1919,6 +1920,10 @@ static void gpu_buckets_match_cpu(void **state)
   const mcp_quotes quotes = {NULL, 3, 7, qt, qk, iv};
   assert_int_equal(mcp_market_add_black_scholes(m, "Q", 100, 0.02, 0.01, 0.2), MCP_OK);
   assert_int_equal(mcp_market_set_implied_volatility(m, "Q", &quotes), MCP_OK);
+  /* cash dividends, one on a fixing: the sweep through the drops */
+  const double dt[2] = {0.3, 0.5}, da[2] = {2, 1.5};
+  assert_int_equal(mcp_market_add_black_scholes(m, "D", 95, 0.03, 0, 0.25), MCP_OK);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "D", 2, dt, da), MCP_OK);
   const char *list = "delta,vega,rho,correlation,dividend";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
@@ -1928,8 +1933,8 @@ static void gpu_buckets_match_cpu(void **state)
     assert_int_equal(mcp_portfolio_set_steps_per_year(p, 24), MCP_OK);
     assert_int_equal(mcp_portfolio_set_methods(p, anti ? MCP_ANTITHETIC : 0), MCP_OK);
     static const double fix[3] = {0.3, 0.6, 0.9};
-    const char *und[3] = {"A", "L", "Q"};
-    for (int u = 0; u < 3; u++) {
+    const char *und[4] = {"A", "L", "Q", "D"};
+    for (int u = 0; u < 4; u++) {
       char id[3][8];
       snprintf(id[0], 8, "%s-E", und[u]);
       snprintf(id[1], 8, "%s-A", und[u]);
@@ -1975,6 +1980,9 @@ static void gpu_buckets_match_cpu(void **state)
     mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);
     compare_buckets(g, c, 1e-12);
+    mcp_sensitivity s;
+    assert_int_equal(mcp_results_greek(g, "D-A", "dividend@t=0.3", &s), MCP_OK);
+    assert_int_equal(s.method, MCP_METHOD_ADJOINT);
     mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 4096, m, p, list, 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);

@@ -20,7 +20,10 @@
  *                        slice at x, linear between nodes i, i + 1 with
  *                        weight w: sbar = xbar (b z - s b^2) goes to the
  *                        nodes as (1 - w) sbar and w sbar, and
- *                        xbar *= 1 + (ds/dx) (b z - s b^2).
+ *                        xbar *= 1 + (ds/dx) (b z - s b^2);
+ *   a cash dividend D    x' = log(e^x - D) at a step's end, before its
+ *                        fixings: xbar *= 1 + D / S', and D's own column
+ *                        gets -xbar / S' (mcpi_adj_cash).
  * The host's sparse Jacobians (src/plan/adjoint_plan.c) take each element's
  * abar and bbar, and each slice node's sbar, to the market inputs: the
  * volatility curve's pieces or the local-volatility surface's nodes, and
@@ -281,16 +284,39 @@ MCP_HD static inline mcpi_adj_lv_at mcpi_adj_lv_ahead(const mcpi_job_view *j, in
   return a;
 }
 
-/* The log-spot after element e from x: the model's step, as path_body.h
- * takes it (the same operations, so the same bits). */
+/* The log-spot after element e from x: the model's step, and a cash
+ * dividend's drop at its end, as path_body.h takes them (the same
+ * operations, so the same bits; one asset of one factor: element e is step
+ * e). */
 MCP_HD static inline double mcpi_adj_step(const mcpi_job_view *j, int e, double x, double zz)
 {
   double a = j->ca[e], b = j->cb[e];
-  if (j->model != MCPI_MODEL_LOCAL_VOL)
-    return MCPI_GBM_STEP(x, a, b, zz);
-  double s = mcpi_local_vol(j->lv_y, j->lv_vol + (size_t)e * j->lv_n, j->lv_n, j->lv_idx, j->lv_nb,
-                            j->lv_binv, x);
-  return MCPI_GBM_STEP(x, a - MCPI_LOCAL_VOL_VAR(s, b) / 2, s * b, zz);
+  if (j->model == MCPI_MODEL_LOCAL_VOL) {
+    double s = mcpi_local_vol(j->lv_y, j->lv_vol + (size_t)e * j->lv_n, j->lv_n, j->lv_idx,
+                              j->lv_nb, j->lv_binv, x);
+    return MCPI_GBM_STEP(x, a - MCPI_LOCAL_VOL_VAR(s, b) / 2, s * b, zz);
+  }
+  x = MCPI_GBM_STEP(x, a, b, zz);
+  if (j->tag[e] & MCPI_TAG_CASH) {
+    double left = mcpi_dexp(x) - j->cash[e];
+    x = left > 0 ? log(left) : -(double)INFINITY;
+  }
+  return x;
+}
+
+/* The sweep at element e's cash dividend D, x' = log(e^y - D) with xa = x'
+ * and xbar its adjoint: ybar = xbar e^y / e^x' = xbar (1 + D / S'), and
+ * Dbar = -xbar / S' to the columns of the dividends paid there (dividend k
+ * of the job's at column adj_cash + k, paid at the end of step adj_cstep[k]:
+ * *k runs back over them, as the sweep does).  A path the dividend took to
+ * 0 (x' = -inf) is 0 whatever moves: no derivative. */
+MCP_HD static inline double mcpi_adj_cash(const mcpi_job_view *j, int e, double xa, double xbar,
+                                          int *k, double d, double *blk, size_t ldb)
+{
+  double sx = mcpi_dexp(xa), f = sx > 0 ? xbar / sx : 0;
+  for (; *k >= 0 && j->adj_cstep[*k] == e; --*k)
+    blk[(size_t)(j->adj_cash + *k) * ldb] += d * -f;
+  return sx > 0 ? xbar + j->cash[e] * f : 0;
 }
 
 /* One trade's backward sweep on a pass's path of sign sign (o its
@@ -323,6 +349,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   double wt = mcpi_payoff_derivative(p, o, &u);
   int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double xbar = 0;
+  int kc = j->adj_ncash - 1; /* the last cash dividend's column */
   mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
   mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, rowbuf, rowst,
                         smiles ? j->adj_dq : NULL, smiles ? j->adj_qoff : NULL},
@@ -381,6 +408,8 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       }
       if (mask >> kt & 1u)
         xbar += wt * mcpi_dexp(xa);
+      if (tag & MCPI_TAG_CASH) /* the fixings saw the spot after the drop */
+        xbar = mcpi_adj_cash(j, e, xa, xbar, &kc, d, blk, ldb);
       double bbar = xbar * zz, move = 1; /* d x' / d x */
       if (lv) {
         const double *y = j->lv_y;

@@ -275,6 +275,27 @@ def test_quote_vegas():
         assert x.value.price == pytest.approx(fd, rel=1e-3, abs=1e-4)
 
 
+def test_cash_dividend_sensitivities():
+    """A Black-Scholes underlying paying cash dividends: each amount paid by
+    the trade's last date its sensitivity ("dividend@t=0.3"), by adjoint,
+    the central difference of the prices with that amount moved, on the
+    same paths; the one after it none."""
+    def paying(bump):
+        return {"rate": R, "underlyings": [{"name": "ACME", "spot": S, "volatility": 0.25,
+                                            "dividends": [{"time": 0.3, "amount": 2 + bump},
+                                                          {"time": 1.5, "amount": 2}]}]}
+    b = {"run": {"paths": 4_000, "seed": 5, "steps_per_year": 12},
+         "trades": [{"id": "A", "product": "asian", "average": "arithmetic", "type": "call",
+                     "underlying": "ACME", "strike": 98, "maturity": 0.9,
+                     "fixings": [0.3, 0.6, 0.9]}]}
+    g = mcprice.price(paying(0.0), b, greeks="delta,dividend", buckets=True,
+                      backend="cpu")["A"].greeks
+    assert g["dividend@t=0.3"].method == "adjoint" and "dividend@t=1.5" not in g
+    h = 1e-6
+    up, dn = (mcprice.price(paying(x), b, backend="cpu")["A"].price for x in (h, -h))
+    assert g["dividend@t=0.3"].value.price == pytest.approx((up - dn) / (2 * h), rel=1e-5)
+
+
 def test_heston_model_vegas():
     """A Heston call's vega a parameter of the model, with buckets: kappa's
     the central difference of the prices at kappa moved by 1%, on the same

@@ -30,6 +30,7 @@
 #include "src/base/grow.h"
 #include "src/inputs/product.h"
 #include "src/plan/adjoint_plan.h"
+#include "src/plan/plan_build.h"
 #include "models/products/adjoint.h"
 
 /* Piece k of c as (lo, hi]; the last piece runs on. */
@@ -111,7 +112,7 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
                             mcpi_adj_mlv_segment((int)j->nsteps) > 0);
   return precision == MCP_DOUBLE && shape &&
          (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
-         !j->cash && !j->extrema && !j->lsm_dates && !j->arr_len &&
+         !j->extrema && !j->lsm_dates && !j->arr_len &&
          (!req->buckets || buckets <= MCPI_ADJ_MAX_BUCKETS) && least_vol(j) > 0;
 }
 
@@ -277,6 +278,24 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     for (size_t a = 0; a < n; a++)
       for (size_t c = off[k][a]; c < off[k][a + 1] && ok; c++)
         ok = push_col(j, &ccap, (mcpi_adj_col){greek[k], (int)a, (int)(1 + c - off[k][a])});
+  /* one asset's cash dividends paid by the last date, a column each with
+   * the yield's buckets: bucket 1 + the curve's pieces + the dividend's
+   * index (mcpi_adjoint_label), and the step that pays it */
+  const mcpi_underlying *u0 = j->u[0];
+  size_t c0 = 0, nc = 0;
+  for (size_t i = 0; n == 1 && each && div && i < u0->ncash; i++) {
+    double t = u0->cash_t[i] - j->origin; /* as build_cash places it */
+    if (t > 0 && t <= last + MCPI_TIME_EPS)
+      c0 = nc++ ? c0 : i;
+  }
+  j->adj_cash = j->adj_cols;
+  j->adj_ncash = (int)nc;
+  ok = ok && (!nc || (j->adj_cstep = malloc(nc * sizeof *j->adj_cstep)) != NULL);
+  for (size_t i = 0; i < nc && ok; i++) {
+    j->adj_cstep[i] = (int32_t)mcpi_grid_index(j->times, j->nsteps, u0->cash_t[c0 + i] - j->origin);
+    ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DIVIDEND, 0,
+                                           (int)(1 + u0->dividend.n + c0 + i)});
+  }
   for (size_t i = 0; i < n && tri; i++)
     for (size_t k = 0; k <= i && ok; k++)
       ok = push_col(j, &ccap, (mcpi_adj_col){-1, (int)i, (int)k});
@@ -443,7 +462,9 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
     m->d[0] = iv   ? digits_apart(iv->t, iv->n)
               : lv ? digits_apart(u->lv.times, u->lv.nt)
                    : digits_apart(c->end, c->n - 1);
-    m->d[1] = lv ? digits_apart(u->lv.spots, u->lv.ns) : 0;
+    m->d[1] = lv                            ? digits_apart(u->lv.spots, u->lv.ns)
+              : greek == MCP_GREEK_DIVIDEND ? digits_apart(u->cash_t, u->ncash)
+                                            : 0;
     for (size_t i = 0; iv && i < iv->n; i++) { /* a maturity's strikes apart */
       int d = digits_apart(iv->qk + iv->qoff[i], iv->qoff[i + 1] - iv->qoff[i]);
       m->d[1] = i == 0 || d > m->d[1] ? d : m->d[1];
@@ -455,6 +476,8 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
       i++;
     return snprintf(out, n, "T=%.*g,K=%.*g", m->d[0], iv->t[i], m->d[1], iv->qk[k]);
   }
+  if (greek == MCP_GREEK_DIVIDEND && k >= c->n) /* a cash dividend's amount */
+    return snprintf(out, n, "t=%.*g", m->d[1], u->cash_t[k - c->n]);
   if (lv)
     return snprintf(out, n, "t=%.*g,S=%.*g", m->d[0], u->lv.times[k / u->lv.ns], m->d[1],
                     u->lv.spots[k % u->lv.ns]);

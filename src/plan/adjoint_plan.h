@@ -52,7 +52,9 @@ typedef struct mcpi_label_digits {
 
 /* The label of a bucket (mcpi_est.bucket) of an underlying's vega, rho or
  * dividend: "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node,
- * the parameter's name for a Heston underlying's vega (variants.h);
+ * "T=T,K=K" for an implied volatility's quote, "t=T" for a cash dividend's
+ * amount (bucket 1 + the dividend curve's pieces + its index), the
+ * parameter's name for a Heston underlying's vega (variants.h);
  * snprintf's result.  memo: the digits of the last call's underlying and
  * Greek, updated (zeroed before the first call; NULL: found each time). */
 int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,

@@ -78,6 +78,8 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .adj_nv = j->adj_nv,
                      .adj_q = j->adj_q,
                      .adj_div = j->adj_div,
+                     .adj_cash = j->adj_cash,
+                     .adj_ncash = j->adj_ncash,
                      .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
                      .seed = j->stream};
   memcpy(v.g.book, j->g_book, sizeof v.g.book);
