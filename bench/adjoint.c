@@ -157,8 +157,9 @@ static mcp_market *dutoit_market(void)
   return m;
 }
 
-/* The model's trade: the Asian on U, or the basket call on B0 .. B4 (equal
- * weights, at the money, daily steps). */
+/* The model's trade: the Asian on U, the basket call on B0 .. B4 (equal
+ * weights, at the money, daily steps), or an up-and-out call on U watched
+ * on the bridge (daily steps). */
 static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
 {
   mcp_portfolio *p;
@@ -166,6 +167,15 @@ static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
   if (model < 2 || model == 4) {
     mcp_portfolio_add_asian(p, "asian", "U", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS, fix,
                             1.0, 1);
+  } else if (model == 5) {
+    mcp_trade t;
+    mcp_trade_init(&t);
+    t.id = "barrier", t.underlying = "U", t.product = MCP_PRODUCT_BARRIER, t.strike = 100;
+    t.maturity = 1, t.barrier_kind = MCP_UP_AND_OUT, t.barrier = 130;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    if (mcp_portfolio_add_trade(p, &t) != MCP_OK)
+      fprintf(stderr, "adjoint: %s\n", mcp_portfolio_last_error(p));
+    mcp_portfolio_set_steps_per_year(p, 252);
   } else {
     static const char *const b[ND] = {"B0", "B1", "B2", "B3", "B4"},
                              *const d[ND] = {"D0", "D1", "D2", "D3", "D4",
@@ -205,20 +215,22 @@ int main(int argc, char **argv)
   mcp_greeks_create(&g);
   mcp_greeks_parse(g, "delta,vega,rho,correlation");
   mcp_greeks_set_buckets(g, 1);
-  printf("# adjoint: arithmetic Asian call, %d daily fixings, and a basket call of %d assets, "
-         "252 daily steps; double, medians of %d whole calls;\n# sensitivities: a delta an "
+  printf("# adjoint: arithmetic Asian call, %d daily fixings, a basket call of %d assets, "
+         "252 daily steps, and an up-and-out call watched on the bridge; double, medians of %d whole calls;\n# sensitivities: a delta an "
          "asset, a vega a node or piece, a rho a pillar, their sums, a correlation a pair\n\n",
          BENCH_FIXINGS, NB, repeats);
   printf("| backend | model | paths | price (ms) | with buckets (ms) | ratio | sensitivities | "
          "bumps (ms, estimated) | price |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  static const char *const models[5] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
+  static const char *const models[6] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
                                          "basket of 5, 20 + 20 pieces each",
                                          "du Toit: 10 local vols of 4 x 10, 360 steps",
-                                         "implied vols, 10 x 9 quotes"};
+                                         "implied vols, 10 x 9 quotes",
+                                         "local vol 20 x 20, bridge up-and-out"};
   for (size_t b = 0; b < sizeof backends / sizeof *backends; b++)
-    for (int model = 0; model < 5; model++) {
+    for (int model = 0; model < 6; model++) {
       uint64_t n = (model == 3 ? 10000 : paths) / (backends[b] == MCP_BACKEND_CPU ? 64 : 1);
       mcp_market *m = model < 2    ? market(model == 0)
+                      : model == 5 ? market(1)
                       : model == 2 ? basket_market()
                       : model == 3 ? dutoit_market()
                                    : implied_market();
@@ -234,7 +246,7 @@ int main(int argc, char **argv)
         printf("| %s | %s | %llu | %.2f | %.2f | %.2f | %zu | %.0f | %.6f |\n",
                backends[b] == MCP_BACKEND_CPU ? "cpu" : "cuda",
                models[model], (unsigned long long)n, t0 * 1e3, t1 * 1e3, t1 / t0, ns,
-               2.0 * (double)(ns - (model < 2 || model == 4 ? 3 : 2 * (model == 2 ? NB : ND) + 1)) *
+               2.0 * (double)(ns - (model < 2 || model >= 4 ? 3 : 2 * (model == 2 ? NB : ND) + 1)) *
                    t0 * 1e3,
                price);
       if (price != price2)

@@ -89,9 +89,13 @@ static mcp_market *lv_market(double spot, int node, double h)
 /* Steps a year of book_on's trades: 12, or more than the sweep keeps whole
  * (MCPI_ADJ_FULL), which it then recomputes a segment at a time. */
 static unsigned book_steps = 12;
+/* with book_barriers, also barriers watched on the bridge: an up-and-out
+ * call and a down-and-in put with a rebate */
+static int book_barriers = 0;
 
 /* A European, an arithmetic Asian put, a geometric floating Asian and a
- * lookback on dates of underlying u (quantities 2, -1, 1, 3). */
+ * lookback on dates of underlying u (quantities 2, -1, 1, 3), and the
+ * barriers. */
 static mcp_portfolio *book_on(const char *u, uint64_t paths, int methods)
 {
   mcp_portfolio *p = new_portfolio(paths, 31);
@@ -111,10 +115,19 @@ static mcp_portfolio *book_on(const char *u, uint64_t paths, int methods)
   l.fixings = fix;
   l.quantity = 3;
   add_trade(p, &l);
+  for (int k = 0; k < 2 * book_barriers; k++) {
+    mcp_trade b = trade_on(k ? "DI" : "UO", u, MCP_PRODUCT_BARRIER, k ? MCP_PUT : MCP_CALL, 100,
+                           0.9);
+    b.barrier_kind = k ? MCP_DOWN_AND_IN : MCP_UP_AND_OUT;
+    b.barrier = k ? 85 : 125;
+    b.rebate = k ? 1.5 : 0;
+    b.monitoring = MCP_MONITOR_BRIDGE;
+    add_trade(p, &b);
+  }
   return p;
 }
 
-static const char *const IDS[4] = {"E", "A", "F", "L"};
+static const char *const IDS[6] = {"E", "A", "F", "L", "UO", "DI"};
 
 /* Pillars closer than %g's six digits keep labels of their own: each
  * bucket a name, every name found, the buckets' sum the Greek.  A's
@@ -262,7 +275,7 @@ static void against_bumps(mcp_context *ctx, const char *u, market_fn base, marke
     mcp_market *mu = k < 0 ? base(100 * (1 + h), -1, 0) : mk(100, k, h);
     mcp_market *md = k < 0 ? base(100 * (1 - h), -1, 0) : mk(100, k, -h);
     mcp_results *ru = price(ctx, mu, p), *rd = price(ctx, md, p);
-    for (int t = 0; t < 4; t++)
+    for (int t = 0; t < 4 + 2 * book_barriers; t++)
       assert_bumped(u, IDS[t], greek(r, IDS[t], k < 0 ? "delta" : names[k]),
                     estimate(ru, IDS[t]).price, estimate(rd, IDS[t]).price, k < 0 ? 100 * h : h);
     mcp_results_destroy(ru);
@@ -300,18 +313,45 @@ static void black_scholes_against_bumps(void **state)
   }
 }
 
+/* The names of L's nodes' vegas, in np. */
+static void node_names(char names[LT * LS][48], const char **np)
+{
+  for (int i = 0; i < LT; i++)
+    for (int k = 0; k < LS; k++) {
+      snprintf(names[i * LS + k], 48, "vega@t=%g,S=%g", LTIMES[i], LSPOTS[k]);
+      np[i * LS + k] = names[i * LS + k];
+    }
+}
+
 static void local_vol_against_bumps(void **state)
 {
   char names[LT * LS][48];
   const char *np[LT * LS];
-  for (int i = 0; i < LT; i++)
-    for (int k = 0; k < LS; k++) {
-      snprintf(names[i * LS + k], sizeof names[0], "vega@t=%g,S=%g", LTIMES[i], LSPOTS[k]);
-      np[i * LS + k] = names[i * LS + k];
-    }
+  node_names(names, np);
   static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
   against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, MCP_ANTITHETIC);
   against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, 0);
+}
+
+/* Barriers watched on the bridge: each step's factor of the probability of
+ * no crossing differentiated in its ends and its variance (Black-Scholes:
+ * the volatility pieces'; local volatility: its slice's, so its nodes'). */
+static void bridge_barriers_against_bumps(void **state)
+{
+  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
+  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
+  char names[LT * LS][48];
+  const char *np[LT * LS];
+  node_names(names, np);
+  book_barriers = 1;
+  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, rn, 0);
+  against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
+  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, MCP_ANTITHETIC);
+  book_steps = 700;
+  against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
+  book_steps = 12;
+  book_barriers = 0;
 }
 
 /* "A" paying cash dividends: one between the book's fixings, one on its
@@ -320,14 +360,18 @@ static void local_vol_against_bumps(void **state)
  * piece -2 - k of the volatility curve. */
 #define NC 3
 static const double CT[NC] = {0.3, 0.45, 1.5}, CA[NC] = {2.5, 1.5, 3};
+static const double WT[2] = {0.3, 0.8}, WA[2] = {60, 40}; /* amounts that wipe paths out */
+static int cash_wipes = 0;
 static mcp_market *cash_market(double spot, int k, double h)
 {
   mcp_market *m = k < -1 ? vol_piece(spot, -2 - k, h) : curves_market(spot, 0, -1, 0);
   double a[NC];
-  memcpy(a, CA, sizeof a);
+  memcpy(a, cash_wipes ? WA : CA, (cash_wipes ? 2 : NC) * sizeof *a);
   if (k >= 0)
     a[k] += h;
-  assert_int_equal(mcp_market_set_cash_dividends(m, "A", NC, CT, a), MCP_OK);
+  assert_int_equal(
+      mcp_market_set_cash_dividends(m, "A", cash_wipes ? 2 : NC, cash_wipes ? WT : CT, a),
+      MCP_OK);
   return m;
 }
 static mcp_market *cash_base(double spot, int k, double h)
@@ -352,25 +396,27 @@ static void cash_dividends_against_bumps(void **state)
   book_steps = 700;
   against_bumps(ctx_of(state), "A", cash_base, cash_market, NC - 1, cn, 0);
   book_steps = 12;
-  /* the dividend after the last date has none; a dividend that can take
-   * the spot to 0 leaves finite sensitivities */
+  /* amounts that take many paths to 0 (and those paths' sensitivities) */
+  cash_wipes = 1;
+  against_bumps(ctx_of(state), "A", cash_base, cash_market, 1, cn, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "A", cash_base, cash_vol_piece, NV, vn, 0);
+  /* a dividend after the trade's maturity has none (L ends at 0.7), nor
+   * one after the job's last date */
   mcp_market *m = cash_base(100, -1, 0);
   mcp_portfolio *p = book_on("A", 2000, 0);
   mcp_greeks *g = request("delta,dividend", 1);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
   mcp_sensitivity s;
-  assert_int_equal(mcp_results_greek(r, "E", "dividend@t=1.5", &s), MCP_ERR_NOT_FOUND);
-  assert_int_equal(greek(r, "E", "dividend@t=0.3").method, MCP_METHOD_ADJOINT);
+  assert_int_equal(mcp_results_greek(r, "L", "dividend@t=0.8", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(greek(r, "E", "dividend@t=0.8").method, MCP_METHOD_ADJOINT);
+  assert_true(greek(r, "E", "dividend@t=0.8").value.price < 0);
+  cash_wipes = 0;
   mcp_results_destroy(r);
   mcp_market_destroy(m);
-  m = curves_market(100, 0, -1, 0);
-  const double big[2] = {0.3, 0.8}, amt[2] = {60, 40};
-  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 2, big, amt), MCP_OK);
+  m = cash_base(100, -1, 0);
   r = price_greeks(ctx_of(state), m, p, g);
-  for (int t = 0; t < 4; t++) {
-    assert_true(isfinite(greek(r, IDS[t], "delta").value.price));
-    assert_true(isfinite(greek(r, IDS[t], "dividend@t=0.8").value.price));
-  }
+  assert_int_equal(mcp_results_greek(r, "E", "dividend@t=1.5", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(greek(r, "E", "dividend@t=0.3").method, MCP_METHOD_ADJOINT);
   mcp_results_destroy(r);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
@@ -919,6 +965,7 @@ int main(void)
       cmocka_unit_test(wide_surface_against_bumps),
       cmocka_unit_test(long_paths_against_bumps),
       cmocka_unit_test(cash_dividends_against_bumps),
+      cmocka_unit_test(bridge_barriers_against_bumps),
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),

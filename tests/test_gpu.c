@@ -1871,7 +1871,7 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 /* A Black-Scholes underlying with volatility and rate curves, a
  * local-volatility one, one of implied volatilities' quotes and one paying
  * cash dividends, each with a European (the third's in closed form), an
- * Asian and a lookback on dates, and a basket and a best-of on the first and
+ * Asian, a lookback on dates and a barrier watched on the bridge, and a basket and a best-of on the first and
  * a correlated second (their correlations and dividend yields' pieces too),
  * and a basket and a worst-of on the local-volatility one and a second of a
  * narrower surface, whose own European and Asian fit the plain shape (the
@@ -1935,10 +1935,11 @@ static void gpu_buckets_match_cpu(void **state)
     static const double fix[3] = {0.3, 0.6, 0.9};
     const char *und[4] = {"A", "L", "Q", "D"};
     for (int u = 0; u < 4; u++) {
-      char id[3][8];
+      char id[4][8];
       snprintf(id[0], 8, "%s-E", und[u]);
       snprintf(id[1], 8, "%s-A", und[u]);
       snprintf(id[2], 8, "%s-L", und[u]);
+      snprintf(id[3], 8, "%s-B", und[u]);
       assert_int_equal(mcp_portfolio_add_european(p, id[0], und[u], MCP_CALL, 100, 1, 1), MCP_OK);
       assert_int_equal(mcp_portfolio_add_asian(p, id[1], und[u], MCP_ARITHMETIC, MCP_PUT, 98, 3,
                                                fix, 0.9, -2),
@@ -1952,6 +1953,18 @@ static void gpu_buckets_match_cpu(void **state)
       t.maturity = 0.9;
       t.nfixings = 3;
       t.fixings = fix;
+      assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+      mcp_trade_init(&t); /* a barrier watched on the bridge (the cash payer's revalued) */
+      t.id = id[3];
+      t.underlying = und[u];
+      t.product = MCP_PRODUCT_BARRIER;
+      t.type = MCP_PUT;
+      t.strike = 102;
+      t.maturity = 0.8;
+      t.barrier_kind = MCP_DOWN_AND_OUT;
+      t.barrier = 82;
+      t.rebate = 1;
+      t.monitoring = MCP_MONITOR_BRIDGE;
       assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     }
     /* K's own job, a European and an Asian: the plain shape's forward */
@@ -1983,6 +1996,8 @@ static void gpu_buckets_match_cpu(void **state)
     mcp_sensitivity s;
     assert_int_equal(mcp_results_greek(g, "D-A", "dividend@t=0.3", &s), MCP_OK);
     assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+    assert_int_equal(mcp_results_greek(g, "L-B", "vega@t=0.5,S=95", &s), MCP_OK);
+    assert_int_equal(s.method, MCP_METHOD_ADJOINT);
     mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 4096, m, p, list, 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);
@@ -1994,6 +2009,36 @@ static void gpu_buckets_match_cpu(void **state)
     mcp_results_destroy(c);
     mcp_portfolio_destroy(p);
   }
+  /* paths beyond what the sweep keeps whole (600 steps a year): segments
+   * computed again, through the cash dividends' drops and the barriers'
+   * bridges */
+  mcp_portfolio *p = NULL;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 2048), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_seed(p, 5), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 600), MCP_OK);
+  static const char *const lu[3] = {"D", "A", "L"};
+  for (int u = 0; u < 3; u++) {
+    char id[2][8];
+    snprintf(id[0], 8, "%s-E", lu[u]);
+    snprintf(id[1], 8, "%s-B", lu[u]);
+    assert_int_equal(mcp_portfolio_add_european(p, id[0], lu[u], MCP_CALL, 97, 1, 1), MCP_OK);
+    mcp_trade t;
+    mcp_trade_init(&t);
+    t.id = id[1], t.underlying = lu[u], t.product = MCP_PRODUCT_BARRIER, t.type = MCP_CALL;
+    t.strike = 98, t.maturity = 0.95, t.barrier_kind = MCP_UP_AND_OUT, t.barrier = 130;
+    t.monitoring = MCP_MONITOR_BRIDGE;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  }
+  mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
+  mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);
+  compare_buckets(g, c, 1e-12);
+  mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 1024, m, p, list, 0, 1);
+  compare_buckets(g, h, 0);
+  mcp_results_destroy(h);
+  mcp_results_destroy(g);
+  mcp_results_destroy(c);
+  mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }
 

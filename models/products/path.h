@@ -151,6 +151,7 @@ typedef struct mcpi_job_view {
   int32_t adj_div;           /* the block has the dividend yields' columns */
   int32_t adj_q;             /* an implied surface's smiles (adjoint.h), or 0 */
   int32_t adj_cash, adj_ncash; /* the cash dividends' first column and count */
+  int32_t adj_bridge;        /* some trade's block is a barrier's watched on the bridge */
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
   /* A job of constant steps (job_view.c): element e is u[e % F], F its

@@ -100,7 +100,8 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
   size_t buckets = 0, n = j->nassets;
   for (size_t a = 0; a < n; a++) {
     const mcpi_underlying *u = j->u[a];
-    buckets += vol_buckets(u, j->model == MCPI_MODEL_LOCAL_VOL) + u->rate.n + u->dividend.n;
+    buckets += vol_buckets(u, j->model == MCPI_MODEL_LOCAL_VOL) + u->rate.n + u->dividend.n +
+               (req->want[MCP_GREEK_DIVIDEND] ? u->ncash : 0);
   }
   /* several assets: a factor each, one step's elements each (no merged
    * steps); the Black-Scholes sweep keeps no path (its payoffs read the
@@ -122,10 +123,14 @@ int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
     return t->nassets > 1 &&
            (t->product == MCP_PRODUCT_BASKET || t->product == MCP_PRODUCT_BEST_OF ||
             t->product == MCP_PRODUCT_WORST_OF);
+  /* a barrier watched on the bridge is continuous in the path, but for a
+   * cash dividend's drop across it (path_body.h's mcpi_path_cash) */
   return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
                              t->product == MCP_PRODUCT_ASIAN ||
                              (t->product == MCP_PRODUCT_LOOKBACK && !t->extremes &&
-                              t->monitoring != MCP_MONITOR_BRIDGE));
+                              t->monitoring != MCP_MONITOR_BRIDGE) ||
+                             (t->product == MCP_PRODUCT_BARRIER &&
+                              t->monitoring == MCP_MONITOR_BRIDGE && !j->cash));
 }
 
 /* Appends an entry to a growing array; 0 when out of memory. */

@@ -22,13 +22,14 @@ int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets);
  * of at most MCPI_ADJ_MAX_BUCKETS buckets where req asks them (else a
  * column a kind and asset), whose volatility stays above 0
  * (at 0 a volatility's shift is no derivative: a step's deviation is the
- * root of its variance), double precision, no cash dividend, no sampled
+ * root of its variance), double precision, no sampled
  * extremes, no exercise, no per-path arrays, at most MCPI_ADJ_MAX_ELEMENTS
  * steps (an asset). */
 int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precision precision);
 /* Whether a trade's payoff in job j is one the sweep differentiates: a
- * European, an Asian, a lookback watched on its dates; of several assets,
- * a basket, best-of or worst-of option. */
+ * European, an Asian, a lookback watched on its dates, a barrier watched on
+ * the bridge (not across a cash dividend); of several assets, a basket,
+ * best-of or worst-of option. */
 int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t);
 /* The job's Jacobians, block and its columns' descriptors (adj_*) for the
  * request, once; its trades' payment times (spec g_time) set.  Without

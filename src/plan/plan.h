@@ -117,6 +117,7 @@ typedef struct mcpi_job {
   int adj_cols, adj_nv, adj_div;
   int adj_q; /* one asset's implied smiles, its vega buckets their quotes (adjoint.h) */
   int adj_cash, adj_ncash; /* the cash dividends' columns (adj_cstep), where asked */
+  int adj_bridge;          /* some trade's block is a bridge-watched barrier's */
   size_t nadj, nadj_lv, nadj_d;
 } mcpi_job;
 

@@ -158,11 +158,15 @@ static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *
   mcpi_payoff_spec *s = &j->spec[t];
   s->g_adj = (int32_t)(j->ntrades + 1 + b->nest);
   j->gstate |= MCPI_GSTATE_ADJOINT;
+  j->adj_bridge |= tr->product == MCP_PRODUCT_BARRIER;
   int ok = 1;
   for (int k = 0; k < j->adj_cols && ok; k++) {
     mcpi_adj_col c = j->adj_col[k];
     int reads = c.asset < 0 || j->nassets == 1 || (s->assets >> c.asset & 1u);
     int shown = c.greek >= 0 && req->want[c.greek] && (!c.bucket || req->buckets) && reads;
+    if (k >= j->adj_cash && k < j->adj_cash + j->adj_ncash) /* a cash dividend after the
+                                                              * trade's maturity: none */
+      shown = shown && j->times[j->adj_cstep[k - j->adj_cash]] <= s->g_time + MCPI_TIME_EPS;
     ok = push_est(b, (mcpi_est){.trade = (long)t, .point = shown ? -1 : MCPI_EST_HIDDEN,
                                 .greek = c.greek >= 0 ? (mcp_greek)c.greek : MCP_GREEK_CORRELATION,
                                 .method = MCP_METHOD_ADJOINT,
