@@ -216,8 +216,9 @@ int main(int argc, char **argv)
   mcp_greeks_parse(g, "delta,vega,rho,correlation");
   mcp_greeks_set_buckets(g, 1);
   printf("# adjoint: arithmetic Asian call, %d daily fixings, a basket call of %d assets, "
-         "252 daily steps, and an up-and-out call watched on the bridge; double, medians of %d whole calls;\n# sensitivities: a delta an "
-         "asset, a vega a node or piece, a rho a pillar, their sums, a correlation a pair\n\n",
+         "252 daily steps, and an up-and-out call watched on the bridge; double, medians of "
+         "%d whole calls;\n# sensitivities: a delta an asset, a vega a node or piece, a rho a "
+         "pillar, their sums, a correlation a pair\n\n",
          BENCH_FIXINGS, NB, repeats);
   printf("| backend | model | paths | price (ms) | with buckets (ms) | ratio | sensitivities | "
          "bumps (ms, estimated) | price |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");

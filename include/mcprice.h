@@ -285,10 +285,11 @@ mcp_status mcp_market_add_local_vol(mcp_market *market, const char *name, double
  * increasing, in (0, 100]).  At each time the spot drops by the amount,
  * floored at 0; fixings at that time see the spot after the drop.  With the
  * continuous yield (dividend) both apply.  Multi-asset products refuse
- * underlyings with cash dividends; their Monte Carlo Greeks are estimated
- * by revaluation, or by adjoint where buckets or dividend sensitivities are
- * asked and the trade has one (mcp_greeks_set_buckets; each amount's
- * sensitivity then "dividend@t=0.3"); the finite-difference grid (Europeans,
+ * underlyings with cash dividends.  The Monte Carlo Greeks of such an
+ * underlying's trades are estimated by revaluation, or by adjoint where
+ * buckets or dividend sensitivities are asked and the trade has one
+ * (mcp_greeks_set_buckets; with both, each amount's sensitivity,
+ * "dividend@t=0.3"); the finite-difference grid (Europeans,
  * Americans, barriers) jumps across each dividend at the end of its nearest
  * time step. */
 mcp_status mcp_market_set_cash_dividends(mcp_market *market, const char *name, size_t n,
@@ -1381,7 +1382,7 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * trade's delta, vega and rho (the buckets' sums, path by path) then come
  * by adjoint too.  Applies to single-asset European, Asian,
  * date-monitored lookback and bridge-monitored barrier trades (a barrier
- * not across a cash dividend) on Black-Scholes or local-volatility
+ * not on an underlying paying cash dividends) on Black-Scholes or local-volatility
  * underlyings, and to baskets, best-of and worst-of options on correlated
  * Black-Scholes or local-volatility underlyings (a delta, a vega and vega
  * buckets (pieces or nodes) an asset, rho buckets of each asset's curve,

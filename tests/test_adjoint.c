@@ -90,7 +90,7 @@ static mcp_market *lv_market(double spot, int node, double h)
  * (MCPI_ADJ_FULL), which it then recomputes a segment at a time. */
 static unsigned book_steps = 12;
 /* with book_barriers, also barriers watched on the bridge: an up-and-out
- * call and a down-and-in put with a rebate */
+ * call and a down-and-in put, each with a rebate */
 static int book_barriers = 0;
 
 /* A European, an arithmetic Asian put, a geometric floating Asian and a
@@ -120,7 +120,7 @@ static mcp_portfolio *book_on(const char *u, uint64_t paths, int methods)
                            0.9);
     b.barrier_kind = k ? MCP_DOWN_AND_IN : MCP_UP_AND_OUT;
     b.barrier = k ? 85 : 125;
-    b.rebate = k ? 1.5 : 0;
+    b.rebate = k ? 1.5 : 0.5;
     b.monitoring = MCP_MONITOR_BRIDGE;
     add_trade(p, &b);
   }
@@ -333,27 +333,6 @@ static void local_vol_against_bumps(void **state)
   against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, 0);
 }
 
-/* Barriers watched on the bridge: each step's factor of the probability of
- * no crossing differentiated in its ends and its variance (Black-Scholes:
- * the volatility pieces'; local volatility: its slice's, so its nodes'). */
-static void bridge_barriers_against_bumps(void **state)
-{
-  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
-  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
-  char names[LT * LS][48];
-  const char *np[LT * LS];
-  node_names(names, np);
-  book_barriers = 1;
-  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, MCP_ANTITHETIC);
-  against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, rn, 0);
-  against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
-  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, MCP_ANTITHETIC);
-  book_steps = 700;
-  against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
-  book_steps = 12;
-  book_barriers = 0;
-}
-
 /* "A" paying cash dividends: one between the book's fixings, one on its
  * fixing at 0.45 (the fixing sees the spot after it), one after the last
  * date (no column); dividend k's amount moved by h, or with k < -1 the
@@ -421,6 +400,40 @@ static void cash_dividends_against_bumps(void **state)
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
+}
+
+/* Barriers watched on the bridge: each step's factor of the probability of
+ * no crossing differentiated in its ends and its variance (Black-Scholes:
+ * the volatility pieces'; local volatility: its slice's, so its nodes'). */
+static void bridge_barriers_against_bumps(void **state)
+{
+  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
+  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
+  char names[LT * LS][48];
+  const char *np[LT * LS];
+  node_names(names, np);
+  book_barriers = 1;
+  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, rn, 0);
+  against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
+  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, MCP_ANTITHETIC);
+  book_steps = 700;
+  against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
+  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, 0);
+  book_steps = 12;
+  /* not on an underlying paying cash dividends: revalued, and warned */
+  mcp_market *m = cash_base(100, -1, 0);
+  mcp_portfolio *p = book_on("A", 2000, 0);
+  mcp_greeks *g = request("delta,vega", 1);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  assert_int_equal(greek(r, "UO", "vega").method, MCP_METHOD_BUMP);
+  assert_int_equal(greek(r, "E", "vega").method, MCP_METHOD_ADJOINT);
+  assert_int_equal(mcp_results_warnings(r, 4), (unsigned)MCP_WARNING_BUCKETS);
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  book_barriers = 0;
 }
 
 /* A surface of more spots than the sweep holds rows of

@@ -1871,7 +1871,8 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 /* A Black-Scholes underlying with volatility and rate curves, a
  * local-volatility one, one of implied volatilities' quotes and one paying
  * cash dividends, each with a European (the third's in closed form), an
- * Asian, a lookback on dates and a barrier watched on the bridge, and a basket and a best-of on the first and
+ * Asian, a lookback on dates and a barrier watched on the bridge (the
+ * cash payer's revalued), and a basket and a best-of on the first and
  * a correlated second (their correlations and dividend yields' pieces too),
  * and a basket and a worst-of on the local-volatility one and a second of a
  * narrower surface, whose own European and Asian fit the plain shape (the
@@ -1998,6 +1999,8 @@ static void gpu_buckets_match_cpu(void **state)
     assert_int_equal(s.method, MCP_METHOD_ADJOINT);
     assert_int_equal(mcp_results_greek(g, "L-B", "vega@t=0.5,S=95", &s), MCP_OK);
     assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+    assert_int_equal(mcp_results_greek(g, "D-B", "vega", &s), MCP_OK);
+    assert_int_not_equal(s.method, MCP_METHOD_ADJOINT);
     mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 4096, m, p, list, 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);

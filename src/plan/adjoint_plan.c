@@ -124,7 +124,8 @@ int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
            (t->product == MCP_PRODUCT_BASKET || t->product == MCP_PRODUCT_BEST_OF ||
             t->product == MCP_PRODUCT_WORST_OF);
   /* a barrier watched on the bridge is continuous in the path, but for a
-   * cash dividend's drop across it (path_body.h's mcpi_path_cash) */
+   * cash dividend's drop across it (path_body.h's mcpi_path_cash): not on
+   * an underlying that pays any */
   return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
                              t->product == MCP_PRODUCT_ASIAN ||
                              (t->product == MCP_PRODUCT_LOOKBACK && !t->extremes &&
