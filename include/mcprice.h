@@ -1381,8 +1381,8 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * The pieces are those that start before the trade's job's last date.  The
  * trade's delta, vega and rho (the buckets' sums, path by path) then come
  * by adjoint too.  Applies to single-asset European, Asian,
- * date-monitored lookback and bridge-monitored barrier trades (a barrier
- * not on an underlying paying cash dividends) on Black-Scholes or local-volatility
+ * date-monitored lookback and bridge-monitored barrier trades (no cash
+ * dividend paid by a barrier's maturity) on Black-Scholes or local-volatility
  * underlyings, and to baskets, best-of and worst-of options on correlated
  * Black-Scholes or local-volatility underlyings (a delta, a vega and vega
  * buckets (pieces or nodes) an asset, rho buckets of each asset's curve,

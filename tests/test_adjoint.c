@@ -402,6 +402,21 @@ static void cash_dividends_against_bumps(void **state)
   mcp_market_destroy(m);
 }
 
+/* "A" paying a cash dividend of 2 at 0.95, its volatility piece k moved by
+ * h (k >= 0). */
+static mcp_market *late_cash_vol_piece(double spot, int k, double h)
+{
+  mcp_market *m = vol_piece(spot, k, h);
+  const double t = 0.95, a = 2;
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 1, &t, &a), MCP_OK);
+  return m;
+}
+static mcp_market *late_cash_base(double spot, int k, double h)
+{
+  (void)k, (void)h;
+  return late_cash_vol_piece(spot, -1, 0);
+}
+
 /* Barriers watched on the bridge: each step's factor of the probability of
  * no crossing differentiated in its ends and its variance (Black-Scholes:
  * the volatility pieces'; local volatility: its slice's, so its nodes'). */
@@ -421,7 +436,10 @@ static void bridge_barriers_against_bumps(void **state)
   against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
   against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, 0);
   book_steps = 12;
-  /* not on an underlying paying cash dividends: revalued, and warned */
+  /* a cash dividend after the barriers' maturity (0.9), before E's: the
+   * sweep takes its drop, the barriers their bridges */
+  against_bumps(ctx_of(state), "A", late_cash_base, late_cash_vol_piece, NV, vn, MCP_ANTITHETIC);
+  /* a cash dividend by their maturity: revalued, and warned */
   mcp_market *m = cash_base(100, -1, 0);
   mcp_portfolio *p = book_on("A", 2000, 0);
   mcp_greeks *g = request("delta,vega", 1);

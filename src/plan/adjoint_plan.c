@@ -117,6 +117,18 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
          (!req->buckets || buckets <= MCPI_ADJ_MAX_BUCKETS) && least_vol(j) > 0;
 }
 
+/* Whether the job's paths pay a cash dividend by time end (the job's). */
+static int cash_by(const mcpi_job *j, double end)
+{
+  const mcpi_underlying *u = j->u[0];
+  for (size_t i = 0; j->cash && i < u->ncash; i++) {
+    double t = u->cash_t[i] - j->origin; /* as build_cash places it */
+    if (t > 0 && t <= end + MCPI_TIME_EPS)
+      return 1;
+  }
+  return 0;
+}
+
 int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
 {
   if (j->nassets > 1)
@@ -124,14 +136,15 @@ int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
            (t->product == MCP_PRODUCT_BASKET || t->product == MCP_PRODUCT_BEST_OF ||
             t->product == MCP_PRODUCT_WORST_OF);
   /* a barrier watched on the bridge is continuous in the path, but for a
-   * cash dividend's drop across it (path_body.h's mcpi_path_cash): not on
-   * an underlying that pays any */
+   * cash dividend's drop across it (path_body.h's mcpi_path_cash): none
+   * paid by its maturity */
   return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
                              t->product == MCP_PRODUCT_ASIAN ||
                              (t->product == MCP_PRODUCT_LOOKBACK && !t->extremes &&
                               t->monitoring != MCP_MONITOR_BRIDGE) ||
                              (t->product == MCP_PRODUCT_BARRIER &&
-                              t->monitoring == MCP_MONITOR_BRIDGE && !j->cash));
+                              t->monitoring == MCP_MONITOR_BRIDGE &&
+                              !cash_by(j, t->maturity - j->origin)));
 }
 
 /* Appends an entry to a growing array; 0 when out of memory. */

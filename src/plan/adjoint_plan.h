@@ -28,7 +28,7 @@ int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets);
 int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precision precision);
 /* Whether a trade's payoff in job j is one the sweep differentiates: a
  * European, an Asian, a lookback watched on its dates, a barrier watched on
- * the bridge (not across a cash dividend); of several assets, a basket,
+ * the bridge (no cash dividend paid by its maturity); of several assets, a basket,
  * best-of or worst-of option. */
 int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t);
 /* The job's Jacobians, block and its columns' descriptors (adj_*) for the
