@@ -45,6 +45,9 @@ static const double VEND[NV] = {0.25, 0.5, 2}, VOL[NV] = {0.3, 0.2, 0.25};
 static const double REND[NR] = {0.4, 2}, RATE[NR] = {0.03, 0.05};
 #define NQ 2
 static const double QEND[NQ] = {0.6, 2}, QV[NQ] = {0.005, 0.015};
+/* the names of A's volatility and rate pieces' buckets */
+static const char *const VN[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
+static const char *const RN[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
 
 static mcp_market *curves_market(double spot, mcp_curve curve, int which, double h)
 {
@@ -198,17 +201,15 @@ static void european_against_closed_form(void **state)
       Q += QV[k] * tq[k];
     double se = sqrt(var), d1 = (log(100 / 105.0) + R - Q) / se + se / 2, d2 = d1 - se;
     double vega = 100 * exp(-Q) * exp(-d1 * d1 / 2) / sqrt(2 * 3.14159265358979323846);
-    static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
-    static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
-    for (int k = 0; k < NV; k++) {
-      mcp_sensitivity s = greek(r, "C", vn[k]);
+        for (int k = 0; k < NV; k++) {
+      mcp_sensitivity s = greek(r, "C", VN[k]);
       assert_int_equal(s.method, MCP_METHOD_ADJOINT);
       assert_non_null(s.bucket);
-      assert_string_equal(s.bucket, vn[k] + 5);
-      assert_within(vn[k], s.value, vega * VOL[k] * tv[k] / se, NSE);
+      assert_string_equal(s.bucket, VN[k] + 5);
+      assert_within(VN[k], s.value, vega * VOL[k] * tv[k] / se, NSE);
     }
     for (int k = 0; k < NR; k++)
-      assert_within(rn[k], greek(r, "C", rn[k]).value, tr[k] * 105 * exp(-R) * cf_norm_cdf(d2),
+      assert_within(RN[k], greek(r, "C", RN[k]).value, tr[k] * 105 * exp(-R) * cf_norm_cdf(d2),
                     NSE);
     static const char *const qn[NQ] = {"dividend@(0,0.6]", "dividend@(0.6,inf)"};
     for (int k = 0; k < NQ; k++) /* d/dq_k = -tau_k S e^-Q N(d1) */
@@ -302,13 +303,11 @@ static mcp_market *lv_base(double spot, int k, double h)
 
 static void black_scholes_against_bumps(void **state)
 {
-  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
-  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
   static const char *const qn[NQ] = {"dividend@(0,0.6]", "dividend@(0.6,inf)"};
   for (int anti = 0; anti < 2; anti++) {
     int methods = anti ? MCP_ANTITHETIC : 0;
-    against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, methods);
-    against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, rn, methods);
+    against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, VN, methods);
+    against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, RN, methods);
     against_bumps(ctx_of(state), "A", curves_base, dividend_piece, NQ, qn, methods);
   }
 }
@@ -328,29 +327,30 @@ static void local_vol_against_bumps(void **state)
   char names[LT * LS][48];
   const char *np[LT * LS];
   node_names(names, np);
-  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
   against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, MCP_ANTITHETIC);
-  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, 0);
+  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, RN, 0);
 }
 
-/* "A" paying cash dividends: one between the book's fixings, one on its
- * fixing at 0.45 (the fixing sees the spot after it), one after the last
- * date (no column); dividend k's amount moved by h, or with k < -1 the
- * piece -2 - k of the volatility curve. */
+/* "A" paying cash dividends, set cash_set of CASH: one between the book's
+ * fixings, one on its fixing at 0.45 (the fixing sees the spot after it),
+ * one after the last date (no column); or amounts that wipe paths out; or
+ * one after the barriers' maturity.  Dividend k's amount moved by h, or
+ * with k < -1 the piece -2 - k of the volatility curve. */
 #define NC 3
-static const double CT[NC] = {0.3, 0.45, 1.5}, CA[NC] = {2.5, 1.5, 3};
-static const double WT[2] = {0.3, 0.8}, WA[2] = {60, 40}; /* amounts that wipe paths out */
-static int cash_wipes = 0;
+static const struct {
+  int n;
+  double t[NC], a[NC];
+} CASH[3] = {{3, {0.3, 0.45, 1.5}, {2.5, 1.5, 3}}, {2, {0.3, 0.8}, {60, 40}}, {1, {0.95}, {2}}};
+static int cash_set = 0;
 static mcp_market *cash_market(double spot, int k, double h)
 {
   mcp_market *m = k < -1 ? vol_piece(spot, -2 - k, h) : curves_market(spot, 0, -1, 0);
   double a[NC];
-  memcpy(a, cash_wipes ? WA : CA, (cash_wipes ? 2 : NC) * sizeof *a);
+  memcpy(a, CASH[cash_set].a, sizeof a);
   if (k >= 0)
     a[k] += h;
-  assert_int_equal(
-      mcp_market_set_cash_dividends(m, "A", cash_wipes ? 2 : NC, cash_wipes ? WT : CT, a),
-      MCP_OK);
+  assert_int_equal(mcp_market_set_cash_dividends(m, "A", CASH[cash_set].n, CASH[cash_set].t, a),
+                   MCP_OK);
   return m;
 }
 static mcp_market *cash_base(double spot, int k, double h)
@@ -369,16 +369,15 @@ static mcp_market *cash_vol_piece(double spot, int k, double h)
 static void cash_dividends_against_bumps(void **state)
 {
   static const char *const cn[NC - 1] = {"dividend@t=0.3", "dividend@t=0.45"};
-  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
   against_bumps(ctx_of(state), "A", cash_base, cash_market, NC - 1, cn, MCP_ANTITHETIC);
-  against_bumps(ctx_of(state), "A", cash_base, cash_vol_piece, NV, vn, 0);
+  against_bumps(ctx_of(state), "A", cash_base, cash_vol_piece, NV, VN, 0);
   book_steps = 700;
   against_bumps(ctx_of(state), "A", cash_base, cash_market, NC - 1, cn, 0);
   book_steps = 12;
   /* amounts that take many paths to 0 (and those paths' sensitivities) */
-  cash_wipes = 1;
+  cash_set = 1;
   against_bumps(ctx_of(state), "A", cash_base, cash_market, 1, cn, MCP_ANTITHETIC);
-  against_bumps(ctx_of(state), "A", cash_base, cash_vol_piece, NV, vn, 0);
+  against_bumps(ctx_of(state), "A", cash_base, cash_vol_piece, NV, VN, 0);
   /* a dividend after the trade's maturity has none (L ends at 0.7), nor
    * one after the job's last date */
   mcp_market *m = cash_base(100, -1, 0);
@@ -389,7 +388,7 @@ static void cash_dividends_against_bumps(void **state)
   assert_int_equal(mcp_results_greek(r, "L", "dividend@t=0.8", &s), MCP_ERR_NOT_FOUND);
   assert_int_equal(greek(r, "E", "dividend@t=0.8").method, MCP_METHOD_ADJOINT);
   assert_true(greek(r, "E", "dividend@t=0.8").value.price < 0);
-  cash_wipes = 0;
+  cash_set = 0;
   mcp_results_destroy(r);
   mcp_market_destroy(m);
   m = cash_base(100, -1, 0);
@@ -402,43 +401,28 @@ static void cash_dividends_against_bumps(void **state)
   mcp_market_destroy(m);
 }
 
-/* "A" paying a cash dividend of 2 at 0.95, its volatility piece k moved by
- * h (k >= 0). */
-static mcp_market *late_cash_vol_piece(double spot, int k, double h)
-{
-  mcp_market *m = vol_piece(spot, k, h);
-  const double t = 0.95, a = 2;
-  assert_int_equal(mcp_market_set_cash_dividends(m, "A", 1, &t, &a), MCP_OK);
-  return m;
-}
-static mcp_market *late_cash_base(double spot, int k, double h)
-{
-  (void)k, (void)h;
-  return late_cash_vol_piece(spot, -1, 0);
-}
-
 /* Barriers watched on the bridge: each step's factor of the probability of
  * no crossing differentiated in its ends and its variance (Black-Scholes:
  * the volatility pieces'; local volatility: its slice's, so its nodes'). */
 static void bridge_barriers_against_bumps(void **state)
 {
-  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
-  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
   char names[LT * LS][48];
   const char *np[LT * LS];
   node_names(names, np);
   book_barriers = 1;
-  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, MCP_ANTITHETIC);
-  against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, rn, 0);
+  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, VN, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "A", curves_base, rate_piece, NR, RN, 0);
   against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
-  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, RN, MCP_ANTITHETIC);
   book_steps = 700;
   against_bumps(ctx_of(state), "L", lv_base, lv_node, LT * LS, np, 0);
-  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, 0);
+  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, VN, 0);
   book_steps = 12;
   /* a cash dividend after the barriers' maturity (0.9), before E's: the
    * sweep takes its drop, the barriers their bridges */
-  against_bumps(ctx_of(state), "A", late_cash_base, late_cash_vol_piece, NV, vn, MCP_ANTITHETIC);
+  cash_set = 2;
+  against_bumps(ctx_of(state), "A", cash_base, cash_vol_piece, NV, VN, MCP_ANTITHETIC);
+  cash_set = 0;
   /* a cash dividend by their maturity: revalued, and warned */
   mcp_market *m = cash_base(100, -1, 0);
   mcp_portfolio *p = book_on("A", 2000, 0);
@@ -501,11 +485,9 @@ static void wide_surface_against_bumps(void **state)
  * buckets a segment at a time. */
 static void long_paths_against_bumps(void **state)
 {
-  static const char *const vn[NV] = {"vega@(0,0.25]", "vega@(0.25,0.5]", "vega@(0.5,inf)"};
-  static const char *const rn[NR] = {"rho@(0,0.4]", "rho@(0.4,inf)"};
   book_steps = 700;
-  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, vn, MCP_ANTITHETIC);
-  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, rn, 0);
+  against_bumps(ctx_of(state), "A", curves_base, vol_piece, NV, VN, MCP_ANTITHETIC);
+  against_bumps(ctx_of(state), "L", lv_base, lv_rate_piece, NR, RN, 0);
   book_steps = 12;
 }
 

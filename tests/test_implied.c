@@ -424,6 +424,17 @@ static double smile_moved(size_t n, const double *k, double *w, size_t j, double
   return (mcpi_svi_w(&up, x, &d, &dd) - mcpi_svi_w(&dn, x, &d, &dd)) / 2e-5;
 }
 
+/* The fit's move at log-strike k for its coordinates' derivatives dpq in
+ * one quote (5 of them). */
+static double move_at(const mcpi_svi *fit, double k, const double *dpq)
+{
+  double gw[5], gk[5], gkk[5], move = 0;
+  mcpi_svi_grad(fit, k, gw, gk, gkk);
+  for (int c = 0; c < 5; c++)
+    move += gw[c] * dpq[c];
+  return move;
+}
+
 /* The fit's derivatives in its quotes (mcpi_svi_fit_jacobian): against the
  * fit again with one quote moved; and a parallel move of every total
  * variance moves the smile by as much at each quote (exactly where it holds
@@ -487,14 +498,9 @@ static void test_svi_jacobian(void **state)
     wt10[j] = w10[j];
   assert_true(mcpi_svi_fit(5, k5, wt10, &got));
   assert_true(mcpi_svi_fit_jacobian(5, k5, wt10, &got, dp5));
-  for (int i = 0; i < 5; i++) {
-    double gw[5], gk[5], gkk[5], move = 0;
-    mcpi_svi_grad(&got, k5[i], gw, gk, gkk);
-    for (int c = 0; c < 5; c++)
-      move += gw[c] * dp5[5 + c];
-    close_to(move, smile_moved(5, k5, wt10, 1, k5[i]), 0.02,
+  for (int i = 0; i < 5; i++)
+    close_to(move_at(&got, k5[i], dp5 + 5), smile_moved(5, k5, wt10, 1, k5[i]), 0.02,
              "a 10-day smile's move against the fit again");
-  }
   /* quotes all at one volatility: the fit's b is 0 or rounding's, m and s
    * move nothing; a quote moves the flat smile by its weight's share (a
    * fit there is not differentiable: moved up, a quote tilts it) */
@@ -504,13 +510,8 @@ static void test_svi_jacobian(void **state)
   }
   assert_true(mcpi_svi_fit(7, kn, wn, &got));
   assert_true(mcpi_svi_fit_jacobian(7, kn, wn, &got, dp));
-  for (int i = 0; i < 7; i++) {
-    double gw[5], gk[5], gkk[5], move = 0;
-    mcpi_svi_grad(&got, kn[i], gw, gk, gkk);
-    for (int c = 0; c < 5; c++)
-      move += gw[c] * dp[5 * 2 + c];
-    close_to(move, 1.0 / 7, 1e-9, "a flat smile's move");
-  }
+  for (int i = 0; i < 7; i++)
+    close_to(move_at(&got, kn[i], dp + 5 * 2), 1.0 / 7, 1e-9, "a flat smile's move");
   for (int j = 0; j < 9; j++) { /* the nearly flat smile again */
     kn[j] = -0.4 + 0.1 * j;
     wn[j] = 0.04 * (1 + 0.002 * sin(3.0 * j));
@@ -525,11 +526,9 @@ static void test_svi_jacobian(void **state)
     assert_true(mcpi_svi_fit_jacobian(smiles[x].n, smiles[x].k, smiles[x].w, &got, dp));
     double worst = 0;
     for (size_t i = 0; i < smiles[x].n; i++) { /* the smile's move at each quote */
-      double gw[5], gk[5], gkk[5], move = 0;
-      mcpi_svi_grad(&got, smiles[x].k[i], gw, gk, gkk);
+      double move = 0;
       for (size_t j = 0; j < smiles[x].n; j++)
-        for (int c = 0; c < 5; c++)
-          move += gw[c] * dp[5 * j + c];
+        move += move_at(&got, smiles[x].k[i], dp + 5 * j);
       worst = fmax(worst, fabs(move - 1));
     }
     print_message("  smile %d (b %.3g, s %.3g): a parallel move of its quotes moves it by 1 "
