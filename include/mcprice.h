@@ -616,7 +616,8 @@ typedef enum mcp_product {
  * continuation value errs by at most about a quarter of the cash flows'
  * spread.  The same paths price the trade held to its last date (its
  * European, another lower bound); where the fitted rule's estimate is below
- * it, the European's is the price, flagged MCP_WARNING_EXERCISE.  An American by Monte Carlo
+ * it, the European's is the price, flagged MCP_WARNING_EXERCISE, and its
+ * Greeks are the European's on the same paths.  An American by Monte Carlo
  * is a Bermudan on its exercise dates, a further O(1 / exercises) below. */
 typedef enum mcp_engine {
   MCP_ENGINE_DEFAULT = -1, MCP_ENGINE_MC = 0, MCP_ENGINE_PDE, MCP_ENGINE_ANALYTIC
@@ -1140,8 +1141,9 @@ mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,
  * Longstaff-Schwartz price fell below its European's on the same paths (its
  * fitted early exercises lost: too few regression paths for its basis, or
  * early exercise that never pays, as a max-call without dividends); the
- * European's, a lower bound, is reported (not flagged: a call on one asset
- * without dividends at rates >= 0, whose European is its price).  MCP_WARNING_GRID: on the same
+ * European's, a lower bound, is reported with its Greeks (not flagged: a
+ * call on one asset without dividends at rates >= 0, whose European is its
+ * price).  MCP_WARNING_GRID: on the same
  * paths, a grid of half the steps moves the trade's price by more than its
  * standard error (mcp_results_grid_move), or its grid cannot be checked
  * (every step ends on one of its dates, so none merges) and has a step

@@ -1501,6 +1501,74 @@ static double compare_greeks(const mcp_results *a, const mcp_results *b, double 
   return worst;
 }
 
+/* A price floored to its European (reval.c) has that European's Greeks on
+ * the same paths (tests/test_lsm.c, test_floored_greeks), written by the
+ * kernels as the held trade's scaled paths: an American call without
+ * dividends and a Bermudan max-call of 1000 dates on few paths, whose rules
+ * exercise on noise.  The GPU's are the CPU's, and the same trade's with
+ * its last date alone (holding) to the bit. */
+static void gpu_floored_greeks(void **state)
+{
+  (void)state;
+  static const char *const xy[2] = {"X", "Y"};
+  const double corr[4] = {1, 0, 0, 1};
+  mcp_market *m;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100, 0.05, 0, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "X", 100, 0.05, 0, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_add_black_scholes(m, "Y", 100, 0.05, 0, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_set_correlation(m, 2, xy, corr), MCP_OK);
+  double dates[1000], last = 1;
+  for (int k = 0; k < 1000; k++)
+    dates[k] = (k + 1) / 1000.0;
+  for (int two = 0; two < 2; two++) {
+    mcp_results *r[2][2]; /* [one date][GPU] */
+    for (int one = 0; one < 2; one++) {
+      mcp_portfolio *p;
+      assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+      mcp_trade t;
+      mcp_trade_init(&t);
+      t.id = "T";
+      t.engine = MCP_ENGINE_MC;
+      t.type = MCP_CALL;
+      t.strike = 100;
+      t.maturity = 1;
+      t.quantity = 2;
+      if (two) {
+        t.product = MCP_PRODUCT_BERMUDAN;
+        t.payoff = MCP_PRODUCT_BEST_OF;
+        t.nassets = 2;
+        t.assets = xy;
+        t.nfixings = one ? 1 : 1000;
+        t.fixings = one ? &last : dates;
+      } else {
+        t.product = MCP_PRODUCT_AMERICAN;
+        t.underlying = "A";
+        t.exercises = one ? 1 : 1000;
+      }
+      add(p, &t);
+      assert_int_equal(mcp_portfolio_set_paths(p, 4000), MCP_OK);
+      assert_int_equal(mcp_portfolio_set_seed(p, 2), MCP_OK); /* a seed whose rules lose */
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p, 1000), MCP_OK);
+      const char *list = two ? "delta,gamma,cross-gamma" : "all";
+      r[one][1] = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 0);
+      r[one][0] = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 0);
+      mcp_portfolio_destroy(p);
+    }
+    mcp_estimate e, h;
+    assert_int_equal(mcp_results_trade(r[0][1], 0, &e), MCP_OK);
+    assert_int_equal(mcp_results_trade(r[1][1], 0, &h), MCP_OK);
+    print_message("  %s: floored %.6f, held %.6f; GPU against CPU: largest relative "
+                  "difference %.2e\n", two ? "max-call" : "call", e.price, h.price,
+                  compare_greeks(r[0][1], r[0][0], 0.05));
+    assert_true(memcmp(&e, &h, sizeof e) == 0);
+    compare_greeks(r[0][1], r[1][1], -1);
+    for (int k = 0; k < 4; k++)
+      mcp_results_destroy(r[k / 2][k % 2]);
+  }
+  mcp_market_destroy(m);
+}
+
 /* The Greeks of every model, product and method (pathwise, likelihood
  * ratio, in-path and revalued bumps) agree with the CPU's. */
 static void gpu_greeks_match_cpu(void **state)
@@ -2380,6 +2448,7 @@ int main(void)
       cmocka_unit_test(gpu_grid_check_invariant),
       cmocka_unit_test(gpu_plain_shapes_match_cpu),
       cmocka_unit_test(gpu_lsm_matches_cpu),
+      cmocka_unit_test(gpu_floored_greeks),
       cmocka_unit_test(gpu_constant_steps),
       cmocka_unit_test(gpu_pde_matches_cpu),
       cmocka_unit_test(gpu_pde_every_chunk_length),

@@ -556,6 +556,84 @@ static void test_call_never_early(void **state)
   mcp_market_destroy(m);
 }
 
+/* Trade 0's and the book's sensitivities of a and b, the same names and
+ * bits; returns how many. */
+static size_t same_sensitivities(const char *what, const mcp_results *a, const mcp_results *b)
+{
+  size_t n = 0;
+  for (size_t i = 0; i < 2; i++) { /* the trade, then the book */
+    assert_int_equal(mcp_results_sensitivities(a, i), mcp_results_sensitivities(b, i));
+    mcp_sensitivity x, y;
+    for (size_t k = 0; mcp_results_sensitivity(a, i, k, &x) == MCP_OK; k++, n++) {
+      assert_int_equal(mcp_results_sensitivity(b, i, k, &y), MCP_OK);
+      assert_string_equal(x.name, y.name);
+      if (memcmp(&x.value, &y.value, sizeof x.value) != 0)
+        fail_msg("%s, %s %s: %.17g +- %.3g, held %.17g +- %.3g", what, i ? "book" : "trade",
+                 x.name, x.value.price, x.value.std_error, y.value.price, y.value.std_error);
+    }
+  }
+  return n;
+}
+
+/* A price floored to the European on the same paths (test_european_floor,
+ * test_call_never_early) has that European's Greeks: those of the same
+ * trade with one exercise date (its rule holds to the end) on the same grid
+ * (a step a date) and paths, to the bit, the book's its quantity times them:
+ * an American call without dividends (the spot's on the scaled paths; vega,
+ * rho and theta revalued, also by bumps alone) and a Bermudan max-call on
+ * two assets (deltas, gammas and the cross gamma on the scaled paths).  The
+ * fitted rule's, which the trade had before, were another option's: the
+ * call's gamma 0.0012 +- 0.025 and rho 35 +- 24 against the European's
+ * 0.0164 +- 0.0016 and 53.2 +- 0.7 (closed forms 0.0188, 53.2). */
+static void test_floored_greeks(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  two_assets(m, 100, 0);
+  double dates[1000], last = 1;
+  for (int k = 0; k < 1000; k++)
+    dates[k] = (k + 1) / 1000.0;
+  for (int two = 0; two < 2; two++)
+    for (int bump = 0; bump < 2; bump++) {
+      mcp_greeks *g = greeks_request(two ? "delta,gamma,cross-gamma" : "all", 0);
+      assert_int_equal(mcp_greeks_set_bump_only(g, bump), MCP_OK);
+      mcp_results *r[2];
+      for (int one = 0; one < 2; one++) { /* 1000 dates, then one */
+        mcp_portfolio *p = new_portfolio(4000, 2);
+        assert_int_equal(mcp_portfolio_set_steps_per_year(p, 1000), MCP_OK);
+        mcp_trade t = trade_on("T", "A", MCP_PRODUCT_AMERICAN, MCP_CALL, 100, 1);
+        t.engine = MCP_ENGINE_MC;
+        t.exercises = one ? 1 : 1000;
+        if (two) {
+          t = on_two("T", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 1);
+          t.nfixings = one ? 1 : 1000;
+          t.fixings = one ? &last : dates;
+        }
+        t.quantity = 2;
+        add_trade(p, &t);
+        r[one] = price_greeks(*state, m, p, g);
+        mcp_portfolio_destroy(p);
+      }
+      mcp_estimate e = estimate(r[0], "T"), h = estimate(r[1], "T");
+      assert_true(memcmp(&e, &h, sizeof e) == 0); /* floored: the European's price */
+      assert_int_equal(mcp_results_warnings(r[0], 0), two ? MCP_WARNING_EXERCISE : 0);
+      size_t n = same_sensitivities(two ? "max-call" : "call", r[0], r[1]);
+      print_message("  %s, %s: %.6f +- %.1e, %zu sensitivities the European's\n",
+                    two ? "max-call" : "call", bump ? "bumps" : "scaled paths", e.price,
+                    e.std_error, n);
+      assert_true(n >= 10); /* five Greeks, the trade's and the book's */
+      if (!two) { /* Black-Scholes: d1 = (r + vol^2 / 2) / vol at the money, T = 1 */
+        double d1 = 0.35, phi = exp(-d1 * d1 / 2) / sqrt(2 * acos(-1.0));
+        assert_within("call's delta", greek(r[0], "T", "delta").value, cf_norm_cdf(d1), 4);
+        assert_within("call's gamma", greek(r[0], "T", "gamma").value, phi / (100 * 0.2), 4);
+      }
+      for (int k = 0; k < 2; k++)
+        mcp_results_destroy(r[k]);
+      mcp_greeks_destroy(g);
+    }
+  mcp_market_destroy(m);
+}
+
 /* Terms the exercise does not take. */
 static void test_bad_terms(void **state)
 {
@@ -623,6 +701,7 @@ int main(void)
       cmocka_unit_test(test_antithetic),
       cmocka_unit_test(test_greeks),               cmocka_unit_test(test_bad_terms),
       cmocka_unit_test(test_exercise_now),         cmocka_unit_test(test_call_never_early),
+      cmocka_unit_test(test_floored_greeks),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }

@@ -154,14 +154,34 @@ MCP_HD static inline void mcpi_lsm_scaled_date(const mcpi_payoff_spec *p, const 
           }
 }
 
+/* A scenario's value, the spots of asset a scaled by fa and of b (b < 0:
+ * none) by fb: the path's under the rule, sc[k] (below 0: none received),
+ * or where sc is NULL that of the trade held to its last date (its
+ * European, MCPI_LSM_HELD), its payoff at the path's spots s there so
+ * scaled, discounted by p->discount (variants.c: that date's factor, as the
+ * held value's). */
+MCP_HD static inline double mcpi_lsm_scenario(const mcpi_payoff_spec *p, const double *sc, int k,
+                                              const double *s, int n, int a, double fa, int b,
+                                              double fb)
+{
+  if (sc)
+    return sc[k] > 0 ? sc[k] : 0;
+  double under;
+  mcpi_lsm_exercise(p, s, n, &under);
+  return p->discount *
+         mcpi_vanilla(p->type, n == 1 ? s[0] * fa : mcpi_lsm_under_moved(p, s, n, under, a, fa, b, fb),
+                      p->strike);
+}
+
 /* The trade's columns (greeks.h's order: the deltas, the gammas, the cross
- * gammas) from its value y on the path and its scenarios' sc, s0 the
- * assets' spots.  One asset adds the quantity times each column to the
- * body's book sums (book, greeks.h); several leave the book to the
- * combination (book NULL). */
+ * gammas) from its value y on the path and its scenarios (mcpi_lsm_scenario:
+ * sc, or the held trade's at spots s), s0 the assets' spots today.  One
+ * asset adds the quantity times each column to the body's book sums (book,
+ * greeks.h); several leave the book to the combination (book NULL). */
 MCP_HD static inline void mcpi_lsm_scaled_emit(const mcpi_payoff_spec *p, int n, double y,
-                                               const double *sc, const double *s0, double *pay,
-                                               size_t ldp, int pass, double *book)
+                                               const double *sc, const double *s,
+                                               const double *s0, double *pay, size_t ldp,
+                                               int pass, double *book)
 {
   uint32_t mine = mcpi_lsm_mine(p, n);
   int c = p->g_col;
@@ -171,7 +191,8 @@ MCP_HD static inline void mcpi_lsm_scaled_emit(const mcpi_payoff_spec *p, int n,
       continue;
     for (int a = 0, k = 0; a < n; a++)
       if (mine >> a & 1u) {
-        double up = sc[k] > 0 ? sc[k] : 0, dn = sc[k + 1] > 0 ? sc[k + 1] : 0;
+        double up = mcpi_lsm_scenario(p, sc, k, s, n, a, p->g_e[0], -1, 1);
+        double dn = mcpi_lsm_scenario(p, sc, k + 1, s, n, a, p->g_e[1], -1, 1);
         double hs = p->g_h * s0[a];
         k += 2;
         mcpi_emit_column(pay, ldp, c++, g ? (up - 2 * y + dn) / (hs * hs) : (up - dn) / (2 * hs),
@@ -185,8 +206,8 @@ MCP_HD static inline void mcpi_lsm_scaled_emit(const mcpi_payoff_spec *p, int n,
     for (int b = a + 1; b < n; b++)
       if (mine >> a & mine >> b & 1u) {
         double x[4];
-        for (int i = 0; i < 4; i++, k++)
-          x[i] = sc[k] > 0 ? sc[k] : 0;
+        for (int i = 0; i < 4; i++, k++) /* a up for i < 2, b up for even i */
+          x[i] = mcpi_lsm_scenario(p, sc, k, s, n, a, p->g_e[i >> 1], b, p->g_e[i & 1]);
         double h2 = 4 * p->g_h * p->g_h * s0[a] * s0[b];
         mcpi_emit_column(pay, ldp, c++, (x[0] - x[1] - x[2] + x[3]) / h2, pass, 0, &none);
       }

@@ -431,9 +431,15 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
     const mcpi_payoff_spec *p = &j->trades[t];
 #ifdef MCPI_LSM_BODY
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
-      mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? st->held : st->ex_val, 0, pay, ldp, pass, &book);
-      if (MCPI_SCALED && !(p->flags & MCPI_LSM_HELD))
-        mcpi_lsm_scaled_emit(p, 1, st->ex_val, MCPI_SC(st), &p->g_s0, pay, ldp, pass, gbook);
+      int held = (p->flags & MCPI_LSM_HELD) != 0;
+      mcpi_emit(j, t, held ? st->held : st->ex_val, 0, pay, ldp, pass, &book);
+      if (MCPI_SCALED && !held) {
+        mcpi_lsm_scaled_emit(p, 1, st->ex_val, MCPI_SC(st), NULL, &p->g_s0, pay, ldp, pass,
+                             gbook);
+      } else if (MCPI_SCALED && p->g_col >= 0) { /* the European's, at its last spot */
+        double s = mcpi_dexp((double)st->x);
+        mcpi_lsm_scaled_emit(p, 1, st->held, NULL, &s, &p->g_s0, pay, ldp, pass, gbook);
+      }
       continue;
     }
 #endif
@@ -663,9 +669,17 @@ MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_v
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
-      mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? held : ex_val, 0, pay, ldp, pass, &book);
-      if (sc && !(p->flags & MCPI_LSM_HELD))
-        mcpi_lsm_scaled_emit(p, j->nassets, ex_val, sc, s0, pay, ldp, pass, NULL);
+      int h = (p->flags & MCPI_LSM_HELD) != 0;
+      mcpi_emit(j, t, h ? held : ex_val, 0, pay, ldp, pass, &book);
+      if (sc && !h)
+        mcpi_lsm_scaled_emit(p, j->nassets, ex_val, sc, NULL, s0, pay, ldp, pass, NULL);
+      else if (sc && p->g_col >= 0) { /* the European's, at its last spots as held's */
+        double s[MCP_MAX_ASSETS];
+        MCP_UNROLL
+        for (int i = 0; i < MCP_MAX_ASSETS; i++)
+          s[i] = i < j->nassets ? mcpi_dexp((double)x[i]) : 0;
+        mcpi_lsm_scaled_emit(p, j->nassets, held, NULL, s, s0, pay, ldp, pass, NULL);
+      }
       continue;
     }
     double c, y = mcpi_payoff_multi(p, spot, j->nassets, &c);

@@ -84,6 +84,12 @@ static int never_early(const mcp_market *m, const mcp_portfolio *p, const mcpi_j
   return !u->ncash && hi == 0 && mcpi_curve_min(&u->rate, T) >= 0;
 }
 
+/* What a Longstaff-Schwartz trade's price is, by trade (collect's now[]): its
+ * fitted rule's (0), its exercise value today (exercise_start), or its
+ * European's on the same paths (exercise_floor); its Greeks are the same
+ * one's (collect_greeks). */
+enum { LSM_EXERCISED = 1, LSM_HELD = 2 };
+
 /* A Longstaff-Schwartz trade (its job's one, plan.h) whose fitted rule is
  * worth less on the run's paths than holding to the last date (acc: that
  * European's column on the same paths, equal to the trade's on every path
@@ -91,14 +97,15 @@ static int never_early(const mcp_market *m, const mcp_portfolio *p, const mcpi_j
  * is holding, so both estimate lower bounds of the option; the larger one
  * is reported, the European's with its standard error (and the job's book,
  * the trade's quantity times it), flagged MCP_WARNING_EXERCISE so that a
- * price is never the European's unsaid.  Any shortfall counts, not only a
+ * price is never the European's unsaid; its Greeks are then the European's
+ * too (now[trade] LSM_HELD, where now is given).  Any shortfall counts, not only a
  * significant one: the two differ only on the paths exercised early, so a
  * rule whose early exercises lose on average has lost on these paths.  A
  * call whose early exercise never pays (never_early) is not flagged: its
  * European is its price, and its rule lost to it by exercising at all. */
 static void exercise_floor(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j,
                            const mcpi_accum *acc, size_t ncol, unsigned reps, mcp_results *r,
-                           mcp_estimate *book)
+                           mcp_estimate *book, unsigned char *now)
 {
   mcp_estimate held, *e = &r->est[j->trade[0]];
   mcpi_estimate_replicates(acc, ncol, reps, &held);
@@ -108,6 +115,8 @@ static void exercise_floor(const mcp_market *m, const mcp_portfolio *p, const mc
   *e = held;
   book->price = q * held.price;
   book->std_error = fabs(q) * held.std_error;
+  if (now)
+    now[j->trade[0]] = LSM_HELD;
   if (!never_early(m, p, j))
     r->warn[j->trade[0]] |= MCP_WARNING_EXERCISE;
 }
@@ -130,7 +139,7 @@ static double exercise_now(const mcp_market *m, const mcp_portfolio *p, const mc
  * T / exercises on, leave out): where its exercise value today h > 0
  * reaches the estimate (the fitted rule's, or the European's it was floored
  * to), h is its value, known exactly (standard error 0, no warning
- * `exercise` or `constant`: now[trade] set), and the job's book q h.  The
+ * `exercise` or `constant`: now[trade] LSM_EXERCISED), and the job's book q h.  The
  * estimate and h are lower bounds alike (exercising now is a rule), so the
  * larger is reported, as exercise_floor does. */
 static void exercise_start(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j,
@@ -144,7 +153,7 @@ static void exercise_start(const mcp_market *m, const mcp_portfolio *p, const mc
   *book = (mcp_estimate){.price = q * h, .std_error = 0, .ci_low = q * h, .ci_high = q * h};
   r->warn[i] &= ~(unsigned)MCP_WARNING_EXERCISE;
   if (now)
-    now[i] = 1;
+    now[i] = LSM_EXERCISED;
 }
 
 /* A Greek of an American exercised now (exercise_start), its exercise
@@ -241,7 +250,7 @@ static mcp_status collect(const mcp_market *m, const mcp_portfolio *p, mcp_preci
     mcp_estimate book;
     mcpi_estimate_replicates(&acc[ji][c0 + j->ntrades], ncol, reps, &book);
     if (j->nheld)
-      exercise_floor(m, p, j, &acc[ji][c0 + j->nreal + j->nred], ncol, reps, r, &book);
+      exercise_floor(m, p, j, &acc[ji][c0 + j->nreal + j->nred], ncol, reps, r, &book, now);
     if (j->lsm_dates)
       exercise_start(m, p, j, r, &book, now);
     r->total.price += book.price;
@@ -288,13 +297,16 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
     size_t ncol = mcpi_job_columns(j, 0);
     for (size_t k = 0; k < j->nest && ok; k++) {
       const mcpi_est *e = &j->est[k];
-      /* the grid check's (mcpi_grid_collect), and columns not asked for */
-      if (e->point == MCPI_EST_GRID || e->point == MCPI_EST_HIDDEN)
+      /* the grid check's (mcpi_grid_collect), columns not asked for, and
+       * twins, read in their trade's stead */
+      if (e->point == MCPI_EST_GRID || e->point == MCPI_EST_HIDDEN || e->point == MCPI_EST_HELD)
         continue;
+      unsigned char how = j->lsm_dates ? now[j->trade[0]] : 0;
+      size_t at = how == LSM_HELD && e->held ? e->held - 1 : k; /* its European's */
       mcp_estimate v;
-      mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + k], ncol, reps, &v);
+      mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + at], ncol, reps, &v);
       double var = v.std_error * v.std_error;
-      if (j->lsm_dates && now[j->trade[0]] && e->trade <= 0) { /* its exercise value's */
+      if (how == LSM_EXERCISED && e->trade <= 0) { /* its exercise value's */
         v.price = (e->trade < 0 ? j->spec[0].quantity : 1) * exercise_greek(m, j, e);
         var = 0;
       }
@@ -494,7 +506,7 @@ static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_r
 {
   double tiny = precision == MCP_FLOAT ? 1e-6 : 1e-7 / sqrt((double)p->paths);
   for (size_t i = 0; i < r->n; i++) /* an American exercised now is known exactly */
-    if (r->engine[i] == MCP_ENGINE_MC && !now[i] &&
+    if (r->engine[i] == MCP_ENGINE_MC && now[i] != LSM_EXERCISED &&
         r->est[i].std_error <= tiny * fabs(r->est[i].price))
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
@@ -680,8 +692,8 @@ typedef struct run_state {
   mcpi_run run;      /* the backend's view of the above */
   mcp_results *r;    /* the base market's results; a slice has none */
   mcp_estimate *est; /* the PDE trades' estimates */
-  /* the Americans exercised now (exercise_start), by trade: in the base
-   * market, and in the scenario point last collected */
+  /* what the Longstaff-Schwartz trades' prices are (LSM_*), by trade: in
+   * the base market, and in the scenario point last collected */
   unsigned char *now, *now_pt;
   size_t npoints;
   mcp_results **points; /* the scenario points' results */
@@ -847,8 +859,8 @@ static void collect_loss(run_state *s, size_t k)
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
     size_t col = (s->npoints + 1) * (j->ntrades + 1) + k;
-    int base_now = j->lsm_dates && s->now[j->trade[0]];
-    int point_now = j->lsm_dates && s->now_pt[j->trade[0]];
+    int base_now = j->lsm_dates && s->now[j->trade[0]] == LSM_EXERCISED;
+    int point_now = j->lsm_dates && s->now_pt[j->trade[0]] == LSM_EXERCISED;
     if (base_now && point_now)
       continue;
     if (base_now || point_now)

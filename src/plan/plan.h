@@ -32,10 +32,16 @@ typedef struct mcpi_est {
   int book;                /* the book's too, times the trade's quantity: the only
                             * one of its Greek in the job (no column of the book's) */
   size_t term0, nterm;
+  /* 1 + the index of the same Greek's estimator of the job's European held
+   * (its twin, variants.c), whose value is the trade's where its price is
+   * that European's (reval.c); 0: none (a twin follows its own) */
+  size_t held;
 } mcpi_est;
 /* The point of a column written but not asked for (an adjoint block's,
  * variants.c): no result reads it. */
 #define MCPI_EST_HIDDEN (-3L)
+/* The point of a twin (held above): read only in its trade's stead. */
+#define MCPI_EST_HELD (-4L)
 
 /* Values (regression paths x exercise dates x values a date) the
  * Longstaff-Schwartz fit may keep: 1 GiB in double. */

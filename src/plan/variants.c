@@ -408,10 +408,12 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   return ok;
 }
 
+/* (A hidden column, or a twin, is only the same Greek as another of its
+ * kind.) */
 static int same_greek(const mcpi_est *x, const mcpi_est *y)
 {
   return x->greek == y->greek && x->a == y->a && x->b == y->b && x->bucket == y->bucket &&
-         (x->point == MCPI_EST_HIDDEN) == (y->point == MCPI_EST_HIDDEN);
+         x->point == y->point;
 }
 
 /* The path body's sum (greeks.h's MCPI_BOOK_*) for the book's estimator of
@@ -449,7 +451,7 @@ static int book(builder *b)
     size_t first = 0;
     while (!same_greek(&b->est[first], &e))
       first++;
-    if (first != k || e.point == MCPI_EST_HIDDEN)
+    if (first != k || e.point != -1)
       continue;
     size_t same = 0;
     for (size_t i = k; i < n; i++)
@@ -489,6 +491,44 @@ static void finish_job(builder *b)
   j->npass = b->npass;
 }
 
+/* Twins (mcpi_est.held) of the Longstaff-Schwartz trade's estimators from
+ * `from` on, for its European held (plan.h's nheld; the trade is the job's
+ * first): the same Greeks of that spec, which the trade's are where its price
+ * is floored to the European's (reval.c).  Those the body writes (below
+ * nin) are the held spec's columns, written as the trade's scaled paths'
+ * are (lsm_greeks.h); the others the same terms on its columns. */
+static int held_twins(builder *b, size_t from)
+{
+  mcpi_job *j = b->j;
+  size_t h = j->nreal + j->nred, to = b->nest, first = b->nest;
+  int ok = 1;
+  for (size_t k = from; k < to && ok; k++) {
+    mcpi_est e = b->est[k];
+    if (e.trade != 0 || e.point != -1)
+      continue;
+    b->est[k].held = b->nest + 1;
+    ok = push_est(b, (mcpi_est){.trade = (long)h, .point = MCPI_EST_HELD, .greek = e.greek,
+                                .method = e.method, .a = e.a, .b = e.b, .bucket = e.bucket});
+    for (size_t i = 0; i < e.nterm && ok; i++) { /* trade 0's columns: the base's, a pass's */
+      mcpi_term t = b->term[e.term0 + i];
+      ok = add_term(b, t.col >= 0 ? t.col + (int32_t)h : t.col - (int32_t)h, t.coef);
+    }
+  }
+  mcpi_payoff_spec *s = &j->spec[0], *held = &j->spec[h];
+  if (ok && from == 0 && s->g_col >= 0) {
+    held->g_col = (int32_t)(j->ntrades + 1 + first);
+    held->g_delta = s->g_delta;
+    held->g_gamma = s->g_gamma;
+    held->g_cross = s->g_cross;
+    held->g_h = s->g_h;
+    held->g_s0 = s->g_s0;
+    memcpy(held->g_e, s->g_e, sizeof held->g_e);
+    /* its scenarios' discount, the last date's as the held value's */
+    held->discount = j->lsm_table[(size_t)(j->lsm_dates - 1) * MCPI_LSM_ROW];
+  }
+  return ok;
+}
+
 static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_portfolio *p,
                              mcpi_job *j, char *err)
 {
@@ -514,11 +554,13 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
     ok = (done[t] = in_pass(&b, m, g->set->precision, adj ? &rest : g->req, t, tr, !blocks)) >= 0;
     done[t] |= adj;
   }
+  ok = ok && (!j->nheld || held_twins(&b, 0));
   b.j->nin = b.nest;
   for (size_t t = 0; t < j->nreal && ok; t++)
     ok = bumped(&b, g, m, t, done[t]) &&
          (j->spec[t].g_adj < 0 || j->nassets == 1 || !g->req->want[MCP_GREEK_CORRELATION] ||
           correlations(&b, m, t));
+  ok = ok && (!j->nheld || held_twins(&b, b.j->nin));
   ok = ok && book(&b) && !b.oom;
   free(done);
   if (!ok) {

@@ -300,7 +300,7 @@ static const char *const warning_texts[MCP_WARNING_COUNT] = {
     "its Longstaff-Schwartz price fell below its European's on the same paths (its fitted "
     "early exercises lost: too few regression paths for its basis, or early exercise that "
     "never pays, as a max-call without dividends); the European's, a lower bound, is "
-    "reported",
+    "reported with its Greeks",
     "the time grid is too coarse for the model's scheme (raise steps_per_year): on the same "
     "paths, a grid of half the steps moves its price by more than its standard error, or, "
     "every step ending on one of its dates and some longer than a day, no coarser grid "
