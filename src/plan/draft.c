@@ -57,9 +57,9 @@ int mcpi_draft_add(job_draft *d, const mcpi_trade *t)
 {
   schedule s[2] = {mcpi_main_schedule(d, t), mcpi_terminal_schedule(t)};
   monitor m;
-  int need = 0, mon = bridge_monitor(t, &m) && mcpi_find_monitor(d, t) < 0;
+  int need = 0, mon = bridge_monitor(t, &m) && mcpi_find_monitor(d, t) < 0, k[2];
   for (int i = 0; i < 2; i++)
-    if (mcpi_find_schedule(d, s[i]) < 0 && !(i == 1 && same_schedule(s[0], s[1])))
+    if ((k[i] = mcpi_find_schedule(d, s[i])) < 0 && !(i == 1 && same_schedule(s[0], s[1])))
       need++;
   /* a job's array fits the register kernels when its first trade's does, so
    * that every placement can run it; the jobs do not depend on the placement */
@@ -72,11 +72,14 @@ int mcpi_draft_add(job_draft *d, const mcpi_trade *t)
   d->arr_len += len;
   d->arr_cap = cap;
   for (int i = 0; i < 2; i++) {
-    int k = mcpi_find_schedule(d, s[i]);
-    if (k < 0)
+    /* found above, but a terminal schedule that the main one just added may
+     * now be (what is appended, or an open kind set, moves no first match
+     * of the terminal's, whose kind is any) */
+    int at = i == 1 && k[1] < 0 ? mcpi_find_schedule(d, s[1]) : k[i];
+    if (at < 0)
       d->sched[d->nsched++] = s[i];
-    else if (d->sched[k].open == MCPI_OPEN_ANY) /* now read: of this trade's kind */
-      d->sched[k].open = s[i].open;
+    else if (d->sched[at].open == MCPI_OPEN_ANY) /* now read: of this trade's kind */
+      d->sched[at].open = s[i].open;
   }
   if (mon)
     d->mon[d->nmon++] = m;

@@ -11,6 +11,7 @@
 #include "src/plan/grid_check.h"
 #include "models/rng.h"
 #include "src/base/validate.h"
+#include "src/base/grow.h"
 
 /* the canonical RNG mapping has room for every element and path allowed */
 _Static_assert(MCPI_MAX_PATHS <= MCPI_RNG_MAX_PATHS, "paths beyond the RNG mapping");
@@ -236,10 +237,9 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
   size_t *members = malloc(p->n * sizeof *members), *at = malloc(p->n * sizeof *at);
   key_entry *byk = malloc(p->n * sizeof *byk);
   name_counts names = {0};
-  /* every trade can open a job at worst */
-  plan->jobs = calloc(p->n, sizeof *plan->jobs);
+  size_t jcap = 0; /* the jobs grow as they open: most books have far fewer than trades */
   mcp_status st = MCP_OK;
-  if (!keys || !assigned || !members || !at || !byk || !plan->jobs) {
+  if (!keys || !assigned || !members || !at || !byk) {
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
     goto done;
   }
@@ -290,7 +290,13 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
         members[nm++] = i;
         assigned[i] = 1;
       }
+      if (!mcpi_grow((void **)&plan->jobs, &jcap, plan->njobs + 1, sizeof *plan->jobs)) {
+        st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
+        free(ex);
+        break;
+      }
       mcpi_job *j = &plan->jobs[plan->njobs++];
+      memset(j, 0, sizeof *j);
       j->lsm_stream = mcpi_rng_job_seed(p->seed, name, ordinal | 1u << 31); /* the fit's */
       j->stream = mcpi_rng_job_seed(p->seed, name, ordinal++);
       j->ntrades = j->nreal = nm;

@@ -39,10 +39,7 @@ void mcp_results_destroy(mcp_results *r)
   free(r->warn);
   for (size_t i = 0; r->sens && i <= r->n; i++) {
     for (size_t k = 0; k < r->sens[i].n; k++) {
-      free(r->sens[i].s[k].name);
-      free(r->sens[i].s[k].u1);
-      free(r->sens[i].s[k].u2);
-      free(r->sens[i].s[k].label);
+      free(r->sens[i].s[k].name); /* its names and label too */
     }
     free(r->sens[i].s);
   }
@@ -89,6 +86,15 @@ static void set_value(mcp_estimate *e, double mean, double var)
   *e = (mcp_estimate){mean, se, mean - MCPI_Z95 * se, mean + MCPI_Z95 * se};
 }
 
+/* prefix and s written at `at`, terminated; the end of s there */
+static char *put(char *at, const char *prefix, const char *s)
+{
+  size_t p = strlen(prefix), n = strlen(s);
+  memcpy(at, prefix, p);
+  memcpy(at + p, s, n + 1);
+  return at + p + n;
+}
+
 int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a,
                          long b, long bucket, const char *label, const char *u1, const char *u2,
                          int suffix, double mean, double var)
@@ -112,23 +118,25 @@ int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method me
   mcpi_sens *x = &l->s[l->n];
   *x = (mcpi_sens){.greek = greek, .method = method, .a = a, .b = b, .bucket = bucket};
   set_value(&x->value, mean, var);
+  /* the name, then the underlyings' names and the label, in one block
+   * (tens of thousands of them in a large book's Greeks) */
   const char *g = mcp_greek_name(greek);
-  size_t len = strlen(g) + (u1 ? strlen(u1) + 1 : 0) + (u2 ? strlen(u2) + 1 : 0) +
-               (label ? strlen(label) + 1 : 0) + 1;
-  if (!(x->name = malloc(len)) || (u1 && !(x->u1 = strdup(u1))) ||
-      (u2 && !(x->u2 = strdup(u2))) || (label && !(x->label = strdup(label)))) {
-    free(x->name);
-    free(x->u1);
-    free(x->u2);
+  size_t n1 = u1 ? strlen(u1) + 1 : 0, n2 = u2 ? strlen(u2) + 1 : 0;
+  size_t nl = label ? strlen(label) + 1 : 0, len = strlen(g) + 1 + n1 + n2 + nl;
+  char *at = x->name = malloc(len + n1 + n2 + nl);
+  if (!at)
     return 0;
-  }
-  int at = snprintf(x->name, len, "%s", g);
+  at = put(at, "", g);
   if (suffix && u1)
-    at += snprintf(x->name + at, len - (size_t)at, ":%s", u1);
+    at = put(at, ":", u1);
   if (suffix && u2)
-    at += snprintf(x->name + at, len - (size_t)at, ":%s", u2);
+    at = put(at, ":", u2);
   if (label)
-    snprintf(x->name + at, len - (size_t)at, "@%s", label);
+    at = put(at, "@", label);
+  at = x->name + len;
+  x->u1 = u1 ? memcpy(at, u1, n1) : NULL;
+  x->u2 = u2 ? memcpy(at + n1, u2, n2) : NULL;
+  x->label = label ? memcpy(at + n1 + n2, label, nl) : NULL;
   l->n++;
   return 1;
 }
@@ -159,7 +167,10 @@ static int cmp_sens(const void *pa, const void *pb)
 
 void mcpi_sens_sort(mcpi_sens_list *l)
 {
-  if (l->n > 1)
+  size_t k = 1; /* most lists come in order; the keys are distinct */
+  while (k < l->n && cmp_sens(&l->s[k - 1], &l->s[k]) < 0)
+    k++;
+  if (k < l->n)
     qsort(l->s, l->n, sizeof *l->s, cmp_sens);
 }
 

@@ -7,7 +7,7 @@
 
 /* One sensitivity (mcp_sensitivity), its strings owned. */
 typedef struct mcpi_sens {
-  char *name, *u1, *u2;
+  char *name, *u1, *u2; /* one block, name's (mcpi_sens_add_bucket), label too */
   mcp_greek greek;
   mcp_greek_method method;
   long a, b; /* market indices of the underlyings, or -1 */
