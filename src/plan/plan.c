@@ -224,6 +224,37 @@ static void name_counts_free(name_counts *c)
   mcpi_name_table_free(&c->index);
 }
 
+/* A job grouped, not yet built: its draft, its first trade (its key's) and
+ * an American by Monte Carlo's dates, which the draft holds. */
+typedef struct pending {
+  job_draft d;
+  size_t first;
+  double *ex;
+} pending;
+
+/* The plan's jobs built from their drafts, on the host's threads where
+ * there are many (each job its own: the same plan in any order); the first
+ * failing job's error. */
+static mcp_status build_jobs(const mcp_market *m, const mcp_portfolio *p, const job_key *keys,
+                             const pending *pend, mcpi_plan *plan, char *err)
+{
+  size_t failed = plan->njobs;
+  mcp_status st = MCP_OK;
+#pragma omp parallel for schedule(dynamic) if (plan->njobs >= MCPI_PARALLEL_JOBS)
+  for (size_t k = 0; k < plan->njobs; k++) {
+    char why[MCPI_ERRLEN];
+    mcp_status s = build_job(&plan->jobs[k], m, p, &keys[pend[k].first], &pend[k].d, why);
+    if (s != MCP_OK)
+#pragma omp critical(mcpi_build_jobs)
+      if (k < failed) {
+        failed = k;
+        st = s;
+        memcpy(err, why, MCPI_ERRLEN);
+      }
+  }
+  return st == MCP_OK ? st : mcpi_said(st, err);
+}
+
 static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
                              const mcp_pde_settings *grid, mcpi_plan *plan, char *err)
 {
@@ -237,15 +268,28 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
   size_t *members = malloc(p->n * sizeof *members), *at = malloc(p->n * sizeof *at);
   key_entry *byk = malloc(p->n * sizeof *byk);
   name_counts names = {0};
-  size_t jcap = 0; /* the jobs grow as they open: most books have far fewer than trades */
+  /* the jobs grow as they open (most books have far fewer than trades),
+   * each grouped before any is built */
+  size_t jcap = 0, pcap = 0;
+  pending *pend = NULL;
   mcp_status st = MCP_OK;
   if (!keys || !assigned || !members || !at || !byk) {
     st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
     goto done;
   }
-  for (size_t i = 0; i < p->n && st == MCP_OK; i++) /* the grid's and closed forms' */
-    if (!(assigned[i] = mcpi_trade_off_paths(m, p, grid, &p->t[i]) != MCP_ENGINE_MC))
-      st = trade_key(m, p, &p->t[i], &keys[i], err);
+  /* each trade's engine (the grid's and closed forms' are assigned), and
+   * its key where it takes paths, on the host's threads for a large book;
+   * the first failing trade's error, found again into err */
+  size_t bad = p->n;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (p->n >= MCPI_PARALLEL_TRADES)
+  for (size_t i = 0; i < p->n; i++) {
+    char why[MCPI_ERRLEN];
+    if (!(assigned[i] = mcpi_trade_off_paths(m, p, grid, &p->t[i]) != MCP_ENGINE_MC) &&
+        trade_key(m, p, &p->t[i], &keys[i], why) != MCP_OK)
+      bad = i < bad ? i : bad;
+  }
+  if (bad < p->n)
+    st = trade_key(m, p, &p->t[bad], &keys[bad], err);
   for (size_t i = 0; i < p->n; i++) /* keys[i] of a failed trade_key: zeros */
     byk[i] = (key_entry){assigned[i] ? 0 : key_hash(&keys[i]), i};
   qsort(byk, p->n, sizeof *byk, cmp_entry);
@@ -290,11 +334,13 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
         members[nm++] = i;
         assigned[i] = 1;
       }
-      if (!mcpi_grow((void **)&plan->jobs, &jcap, plan->njobs + 1, sizeof *plan->jobs)) {
+      if (!mcpi_grow((void **)&plan->jobs, &jcap, plan->njobs + 1, sizeof *plan->jobs) ||
+          !mcpi_grow((void **)&pend, &pcap, plan->njobs + 1, sizeof *pend)) {
         st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
         free(ex);
         break;
       }
+      pend[plan->njobs] = (pending){d, first, ex};
       mcpi_job *j = &plan->jobs[plan->njobs++];
       memset(j, 0, sizeof *j);
       j->lsm_stream = mcpi_rng_job_seed(p->seed, name, ordinal | 1u << 31); /* the fit's */
@@ -302,16 +348,15 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
       j->ntrades = j->nreal = nm;
       if (!(j->trade = malloc(nm * sizeof *j->trade))) {
         st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
-        free(ex);
         break;
       }
       memcpy(j->trade, members, nm * sizeof *members);
-      st = build_job(j, m, p, &keys[first], &d, err);
-      free(ex);
       start = next;
     }
     *count = ordinal;
   }
+  if (st == MCP_OK)
+    st = build_jobs(m, p, keys, pend, plan, err);
   /* a standard error needs two samples, and a control variate's fitted
    * beta one more; fewer would report 0 +- 0 */
   for (size_t i = 0; st == MCP_OK && i < plan->njobs; i++) {
@@ -343,6 +388,9 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
                      (unsigned long long)plan->paths);
   }
 done:
+  for (size_t k = 0; pend && k < plan->njobs; k++)
+    free(pend[k].ex);
+  free(pend);
   free(keys);
   free(assigned);
   free(members);

@@ -183,6 +183,11 @@ void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *r
  * slices on the host's threads: the steps are independent, each thread's
  * in order, so that its bracket moves forward. */
 #define MCPI_PARALLEL_SLICES 16384
+/* The trades, and the jobs, from which the plan keys the trades and builds
+ * the jobs on the host's threads (plan.c): a large book's planning is a
+ * fifth of its call on a GPU. */
+#define MCPI_PARALLEL_TRADES 512
+#define MCPI_PARALLEL_JOBS 8
 /* Adds to d[m] (the asset's surface's nt rows) the derivative of that
  * slice's node k (one of the surface's own), of value v, in the surface's
  * value at row m and node k; the rows it adds to are *lo .. the returned
