@@ -588,6 +588,74 @@ static size_t first_job_steps(const mcp_market *m, const mcp_portfolio *p)
   return n;
 }
 
+/* The plan of one thread and of four (plan.c: a large book's trades keyed
+ * and its jobs built on the host's threads): the same jobs, trades, streams,
+ * steps and specs; a failing trade's or job's error is the first one's. */
+static mcpi_plan plan_on(const mcp_market *m, const mcp_portfolio *p, int threads,
+                         mcp_status want, const char *says)
+{
+  mcpi_plan plan;
+  char err[MCPI_ERRLEN] = "";
+  omp_set_num_threads(threads);
+  mcp_status st = mcpi_plan_build(m, p, NULL, &plan, err);
+  omp_set_num_threads(omp_get_num_procs());
+  if (st != want || (says && !strstr(err, says)))
+    fail_msg("%d threads: status %d, '%s'; expected %d, '%s'", threads, st, err, want,
+             says ? says : "");
+  return plan;
+}
+
+static void test_parallel_plan(void **state)
+{
+  (void)state;
+  mcp_market *m = new_market();
+  char name[16], id[16];
+  for (int u = 0; u < 12; u++) {
+    snprintf(name, sizeof name, "U%d", u);
+    add_underlying(m, name, (bs_params){50 + 10 * u, 0.03, 0.01, 0.2 + 0.01 * u});
+  }
+  assert_int_equal(mcp_market_add_heston(m, "H1", 100, 0.02, 0, 0.04, 1.5, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "H2", 90, 0.02, 0, 0.05, 1.2, 0.05, 0.4, -0.5),
+                   MCP_OK);
+  const double fix[3] = {0.25, 0.5, 1};
+  mcp_portfolio *p = new_portfolio(1000, 5);
+  for (int k = 0; k < 600; k++) { /* beyond MCPI_PARALLEL_TRADES, 12 jobs and more */
+    snprintf(name, sizeof name, "U%d", k % 12);
+    snprintf(id, sizeof id, "A%d", k);
+    add_asian(p, id, k == 100 ? "H1" : k == 300 ? "H2" : name, MCP_ARITHMETIC,
+              k % 2 ? MCP_CALL : MCP_PUT, 50 + 10 * (k % 12), 3, fix, 1 + (k % 5) * 0.5, 1);
+  }
+  mcpi_plan a = plan_on(m, p, 1, MCP_OK, NULL), b = plan_on(m, p, 4, MCP_OK, NULL);
+  assert_true(a.njobs >= MCPI_PARALLEL_JOBS && a.njobs == b.njobs);
+  for (size_t k = 0; k < a.njobs; k++) {
+    const mcpi_job *x = &a.jobs[k], *y = &b.jobs[k];
+    assert_true(x->ntrades == y->ntrades && x->nsteps == y->nsteps && x->stream == y->stream);
+    assert_memory_equal(x->trade, y->trade, x->nreal * sizeof *x->trade);
+    assert_memory_equal(x->times, y->times, x->nsteps * sizeof *x->times);
+    for (size_t t = 0; t < x->ntrades; t++) { /* field by field: padding is not the plan */
+      const mcpi_payoff_spec *c = &x->spec[t], *d = &y->spec[t];
+      assert_true(c->schedule == d->schedule && c->terminal == d->terminal &&
+                  c->monitor == d->monitor && c->flags == d->flags && c->strike == d->strike &&
+                  c->discount == d->discount && c->quantity == d->quantity);
+    }
+  }
+  mcpi_plan_free(&a);
+  mcpi_plan_free(&b);
+  /* the Heston jobs (the trades A100 and A300 lead them) fail without steps
+   * between their dates: the first one's error, however many threads */
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 0), MCP_OK);
+  for (int t = 1; t <= 4; t *= 4)
+    plan_on(m, p, t, MCP_ERR_INPUT, "trade 'A100': run.steps_per_year: 0 leaves underlying 'H1'");
+  /* two trades on underlyings the market lacks, late in the book: the first */
+  add_asian(p, "late1", "NOPE1", MCP_ARITHMETIC, MCP_CALL, 100, 3, fix, 1, 1);
+  add_asian(p, "late2", "NOPE2", MCP_ARITHMETIC, MCP_CALL, 100, 3, fix, 1, 1);
+  for (int t = 1; t <= 4; t *= 4)
+    plan_on(m, p, t, MCP_ERR_NOT_FOUND, "trade 'late1': underlying: 'NOPE1' is not in the market");
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* The CPU's groups of paths (backend_cpu.c) give the bits of each path run
  * alone, for every single-asset model, product family and method, and for
  * the Greeks' passes: a book priced both ways, and its Greeks. */
@@ -1277,6 +1345,7 @@ int main(void)
       cmocka_unit_test(test_chunk_sums),
       cmocka_unit_test(test_chunk_tree),
       cmocka_unit_test(test_many_schedules),
+      cmocka_unit_test(test_parallel_plan),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -232,26 +232,39 @@ typedef struct pending {
   double *ex;
 } pending;
 
+/* Job k built from its draft; its error into why, and its index and
+ * status into *failed and *st where it is the first to fail so far. */
+static void build_one(const mcp_market *m, const mcp_portfolio *p, const job_key *keys,
+                      const pending *pend, mcpi_plan *plan, size_t k, size_t *failed,
+                      mcp_status *st, char *err)
+{
+  char why[MCPI_ERRLEN];
+  mcp_status s = build_job(&plan->jobs[k], m, p, &keys[pend[k].first], &pend[k].d, why);
+  if (s != MCP_OK)
+#pragma omp critical(mcpi_build_jobs)
+    if (k < *failed) {
+      *failed = k;
+      *st = s;
+      mcpi_copy_message(err, MCPI_ERRLEN, why);
+    }
+}
+
 /* The plan's jobs built from their drafts, on the host's threads where
- * there are many (each job its own: the same plan in any order); the first
- * failing job's error. */
+ * there are many (each job its own: the same plan in any order), but for
+ * the local-volatility jobs, built after them one at a time so that their
+ * slices take the threads (coefficients.c); the first failing job's error. */
 static mcp_status build_jobs(const mcp_market *m, const mcp_portfolio *p, const job_key *keys,
                              const pending *pend, mcpi_plan *plan, char *err)
 {
   size_t failed = plan->njobs;
   mcp_status st = MCP_OK;
 #pragma omp parallel for schedule(dynamic) if (plan->njobs >= MCPI_PARALLEL_JOBS)
-  for (size_t k = 0; k < plan->njobs; k++) {
-    char why[MCPI_ERRLEN];
-    mcp_status s = build_job(&plan->jobs[k], m, p, &keys[pend[k].first], &pend[k].d, why);
-    if (s != MCP_OK)
-#pragma omp critical(mcpi_build_jobs)
-      if (k < failed) {
-        failed = k;
-        st = s;
-        memcpy(err, why, MCPI_ERRLEN);
-      }
-  }
+  for (size_t k = 0; k < plan->njobs; k++)
+    if (m->u[keys[pend[k].first].asset[0]].model != MCPI_MODEL_LOCAL_VOL)
+      build_one(m, p, keys, pend, plan, k, &failed, &st, err);
+  for (size_t k = 0; k < plan->njobs; k++)
+    if (m->u[keys[pend[k].first].asset[0]].model == MCPI_MODEL_LOCAL_VOL)
+      build_one(m, p, keys, pend, plan, k, &failed, &st, err);
   return st == MCP_OK ? st : mcpi_said(st, err);
 }
 

@@ -504,7 +504,12 @@ static int held_twins(builder *b, size_t from)
   int ok = 1;
   for (size_t k = from; k < to && ok; k++) {
     mcpi_est e = b->est[k];
-    if (e.trade != 0 || e.point != -1)
+    int own = e.trade == 0 && e.point == -1; /* with terms on trade 0's columns alone */
+    for (size_t i = 0; i < e.nterm && own; i++) {
+      int32_t c = b->term[e.term0 + i].col;
+      own = c >= 0 ? c == 0 : (-c - 1) % (int32_t)(j->ntrades + 1) == 0;
+    }
+    if (!own)
       continue;
     b->est[k].held = b->nest + 1;
     ok = push_est(b, (mcpi_est){.trade = (long)h, .point = MCPI_EST_HELD, .greek = e.greek,
