@@ -7,10 +7,39 @@
 #include <string.h>
 #include "mcprice.h"
 
+/* Whether the sensitivities of two results, the trades' then the book's,
+ * are the same names, Greeks, methods and bits; what differs into msg. */
+static inline int same_sensitivities(const mcp_results *a, const mcp_results *b, char *msg,
+                                     size_t len)
+{
+  for (size_t i = 0; i <= mcp_results_count(a); i++) {
+    size_t n = mcp_results_sensitivities(a, i);
+    if (n != mcp_results_sensitivities(b, i)) {
+      snprintf(msg, len, "index %zu: %zu sensitivities against %zu", i, n,
+               mcp_results_sensitivities(b, i));
+      return 0;
+    }
+    for (size_t k = 0; k < n; k++) {
+      mcp_sensitivity u, v;
+      mcp_results_sensitivity(a, i, k, &u);
+      mcp_results_sensitivity(b, i, k, &v);
+      if (strcmp(u.name, v.name) || u.greek != v.greek || u.method != v.method ||
+          memcmp(&u.value, &v.value, sizeof u.value) != 0) {
+        snprintf(msg, len, "index %zu, %s: %.17g +- %.17g against %s: %.17g +- %.17g", i,
+                 u.name, u.value.price, u.value.std_error, v.name, v.value.price,
+                 v.value.std_error);
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
 /* Whether two results are the same bits: trade by trade, in total, their
  * warnings, sensitivities and redemption probabilities; what differs into
  * msg. */
-static int same_results(const mcp_results *a, const mcp_results *b, char *msg, size_t len)
+static inline int same_results(const mcp_results *a, const mcp_results *b, char *msg,
+                               size_t len)
 {
   if (mcp_results_count(a) != mcp_results_count(b)) {
     snprintf(msg, len, "%zu trades against %zu", mcp_results_count(a), mcp_results_count(b));
@@ -32,26 +61,8 @@ static int same_results(const mcp_results *a, const mcp_results *b, char *msg, s
     snprintf(msg, len, "total %.17g against %.17g", x.price, y.price);
     return 0;
   }
-  for (size_t i = 0; i <= mcp_results_count(a); i++) { /* the trades', then the book's */
-    size_t n = mcp_results_sensitivities(a, i);
-    if (n != mcp_results_sensitivities(b, i)) {
-      snprintf(msg, len, "index %zu: %zu sensitivities against %zu", i, n,
-               mcp_results_sensitivities(b, i));
-      return 0;
-    }
-    for (size_t k = 0; k < n; k++) {
-      mcp_sensitivity u, v;
-      mcp_results_sensitivity(a, i, k, &u);
-      mcp_results_sensitivity(b, i, k, &v);
-      if (strcmp(u.name, v.name) || u.greek != v.greek || u.method != v.method ||
-          memcmp(&u.value, &v.value, sizeof u.value) != 0) {
-        snprintf(msg, len, "index %zu, %s: %.17g +- %.17g against %s: %.17g +- %.17g", i,
-                 u.name, u.value.price, u.value.std_error, v.name, v.value.price,
-                 v.value.std_error);
-        return 0;
-      }
-    }
-  }
+  if (!same_sensitivities(a, b, msg, len))
+    return 0;
   for (size_t i = 0; i < mcp_results_count(a); i++) {
     size_t n = mcp_results_redemptions(a, i);
     if (mcp_results_warnings(a, i) != mcp_results_warnings(b, i) ||

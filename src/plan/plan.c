@@ -258,13 +258,11 @@ static mcp_status build_jobs(const mcp_market *m, const mcp_portfolio *p, const 
 {
   size_t failed = plan->njobs;
   mcp_status st = MCP_OK;
-#pragma omp parallel for schedule(dynamic) if (plan->njobs >= MCPI_PARALLEL_JOBS)
-  for (size_t k = 0; k < plan->njobs; k++)
-    if (m->u[keys[pend[k].first].asset[0]].model != MCPI_MODEL_LOCAL_VOL)
-      build_one(m, p, keys, pend, plan, k, &failed, &st, err);
-  for (size_t k = 0; k < plan->njobs; k++)
-    if (m->u[keys[pend[k].first].asset[0]].model == MCPI_MODEL_LOCAL_VOL)
-      build_one(m, p, keys, pend, plan, k, &failed, &st, err);
+  for (int lv = 0; lv < 2; lv++)
+#pragma omp parallel for schedule(dynamic) if (!lv && plan->njobs >= MCPI_PARALLEL_JOBS)
+    for (size_t k = 0; k < plan->njobs; k++)
+      if ((m->u[keys[pend[k].first].asset[0]].model == MCPI_MODEL_LOCAL_VOL) == lv)
+        build_one(m, p, keys, pend, plan, k, &failed, &st, err);
   return st == MCP_OK ? st : mcpi_said(st, err);
 }
 
