@@ -1123,7 +1123,10 @@ mcp_status mcp_results_exercise_boundary(const mcp_results *results, size_t inde
  * by path (its own standard error and interval); the trade's price is the
  * fine grid's, unchanged.  The trade is warned MCP_WARNING_GRID where
  * |move| > std_error + 3 x the move's standard error: with confidence
- * 99.87%, the grid moves the price by more than its standard error.
+ * 99.87%, the grid moves the price by more than its standard error.  A
+ * Longstaff-Schwartz trade priced at its European (flagged
+ * MCP_WARNING_EXERCISE, or a call whose early exercise never pays) has that
+ * European's move; an American exercised now a move of 0 +- 0.
  * MCP_ERR_NOT_FOUND where no check ran (a bad index, an exact model, the
  * check off, a grid with no steps to merge, a PDE trade). */
 mcp_status mcp_results_grid_move(const mcp_results *results, size_t index,

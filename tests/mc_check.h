@@ -70,6 +70,25 @@ static inline mcp_portfolio *new_portfolio(uint64_t paths, uint64_t seed)
   return p;
 }
 
+/* A book of 4000 paths (seed 2) at 1000 steps a year, holding trade "T": a
+ * Monte Carlo American call on asset at the money (100) for a year, with
+ * exercises dates, its last date alone (1) or more (its fitted rule worth
+ * less than holding, and so floored to its European, where the call pays no
+ * dividend: the floored tests). */
+static inline mcp_portfolio *american_call_book(const char *asset, unsigned exercises,
+                                                double quantity)
+{
+  mcp_portfolio *p = new_portfolio(4000, 2);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 1000), MCP_OK);
+  mcp_trade t;
+  mcp_trade_init(&t);
+  t.id = "T", t.underlying = asset, t.product = MCP_PRODUCT_AMERICAN, t.type = MCP_CALL;
+  t.strike = 100, t.maturity = 1, t.engine = MCP_ENGINE_MC, t.exercises = exercises;
+  t.quantity = quantity;
+  assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+  return p;
+}
+
 static inline void check_added(mcp_portfolio *p, const char *id, mcp_status st)
 {
   if (st != MCP_OK)

@@ -581,18 +581,16 @@ static void test_floored_greeks(void **state)
       assert_int_equal(mcp_greeks_set_bump_only(g, bump), MCP_OK);
       mcp_results *r[2];
       for (int one = 0; one < 2; one++) { /* 1000 dates, then one */
-        mcp_portfolio *p = new_portfolio(4000, 2);
-        assert_int_equal(mcp_portfolio_set_steps_per_year(p, 1000), MCP_OK);
-        mcp_trade t = trade_on("T", "A", MCP_PRODUCT_AMERICAN, MCP_CALL, 100, 1);
-        t.engine = MCP_ENGINE_MC;
-        t.exercises = one ? 1 : 1000;
-        if (two) {
-          t = on_two("T", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 1);
+        mcp_portfolio *p =
+            two ? new_portfolio(4000, 2) : american_call_book("A", one ? 1 : 1000, 2);
+        if (two) { /* the same book's Bermudan max-call */
+          assert_int_equal(mcp_portfolio_set_steps_per_year(p, 1000), MCP_OK);
+          mcp_trade t = on_two("T", MCP_PRODUCT_BERMUDAN, MCP_PRODUCT_BEST_OF, 1);
           t.nfixings = one ? 1 : 1000;
           t.fixings = one ? &last : dates;
+          t.quantity = 2;
+          add_trade(p, &t);
         }
-        t.quantity = 2;
-        add_trade(p, &t);
         r[one] = price_greeks(*state, m, p, g);
         mcp_portfolio_destroy(p);
       }
@@ -616,6 +614,32 @@ static void test_floored_greeks(void **state)
         mcp_results_destroy(r[k]);
       mcp_greeks_destroy(g);
     }
+  mcp_market_destroy(m);
+}
+
+/* The discretisation check of a Heston American call without dividends
+ * floored to its European: its move is the held European's, that of the
+ * same call with its last date alone on the same fine and coarse grids
+ * (exercise dates every other step: the check merges the same pairs of
+ * steps) and paths, to the bit; before, its fitted rule's. */
+static void test_floored_grid_move(void **state)
+{
+  mcp_market *m = new_market();
+  assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.05, 0, 0.04, 1.5, 0.06, 0.6, -0.7),
+                   MCP_OK);
+  mcp_estimate e[2], d[2];
+  for (int one = 0; one < 2; one++) { /* 500 dates, then one */
+    mcp_portfolio *p = american_call_book("H", one ? 1 : 500, 1);
+    mcp_results *r = price(*state, m, p);
+    e[one] = estimate(r, "T");
+    assert_int_equal(mcp_results_grid_move(r, 0, &d[one]), MCP_OK);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  print_message("  %.6f +- %.1e, move %.2e +- %.1e\n", e[0].price, e[0].std_error, d[0].price,
+                d[0].std_error);
+  assert_true(memcmp(&e[0], &e[1], sizeof e[0]) == 0); /* floored: the European's price */
+  assert_true(memcmp(&d[0], &d[1], sizeof d[0]) == 0);
   mcp_market_destroy(m);
 }
 
@@ -687,6 +711,7 @@ int main(void)
       cmocka_unit_test(test_greeks),               cmocka_unit_test(test_bad_terms),
       cmocka_unit_test(test_exercise_now),         cmocka_unit_test(test_call_never_early),
       cmocka_unit_test(test_floored_greeks),
+      cmocka_unit_test(test_floored_grid_move),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);
 }

@@ -466,6 +466,47 @@ static void loss_error_is_paired(void **state)
   mcp_market_destroy(m);
 }
 
+/* A Monte Carlo American call without dividends, its fitted rule worth
+ * less than holding: floored to its European in every market (reval.c's
+ * exercise_floor), its losses and their errors are those of the same call
+ * with its last date alone (whose rule is holding) on the same grid and
+ * paths, to the bit; before, the error was the rule's pairs'. */
+static void floored_loss_error(void **state)
+{
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  mcp_estimate loss[2][2], point[2][2];
+  for (int one = 0; one < 2; one++) { /* 1000 dates, then one */
+    mcp_portfolio *p = american_call_book("A", one ? 1 : 1000, -3);
+    mcp_scenarios *s = NULL;
+    mcp_scenario_results *r = NULL;
+    assert_int_equal(mcp_scenarios_create(&s), MCP_OK);
+    for (size_t k = 0; k < 2; k++) {
+      assert_int_equal(mcp_scenarios_add(s, k ? "up" : "down", NULL), MCP_OK);
+      assert_int_equal(mcp_scenarios_shift(s, k, "A", MCP_SHIFT_SPOT, k ? 0.03 : -0.03), MCP_OK);
+    }
+    assert_int_equal(mcp_price_scenarios(*state, m, p, s, &r), MCP_OK);
+    for (size_t k = 0; k < 2; k++) {
+      assert_int_equal(mcp_scenario_results_loss(r, k, &loss[one][k]), MCP_OK);
+      assert_int_equal(mcp_scenario_results_set_trade(r, 0, k, &point[one][k]), MCP_OK);
+    }
+    mcp_scenario_results_destroy(r);
+    mcp_scenarios_destroy(s);
+    mcp_portfolio_destroy(p);
+  }
+  for (size_t k = 0; k < 2; k++) {
+    mcp_estimate *a = &loss[0][k], *b = &loss[1][k];
+    print_message("  %s: loss %.6f +- %.3g, the held call's %.6f +- %.3g\n", k ? "up" : "down",
+                  a->price, a->std_error, b->price, b->std_error);
+    assert_true(memcmp(&point[0][k], &point[1][k], sizeof point[0][k]) == 0); /* floored */
+    /* the book's values: the quantity times the trade's, or the book's path
+     * by path (q v); the pairs the same */
+    assert_true(fabs(a->price - b->price) <= 1e-12 * fabs(b->price));
+    assert_true(a->std_error == b->std_error && a->std_error > 0);
+  }
+  mcp_market_destroy(m);
+}
+
 static int descending(const void *a, const void *b)
 {
   double x = *(const double *)a, y = *(const double *)b;
@@ -617,6 +658,7 @@ int main(void)
       cmocka_unit_test(zero_shifts_keep_the_bits),
       cmocka_unit_test(var_and_es),
       cmocka_unit_test(loss_error_is_paired),
+      cmocka_unit_test(floored_loss_error),
       cmocka_unit_test(bad_sets),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

@@ -32,7 +32,7 @@ static double grid_limit(unsigned reps)
 }
 
 mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, int check,
-                             mcpi_accum **acc, mcp_results *r)
+                             mcpi_accum **acc, const unsigned char *now, mcp_results *r)
 {
   /* below a path's rounding a move says nothing (reval.c, rounding) */
   double tiny = precision == MCP_FLOAT ? 1e-4 : 1e-9;
@@ -40,21 +40,30 @@ mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, int
     const mcpi_job *j = &plan->jobs[ji];
     if (check && mcpi_job_grid_unchecked(j)) /* steps too long to go unchecked */
       for (size_t t = 0; t < j->nreal; t++)
-        r->warn[j->trade[t]] |= MCP_WARNING_GRID;
+        if (!now || now[j->trade[t]] != MCPI_PRICED_EXERCISED) /* exact: no grid */
+          r->warn[j->trade[t]] |= MCP_WARNING_GRID;
     unsigned reps = mcpi_job_replicates(plan, j);
     size_t ncol = mcpi_job_columns(j, 0);
     for (size_t k = 0; k < j->nest; k++) {
       const mcpi_est *e = &j->est[k];
-      if (e->point != MCPI_EST_GRID)
+      /* a held European's (a twin: trade nreal + nred) read through e->held */
+      if (e->point != MCPI_EST_GRID || (size_t)e->trade >= j->nreal)
         continue;
       if (!r->grid && (!(r->grid = calloc(r->n, sizeof *r->grid)) ||
                        !(r->grid_on = calloc(r->n, sizeof *r->grid_on))))
         return mcpi_no_memory(__func__);
       size_t i = j->trade[e->trade];
-      mcp_estimate d, *p = &r->est[i];
-      mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + k], ncol, reps, &d);
-      r->grid[i] = d;
+      int how = now ? now[i] : 0;
+      mcp_estimate d = {0}, *p = &r->est[i];
       r->grid_on[i] = 1;
+      if (how == MCPI_PRICED_EXERCISED) { /* its exercise value, exact: no move */
+        r->grid[i] = d;
+        continue;
+      }
+      /* priced at the European it holds: that one's move */
+      size_t at = how == MCPI_PRICED_HELD && e->held ? e->held - 1 : k;
+      mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + at], ncol, reps, &d);
+      r->grid[i] = d;
       if (fabs(d.price) > p->std_error + grid_limit(reps) * d.std_error &&
           fabs(d.price) > tiny * fabs(p->price))
         r->warn[i] |= MCP_WARNING_GRID;

@@ -84,12 +84,6 @@ static int never_early(const mcp_market *m, const mcp_portfolio *p, const mcpi_j
   return !u->ncash && hi == 0 && mcpi_curve_min(&u->rate, T) >= 0;
 }
 
-/* What a Longstaff-Schwartz trade's price is, by trade (collect's now[]): its
- * fitted rule's (0), its exercise value today (exercise_start), or its
- * European's on the same paths (exercise_floor); its Greeks are the same
- * one's (collect_greeks). */
-enum { LSM_EXERCISED = 1, LSM_HELD = 2 };
-
 /* A Longstaff-Schwartz trade (its job's one, plan.h) whose fitted rule is
  * worth less on the run's paths than holding to the last date (acc: that
  * European's column on the same paths, equal to the trade's on every path
@@ -98,7 +92,7 @@ enum { LSM_EXERCISED = 1, LSM_HELD = 2 };
  * is reported, the European's with its standard error (and the job's book,
  * the trade's quantity times it), flagged MCP_WARNING_EXERCISE so that a
  * price is never the European's unsaid; its Greeks are then the European's
- * too (now[trade] LSM_HELD, where now is given).  Any shortfall counts, not only a
+ * too (now[trade] MCPI_PRICED_HELD, where now is given).  Any shortfall counts, not only a
  * significant one: the two differ only on the paths exercised early, so a
  * rule whose early exercises lose on average has lost on these paths.  A
  * call whose early exercise never pays (never_early) is not flagged: its
@@ -116,7 +110,7 @@ static void exercise_floor(const mcp_market *m, const mcp_portfolio *p, const mc
   book->price = q * held.price;
   book->std_error = fabs(q) * held.std_error;
   if (now)
-    now[j->trade[0]] = LSM_HELD;
+    now[j->trade[0]] = MCPI_PRICED_HELD;
   if (!never_early(m, p, j))
     r->warn[j->trade[0]] |= MCP_WARNING_EXERCISE;
 }
@@ -139,7 +133,7 @@ static double exercise_now(const mcp_market *m, const mcp_portfolio *p, const mc
  * T / exercises on, leave out): where its exercise value today h > 0
  * reaches the estimate (the fitted rule's, or the European's it was floored
  * to), h is its value, known exactly (standard error 0, no warning
- * `exercise` or `constant`: now[trade] LSM_EXERCISED), and the job's book q h.  The
+ * `exercise` or `constant`: now[trade] MCPI_PRICED_EXERCISED), and the job's book q h.  The
  * estimate and h are lower bounds alike (exercising now is a rule), so the
  * larger is reported, as exercise_floor does. */
 static void exercise_start(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j,
@@ -153,7 +147,7 @@ static void exercise_start(const mcp_market *m, const mcp_portfolio *p, const mc
   *book = (mcp_estimate){.price = q * h, .std_error = 0, .ci_low = q * h, .ci_high = q * h};
   r->warn[i] &= ~(unsigned)MCP_WARNING_EXERCISE;
   if (now)
-    now[i] = LSM_EXERCISED;
+    now[i] = MCPI_PRICED_EXERCISED;
 }
 
 /* A Greek of an American exercised now (exercise_start), its exercise
@@ -302,11 +296,11 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
       if (e->point == MCPI_EST_GRID || e->point == MCPI_EST_HIDDEN || e->point == MCPI_EST_HELD)
         continue;
       unsigned char how = j->lsm_dates ? now[j->trade[0]] : 0;
-      size_t at = how == LSM_HELD && e->held ? e->held - 1 : k; /* its European's */
+      size_t at = how == MCPI_PRICED_HELD && e->held ? e->held - 1 : k; /* its European's */
       mcp_estimate v;
       mcpi_estimate_replicates(&acc[ji][j->ntrades + 1 + at], ncol, reps, &v);
       double var = v.std_error * v.std_error;
-      if (how == LSM_EXERCISED && e->trade <= 0) { /* its exercise value's */
+      if (how == MCPI_PRICED_EXERCISED && e->trade <= 0) { /* its exercise value's */
         v.price = (e->trade < 0 ? j->spec[0].quantity : 1) * exercise_greek(m, j, e);
         var = 0;
       }
@@ -506,7 +500,7 @@ static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_r
 {
   double tiny = precision == MCP_FLOAT ? 1e-6 : 1e-7 / sqrt((double)p->paths);
   for (size_t i = 0; i < r->n; i++) /* an American exercised now is known exactly */
-    if (r->engine[i] == MCP_ENGINE_MC && now[i] != LSM_EXERCISED &&
+    if (r->engine[i] == MCP_ENGINE_MC && now[i] != MCPI_PRICED_EXERCISED &&
         r->est[i].std_error <= tiny * fabs(r->est[i].price))
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
@@ -692,7 +686,7 @@ typedef struct run_state {
   mcpi_run run;      /* the backend's view of the above */
   mcp_results *r;    /* the base market's results; a slice has none */
   mcp_estimate *est; /* the PDE trades' estimates */
-  /* what the Longstaff-Schwartz trades' prices are (LSM_*), by trade: in
+  /* what the Longstaff-Schwartz trades' prices are (MCPI_PRICED_*), by trade: in
    * the base market, and in the scenario point last collected */
   unsigned char *now, *now_pt;
   size_t npoints;
@@ -839,7 +833,7 @@ static mcp_status collect_prices(const run_state *s, long k, mcp_results *r)
   mcp_status st = collect(m ? m : su->market, su->portfolio, su->set.precision, &su->plan, s->acc,
                           &su->pde, k, r, now);
   if (st == MCP_OK && k < 0)
-    st = mcpi_grid_collect(&su->plan, su->set.precision, su->set.grid_check, s->acc, r);
+    st = mcpi_grid_collect(&su->plan, su->set.precision, su->set.grid_check, s->acc, now, r);
   if (st != MCP_OK)
     return mcpi_fail(s->ctx->err, st, "out of memory for results");
   if ((st = check_finite(r, s->ctx->err)) == MCP_OK)
@@ -850,25 +844,37 @@ static mcp_status collect_prices(const run_state *s, long k, mcp_results *r)
 /* Point k's loss: the base's total less its own, and the error of the
  * jobs' paired columns (independent streams: their variances add; PDE
  * prices carry none), after the points' estimators (mcpi_points_layout).
- * An American exercised now (exercise_start) in both markets adds no error,
- * in one of them the other's book column's. */
+ * A Longstaff-Schwartz trade priced at its held European (MCPI_PRICED_HELD) in the
+ * base, the point or both pairs that column, its quantity times it, in
+ * place of the book's (the layout's three pairs after the losses); an
+ * American exercised now (exercise_start) in both markets adds no error,
+ * in one of them the other's column's. */
 static void collect_loss(run_state *s, size_t k)
 {
   const mcpi_plan *plan = &s->su->plan;
+  size_t n = s->npoints;
   double var = 0;
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     const mcpi_job *j = &plan->jobs[ji];
-    size_t col = (s->npoints + 1) * (j->ntrades + 1) + k;
-    int base_now = j->lsm_dates && s->now[j->trade[0]] == LSM_EXERCISED;
-    int point_now = j->lsm_dates && s->now_pt[j->trade[0]] == LSM_EXERCISED;
-    if (base_now && point_now)
+    size_t nt = j->ntrades, col = (n + 1) * (nt + 1) + k, held = j->nreal + j->nred;
+    int base = j->lsm_dates ? s->now[j->trade[0]] : 0;
+    int point = j->lsm_dates ? s->now_pt[j->trade[0]] : 0;
+    double w = 1; /* the column's weight in the book */
+    if (base == MCPI_PRICED_EXERCISED && point == MCPI_PRICED_EXERCISED)
       continue;
-    if (base_now || point_now)
-      col = (base_now ? k + 1 : 0) * (j->ntrades + 1) + j->ntrades;
+    if (base == MCPI_PRICED_EXERCISED || point == MCPI_PRICED_EXERCISED) {
+      int other = base == MCPI_PRICED_EXERCISED ? point : base;
+      col = (base == MCPI_PRICED_EXERCISED ? k + 1 : 0) * (nt + 1) +
+            (other == MCPI_PRICED_HELD ? held : nt);
+      w = other == MCPI_PRICED_HELD ? s->su->portfolio->t[j->trade[0]].quantity : 1;
+    } else if (base == MCPI_PRICED_HELD || point == MCPI_PRICED_HELD) {
+      col = (n + 1) * (nt + 1) + n + 3 * k + (size_t)(base == MCPI_PRICED_HELD) +
+            2 * (size_t)(point == MCPI_PRICED_HELD) - 1;
+    }
     mcp_estimate e;
     mcpi_estimate_replicates(&s->acc[ji][col], mcpi_job_columns(j, 0),
                              mcpi_job_replicates(plan, j), &e);
-    var += e.std_error * e.std_error;
+    var += w * w * e.std_error * e.std_error;
   }
   mcp_estimate *l = &s->points[k]->loss;
   l->price = s->r->total.price - s->points[k]->total.price;

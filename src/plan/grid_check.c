@@ -167,7 +167,8 @@ mcp_status mcpi_grid_layout(const mcpi_settings *set, mcpi_plan *plan, mcpi_gree
       continue;
     /* the pass and the estimators, after the job's: its pass columns move
      * right by the estimators added */
-    size_t nt = j->ntrades, add = j->nreal, old = j->nest, p = j->npass;
+    /* a move a trade, and the held European's (its twin: MCPI_PRICED_HELD) */
+    size_t nt = j->ntrades, add = j->nreal + (j->nheld ? 1 : 0), old = j->nest, p = j->npass;
     size_t *pass = realloc(j->pass, (p + 1) * sizeof *pass);
     if (pass)
       j->pass = pass;
@@ -185,12 +186,15 @@ mcp_status mcpi_grid_layout(const mcpi_settings *set, mcpi_plan *plan, mcpi_gree
     j->pass[p] = vi;
     j->npass = p + 1;
     j->nest = old + add;
-    for (size_t t = 0; t < add; t++) {
-      j->est[old + t] = (mcpi_est){.trade = (long)t, .point = MCPI_EST_GRID, .a = -1, .b = -1,
+    for (size_t k = 0; k < add; k++) {
+      size_t t = k < j->nreal ? k : j->nreal + j->nred;
+      j->est[old + k] = (mcpi_est){.trade = (long)t, .point = MCPI_EST_GRID, .a = -1, .b = -1,
                                    .term0 = j->nterm, .nterm = 2};
       j->term[j->nterm++] = (mcpi_term){(int32_t)t, 1.0};
       j->term[j->nterm++] = (mcpi_term){(int32_t)(nt + 1 + j->nest + p * (nt + 1) + t), -1.0};
     }
+    if (j->nheld)
+      j->est[old].held = old + j->nreal + 1;
   }
   return MCP_OK;
 }

@@ -28,7 +28,9 @@ int mcpi_job_grid_unchecked(const mcpi_job *j);
 
 /* Adds to g a variant whose plan holds each checked job's coarse job (path.h,
  * MCPI_TAG_HOLD), a pass of it to the job and an estimator a trade of the
- * fine price less the coarse one, after the job's other estimators; jobs
+ * fine price less the coarse one, after the job's other estimators (and a
+ * Longstaff-Schwartz trade's held European's, its twin: trade nreal + nred,
+ * which the trade's held names); jobs
  * with no pair of steps to merge are not checked.  g may be a run's Greeks
  * or scenario points, or empty (then its settings are set).  Their moves:
  * src/exec/grid_move.h. */

@@ -33,8 +33,9 @@ typedef struct mcpi_est {
                             * one of its Greek in the job (no column of the book's) */
   size_t term0, nterm;
   /* 1 + the index of the same Greek's estimator of the job's European held
-   * (its twin, variants.c), whose value is the trade's where its price is
-   * that European's (reval.c); 0: none (a twin follows its own) */
+   * (its twin, variants.c; the discretisation move's, grid_check.c), whose
+   * value is the trade's where its price is that European's (reval.c); 0:
+   * none (a twin follows its own) */
   size_t held;
 } mcpi_est;
 /* The point of a column written but not asked for (an adjoint block's,
@@ -42,6 +43,10 @@ typedef struct mcpi_est {
 #define MCPI_EST_HIDDEN (-3L)
 /* The point of a twin (held above): read only in its trade's stead. */
 #define MCPI_EST_HELD (-4L)
+/* What a Longstaff-Schwartz trade's price is, by trade (reval.c's now[]):
+ * its fitted rule's (0), its exercise value today (exercise_start), or the
+ * European held on the same paths (exercise_floor, its twins'). */
+enum { MCPI_PRICED_EXERCISED = 1, MCPI_PRICED_HELD = 2 };
 
 /* Values (regression paths x exercise dates x values a date) the
  * Longstaff-Schwartz fit may keep: 1 GiB in double. */

@@ -786,6 +786,16 @@ mcp_status mcpi_points_layout(mcp_market **markets, size_t n, int losses, const 
     for (size_t k = 0; losses && k < n && ok; k++) /* the base's book column is nt */
       ok = add_point(&b, -1, (long)k) && add_term(&b, (int32_t)nt, 1.0) &&
            add_term(&b, pass_col(&b, g, k, nt), -1.0);
+    /* a Longstaff-Schwartz trade priced at its held European in the base,
+     * the point or both (reval.c's exercise_floor): the pairs with that
+     * column, its quantity times it for the book's (reval.c's collect_loss) */
+    size_t h = b.j->nreal + b.j->nred;
+    double q = b.j->nheld ? p->t[b.j->trade[0]].quantity : 0;
+    for (size_t k = 0; losses && b.j->nheld && k < n && ok; k++)
+      for (int held = 1; held < 4 && ok; held++)
+        ok = add_point(&b, -1, (long)k) &&
+             add_term(&b, (int32_t)(held & 1 ? h : nt), held & 1 ? q : 1.0) &&
+             add_term(&b, pass_col(&b, g, k, held & 2 ? h : nt), held & 2 ? -q : -1.0);
     if (!ok || b.oom) {
       free(b.est);
       free(b.term);

@@ -83,7 +83,10 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
  * has a pass a market, and an estimator a market (its point) and trade, and
  * a market and book (trade -1), that is the pass's payoff itself; with
  * losses, then an estimator a market, the base's book less the market's,
- * path by path. */
+ * path by path, and in a job of a Longstaff-Schwartz trade three more a
+ * market, in this order: its held European's column (times its quantity)
+ * in the base less the market's book, the base's book less it in the
+ * market, and it in both (reval.c's collect_loss reads them by index). */
 mcp_status mcpi_points_layout(mcp_market **markets, size_t n, int losses, const mcp_market *m,
                               const mcp_portfolio *p, const mcpi_settings *set, mcpi_plan *plan,
                               const mcpi_pde_batch *grid, mcpi_greek_run *g, char *err);
