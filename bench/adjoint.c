@@ -16,6 +16,8 @@
  * deltas, 400 node vegas, 10 rhos and 45 correlations.  And the benchmark
  * Asian on an underlying given implied volatilities, 10 maturities by 9
  * strikes: its 90 quote vegas (Dupire's grid of 201 spots between them).
+ * And the benchmark Asian under Heston (QE, the discretisation check on):
+ * its delta, 5 parameters' vegas and 20 rho pillars.
  *
  *   adjoint [--paths N] [--repeats R]
  */
@@ -28,7 +30,8 @@
 #define N 20
 
 /* U: local volatility on 20 x 20 nodes (local_vol.c's surface), or
- * Black-Scholes with 20 volatility pieces; 20 rate pillars either way. */
+ * Black-Scholes with 20 volatility pieces (lv 0), or Heston (lv -1: v0 =
+ * theta = 0.04, kappa 1.5, xi 0.5, rho -0.7); 20 rate pillars each. */
 static mcp_market *market(int lv)
 {
   double t[N], s[N], v[N * N], end[N], rate[N], vol[N];
@@ -44,8 +47,9 @@ static mcp_market *market(int lv)
       v[i * N + k] = fmax(0.05, 0.25 - 0.1 * log(s[k] / 100) / (1 + t[i]));
   mcp_market *m;
   mcp_market_create(&m);
-  mcp_status st = lv ? mcp_market_add_local_vol(m, "U", 100, 0.03, 0.01, N, t, N, s, v)
-                     : mcp_market_add_black_scholes(m, "U", 100, 0.03, 0.01, 0.25);
+  mcp_status st = lv > 0 ? mcp_market_add_local_vol(m, "U", 100, 0.03, 0.01, N, t, N, s, v)
+                  : lv  ? mcp_market_add_heston(m, "U", 100, 0.03, 0.01, 0.04, 1.5, 0.04, 0.5, -0.7)
+                        : mcp_market_add_black_scholes(m, "U", 100, 0.03, 0.01, 0.25);
   if (st == MCP_OK && !lv)
     st = mcp_market_set_curve(m, "U", MCP_CURVE_VOLATILITY, N, end, vol);
   if (st == MCP_OK)
@@ -164,7 +168,7 @@ static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
 {
   mcp_portfolio *p;
   mcp_portfolio_create(&p);
-  if (model < 2 || model == 4) {
+  if (model < 2 || model == 4 || model == 6) {
     mcp_portfolio_add_asian(p, "asian", "U", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS, fix,
                             1.0, 1);
   } else if (model == 5) {
@@ -222,16 +226,18 @@ int main(int argc, char **argv)
          BENCH_FIXINGS, NB, repeats);
   printf("| backend | model | paths | price (ms) | with buckets (ms) | ratio | sensitivities | "
          "bumps (ms, estimated) | price |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  static const char *const models[6] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
+  static const char *const models[7] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
                                          "basket of 5, 20 + 20 pieces each",
                                          "du Toit: 10 local vols of 4 x 10, 360 steps",
                                          "implied vols, 10 x 9 quotes",
-                                         "local vol 20 x 20, bridge up-and-out"};
+                                         "local vol 20 x 20, bridge up-and-out",
+                                         "Heston (QE), 5 parameters"};
   for (size_t b = 0; b < sizeof backends / sizeof *backends; b++)
-    for (int model = 0; model < 6; model++) {
+    for (int model = 0; model < 7; model++) {
       uint64_t n = (model == 3 ? 10000 : paths) / (backends[b] == MCP_BACKEND_CPU ? 64 : 1);
       mcp_market *m = model < 2    ? market(model == 0)
                       : model == 5 ? market(1)
+                      : model == 6 ? market(-1)
                       : model == 2 ? basket_market()
                       : model == 3 ? dutoit_market()
                                    : implied_market();

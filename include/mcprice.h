@@ -1405,12 +1405,16 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * with bumps alone (mcp_greeks_set_bump_only) are MCP_ERR_ARGUMENT.  A
  * Heston underlying's vega, with buckets, comes also a parameter of its
  * model ("vega@v0", "vega@kappa", "vega@theta", "vega@xi", "vega@rho":
- * d price / d parameter) by central differences on the price's paths, each
+ * d price / d parameter): by adjoint for the trades above on one Heston
+ * underlying but barriers (at most 8192 steps; each step of the scheme
+ * reversed: QE's v' jumps where psi crosses 1.5, which no derivative sees,
+ * and Euler's variance root has no derivative at 0), with rho and dividend
+ * buckets; else by central differences on the price's paths, each
  * parameter moved by 1% of itself (rho by 0.01, at most half its distance to
  * -1 or 1; a parameter at 0 or rho at -1 or 1 has none, nor the rho of an
  * underlying of some multi-asset trade, which would move its correlation
  * matrix): 10 revaluations an underlying, each a plan of the whole book;
- * its trades are still warned MCP_WARNING_BUCKETS (no rho buckets). */
+ * those trades are still warned MCP_WARNING_BUCKETS (no rho buckets). */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

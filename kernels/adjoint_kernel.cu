@@ -36,9 +36,14 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #ifndef MCPI_ADJ_MIN_BLOCKS_MLV
 #define MCPI_ADJ_MIN_BLOCKS_MLV 4
 #endif
+// one Heston asset (its forward in the general state, x and v a step kept)
+#ifndef MCPI_ADJ_MIN_BLOCKS_HESTON
+#define MCPI_ADJ_MIN_BLOCKS_HESTON 4
+#endif
 
-// Multi: 1 in the kernel of several Black-Scholes assets (a sweep of its
-// own, adjoint.h; several local-volatility assets have the kernel below);
+// Multi: 1 in the kernel of several Black-Scholes assets, MCPI_ADJ_HESTON in
+// one Heston asset's (sweeps of their own, adjoint.h; several
+// local-volatility assets have the kernel below);
 // Div: of blocks with the dividend yields' columns (without them the sweep
 // is the code it was: 7% faster on the Black-Scholes benchmark); Plain: of
 // a local-volatility job of the plain shape, its forward path in that
@@ -180,6 +185,12 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
   }
   if (job.nassets > 1)
     return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div>(job, z, ld, n, pay, stream);
+  if (mcpi_adjoint_kind(&job) == MCPI_ADJ_HESTON) /* its forward in the plain shape's state */
+    return shape == MCPI_SHAPE_HESTON_PLAIN
+               ? launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 1>(job, z, ld, n, pay,
+                                                                            stream)
+               : launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div>(job, z, ld, n, pay,
+                                                                         stream);
   if (shape == MCPI_SHAPE_LV_PLAIN) /* sums alone: no barrier */
     return job.adj_q ? launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1, 1>(job, z, ld, n, pay, stream)
                      : launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1>(job, z, ld, n, pay, stream);

@@ -13,11 +13,15 @@
  * zv drives the variance, zx (independent) the log-spot; h holds the
  * parameters (path.h), scheme the mcp_heston_scheme. */
 
-/* The largest 2 / psi the QE step takes (past it v' is m to the precision) */
+/* The largest 2 / psi the QE step takes (past it v' is m to the precision);
+ * the double's is also its adjoint's (heston_adjoint.h) */
+#ifndef MCPI_QE_R_MAX_D
+#define MCPI_QE_R_MAX_D 1e150
+#endif
 #ifdef MCPI_FLOAT_BODY
 #define MCPI_QE_R_MAX 1e18
 #else
-#define MCPI_QE_R_MAX 1e150
+#define MCPI_QE_R_MAX MCPI_QE_R_MAX_D
 #endif
 MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, MCPI_REAL *var,
                                                    const mcpi_heston *h, int scheme,

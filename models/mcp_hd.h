@@ -2,11 +2,16 @@
 #ifndef MCP_HD_H
 #define MCP_HD_H
 
+/* MCP_HD_INLINE: inlined into each kernel whatever its size, where the
+ * kernel's compile-time arguments must reach it (else one copy of every
+ * branch, called) */
 #ifdef __CUDACC__
 #define MCP_HD __host__ __device__
+#define MCP_HD_INLINE __host__ __device__ __forceinline__
 #define MCP_UNROLL _Pragma("unroll")
 #else
 #define MCP_HD
+#define MCP_HD_INLINE inline
 #define MCP_UNROLL _Pragma("GCC unroll 16")
 #endif
 

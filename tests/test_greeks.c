@@ -402,10 +402,12 @@ static heston_params heston_moved(heston_params h, int k, double d)
   return h;
 }
 
-/* With buckets, the model's vegas: each parameter's central difference on
- * the same paths (the same number as the prices at the moved parameter),
- * near the Fourier price's own difference, the book's by underlying; an
- * underlying of a basket has no rho's. */
+/* With buckets, the model's vegas: a European's by adjoint, near the
+ * Fourier price's own difference; a digital's (no adjoint) each
+ * parameter's central difference on the same paths (the same number as the
+ * prices at the moved parameter); the book's by underlying, their sum; an
+ * underlying of a basket has no rho's by bumps, a European's on it by
+ * adjoint has. */
 static void heston_model_vegas(void **state)
 {
   const heston_params h = {100, 0.03, 0.01, 0.04, 1.5, 0.05, 0.5, -0.7};
@@ -413,6 +415,8 @@ static void heston_model_vegas(void **state)
   static const char *const param[5] = {"v0", "kappa", "theta", "xi", "rho"};
   mcp_market *m = heston_market(h);
   mcp_portfolio *p = heston_call_book(100000, 15, k, t);
+  mcp_trade dg = trade_on("hd", "H", MCP_PRODUCT_DIGITAL, MCP_CALL, k, t);
+  add_trade(p, &dg);
   mcp_greeks *g = request("vega", 0);
   assert_int_equal(mcp_greeks_set_buckets(g, 1), MCP_OK);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
@@ -422,18 +426,20 @@ static void heston_model_vegas(void **state)
     mcp_market *mu = heston_market(heston_moved(h, i, d));
     mcp_market *md = heston_market(heston_moved(h, i, -d));
     mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
-    double paths = (estimate(ru, "hc").price - estimate(rd, "hc").price) / (2 * d);
+    double paths = (estimate(ru, "hd").price - estimate(rd, "hd").price) / (2 * d);
     double fourier = (heston_call(heston_moved(h, i, d), k, t) -
                       heston_call(heston_moved(h, i, -d), k, t)) /
                      (2 * d);
     char name[32], book[32];
     snprintf(name, sizeof name, "vega@%s", param[i]);
     snprintf(book, sizeof book, "vega:H@%s", param[i]);
-    mcp_sensitivity s = greek(r, "hc", name);
+    mcp_sensitivity s = greek(r, "hd", name), c = greek(r, "hc", name);
     if (!(fabs(s.value.price - paths) <= 1e-9 * fabs(paths)))
       fail_msg("%s: %.17g, the prices' difference %.17g", name, s.value.price, paths);
-    assert_true(greek(r, NULL, book).value.price == s.value.price);
-    check_mc("heston", s, fourier, 0.02 * fabs(fourier), MCP_METHOD_BUMP);
+    assert_method("digital", s, MCP_METHOD_BUMP);
+    double sum = c.value.price + s.value.price;
+    assert_true(fabs(greek(r, NULL, book).value.price - sum) <= 1e-12 * fabs(sum));
+    check_mc("heston", c, fourier, 0.02 * fabs(fourier), MCP_METHOD_ADJOINT);
     mcp_results_destroy(ru);
     mcp_results_destroy(rd);
     mcp_market_destroy(mu);
@@ -443,7 +449,7 @@ static void heston_model_vegas(void **state)
            (heston_call(heston_vol_shifted(h, H_VOL), k, t) -
             heston_call(heston_vol_shifted(h, -H_VOL), k, t)) /
                (2 * H_VOL),
-           0, MCP_METHOD_BUMP);
+           0, MCP_METHOD_ADJOINT);
   mcp_results_destroy(r);
   /* an underlying of a multi-asset trade: the other four, not rho */
   assert_int_equal(mcp_market_add_heston(m, "K", 90, 0.03, 0, 0.05, 1.2, 0.04, 0.4, -0.5),
@@ -457,9 +463,10 @@ static void heston_model_vegas(void **state)
   add_trade(q, &bt);
   r = price_greeks(ctx_of(state), m, q, g);
   mcp_sensitivity x;
-  assert_int_equal(greek(r, "hc", "vega@xi").method, MCP_METHOD_BUMP);
+  assert_int_equal(greek(r, "hc", "vega@xi").method, MCP_METHOD_ADJOINT);
   assert_int_equal(greek(r, "hk", "vega:K@kappa").method, MCP_METHOD_BUMP);
-  assert_int_equal(mcp_results_greek(r, "hc", "vega@rho", &x), MCP_ERR_NOT_FOUND);
+  assert_int_equal(greek(r, "hc", "vega@rho").method, MCP_METHOD_ADJOINT); /* its own path's */
+  assert_int_equal(mcp_results_greek(r, "hk", "vega:H@rho", &x), MCP_ERR_NOT_FOUND);
   assert_int_equal(mcp_results_greek(r, "hk", "vega:K@rho", &x), MCP_ERR_NOT_FOUND);
   mcp_results_destroy(r);
   mcp_portfolio_destroy(q);

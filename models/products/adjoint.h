@@ -36,11 +36,13 @@
  * log-spots and normals (or the checkpoints and a segment's), and a
  * surface's two rows of nodes (mcpi_adj_rows); work about two forward paths
  * (three when the path is cut in segments) plus the Jacobians' rows a
- * trade.  Several correlated Black-Scholes assets: mcpi_adj_multi_sweep. */
+ * trade.  Several correlated Black-Scholes assets: mcpi_adj_multi_sweep;
+ * one Heston asset: mcpi_adj_heston_sweep. */
 #ifndef MCP_ADJOINT_H
 #define MCP_ADJOINT_H
 
 #include "models/products/path.h"
+#include "models/heston_adjoint.h"
 #include "models/rng.h"
 
 /* Checkpoints and a segment's log-spots: jobs of at most MCPI_ADJ_SEG^2
@@ -346,15 +348,65 @@ MCP_HD static inline double mcpi_adj_bridge(const mcpi_job_view *j, int m, doubl
   return fbar * 2 * d0 / var * s;
 }
 
+/* The payoff's derivatives in its observations (o), unit direction by
+ * direction: in the schedule's sum, log-sum, extremes and the terminal
+ * spot, and pp, pbar P of a barrier's bridge monitor m (mcpi_adj_bridge),
+ * or 0 (m < 0). */
+typedef struct mcpi_adj_w {
+  double pp, ws, wl, wmx, wmn, wt;
+} mcpi_adj_w;
+
+MCP_HD static inline mcpi_adj_w mcpi_adj_weights(const mcpi_payoff_spec *p, const mcpi_observed *o,
+                                                 int m)
+{
+  mcpi_adj_w w;
+  mcpi_observed u = {0, 0, 0, 0, 0, 1};
+  w.pp = m >= 0 && o->survival > 0 ? mcpi_payoff_derivative(p, o, &u) * o->survival : 0;
+  u.survival = 0, u.sum = 1;
+  w.ws = mcpi_payoff_derivative(p, o, &u);
+  u.sum = 0, u.log_sum = 1;
+  w.wl = mcpi_payoff_derivative(p, o, &u);
+  u.log_sum = 0, u.log_max = 1;
+  w.wmx = mcpi_payoff_derivative(p, o, &u);
+  u.log_max = 0, u.log_min = 1;
+  w.wmn = mcpi_payoff_derivative(p, o, &u);
+  u.log_min = 0, u.terminal = 1;
+  w.wt = mcpi_payoff_derivative(p, o, &u);
+  return w;
+}
+
+/* xbar after the fixings of an element of tag tag, the log-spot xa after
+ * it, for the trade's schedule ks and terminal kt: a schedule's extreme is
+ * the fixing whose log-spot it holds (the same bits), the latest if
+ * several (its weight then spent), or else the path's start. */
+MCP_HD static inline double mcpi_adj_fixings(uint32_t tag, int ks, int kt, double xa,
+                                             const mcpi_observed *o, mcpi_adj_w *w, double xbar)
+{
+  uint32_t mask = tag & MCPI_TAG_LAST ? tag & MCPI_TAG_MASK : 0;
+  if (mask >> ks & 1u) {
+    xbar += w->ws * mcpi_dexp(xa) + w->wl;
+    if (w->wmx != 0 && xa == o->log_max) {
+      xbar += w->wmx;
+      w->wmx = 0;
+    }
+    if (w->wmn != 0 && xa == o->log_min) {
+      xbar += w->wmn;
+      w->wmn = 0;
+    }
+  }
+  if (mask >> kt & 1u)
+    xbar += w->wt * mcpi_dexp(xa);
+  return xbar;
+}
+
 /* One trade's backward sweep on a pass's path of sign sign (o its
  * observations): kept whole in xs (n + 1 log-spots) and zs (n signed
  * normals) when c = n, else its log-spot checkpoints ck, every c elements,
  * and xs and zs a segment's buffers; adding d times its sensitivities to
  * its block blk (stride ldb); rowbuf (stride rowst) holds 2
  * MCPI_ADJ_ROW_NODES values for a surface's rows, or is NULL; smiles: the
- * job's rows are an implied surface's smiles (j->adj_q).  A schedule's
- * extreme is the fixing whose log-spot it holds (the same bits), the latest
- * if several, or else the path's start. */
+ * job's rows are an implied surface's smiles (j->adj_q); its fixings as
+ * mcpi_adj_fixings takes them. */
 MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
                                          double sign, const double *z, size_t ldz,
                                          uint64_t path, const double *ck, int c, double *xs,
@@ -362,21 +414,9 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
                                          double *blk, size_t ldb, double *rowbuf, size_t rowst,
                                          int div, int smiles, int events)
 {
-  /* the payoff's derivatives in its observations; pp: pbar P of a
-   * barrier's bridge monitor m (mcpi_adj_bridge), or 0 */
-  mcpi_observed u = {0, 0, 0, 0, 0, 1};
   int m = events && p->product == MCP_PRODUCT_BARRIER ? p->monitor : -1;
-  double pp = m >= 0 && o->survival > 0 ? mcpi_payoff_derivative(p, o, &u) * o->survival : 0;
-  u.survival = 0, u.sum = 1;
-  double ws = mcpi_payoff_derivative(p, o, &u);
-  u.sum = 0, u.log_sum = 1;
-  double wl = mcpi_payoff_derivative(p, o, &u);
-  u.log_sum = 0, u.log_max = 1;
-  double wmx = mcpi_payoff_derivative(p, o, &u);
-  u.log_max = 0, u.log_min = 1;
-  double wmn = mcpi_payoff_derivative(p, o, &u);
-  u.log_min = 0, u.terminal = 1;
-  double wt = mcpi_payoff_derivative(p, o, &u);
+  mcpi_adj_w w = mcpi_adj_weights(p, o, m);
+  double pp = w.pp;
   int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
   double xbar = 0;
   int kc = j->adj_ncash - 1; /* the last cash dividend's column */
@@ -411,7 +451,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
     if (lv)
       lv_n = mcpi_adj_lv_ahead(j, e1 - 1, x_n);
     for (int e = e1 - 1; e >= e0; e--) {
-      uint32_t tag = tag_n, mask = tag & MCPI_TAG_LAST ? tag & MCPI_TAG_MASK : 0;
+      uint32_t tag = tag_n;
       double zz = z_n, b = b_n;
       mcpi_adj_lv_at sl = lv_n;
       x = x_n;
@@ -425,19 +465,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
         if (e - 2 >= e0)
           x_nn = xs[e - 2 - e0];
       }
-      if (mask >> ks & 1u) {
-        xbar += ws * mcpi_dexp(xa) + wl;
-        if (wmx != 0 && xa == o->log_max) {
-          xbar += wmx;
-          wmx = 0;
-        }
-        if (wmn != 0 && xa == o->log_min) {
-          xbar += wmn;
-          wmn = 0;
-        }
-      }
-      if (mask >> kt & 1u)
-        xbar += wt * mcpi_dexp(xa);
+      xbar = mcpi_adj_fixings(tag, ks, kt, xa, o, &w, xbar);
       if (events && (tag & MCPI_TAG_CASH)) /* the fixings saw the spot after the drop */
         xbar = mcpi_adj_cash(j, e, xa, xbar, &kc, d, blk, ldb);
       double x0bar = 0, vbar = 0; /* a bridge monitor's, in x and the step's variance */
@@ -487,7 +515,77 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   mcpi_adj_run_flush(j, &run, &qrun, div, 0, d, blk, ldb);
   for (int k = 0; h && h->lo >= 0 && k < 2; k++)
     mcpi_adj_rows_flush(h, k, d, blk, ldb, smiles);
-  blk[0] += d * (xbar + wmx + wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
+  blk[0] += d * (xbar + w.wmx + w.wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
+}
+
+/* ---- one Heston asset ---------------------------------------------------------
+ * Step s of the path is elements 2s (the variance's normal zv, the step's
+ * drift and dt) and 2s + 1 (the spot's zx, E = e^{-kappa dt}, and the step
+ * itself, heston.h), its fixings at its end.  The pass keeps each step's
+ * start, x at xs[2s] and v at xs[2s + 1], and its signed normals, whole when
+ * c = n, else from checkpoints of x (ck) and v (cv) every c elements (c
+ * even) a segment at a time, computed again by the same step (the same
+ * bits).  Going back, each step's drift has adjoint xbar (its element's
+ * Jacobian rows: the rate and dividend curves' pieces), and
+ * mcpi_heston_back carries xbar and vbar to the step's start and to the
+ * parameters: the block's vega buckets are the parameters' derivatives
+ * (v0, kappa, theta, xi, rho: v0's is vbar at the start) and the trade's
+ * vega that of the roots of v0 and theta shifted together, 2 sqrt(v0)
+ * d/dv0 + 2 sqrt(theta) d/dtheta (the bumps' vega, src/inputs/shift.c). */
+#define MCPI_ADJ_HESTON 3 /* mcpi_adjoint_kind's */
+
+/* The segment of n elements: ceil(sqrt(n)), even (whole steps). */
+MCP_HD static inline int mcpi_adj_heston_segment(int n)
+{
+  int c = mcpi_adj_segment(n);
+  return c + (c & 1);
+}
+
+/* One trade's sweep on a pass's Heston path, as mcpi_adj_sweep's. */
+MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
+                                                double sign, const double *z, size_t ldz,
+                                                uint64_t path, const double *ck, const double *cv,
+                                                int c, double *xs, double *zs,
+                                                const mcpi_observed *o, double d, double *blk,
+                                                size_t ldb, int div)
+{
+  mcpi_adj_w w = mcpi_adj_weights(p, o, -1);
+  const mcpi_heston *h = &j->heston[0];
+  int n = j->nelem, ks = p->schedule, kt = p->terminal;
+  double xbar = 0, vbar = 0;
+  mcpi_heston_bar g = {0, 0, 0, 0, 0, 0, 0, 0};
+  mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
+  for (int sg = (n - 1) / c; sg >= 0; sg--) {
+    int e0 = sg * c, e1 = e0 + c < n ? e0 + c : n;
+    if (c < n) { /* the segment again */
+      double x = ck[sg], v = cv[sg], var;
+      for (int e = e0; e < e1; e += 2) {
+        double *zz = zs + (e - e0);
+        xs[e - e0] = x;
+        xs[e + 1 - e0] = v;
+        zz[0] = sign * mcpi_adj_normal(j, z, ldz, path, e);
+        zz[1] = sign * mcpi_adj_normal(j, z, ldz, path, e + 1);
+        mcpi_heston_step(&x, &v, &var, h, j->scheme, j->ca[e], j->cb[e], j->ca[e + 1], zz[0],
+                         zz[1]);
+      }
+      xs[e1 - e0] = x;
+    }
+    for (int e = e1 - 2; e >= e0; e -= 2) { /* step e / 2 */
+      xbar = mcpi_adj_fixings(j->tag[e + 1], ks, kt, xs[e + 2 - e0], o, &w, xbar);
+      for (int32_t r = j->adj_off[e]; r < j->adj_off[e + 1]; r++) /* the drift's */
+        mcpi_adj_run_add(&run, &qrun, div, &j->adj[r], j->adj[r].ja * xbar, d, blk, ldb);
+      mcpi_heston_back(h, j->scheme, xs[e + 1 - e0], j->cb[e], j->ca[e + 1], zs[e - e0],
+                       zs[e + 1 - e0], xbar, &vbar, &g);
+    }
+  }
+  mcpi_heston_bar_params(h, &g);
+  const double pbar[5] = {vbar, g.kappa, g.theta, g.xi, g.rho};
+  for (int k = 0; k < 5; k++)
+    blk[(size_t)(1 + k) * ldb] += d * pbar[k];
+  mcpi_adj_run_flush(j, &run, &qrun, div, 0, d, blk, ldb);
+  blk[(size_t)mcpi_adj_total(j, 0, 0) * ldb] +=
+      d * (2 * sqrt(h->v0) * vbar + 2 * sqrt(h->theta) * g.theta);
+  blk[0] += d * (xbar + w.wmx + w.wmn) / mcpi_dexp(j->log_spot);
 }
 
 /* A pass of the path in family S (the general double state): the prices
@@ -501,11 +599,13 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
     mcpi_path_init##S(&st, j, pass);                                                         \
     for (int e = 0; e < n; e++) {                                                            \
       double zn = mcpi_adj_normal(j, z, ldz, path, e);                                       \
-      if (c == n) { /* the path kept whole */                                                \
-        xs[e] = st.x;                                                                        \
+      if (c == n) { /* the path kept whole (Heston: x and v at a step's start) */            \
+        xs[e] = heston && (e & 1) ? st.v : st.x;                                             \
         zs[e] = st.sign * zn;                                                                \
       } else if (e % c == 0) {                                                               \
         ck[e / c] = st.x;                                                                    \
+        if (heston)                                                                          \
+          cv[e / c] = st.v;                                                                  \
       }                                                                                      \
       mcpi_path_step##S(&st, j, zn, j->ca[e], j->cb[e], j->tag[e]);                          \
     }                                                                                        \
@@ -519,8 +619,12 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       mcpi_observed o;                                                                       \
       mcpi_path_observed##S(&st, p, &o);                                                     \
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
-      mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,       \
-                     rowst, div, smiles, events);                                            \
+      if (heston)                                                                            \
+        mcpi_adj_heston_sweep(j, p, st.sign, z, ldz, path, ck, cv, c, xs, zs, &o, d, b, ldb,  \
+                              div);                                                          \
+      else                                                                                   \
+        mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,     \
+                       rowst, div, smiles, events);                                          \
       /* the discount's rates, and their total */                                            \
       b[(size_t)(j->adj_cols - 1) * ldb] +=                                                   \
           d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b,  \
@@ -787,25 +891,27 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
  * Jacobian columns, averaged over the antithetic pair, to blk: column
  * g_adj - g0 at stride ldb (pay itself where blk = pay + g0 ldp); path is the
  * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's; multi:
- * 0 for one asset, 1 for several Black-Scholes assets, 2 for several
- * local-volatility assets; div: whether its block has the dividend yields'
- * columns; plain: 1 where one local-volatility asset's job fits the plain
- * shape (mcpi_job_adjoint_shape), whose state (the `_lp` family's, the
- * same steps and so the same bits) the forward path then runs in, in
- * registers; smiles: 1 where the sweep's rows are an implied surface's
+ * 0 for one Black-Scholes or local-volatility asset, 1 for several
+ * Black-Scholes assets, 2 for several local-volatility assets,
+ * MCPI_ADJ_HESTON for one Heston asset; div: whether its block has the dividend yields'
+ * columns; plain: 1 where one local-volatility or Heston asset's job fits
+ * the plain shape (mcpi_job_adjoint_shape), whose state (the `_lp` or
+ * `_hp` family's, the same steps and so the same bits) the forward path
+ * then runs in, in registers; smiles: 1 where the sweep's rows are an implied surface's
  * smiles; events: 1 where the path has cash dividends or some trade is a
  * barrier watched on the bridge (mcpi_adjoint_events; each a constant in a
  * kernel compiled for it: the other's code and buffers left out, the
  * Black-Scholes sweep 10% faster without the bridge's, 2% without the
- * drops'). */
-MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
+ * drops'; inlined into each kernel, so that those constants reach it). */
+MCP_HD_INLINE static void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
                                               uint64_t path, double *pay, size_t ldp,
                                               double *blk, size_t ldb, int g0, double *rowbuf,
                                               size_t rowst, int multi, int div, int plain,
                                               int smiles, int events)
 {
-  int n = j->nelem, c = n <= MCPI_ADJ_FULL ? n : mcpi_adj_segment(n);
-  double ck[MCPI_ADJ_SEG], xs[MCPI_ADJ_FULL + 1], zs[MCPI_ADJ_FULL];
+  int heston = multi == MCPI_ADJ_HESTON, n = j->nelem;
+  int c = n <= MCPI_ADJ_FULL ? n : heston ? mcpi_adj_heston_segment(n) : mcpi_adj_segment(n);
+  double ck[MCPI_ADJ_SEG], cv[MCPI_ADJ_SEG], xs[MCPI_ADJ_FULL + 1], zs[MCPI_ADJ_FULL];
   double half = j->antithetic ? 0.5 : 1;
   for (int t = 0; t < j->ntrades; t++)
     if (j->trades[t].g_adj >= 0)
@@ -815,8 +921,10 @@ MCP_HD static inline void mcpi_adjoint_sample(const mcpi_job_view *j, const doub
     if (multi == 2) {
       double buf[MCPI_ADJ_MLV_BUF];
       mcpi_adj_mlv_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div, buf);
-    } else if (multi) {
+    } else if (multi == 1) {
       mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div);
+    } else if (plain && heston) {
+      MCPI_ADJ_PASS(_hp);
     } else if (plain) {
       MCPI_ADJ_PASS(_lp);
     } else {
@@ -834,7 +942,9 @@ MCP_HD static inline int mcpi_adjoint_events(const mcpi_job_view *j)
 /* Which sweep a job takes (mcpi_adjoint_sample's multi). */
 MCP_HD static inline int mcpi_adjoint_kind(const mcpi_job_view *j)
 {
-  return j->nassets == 1 ? 0 : j->model == MCPI_MODEL_LOCAL_VOL ? 2 : 1;
+  return j->nassets > 1                     ? (j->model == MCPI_MODEL_LOCAL_VOL ? 2 : 1)
+         : j->model == MCPI_MODEL_HESTON ? MCPI_ADJ_HESTON
+                                         : 0;
 }
 
 MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double *z, size_t ldz,

@@ -19,12 +19,17 @@
  *                      the discount factor by -tau (to the payment) times
  *                      itself;
  *   dividend yields    the curve's pieces that start before the last date:
- *                      a moves by -tau.
+ *                      a moves by -tau;
+ *   Heston             its five parameters, the sweep's own columns (no
+ *                      Jacobian: adjoint.h, mcpi_adj_heston_sweep); the
+ *                      rates and dividend yields through each step's
+ *                      drift, its first element's a.
  * Several assets: each element's entries are its asset's buckets. */
 #include <math.h>
 #include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "src/analytic/heston.h"
 #include "src/analytic/implied.h"
 #include "src/analytic/svi.h"
 #include "src/base/grow.h"
@@ -65,14 +70,14 @@ int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets)
 }
 
 /* The least volatility the job's paths read: its assets' curves before
- * the last date, or its surface's. */
+ * the last date, or its surface's (Heston's variance: none, infinite). */
 static double least_vol(const mcpi_job *j)
 {
   double lo = INFINITY, last = j->times[j->nsteps - 1];
   for (size_t a = 0; a < j->nassets; a++) {
     const mcpi_underlying *u = j->u[a];
     double l = INFINITY, hi;
-    if (j->model != MCPI_MODEL_LOCAL_VOL)
+    if (j->model != MCPI_MODEL_LOCAL_VOL && j->model != MCPI_MODEL_HESTON)
       mcpi_curve_abs_bounds(&u->vol, last, &l, &hi);
     for (size_t k = 0; j->model == MCPI_MODEL_LOCAL_VOL && k < u->lv.nt * u->lv.ns; k++)
       l = fmin(l, u->lv.values[k]);
@@ -89,10 +94,14 @@ static int by_quote(const mcpi_underlying *u)
 }
 
 /* The volatility buckets of an underlying of a job of model lv or not: a
- * curve's pieces, a surface's nodes, or its implied volatilities' quotes. */
+ * curve's pieces, a surface's nodes, its implied volatilities' quotes, or
+ * Heston's parameters. */
 static size_t vol_buckets(const mcpi_underlying *u, int lv)
 {
-  return !lv ? u->vol.n : by_quote(u) ? u->iv.nq : u->lv.nt * u->lv.ns;
+  return u->model == MCPI_MODEL_HESTON ? MCPI_HESTON_PARAMS
+         : !lv                         ? u->vol.n
+         : by_quote(u)                 ? u->iv.nq
+                                       : u->lv.nt * u->lv.ns;
 }
 
 int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precision precision)
@@ -103,16 +112,20 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
     buckets += vol_buckets(u, j->model == MCPI_MODEL_LOCAL_VOL) + u->rate.n + u->dividend.n +
                (req->want[MCP_GREEK_DIVIDEND] ? u->ncash : 0);
   }
-  /* several assets: a factor each, one step's elements each (no merged
-   * steps); the Black-Scholes sweep keeps no path (its payoffs read the
-   * end), the local volatility's checkpoints and a segment (adjoint.h) */
-  int shape = n == 1 ? j->nfactors == 1 && j->nelem <= MCPI_ADJ_MAX_ELEMENTS
+  /* one asset: a factor (Heston: two) a step; several assets: a factor
+   * each, one step's elements each (no merged steps); the Black-Scholes
+   * sweep keeps no path (its payoffs read the end), the local volatility's
+   * checkpoints and a segment (adjoint.h) */
+  int heston = j->model == MCPI_MODEL_HESTON;
+  int shape = n == 1 ? j->nfactors == (heston ? MCPI_FACTORS_HESTON : 1) &&
+                           j->nelem <= MCPI_ADJ_MAX_ELEMENTS
                      : (size_t)j->nfactors == n && j->nelem == j->nsteps * n &&
                            j->nsteps <= MCPI_ADJ_MAX_ELEMENTS &&
                            (j->model != MCPI_MODEL_LOCAL_VOL ||
                             mcpi_adj_mlv_segment((int)j->nsteps) > 0);
   return precision == MCP_DOUBLE && shape &&
-         (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) &&
+         (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL ||
+          (heston && n == 1)) &&
          !j->extrema && !j->lsm_dates && !j->arr_len &&
          (!req->buckets || buckets <= MCPI_ADJ_MAX_BUCKETS) && least_vol(j) > 0;
 }
@@ -137,13 +150,15 @@ int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
             t->product == MCP_PRODUCT_WORST_OF);
   /* a barrier watched on the bridge is continuous in the path, but for a
    * cash dividend's drop across it (path_body.h's mcpi_path_cash): none
-   * paid by its maturity */
+   * paid by its maturity; not under Heston, whose bridge's variance the
+   * sweep does not carry */
   return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
                              t->product == MCP_PRODUCT_ASIAN ||
                              (t->product == MCP_PRODUCT_LOOKBACK && !t->extremes &&
                               t->monitoring != MCP_MONITOR_BRIDGE) ||
                              (t->product == MCP_PRODUCT_BARRIER &&
                               t->monitoring == MCP_MONITOR_BRIDGE &&
+                              j->model != MCPI_MODEL_HESTON &&
                               !cash_by(j, t->maturity - j->origin)));
 }
 
@@ -265,7 +280,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
    * totals sum; dividend yields not asked: neither buckets nor entries */
   int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
   size_t n = j->nassets, tri = n > 1 ? n * (n + 1) / 2 : 0;
-  int lv = j->model == MCPI_MODEL_LOCAL_VOL;
+  int lv = j->model == MCPI_MODEL_LOCAL_VOL, heston = j->model == MCPI_MODEL_HESTON;
   double last = j->times[j->nsteps - 1], pay = last;
   for (size_t t = 0; t < j->nreal; t++)
     pay = fmax(pay, j->spec[t].g_time);
@@ -273,19 +288,21 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
    * buckets, their dividend yield's, the Cholesky factor's adjoint (several
    * assets), a vega total an asset, a dividend total an asset (where asked),
    * the rho's total (mcpi_adj_total).  Kind k (volatility, rate, dividend
-   * yield) of asset a: np[k][a] pieces of its curve (a surface's nodes
-   * instead: no piece), its buckets from column off[k][a]. */
+   * yield) of asset a: np[k][a] pieces of its curve (a surface's nodes or
+   * Heston's parameters instead: no piece; the parameters' columns whether
+   * or not buckets are asked, the sweep's own), its buckets from column
+   * off[k][a]. */
   static const mcp_greek greek[3] = {MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_DIVIDEND};
   size_t np[3][MCP_MAX_ASSETS], off[3][MCP_MAX_ASSETS + 1], at = n, ccap = 0;
   for (int k = 0; k < 3; k++) {
     for (size_t a = 0; a < n; a++) {
       const mcpi_underlying *u = j->u[a];
-      np[k][a] = k == 0 ? (lv ? 0 : pieces_before(&u->vol, last))
+      np[k][a] = k == 0 ? (lv || heston ? 0 : pieces_before(&u->vol, last))
                  : k == 1 ? pieces_before(&u->rate, pay)
                           : (div ? pieces_before(&u->dividend, last) : 0);
-      size_t cols = k == 0 && lv ? vol_buckets(u, 1) : np[k][a];
+      size_t cols = k == 0 && (lv || heston) ? vol_buckets(u, lv) : np[k][a];
       off[k][a] = at;
-      at += !each && cols ? 1 : cols;
+      at += !each && cols && !(k == 0 && heston) ? 1 : cols;
     }
     off[k][n] = at;
   }
@@ -361,14 +378,16 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     ok = (j->adj_lv = malloc(lcap * sizeof *j->adj_lv)) != NULL;
   }
   j->nadj = j->nadj_lv = j->nadj_d = 0;
-  for (size_t e = 0; e < j->nelem && ok; e++) { /* element e: asset e % n of step e / n */
-    size_t s = e / n, a = e % n;
+  for (size_t e = 0; e < j->nelem && ok; e++) {
+    /* element e: asset e % n of step e / n; of one Heston asset, step e / 2,
+     * whose drift is its first element's */
+    size_t s = heston ? e / 2 : e / n, a = heston ? 0 : e % n;
     const mcpi_underlying *u = j->u[a];
     const mcpi_curve *curve[3] = {&u->vol, &u->rate, &u->dividend};
     double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], b = j->cb[e];
     j->adj_off[e] = (int32_t)j->nadj;
-    for (int k = 0; k < 3; k++) /* a = int (r - q) - int sigma^2 / 2, b = sqrt(int sigma^2) */
-      for (size_t p = 0; p < np[k][a] && ok; p++) {
+    for (int k = 0; k < 3 && !(heston && e % 2); k++) /* a = int (r - q) - int sigma^2 / 2, */
+      for (size_t p = 0; p < np[k][a] && ok; p++) {         /* b = sqrt(int sigma^2) */
         double tau = overlap(curve[k], p, t0, t1), sig = k == 0 ? u->vol.value[p] : 0;
         if (tau > 0)
           ok = push(&j->adj, &j->nadj, &cap, (int32_t)(off[k][a] + (each ? p : 0)), k,

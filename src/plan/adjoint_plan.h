@@ -17,8 +17,9 @@
  * gives: buckets of a Greek they give (delta, vega, rho), or correlations
  * (several assets). */
 int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets);
-/* Whether a job's paths can be swept back: one Black-Scholes or
- * local-volatility underlying, or several correlated Black-Scholes ones,
+/* Whether a job's paths can be swept back: one Black-Scholes,
+ * local-volatility or Heston underlying, or several correlated Black-Scholes
+ * or local-volatility ones,
  * of at most MCPI_ADJ_MAX_BUCKETS buckets where req asks them (else a
  * column a kind and asset), whose volatility stays above 0
  * (at 0 a volatility's shift is no derivative: a step's deviation is the
@@ -28,8 +29,8 @@ int mcpi_adjoint_asked(const mcp_greeks *req, size_t nassets);
 int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precision precision);
 /* Whether a trade's payoff in job j is one the sweep differentiates: a
  * European, an Asian, a lookback watched on its dates, a barrier watched on
- * the bridge (no cash dividend paid by its maturity); of several assets, a basket,
- * best-of or worst-of option. */
+ * the bridge (no cash dividend paid by its maturity; not under Heston); of
+ * several assets, a basket, best-of or worst-of option. */
 int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t);
 /* The job's Jacobians, block and its columns' descriptors (adj_*) for the
  * request, once; its trades' payment times (spec g_time) set.  Without

@@ -176,9 +176,10 @@ int mcpi_job_ringless(const mcpi_job *j, mcp_precision prec)
 
 int mcpi_job_adjoint_shape(const mcpi_job *j)
 {
-  return j->gstate & MCPI_GSTATE_ADJOINT && plain_trades(j, MCPI_MODEL_LOCAL_VOL)
-             ? MCPI_SHAPE_LV_PLAIN
-             : 0;
+  return !(j->gstate & MCPI_GSTATE_ADJOINT)          ? 0
+         : plain_trades(j, MCPI_MODEL_LOCAL_VOL) ? MCPI_SHAPE_LV_PLAIN
+         : plain_trades(j, MCPI_MODEL_HESTON)    ? MCPI_SHAPE_HESTON_PLAIN
+                                                 : 0;
 }
 
 int mcpi_job_small(const mcpi_job *j)

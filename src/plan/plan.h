@@ -214,10 +214,11 @@ int mcpi_job_small(const mcpi_job *j);
 int mcpi_job_shape_fits(const mcpi_job *j, int shape);
 /* The shape whose state the forward path of a job with bucketed
  * sensitivities by adjoint (gstate MCPI_GSTATE_ADJOINT) may run in:
- * MCPI_SHAPE_LV_PLAIN for one local-volatility asset whose trades fit it
- * and whose payoffs read nothing but sums (the sweep and the Greeks on the
- * path read the whole observation, so mcpi_job_small gives such a job
- * none: here what those trades read of it is the same), else 0. */
+ * MCPI_SHAPE_LV_PLAIN (MCPI_SHAPE_HESTON_PLAIN) for one local-volatility
+ * (Heston) asset whose trades fit it and whose payoffs read nothing but
+ * sums (the sweep and the Greeks on the path read the whole observation,
+ * so mcpi_job_small gives such a job none: here what those trades read of
+ * it is the same), else 0. */
 int mcpi_job_adjoint_shape(const mcpi_job *j);
 /* The name a wisdom (mcp_wisdom) knows a job's kernel by in precision prec:
  * its precision, its model (and basket), its state (general, shaped or

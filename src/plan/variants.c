@@ -382,9 +382,10 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
         ok = add_est(b, (long)t, pairs[k], MCP_METHOD_BUMP, a, -1) && add_term(b, hi, w) &&
              add_term(b, lo, -w);
       }
-  /* with buckets, a Heston asset's vega a parameter (the model's vegas) */
+  /* with buckets, a Heston asset's vega a parameter (the model's vegas),
+   * where no adjoint block has them */
   for (size_t i = 0; i < j->nassets && ok && j->model == MCPI_MODEL_HESTON && req->buckets &&
-                     req->want[MCP_GREEK_VEGA];
+                     req->want[MCP_GREEK_VEGA] && !(done & IN_PASS_VEGA);
        i++) {
     long a = market_index(m, j->u[i]);
     for (int k = 0; k < MCPI_HESTON_PARAMS && ok && (j->nassets == 1 || (mine >> i & 1u));
