@@ -1414,7 +1414,10 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * -1 or 1; a parameter at 0 or rho at -1 or 1 has none, nor the rho of an
  * underlying of some multi-asset trade, which would move its correlation
  * matrix): 10 revaluations an underlying, each a plan of the whole book;
- * those trades are still warned MCP_WARNING_BUCKETS (no rho buckets). */
+ * those trades are still warned MCP_WARNING_BUCKETS (no rho buckets).  A
+ * Heston rho at -1 or 1 has no vega@rho either way; an underlying of a
+ * multi-asset trade has its single-asset trades' by adjoint (their own
+ * paths'), so its book's "vega:H@rho" sums those alone. */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);

@@ -36,7 +36,8 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #ifndef MCPI_ADJ_MIN_BLOCKS_MLV
 #define MCPI_ADJ_MIN_BLOCKS_MLV 4
 #endif
-// one Heston asset (its forward in the general state, x and v a step kept)
+// one Heston asset (x and v a step kept; its forward in the plain shape's
+// state where the trades fit it, else the general state's)
 #ifndef MCPI_ADJ_MIN_BLOCKS_HESTON
 #define MCPI_ADJ_MIN_BLOCKS_HESTON 4
 #endif

@@ -592,6 +592,24 @@ static void heston_against_closed_form(void **state)
   assert_within("delta", greek(r, "MC", "delta").value, greek(r, "CF", "delta").value.price,
                 NSE);
   mcp_results_destroy(r);
+  /* rho at -1: no vega@rho (sqrt(1 - rho^2) has no derivative there), the
+   * others finite, both schemes */
+  mcp_market *e = new_market();
+  assert_int_equal(mcp_market_add_heston(e, "H", 100, 0.04, 0.01, 0.04, 1.5, 0.06, 0.6, -1),
+                   MCP_OK);
+  for (int scheme = 0; scheme < 2; scheme++) {
+    assert_int_equal(
+        mcp_portfolio_set_heston_scheme(p, scheme ? MCP_HESTON_EULER : MCP_HESTON_QE), MCP_OK);
+    r = price_greeks(ctx_of(state), e, p, g);
+    mcp_sensitivity x;
+    assert_int_equal(mcp_results_greek(r, "MC", "vega@rho", &x), MCP_ERR_NOT_FOUND);
+    for (int k = 0; k < 4; k++) {
+      mcp_sensitivity s = greek(r, "MC", pn[k]);
+      assert_true(isfinite(s.value.price) && isfinite(s.value.std_error));
+    }
+    mcp_results_destroy(r);
+  }
+  mcp_market_destroy(e);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

@@ -541,11 +541,12 @@ MCP_HD static inline int mcpi_adj_heston_segment(int n)
   return c + (c & 1);
 }
 
-/* One trade's sweep on a pass's Heston path, as mcpi_adj_sweep's. */
+/* One trade's sweep on a pass's Heston path, as mcpi_adj_sweep's; vlast:
+ * its variance at the end. */
 MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
                                                 double sign, const double *z, size_t ldz,
                                                 uint64_t path, const double *ck, const double *cv,
-                                                int c, double *xs, double *zs,
+                                                double vlast, int c, double *xs, double *zs,
                                                 const mcpi_observed *o, double d, double *blk,
                                                 size_t ldb, int div)
 {
@@ -557,6 +558,7 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
   mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
   for (int sg = (n - 1) / c; sg >= 0; sg--) {
     int e0 = sg * c, e1 = e0 + c < n ? e0 + c : n;
+    double vend = e1 < n ? cv[sg + 1] : vlast; /* v at the segment's end */
     if (c < n) { /* the segment again */
       double x = ck[sg], v = cv[sg], var;
       for (int e = e0; e < e1; e += 2) {
@@ -574,8 +576,8 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
       xbar = mcpi_adj_fixings(j->tag[e + 1], ks, kt, xs[e + 2 - e0], o, &w, xbar);
       for (int32_t r = j->adj_off[e]; r < j->adj_off[e + 1]; r++) /* the drift's */
         mcpi_adj_run_add(&run, &qrun, div, &j->adj[r], j->adj[r].ja * xbar, d, blk, ldb);
-      mcpi_heston_back(h, j->scheme, xs[e + 1 - e0], j->cb[e], j->ca[e + 1], zs[e - e0],
-                       zs[e + 1 - e0], xbar, &vbar, &g);
+      mcpi_heston_back(h, j->scheme, xs[e + 1 - e0], e + 2 < e1 ? xs[e + 3 - e0] : vend, j->cb[e],
+                       j->ca[e + 1], zs[e - e0], zs[e + 1 - e0], xbar, &vbar, &g);
     }
   }
   mcpi_heston_bar_params(h, &g);
@@ -620,8 +622,8 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
       mcpi_path_observed##S(&st, p, &o);                                                     \
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
       if (heston)                                                                            \
-        mcpi_adj_heston_sweep(j, p, st.sign, z, ldz, path, ck, cv, c, xs, zs, &o, d, b, ldb,  \
-                              div);                                                          \
+        mcpi_adj_heston_sweep(j, p, st.sign, z, ldz, path, ck, cv, st.v, c, xs, zs, &o, d, b, \
+                              ldb, div);                                                     \
       else                                                                                   \
         mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,     \
                        rowst, div, smiles, events);                                          \

@@ -164,6 +164,11 @@ static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *
     mcpi_adj_col c = j->adj_col[k];
     int reads = c.asset < 0 || j->nassets == 1 || (s->assets >> c.asset & 1u);
     int shown = c.greek >= 0 && req->want[c.greek] && (!c.bucket || req->buckets) && reads;
+    /* a Heston rho at -1 or 1 has no derivative (sqrt(1 - rho^2)'s is
+     * unbounded there): none, as the bumps have none */
+    if (j->model == MCPI_MODEL_HESTON && c.greek == MCP_GREEK_VEGA && c.bucket == 5 &&
+        fabs(j->u[0]->rho) >= 1)
+      shown = 0;
     if (k >= j->adj_cash && k < j->adj_cash + j->adj_ncash) /* a cash dividend after the
                                                               * trade's maturity: none */
       shown = shown && j->times[j->adj_cstep[k - j->adj_cash]] <= s->g_time + MCPI_TIME_EPS;
