@@ -5,10 +5,11 @@
  * zv and zx, its length dt and E = e^{-kappa dt}, and the adjoints xb of x'
  * and *vb of v', it sets *vb to v's adjoint and adds the parameters' to g;
  * x's adjoint is xb (x' = x + drift + ...: the drift's too, which the
- * caller takes to the rate and dividend curves).  The QE step reads kappa, rho and xi also through its
- * view's rx = rho / xi, krx = kappa rho / xi - 1/2, rkt = -rho kappa theta
- * and xk = xi^2 / kappa (path.h), whose adjoints g gathers over the path and
- * mcpi_heston_bar_params takes to the parameters once.  Within each of the
+ * caller takes to the rate and dividend curves).  The QE step reads kappa,
+ * rho and xi also through its view's rx = rho / xi, krx = kappa rho / xi -
+ * 1/2, rkt = -rho kappa theta and xk = xi^2 / kappa (path.h), whose
+ * adjoints g gathers over the path and mcpi_heston_bar_params takes to the
+ * parameters once.  Within each of the
  * step's branches (psi <= 1.5 or not; the martingale correction's cases)
  * the step is smooth in its inputs; the branches' borders, where the
  * scheme's v' jumps (the two distributions match only in their first two
