@@ -1101,9 +1101,12 @@ mcp_status mcp_results_redemption(const mcp_results *results, size_t index, size
  * European's grid, has none.  By Longstaff-Schwartz a
  * point an exercise date: the highest spot (put; call: lowest) at which
  * the fitted rule exercises, solved to double precision on the rule the
- * paths ran (the same on every backend).  Only one-asset trades whose rule
- * reads the spot alone have one (not a Heston trade, whose rule reads its
- * variance too, nor a basket).  mcp_results_exercise_boundaries gives the
+ * paths ran (the same on every backend); where the price is the held
+ * European's (MCP_WARNING_EXERCISE, or a call whose early exercise never
+ * pays), that European's: nothing exercised before maturity.  Only
+ * one-asset trades whose rule reads the spot alone have one (not a
+ * Heston trade, whose rule reads its variance too, nor a basket).
+ * mcp_results_exercise_boundaries gives the
  * number of points, 0 for other trades, without the option, or for a bad
  * index; mcp_results_exercise_boundary point k's time (years) and spot,
  * MCP_ERR_NOT_FOUND beyond them. */

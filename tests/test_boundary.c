@@ -287,6 +287,39 @@ static void test_none(void **state)
   mcp_market_destroy(m);
 }
 
+/* A Monte Carlo American call without dividends floored to its European
+ * (its fitted rule lost to holding: the same price as its last date
+ * alone): its boundary is the European's, nothing exercised before
+ * maturity (+infinity), the strike at maturity; before, the rule's. */
+static void test_floored(void **state)
+{
+  (void)state;
+  mcp_market *m = new_market();
+  add_underlying(m, "A", (bs_params){100, 0.05, 0.0, 0.2});
+  mcp_context *ctx = context(1, NULL);
+  mcp_results *r[2];
+  for (int one = 0; one < 2; one++) { /* 1000 dates, then one */
+    mcp_portfolio *p = american_call_book("A", one ? 1 : 1000, 1);
+    r[one] = price(ctx, m, p);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_estimate e = estimate(r[0], "T"), h = estimate(r[1], "T");
+  assert_true(memcmp(&e, &h, sizeof e) == 0); /* floored */
+  size_t n = mcp_results_exercise_boundaries(r[0], 0);
+  assert_int_equal(n, 1000);
+  double t, s;
+  for (size_t k = 0; k < n; k++) {
+    assert_int_equal(mcp_results_exercise_boundary(r[0], 0, k, &t, &s), MCP_OK);
+    if (k + 1 < n && !(isinf(s) && s > 0))
+      fail_msg("date %zu (t = %g): %g, not +infinity", k, t, s);
+  }
+  assert_true(t == 1 && s == 100);
+  for (int k = 0; k < 2; k++)
+    mcp_results_destroy(r[k]);
+  mcp_context_destroy(ctx);
+  mcp_market_destroy(m);
+}
+
 /* A call of strike 0 on an asset paying a dividend yield of 8%, exercised
  * early by Longstaff-Schwartz: in the money at every spot, so its rule's
  * boundary is scanned about the spot; a finite one at the first date, 0 at
@@ -348,6 +381,7 @@ int main(void)
       cmocka_unit_test(test_grid_vs_tree),
       cmocka_unit_test(test_rule_vs_tree),
       cmocka_unit_test(test_none),
+      cmocka_unit_test(test_floored),
       cmocka_unit_test(test_zero_strike),
       cmocka_unit_test(test_long_march),
   };

@@ -883,6 +883,17 @@ static void collect_loss(run_state *s, size_t k)
   l->ci_high = l->price + MCPI_Z95 * l->std_error;
 }
 
+/* The boundary of a Longstaff-Schwartz trade priced at its held European
+ * (MCPI_PRICED_HELD): that European's, holding at every date before the
+ * last (nothing exercised: +infinity for a call, 0 for a put), the last
+ * the rule's at maturity, the strike. */
+static void held_bounds(const mcp_portfolio *p, const unsigned char *now, mcpi_bounds *b)
+{
+  for (size_t i = 0; b->off && i < p->n; i++)
+    for (size_t k = b->off[i]; now[i] == MCPI_PRICED_HELD && k + 1 < b->off[i + 1]; k++)
+      b->spot[k] = p->t[i].type == MCP_CALL ? INFINITY : 0;
+}
+
 /* The results of a whole run or a merge: the base market's prices, then
  * the Greeks, or each scenario point's prices (its PDE trades' from its
  * variant's solve). */
@@ -897,6 +908,8 @@ static mcp_status collect_run(run_state *s, const mcp_greeks *req)
     s->su->bnd = (mcpi_bounds){0};
   } else if (st == MCP_OK && !mcpi_bounds_copy(&s->r->bnd, &su->bnd, su->portfolio->n))
     return mcpi_fail(s->ctx->err, MCP_ERR_NO_MEMORY, "out of memory for results");
+  if (st == MCP_OK)
+    held_bounds(su->portfolio, s->now, &s->r->bnd);
   if (st == MCP_OK && req && !s->npoints) {
     if ((st = collect_greeks(su->market, su->portfolio, &su->plan, s->acc, pde, su->dg,
                              &su->greeks, s->now, s->r)) != MCP_OK)
