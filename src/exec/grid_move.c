@@ -40,7 +40,7 @@ mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, int
     const mcpi_job *j = &plan->jobs[ji];
     if (check && mcpi_job_grid_unchecked(j)) /* steps too long to go unchecked */
       for (size_t t = 0; t < j->nreal; t++)
-        if (!now || now[j->trade[t]] != MCPI_PRICED_EXERCISED) /* exact: no grid */
+        if (now[j->trade[t]] != MCPI_PRICED_EXERCISED) /* exact: no grid */
           r->warn[j->trade[t]] |= MCP_WARNING_GRID;
     unsigned reps = mcpi_job_replicates(plan, j);
     size_t ncol = mcpi_job_columns(j, 0);
@@ -53,7 +53,7 @@ mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, int
                        !(r->grid_on = calloc(r->n, sizeof *r->grid_on))))
         return mcpi_no_memory(__func__);
       size_t i = j->trade[e->trade];
-      int how = now ? now[i] : 0;
+      int how = now[i];
       mcp_estimate d = {0}, *p = &r->est[i];
       r->grid_on[i] = 1;
       if (how == MCPI_PRICED_EXERCISED) { /* its exercise value, exact: no move */

@@ -14,8 +14,8 @@
  * the jobs' accumulated columns, and their warnings; with the check on
  * (check), the trades of jobs whose grids it cannot check and whose steps
  * are too long to pass unchecked (mcpi_job_grid_unchecked) are warned too.
- * now (by trade, MCPI_PRICED_*; NULL: none): a Longstaff-Schwartz trade priced
- * at its held European moves as that does, one exercised now not at all;
+ * now (by trade, MCPI_PRICED_*): a Longstaff-Schwartz trade priced at its
+ * held European moves as that does, one exercised now not at all;
  * MCP_ERR_NO_MEMORY. */
 mcp_status mcpi_grid_collect(const mcpi_plan *plan, mcp_precision precision, int check,
                              mcpi_accum **acc, const unsigned char *now, mcp_results *r);

@@ -379,9 +379,9 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   }
   j->nadj = j->nadj_lv = j->nadj_d = 0;
   for (size_t e = 0; e < j->nelem && ok; e++) {
-    /* element e: asset e % n of step e / n; of one Heston asset, step e / 2,
-     * whose drift is its first element's */
-    size_t s = heston ? e / 2 : e / n, a = heston ? 0 : e % n;
+    /* element e: asset e % n of step e / F, F a step's elements (n, or one
+     * Heston asset's 2, whose drift is its first's) */
+    size_t s = e / (size_t)j->nfactors, a = e % n;
     const mcpi_underlying *u = j->u[a];
     const mcpi_curve *curve[3] = {&u->vol, &u->rate, &u->dividend};
     double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], b = j->cb[e];
