@@ -19,7 +19,10 @@
  * And the benchmark Asian under Heston (QE, the discretisation check on):
  * its delta, 5 parameters' vegas and 20 rho pillars.
  *
- *   adjoint [--paths N] [--repeats R]
+ *   adjoint [--paths N] [--repeats R] [--model K] [--backend cuda|cpu]
+ *
+ * --model K runs the table's row K alone (0 the local-volatility Asian, in
+ * the table's order), --backend one backend: a profiler's run.
  */
 #include <math.h>
 #include <stdio.h>
@@ -201,12 +204,17 @@ static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
 int main(int argc, char **argv)
 {
   uint64_t paths = 1 << 20;
-  int repeats = 5;
+  int repeats = 5, only = -1;
+  const char *backend = NULL;
   for (int i = 1; i + 1 < argc; i += 2)
     if (strcmp(argv[i], "--paths") == 0)
       paths = strtoull(argv[i + 1], NULL, 10);
     else if (strcmp(argv[i], "--repeats") == 0)
       repeats = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--model") == 0)
+      only = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--backend") == 0)
+      backend = argv[i + 1];
   static const mcp_backend backends[] = {
 #ifdef MCP_HAVE_CUDA
       MCP_BACKEND_CUDA,
@@ -234,6 +242,9 @@ int main(int argc, char **argv)
                                          "Heston (QE), 5 parameters"};
   for (size_t b = 0; b < sizeof backends / sizeof *backends; b++)
     for (int model = 0; model < 7; model++) {
+      if ((only >= 0 && model != only) ||
+          (backend && strcmp(backend, backends[b] == MCP_BACKEND_CPU ? "cpu" : "cuda") != 0))
+        continue;
       uint64_t n = (model == 3 ? 10000 : paths) / (backends[b] == MCP_BACKEND_CPU ? 64 : 1);
       mcp_market *m = model < 2    ? market(model == 0)
                       : model == 5 ? market(1)

@@ -52,8 +52,9 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // volatilities (the sweep's rows its smiles: without it the other kernels
 // keep their registers); Events: of a job whose sweep meets cash dividends'
 // drops or bridge-watched barriers (mcpi_adjoint_events; without it, the
-// Black-Scholes sweep 10% faster).
-template <int MinBlocks, int Multi, int Div, int Plain, int Smiles, int Events>
+// Black-Scholes sweep 10% faster); Lv: of one local-volatility asset (without
+// it, the Black-Scholes kernels hold no surface's code).
+template <int MinBlocks, int Multi, int Div, int Plain, int Smiles, int Events, int Lv>
 __global__ void __launch_bounds__(128, MinBlocks)
     mcpi_adjoint_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
                         size_t ld, size_t n, double *__restrict__ pay)
@@ -63,7 +64,7 @@ __global__ void __launch_bounds__(128, MinBlocks)
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
     mcpi_adjoint_sample(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
-                        blockDim.x, Multi, Div, Plain, Smiles, Events);
+                        blockDim.x, Multi, Div, Plain, Smiles, Events, Lv);
 }
 
 // Several local-volatility assets (adjoint kind 2): a path's n assets on
@@ -159,18 +160,18 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
   }
 }
 
-template <int MinBlocks, int Multi, int Div, int Plain = 0, int Smiles = 0, int Events = 0>
+template <int MinBlocks, int Multi, int Div, int Lv, int Plain = 0, int Smiles = 0, int Events = 0>
 static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                           double *pay, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
   cudaError_t e = cudaFuncSetAttribute(
-      mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles, Events>,
+      mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles, Events, Lv>,
       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
   if (e)
     return e;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles, Events>
+  mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles, Events, Lv>
       <<<grid, 128, smem, stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
 }
@@ -185,26 +186,27 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
     return cudaGetLastError();
   }
   if (job.nassets > 1)
-    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div>(job, z, ld, n, pay, stream);
+    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div, 0>(job, z, ld, n, pay, stream);
   if (mcpi_adjoint_kind(&job) == MCPI_ADJ_HESTON) /* its forward in the plain shape's state */
     return shape == MCPI_SHAPE_HESTON_PLAIN
-               ? launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 1>(job, z, ld, n, pay,
-                                                                            stream)
-               : launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div>(job, z, ld, n, pay,
-                                                                         stream);
+               ? launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 0, 1>(job, z, ld, n,
+                                                                               pay, stream)
+               : launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 0>(job, z, ld, n, pay,
+                                                                            stream);
   if (shape == MCPI_SHAPE_LV_PLAIN) /* sums alone: no barrier */
-    return job.adj_q ? launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1, 1>(job, z, ld, n, pay, stream)
-                     : launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1>(job, z, ld, n, pay, stream);
+    return job.adj_q ? launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1, 1, 1>(job, z, ld, n, pay, stream)
+                     : launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1, 1>(job, z, ld, n, pay, stream);
   if (mcpi_adjoint_events(&job))
-    return job.adj_q ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 0, 1, 1>(job, z, ld, n, pay, stream)
+    return job.adj_q ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 1, 0, 1, 1>(job, z, ld, n, pay,
+                                                                         stream)
            : job.model == MCPI_MODEL_LOCAL_VOL
-               ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 0, 0, 1>(job, z, ld, n, pay, stream)
-               : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0, Div, 0, 0, 1>(job, z, ld, n, pay, stream);
+               ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 1, 0, 0, 1>(job, z, ld, n, pay, stream)
+               : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0, Div, 0, 0, 0, 1>(job, z, ld, n, pay, stream);
   if (job.adj_q)
-    return launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 0, 1>(job, z, ld, n, pay, stream);
+    return launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 1, 0, 1>(job, z, ld, n, pay, stream);
   return job.model == MCPI_MODEL_LOCAL_VOL
-             ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div>(job, z, ld, n, pay, stream)
-             : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0, Div>(job, z, ld, n, pay, stream);
+             ? launch<MCPI_ADJ_MIN_BLOCKS_LV, 0, Div, 1>(job, z, ld, n, pay, stream)
+             : launch<MCPI_ADJ_MIN_BLOCKS_BS, 0, Div, 0>(job, z, ld, n, pay, stream);
 }
 
 extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, int shape, const double *z,

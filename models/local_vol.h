@@ -17,7 +17,9 @@
  * The interval y[i] <= x < y[i + 1] comes from a bucket table: nb buckets of
  * width 1 / binv from y[0], each holding the interval of its left end, then
  * a step or two to x's own (the table has 4 buckets a node: the search is
- * two or three loads, not log2 n dependent ones); the interpolation is the
+ * two or three loads, not log2 n dependent ones; the bucket's interval and
+ * the next two nodes' loads issued together, then a select, where a loop
+ * waited on each in turn); the interpolation is the
  * one formula, so the table changes no bit.  name_at gives the interval: -1
  * at or below y[0] (and for a NaN), n - 1 at or above y[n - 1] (the flat
  * ends); name_in the value in it (the adjoint reads both: adjoint.h), and
@@ -27,16 +29,23 @@
   MCP_HD static inline int name##_at(const real *y, int n, const int32_t *idx, int nb,         \
                                      real binv, real x)                                       \
   {                                                                                          \
-    if (!(x > y[0]))                                                                         \
+    real y0 = y[0], yl = y[n - 1], f = (x - y0) * binv;                                      \
+    int b = !(f > 0) ? 0 : f < (real)nb ? (int)f : nb - 1;                                   \
+    int i = idx[b];                                                                          \
+    if (!(x > y0))                                                                           \
       return -1;                                                                             \
-    if (x >= y[n - 1])                                                                       \
+    if (x >= yl)                                                                             \
       return n - 1;                                                                          \
-    int b = (int)((x - y[0]) * binv);                                                        \
-    int i = idx[b < 0 ? 0 : b >= nb ? nb - 1 : b];                                           \
-    while (i + 2 < n && y[i + 1] <= x)                                                       \
+    real ya = y[i], y1 = y[i + 1 < n ? i + 1 : n - 1], y2 = y[i + 2 < n ? i + 2 : n - 1];   \
+    if (i + 2 < n && y1 <= x) {                                                              \
       i++;                                                                                   \
-    while (i > 0 && y[i] > x)                                                                \
-      i--;                                                                                   \
+      if (i + 2 < n && y2 <= x)                                                              \
+        for (i++; i + 2 < n && y[i + 1] <= x;)                                               \
+          i++;                                                                               \
+      return i; /* y[i] <= x: no step down */                                                \
+    }                                                                                        \
+    while (i > 0 && ya > x)                                                                  \
+      ya = y[--i];                                                                           \
     return i;                                                                                \
   }                                                                                          \
   MCP_HD static inline real name##_between(const real *y, real lo, real hi, int n, int i,      \

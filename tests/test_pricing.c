@@ -1309,7 +1309,7 @@ static void test_adjoint_plain_forward(void **state)
   for (uint64_t path = 0; path < 64; path++) {
     for (int plain = 0; plain < 2; plain++)
       mcpi_adjoint_sample(&v, NULL, 1, path, pay[plain], 1, pay[plain], 1, 0, rows, 1, 0,
-                          v.adj_div, plain, v.adj_q != 0, 0);
+                          v.adj_div, plain, v.adj_q != 0, 0, 1);
     assert_memory_equal(pay[0], pay[1], ncol * sizeof(double));
     for (int k = 0; k < v.adj_cols; k++)
       swept += fabs(pay[0][v.trades[1].g_adj + k]);

@@ -123,17 +123,27 @@ MCP_HD static inline int mcpi_adj_factor(const mcpi_job_view *j)
   return mcpi_adj_total(j, 0, 0) - n * (n + 1) / 2;
 }
 
+/* (k read into scalars and written back by constant indices: a run-time
+ * index kept the runs in local memory, on the sweep's path) */
 MCP_HD static inline void mcpi_adj_run_put(mcpi_adj_run *r, int k, int32_t col, double v, double d,
                                            double *blk, size_t ldb)
 {
-  if (r->col[k] != col) {
-    if (r->col[k] >= 0)
-      blk[(size_t)r->col[k] * ldb] += d * r->val[k];
-    r->col[k] = col;
-    r->val[k] = 0;
+  int32_t c = k ? r->col[1] : r->col[0];
+  double val = k ? r->val[1] : r->val[0];
+  if (c != col) {
+    if (c >= 0)
+      blk[(size_t)c * ldb] += d * val;
+    c = col;
+    val = 0;
   }
-  r->val[k] += v;
-  r->tot[k] += v;
+  val += v;
+  if (k) {
+    r->col[1] = c, r->val[1] = val;
+    r->tot[1] += v;
+  } else {
+    r->col[0] = c, r->val[0] = val;
+    r->tot[0] += v;
+  }
 }
 
 /* Entry x's v into its run: r's, or a dividend yield's into q's. */
@@ -201,10 +211,13 @@ MCP_HD static inline double *mcpi_adj_row(const mcpi_adj_rows *h, int k, int i)
   return h->v + (size_t)(k * h->ns + i) * h->st;
 }
 
+/* A row's columns are read MCPI_ADJ_FLUSH at a time before any is
+ * written: one after another, each add waited on its read. */
+#define MCPI_ADJ_FLUSH 4
 MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d, double *blk,
                                               size_t ldb, int smiles)
 {
-  int row = h->lo + k;
+  int row = h->lo + k, ns = h->ns, to = row < h->nt && !smiles;
   if (smiles && row < h->nt) /* a smile's row: to its quotes */
     for (int q = h->qoff[row]; q < h->qoff[row + 1]; q++) {
       double x = 0;
@@ -212,19 +225,28 @@ MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d,
         x += h->dq[(size_t)q * MCPI_ADJ_SMILE + i] * *mcpi_adj_row(h, k, i);
       blk[(size_t)(1 + q) * ldb] += d * x;
     }
-  for (int i = 0; i < h->ns; i++) {
-    double *x = mcpi_adj_row(h, k, i);
-    if (row < h->nt && !smiles)
-      blk[(size_t)(1 + row * h->ns + i) * ldb] += d * *x;
-    *x = 0;
+  double *col = blk + (size_t)(1 + row * ns) * ldb;
+  for (int i0 = 0; i0 < ns; i0 += MCPI_ADJ_FLUSH) {
+    double b[MCPI_ADJ_FLUSH];
+    MCP_UNROLL
+    for (int q = 0; q < MCPI_ADJ_FLUSH; q++)
+      b[q] = to && i0 + q < ns ? col[(size_t)(i0 + q) * ldb] : 0;
+    MCP_UNROLL
+    for (int q = 0; q < MCPI_ADJ_FLUSH; q++)
+      if (i0 + q < ns) {
+        double *x = mcpi_adj_row(h, k, i0 + q);
+        if (to)
+          col[(size_t)(i0 + q) * ldb] = b[q] + d * *x;
+        *x = 0;
+      }
   }
 }
 
-MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_entry *x, int i,
-                                            double v, double d, double *blk, size_t ldb,
-                                            int smiles)
+/* The rows held down to row m, where the sweep has come: the rows above
+ * m + 1 are done, added to their columns. */
+MCP_HD static inline void mcpi_adj_rows_to(mcpi_adj_rows *h, int m, double d, double *blk,
+                                           size_t ldb, int smiles)
 {
-  int m = x->kind;
   if (h->lo < 0)
     h->lo = m;
   while (m < h->lo) { /* the upper row is done */
@@ -235,6 +257,14 @@ MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_ent
     }
     h->lo--;
   }
+}
+
+MCP_HD static inline void mcpi_adj_rows_add(mcpi_adj_rows *h, const mcpi_adj_entry *x, int i,
+                                            double v, double d, double *blk, size_t ldb,
+                                            int smiles)
+{
+  int m = x->kind;
+  mcpi_adj_rows_to(h, m, d, blk, ldb, smiles);
   if (m > h->lo + 1 && !smiles) /* a step across more than two rows */
     blk[(size_t)x->col * ldb] += d * v;
   else if (m > h->lo + 1) /* across more than two smiles: to m's quotes */
@@ -254,11 +284,24 @@ MCP_HD static inline void mcpi_adj_node_rows(const mcpi_job_view *j, int32_t r0,
 {
   for (int32_t r = r0; r < r1; r++) {
     double x = j->adj_lv[r].ja * v;
-    if (h) /* a smile's coordinate: the entry's column */
+    if (h && h->v) /* a smile's coordinate: the entry's column */
       mcpi_adj_rows_add(h, &j->adj_lv[r], smiles ? j->adj_lv[r].col : i, x, d, blk, ldb, smiles);
     else
       blk[(size_t)j->adj_lv[r].col * ldb] += d * x;
     *tot += j->adj_lv[r].jb * v;
+  }
+}
+
+/* The same for a node i of the dense rows (adj_lvc: c[0], c[1] its
+ * derivatives in the held rows lo and lo + 1): the entries' operations in
+ * their order, a zero derivative adding 0 where the entries had none. */
+MCP_HD static inline void mcpi_adj_node_held(mcpi_adj_rows *h, int i, const double *c, double v,
+                                             double *tot)
+{
+  for (int k = 0; k < 2; k++) {
+    double x = c[k] * v;
+    *mcpi_adj_row(h, k, i) += x;
+    *tot += c[k] * v;
   }
 }
 
@@ -272,11 +315,14 @@ MCP_HD static inline void mcpi_adj_node(const mcpi_job_view *j, size_t q, int i,
 
 /* What the sweep reads of element e's slice at log-spot x, loaded an
  * element ahead: x's interval i, the slice's values at max(i, 0) and the
- * next (local_vol.h, name_between), and the Jacobian's row offsets of
- * those two nodes (off[0] .. off[2]). */
+ * next (local_vol.h, name_between), and of those two nodes either the
+ * dense rows' first m0 and derivatives c (adj_lvr[e] >= 0), or else the
+ * Jacobian's row offsets (off[0] .. off[2]; m0 -1).  The entries were
+ * loaded where they were used, one after another (their offsets, then
+ * each entry, then its product): a tenth of the kernel's stalls. */
 typedef struct mcpi_adj_lv_at {
-  int i;
-  double lo, hi;
+  int i, m0;
+  double lo, hi, c[4];
   int32_t off[3];
 } mcpi_adj_lv_at;
 
@@ -285,8 +331,16 @@ MCP_HD static inline mcpi_adj_lv_at mcpi_adj_lv_ahead(const mcpi_job_view *j, in
   const double *y = j->lv_y, *v = j->lv_vol + (size_t)e * j->lv_n;
   int ns = j->lv_n, i = mcpi_local_vol_at(y, ns, j->lv_idx, j->lv_nb, j->lv_binv, x);
   int at = i < 0 ? 0 : i, up = at + 1 < ns ? at + 1 : at;
-  const int32_t *o = j->adj_lvoff + (size_t)e * ns + at;
-  mcpi_adj_lv_at a = {i, v[at], v[up], {o[0], o[1], o[1 + up - at]}};
+  mcpi_adj_lv_at a = {i, j->adj_lvr ? j->adj_lvr[e] : -1, v[at], v[up], {0, 0, 0, 0}, {0, 0, 0}};
+  if (a.m0 >= 0) {
+    const double *c = j->adj_lvc + 2 * ((size_t)e * ns + at);
+    a.c[0] = c[0], a.c[1] = c[1];
+    if (up != at)
+      a.c[2] = c[2], a.c[3] = c[3];
+  } else {
+    const int32_t *o = j->adj_lvoff + (size_t)e * ns + at;
+    a.off[0] = o[0], a.off[1] = o[1], a.off[2] = o[1 + up - at];
+  }
   return a;
 }
 
@@ -412,20 +466,22 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
                                          uint64_t path, const double *ck, int c, double *xs,
                                          double *zs, const mcpi_observed *o, double d,
                                          double *blk, size_t ldb, double *rowbuf, size_t rowst,
-                                         int div, int smiles, int events)
+                                         int div, int smiles, int events, int lv)
 {
   int m = events && p->product == MCP_PRODUCT_BARRIER ? p->monitor : -1;
   mcpi_adj_w w = mcpi_adj_weights(p, o, m);
   double pp = w.pp;
-  int n = j->nelem, ks = p->schedule, kt = p->terminal, lv = j->model == MCPI_MODEL_LOCAL_VOL;
+  int n = j->nelem, ks = p->schedule, kt = p->terminal;
   double xbar = 0;
   int kc = j->adj_ncash - 1; /* the last cash dividend's column */
   mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
-  mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, rowbuf, rowst,
+  /* (h->v NULL where no rows are held; h never NULL, so that the rows'
+   * fields stay in registers) */
+  mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, NULL, rowst,
                         smiles ? j->adj_dq : NULL, smiles ? j->adj_qoff : NULL},
-                *h = NULL;
+                *h = &rows;
   if (rowbuf && (smiles || (lv && j->lv_n <= MCPI_ADJ_ROW_NODES))) {
-    h = &rows;
+    h->v = rowbuf;
     h->nt = smiles ? j->adj_q : j->adj_nv / j->lv_n;
     for (int i = 0; i < 2 * h->ns; i++)
       *mcpi_adj_row(h, 0, i) = 0;
@@ -446,8 +502,8 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
      * L1, and the step waited on them and on the Jacobian's offsets */
     uint32_t tag_n = j->tag[e1 - 1];
     double x_n = xs[e1 - 1 - e0], z_n = zs[e1 - 1 - e0], b_n = j->cb[e1 - 1], xa = xs[e1 - e0];
-    double x_nn = e1 - 2 >= e0 ? xs[e1 - 2 - e0] : 0;
-    mcpi_adj_lv_at lv_n = {0, 0, 0, {0, 0, 0}};
+    double x_nn = xs[(e1 - 2 >= e0 ? e1 - 2 : e0) - e0];
+    mcpi_adj_lv_at lv_n = {0, -1, 0, 0, {0, 0, 0, 0}, {0, 0, 0}};
     if (lv)
       lv_n = mcpi_adj_lv_ahead(j, e1 - 1, x_n);
     for (int e = e1 - 1; e >= e0; e--) {
@@ -455,16 +511,18 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
       double zz = z_n, b = b_n;
       mcpi_adj_lv_at sl = lv_n;
       x = x_n;
-      if (e > e0) {
-        tag_n = j->tag[e - 1];
-        z_n = zs[e - 1 - e0];
-        b_n = j->cb[e - 1];
-        x_n = x_nn;
-        if (lv)
-          lv_n = mcpi_adj_lv_ahead(j, e - 1, x_n);
-        if (e - 2 >= e0)
-          x_nn = xs[e - 2 - e0];
-      }
+      /* not under a branch (the last element's loads clamped to the
+       * segment's first, read again and unused): the branch's merge copied
+       * each value as its load arrived, the sweep waiting on the copy of
+       * x_nn, a twelfth of its stalls */
+      int pe = e > e0 ? e - 1 : e0, qe = e - 2 >= e0 ? e - 2 : e0;
+      tag_n = j->tag[pe];
+      z_n = zs[pe - e0];
+      b_n = j->cb[pe];
+      x_n = x_nn;
+      if (lv)
+        lv_n = mcpi_adj_lv_ahead(j, pe, x_n);
+      x_nn = xs[qe - e0];
       xbar = mcpi_adj_fixings(tag, ks, kt, xa, o, &w, xbar);
       if (events && (tag & MCPI_TAG_CASH)) /* the fixings saw the spot after the drop */
         xbar = mcpi_adj_cash(j, e, xa, xbar, &kc, d, blk, ldb);
@@ -495,11 +553,18 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
           x0bar += slope * sx;
         }
         int at = i < 0 ? 0 : i;
-        mcpi_adj_node_rows(j, sl.off[0], sl.off[1], at, (1 - w) * sbar, h, d, blk, ldb,
-                           &run.tot[0], smiles);
-        if (w != 0)
-          mcpi_adj_node_rows(j, sl.off[1], sl.off[2], at + 1, w * sbar, h, d, blk, ldb,
+        if (sl.m0 >= 0) { /* the dense rows (held: the backends give the rows) */
+          mcpi_adj_rows_to(h, sl.m0, d, blk, ldb, 0);
+          mcpi_adj_node_held(h, at, sl.c, (1 - w) * sbar, &run.tot[0]);
+          if (w != 0)
+            mcpi_adj_node_held(h, at + 1, sl.c + 2, w * sbar, &run.tot[0]);
+        } else {
+          mcpi_adj_node_rows(j, sl.off[0], sl.off[1], at, (1 - w) * sbar, h, d, blk, ldb,
                              &run.tot[0], smiles);
+          if (w != 0)
+            mcpi_adj_node_rows(j, sl.off[1], sl.off[2], at + 1, w * sbar, h, d, blk, ldb,
+                               &run.tot[0], smiles);
+        }
         bbar = 0; /* b = sqrt(dt): no input */
         move = 1 + slope * g;
       }
@@ -513,7 +578,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
     }
   }
   mcpi_adj_run_flush(j, &run, &qrun, div, 0, d, blk, ldb);
-  for (int k = 0; h && h->lo >= 0 && k < 2; k++)
+  for (int k = 0; h->v && h->lo >= 0 && k < 2; k++)
     mcpi_adj_rows_flush(h, k, d, blk, ldb, smiles);
   blk[0] += d * (xbar + w.wmx + w.wmn) / mcpi_dexp(j->log_spot); /* extremes at the start */
 }
@@ -626,7 +691,7 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
                               ldb, div);                                                     \
       else                                                                                   \
         mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,     \
-                       rowst, div, smiles, events);                                          \
+                       rowst, div, smiles, events, lv);                                      \
       /* the discount's rates, and their total */                                            \
       b[(size_t)(j->adj_cols - 1) * ldb] +=                                                   \
           d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t, mcpi_payoff(p, &o), 0, d, b,  \
@@ -904,12 +969,14 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
  * barrier watched on the bridge (mcpi_adjoint_events; each a constant in a
  * kernel compiled for it: the other's code and buffers left out, the
  * Black-Scholes sweep 10% faster without the bridge's, 2% without the
- * drops'; inlined into each kernel, so that those constants reach it). */
+ * drops'; inlined into each kernel, so that those constants reach it); lv:
+ * 1 where one asset's model is local volatility, 0 Black-Scholes (a
+ * constant too: the Black-Scholes kernels without the surface's code). */
 MCP_HD_INLINE static void mcpi_adjoint_sample(const mcpi_job_view *j, const double *z, size_t ldz,
                                               uint64_t path, double *pay, size_t ldp,
                                               double *blk, size_t ldb, int g0, double *rowbuf,
                                               size_t rowst, int multi, int div, int plain,
-                                              int smiles, int events)
+                                              int smiles, int events, int lv)
 {
   int heston = multi == MCPI_ADJ_HESTON, n = j->nelem;
   int c = n <= MCPI_ADJ_FULL ? n : heston ? mcpi_adj_heston_segment(n) : mcpi_adj_segment(n);
@@ -954,7 +1021,8 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
                                             size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
   mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst,
-                      mcpi_adjoint_kind(j), j->adj_div, 0, j->adj_q != 0, mcpi_adjoint_events(j));
+                      mcpi_adjoint_kind(j), j->adj_div, 0, j->adj_q != 0, mcpi_adjoint_events(j),
+                      j->model == MCPI_MODEL_LOCAL_VOL);
 }
 
 #endif

@@ -348,6 +348,14 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
        (!lv || (j->adj_lvoff = malloc((j->nelem * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
   double *d = lv && ok ? calloc(nt, sizeof *d) : NULL;
   ok = ok && (!lv || d);
+  /* one asset's surface of nodes whose sweep holds two rows: the dense
+   * rows (adj_lvr, adj_lvc) beside the entries */
+  j->nadj_lvr = lv && n == 1 && ns <= MCPI_ADJ_ROW_NODES && !(each && by_quote(j->u[0]))
+                    ? j->nelem
+                    : 0;
+  ok = ok && (!j->nadj_lvr ||
+              ((j->adj_lvr = malloc(j->nelem * sizeof *j->adj_lvr)) != NULL &&
+               (j->adj_lvc = calloc(2 * j->nelem * ns, sizeof *j->adj_lvc)) != NULL));
   /* an implied surface's buckets are its quotes: one asset's sweep holds
    * its smiles' coordinates (adjoint.h's window), several assets' chain
    * each slice node to the quotes */
@@ -393,11 +401,19 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
           ok = push(&j->adj, &j->nadj, &cap, (int32_t)(off[k][a] + (each ? p : 0)), k,
                     k == 0 ? -sig * tau : k == 1 ? tau : -tau, sig * tau / b);
       }
+    if (j->nadj_lvr)
+      j->adj_lvr[e] = -2; /* not yet known */
     for (size_t i = 0; i < ns && ok; i++) { /* a narrower surface's flat nodes: its last */
       const mcpi_surface *sf = &u->lv;
       size_t k = i < sf->ns ? i : sf->ns - 1;
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
       size_t m0, m1 = mcpi_job_slice_jacobian(j, a, t0, t1, k, j->lv_vol[e * ns + i], d, &m0);
+      if (j->nadj_lvr) { /* every node's rows m0 and m0 + 1 at most, the same m0 */
+        int32_t *r = &j->adj_lvr[e];
+        *r = m1 > m0 && m1 - m0 <= 2 && (*r == -2 || *r == (int32_t)m0) ? (int32_t)m0 : -1;
+        for (size_t m = m0; m < m1 && *r >= 0; m++)
+          j->adj_lvc[2 * (e * ns + i) + (m - m0)] = d[m];
+      }
       if (each && by_quote(u))
         ok = push_smiles(&j->adj_lv, &j->nadj_lv, &lcap, &qr[a], k, d, m0, m1, !iv1,
                          (int32_t)off[0][a]);

@@ -130,6 +130,7 @@ typedef struct mcpi_job {
   int adj_cash, adj_ncash; /* the cash dividends' columns (adj_cstep), where asked */
   int adj_bridge;          /* some trade's block is a bridge-watched barrier's */
   size_t nadj, nadj_lv, nadj_d;
+  size_t nadj_lvr; /* elements with adj_lvr (a surface's rows held: nelem), or 0 */
 } mcpi_job;
 
 /* Standard errors by which a simulated underlying's discounted spot may miss
