@@ -18,13 +18,13 @@
  * width 1 / binv from y[0], each holding the interval of its left end, then
  * a step or two to x's own (the table has 4 buckets a node: the search is
  * two or three loads, not log2 n dependent ones; the bucket's interval and
- * the next two nodes' loads issued together, then a select, where a loop
- * waited on each in turn); the interpolation is the
- * one formula, so the table changes no bit.  name_at gives the interval: -1
- * at or below y[0] (and for a NaN), n - 1 at or above y[n - 1] (the flat
- * ends); name_in the value in it (the adjoint reads both: adjoint.h), and
- * name_between the same from its two values lo = v[max(i, 0)] and hi (the
- * next, read where i is inside), loaded ahead by the adjoint's sweep. */
+ * the next two nodes' loads are issued together, then selected, where a
+ * loop waited on each in turn); the interpolation is the one formula, so
+ * the table changes no bit.  name_at gives the interval: -1 at or below
+ * y[0] (and for a NaN), n - 1 at or above y[n - 1] (the flat ends); name_in
+ * the value in it (the adjoint reads both: adjoint.h), and name_between the
+ * same from its two values lo = v[max(i, 0)] and hi (the next, read where i
+ * is inside), loaded ahead by the adjoint's sweep. */
 #define MCPI_LOCAL_VOL_LOOKUP(name, real)                                                    \
   MCP_HD static inline int name##_at(const real *y, int n, const int32_t *idx, int nb,         \
                                      real binv, real x)                                       \

@@ -1282,14 +1282,19 @@ static void test_job_shapes(void **state)
 /* The adjoint's forward path in the plain shape's state (the GPU kernel's
  * for such a job, mcpi_job_adjoint_shape) gives the general state's bits:
  * each antithetic sample's prices, Greeks on the path (gamma) and buckets,
- * a European and an Asian under local volatility. */
+ * a European and an Asian under local volatility; and the sweep's dense
+ * rows (adj_lvr) the sparse entries' bits, on steps that read one, two and
+ * three of the surface's rows (the third: a surface time inside a step
+ * after the first, the entries again). */
 static void test_adjoint_plain_forward(void **state)
 {
   (void)state;
   double fix[12];
   even_fixings(fix, 12, 1.0);
   mcp_market *m = new_market();
-  add_skew_surface(m, "V", 0.02);
+  const double t[3] = {0.1, 0.45, 3}, s[3] = {80, 100, 120};
+  const double vol[9] = {0.3, 0.25, 0.2, 0.29, 0.245, 0.2, 0.28, 0.24, 0.2};
+  assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.02, 0.01, 3, t, 3, s, vol), MCP_OK);
   mcp_portfolio *p = new_portfolio(1000, 3);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
   add_european(p, "put", "V", MCP_PUT, 95, 1.0, 1);
@@ -1298,25 +1303,32 @@ static void test_adjoint_plain_forward(void **state)
   greek_plan_make(&gp, m, p, "delta,gamma,vega,rho", 0, 1);
   const mcpi_job *j = &gp.plan.jobs[0];
   assert_int_equal(mcpi_job_adjoint_shape(j), MCPI_SHAPE_LV_PLAIN);
-  mcpi_job_view v = mcpi_job_host_view(j);
+  int dense = 0, sparse = 0;
+  for (size_t e = 0; e < j->nadj_lvr; e++)
+    j->adj_lvr[e] >= 0 ? dense++ : sparse++;
+  assert_true(dense > 0 && sparse > 0);
+  mcpi_job_view v = mcpi_job_host_view(j), u;
   v.greeks = j->nin > 0;
   v.gstate = j->gstate;
+  u = v;
+  u.adj_lvr = NULL; /* the entries alone */
   size_t ncol = mcpi_job_pay_columns(j);
-  double *pay[2], rows[2 * MCPI_ADJ_ROW_NODES];
-  for (int plain = 0; plain < 2; plain++)
-    assert_non_null(pay[plain] = calloc(ncol, sizeof(double)));
+  double *pay[3], rows[2 * MCPI_ADJ_ROW_NODES];
+  for (int k = 0; k < 3; k++)
+    assert_non_null(pay[k] = calloc(ncol, sizeof(double)));
   double swept = 0; /* the Asian's buckets: not all nothing */
   for (uint64_t path = 0; path < 64; path++) {
-    for (int plain = 0; plain < 2; plain++)
-      mcpi_adjoint_sample(&v, NULL, 1, path, pay[plain], 1, pay[plain], 1, 0, rows, 1, 0,
-                          v.adj_div, plain, v.adj_q != 0, 0, 1);
+    for (int k = 0; k < 3; k++) /* general, plain, general with the entries */
+      mcpi_adjoint_sample(k < 2 ? &v : &u, NULL, 1, path, pay[k], 1, pay[k], 1, 0, rows, 1, 0,
+                          v.adj_div, k == 1, v.adj_q != 0, 0, 1);
     assert_memory_equal(pay[0], pay[1], ncol * sizeof(double));
+    assert_memory_equal(pay[0], pay[2], ncol * sizeof(double));
     for (int k = 0; k < v.adj_cols; k++)
       swept += fabs(pay[0][v.trades[1].g_adj + k]);
   }
   assert_true(v.trades[1].g_adj >= 0 && swept > 0);
-  for (int plain = 0; plain < 2; plain++)
-    free(pay[plain]);
+  for (int k = 0; k < 3; k++)
+    free(pay[k]);
   greek_plan_free(&gp);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

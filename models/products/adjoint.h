@@ -123,8 +123,8 @@ MCP_HD static inline int mcpi_adj_factor(const mcpi_job_view *j)
   return mcpi_adj_total(j, 0, 0) - n * (n + 1) / 2;
 }
 
-/* (k read into scalars and written back by constant indices: a run-time
- * index kept the runs in local memory, on the sweep's path) */
+/* (k, 0 or 1, read into scalars and written back by constant indices: a
+ * run-time index kept the runs in local memory, on the sweep's path) */
 MCP_HD static inline void mcpi_adj_run_put(mcpi_adj_run *r, int k, int32_t col, double v, double d,
                                            double *blk, size_t ldb)
 {
@@ -225,7 +225,7 @@ MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d,
         x += h->dq[(size_t)q * MCPI_ADJ_SMILE + i] * *mcpi_adj_row(h, k, i);
       blk[(size_t)(1 + q) * ldb] += d * x;
     }
-  double *col = blk + (size_t)(1 + row * ns) * ldb;
+  double *col = to ? blk + (size_t)(1 + row * ns) * ldb : blk;
   for (int i0 = 0; i0 < ns; i0 += MCPI_ADJ_FLUSH) {
     double b[MCPI_ADJ_FLUSH];
     MCP_UNROLL
@@ -294,15 +294,17 @@ MCP_HD static inline void mcpi_adj_node_rows(const mcpi_job_view *j, int32_t r0,
 
 /* The same for a node i of the dense rows (adj_lvc: c[0], c[1] its
  * derivatives in the held rows lo and lo + 1): the entries' operations in
- * their order, a zero derivative adding 0 where the entries had none. */
+ * their order (ja v to the row, jb v to *tot: one derivative, both), none
+ * for a zero derivative, which has no entry (0 v would be NaN at an
+ * infinite v). */
 MCP_HD static inline void mcpi_adj_node_held(mcpi_adj_rows *h, int i, const double *c, double v,
                                              double *tot)
 {
-  for (int k = 0; k < 2; k++) {
-    double x = c[k] * v;
-    *mcpi_adj_row(h, k, i) += x;
-    *tot += c[k] * v;
-  }
+  for (int k = 0; k < 2; k++)
+    if (c[k] != 0) {
+      *mcpi_adj_row(h, k, i) += c[k] * v;
+      *tot += c[k] * v;
+    }
 }
 
 /* The same for slice node q's rows, off[q] .. */

@@ -349,8 +349,11 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   double *d = lv && ok ? calloc(nt, sizeof *d) : NULL;
   ok = ok && (!lv || d);
   /* one asset's surface of nodes whose sweep holds two rows: the dense
-   * rows (adj_lvr, adj_lvc) beside the entries */
-  j->nadj_lvr = lv && n == 1 && ns <= MCPI_ADJ_ROW_NODES && !(each && by_quote(j->u[0]))
+   * rows (adj_lvr, adj_lvc) beside the entries; the condition is
+   * mcpi_adj_row_width's without smiles (adj_q, set below, is nonzero
+   * exactly for each && by_quote), where both backends give the sweep its
+   * rows (adjoint_kernel.cu's job_rows, backend_cpu.c) */
+  j->nadj_lvr = ok && lv && n == 1 && ns <= MCPI_ADJ_ROW_NODES && !(each && by_quote(j->u[0]))
                     ? j->nelem
                     : 0;
   ok = ok && (!j->nadj_lvr ||
