@@ -2,6 +2,11 @@
 // adjoint (models/products/adjoint.h): one thread a sample, its normals the
 // tile's (stored, QMC) or computed again where needed (fused: the canonical
 // numbers of rng.h, the same bits), the same calls as the CPU's loop.
+
+// The forward step's local volatility with the slice's nodes and values
+// loaded before the search selects (local_vol.h, the same value): here its
+// registers pay, in the price kernels they do not (bench/RESULTS.md).
+#define MCPI_LOCAL_VOL_D mcpi_local_vol_together
 #include "kernels/launch.h"
 #include "models/products/adjoint.h"
 

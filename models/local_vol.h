@@ -24,7 +24,12 @@
  * y[0] (and for a NaN), n - 1 at or above y[n - 1] (the flat ends); name_in
  * the value in it (the adjoint reads both: adjoint.h), and name_between the
  * same from its two values lo = v[max(i, 0)] and hi (the next, read where i
- * is inside), loaded ahead by the adjoint's sweep. */
+ * is inside), loaded ahead by the adjoint's sweep.  name_together is name
+ * with the bucket's interval's and the next one's nodes and values loaded
+ * at once, before the search selects among them (the same value): the
+ * adjoint's forward step, whose values' loads waited on the search; in the
+ * price kernels its registers cost more than the wait (6% on the plain
+ * shape's local-volatility Asian, bench/RESULTS.md). */
 #define MCPI_LOCAL_VOL_LOOKUP(name, real)                                                    \
   MCP_HD static inline int name##_at(const real *y, int n, const int32_t *idx, int nb,         \
                                      real binv, real x)                                       \
@@ -48,12 +53,16 @@
       ya = y[--i];                                                                           \
     return i;                                                                                \
   }                                                                                          \
+  MCP_HD static inline real name##_lerp(real ya, real yb, real lo, real hi, real x)          \
+  {                                                                                          \
+    return lo + (x - ya) / (yb - ya) * (hi - lo);                                            \
+  }                                                                                          \
   MCP_HD static inline real name##_between(const real *y, real lo, real hi, int n, int i,      \
                                           real x)                                            \
   {                                                                                          \
     if (i < 0 || i >= n - 1)                                                                 \
       return lo;                                                                             \
-    return lo + (x - y[i]) / (y[i + 1] - y[i]) * (hi - lo);                                  \
+    return name##_lerp(y[i], y[i + 1], lo, hi, x);                                           \
   }                                                                                          \
   MCP_HD static inline real name##_in(const real *y, const real *v, int n, int i, real x)     \
   {                                                                                          \
@@ -67,6 +76,26 @@
                                  int nb, real binv, real x)                                   \
   {                                                                                          \
     return name##_in(y, v, n, name##_at(y, n, idx, nb, binv, x), x);                          \
+  }                                                                                          \
+  MCP_HD static inline real name##_together(const real *y, const real *v, int n,              \
+                                            const int32_t *idx, int nb, real binv, real x)    \
+  {                                                                                          \
+    real y0 = y[0], yl = y[n - 1], f = (x - y0) * binv;                                      \
+    int b = !(f > 0) ? 0 : f < (real)nb ? (int)f : nb - 1;                                   \
+    int i = idx[b];                                                                          \
+    if (!(x > y0))                                                                           \
+      return v[0];                                                                           \
+    if (x >= yl)                                                                             \
+      return v[n - 1];                                                                       \
+    int i1 = i + 1 < n ? i + 1 : n - 1, i2 = i + 2 < n ? i + 2 : n - 1;                      \
+    real ya = y[i], y1 = y[i1], y2 = y[i2], va = v[i], v1 = v[i1], v2 = v[i2];               \
+    if (i + 2 < n && y1 <= x) {                                                              \
+      if (!(i + 3 < n && y2 <= x))                                                           \
+        return name##_lerp(y1, y2, v1, v2, x);                                               \
+    } else if (!(i > 0 && ya > x)) {                                                         \
+      return name##_lerp(ya, y1, va, v1, x);                                                 \
+    }                                                                                        \
+    return name##_in(y, v, n, name##_at(y, n, idx, nb, binv, x), x);                          \
   }
 /* A step's diffusion variance at volatility s and b = sqrt(dt); the step is
  * then MCPI_GBM_STEP(x, a - var / 2, s b, z) (path_body.h, adjoint.h). */
@@ -74,5 +103,25 @@
 
 MCPI_LOCAL_VOL_LOOKUP(mcpi_local_vol, double)
 MCPI_LOCAL_VOL_LOOKUP(mcpi_local_vol_f, float)
+
+/* The bucket table of the n nodes y (the planner's, coefficients.c): idx[b]
+ * the interval of bucket b's left end, for nb buckets; returns binv. */
+static inline double mcpi_local_vol_buckets(const double *y, int n, int nb, int32_t *idx)
+{
+  double binv = nb / (n > 1 ? y[n - 1] - y[0] : 1);
+  for (int b = 0, i = 0; b < nb; b++) {
+    double left = y[0] + b / binv;
+    while (i + 2 < n && y[i + 1] <= left)
+      i++;
+    idx[b] = i;
+  }
+  return binv;
+}
+
+/* The double steps' lookup (path_body.h, adjoint.h): a unit may choose
+ * mcpi_local_vol_together before it includes this (adjoint_kernel.cu). */
+#ifndef MCPI_LOCAL_VOL_D
+#define MCPI_LOCAL_VOL_D mcpi_local_vol
+#endif
 
 #endif

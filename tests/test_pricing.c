@@ -862,6 +862,59 @@ static double surface_at(const double *t, size_t nt, const double *v, size_t ns,
   return v[(nt - 1) * ns + k];
 }
 
+/* The local-volatility lookup (local_vol.h): mcpi_local_vol_together, the
+ * adjoint kernel's, gives mcpi_local_vol's bits, and both the linear
+ * interpolation on the interval a plain search finds, flat beyond the ends,
+ * on node sets of 1 to 9 nodes, even and uneven, in double and float; at the
+ * nodes, between them, outside, at infinities and NaN. */
+static void test_lv_lookup(void **state)
+{
+  (void)state;
+  static const double sets[][9] = {{0.1},
+                                   {-0.5, 0.5},
+                                   {-1, 0, 0.001},
+                                   {-2, -1.9, 0.3, 0.31, 2},
+                                   {-1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3},
+                                   {-3, -2.999, -2.998, 0, 0.2, 0.2001, 1, 4, 4.5}};
+  static const int sizes[] = {1, 2, 3, 5, 9, 9};
+  unsigned long long seed = 7;
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    int n = sizes[k], nb = n > 1 ? 4 * n : 1;
+    const double *y = sets[k];
+    double v[9];
+    float yf[9], vf[9];
+    int32_t idx[36];
+    double binv = mcpi_local_vol_buckets(y, n, nb, idx);
+    for (int i = 0; i < n; i++)
+      v[i] = 0.1 + 0.05 * i * i - 0.01 * i, yf[i] = (float)y[i], vf[i] = (float)v[i];
+    for (int s = 0; s < 400; s++) {
+      double x;
+      if (s < 3 * n) /* each node, and just beside it */
+        x = y[s / 3] + (s % 3 - 1) * 1e-12;
+      else if (s < 3 * n + 4)
+        x = (const double[]){INFINITY, -INFINITY, NAN, y[0] - 1}[s - 3 * n];
+      else
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL,
+        x = y[0] - 1 + (y[n - 1] - y[0] + 2) * (double)(seed >> 11) / 9007199254740992.0;
+      double a = mcpi_local_vol(y, v, n, idx, nb, binv, x);
+      double b = mcpi_local_vol_together(y, v, n, idx, nb, binv, x);
+      float af = mcpi_local_vol_f(yf, vf, n, idx, nb, (float)binv, (float)x);
+      float bf = mcpi_local_vol_f_together(yf, vf, n, idx, nb, (float)binv, (float)x);
+      if (memcmp(&a, &b, sizeof a) || memcmp(&af, &bf, sizeof af))
+        fail_msg("set %zu, x %.17g: %.17g against %.17g (float %.9g against %.9g)", k, x, a, b,
+                 af, bf);
+      int i = 0; /* the plain search: y[i] <= x < y[i + 1] */
+      while (i + 1 < n && y[i + 1] <= x)
+        i++;
+      double want = !(x > y[0])   ? v[0]
+                    : x >= y[n - 1] ? v[n - 1]
+                                    : v[i] + (x - y[i]) / (y[i + 1] - y[i]) * (v[i + 1] - v[i]);
+      if (!(fabs(a - want) <= 1e-15 * want))
+        fail_msg("set %zu, x %.17g: %.17g, the search's interval gives %.17g", k, x, a, want);
+    }
+  }
+}
+
 /* A local-volatility job's slices are each step's root mean square of the
  * surface over the step, node by node: here 150 nodes (more than a block
  * of the plan's pass over them), steps before the first row, across one or
@@ -1352,6 +1405,7 @@ int main(void)
       cmocka_unit_test(test_book),
       cmocka_unit_test(test_cpu_groups),
       cmocka_unit_test(test_equal_steps),
+      cmocka_unit_test(test_lv_lookup),
       cmocka_unit_test(test_lv_slices),
       cmocka_unit_test(test_time_grid),
       cmocka_unit_test(test_chunk_sums),

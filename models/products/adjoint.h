@@ -333,12 +333,14 @@ MCP_HD static inline mcpi_adj_lv_at mcpi_adj_lv_ahead(const mcpi_job_view *j, in
   const double *y = j->lv_y, *v = j->lv_vol + (size_t)e * j->lv_n;
   int ns = j->lv_n, i = mcpi_local_vol_at(y, ns, j->lv_idx, j->lv_nb, j->lv_binv, x);
   int at = i < 0 ? 0 : i, up = at + 1 < ns ? at + 1 : at;
-  mcpi_adj_lv_at a = {i, j->adj_lvr ? j->adj_lvr[e] : -1, v[at], v[up], {0, 0, 0, 0}, {0, 0, 0}};
+  /* (the other path's fields left unset: zeroed, they waited on this
+   * path's loads, a scoreboard the two shared) */
+  mcpi_adj_lv_at a;
+  a.i = i, a.m0 = j->adj_lvr ? j->adj_lvr[e] : -1, a.lo = v[at], a.hi = v[up];
   if (a.m0 >= 0) {
     const double *c = j->adj_lvc + 2 * ((size_t)e * ns + at);
     a.c[0] = c[0], a.c[1] = c[1];
-    if (up != at)
-      a.c[2] = c[2], a.c[3] = c[3];
+    a.c[2] = up != at ? c[2] : 0, a.c[3] = up != at ? c[3] : 0;
   } else {
     const int32_t *o = j->adj_lvoff + (size_t)e * ns + at;
     a.off[0] = o[0], a.off[1] = o[1], a.off[2] = o[1 + up - at];
@@ -355,8 +357,8 @@ MCP_HD static inline double mcpi_adj_step(const mcpi_job_view *j, int e, double 
 {
   double a = j->ca[e], b = j->cb[e];
   if (j->model == MCPI_MODEL_LOCAL_VOL) {
-    double s = mcpi_local_vol(j->lv_y, j->lv_vol + (size_t)e * j->lv_n, j->lv_n, j->lv_idx,
-                              j->lv_nb, j->lv_binv, x);
+    double s = MCPI_LOCAL_VOL_D(j->lv_y, j->lv_vol + (size_t)e * j->lv_n, j->lv_n, j->lv_idx,
+                                j->lv_nb, j->lv_binv, x);
     return MCPI_GBM_STEP(x, a - MCPI_LOCAL_VOL_VAR(s, b) / 2, s * b, zz);
   }
   x = MCPI_GBM_STEP(x, a, b, zz);

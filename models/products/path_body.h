@@ -35,7 +35,7 @@
 #define MCPI_LOG log
 #define MCPI_SQRT sqrt
 #define MCPI_NCDF MCPI_NCDF_D
-#define MCPI_LOCAL_VOL mcpi_local_vol
+#define MCPI_LOCAL_VOL MCPI_LOCAL_VOL_D
 #define MCPI_COEF(name) name
 #endif
 

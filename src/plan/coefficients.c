@@ -98,15 +98,7 @@ static mcp_status build_slices(mcpi_job *j, char *err)
       y[k] = k < s->ns ? log(s->spots[k]) : y[k - 1] + gap;
       j->lv_y_f[a * ns + k] = (float)y[k];
     }
-    /* the bucket table: each bucket the interval of its left end */
-    double span = ns > 1 ? y[ns - 1] - y[0] : 1;
-    j->lv_bin[a] = j->lv_nb / span;
-    for (int b = 0, i = 0; b < j->lv_nb; b++) {
-      double left = y[0] + b / j->lv_bin[a];
-      while (i + 2 < (int)ns && y[i + 1] <= left)
-        i++;
-      idx[b] = i;
-    }
+    j->lv_bin[a] = mcpi_local_vol_buckets(y, (int)ns, j->lv_nb, idx);
 #pragma omp parallel if (n * ns >= MCPI_PARALLEL_SLICES)
     {
       size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */

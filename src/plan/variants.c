@@ -414,19 +414,37 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   return ok;
 }
 
-/* (A hidden column, or a twin, is only the same Greek as another of its
- * kind.) */
-static int same_greek(const mcpi_est *x, const mcpi_est *y)
+/* An estimator's Greek (a hidden column, or a twin, is only the same Greek
+ * as another of its kind) and its index, a sort key: each Greek's
+ * estimators a run, in their order. */
+typedef struct greek_key {
+  long greek, a, b, bucket, point;
+  size_t i;
+} greek_key;
+
+static int cmp_greek(const greek_key *x, const greek_key *y)
 {
-  return x->greek == y->greek && x->a == y->a && x->b == y->b && x->bucket == y->bucket &&
-         x->point == y->point;
+  const long dx[5] = {x->greek, x->a, x->b, x->bucket, x->point};
+  const long dy[5] = {y->greek, y->a, y->b, y->bucket, y->point};
+  for (int k = 0; k < 5; k++)
+    if (dx[k] != dy[k])
+      return dx[k] < dy[k] ? -1 : 1;
+  return 0;
+}
+
+static int cmp_greek_key(const void *pa, const void *pb)
+{
+  const greek_key *x = pa, *y = pb;
+  int c = cmp_greek(x, y);
+  return c ? c : (x->i > y->i) - (x->i < y->i);
 }
 
 /* The path body's sum (greeks.h's MCPI_BOOK_*) for the book's estimator of
  * k's Greek, or -1: a single-asset delta, gamma, vega or rho whose every
  * trade's column the body writes (in-pass, not by adjoint), in the order of
- * the trades, as the combined estimator's terms would be added. */
-static int path_book(const builder *b, size_t k)
+ * the trades, as the combined estimator's terms would be added; next[i] the
+ * next estimator of i's Greek (book), or past the last. */
+static int path_book(const builder *b, size_t k, const size_t *next, size_t n)
 {
   static const mcp_greek slot[] = {MCP_GREEK_DELTA, MCP_GREEK_GAMMA, MCP_GREEK_VEGA,
                                    MCP_GREEK_RHO};
@@ -437,8 +455,8 @@ static int path_book(const builder *b, size_t k)
       at = i;
   if (b->j->nassets != 1 || b->j->arr_len || e->bucket || at < 0) /* arrays: private.h's */
     return -1;
-  for (size_t i = k; i < b->nest; i++)
-    if (same_greek(&b->est[i], e) && (i >= b->j->nin || b->est[i].method == MCP_METHOD_ADJOINT))
+  for (size_t i = k; i < n; i = next[i])
+    if (i >= b->j->nin || b->est[i].method == MCP_METHOD_ADJOINT)
       return -1;
   return at;
 }
@@ -447,38 +465,48 @@ static int path_book(const builder *b, size_t k)
  * trades, summed with the trades' quantities (by the path body where it
  * writes every term, path_book); where one trade has it, that trade's
  * estimator marked instead (its quantity times it is the book's, path by
- * path: a bucketed trade alone in its job would double the columns). */
+ * path: a bucketed trade alone in its job would double the columns).  The
+ * Greeks are found by a sort (each against every other was 2.8 M
+ * instructions of a 423-bucket trade's call, bench/RESULTS.md). */
 static int book(builder *b)
 {
   size_t n = b->nest, nt = b->j->ntrades;
-  int ok = 1;
+  greek_key *key = malloc(n * sizeof *key);
+  size_t *next = malloc(n * sizeof *next), *lead = malloc(n * sizeof *lead);
+  int ok = !n || (key && next && lead);
+  for (size_t i = 0; i < n && ok; i++) {
+    const mcpi_est *e = &b->est[i];
+    key[i] = (greek_key){e->greek, e->a, e->b, e->bucket, e->point, i};
+  }
+  if (ok && n > 1)
+    qsort(key, n, sizeof *key, cmp_greek_key);
+  for (size_t r = 0, s; r < n && ok; r = s) { /* a run: its first, each one's next */
+    for (s = r + 1; s < n && !cmp_greek(&key[s], &key[r]);)
+      s++;
+    for (size_t q = r; q < s; q++)
+      lead[key[q].i] = key[r].i, next[key[q].i] = q + 1 < s ? key[q + 1].i : n;
+  }
   for (size_t k = 0; k < n && ok; k++) {
     mcpi_est e = b->est[k]; /* add_est moves the array */
-    size_t first = 0;
-    while (!same_greek(&b->est[first], &e))
-      first++;
-    if (first != k || e.point != -1)
+    if (lead[k] != k || e.point != -1)
       continue;
-    size_t same = 0;
-    for (size_t i = k; i < n; i++)
-      same += same_greek(&b->est[i], &e);
-    if (same == 1) { /* the trade's column, scaled: no column of its own */
+    if (next[k] == n) { /* the trade's column, scaled: no column of its own */
       b->est[k].book = 1;
       continue;
     }
-    int body = path_book(b, k);
+    int body = path_book(b, k, next, n);
     ok = push_est(b, (mcpi_est){.trade = -1, .point = -1, .greek = e.greek, .method = e.method,
                                 .a = e.a, .b = e.b, .bucket = e.bucket});
     if (ok && body >= 0) { /* no terms: the combination skips it */
       b->j->g_book[body] = (int32_t)(nt + b->nest);
       continue;
     }
-    for (size_t i = k; i < n && ok; i++) {
-      mcpi_est f = b->est[i];
-      if (same_greek(&f, &e))
-        ok = add_term(b, (int32_t)(nt + 1 + i), b->j->spec[f.trade].quantity);
-    }
+    for (size_t i = k; i < n && ok; i = next[i])
+      ok = add_term(b, (int32_t)(nt + 1 + i), b->j->spec[b->est[i].trade].quantity);
   }
+  free(key);
+  free(next);
+  free(lead);
   return ok;
 }
 

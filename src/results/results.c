@@ -95,17 +95,59 @@ static char *put(char *at, const char *prefix, const char *s)
   return at + p + n;
 }
 
+static int rank(mcp_greek g)
+{
+  static const int r[MCP_GREEK_COUNT] = {0, 1, 3, 4, 6, 2, 7, 5};
+  return r[g];
+}
+
+static int cmp_sens(const void *pa, const void *pb)
+{
+  const mcpi_sens *a = pa, *b = pb;
+  if (rank(a->greek) != rank(b->greek))
+    return rank(a->greek) - rank(b->greek);
+  if (a->a != b->a)
+    return a->a < b->a ? -1 : 1;
+  if (a->b != b->b)
+    return a->b < b->b ? -1 : 1;
+  return (a->bucket > b->bucket) - (a->bucket < b->bucket);
+}
+
+/* The entry of that Greek in l, or NULL: in order, by halves (a trade's
+ * hundreds of buckets, each against every other, were 2.5 M instructions a
+ * call, bench/RESULTS.md); else one by one. */
+static mcpi_sens *sens_find(const mcpi_sens_list *l, const mcpi_sens *key)
+{
+  if (l->unordered) {
+    for (size_t k = 0; k < l->n; k++)
+      if (!cmp_sens(&l->s[k], key))
+        return &l->s[k];
+    return NULL;
+  }
+  size_t lo = 0, hi = l->n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = cmp_sens(&l->s[mid], key);
+    if (!c)
+      return &l->s[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
 int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a,
                          long b, long bucket, const char *label, const char *u1, const char *u2,
                          int suffix, double mean, double var)
 {
-  for (size_t k = 0; k < l->n; k++) { /* the book's terms of one Greek add up */
-    mcpi_sens *x = &l->s[k];
-    if (x->greek == greek && x->a == a && x->b == b && x->bucket == bucket) {
-      double v = x->value.std_error * x->value.std_error + var;
-      set_value(&x->value, x->value.price + mean, v);
-      return 1;
-    }
+  mcpi_sens key = {.greek = greek, .a = a, .b = b, .bucket = bucket};
+  mcpi_sens *x = sens_find(l, &key);
+  if (x) { /* the book's terms of one Greek add up */
+    double v = x->value.std_error * x->value.std_error + var;
+    set_value(&x->value, x->value.price + mean, v);
+    return 1;
   }
   if (l->n == l->cap) {
     size_t c = l->cap ? 2 * l->cap : 8;
@@ -115,8 +157,11 @@ int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method me
     l->s = s;
     l->cap = c;
   }
-  mcpi_sens *x = &l->s[l->n];
-  *x = (mcpi_sens){.greek = greek, .method = method, .a = a, .b = b, .bucket = bucket};
+  if (l->n && cmp_sens(&l->s[l->n - 1], &key) > 0)
+    l->unordered = 1;
+  x = &l->s[l->n];
+  *x = key;
+  x->method = method;
   set_value(&x->value, mean, var);
   /* the name, then the underlyings' names and the label, in one block
    * (tens of thousands of them in a large book's Greeks) */
@@ -147,24 +192,6 @@ int mcpi_sens_add(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, l
   return mcpi_sens_add_bucket(l, greek, method, a, b, 0, NULL, u1, u2, suffix, mean, var);
 }
 
-static int rank(mcp_greek g)
-{
-  static const int r[MCP_GREEK_COUNT] = {0, 1, 3, 4, 6, 2, 7, 5};
-  return r[g];
-}
-
-static int cmp_sens(const void *pa, const void *pb)
-{
-  const mcpi_sens *a = pa, *b = pb;
-  if (rank(a->greek) != rank(b->greek))
-    return rank(a->greek) - rank(b->greek);
-  if (a->a != b->a)
-    return a->a < b->a ? -1 : 1;
-  if (a->b != b->b)
-    return a->b < b->b ? -1 : 1;
-  return (a->bucket > b->bucket) - (a->bucket < b->bucket);
-}
-
 void mcpi_sens_sort(mcpi_sens_list *l)
 {
   size_t k = 1; /* most lists come in order; the keys are distinct */
@@ -172,6 +199,7 @@ void mcpi_sens_sort(mcpi_sens_list *l)
     k++;
   if (k < l->n)
     qsort(l->s, l->n, sizeof *l->s, cmp_sens);
+  l->unordered = 0;
 }
 
 size_t mcp_results_sensitivities(const mcp_results *r, size_t index)

@@ -19,6 +19,7 @@ typedef struct mcpi_sens {
 typedef struct mcpi_sens_list {
   mcpi_sens *s;
   size_t n, cap;
+  int unordered; /* 0: s in mcpi_sens_sort's order (as the adds mostly come) */
 } mcpi_sens_list;
 
 /* Exercise boundaries (mcp_results_exercise_boundary): trade i's points
