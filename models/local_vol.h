@@ -105,7 +105,9 @@ MCPI_LOCAL_VOL_LOOKUP(mcpi_local_vol, double)
 MCPI_LOCAL_VOL_LOOKUP(mcpi_local_vol_f, float)
 
 /* The bucket table of the n nodes y (the planner's, coefficients.c): idx[b]
- * the interval of bucket b's left end, for nb buckets; returns binv. */
+ * the interval of bucket b's left end, for nb buckets, at most n - 2 where
+ * n > 1 (name_together's first cases take its next node as in range);
+ * returns binv. */
 static inline double mcpi_local_vol_buckets(const double *y, int n, int nb, int32_t *idx)
 {
   double binv = nb / (n > 1 ? y[n - 1] - y[0] : 1);

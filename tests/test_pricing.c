@@ -29,6 +29,7 @@
 #include "models/products/adjoint.h"
 #include "models/rng.h"
 #include "src/base/stats.h"
+#include "src/base/team.h"
 
 #ifdef MCP_HAVE_CURAND
 #define HAVE_QMC 1
@@ -605,6 +606,26 @@ static mcpi_plan plan_on(const mcp_market *m, const mcp_portfolio *p, int thread
   return plan;
 }
 
+/* The plan's host teams (team.h): a thread a grain, at least one, at most
+ * half the processors (two at least) and OpenMP's own count. */
+static void test_team(void **state)
+{
+  (void)state;
+  int procs = omp_get_num_procs(), half = procs / 2 > 2 ? procs / 2 : 2;
+  for (int most = 1; most <= 2 * procs; most++) {
+    omp_set_num_threads(most);
+    int cap = half < most ? half : most;
+    for (size_t work = 0; work < 64; work++) {
+      size_t want = (work + 7) / 8;
+      int got = mcpi_team(work, 8), expect = want < 1 ? 1 : want < (size_t)cap ? (int)want : cap;
+      if (got != expect)
+        fail_msg("%d threads, %zu values of grains of 8: a team of %d, expected %d", most, work,
+                 got, expect);
+    }
+  }
+  omp_set_num_threads(procs);
+}
+
 static void test_parallel_plan(void **state)
 {
   (void)state;
@@ -866,7 +887,9 @@ static double surface_at(const double *t, size_t nt, const double *v, size_t ns,
  * adjoint kernel's, gives mcpi_local_vol's bits, and both the linear
  * interpolation on the interval a plain search finds, flat beyond the ends,
  * on node sets of 1 to 9 nodes, even and uneven, in double and float; at the
- * nodes, between them, outside, at infinities and NaN. */
+ * nodes, between them, outside, at infinities and NaN; with the planner's
+ * bucket table, and with each bucket's interval one too high (the search
+ * steps down from it, as where a bucket's edge rounds above a node). */
 static void test_lv_lookup(void **state)
 {
   (void)state;
@@ -878,21 +901,25 @@ static void test_lv_lookup(void **state)
                                    {-3, -2.999, -2.998, 0, 0.2, 0.2001, 1, 4, 4.5}};
   static const int sizes[] = {1, 2, 3, 5, 9, 9};
   unsigned long long seed = 7;
-  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-    int n = sizes[k], nb = n > 1 ? 4 * n : 1;
-    const double *y = sets[k];
+  for (size_t k = 0; k < 2 * sizeof sizes / sizeof *sizes; k++) {
+    int n = sizes[k / 2], nb = n > 1 ? 4 * n : 1;
+    const double *y = sets[k / 2];
     double v[9];
     float yf[9], vf[9];
     int32_t idx[36];
     double binv = mcpi_local_vol_buckets(y, n, nb, idx);
+    for (int b = 0; k % 2 && b < nb; b++) /* each bucket's interval one too high: a step down */
+      idx[b] = idx[b] + 2 < n ? idx[b] + 1 : idx[b];
     for (int i = 0; i < n; i++)
       v[i] = 0.1 + 0.05 * i * i - 0.01 * i, yf[i] = (float)y[i], vf[i] = (float)v[i];
     for (int s = 0; s < 400; s++) {
       double x;
-      if (s < 3 * n) /* each node, and just beside it */
-        x = y[s / 3] + (s % 3 - 1) * 1e-12;
-      else if (s < 3 * n + 4)
-        x = (const double[]){INFINITY, -INFINITY, NAN, y[0] - 1}[s - 3 * n];
+      if (s < 5 * n) /* each node, beside it, and the doubles next to it (a
+                      * bucket's edge there: its interval one above x's) */
+        x = s % 5 < 3 ? y[s / 5] + (s % 5 - 1) * 1e-12
+                      : nextafter(y[s / 5], s % 5 == 3 ? -INFINITY : INFINITY);
+      else if (s < 5 * n + 4)
+        x = (const double[]){INFINITY, -INFINITY, NAN, y[0] - 1}[s - 5 * n];
       else
         seed = seed * 6364136223846793005ULL + 1442695040888963407ULL,
         x = y[0] - 1 + (y[n - 1] - y[0] + 2) * (double)(seed >> 11) / 9007199254740992.0;
@@ -901,7 +928,7 @@ static void test_lv_lookup(void **state)
       float af = mcpi_local_vol_f(yf, vf, n, idx, nb, (float)binv, (float)x);
       float bf = mcpi_local_vol_f_together(yf, vf, n, idx, nb, (float)binv, (float)x);
       if (memcmp(&a, &b, sizeof a) || memcmp(&af, &bf, sizeof af))
-        fail_msg("set %zu, x %.17g: %.17g against %.17g (float %.9g against %.9g)", k, x, a, b,
+        fail_msg("set %zu, x %.17g: %.17g against %.17g (float %.9g against %.9g)", k / 2, x, a, b,
                  af, bf);
       int i = 0; /* the plain search: y[i] <= x < y[i + 1] */
       while (i + 1 < n && y[i + 1] <= x)
@@ -910,7 +937,8 @@ static void test_lv_lookup(void **state)
                     : x >= y[n - 1] ? v[n - 1]
                                     : v[i] + (x - y[i]) / (y[i + 1] - y[i]) * (v[i + 1] - v[i]);
       if (!(fabs(a - want) <= 1e-15 * want))
-        fail_msg("set %zu, x %.17g: %.17g, the search's interval gives %.17g", k, x, a, want);
+        fail_msg("set %zu (table %zu), x %.17g: %.17g, the search's interval gives %.17g", k / 2, k % 2, x,
+                 a, want);
     }
   }
 }
@@ -1411,6 +1439,7 @@ int main(void)
       cmocka_unit_test(test_chunk_sums),
       cmocka_unit_test(test_chunk_tree),
       cmocka_unit_test(test_many_schedules),
+      cmocka_unit_test(test_team),
       cmocka_unit_test(test_parallel_plan),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -398,7 +398,7 @@ static mcp_status read_fixings(const mcpi_json_doc *d, const mcpi_json_path *pat
   const mcpi_json_path fix_path = {path, key, 0};
   int has_maturity = json_object_get(t, "maturity") != NULL;
   json_t *fixings;
-  size_t bad;
+  size_t bad = 0; /* (read below where no future fixing was checked) */
   const char *why;
   mcp_status st;
   if ((st = mcpi_json_member(d, path, t, key, MCPI_REQUIRED, FIXINGS_WHAT, &fixings)))

@@ -4,6 +4,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include "src/base/team.h"
 #include "src/plan/plan_build.h"
 
 /* Steps of one length on flat curves (a daily grid) get one set of
@@ -99,7 +100,8 @@ static mcp_status build_slices(mcpi_job *j, char *err)
       j->lv_y_f[a * ns + k] = (float)y[k];
     }
     j->lv_bin[a] = mcpi_local_vol_buckets(y, (int)ns, j->lv_nb, idx);
-#pragma omp parallel if (n * ns >= MCPI_PARALLEL_SLICES)
+#pragma omp parallel if (n * ns >= MCPI_PARALLEL_SLICES) \
+    num_threads(mcpi_team(n * ns, MCPI_PARALLEL_SLICES))
     {
       size_t r = 0; /* the row bracket of the step's start: times[r - 1] <= t0 < times[r] */
 #pragma omp for schedule(static)

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/base/grow.h"
+#include "src/base/team.h"
 #include "src/plan/grid_check.h"
 
 int mcpi_job_grid_checked(const mcpi_job *j)
@@ -119,7 +120,8 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
     return merged > 0;
   /* a local-volatility job's merged steps' slices, read at the second step
    * of each pair (about half the job's values: the threshold doubled) */
-#pragma omp parallel if (n * na * ns >= 2 * MCPI_PARALLEL_SLICES)
+#pragma omp parallel if (n * na * ns >= 2 * MCPI_PARALLEL_SLICES) \
+    num_threads(mcpi_team(n * na * ns, 2 * MCPI_PARALLEL_SLICES))
   {
     size_t row[MCP_MAX_ASSETS] = {0};
 #pragma omp for schedule(static)
