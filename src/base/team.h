@@ -1,5 +1,6 @@
 /* team.h: the size of a host-side OpenMP team of the plan's work (a call's
- * volatility slices, a large book's trades and jobs), which runs between a
+ * volatility slices; a large book's trades and jobs keep the whole team,
+ * its Greeks' call measured slower capped), which runs between a
  * GPU's launches: a thread a grain of work, and at most half the host's
  * processors (two where it has fewer than four), nor more than OpenMP's
  * team.  All of them (the default team) made such calls slower and

@@ -12,7 +12,6 @@
 #include "models/rng.h"
 #include "src/base/validate.h"
 #include "src/base/grow.h"
-#include "src/base/team.h"
 
 /* the canonical RNG mapping has room for every element and path allowed */
 _Static_assert(MCPI_MAX_PATHS <= MCPI_RNG_MAX_PATHS, "paths beyond the RNG mapping");
@@ -260,8 +259,7 @@ static mcp_status build_jobs(const mcp_market *m, const mcp_portfolio *p, const 
   size_t failed = plan->njobs;
   mcp_status st = MCP_OK;
   for (int lv = 0; lv < 2; lv++)
-#pragma omp parallel for schedule(dynamic) if (!lv && plan->njobs >= MCPI_PARALLEL_JOBS) \
-    num_threads(mcpi_team(plan->njobs, MCPI_PARALLEL_JOBS))
+#pragma omp parallel for schedule(dynamic) if (!lv && plan->njobs >= MCPI_PARALLEL_JOBS)
     for (size_t k = 0; k < plan->njobs; k++)
       if ((m->u[keys[pend[k].first].asset[0]].model == MCPI_MODEL_LOCAL_VOL) == lv)
         build_one(m, p, keys, pend, plan, k, &failed, &st, err);
@@ -294,8 +292,7 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
    * its key where it takes paths, on the host's threads for a large book;
    * the first failing trade's error, found again into err */
   size_t bad = p->n;
-#pragma omp parallel for schedule(static) reduction(min : bad) \
-    if (p->n >= MCPI_PARALLEL_TRADES) num_threads(mcpi_team(p->n, MCPI_PARALLEL_TRADES))
+#pragma omp parallel for schedule(static) reduction(min : bad) if (p->n >= MCPI_PARALLEL_TRADES)
   for (size_t i = 0; i < p->n; i++) {
     char why[MCPI_ERRLEN];
     if (!(assigned[i] = mcpi_trade_off_paths(m, p, grid, &p->t[i]) != MCP_ENGINE_MC) &&
