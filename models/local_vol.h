@@ -29,7 +29,9 @@
  * at once, before the search selects among them (the same value): the
  * adjoint's forward step, whose values' loads waited on the search; in the
  * price kernels its registers cost more than the wait (6% on the plain
- * shape's local-volatility Asian, bench/RESULTS.md). */
+ * shape's local-volatility Asian, bench/RESULTS.md).  Its first lines are
+ * name_at's written again, not shared: a helper for them changed 11 price
+ * kernels' machine code. */
 #define MCPI_LOCAL_VOL_LOOKUP(name, real)                                                    \
   MCP_HD static inline int name##_at(const real *y, int n, const int32_t *idx, int nb,         \
                                      real binv, real x)                                       \

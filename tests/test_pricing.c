@@ -937,8 +937,8 @@ static void test_lv_lookup(void **state)
                     : x >= y[n - 1] ? v[n - 1]
                                     : v[i] + (x - y[i]) / (y[i + 1] - y[i]) * (v[i + 1] - v[i]);
       if (!(fabs(a - want) <= 1e-15 * want))
-        fail_msg("set %zu (table %zu), x %.17g: %.17g, the search's interval gives %.17g", k / 2, k % 2, x,
-                 a, want);
+        fail_msg("set %zu (table %zu), x %.17g: %.17g, the search's interval gives %.17g", k / 2,
+                 k % 2, x, a, want);
     }
   }
 }
