@@ -4,6 +4,7 @@
 #define MCP_TESTS_MC_CHECK_H
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mcprice.h"
 
@@ -61,13 +62,35 @@ static inline void add_underlying(mcp_market *m, const char *name, bs_params u)
     fail_msg("adding '%s': %s", name, mcp_market_last_error(m));
 }
 
-static inline mcp_portfolio *new_portfolio(uint64_t paths, uint64_t seed)
+/* A statistical test's paths.  MCP_TEST_DIVIDE, where set (CI's sanitizer
+ * build, 5 to 10 times slower), divides a count of 40,000 or more by it, to
+ * no fewer than 20,000 and keeping its parity (antithetic pairs): the
+ * tolerances are in standard errors, and the plain build runs the whole. */
+static inline uint64_t mc_paths(uint64_t paths)
+{
+  const char *env = getenv("MCP_TEST_DIVIDE");
+  uint64_t d = env ? strtoull(env, NULL, 10) : 0, floor = 20000;
+  if (d < 2 || paths < 2 * floor)
+    return paths;
+  uint64_t n = paths / d < floor ? floor : paths / d;
+  return n + ((n ^ paths) & 1);
+}
+
+/* A portfolio of those paths whatever the build: for a tolerance not in
+ * standard errors (a boundary, a bump's difference, the grid check's flag). */
+static inline mcp_portfolio *new_portfolio_exact(uint64_t paths, uint64_t seed)
 {
   mcp_portfolio *p = NULL;
   assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
   assert_int_equal(mcp_portfolio_set_paths(p, paths), MCP_OK);
   assert_int_equal(mcp_portfolio_set_seed(p, seed), MCP_OK);
   return p;
+}
+
+/* A portfolio of a statistical test's paths (mc_paths). */
+static inline mcp_portfolio *new_portfolio(uint64_t paths, uint64_t seed)
+{
+  return new_portfolio_exact(mc_paths(paths), seed);
 }
 
 /* A book of 4000 paths (seed 2) at 1000 steps a year, holding trade "T": a

@@ -205,7 +205,7 @@ static void test_rule_vs_tree(void **state)
                                                              0.6, 0.7, 0.8, 0.9, 1.0};
   mcp_market *m = new_market();
   add_underlying(m, "A", u);
-  mcp_portfolio *p = new_portfolio(200000, 5);
+  mcp_portfolio *p = new_portfolio_exact(200000, 5);
   mcp_trade b = trade_on("BP", "A", MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1.0);
   b.nfixings = 4;
   b.fixings = four;

@@ -25,6 +25,9 @@
 #   - the value of a "# time" line (the run's wall time) is not compared,
 #     and --update keeps the document's.
 # In an excerpt, lines not separated by "..." are consecutive in the output.
+# MCP_TEST_PATHS, where set (CI's sanitizer build, 5 to 10 times slower),
+# replaces every price's paths, and the commands are then only run: their
+# outputs are the plain build's to compare.
 # --update replaces an output by the run's, and each line of an excerpt by
 # the next line of the run with the same first two fields (a trade's row:
 # its id and quantity, or its id and Greek).  A block whose command needs
@@ -70,8 +73,14 @@ run_block() {
     echo "    a checked command runs mcprice price without --backend cpu" >"$2.err"
     return 1
   fi
-  # the build's tool for the source tree's ./src/mcprice
-  sed 's|\./src/mcprice|"$MCPRICE"|g' "$1" >"$TMP/cmd.sh"
+  # the build's tool for the source tree's ./src/mcprice; MCP_TEST_PATHS,
+  # where set, the paths of every price
+  if [ -n "$MCP_TEST_PATHS" ]; then
+    sed -e 's| --paths [0-9][0-9]*\([ \\]\)|\1|g; s| --paths [0-9][0-9]*$||' \
+        -e 's|\./src/mcprice price|& --paths '"$MCP_TEST_PATHS"'|g' "$1"
+  else
+    cat "$1"
+  fi | sed 's|\./src/mcprice|"$MCPRICE"|g' >"$TMP/cmd.sh"
   (cd "$TMP/run" && MCPRICE=$MCPRICE && export MCPRICE &&
    if [ -n "$3" ]; then OMP_NUM_THREADS=$3; export OMP_NUM_THREADS; fi &&
    . "$TMP/cmd.sh") >"$2" 2>"$2.err" || return 1
@@ -166,6 +175,10 @@ for doc in $DOCS; do
       fi
       if [ "$cmd_rc" != 0 ]; then
         fail "$where: the command failed:"; sed 's/^/    /' "$cmd" "$cmd_out.err"
+        n=$((n + 1)); continue
+      fi
+      if [ -n "$MCP_TEST_PATHS" ]; then
+        pass "$where: the command runs (at MCP_TEST_PATHS's paths: not compared)"
         n=$((n + 1)); continue
       fi
       normalize "$d/$n.text" >"$d/$n.expected"

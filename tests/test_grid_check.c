@@ -157,7 +157,7 @@ static void coarse_is_flagged(void **state)
   mcp_market *m = new_market();
   add_heston(m, "WILD", 0.04, 1.0, 0.04, 1.5, -0.9);
   add_skewed(m, "SKEW", 0.25, 2.5);
-  mcp_portfolio *p = new_portfolio(100000, 11);
+  mcp_portfolio *p = new_portfolio_exact(100000, 11);
   assert_int_equal(mcp_portfolio_set_heston_scheme(p, MCP_HESTON_EULER), MCP_OK);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
   add_european(p, "WILD-P", "WILD", MCP_PUT, 80, 1.0, 1);

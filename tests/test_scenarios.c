@@ -205,7 +205,7 @@ static void bump_greeks_against_black_scholes(void **state)
   double spot[3] = {-h, 0, h}, vol[3] = {-dv, 0, dv};
   mcp_market *m = new_market();
   add_underlying(m, "X", (bs_params){S, r, q, v});
-  mcp_portfolio *p = new_portfolio(400000, 5);
+  mcp_portfolio *p = new_portfolio_exact(400000, 5);
   mcp_trade t = trade_on("c", "X", MCP_PRODUCT_EUROPEAN, MCP_CALL, K, T);
   check_added(p, "c", mcp_portfolio_add_trade(p, &t));
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
