@@ -69,10 +69,10 @@ static inline void add_underlying(mcp_market *m, const char *name, bs_params u)
 static inline uint64_t mc_paths(uint64_t paths)
 {
   const char *env = getenv("MCP_TEST_DIVIDE");
-  uint64_t d = env ? strtoull(env, NULL, 10) : 0, floor = 20000;
-  if (d < 2 || paths < 2 * floor)
+  uint64_t d = env ? strtoull(env, NULL, 10) : 0, least = 20000;
+  if (d < 2 || paths < 2 * least)
     return paths;
-  uint64_t n = paths / d < floor ? floor : paths / d;
+  uint64_t n = paths / d < least ? least : paths / d;
   return n + ((n ^ paths) & 1);
 }
 

@@ -1,11 +1,21 @@
 /* same_results.h: whether two results are the same bits (the tests of
- * threads and of slices). */
+ * threads, slices and mixed precision), and the example books' paths. */
 #ifndef MCP_SAME_RESULTS_H
 #define MCP_SAME_RESULTS_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mcprice.h"
+
+/* The example books' paths: MCP_TEST_PATHS where set (CI's sanitizer
+ * builds), else paths. */
+static inline uint64_t mc_example_paths(uint64_t paths)
+{
+  const char *env = getenv("MCP_TEST_PATHS");
+  return env && *env ? strtoull(env, NULL, 10) : paths;
+}
 
 /* Whether the sensitivities of two results, the trades' then the book's,
  * are the same names, Greeks, methods and bits; what differs into msg. */

@@ -67,9 +67,7 @@ static void load(size_t k, mcp_market **m, mcp_portfolio **p)
     fail_msg("%s", err);
   /* MCP_TEST_PATHS, where set: CI's sanitizer build prices the books at
    * those (the claims hold at any count; the plain build runs PATHS) */
-  const char *env = getenv("MCP_TEST_PATHS");
-  assert_int_equal(mcp_portfolio_set_paths(*p, env && *env ? strtoull(env, NULL, 10) : PATHS),
-                   MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(*p, mc_example_paths(PATHS)), MCP_OK);
 }
 
 /* The largest |a - b| / se over the trades of two runs of one book, se the

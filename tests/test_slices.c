@@ -39,12 +39,9 @@ static mcp_portfolio *load_book(uint64_t paths, int methods)
 {
   mcp_portfolio *p = NULL;
   char err[512];
-  const char *env = getenv("MCP_TEST_PATHS");
-  if (env && *env)
-    paths = strtoull(env, NULL, 10);
   assert_int_equal(mcp_portfolio_load(&p, SRCDIR "/examples/book.json", err, sizeof err),
                    MCP_OK);
-  assert_int_equal(mcp_portfolio_set_paths(p, paths), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, mc_example_paths(paths)), MCP_OK);
   if (methods >= 0)
     assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
   return p;
