@@ -50,8 +50,10 @@ double bench_time_greeks(mcp_context *ctx, const mcp_market *m, const mcp_portfo
                          size_t *nsens, const char *who)
 {
   double t[16];
-  if (repeats < 1 || repeats > 16)
+  if (repeats < 1 || repeats > 16) {
+    fprintf(stderr, "%s: %d repeats: expected 1 to 16\n", who, repeats);
     return -1;
+  }
   for (int r = -warm; r < repeats; r++) { /* r < 0: warm-up */
     mcp_results *res;
     if ((g ? mcp_price_greeks(ctx, m, p, g, &res) : mcp_price(ctx, m, p, &res)) != MCP_OK) {

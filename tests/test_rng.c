@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 #include "models/rng.h"
+#include "src/plan/slice_rms.h"
 
 #define W MCPI_RNG_WINDOW
 
@@ -272,6 +273,43 @@ static void exp_lanes_are_the_polynomial(void **state)
   }
 }
 
+/* A local-volatility slice's sums and roots (src/plan/slice_rms.c) in each
+ * vector copy the processor has: the scalar formula's bits, for widths that
+ * are not multiples of the vector's and a root written over its sum. */
+static void slice_rms_copies_are_the_formula(void **state)
+{
+  (void)state;
+  enum { N = 67 };
+  double p[N], q[N], acc0[N], acc[N], vol[N];
+  float vol_f[N];
+  const double dt = 0.0123456789;
+  uint64_t seed = mcpi_rng_job_seed(4, "S", 0);
+  for (int i = 0; i < N; i++) {
+    p[i] = 0.2 + 0.05 * mcpi_rng_normal_f(seed, (uint64_t)i, 0);
+    q[i] = 0.2 + 0.05 * mcpi_rng_normal_f(seed, (uint64_t)i, 1);
+    acc0[i] = 0.001 * fabs(mcpi_rng_normal_f(seed, (uint64_t)i, 2));
+  }
+  for (int copy = 0; copy < MCPI_RNG_COPIES; copy++) {
+    int prev = mcpi_rng_host_copy(copy);
+    int used = mcpi_host_copy();
+    mcpi_rng_host_copy(prev);
+    for (size_t n = 1; n <= N; n += 11) {
+      memcpy(acc, acc0, sizeof acc);
+      mcpi_rms_piece(used, acc, dt, p, q, n);
+      memcpy(vol, acc, sizeof vol);
+      mcpi_rms_roots(used, vol, 2 * dt, vol, vol_f, n);
+      for (size_t i = 0; i < N; i++) {
+        double sum = i < n ? acc0[i] + dt * (p[i] * p[i] + p[i] * q[i] + q[i] * q[i]) / 3 : acc0[i];
+        double root = sqrt(sum / (2 * dt));
+        if (memcmp(&acc[i], &sum, sizeof sum))
+          fail_msg("copy %d, width %zu, node %zu: sum %a, formula %a", used, n, i, acc[i], sum);
+        if (i < n && (memcmp(&vol[i], &root, sizeof root) || vol_f[i] != (float)root))
+          fail_msg("copy %d, width %zu, node %zu: root %a, formula %a", used, n, i, vol[i], root);
+      }
+    }
+  }
+}
+
 /* Job seeds: different runs, underlyings and job numbers give different
  * seeds; the same key gives the same one. */
 static void job_seeds(void **state)
@@ -294,6 +332,7 @@ int main(void)
       cmocka_unit_test(pair_matches_generator),
       cmocka_unit_test(float_mapping),
       cmocka_unit_test(exp_lanes_are_the_polynomial),
+      cmocka_unit_test(slice_rms_copies_are_the_formula),
       cmocka_unit_test(job_seeds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -189,8 +189,13 @@ MCP_HD static inline void mcpi_adj_run_flush(const mcpi_job_view *j, const mcpi_
  * adds an element's few coordinates where it would add to every quote of
  * two smiles. */
 #define MCPI_ADJ_SMILE 5
+/* fresh: the block's columns of the nodes still hold the sample's zeros (its
+ * first pass), so a row left is stored, not read and added to: no other
+ * add reaches a row's columns before the row is left (a step's add to a
+ * row above the two held goes to a row left before, or never held).  The
+ * same value as the read's 0 + d x; half the flushes' reads gone. */
 typedef struct mcpi_adj_rows {
-  int32_t lo, nt, ns;
+  int32_t lo, nt, ns, fresh;
   double *v;
   size_t st;
   const double *dq;
@@ -217,7 +222,7 @@ MCP_HD static inline double *mcpi_adj_row(const mcpi_adj_rows *h, int k, int i)
 MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d, double *blk,
                                               size_t ldb, int smiles)
 {
-  int row = h->lo + k, ns = h->ns, to = row < h->nt && !smiles;
+  int row = h->lo + k, ns = h->ns, to = row < h->nt && !smiles, read = to && !h->fresh;
   if (smiles && row < h->nt) /* a smile's row: to its quotes */
     for (int q = h->qoff[row]; q < h->qoff[row + 1]; q++) {
       double x = 0;
@@ -230,7 +235,7 @@ MCP_HD static inline void mcpi_adj_rows_flush(mcpi_adj_rows *h, int k, double d,
     double b[MCPI_ADJ_FLUSH];
     MCP_UNROLL
     for (int q = 0; q < MCPI_ADJ_FLUSH; q++)
-      b[q] = to && i0 + q < ns ? col[(size_t)(i0 + q) * ldb] : 0;
+      b[q] = read && i0 + q < ns ? col[(size_t)(i0 + q) * ldb] : 0;
     MCP_UNROLL
     for (int q = 0; q < MCPI_ADJ_FLUSH; q++)
       if (i0 + q < ns) {
@@ -457,7 +462,8 @@ MCP_HD static inline double mcpi_adj_fixings(uint32_t tag, int ks, int kt, doubl
   return xbar;
 }
 
-/* One trade's backward sweep on a pass's path of sign sign (o its
+/* One trade's backward sweep on a pass's path of sign sign (1 on a
+ * sample's first pass, whose block still holds its zeros; o its
  * observations): kept whole in xs (n + 1 log-spots) and zs (n signed
  * normals) when c = n, else its log-spot checkpoints ck, every c elements,
  * and xs and zs a segment's buffers; adding d times its sensitivities to
@@ -481,7 +487,7 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
   /* (h->v NULL where no rows are held; h never NULL, so that the rows'
    * fields stay in registers) */
-  mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, NULL, rowst,
+  mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, sign > 0, NULL, rowst,
                         smiles ? j->adj_dq : NULL, smiles ? j->adj_qoff : NULL},
                 *h = &rows;
   if (rowbuf && (smiles || (lv && j->lv_n <= MCPI_ADJ_ROW_NODES))) {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include "src/base/team.h"
 #include "src/plan/plan_build.h"
+#include "src/plan/slice_rms.h"
+#include "models/rng.h"
 
 /* Steps of one length on flat curves (a daily grid) get one set of
  * coefficients: the grid's times, sums of rounded fractions, make the steps
@@ -122,6 +124,7 @@ void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *r
 {
   const mcpi_surface *s = &j->u[a]->lv;
   size_t ns = s->ns, r = *row;
+  int copy = mcpi_host_copy();
   while (r < s->nt && s->times[r] <= t0)
     r++;
   *row = r;
@@ -144,20 +147,13 @@ void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *r
         qv = s->values + q * ns + k;
       else
         mcpi_surface_row_values(s, q, t1, k, m, last);
-#pragma omp simd
-      for (size_t i = 0; i < m; i++)
-        acc[i] += (qt - pt) * (pv[i] * pv[i] + pv[i] * qv[i] + qv[i] * qv[i]) / 3;
+      mcpi_rms_piece(copy, acc, qt - pt, pv, qv, m);
       if (!inside)
         break;
       pt = qt;
       pv = qv;
     }
-#pragma omp simd
-    for (size_t i = 0; i < m; i++) {
-      double v = sqrt(acc[i] / (t1 - t0));
-      vol[k + i] = v;
-      vol_f[k + i] = (float)v;
-    }
+    mcpi_rms_roots(copy, acc, t1 - t0, acc, vol_f + k, m);
   }
   for (size_t k = ns; k < (size_t)j->lv_n; k++) { /* a narrower surface's flat nodes */
     vol[k] = vol[ns - 1];
