@@ -22,6 +22,8 @@
 #include <cmocka.h>
 #include "tests/closed_form.h"
 #include "tests/mc_check.h"
+#include "src/inputs/market.h"
+#include "src/plan/adjoint_plan.h"
 
 #define NSE 3.5
 
@@ -175,6 +177,42 @@ static void labels_stay_apart(void **state)
     mcp_greeks_destroy(g);
   }
   mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* A surface's node labels from a kept memo (each coordinate formatted
+ * once) are those formatted in full: two surfaces, one of spots and times
+ * closer than six digits, visited in turn, with a curve's buckets between. */
+static void surface_labels_kept(void **state)
+{
+  (void)state;
+  mcp_market *m = new_market();
+  static const double t[3] = {0, 0.5, 0.5000001}, s1[4] = {80, 90, 90.0000001, 120},
+                      s2[2] = {50, 150},
+                      v[12] = {0.2, 0.21, 0.22, 0.23, 0.2, 0.2, 0.2, 0.2, 0.3, 0.3, 0.3, 0.3};
+  assert_int_equal(mcp_market_add_local_vol(m, "P", 100, 0.03, 0, 3, t, 4, s1, v), MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(m, "Q", 100, 0.03, 0, 2, t, 2, s2, v), MCP_OK);
+  mcpi_label_digits memo = {0};
+  for (int round = 0; round < 3; round++)
+    for (size_t a = 0; a < 2; a++) {
+      const mcpi_underlying *u = &m->u[a];
+      size_t nodes = u->lv.nt * u->lv.ns;
+      for (size_t k = 0; k < nodes + 1; k++) {
+        mcp_greek gk = k < nodes ? MCP_GREEK_VEGA : MCP_GREEK_RHO;
+        long bucket = k < nodes ? (long)(round == 1 ? nodes - k : k + 1) : 1;
+        char kept[96], full[96];
+        int nk = mcpi_adjoint_label(u, gk, bucket, &memo, kept, sizeof kept);
+        int nf = mcpi_adjoint_label(u, gk, bucket, NULL, full, sizeof full);
+        assert_int_equal(nk, nf);
+        assert_string_equal(kept, full);
+      }
+    }
+  char a[96], b[96]; /* P's close spots and times keep digits of their own */
+  mcpi_adjoint_label(&m->u[0], MCP_GREEK_VEGA, 2, &memo, a, sizeof a);
+  mcpi_adjoint_label(&m->u[0], MCP_GREEK_VEGA, 11, &memo, b, sizeof b);
+  assert_string_equal(a, "t=0,S=90");
+  assert_string_equal(b, "t=0.5000001,S=90.0000001");
+  mcpi_label_digits_free(&memo);
   mcp_market_destroy(m);
 }
 
@@ -1097,6 +1135,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(european_against_closed_form),
       cmocka_unit_test(labels_stay_apart),
+      cmocka_unit_test(surface_labels_kept),
       cmocka_unit_test(black_scholes_against_bumps),
       cmocka_unit_test(local_vol_against_bumps),
       cmocka_unit_test(wide_surface_against_bumps),

@@ -376,6 +376,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
     ok = mcpi_sens_add(&r->sens[t], x->greek, how, a, -1, und(m, a), NULL, 0, v, 0) &&
          mcpi_sens_add(bk, x->greek, how, a, -1, und(m, a), NULL, 1, p->t[t].quantity * v, 0);
   }
+  mcpi_label_digits_free(&digits);
   for (size_t i = 0; i <= p->n; i++)
     mcpi_sens_sort(&r->sens[i]);
   return ok ? MCP_OK : mcpi_no_memory(__func__);

@@ -346,7 +346,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   ok = ok && (j->adj_off = malloc((j->nelem + 1) * sizeof *j->adj_off)) != NULL &&
        (j->adj_doff = malloc((j->ntrades + 1) * sizeof *j->adj_doff)) != NULL &&
        (!lv || (j->adj_lvoff = malloc((j->nelem * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
-  double *d = lv && ok ? calloc(nt, sizeof *d) : NULL;
+  double *d = lv && ok ? calloc(nt * ns, sizeof *d) : NULL; /* a node's nt rows, node by node */
   ok = ok && (!lv || d);
   /* one asset's surface of nodes whose sweep holds two rows: the dense
    * rows (adj_lvr, adj_lvc) beside the entries; the condition is
@@ -406,27 +406,33 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       }
     if (j->nadj_lvr)
       j->adj_lvr[e] = -2; /* not yet known */
+    const mcpi_surface *sf = &u->lv;
+    size_t lo = 0, hi = ns ? mcpi_job_slice_jacobian(j, a, t0, t1, j->lv_vol + e * ns, d, nt, &lo)
+                           : 0;
     for (size_t i = 0; i < ns && ok; i++) { /* a narrower surface's flat nodes: its last */
-      const mcpi_surface *sf = &u->lv;
-      size_t k = i < sf->ns ? i : sf->ns - 1;
+      size_t k = i < sf->ns ? i : sf->ns - 1, m0 = 0, m1 = 0;
+      double *dk = d + k * nt; /* node k's rows */
+      if (j->lv_vol[e * ns + i] > 0) /* else none: mcpi_job_slice_jacobian */
+        m0 = lo, m1 = hi;
       j->adj_lvoff[e * ns + i] = (int32_t)j->nadj_lv;
-      size_t m0, m1 = mcpi_job_slice_jacobian(j, a, t0, t1, k, j->lv_vol[e * ns + i], d, &m0);
       if (j->nadj_lvr) { /* every node's rows m0 and m0 + 1 at most, the same m0 */
         int32_t *r = &j->adj_lvr[e];
         *r = m1 > m0 && m1 - m0 <= 2 && (*r == -2 || *r == (int32_t)m0) ? (int32_t)m0 : -1;
         for (size_t m = m0; m < m1 && *r >= 0; m++)
-          j->adj_lvc[2 * (e * ns + i) + (m - m0)] = d[m];
+          j->adj_lvc[2 * (e * ns + i) + (m - m0)] = dk[m];
       }
       if (each && by_quote(u))
-        ok = push_smiles(&j->adj_lv, &j->nadj_lv, &lcap, &qr[a], k, d, m0, m1, !iv1,
+        ok = push_smiles(&j->adj_lv, &j->nadj_lv, &lcap, &qr[a], k, dk, m0, m1, !iv1,
                          (int32_t)off[0][a]);
       for (size_t m = m0; m < m1 && ok && !(each && by_quote(u)); m++)
-        if (d[m] != 0)
+        if (dk[m] != 0)
           ok = push(&j->adj_lv, &j->nadj_lv, &lcap,
-                    (int32_t)(off[0][a] + (each ? m * sf->ns + k : 0)), (int32_t)m, d[m], d[m]);
-      for (size_t m = m0; m < m1; m++) /* d stays zero outside a node's rows */
-        d[m] = 0;
+                    (int32_t)(off[0][a] + (each ? m * sf->ns + k : 0)), (int32_t)m, dk[m],
+                    dk[m]);
     }
+    for (size_t k = 0; k < (ns ? sf->ns : 0); k++) /* d stays zero outside a step's rows */
+      for (size_t m = lo; m < hi; m++)
+        d[k * nt + m] = 0;
   }
   for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */
     j->adj_doff[t] = (int32_t)j->nadj_d;
@@ -501,6 +507,13 @@ static int digits_apart(const double *v, size_t n)
   return 17;
 }
 
+void mcpi_label_digits_free(mcpi_label_digits *memo)
+{
+  free(memo->spot);
+  memo->spot = NULL;
+  memo->row = 0;
+}
+
 int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
                        mcpi_label_digits *memo, char *out, size_t n)
 {
@@ -512,8 +525,9 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
   const mcpi_implied *iv = lv && by_quote(u) ? &u->iv : NULL;
   const mcpi_curve *c =
       greek == MCP_GREEK_VEGA ? &u->vol : greek == MCP_GREEK_RHO ? &u->rate : &u->dividend;
-  mcpi_label_digits own = {NULL, greek, {0, 0}}, *m = memo ? memo : &own;
+  mcpi_label_digits own = {NULL, greek, {0, 0}, NULL, 0, ""}, *m = memo ? memo : &own;
   if (m->u != u || m->greek != greek) {
+    mcpi_label_digits_free(m);
     m->u = u;
     m->greek = greek;
     m->d[0] = iv   ? digits_apart(iv->t, iv->n)
@@ -535,6 +549,18 @@ int mcpi_adjoint_label(const mcpi_underlying *u, mcp_greek greek, long bucket,
   }
   if (greek == MCP_GREEK_DIVIDEND && k >= c->n) /* a cash dividend's amount */
     return snprintf(out, n, "t=%.*g", m->d[1], u->cash_t[k - c->n]);
+  if (lv && memo) { /* each coordinate formatted once (no room: as below) */
+    size_t ns = u->lv.ns, row = k / ns;
+    if (!m->spot && (m->spot = malloc(ns * sizeof *m->spot)))
+      for (size_t i = 0; i < ns; i++)
+        snprintf(m->spot[i], sizeof *m->spot, "%.*g", m->d[1], u->lv.spots[i]);
+    if (m->row != row + 1) {
+      snprintf(m->time, sizeof m->time, "%.*g", m->d[0], u->lv.times[row]);
+      m->row = row + 1;
+    }
+    if (m->spot)
+      return snprintf(out, n, "t=%s,S=%s", m->time, m->spot[k % ns]);
+  }
   if (lv)
     return snprintf(out, n, "t=%.*g,S=%.*g", m->d[0], u->lv.times[k / u->lv.ns], m->d[1],
                     u->lv.spots[k % u->lv.ns]);

@@ -45,12 +45,21 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
 void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl);
 /* The digits a label's numbers take (the fewest that tell an array's
  * values apart), kept for the buckets of one underlying's kind of Greek
- * that follow one another: a call's hundreds of labels find them once. */
+ * that follow one another: a call's hundreds of labels find them once;
+ * and a surface's coordinates as its node labels write them, each
+ * formatted once (the benchmark's 400 node labels were a quarter of its
+ * adjoint call's host work, two %g a label).  Zeroed before the first
+ * call; mcpi_label_digits_free after the last. */
+#define MCPI_LABEL_NUM 32 /* a %.17g, its sign and exponent, and a NUL */
 typedef struct mcpi_label_digits {
   const mcpi_underlying *u; /* NULL: none kept */
   mcp_greek greek;
   int d[2];
+  char (*spot)[MCPI_LABEL_NUM]; /* the surface's spots, or NULL */
+  size_t row;                   /* 1 + the row whose time is in time, or 0 */
+  char time[MCPI_LABEL_NUM];
 } mcpi_label_digits;
+void mcpi_label_digits_free(mcpi_label_digits *memo);
 
 /* The label of a bucket (mcpi_est.bucket) of an underlying's vega, rho or
  * dividend: "(lo,hi]" for a curve's piece, "t=T,S=K" for a surface's node,

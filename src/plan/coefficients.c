@@ -175,11 +175,11 @@ static void row_weights(const mcpi_surface *s, size_t r, double t, size_t row[2]
   }
 }
 
-size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
-                               double v, double *d, size_t *lo)
+size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1,
+                               const double *v, double *d, size_t ld, size_t *lo)
 {
   const mcpi_surface *s = &j->u[a]->lv;
-  size_t ns = s->ns, r = 0, pr[2], qr[2], hi = s->nt;
+  size_t ns = s->ns, r = 0, hi = s->nt, end = 0;
   while (r < hi) { /* the first row after t0 */
     size_t mid = r + (hi - r) / 2;
     if (s->times[mid] <= t0)
@@ -187,36 +187,52 @@ size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1
     else
       hi = mid;
   }
-  *lo = 0;
-  if (!(v > 0)) /* none: a job's surface stays above 0 (mcpi_adjoint_job_fits) */
-    return 0;
-  /* d acc / d value, acc the sum of mcpi_job_slice's pieces */
-  double pt = t0, pw[2], qw[2], pv = mcpi_surface_row_at(s, r, t0, k);
-  row_weights(s, r, t0, pr, pw);
-  *lo = pr[0];
-  double scale = 1 / (2 * v * (t1 - t0));
-  for (size_t q = r;; q++) {
-    int inside = q < s->nt && s->times[q] < t1;
-    double qt = inside ? s->times[q] : t1;
-    double qv = inside ? s->values[q * ns + k] : mcpi_surface_row_at(s, q, t1, k);
-    if (inside) {
-      qr[0] = qr[1] = q;
-      qw[0] = 1;
-      qw[1] = 0;
-    } else {
-      row_weights(s, q, t1, qr, qw);
+  size_t pr0[2];
+  double pw0[2];
+  row_weights(s, r, t0, pr0, pw0);
+  *lo = pr0[0];
+  /* d acc / d value, acc the sum of mcpi_job_slice's pieces, SLICE_NODES
+   * nodes at a time */
+  for (size_t k = 0; k < ns; k += SLICE_NODES) {
+    size_t m = ns - k < SLICE_NODES ? ns - k : SLICE_NODES, pr[2] = {pr0[0], pr0[1]}, qr[2];
+    double first[SLICE_NODES], last[SLICE_NODES], scale[SLICE_NODES], pt = t0, qw[2];
+    double pw[2] = {pw0[0], pw0[1]};
+    const double *pv = first;
+    mcpi_surface_row_values(s, r, t0, k, m, first);
+    for (size_t i = 0; i < m; i++)
+      scale[i] = v[k + i] > 0 ? 1 / (2 * v[k + i] * (t1 - t0)) : 0;
+    for (size_t q = r;; q++) {
+      int inside = q < s->nt && s->times[q] < t1;
+      double qt = inside ? s->times[q] : t1;
+      const double *qv = last;
+      if (inside) {
+        qv = s->values + q * ns + k;
+        qr[0] = qr[1] = q;
+        qw[0] = 1;
+        qw[1] = 0;
+      } else {
+        mcpi_surface_row_values(s, q, t1, k, m, last);
+        row_weights(s, q, t1, qr, qw);
+      }
+      for (size_t i = 0; i < m; i++) {
+        double dp = (qt - pt) * (2 * pv[i] + qv[i]) / 3 * scale[i];
+        double dq = (qt - pt) * (pv[i] + 2 * qv[i]) / 3 * scale[i];
+        double *dn = d + (k + i) * ld;
+        for (int h = 0; h < 2; h++) {
+          dn[pr[h]] += dp * pw[h];
+          dn[qr[h]] += dq * qw[h];
+        }
+      }
+      if (!inside) {
+        end = qr[1] + 1; /* the rows rise with q */
+        break;
+      }
+      pt = qt;
+      pv = qv;
+      pr[0] = qr[0], pr[1] = qr[1], pw[0] = qw[0], pw[1] = qw[1];
     }
-    double dp = (qt - pt) * (2 * pv + qv) / 3 * scale, dq = (qt - pt) * (pv + 2 * qv) / 3 * scale;
-    for (int h = 0; h < 2; h++) {
-      d[pr[h]] += dp * pw[h];
-      d[qr[h]] += dq * qw[h];
-    }
-    if (!inside)
-      return qr[1] + 1; /* the rows rise with q */
-    pt = qt;
-    pv = qv;
-    pr[0] = qr[0], pr[1] = qr[1], pw[0] = qw[0], pw[1] = qw[1];
   }
+  return end;
 }
 
 int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,

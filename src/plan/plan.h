@@ -194,12 +194,15 @@ void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *r
  * fifth of its call on a GPU. */
 #define MCPI_PARALLEL_TRADES 512
 #define MCPI_PARALLEL_JOBS 8
-/* Adds to d[m] (the asset's surface's nt rows) the derivative of that
- * slice's node k (one of the surface's own), of value v, in the surface's
- * value at row m and node k; the rows it adds to are *lo .. the returned
- * one less one (none where v is 0). */
-size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1, size_t k,
-                               double v, double *d, size_t *lo);
+/* Adds to d[k ld + m] (node k's rows m of the asset's surface) the
+ * derivative of that slice's node k (each of the surface's own, of value
+ * v[k]), in the surface's value at row m and node k; the rows it adds to
+ * are *lo .. the returned one less one, the same for every node (a node
+ * whose v[k] is not above 0 has none: its column is added garbage or 0,
+ * which the caller leaves).  One node's sums are those it had alone: the
+ * rows' brackets and weights are found once for them all. */
+size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1,
+                               const double *v, double *d, size_t ld, size_t *lo);
 
 /* Which job-shaped path state (path.h) a job fits: 0 none; MCPI_SHAPE_SMALL,
  * one Black-Scholes underlying, trades that use at most MCPI_SMALL_SCHEDULES
