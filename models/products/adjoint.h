@@ -190,10 +190,11 @@ MCP_HD static inline void mcpi_adj_run_flush(const mcpi_job_view *j, const mcpi_
  * two smiles. */
 #define MCPI_ADJ_SMILE 5
 /* fresh: the block's columns of the nodes still hold the sample's zeros (its
- * first pass), so a row left is stored, not read and added to: no other
- * add reaches a row's columns before the row is left (a step's add to a
- * row above the two held goes to a row left before, or never held).  The
- * same value as the read's 0 + d x; half the flushes' reads gone. */
+ * first pass, sign 1: path_body.h's), so a row left is stored, not read and
+ * added to: no other add reaches a row's columns before the row is left (a
+ * step's add to a row above the two held goes to a row left before, or
+ * never held), where each row has columns of its own.  The same value as
+ * the read's 0 + d x; half the flushes' reads gone. */
 typedef struct mcpi_adj_rows {
   int32_t lo, nt, ns, fresh;
   double *v;
@@ -487,12 +488,15 @@ MCP_HD static inline void mcpi_adj_sweep(const mcpi_job_view *j, const mcpi_payo
   mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
   /* (h->v NULL where no rows are held; h never NULL, so that the rows'
    * fields stay in registers) */
-  mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, sign > 0, NULL, rowst,
+  mcpi_adj_rows rows = {-1, 0, smiles ? MCPI_ADJ_SMILE : j->lv_n, 0, NULL, rowst,
                         smiles ? j->adj_dq : NULL, smiles ? j->adj_qoff : NULL},
                 *h = &rows;
   if (rowbuf && (smiles || (lv && j->lv_n <= MCPI_ADJ_ROW_NODES))) {
     h->v = rowbuf;
     h->nt = smiles ? j->adj_q : j->adj_nv / j->lv_n;
+    /* fresh where a row's columns are its nodes' own: not a one-spot
+     * surface's vega without buckets, one column that every row adds to */
+    h->fresh = sign > 0 && h->nt > 1;
     for (int i = 0; i < 2 * h->ns; i++)
       *mcpi_adj_row(h, 0, i) = 0;
   }

@@ -49,7 +49,8 @@ void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl)
  * and a surface's coordinates as its node labels write them, each
  * formatted once (the benchmark's 400 node labels were a quarter of its
  * adjoint call's host work, two %g a label).  Zeroed before the first
- * call; mcpi_label_digits_free after the last. */
+ * call; mcpi_label_digits_free after the last, within one market (the
+ * memo knows an underlying by its address). */
 #define MCPI_LABEL_NUM 32 /* a %.17g, its sign and exponent, and a NUL */
 typedef struct mcpi_label_digits {
   const mcpi_underlying *u; /* NULL: none kept */

@@ -198,8 +198,8 @@ void mcpi_job_slice(const mcpi_job *j, size_t a, double t0, double t1, size_t *r
  * derivative of that slice's node k (each of the surface's own, of value
  * v[k]), in the surface's value at row m and node k; the rows it adds to
  * are *lo .. the returned one less one, the same for every node (a node
- * whose v[k] is not above 0 has none: its column is added garbage or 0,
- * which the caller leaves).  One node's sums are those it had alone: the
+ * whose v[k] is not above 0 has none: its column is added zeros, which
+ * the caller leaves).  One node's sums are those it had alone: the
  * rows' brackets and weights are found once for them all. */
 size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1,
                                const double *v, double *d, size_t ld, size_t *lo);

@@ -11,7 +11,8 @@
 /* acc[i] += dt (p[i]^2 + p[i] q[i] + q[i]^2) / 3, i < m: the integral over
  * dt of the square of a value linear from p[i] to q[i]. */
 void mcpi_rms_piece(int copy, double *acc, double dt, const double *p, const double *q, size_t m);
-/* vol[i] = sqrt(acc[i] / dt) and vol_f[i] its float, i < m. */
+/* vol[i] = sqrt(acc[i] / dt) and vol_f[i] its float, i < m; vol may be acc
+ * (mcpi_job_slice writes the roots over the sums). */
 void mcpi_rms_roots(int copy, const double *acc, double dt, double *vol, float *vol_f, size_t m);
 
 #endif
