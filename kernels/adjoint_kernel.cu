@@ -46,6 +46,11 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #ifndef MCPI_ADJ_MIN_BLOCKS_HESTON
 #define MCPI_ADJ_MIN_BLOCKS_HESTON 4
 #endif
+// Threads a block: 128, and Heston's 256 (as many warps an SM, the same
+// registers): its kernel 2.2% faster on an H200, where the local-volatility
+// kernel bounded for 256 was 6% slower; measured, not explained
+// (bench/RESULTS.md, "The chunk sums inside the adjoint kernel").
+#define MCPI_ADJ_THREADS(multi) ((multi) == MCPI_ADJ_HESTON ? 256 : 128)
 
 // Multi: 1 in the kernel of several Black-Scholes assets, MCPI_ADJ_HESTON in
 // one Heston asset's (sweeps of their own, adjoint.h; several
@@ -60,7 +65,8 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // Black-Scholes sweep 10% faster); Lv: of one local-volatility asset (without
 // it, the Black-Scholes kernels hold no surface's code).
 template <int MinBlocks, int Multi, int Div, int Plain, int Smiles, int Events, int Lv>
-__global__ void __launch_bounds__(128, MinBlocks)
+__global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
+                                  MinBlocks * 128 / MCPI_ADJ_THREADS(Multi))
     mcpi_adjoint_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
                         size_t ld, size_t n, double *__restrict__ pay)
 {
@@ -169,7 +175,9 @@ template <int MinBlocks, int Multi, int Div, int Lv, int Plain = 0, int Smiles =
 static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                           double *pay, cudaStream_t stream)
 {
-  size_t blocks = (n + 127) / 128, smem = (size_t)job_rows(job) * 2 * 128 * sizeof(double);
+  const size_t threads = MCPI_ADJ_THREADS(Multi);
+  size_t blocks = (n + threads - 1) / threads;
+  size_t smem = (size_t)job_rows(job) * 2 * threads * sizeof(double);
   cudaError_t e = cudaFuncSetAttribute(
       mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles, Events, Lv>,
       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
@@ -177,7 +185,7 @@ static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, 
     return e;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
   mcpi_adjoint_kernel<MinBlocks, Multi, Div, Plain, Smiles, Events, Lv>
-      <<<grid, 128, smem, stream>>>(job, z, ld, n, pay);
+      <<<grid, (unsigned)threads, smem, stream>>>(job, z, ld, n, pay);
   return cudaGetLastError();
 }
 

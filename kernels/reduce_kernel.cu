@@ -42,11 +42,12 @@ static __device__ __forceinline__ void chunk_sum(const double *__restrict__ v, s
 
 // One block a (node of 2^level chunks, column), a warp a chunk in turn; the
 // node's chunks are then summed by halves, left + right, as the host's tree
-// (mcpi_tree_add) would have summed them one by one.
+// (mcpi_tree_add) would have summed them one by one: a level's pairs apart
+// are the block's threads' (their sums are the same).
 __global__ void mcpi_chunk_sums_kernel(const double *__restrict__ pay, size_t ld, size_t n,
                                        size_t ncol, unsigned level, double *__restrict__ part)
 {
-  __shared__ double node[2 << MCPI_GPU_TREE_LEVEL];
+  __shared__ double node[2 << MCPI_GPU_TREE_WIDE];
   size_t g = blockIdx.x, nodes = gridDim.x, per = (size_t)1 << level;
   unsigned w = threadIdx.x / WARP, l = threadIdx.x % WARP, nw = blockDim.x / WARP;
   for (size_t col = blockIdx.y; col < ncol; col += gridDim.y) {
@@ -60,13 +61,15 @@ __global__ void mcpi_chunk_sums_kernel(const double *__restrict__ pay, size_t ld
         node[2 * k + 1] = b;
       }
     }
+    for (size_t s = 1; s < per; s *= 2) {
+      __syncthreads();
+      for (size_t i = 2 * s * threadIdx.x; i < per; i += 2 * s * blockDim.x) {
+        node[2 * i] = node[2 * i] + node[2 * (i + s)];
+        node[2 * i + 1] = node[2 * i + 1] + node[2 * (i + s) + 1];
+      }
+    }
     __syncthreads();
     if (threadIdx.x == 0) {
-      for (size_t s = 1; s < per; s *= 2)
-        for (size_t i = 0; i < per; i += 2 * s) {
-          node[2 * i] = node[2 * i] + node[2 * (i + s)];
-          node[2 * i + 1] = node[2 * i + 1] + node[2 * (i + s) + 1];
-        }
       part[(col * nodes + g) * 2] = node[0];
       part[(col * nodes + g) * 2 + 1] = node[1];
     }

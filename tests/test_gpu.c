@@ -2128,6 +2128,76 @@ static void gpu_buckets_match_cpu(void **state)
   mcp_market_destroy(m);
 }
 
+/* A job of many columns (an adjoint's buckets) has its chunks summed on the
+ * GPU in nodes of up to 256 (launch.h MCPI_GPU_TREE_WIDE), others of up to
+ * 16, in the host tree's order: the prices beside buckets are the bits of
+ * the price alone, and the buckets keep their bits whatever the tile (of
+ * 256 chunks and one of 44 paths, of 16 chunks, of 3, and the whole run of
+ * 65,580 paths in one), CPU = GPU to 1e-12.  Local volatility on surfaces
+ * of 20 and 30 spots (the adjoint kernel's rows in shared memory) and a
+ * Black-Scholes asset with volatility pieces (a job of few columns). */
+static void gpu_buckets_keep_prices(void **state)
+{
+  (void)state;
+  mcp_market *m = NULL;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  double t[6], s[30], v[6 * 30];
+  for (int i = 0; i < 6; i++)
+    t[i] = 0.2 * (i + 1);
+  for (int k = 0; k < 30; k++)
+    s[k] = 60 + 3 * k;
+  for (int n = 20; n <= 30; n += 10) {
+    int nt = n == 20 ? 6 : 4;
+    for (int i = 0; i < nt; i++)
+      for (int k = 0; k < n; k++)
+        v[i * n + k] = 0.18 + 0.02 * i / nt + 0.1 * pow(log(s[k] / 100), 2);
+    assert_int_equal(mcp_market_add_local_vol(m, n == 20 ? "L" : "W", 100, 0.03, 0.01, nt, t, n,
+                                              s, v),
+                     MCP_OK);
+  }
+  const double ve[3] = {0.25, 0.5, 2}, vv[3] = {0.3, 0.2, 0.25};
+  assert_int_equal(mcp_market_add_black_scholes(m, "A", 100, 0.03, 0.01, 0.2), MCP_OK);
+  assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 3, ve, vv), MCP_OK);
+  mcp_portfolio *p = NULL;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 65580), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_seed(p, 29), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 52), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  static const double fix[4] = {0.25, 0.5, 0.75, 1};
+  const char *und[3] = {"L", "W", "A"};
+  for (int u = 0; u < 3; u++) {
+    char id[2][8];
+    snprintf(id[0], 8, "%s-E", und[u]);
+    snprintf(id[1], 8, "%s-A", und[u]);
+    assert_int_equal(mcp_portfolio_add_european(p, id[0], und[u], MCP_PUT, 95, 1, 1), MCP_OK);
+    assert_int_equal(
+        mcp_portfolio_add_asian(p, id[1], und[u], MCP_ARITHMETIC, MCP_CALL, 102, 4, fix, 1, 2),
+        MCP_OK);
+  }
+  const char *list = "delta,vega,rho";
+  mcp_results *alone = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+  mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);
+  assert_identical(alone, g);
+  static const uint64_t tiles[3] = {65536, 4096, 768};
+  for (int i = 0; i < 3; i++) {
+    mcp_results *h = price_request(MCP_BACKEND_CUDA, 128, tiles[i], m, p, list, 0, 1);
+    assert_identical(g, h);
+    compare_buckets(g, h, 0);
+    mcp_results_destroy(h);
+  }
+  mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
+  compare_buckets(g, c, 1e-12);
+  mcp_sensitivity x;
+  assert_int_equal(mcp_results_greek(g, "W-A", "vega@t=0.4,S=141", &x), MCP_OK);
+  assert_int_equal(x.method, MCP_METHOD_ADJOINT);
+  mcp_results_destroy(c);
+  mcp_results_destroy(g);
+  mcp_results_destroy(alone);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 /* One Heston (one local-volatility) asset's Europeans and Asian, its plain
  * shape's kernels (path.h MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN):
  * the GPU against the CPU, its grid move too (the check's coarse pass holds
@@ -2481,6 +2551,7 @@ int main(void)
       cmocka_unit_test(gpu_greeks_invariant),
       cmocka_unit_test(gpu_shaped_greeks_match_cpu),
       cmocka_unit_test(gpu_buckets_match_cpu),
+      cmocka_unit_test(gpu_buckets_keep_prices),
       cmocka_unit_test(gpu_scenarios_equal_separate_runs),
       cmocka_unit_test(gpu_set_equals_separate_runs),
       cmocka_unit_test(gpu_frtb_matches_cpu),

@@ -923,7 +923,9 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   if (st == MCP_OK)
     st = size_tiles(g, real);
   g->t = (mcpi_tiler){g, g->tile, fill, paths, sums, read, update_specs, fit,
-                      batch ? wait : NULL, host_part, MCPI_GPU_TREE_LEVEL};
+                      batch ? wait : NULL, host_part,
+                      mcpi_job_columns(j, 0) >= MCPI_GPU_WIDE ? MCPI_GPU_TREE_WIDE
+                                                              : MCPI_GPU_TREE_LEVEL};
   return st == MCP_OK ? mcpi_run_job_start(run, ji, &g->t, &g->js) : st;
 }
 
