@@ -1360,6 +1360,18 @@ static void test_job_shapes(void **state)
   mcp_market_destroy(m);
 }
 
+/* A put and a monthly Asian on "V" to a year, antithetic. */
+static mcp_portfolio *lv_pair(void)
+{
+  double fix[12];
+  even_fixings(fix, 12, 1.0);
+  mcp_portfolio *p = new_portfolio(1000, 3);
+  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
+  add_european(p, "put", "V", MCP_PUT, 95, 1.0, 1);
+  add_asian(p, "asian", "V", MCP_ARITHMETIC, MCP_CALL, 100, 12, fix, 1.0, 1);
+  return p;
+}
+
 /* The adjoint's forward path in the plain shape's state (the GPU kernel's
  * for such a job, mcpi_job_adjoint_shape) gives the general state's bits:
  * each antithetic sample's prices, Greeks on the path (gamma) and buckets,
@@ -1370,16 +1382,11 @@ static void test_job_shapes(void **state)
 static void test_adjoint_plain_forward(void **state)
 {
   (void)state;
-  double fix[12];
-  even_fixings(fix, 12, 1.0);
   mcp_market *m = new_market();
   const double t[3] = {0.1, 0.45, 3}, s[3] = {80, 100, 120};
   const double vol[9] = {0.3, 0.25, 0.2, 0.29, 0.245, 0.2, 0.28, 0.24, 0.2};
   assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.02, 0.01, 3, t, 3, s, vol), MCP_OK);
-  mcp_portfolio *p = new_portfolio(1000, 3);
-  assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
-  add_european(p, "put", "V", MCP_PUT, 95, 1.0, 1);
-  add_asian(p, "asian", "V", MCP_ARITHMETIC, MCP_CALL, 100, 12, fix, 1.0, 1);
+  mcp_portfolio *p = lv_pair();
   greek_plan gp;
   greek_plan_make(&gp, m, p, "delta,gamma,vega,rho", 0, 1);
   const mcpi_job *j = &gp.plan.jobs[0];
@@ -1415,11 +1422,56 @@ static void test_adjoint_plain_forward(void **state)
   mcp_market_destroy(m);
 }
 
+/* A surface whose rows go on after the trades' last date: the adjoint
+ * plan's zero columns (adj_zlo .. adj_zhi, which the CUDA backend sums as
+ * zeros without reading them) are the nodes of the rows no step's slice
+ * reads, here the last one's, and every path leaves them 0 (+0, the bits
+ * of the zeros the GPU writes), while the row below them is reached. */
+static void test_adjoint_zero_rows(void **state)
+{
+  (void)state;
+  mcp_market *m = new_market();
+  const double t[5] = {0.1, 0.45, 0.8, 1.5, 3}, s[3] = {80, 100, 120};
+  double vol[15];
+  for (int i = 0; i < 15; i++)
+    vol[i] = 0.3 - 0.01 * (i % 3) - 0.005 * (i / 3);
+  assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.02, 0.01, 5, t, 3, s, vol), MCP_OK);
+  mcp_portfolio *p = lv_pair();
+  greek_plan gp;
+  greek_plan_make(&gp, m, p, "delta,vega,rho", 0, 1);
+  const mcpi_job *j = &gp.plan.jobs[0];
+  assert_int_equal(j->adj_zhi - j->adj_zlo, 3); /* row 4's nodes (t = 3) */
+  mcpi_job_view v = mcpi_job_host_view(j);
+  v.greeks = j->nin > 0;
+  v.gstate = j->gstate;
+  size_t ncol = mcpi_job_pay_columns(j);
+  double *pay = calloc(ncol, sizeof(double)), rows[2 * MCPI_ADJ_ROW_NODES], below = 0;
+  assert_non_null(pay);
+  for (uint64_t path = 0; path < 64; path++) {
+    mcpi_adjoint_sample(&v, NULL, 1, path, pay, 1, pay, 1, 0, rows, 1, 0, v.adj_div, 0,
+                        v.adj_q != 0, 0, 1);
+    for (size_t tr = 0; tr < 2; tr++) {
+      const double *b = pay + v.trades[tr].g_adj;
+      for (int k = j->adj_zlo; k < j->adj_zhi; k++)
+        if (memcmp(&b[k], &(double){0}, sizeof(double)) != 0)
+          fail_msg("path %d trade %zu column %d: %.17g", (int)path, tr, k, b[k]);
+      for (int k = j->adj_zlo - 3; k < j->adj_zlo; k++)
+        below += fabs(b[k]);
+    }
+  }
+  assert_true(below > 0);
+  free(pay);
+  greek_plan_free(&gp);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_job_shapes),
       cmocka_unit_test(test_adjoint_plain_forward),
+      cmocka_unit_test(test_adjoint_zero_rows),
       cmocka_unit_test(test_european_table),
       cmocka_unit_test(test_float_paths),
       cmocka_unit_test(test_large_run),

@@ -128,6 +128,7 @@ typedef struct gpu_job {
   uint64_t *scramble;      /* host copy of the replicate's scramble constants */
   const uint64_t *consts;
   size_t ntiles;           /* a batch's: tiles summed, each to a PART of its own */
+  int zeros;               /* the tile's adjoint blocks hold zeros (j->adj_zlo ..) */
   mcpi_tiler t;
   mcpi_job_sums js;
 } gpu_job;
@@ -661,6 +662,7 @@ static mcp_status paths(void *self, size_t n, int controls)
    * stream's work so far), beside the base's launch; the job's stream then
    * waits for them, for every side used, whatever failed */
   mcpi_cuda_kept *k = g->k;
+  g->zeros = !j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT;
   cudaError_t e = g->nside ? cudaEventRecord(k->ready, g->s) : cudaSuccess;
   int used = 0;
   for (; e == cudaSuccess && used < g->nside; used++)
@@ -712,6 +714,42 @@ static cudaError_t get(gpu_job *g, void *host, const void *dev, size_t bytes)
   return e ? e : cudaStreamSynchronize(g->s);
 }
 
+/* The chunk sums of a tile's columns into dev, nodes of 2^level chunks:
+ * those of the columns that hold zeros on every path (each adjoint block's
+ * adj_zlo .. adj_zhi, a surface's rows after the job's last step: 180 of
+ * the benchmark's 426 columns) as the zeros they sum to, not read, where
+ * the blocks are few (a launch a run of columns). */
+#define ZERO_RUNS 8
+static cudaError_t column_sums(gpu_job *g, size_t n, size_t ncol, unsigned level, double *dev)
+{
+  const mcpi_job *j = g->j;
+  size_t nodes = ((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS) >> level, at = 0, runs = 0;
+  int zeros = g->zeros && j->adj_zhi > j->adj_zlo;
+  for (size_t t = 0; zeros && t < j->ntrades; t++) { /* blocks in order, few */
+    int32_t b = j->spec[t].g_adj;
+    zeros = b < 0 || ((size_t)b + (size_t)j->adj_zlo >= at && ++runs <= ZERO_RUNS);
+    at = b < 0 ? at : (size_t)b + (size_t)j->adj_zhi;
+  }
+  cudaError_t e = cudaSuccess;
+  at = 0;
+  for (size_t t = 0; zeros && e == cudaSuccess && t < j->ntrades; t++) {
+    if (j->spec[t].g_adj < 0)
+      continue;
+    size_t z0 = (size_t)j->spec[t].g_adj + (size_t)j->adj_zlo;
+    size_t z1 = (size_t)j->spec[t].g_adj + (size_t)j->adj_zhi;
+    if (z0 > at)
+      e = mcpi_launch_chunk_sums((double *)g->buf[PAY] + at * g->tile, g->tile, n, z0 - at,
+                                 level, dev + at * nodes * 2, g->s);
+    if (e == cudaSuccess)
+      e = cudaMemsetAsync(dev + z0 * nodes * 2, 0, (z1 - z0) * nodes * 2 * sizeof(double), g->s);
+    at = z1;
+  }
+  if (e == cudaSuccess && ncol > at)
+    e = mcpi_launch_chunk_sums((double *)g->buf[PAY] + at * g->tile, g->tile, n, ncol - at,
+                               level, dev + at * nodes * 2, g->s);
+  return e;
+}
+
 /* A tile's chunk sums: read now, or, in a batch, into a part of PART of
  * the tile's own that wait reads (into the part the job's sums list,
  * g->js, holds for it). */
@@ -722,7 +760,7 @@ static mcp_status sums(void *self, size_t n, unsigned level, double *part)
   size_t bytes = ncol * (nchunks >> level) * 2 * sizeof(double);
   double *dev = (double *)g->buf[PART] + (g->batch ? g->ntiles++ * part_doubles(g->j, g->tile) : 0);
   cudaError_t e;
-  if ((e = mcpi_launch_chunk_sums(g->buf[PAY], g->tile, n, ncol, level, dev, g->s)))
+  if ((e = column_sums(g, n, ncol, level, dev)))
     return mcpi_cuda_fail(g->run->ctx, e, "the chunk-sum kernel");
   if (g->batch)
     return MCP_OK;

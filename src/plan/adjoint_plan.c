@@ -389,6 +389,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     ok = (j->adj_lv = malloc(lcap * sizeof *j->adj_lv)) != NULL;
   }
   j->nadj = j->nadj_lv = j->nadj_d = 0;
+  size_t top = 0; /* the rows the slices read: below top */
   for (size_t e = 0; e < j->nelem && ok; e++) {
     /* element e: asset e % n of step e / F, F a step's elements (n, or one
      * Heston asset's 2, whose drift is its first's) */
@@ -409,6 +410,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     const mcpi_surface *sf = &u->lv;
     size_t lo = 0, hi = ns ? mcpi_job_slice_jacobian(j, a, t0, t1, j->lv_vol + e * ns, d, nt, &lo)
                            : 0;
+    top = hi > top ? hi : top;
     for (size_t i = 0; i < ns && ok; i++) { /* a narrower surface's flat nodes: its last */
       size_t k = i < sf->ns ? i : sf->ns - 1, m0 = 0, m1 = 0;
       double *dk = d + k * nt; /* node k's rows */
@@ -454,6 +456,12 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     j->adj_lvoff[j->nelem * ns] = (int32_t)j->nadj_lv;
   j->adj_div = div;
   j->adj_nv = (int)(off[0][n] - off[0][0]);
+  /* one asset's node buckets: the rows from top on are never added to */
+  j->adj_zlo = j->adj_zhi = 0;
+  if (lv && n == 1 && each && !by_quote(j->u[0]) && top < j->u[0]->lv.nt) {
+    j->adj_zlo = (int)(off[0][0] + top * j->u[0]->lv.ns);
+    j->adj_zhi = (int)off[0][1];
+  }
   return MCP_OK;
 }
 

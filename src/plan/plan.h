@@ -129,6 +129,10 @@ typedef struct mcpi_job {
   int adj_q; /* one asset's implied smiles, its vega buckets their quotes (adjoint.h) */
   int adj_cash, adj_ncash; /* the cash dividends' columns (adj_cstep), where asked */
   int adj_bridge;          /* some trade's block is a bridge-watched barrier's */
+  /* a trade's block's columns adj_zlo .. adj_zhi - 1 are 0 on every path:
+   * the nodes of a surface's rows that no step's slice reads (those after
+   * the job's last step; the sweep stores its held rows' zeros at most) */
+  int adj_zlo, adj_zhi;
   size_t nadj, nadj_lv, nadj_d;
   size_t nadj_lvr; /* elements with adj_lvr (a surface's rows held: nelem), or 0 */
 } mcpi_job;
