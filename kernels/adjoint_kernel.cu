@@ -70,6 +70,7 @@ __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
     mcpi_adjoint_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
                         size_t ld, size_t n, double *__restrict__ pay)
 {
+  static_assert(MinBlocks * 128 % MCPI_ADJ_THREADS(Multi) == 0, "as many warps an SM");
   extern __shared__ double rows[]; /* a surface's two rows a thread, interleaved */
   double *mine = job_rows(j) ? rows + threadIdx.x : NULL;
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;

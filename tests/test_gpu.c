@@ -2132,8 +2132,9 @@ static void gpu_buckets_match_cpu(void **state)
  * GPU in nodes of up to 256 (launch.h MCPI_GPU_TREE_WIDE), others of up to
  * 16, in the host tree's order: the prices beside buckets are the bits of
  * the price alone, and the buckets keep their bits whatever the tile (of
- * 256 chunks and one of 44 paths, of 16 chunks, of 3, and the whole run of
- * 65,580 paths in one), CPU = GPU to 1e-12.  Local volatility on surfaces
+ * 256 chunks, a node of 256, and one of 44 samples; of 16 chunks; of 3;
+ * and the whole run of 131,160 antithetic paths, 65,580 samples, in one),
+ * CPU = GPU to 1e-12.  Local volatility on surfaces
  * of 20 and 30 spots (the adjoint kernel's rows in shared memory) whose
  * rows after 1.2 no step reads (their nodes' sums the GPU's zeros, not
  * read: backend_cuda.c column_sums), and a Black-Scholes asset with
@@ -2162,7 +2163,7 @@ static void gpu_buckets_keep_prices(void **state)
   assert_int_equal(mcp_market_set_curve(m, "A", MCP_CURVE_VOLATILITY, 3, ve, vv), MCP_OK);
   mcp_portfolio *p = NULL;
   assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
-  assert_int_equal(mcp_portfolio_set_paths(p, 65580), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_paths(p, 131160), MCP_OK);
   assert_int_equal(mcp_portfolio_set_seed(p, 29), MCP_OK);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 52), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);

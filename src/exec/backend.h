@@ -77,7 +77,8 @@ typedef struct mcpi_tiler {
    * (the run then allocates it) */
   double *(*part)(void *self, size_t bytes);
   /* the deepest nodes its sums give: the GPU sums its chunks' first levels
-   * of the tree (a sixteenth of the sums to copy and push), the CPU none */
+   * of the tree (nodes of 16 chunks, or 256 for a job of many columns: a
+   * sixteenth or less of the sums to copy and push), the CPU none */
   unsigned level;
 } mcpi_tiler;
 
