@@ -466,26 +466,51 @@ static size_t part_doubles(const mcpi_job *j, size_t tile)
   return mcpi_job_columns(j, 0) * (tile / MCP_CHUNK_PATHS) * 2;
 }
 
+/* The bytes of each buffer that a tile of tile samples takes (0: none), in
+ * tiles of chunk sums: alloc_tile's, and what a warm call's slots hold. */
+static void tile_bytes(const gpu_job *g, size_t tile, size_t real, size_t tiles,
+                       size_t bytes[NBUF])
+{
+  const mcpi_job *j = g->j;
+  size_t ne = j->nelem;
+  memset(bytes, 0, NBUF * sizeof *bytes);
+  bytes[Z] = g->kopt.fused ? 0 : ne * tile * real;
+  bytes[PAY] = mcpi_job_pay_columns(j) * tile * sizeof(double);
+  bytes[PART] = part_doubles(j, tile) * tiles * sizeof(double);
+  if (j->qmc) {
+    bytes[ZQ] = ne * tile * sizeof(double);
+    bytes[SCRAMBLE] = ne * sizeof(uint64_t); /* the replicate's scrambles (fill) */
+    /* the bridge builds in double: in place in z, or beside a float z */
+    bytes[W] = real != sizeof(double) ? ne * tile * sizeof(double) : 0;
+  }
+}
+
 /* A tile's buffers; a batch's job has tiles parts of PART of their own, one
  * a replicate of its slice. */
 static cudaError_t alloc_tile(gpu_job *g, size_t tile, size_t real, size_t tiles)
 {
-  const mcpi_job *j = g->j;
-  size_t ne = j->nelem, part = part_doubles(j, tile);
-  cudaError_t e = g->kopt.fused ? cudaSuccess : take(g, Z, ne * tile * real);
-  if (e == cudaSuccess)
-    e = take(g, PAY, mcpi_job_pay_columns(j) * tile * sizeof(double));
-  if (e == cudaSuccess)
-    e = take(g, PART, part * tiles * sizeof(double));
-  if (e == cudaSuccess && j->qmc)
-    e = take(g, ZQ, ne * tile * sizeof(double));
-  if (e == cudaSuccess && j->qmc) /* the replicate's scrambles (fill) */
-    e = take(g, SCRAMBLE, ne * sizeof(uint64_t));
-  /* the bridge builds in double: in place in z, or beside a float z */
-  if (e == cudaSuccess && j->qmc && real != sizeof(double))
-    e = take(g, W, ne * tile * sizeof(double));
+  static const int order[] = {Z, PAY, PART, ZQ, SCRAMBLE, W};
+  size_t bytes[NBUF];
+  tile_bytes(g, tile, real, tiles, bytes);
+  cudaError_t e = cudaSuccess;
+  for (size_t i = 0; e == cudaSuccess && i < sizeof order / sizeof *order; i++)
+    if (bytes[order[i]])
+      e = take(g, order[i], bytes[order[i]]);
   g->tile = tile;
   return e;
+}
+
+/* Whether the context's slots already hold a tile of tile samples (a warm
+ * call of the same job's, or a larger one's). */
+static int tile_held(const gpu_job *g, size_t tile, size_t real)
+{
+  const mcp_context *ctx = g->run->ctx;
+  size_t bytes[NBUF];
+  tile_bytes(g, tile, real, 1, bytes);
+  for (int b = 0; b < NBUF; b++)
+    if (bytes[b] && (!ctx->dev[b] || ctx->dev_bytes[b] < bytes[b]))
+      return 0;
+  return 1;
 }
 
 int mcpi_cuda_prefetch_fits(const mcp_context *ctx, mcp_precision prec,
@@ -579,9 +604,12 @@ static mcp_status size_tiles(gpu_job *g, size_t real)
   }
   if (!tile) {
     tile = MAX_AUTO_TILE;
-    /* the free memory only where the job could want much of it: the query
-       costs 20 us, a small book's job a few more */
-    if ((double)need * (double)per > (double)MCPI_SMALL_DEVICE_BYTES) {
+    /* the free memory only where the job could want much of it and the
+       slots do not already hold its whole tile: the query costs 20 to 70
+       us (an H200's sandboxed host), a small book's job a few more */
+    size_t whole = need < tile ? (size_t)need : tile;
+    if ((double)need * (double)per > (double)MCPI_SMALL_DEVICE_BYTES &&
+        !tile_held(g, whole, real)) {
       size_t free_b = 0, total_b = 0;
       cudaMemGetInfo(&free_b, &total_b);
       if (free_b / 2 / per < tile)
