@@ -357,11 +357,21 @@ static void *put(blob *b, const void *src, size_t bytes)
 #define PUT(b, ptr, src, n)                                                                    \
   ((void)sizeof((ptr) = (src)), (ptr) = put(b, src, (n) * sizeof *(src)))
 
+/* The array of a row of element type `type` at src, or NULL for a float row
+ * (job_arrays.def: the float kernels' copy of a double row) where the run
+ * is not in float: no kernel of a double or mixed run reads one (the
+ * slices of a 200 x 400 surface's daily steps: 400 KB to pack and copy). */
+#define TWIN(type, src, floats)                                                                \
+  ((floats) || !_Generic((type *)0, float *: 1, default: 0) ? (src) : NULL)
+
 /* The arrays that each variant, the job (v = j) or a pass's copy v, has of
- * its own (job_arrays.def), of the job's counts. */
-static void put_variant(blob *b, const mcpi_job *j, const mcpi_job *v, mcpi_job_view *w)
+ * its own (job_arrays.def), of the job's counts; the float rows' where
+ * floats. */
+static void put_variant(blob *b, const mcpi_job *j, const mcpi_job *v, mcpi_job_view *w,
+                        int floats)
 {
-#define MCPI_OWN_ARRAY(field, type, count, view) PUT(b, w->view, v->field, count);
+#define MCPI_OWN_ARRAY(field, type, count, view)                                                \
+  PUT(b, w->view, TWIN(type, v->field, floats), count);
 #include "models/products/job_arrays.def"
 }
 
@@ -375,10 +385,12 @@ static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dir
   const mcpi_job *j = g->j;
   size_t ne = j->nelem, n = j->nsteps;
   mcpi_job_view *w = &g->view;
-  put_variant(b, j, j, w);
+  int floats = g->kopt.precision == MCP_FLOAT;
+  put_variant(b, j, j, w, floats);
   for (size_t p = 0; p < j->npass; p++)
-    put_variant(b, j, mcpi_pass_job(g->run, g->ji, p), &g->pass[p]);
-#define MCPI_SHARED_ARRAY(field, type, count, view) PUT(b, w->view, j->field, count);
+    put_variant(b, j, mcpi_pass_job(g->run, g->ji, p), &g->pass[p], floats);
+#define MCPI_SHARED_ARRAY(field, type, count, view)                                             \
+  PUT(b, w->view, TWIN(type, j->field, floats), count);
 #include "models/products/job_arrays.def"
   PUT(b, g->term, j->term, j->nterm);
   PUT(b, g->off, off, j->nest - j->nin + 1);

@@ -249,20 +249,32 @@ static void build_one(const mcp_market *m, const mcp_portfolio *p, const job_key
     }
 }
 
+/* Whether job k of the plan is a local-volatility job's. */
+static int lv_job(const mcp_market *m, const job_key *keys, const pending *pend, size_t k)
+{
+  return m->u[keys[pend[k].first].asset[0]].model == MCPI_MODEL_LOCAL_VOL;
+}
+
 /* The plan's jobs built from their drafts, on the host's threads where
  * there are many (each job its own: the same plan in any order), but for
  * the local-volatility jobs, built after them one at a time so that their
- * slices take the threads (coefficients.c); the first failing job's error. */
+ * slices take the threads (coefficients.c); the first failing job's error.
+ * Those are built outside any parallel region: one nested in another, even
+ * in a team of one, starts its threads afresh (libgomp keeps its pool for
+ * the outermost), which took a fifth of the call of the benchmark Asian
+ * under a 200 x 400 surface. */
 static mcp_status build_jobs(const mcp_market *m, const mcp_portfolio *p, const job_key *keys,
                              const pending *pend, mcpi_plan *plan, char *err)
 {
   size_t failed = plan->njobs;
   mcp_status st = MCP_OK;
-  for (int lv = 0; lv < 2; lv++)
-#pragma omp parallel for schedule(dynamic) if (!lv && plan->njobs >= MCPI_PARALLEL_JOBS)
-    for (size_t k = 0; k < plan->njobs; k++)
-      if ((m->u[keys[pend[k].first].asset[0]].model == MCPI_MODEL_LOCAL_VOL) == lv)
-        build_one(m, p, keys, pend, plan, k, &failed, &st, err);
+#pragma omp parallel for schedule(dynamic) if (plan->njobs >= MCPI_PARALLEL_JOBS)
+  for (size_t k = 0; k < plan->njobs; k++)
+    if (!lv_job(m, keys, pend, k))
+      build_one(m, p, keys, pend, plan, k, &failed, &st, err);
+  for (size_t k = 0; k < plan->njobs; k++)
+    if (lv_job(m, keys, pend, k))
+      build_one(m, p, keys, pend, plan, k, &failed, &st, err);
   return st == MCP_OK ? st : mcpi_said(st, err);
 }
 
