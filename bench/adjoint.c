@@ -17,7 +17,8 @@
  * Asian on an underlying given implied volatilities, 10 maturities by 9
  * strikes: its 90 quote vegas (Dupire's grid of 201 spots between them).
  * And the benchmark Asian under Heston (QE, the discretisation check on):
- * its delta, 5 parameters' vegas and 20 rho pillars.
+ * its delta, 5 parameters' vegas and 20 rho pillars; and the up-and-out
+ * call there.
  *
  *   adjoint [--paths N] [--repeats R] [--model K] [--backend cuda|cpu]
  *
@@ -166,7 +167,7 @@ static mcp_market *dutoit_market(void)
 
 /* The model's trade: the Asian on U, the basket call on B0 .. B4 (equal
  * weights, at the money, daily steps), or an up-and-out call on U watched
- * on the bridge (daily steps). */
+ * on the bridge (daily steps; models 5 and 7). */
 static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
 {
   mcp_portfolio *p;
@@ -174,7 +175,7 @@ static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
   if (model < 2 || model == 4 || model == 6) {
     mcp_portfolio_add_asian(p, "asian", "U", MCP_ARITHMETIC, MCP_CALL, 100, BENCH_FIXINGS, fix,
                             1.0, 1);
-  } else if (model == 5) {
+  } else if (model == 5 || model == 7) {
     mcp_trade t;
     mcp_trade_init(&t);
     t.id = "barrier", t.underlying = "U", t.product = MCP_PRODUCT_BARRIER, t.strike = 100;
@@ -234,21 +235,22 @@ int main(int argc, char **argv)
          BENCH_FIXINGS, NB, repeats);
   printf("| backend | model | paths | price (ms) | with buckets (ms) | ratio | sensitivities | "
          "bumps (ms, estimated) | price |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  static const char *const models[7] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
+  static const char *const models[8] = {"local vol 20 x 20", "Black-Scholes, 20 pieces",
                                          "basket of 5, 20 + 20 pieces each",
                                          "du Toit: 10 local vols of 4 x 10, 360 steps",
                                          "implied vols, 10 x 9 quotes",
                                          "local vol 20 x 20, bridge up-and-out",
-                                         "Heston (QE), 5 parameters"};
+                                         "Heston (QE), 5 parameters",
+                                         "Heston (QE), bridge up-and-out"};
   for (size_t b = 0; b < sizeof backends / sizeof *backends; b++)
-    for (int model = 0; model < 7; model++) {
+    for (int model = 0; model < 8; model++) {
       if ((only >= 0 && model != only) ||
           (backend && strcmp(backend, backends[b] == MCP_BACKEND_CPU ? "cpu" : "cuda") != 0))
         continue;
       uint64_t n = (model == 3 ? 10000 : paths) / (backends[b] == MCP_BACKEND_CPU ? 64 : 1);
       mcp_market *m = model < 2    ? market(model == 0)
                       : model == 5 ? market(1)
-                      : model == 6 ? market(-1)
+                      : model >= 6 ? market(-1)
                       : model == 2 ? basket_market()
                       : model == 3 ? dutoit_market()
                                    : implied_market();

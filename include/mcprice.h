@@ -1391,7 +1391,7 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * by adjoint too.  Applies to single-asset European, Asian,
  * date-monitored lookback and bridge-monitored barrier trades (no cash
  * dividend paid by a barrier's maturity) on Black-Scholes or local-volatility
- * underlyings, and to baskets, best-of and worst-of options on correlated
+ * underlyings (Heston: below), and to baskets, best-of and worst-of options on correlated
  * Black-Scholes or local-volatility underlyings (a delta, a vega and vega
  * buckets (pieces or nodes) an asset, rho buckets of each asset's curve,
  * the first in the market's order also discounting, and the correlations of
@@ -1409,9 +1409,10 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * Heston underlying's vega, with buckets, comes also a parameter of its
  * model ("vega@v0", "vega@kappa", "vega@theta", "vega@xi", "vega@rho":
  * d price / d parameter): by adjoint for the trades above on one Heston
- * underlying but barriers (at most 8192 steps; each step of the scheme
- * reversed: QE's v' jumps where psi crosses 1.5, which no derivative sees,
- * and Euler's variance root has no derivative at 0), with rho and dividend
+ * underlying (at most 8192 steps; each step of the scheme reversed, and a
+ * barrier's bridge over it in the step's variance: QE's v' jumps where psi
+ * crosses 1.5, which no derivative sees, and Euler's variance root has no
+ * derivative at 0), with rho and dividend
  * buckets; else by central differences on the price's paths, each
  * parameter moved by 1% of itself (rho by 0.01, at most half its distance to
  * -1 or 1; a parameter at 0 or rho at -1 or 1 has none, nor the rho of an

@@ -62,7 +62,8 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // volatilities (the sweep's rows its smiles: without it the other kernels
 // keep their registers); Events: of a job whose sweep meets cash dividends'
 // drops or bridge-watched barriers (mcpi_adjoint_events; without it, the
-// Black-Scholes sweep 10% faster); Lv: of one local-volatility asset (without
+// Black-Scholes sweep 10% faster; a Heston job outside the plain shape
+// takes it always, its trades' barriers read at run time); Lv: of one local-volatility asset (without
 // it, the Black-Scholes kernels hold no surface's code).
 template <int MinBlocks, int Multi, int Div, int Plain, int Smiles, int Events, int Lv>
 __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
@@ -201,12 +202,12 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
   }
   if (job.nassets > 1)
     return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div, 0>(job, z, ld, n, pay, stream);
-  if (mcpi_adjoint_kind(&job) == MCPI_ADJ_HESTON) /* its forward in the plain shape's state */
-    return shape == MCPI_SHAPE_HESTON_PLAIN
+  if (mcpi_adjoint_kind(&job) == MCPI_ADJ_HESTON) /* its forward in the plain shape's state, */
+    return shape == MCPI_SHAPE_HESTON_PLAIN           /* which has no barrier; else the general */
                ? launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 0, 1>(job, z, ld, n,
                                                                                pay, stream)
-               : launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 0>(job, z, ld, n, pay,
-                                                                            stream);
+               : launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 0, 0, 0, 1>(
+                     job, z, ld, n, pay, stream);
   if (shape == MCPI_SHAPE_LV_PLAIN) /* sums alone: no barrier */
     return job.adj_q ? launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1, 1, 1>(job, z, ld, n, pay, stream)
                      : launch<MCPI_ADJ_MIN_BLOCKS_LVP, 0, Div, 1, 1>(job, z, ld, n, pay, stream);

@@ -575,12 +575,13 @@ static mcp_market *heston_curve(double spot, int k, double h)
  * the difference sees and no derivative does (theta's vega 16.39 against
  * 16.13 on a put in the money on such a path); its size in the mean is the
  * closed form's test below. */
+static const char *const HPN[5] = {"vega@v0", "vega@kappa", "vega@theta", "vega@xi", "vega@rho"};
+static const char *const HCN[NR + NQ] = {"rho@(0,0.4]", "rho@(0.4,inf)", "dividend@(0,0.6]",
+                                         "dividend@(0.6,inf)"};
+
 static void heston_against_bumps(void **state)
 {
-  static const char *const pn[5] = {"vega@v0", "vega@kappa", "vega@theta", "vega@xi",
-                                     "vega@rho"};
-  static const char *const cn[NR + NQ] = {"rho@(0,0.4]", "rho@(0.4,inf)", "dividend@(0,0.6]",
-                                          "dividend@(0.6,inf)"};
+  const char *const *pn = HPN, *const *cn = HCN;
   for (int wild = 0; wild < 2; wild++)
     for (int scheme = 0; scheme < 2 - wild; scheme++) {
       heston_swing = wild;
@@ -600,6 +601,40 @@ static void heston_against_bumps(void **state)
   book_scheme = MCP_HESTON_QE;
   heston_swing = 0;
   book_steps = 12;
+}
+
+/* A Heston asset's barriers watched on the bridge: each step's factor
+ * differentiated in its ends and in its variance, (v + v') dt / 2 under QE
+ * and v+ dt under Euler, so through the step's variances in the parameters;
+ * both schemes, the curves, and paths cut in segments. */
+static void heston_bridge_barriers_against_bumps(void **state)
+{
+  book_barriers = 1;
+  for (int scheme = 0; scheme < 2; scheme++) {
+    book_scheme = scheme ? MCP_HESTON_EULER : MCP_HESTON_QE;
+    against_bumps(ctx_of(state), "H", NULL, heston_market, 5, HPN, scheme ? 0 : MCP_ANTITHETIC);
+  }
+  book_scheme = MCP_HESTON_QE;
+  against_bumps(ctx_of(state), "H", NULL, heston_curve, NR + NQ, HCN, MCP_ANTITHETIC);
+  book_steps = 700;
+  heston_swing = 2;
+  against_bumps(ctx_of(state), "H", NULL, heston_market, 5, HPN, 0);
+  heston_swing = 0;
+  book_steps = 12;
+  /* by adjoint, not by the revaluations of every other Heston trade */
+  mcp_market *m = heston_market(100, -1, 0);
+  mcp_portfolio *p = book_on("H", 2000, 0);
+  mcp_greeks *g = request("delta,vega,rho", 1);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  for (int t = 4; t < 6; t++)
+    for (int k = 0; k < 3; k++)
+      assert_int_equal(greek(r, IDS[t], k == 0 ? "delta" : k == 1 ? "vega@xi" : "rho").method,
+                       MCP_METHOD_ADJOINT);
+  book_barriers = 0;
+  mcp_results_destroy(r);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
 }
 
 /* A European's Heston vegas by adjoint (QE, weekly steps) against the exact
@@ -1144,6 +1179,7 @@ int main(void)
       cmocka_unit_test(bridge_barriers_against_bumps),
       cmocka_unit_test(heston_against_bumps),
       cmocka_unit_test(heston_against_closed_form),
+      cmocka_unit_test(heston_bridge_barriers_against_bumps),
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),

@@ -640,16 +640,20 @@ MCP_HD static inline int mcpi_adj_heston_segment(int n)
 }
 
 /* One trade's sweep on a pass's Heston path, as mcpi_adj_sweep's; vlast:
- * its variance at the end. */
+ * its variance at the end.  A barrier's bridge over step s reads its
+ * diffusion variance (v + v') dt / 2 (QE) or v+ dt (Euler), heston.h's var:
+ * its adjoint goes to v' before the step's reverse and to v after it. */
 MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
                                                 double sign, const double *z, size_t ldz,
                                                 uint64_t path, const double *ck, const double *cv,
                                                 double vlast, int c, double *xs, double *zs,
                                                 const mcpi_observed *o, double d, double *blk,
-                                                size_t ldb, int div)
+                                                size_t ldb, int div, int events)
 {
-  mcpi_adj_w w = mcpi_adj_weights(p, o, -1);
+  int m = events && p->product == MCP_PRODUCT_BARRIER ? p->monitor : -1;
+  mcpi_adj_w w = mcpi_adj_weights(p, o, m);
   const mcpi_heston *h = &j->heston[0];
+  const int qe = j->scheme != MCP_HESTON_EULER;
   int n = j->nelem, ks = p->schedule, kt = p->terminal;
   double xbar = 0, vbar = 0;
   mcpi_heston_bar g = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -671,11 +675,21 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
       xs[e1 - e0] = x;
     }
     for (int e = e1 - 2; e >= e0; e -= 2) { /* step e / 2 */
+      double v = xs[e + 1 - e0], vn = e + 2 < e1 ? xs[e + 3 - e0] : vend, dt = j->cb[e];
       xbar = mcpi_adj_fixings(j->tag[e + 1], ks, kt, xs[e + 2 - e0], o, &w, xbar);
+      double x0bar = 0, varbar = 0; /* the bridge's, in x and var */
+      if (w.pp != 0 && e / 2 <= j->mon_end[m]) {
+        double var = qe ? 0.5 * (v + vn) * dt : (v > 0 ? v : 0) * dt;
+        xbar += mcpi_adj_bridge(j, m, w.pp, xs[e - e0], xs[e + 2 - e0], var, &x0bar, &varbar);
+        if (qe)
+          vbar += 0.5 * dt * varbar;
+      }
       for (int32_t r = j->adj_off[e]; r < j->adj_off[e + 1]; r++) /* the drift's */
         mcpi_adj_run_add(&run, &qrun, div, &j->adj[r], j->adj[r].ja * xbar, d, blk, ldb);
-      mcpi_heston_back(h, j->scheme, xs[e + 1 - e0], e + 2 < e1 ? xs[e + 3 - e0] : vend, j->cb[e],
-                       j->ca[e + 1], zs[e - e0], zs[e + 1 - e0], xbar, &vbar, &g);
+      mcpi_heston_back(h, j->scheme, v, vn, dt, j->ca[e + 1], zs[e - e0], zs[e + 1 - e0], xbar,
+                       &vbar, &g);
+      vbar += (qe ? 0.5 : v > 0 ? 1 : 0) * dt * varbar;
+      xbar += x0bar;
     }
   }
   mcpi_heston_bar_params(h, &g);
@@ -721,7 +735,7 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
       double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;               \
       if (heston)                                                                            \
         mcpi_adj_heston_sweep(j, p, st.sign, z, ldz, path, ck, cv, st.v, c, xs, zs, &o, d, b, \
-                              ldb, div);                                                     \
+                              ldb, div, events);                                             \
       else                                                                                   \
         mcpi_adj_sweep(j, p, st.sign, z, ldz, path, ck, c, xs, zs, &o, d, b, ldb, rowbuf,     \
                        rowst, div, smiles, events, lv);                                      \

@@ -150,16 +150,13 @@ int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
             t->product == MCP_PRODUCT_WORST_OF);
   /* a barrier watched on the bridge is continuous in the path, but for a
    * cash dividend's drop across it (path_body.h's mcpi_path_cash): none
-   * paid by its maturity; not under Heston, whose bridge's variance the
-   * sweep does not carry */
+   * paid by its maturity */
   return t->nassets == 1 && (t->product == MCP_PRODUCT_EUROPEAN ||
                              t->product == MCP_PRODUCT_ASIAN ||
                              (t->product == MCP_PRODUCT_LOOKBACK && !t->extremes &&
                               t->monitoring != MCP_MONITOR_BRIDGE) ||
                              (t->product == MCP_PRODUCT_BARRIER &&
-                              t->monitoring == MCP_MONITOR_BRIDGE &&
-                              j->model != MCPI_MODEL_HESTON &&
-                              !cash_by(j, t->maturity - j->origin)));
+                              t->monitoring == MCP_MONITOR_BRIDGE && !cash_by(j, t->maturity - j->origin)));
 }
 
 /* Appends an entry to a growing array; 0 when out of memory. */
