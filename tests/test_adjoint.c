@@ -24,6 +24,7 @@
 #include "tests/mc_check.h"
 #include "src/inputs/market.h"
 #include "src/plan/adjoint_plan.h"
+#include "src/results/results.h"
 
 #define NSE 3.5
 
@@ -214,6 +215,55 @@ static void surface_labels_kept(void **state)
   assert_string_equal(b, "t=0.5000001,S=90.0000001");
   mcpi_label_digits_free(&memo);
   mcp_market_destroy(m);
+}
+
+/* A list of sensitivities sorts to one order whatever its keys' order: in
+ * order but for its last two (an adjoint block's totals after its
+ * buckets), a few out of place in the middle, reversed, shuffled; and a
+ * sorted list stays as it is. */
+static void sensitivities_sort(void **state)
+{
+  (void)state;
+  enum { N = 300 };
+  static const mcp_greek gk[4] = {MCP_GREEK_DELTA, MCP_GREEK_VEGA, MCP_GREEK_RHO,
+                                  MCP_GREEK_CROSS_GAMMA};
+  mcpi_sens keys[N], first[N], s[N];
+  for (int i = 0; i < N; i++) /* distinct: (greek, a, b, bucket) */
+    keys[i] = (mcpi_sens){.greek = gk[i % 4], .a = i % 3, .b = -1, .bucket = i / 12};
+  unsigned x = 12345;
+  for (int order = 0; order < 5; order++) {
+    for (int i = 0; i < N; i++)
+      s[i] = order == 3 ? keys[N - 1 - i] : order == 4 ? first[i] : keys[i];
+    if (order == 1 || order == 4) { /* (order 0: the keys' own, shuffled) */
+      mcpi_sens t = s[N - 3]; /* the last two, then one more, to the front */
+      memmove(s + 1, s, (N - 3) * sizeof *s);
+      s[0] = t;
+    }
+    for (int i = N - 1; order == 0 && i > 0; i--) {
+      x = x * 1103515245u + 12345u;
+      int k = (int)(x >> 8) % (i + 1);
+      mcpi_sens t = s[i];
+      s[i] = s[k], s[k] = t;
+    }
+    if (order == 2)
+      for (int i = 40; i < N - 40; i += 37) {
+        mcpi_sens t = s[i];
+        s[i] = s[i + 29], s[i + 29] = t;
+      }
+    mcpi_sens_list l = {s, N, N, 1};
+    mcpi_sens_sort(&l);
+    assert_int_equal(l.unordered, 0);
+    for (int i = 0; i < N; i++) {
+      if (order == 0)
+        first[i] = s[i];
+      else if (s[i].greek != first[i].greek || s[i].a != first[i].a ||
+               s[i].bucket != first[i].bucket)
+        fail_msg("order %d: entry %d differs", order, i);
+    }
+  }
+  mcpi_sens_list l = {s, N, N, 1};
+  mcpi_sens_sort(&l);
+  assert_memory_equal(s, first, sizeof s);
 }
 
 /* ---- 1. closed form ------------------------------------------------------- */
@@ -1180,6 +1230,7 @@ int main(void)
       cmocka_unit_test(heston_against_bumps),
       cmocka_unit_test(heston_against_closed_form),
       cmocka_unit_test(heston_bridge_barriers_against_bumps),
+      cmocka_unit_test(sensitivities_sort),
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),

@@ -197,8 +197,20 @@ void mcpi_sens_sort(mcpi_sens_list *l)
   size_t k = 1; /* most lists come in order; the keys are distinct */
   while (k < l->n && cmp_sens(&l->s[k - 1], &l->s[k]) < 0)
     k++;
-  if (k < l->n)
+  /* the rest sorted, then merged from the back with the ordered part (an
+   * adjoint block's totals come after its hundreds of buckets); without
+   * room for the rest, all of it sorted */
+  size_t nt = l->n - k;
+  mcpi_sens *t = nt ? malloc(nt * sizeof *t) : NULL;
+  if (nt && !t)
     qsort(l->s, l->n, sizeof *l->s, cmp_sens);
+  if (t) {
+    qsort(l->s + k, nt, sizeof *l->s, cmp_sens);
+    memcpy(t, l->s + k, nt * sizeof *t);
+    for (size_t at = l->n, i = k; nt;)
+      l->s[--at] = i && cmp_sens(&l->s[i - 1], &t[nt - 1]) > 0 ? l->s[--i] : t[--nt];
+    free(t);
+  }
   l->unordered = 0;
 }
 
