@@ -219,8 +219,8 @@ static void surface_labels_kept(void **state)
 
 /* A list of sensitivities sorts to one order whatever its keys' order: in
  * order but for its last two (an adjoint block's totals after its
- * buckets), a few out of place in the middle, reversed, shuffled; and a
- * sorted list stays as it is. */
+ * buckets), a few out of place in the middle, reversed, shuffled; a sorted
+ * list stays as it is, and so do lists of one and none. */
 static void sensitivities_sort(void **state)
 {
   (void)state;
@@ -263,6 +263,12 @@ static void sensitivities_sort(void **state)
   }
   mcpi_sens_list l = {s, N, N, 1};
   mcpi_sens_sort(&l);
+  assert_memory_equal(s, first, sizeof s);
+  for (size_t n = 0; n < 2; n++) {
+    mcpi_sens_list few = {n ? s : NULL, n, n, 1};
+    mcpi_sens_sort(&few);
+    assert_int_equal(few.unordered, 0);
+  }
   assert_memory_equal(s, first, sizeof s);
 }
 

@@ -200,7 +200,7 @@ void mcpi_sens_sort(mcpi_sens_list *l)
   /* the rest sorted, then merged from the back with the ordered part (an
    * adjoint block's totals come after its hundreds of buckets); without
    * room for the rest, all of it sorted */
-  size_t nt = l->n - k;
+  size_t nt = k < l->n ? l->n - k : 0;
   mcpi_sens *t = nt ? malloc(nt * sizeof *t) : NULL;
   if (nt && !t)
     qsort(l->s, l->n, sizeof *l->s, cmp_sens);
