@@ -1391,13 +1391,14 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * by adjoint too.  Applies to single-asset European, Asian,
  * date-monitored lookback and bridge-monitored barrier trades (no cash
  * dividend paid by a barrier's maturity) on Black-Scholes or local-volatility
- * underlyings (Heston: below), and to baskets, best-of and worst-of options on correlated
- * Black-Scholes or local-volatility underlyings (a delta, a vega and vega
- * buckets (pieces or nodes) an asset, rho buckets of each asset's curve,
- * the first in the market's order also discounting, and the correlations of
- * the pairs when asked), whose volatility stays above 0 (at 0 a shift is no
- * derivative), in double precision (at most 16384 steps of one asset, and
- * 4096 buckets where buckets are asked); other trades keep their Greeks as
+ * underlyings (Heston: below), and to baskets, best-of and worst-of options
+ * on correlated Black-Scholes or local-volatility underlyings (a delta, a
+ * vega and vega buckets (pieces or nodes) an asset, rho buckets of each
+ * asset's curve, the first in the market's order also discounting, and the
+ * correlations of the pairs when asked), whose volatility stays above 0
+ * (at 0 a shift is no derivative), in double precision (at most 16384
+ * steps of one asset, and 4096 buckets where buckets are asked); other
+ * trades keep their Greeks as
  * without buckets and are warned
  * MCP_WARNING_BUCKETS.  A job (the trades of one underlying, or one set of
  * underlyings, and time grid) with bucketed trades estimates its other

@@ -63,8 +63,9 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // keep their registers); Events: of a job whose sweep meets cash dividends'
 // drops or bridge-watched barriers (mcpi_adjoint_events; without it, the
 // Black-Scholes sweep 10% faster; a Heston job outside the plain shape
-// takes it always, its trades' barriers read at run time); Lv: of one local-volatility asset (without
-// it, the Black-Scholes kernels hold no surface's code).
+// takes it always, its trades' barriers read at run time); Lv: of one
+// local-volatility asset (without it, the Black-Scholes kernels hold no
+// surface's code).
 template <int MinBlocks, int Multi, int Div, int Plain, int Smiles, int Events, int Lv>
 __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
                                   MinBlocks * 128 / MCPI_ADJ_THREADS(Multi))

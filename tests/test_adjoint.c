@@ -637,22 +637,21 @@ static const char *const HCN[NR + NQ] = {"rho@(0,0.4]", "rho@(0.4,inf)", "divide
 
 static void heston_against_bumps(void **state)
 {
-  const char *const *pn = HPN, *const *cn = HCN;
   for (int wild = 0; wild < 2; wild++)
     for (int scheme = 0; scheme < 2 - wild; scheme++) {
       heston_swing = wild;
       book_scheme = scheme ? MCP_HESTON_EULER : MCP_HESTON_QE;
-      against_bumps(ctx_of(state), "H", NULL, heston_market, 5, pn,
+      against_bumps(ctx_of(state), "H", NULL, heston_market, 5, HPN,
                     scheme ? 0 : MCP_ANTITHETIC);
     }
   book_scheme = MCP_HESTON_QE;
   heston_swing = 0;
-  against_bumps(ctx_of(state), "H", NULL, heston_curve, NR + NQ, cn, 0);
+  against_bumps(ctx_of(state), "H", NULL, heston_curve, NR + NQ, HCN, 0);
   book_steps = 700;
   heston_swing = 2;
   for (int scheme = 0; scheme < 2; scheme++) {
     book_scheme = scheme ? MCP_HESTON_EULER : MCP_HESTON_QE;
-    against_bumps(ctx_of(state), "H", NULL, heston_market, 5, pn, MCP_ANTITHETIC);
+    against_bumps(ctx_of(state), "H", NULL, heston_market, 5, HPN, MCP_ANTITHETIC);
   }
   book_scheme = MCP_HESTON_QE;
   heston_swing = 0;
@@ -698,8 +697,6 @@ static void heston_bridge_barriers_against_bumps(void **state)
  * scheme's branches' borders leave out is within them. */
 static void heston_against_closed_form(void **state)
 {
-  static const char *const pn[5] = {"vega@v0", "vega@kappa", "vega@theta", "vega@xi",
-                                     "vega@rho"};
   mcp_market *m = heston_market(100, -1, 0);
   mcp_portfolio *p = new_portfolio(40000, 5);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 52), MCP_OK);
@@ -713,9 +710,9 @@ static void heston_against_closed_form(void **state)
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
   assert_within("price", estimate(r, "MC"), estimate(r, "CF").price, NSE);
   for (int k = 0; k < 5; k++) {
-    mcp_sensitivity s = greek(r, "MC", pn[k]);
+    mcp_sensitivity s = greek(r, "MC", HPN[k]);
     assert_int_equal(s.method, MCP_METHOD_ADJOINT);
-    assert_within(pn[k], s.value, greek(r, "CF", pn[k]).value.price, NSE);
+    assert_within(HPN[k], s.value, greek(r, "CF", HPN[k]).value.price, NSE);
   }
   assert_within("vega", greek(r, "MC", "vega").value, greek(r, "CF", "vega").value.price, NSE);
   assert_within("delta", greek(r, "MC", "delta").value, greek(r, "CF", "delta").value.price,
@@ -733,7 +730,7 @@ static void heston_against_closed_form(void **state)
     mcp_sensitivity x;
     assert_int_equal(mcp_results_greek(r, "MC", "vega@rho", &x), MCP_ERR_NOT_FOUND);
     for (int k = 0; k < 4; k++) {
-      mcp_sensitivity s = greek(r, "MC", pn[k]);
+      mcp_sensitivity s = greek(r, "MC", HPN[k]);
       assert_true(isfinite(s.value.price) && isfinite(s.value.std_error));
     }
     mcp_results_destroy(r);

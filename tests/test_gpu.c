@@ -1942,9 +1942,9 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
 
 /* A Black-Scholes underlying with volatility and rate curves, a
  * local-volatility one, one of implied volatilities' quotes, one paying
- * cash dividends and a Heston one, each with a European (the third's in closed form), an
- * Asian, a lookback on dates and a barrier watched on the bridge (the
- * cash payer's revalued), and a basket and a best-of on the first and
+ * cash dividends and a Heston one, each with a European (the third's in
+ * closed form), an Asian, a lookback on dates and a barrier watched on the
+ * bridge (the cash payer's revalued), and a basket and a best-of on the first and
  * a correlated second (their correlations and dividend yields' pieces too),
  * and a basket and a worst-of on the local-volatility one and a second of a
  * narrower surface, whose own European and Asian fit the plain shape (the
