@@ -21,9 +21,14 @@
  * call there.
  *
  *   adjoint [--paths N] [--repeats R] [--model K] [--backend cuda|cpu]
+ *           [--greeks LIST] [--assets N]
  *
  * --model K runs the table's row K alone (0 the local-volatility Asian, in
- * the table's order), --backend one backend: a profiler's run.
+ * the table's order), --backend one backend: a profiler's run; --greeks
+ * the Greeks asked (default delta,vega,rho,correlation; with gamma and
+ * cross-gamma, the second order by bumping the adjoint), the bumps'
+ * estimate then that of the first order; --assets the du Toit basket's
+ * (2 to 10, default 10).
  */
 #include <math.h>
 #include <stdio.h>
@@ -140,7 +145,10 @@ static mcp_market *basket_market(void)
   return m;
 }
 
-/* Ten local-volatility assets D0 .. D9, 4 x 10 nodes each (a skew that
+/* The du Toit case's assets (--assets; 10, theirs). */
+static int nd = ND;
+
+/* nd local-volatility assets D0 .. D9, 4 x 10 nodes each (a skew that
  * flattens with time, steeper for later assets), correlated 0.5 pairwise. */
 static mcp_market *dutoit_market(void)
 {
@@ -152,7 +160,7 @@ static mcp_market *dutoit_market(void)
   mcp_status st = MCP_OK;
   for (int k = 0; k < 10; k++)
     s[k] = 50 * pow(4, k / 9.0);
-  for (int a = 0; a < ND && st == MCP_OK; a++) {
+  for (int a = 0; a < nd && st == MCP_OK; a++) {
     for (int i = 0; i < 4; i++)
       for (int k = 0; k < 10; k++)
         v[i * 10 + k] = fmax(0.05, 0.2 + 0.01 * a - (0.08 + 0.01 * a) * log(s[k] / 100) /
@@ -161,7 +169,7 @@ static mcp_market *dutoit_market(void)
     ptr[a] = names[a];
     st = mcp_market_add_local_vol(m, names[a], 100, 0.03, 0.01, 4, t, 10, s, v);
   }
-  equicorrelate(m, ND, ptr, 0.5, st);
+  equicorrelate(m, nd, ptr, 0.5, st);
   return m;
 }
 
@@ -192,7 +200,7 @@ static mcp_portfolio *portfolio(int model, uint64_t paths, const double *fix)
     mcp_trade_init(&t);
     t.id = "basket";
     t.product = MCP_PRODUCT_BASKET;
-    t.nassets = model == 2 ? NB : ND, t.assets = model == 2 ? b : d, t.strike = 100;
+    t.nassets = model == 2 ? NB : (size_t)nd, t.assets = model == 2 ? b : d, t.strike = 100;
     t.maturity = 1;
     if (mcp_portfolio_add_trade(p, &t) != MCP_OK)
       fprintf(stderr, "adjoint: %s\n", mcp_portfolio_last_error(p));
@@ -206,7 +214,7 @@ int main(int argc, char **argv)
 {
   uint64_t paths = 1 << 20;
   int repeats = 5, only = -1;
-  const char *backend = NULL;
+  const char *backend = NULL, *list = "delta,vega,rho,correlation";
   for (int i = 1; i + 1 < argc; i += 2)
     if (strcmp(argv[i], "--paths") == 0)
       paths = strtoull(argv[i + 1], NULL, 10);
@@ -216,6 +224,14 @@ int main(int argc, char **argv)
       only = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--backend") == 0)
       backend = argv[i + 1];
+    else if (strcmp(argv[i], "--greeks") == 0)
+      list = argv[i + 1];
+    else if (strcmp(argv[i], "--assets") == 0)
+      nd = atoi(argv[i + 1]);
+  if (nd < 2 || nd > ND) {
+    fprintf(stderr, "adjoint: --assets: expected 2 to %d, got %d\n", ND, nd);
+    return 1;
+  }
   static const mcp_backend backends[] = {
 #ifdef MCP_HAVE_CUDA
       MCP_BACKEND_CUDA,
@@ -226,7 +242,10 @@ int main(int argc, char **argv)
     fix[i] = (i + 1) / (double)BENCH_FIXINGS;
   mcp_greeks *g = NULL;
   mcp_greeks_create(&g);
-  mcp_greeks_parse(g, "delta,vega,rho,correlation");
+  if (mcp_greeks_parse(g, list) != MCP_OK) {
+    fprintf(stderr, "adjoint: --greeks: expected a list of Greeks, got '%s'\n", list);
+    return 1;
+  }
   mcp_greeks_set_buckets(g, 1);
   printf("# adjoint: arithmetic Asian call, %d daily fixings, a basket call of %d assets, "
          "252 daily steps, and an up-and-out call watched on the bridge; double, medians of "
@@ -266,7 +285,7 @@ int main(int argc, char **argv)
         printf("| %s | %s | %llu | %.2f | %.2f | %.2f | %zu | %.0f | %.6f |\n",
                backends[b] == MCP_BACKEND_CPU ? "cpu" : "cuda",
                models[model], (unsigned long long)n, t0 * 1e3, t1 * 1e3, t1 / t0, ns,
-               2.0 * (double)(ns - (model < 2 || model >= 4 ? 3 : 2 * (model == 2 ? NB : ND) + 1)) *
+               2.0 * (double)(ns - (model < 2 || model >= 4 ? 3 : 2 * (model == 2 ? NB : nd) + 1)) *
                    t0 * 1e3,
                price);
       if (price != price2)

@@ -1072,6 +1072,117 @@ static void local_vol_baskets_step_limit(void **state)
   mcp_market_destroy(m);
 }
 
+/* Six local-volatility assets: L and N of lv_assets_market, and P, R, T, U
+ * (N's surface, other spots and dividend yields), the pairs correlated 0.3
+ * but L-N's 0.4; what 1 + a: asset a's spot times 1 + h. */
+#define NSIX 6
+static const char *const SIX[NSIX] = {"L", "N", "P", "R", "T", "U"};
+static const double SIX_S0[NSIX] = {100, 90, 110, 95, 105, 85};
+static mcp_market *six_market(int what, double h)
+{
+  mcp_market *m = lv_assets_market(what == 1 || what == 2 ? what : 0, h);
+  for (int a = 2; a < NSIX; a++)
+    assert_int_equal(mcp_market_add_local_vol(m, SIX[a], SIX_S0[a] * (what == a + 1 ? 1 + h : 1),
+                                              0.03, 0.005 * a, NT, NTIMES, NS, NSPOTS, NVALS),
+                     MCP_OK);
+  double c[NSIX * NSIX];
+  for (int i = 0; i < NSIX * NSIX; i++)
+    c[i] = i / NSIX == i % NSIX ? 1 : i == 1 || i == NSIX ? 0.4 : 0.3;
+  assert_int_equal(mcp_market_set_correlation(m, NSIX, SIX, c), MCP_OK);
+  return m;
+}
+
+static void assert_near(const char *what, const char *id, double got, double want, double tol)
+{
+  if (!(fabs(got - want) <= tol))
+    fail_msg("%s of %s: %.12g, expected %.12g within %.2e", what, id, got, want, tol);
+}
+
+/* Gamma and cross gammas by bumping the adjoint: of a basket call and a
+ * worst-of put on six local-volatility assets (MCPI_SWEEP_ASSETS), each
+ * the central difference of the adjoint deltas that runs at each spot
+ * moved up and down (by the delta's bump) give, on the same paths (the
+ * same number but for rounding), by adjoint; beside the revaluations'
+ * second differences within their standard errors, the gammas' smaller;
+ * with and without antithetic pairs.  A basket of four of them and a
+ * European keep the revaluations (fewer assets than the sweeps pay for). */
+static void second_order_by_adjoint(void **state)
+{
+  const double hb = 0.01; /* the delta's (and gamma's) default bump */
+  static const char *const ids[2] = {"B6", "W6"};
+  mcp_market *m = six_market(0, 0);
+  mcp_greeks *g = request("delta,gamma,cross-gamma", 1), *d = request("delta", 1);
+  mcp_greeks *bumps = request("gamma,cross-gamma", 0);
+  assert_int_equal(mcp_greeks_set_bump_only(bumps, 1), MCP_OK);
+  for (int anti = 0; anti < 2; anti++) {
+    mcp_portfolio *p = new_portfolio(4000, 29);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_methods(p, anti ? MCP_ANTITHETIC : 0), MCP_OK);
+    mcp_trade t = trade_on("B6", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 98, 1);
+    t.nassets = NSIX, t.assets = SIX;
+    add_trade(p, &t);
+    t = trade_on("W6", NULL, MCP_PRODUCT_WORST_OF, MCP_PUT, 88, 0.8);
+    t.nassets = NSIX, t.assets = SIX;
+    add_trade(p, &t);
+    t = trade_on("B4", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 95, 1);
+    t.nassets = 4, t.assets = SIX;
+    add_trade(p, &t);
+    add_european(p, "LE", "L", MCP_CALL, 100, 1, 2);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    mcp_results *rb = price_greeks(ctx_of(state), m, p, bumps);
+    assert_int_equal(greek(r, "B4", "gamma:L").method, MCP_METHOD_BUMP);
+    assert_int_equal(greek(r, "B4", "cross-gamma:L:N").method, MCP_METHOD_BUMP);
+    assert_int_equal(greek(r, "LE", "gamma").method, MCP_METHOD_BUMP);
+    mcp_results *rd[NSIX][2]; /* asset, up */
+    for (int a = 0; a < NSIX; a++)
+      for (int up = 0; up < 2; up++) {
+        mcp_market *x = six_market(1 + a, up ? hb : -hb);
+        rd[a][up] = price_greeks(ctx_of(state), x, p, d);
+        mcp_market_destroy(x);
+      }
+    char name[3][32];
+    for (int k = 0; k < 2; k++)
+      for (int a = 0; a < NSIX; a++) {
+        snprintf(name[0], sizeof name[0], "delta:%s", SIX[a]);
+        snprintf(name[1], sizeof name[1], "gamma:%s", SIX[a]);
+        double fd = (greek(rd[a][1], ids[k], name[0]).value.price -
+                     greek(rd[a][0], ids[k], name[0]).value.price) / (2 * hb * SIX_S0[a]);
+        mcp_sensitivity s = greek(r, ids[k], name[1]), b = greek(rb, ids[k], name[1]);
+        assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+        assert_near(name[1], ids[k], s.value.price, fd, 1e-10 * fabs(fd) + 1e-13);
+        assert_near(name[1], ids[k], s.value.price, b.value.price,
+                    NSE * hypot(s.value.std_error, b.value.std_error));
+        assert_true(s.value.std_error < b.value.std_error);
+        /* a pair's: the mean of each delta's difference in the other's spot */
+        for (int c = a + 1; c < NSIX; c++) {
+          double x = 0;
+          for (int q = 0; q < 2; q++) {
+            int i = q ? c : a, o = q ? a : c;
+            snprintf(name[2], sizeof name[2], "delta:%s", SIX[o]);
+            x += (greek(rd[i][1], ids[k], name[2]).value.price -
+                  greek(rd[i][0], ids[k], name[2]).value.price) / (4 * hb * SIX_S0[i]);
+          }
+          snprintf(name[2], sizeof name[2], "cross-gamma:%s:%s", SIX[a], SIX[c]);
+          s = greek(r, ids[k], name[2]), b = greek(rb, ids[k], name[2]);
+          assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+          assert_near(name[2], ids[k], s.value.price, x, 1e-10 * fabs(x) + 1e-13);
+          assert_near(name[2], ids[k], s.value.price, b.value.price,
+                      NSE * hypot(s.value.std_error, b.value.std_error));
+        }
+      }
+    for (int a = 0; a < NSIX; a++)
+      for (int up = 0; up < 2; up++)
+        mcp_results_destroy(rd[a][up]);
+    mcp_results_destroy(rb);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_greeks_destroy(bumps);
+  mcp_greeks_destroy(d);
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
 /* Correlations asked alone: the same numbers, the deltas by adjoint and no
  * bucket shown; a single-asset trade beside them is not warned; a Heston
  * basket has none and is warned; correlation has no bump.  The dividend's
@@ -1239,6 +1350,7 @@ int main(void)
       cmocka_unit_test(baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_step_limit),
+      cmocka_unit_test(second_order_by_adjoint),
       cmocka_unit_test(correlations_alone),
   };
   return cmocka_run_group_tests(tests, mc_setup_cpu, mc_teardown);

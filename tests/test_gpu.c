@@ -1950,7 +1950,9 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
  * narrower surface, whose own European and Asian fit the plain shape (the
  * adjoint's forward in its state), a basket of the implied one and the
  * first local one, and a best-of of three (the multi-asset local-volatility
- * sweep: a path's assets on lanes, 16 and 10 paths a warp): the GPU's buckets
+ * sweep: a path's assets on lanes, 16 and 10 paths a warp) and a basket of
+ * six local ones, with gammas and cross gammas (the last's by passes that
+ * sweep back): the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
  * antithetic pairs. */
@@ -1978,6 +1980,8 @@ static void gpu_buckets_match_cpu(void **state)
   assert_int_equal(mcp_market_add_local_vol(m, "M", 90, 0.03, 0, 2, mt, 3, ms, mv), MCP_OK);
   const double kt[2] = {0.5, 1}, ks[2] = {90, 110}, kv[4] = {0.25, 0.2, 0.24, 0.21};
   assert_int_equal(mcp_market_add_local_vol(m, "K", 105, 0.025, 0.02, 2, kt, 2, ks, kv), MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(m, "N", 95, 0.025, 0.01, 2, kt, 2, ks, kv), MCP_OK);
+  assert_int_equal(mcp_market_add_local_vol(m, "P", 110, 0.025, 0, 2, mt, 3, ms, mv), MCP_OK);
   static const char *const lm[3] = {"L", "M", "K"};
   static const double lcorr[9] = {1, -0.3, 0.4, -0.3, 1, 0.1, 0.4, 0.1, 1};
   assert_int_equal(mcp_market_set_correlation(m, 3, lm, lcorr), MCP_OK);
@@ -2001,7 +2005,7 @@ static void gpu_buckets_match_cpu(void **state)
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0.01, 0.04, 1.5, 0.06, 0.6, -0.7),
                    MCP_OK);
   assert_int_equal(mcp_market_set_curve(m, "H", MCP_CURVE_DIVIDEND, 2, qe, qv), MCP_OK);
-  const char *list = "delta,vega,rho,correlation,dividend";
+  const char *list = "delta,gamma,cross-gamma,vega,rho,correlation,dividend";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
     assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
@@ -2063,24 +2067,32 @@ static void gpu_buckets_match_cpu(void **state)
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     t.id = "LMK-BEST", t.product = MCP_PRODUCT_BEST_OF, t.nassets = 3, t.strike = 100;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
-    static const char *const ql[2] = {"Q", "L"}; /* the quotes' chain of several assets */
+    /* the quotes' chain of several assets; of six, the second order by
+     * bumping the adjoint */
+    static const char *const ql[6] = {"Q", "L", "M", "K", "N", "P"};
     t.id = "QL-BASKET", t.product = MCP_PRODUCT_BASKET, t.nassets = 2, t.assets = ql;
     t.type = MCP_CALL, t.maturity = 0.9;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "Q6-BASKET", t.nassets = 6;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);
     compare_buckets(g, c, 1e-12);
-    mcp_sensitivity s;
-    assert_int_equal(mcp_results_greek(g, "D-A", "dividend@t=0.3", &s), MCP_OK);
-    assert_int_equal(s.method, MCP_METHOD_ADJOINT);
-    assert_int_equal(mcp_results_greek(g, "L-B", "vega@t=0.5,S=95", &s), MCP_OK);
-    assert_int_equal(s.method, MCP_METHOD_ADJOINT);
-    assert_int_equal(mcp_results_greek(g, "D-B", "vega", &s), MCP_OK);
-    assert_int_not_equal(s.method, MCP_METHOD_ADJOINT);
-    assert_int_equal(mcp_results_greek(g, "H-A", "vega@xi", &s), MCP_OK);
-    assert_int_equal(s.method, MCP_METHOD_ADJOINT);
-    assert_int_equal(mcp_results_greek(g, "H-B", "vega@kappa", &s), MCP_OK);
-    assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+    /* which come by adjoint: the cash payer's barrier's vega not; the
+     * second order of six local-volatility assets by bumping the adjoint
+     * (passes that sweep back), of three not */
+    static const struct {
+      const char *id, *name;
+      int adjoint;
+    } how[] = {{"D-A", "dividend@t=0.3", 1},    {"L-B", "vega@t=0.5,S=95", 1},
+               {"D-B", "vega", 0},              {"H-A", "vega@xi", 1},
+               {"H-B", "vega@kappa", 1},        {"Q6-BASKET", "gamma:L", 1},
+               {"Q6-BASKET", "cross-gamma:L:K", 1}, {"LMK-BEST", "cross-gamma:L:K", 0}};
+    for (size_t k = 0; k < sizeof how / sizeof *how; k++) {
+      mcp_sensitivity s;
+      assert_int_equal(mcp_results_greek(g, how[k].id, how[k].name, &s), MCP_OK);
+      assert_int_equal(s.method == MCP_METHOD_ADJOINT, how[k].adjoint);
+    }
     mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 4096, m, p, list, 0, 1);
     compare_buckets(g, h, 0);
     mcp_results_destroy(h);
@@ -2094,7 +2106,9 @@ static void gpu_buckets_match_cpu(void **state)
   }
   /* paths beyond what the sweep keeps whole (600 steps a year): segments
    * computed again, through the cash dividends' drops and the barriers'
-   * bridges */
+   * bridges (the first order: a second difference of 600 steps' scaled
+   * paths, the Heston gamma's, rounds past 1e-12 of its error) */
+  list = "delta,vega,rho,correlation,dividend";
   mcp_portfolio *p = NULL;
   assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
   assert_int_equal(mcp_portfolio_set_paths(p, 2048), MCP_OK);

@@ -43,7 +43,7 @@ static inline mcpi_job *mcpi_pass_job(const mcpi_run *run, size_t ji, size_t p)
 /* The first pay column of pass p of job j. */
 static inline size_t mcpi_pass_column(const mcpi_job *j, size_t p)
 {
-  return j->ntrades + 1 + j->nest + p * (j->ntrades + 1);
+  return j->ntrades + 1 + j->nest + p * mcpi_pass_width(j);
 }
 
 /* A backend's tiles for one job: tile samples at a time. */

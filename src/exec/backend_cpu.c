@@ -75,10 +75,12 @@ typedef struct cpu_job {
   uint64_t *scramble; /* QMC: the replicate's scramble constants */
   const uint64_t *dirs, *consts;
   /* an adjoint job's (adjoint.h): a thread's scratch of span columns, from
-   * the first trade block's column g0 to the last's end */
+   * the first trade block's column g0 to the last's end, or of a pass that
+   * sweeps back (pass_adj, from column ntrades + 1), whichever is wider */
   double *blk;
   size_t span;
   int g0;
+  int *pass_gstate; /* each pass's job's gstate (its views' when not a pilot's) */
   int plain; /* the job and its passes fit the plain shape's state (path.h):
               * 1, or 2 in mixed precision (lanes.h) */
   int copy;  /* the host's vector copy (mcpi_host_copy) */
@@ -120,17 +122,18 @@ static void chunk_normals(const cpu_job *c, size_t i0, size_t m, double *z, doub
 }
 
 /* The adjoint's path k of a chunk, sample i of the tile: its trades' blocks
- * into the thread's scratch blk (contiguous: no stride of a tile's column
- * between its columns), then each block to its columns of pay. */
+ * (from column g0) into the thread's scratch blk (contiguous: no stride of
+ * a tile's column between its columns), then each block to its columns of
+ * pay. */
 static void adjoint_path(const mcpi_job_view *v, const cpu_job *c, const double *z, size_t k,
-                         size_t i, double *pay, double *blk)
+                         size_t i, double *pay, double *blk, int g0)
 {
   double rows[2 * MCPI_ADJ_ROW_NODES];
-  mcpi_adjoint_path(v, z + k, c->chunk, c->s0 + i, pay, c->tile, blk, 1, c->g0, rows, 1);
+  mcpi_adjoint_path(v, z + k, c->chunk, c->s0 + i, pay, c->tile, blk, 1, g0, rows, 1);
   for (int t = 0; t < v->ntrades; t++) {
     int32_t g = v->trades[t].g_adj;
     for (int q = 0; g >= 0 && q < v->adj_cols; q++)
-      pay[(size_t)(g + q) * c->tile] = blk[g - c->g0 + q];
+      pay[(size_t)(g + q) * c->tile] = blk[g - g0 + q];
   }
 }
 
@@ -184,8 +187,10 @@ static mcp_status paths(void *self, size_t n, int controls)
   c->view.write_controls = controls;
   c->view.greeks = !controls && j->nin;
   c->view.gstate = controls ? 0 : j->gstate;
-  for (size_t p = 0; p < j->npass; p++)
+  for (size_t p = 0; p < j->npass; p++) {
     c->pass[p].write_controls = controls;
+    c->pass[p].gstate = controls ? 0 : c->pass_gstate[p];
+  }
 #pragma omp parallel
   {
     size_t t = (size_t)thread_num();
@@ -211,11 +216,16 @@ static mcp_status paths(void *self, size_t n, int controls)
         size_t i = i0 + k;
         if (zf || !mcpi_path_lanes_fit(&c->view))
           c->view.gstate & MCPI_GSTATE_ADJOINT /* not the pilot's paths */
-              ? adjoint_path(&c->view, c, z, k, i, c->pay + i, c->blk + t * c->span)
+              ? adjoint_path(&c->view, c, z, k, i, c->pay + i, c->blk + t * c->span, c->g0)
               : one_path(&c->view, c, z, zf, k, c->pay + i);
-        for (size_t p = 0; p < j->npass; p++)
-          if (zf || !mcpi_path_lanes_fit(&c->pass[p]))
-            one_path(&c->pass[p], c, z, zf, k, c->pay + column(j, p, controls, ncol) * tile + i);
+        for (size_t p = 0; p < j->npass; p++) {
+          double *pp = c->pay + column(j, p, controls, ncol) * tile + i;
+          if (c->pass[p].gstate & MCPI_GSTATE_ADJOINT)
+            adjoint_path(&c->pass[p], c, z, k, i, pp, c->blk + t * c->span,
+                         (int)j->ntrades + 1);
+          else if (zf || !mcpi_path_lanes_fit(&c->pass[p]))
+            one_path(&c->pass[p], c, z, zf, k, pp);
+        }
       }
       if (!controls)
         mcpi_combine(j->term, c->off, (int)(j->nest - j->nin), (int)(j->ntrades + 1 + j->nin),
@@ -300,14 +310,18 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
       }
     c.g0 = lo;
     c.span = (size_t)(hi - lo);
-    c.blk = malloc((size_t)max_threads() * c.span * sizeof *c.blk);
   }
+  c.span = c.span > (size_t)j->pass_adj ? c.span : (size_t)j->pass_adj;
+  if (c.span)
+    c.blk = malloc((size_t)max_threads() * c.span * sizeof *c.blk);
   c.pass = malloc((j->npass ? j->npass : 1) * sizeof *c.pass);
+  c.pass_gstate = malloc((j->npass ? j->npass : 1) * sizeof *c.pass_gstate);
   c.off = mcpi_job_term_offsets(j);
-  int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.off &&
-           (c.blk || !(j->gstate & MCPI_GSTATE_ADJOINT));
+  int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.pass_gstate && c.off &&
+           (c.blk || !c.span);
   for (size_t p = 0; ok && p < j->npass; p++) {
     c.pass[p] = mcpi_job_host_view(mcpi_pass_job(run, ji, p));
+    c.pass_gstate[p] = mcpi_pass_job(run, ji, p)->gstate;
     if (!mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), MCPI_SHAPE_PLAIN))
       c.plain = 0;
   }
@@ -321,6 +335,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
       free(c.pay);
       free(c.zf);
       free(c.pass);
+      free(c.pass_gstate);
       free(c.off);
       free(c.blk);
       return mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cuRAND has no Sobol direction vectors");
@@ -341,6 +356,7 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   free(c.pay);
   free(c.scramble);
   free(c.pass);
+  free(c.pass_gstate);
   free(c.off);
   free(c.blk);
   return st;

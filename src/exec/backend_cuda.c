@@ -375,6 +375,14 @@ static void put_variant(blob *b, const mcpi_job *j, const mcpi_job *v, mcpi_job_
 #include "models/products/job_arrays.def"
 }
 
+/* The adjoint's arrays of the job or a pass (job_arrays.def), where its job
+ * sweeps back (on), else none. */
+static void put_sweep(blob *b, const mcpi_job *j, int on, mcpi_job_view *w)
+{
+#define MCPI_SWEEP_ARRAY(field, type, count, view) PUT(b, w->view, j->field, on ? (count) : 0);
+#include "models/products/job_arrays.def"
+}
+
 /* Every device array of a job: its variants', the rest of its view (which
  * its passes share), and, written out here as the gpu_job reads them beside
  * the view, the estimators' terms and their offsets off (made for the
@@ -387,8 +395,12 @@ static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dir
   mcpi_job_view *w = &g->view;
   int floats = g->kopt.precision == MCP_FLOAT;
   put_variant(b, j, j, w, floats);
-  for (size_t p = 0; p < j->npass; p++)
-    put_variant(b, j, mcpi_pass_job(g->run, g->ji, p), &g->pass[p], floats);
+  put_sweep(b, j, 1, w);
+  for (size_t p = 0; p < j->npass; p++) {
+    const mcpi_job *v = mcpi_pass_job(g->run, g->ji, p);
+    put_variant(b, j, v, &g->pass[p], floats);
+    put_sweep(b, v, v->gstate & MCPI_GSTATE_ADJOINT, &g->pass[p]);
+  }
 #define MCPI_SHARED_ARRAY(field, type, count, view)                                             \
   PUT(b, w->view, TWIN(type, j->field, floats), count);
 #include "models/products/job_arrays.def"
@@ -725,7 +737,12 @@ static mcp_status paths(void *self, size_t n, int controls)
       continue;
     double *col = pass_ready(g, pay, p, controls);
     cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
+    const mcpi_job *v = mcpi_pass_job(g->run, g->ji, p); /* a bumped adjoint's sweeps back */
+    g->pass[p].gstate = controls ? 0 : v->gstate;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, s)
+        : g->pass[p].gstate & MCPI_GSTATE_ADJOINT
+            ? mcpi_launch_adjoint(g->pass[p], mcpi_job_adjoint_shape(v),
+                                  g->kopt.fused ? NULL : g->buf[Z], g->tile, n, col, s)
         : g->general[p]
             ? mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt_general,
                                 g->grid_general, s)

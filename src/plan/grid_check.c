@@ -85,6 +85,7 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
     return 0;
   *c = *j;
   c->nest = c->nin = c->nterm = c->npass = 0;
+  c->pass_adj = 0;
   c->gstate = 0;
   memset(&c->bridge, 0, sizeof c->bridge); /* the passes read the job's normals */
 #define MCPI_JOB_ARRAY(field, type, count)                                                     \
@@ -196,7 +197,8 @@ mcp_status mcpi_grid_layout(const mcpi_settings *set, mcpi_plan *plan, mcpi_gree
       j->est[old + k] = (mcpi_est){.trade = (long)t, .point = MCPI_EST_GRID, .a = -1, .b = -1,
                                    .term0 = j->nterm, .nterm = 2};
       j->term[j->nterm++] = (mcpi_term){(int32_t)t, 1.0};
-      j->term[j->nterm++] = (mcpi_term){(int32_t)(nt + 1 + j->nest + p * (nt + 1) + t), -1.0};
+      size_t col = nt + 1 + j->nest + p * mcpi_pass_width(j) + t;
+      j->term[j->nterm++] = (mcpi_term){(int32_t)col, -1.0};
     }
     if (j->nheld)
       j->est[old].held = old + j->nreal + 1;

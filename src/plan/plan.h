@@ -116,8 +116,11 @@ typedef struct mcpi_job {
   mcp_heston_scheme scheme;
   /* Greeks (variants.c): estimators, their terms, and the variants whose
    * payoffs the path kernel also writes, pass p's trades and book in columns
-   * ntrades + 1 + nest + p (ntrades + 1) */
+   * ntrades + 1 + nest + p mcpi_pass_width(j) on; pass_adj: the columns
+   * after those in each pass, where some pass's job sweeps its paths back
+   * (its trades' adjoint blocks: a bumped adjoint's, variants.c), else 0 */
   size_t nest, nin, nterm, npass;
+  int pass_adj;
   int gstate;              /* MCPI_GSTATE_*: some trade's vega or rho is estimated on the path */
   double g_l[2];           /* the log shifts of the paths scaled by the spot bumps */
   int32_t g_book[MCPI_BOOK_GREEKS]; /* the book's columns the path body sums (greeks.h),
@@ -270,11 +273,16 @@ static inline size_t mcpi_job_columns(const mcpi_job *j, int controls)
 {
   return j->ntrades + 1 + (controls ? j->ntrades : j->nest);
 }
+/* Columns of each of a job's passes: its trades, its book, and pass_adj. */
+static inline size_t mcpi_pass_width(const mcpi_job *j)
+{
+  return j->ntrades + 1 + (size_t)j->pass_adj;
+}
 /* Columns of a tile's pay matrix: the most either run writes (the pilot
  * writes the job's and then each pass's mcpi_job_columns(j, 1)). */
 static inline size_t mcpi_job_pay_columns(const mcpi_job *j)
 {
-  size_t run = j->ntrades + 1 + j->nest + j->npass * (j->ntrades + 1);
+  size_t run = j->ntrades + 1 + j->nest + j->npass * mcpi_pass_width(j);
   size_t pilot = (1 + j->npass) * (2 * j->ntrades + 1);
   return run > pilot ? run : pilot;
 }

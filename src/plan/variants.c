@@ -10,9 +10,11 @@
 #include "src/plan/variants.h"
 #include "src/base/grow.h"
 
-/* A job's estimators as they are laid out.  A term on a pass's column is
- * kept as -(1 + p (ntrades + 1) + t) until the number of estimators, which
- * places the passes, is known. */
+/* A job's estimators as they are laid out.  A term on column c of a pass
+ * is kept as -(1 + p mcpi_pass_width + c) until the number of estimators,
+ * which places the passes, is known.  sweep_at: where the job's passes
+ * sweep back (pass_adj), each trade's block's column in them after the
+ * trades and book, or -1. */
 typedef struct builder {
   mcpi_job *j;
   mcpi_est *est;
@@ -21,6 +23,7 @@ typedef struct builder {
   size_t nterm, tcap;
   size_t *pass;
   size_t npass, pcap;
+  int32_t *sweep_at;
   int oom;
 } builder;
 
@@ -84,8 +87,8 @@ double mcpi_heston_bump(const mcpi_underlying *u, int k)
   return k == 4 ? fmin(MCPI_HESTON_BUMP, 0.5 * (1 - fabs(u->rho))) : MCPI_HESTON_BUMP * x[k];
 }
 
-/* The column of trade t in the job's pass of variant v (encoded). */
-static int32_t pass_col(builder *b, mcpi_greek_run *g, size_t v, size_t t)
+/* The job's pass of variant v, added when new. */
+static size_t pass_of(builder *b, mcpi_greek_run *g, size_t v)
 {
   size_t p = 0;
   while (p < b->npass && b->pass[p] != v)
@@ -98,7 +101,32 @@ static int32_t pass_col(builder *b, mcpi_greek_run *g, size_t v, size_t t)
     b->pass[b->npass++] = v;
   }
   g->var[v].mc = 1;
-  return -(int32_t)(1 + p * (b->j->ntrades + 1) + t);
+  return p;
+}
+
+/* The column of trade t in the job's pass of variant v (encoded). */
+static int32_t pass_col(builder *b, mcpi_greek_run *g, size_t v, size_t t)
+{
+  size_t p = pass_of(b, g, v);
+  return -(int32_t)(1 + p * mcpi_pass_width(b->j) + t);
+}
+
+/* Column q of trade t's adjoint block in the job's pass of variant v
+ * (encoded), that pass's job then sweeping its paths back
+ * (mcpi_greeks_layout's sweep_job). */
+static int32_t sweep_col(builder *b, mcpi_greek_run *g, size_t v, size_t t, size_t q)
+{
+  size_t p = pass_of(b, g, v), k = 0;
+  while (k < g->nsweep && !(g->sweep[k].job == b->j && g->sweep[k].var == v))
+    k++;
+  if (k == g->nsweep) {
+    if (!mcpi_grow((void **)&g->sweep, &g->scap, g->nsweep + 1, sizeof *g->sweep))
+      b->oom = 1;
+    else
+      g->sweep[g->nsweep++] = (mcpi_sweep){b->j, v};
+  }
+  return -(int32_t)(1 + p * mcpi_pass_width(b->j) + b->j->ntrades + 1 +
+                    (size_t)b->sweep_at[t] + q);
 }
 
 static mcp_greek_method method_of(int gm)
@@ -331,6 +359,10 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   int spots = !(done & IN_PASS);
   const mcp_greeks *req = g->req;
   mcpi_job *j = b->j;
+  const mcpi_payoff_spec *s = &j->spec[t];
+  /* a trade swept back: its gamma and cross gammas are central differences
+   * of its adjoint deltas at the spots moved (mcpi_greeks_layout) */
+  int swept = spots && s->g_adj >= 0 && j->pass_adj > 0;
   int ok = 1, delta = req->want[MCP_GREEK_DELTA] && !(done & IN_PASS_DELTA);
   if (spots && (delta || req->want[MCP_GREEK_GAMMA]))
     for (size_t i = 0; i < j->nassets && ok; i++) {
@@ -341,22 +373,41 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
       if (delta)
         ok = add_est(b, (long)t, MCP_GREEK_DELTA, MCP_METHOD_BUMP, a, -1) &&
              add_term(b, cu, 0.5 / hs) && add_term(b, cd, -0.5 / hs);
-      if (ok && req->want[MCP_GREEK_GAMMA])
+      if (ok && req->want[MCP_GREEK_GAMMA] && swept)
+        ok = add_est(b, (long)t, MCP_GREEK_GAMMA, MCP_METHOD_ADJOINT, a, -1) &&
+             add_term(b, sweep_col(b, g, up, t, i), 0.5 / hs) &&
+             add_term(b, sweep_col(b, g, dn, t, i), -0.5 / hs);
+      else if (ok && req->want[MCP_GREEK_GAMMA])
         ok = add_est(b, (long)t, MCP_GREEK_GAMMA, MCP_METHOD_BUMP, a, -1) &&
              add_term(b, cu, 1 / (hs * hs)) && add_term(b, (int32_t)t, -2 / (hs * hs)) &&
              add_term(b, cd, 1 / (hs * hs));
     }
   /* the trade's assets (those of a product with a per-path array carry no
    * mask: the job's) */
-  const mcpi_payoff_spec *s = &j->spec[t];
   uint32_t mine = s->assets ? s->assets : (uint32_t)((1ull << j->nassets) - 1);
   /* a pair's cross gamma: the four corners of both spots moved,
-   * (V++ - V+- - V-+ + V--) / (4 h_i h_k) */
+   * (V++ - V+- - V-+ + V--) / (4 h_i h_k); swept back, the mean of the two
+   * differences of a delta, (D_k(S_i+) - D_k(S_i-)) / (4 h_i) and its
+   * mirror */
   for (size_t i = 0; spots && req->want[MCP_GREEK_CROSS_GAMMA] && i < j->nassets && ok; i++)
     for (size_t k = i + 1; k < j->nassets && ok; k++) {
       if (!(mine >> i & mine >> k & 1u))
         continue;
       long a = market_index(m, j->u[i]), c = market_index(m, j->u[k]);
+      if (swept) {
+        double hi = req->bump[MCP_GREEK_DELTA] * j->u[i]->spot;
+        double hk = req->bump[MCP_GREEK_DELTA] * j->u[k]->spot;
+        size_t ui = (size_t)variant(g, MCPI_VAR_SPOT_UP, a);
+        size_t di = (size_t)variant(g, MCPI_VAR_SPOT_DOWN, a);
+        size_t uk = (size_t)variant(g, MCPI_VAR_SPOT_UP, c);
+        size_t dk = (size_t)variant(g, MCPI_VAR_SPOT_DOWN, c);
+        ok = add_est(b, (long)t, MCP_GREEK_CROSS_GAMMA, MCP_METHOD_ADJOINT, a, c) &&
+             add_term(b, sweep_col(b, g, ui, t, k), 0.25 / hi) &&
+             add_term(b, sweep_col(b, g, di, t, k), -0.25 / hi) &&
+             add_term(b, sweep_col(b, g, uk, t, i), 0.25 / hk) &&
+             add_term(b, sweep_col(b, g, dk, t, i), -0.25 / hk);
+        continue;
+      }
       double w = 0.25 / (req->bump[MCP_GREEK_DELTA] * j->u[i]->spot *
                          req->bump[MCP_GREEK_DELTA] * j->u[k]->spot);
       ok = add_est(b, (long)t, MCP_GREEK_CROSS_GAMMA, MCP_METHOD_BUMP, a, c);
@@ -541,7 +592,7 @@ static int held_twins(builder *b, size_t from)
     int own = e.trade == 0 && e.point == -1; /* with terms on trade 0's columns alone */
     for (size_t i = 0; i < e.nterm && own; i++) {
       int32_t c = b->term[e.term0 + i].col;
-      own = c >= 0 ? c == 0 : (-c - 1) % (int32_t)(j->ntrades + 1) == 0;
+      own = c >= 0 ? c == 0 : (-c - 1) % (int32_t)mcpi_pass_width(j) == 0;
     }
     if (!own)
       continue;
@@ -568,6 +619,70 @@ static int held_twins(builder *b, size_t from)
   return ok;
 }
 
+/* What a pass that sweeps back asks of its blocks: their deltas (the
+ * other columns the sweep's own, without buckets). */
+static mcp_greeks sweep_request(const mcp_greeks *req)
+{
+  mcp_greeks r = *req;
+  r.buckets = 0;
+  r.want[MCP_GREEK_DIVIDEND] = 0;
+  return r;
+}
+
+/* The fewest assets of a job whose cross gammas come by bumping the
+ * adjoint.  The revaluations take 2 n^2 passes (two a spot, four a pair),
+ * the sweeps 2n, each 2 to 4 price passes; the sweeps' gammas have about
+ * 0.75 times the revaluations' variance, their cross gammas 1.5 times the
+ * corners'.  On the H200 (bench/RESULTS.md "second-order": du Toit's basket
+ * on n of its assets) the sweeps were 1.15 times faster at 4 assets (the
+ * cross gammas' error to the same time 1.15 times the corners'), 1.56 at 6
+ * (the same error), 2.0 at 8 and 2.3 at 10: from 6 on, no Greek costs more
+ * to the same error. */
+#define MCPI_SWEEP_ASSETS 6
+
+/* Where the job's cross gammas are asked, of at least MCPI_SWEEP_ASSETS
+ * assets, and some trade of it takes an adjoint block but no spot Greeks on
+ * its paths (done: in_pass's and adjoint_block's bits; local volatility:
+ * the spots' paths do not scale), its passes' columns for the blocks
+ * (every block trade's, in order), and where each trade's starts
+ * (b->sweep_at); 0 when out of memory. */
+static int sweep_layout(builder *b, const mcp_greeks *req, const int *done)
+{
+  mcpi_job *j = b->j;
+  int need = 0;
+  for (size_t t = 0; t < j->nreal; t++)
+    need = need || (j->spec[t].g_adj >= 0 && !(done[t] & IN_PASS));
+  if (!need || !req->want[MCP_GREEK_CROSS_GAMMA] || j->nassets < MCPI_SWEEP_ASSETS)
+    return 1;
+  mcp_greeks r = sweep_request(req);
+  int32_t w = mcpi_adjoint_width(j, &r), at = 0;
+  if (!(b->sweep_at = malloc(j->ntrades * sizeof *b->sweep_at)))
+    return 0;
+  for (size_t t = 0; t < j->ntrades; t++) {
+    b->sweep_at[t] = j->spec[t].g_adj >= 0 ? at : -1;
+    at += j->spec[t].g_adj >= 0 ? w : 0;
+  }
+  j->pass_adj = at;
+  return 1;
+}
+
+/* A pass's job that sweeps back (a mcpi_sweep: v, the variant's of base):
+ * each block trade's block of the sweep_request's columns after the trades
+ * and book, in order, as sweep_layout placed them. */
+static mcp_status sweep_job(const mcpi_job *base, mcpi_job *v, const mcp_greeks *req, char *err)
+{
+  mcp_greeks r = sweep_request(req);
+  int32_t at = (int32_t)base->ntrades + 1, w = mcpi_adjoint_width(base, &r);
+  for (size_t t = 0; t < base->ntrades; t++) {
+    v->spec[t].g_time = base->spec[t].g_time;
+    v->spec[t].g_adj = base->spec[t].g_adj >= 0 ? at : -1;
+    at += base->spec[t].g_adj >= 0 ? w : 0;
+  }
+  v->gstate = MCPI_GSTATE_ADJOINT;
+  v->adj_bridge = base->adj_bridge;
+  return mcpi_adjoint_jacobians(v, &r, err);
+}
+
 static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_portfolio *p,
                              mcpi_job *j, char *err)
 {
@@ -586,6 +701,7 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
     int adj = adjoint_block(&b, m, g, t, tr, err);
     if (adj < 0) {
       free(done);
+      free(b.sweep_at);
       free(b.est);
       free(b.term);
       return mcpi_no_memory(__func__);
@@ -594,6 +710,7 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
     done[t] |= adj;
   }
   ok = ok && (!j->nheld || held_twins(&b, 0));
+  ok = ok && sweep_layout(&b, g->req, done);
   b.j->nin = b.nest;
   for (size_t t = 0; t < j->nreal && ok; t++)
     ok = bumped(&b, g, m, t, done[t]) &&
@@ -602,6 +719,7 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
   ok = ok && (!j->nheld || held_twins(&b, b.j->nin));
   ok = ok && book(&b) && !b.oom;
   free(done);
+  free(b.sweep_at);
   if (!ok) {
     free(b.est);
     free(b.term);
@@ -792,6 +910,10 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
       }
   for (size_t v = 0; v < g->nvar && st == MCP_OK; v++)
     st = build_variant(m, p, g, plan, &g->var[v], err);
+  for (size_t k = 0; k < g->nsweep && st == MCP_OK; k++) {
+    const mcpi_job *base = g->sweep[k].job;
+    st = sweep_job(base, &g->var[g->sweep[k].var].plan.jobs[base - plan->jobs], req, err);
+  }
   return st;
 }
 
@@ -856,6 +978,7 @@ void mcpi_greeks_free(mcpi_greek_run *g)
   }
   free(g->var);
   free(g->pg);
+  free(g->sweep);
   free(g->used);
   free(g->joint);
   memset(g, 0, sizeof *g);

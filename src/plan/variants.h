@@ -54,6 +54,13 @@ typedef struct mcpi_pde_greek {
   double scale;             /* the difference's divisor */
 } mcpi_pde_greek;
 
+/* A variant whose pass of a job sweeps its paths back: its trades' adjoint
+ * blocks at the variant's market (a bumped adjoint's, variants.c). */
+typedef struct mcpi_sweep {
+  const mcpi_job *job; /* the base plan's */
+  size_t var;
+} mcpi_sweep;
+
 typedef struct mcpi_greek_run {
   const mcpi_settings *set; /* the run's (its variants' plans and grids follow them) */
   const mcp_greeks *req;
@@ -70,6 +77,8 @@ typedef struct mcpi_greek_run {
   size_t nvar;
   mcpi_pde_greek *pg;
   size_t npg;
+  mcpi_sweep *sweep;
+  size_t nsweep, scap;
 } mcpi_greek_run;
 
 /* Decides every Monte Carlo trade's estimators and the variants they need,
