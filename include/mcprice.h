@@ -1291,13 +1291,15 @@ void mcp_scenario_results_destroy(mcp_scenario_results *results);
  *                  d2/dSi dSj of pairs when asked: on the scaled paths,
  *                  or where the paths do not scale with the spots by four
  *                  revaluations a pair, both spots moved); a trade of at
- *                  least six local-volatility assets swept back by
- *                  adjoint (mcp_greeks_set_buckets), its cross gammas
- *                  asked: its gammas and cross gammas by adjoint, the
- *                  central differences of its adjoint deltas at each spot
- *                  moved up and down, on the same normals (two sweeps an
- *                  asset, where the revaluations take 2 n^2 passes; a
- *                  cross gamma the mean of dDj/dSi and dDi/dSj);
+ *                  least four local-volatility assets swept back by
+ *                  adjoint (buckets, correlations or dividend
+ *                  sensitivities asked: mcp_greeks_set_buckets), its
+ *                  cross gammas asked: its gammas and cross gammas by
+ *                  adjoint, the central differences of its adjoint deltas
+ *                  at each spot moved up and down, on the same normals
+ *                  (two sweeps an asset, of the deltas alone, where the
+ *                  revaluations take 2 n^2 passes; a cross gamma the mean
+ *                  of dDj/dSi and dDi/dSj);
  *   vega           d/dsigma: every volatility curve shifted together (Heston:
  *                  the square roots of v0 and theta);
  *   rho            d/dr: every rate curve shifted together;

@@ -165,7 +165,7 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
           mcpi_adj_mlv_close(&j, i, xbar, dl, &run, &qrun, Div, d, b, ld);
         __syncwarp();
       }
-      if (live && lane == 0)
+      if (live && lane == 0 && !mcpi_adj_deltas_only(&j))
         b[(size_t)(j.adj_cols - 1) * ld] +=
             d * mcpi_adj_scatter(j.adj_doff, j.adj_d, (size_t)t,
                                  mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ld);

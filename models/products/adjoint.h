@@ -893,9 +893,19 @@ MCP_HD static inline double mcpi_adj_mlv_advance(const mcpi_job_view *j, int i, 
   return x + (j->ca[e] - MCPI_LOCAL_VOL_VAR(sv, bb) / 2) + bb * sv * w;
 }
 
+/* Whether a several local-volatility assets' block holds its deltas alone
+ * (a pass that sweeps back for a bumped adjoint, mcpi_adjoint_deltas): its
+ * sweep then carries the log-spots' adjoints alone, no node, row or
+ * factor's (about half a step's work). */
+MCP_HD static inline int mcpi_adj_deltas_only(const mcpi_job_view *j)
+{
+  return j->adj_cols == j->nassets;
+}
+
 /* Asset i's sweep back over its element e from log-spot x0, w and zs as
  * above: its nodes' and rows' adjoints into its runs and the block, dl[k]
- * (k <= i) its row of Lbar, xbar carried back. */
+ * (k <= i) its row of Lbar (none of those for deltas alone), xbar carried
+ * back. */
 MCP_HD static inline void mcpi_adj_mlv_back(const mcpi_job_view *j, int i, int e, double x0,
                                             double w, const double *zs, double *xbar,
                                             mcpi_adj_run *run, mcpi_adj_run *qrun, double *dl,
@@ -903,17 +913,21 @@ MCP_HD static inline void mcpi_adj_mlv_back(const mcpi_job_view *j, int i, int e
 {
   int at, ns = j->lv_n;
   double wt, slope, sv = mcpi_adj_mlv_vol(j, i, e, x0, &at, &wt, &slope);
-  double bb = j->cb[e], g = bb * w - sv * bb * bb, sbar = *xbar * g;
-  int k0 = at < 0 ? 0 : at;
-  mcpi_adj_node(j, (size_t)e * ns + k0, k0, (1 - wt) * sbar, NULL, d, b, ldb, &run->tot[0]);
-  if (wt != 0)
-    mcpi_adj_node(j, (size_t)e * ns + k0 + 1, k0 + 1, wt * sbar, NULL, d, b, ldb, &run->tot[0]);
-  for (int32_t r = j->adj_off[e]; *xbar != 0 && r < j->adj_off[e + 1]; r++)
-    mcpi_adj_run_add(run, qrun, div, &j->adj[r], *xbar * j->adj[r].ja, d, b, ldb);
-  MCP_UNROLL
-  for (int k = 0; k < MCP_MAX_ASSETS; k++)
-    if (k <= i)
-      dl[k] += *xbar * (bb * sv) * zs[k];
+  double bb = j->cb[e], g = bb * w - sv * bb * bb;
+  if (!mcpi_adj_deltas_only(j)) {
+    double sbar = *xbar * g;
+    int k0 = at < 0 ? 0 : at;
+    mcpi_adj_node(j, (size_t)e * ns + k0, k0, (1 - wt) * sbar, NULL, d, b, ldb, &run->tot[0]);
+    if (wt != 0)
+      mcpi_adj_node(j, (size_t)e * ns + k0 + 1, k0 + 1, wt * sbar, NULL, d, b, ldb,
+                    &run->tot[0]);
+    for (int32_t r = j->adj_off[e]; *xbar != 0 && r < j->adj_off[e + 1]; r++)
+      mcpi_adj_run_add(run, qrun, div, &j->adj[r], *xbar * j->adj[r].ja, d, b, ldb);
+    MCP_UNROLL
+    for (int k = 0; k < MCP_MAX_ASSETS; k++)
+      if (k <= i)
+        dl[k] += *xbar * (bb * sv) * zs[k];
+  }
   *xbar *= 1 + slope * g;
 }
 
@@ -926,6 +940,8 @@ MCP_HD static inline void mcpi_adj_mlv_close(const mcpi_job_view *j, int i, doub
 {
   int q = mcpi_adj_factor(j) + i * (i + 1) / 2;
   b[(size_t)i * ldb] += d * xbar / mcpi_dexp(j->log_spots[i]);
+  if (mcpi_adj_deltas_only(j))
+    return;
   MCP_UNROLL
   for (int k = 0; k < MCP_MAX_ASSETS; k++)
     if (k <= i)
@@ -994,9 +1010,10 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
     }
     for (int i = 0; i < n; i++)
       mcpi_adj_mlv_close(j, i, xbar[i], dl + i * (i + 1) / 2, &run[i], &qrun[i], div, d, b, ldb);
-    b[(size_t)(j->adj_cols - 1) * ldb] +=
-        d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
-                             mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ldb);
+    if (!mcpi_adj_deltas_only(j))
+      b[(size_t)(j->adj_cols - 1) * ldb] +=
+          d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
+                               mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ldb);
   }
 }
 

@@ -270,25 +270,28 @@ static int push_smiles(mcpi_adj_entry **a, size_t *na, size_t *cap, smile_rows *
                      total));
 }
 
-/* The block's buckets: a delta an asset, the assets' volatility buckets,
- * their rate buckets, their dividend yield's; then (mcpi_adjoint_jacobians)
- * one asset's cash dividends, the Cholesky factor's adjoint (several
- * assets), a vega total an asset, a dividend total an asset (where asked),
- * the rho's total (mcpi_adj_total).  Kind k (volatility, rate, dividend
- * yield) of asset a: np[k][a] pieces of its curve (a surface's nodes or
- * Heston's parameters instead: no piece; the parameters' columns whether or
- * not buckets are asked, the sweep's own), its buckets from column
- * off[k][a]; buckets not asked (each 0): one hidden column a kind and
- * asset, whose pieces the totals sum; dividend yields not asked (div 0):
- * neither buckets nor entries.  The columns up to the cash dividends'. */
-static size_t bucket_columns(const mcpi_job *j, int each, int div,
-                             size_t np[3][MCP_MAX_ASSETS], size_t off[3][MCP_MAX_ASSETS + 1])
+mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
 {
-  size_t n = j->nassets, at = n;
+  if (j->adj_cols)
+    return MCP_OK;
+  /* buckets not asked: one hidden column a kind and asset, whose pieces the
+   * totals sum; dividend yields not asked: neither buckets nor entries */
+  int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
+  size_t n = j->nassets, tri = n > 1 ? n * (n + 1) / 2 : 0;
   int lv = j->model == MCPI_MODEL_LOCAL_VOL, heston = j->model == MCPI_MODEL_HESTON;
   double last = j->times[j->nsteps - 1], pay = last;
   for (size_t t = 0; t < j->nreal; t++)
     pay = fmax(pay, j->spec[t].g_time);
+  /* the block: a delta an asset, the assets' volatility buckets, their rate
+   * buckets, their dividend yield's, the Cholesky factor's adjoint (several
+   * assets), a vega total an asset, a dividend total an asset (where asked),
+   * the rho's total (mcpi_adj_total).  Kind k (volatility, rate, dividend
+   * yield) of asset a: np[k][a] pieces of its curve (a surface's nodes or
+   * Heston's parameters instead: no piece; the parameters' columns whether
+   * or not buckets are asked, the sweep's own), its buckets from column
+   * off[k][a]. */
+  static const mcp_greek greek[3] = {MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_DIVIDEND};
+  size_t np[3][MCP_MAX_ASSETS], off[3][MCP_MAX_ASSETS + 1], at = n, ccap = 0;
   for (int k = 0; k < 3; k++) {
     for (size_t a = 0; a < n; a++) {
       const mcpi_underlying *u = j->u[a];
@@ -301,44 +304,6 @@ static size_t bucket_columns(const mcpi_job *j, int each, int div,
     }
     off[k][n] = at;
   }
-  return at;
-}
-
-/* One asset's cash dividends paid by the job's last date, with buckets and
- * dividend sensitivities asked (a column each): their count, the first's
- * index to *first. */
-static size_t cash_columns(const mcpi_job *j, int each, int div, size_t *first)
-{
-  const mcpi_underlying *u0 = j->u[0];
-  double last = j->times[j->nsteps - 1];
-  size_t nc = 0;
-  *first = 0;
-  for (size_t i = 0; j->nassets == 1 && each && div && i < u0->ncash; i++) {
-    double t = u0->cash_t[i] - j->origin; /* as build_cash places it */
-    if (t > 0 && t <= last + MCPI_TIME_EPS)
-      *first = nc++ ? *first : i;
-  }
-  return nc;
-}
-
-int mcpi_adjoint_width(const mcpi_job *j, const mcp_greeks *req)
-{
-  int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
-  size_t np[3][MCP_MAX_ASSETS], off[3][MCP_MAX_ASSETS + 1], c0, n = j->nassets;
-  size_t at = bucket_columns(j, each, div, np, off) + cash_columns(j, each, div, &c0);
-  return (int)(at + (n > 1 ? n * (n + 1) / 2 : 0) + n * (div ? 2 : 1) + 1);
-}
-
-mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
-{
-  if (j->adj_cols)
-    return MCP_OK;
-  int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
-  size_t n = j->nassets, tri = n > 1 ? n * (n + 1) / 2 : 0;
-  int lv = j->model == MCPI_MODEL_LOCAL_VOL, heston = j->model == MCPI_MODEL_HESTON;
-  static const mcp_greek greek[3] = {MCP_GREEK_VEGA, MCP_GREEK_RHO, MCP_GREEK_DIVIDEND};
-  size_t np[3][MCP_MAX_ASSETS], off[3][MCP_MAX_ASSETS + 1], ccap = 0;
-  bucket_columns(j, each, div, np, off);
   int ok = 1;
   j->adj_cols = 0;
   for (size_t a = 0; a < n && ok; a++)
@@ -351,7 +316,12 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
    * the yield's buckets: bucket 1 + the curve's pieces + the dividend's
    * index (mcpi_adjoint_label), and the step that pays it */
   const mcpi_underlying *u0 = j->u[0];
-  size_t c0, nc = cash_columns(j, each, div, &c0);
+  size_t c0 = 0, nc = 0;
+  for (size_t i = 0; n == 1 && each && div && i < u0->ncash; i++) {
+    double t = u0->cash_t[i] - j->origin; /* as build_cash places it */
+    if (t > 0 && t <= last + MCPI_TIME_EPS)
+      c0 = nc++ ? c0 : i;
+  }
   j->adj_cash = j->adj_cols;
   j->adj_ncash = (int)nc;
   ok = ok && (!nc || (j->adj_cstep = malloc(nc * sizeof *j->adj_cstep)) != NULL);
@@ -494,6 +464,16 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     j->adj_zhi = (int)off[0][1];
   }
   return MCP_OK;
+}
+
+mcp_status mcpi_adjoint_deltas(mcpi_job *j, char *err)
+{
+  size_t cap = 0;
+  int ok = 1;
+  j->adj_cols = 0;
+  for (size_t a = 0; a < j->nassets && ok; a++)
+    ok = push_col(j, &cap, (mcpi_adj_col){MCP_GREEK_DELTA, (int)a, 0});
+  return ok ? MCP_OK : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the adjoint's deltas");
 }
 
 void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl)

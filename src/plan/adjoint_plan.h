@@ -38,9 +38,11 @@ int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t);
  * are what is shown); without dividend sensitivities, the yields have no
  * entries. */
 mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err);
-/* The columns of a trade's block that mcpi_adjoint_jacobians lays out for
- * req (the job's adj_cols after it), its trades' payment times set. */
-int mcpi_adjoint_width(const mcpi_job *j, const mcp_greeks *req);
+/* A block of the job's deltas alone, a column an asset (a pass that sweeps
+ * back: variants.c), in place of the Jacobians: no other entry or array;
+ * of several local-volatility assets only, whose sweep then carries the
+ * log-spots' adjoints alone (adjoint.h, mcpi_adj_deltas_only). */
+mcp_status mcpi_adjoint_deltas(mcpi_job *j, char *err);
 /* The derivatives of a multi-asset job's Cholesky factor L (its lower
  * triangle, row by row, n (n + 1) / 2 values, to dl) in the correlation of
  * its assets p and q (both entries of the symmetric matrix): dL = L

@@ -619,43 +619,32 @@ static int held_twins(builder *b, size_t from)
   return ok;
 }
 
-/* What a pass that sweeps back asks of its blocks: their deltas (the
- * other columns the sweep's own, without buckets). */
-static mcp_greeks sweep_request(const mcp_greeks *req)
-{
-  mcp_greeks r = *req;
-  r.buckets = 0;
-  r.want[MCP_GREEK_DIVIDEND] = 0;
-  return r;
-}
-
 /* The fewest assets of a job whose cross gammas come by bumping the
  * adjoint.  The revaluations take 2 n^2 passes (two a spot, four a pair),
- * the sweeps 2n, each 2 to 4 price passes; the sweeps' gammas have about
- * 0.75 times the revaluations' variance, their cross gammas 1.5 times the
+ * the sweeps of the deltas alone 2n; the sweeps' gammas have about 0.75
+ * times the revaluations' variance, their cross gammas 1.5 times the
  * corners'.  On the H200 (bench/RESULTS.md "second-order": du Toit's basket
- * on n of its assets) the sweeps were 1.15 times faster at 4 assets (the
- * cross gammas' error to the same time 1.15 times the corners'), 1.56 at 6
- * (the same error), 2.0 at 8 and 2.3 at 10: from 6 on, no Greek costs more
- * to the same error. */
-#define MCPI_SWEEP_ASSETS 6
+ * on n of its assets) the sweeps were 1.06 times faster at 2 assets, 1.28
+ * at 3 (the cross gammas' variance to the same time 1.17 times the
+ * corners'), 1.68 at 4 (0.89), 2.3 at 6 and 3.2 at 10: from 4 on, no
+ * Greek costs more to the same error. */
+#define MCPI_SWEEP_ASSETS 4
 
 /* Where the job's cross gammas are asked, of at least MCPI_SWEEP_ASSETS
- * assets, and some trade of it takes an adjoint block but no spot Greeks on
- * its paths (done: in_pass's and adjoint_block's bits; local volatility:
- * the spots' paths do not scale), its passes' columns for the blocks
- * (every block trade's, in order), and where each trade's starts
- * (b->sweep_at); 0 when out of memory. */
+ * local-volatility assets (whose paths do not scale with the spots), and
+ * some trade of it takes an adjoint block, its passes' columns for the
+ * blocks of deltas (every block trade's, in order, mcpi_adjoint_deltas),
+ * and where each trade's starts (b->sweep_at); 0 when out of memory. */
 static int sweep_layout(builder *b, const mcp_greeks *req, const int *done)
 {
   mcpi_job *j = b->j;
   int need = 0;
   for (size_t t = 0; t < j->nreal; t++)
     need = need || (j->spec[t].g_adj >= 0 && !(done[t] & IN_PASS));
-  if (!need || !req->want[MCP_GREEK_CROSS_GAMMA] || j->nassets < MCPI_SWEEP_ASSETS)
+  if (!need || !req->want[MCP_GREEK_CROSS_GAMMA] || j->model != MCPI_MODEL_LOCAL_VOL ||
+      j->nassets < MCPI_SWEEP_ASSETS)
     return 1;
-  mcp_greeks r = sweep_request(req);
-  int32_t w = mcpi_adjoint_width(j, &r), at = 0;
+  int32_t w = (int32_t)j->nassets, at = 0;
   if (!(b->sweep_at = malloc(j->ntrades * sizeof *b->sweep_at)))
     return 0;
   for (size_t t = 0; t < j->ntrades; t++) {
@@ -667,20 +656,17 @@ static int sweep_layout(builder *b, const mcp_greeks *req, const int *done)
 }
 
 /* A pass's job that sweeps back (a mcpi_sweep: v, the variant's of base):
- * each block trade's block of the sweep_request's columns after the trades
- * and book, in order, as sweep_layout placed them. */
-static mcp_status sweep_job(const mcpi_job *base, mcpi_job *v, const mcp_greeks *req, char *err)
+ * each block trade's block of deltas after the trades and book, in order,
+ * as sweep_layout placed them. */
+static mcp_status sweep_job(const mcpi_job *base, mcpi_job *v, char *err)
 {
-  mcp_greeks r = sweep_request(req);
-  int32_t at = (int32_t)base->ntrades + 1, w = mcpi_adjoint_width(base, &r);
+  int32_t at = (int32_t)base->ntrades + 1;
   for (size_t t = 0; t < base->ntrades; t++) {
-    v->spec[t].g_time = base->spec[t].g_time;
     v->spec[t].g_adj = base->spec[t].g_adj >= 0 ? at : -1;
-    at += base->spec[t].g_adj >= 0 ? w : 0;
+    at += base->spec[t].g_adj >= 0 ? (int32_t)base->nassets : 0;
   }
   v->gstate = MCPI_GSTATE_ADJOINT;
-  v->adj_bridge = base->adj_bridge;
-  return mcpi_adjoint_jacobians(v, &r, err);
+  return mcpi_adjoint_deltas(v, err);
 }
 
 static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_portfolio *p,
@@ -912,7 +898,7 @@ mcp_status mcpi_greeks_layout(const mcp_market *m, const mcp_portfolio *p,
     st = build_variant(m, p, g, plan, &g->var[v], err);
   for (size_t k = 0; k < g->nsweep && st == MCP_OK; k++) {
     const mcpi_job *base = g->sweep[k].job;
-    st = sweep_job(base, &g->var[g->sweep[k].var].plan.jobs[base - plan->jobs], req, err);
+    st = sweep_job(base, &g->var[g->sweep[k].var].plan.jobs[base - plan->jobs], err);
   }
   return st;
 }
