@@ -80,7 +80,6 @@ typedef struct cpu_job {
   double *blk;
   size_t span;
   int g0;
-  int *pass_gstate; /* each pass's job's gstate (its views' when not a pilot's) */
   int plain; /* the job and its passes fit the plain shape's state (path.h):
               * 1, or 2 in mixed precision (lanes.h) */
   int copy;  /* the host's vector copy (mcpi_host_copy) */
@@ -187,9 +186,10 @@ static mcp_status paths(void *self, size_t n, int controls)
   c->view.write_controls = controls;
   c->view.greeks = !controls && j->nin;
   c->view.gstate = controls ? 0 : j->gstate;
-  for (size_t p = 0; p < j->npass; p++) {
+  size_t ji = (size_t)(j - c->run->plan->jobs);
+  for (size_t p = 0; p < j->npass; p++) { /* a bumped adjoint's pass sweeps back */
     c->pass[p].write_controls = controls;
-    c->pass[p].gstate = controls ? 0 : c->pass_gstate[p];
+    c->pass[p].gstate = controls ? 0 : mcpi_pass_job(c->run, ji, p)->gstate;
   }
 #pragma omp parallel
   {
@@ -315,13 +315,11 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   if (c.span)
     c.blk = malloc((size_t)max_threads() * c.span * sizeof *c.blk);
   c.pass = malloc((j->npass ? j->npass : 1) * sizeof *c.pass);
-  c.pass_gstate = malloc((j->npass ? j->npass : 1) * sizeof *c.pass_gstate);
   c.off = mcpi_job_term_offsets(j);
-  int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.pass_gstate && c.off &&
+  int ok = (c.z || (single && !j->qmc)) && c.pay && c.pass && c.off &&
            (c.blk || !c.span);
   for (size_t p = 0; ok && p < j->npass; p++) {
     c.pass[p] = mcpi_job_host_view(mcpi_pass_job(run, ji, p));
-    c.pass_gstate[p] = mcpi_pass_job(run, ji, p)->gstate;
     if (!mcpi_job_shape_fits(mcpi_pass_job(run, ji, p), MCPI_SHAPE_PLAIN))
       c.plain = 0;
   }
@@ -335,7 +333,6 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
       free(c.pay);
       free(c.zf);
       free(c.pass);
-      free(c.pass_gstate);
       free(c.off);
       free(c.blk);
       return mcpi_fail(ctx->err, MCP_ERR_DEVICE, "cuRAND has no Sobol direction vectors");
@@ -356,7 +353,6 @@ static mcp_status price_job(mcpi_run *run, size_t ji)
   free(c.pay);
   free(c.scramble);
   free(c.pass);
-  free(c.pass_gstate);
   free(c.off);
   free(c.blk);
   return st;

@@ -375,14 +375,6 @@ static void put_variant(blob *b, const mcpi_job *j, const mcpi_job *v, mcpi_job_
 #include "models/products/job_arrays.def"
 }
 
-/* The adjoint's arrays of the job or a pass (job_arrays.def), where its job
- * sweeps back (on), else none. */
-static void put_sweep(blob *b, const mcpi_job *j, int on, mcpi_job_view *w)
-{
-#define MCPI_SWEEP_ARRAY(field, type, count, view) PUT(b, w->view, j->field, on ? (count) : 0);
-#include "models/products/job_arrays.def"
-}
-
 /* Every device array of a job: its variants', the rest of its view (which
  * its passes share), and, written out here as the gpu_job reads them beside
  * the view, the estimators' terms and their offsets off (made for the
@@ -395,12 +387,8 @@ static void put_job(blob *b, gpu_job *g, const int32_t *off, const uint64_t *dir
   mcpi_job_view *w = &g->view;
   int floats = g->kopt.precision == MCP_FLOAT;
   put_variant(b, j, j, w, floats);
-  put_sweep(b, j, 1, w);
-  for (size_t p = 0; p < j->npass; p++) {
-    const mcpi_job *v = mcpi_pass_job(g->run, g->ji, p);
-    put_variant(b, j, v, &g->pass[p], floats);
-    put_sweep(b, v, v->gstate & MCPI_GSTATE_ADJOINT, &g->pass[p]);
-  }
+  for (size_t p = 0; p < j->npass; p++)
+    put_variant(b, j, mcpi_pass_job(g->run, g->ji, p), &g->pass[p], floats);
 #define MCPI_SHARED_ARRAY(field, type, count, view)                                             \
   PUT(b, w->view, TWIN(type, j->field, floats), count);
 #include "models/products/job_arrays.def"
