@@ -83,10 +83,11 @@ cudaError_t mcpi_launch_bridge(mcpi_bridge_view b, int nfactors, const double *z
                                cudaStream_t stream);
 
 /* Chunk sums of ncol columns of n values (stride ld): part[(col nodes + g) 2
- * + {0,1}] = sum and sum of squares of node g of 2^level chunks (nodes =
- * nch >> level, nch = ceil(n / MCP_CHUNK_PATHS), a multiple of 2^level):
- * each chunk's by the pairwise tree of mcpi_chunk_sums, a node's the sum of
- * its halves (the host tree's order).  The deepest level the CUDA tiler
+ * + {0,1}] = sum and sum of squares of node g (mcpi_tree_node: nodes of
+ * 2^level chunks, then of the binary digits of the chunks left; nodes =
+ * mcpi_tree_nodes(nch, level), nch = ceil(n / MCP_CHUNK_PATHS)): each
+ * chunk's by the pairwise tree of mcpi_chunk_sums, a node's the sum of its
+ * halves (the host tree's order).  The deepest level the CUDA tiler
  * asks: 4, and for a job of MCPI_GPU_WIDE columns or more 8 (an adjoint's
  * 426 columns of 1M paths: 109,056 nodes copied and added to the host's
  * trees at 4, in 155 us, 6,816 at 8, in 9 us). */

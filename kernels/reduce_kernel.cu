@@ -2,6 +2,7 @@
 #include "kernels/launch.h"
 #include "models/products/greeks.h"
 #include "mcprice.h"
+#include "models/tree_nodes.h"
 
 #define WARP 32
 #define LANES (MCP_CHUNK_PATHS / WARP) /* a chunk's values a lane */
@@ -40,7 +41,7 @@ static __device__ __forceinline__ void chunk_sum(const double *__restrict__ v, s
   *sq = b[0];
 }
 
-// One block a (node of 2^level chunks, column), a warp a chunk in turn; the
+// One block a (node, column), a warp a chunk in turn; the
 // node's chunks are then summed by halves, left + right, as the host's tree
 // (mcpi_tree_add) would have summed them one by one: a level's pairs apart
 // are the block's threads' (their sums are the same).
@@ -48,11 +49,14 @@ __global__ void mcpi_chunk_sums_kernel(const double *__restrict__ pay, size_t ld
                                        size_t ncol, unsigned level, double *__restrict__ part)
 {
   __shared__ double node[2 << MCPI_GPU_TREE_WIDE];
-  size_t g = blockIdx.x, nodes = gridDim.x, per = (size_t)1 << level;
+  uint64_t first;
+  size_t g = blockIdx.x, nodes = gridDim.x;
+  size_t per = (size_t)1 << mcpi_tree_node((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS, level,
+                                           g, &first);
   unsigned w = threadIdx.x / WARP, l = threadIdx.x % WARP, nw = blockDim.x / WARP;
   for (size_t col = blockIdx.y; col < ncol; col += gridDim.y) {
     for (size_t k = w; k < per; k += nw) {
-      size_t base = (g * per + k) * MCP_CHUNK_PATHS;
+      size_t base = (first + k) * MCP_CHUNK_PATHS;
       size_t m = n - base < MCP_CHUNK_PATHS ? n - base : MCP_CHUNK_PATHS;
       double a, b;
       chunk_sum(pay + col * ld + base, m, l, &a, &b);
@@ -83,7 +87,7 @@ extern "C" cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size
 {
   if (n == 0)
     return cudaSuccess;
-  dim3 grid((unsigned)(((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS) >> level),
+  dim3 grid((unsigned)mcpi_tree_nodes((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS, level),
             (unsigned)(ncol < 65535 ? ncol : 65535));
   unsigned warps = level < 2 ? 1u << level : 4u; /* at most a warp a chunk of the node */
   mcpi_chunk_sums_kernel<<<grid, warps * WARP, 0, stream>>>(pay, ld, n, ncol, level, part);

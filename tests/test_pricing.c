@@ -1175,6 +1175,7 @@ static void test_chunk_tree(void **state)
   mcpi_tree g;
   assert_int_equal(mcpi_tree_init(&g, 2, 0, 7), 0);
   const int span[3][2] = {{0, 4}, {4, 6}, {6, 7}}, lv[3] = {2, 1, 0};
+  double mixed[12];
   for (int s = 0; s < 3; s++) {
     double node[4];
     for (int col = 0; col < 2; col++)
@@ -1185,11 +1186,32 @@ static void test_chunk_tree(void **state)
                             : n == 2 ? x[0] + x[2]
                                      : x[0];
       }
-    mcpi_tree_add(&g, node, 1, (unsigned)lv[s],
+    mcpi_tree_add(&g, node, (uint64_t)(span[s][1] - span[s][0]), (unsigned)lv[s],
                   (uint64_t)(span[s][1] - span[s][0]) * MCP_CHUNK_PATHS);
+    for (int col = 0; col < 2; col++) /* the same nodes as one tile's at level 2 */
+      for (int q = 0; q < 2; q++)
+        mixed[2 * (col * 3 + s) + q] = node[2 * col + q];
   }
   mcpi_tree_finish(&g, merged, 1);
   assert_memory_equal(merged, whole, sizeof whole);
+  /* a tile of 7 chunks at level 2: a node of 4, then of the digits 2 and 1 */
+  assert_int_equal(mcpi_tree_nodes(7, 2), 3);
+  mcpi_tree h;
+  assert_int_equal(mcpi_tree_init(&h, 2, 0, 7), 0);
+  mcpi_tree_add(&h, mixed, 7, 2, 7 * MCP_CHUNK_PATHS);
+  mcpi_tree_finish(&h, merged, 1);
+  assert_memory_equal(merged, whole, sizeof whole);
+  mcpi_tree_free(&h);
+  /* 391 chunks at level 8 (the 10,000-trade book's tile): 256, 128, 4, 2, 1 */
+  const unsigned want_lv[5] = {8, 7, 2, 1, 0};
+  const uint64_t want_first[5] = {0, 256, 384, 388, 390};
+  assert_int_equal(mcpi_tree_nodes(391, 8), 5);
+  for (uint64_t k = 0; k < 5; k++) {
+    uint64_t first;
+    assert_int_equal(mcpi_tree_node(391, 8, k, &first), want_lv[k]);
+    assert_int_equal(first, want_first[k]);
+  }
+  assert_int_equal(mcpi_tree_nodes(512, 8), 2);
   mcpi_tree_free(&g);
   mcpi_tree_free(&t);
   mcpi_tree_free(&a);

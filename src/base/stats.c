@@ -86,14 +86,17 @@ static size_t value_push(double *x, size_t d, size_t m, double s, double q)
 /* The shape moves alike for every column: the merges of a batch of chunks
  * first, then each column's values down the batch (contiguous reads, not a
  * column's stride a chunk): the same sums in the same order. */
-void mcpi_tree_add(mcpi_tree *t, const double *part, size_t nnodes, unsigned level, uint64_t n)
+void mcpi_tree_add(mcpi_tree *t, const double *part, uint64_t nchunks, unsigned level,
+                   uint64_t n)
 {
-  size_t m[256];
+  size_t m[256], nnodes = (size_t)mcpi_tree_nodes(nchunks, level);
   for (size_t c0 = 0; c0 < nnodes; c0 += 256) {
     size_t nb = nnodes - c0 < 256 ? nnodes - c0 : 256, d0 = t->depth;
     for (size_t c = 0; c < nb; c++) {
-      m[c] = shape_push(t, level, t->c1 >> level);
-      t->c1 += (uint64_t)1 << level;
+      uint64_t first;
+      unsigned lv = mcpi_tree_node(nchunks, level, c0 + c, &first);
+      m[c] = shape_push(t, lv, t->c1 >> lv);
+      t->c1 += (uint64_t)1 << lv;
     }
     for (size_t col = 0; col < t->ncol; col++) {
       double *x = t->val + 2 * col * t->cap;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mcprice.h"
+#include "models/tree_nodes.h"
 
 typedef struct mcpi_accum {
   double sum, sumsq;
@@ -42,11 +43,12 @@ typedef struct mcpi_tree {
  * chunks in all; 0 or MCP_ERR_NO_MEMORY. */
 int mcpi_tree_init(mcpi_tree *t, size_t ncol, uint64_t c0, uint64_t chunks);
 void mcpi_tree_free(mcpi_tree *t);
-/* Adds the next nnodes nodes of 2^level chunks each (t->c1 a multiple of
- * 2^level: each the sum of its halves, as the tree would have made it of
- * its chunks), holding n paths: column col's node c at part[2 (col nnodes +
- * c)] and + 1. */
-void mcpi_tree_add(mcpi_tree *t, const double *part, size_t nnodes, unsigned level, uint64_t n);
+/* Adds the nodes of the next nchunks chunks at level (t->c1 a multiple of
+ * 2^level; each node the sum of its halves, as the tree would have made it
+ * of its chunks), holding n paths: column col's node c at part[2 (col nodes
+ * + c)] and + 1, nodes = mcpi_tree_nodes(nchunks, level). */
+void mcpi_tree_add(mcpi_tree *t, const double *part, uint64_t nchunks, unsigned level,
+                   uint64_t n);
 /* Adds a node of another tree (level, index; column col's values at
  * v[2 col] and + 1), which must start at t->c1: 0, or -1 when it does not;
  * the other tree's paths are the caller's to add. */

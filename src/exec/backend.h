@@ -56,8 +56,8 @@ typedef struct mcpi_tiler {
    * pilot) or, without, with the passes and the estimators */
   mcp_status (*paths)(void *self, size_t n, int controls);
   /* chunk sums of the mcpi_job_columns(j, 0) columns into part (host), as
-   * mcpi_tree_add reads them, in nodes of 2^level chunks (level at most the
-   * tiler's): there when sums returns, or, for a tiler with wait, when wait
+   * mcpi_tree_add reads them, in its nodes at level (at most the tiler's):
+   * there when sums returns, or, for a tiler with wait, when wait
    * does (each tile then has a part of its own) */
   mcp_status (*sums)(void *self, size_t n, unsigned level, double *part);
   /* the 2 ntrades + 1 columns written with controls, of the job and then of
@@ -77,8 +77,9 @@ typedef struct mcpi_tiler {
    * (the run then allocates it) */
   double *(*part)(void *self, size_t bytes);
   /* the deepest nodes its sums give: the GPU sums its chunks' first levels
-   * of the tree (nodes of 16 chunks, or 256 for a job of many columns: a
-   * sixteenth or less of the sums to copy and push), the CPU none */
+   * of the tree (nodes of 16 chunks, or 256 for a job of many columns, then
+   * a node for each binary digit of the rest: a tile of 391 chunks is 5
+   * nodes to copy and push, not 391), the CPU none */
   unsigned level;
 } mcpi_tiler;
 
@@ -88,7 +89,7 @@ typedef struct mcpi_tile_sums {
   double *part;
   int own; /* part is the run's to free (not the tiler's) */
   size_t nchunks;
-  unsigned level; /* part's nodes: nchunks >> level of them */
+  unsigned level; /* part's nodes: mcpi_tree_nodes(nchunks, level) of them */
   uint64_t n;
 } mcpi_tile_sums;
 typedef struct mcpi_job_sums {

@@ -759,7 +759,8 @@ static cudaError_t get(gpu_job *g, void *host, const void *dev, size_t bytes)
   return e ? e : cudaStreamSynchronize(g->s);
 }
 
-/* The chunk sums of a tile's columns into dev, nodes of 2^level chunks:
+/* The chunk sums of a tile's columns into dev, its nodes at level
+ * (mcpi_tree_nodes):
  * those of the columns that hold zeros on every path (each adjoint block's
  * adj_zlo .. adj_zhi, a surface's rows after the job's last step: 180 of
  * the benchmark's 426 columns) as the zeros they sum to, not read, where
@@ -768,7 +769,8 @@ static cudaError_t get(gpu_job *g, void *host, const void *dev, size_t bytes)
 static cudaError_t column_sums(gpu_job *g, size_t n, size_t ncol, unsigned level, double *dev)
 {
   const mcpi_job *j = g->j;
-  size_t nodes = ((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS) >> level, at = 0, runs = 0;
+  size_t nodes = (size_t)mcpi_tree_nodes((n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS, level);
+  size_t at = 0, runs = 0;
   int zeros = g->zeros && j->adj_zhi > j->adj_zlo;
   for (size_t t = 0; zeros && t < j->ntrades; t++) { /* blocks in order, few */
     int32_t b = j->spec[t].g_adj;
@@ -802,7 +804,7 @@ static mcp_status sums(void *self, size_t n, unsigned level, double *part)
 {
   gpu_job *g = self;
   size_t ncol = mcpi_job_columns(g->j, 0), nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-  size_t bytes = ncol * (nchunks >> level) * 2 * sizeof(double);
+  size_t bytes = ncol * (size_t)mcpi_tree_nodes(nchunks, level) * 2 * sizeof(double);
   double *dev = (double *)g->buf[PART] + (g->batch ? g->ntiles++ * part_doubles(g->j, g->tile) : 0);
   cudaError_t e;
   if ((e = column_sums(g, n, ncol, level, dev)))
@@ -836,7 +838,8 @@ static mcp_status wait(void *self)
   cudaError_t e = cudaSuccess;
   for (size_t i = 0; e == cudaSuccess && i < g->ntiles; i++)
     e = cudaMemcpyAsync(g->js.tile[i].part, (double *)g->buf[PART] + i * stride,
-                        (g->js.tile[i].nchunks >> g->js.tile[i].level) * ncol * 2 * sizeof(double),
+                        (size_t)mcpi_tree_nodes(g->js.tile[i].nchunks, g->js.tile[i].level) *
+                            ncol * 2 * sizeof(double),
                         cudaMemcpyDeviceToHost, g->s);
   if (e == cudaSuccess)
     e = cudaStreamSynchronize(g->s);

@@ -62,7 +62,7 @@ void mcpi_run_progress(mcpi_run *run, double ahead)
 /* Adds a tile's chunk sums to its replicate's tree, and its work done. */
 static void add_tile(mcpi_run *run, const mcpi_job *j, const mcpi_tile_sums *x)
 {
-  mcpi_tree_add(x->tree, x->part, x->nchunks >> x->level, x->level, x->n);
+  mcpi_tree_add(x->tree, x->part, x->nchunks, x->level, x->n);
   run->work_done += (double)x->n * mcpi_path_work(j);
   mcpi_run_progress(run, 0);
 }
@@ -134,9 +134,9 @@ mcp_status mcpi_run_job_start(mcpi_run *run, size_t ji, const mcpi_tiler *t, mcp
     for (uint64_t s0 = c0 * MCP_CHUNK_PATHS; s0 < end; s0 += t->tile) {
       size_t n = (size_t)(end - s0 < t->tile ? end - s0 : t->tile);
       size_t nchunks = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-      /* nodes of the tree that the tile's chunks fill alone */
+      /* nodes of the tree from the tile's first chunk (mcpi_tree_nodes) */
       unsigned lv = t->level;
-      while (lv && ((s0 / MCP_CHUNK_PATHS | nchunks) & (((uint64_t)1 << lv) - 1)))
+      while (lv && (s0 / MCP_CHUNK_PATHS & (((uint64_t)1 << lv) - 1)))
         lv--;
       if ((st = mcpi_cancel_check(run->ctx)) || (st = t->fill(t->self, (unsigned)r, s0, n)) ||
           (st = t->paths(t->self, n, 0)) ||
