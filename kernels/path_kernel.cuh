@@ -433,15 +433,20 @@ struct fused_rng {
   template <int N> __device__ __forceinline__ void two(double &z0, double &z1)
   {
     uint32_t c[4];
-    double r[2];
     next(c);
-    if constexpr (N == 2)
-      mcpi_rng_box_muller_mixed(c, r);
-    else
+    if constexpr (N == 2) { // the floats handed over: one 32-bit shuffle, not two
+      float f[2];
+      mcpi_rng_mixed_f(c, f);
+      float got = __shfl_xor_sync(0xffffffffu, odd ? f[0] : f[1], 1);
+      z0 = odd ? got : f[0];
+      z1 = odd ? f[1] : got;
+    } else {
+      double r[2];
       mcpi_rng_box_muller(c, r);
-    double got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
-    z0 = odd ? got : r[0];
-    z1 = odd ? r[1] : got;
+      double got = __shfl_xor_sync(0xffffffffu, odd ? r[0] : r[1], 1);
+      z0 = odd ? got : r[0];
+      z1 = odd ? r[1] : got;
+    }
   }
 };
 
@@ -486,15 +491,22 @@ struct fused_round {
   }
 };
 
-template <int N, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St, typename Tw>
+template <int N, int U, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St,
+          typename Tw>
 __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_rng &nm, int n,
                                            Tw &tw)
 {
   constexpr int K = sizeof(R) == sizeof(double) ? 2 : 4;
   int e = 0;
   if constexpr (C == MCPI_COEF_CONST_TAG) {
-    for (; e + K < n; e += K)
-      fused_round<N, K, C, F, T0, T1, R, St, Tw>::run(st, in, e, K, nm, tw);
+    if constexpr (U > 1) {
+#pragma unroll U
+      for (; e + K < n; e += K)
+        fused_round<N, K, C, F, T0, T1, R, St, Tw>::run(st, in, e, K, nm, tw);
+    } else { // no pragma, ptxas's choice: "nounroll" changed the checked kernel's code
+      for (; e + K < n; e += K)
+        fused_round<N, K, C, F, T0, T1, R, St, Tw>::run(st, in, e, K, nm, tw);
+    }
     // the round of the last element (n >= 1: a uniform job has elements)
     fused_round<N, K, MCPI_COEF_UNIFORM, F, 0, 0, R, St, Tw>::run(st, in, e, n - e, nm, tw);
   } else {
@@ -507,14 +519,27 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
 
 // The plain kernels' (F > 0: a step's elements, catalogue state M) jobs of
 // constant steps run a European's steps or an Asian's daily fixings with
-// their tags constants; a step of two elements fixes on its second.
+// their tags constants; a step of two elements fixes on its second.  Those
+// rounds' loop is unrolled U times: the Black-Scholes plain shape's by 2
+// (double 1% faster), the mixed one's by 4 (3%: a round's instructions fit
+// one block, which ptxas interleaves; H200, bench/RESULTS.md "mixed").
+// NVCCFLAGS=-DMCPI_PLAIN_UNROLL=N (-DMCPI_MIXED_UNROLL=N) builds another.
+#ifndef MCPI_MIXED_UNROLL
+#define MCPI_MIXED_UNROLL 4
+#endif
+#ifndef MCPI_PLAIN_UNROLL
+#define MCPI_PLAIN_UNROLL 2
+#endif
 template <int M> struct plain_period {
   static constexpr int F =
       M == MCPI_STATE_PLAIN || M == MCPI_STATE_PLAIN_MIXED || M == MCPI_STATE_LV_PLAIN ? 1
       : M == MCPI_STATE_HESTON_PLAIN || M == MCPI_STATE_HESTON_CHECKED                 ? 2
                                                                                        : 0;
+  static constexpr int U = M == MCPI_STATE_PLAIN_MIXED ? MCPI_MIXED_UNROLL
+                           : M == MCPI_STATE_PLAIN     ? MCPI_PLAIN_UNROLL
+                                                       : 1;
 };
-template <int F, int N, typename R, typename St, typename Tw>
+template <int F, int U, int N, typename R, typename St, typename Tw>
 __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rng nm, int n,
                                           Tw &tw)
 {
@@ -524,16 +549,16 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
       const mcpi_uniform_element *u = in.job->u;
       int first = F == 1 || u[0].tag == 0; // a step's first element of two observes nothing
       if (first && u[F - 1].tag == (last | 1u)) // an Asian's daily fixings
-        fused_loop<N, MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm, n,
-                                                                                 tw);
+        fused_loop<N, U, MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm,
+                                                                                    n, tw);
       else if (first && u[F - 1].tag == last) // a European's steps
-        fused_loop<N, MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n, tw);
+        fused_loop<N, U, MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n, tw);
       else
-        fused_loop<N, MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n, tw);
+        fused_loop<N, 1, MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n, tw);
       return;
     }
   }
-  fused_loop<N, MCPI_COEF_ARRAYS, 1, 0, 0>(st, in, nm, n, tw);
+  fused_loop<N, 1, MCPI_COEF_ARRAYS, 1, 0, 0>(st, in, nm, n, tw);
 }
 
 // What a fused path steps beside its own on its normals: nothing, or the
@@ -599,12 +624,12 @@ __device__ __forceinline__ void sample(const mcpi_job_view &job, streams<R> &in,
       tw.job = coarse;
       tw.hz0 = tw.hz1 = tw.hw = 0;
       body_init(&tw.st, coarse, pass);
-      fused_run<plain_period<M>::F, N>(st, in, nm, job.nelem, tw);
+      fused_run<plain_period<M>::F, plain_period<M>::U, N>(st, in, nm, job.nelem, tw);
       if (i < n)
         body_finish(&tw.st, coarse, pay_c + i, ld, pass);
     } else if constexpr (N) {
       no_twin tw;
-      fused_run<plain_period<M>::F, N>(st, in, nm, job.nelem, tw);
+      fused_run<plain_period<M>::F, plain_period<M>::U, N>(st, in, nm, job.nelem, tw);
     } else {
       strategy<R, S, D>::run(st, in, job.nelem, sm, q);
     }
@@ -694,7 +719,7 @@ __global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
 // 11% faster capped (88 registers uncapped, 5 blocks an SM) despite a few
 // spills (H200, bench/RESULTS.md).
 #define MCPI_SHAPED_REGISTERS 80
-// The plain shape's (M = 3, and 9 in mixed precision) cap: 8 blocks an SM,
+// The plain shape's (M = 3) cap: 8 blocks an SM,
 // one spill reload a round in double (ptxas); 1 to 2% faster fused and 9%
 // stored than at 80 (H100, bench/RESULTS.md).
 // NVCCFLAGS=-DMCPI_PLAIN_REGISTERS=N builds another, to compare in one
@@ -705,8 +730,16 @@ __global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
 // The Heston plain shape's (M = 6) stays uncapped: capped at 96 registers (5
 // blocks an SM, 4 at its 116) its fused kernel took the same time, with
 // spills (H200, bench/RESULTS.md).
+// The mixed plain shape's (M = 9) cap: at 56 registers (a few spills outside
+// its loop) an SM holds 9 blocks, not 8; 1.5% faster (H200, bench/RESULTS.md
+// "mixed").
+#ifndef MCPI_MIXED_REGISTERS
+#define MCPI_MIXED_REGISTERS 56
+#endif
 template <typename R, int S, int D, int M, int P = 0, int L = 0, int N = 0>
-__global__ void __maxnreg__(M == 3 || M == 9 ? MCPI_PLAIN_REGISTERS : MCPI_SHAPED_REGISTERS)
+__global__ void __maxnreg__(M == MCPI_STATE_PLAIN         ? MCPI_PLAIN_REGISTERS
+                            : M == MCPI_STATE_PLAIN_MIXED ? MCPI_MIXED_REGISTERS
+                                                          : MCPI_SHAPED_REGISTERS)
     mcpi_path_kernel_shaped(const __grid_constant__ mcpi_job_view job,
                             const R *__restrict__ z, size_t ld, size_t n,
                             double *__restrict__ pay, int padding)

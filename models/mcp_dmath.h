@@ -110,6 +110,26 @@ MCP_HD static inline unsigned mcpi_dlow2(double q)
 #endif
 }
 
+/* rint(t) for |t| < 2^51 as t + 1.5 2^52 rounds it (ties to even, as rint
+ * in the default rounding), in k, and that integer's low 32 bits, which k's
+ * low word holds: on the device two adds and a move where rint and a 64-bit
+ * conversion take the narrow conversion pipe (mcpi_mexp's; in the double
+ * exp they gained nothing measurable, bench/RESULTS.md "mixed"). */
+#ifdef __CUDA_ARCH__
+MCP_HD static inline double mcpi_dround(double t, double *k)
+{
+  *k = __dadd_rn(t, 0x1.8p52);
+  return __dadd_rn(*k, -0x1.8p52);
+}
+/* y times 2^n, n the low word of k, in y's exponent field (y normal, the
+ * sum's exponent inside the normal range) */
+MCP_HD static inline double mcpi_dscale(double y, double k)
+{
+  return __hiloint2double(__double2hiint(y) + (int)((uint32_t)__double2loint(k) << 20),
+                          __double2loint(y));
+}
+#endif
+
 MCP_HD static inline double mcpi_dexp_poly(double x)
 {
   double n = rint(x * MCPI_DM(MCPI_DM_LOG2E));
@@ -182,14 +202,31 @@ MCP_HD static inline double mcpi_dexp(double x)
 /* e^x to float's accuracy, for the mixed precision's fixings: x = (n + f)
  * ln 2 in double, |f| <= 1/2, 2^f by the float exp2 (on the GPU its
  * hardware approximation, on the host the C library's: they agree to a few
- * float ulp), 2^n in the exponent field; |x| >= 700 by exp. */
+ * float ulp), 2^n in the exponent field; |x| >= 700 by exp.  On the device
+ * the same numbers with no 64-bit conversion: n as mcpi_dround gives it,
+ * 2^f's float made a double in its bits (2^f in [0.7, 1.5] is normal), and
+ * the range's test after the fast path, not around it, so that the path
+ * loop's block holds it (ptxas then interleaves a round's elements: the
+ * mixed Asian 5% faster, bench/RESULTS.md "mixed"; the double exp, tried
+ * so, was slower). */
 MCP_HD static inline double mcpi_mexp(double x)
 {
+#ifdef __CUDA_ARCH__
+  double k, t = __dmul_rn(x, MCPI_DM(MCPI_DM_LOG2E));
+  float e;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(e) : "f"(__double2float_rn(t - mcpi_dround(t, &k))));
+  uint32_t b = __float_as_uint(e);
+  double y = mcpi_dscale(__hiloint2double((int)((b >> 3) + (896u << 20)), (int)(b << 29)), k);
+  if (!(fabs(x) < 700.0))
+    y = exp(x);
+  return y;
+#else
   if (!(fabs(x) < 700.0))
     return exp(x);
   double t = x * MCPI_DM(MCPI_DM_LOG2E), n = rint(t);
   double e = (double)exp2f((float)(t - n));
   return mcpi_dfrom_bits(mcpi_dbits(e) + ((uint64_t)(int64_t)n << 52));
+#endif
 }
 
 MCP_HD static inline double mcpi_dlog(double x)

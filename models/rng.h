@@ -222,7 +222,9 @@ MCP_HD static inline void mcpi_rng_box_muller_f(uint32_t x, uint32_t y, float *z
     series = fmaf(series, w, 1.0f / (float)k);
   series *= w;
 #ifdef __CUDA_ARCH__
-  float l = w < 0.0625f ? series : -__logf(u), sn, cs;
+  float lg;
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(lg) : "f"(u));
+  float l = w < 0.0625f ? series : lg * -0x1.62e430p-1f, sn, cs;
   __sincosf((v - 1.0f) * 3.14159265f, &sn, &cs);
   sn = -sn, cs = -cs;
 #else
@@ -233,7 +235,9 @@ MCP_HD static inline void mcpi_rng_box_muller_f(uint32_t x, uint32_t y, float *z
   float sn = (float)sd, cs = (float)cd;
 #endif
 #ifdef __CUDA_ARCH__
-  float r = 2.0f * l * rsqrtf(2.0f * l); /* l > 0: w >= 2^-33, u <= 15/16 */
+  float rs;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(rs) : "f"(2.0f * l));
+  float r = 2.0f * l * rs; /* l > 0: w >= 2^-33, u <= 15/16 */
 #else
   float r = sqrtf(2.0f * l);
 #endif
@@ -255,12 +259,18 @@ MCP_HD static inline void mcpi_rng_transform_f(const uint32_t c[4], float out[4]
  * is the double one's within the float transform's error. */
 MCP_HD static inline uint32_t mcpi_rng_top32(uint32_t lo, uint32_t hi) { return hi ^ (lo >> 21); }
 
+MCP_HD static inline void mcpi_rng_mixed_f(const uint32_t c[4], float out[2])
+{
+  mcpi_rng_box_muller_f(mcpi_rng_top32(c[0], c[1]), mcpi_rng_top32(c[2], c[3]), &out[0],
+                        &out[1]);
+}
+
 MCP_HD static inline void mcpi_rng_box_muller_mixed(const uint32_t c[4], double out[2])
 {
-  float z0, z1;
-  mcpi_rng_box_muller_f(mcpi_rng_top32(c[0], c[1]), mcpi_rng_top32(c[2], c[3]), &z0, &z1);
-  out[0] = z0;
-  out[1] = z1;
+  float f[2];
+  mcpi_rng_mixed_f(c, f);
+  out[0] = f[0];
+  out[1] = f[1];
 }
 
 /* The float normal of path p at element s (for the tests). */
