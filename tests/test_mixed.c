@@ -239,11 +239,66 @@ static void gpu_matches_cpu(void **state)
   }
 }
 
+/* Log-spots beyond the mixed exp's range (|x| >= 700: the C library's exp,
+ * taken after the fast path on the GPU, mcp_dmath.h): an Asian on a spot of
+ * e^-712, whose fixings' exps are subnormal and whose fast path would carry
+ * 2^n below the exponent field, and one on e^-700.5, whose fixings straddle
+ * the bound within a warp.  Mixed prices positive and double's to 1e-4,
+ * the GPU's fused and stored the same bits, and the CPU's to 1e-4. */
+static void far_log_spots(void **state)
+{
+  (void)state;
+  mcp_market *m;
+  mcp_portfolio *p;
+  static const double logs[] = {-712.0, -700.5};
+  double fix[252];
+  for (int k = 0; k < 252; k++)
+    fix[k] = (k + 1) / 252.0;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  for (int a = 0; a < 2; a++) {
+    char name[16];
+    snprintf(name, sizeof name, "FAR%d", a);
+    assert_int_equal(mcp_market_add_black_scholes(m, name, exp(logs[a]), 0.03, 0.01, 0.25),
+                     MCP_OK);
+    assert_int_equal(mcp_portfolio_add_asian(p, name, name, MCP_ARITHMETIC, MCP_CALL,
+                                             0.9 * exp(logs[a]), 252, fix, 1.0, 1),
+                     MCP_OK);
+  }
+  assert_int_equal(mcp_portfolio_set_paths(p, mc_example_paths(PATHS)), MCP_OK);
+  int gpu = mcp_device_count() > 0;
+  mcp_results *d = price(MCP_BACKEND_CPU, MCP_DOUBLE, MCP_NORMALS_FUSED, m, p);
+  mcp_results *r[3] = {price(MCP_BACKEND_CPU, MCP_MIXED, MCP_NORMALS_FUSED, m, p),
+                       gpu ? price(MCP_BACKEND_CUDA, MCP_MIXED, MCP_NORMALS_FUSED, m, p) : NULL,
+                       gpu ? price(MCP_BACKEND_CUDA, MCP_MIXED, MCP_NORMALS_STORED, m, p) : NULL};
+  for (int k = 0; k < 3 && r[k]; k++)
+    for (size_t i = 0; i < 2; i++) {
+      mcp_estimate x, y;
+      mcp_results_trade(d, i, &x);
+      mcp_results_trade(r[k], i, &y);
+      print_message("  %s, e^%g: double %.6e, mixed %.6e\n",
+                    k == 0 ? "CPU" : k == 1 ? "GPU fused" : "GPU stored", logs[i], x.price,
+                    y.price);
+      assert_true(y.price > 0 && fabs(y.price - x.price) <= 1e-4 * x.price);
+    }
+  if (gpu) {
+    char msg[512];
+    if (!same_results(r[1], r[2], msg, sizeof msg))
+      fail_msg("fused against stored: %s", msg);
+  }
+  for (int k = 0; k < 3; k++)
+    mcp_results_destroy(r[k]);
+  mcp_results_destroy(d);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {cmocka_unit_test(normals_track_double),
                                      cmocka_unit_test(prices_track_double),
                                      cmocka_unit_test(greeks_track_double),
-                                     cmocka_unit_test(gpu_matches_cpu)};
+                                     cmocka_unit_test(gpu_matches_cpu),
+                                     cmocka_unit_test(far_log_spots)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
