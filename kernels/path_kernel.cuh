@@ -520,9 +520,9 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
 // The plain kernels' (F > 0: a step's elements, catalogue state M) jobs of
 // constant steps run a European's steps or an Asian's daily fixings with
 // their tags constants; a step of two elements fixes on its second.  Those
-// rounds' loop is unrolled U times: the Black-Scholes plain shape's by 2
-// (double 1% faster), the mixed one's by 4 (3%: a round's instructions fit
-// one block, which ptxas interleaves; H200, bench/RESULTS.md "mixed").
+// rounds' loop is unrolled U times: the Black-Scholes plain shape's (double
+// and float) by 2 (double 0.7% faster), the mixed one's by 4 (by 2 3%, by 4
+// 1% more; H200, bench/RESULTS.md "mixed").
 // NVCCFLAGS=-DMCPI_PLAIN_UNROLL=N (-DMCPI_MIXED_UNROLL=N) builds another.
 #ifndef MCPI_MIXED_UNROLL
 #define MCPI_MIXED_UNROLL 4
@@ -731,8 +731,8 @@ __global__ void __maxnreg__(MCPI_CHECKED_REGISTERS)
 // blocks an SM, 4 at its 116) its fused kernel took the same time, with
 // spills (H200, bench/RESULTS.md).
 // The mixed plain shape's (M = 9) cap: at 56 registers (a few spills outside
-// its loop) an SM holds 9 blocks, not 8; 1.5% faster (H200, bench/RESULTS.md
-// "mixed").
+// its loop) an SM holds 9 blocks, not 8; 0.5 to 1.5% faster (H200,
+// bench/RESULTS.md "mixed").
 #ifndef MCPI_MIXED_REGISTERS
 #define MCPI_MIXED_REGISTERS 56
 #endif

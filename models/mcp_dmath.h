@@ -121,12 +121,14 @@ MCP_HD static inline double mcpi_dround(double t, double *k)
   *k = __dadd_rn(t, 0x1.8p52);
   return __dadd_rn(*k, -0x1.8p52);
 }
-/* y times 2^n, n the low word of k, in y's exponent field (y normal, the
- * sum's exponent inside the normal range) */
+/* y times 2^n, n the low word of k, in y's exponent field (right where y is
+ * normal and the sum's exponent inside the normal range; a caller discards
+ * the others: the sum is unsigned, so that those wrap, defined) */
 MCP_HD static inline double mcpi_dscale(double y, double k)
 {
-  return __hiloint2double(__double2hiint(y) + (int)((uint32_t)__double2loint(k) << 20),
-                          __double2loint(y));
+  return __hiloint2double(
+      (int)((uint32_t)__double2hiint(y) + ((uint32_t)__double2loint(k) << 20)),
+      __double2loint(y));
 }
 #endif
 

@@ -222,6 +222,8 @@ MCP_HD static inline void mcpi_rng_box_muller_f(uint32_t x, uint32_t y, float *z
     series = fmaf(series, w, 1.0f / (float)k);
   series *= w;
 #ifdef __CUDA_ARCH__
+  /* .ftz here and at the root: u >= 2^-33 and 2 l >= 2^-32 are normal, so
+   * the results are __logf's and rsqrtf's without their denormal handling */
   float lg;
   asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(lg) : "f"(u));
   float l = w < 0.0625f ? series : lg * -0x1.62e430p-1f, sn, cs;
