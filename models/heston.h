@@ -52,51 +52,97 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
   /* the martingale correction k0 = k0a + lc log(la) - k0b: each branch sets
    * its terms and the one log is taken after them, so that a warp whose
    * paths take both branches (psi straddling 1.5) takes it once */
-  MCPI_REAL k0a, lc = 0, la = 1, k0b = (k1 + half * k3) * v0;
+  MCPI_REAL k0a, lc, la, k0b = (k1 + half * k3) * v0;
   /* without the correction (where its moment generating function does not
    * exist), -rho kappa theta dt / xi: computed there alone */
 #define MCPI_K0_PLAIN ((MCPI_REAL)h->MCPI_COEF(rkt) * dt / xi)
-  if (!(s2 > 0)) { /* a step too short for e^{-kappa dt} < 1 (float): v' = m, no noise */
-    vn = m;
-    k0a = -A * m;
-  } else if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
-    /* 2 / psi, bounded where r (r - 1) would overflow: v' = m to the precision */
-    MCPI_REAL r = 2 * m2 / s2;
+  int done = 0;
+#if defined __CUDA_ARCH__ && !defined MCPI_FLOAT_BODY
+  /* On the GPU in double the common case comes first, for every path and
+   * with no branch: the squared normal's lines below by mcpi_ddiv_fast and
+   * mcpi_dsqrt_fast, done where their operands are in range (then the same
+   * bits) and d > 0 (then la is normal).  Their branches (each division's
+   * and square root's own test, d's, the log's) ended the basic block seven
+   * times a step, so that ptxas could not interleave the step's chains
+   * with the next step's normals (bench/RESULTS.md "heston-fast").  The other cases
+   * follow, as on the host; the log below (the device's polynomial) reads
+   * a normal la, any other's taken there (MCPI_QE_FOLD). */
+  {
+    MCPI_REAL r = mcpi_ddiv_fast(2 * m2, s2);
     r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
-    MCPI_REAL b2 = r - 1 + MCPI_SQRT(r * (r - 1));
-    MCPI_REAL q = 1 + b2, d = q - 2 * A * m, w = MCPI_SQRT(b2) + zv;
-    /* a = m / q; the correction's 1 - 2 A a = d / q: both from one
-     * division, 1 / (q d) (1 / q = d / (q d), 1 / d = q / (q d); q d below
-     * the precision's largest: r is bounded; so is every product, each
-     * taking its 1 / d as q (q d)^-1 first: A b2 m q overflowed float) */
-    if (d > 0) {
-      MCPI_REAL inv = 1 / (q * d);
-      vn = m * d * inv * w * w;
-      k0a = -A * b2 * m * (q * inv);
-      lc = half;
-      la = d * d * inv;
+    MCPI_REAL b2 = r - 1 + mcpi_dsqrt_fast(r * (r - 1));
+    MCPI_REAL q = 1 + b2, d = q - 2 * A * m, w = mcpi_dsqrt_fast(b2) + zv;
+    MCPI_REAL inv = mcpi_ddiv_fast(1, q * d);
+    vn = m * d * inv * w * w;
+    k0a = -A * b2 * m * (q * inv);
+    lc = half;
+    la = d * d * inv;
+    done = s2 > 0x1p-900 && s2 <= (MCPI_REAL)1.5 * m2 && d > 0x1p-400;
+  }
+#define MCPI_QE_LOG mcpi_dlog_poly
+#define MCPI_QE_SQRT mcpi_dsqrt_any
+  /* an la that may not be normal: its log taken here, as the host would */
+#define MCPI_QE_FOLD()                                                                        \
+  if (!(la > 0x1p-1000 && la < 0x1p1000)) {                                                   \
+    k0a += lc * MCPI_LOG(la);                                                                 \
+    lc = 0;                                                                                   \
+    la = 1;                                                                                   \
+  }
+#else
+#define MCPI_QE_LOG MCPI_LOG
+#define MCPI_QE_SQRT MCPI_SQRT
+#define MCPI_QE_FOLD()
+#endif
+  if (!done) {
+    lc = 0;
+    la = 1;
+    if (!(s2 > 0)) { /* a step too short for e^{-kappa dt} < 1 (float): v' = m, no noise */
+      vn = m;
+      k0a = -A * m;
+    } else if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
+      /* 2 / psi, bounded where r (r - 1) would overflow: v' = m to the precision */
+      MCPI_REAL r = 2 * m2 / s2;
+      r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
+      MCPI_REAL b2 = r - 1 + MCPI_SQRT(r * (r - 1));
+      MCPI_REAL q = 1 + b2, d = q - 2 * A * m, w = MCPI_SQRT(b2) + zv;
+      /* a = m / q; the correction's 1 - 2 A a = d / q: both from one
+       * division, 1 / (q d) (1 / q = d / (q d), 1 / d = q / (q d); q d below
+       * the precision's largest: r is bounded; so is every product, each
+       * taking its 1 / d as q (q d)^-1 first: A b2 m q overflowed float) */
+      if (d > 0) {
+        MCPI_REAL inv = 1 / (q * d);
+        vn = m * d * inv * w * w;
+        k0a = -A * b2 * m * (q * inv);
+        lc = half;
+        la = d * d * inv;
+        MCPI_QE_FOLD()
+      } else {
+        vn = m / q * w * w;
+        k0a = MCPI_K0_PLAIN;
+        k0b = 0;
+      }
     } else {
-      vn = m / q * w * w;
-      k0a = MCPI_K0_PLAIN;
-      k0b = 0;
-    }
-  } else {
-    MCPI_REAL p = (s2 - m2) / (s2 + m2), beta = (1 - p) / m; /* p = (psi - 1) / (psi + 1) */
-    /* U <= p as 1 - U >= 1 - p, 1 - U = Phi(-zv): accurate where U is near 1 */
-    MCPI_REAL u1 = MCPI_NCDF(-zv);
-    vn = u1 >= 1 - p ? 0 : MCPI_LOG((1 - p) / u1) / beta;
-    if (A < beta) {
-      k0a = 0;
-      lc = -1;
-      la = p + beta * (1 - p) / (beta - A);
-    } else {
-      k0a = MCPI_K0_PLAIN;
-      k0b = 0;
+      MCPI_REAL p = (s2 - m2) / (s2 + m2), beta = (1 - p) / m; /* p = (psi - 1) / (psi + 1) */
+      /* U <= p as 1 - U >= 1 - p, 1 - U = Phi(-zv): accurate where U is near 1 */
+      MCPI_REAL u1 = MCPI_NCDF(-zv);
+      vn = u1 >= 1 - p ? 0 : MCPI_LOG((1 - p) / u1) / beta;
+      if (A < beta) {
+        k0a = 0;
+        lc = -1;
+        la = p + beta * (1 - p) / (beta - A);
+        MCPI_QE_FOLD()
+      } else {
+        k0a = MCPI_K0_PLAIN;
+        k0b = 0;
+      }
     }
   }
-  MCPI_REAL k0 = k0a + lc * MCPI_LOG(la) - k0b;
+  MCPI_REAL k0 = k0a + lc * MCPI_QE_LOG(la) - k0b;
 #undef MCPI_K0_PLAIN
-  *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_SQRT(k3 * (v0 + vn)) * zx;
+  *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_QE_SQRT(k3 * (v0 + vn)) * zx;
+#undef MCPI_QE_LOG
+#undef MCPI_QE_SQRT
+#undef MCPI_QE_FOLD
   *var = half * (v0 + vn) * dt;
   *v = vn;
 }

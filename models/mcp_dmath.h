@@ -132,6 +132,50 @@ MCP_HD static inline double mcpi_dscale(double y, double k)
 }
 #endif
 
+#ifdef __CUDA_ARCH__
+/* a / b and sqrt(x) as the device's correctly rounded division and square
+ * root compute them, the same operations on the same first approximation
+ * (the 64-bit reciprocal's and reciprocal square root's high words), without
+ * their test and call for operands out of range: so the same bits where
+ * that test passes, and no branch, which would end the basic block and keep
+ * ptxas from interleaving a path step's chains (a Heston QE step took six;
+ * bench/RESULTS.md "heston-fast").  mcpi_ddiv_fast: |a| >= 2^-960 and
+ * |a / b| normal (the test's), or a zero; mcpi_dsqrt_fast: finite x >=
+ * 2^-960; mcpi_dsqrt_any: any finite x >= 0 (below 2^-900 x scaled by
+ * 2^200 first and the root by 2^-100 after, exactly), a few instructions
+ * more. */
+__device__ static inline double mcpi_ddiv_fast(double a, double b)
+{
+  double r;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(b));
+  r = __hiloint2double(__double2hiint(r), 1);
+  double e = fma(-b, r, 1.0);
+  e = fma(e, e, e);
+  r = fma(r, e, r);
+  e = fma(-b, r, 1.0);
+  r = fma(r, e, r);
+  double q = __dmul_rn(a, r);
+  return fma(r, fma(-b, q, a), q);
+}
+__device__ static inline double mcpi_dsqrt_fast(double x)
+{
+  double y;
+  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  y = __hiloint2double(__double2hiint(y), __double2hiint(x) - 0x03500000);
+  double e = fma(-x, __dmul_rn(y, y), 1.0);
+  y = fma(fma(e, 0.375, 0.5), __dmul_rn(y, e), y);
+  double s = __dmul_rn(x, y);
+  return fma(fma(-s, s, x), __dmul_rn(y, 0.5), s);
+}
+__device__ static inline double mcpi_dsqrt_any(double x)
+{
+  int tiny = x < 0x1p-900;
+  double s = mcpi_dsqrt_fast(tiny ? __dmul_rn(x, 0x1p200) : x);
+  s = tiny ? __dmul_rn(s, 0x1p-100) : s;
+  return x == 0 ? x : s;
+}
+#endif
+
 MCP_HD static inline double mcpi_dexp_poly(double x)
 {
   double n = rint(x * MCPI_DM(MCPI_DM_LOG2E));
@@ -155,7 +199,11 @@ MCP_HD static inline double mcpi_dlog_poly(double x)
     e++;
   }
   double f = mcpi_dfrom_bits(mb) - 1.0; /* exact */
+#ifdef __CUDA_ARCH__
+  double s = mcpi_ddiv_fast(f, 2.0 + f), z = s * s; /* in its range: |f| < 1/2 */
+#else
   double s = f / (2.0 + f), z = s * s;
+#endif
   double R = MCPI_DM(MCPI_DM_LOG + 9);
   MCP_UNROLL
   for (int k = 8; k >= 0; k--)

@@ -2216,9 +2216,9 @@ static void gpu_buckets_keep_prices(void **state)
  * shape's kernels (path.h MCPI_SHAPE_HESTON_PLAIN, MCPI_SHAPE_LV_PLAIN):
  * the GPU against the CPU, its grid move too (the check's coarse pass holds
  * steps: the general kernel, or beside the Heston fused kernel's own path),
- * by every method and both Heston schemes, and its Greeks (bumped: their
- * passes in the shape); fused normals give the bits of stored ones, in
- * double and float. */
+ * by every method and both Heston schemes (Euler's in the general kernel),
+ * and its Greeks (bumped: their passes in the shape); fused normals give
+ * the bits of stored ones, in double and float. */
 static void plain_shape_matches_cpu(const mcp_market *m, const char *u, const char *shape,
                                     int method, int scheme)
 {
@@ -2277,6 +2277,23 @@ static void gpu_plain_shapes_match_cpu(void **state)
       plain_shape_matches_cpu(m, "H", "Heston", methods[k], scheme);
     plain_shape_matches_cpu(m, "L", "local-volatility", methods[k], 0);
   }
+  mcp_market_destroy(m);
+  /* The QE step's edges on the GPU (heston.h: its branchless lines where
+   * their operands are in range, the host's lines elsewhere): a variance of
+   * variance so small that s^2 is subnormal and 2 / psi past the bound (rho
+   * 0: float refuses |rho| / xi past 1000); a
+   * variance near zero, whose steps take the exponential branch; a market
+   * whose paths straddle psi = 1.5 within a warp. */
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "X", 100, 0.02, 0.0, 0.05, 1.2, 0.04, 1e-155, 0.0),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "Z", 100, 0.02, 0.0, 1e-6, 1.2, 1e-6, 0.3, -0.5),
+                   MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "S", 100, 0.03, 0.01, 0.04, 1.5, 0.04, 0.5, -0.7),
+                   MCP_OK);
+  plain_shape_matches_cpu(m, "X", "Heston, xi 1e-155", 0, 0);
+  plain_shape_matches_cpu(m, "Z", "Heston, v near 0", MCP_ANTITHETIC, 0);
+  plain_shape_matches_cpu(m, "S", "Heston, psi about 1.5", 0, 0);
   mcp_market_destroy(m);
 }
 

@@ -296,6 +296,16 @@ MCP_HD static inline void MCPI_P(mcpi_path_extrema)(MCPI_P(mcpi_path_state) *st,
   }
 }
 
+/* A Heston asset's scheme: the plain shape's (the only single-asset-only
+ * family that steps Heston) is QE's alone (job_view.c's plain_trades), a
+ * constant, so that its step has no Euler branch, which ended a basic block
+ * a step (bench/RESULTS.md "heston-fast"). */
+#ifdef MCPI_SINGLE_ONLY
+#define MCPI_SCHEME_OF(j) MCP_HESTON_QE
+#else
+#define MCPI_SCHEME_OF(j) ((j)->scheme)
+#endif
+
 /* One element's share of the model's step. */
 MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
                                                     const mcpi_job_view *j, MCPI_REAL z,
@@ -338,7 +348,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
       st->b1 = b;
     } else {
       st->x0 = st->x;
-      MCPI_P(mcpi_heston_step)(&st->x, &st->v, &st->var, &j->heston[0], j->scheme, st->a1,
+      MCPI_P(mcpi_heston_step)(&st->x, &st->v, &st->var, &j->heston[0], MCPI_SCHEME_OF(j), st->a1,
                                st->b1, a, st->z1, z);
     }
     break;
@@ -930,3 +940,4 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
 #undef MCPI_STATE_INDEXED
 #undef MCPI_SCALED
 #undef MCPI_SC
+#undef MCPI_SCHEME_OF

@@ -135,10 +135,12 @@ static int job_fits(const mcpi_job *j, mcpi_model model, int nsched, int nmon)
 }
 
 /* A plain shape's trades: one underlying of the model, no monitor, sums
- * alone. */
+ * alone; a Heston asset's by QE (the shape's step has no other scheme:
+ * path_body.h's MCPI_SCHEME_OF). */
 static int plain_trades(const mcpi_job *j, mcpi_model model)
 {
-  return job_fits(j, model, MCPI_PLAIN_SCHEDULES, 0) && trades_track(j) == 0;
+  return job_fits(j, model, MCPI_PLAIN_SCHEDULES, 0) && trades_track(j) == 0 &&
+         (model != MCPI_MODEL_HESTON || j->scheme == MCP_HESTON_QE);
 }
 
 /* A plain shape's job: such trades, and no Greek that reads the whole
