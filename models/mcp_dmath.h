@@ -139,11 +139,11 @@ MCP_HD static inline double mcpi_dscale(double y, double k)
  * their test and call for operands out of range: so the same bits where
  * that test passes, and no branch, which would end the basic block and keep
  * ptxas from interleaving a path step's chains (a Heston QE step took six;
- * bench/RESULTS.md "heston-fast").  mcpi_ddiv_fast: |a| >= 2^-960 and
- * |a / b| normal (the test's), or a zero; mcpi_dsqrt_fast: finite x >=
- * 2^-960; mcpi_dsqrt_any: any finite x >= 0 (below 2^-900 x scaled by
- * 2^200 first and the root by 2^-100 after, exactly), a few instructions
- * more. */
+ * bench/RESULTS.md "heston-fast").  mcpi_ddiv_fast: |a| >= 2^-960, b
+ * normal with |b| < 2^1000 and a / b normal (inside the test's), or a = +0
+ * (-0 gives +0); mcpi_dsqrt_fast: finite x >= 2^-960; mcpi_dsqrt_any: any
+ * finite x >= 0 (below 2^-900 x scaled by 2^200 first and the root by
+ * 2^-100 after, exactly), a few instructions more. */
 __device__ static inline double mcpi_ddiv_fast(double a, double b)
 {
   double r;

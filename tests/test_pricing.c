@@ -1297,7 +1297,7 @@ static void greek_plan_free(greek_plan *gp)
  * discretisation check's estimators or bumped Greeks too (not the check's
  * coarse pass, nor a Greek on the path); with a barrier (a monitor) none.
  * A Black-Scholes asset's the plain shape; with a bridge barrier, or a
- * Greek on the path, the small one. */
+ * Greek on the path, the small one.  A Heston asset by Euler: none. */
 static void test_job_shapes(void **state)
 {
   (void)state;
@@ -1379,6 +1379,28 @@ static void test_job_shapes(void **state)
       }
       mcp_portfolio_destroy(p);
     }
+  /* the Heston plain shape is QE's alone (its step has no other scheme):
+   * an Euler job takes the general state, for its price and its adjoint */
+  mcp_portfolio *p = new_portfolio(1000, 3);
+  add_european(p, "call", "H", MCP_CALL, 100, 1.0, 1);
+  add_asian(p, "asian", "H", MCP_ARITHMETIC, MCP_CALL, 100, 12, fix, 1.0, 1);
+  for (int scheme = 0; scheme < 2; scheme++) {
+    assert_int_equal(mcp_portfolio_set_heston_scheme(p, (mcp_heston_scheme)scheme), MCP_OK);
+    mcpi_plan plan;
+    char err[MCPI_ERRLEN], name[MCP_WISDOM_NAME];
+    assert_int_equal(mcpi_plan_build(m, p, NULL, &plan, err), MCP_OK);
+    assert_int_equal(mcpi_job_small(&plan.jobs[0]), scheme ? 0 : MCPI_SHAPE_HESTON_PLAIN);
+    assert_int_equal(mcpi_job_tune_shape(&plan.jobs[0], MCP_DOUBLE, name, sizeof name), 1);
+    assert_string_equal(name, scheme ? "double heston general" : "double heston plain");
+    mcpi_plan_free(&plan);
+    greek_plan gp;
+    greek_plan_make(&gp, m, p, "delta,vega", 0, 1);
+    assert_true(gp.plan.jobs[0].gstate & MCPI_GSTATE_ADJOINT);
+    assert_int_equal(mcpi_job_adjoint_shape(&gp.plan.jobs[0]),
+                     scheme ? 0 : MCPI_SHAPE_HESTON_PLAIN);
+    greek_plan_free(&gp);
+  }
+  mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
 }
 

@@ -5,10 +5,12 @@
  * single-asset state carries); with MCPI_GREEK_STATE (double) it also
  * carries what the pathwise and likelihood-ratio vega and rho need
  * (greeks.h).  With MCPI_SINGLE_ONLY it defines the single-asset state
- * alone: the job-shaped state of the GPU's kernels for Black-Scholes jobs
- * that use few schedules and monitors (MCPI_MODEL_OF then names the model
- * as a constant, and MCPI_TRACK_OF what the fixings record besides the
- * sums; its steps and payoffs are these same lines).
+ * alone: the job-shaped states of the GPU's kernels for Black-Scholes jobs
+ * that use few schedules and monitors, and the plain shapes of one
+ * Black-Scholes, Heston (QE: MCPI_SCHEME_OF) or local-volatility asset
+ * (MCPI_MODEL_OF then names the model as a constant, and MCPI_TRACK_OF
+ * what the fixings record besides the sums; its steps and payoffs are these
+ * same lines).
  * No include guard on purpose. */
 
 #ifdef MCPI_FLOAT_BODY

@@ -216,7 +216,7 @@ size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1
  * schedules and MCPI_SMALL_MONITORS monitors, and no per-path arrays;
  * MCPI_SHAPE_PLAIN, the same with no monitor and no log-sums or extremes
  * read; MCPI_SHAPE_HESTON_PLAIN and MCPI_SHAPE_LV_PLAIN, that of one Heston
- * or local-volatility underlying, its steps not held (not the
+ * (by QE) or local-volatility underlying, its steps not held (not the
  * discretisation check's coarse pass). */
 int mcpi_job_small(const mcpi_job *j);
 /* Whether job j runs in the state of shape (one of the above, or 0: the
