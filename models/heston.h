@@ -61,14 +61,15 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
   /* On the GPU in double the common case comes first, for every path and
    * with no branch: the squared normal's lines below by mcpi_ddiv_fast and
    * mcpi_dsqrt_fast, done where their operands are in range (then the
-   * division's and roots' bits) and d > 0 (then la is normal).  Their branches (each division's
-   * and square root's own test, d's, the log's) ended the basic block seven
-   * times a step, so that ptxas could not interleave the step's chains
-   * with the next step's normals (bench/RESULTS.md "heston-fast").  The other cases
-   * follow, as on the host; the log below, the device's polynomial (not
-   * CUDA's log, whose own branch it avoids: an ulp apart on a tenth of its
-   * arguments, so a few paths' log-spots move by an ulp), reads a normal
-   * la, any other's taken there (MCPI_QE_FOLD). */
+   * division's and roots' bits) and d > 0 (then la is normal).  Their
+   * branches (each division's and square root's own test, d's, the log's)
+   * ended the basic block seven times a step, so that ptxas could not
+   * interleave the step's chains with the next step's normals
+   * (bench/RESULTS.md "heston-fast").  The other cases follow, as on the
+   * host.  The log below, the device's polynomial (not CUDA's log, whose
+   * own branch it avoids: an ulp apart on a tenth of its arguments, so a
+   * few paths' log-spots move by an ulp), reads a normal la; any other's
+   * is taken in its case (MCPI_QE_FOLD). */
   {
     MCPI_REAL r = mcpi_ddiv_fast(2 * m2, s2);
     r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
