@@ -145,7 +145,12 @@ MCPI_BODY_OVERLOADS(mcpi_path_state_hp, double, mcpi_path_init_hp, mcpi_path_ste
                     mcpi_path_finish_hp, mcpi_path_log_spots_hp, mcpi_path_survival_hp,
                     __forceinline__)
 template <> struct state_of<double, MCPI_STATE_HESTON_PLAIN> { typedef mcpi_path_state_hp type; };
-template <> struct state_of<double, MCPI_STATE_HESTON_CHECKED> { typedef mcpi_path_state_hp type; };
+
+// _hc: double, MCPI_SINGLE_ONLY MCPI_QE_CALLED
+MCPI_BODY_OVERLOADS(mcpi_path_state_hc, double, mcpi_path_init_hc, mcpi_path_step_hc,
+                    mcpi_path_finish_hc, mcpi_path_log_spots_hc, mcpi_path_survival_hc,
+                    __forceinline__)
+template <> struct state_of<double, MCPI_STATE_HESTON_CHECKED> { typedef mcpi_path_state_hc type; };
 
 // _fhp: float, MCPI_SINGLE_ONLY
 MCPI_BODY_OVERLOADS(mcpi_path_state_fhp, float, mcpi_path_init_fhp, mcpi_path_step_fhp,

@@ -465,8 +465,10 @@ struct fused_rng {
 // with the tags constants, T0 a step's first element's and T1 its second's
 // (a step of F = 2 elements, a Heston asset's; of one, T0 alone).
 enum { MCPI_COEF_ARRAYS, MCPI_COEF_UNIFORM, MCPI_COEF_CONST_TAG };
+// A round of constant tags at offset O of its twin's period (coarse_twin)
+// hands the twin its elements' places in it, constants as the tags are.
 template <int N, int K, int C, int F, uint32_t T0, uint32_t T1, typename R, typename St,
-          typename Tw>
+          typename Tw, int O = 0>
 struct fused_round {
   static __device__ __forceinline__ void draw(fused_rng &nm, R z[K])
   {
@@ -496,7 +498,7 @@ struct fused_round {
         coef<R> c = C == MCPI_COEF_ARRAYS ? in.step(e + k) : in.step_uniform(e + k, k % F);
         uint32_t tag = C != MCPI_COEF_CONST_TAG ? c.tag : k % F ? T1 : T0;
         body_step(&st, in.job, z[k], c.a, c.b, tag);
-        tw.step(z[k], e + k, k);
+        tw.step(z[k], e + k, k, C == MCPI_COEF_CONST_TAG ? O + k : -1, tag);
       }
   }
 };
@@ -513,15 +515,29 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
     // the basic block of the step's last lines (the loop's head begins a
     // block), so that ptxas interleaves them: with the QE step's branches
     // gone, the European 5% faster than drawn at the round's start (H200,
-    // bench/RESULTS.md "heston-fast"); the same draws.
+    // bench/RESULTS.md "heston-fast"); the same draws.  The loop's body is
+    // a period of the twin's (S elements: the checked kernel's two steps,
+    // held and merged), the rest rounds of the view's tags.
+    constexpr int S = Tw::period > K ? Tw::period : K;
+    static_assert(S == K || S == 2 * K, "a period of one round or two");
     typedef fused_round<N, K, C, F, T0, T1, R, St, Tw> round;
+    typedef fused_round<N, K, MCPI_COEF_UNIFORM, F, 0, 0, R, St, Tw> tail;
     R z[K];
     round::draw(nm, z);
-    for (; e + K < n; e += K) {
+    for (; e + S < n; e += S) {
       round::steps(st, in, e, K, z, tw);
       round::draw(nm, z);
+      if constexpr (S > K) {
+        fused_round<N, K, C, F, T0, T1, R, St, Tw, K>::steps(st, in, e + K, K, z, tw);
+        round::draw(nm, z);
+      }
     }
-    fused_round<N, K, MCPI_COEF_UNIFORM, F, 0, 0, R, St, Tw>::steps(st, in, e, n - e, z, tw);
+    if constexpr (S > K)
+      for (; e + K < n; e += K) {
+        tail::steps(st, in, e, K, z, tw);
+        round::draw(nm, z);
+      }
+    tail::steps(st, in, e, n - e, z, tw);
   } else if constexpr (C == MCPI_COEF_CONST_TAG) {
     if constexpr (U > 1) {
 #pragma unroll U
@@ -572,10 +588,11 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
       constexpr uint32_t last = MCPI_TAG_LAST | (uint32_t)(F - 1) << MCPI_TAG_FACTOR_SHIFT;
       const mcpi_uniform_element *u = in.job->u;
       int first = F == 1 || u[0].tag == 0; // a step's first element of two observes nothing
-      if (first && u[F - 1].tag == (last | 1u)) // an Asian's daily fixings
+      // (an Asian's daily fixings merge no steps: no checked kernel's job)
+      if (Tw::period == 0 && first && u[F - 1].tag == (last | 1u)) // an Asian's daily fixings
         fused_loop<N, U, MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm,
                                                                                     n, tw);
-      else if (first && u[F - 1].tag == last) // a European's steps
+      else if (first && u[F - 1].tag == last && tw.template paired<F == 1 ? last : 0, last>())
         fused_loop<N, U, MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n, tw);
       else
         fused_loop<N, 1, MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n, tw);
@@ -594,25 +611,52 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
 // step (the general state does): the Heston plain state reads no step index;
 // a local-volatility twin would have to, for its slices.
 struct no_twin {
-  template <typename R> __device__ __forceinline__ void step(R, int, int) {}
+  static constexpr int period = 0;
+  template <uint32_t T0, uint32_t T1> __device__ __forceinline__ bool paired() const
+  {
+    return true;
+  }
+  template <typename R> __device__ __forceinline__ void step(R, int, int, int, uint32_t) {}
 };
 template <typename R, typename St> struct coarse_twin {
+  static constexpr int period = MCPI_UNIFORM_PERIOD; // a merged pair's two steps
   St st;
   const mcpi_job_view *job;
   R hz0, hz1, hw;
+  // Whether the pass's elements repeat every two steps, held then merged,
+  // the tags those of the job's constant steps (T0, T1) with the pass's
+  // bits (job_view.c): then the rounds of constant tags hand each element
+  // its place i in the period.
+  template <uint32_t T0, uint32_t T1> __device__ __forceinline__ bool paired() const
+  {
+    return job->paired && job->u[0].tag == (T0 | MCPI_TAG_HOLD) &&
+           job->u[1].tag == (T1 | MCPI_TAG_HOLD) && job->u[2].tag == (T0 | MCPI_TAG_MERGE) &&
+           job->u[3].tag == (T1 | MCPI_TAG_MERGE);
+  }
   // Element e is the round's k-th, a round holding whole steps of the plain
   // shape's Heston asset, two elements each (variance, then spot; no extremes'
   // factor: mcpi_job_shape_fits): its factor is k's parity, a constant once
   // the round is unrolled, so that each element compiles to its factor's code
   // alone.  Read from the tag, both elements carried both factors' code, the
   // QE step three times a round: the kernel 607 KB of code against 492, and
-  // 3% slower (H200, bench/RESULTS.md "icache").
-  __device__ __forceinline__ void step(R z, int e, int k)
+  // 3% slower (H200, bench/RESULTS.md "icache").  At place i >= 0 of the
+  // period (a constant, as the job's tag is), the pass's element is u[i],
+  // held or merged by i: the merged step one basic block, as the job's is.
+  __device__ __forceinline__ void step(R z, int e, int k, int i, uint32_t tag)
   {
-    R a = __ldg(real_traits<R>::ca(*job) + e), b = __ldg(real_traits<R>::cb(*job) + e);
-    uint32_t f = (uint32_t)k & 1u;
-    uint32_t tag = (__ldg(job->tag + e) & ~(0xffu << MCPI_TAG_FACTOR_SHIFT)) |
-                   f << MCPI_TAG_FACTOR_SHIFT;
+    R a, b;
+    uint32_t f;
+    if (i >= 0) {
+      a = real_traits<R>::ua(*job, i);
+      b = real_traits<R>::ub(*job, i);
+      f = (uint32_t)i & 1u;
+      tag |= i < 2 ? MCPI_TAG_HOLD : MCPI_TAG_MERGE;
+    } else {
+      a = __ldg(real_traits<R>::ca(*job) + e);
+      b = __ldg(real_traits<R>::cb(*job) + e);
+      f = (uint32_t)k & 1u;
+      tag = (__ldg(job->tag + e) & ~(0xffu << MCPI_TAG_FACTOR_SHIFT)) | f << MCPI_TAG_FACTOR_SHIFT;
+    }
     if (tag & MCPI_TAG_HOLD) {
       if (f == 0)
         hz0 = a * z;

@@ -23,6 +23,121 @@
 #else
 #define MCPI_QE_R_MAX MCPI_QE_R_MAX_D
 #endif
+/* The squared normal's case (psi <= 1.5) from s^2 and m: q = 1 + b^2, d =
+ * q - 2 A m and w = b + zv; v' = a w^2 (a = m / q) and the correction's
+ * terms (lc = 1/2), read where d > 0.  1 - 2 A a = d / q: a and it from one
+ * division, 1 / (q d) (1 / q = d / (q d), 1 / d = q / (q d); q d below the
+ * precision's largest: r is bounded; so is every product, each taking its
+ * 1 / d as q (q d)^-1 first: A b2 m q overflowed float).  fast (a
+ * constant): the device's division and roots without their tests
+ * (mcp_dmath.h), the same bits where their operands are in range. */
+typedef struct {
+  MCPI_REAL q, d, w, vn, k0a, la;
+} MCPI_P(mcpi_qe_square);
+#if defined __CUDA_ARCH__ && !defined MCPI_FLOAT_BODY
+#define MCPI_QE_DIV(a, b, fast) ((fast) ? mcpi_ddiv_fast(a, b) : (a) / (b))
+#define MCPI_QE_ROOT(x, fast) ((fast) ? mcpi_dsqrt_fast(x) : MCPI_SQRT(x))
+#else
+#define MCPI_QE_DIV(a, b, fast) ((a) / (b))
+#define MCPI_QE_ROOT(x, fast) MCPI_SQRT(x)
+#endif
+MCP_HD static inline MCPI_P(mcpi_qe_square)
+    MCPI_P(mcpi_qe_squared)(MCPI_REAL m, MCPI_REAL m2, MCPI_REAL s2, MCPI_REAL A, MCPI_REAL zv,
+                            int fast)
+{
+  MCPI_P(mcpi_qe_square) o;
+  /* 2 / psi, bounded where r (r - 1) would overflow: v' = m to the precision */
+  MCPI_REAL r = MCPI_QE_DIV(2 * m2, s2, fast);
+  r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
+  MCPI_REAL b2 = r - 1 + MCPI_QE_ROOT(r * (r - 1), fast);
+  o.q = 1 + b2;
+  o.d = o.q - 2 * A * m;
+  o.w = MCPI_QE_ROOT(b2, fast) + zv;
+  MCPI_REAL inv = MCPI_QE_DIV(1, o.q * o.d, fast);
+  o.vn = m * o.d * inv * o.w * o.w;
+  o.k0a = -A * b2 * m * (o.q * inv);
+  o.la = o.d * o.d * inv;
+  return o;
+}
+#undef MCPI_QE_DIV
+#undef MCPI_QE_ROOT
+
+/* The QE step's cases on the host's lines: no noise (s^2 = 0, float), the
+ * squared normal's (psi <= 1.5) and the exponential's; the correction's
+ * terms k0a + lc log(la) - k0b, k0b given and zeroed where there is no
+ * correction.  On the GPU in double, taken where the common case's fast
+ * lines do not hold (mcpi_heston_step); a call where the family says so
+ * (MCPI_QE_CALLED: the checked kernel, three steps a loop, which inlined
+ * ran a market whose warps took both cases 1.2 times slower, waiting on
+ * its instruction fetches; a call in the plain kernel, one step a loop,
+ * cost it 4% there: H200, bench/RESULTS.md "heston-pairs"). */
+typedef struct {
+  MCPI_REAL vn, k0a, lc, la, k0b;
+} MCPI_P(mcpi_qe_terms);
+#if defined __CUDA_ARCH__ && !defined MCPI_FLOAT_BODY
+#ifdef MCPI_QE_CALLED
+#define MCPI_QE_CASES static __device__ __noinline__
+#else
+#define MCPI_QE_CASES MCP_HD static inline
+#endif
+/* an la that may not be normal: its log taken here, as the host would
+ * (the step's own log, the device's polynomial, reads a normal one) */
+#define MCPI_QE_FOLD()                                                                        \
+  if (!(t.la > 0x1p-1000 && t.la < 0x1p1000)) {                                               \
+    t.k0a += t.lc * MCPI_LOG(t.la);                                                           \
+    t.lc = 0;                                                                                 \
+    t.la = 1;                                                                                 \
+  }
+#else
+#define MCPI_QE_CASES MCP_HD static inline
+#define MCPI_QE_FOLD()
+#endif
+MCPI_QE_CASES MCPI_P(mcpi_qe_terms)
+    MCPI_P(mcpi_qe_cases)(MCPI_REAL m, MCPI_REAL m2, MCPI_REAL s2, MCPI_REAL A, MCPI_REAL zv,
+                          MCPI_REAL k0b, MCPI_REAL rkt, MCPI_REAL dt, MCPI_REAL xi)
+{
+  const MCPI_REAL half = (MCPI_REAL)0.5;
+  MCPI_P(mcpi_qe_terms) t = {0, 0, 0, 1, k0b};
+  /* without the correction (where its moment generating function does not
+   * exist), -rho kappa theta dt / xi (rkt = -rho kappa theta): computed
+   * there alone */
+#define MCPI_K0_PLAIN (rkt * dt / xi)
+  if (!(s2 > 0)) { /* a step too short for e^{-kappa dt} < 1 (float): v' = m, no noise */
+    t.vn = m;
+    t.k0a = -A * m;
+  } else if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
+    MCPI_P(mcpi_qe_square) o = MCPI_P(mcpi_qe_squared)(m, m2, s2, A, zv, 0);
+    if (o.d > 0) {
+      t.vn = o.vn;
+      t.k0a = o.k0a;
+      t.lc = half;
+      t.la = o.la;
+      MCPI_QE_FOLD()
+    } else {
+      t.vn = m / o.q * o.w * o.w;
+      t.k0a = MCPI_K0_PLAIN;
+      t.k0b = 0;
+    }
+  } else {
+    MCPI_REAL p = (s2 - m2) / (s2 + m2), beta = (1 - p) / m; /* p = (psi - 1) / (psi + 1) */
+    /* U <= p as 1 - U >= 1 - p, 1 - U = Phi(-zv): accurate where U is near 1 */
+    MCPI_REAL u1 = MCPI_NCDF(-zv);
+    t.vn = u1 >= 1 - p ? 0 : MCPI_LOG((1 - p) / u1) / beta;
+    if (A < beta) {
+      t.lc = -1;
+      t.la = p + beta * (1 - p) / (beta - A);
+      MCPI_QE_FOLD()
+    } else {
+      t.k0a = MCPI_K0_PLAIN;
+      t.k0b = 0;
+    }
+  }
+#undef MCPI_K0_PLAIN
+  return t;
+}
+#undef MCPI_QE_CASES
+#undef MCPI_QE_FOLD
+
 MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, MCPI_REAL *var,
                                                    const mcpi_heston *h, int scheme,
                                                    MCPI_REAL drift, MCPI_REAL dt, MCPI_REAL ekdt,
@@ -49,103 +164,50 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
   MCPI_REAL k2 = half * dt * krx + rx;
   MCPI_REAL k3 = half * dt * (1 - rho * rho);
   MCPI_REAL A = k2 + half * k3, vn;
-  /* the martingale correction k0 = k0a + lc log(la) - k0b: each branch sets
+  /* the martingale correction k0 = k0a + lc log(la) - k0b: each case sets
    * its terms and the one log is taken after them, so that a warp whose
-   * paths take both branches (psi straddling 1.5) takes it once */
+   * paths take both cases (psi straddling 1.5) takes it once */
   MCPI_REAL k0a, lc, la, k0b = (k1 + half * k3) * v0;
-  /* without the correction (where its moment generating function does not
-   * exist), -rho kappa theta dt / xi: computed there alone */
-#define MCPI_K0_PLAIN ((MCPI_REAL)h->MCPI_COEF(rkt) * dt / xi)
   int done = 0;
 #if defined __CUDA_ARCH__ && !defined MCPI_FLOAT_BODY
   /* On the GPU in double the common case comes first, for every path and
-   * with no branch: the squared normal's lines below by mcpi_ddiv_fast and
-   * mcpi_dsqrt_fast, done where their operands are in range (then the
-   * division's and roots' bits) and d > 0 (then la is normal).  Their
-   * branches (each division's and square root's own test, d's, the log's)
-   * ended the basic block seven times a step, so that ptxas could not
-   * interleave the step's chains with the next step's normals
-   * (bench/RESULTS.md "heston-fast").  The other cases follow, as on the
-   * host.  The log below, the device's polynomial (not CUDA's log, whose
-   * own branch it avoids: an ulp apart on a tenth of its arguments, so a
-   * few paths' log-spots move by an ulp), reads a normal la; any other's
-   * is taken in its case (MCPI_QE_FOLD). */
+   * with no branch: the squared normal's lines by the fast division and
+   * roots, done where their operands are in range (then the division's and
+   * roots' bits) and d > 0 (then la is normal).  Their branches (each
+   * division's and square root's own test, d's, the log's) ended the basic
+   * block seven times a step, so that ptxas could not interleave the step's
+   * chains with the next step's normals (bench/RESULTS.md "heston-fast").
+   * The other cases follow, as on the host.  The log below, the device's
+   * polynomial (not CUDA's log, whose own branch it avoids: an ulp apart on
+   * a tenth of its arguments, so a few paths' log-spots move by an ulp),
+   * reads a normal la; any other's is taken in its case. */
   {
-    MCPI_REAL r = mcpi_ddiv_fast(2 * m2, s2);
-    r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
-    MCPI_REAL b2 = r - 1 + mcpi_dsqrt_fast(r * (r - 1));
-    MCPI_REAL q = 1 + b2, d = q - 2 * A * m, w = mcpi_dsqrt_fast(b2) + zv;
-    MCPI_REAL inv = mcpi_ddiv_fast(1, q * d);
-    vn = m * d * inv * w * w;
-    k0a = -A * b2 * m * (q * inv);
+    MCPI_P(mcpi_qe_square) o = MCPI_P(mcpi_qe_squared)(m, m2, s2, A, zv, 1);
+    vn = o.vn;
+    k0a = o.k0a;
     lc = half;
-    la = d * d * inv;
-    done = s2 > 0x1p-900 && s2 <= (MCPI_REAL)1.5 * m2 && d > 0x1p-400 && q * d < 0x1p1000;
+    la = o.la;
+    done = s2 > 0x1p-900 && s2 <= (MCPI_REAL)1.5 * m2 && o.d > 0x1p-400 && o.q * o.d < 0x1p1000;
   }
 #define MCPI_QE_LOG mcpi_dlog_poly
 #define MCPI_QE_SQRT mcpi_dsqrt_any
-  /* an la that may not be normal: its log taken here, as the host would */
-#define MCPI_QE_FOLD()                                                                        \
-  if (!(la > 0x1p-1000 && la < 0x1p1000)) {                                                   \
-    k0a += lc * MCPI_LOG(la);                                                                 \
-    lc = 0;                                                                                   \
-    la = 1;                                                                                   \
-  }
 #else
 #define MCPI_QE_LOG MCPI_LOG
 #define MCPI_QE_SQRT MCPI_SQRT
-#define MCPI_QE_FOLD()
 #endif
   if (!done) {
-    lc = 0;
-    la = 1;
-    if (!(s2 > 0)) { /* a step too short for e^{-kappa dt} < 1 (float): v' = m, no noise */
-      vn = m;
-      k0a = -A * m;
-    } else if (s2 <= (MCPI_REAL)1.5 * m2) { /* psi <= 1.5 */
-      /* 2 / psi, bounded where r (r - 1) would overflow: v' = m to the precision */
-      MCPI_REAL r = 2 * m2 / s2;
-      r = r < (MCPI_REAL)MCPI_QE_R_MAX ? r : (MCPI_REAL)MCPI_QE_R_MAX;
-      MCPI_REAL b2 = r - 1 + MCPI_SQRT(r * (r - 1));
-      MCPI_REAL q = 1 + b2, d = q - 2 * A * m, w = MCPI_SQRT(b2) + zv;
-      /* a = m / q; the correction's 1 - 2 A a = d / q: both from one
-       * division, 1 / (q d) (1 / q = d / (q d), 1 / d = q / (q d); q d below
-       * the precision's largest: r is bounded; so is every product, each
-       * taking its 1 / d as q (q d)^-1 first: A b2 m q overflowed float) */
-      if (d > 0) {
-        MCPI_REAL inv = 1 / (q * d);
-        vn = m * d * inv * w * w;
-        k0a = -A * b2 * m * (q * inv);
-        lc = half;
-        la = d * d * inv;
-        MCPI_QE_FOLD()
-      } else {
-        vn = m / q * w * w;
-        k0a = MCPI_K0_PLAIN;
-        k0b = 0;
-      }
-    } else {
-      MCPI_REAL p = (s2 - m2) / (s2 + m2), beta = (1 - p) / m; /* p = (psi - 1) / (psi + 1) */
-      /* U <= p as 1 - U >= 1 - p, 1 - U = Phi(-zv): accurate where U is near 1 */
-      MCPI_REAL u1 = MCPI_NCDF(-zv);
-      vn = u1 >= 1 - p ? 0 : MCPI_LOG((1 - p) / u1) / beta;
-      if (A < beta) {
-        k0a = 0;
-        lc = -1;
-        la = p + beta * (1 - p) / (beta - A);
-        MCPI_QE_FOLD()
-      } else {
-        k0a = MCPI_K0_PLAIN;
-        k0b = 0;
-      }
-    }
+    MCPI_P(mcpi_qe_terms) t = MCPI_P(mcpi_qe_cases)(m, m2, s2, A, zv, k0b,
+                                                    (MCPI_REAL)h->MCPI_COEF(rkt), dt, xi);
+    vn = t.vn;
+    k0a = t.k0a;
+    lc = t.lc;
+    la = t.la;
+    k0b = t.k0b;
   }
   MCPI_REAL k0 = k0a + lc * MCPI_QE_LOG(la) - k0b;
-#undef MCPI_K0_PLAIN
   *x += drift + k0 + k1 * v0 + k2 * vn + MCPI_QE_SQRT(k3 * (v0 + vn)) * zx;
 #undef MCPI_QE_LOG
 #undef MCPI_QE_SQRT
-#undef MCPI_QE_FOLD
   *var = half * (v0 + vn) * dt;
   *v = vn;
 }

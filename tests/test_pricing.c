@@ -804,7 +804,8 @@ static void add_skew_surface(mcp_market *m, const char *name, double rate)
  * step the same coefficients (the grid's rounding aside), and the view says
  * so with the tags the GPU's plain kernels take as constants (a step of one
  * element, Black-Scholes or local volatility, or a Heston asset's two: the
- * first observes nothing); a
+ * first observes nothing), and a Heston European's check's pass repeats
+ * every two steps, held then merged (its coarse path's constants); a
  * volatility or rate curve with a knot inside the grid keeps the steps apart. */
 static void test_equal_steps(void **state)
 {
@@ -861,6 +862,30 @@ static void test_equal_steps(void **state)
         }
         if (F == 2) /* the variance's element: factor 0, no observation */
           assert_int_equal(v.u[0].tag, 0);
+      }
+      assert_int_equal(v.paired, 0);
+      if (kind == 3) { /* the check's pass of a Heston European: pairs, held then merged */
+        mcpi_settings set = {0};
+        mcpi_greek_run g = {0};
+        assert_int_equal(mcpi_grid_layout(&set, &plan, &g, err), MCP_OK);
+        const mcpi_job *c = &g.var[plan.jobs[0].pass[0]].plan.jobs[0];
+        mcpi_job_view w = mcpi_job_host_view(c);
+        assert_int_equal(w.uniform, 0);
+        assert_int_equal(w.paired, 1);
+        /* every element but the last step's is its place's in the period */
+        for (size_t e = 0; e + 2 < c->nelem; e++) {
+          const mcpi_uniform_element *u = &w.u[e % 4];
+          assert_true(u->a == c->ca[e] && u->b == c->cb[e] && u->a_f == c->ca_f[e] &&
+                      u->b_f == c->cb_f[e] && u->tag == c->tag[e]);
+        }
+        uint32_t last = MCPI_TAG_LAST | 1u << MCPI_TAG_FACTOR_SHIFT;
+        assert_int_equal(w.u[0].tag, MCPI_TAG_HOLD);
+        assert_int_equal(w.u[1].tag, last | MCPI_TAG_HOLD);
+        assert_int_equal(w.u[2].tag, MCPI_TAG_MERGE);
+        assert_int_equal(w.u[3].tag, last | MCPI_TAG_MERGE);
+        /* an odd count's last step is its own: read from the arrays */
+        assert_int_equal(!!(c->tag[c->nelem - 1] & MCPI_TAG_MERGE), n % 2 == 0);
+        mcpi_greeks_free(&g);
       }
       mcpi_plan_free(&plan);
       mcp_portfolio_destroy(p);

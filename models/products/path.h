@@ -50,10 +50,10 @@
 #define MCPI_TAG_MERGE (1u << 28)
 /* The most factors of a single-asset step (Merton's three and the extremes'). */
 #define MCPI_HOLD_FACTORS 4
-/* The most factors of a job of constant steps (mcpi_job_view.uniform): a
- * Heston asset's two; an element's coefficients in both precisions, and
- * its tag. */
-#define MCPI_UNIFORM_PERIOD 2
+/* The most elements of a constant step's period (mcpi_job_view.uniform,
+ * .paired): a Heston asset's two factors, over the two steps of a merged
+ * pair; an element's coefficients in both precisions, and its tag. */
+#define MCPI_UNIFORM_PERIOD 4
 typedef struct {
   double a, b;
   float a_f, b_f;
@@ -156,8 +156,12 @@ typedef struct mcpi_job_view {
   uint64_t p0;               /* the tile's first sample, likewise */
   /* A job of constant steps (job_view.c): element e is u[e % F], F its
    * factors (1, or a Heston asset's 2), but for the last one's tag
-   * (utag_last); its fused plain kernels then read no coefficient arrays */
-  int32_t uniform;
+   * (utag_last); its fused plain kernels then read no coefficient arrays.
+   * A grid check's pass that merges every pair of the job's constant steps
+   * (paired): element e is u[e % 2F] but for the last step's, so that the
+   * checked kernel's coarse path has its coefficients and tags as
+   * constants too (path_kernel.cuh, coarse_twin). */
+  int32_t uniform, paired;
   uint32_t utag_last;
   mcpi_uniform_element u[MCPI_UNIFORM_PERIOD];
 } mcpi_job_view;

@@ -282,6 +282,27 @@
 #undef MCPI_CASH_OF
 #undef MCPI_SINGLE_ONLY
 
+/* _hc: double, MCPI_SINGLE_ONLY MCPI_QE_CALLED */
+#define MCPI_P(name) name##_hc
+#define MCPI_NSCHED MCPI_PLAIN_SCHEDULES
+#define MCPI_NMON 0
+#define MCPI_MODEL_OF(j) (MCPI_MODEL_HESTON)
+#define MCPI_TRACK_OF(j) (0)
+#define MCPI_EXTREMA_OF(j) (0)
+#define MCPI_CASH_OF(j) (0)
+#define MCPI_SINGLE_ONLY
+#define MCPI_QE_CALLED
+#include "models/products/path_body.h"
+#undef MCPI_P
+#undef MCPI_NSCHED
+#undef MCPI_NMON
+#undef MCPI_MODEL_OF
+#undef MCPI_TRACK_OF
+#undef MCPI_EXTREMA_OF
+#undef MCPI_CASH_OF
+#undef MCPI_SINGLE_ONLY
+#undef MCPI_QE_CALLED
+
 /* _fhp: float, MCPI_SINGLE_ONLY */
 #define MCPI_P(name) name##_fhp
 #define MCPI_NSCHED MCPI_PLAIN_SCHEDULES

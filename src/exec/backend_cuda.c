@@ -456,9 +456,6 @@ static cudaError_t upload_job(gpu_job *g)
 #define MCPI_SHARED_ARRAY(field, type, count, member) w->member = g->view.member;
 #include "models/products/job_arrays.def"
     w->uniform = w->uniform && g->view.uniform; /* (the grid check's pass never is) */
-    for (int f = 0; f < MCPI_UNIFORM_PERIOD; f++)
-      w->u[f].tag = g->view.u[f].tag;
-    w->utag_last = g->view.utag_last;
     w->seed = g->view.seed; /* a pass revalues the job's own normals */
   }
   return cudaSuccess;

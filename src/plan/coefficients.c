@@ -17,27 +17,28 @@
  * (path_kernel.cuh, mcpi_job_view.uniform): one Black-Scholes or
  * local-volatility asset's step of one element (the surface's slices stay a
  * step's own), or one Heston asset's of two (the drift and dt, then
- * e^{-kappa dt}).  The drift is measured against its terms' size (the step's
- * variance, b^2, or dt times the Heston variance's scale), which a drift
- * that nearly cancels would not show. */
-static void equal_steps(mcpi_job *j)
+ * e^{-kappa dt}); the grid check's pass of such a job likewise every two
+ * steps (mcpi_job_view.paired).  The drift is measured against its terms'
+ * size (the step's variance, b^2, or dt times the Heston variance's scale),
+ * which a drift that nearly cancels would not show. */
+void mcpi_job_equal_steps(mcpi_job *j, size_t P, size_t n)
 {
   size_t F = (size_t)j->nfactors;
   int heston = j->model == MCPI_MODEL_HESTON && F == 2;
   int one = (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL) && F == 1;
-  if (j->nassets != 1 || j->nelem < F || !(heston || one))
+  if (j->nassets != 1 || n < P || !(heston || one))
     return;
   const mcpi_underlying *u = j->u[0];
   const double tol = 64 * DBL_EPSILON * (double)j->nelem;
-  for (size_t e = F; e < j->nelem; e++) {
-    double a0 = j->ca[e % F], b0 = j->cb[e % F];
+  for (size_t e = P; e < n; e++) {
+    double a0 = j->ca[e % P], b0 = j->cb[e % P];
     double var = !heston ? b0 * b0 : e % F ? 0 : b0 * fmax(u->theta, u->v0);
     if (fabs(j->ca[e] - a0) > tol * (fabs(a0) + var) || fabs(j->cb[e] - b0) > tol * b0)
       return;
   }
-  for (size_t e = F; e < j->nelem; e++) {
-    j->ca[e] = j->ca[e % F];
-    j->cb[e] = j->cb[e % F];
+  for (size_t e = P; e < n; e++) {
+    j->ca[e] = j->ca[e % P];
+    j->cb[e] = j->cb[e % P];
   }
 }
 
@@ -303,7 +304,7 @@ mcp_status mcpi_build_coefficients(mcpi_job *j, const job_draft *d, char *err)
   }
   if (j->model == MCPI_MODEL_LOCAL_VOL && (st = build_slices(j, err)) != MCP_OK)
     return st;
-  equal_steps(j);
+  mcpi_job_equal_steps(j, F, ne);
   for (size_t e = 0; e < ne; e++) {
     j->ca_f[e] = (float)j->ca[e];
     j->cb_f[e] = (float)j->cb[e];

@@ -120,6 +120,12 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
     merged++;
     s++; /* past the pair */
   }
+  /* equal steps merged alike are equal pairs, but for the last step's */
+  mcpi_job_equal_steps(c, 2 * F, c->nelem - F);
+  for (size_t e = 0; e < c->nelem; e++) {
+    c->ca_f[e] = (float)c->ca[e];
+    c->cb_f[e] = (float)c->cb[e];
+  }
   if (!ns)
     return merged > 0;
   /* a local-volatility job's merged steps' slices, read at the second step

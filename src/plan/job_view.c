@@ -55,6 +55,17 @@ static int32_t mcpi_job_track(const mcpi_job *j)
   return j->nin || j->gstate ? MCPI_TRACK_LOG_SUM | MCPI_TRACK_EXTREMA : trades_track(j);
 }
 
+/* Whether j's elements below n repeat with period P: their coefficients,
+ * and their tags but for the last element's where last_free. */
+static int repeats(const mcpi_job *j, size_t P, size_t n, int last_free)
+{
+  for (size_t e = P; e < n; e++)
+    if (j->ca[e] != j->ca[e % P] || j->cb[e] != j->cb[e % P] ||
+        (j->tag[e] != j->tag[e % P] && !(last_free && e + 1 == j->nelem)))
+      return 0;
+  return 1;
+}
+
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
 {
   mcpi_job_view v = {.log_spot = log(j->u[0]->spot),
@@ -96,17 +107,20 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   v.track = mcpi_job_track(j);
   v.open = j->open;
   /* a job whose elements repeat every step (one factor, or a Heston
-   * asset's two), but the last element's tag: read by the plain kernels */
+   * asset's two), but the last element's tag: read by the plain kernels;
+   * a grid check's pass whose elements repeat every two steps, held then
+   * merged, but the last step's: read by the checked kernel */
   size_t F = (size_t)j->nfactors;
-  v.uniform = j->nassets == 1 && F <= MCPI_UNIFORM_PERIOD && j->nelem >= F;
-  for (size_t e = F; e < j->nelem && v.uniform; e++)
-    v.uniform = j->ca[e] == j->ca[e % F] && j->cb[e] == j->cb[e % F] &&
-                (e + 1 == j->nelem || j->tag[e] == j->tag[e % F]);
-  if (v.uniform) {
-    for (size_t f = 0; f < F; f++)
-      v.u[f] = (mcpi_uniform_element){j->ca[f], j->cb[f], j->ca_f[f], j->cb_f[f], j->tag[f]};
+  v.uniform = j->nassets == 1 && 2 * F <= MCPI_UNIFORM_PERIOD && j->nelem >= F &&
+              repeats(j, F, j->nelem, 1);
+  v.paired = j->nassets == 1 && 2 * F <= MCPI_UNIFORM_PERIOD && j->nelem > 2 * F &&
+             (j->tag[0] & MCPI_TAG_HOLD) && (j->tag[F] & MCPI_TAG_MERGE) &&
+             repeats(j, 2 * F, j->nelem - F, 0);
+  size_t P = v.paired ? 2 * F : v.uniform ? F : 0;
+  for (size_t f = 0; f < P; f++)
+    v.u[f] = (mcpi_uniform_element){j->ca[f], j->cb[f], j->ca_f[f], j->cb_f[f], j->tag[f]};
+  if (v.uniform)
     v.utag_last = j->tag[j->nelem - 1];
-  }
   for (int i = 0; i < j->nmon; i++) {
     v.mon_log_barrier[i] = j->mon_log_barrier[i];
     v.mon_up[i] = j->mon_up[i];

@@ -187,6 +187,10 @@ mcp_status mcpi_plan_precision_check(const mcpi_plan *plan, mcp_precision precis
  * MCPI_MAX_JUMP_MEAN jumps, else 0. */
 int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
                                double *b);
+/* Makes elements P .. n - 1 of j those of their place modulo P where each
+ * is within rounding of it (the steps of a daily grid on flat curves:
+ * coefficients.c), else leaves j as it is. */
+void mcpi_job_equal_steps(mcpi_job *j, size_t P, size_t n);
 /* A local-volatility job's slice of asset a over a step from t0 to t1 (the
  * job's lv_n spots), in double and float; *row: a bracket of the asset's
  * surface's rows at or before t0's (0 at worst), updated. */
