@@ -460,7 +460,8 @@ struct fused_rng {
 // them from the view instead; when every element but the last has one of
 // the common tags T (a fixing of schedule 0 every step, or none), the rounds
 // before the last element run with T a constant, so that the step's tests
-// of its tag compile away and a round is one basic block.
+// of its tag compile away and a round is one basic block; the checked
+// kernel's, where its coarse path's pass is paired too (coarse_twin).
 // Where a round's coefficients come from: the arrays, the view, or the view
 // with the tags constants, T0 a step's first element's and T1 its second's
 // (a step of F = 2 elements, a Heston asset's; of one, T0 alone).
@@ -491,6 +492,8 @@ struct fused_round {
   static __device__ __forceinline__ void steps(St &st, const streams<R> &in, int e, int m,
                                                const R z[K], Tw &tw)
   {
+    static_assert(C != MCPI_COEF_CONST_TAG || Tw::period == 0 || O + K <= Tw::period,
+                  "a round of constant tags within its twin's period");
 #pragma unroll
     for (int k = 0; k < K; k++) // constant indices: z stays in registers
       if (k < m) {
@@ -518,7 +521,7 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
     // bench/RESULTS.md "heston-fast"); the same draws.  The loop's body is
     // a period of the twin's (S elements: the checked kernel's two steps,
     // held and merged), the rest rounds of the view's tags.
-    constexpr int S = Tw::period > K ? Tw::period : K;
+    constexpr int S = Tw::period > U * K ? Tw::period : U * K;
     static_assert(S == K || S == 2 * K, "a period of one round or two");
     typedef fused_round<N, K, C, F, T0, T1, R, St, Tw> round;
     typedef fused_round<N, K, MCPI_COEF_UNIFORM, F, 0, 0, R, St, Tw> tail;
@@ -562,13 +565,18 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
 // their tags constants; a step of two elements fixes on its second.  Those
 // rounds' loop is unrolled U times: the Black-Scholes plain shape's (double
 // and float) by 2 (double 0.7% faster), the mixed one's by 4 (by 2 3%, by 4
-// 1% more; H200, bench/RESULTS.md "mixed").
-// NVCCFLAGS=-DMCPI_PLAIN_UNROLL=N (-DMCPI_MIXED_UNROLL=N) builds another.
+// 1% more; H200, bench/RESULTS.md "mixed"); the Heston plain shape's not
+// (MCPI_HESTON_UNROLL 2: two steps a turn, as the checked kernel's).
+// NVCCFLAGS=-DMCPI_PLAIN_UNROLL=N (-DMCPI_MIXED_UNROLL=N,
+// -DMCPI_HESTON_UNROLL=2) builds another.
 #ifndef MCPI_MIXED_UNROLL
 #define MCPI_MIXED_UNROLL 4
 #endif
 #ifndef MCPI_PLAIN_UNROLL
 #define MCPI_PLAIN_UNROLL 2
+#endif
+#ifndef MCPI_HESTON_UNROLL
+#define MCPI_HESTON_UNROLL 1
 #endif
 template <int M> struct plain_period {
   static constexpr int F =
@@ -577,6 +585,7 @@ template <int M> struct plain_period {
                                                                                        : 0;
   static constexpr int U = M == MCPI_STATE_PLAIN_MIXED ? MCPI_MIXED_UNROLL
                            : M == MCPI_STATE_PLAIN     ? MCPI_PLAIN_UNROLL
+                           : M == MCPI_STATE_HESTON_PLAIN ? MCPI_HESTON_UNROLL
                                                        : 1;
 };
 template <int F, int U, int N, typename R, typename St, typename Tw>
@@ -588,11 +597,15 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
       constexpr uint32_t last = MCPI_TAG_LAST | (uint32_t)(F - 1) << MCPI_TAG_FACTOR_SHIFT;
       const mcpi_uniform_element *u = in.job->u;
       int first = F == 1 || u[0].tag == 0; // a step's first element of two observes nothing
-      // (an Asian's daily fixings merge no steps: no checked kernel's job)
-      if (Tw::period == 0 && first && u[F - 1].tag == (last | 1u)) // an Asian's daily fixings
-        fused_loop<N, U, MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm,
-                                                                                    n, tw);
-      else if (first && u[F - 1].tag == last && tw.template paired<F == 1 ? last : 0, last>())
+      if constexpr (Tw::period == 0) // (daily fixings merge no steps: no checked job)
+        if (first && u[F - 1].tag == (last | 1u)) { // an Asian's daily fixings
+          fused_loop<N, U, MCPI_COEF_CONST_TAG, F, F == 1 ? last | 1u : 0, last | 1u>(st, in, nm,
+                                                                                      n, tw);
+          return;
+        }
+      // a European's steps; the checked kernel's where its pass is paired (a
+      // pass of two steps is not: the view's tags then)
+      if (first && u[F - 1].tag == last && tw.template paired<F == 1 ? last : 0, last>())
         fused_loop<N, U, MCPI_COEF_CONST_TAG, F, F == 1 ? last : 0, last>(st, in, nm, n, tw);
       else
         fused_loop<N, 1, MCPI_COEF_UNIFORM, F, 0, 0>(st, in, nm, n, tw);
@@ -604,7 +617,8 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
 
 // What a fused path steps beside its own on its normals: nothing, or the
 // discretisation check's coarse path (MCPI_STATE_HESTON_CHECKED): its pass's
-// elements (path.h, MCPI_TAG_HOLD; view job) from their arrays, a held
+// elements (path.h, MCPI_TAG_HOLD; view job) from the view where the pass
+// is paired, else from their arrays, a held
 // step's normals times a kept a factor, the merging step's own times the
 // weight b added to them, in path_body.h's operations, so that the
 // payoffs are those of the pass's own kernel to the bit.  It counts no held

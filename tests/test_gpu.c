@@ -682,7 +682,8 @@ static void gpu_lsm_matches_cpu(void **state)
  * asset's: fused equals stored to the bit and the CPU to 1e-12 (float and
  * mixed 1e-5), for step counts that end inside a round and paths that end
  * inside a warp; the Heston European's check (its coarse path's pairs of
- * steps as constants too, an odd count's last step alone) likewise. */
+ * steps as constants too, an odd count's last step alone, antithetic; two
+ * steps: no pair but the last, from the arrays) likewise. */
 static void gpu_constant_steps(void **state)
 {
   (void)state;
@@ -691,10 +692,10 @@ static void gpu_constant_steps(void **state)
                    MCP_OK);
   const double lt[2] = {0.5, 3}, ls[3] = {80, 100, 120}, lv[6] = {0.3, 0.25, 0.2, 0.28, 0.24, 0.2};
   assert_int_equal(mcp_market_add_local_vol(m, "V", 100, 0.03, 0.01, 2, lt, 3, ls, lv), MCP_OK);
-  static const int counts[] = {13, 252, 255};
+  static const int counts[] = {13, 252, 255, 2, 3};
   static const char *const under[] = {"A", "A", "H", "H", "V", "V"};
   double fix[255];
-  for (size_t c = 0; c < 3; c++)
+  for (size_t c = 0; c < sizeof counts / sizeof *counts; c++)
     for (int kind = 0; kind < 6; kind++)
       for (int prec = MCP_DOUBLE; prec <= MCP_MIXED; prec++) {
         int n = counts[c];
@@ -707,6 +708,8 @@ static void gpu_constant_steps(void **state)
         assert_int_equal(mcp_portfolio_set_precision(p, (mcp_precision)prec), MCP_OK);
         for (int i = 0; i < n; i++)
           fix[i] = (i + 1) / 252.0;
+        if (kind == 3 && n % 2) /* the coarse pairs beside antithetic passes */
+          assert_int_equal(mcp_portfolio_set_methods(p, MCP_ANTITHETIC), MCP_OK);
         if (kind % 2)
           assert_int_equal(mcp_portfolio_add_european(p, "e", u, MCP_PUT, 95, n / 252.0, 1),
                            MCP_OK);

@@ -890,6 +890,31 @@ static void test_equal_steps(void **state)
       mcpi_plan_free(&plan);
       mcp_portfolio_destroy(p);
     }
+  /* a pass of one pair is paired; of two steps, both its last, not; on a
+   * rate curve with a knot inside its pairs differ, not (outside, paired) */
+  static const struct {
+    const char *u;
+    int n, paired;
+  } pc[] = {{"H", 3, 1}, {"H", 2, 0}, {"HK", 252, 0}, {"HK", 100, 1}};
+  for (size_t k = 0; k < sizeof pc / sizeof *pc; k++) {
+    mcp_portfolio *p = new_portfolio(1000, 1);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, 252), MCP_OK);
+    add_european(p, "e", pc[k].u, MCP_PUT, 95, pc[k].n / 252.0, 1);
+    mcpi_plan plan;
+    char err[MCPI_ERRLEN];
+    if (mcpi_plan_build(m, p, NULL, &plan, err) != MCP_OK)
+      fail_msg("plan: %s", err);
+    mcpi_settings set = {0};
+    mcpi_greek_run g = {0};
+    assert_int_equal(mcpi_grid_layout(&set, &plan, &g, err), MCP_OK);
+    assert_int_equal(plan.jobs[0].npass, 1);
+    mcpi_job_view w = mcpi_job_host_view(&g.var[plan.jobs[0].pass[0]].plan.jobs[0]);
+    if (w.paired != pc[k].paired)
+      fail_msg("%s, %d steps: paired %d", pc[k].u, pc[k].n, (int)w.paired);
+    mcpi_greeks_free(&g);
+    mcpi_plan_free(&plan);
+    mcp_portfolio_destroy(p);
+  }
   mcp_market_destroy(m);
 }
 

@@ -44,7 +44,8 @@
  * factor in the second step (MERGE), which then steps the model on the
  * merged normal z_c = a z_1 + b z_2, the exact Brownian increment of the
  * two, with the coarse step's coefficients.  Only the general single-asset
- * state and the multi-Heston state carry it (Black-Scholes jobs, whose steps
+ * state, the multi-Heston state and the checked Heston kernel's coarse path
+ * (path_kernel.cuh, coarse_twin) carry it (Black-Scholes jobs, whose steps
  * are exact, get no check). */
 #define MCPI_TAG_HOLD (1u << 29)
 #define MCPI_TAG_MERGE (1u << 28)

@@ -724,7 +724,7 @@ static int same_jobs(const mcpi_plan *a, const mcpi_plan *b)
     const mcpi_job *x = &a->jobs[i], *y = &b->jobs[i];
     if (x->nelem != y->nelem || x->ntrades != y->ntrades || x->stream != y->stream ||
         x->arr_len != y->arr_len || x->nassets != y->nassets ||
-        memcmp(x->tag, y->tag, x->nelem * sizeof *x->tag) != 0) /* the GPU's passes read x's */
+        memcmp(x->tag, y->tag, x->nelem * sizeof *x->tag) != 0) /* a pass steps x's elements */
       return 0;
   }
   return 1;
