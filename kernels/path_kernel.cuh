@@ -617,13 +617,13 @@ __device__ __forceinline__ void fused_run(St &st, const streams<R> &in, fused_rn
 
 // What a fused path steps beside its own on its normals: nothing, or the
 // discretisation check's coarse path (MCPI_STATE_HESTON_CHECKED): its pass's
-// elements (path.h, MCPI_TAG_HOLD; view job) from the view where the pass
-// is paired, else from their arrays, a held
-// step's normals times a kept a factor, the merging step's own times the
-// weight b added to them, in path_body.h's operations, so that the
-// payoffs are those of the pass's own kernel to the bit.  It counts no held
-// step (the general state does): the Heston plain state reads no step index;
-// a local-volatility twin would have to, for its slices.
+// elements (path.h, MCPI_TAG_HOLD; view job) from the view where the pass is
+// paired, else from their arrays, a held step's normals times a kept a
+// factor, the merging step's own times the weight b added to them, in
+// path_body.h's operations, so that the payoffs are those of the pass's own
+// kernel to the bit.  It counts no held step (the general state does): the
+// Heston plain state reads no step index; a local-volatility twin would have
+// to, for its slices.
 struct no_twin {
   static constexpr int period = 0;
   template <uint32_t T0, uint32_t T1> __device__ __forceinline__ bool paired() const
