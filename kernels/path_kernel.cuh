@@ -566,7 +566,8 @@ __device__ __forceinline__ void fused_loop(St &st, const streams<R> &in, fused_r
 // rounds' loop is unrolled U times: the Black-Scholes plain shape's (double
 // and float) by 2 (double 0.7% faster), the mixed one's by 4 (by 2 3%, by 4
 // 1% more; H200, bench/RESULTS.md "mixed"); the Heston plain shape's not
-// (MCPI_HESTON_UNROLL 2: two steps a turn, as the checked kernel's).
+// (MCPI_HESTON_UNROLL 2: two steps a turn, as the checked kernel's; built,
+// not yet timed).
 // NVCCFLAGS=-DMCPI_PLAIN_UNROLL=N (-DMCPI_MIXED_UNROLL=N,
 // -DMCPI_HESTON_UNROLL=2) builds another.
 #ifndef MCPI_MIXED_UNROLL

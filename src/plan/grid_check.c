@@ -112,15 +112,12 @@ static int coarse_job(const mcpi_job *j, mcpi_job *c)
       c->tag[e2] |= MCPI_TAG_MERGE;
       c->ca[e2] = a;
       c->cb[e2] = b;
-      c->ca_f[e1] = (float)w1;
-      c->cb_f[e1] = (float)w2;
-      c->ca_f[e2] = (float)a;
-      c->cb_f[e2] = (float)b;
     }
     merged++;
     s++; /* past the pair */
   }
-  /* equal steps merged alike are equal pairs, but for the last step's */
+  /* equal steps merged alike are equal pairs, but for the last step's;
+   * then every element's float coefficients, as the job's (coefficients.c) */
   mcpi_job_equal_steps(c, 2 * F, c->nelem - F);
   for (size_t e = 0; e < c->nelem; e++) {
     c->ca_f[e] = (float)c->ca[e];
