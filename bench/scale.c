@@ -7,7 +7,9 @@
  * as many devices, were they free: speed-up = whole / that), the bytes of a
  * partial, and whether the merge gave the whole run's bits.  Then
  * mcp_context_set_devices with the device listed twice (two workers on one
- * GPU).  Wall-clock medians of 3 after a warm-up.  With --devices instead:
+ * GPU).  Then the host's fixed cost of workers: the mixed book at 64 paths
+ * (next to no paths to run) on one device listed 1, 2, 4 and 8 times,
+ * medians of 15.  Wall-clock medians of 3 after a warm-up.  With --devices instead:
  * the same books (and the Asian at 2^28 paths) on 1, 2, 4 and 8 of the
  * host's GPUs (mcp_context_set_devices), their speed-up and efficiency
  * against one, and whether each gave one GPU's bits.
@@ -137,6 +139,43 @@ static void book(mcp_context *c, const char *name, const mcp_market *m, const mc
   mcp_results_destroy(whole);
 }
 
+/* What workers cost the host: a book of next to no paths on the one
+ * device listed 1, 2, 4 and 8 times (each worker plans the book, each slice
+ * runs its jobs, the merge collects). */
+static void fixed_cost(mcp_backend backend, const mcp_market *m, const mcp_portfolio *p)
+{
+  enum { FIXED_REPEATS = 15 };
+  double one = 0;
+  printf("\n### the workers' fixed cost: the mixed book at %llu paths, one device listed "
+         "W times\n\n| W | mcp_price (ms, median of %d) | over W = 1 |\n|---|---|---|\n",
+         (unsigned long long)mcp_portfolio_paths(p), FIXED_REPEATS);
+  for (int w = 1; w <= 8; w *= 2) {
+    const int list[8] = {0};
+    double t[FIXED_REPEATS];
+    mcp_context *c;
+    if (mcp_context_create(&c, backend) != MCP_OK ||
+        (w > 1 && mcp_context_set_devices(c, (size_t)w, list) != MCP_OK)) {
+      mcp_context_destroy(c);
+      return;
+    }
+    int ok = 1;
+    for (int r = -1; r < FIXED_REPEATS && ok; r++) {
+      mcp_results *res = NULL;
+      double t0 = now();
+      ok = mcp_price(c, m, p, &res) == MCP_OK;
+      if (r >= 0)
+        t[r] = now() - t0;
+      mcp_results_destroy(res);
+    }
+    mcp_context_destroy(c);
+    if (!ok)
+      return;
+    double x = bench_median(t, FIXED_REPEATS);
+    one = w == 1 ? x : one;
+    printf("| %d | %.2f | %+.2f |\n", w, x * 1e3, (x - one) * 1e3);
+  }
+}
+
 /* The book on the first 1, 2, 4, 8 GPUs against one. */
 static void devices(const char *name, const mcp_market *m, const mcp_portfolio *p)
 {
@@ -221,6 +260,8 @@ int main(int argc, char **argv)
     snprintf(name, sizeof name, "mixed book, %d trades on %d underlyings, %llu paths",
              BENCH_MIXED_TRADES, BENCH_MIXED_UNDERLYINGS, (unsigned long long)mixed);
     book(c, name, m, p);
+    mcp_portfolio_set_paths(p, 64);
+    fixed_cost(mcp_context_backend(c), m, p);
   }
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

@@ -219,9 +219,9 @@ static void same_as_user_shifts(void **state)
   /* each key rate as a market of the user's, priced alone: EUR moves B's
    * curve, USD A's and H's at once */
   mcp_results *base = price(*state, m, p);
-  mcpi_curve flat_a = {1, (double[]){0}, (double[]){0.03}};
-  mcpi_curve flat_h = {1, (double[]){0}, (double[]){0.02}};
-  mcpi_curve curve_b = {2, (double *)b_end, (double *)b_rate};
+  mcpi_curve flat_a = {.n = 1, .end = (double[]){0}, .value = (double[]){0.03}};
+  mcpi_curve flat_h = {.n = 1, .end = (double[]){0}, .value = (double[]){0.02}};
+  mcpi_curve curve_b = {.n = 2, .end = (double *)b_end, .value = (double *)b_rate};
   for (size_t k = 0; k < 10; k += 3) {
     for (int ccy = 0; ccy < 2; ccy++) {
       mcpi_curve a = {0}, b = {0}, h = {0};

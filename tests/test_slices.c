@@ -13,6 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "mcprice.h"
 #include "tests/same_results.h"
 
@@ -332,7 +335,14 @@ static void devices_give_the_same_bits(void **state)
     assert_int_equal(mcp_context_set_devices(many, 3, list), MCP_OK);
     mcp_results *a = NULL, *x = NULL;
     assert_int_equal(mcp_price(one, m, p, &a), MCP_OK);
+#ifdef _OPENMP
+    int threads = omp_get_max_threads();
+#endif
     assert_int_equal(mcp_price(many, m, p, &x), MCP_OK);
+#ifdef _OPENMP
+    /* each worker took a share of the threads; the caller has its own back */
+    assert_int_equal(omp_get_max_threads(), threads);
+#endif
     expect_same(x, a, "prices on three workers");
     mcp_results_destroy(a);
     mcp_results_destroy(x);

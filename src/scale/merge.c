@@ -37,19 +37,25 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
                                                  n, NULL, partial));
 }
 
-/* The digest of a pricing on ctx (its run settings over the portfolio's). */
-static uint64_t digest(const mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
-                       const mcp_greeks *g, const mcp_scenarios *s)
+uint64_t mcpi_pricing_digest(const mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
+                             const mcp_greeks *g, const mcp_scenarios *s)
 {
   mcpi_settings set;
   mcpi_context_settings(ctx, p, &set);
   return mcpi_digest(m, p, &set, g, s);
 }
 
+/* The digest the slices share, else the pricing's own. */
+static uint64_t digest_of(const mcpi_shared *sh, const mcp_context *ctx, const mcp_market *m,
+                          const mcp_portfolio *p, const mcp_greeks *g, const mcp_scenarios *s)
+{
+  return sh && sh->digest ? *sh->digest : mcpi_pricing_digest(ctx, m, p, g, s);
+}
+
 mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
                             const mcp_portfolio *portfolio, const mcp_greeks *greeks,
                             const mcp_scenarios *scenarios, unsigned k, unsigned n,
-                            mcpi_setup **keep, mcp_partial **partial)
+                            const mcpi_shared *sh, mcp_partial **partial)
 {
   if (!ctx || !partial)
     return ctx ? mcpi_fail(ctx->err, MCP_ERR_ARGUMENT, "mcp_price_slice: partial is NULL")
@@ -64,10 +70,10 @@ mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,
                      "%u of %u", MCP_MAX_SLICES, k, n);
   mcp_partial *p =
       mcpi_partial_new(k, n, kind_of(greeks, scenarios),
-                       digest(ctx, market, portfolio, greeks, scenarios), ctx->backend);
+                       digest_of(sh, ctx, market, portfolio, greeks, scenarios), ctx->backend);
   if (!p)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for a partial result");
-  mcpi_slicing sl = {.k = k, .n = n, .out = p, .keep = keep};
+  mcpi_slicing sl = {.k = k, .n = n, .out = p, .keep = sh ? sh->keep : NULL};
   mcp_results *none = NULL;
   mcp_scenario_results *snone = NULL;
   st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, &snone, &sl)
@@ -137,7 +143,7 @@ mcp_status mcp_partials_merge(mcp_context *ctx, const mcp_market *market,
 mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
                                const mcp_portfolio *portfolio, const mcp_greeks *greeks,
                                const mcp_scenarios *scenarios, mcp_partial *const *partials,
-                               size_t count, mcpi_setup **keep, mcp_results **results,
+                               size_t count, const mcpi_shared *sh, mcp_results **results,
                                mcp_scenario_results **scenario_results)
 {
   if (!ctx)
@@ -163,7 +169,7 @@ mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
   if (!in)
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory merging the partial results");
   st = order(ctx, partials, count, kind_of(greeks, scenarios),
-             digest(ctx, market, portfolio, greeks, scenarios), in);
+             digest_of(sh, ctx, market, portfolio, greeks, scenarios), in);
   size_t ntrees = 0, used = 0;
   for (size_t i = 0; st == MCP_OK && i < count; i++)
     ntrees += partials[i]->ntree;
@@ -177,7 +183,7 @@ mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
         sorted[m++] = &partials[i]->tree[t];
     mcpi_sort_trees(sorted, ntrees);
     mcpi_slicing sl = {.n = in[0]->n, .in = in, .sorted = sorted, .nsorted = ntrees,
-                       .used = &used, .keep = keep};
+                       .used = &used, .keep = sh ? sh->keep : NULL};
     st = scenarios ? mcpi_scenarios_run(ctx, market, portfolio, scenarios, scenario_results, &sl)
                    : mcpi_reval_run(ctx, market, portfolio, &(mcpi_reval){.greeks = greeks},
                                     results, &sl);

@@ -2,6 +2,9 @@
  * worker a device as each becomes free (dynamic balancing), then merged;
  * the same bits as one device's run, whatever finished first. */
 #include <pthread.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,7 @@ typedef struct pool {
   const mcp_scenarios *s;
   unsigned nslices;
   mcp_partial **parts;
+  uint64_t digest; /* the pricing's, once for every slice */
   atomic_uint next, done;
   atomic_int stop;
   pthread_mutex_t lock;
@@ -34,18 +38,25 @@ typedef struct worker {
   mcp_context *ctx;
   mcpi_setup *keep; /* the plan of its slices, made once */
   int main;         /* the calling thread: it reports progress */
+  int threads;      /* the OpenMP team of its planning and host work */
 } worker;
 
 static void *work(void *arg)
 {
   worker *w = arg;
   pool *x = w->pool;
+#ifdef _OPENMP
+  /* its share of the host's threads: the caller's setting, given back */
+  int was = omp_get_max_threads();
+  omp_set_num_threads(w->threads);
+#endif
   while (!atomic_load(&x->stop)) {
     unsigned k = atomic_fetch_add(&x->next, 1);
     if (k >= x->nslices)
       break;
-    mcp_status st = mcpi_price_slice(w->ctx, x->m, x->p, x->g, x->s, k, x->nslices, &w->keep,
-                                     &x->parts[k]);
+    mcp_status st =
+        mcpi_price_slice(w->ctx, x->m, x->p, x->g, x->s, k, x->nslices,
+                         &(mcpi_shared){.keep = &w->keep, .digest = &x->digest}, &x->parts[k]);
     if (st != MCP_OK) {
       pthread_mutex_lock(&x->lock);
       if (x->st == MCP_OK || k < x->failed) {
@@ -61,6 +72,9 @@ static void *work(void *arg)
     if (w->main && x->base->progress)
       x->base->progress((double)done / x->nslices, x->base->progress_user);
   }
+#ifdef _OPENMP
+  omp_set_num_threads(was);
+#endif
   return NULL;
 }
 
@@ -85,6 +99,10 @@ static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
       return st;
     w[i].pool = x;
     w[i].main = i == 0;
+#ifdef _OPENMP
+    int share = omp_get_max_threads() / (int)ctx->ndevices;
+    w[i].threads = share > 1 ? share : 1;
+#endif
   }
   return MCP_OK;
 }
@@ -105,8 +123,8 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
   x.parts = calloc(x.nslices, sizeof *x.parts);
   mcp_status st = w && th && x.parts ? MCP_OK
                   : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the devices");
-  if (st == MCP_OK)
-    st = make_workers(ctx, w, &x);
+  if (st == MCP_OK && (st = make_workers(ctx, w, &x)) == MCP_OK)
+    x.digest = mcpi_pricing_digest(w[0].ctx, m, p, g, s);
   size_t started = 0;
   if (st == MCP_OK && pthread_mutex_init(&x.lock, NULL) != 0)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "cannot make a lock for the devices");
@@ -122,7 +140,8 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
       memcpy(ctx->err, x.err, sizeof ctx->err);
   }
   if (st == MCP_OK)
-    st = mcpi_partials_merge(ctx, m, p, g, s, x.parts, x.nslices, &w[0].keep, results,
+    st = mcpi_partials_merge(ctx, m, p, g, s, x.parts, x.nslices,
+                             &(mcpi_shared){.keep = &w[0].keep, .digest = &x.digest}, results,
                              sresults);
   if (st == MCP_OK) /* the call's time, not the sum of its slices' */
     mcpi_set_seconds(results ? *results : NULL, sresults ? *sresults : NULL, mcpi_now() - t0);
