@@ -210,6 +210,9 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device);
  * devices take one after another as each becomes free, on threads of their
  * own, and which are merged (mcp_partials_merge): the results are those of
  * one device to the bit.  The progress callback runs on the calling thread.
+ * Each listing's worker keeps its streams and device buffers from call to
+ * call, as a context does its own, until the list changes, a call on them
+ * fails or the context is destroyed.
  * n = 1 is mcp_context_set_device(ctx, devices[0]). */
 #define MCP_MAX_DEVICES 64
 #define MCP_SLICES_PER_DEVICE 4

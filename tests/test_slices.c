@@ -17,6 +17,7 @@
 #include <omp.h>
 #endif
 #include "mcprice.h"
+#include "src/exec/context.h"
 #include "tests/same_results.h"
 
 #ifdef MCP_HAVE_CURAND
@@ -344,6 +345,14 @@ static void devices_give_the_same_bits(void **state)
     assert_int_equal(omp_get_max_threads(), threads);
 #endif
     expect_same(x, a, "prices on three workers");
+    /* the workers' contexts (their streams and buffers) are kept for the
+     * next call, which gives the same bits on them */
+    mcp_context **kept = many->workers;
+    assert_non_null(kept);
+    mcp_results_destroy(x);
+    assert_int_equal(mcp_price(many, m, p, &x), MCP_OK);
+    assert_ptr_equal(many->workers, kept);
+    expect_same(x, a, "prices on three kept workers");
     mcp_results_destroy(a);
     mcp_results_destroy(x);
     assert_int_equal(mcp_price_greeks(one, m, p, g, &a), MCP_OK);
@@ -392,6 +401,18 @@ static void devices_give_the_same_bits(void **state)
     assert_null(x);
     assert_string_equal(mcp_context_last_error(many), mcp_context_last_error(one));
     mcp_portfolio_destroy(bad);
+    /* a failed call's workers are not kept: the next starts afresh, to the
+     * same bits */
+    assert_null(many->workers);
+    assert_int_equal(mcp_price(one, m, p, &a), MCP_OK);
+    assert_int_equal(mcp_price(many, m, p, &x), MCP_OK);
+    expect_same(x, a, "prices after a failed call");
+    mcp_results_destroy(a);
+    mcp_results_destroy(x);
+    /* another list of devices takes workers of its own */
+    assert_non_null(many->workers);
+    assert_int_equal(mcp_context_set_devices(many, 2, list), MCP_OK);
+    assert_null(many->workers);
     /* a device that is not there */
     const int missing[2] = {0, 99};
     assert_int_equal(mcp_context_set_devices(many, 2, missing), MCP_ERR_NOT_FOUND);

@@ -42,9 +42,18 @@ mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
   return MCP_OK;
 }
 
+void mcpi_context_drop_workers(mcp_context *ctx)
+{
+  for (size_t i = 0; ctx->workers && i < ctx->ndevices; i++)
+    mcp_context_destroy(ctx->workers[i]);
+  free(ctx->workers);
+  ctx->workers = NULL;
+}
+
 void mcp_context_destroy(mcp_context *ctx)
 {
   if (ctx) {
+    mcpi_context_drop_workers(ctx);
     mcpi_cuda_release(ctx);
     free(ctx->devices);
     mcp_wisdom_destroy(ctx->wisdom);
@@ -93,6 +102,7 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device)
   if (device != ctx->device)
     mcpi_cuda_release(ctx); /* the kept buffers live on the old device */
   ctx->device = device;
+  mcpi_context_drop_workers(ctx); /* of the list that goes */
   free(ctx->devices); /* one device from now on */
   ctx->devices = NULL;
   ctx->ndevices = 0;

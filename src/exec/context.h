@@ -19,6 +19,10 @@ struct mcp_context {
   int device;
   int *devices; /* mcp_context_set_devices: ndevices > 1 spreads slices over them */
   size_t ndevices;
+  /* their workers' contexts (spread.c), one a listing, made by the first
+   * call and kept, with their streams and buffers, until the list changes
+   * or a call on them fails; NULL before */
+  struct mcp_context **workers;
   mcp_progress_fn progress;
   void *progress_user;
   /* mcp_context_cancel's request: its own, or (a device's worker, spread.c)
@@ -68,6 +72,8 @@ mcp_status mcpi_call_end(mcp_context *ctx, mcp_status st);
 /* The settings of a run of p on ctx (mcpi_settings_resolve). */
 void mcpi_context_settings(const mcp_context *ctx, const mcp_portfolio *p, mcpi_settings *out);
 
+/* Destroys the devices' workers that ctx keeps (spread.c), if any. */
+void mcpi_context_drop_workers(mcp_context *ctx);
 /* Frees the device buffers and the rest a context keeps (nothing without
  * CUDA). */
 void mcpi_cuda_release(mcp_context *ctx);

@@ -78,25 +78,41 @@ static void *work(void *arg)
   return NULL;
 }
 
-/* Contexts like ctx's, one a device. */
+/* The devices' contexts, made by the first call and kept in ctx (their
+ * streams, buffers and the device's limits are a call's fixed cost: a
+ * context's first run makes them); each call gives them ctx's settings. */
+static mcp_status kept_workers(mcp_context *ctx)
+{
+  if (ctx->workers)
+    return MCP_OK;
+  if (!(ctx->workers = calloc(ctx->ndevices, sizeof *ctx->workers)))
+    return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the devices");
+  for (size_t i = 0; i < ctx->ndevices; i++) {
+    mcp_status st = mcp_context_create(&ctx->workers[i], ctx->backend);
+    if (st == MCP_OK && (st = mcp_context_set_device(ctx->workers[i], ctx->devices[i])))
+      memcpy(ctx->err, ctx->workers[i]->err, sizeof ctx->err);
+    else if (st != MCP_OK)
+      mcpi_fail(ctx->err, st, "cannot make a context for device %d", ctx->devices[i]);
+    if (st != MCP_OK) {
+      mcpi_context_drop_workers(ctx);
+      return st;
+    }
+  }
+  return MCP_OK;
+}
+
 static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
 {
-  for (size_t i = 0; i < ctx->ndevices; i++) {
-    mcp_status st = mcp_context_create(&w[i].ctx, ctx->backend);
-    if (st == MCP_OK) {
-      w[i].ctx->tile_paths = ctx->tile_paths;
-      w[i].ctx->block = ctx->block;
-      w[i].ctx->run = ctx->run;
-      w[i].ctx->cancel = ctx->cancel; /* one request stops every device */
-      st = mcp_context_set_wisdom(w[i].ctx, ctx->wisdom);
-      if (st == MCP_OK)
-        st = mcp_context_set_device(w[i].ctx, ctx->devices[i]);
-      if (st != MCP_OK)
-        memcpy(ctx->err, w[i].ctx->err, sizeof ctx->err);
-    } else
-      mcpi_fail(ctx->err, st, "cannot make a context for device %d", ctx->devices[i]);
-    if (st != MCP_OK)
-      return st;
+  mcp_status st = kept_workers(ctx);
+  for (size_t i = 0; st == MCP_OK && i < ctx->ndevices; i++) {
+    mcp_context *c = w[i].ctx = ctx->workers[i];
+    c->tile_paths = ctx->tile_paths;
+    c->block = ctx->block;
+    c->run = ctx->run;
+    c->cancel = ctx->cancel; /* one request stops every device */
+    c->err[0] = '\0';
+    if ((st = mcp_context_set_wisdom(c, ctx->wisdom)) != MCP_OK)
+      memcpy(ctx->err, c->err, sizeof ctx->err);
     w[i].pool = x;
     w[i].main = i == 0;
 #ifdef _OPENMP
@@ -104,7 +120,7 @@ static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
     w[i].threads = share > 1 ? share : 1;
 #endif
   }
-  return MCP_OK;
+  return st;
 }
 
 static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
@@ -147,10 +163,10 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
     mcpi_set_seconds(results ? *results : NULL, sresults ? *sresults : NULL, mcpi_now() - t0);
   for (unsigned k = 0; x.parts && k < x.nslices; k++)
     mcp_partial_destroy(x.parts[k]);
-  for (size_t i = 0; w && i < nw; i++) {
+  for (size_t i = 0; w && i < nw; i++)
     mcpi_setup_free(w[i].keep);
-    mcp_context_destroy(w[i].ctx);
-  }
+  if (st != MCP_OK) /* a device's failure: the next call starts afresh */
+    mcpi_context_drop_workers(ctx);
   free(x.parts);
   free(w);
   free(th);
