@@ -280,7 +280,7 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
                                  const mcpi_greek_run *g, const unsigned char *now,
                                  mcp_results *r)
 {
-  if (!(r->sens = calloc(p->n + 1, sizeof *r->sens)))
+  if (!mcpi_results_sens(r))
     return mcpi_no_memory(__func__);
   mcpi_sens_list *bk = &r->sens[p->n];
   mcpi_label_digits digits = {0};

@@ -466,28 +466,73 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
 }
 
 /* An estimator's Greek (a hidden column, or a twin, is only the same Greek
- * as another of its kind) and its index, a sort key: each Greek's
- * estimators a run, in their order. */
+ * as another of its kind): equal keys are one Greek of the book. */
 typedef struct greek_key {
   long greek, a, b, bucket, point;
-  size_t i;
 } greek_key;
 
-static int cmp_greek(const greek_key *x, const greek_key *y)
+static greek_key key_of(const mcpi_est *e)
 {
-  const long dx[5] = {x->greek, x->a, x->b, x->bucket, x->point};
-  const long dy[5] = {y->greek, y->a, y->b, y->bucket, y->point};
-  for (int k = 0; k < 5; k++)
-    if (dx[k] != dy[k])
-      return dx[k] < dy[k] ? -1 : 1;
-  return 0;
+  return (greek_key){e->greek, e->a, e->b, e->bucket, e->point};
 }
 
-static int cmp_greek_key(const void *pa, const void *pb)
+static int same_greek(const greek_key *x, const greek_key *y)
 {
-  const greek_key *x = pa, *y = pb;
-  int c = cmp_greek(x, y);
-  return c ? c : (x->i > y->i) - (x->i < y->i);
+  return x->greek == y->greek && x->a == y->a && x->b == y->b && x->bucket == y->bucket &&
+         x->point == y->point;
+}
+
+static size_t hash_greek(const greek_key *k)
+{
+  const long v[5] = {k->greek, k->a, k->b, k->bucket, k->point};
+  uint64_t h = 0x9e3779b97f4a7c15u;
+  for (int i = 0; i < 5; i++) {
+    h = (h ^ (uint64_t)v[i]) * 0xbf58476d1ce4e5b9u;
+    h ^= h >> 31;
+  }
+  return (size_t)h;
+}
+
+/* Each estimator's Greek's first estimator (lead) and the next estimator
+ * of its Greek after it (next; n past the last), in the estimators' order:
+ * the Greeks found by a table of their keys (a sort of every estimator
+ * was a tenth of the 10,000-trade book's Greeks' layout; each against
+ * every other, 2.8 M instructions of a 423-bucket trade's call,
+ * bench/RESULTS.md).  0 when out of memory. */
+static int group_greeks(const builder *b, size_t *lead, size_t *next)
+{
+  size_t n = b->nest, cap = 16;
+  while (cap < 2 * n)
+    cap *= 2;
+  size_t *slot = malloc(cap * sizeof *slot), *last = malloc(n * sizeof *last);
+  if (!slot || !last) {
+    free(slot);
+    free(last);
+    return 0;
+  }
+  for (size_t q = 0; q < cap; q++)
+    slot[q] = n; /* empty: a Greek's first estimator where taken */
+  for (size_t i = 0; i < n; i++) {
+    greek_key k = key_of(&b->est[i]);
+    size_t q = hash_greek(&k) & (cap - 1);
+    while (slot[q] < n) {
+      greek_key f = key_of(&b->est[slot[q]]);
+      if (same_greek(&f, &k))
+        break;
+      q = (q + 1) & (cap - 1);
+    }
+    next[i] = n;
+    if (slot[q] == n) { /* a Greek's first */
+      slot[q] = lead[i] = last[i] = i;
+      continue;
+    }
+    lead[i] = slot[q];
+    next[last[lead[i]]] = i;
+    last[lead[i]] = i;
+  }
+  free(slot);
+  free(last);
+  return 1;
 }
 
 /* The path body's sum (greeks.h's MCPI_BOOK_*) for the book's estimator of
@@ -516,27 +561,13 @@ static int path_book(const builder *b, size_t k, const size_t *next, size_t n)
  * trades, summed with the trades' quantities (by the path body where it
  * writes every term, path_book); where one trade has it, that trade's
  * estimator marked instead (its quantity times it is the book's, path by
- * path: a bucketed trade alone in its job would double the columns).  The
- * Greeks are found by a sort (each against every other was 2.8 M
- * instructions of a 423-bucket trade's call, bench/RESULTS.md). */
+ * path: a bucketed trade alone in its job would double the columns); the
+ * Greeks found by group_greeks. */
 static int book(builder *b)
 {
   size_t n = b->nest, nt = b->j->ntrades;
-  greek_key *key = malloc(n * sizeof *key);
   size_t *next = malloc(n * sizeof *next), *lead = malloc(n * sizeof *lead);
-  int ok = !n || (key && next && lead);
-  for (size_t i = 0; i < n && ok; i++) {
-    const mcpi_est *e = &b->est[i];
-    key[i] = (greek_key){e->greek, e->a, e->b, e->bucket, e->point, i};
-  }
-  if (ok && n > 1)
-    qsort(key, n, sizeof *key, cmp_greek_key);
-  for (size_t r = 0, s; r < n && ok; r = s) { /* a run: its first, each one's next */
-    for (s = r + 1; s < n && !cmp_greek(&key[s], &key[r]);)
-      s++;
-    for (size_t q = r; q < s; q++)
-      lead[key[q].i] = key[r].i, next[key[q].i] = q + 1 < s ? key[q + 1].i : n;
-  }
+  int ok = !n || (next && lead && group_greeks(b, lead, next));
   for (size_t k = 0; k < n && ok; k++) {
     mcpi_est e = b->est[k]; /* add_est moves the array */
     if (lead[k] != k || e.point != -1)
@@ -555,7 +586,6 @@ static int book(builder *b)
     for (size_t i = k; i < n && ok; i = next[i])
       ok = add_term(b, (int32_t)(nt + 1 + i), b->j->spec[b->est[i].trade].quantity);
   }
-  free(key);
   free(next);
   free(lead);
   return ok;

@@ -37,13 +37,13 @@ void mcp_results_destroy(mcp_results *r)
   free(r->est);
   free(r->engine);
   free(r->warn);
-  for (size_t i = 0; r->sens && i <= r->n; i++) {
-    for (size_t k = 0; k < r->sens[i].n; k++) {
-      free(r->sens[i].s[k].name); /* its names and label too */
-    }
+  for (size_t i = 0; r->sens && i <= r->n; i++)
     free(r->sens[i].s);
-  }
   free(r->sens);
+  for (mcpi_text *t = r->text, *next; t; t = next) {
+    next = t->next;
+    free(t);
+  }
   free(r->red_off);
   free(r->red_time);
   free(r->grid);
@@ -138,6 +138,32 @@ static mcpi_sens *sens_find(const mcpi_sens_list *l, const mcpi_sens *key)
   return NULL;
 }
 
+int mcpi_results_sens(mcp_results *r)
+{
+  if (!(r->sens = calloc(r->n + 1, sizeof *r->sens)))
+    return 0;
+  for (size_t i = 0; i <= r->n; i++)
+    r->sens[i].text = &r->text;
+  return 1;
+}
+
+/* n bytes of the text blocks at *head (a new block where the first is
+ * full), or NULL when out of memory. */
+static char *text_take(mcpi_text **head, size_t n)
+{
+  enum { BLOCK = 1 << 16 };
+  mcpi_text *t = *head;
+  if (!t || t->cap - t->used < n) {
+    size_t cap = n > BLOCK ? n : BLOCK;
+    if (!(t = malloc(sizeof *t + cap)))
+      return NULL;
+    *t = (mcpi_text){.next = *head, .cap = cap};
+    *head = t;
+  }
+  t->used += n;
+  return t->at + t->used - n;
+}
+
 int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method method, long a,
                          long b, long bucket, const char *label, const char *u1, const char *u2,
                          int suffix, double mean, double var)
@@ -163,12 +189,12 @@ int mcpi_sens_add_bucket(mcpi_sens_list *l, mcp_greek greek, mcp_greek_method me
   *x = key;
   x->method = method;
   set_value(&x->value, mean, var);
-  /* the name, then the underlyings' names and the label, in one block
-   * (tens of thousands of them in a large book's Greeks) */
+  /* the name, then the underlyings' names and the label, in one piece of
+   * the results' text */
   const char *g = mcp_greek_name(greek);
   size_t n1 = u1 ? strlen(u1) + 1 : 0, n2 = u2 ? strlen(u2) + 1 : 0;
   size_t nl = label ? strlen(label) + 1 : 0, len = strlen(g) + 1 + n1 + n2 + nl;
-  char *at = x->name = malloc(len + n1 + n2 + nl);
+  char *at = x->name = text_take(l->text, len + n1 + n2 + nl);
   if (!at)
     return 0;
   at = put(at, "", g);

@@ -5,9 +5,18 @@
 #include "mcprice.h"
 #include "src/inputs/market.h"
 
-/* One sensitivity (mcp_sensitivity), its strings owned. */
+/* Blocks of text that a results object owns: its sensitivities' names,
+ * tens of thousands in a large book's Greeks, a malloc each before (the
+ * Greeks' collection's largest cost). */
+typedef struct mcpi_text {
+  struct mcpi_text *next;
+  size_t used, cap;
+  char at[];
+} mcpi_text;
+
+/* One sensitivity (mcp_sensitivity), its strings in its list's text. */
 typedef struct mcpi_sens {
-  char *name, *u1, *u2; /* one block, name's (mcpi_sens_add_bucket), label too */
+  char *name, *u1, *u2; /* one piece, name's (mcpi_sens_add_bucket), label too */
   mcp_greek greek;
   mcp_greek_method method;
   long a, b; /* market indices of the underlyings, or -1 */
@@ -19,6 +28,7 @@ typedef struct mcpi_sens {
 typedef struct mcpi_sens_list {
   mcpi_sens *s;
   size_t n, cap;
+  mcpi_text **text; /* where its names go: its results' (mcpi_results_sens) */
   int unordered; /* 0: s in mcpi_sens_sort's order (as the adds mostly come) */
 } mcpi_sens_list;
 
@@ -47,6 +57,7 @@ struct mcp_results {
   mcp_backend backend;
   double seconds;
   mcpi_sens_list *sens; /* n + 1 lists: the trades', then the book's; or NULL */
+  mcpi_text *text;      /* the lists' names */
   /* autocallables' redemption probabilities: trade i's dates red_off[i] ..
    * red_off[i + 1] - 1 of red_time and red; all NULL where there are none */
   size_t *red_off;
@@ -64,6 +75,8 @@ struct mcp_results {
   mcp_estimate loss;
 };
 
+/* r's n + 1 lists of sensitivities, empty; 0 when out of memory. */
+int mcpi_results_sens(mcp_results *r);
 /* Appends a sensitivity named after its Greek and, with suffix, its
  * underlyings' names u1, u2 (or NULL); mean and variance give its estimate.
  * An entry of the same Greek and underlyings already there (the book's,
