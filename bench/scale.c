@@ -7,9 +7,9 @@
  * as many devices, were they free: speed-up = whole / that), the bytes of a
  * partial, and whether the merge gave the whole run's bits.  Then
  * mcp_context_set_devices with the device listed twice (two workers on one
- * GPU).  Then the host's fixed cost of workers: the mixed book at 64 paths
- * (next to no paths to run) on one device listed 1, 2, 4 and 8 times,
- * medians of 15.  Wall-clock medians of 3 after a warm-up.  With --devices instead:
+ * GPU).  Wall-clock medians of 3 after a warm-up.  Then the host's fixed
+ * cost of workers: the mixed book at 64 paths (next to no paths to run) on
+ * one device listed 1, 2, 4 and 8 times, medians of 15.  With --devices instead:
  * the same books (and the Asian at 2^28 paths) on 1, 2, 4 and 8 of the
  * host's GPUs (mcp_context_set_devices), their speed-up and efficiency
  * against one, and whether each gave one GPU's bits.
@@ -167,9 +167,12 @@ static void fixed_cost(mcp_backend backend, const mcp_market *m, const mcp_portf
         t[r] = now() - t0;
       mcp_results_destroy(res);
     }
-    mcp_context_destroy(c);
-    if (!ok)
+    if (!ok) {
+      fprintf(stderr, "scale: %d workers: %s\n", w, mcp_context_last_error(c));
+      mcp_context_destroy(c);
       return;
+    }
+    mcp_context_destroy(c);
     double x = bench_median(t, FIXED_REPEATS);
     one = w == 1 ? x : one;
     printf("| %d | %.2f | %+.2f |\n", w, x * 1e3, (x - one) * 1e3);

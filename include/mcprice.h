@@ -27,7 +27,8 @@
  *     so it must return, never longjmp), never twice at once for one
  *     context;
  *   - mcp_context_cancel is the one call that may be made on a context that
- *     another thread is using (or from a signal handler).
+ *     another thread is using (or from a signal handler), and the one a
+ *     progress callback may make on the context whose call runs it.
  * The CPU backend runs an OpenMP team inside each call (OMP_NUM_THREADS sets
  * its size); with several contexts on the CPU, give each fewer threads.
  *
@@ -211,8 +212,9 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device);
  * own, and which are merged (mcp_partials_merge): the results are those of
  * one device to the bit.  The progress callback runs on the calling thread.
  * Each listing's worker keeps its streams and device buffers from call to
- * call, as a context does its own, until the list changes, a call on them
- * fails or the context is destroyed.
+ * call, as a context does its own, until the devices are set again, a call
+ * on them fails or the context is destroyed; the context's own buffers go
+ * when n > 1.
  * n = 1 is mcp_context_set_device(ctx, devices[0]). */
 #define MCP_MAX_DEVICES 64
 #define MCP_SLICES_PER_DEVICE 4

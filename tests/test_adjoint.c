@@ -250,7 +250,7 @@ static void sensitivities_sort(void **state)
         mcpi_sens t = s[i];
         s[i] = s[i + 29], s[i + 29] = t;
       }
-    mcpi_sens_list l = {s, N, N, 1};
+    mcpi_sens_list l = {.s = s, .n = N, .cap = N, .unordered = 1};
     mcpi_sens_sort(&l);
     assert_int_equal(l.unordered, 0);
     for (int i = 0; i < N; i++) {
@@ -261,11 +261,11 @@ static void sensitivities_sort(void **state)
         fail_msg("order %d: entry %d differs", order, i);
     }
   }
-  mcpi_sens_list l = {s, N, N, 1};
+  mcpi_sens_list l = {.s = s, .n = N, .cap = N, .unordered = 1};
   mcpi_sens_sort(&l);
   assert_memory_equal(s, first, sizeof s);
   for (size_t n = 0; n < 2; n++) {
-    mcpi_sens_list few = {n ? s : NULL, n, n, 1};
+    mcpi_sens_list few = {.s = n ? s : NULL, .n = n, .cap = n, .unordered = 1};
     mcpi_sens_sort(&few);
     assert_int_equal(few.unordered, 0);
   }

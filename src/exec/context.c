@@ -44,10 +44,11 @@ mcp_status mcp_context_create(mcp_context **ctx, mcp_backend backend)
 
 void mcpi_context_drop_workers(mcp_context *ctx)
 {
-  for (size_t i = 0; ctx->workers && i < ctx->ndevices; i++)
+  for (size_t i = 0; i < ctx->nworkers; i++)
     mcp_context_destroy(ctx->workers[i]);
   free(ctx->workers);
   ctx->workers = NULL;
+  ctx->nworkers = 0;
 }
 
 void mcp_context_destroy(mcp_context *ctx)
@@ -136,6 +137,8 @@ mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *device
   free(ctx->devices);
   ctx->devices = d;
   ctx->ndevices = n;
+  if (n > 1) /* its workers run the calls: its own buffers would lie idle */
+    mcpi_cuda_release(ctx);
   return MCP_OK;
 }
 

@@ -20,9 +20,10 @@ struct mcp_context {
   int *devices; /* mcp_context_set_devices: ndevices > 1 spreads slices over them */
   size_t ndevices;
   /* their workers' contexts (spread.c), one a listing, made by the first
-   * call and kept, with their streams and buffers, until the list changes
-   * or a call on them fails; NULL before */
+   * call and kept, with their streams and buffers, until the devices are
+   * set again or a call on them fails; NULL before */
   struct mcp_context **workers;
+  size_t nworkers;
   mcp_progress_fn progress;
   void *progress_user;
   /* mcp_context_cancel's request: its own, or (a device's worker, spread.c)

@@ -496,12 +496,14 @@ static size_t hash_greek(const greek_key *k)
 /* Each estimator's Greek's first estimator (lead) and the next estimator
  * of its Greek after it (next; n past the last), in the estimators' order:
  * the Greeks found by a table of their keys (a sort of every estimator
- * was a tenth of the 10,000-trade book's Greeks' layout; each against
+ * was a fifth of the 10,000-trade book's Greeks' layout; each against
  * every other, 2.8 M instructions of a 423-bucket trade's call,
  * bench/RESULTS.md).  0 when out of memory. */
 static int group_greeks(const builder *b, size_t *lead, size_t *next)
 {
   size_t n = b->nest, cap = 16;
+  if (n == 0)
+    return 1;
   while (cap < 2 * n)
     cap *= 2;
   size_t *slot = malloc(cap * sizeof *slot), *last = malloc(n * sizeof *last);

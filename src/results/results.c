@@ -148,13 +148,15 @@ int mcpi_results_sens(mcp_results *r)
 }
 
 /* n bytes of the text blocks at *head (a new block where the first is
- * full), or NULL when out of memory. */
+ * full, each twice the last up to 64 KiB: a few names take little), or
+ * NULL when out of memory. */
 static char *text_take(mcpi_text **head, size_t n)
 {
-  enum { BLOCK = 1 << 16 };
+  enum { FIRST = 1 << 10, MOST = 1 << 16 };
   mcpi_text *t = *head;
   if (!t || t->cap - t->used < n) {
-    size_t cap = n > BLOCK ? n : BLOCK;
+    size_t cap = !t ? FIRST : 2 * t->cap < MOST ? 2 * t->cap : MOST;
+    cap = n > cap ? n : cap;
     if (!(t = malloc(sizeof *t + cap)))
       return NULL;
     *t = (mcpi_text){.next = *head, .cap = cap};

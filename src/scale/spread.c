@@ -87,6 +87,7 @@ static mcp_status kept_workers(mcp_context *ctx)
     return MCP_OK;
   if (!(ctx->workers = calloc(ctx->ndevices, sizeof *ctx->workers)))
     return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the devices");
+  ctx->nworkers = ctx->ndevices;
   for (size_t i = 0; i < ctx->ndevices; i++) {
     mcp_status st = mcp_context_create(&ctx->workers[i], ctx->backend);
     if (st == MCP_OK && (st = mcp_context_set_device(ctx->workers[i], ctx->devices[i])))
@@ -101,6 +102,8 @@ static mcp_status kept_workers(mcp_context *ctx)
   return MCP_OK;
 }
 
+/* The call's workers on ctx's kept contexts, each given ctx's settings,
+ * an empty message and its share of the calling thread's OpenMP threads. */
 static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
 {
   mcp_status st = kept_workers(ctx);
@@ -165,7 +168,7 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
     mcp_partial_destroy(x.parts[k]);
   for (size_t i = 0; w && i < nw; i++)
     mcpi_setup_free(w[i].keep);
-  if (st != MCP_OK) /* a device's failure: the next call starts afresh */
+  if (st != MCP_OK) /* any failure, a device's among them: the next call starts afresh */
     mcpi_context_drop_workers(ctx);
   free(x.parts);
   free(w);
