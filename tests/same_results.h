@@ -46,8 +46,8 @@ static inline int same_sensitivities(const mcp_results *a, const mcp_results *b,
 }
 
 /* Whether two results are the same bits: trade by trade, in total, their
- * warnings, sensitivities and redemption probabilities; what differs into
- * msg. */
+ * warnings, sensitivities, redemption probabilities and exercise
+ * boundaries; what differs into msg. */
 static inline int same_results(const mcp_results *a, const mcp_results *b, char *msg,
                                size_t len)
 {
@@ -79,6 +79,22 @@ static inline int same_results(const mcp_results *a, const mcp_results *b, char 
         n != mcp_results_redemptions(b, i)) {
       snprintf(msg, len, "trade %s: other warnings or redemption dates", mcp_results_trade_id(a, i));
       return 0;
+    }
+    size_t nb = mcp_results_exercise_boundaries(a, i);
+    if (nb != mcp_results_exercise_boundaries(b, i)) {
+      snprintf(msg, len, "trade %s: %zu exercise boundary points against %zu",
+               mcp_results_trade_id(a, i), nb, mcp_results_exercise_boundaries(b, i));
+      return 0;
+    }
+    for (size_t k = 0; k < nb; k++) {
+      double ta, sa, tb, sb;
+      mcp_results_exercise_boundary(a, i, k, &ta, &sa);
+      mcp_results_exercise_boundary(b, i, k, &tb, &sb);
+      if (memcmp(&ta, &tb, sizeof ta) != 0 || memcmp(&sa, &sb, sizeof sa) != 0) {
+        snprintf(msg, len, "trade %s: exercise boundary point %zu: %.17g at %.17g against "
+                 "%.17g at %.17g", mcp_results_trade_id(a, i), k, sa, ta, sb, tb);
+        return 0;
+      }
     }
     for (size_t k = 0; k < n; k++) {
       mcp_estimate u, v;

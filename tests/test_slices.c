@@ -380,6 +380,23 @@ static void devices_give_the_same_bits(void **state)
     expect_same(x, a, "Greeks with control variates on three workers");
     mcp_results_destroy(a);
     mcp_results_destroy(x);
+    /* the exercise boundaries, which the worker of slice 0 writes into the
+     * plan its workers share */
+    mcp_run_options *o;
+    assert_int_equal(mcp_run_options_create(&o), MCP_OK);
+    assert_int_equal(mcp_run_options_set_exercise_boundary(o, 1), MCP_OK);
+    assert_int_equal(mcp_context_set_options(one, o), MCP_OK);
+    assert_int_equal(mcp_context_set_options(many, o), MCP_OK);
+    mcp_run_options_destroy(o);
+    assert_int_equal(mcp_price_greeks(one, m, cv, g, &a), MCP_OK);
+    assert_int_equal(mcp_price_greeks(many, m, cv, g, &x), MCP_OK);
+    size_t bounded = 0;
+    for (size_t i = 0; i < mcp_results_count(a); i++)
+      bounded += mcp_results_exercise_boundaries(a, i) > 0;
+    assert_true(bounded >= 2); /* the Bermudan's rule, the Americans' grids */
+    expect_same(x, a, "exercise boundaries on three workers");
+    mcp_results_destroy(a);
+    mcp_results_destroy(x);
     mcp_scenarios *point;
     const double up[1] = {0.05};
     assert_int_equal(mcp_scenarios_create(&point), MCP_OK);

@@ -19,6 +19,7 @@
 #include "src/plan/pde.h"
 #include "src/results/results.h"
 #include "src/exec/reval.h"
+#include "src/exec/setup.h"
 #include "src/base/clock.h"
 #include "models/products/lsm.h"
 
@@ -382,15 +383,6 @@ static mcp_status collect_greeks(const mcp_market *m, const mcp_portfolio *p,
   return ok ? MCP_OK : mcpi_no_memory(__func__);
 }
 
-/* The variants' estimates of the PDE trades, set by finish_pde or a merge. */
-static mcp_status alloc_pde_est(mcp_context *ctx, const mcp_portfolio *p, mcpi_greek_run *g)
-{
-  for (size_t v = 0; g && v < g->nvar; v++)
-    if (g->var[v].pde && !(g->var[v].pde_est = calloc(p->n, sizeof *g->var[v].pde_est)))
-      return mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the PDE Greeks");
-  return MCP_OK;
-}
-
 /* The grids of the PDE trades and, with Greeks, of the variants (which
  * join the base's in one solve, which a GPU runs in the time of one), into
  * *all, started into *out (out[g (2R + 1) + i]: the value at node center
@@ -506,37 +498,6 @@ static void flag_warnings(const mcp_portfolio *p, mcp_precision precision, mcp_r
       r->warn[i] |= MCP_WARNING_CONSTANT;
 }
 
-/* What a run prices before it computes: its plan, the PDE trades, the
- * layout of the Greeks' or the scenario points' revaluations; built from
- * market, portfolio and req, which a worker's next slice of the same
- * pricing (spread.c) finds here again. */
-struct mcpi_setup {
-  const mcp_market *market;
-  const mcp_portfolio *portfolio;
-  const mcp_greeks *req;
-  mcpi_settings set; /* the context's options over the portfolio's */
-  mcpi_plan plan;
-  mcpi_pde_batch pde;
-  mcpi_greek_run greeks;
-  double *dg;
-  mcpi_bounds bnd; /* the exercise boundaries (run.exercise_boundary) */
-  mcp_portfolio paired; /* the portfolio, its knots paired at theta's bump (setup) */
-  int passes;
-  int losses; /* the points' losses (mcpi_reval) */
-};
-
-void mcpi_setup_free(mcpi_setup *su)
-{
-  if (!su)
-    return;
-  free(su->dg);
-  mcpi_bounds_free(&su->bnd);
-  mcpi_greeks_free(&su->greeks);
-  mcpi_plan_free(&su->plan);
-  mcpi_pde_free(&su->pde);
-  free(su);
-}
-
 static void estimate_slots(const mcp_estimate *e, double **slot, size_t *n)
 {
   const double *v[4] = {&e->price, &e->std_error, &e->ci_low, &e->ci_high};
@@ -603,72 +564,6 @@ static mcp_status pass_pde(mcp_context *ctx, const mcpi_slicing *sl, const mcpi_
   return st;
 }
 
-/* The run's setup into *out; it takes over the npoints markets (freed on
- * failure too). */
-static mcp_status setup(mcp_context *ctx, const mcp_market *market,
-                        const mcp_portfolio *portfolio, const mcp_greeks *req,
-                        mcp_market **markets, size_t npoints, int losses, mcpi_setup **out)
-{
-  mcpi_setup *su = calloc(1, sizeof *su);
-  if (su)
-    mcpi_context_settings(ctx, portfolio, &su->set);
-  mcp_status st = su ? mcpi_plan_build(market, portfolio, &su->set.pde, &su->plan, ctx->err)
-                     : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
-  /* a curve knot's pair is theta's bump (time_grid.c): planned at the
-   * default's, and where theta takes another bump, planned again at it (a
-   * shallow copy of the portfolio carries it to the revaluations; the
-   * prices then differ from mcp_price's in their bits, not their law) */
-  const mcp_portfolio *lp = portfolio;
-  if (st == MCP_OK && req && req->want[MCP_GREEK_THETA] && su->plan.knot_pair > 0) {
-    double h = mcpi_plan_theta_bump(&su->plan, req->bump[MCP_GREEK_THETA]);
-    if (h != su->plan.knot_pair) {
-      su->paired = *portfolio;
-      su->paired.knot_pair = h;
-      lp = &su->paired;
-      mcpi_plan_free(&su->plan);
-      st = mcpi_plan_build(market, lp, &su->set.pde, &su->plan, ctx->err);
-    }
-  }
-  if (st == MCP_OK &&
-      ((st = mcpi_plan_precision_check(&su->plan, su->set.precision, ctx->err)) != MCP_OK ||
-       (st = mcpi_pde_plan(market, portfolio, &su->set.pde, &su->pde, ctx->err)) != MCP_OK))
-    mcpi_plan_free(&su->plan);
-  if (st != MCP_OK) {
-    for (size_t k = 0; k < npoints; k++)
-      mcp_market_destroy(markets[k]);
-    free(su);
-    return st;
-  }
-  su->market = market;
-  su->portfolio = portfolio;
-  su->req = req;
-  su->passes = req || npoints;
-  su->losses = losses && npoints;
-  if (npoints)
-    st = mcpi_points_layout(markets, npoints, losses, market, lp, &su->set, &su->plan, &su->pde,
-                            &su->greeks, ctx->err);
-  else if (req &&
-           (st = mcpi_greeks_layout(market, lp, &su->set, req, &su->plan, &su->pde,
-                                    &su->greeks, ctx->err)) == MCP_OK &&
-           !(su->dg = calloc(2 * portfolio->n, sizeof *su->dg)))
-    st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the Greeks");
-  /* the grid check's coarse passes, after the Greeks' or the points' */
-  if (st == MCP_OK && su->set.grid_check &&
-      (st = mcpi_grid_layout(&su->set, &su->plan, &su->greeks, ctx->err)) == MCP_OK)
-    su->passes = su->passes || su->greeks.nvar > 0;
-  if (st == MCP_OK)
-    st = alloc_pde_est(ctx, portfolio, su->passes ? &su->greeks : NULL);
-  /* last: the variants' grids, planned above, record no boundary */
-  if (st == MCP_OK && su->set.exercise_boundary)
-    st = mcpi_bounds_layout(portfolio, &su->plan, &su->pde, &su->bnd, ctx->err);
-  if (st != MCP_OK) {
-    mcpi_setup_free(su);
-    return st;
-  }
-  *out = su;
-  return MCP_OK;
-}
-
 /* A run's mode (reval.h), from its slicing: the whole run (sl NULL), a slice
  * of it whose sums go to a partial (sl->out), or the merge of the slices'
  * partials (sl->in), which computes nothing and collects their sums. */
@@ -709,8 +604,8 @@ static mcp_status find_setup(run_state *s, const mcp_market *market,
     return MCP_OK;
   }
   mcp_status st =
-      setup(s->ctx, market, portfolio, what->greeks, what->points, what->npoints, what->losses,
-            &s->su);
+      mcpi_setup_build(s->ctx, market, portfolio, what->greeks, what->points, what->npoints,
+                       what->losses, &s->su);
   if (st == MCP_OK && keep) {
     mcpi_setup_free(*keep);
     *keep = s->su;

@@ -16,9 +16,6 @@ typedef struct mcpi_reval {
   int losses;               /* each point's book loss against the run's market too */
 } mcpi_reval;
 
-/* Frees a kept setup (mcpi_slicing.keep). */
-void mcpi_setup_free(mcpi_setup *su);
-
 /* Runs the book in market and what asks for into out[0] and, for scenario
  * points, out[1 .. npoints] (each point's prices those of an mcp_price of
  * its market, to the bit; with losses, its loss, paired path by path): alone (sl NULL), as slice sl->k into sl->out

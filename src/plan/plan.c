@@ -472,6 +472,48 @@ void mcpi_plan_free(mcpi_plan *plan)
   memset(plan, 0, sizeof *plan);
 }
 
+mcp_status mcpi_plan_share(const mcpi_plan *base, const mcpi_plan *by, mcpi_plan *out,
+                           char *err)
+{
+  *out = *base;
+  out->jobs = base->njobs ? malloc(base->njobs * sizeof *out->jobs) : NULL;
+  if (base->njobs && !out->jobs) {
+    out->njobs = 0; /* nothing to unshare */
+    return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a device's plan");
+  }
+  if (base->njobs)
+    memcpy(out->jobs, base->jobs, base->njobs * sizeof *out->jobs);
+  int ok = 1;
+  for (size_t ji = 0; ji < base->njobs; ji++) {
+    const mcpi_job *j = &base->jobs[ji];
+    mcpi_job *x = &out->jobs[ji];
+    if (ji < by->njobs && !mcpi_job_run_writes(&by->jobs[ji]))
+      continue;
+#define MCPI_JOB_ARRAY(field, type, count)
+#define MCPI_RUN_ARRAY(field, type, count, view)                                               \
+  if (j->field && (x->field = malloc((count) * sizeof *j->field)))                             \
+    memcpy(x->field, j->field, (count) * sizeof *j->field);                                    \
+  ok = ok && (x->field || !j->field);
+#include "models/products/job_arrays.def"
+  }
+  return ok ? MCP_OK : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a device's plan");
+}
+
+void mcpi_plan_unshare(mcpi_plan *p, const mcpi_plan *base)
+{
+  for (size_t ji = 0; ji < p->njobs; ji++) {
+    const mcpi_job *j = &base->jobs[ji];
+    mcpi_job *x = &p->jobs[ji];
+#define MCPI_JOB_ARRAY(field, type, count)
+#define MCPI_RUN_ARRAY(field, type, count, view)                                               \
+  if (x->field != j->field)                                                                    \
+    free(x->field);
+#include "models/products/job_arrays.def"
+  }
+  free(p->jobs);
+  memset(p, 0, sizeof *p);
+}
+
 mcp_status mcpi_plan_precision_check(const mcpi_plan *plan, mcp_precision precision, char *err)
 {
   if (precision != MCP_FLOAT)

@@ -37,19 +37,16 @@ mcp_status mcp_price_slice(mcp_context *ctx, const mcp_market *market,
                                                  n, NULL, partial));
 }
 
-uint64_t mcpi_pricing_digest(const mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
-                             const mcp_greeks *g, const mcp_scenarios *s)
-{
-  mcpi_settings set;
-  mcpi_context_settings(ctx, p, &set);
-  return mcpi_digest(m, p, &set, g, s);
-}
-
-/* The digest the slices share, else the pricing's own. */
+/* The digest the slices share, else the pricing's own (its run settings
+ * over the portfolio's). */
 static uint64_t digest_of(const mcpi_shared *sh, const mcp_context *ctx, const mcp_market *m,
                           const mcp_portfolio *p, const mcp_greeks *g, const mcp_scenarios *s)
 {
-  return sh && sh->digest ? *sh->digest : mcpi_pricing_digest(ctx, m, p, g, s);
+  if (sh && sh->digest)
+    return *sh->digest;
+  mcpi_settings set;
+  mcpi_context_settings(ctx, p, &set);
+  return mcpi_digest(m, p, &set, g, s);
 }
 
 mcp_status mcpi_price_slice(mcp_context *ctx, const mcp_market *market,

@@ -7,9 +7,9 @@
 #include "src/exec/reval.h"
 
 /* What the slices of one pricing in one process share: a worker's kept
- * setup (NULL: none kept) and the pricing's digest (NULL: computed by the
- * call).  The digest hashes every trade (about 1 ms for 10,000 on one
- * core), so a process computes it once, not once a slice. */
+ * setup (NULL: none kept) and the digest their partials carry (NULL: the
+ * pricing's, computed by the call: it hashes every trade, about 1 ms for
+ * 10,000 on one core). */
 typedef struct mcpi_shared {
   mcpi_setup **keep;
   const uint64_t *digest;
@@ -28,9 +28,6 @@ mcp_status mcpi_partials_merge(mcp_context *ctx, const mcp_market *market,
                                const mcp_scenarios *scenarios, mcp_partial *const *partials,
                                size_t count, const mcpi_shared *sh, mcp_results **results,
                                mcp_scenario_results **scenario_results);
-/* The digest of a pricing on ctx (its run settings over the portfolio's). */
-uint64_t mcpi_pricing_digest(const mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
-                             const mcp_greeks *g, const mcp_scenarios *s);
 /* mcp_price, mcp_price_greeks (g) and mcp_price_scenarios (s, into
  * *sresults): one run, or with several devices (spread.c) slices of it on
  * each, merged. */

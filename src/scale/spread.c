@@ -1,6 +1,7 @@
-/* spread.c: a pricing over the context's devices: slices taken by one
- * worker a device as each becomes free (dynamic balancing), then merged;
- * the same bits as one device's run, whatever finished first. */
+/* spread.c: a pricing over the context's devices: planned once by the
+ * calling thread, then slices taken by one worker a device as each becomes
+ * free (dynamic balancing), then merged; the same bits as one device's
+ * run, whatever finished first. */
 #include <pthread.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "src/exec/context.h"
+#include "src/exec/setup.h"
 #include "src/scale/scale.h"
 #include "src/base/clock.h"
 
@@ -24,7 +26,10 @@ typedef struct pool {
   const mcp_scenarios *s;
   unsigned nslices;
   mcp_partial **parts;
-  uint64_t digest; /* the pricing's, once for every slice */
+  /* a price or Greeks run's setup, built once by the calling thread, a
+   * share of it for each worker; NULL for a scenario grid, whose groups of
+   * points each build their own */
+  mcpi_setup *shared;
   atomic_uint next, done;
   atomic_int stop;
   pthread_mutex_t lock;
@@ -36,10 +41,27 @@ typedef struct pool {
 typedef struct worker {
   pool *pool;
   mcp_context *ctx;
-  mcpi_setup *keep; /* the plan of its slices, made once */
+  mcpi_setup *keep; /* its share of the pool's setup */
   int main;         /* the calling thread: it reports progress */
-  int threads;      /* the OpenMP team of its planning and host work */
+  int threads;      /* the OpenMP team of its host work */
 } worker;
+
+/* The partials never leave the call: no digest of its inputs guards them. */
+static const uint64_t in_process = 0;
+
+/* A worker's failure at slice k: the pool's, unless a lower slice failed. */
+static void failed(worker *w, mcp_status st, unsigned k)
+{
+  pool *x = w->pool;
+  pthread_mutex_lock(&x->lock);
+  if (x->st == MCP_OK || k < x->failed) {
+    x->st = st;
+    x->failed = k;
+    memcpy(x->err, w->ctx->err[0] ? w->ctx->err : mcp_last_error(), sizeof x->err);
+  }
+  pthread_mutex_unlock(&x->lock);
+  atomic_store(&x->stop, 1);
+}
 
 static void *work(void *arg)
 {
@@ -50,22 +72,18 @@ static void *work(void *arg)
   int was = omp_get_max_threads();
   omp_set_num_threads(w->threads);
 #endif
-  while (!atomic_load(&x->stop)) {
+  mcp_status st = x->shared ? mcpi_setup_share(x->shared, &w->keep, w->ctx->err) : MCP_OK;
+  if (st != MCP_OK)
+    failed(w, st, 0);
+  while (st == MCP_OK && !atomic_load(&x->stop)) {
     unsigned k = atomic_fetch_add(&x->next, 1);
     if (k >= x->nslices)
       break;
-    mcp_status st =
-        mcpi_price_slice(w->ctx, x->m, x->p, x->g, x->s, k, x->nslices,
-                         &(mcpi_shared){.keep = &w->keep, .digest = &x->digest}, &x->parts[k]);
+    st = mcpi_price_slice(w->ctx, x->m, x->p, x->g, x->s, k, x->nslices,
+                          &(mcpi_shared){.keep = &w->keep, .digest = &in_process},
+                          &x->parts[k]);
     if (st != MCP_OK) {
-      pthread_mutex_lock(&x->lock);
-      if (x->st == MCP_OK || k < x->failed) {
-        x->st = st;
-        x->failed = k;
-        memcpy(x->err, w->ctx->err[0] ? w->ctx->err : mcp_last_error(), sizeof x->err);
-      }
-      pthread_mutex_unlock(&x->lock);
-      atomic_store(&x->stop, 1);
+      failed(w, st, k);
       break;
     }
     unsigned done = atomic_fetch_add(&x->done, 1) + 1;
@@ -142,8 +160,19 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
   x.parts = calloc(x.nslices, sizeof *x.parts);
   mcp_status st = w && th && x.parts ? MCP_OK
                   : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the devices");
-  if (st == MCP_OK && (st = make_workers(ctx, w, &x)) == MCP_OK)
-    x.digest = mcpi_pricing_digest(w[0].ctx, m, p, g, s);
+  /* the plan on worker 0's share of the threads, as each worker planned
+   * its own before: a team of all of them would spin on after it (libgomp's
+   * idle threads), beside the workers that then take every thread */
+  if (st == MCP_OK && (st = make_workers(ctx, w, &x)) == MCP_OK && !s) {
+#ifdef _OPENMP
+    int was = omp_get_max_threads();
+    omp_set_num_threads(w[0].threads);
+#endif
+    st = mcpi_setup_build(ctx, m, p, g, NULL, 0, 0, &x.shared);
+#ifdef _OPENMP
+    omp_set_num_threads(was);
+#endif
+  }
   size_t started = 0;
   if (st == MCP_OK && pthread_mutex_init(&x.lock, NULL) != 0)
     st = mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "cannot make a lock for the devices");
@@ -160,14 +189,15 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
   }
   if (st == MCP_OK)
     st = mcpi_partials_merge(ctx, m, p, g, s, x.parts, x.nslices,
-                             &(mcpi_shared){.keep = &w[0].keep, .digest = &x.digest}, results,
-                             sresults);
+                             &(mcpi_shared){.keep = &x.shared, .digest = &in_process},
+                             results, sresults);
   if (st == MCP_OK) /* the call's time, not the sum of its slices' */
     mcpi_set_seconds(results ? *results : NULL, sresults ? *sresults : NULL, mcpi_now() - t0);
   for (unsigned k = 0; x.parts && k < x.nslices; k++)
     mcp_partial_destroy(x.parts[k]);
   for (size_t i = 0; w && i < nw; i++)
     mcpi_setup_free(w[i].keep);
+  mcpi_setup_free(x.shared); /* after its shares */
   if (st != MCP_OK) /* any failure, a device's among them: the next call starts afresh */
     mcpi_context_drop_workers(ctx);
   free(x.parts);
