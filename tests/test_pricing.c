@@ -649,6 +649,20 @@ static void test_parallel_plan(void **state)
   }
   mcpi_plan a = plan_on(m, p, 1, MCP_OK, NULL), b = plan_on(m, p, 4, MCP_OK, NULL);
   assert_true(a.njobs >= MCPI_PARALLEL_JOBS && a.njobs == b.njobs);
+  /* one job an underlying (12 and the two Heston ones: an underlying's
+   * fixings and its 5 maturities fit one job's schedules), each trade in
+   * one job, a job's trades in the book's order and on its underlying (the
+   * keys' trades gathered by hash, plan.c) */
+  assert_int_equal(a.njobs, 14);
+  unsigned char in[600] = {0};
+  for (size_t k = 0; k < a.njobs; k++)
+    for (size_t t = 0; t < a.jobs[k].nreal; t++) {
+      size_t i = a.jobs[k].trade[t];
+      assert_true(i < 600 && !in[i] && (t == 0 || a.jobs[k].trade[t - 1] < i));
+      assert_string_equal(a.jobs[k].u[0]->name, p->t[i].asset[0]);
+      in[i] = 1;
+    }
+  assert_null(memchr(in, 0, sizeof in));
   for (size_t k = 0; k < a.njobs; k++) {
     const mcpi_job *x = &a.jobs[k], *y = &b.jobs[k];
     assert_true(x->ntrades == y->ntrades && x->nsteps == y->nsteps && x->stream == y->stream);

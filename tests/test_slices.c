@@ -18,6 +18,7 @@
 #endif
 #include "mcprice.h"
 #include "src/exec/context.h"
+#include "src/exec/setup.h"
 #include "tests/same_results.h"
 
 #ifdef MCP_HAVE_CURAND
@@ -381,7 +382,7 @@ static void devices_give_the_same_bits(void **state)
     mcp_results_destroy(a);
     mcp_results_destroy(x);
     /* the exercise boundaries, which the worker of slice 0 writes into the
-     * plan its workers share */
+     * setup its workers share (then off again) */
     mcp_run_options *o;
     assert_int_equal(mcp_run_options_create(&o), MCP_OK);
     assert_int_equal(mcp_run_options_set_exercise_boundary(o, 1), MCP_OK);
@@ -397,6 +398,11 @@ static void devices_give_the_same_bits(void **state)
     expect_same(x, a, "exercise boundaries on three workers");
     mcp_results_destroy(a);
     mcp_results_destroy(x);
+    assert_int_equal(mcp_run_options_create(&o), MCP_OK);
+    assert_int_equal(mcp_run_options_set_exercise_boundary(o, 0), MCP_OK);
+    assert_int_equal(mcp_context_set_options(one, o), MCP_OK);
+    assert_int_equal(mcp_context_set_options(many, o), MCP_OK);
+    mcp_run_options_destroy(o);
     mcp_scenarios *point;
     const double up[1] = {0.05};
     assert_int_equal(mcp_scenarios_create(&point), MCP_OK);
@@ -408,8 +414,9 @@ static void devices_give_the_same_bits(void **state)
     mcp_scenario_results_destroy(sx);
     mcp_scenarios_destroy(point);
     mcp_portfolio_destroy(cv);
-    /* an input error of a slice is the call's, with its message: too few
-     * paths for a control variate */
+    /* an input error is the call's, with one device's message: too few
+     * paths for a control variate (found as the calling thread plans; a
+     * worker's failure, a cancellation: test_cancel's over_devices) */
     mcp_portfolio *bad = load_book(8192, -1);
     assert_int_equal(mcp_portfolio_set_paths(bad, 2), MCP_OK);
     assert_int_equal(mcp_portfolio_set_methods(bad, MCP_CONTROL_VARIATE), MCP_OK);
@@ -439,6 +446,66 @@ static void devices_give_the_same_bits(void **state)
     mcp_context_destroy(many);
   }
   mcp_scenarios_destroy(s);
+  mcp_greeks_destroy(g);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+}
+
+/* Whether x's row of job ji is its own, and x's copy of base's (the same
+ * values). */
+#define OWN_ROW(x, base, field, n) ((x)->field != (base)->field && (x)->field &&                \
+                                    memcmp((x)->field, (base)->field, n) == 0)
+
+/* A worker's share of a setup (setup.c) has its own copy of exactly the
+ * rows a run writes: the specs of the jobs with control variates and the
+ * exercise rules of the jobs that fit them, in the plan and in the
+ * variants of which those jobs run a pass; it reads every other array of
+ * the setup's in place. */
+static void shares_copy_what_runs_write(void **state)
+{
+  (void)state;
+  mcp_market *m = load_market();
+  mcp_portfolio *p = load_book(8192, MCP_CONTROL_VARIATE);
+  mcp_greeks *g = all_greeks();
+  mcp_context *c;
+  assert_int_equal(mcp_context_create(&c, MCP_BACKEND_CPU), MCP_OK);
+  mcpi_setup *base, *share;
+  assert_int_equal(mcpi_setup_build(c, m, p, g, NULL, 0, 0, &base), MCP_OK);
+  assert_int_equal(mcpi_setup_share(base, &share, c->err), MCP_OK);
+  assert_int_equal(share->greeks.nvar, base->greeks.nvar);
+  size_t controls = 0, fits = 0, passes = 0;
+  for (size_t v = 0; v <= base->greeks.nvar; v++) {
+    const mcpi_plan *x = v ? &share->greeks.var[v - 1].plan : &share->plan;
+    const mcpi_plan *b = v ? &base->greeks.var[v - 1].plan : &base->plan;
+    assert_int_equal(x->njobs, b->njobs);
+    for (size_t ji = 0; ji < b->njobs; ji++) {
+      const mcpi_job *xj = &x->jobs[ji], *bj = &b->jobs[ji], *lead = &base->plan.jobs[ji];
+      int runs = !v;
+      for (size_t k = 0; v && k < lead->npass; k++)
+        runs |= lead->pass[k] == v - 1;
+      passes += v && runs;
+      int spec = runs && lead->controls && bj->spec;
+      int rules = runs && lead->lsm_dates > 1 && bj->lsm_table;
+      controls += spec;
+      fits += rules;
+      if (spec)
+        assert_true(OWN_ROW(xj, bj, spec, bj->ntrades * sizeof *bj->spec));
+      else
+        assert_ptr_equal(xj->spec, bj->spec);
+      if (rules)
+        assert_true(OWN_ROW(xj, bj, lsm_table,
+                            (size_t)bj->lsm_dates * MCPI_LSM_ROW * sizeof *bj->lsm_table));
+      else
+        assert_ptr_equal(xj->lsm_table, bj->lsm_table);
+      assert_ptr_equal(xj->times, bj->times);
+      assert_ptr_equal(xj->ca, bj->ca);
+    }
+  }
+  /* the book has both kinds, and variants that run passes of them */
+  assert_true(controls > 1 && fits > 1 && passes > 0);
+  mcpi_setup_free(share);
+  mcpi_setup_free(base);
+  mcp_context_destroy(c);
   mcp_greeks_destroy(g);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
@@ -554,6 +621,7 @@ int main(void)
       cmocka_unit_test(greeks_and_qmc_through_files),
       cmocka_unit_test(scenarios_merge_to_the_bits),
       cmocka_unit_test(devices_give_the_same_bits),
+      cmocka_unit_test(shares_copy_what_runs_write),
       cmocka_unit_test(bad_partials_are_refused),
   };
   /* MCP_TEST_FILTER (a cmocka pattern): CI's ThreadSanitizer build runs the

@@ -170,7 +170,15 @@ static void free_stage(mcpi_cuda_kept *k)
 void mcpi_cuda_release(mcp_context *ctx)
 {
   mcpi_cuda_kept *k = ctx->cuda;
-  if (k) { /* a CPU context never touches the CUDA runtime */
+  int held = k || ctx->grid_stream, was = -1;
+  for (int b = 0; b < MCPI_DEV_SLOTS; b++)
+    held |= ctx->dev[b] != NULL;
+  /* its streams, events and buffers go on its device, whichever the thread
+   * has (a worker's context is destroyed on its caller's thread), which is
+   * given back; a CPU context never touches the CUDA runtime */
+  if (held && cudaGetDevice(&was) == cudaSuccess && was != ctx->device)
+    cudaSetDevice(ctx->device);
+  if (k) {
     for (int s = 0; s < STREAMS && k->stream[s]; s++) {
       cudaStreamDestroy(k->stream[s]);
       cudaEventDestroy(k->done[s]);
@@ -192,6 +200,8 @@ void mcpi_cuda_release(mcp_context *ctx)
       ctx->dev[b] = NULL;
       ctx->dev_bytes[b] = 0;
     }
+  if (was >= 0 && was != ctx->device)
+    cudaSetDevice(was);
 }
 
 /* The context's kept state, made on its first run on its device: the

@@ -594,9 +594,10 @@ typedef struct run_state {
 static mcp_status find_setup(run_state *s, const mcp_market *market,
                              const mcp_portfolio *portfolio, const mcpi_reval *what)
 {
-  /* a worker's slices of one pricing, and their merge in its process, plan
-   * it once (the pilot zeroes the control coefficients and sets them again,
-   * the fit rewrites its rules); a scenario group's markets are its own */
+  /* the slices of one pricing in a process, and their merge, read one
+   * setup (a worker's share of its caller's: spread.c; the pilot zeroes the
+   * control coefficients and sets them again, the fit rewrites its rules);
+   * a scenario group's markets are its own */
   mcpi_setup **keep = s->keep = s->sl && !what->points ? s->sl->keep : NULL;
   if (keep && *keep && (*keep)->market == market && (*keep)->portfolio == portfolio &&
       (*keep)->req == what->greeks) {

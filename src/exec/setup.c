@@ -95,11 +95,11 @@ mcp_status mcpi_setup_share(const mcpi_setup *base, mcpi_setup **out, char *err)
     mcpi_setup_free(c);
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for a device's plan");
   }
-  /* a pass's job writes where its base job's run does (mcpi_pass_job) */
-  mcp_status st = mcpi_plan_share(&base->plan, &base->plan, &c->plan, err);
+  mcp_status st = mcpi_plan_share(&base->plan, &base->plan, -1, &c->plan, err);
   for (size_t v = 0; st == MCP_OK && v < nvar; v++) {
     c->greeks.var[v] = base->greeks.var[v];
-    st = mcpi_plan_share(&base->greeks.var[v].plan, &base->plan, &c->greeks.var[v].plan, err);
+    st = mcpi_plan_share(&base->greeks.var[v].plan, &base->plan, (long)v,
+                         &c->greeks.var[v].plan, err);
     c->greeks.nvar = v + 1;
   }
   if (st != MCP_OK) {

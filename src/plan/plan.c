@@ -148,9 +148,9 @@ static void stream_name(const mcp_market *m, const job_key *k, char *buf, size_t
 }
 
 /* Trades by key, so that forming a job reads its key's trades alone (a
- * book of 10^5 trades forms thousands of jobs): the trades sorted by the
- * hash of their key (its maturity aside: keys equal within MCPI_TIME_EPS
- * hash alike), then by index; at[i] is trade i's place. */
+ * book of 10^5 trades forms thousands of jobs): the trades of one hash of
+ * their key together (its maturity aside: keys equal within MCPI_TIME_EPS
+ * hash alike), by index; at[i] is trade i's place. */
 typedef struct key_entry {
   uint64_t hash;
   size_t trade;
@@ -168,12 +168,50 @@ static uint64_t key_hash(const job_key *k)
   return h;
 }
 
-static int cmp_entry(const void *x, const void *y)
+/* The n entries (trade i's at i) gathered by hash, the hashes in the order
+ * of their first trade, each one's trades in order, and at[i] set: a
+ * counting sort by the hashes' ordinals, which a table of them gives (a
+ * sort of the entries took a fifth of a 10,000-trade book's plan).  0, or
+ * -1 when out of memory. */
+static int group_entries(key_entry *e, size_t n, size_t *at)
 {
-  const key_entry *a = x, *b = y;
-  if (a->hash != b->hash)
-    return a->hash < b->hash ? -1 : 1;
-  return (a->trade > b->trade) - (a->trade < b->trade);
+  size_t nslots = 16;
+  while (nslots < 2 * n)
+    nslots *= 2;
+  size_t *slot = calloc(nslots, sizeof *slot); /* a hash's ordinal + 1, or 0 */
+  size_t *ord = malloc(n * sizeof *ord);       /* trade i's hash's ordinal */
+  size_t *first = malloc(n * sizeof *first);   /* an ordinal's first trade */
+  size_t *off = calloc(n + 1, sizeof *off);    /* an ordinal's count, then place */
+  key_entry *by = malloc(n * sizeof *by);
+  int ok = slot && ord && first && off && by;
+  size_t nh = 0;
+  for (size_t i = 0; ok && i < n; i++) {
+    uint64_t h = e[i].hash;
+    size_t s = (size_t)(h ^ h >> 32) & (nslots - 1);
+    while (slot[s] && e[first[slot[s] - 1]].hash != h)
+      s = (s + 1) & (nslots - 1);
+    if (!slot[s]) {
+      first[nh] = i;
+      slot[s] = ++nh;
+    }
+    ord[i] = slot[s] - 1;
+    off[ord[i] + 1]++;
+  }
+  for (size_t k = 1; ok && k <= nh; k++)
+    off[k] += off[k - 1];
+  for (size_t i = 0; ok && i < n; i++) {
+    size_t q = off[ord[i]]++;
+    by[q] = e[i];
+    at[e[i].trade] = q;
+  }
+  if (ok)
+    memcpy(e, by, n * sizeof *e);
+  free(slot);
+  free(ord);
+  free(first);
+  free(off);
+  free(by);
+  return ok ? 0 : -1;
 }
 
 /* Jobs a stream name has had so far, by name: a job's ordinal among them
@@ -315,9 +353,8 @@ static mcp_status plan_build(const mcp_market *m, const mcp_portfolio *p,
     st = trade_key(m, p, &p->t[bad], &keys[bad], err);
   for (size_t i = 0; i < p->n; i++) /* keys[i] of a failed trade_key: zeros */
     byk[i] = (key_entry){assigned[i] ? 0 : key_hash(&keys[i]), i};
-  qsort(byk, p->n, sizeof *byk, cmp_entry);
-  for (size_t q = 0; q < p->n; q++)
-    at[byk[q].trade] = q;
+  if (st == MCP_OK && group_entries(byk, p->n, at))
+    st = mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the run");
   /* Jobs in order of their first trade; a job of the same key opens when the
    * schedules or monitors are full.  ordinal counts jobs of one stream name. */
   for (size_t first = 0; first < p->n && st == MCP_OK; first++) {
@@ -472,7 +509,16 @@ void mcpi_plan_free(mcpi_plan *plan)
   memset(plan, 0, sizeof *plan);
 }
 
-mcp_status mcpi_plan_share(const mcpi_plan *base, const mcpi_plan *by, mcpi_plan *out,
+/* Whether variant var (-1: none) runs a pass of job b. */
+static int passes(const mcpi_job *b, long var)
+{
+  for (size_t p = 0; var >= 0 && p < b->npass; p++)
+    if (b->pass[p] == (size_t)var)
+      return 1;
+  return var < 0;
+}
+
+mcp_status mcpi_plan_share(const mcpi_plan *base, const mcpi_plan *by, long var, mcpi_plan *out,
                            char *err)
 {
   *out = *base;
@@ -484,14 +530,14 @@ mcp_status mcpi_plan_share(const mcpi_plan *base, const mcpi_plan *by, mcpi_plan
   if (base->njobs)
     memcpy(out->jobs, base->jobs, base->njobs * sizeof *out->jobs);
   int ok = 1;
-  for (size_t ji = 0; ji < base->njobs; ji++) {
-    const mcpi_job *j = &base->jobs[ji];
+  for (size_t ji = 0; ji < base->njobs && ji < by->njobs; ji++) {
+    const mcpi_job *j = &base->jobs[ji], *b = &by->jobs[ji];
     mcpi_job *x = &out->jobs[ji];
-    if (ji < by->njobs && !mcpi_job_run_writes(&by->jobs[ji]))
+    if (!passes(b, var))
       continue;
 #define MCPI_JOB_ARRAY(field, type, count)
-#define MCPI_RUN_ARRAY(field, type, count, view)                                               \
-  if (j->field && (x->field = malloc((count) * sizeof *j->field)))                             \
+#define MCPI_RUN_ARRAY(field, type, count, view, written)                                      \
+  if ((written) && j->field && (x->field = malloc((count) * sizeof *j->field)))                \
     memcpy(x->field, j->field, (count) * sizeof *j->field);                                    \
   ok = ok && (x->field || !j->field);
 #include "models/products/job_arrays.def"
@@ -505,7 +551,7 @@ void mcpi_plan_unshare(mcpi_plan *p, const mcpi_plan *base)
     const mcpi_job *j = &base->jobs[ji];
     mcpi_job *x = &p->jobs[ji];
 #define MCPI_JOB_ARRAY(field, type, count)
-#define MCPI_RUN_ARRAY(field, type, count, view)                                               \
+#define MCPI_RUN_ARRAY(field, type, count, view, written)                                      \
   if (x->field != j->field)                                                                    \
     free(x->field);
 #include "models/products/job_arrays.def"

@@ -256,20 +256,14 @@ mcp_status mcpi_plan_build(const mcp_market *m, const mcp_portfolio *p,
 /* Theta's bump in plan: bump, at most half a uniform step of any job. */
 double mcpi_plan_theta_bump(const mcpi_plan *plan, double bump);
 void mcpi_plan_free(mcpi_plan *plan);
-/* Whether a run writes job j's MCPI_RUN_ARRAY rows (job_arrays.def), and
- * those of its passes' jobs: the pilot's control coefficients (run_job.c),
- * the exercise rules of a fit or of a frozen copy. */
-static inline int mcpi_job_run_writes(const mcpi_job *j)
-{
-  return j->controls || j->lsm_dates > 0;
-}
 /* A worker's view of base, a plan that workers share (spread.c): its jobs
  * copied by value, reading base's arrays in place but for the MCPI_RUN_ARRAY
- * rows of the jobs whose run writes them (decided by the job of the same
- * index in by: base itself, or the plan whose passes base's jobs are),
- * which are its own.  MCP_OK, or MCP_ERR_NO_MEMORY with a message in err
- * (out then needs mcpi_plan_unshare too). */
-mcp_status mcpi_plan_share(const mcpi_plan *base, const mcpi_plan *by, mcpi_plan *out,
+ * rows (job_arrays.def) that a run writes, which are its own.  base is by
+ * (var -1), or the plan of by's variant var, of which a run writes the jobs
+ * it is a pass of alone; a row's condition reads by's job.  MCP_OK, or
+ * MCP_ERR_NO_MEMORY with a message in err (out then needs mcpi_plan_unshare
+ * too). */
+mcp_status mcpi_plan_share(const mcpi_plan *base, const mcpi_plan *by, long var, mcpi_plan *out,
                            char *err);
 /* Frees what mcpi_plan_share made of base into p. */
 void mcpi_plan_unshare(mcpi_plan *p, const mcpi_plan *base);

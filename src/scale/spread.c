@@ -160,9 +160,9 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
   x.parts = calloc(x.nslices, sizeof *x.parts);
   mcp_status st = w && th && x.parts ? MCP_OK
                   : mcpi_fail(ctx->err, MCP_ERR_NO_MEMORY, "out of memory for the devices");
-  /* the plan on worker 0's share of the threads, as each worker planned
-   * its own before: a team of all of them would spin on after it (libgomp's
-   * idle threads), beside the workers that then take every thread */
+  /* the plan on worker 0's share of the threads: a team of all of them
+   * would spin on after it (libgomp's idle threads), beside the workers that
+   * then take every thread (bench/RESULTS.md, "One plan for every worker") */
   if (st == MCP_OK && (st = make_workers(ctx, w, &x)) == MCP_OK && !s) {
 #ifdef _OPENMP
     int was = omp_get_max_threads();
@@ -187,6 +187,8 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
     if ((st = x.st) != MCP_OK)
       memcpy(ctx->err, x.err, sizeof ctx->err);
   }
+  /* the merge on the setup itself, which its inputs match (reval.c's
+   * find_setup takes it, never replaces it: its shares read it) */
   if (st == MCP_OK)
     st = mcpi_partials_merge(ctx, m, p, g, s, x.parts, x.nslices,
                              &(mcpi_shared){.keep = &x.shared, .digest = &in_process},
