@@ -923,6 +923,18 @@ mcp_status mcp_run_options_load(mcp_run_options **options, const char *path, cha
                                 size_t errlen);
 mcp_status mcp_run_options_load_text(mcp_run_options **options, const char *name,
                                      const char *text, size_t len, char *err, size_t errlen);
+/* mcp_portfolio_load_for and mcp_run_options_load of one file in one parse
+ * (the parse is most of a large book's load): the portfolio, then its run
+ * object's options, checked as those calls check them; on an error, its
+ * message (the first's), and neither made.  options may not be NULL. */
+mcp_status mcp_portfolio_load_with_options(mcp_portfolio **portfolio, mcp_run_options **options,
+                                           const mcp_market *market, const char *path,
+                                           char *err, size_t errlen);
+mcp_status mcp_portfolio_load_text_with_options(mcp_portfolio **portfolio,
+                                                mcp_run_options **options,
+                                                const mcp_market *market, const char *name,
+                                                const char *text, size_t len, char *err,
+                                                size_t errlen);
 /* Each setter: MCP_ERR_ARGUMENT, with a message naming the option and the
  * values expected, for a bad value (the options unchanged). */
 mcp_status mcp_run_options_set_backend(mcp_run_options *options, mcp_backend backend);

@@ -233,6 +233,92 @@ static void from_files(void **state)
   assert_int_equal(mcp_run_options_load(NULL, "x", err, sizeof err), MCP_ERR_ARGUMENT);
 }
 
+/* A book and its run object's options from one parse: the separate loads'
+ * portfolio and options; an error of either kind, the separate loads'
+ * message and neither made. */
+static void with_the_book(void **state)
+{
+  (void)state;
+  char err[512], err2[512];
+  mcp_portfolio *p = NULL, *q = NULL;
+  mcp_run_options *o = NULL, *r = NULL;
+  mcp_market *m = market();
+  assert_int_equal(mcp_portfolio_load_with_options(&p, &o, m, SRCDIR "/examples/book.json", err,
+                                                   sizeof err),
+                   MCP_OK);
+  assert_int_equal(mcp_portfolio_load_for(&q, m, SRCDIR "/examples/book.json", err, sizeof err),
+                   MCP_OK);
+  assert_int_equal(mcp_run_options_load(&r, SRCDIR "/examples/book.json", err, sizeof err),
+                   MCP_OK);
+  assert_int_equal(mcp_portfolio_size(p), mcp_portfolio_size(q));
+  assert_true(mcp_portfolio_size(p) > 10);
+  for (size_t i = 0; i < mcp_portfolio_size(p); i++)
+    assert_string_equal(mcp_portfolio_trade_id(p, i), mcp_portfolio_trade_id(q, i));
+  assert_int_equal(mcp_portfolio_paths(p), mcp_portfolio_paths(q));
+  mcp_pde_settings a, b;
+  mcp_run_options_pde(o, &a);
+  mcp_run_options_pde(r, &b);
+  assert_int_equal(a.space_points, 801);
+  assert_memory_equal(&a, &b, sizeof a);
+  mcp_portfolio_destroy(p);
+  mcp_run_options_destroy(o);
+  /* the same prices from either pair (the book of run options here) */
+  assert_int_equal(mcp_portfolio_load_text_with_options(&p, &o, m, "book", book_how,
+                                                        strlen(book_how), err, sizeof err),
+                   MCP_OK);
+  assert_int_equal(mcp_run_options_precision(o), MCP_FLOAT);
+  mcp_context *c, *d;
+  assert_int_equal(mcp_context_create_with_options(&c, o, err, sizeof err), MCP_OK);
+  mcp_run_options_destroy(r);
+  r = options_of(book_how);
+  assert_int_equal(mcp_context_create_with_options(&d, r, err, sizeof err), MCP_OK);
+  mcp_portfolio_destroy(q);
+  q = book(book_how);
+  mcp_results *x = price(c, m, p), *y = price(d, m, q);
+  assert_same(x, y);
+  mcp_results_destroy(x);
+  mcp_results_destroy(y);
+  mcp_context_destroy(c);
+  mcp_context_destroy(d);
+  mcp_portfolio_destroy(p);
+  mcp_portfolio_destroy(q);
+  mcp_run_options_destroy(o);
+  mcp_run_options_destroy(r);
+  /* a bad trade, a bad run option, bad JSON, no file: the separate loads'
+   * messages, nothing made */
+  static const char *const bad[] = {
+      "{\"trades\": [{\"id\": \"x\", \"product\": \"european\"}]}",
+      "{\"run\": {\"precision\": \"half\"}, \"trades\": [{\"id\": \"e\", \"product\": "
+      "\"european\", \"underlying\": \"A\", \"type\": \"call\", \"strike\": 100, "
+      "\"maturity\": 1}]}",
+      "{\"run\": "};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    p = (mcp_portfolio *)1;
+    o = (mcp_run_options *)1;
+    mcp_status st = mcp_portfolio_load_text_with_options(&p, &o, m, "book", bad[i],
+                                                         strlen(bad[i]), err, sizeof err);
+    assert_true(st == MCP_ERR_INPUT || st == MCP_ERR_PARSE);
+    assert_null(p);
+    assert_null(o);
+    mcp_status want = mcp_portfolio_load_text_for(&q, m, "book", bad[i], strlen(bad[i]), err2,
+                                                  sizeof err2);
+    if (want == MCP_OK) {
+      mcp_portfolio_destroy(q);
+      want = mcp_run_options_load_text(&r, "book", bad[i], strlen(bad[i]), err2, sizeof err2);
+    }
+    assert_int_equal(st, want);
+    assert_string_equal(err, err2);
+  }
+  assert_int_equal(mcp_portfolio_load_with_options(&p, &o, m, SRCDIR "/no/such.json", err,
+                                                   sizeof err),
+                   MCP_ERR_IO);
+  assert_null(o);
+  assert_int_equal(mcp_portfolio_load_with_options(&p, NULL, m, SRCDIR "/examples/book.json",
+                                                   err, sizeof err),
+                   MCP_ERR_ARGUMENT);
+  mcp_market_destroy(m);
+}
+
 /* The options on the context price a book without run settings to the bits
  * of the 0.1 path (the same settings in the portfolio's file), and change its
  * prices (float paths, a coarser grid); the context's win over the file's. */
@@ -414,6 +500,6 @@ int main(void)
       cmocka_unit_test(defaults),         cmocka_unit_test(refusals),
       cmocka_unit_test(from_files),       cmocka_unit_test(context_path),
       cmocka_unit_test(speed_alone),      cmocka_unit_test(context_refusals),
-      cmocka_unit_test(slices_and_workers)};
+      cmocka_unit_test(slices_and_workers), cmocka_unit_test(with_the_book)};
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

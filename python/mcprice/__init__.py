@@ -461,14 +461,19 @@ def _check(status: int, message: Optional[str]) -> None:
         raise _refused(status, message or _L.mcp_strerror(status).decode())
 
 
-def _load(kind: str, source: Any, market: Optional[ctypes.c_void_p] = None) -> ctypes.c_void_p:
+def _load(kind: str, source: Any, market: Optional[ctypes.c_void_p] = None,
+          options: Optional[ctypes.c_void_p] = None) -> ctypes.c_void_p:
     """A market, portfolio or scenario handle from a path or a dict; a
-    portfolio's dates become times by market's valuation date."""
+    portfolio's dates become times by market's valuation date, and with
+    options its run object's options go there, from the same parse."""
     handle = ctypes.c_void_p()
     err = ctypes.create_string_buffer(_lib.ERRLEN)
     # a portfolio is loaded for its market: the extra argument
-    first = (ctypes.byref(handle), market) if kind == "portfolio" else (ctypes.byref(handle),)
-    suffix = "_for" if kind == "portfolio" else ""
+    first: Tuple[Any, ...] = (ctypes.byref(handle),)
+    suffix = ""
+    if kind == "portfolio":
+        first += ((ctypes.byref(options),) if options is not None else ()) + (market,)
+        suffix = "_with_options" if options is not None else "_for"
     if isinstance(source, dict):
         text = json.dumps(source).encode()
         load = getattr(_L, f"mcp_{kind}_load_text{suffix}")
@@ -1030,8 +1035,8 @@ def _run(market: Source, portfolio: Source, opts: Dict[str, Any],
     m = _load("market", market)
     p = run = ctx = None
     try:
-        p = _load("portfolio", portfolio, m)
-        run = _load("run_options", portfolio)
+        run = ctypes.c_void_p()
+        p = _load("portfolio", portfolio, m, run)
         _apply_portfolio(p, opts)
         ctx = _context(run, opts)
         return body(ctx, m, p)

@@ -872,9 +872,7 @@ static mcp_status load_book(const char *path, const char *text, size_t len, cons
       return st;
     text = own;
   }
-  mcp_status st = mcp_portfolio_load_text_for(p, m, path, text, len, err, errlen);
-  if (st == MCP_OK)
-    st = mcp_run_options_load_text(r, path, text, len, err, errlen);
+  mcp_status st = mcp_portfolio_load_text_with_options(p, r, m, path, text, len, err, errlen);
   free(own);
   return st;
 }

@@ -699,10 +699,12 @@ static void record_source(size_t i, const mcpi_json_pos *pos, void *target)
   }
 }
 
-/* What fill_portfolio fills, and the market's dates its times may give. */
+/* What fill_portfolio fills, the market's dates its times may give, and
+ * the run object's options where they are read from the same parse. */
 typedef struct loading {
   mcp_portfolio *pf;
   const mcpi_dates *dates;
+  mcp_run_options *options; /* or NULL */
 } loading;
 
 static mcp_status fill_portfolio(const mcpi_json_doc *file, void *target)
@@ -732,45 +734,81 @@ static mcp_status fill_portfolio(const mcpi_json_doc *file, void *target)
     in->pf->t[i].line = (int)d->rows[i];
     in->pf->t[i].column = 1;
   }
-  return MCP_OK;
+  return in->options ? mcpi_run_options_fill(file, in->options) : MCP_OK;
 }
 
-static mcp_status load(const char *fn, mcp_portfolio **portfolio, const mcp_market *market,
-                       const char *path, const char *text, size_t len, char *err, size_t errlen)
+/* The book of path (or of text) into *portfolio and, where options is not
+ * NULL, its run object's options into *options, in one parse. */
+static mcp_status load(const char *fn, mcp_portfolio **portfolio, mcp_run_options **options,
+                       const mcp_market *market, const char *path, const char *text, size_t len,
+                       char *err, size_t errlen)
 {
+  if (options)
+    *options = NULL;
   if (!portfolio)
     return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: portfolio is NULL", fn);
   mcp_status st = mcp_portfolio_create(portfolio);
-  loading in = {*portfolio, market ? market->dates : NULL};
+  if (st == MCP_OK && options)
+    st = mcp_run_options_create(options);
+  loading in = {*portfolio, market ? market->dates : NULL, options ? *options : NULL};
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_last_error());
-  else if ((st = mcpi_json_load_book(path, text, len, err, errlen, fill_portfolio, &in)) != MCP_OK) {
+  else
+    st = mcpi_json_load_book(path, text, len, err, errlen, fill_portfolio, &in);
+  if (st != MCP_OK) {
     mcp_portfolio_destroy(*portfolio);
     *portfolio = NULL;
+    if (options) {
+      mcp_run_options_destroy(*options);
+      *options = NULL;
+    }
   }
   return st;
 }
 
 mcp_status mcp_portfolio_load(mcp_portfolio **portfolio, const char *path, char *err, size_t errlen)
 {
-  return load(__func__, portfolio, NULL, path, NULL, 0, err, errlen);
+  return load(__func__, portfolio, NULL, NULL, path, NULL, 0, err, errlen);
 }
 
 mcp_status mcp_portfolio_load_text(mcp_portfolio **portfolio, const char *name, const char *text,
                                    size_t len, char *err, size_t errlen)
 {
-  return load(__func__, portfolio, NULL, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(__func__, portfolio, NULL, NULL, name, text ? text : "", text ? len : 0, err,
+              errlen);
 }
 
 mcp_status mcp_portfolio_load_for(mcp_portfolio **portfolio, const mcp_market *market,
                                   const char *path, char *err, size_t errlen)
 {
-  return load(__func__, portfolio, market, path, NULL, 0, err, errlen);
+  return load(__func__, portfolio, NULL, market, path, NULL, 0, err, errlen);
 }
 
 mcp_status mcp_portfolio_load_text_for(mcp_portfolio **portfolio, const mcp_market *market,
                                        const char *name, const char *text, size_t len,
                                        char *err, size_t errlen)
 {
-  return load(__func__, portfolio, market, name, text ? text : "", text ? len : 0, err, errlen);
+  return load(__func__, portfolio, NULL, market, name, text ? text : "", text ? len : 0, err,
+              errlen);
+}
+
+mcp_status mcp_portfolio_load_with_options(mcp_portfolio **portfolio, mcp_run_options **options,
+                                           const mcp_market *market, const char *path,
+                                           char *err, size_t errlen)
+{
+  if (!options)
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: options is NULL", __func__);
+  return load(__func__, portfolio, options, market, path, NULL, 0, err, errlen);
+}
+
+mcp_status mcp_portfolio_load_text_with_options(mcp_portfolio **portfolio,
+                                                mcp_run_options **options,
+                                                const mcp_market *market, const char *name,
+                                                const char *text, size_t len, char *err,
+                                                size_t errlen)
+{
+  if (!options)
+    return mcpi_fail_to(err, errlen, MCP_ERR_ARGUMENT, "%s: options is NULL", __func__);
+  return load(__func__, portfolio, options, market, name, text ? text : "", text ? len : 0, err,
+              errlen);
 }

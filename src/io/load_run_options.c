@@ -168,7 +168,7 @@ mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *p
   return MCP_OK;
 }
 
-static mcp_status fill_options(const mcpi_json_doc *d, void *target)
+mcp_status mcpi_run_options_fill(const mcpi_json_doc *d, void *target)
 {
   const mcpi_json_path path = {NULL, "run", 0};
   const char *what = "an object of run settings";
@@ -191,7 +191,7 @@ static mcp_status load(const char *fn, mcp_run_options **options, const char *pa
   mcp_status st = mcp_run_options_create(options);
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_last_error());
-  else if ((st = mcpi_json_load_book(path, text, len, err, errlen, fill_options, *options))) {
+  else if ((st = mcpi_json_load_book(path, text, len, err, errlen, mcpi_run_options_fill, *options))) {
     mcp_run_options_destroy(*options);
     *options = NULL;
   }

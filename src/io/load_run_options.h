@@ -25,6 +25,9 @@ mcp_status mcpi_json_distance(const mcpi_json_doc *d, const mcpi_json_path *path
 mcp_status mcpi_json_padding(const mcpi_json_doc *d, const mcpi_json_path *path, json_t *obj,
                              int required, int *out);
 
+/* The options that the run object of the book d gives, into the
+ * mcp_run_options target (a loader's fill, load_json.h). */
+mcp_status mcpi_run_options_fill(const mcpi_json_doc *d, void *target);
 /* The options that the run object run (at run_path, checked to be an object
  * of known keys) gives, into o. */
 mcp_status mcpi_read_run_options(const mcpi_json_doc *d, const mcpi_json_path *run_path,
