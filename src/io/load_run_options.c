@@ -191,7 +191,8 @@ static mcp_status load(const char *fn, mcp_run_options **options, const char *pa
   mcp_status st = mcp_run_options_create(options);
   if (st != MCP_OK)
     mcpi_copy_message(err, errlen, mcp_last_error());
-  else if ((st = mcpi_json_load_book(path, text, len, err, errlen, mcpi_run_options_fill, *options))) {
+  else if ((st = mcpi_json_load_book(path, text, len, err, errlen, mcpi_run_options_fill,
+                                     *options))) {
     mcp_run_options_destroy(*options);
     *options = NULL;
   }

@@ -12,6 +12,7 @@
 #include "models/rng.h"
 #include "src/base/validate.h"
 #include "src/base/grow.h"
+#include "src/base/groups.h"
 
 /* the canonical RNG mapping has room for every element and path allowed */
 _Static_assert(MCPI_MAX_PATHS <= MCPI_RNG_MAX_PATHS, "paths beyond the RNG mapping");
@@ -168,35 +169,31 @@ static uint64_t key_hash(const job_key *k)
   return h;
 }
 
+static uint64_t entry_hash(const void *items, size_t i)
+{
+  return ((const key_entry *)items)[i].hash;
+}
+
+static int same_entry(const void *items, size_t i, size_t j)
+{
+  return ((const key_entry *)items)[i].hash == ((const key_entry *)items)[j].hash;
+}
+
 /* The n entries (trade i's at i) gathered by hash, the hashes in the order
  * of their first trade, each one's trades in order, and at[i] set: a
- * counting sort by the hashes' ordinals, which a table of them gives (a
- * sort of the entries took a fifth of a 10,000-trade book's plan).  0, or
- * -1 when out of memory. */
+ * counting sort by the hashes' groups (groups.h).  0, or -1 when out of
+ * memory. */
 static int group_entries(key_entry *e, size_t n, size_t *at)
 {
-  size_t nslots = 16;
-  while (nslots < 2 * n)
-    nslots *= 2;
-  size_t *slot = calloc(nslots, sizeof *slot); /* a hash's ordinal + 1, or 0 */
-  size_t *ord = malloc(n * sizeof *ord);       /* trade i's hash's ordinal */
-  size_t *first = malloc(n * sizeof *first);   /* an ordinal's first trade */
-  size_t *off = calloc(n + 1, sizeof *off);    /* an ordinal's count, then place */
+  size_t *ord = malloc(n * sizeof *ord), *first = malloc(n * sizeof *first);
+  size_t *off = calloc(n + 1, sizeof *off); /* a group's count, then place */
   key_entry *by = malloc(n * sizeof *by);
-  int ok = slot && ord && first && off && by;
-  size_t nh = 0;
-  for (size_t i = 0; ok && i < n; i++) {
-    uint64_t h = e[i].hash;
-    size_t s = (size_t)(h ^ h >> 32) & (nslots - 1);
-    while (slot[s] && e[first[slot[s] - 1]].hash != h)
-      s = (s + 1) & (nslots - 1);
-    if (!slot[s]) {
-      first[nh] = i;
-      slot[s] = ++nh;
-    }
-    ord[i] = slot[s] - 1;
+  size_t nh = ord && first && off && by
+                  ? mcpi_group(n, &(mcpi_keys){entry_hash, same_entry, e}, ord, first)
+                  : SIZE_MAX;
+  int ok = nh != SIZE_MAX;
+  for (size_t i = 0; ok && i < n; i++)
     off[ord[i] + 1]++;
-  }
   for (size_t k = 1; ok && k <= nh; k++)
     off[k] += off[k - 1];
   for (size_t i = 0; ok && i < n; i++) {
@@ -206,7 +203,6 @@ static int group_entries(key_entry *e, size_t n, size_t *at)
   }
   if (ok)
     memcpy(e, by, n * sizeof *e);
-  free(slot);
   free(ord);
   free(first);
   free(off);

@@ -9,6 +9,7 @@
 #include "src/plan/adjoint_plan.h"
 #include "src/plan/variants.h"
 #include "src/base/grow.h"
+#include "src/base/groups.h"
 
 /* A job's estimators as they are laid out.  A term on column c of a pass
  * is kept as -(1 + p mcpi_pass_width + c) until the number of estimators,
@@ -465,76 +466,53 @@ static int bumped(builder *b, mcpi_greek_run *g, const mcp_market *m, size_t t, 
   return ok;
 }
 
-/* An estimator's Greek (a hidden column, or a twin, is only the same Greek
- * as another of its kind): equal keys are one Greek of the book. */
-typedef struct greek_key {
-  long greek, a, b, bucket, point;
-} greek_key;
-
-static greek_key key_of(const mcpi_est *e)
+/* An estimator's Greek, its key: Greek, underlyings, bucket and point (a
+ * hidden column, or a twin, is only the same Greek as another of its
+ * kind); equal keys are one Greek of the book. */
+static uint64_t hash_greek(const void *items, size_t i)
 {
-  return (greek_key){e->greek, e->a, e->b, e->bucket, e->point};
+  const mcpi_est *e = &((const mcpi_est *)items)[i];
+  const long v[5] = {(long)e->greek, e->a, e->b, e->bucket, e->point};
+  uint64_t h = 0x9e3779b97f4a7c15u;
+  for (int t = 0; t < 5; t++) {
+    h = (h ^ (uint64_t)v[t]) * 0xbf58476d1ce4e5b9u;
+    h ^= h >> 31;
+  }
+  return h;
 }
 
-static int same_greek(const greek_key *x, const greek_key *y)
+static int same_greek(const void *items, size_t i, size_t j)
 {
+  const mcpi_est *x = &((const mcpi_est *)items)[i], *y = &((const mcpi_est *)items)[j];
   return x->greek == y->greek && x->a == y->a && x->b == y->b && x->bucket == y->bucket &&
          x->point == y->point;
 }
 
-static size_t hash_greek(const greek_key *k)
-{
-  const long v[5] = {k->greek, k->a, k->b, k->bucket, k->point};
-  uint64_t h = 0x9e3779b97f4a7c15u;
-  for (int i = 0; i < 5; i++) {
-    h = (h ^ (uint64_t)v[i]) * 0xbf58476d1ce4e5b9u;
-    h ^= h >> 31;
-  }
-  return (size_t)h;
-}
-
 /* Each estimator's Greek's first estimator (lead) and the next estimator
  * of its Greek after it (next; n past the last), in the estimators' order:
- * the Greeks found by a table of their keys (a sort of every estimator
- * was a fifth of the 10,000-trade book's Greeks' layout; each against
- * every other, 2.8 M instructions of a 423-bucket trade's call,
+ * the Greeks found by their groups (groups.h; each estimator against every
+ * other took 2.8 M instructions of a 423-bucket trade's call,
  * bench/RESULTS.md).  0 when out of memory. */
 static int group_greeks(const builder *b, size_t *lead, size_t *next)
 {
-  size_t n = b->nest, cap = 16;
-  if (n == 0)
-    return 1;
-  while (cap < 2 * n)
-    cap *= 2;
-  size_t *slot = malloc(cap * sizeof *slot), *last = malloc(n * sizeof *last);
-  if (!slot || !last) {
-    free(slot);
-    free(last);
-    return 0;
-  }
-  for (size_t q = 0; q < cap; q++)
-    slot[q] = n; /* empty: a Greek's first estimator where taken */
-  for (size_t i = 0; i < n; i++) {
-    greek_key k = key_of(&b->est[i]);
-    size_t q = hash_greek(&k) & (cap - 1);
-    while (slot[q] < n) {
-      greek_key f = key_of(&b->est[slot[q]]);
-      if (same_greek(&f, &k))
-        break;
-      q = (q + 1) & (cap - 1);
-    }
+  size_t n = b->nest;
+  size_t *grp = malloc((n ? n : 1) * sizeof *grp), *first = malloc((n ? n : 1) * sizeof *first);
+  size_t *last = malloc((n ? n : 1) * sizeof *last); /* a group's last estimator so far */
+  int ok = grp && first && last &&
+           mcpi_group(n, &(mcpi_keys){hash_greek, same_greek, b->est}, grp, first) !=
+               SIZE_MAX;
+  for (size_t i = 0; ok && i < n; i++) {
+    size_t g = grp[i];
+    lead[i] = first[g];
     next[i] = n;
-    if (slot[q] == n) { /* a Greek's first */
-      slot[q] = lead[i] = last[i] = i;
-      continue;
-    }
-    lead[i] = slot[q];
-    next[last[lead[i]]] = i;
-    last[lead[i]] = i;
+    if (first[g] != i)
+      next[last[g]] = i;
+    last[g] = i;
   }
-  free(slot);
+  free(grp);
+  free(first);
   free(last);
-  return 1;
+  return ok;
 }
 
 /* The path body's sum (greeks.h's MCPI_BOOK_*) for the book's estimator of

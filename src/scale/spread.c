@@ -3,9 +3,6 @@
  * free (dynamic balancing), then merged; the same bits as one device's
  * run, whatever finished first. */
 #include <pthread.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +10,7 @@
 #include "src/exec/setup.h"
 #include "src/scale/scale.h"
 #include "src/base/clock.h"
+#include "src/base/team.h"
 
 /* MCP_SLICES_PER_DEVICE: enough that a fast device takes more slices than
  * a slow one, few enough that the cost of a slice (the pilot, the fit, a
@@ -67,11 +65,7 @@ static void *work(void *arg)
 {
   worker *w = arg;
   pool *x = w->pool;
-#ifdef _OPENMP
-  /* its share of the host's threads: the caller's setting, given back */
-  int was = omp_get_max_threads();
-  omp_set_num_threads(w->threads);
-#endif
+  int was = mcpi_team_set(w->threads); /* its share of the host's: the caller's given back */
   mcp_status st = x->shared ? mcpi_setup_share(x->shared, &w->keep, w->ctx->err) : MCP_OK;
   if (st != MCP_OK)
     failed(w, st, 0);
@@ -90,9 +84,7 @@ static void *work(void *arg)
     if (w->main && x->base->progress)
       x->base->progress((double)done / x->nslices, x->base->progress_user);
   }
-#ifdef _OPENMP
-  omp_set_num_threads(was);
-#endif
+  mcpi_team_set(was);
   return NULL;
 }
 
@@ -136,10 +128,7 @@ static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
       memcpy(ctx->err, c->err, sizeof ctx->err);
     w[i].pool = x;
     w[i].main = i == 0;
-#ifdef _OPENMP
-    int share = omp_get_max_threads() / (int)ctx->ndevices;
-    w[i].threads = share > 1 ? share : 1;
-#endif
+    w[i].threads = mcpi_team_share(ctx->ndevices);
   }
   return st;
 }
@@ -164,14 +153,9 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
    * would spin on after it (libgomp's idle threads), beside the workers that
    * then take every thread (bench/RESULTS.md, "One plan for every worker") */
   if (st == MCP_OK && (st = make_workers(ctx, w, &x)) == MCP_OK && !s) {
-#ifdef _OPENMP
-    int was = omp_get_max_threads();
-    omp_set_num_threads(w[0].threads);
-#endif
+    int was = mcpi_team_set(w[0].threads);
     st = mcpi_setup_build(ctx, m, p, g, NULL, 0, 0, &x.shared);
-#ifdef _OPENMP
-    omp_set_num_threads(was);
-#endif
+    mcpi_team_set(was);
   }
   size_t started = 0;
   if (st == MCP_OK && pthread_mutex_init(&x.lock, NULL) != 0)
