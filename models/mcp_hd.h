@@ -15,4 +15,16 @@
 #define MCP_UNROLL _Pragma("GCC unroll 16")
 #endif
 
+/* MCPI_ASSUME(c): the compiler may take c as true (its value is known where
+ * it holds, and the branches it decides fold) */
+#ifdef __CUDA_ARCH__
+#define MCPI_ASSUME(c) __builtin_assume(c)
+#else
+#define MCPI_ASSUME(c)                                                                      \
+  do {                                                                                      \
+    if (!(c))                                                                               \
+      __builtin_unreachable();                                                              \
+  } while (0)
+#endif
+
 #endif

@@ -434,6 +434,58 @@ MCP_HD static inline void MCPI_P(mcpi_path_observed)(const MCPI_P(mcpi_path_stat
 #endif
 }
 
+/* A trade's payoff, its emission and its Greeks on the path.  Where
+ * product is not -1 it is the trade's, a constant in each of the general
+ * and Greeks' bodies' calls (mcpi_path_finish), so that the payoffs' and
+ * estimators' switches on it fold and a European reads and scales no
+ * average's or extremes' terms (bench/RESULTS.md, "The trades' products as
+ * constants in the Greeks' body"). */
+static MCP_HD_INLINE void MCPI_P(mcpi_path_trade)(const MCPI_P(mcpi_path_state) *st,
+                                                  const mcpi_job_view *j, int t,
+                                                  const mcpi_payoff_spec *p, int product,
+                                                  double *pay, size_t ldp, int pass,
+                                                  double *book, double *gbook)
+{
+  if (product >= 0)
+    MCPI_ASSUME(p->product == product);
+  mcpi_observed o;
+  MCPI_P(mcpi_path_observed)(st, p, &o);
+  const mcpi_greek_monitor *gm = NULL; /* the trade's bridge monitor's derivatives */
+#if defined MCPI_GREEK_STATE && !defined MCPI_SINGLE_ONLY
+  /* indexed: the general state's derivatives stay in its frame (selected
+   * like the shaped state's below, they would all take registers) */
+  mcpi_greek_fixings fk = st->gf[p->schedule], fm = st->gf[p->terminal];
+  if (j->gstate & MCPI_GSTATE_MONITORS && p->monitor >= 0)
+    gm = &st->gm[p->monitor];
+#elif defined MCPI_GREEK_STATE
+  mcpi_greek_fixings fk = st->gf[0], fm = st->gf[0];
+  mcpi_greek_monitor gsel = st->gm[0];
+#endif
+#if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
+  MCP_UNROLL
+  for (int k = 0; k < MCPI_NSCHED; k++) {
+    if (k == p->schedule)
+      fk = st->gf[k];
+    if (k == p->terminal)
+      fm = st->gf[k];
+  }
+  MCP_UNROLL
+  for (int m = 0; m < MCPI_NMON; m++)
+    if (m == p->monitor)
+      gsel = st->gm[m];
+  if (j->gstate & MCPI_GSTATE_MONITORS && p->monitor >= 0)
+    gm = &gsel;
+#endif
+  double y = mcpi_payoff(p, &o);
+  mcpi_emit(j, t, p->discount * y, mcpi_control_value(p, &o), pay, ldp, pass, book);
+  if (j->greeks && p->g_col >= 0)
+    mcpi_greeks_single(&j->g, p, &o, y, st->z0, gm, pay, ldp, pass, gbook);
+#ifdef MCPI_GREEK_STATE
+  if (j->greeks && p->g_col >= 0)
+    mcpi_greeks_rates(p, &o, y, &st->g, &fk, &fm, gm, pay, ldp, pass, gbook);
+#endif
+}
+
 MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state) *st,
                                                    const mcpi_job_view *j, double *pay,
                                                    size_t ldp, int pass)
@@ -455,41 +507,24 @@ MCP_HD static inline void MCPI_P(mcpi_path_finish)(const MCPI_P(mcpi_path_state)
       continue;
     }
 #endif
-    mcpi_observed o;
-    MCPI_P(mcpi_path_observed)(st, p, &o);
-    const mcpi_greek_monitor *gm = NULL; /* the trade's bridge monitor's derivatives */
-#if defined MCPI_GREEK_STATE && !defined MCPI_SINGLE_ONLY
-    /* indexed: the general state's derivatives stay in its frame (selected
-     * like the shaped state's below, they would all take registers) */
-    mcpi_greek_fixings fk = st->gf[p->schedule], fm = st->gf[p->terminal];
-    if (j->gstate & MCPI_GSTATE_MONITORS && p->monitor >= 0)
-      gm = &st->gm[p->monitor];
-#elif defined MCPI_GREEK_STATE
-    mcpi_greek_fixings fk = st->gf[0], fm = st->gf[0];
-    mcpi_greek_monitor gsel = st->gm[0];
-#endif
-#if defined MCPI_GREEK_STATE && defined MCPI_SINGLE_ONLY
-    MCP_UNROLL
-    for (int k = 0; k < MCPI_NSCHED; k++) {
-      if (k == p->schedule)
-        fk = st->gf[k];
-      if (k == p->terminal)
-        fm = st->gf[k];
+#if defined MCPI_GREEK_STATE || !defined MCPI_SINGLE_ONLY
+    /* a book's many trades: each product its own code (the shaped price
+     * states' few trades keep one copy) */
+    switch (p->product) {
+    case MCP_PRODUCT_EUROPEAN:
+      MCPI_P(mcpi_path_trade)(st, j, t, p, MCP_PRODUCT_EUROPEAN, pay, ldp, pass, &book, gbook);
+      break;
+    case MCP_PRODUCT_ASIAN:
+      MCPI_P(mcpi_path_trade)(st, j, t, p, MCP_PRODUCT_ASIAN, pay, ldp, pass, &book, gbook);
+      break;
+    case MCP_PRODUCT_BARRIER:
+      MCPI_P(mcpi_path_trade)(st, j, t, p, MCP_PRODUCT_BARRIER, pay, ldp, pass, &book, gbook);
+      break;
+    default:
+      MCPI_P(mcpi_path_trade)(st, j, t, p, -1, pay, ldp, pass, &book, gbook);
     }
-    MCP_UNROLL
-    for (int m = 0; m < MCPI_NMON; m++)
-      if (m == p->monitor)
-        gsel = st->gm[m];
-    if (j->gstate & MCPI_GSTATE_MONITORS && p->monitor >= 0)
-      gm = &gsel;
-#endif
-    double y = mcpi_payoff(p, &o);
-    mcpi_emit(j, t, p->discount * y, mcpi_control_value(p, &o), pay, ldp, pass, &book);
-    if (j->greeks && p->g_col >= 0)
-      mcpi_greeks_single(&j->g, p, &o, y, st->z0, gm, pay, ldp, pass, gbook);
-#ifdef MCPI_GREEK_STATE
-    if (j->greeks && p->g_col >= 0)
-      mcpi_greeks_rates(p, &o, y, &st->g, &fk, &fm, gm, pay, ldp, pass, gbook);
+#else
+    MCPI_P(mcpi_path_trade)(st, j, t, p, -1, pay, ldp, pass, &book, gbook);
 #endif
   }
   pay[(size_t)j->ntrades * ldp] = book;
