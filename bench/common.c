@@ -2,10 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include "bench/common.h"
+#include "src/base/team.h"
 
 static int cmp(const void *a, const void *b)
 {
@@ -15,15 +13,8 @@ static int cmp(const void *a, const void *b)
 
 int bench_cpu_threads(int n)
 {
-#ifdef _OPENMP
-  int prev = omp_get_max_threads();
-  if (n > 0)
-    omp_set_num_threads(n);
-  return prev;
-#else
-  (void)n;
-  return 1;
-#endif
+  int prev = mcpi_team_set(n); /* 0 without OpenMP: one thread */
+  return prev > 0 ? prev : 1;
 }
 
 double bench_median(double *v, int n)
