@@ -172,16 +172,18 @@ MCP_HD static inline void mcpi_greeks_single(const mcpi_greek_job *j, const mcpi
       s.survival = m->dn;
     dn = mcpi_payoff(p, &s);
   }
-  double hs = p->g_h * s0;
+  /* the trade's constant denominators by their reciprocals (a division is
+   * some 30 instructions: bench/RESULTS.md, "The bridge's far test and the
+   * estimators' reciprocals") */
   if (p->g_delta) {
-    double v = p->g_delta == MCPI_GM_PATHWISE ? mcpi_payoff_dlambda(p, o) / s0
+    double v = p->g_delta == MCPI_GM_PATHWISE ? mcpi_payoff_dlambda(p, o) * p->g_rd
                : p->g_delta == MCPI_GM_LR     ? y * z / (b * s0)
-                                              : (up - dn) / (2 * hs);
+                                              : (up - dn) * p->g_rd;
     mcpi_emit_column(pay, ldp, c++, d * v, pass, q, &book[MCPI_BOOK_DELTA]);
   }
   if (p->g_gamma) {
     double v = p->g_gamma == MCPI_GM_LR ? y * ((z * z - 1) / (b * b) - z / b) / (s0 * s0)
-                                        : (up - 2 * y + dn) / (hs * hs);
+                                        : (up - 2 * y + dn) * p->g_rg;
     mcpi_emit_column(pay, ldp, c, d * v, pass, q, &book[MCPI_BOOK_GAMMA]);
   }
 }
@@ -268,10 +270,11 @@ MCP_HD static inline void mcpi_greek_monitor_step(mcpi_greek_monitor *m, const m
 {
   double lu = s * ls[0], ld = s * ls[1];
   /* far from the barrier on the path (f rounds to 1, no derivative) and on
-   * its scaled ones: nothing moves (the same bits, without the exponentials) */
+   * its scaled ones: nothing moves (the same bits, without the exponentials
+   * and with no division: near the threshold either side gives 1) */
   if (f == 1 &&
-      (!scaled || (2 * (d0 + lu) * (d1 + lu) / var > MCPI_BRIDGE_FAR && d0 + lu > 0 &&
-                   2 * (d0 + ld) * (d1 + ld) / var > MCPI_BRIDGE_FAR && d0 + ld > 0)))
+      (!scaled || (2 * (d0 + lu) * (d1 + lu) > MCPI_BRIDGE_FAR * var && d0 + lu > 0 &&
+                   2 * (d0 + ld) * (d1 + ld) > MCPI_BRIDGE_FAR * var && d0 + ld > 0)))
     return;
   double k = f > 0 && f < 1 ? 2 * (1 - f) / var : 0; /* d f = k (d0' d1 + d0 d1' - d0 d1 var' / var) */
   double fv = k * (s * (g->w0 * d1 + d0 * g->w) - d0 * d1 * 2 * g->bc / var);

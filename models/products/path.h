@@ -130,6 +130,8 @@ typedef struct mcpi_job_view {
                               * (bridge lookbacks, path_body.h), 0: none */
   uint32_t open;             /* schedules whose extremes start with their first fixing
                               * (plan.h's mcpi_job) */
+  int32_t nsched;            /* the schedules in use, the first ones: the general
+                              * state starts those alone (path_body.h) */
   mcpi_greek_job g;          /* what the on-path Greeks read (greeks.h) */
   mcpi_heston heston[MCP_MAX_ASSETS];   /* Heston: an asset's parameters */
   double log_spots[MCP_MAX_ASSETS];      /* multi-asset */

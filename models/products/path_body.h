@@ -89,6 +89,22 @@ typedef struct MCPI_P(mcpi_path_state) {
 #endif
 } MCPI_P(mcpi_path_state);
 
+/* The double general families' state lives in the kernels' frame (their
+ * step is a call, path_families.def): a schedule is read at its index, one
+ * load; the other states, in registers, only at compile-time indices. */
+#if !defined MCPI_SINGLE_ONLY && !defined MCPI_FLOAT_BODY
+#define MCPI_STATE_INDEXED
+/* ... and its start stores the job's schedules and monitors alone (the
+ * whole frame each pass held up the memory queue: bench/RESULTS.md, "The
+ * bridge's far test and the estimators' reciprocals"); the rest is never
+ * read. */
+#define MCPI_SCHEDS_OF(j) ((j)->nsched)
+#define MCPI_MONS_OF(j) ((j)->nmon)
+#else
+#define MCPI_SCHEDS_OF(j) MCPI_NSCHED
+#define MCPI_MONS_OF(j) (MCPI_NMON > 0 ? MCPI_NMON : 1)
+#endif
+
 MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
                                                  const mcpi_job_view *j, int pass)
 {
@@ -98,12 +114,13 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   st->sign = pass ? -1 : 1;
   st->step = 0;
   MCP_UNROLL
-  for (int k = 0; k < MCPI_NSCHED; k++) {
-    int open = j->open >> k & 1u; /* a seasoned lookback's: the fixings to come alone */
-    st->sum[k] = st->log_sum[k] = 0;
-    st->log_max[k] = open ? (MCPI_REAL)-INFINITY : st->x;
-    st->log_min[k] = open ? (MCPI_REAL)INFINITY : st->x;
-  }
+  for (int k = 0; k < MCPI_NSCHED; k++)
+    if (k < MCPI_SCHEDS_OF(j)) {
+      int open = j->open >> k & 1u; /* a seasoned lookback's: the fixings to come alone */
+      st->sum[k] = st->log_sum[k] = 0;
+      st->log_max[k] = open ? (MCPI_REAL)-INFINITY : st->x;
+      st->log_min[k] = open ? (MCPI_REAL)INFINITY : st->x;
+    }
   MCP_UNROLL
   for (int m = 0; m < (MCPI_NMON > 0 ? MCPI_NMON : 1); m++)
     st->survival[m] = 1;
@@ -124,19 +141,14 @@ MCP_HD static inline void MCPI_P(mcpi_path_init)(MCPI_P(mcpi_path_state) *st,
   mcpi_greek_state_init(&st->g, j->gstate);
   MCP_UNROLL
   for (int k = 0; k < MCPI_NSCHED; k++)
-    mcpi_greek_fixings_init(&st->gf[k]);
+    if (k < MCPI_SCHEDS_OF(j))
+      mcpi_greek_fixings_init(&st->gf[k]);
   MCP_UNROLL
   for (int m = 0; m < (MCPI_NMON > 0 ? MCPI_NMON : 1); m++)
-    mcpi_greek_monitor_init(&st->gm[m]);
+    if (m < MCPI_MONS_OF(j))
+      mcpi_greek_monitor_init(&st->gm[m]);
 #endif
 }
-
-/* The double general families' state lives in the kernels' frame (their
- * step is a call, path_families.def): a schedule is read at its index, one
- * load; the other states, in registers, only at compile-time indices. */
-#if !defined MCPI_SINGLE_ONLY && !defined MCPI_FLOAT_BODY
-#define MCPI_STATE_INDEXED
-#endif
 
 /* The fixing of schedule k at the spot exp(x). */
 MCP_HD static inline void MCPI_P(mcpi_path_fix_one)(MCPI_P(mcpi_path_state) *st,
@@ -186,7 +198,12 @@ MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
       MCPI_REAL h = (MCPI_REAL)j->mon_log_barrier[m];
       MCPI_REAL d0 = j->mon_up[m] ? h - st->x0 : st->x0 - h;
       MCPI_REAL d1 = j->mon_up[m] ? h - st->x : st->x - h;
-      MCPI_REAL f = d0 > 0 && d1 > 0 ? 1 - MCPI_EXP(-2 * d0 * d1 / st->var) : 0;
+      /* far from the barrier the factor rounds to 1 (greeks.h's
+       * MCPI_BRIDGE_FAR): no division or exponential, the same bits */
+      MCPI_REAL t = 2 * d0 * d1;
+      MCPI_REAL f = !(d0 > 0 && d1 > 0)                        ? 0
+                    : t > (MCPI_REAL)MCPI_BRIDGE_FAR * st->var ? 1
+                                                               : 1 - MCPI_EXP(-t / st->var);
 #ifdef MCPI_GREEK_STATE
       if (j->gstate & MCPI_GSTATE_MONITORS)
         mcpi_greek_monitor_step(&st->gm[m], &st->g, st->survival[m], f, d0, d1, st->var,
@@ -286,16 +303,18 @@ MCP_HD static inline void MCPI_P(mcpi_path_observe)(MCPI_P(mcpi_path_state) *st,
  * diffusion variance, an approximation that improves with the steps.  One
  * uniform serves both: each lookback reads one of them, whose law is then
  * exact. */
-MCP_HD static inline void MCPI_P(mcpi_path_extrema)(MCPI_P(mcpi_path_state) *st, MCPI_REAL z)
+MCP_HD static inline void MCPI_P(mcpi_path_extrema)(MCPI_P(mcpi_path_state) *st,
+                                                    const mcpi_job_view *j, MCPI_REAL z)
 {
   MCPI_REAL d = st->x - st->x0;
   MCPI_REAL r = MCPI_SQRT(d * d - 2 * st->var * MCPI_LOG(MCPI_NCDF(z)));
   MCPI_REAL hi = (st->x0 + st->x + r) / 2, lo = (st->x0 + st->x - r) / 2;
   MCP_UNROLL
-  for (int k = 0; k < MCPI_NSCHED; k++) {
-    st->log_max[k] = hi > st->log_max[k] ? hi : st->log_max[k];
-    st->log_min[k] = lo < st->log_min[k] ? lo : st->log_min[k];
-  }
+  for (int k = 0; k < MCPI_NSCHED; k++)
+    if (k < MCPI_SCHEDS_OF(j)) {
+      st->log_max[k] = hi > st->log_max[k] ? hi : st->log_max[k];
+      st->log_min[k] = lo < st->log_min[k] ? lo : st->log_min[k];
+    }
 }
 
 /* A Heston asset's scheme: the plain shape's (the only single-asset-only
@@ -334,7 +353,7 @@ MCP_HD static inline void MCPI_P(mcpi_path_advance)(MCPI_P(mcpi_path_state) *st,
 #endif
   z *= st->sign;
   if (MCPI_EXTREMA_OF(j) && f == (uint32_t)MCPI_EXTREMA_OF(j)) {
-    MCPI_P(mcpi_path_extrema)(st, z);
+    MCPI_P(mcpi_path_extrema)(st, j, z);
     return;
   }
   if (j->greeks && st->step == 0 && f == 0) /* read by likelihood-ratio Greeks only */
@@ -975,6 +994,8 @@ MCP_HD static inline void MCPI_P(mcpi_path)(const mcpi_job_view *j, const MCPI_R
 #undef MCPI_LOCAL_VOL
 #undef MCPI_COEF
 #undef MCPI_STATE_INDEXED
+#undef MCPI_SCHEDS_OF
+#undef MCPI_MONS_OF
 #undef MCPI_SCALED
 #undef MCPI_SC
 #undef MCPI_SCHEME_OF

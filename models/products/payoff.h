@@ -80,9 +80,11 @@ typedef struct mcpi_payoff_spec {
   /* Greeks estimated on the path (greeks.h): the first column written, or
    * -1, and the estimator of each (mcpi_gm), with the relative spot bump h,
    * the spot, the scaled paths' log shifts log(1 + h), log(1 - h), their
-   * factors and the shifts of the log-sum (greeks.h's mcpi_observed_scaled) */
+   * factors and the shifts of the log-sum (greeks.h's mcpi_observed_scaled);
+   * the reciprocals of the delta's denominator (S0 pathwise, 2 h S0 scaled)
+   * and of the scaled gamma's ((h S0)^2), which the paths multiply by */
   int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;
-  double g_h, g_s0, g_l[2], g_e[2], g_lsum[2];
+  double g_h, g_s0, g_l[2], g_e[2], g_lsum[2], g_rd, g_rg;
   double g_time;            /* the payment time: the discount's rho */
   double g_fix_time;        /* the sum of the schedule's fixing times */
   int32_t g_adj;            /* the first column of its adjoint block (adjoint.h), or -1 */

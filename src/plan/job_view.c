@@ -66,6 +66,23 @@ static int repeats(const mcpi_job *j, size_t P, size_t n, int last_free)
   return 1;
 }
 
+/* The schedules a job's steps fix or its trades read: the first n. */
+static int32_t schedules_in_use(const mcpi_job *j)
+{
+  uint32_t mask = j->open;
+  for (size_t e = 0; e < j->nelem; e++)
+    mask |= j->tag[e] & MCPI_TAG_MASK;
+  int32_t n = 0;
+  while (mask >> n)
+    n++;
+  for (size_t t = 0; t < j->ntrades; t++) {
+    const mcpi_payoff_spec *p = &j->spec[t];
+    n = p->schedule >= n ? p->schedule + 1 : n;
+    n = p->terminal >= n ? p->terminal + 1 : n;
+  }
+  return n;
+}
+
 mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
 {
   mcpi_job_view v = {.log_spot = log(j->u[0]->spot),
@@ -106,6 +123,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
   }
   v.track = mcpi_job_track(j);
   v.open = j->open;
+  v.nsched = schedules_in_use(j);
   /* a job whose elements repeat every step (one factor, or a Heston
    * asset's two), but the last element's tag: read by the plain kernels;
    * a grid check's pass whose elements repeat every two steps, held then

@@ -314,6 +314,9 @@ static int in_pass(builder *b, const mcp_market *m, mcp_precision precision,
                : lr                                       ? MCPI_GM_LR
                                                           : MCPI_GM_PATHWISE;
   s->g_gamma = !gm ? MCPI_GM_NONE : lr ? MCPI_GM_LR : MCPI_GM_SCALED;
+  double hs = s->g_h * s->g_s0;
+  s->g_rd = s->g_delta == MCPI_GM_PATHWISE ? 1 / s->g_s0 : 1 / (2 * hs);
+  s->g_rg = 1 / (hs * hs);
   s->g_cross = x ? MCPI_GM_SCALED : MCPI_GM_NONE;
   s->g_time = tr->maturity;
   s->g_fix_time = 0;
