@@ -20,6 +20,7 @@
 #include <cmocka.h>
 #include "mcprice.h"
 #include "src/base/clock.h"
+#include "src/exec/context.h"
 #include "tests/same_results.h"
 
 /* What the callback saw; it cancels at its report number at (0: never),
@@ -205,7 +206,7 @@ static void between_calls(void **state)
 }
 
 /* Slices over several devices (the CPU's one listed three times): one
- * request stops them all. */
+ * request stops them all, and leaves their workers for the next call. */
 static void over_devices(void **state)
 {
   (void)state;
@@ -219,8 +220,12 @@ static void over_devices(void **state)
   mcp_results *r = NULL;
   assert_cancelled_call(mcp_price(c, m, p, &r), c, r);
   assert_int_equal(w.calls, 1);
+  struct mcp_context **kept = c->workers;
+  assert_non_null(kept);
+  assert_int_equal(c->nworkers, 3);
   assert_int_equal(mcp_context_cancel(c), MCP_OK);
   assert_cancelled_call(mcp_price(c, m, p, &r), c, r);
+  assert_ptr_equal(c->workers, kept);
   mcp_context_destroy(c);
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);

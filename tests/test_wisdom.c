@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include "mcprice.h"
+#include "src/exec/context.h"
 #include "tests/same_results.h"
 
 static mcp_wisdom_entry entry(const char *shape, int block)
@@ -246,7 +247,18 @@ static void cpu_prices_keep_their_bits(void **state)
   if (!same_results(a, b, msg, sizeof msg))
     fail_msg("with a wisdom on three workers: %s", msg);
   mcp_results_destroy(b);
+  /* the workers copy it once, and again where it changes */
+  const mcp_wisdom *held = wise->workers[2]->wisdom;
+  assert_non_null(held);
+  assert_int_equal(mcp_price(wise, m, p, &b), MCP_OK);
+  mcp_results_destroy(b);
+  assert_ptr_equal(wise->workers[2]->wisdom, held);
   assert_int_equal(mcp_context_set_wisdom(wise, NULL), MCP_OK);
+  assert_int_equal(mcp_price(wise, m, p, &b), MCP_OK);
+  if (!same_results(a, b, msg, sizeof msg))
+    fail_msg("with the rules on three workers: %s", msg);
+  mcp_results_destroy(b);
+  assert_null(wise->workers[2]->wisdom);
   assert_int_equal(mcp_context_set_wisdom(NULL, NULL), MCP_ERR_ARGUMENT);
   mcp_results_destroy(a);
   mcp_context_destroy(wise);

@@ -222,6 +222,7 @@ mcp_status mcp_context_set_wisdom(mcp_context *ctx, const mcp_wisdom *wisdom)
     return st;
   mcp_wisdom_destroy(ctx->wisdom);
   ctx->wisdom = copy;
+  ctx->wisdom_set++;
   return MCP_OK;
 }
 

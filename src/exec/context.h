@@ -16,6 +16,7 @@ struct mcp_context {
   mcpi_settings run; /* the kernels' and grids' options (mcp_context_set_options); its
                         given bits say which the caller set, tile and block too */
   mcp_wisdom *wisdom; /* mcp_context_set_wisdom's copy, or NULL: the rules */
+  unsigned wisdom_set; /* how many times it was set: its workers copy it once a change */
   int device;
   int *devices; /* mcp_context_set_devices: ndevices > 1 spreads slices over them */
   size_t ndevices;
@@ -24,6 +25,7 @@ struct mcp_context {
    * set again or a call on them fails; NULL before */
   struct mcp_context **workers;
   size_t nworkers;
+  unsigned workers_wisdom; /* the wisdom_set whose wisdom the workers hold */
   mcp_progress_fn progress;
   void *progress_user;
   /* mcp_context_cancel's request: its own, or (a device's worker, spread.c)

@@ -47,7 +47,9 @@ typedef struct worker {
 /* The partials never leave the call: no digest of its inputs guards them. */
 static const uint64_t in_process = 0;
 
-/* A worker's failure at slice k: the pool's, unless a lower slice failed. */
+/* A worker's failure at slice k: the pool's, unless a lower slice failed;
+ * k = nslices, its share of the setup, stops no one: the others take its
+ * slices, and the call fails only where none took them all. */
 static void failed(worker *w, mcp_status st, unsigned k)
 {
   pool *x = w->pool;
@@ -58,7 +60,8 @@ static void failed(worker *w, mcp_status st, unsigned k)
     memcpy(x->err, w->ctx->err[0] ? w->ctx->err : mcp_last_error(), sizeof x->err);
   }
   pthread_mutex_unlock(&x->lock);
-  atomic_store(&x->stop, 1);
+  if (k < x->nslices)
+    atomic_store(&x->stop, 1);
 }
 
 static void *work(void *arg)
@@ -68,7 +71,7 @@ static void *work(void *arg)
   int was = mcpi_team_set(w->threads); /* its share of the host's: the caller's given back */
   mcp_status st = x->shared ? mcpi_setup_share(x->shared, &w->keep, w->ctx->err) : MCP_OK;
   if (st != MCP_OK)
-    failed(w, st, 0);
+    failed(w, st, x->nslices);
   while (st == MCP_OK && !atomic_load(&x->stop)) {
     unsigned k = atomic_fetch_add(&x->next, 1);
     if (k >= x->nslices)
@@ -112,10 +115,12 @@ static mcp_status kept_workers(mcp_context *ctx)
   return MCP_OK;
 }
 
-/* The call's workers on ctx's kept contexts, each given ctx's settings,
- * an empty message and its share of the calling thread's OpenMP threads. */
+/* The call's workers on ctx's kept contexts, each given ctx's settings
+ * (its wisdom copied where new or changed since), an empty message and its
+ * share of the calling thread's OpenMP threads. */
 static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
 {
+  int copy = !ctx->workers || ctx->workers_wisdom != ctx->wisdom_set;
   mcp_status st = kept_workers(ctx);
   for (size_t i = 0; st == MCP_OK && i < ctx->ndevices; i++) {
     mcp_context *c = w[i].ctx = ctx->workers[i];
@@ -124,12 +129,14 @@ static mcp_status make_workers(mcp_context *ctx, worker *w, pool *x)
     c->run = ctx->run;
     c->cancel = ctx->cancel; /* one request stops every device */
     c->err[0] = '\0';
-    if ((st = mcp_context_set_wisdom(c, ctx->wisdom)) != MCP_OK)
+    if (copy && (st = mcp_context_set_wisdom(c, ctx->wisdom)) != MCP_OK)
       memcpy(ctx->err, c->err, sizeof ctx->err);
     w[i].pool = x;
     w[i].main = i == 0;
     w[i].threads = mcpi_team_share(ctx->ndevices);
   }
+  if (st == MCP_OK)
+    ctx->workers_wisdom = ctx->wisdom_set;
   return st;
 }
 
@@ -168,8 +175,10 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
     for (size_t i = 1; i < started; i++)
       pthread_join(th[i], NULL);
     pthread_mutex_destroy(&x.lock);
-    if ((st = x.st) != MCP_OK)
+    if (x.st != MCP_OK && !(x.failed == x.nslices && atomic_load(&x.done) == x.nslices)) {
+      st = x.st;
       memcpy(ctx->err, x.err, sizeof ctx->err);
+    }
   }
   /* the merge on the setup itself, which its inputs match (reval.c's
    * find_setup takes it, never replaces it: its shares read it) */
@@ -184,7 +193,9 @@ static mcp_status spread(mcp_context *ctx, const mcp_market *m, const mcp_portfo
   for (size_t i = 0; w && i < nw; i++)
     mcpi_setup_free(w[i].keep);
   mcpi_setup_free(x.shared); /* after its shares */
-  if (st != MCP_OK) /* any failure, a device's among them: the next call starts afresh */
+  /* a device's failure, or its memory's: the next call starts afresh (a
+   * refused input or a cancelled call leaves the devices as they were) */
+  if (st == MCP_ERR_DEVICE || st == MCP_ERR_NO_MEMORY)
     mcpi_context_drop_workers(ctx);
   free(x.parts);
   free(w);
