@@ -212,9 +212,9 @@ mcp_status mcp_context_set_device(mcp_context *ctx, int device);
  * own, and which are merged (mcp_partials_merge): the results are those of
  * one device to the bit.  The progress callback runs on the calling thread.
  * Each listing's worker keeps its streams and device buffers from call to
- * call, as a context does its own, until the devices are set again, a call
- * on them fails or the context is destroyed; the context's own buffers go
- * when n > 1.
+ * call, as a context does its own, until the devices are set again, a
+ * device fails or runs out of memory (MCP_ERR_DEVICE, MCP_ERR_NO_MEMORY) or
+ * the context is destroyed; the context's own buffers go when n > 1.
  * n = 1 is mcp_context_set_device(ctx, devices[0]). */
 #define MCP_MAX_DEVICES 64
 #define MCP_SLICES_PER_DEVICE 4
