@@ -1149,6 +1149,24 @@ static void test_chunk_sums(void **state)
   v[128] = -1e16;
   mcpi_chunk_sums(v, MCP_CHUNK_PATHS, &sum, &sumsq);
   assert_true(sum == 1.0);
+  /* the bits of the whole tree of 256, the zeros stored, at every count:
+   * values of mixed signs and sizes, negative zeros among them */
+  for (size_t n = 0; n <= MCP_CHUNK_PATHS; n++) {
+    double a[MCP_CHUNK_PATHS], b[MCP_CHUNK_PATHS];
+    for (size_t i = 0; i < MCP_CHUNK_PATHS; i++) {
+      v[i] = i % 7 == 0 ? -0.0 : (i % 2 ? -1.0 : 1.0) * ldexp(1.0 + i / 3.0, (int)(i % 61) - 30);
+      a[i] = i < n ? v[i] : 0.0;
+      b[i] = a[i] * a[i];
+    }
+    for (size_t h = MCP_CHUNK_PATHS / 2; h >= 1; h /= 2)
+      for (size_t i = 0; i < h; i++) {
+        a[i] += a[i + h];
+        b[i] += b[i + h];
+      }
+    mcpi_chunk_sums(v, n, &sum, &sumsq);
+    if (memcmp(&sum, &a[0], sizeof sum) || memcmp(&sumsq, &b[0], sizeof sumsq))
+      fail_msg("%zu paths: %a, %a against the whole tree's %a, %a", n, sum, sumsq, a[0], b[0]);
+  }
 
   /* accumulating two chunks and estimating the mean of 1, 2, 3, 4 */
   const double part[] = {3, 5, 7, 25};

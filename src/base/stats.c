@@ -3,21 +3,33 @@
 #include <stdlib.h>
 #include "src/base/stats.h"
 
+/* The tree over the chunk's MCP_CHUNK_PATHS values, those past n zeros,
+ * which it never stores nor adds to each other: at each level the values
+ * [0, live) are all that are not zeros, and one whose partner is a zero
+ * adds 0.0 (its bits, but -0 + 0 = +0, as the whole tree gives).  A chunk
+ * of a few paths (a small run's one chunk) costs its paths, not 256. */
 void mcpi_chunk_sums(const double *v, size_t n, double *sum, double *sumsq)
 {
   double a[MCP_CHUNK_PATHS], b[MCP_CHUNK_PATHS];
-  for (size_t i = 0; i < MCP_CHUNK_PATHS; i++) {
-    double x = i < n ? v[i] : 0.0;
-    a[i] = x;
-    b[i] = x * x;
+  size_t live = n < MCP_CHUNK_PATHS ? n : MCP_CHUNK_PATHS;
+  for (size_t i = 0; i < live; i++) {
+    a[i] = v[i];
+    b[i] = v[i] * v[i];
   }
-  for (size_t h = MCP_CHUNK_PATHS / 2; h >= 1; h /= 2)
-    for (size_t i = 0; i < h; i++) {
+  for (size_t h = MCP_CHUNK_PATHS / 2; h >= 1; h /= 2) {
+    size_t both = live > h ? live - h : 0, top = live < h ? live : h;
+    for (size_t i = 0; i < both; i++) {
       a[i] += a[i + h];
       b[i] += b[i + h];
     }
-  *sum = a[0];
-  *sumsq = b[0];
+    for (size_t i = both; i < top; i++) {
+      a[i] += 0.0;
+      b[i] += 0.0;
+    }
+    live = top;
+  }
+  *sum = live ? a[0] : 0.0;
+  *sumsq = live ? b[0] : 0.0;
 }
 
 static unsigned bits(uint64_t x)
