@@ -22,7 +22,7 @@ struct mcp_context {
   size_t ndevices;
   /* their workers' contexts (spread.c), one a listing, made by the first
    * call and kept, with their streams and buffers, until the devices are
-   * set again or a call on them fails; NULL before */
+   * set again or a device fails or runs out of memory; NULL before */
   struct mcp_context **workers;
   size_t nworkers;
   unsigned workers_wisdom; /* the wisdom_set whose wisdom the workers hold */
