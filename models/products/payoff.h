@@ -42,6 +42,9 @@ enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MC
        MCPI_SEEDED = 2048 };
 
 typedef struct mcpi_payoff_spec {
+  /* A single-asset trade's fields that the path body's finish reads, with
+   * its on-path Greeks, first: 128 bytes, then 64 (the device's copy is at
+   * a multiple of 128 bytes, backend_cuda.c), not five lines of 128 apart */
   int32_t product;  /* mcp_product */
   int32_t type;     /* mcp_option_type */
   int32_t schedule; /* which of the job's schedules the trade reads */
@@ -50,13 +53,28 @@ typedef struct mcpi_payoff_spec {
   int32_t flags;    /* MCPI_UP, ... */
   int32_t control;  /* mcpi_control */
   uint32_t assets;  /* multi-asset: bit i for the job's asset i */
+  /* Greeks estimated on the path (greeks.h): the first column written, or
+   * -1, and the estimator of each (mcpi_gm); the first column of its
+   * adjoint block (adjoint.h), or -1 */
+  int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;
+  int32_t g_adj, pad_;
   double strike;
   double inv_nfix;  /* 1 / number of fixings */
   double discount;  /* discount factor to the payment date */
   double quantity;
+  double rebate;
+  /* the reciprocals of the delta's denominator (S0 pathwise, 2 h S0 scaled)
+   * and of the scaled gamma's ((h S0)^2), which the paths multiply by; the
+   * payment time (the discount's rho) and the sum of the schedule's fixing
+   * times */
+  double g_rd, g_rg, g_time, g_fix_time;
+  /* the relative spot bump h, the spot, the scaled paths' log shifts
+   * log(1 + h), log(1 - h), their factors and the shifts of the log-sum
+   * (greeks.h's mcpi_observed_scaled) */
+  double g_l[2], g_e[2], g_lsum[2], g_h, g_s0;
   double log_barrier; /* log of the (shifted) barrier */
   double log_max0, log_min0; /* MCPI_KNOWN_EXTREMES */
-  double rebate, cash;
+  double cash;
   double beta, control_mean; /* the control variate's coefficient and mean */
   double weight[MCP_MAX_ASSETS]; /* basket */
   /* products with a per-path array (private.h) */
@@ -77,17 +95,7 @@ typedef struct mcpi_payoff_spec {
   int32_t ac_row, ac_date, ac_due0, ac_knocked0;
   double coupon, log_coupon, log_knock_in;
   double log_initial[MCP_MAX_ASSETS];
-  /* Greeks estimated on the path (greeks.h): the first column written, or
-   * -1, and the estimator of each (mcpi_gm), with the relative spot bump h,
-   * the spot, the scaled paths' log shifts log(1 + h), log(1 - h), their
-   * factors and the shifts of the log-sum (greeks.h's mcpi_observed_scaled);
-   * the reciprocals of the delta's denominator (S0 pathwise, 2 h S0 scaled)
-   * and of the scaled gamma's ((h S0)^2), which the paths multiply by */
-  int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;
-  double g_h, g_s0, g_l[2], g_e[2], g_lsum[2], g_rd, g_rg;
-  double g_time;            /* the payment time: the discount's rho */
-  double g_fix_time;        /* the sum of the schedule's fixing times */
-  int32_t g_adj;            /* the first column of its adjoint block (adjoint.h), or -1 */
+  double pad_end_; /* a multiple of 128 bytes */
 } mcpi_payoff_spec;
 
 /* What a single-asset path hands to the payoffs for one trade. */

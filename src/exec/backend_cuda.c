@@ -342,9 +342,11 @@ static cudaError_t path_grid(mcpi_cuda_kept *k, mcpi_kernel_options *o, int shap
   return e;
 }
 
-/* A job's device arrays as one blob, each at the next 16-byte boundary:
- * sized (host NULL), or packed into host, each array's device address in
- * dev given to its reader (a pointer of a view). */
+/* A job's device arrays as one blob, each at the next 128-byte boundary (a
+ * cache line: a trade's spec, 640 bytes, then starts a line, its path
+ * body's fields in the first two: payoff.h): sized (host NULL), or packed
+ * into host, each array's device address in dev given to its reader (a
+ * pointer of a view). */
 typedef struct blob {
   unsigned char *host, *dev;
   size_t at;
@@ -358,7 +360,7 @@ static void *put(blob *b, const void *src, size_t bytes)
   void *at = b->host && bytes ? b->dev + b->at : NULL;
   if (at)
     memcpy(b->host + b->at, src, bytes);
-  b->at += (bytes + 15) & ~(size_t)15;
+  b->at += (bytes + 127) & ~(size_t)127;
   return at;
 }
 

@@ -7,6 +7,10 @@
 #include "src/inputs/product.h"
 #include "src/plan/plan_build.h"
 
+/* A spec's lines of 128 bytes whole, so that each starts one on the device
+ * (backend_cuda.c) and its path body's fields take two (payoff.h). */
+_Static_assert(sizeof(mcpi_payoff_spec) % 128 == 0, "a spec is whole lines");
+
 mcp_status mcpi_build_specs(mcpi_job *j, const mcp_portfolio *p, const job_draft *d, char *err)
 {
   size_t dates = 0, seeds = 0;
