@@ -25,6 +25,7 @@
 #ifndef MCP_GREEKS_H
 #define MCP_GREEKS_H
 
+#include "models/mcp_dmath.h"
 #include "models/products/payoff.h"
 
 typedef enum mcpi_gm {
@@ -244,13 +245,17 @@ MCP_HD static inline void mcpi_greek_monitor_init(mcpi_greek_monitor *m)
 
 /* A bridge factor 1 - exp(-2 d0 d1 / var), d the distances to the barrier
  * (positive on the living side), at the path shifted by l in log-spot: a
- * scaled path's (the path's own is path_body.h's mcpi_path_watch's); var > 0
- * (variants.c). */
-MCP_HD static inline double mcpi_bridge_factor(double d0, double d1, double var, double l)
+ * scaled path's (the path's own is path_body.h's mcpi_path_watch's); iv =
+ * 1 / var, var > 0 (variants.c).  By the reciprocal and mcpi_dexp: this
+ * line, with CUDA's exp and an IEEE division, was a fifth of the Greeks'
+ * kernel's instructions on the book's barriers (bench/RESULTS.md, "The
+ * bridge's factors by reciprocals"), and mcpi_dexp gives the host the
+ * device's bits. */
+MCP_HD static inline double mcpi_bridge_factor(double d0, double d1, double iv, double l)
 {
   d0 += l;
   d1 += l;
-  return d0 > 0 && d1 > 0 ? 1 - exp(-2 * d0 * d1 / var) : 0;
+  return d0 > 0 && d1 > 0 ? 1 - mcpi_dexp(-2 * d0 * d1 * iv) : 0;
 }
 
 /* Beyond it, 2 d0 d1 / var gives a factor 1 - e^-x that rounds to 1 and
@@ -258,15 +263,15 @@ MCP_HD static inline double mcpi_bridge_factor(double d0, double d1, double var,
 #define MCPI_BRIDGE_FAR 40
 
 /* Monitor m's step from distances d0, d1 (up: s = -1, the barrier above;
- * down: s = 1) with bridge variance var, before its probability sv takes
- * the step's factor f (the path's, as the watch computed it): the product
- * rule on each derivative (the distances move by s times the log-spots',
- * var by 2 bc a unit of sigma); ls the scaled paths' log shifts, read when
- * scaled. */
+ * down: s = 1) with bridge variance var (iv its reciprocal, the step's one
+ * division), before its probability sv takes the step's factor f (the
+ * path's, as the watch computed it): the product rule on each derivative
+ * (the distances move by s times the log-spots', var by 2 bc a unit of
+ * sigma); ls the scaled paths' log shifts, read when scaled. */
 MCP_HD static inline void mcpi_greek_monitor_step(mcpi_greek_monitor *m, const mcpi_greek_state *g,
                                                   double sv, double f, double d0, double d1,
-                                                  double var, double s, const double *ls,
-                                                  int scaled)
+                                                  double var, double iv, double s,
+                                                  const double *ls, int scaled)
 {
   double lu = s * ls[0], ld = s * ls[1];
   /* far from the barrier on the path (f rounds to 1, no derivative) and on
@@ -276,14 +281,14 @@ MCP_HD static inline void mcpi_greek_monitor_step(mcpi_greek_monitor *m, const m
       (!scaled || (2 * (d0 + lu) * (d1 + lu) > MCPI_BRIDGE_FAR * var && d0 + lu > 0 &&
                    2 * (d0 + ld) * (d1 + ld) > MCPI_BRIDGE_FAR * var && d0 + ld > 0)))
     return;
-  double k = f > 0 && f < 1 ? 2 * (1 - f) / var : 0; /* d f = k (d0' d1 + d0 d1' - d0 d1 var' / var) */
-  double fv = k * (s * (g->w0 * d1 + d0 * g->w) - d0 * d1 * 2 * g->bc / var);
+  double k = f > 0 && f < 1 ? 2 * (1 - f) * iv : 0; /* d f = k (d0' d1 + d0 d1' - d0 d1 var' / var) */
+  double fv = k * (s * (g->w0 * d1 + d0 * g->w) - d0 * d1 * 2 * g->bc * iv);
   double fr = k * s * (g->t0 * d1 + d0 * g->t);
   m->dv = m->dv * f + sv * fv;
   m->dr = m->dr * f + sv * fr;
   if (scaled) {
-    m->up *= mcpi_bridge_factor(d0, d1, var, lu);
-    m->dn *= mcpi_bridge_factor(d0, d1, var, ld);
+    m->up *= mcpi_bridge_factor(d0, d1, iv, lu);
+    m->dn *= mcpi_bridge_factor(d0, d1, iv, ld);
   }
 }
 

@@ -188,10 +188,13 @@ MCP_HD static inline void MCPI_P(mcpi_path_fix)(MCPI_P(mcpi_path_state) *st,
 
 /* The barriers watched over the step, and the step counted: no crossing
  * between the end points of a Brownian bridge of variance var,
- * 1 - exp(-2 d0 d1 / var), d the distances to the barrier. */
+ * 1 - exp(-2 d0 d1 / var), d the distances to the barrier; by 1 / var, one
+ * division a step, not one a monitor near its barrier (and the Greeks'
+ * monitors' four: bench/RESULTS.md, "The bridge's factors by reciprocals"). */
 MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
                                                   const mcpi_job_view *j)
 {
+  MCPI_REAL iv = j->nmon ? 1 / st->var : 0;
   MCP_UNROLL
   for (int m = 0; m < MCPI_NMON; m++)
     if (m < j->nmon && st->step <= j->mon_end[m]) {
@@ -203,10 +206,10 @@ MCP_HD static inline void MCPI_P(mcpi_path_watch)(MCPI_P(mcpi_path_state) *st,
       MCPI_REAL t = 2 * d0 * d1;
       MCPI_REAL f = !(d0 > 0 && d1 > 0)                        ? 0
                     : t > (MCPI_REAL)MCPI_BRIDGE_FAR * st->var ? 1
-                                                               : 1 - MCPI_EXP(-t / st->var);
+                                                               : 1 - MCPI_EXP(-t * iv);
 #ifdef MCPI_GREEK_STATE
       if (j->gstate & MCPI_GSTATE_MONITORS)
-        mcpi_greek_monitor_step(&st->gm[m], &st->g, st->survival[m], f, d0, d1, st->var,
+        mcpi_greek_monitor_step(&st->gm[m], &st->g, st->survival[m], f, d0, d1, st->var, iv,
                                 j->mon_up[m] ? -1 : 1, j->g.l, j->gstate & MCPI_GSTATE_SCALED);
 #endif
       st->survival[m] *= f;
