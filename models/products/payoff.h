@@ -42,9 +42,11 @@ enum { MCPI_UP = 1, MCPI_KNOCK_IN = 2, MCPI_FLOATING = 4, MCPI_GEOMETRIC = 8, MC
        MCPI_SEEDED = 2048 };
 
 typedef struct mcpi_payoff_spec {
-  /* A single-asset trade's fields that the path body's finish reads, with
-   * its on-path Greeks, first: 128 bytes, then 64 (the device's copy is at
-   * a multiple of 128 bytes, backend_cuda.c), not five lines of 128 apart */
+  /* What a single-asset trade's finish reads in the path body, its
+   * on-path Greeks' fields included, comes first: its first line of 128
+   * bytes, the scaled paths' shifts in the next 64 (each spec starts a line
+   * on the device: backend_cuda.c), where they were spread over five lines
+   * (bench/RESULTS.md, "A trade's spec in two lines") */
   int32_t product;  /* mcp_product */
   int32_t type;     /* mcp_option_type */
   int32_t schedule; /* which of the job's schedules the trade reads */
@@ -57,7 +59,7 @@ typedef struct mcpi_payoff_spec {
    * -1, and the estimator of each (mcpi_gm); the first column of its
    * adjoint block (adjoint.h), or -1 */
   int32_t g_col, g_delta, g_gamma, g_cross, g_vega, g_rho;
-  int32_t g_adj, pad_;
+  int32_t g_adj, pad_; /* (pad_: the doubles after it on their 8 bytes) */
   double strike;
   double inv_nfix;  /* 1 / number of fixings */
   double discount;  /* discount factor to the payment date */
