@@ -839,7 +839,8 @@ MCP_HD static inline void MCPI_P(mcpi_mlv_survival)(const MCPI_P(mcpi_mlv_state)
 
 typedef struct MCPI_P(mcpi_mheston_state) {
   MCPI_REAL x[MCP_MAX_ASSETS], v[MCP_MAX_ASSETS]; /* log-spots, variances */
-  MCPI_REAL acc[MCPI_MAX_FACTORS]; /* the step's drivers, L z, as they build up */
+  MCPI_REAL zs[MCPI_MAX_FACTORS];  /* the step's normals, signed */
+  MCPI_REAL acc[MCPI_MAX_FACTORS]; /* a merged step's drivers, L z, as they build up */
   MCPI_REAL sign;
   MCPI_REAL hw; /* the grid check's coarse pass: the merging step's weight (path.h) */
   int32_t step;
@@ -862,7 +863,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_init)(MCPI_P(mcpi_mheston_state) *
   }
   MCP_UNROLL
   for (int f = 0; f < MCPI_MAX_FACTORS; f++)
-    st->acc[f] = 0;
+    st->acc[f] = st->zs[f] = 0;
   st->sign = pass ? -1 : 1;
   st->hw = 0;
   st->step = 0;
@@ -891,17 +892,37 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *
   }
   z *= st->sign;
   int f = (int)(tag >> MCPI_TAG_FACTOR_SHIFT & 0xffu), nf = 2 * j->nassets;
-  const MCPI_REAL *col = j->MCPI_COEF(chol) + f;
-  for (int p = f; p < nf; p++)
-    st->acc[p] += col[p * MCPI_MAX_FACTORS] * z;
+  const MCPI_REAL *chol = j->MCPI_COEF(chol);
+  /* a step's drivers are L z summed over its factors in their order: a
+   * merged step's as its two steps' normals come, the others' once an
+   * asset's pair is complete, from the normals kept (the same products and
+   * sums, in the same order: the same bits, with a store a factor where the
+   * sums in the state took a load and a store a driver a factor) */
+  if (tag & (MCPI_TAG_HOLD | MCPI_TAG_MERGE)) {
+    for (int p = f; p < nf; p++)
+      st->acc[p] += chol[p * MCPI_MAX_FACTORS + f] * z;
+  } else {
+    st->zs[f] = z;
+  }
   if (f % 2 == 1 && !(tag & MCPI_TAG_HOLD)) { /* asset i's drivers are complete */
     int i = f / 2;
     size_t e = (size_t)st->step * nf + 2 * i;
-    MCPI_REAL var;
+    MCPI_REAL var, d0 = 0, d1 = 0;
+    if (tag & MCPI_TAG_MERGE) {
+      d0 = st->acc[2 * i];
+      d1 = st->acc[2 * i + 1];
+      st->acc[2 * i] = st->acc[2 * i + 1] = 0;
+    } else {
+      const MCPI_REAL *l0 = chol + 2 * i * MCPI_MAX_FACTORS, *l1 = l0 + MCPI_MAX_FACTORS;
+      for (int q = 0; q <= 2 * i; q++) {
+        d0 += l0[q] * st->zs[q];
+        d1 += l1[q] * st->zs[q];
+      }
+      d1 += l1[2 * i + 1] * st->zs[2 * i + 1];
+    }
     MCPI_P(mcpi_heston_step)(&st->x[i], &st->v[i], &var, &j->heston[i], j->scheme,
                              j->MCPI_COEF(ca)[e], j->MCPI_COEF(cb)[e], j->MCPI_COEF(ca)[e + 1],
-                             st->acc[2 * i], st->acc[2 * i + 1]);
-    st->acc[2 * i] = st->acc[2 * i + 1] = 0;
+                             d0, d1);
   }
   if (tag & MCPI_TAG_LAST) {
     st->step++;
