@@ -14,7 +14,9 @@
  * paths scaled, models/products/lsm_greeks.h, the others by revaluations),
  * and on the small shape also with each asset's model vegas (buckets: v0,
  * kappa, theta and xi up and down); the issue's targets are 9 ms and 0.7 s
- * with all of them.  Prints
+ * with all of them.  The European also with its deltas, model vegas, rho
+ * pieces and spot correlations by adjoint (buckets: the several-Heston
+ * sweep, models/products/adjoint.h).  Prints
  * Markdown tables; --profile prices the large shape once (for ncu). */
 #include <math.h>
 #include <stdio.h>
@@ -121,16 +123,18 @@ static void row(mcp_context *ctx, const char *backend, const mcp_market *m,
                 const mcp_portfolio *p, size_t s, int american)
 {
   static const char *all = "delta,gamma,cross-gamma,vega,rho,theta";
-  size_t n0, nv = 0, na = 0;
-  double v0, vv = 0, va = 0, tv = -1, ta = -1;
+  size_t n0, nv = 0, na = 0, nj = 0;
+  double v0, vv = 0, va = 0, vj = 0, tv = -1, ta = -1;
   int reps = shapes[s].repeats, steps = (int)(252 * shapes[s].years);
   double t0 = timed(ctx, m, p, NULL, reps, &n0, &v0);
   if (!american) {
     tv = timed(ctx, m, p, "vega", reps, &nv, &vv);
     ta = timed(ctx, m, p, "delta,gamma,cross-gamma,vega", reps, &na, &va);
-    printf("| %d x %llu x %d | %s | %.4f s | %.4f s | %.4f s (%zu) | %.3f s | %.2f | %.6f |\n",
-           shapes[s].n, (unsigned long long)shapes[s].paths, steps, backend, t0, tv, ta, na,
-           shapes[s].published, ta > 0 ? shapes[s].published / ta : 0, va);
+    double tj = timed(ctx, m, p, "@delta,vega,rho,correlation", reps, &nj, &vj);
+    printf("| %d x %llu x %d | %s | %.4f s | %.4f s | %.4f s (%zu) | %.4f s (%zu) | %.3f s | "
+           "%.2f | %.6f |\n",
+           shapes[s].n, (unsigned long long)shapes[s].paths, steps, backend, t0, tv, ta, na, tj,
+           nj, shapes[s].published, ta > 0 ? shapes[s].published / ta : 0, va);
     return;
   }
   if (strcmp(backend, "cpu") != 0) {
@@ -168,7 +172,8 @@ int main(int argc, char **argv)
   }
   static const char *const head[2] = {
       "| assets x paths x steps | backend | price | price + vegas | all Greeks (count) | "
-      "published 4 x A100 | ratio | basket price |\n|---|---|---|---|---|---|---|---|\n",
+      "deltas, model vegas, rhos, correlations by adjoint (count) | published 4 x A100 | "
+      "ratio | basket price |\n|---|---|---|---|---|---|---|---|---|\n",
       "\n| American put, assets x paths x steps (exercise dates) | backend | price | all Greeks "
       "(count) | with the model vegas (count) | target | basket price |\n"
       "|---|---|---|---|---|---|---|\n"};

@@ -41,6 +41,14 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #ifndef MCPI_ADJ_MIN_BLOCKS_MLV
 #define MCPI_ADJ_MIN_BLOCKS_MLV 4
 #endif
+// several Heston assets on lanes (their normals' and Lbar's rows' slots in
+// registers): 3 (168 registers) ran STAC-A2's European (5 assets, the
+// kernel of 8; 10, of 16) in 7.2 ms and 0.55 s a call, 4 (128, spilling
+// 1 and 2.4 KB) in 8.6 ms and 1.02 s, 2 (254) in 9.8 ms and 0.57 s on an
+// H100 (bench/RESULTS.md, "mheston-adjoint")
+#ifndef MCPI_ADJ_MIN_BLOCKS_MHESTON
+#define MCPI_ADJ_MIN_BLOCKS_MHESTON 3
+#endif
 // one Heston asset (x and v a step kept; its forward in the plain shape's
 // state where the trades fit it, else the general state's)
 #ifndef MCPI_ADJ_MIN_BLOCKS_HESTON
@@ -81,28 +89,67 @@ __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
                         blockDim.x, Multi, Div, Plain, Smiles, Events, Lv);
 }
 
-// Several local-volatility assets (adjoint kind 2): a path's n assets on
-// n lanes of a warp (32 / n paths a warp), asset i on the group's lane i,
-// the step's signed normals of the others by shuffles; each lane its
-// asset's buffer of checkpoints and a segment (adjoint.h).  One thread a
-// path left one warp a scheduler on the du Toit-Lotz-Naumann case (10
-// assets, 10,000 paths): 8.7 cycles between a warp's instructions
+// The lanes kernel's pieces (F an asset's factors): lane i's signed
+// normals of step s; the step's of the group's n assets, zs, from each
+// lane's own zf by shuffles; asset i's step from x (and a Heston asset's v).
+template <int F>
+static __device__ __forceinline__ void lanes_draw(const mcpi_job_view &j, const double *zp,
+                                                  size_t ld, size_t row, int s, int i,
+                                                  double sign, double *zf)
+{
+  MCP_UNROLL
+  for (int f = 0; f < F; f++)
+    zf[f] = sign * mcpi_adj_normal(&j, zp, ld, j.p0 + row, (s * j.nassets + i) * F + f);
+}
+
+template <int F, int MaxA>
+static __device__ __forceinline__ void lanes_gather(const double *zf, int n, int src, double *zs)
+{
+  MCP_UNROLL
+  for (int k = 0; k < F * MaxA; k++)
+    zs[k] = k < F * n ? __shfl_sync(0xffffffffu, zf[k % F], src + k / F) : 0;
+}
+
+template <int Heston, int MaxA>
+static __device__ __forceinline__ void lanes_advance(const mcpi_job_view &j, int i, int s,
+                                                     const double *zs, double *x, double *v)
+{
+  if (Heston)
+    mcpi_adj_mh_advance(&j, i, s, x, v, zs, 2 * MaxA);
+  else
+    *x = mcpi_adj_mlv_advance(&j, i, s * j.nassets + i, *x, mcpi_adj_mlv_w(&j, i, zs));
+}
+
+// Several local-volatility assets (adjoint kind 2), or Heston ones
+// (MCPI_ADJ_MHESTON: Heston 1): a path's n assets on n lanes of a warp
+// (32 / n paths a warp), asset i on the group's lane i, the step's signed
+// normals of the others by shuffles (a Heston asset's two factors'); each
+// lane its asset's buffer of checkpoints and a segment (adjoint.h: a
+// local-volatility asset's log-spots, a Heston one's variances).  One
+// thread a path left one warp a scheduler on the du Toit-Lotz-Naumann case
+// (10 assets, 10,000 paths): 8.7 cycles between a warp's instructions
 // (bench/RESULTS.md, "adjoint-mlv").  Every lane of the warp runs every
 // step (the shuffles), those past the groups or the paths on asset 0 of
 // the last path, writing nothing.  The rho's total, which every asset's
-// runs add to, is added lane by lane in the CPU's order.
-template <int Div>
-__global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
-    mcpi_adjoint_mlv_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
-                            size_t ld, size_t npaths, double *__restrict__ pay)
+// runs add to, is added lane by lane in the CPU's order.  MaxA: a bound on
+// the assets, the normals' and Lbar's rows' slots in registers (Heston's:
+// a kernel for 4, 8 and 16 assets; local volatility's: MCP_MAX_ASSETS).
+template <int Div, int Heston, int MaxA>
+__global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MCPI_ADJ_MIN_BLOCKS_MLV)
+    mcpi_adjoint_lanes_kernel(const __grid_constant__ mcpi_job_view j,
+                              const double *__restrict__ z, size_t ld, size_t npaths,
+                              double *__restrict__ pay)
 {
   const unsigned all = 0xffffffffu;
+  const int F = Heston ? 2 : 1; /* an asset's factors */
   int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
   size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
   int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
   size_t row = live ? path : npaths - 1;
   const double *zp = z ? z + row : NULL;
-  int steps = j.nelem / n, c = mcpi_adj_mlv_segment(steps), ncp = (steps + c - 1) / c;
+  int steps = j.nelem / (F * n);
+  int c = Heston ? mcpi_adj_mheston_segment(steps) : mcpi_adj_mlv_segment(steps);
+  int ncp = (steps + c - 1) / c;
   double buf[MCPI_ADJ_MLV_LANE], *pp = pay + row, *ck = buf, *xs = ck + ncp, *zb = xs + c + 1;
   double half = j.antithetic ? 0.5 : 1;
   for (int t = 0; t < j.ntrades; t++)
@@ -110,16 +157,15 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
       for (int k = lane; live && k < j.adj_cols; k += n)
         pp[(size_t)(j.trades[t].g_adj + k) * ld] = 0;
   __syncwarp();
+  double zs[F * MaxA], zf[F];
   for (int pass = 0; pass <= (j.antithetic ? 1 : 0); pass++) {
-    double sign = pass ? -1 : 1, x = j.log_spots[i], zs[MCP_MAX_ASSETS];
+    double sign = pass ? -1 : 1, x = j.log_spots[i], v = Heston ? j.heston[i].v0 : 0;
     for (int s = 0; s < steps; s++) {
       if (s % c == 0)
-        ck[s / c] = x;
-      double zf = sign * mcpi_adj_normal(&j, zp, ld, j.p0 + row, s * n + i);
-      MCP_UNROLL
-      for (int k = 0; k < MCP_MAX_ASSETS; k++)
-        zs[k] = k < n ? __shfl_sync(all, zf, src + k) : 0;
-      x = mcpi_adj_mlv_advance(&j, i, s * n + i, x, mcpi_adj_mlv_w(&j, i, zs));
+        ck[s / c] = Heston ? v : x;
+      lanes_draw<F>(j, zp, ld, row, s, i, sign, zf);
+      lanes_gather<F, MaxA>(zf, n, src, zs);
+      lanes_advance<Heston, MaxA>(j, i, s, zs, &x, &v);
     }
     double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], sx = mcpi_dexp(x), y;
     MCP_UNROLL
@@ -133,36 +179,48 @@ __global__ void __launch_bounds__(128, MCPI_ADJ_MIN_BLOCKS_MLV)
       const mcpi_payoff_spec *p = &j.trades[t];
       if (p->g_adj < 0)
         continue;
-      double d = half * p->discount, *b = pp + (size_t)p->g_adj * ld, dl[MCP_MAX_ASSETS];
+      double d = half * p->discount, *b = pp + (size_t)p->g_adj * ld;
+      double dl[F][F * MaxA], vbar = 0;
       double xbar = live && p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
       mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
+      mcpi_heston_bar g = {0, 0, 0, 0, 0, 0, 0, 0};
       MCP_UNROLL
-      for (int k = 0; k < MCP_MAX_ASSETS; k++)
-        dl[k] = 0;
+      for (int k = 0; k < F * MaxA; k++)
+        MCP_UNROLL
+        for (int f = 0; f < F; f++)
+          dl[f][k] = 0;
       for (int sg = ncp - 1; sg >= 0; sg--) {
         int s0 = sg * c, s1 = s0 + c < steps ? s0 + c : steps;
         xs[0] = ck[sg];
         for (int s = s0; s < s1; s++) { /* the segment again */
-          double zf = zb[s - s0] = sign * mcpi_adj_normal(&j, zp, ld, j.p0 + row, s * n + i);
+          lanes_draw<F>(j, zp, ld, row, s, i, sign, zf);
           MCP_UNROLL
-          for (int k = 0; k < MCP_MAX_ASSETS; k++)
-            zs[k] = k < n ? __shfl_sync(all, zf, src + k) : 0;
-          xs[s - s0 + 1] =
-              mcpi_adj_mlv_advance(&j, i, s * n + i, xs[s - s0], mcpi_adj_mlv_w(&j, i, zs));
+          for (int f = 0; f < F; f++)
+            zb[F * (s - s0) + f] = zf[f];
+          lanes_gather<F, MaxA>(zf, n, src, zs);
+          double xx = xs[s - s0], vv = xx; /* a Heston asset's variance (its x unread) */
+          lanes_advance<Heston, MaxA>(j, i, s, zs, &xx, &vv);
+          xs[s - s0 + 1] = Heston ? vv : xx;
         }
         for (int s = s1 - 1; s >= s0; s--) {
-          double zf = zb[s - s0];
           MCP_UNROLL
-          for (int k = 0; k < MCP_MAX_ASSETS; k++)
-            zs[k] = k < n ? __shfl_sync(all, zf, src + k) : 0;
-          if (live)
+          for (int f = 0; f < F; f++)
+            zf[f] = zb[F * (s - s0) + f];
+          lanes_gather<F, MaxA>(zf, n, src, zs);
+          if (live && Heston)
+            mcpi_adj_mh_back(&j, i, s, xs[s - s0], xs[s - s0 + 1], zs, 2 * MaxA, xbar, &vbar, &g,
+                             dl[0], dl[F - 1], &run, &qrun, Div, d, b, ld);
+          else if (live)
             mcpi_adj_mlv_back(&j, i, s * n + i, xs[s - s0], mcpi_adj_mlv_w(&j, i, zs), zs,
-                              &xbar, &run, &qrun, dl, Div, d, b, ld);
+                              &xbar, &run, &qrun, dl[0], Div, d, b, ld);
         }
       }
       for (int a = 0; a < n; a++) { /* in the assets' order: each adds to the rho's total */
-        if (live && lane == a)
-          mcpi_adj_mlv_close(&j, i, xbar, dl, &run, &qrun, Div, d, b, ld);
+        if (live && lane == a && Heston)
+          mcpi_adj_mh_close(&j, i, xbar, vbar, &g, dl[0], dl[F - 1], 2 * MaxA, &run, &qrun, Div,
+                            d, b, ld);
+        else if (live && lane == a)
+          mcpi_adj_mlv_close(&j, i, xbar, dl[0], &run, &qrun, Div, d, b, ld);
         __syncwarp();
       }
       if (live && lane == 0 && !mcpi_adj_deltas_only(&j))
@@ -196,9 +254,19 @@ template <int Div>
 static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double *z, size_t ld,
                                size_t n, double *pay, cudaStream_t stream)
 {
-  if (mcpi_adjoint_kind(&job) == 2) {
+  int kind = mcpi_adjoint_kind(&job);
+  if (kind == 2 || kind == MCPI_ADJ_MHESTON) {
     size_t per = 4 * (size_t)(32 / job.nassets), blocks = (n + per - 1) / per; /* paths a block */
-    mcpi_adjoint_mlv_kernel<Div><<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+    if (kind == 2)
+      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS>
+          <<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+    else if (job.nassets <= 4)
+      mcpi_adjoint_lanes_kernel<Div, 1, 4><<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+    else if (job.nassets <= 8)
+      mcpi_adjoint_lanes_kernel<Div, 1, 8><<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+    else
+      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS>
+          <<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
     return cudaGetLastError();
   }
   if (job.nassets > 1)

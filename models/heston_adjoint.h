@@ -3,7 +3,10 @@
  *
  * Given the step's start variance v and its end vn (the path's), its normals
  * zv and zx, its length dt and E = e^{-kappa dt}, and the adjoints xb of x'
- * and *vb of v', it sets *vb to v's adjoint and adds the parameters' to g;
+ * and *vb of v', it sets *vb to v's adjoint and adds the parameters' to g,
+ * and where zb is not NULL sets zb[0] and zb[1] to zv's and zx's (several
+ * correlated assets: their drivers' adjoints, whose products with the
+ * step's normals are the correlations' factor's, adjoint.h);
  * x's adjoint is xb (x' = x + drift + ...: the drift's too, which the
  * caller takes to the rate and dividend curves).  The QE step reads kappa,
  * rho and xi also through its view's rx = rho / xi, krx = kappa rho / xi -
@@ -20,6 +23,8 @@
 #ifndef MCP_HESTON_ADJOINT_H
 #define MCP_HESTON_ADJOINT_H
 
+#define MCPI_INV_SQRT_2PI 0.398942280401432677939946059934381868
+
 /* The parameters' adjoints and those of the view's derived terms. */
 typedef struct mcpi_heston_bar {
   double kappa, theta, xi, rho, rx, krx, rkt, xk;
@@ -27,7 +32,7 @@ typedef struct mcpi_heston_bar {
 
 MCP_HD static inline void mcpi_heston_back(const mcpi_heston *h, int scheme, double v, double vn,
                                            double dt, double E, double zv, double zx, double xb,
-                                           double *vb, mcpi_heston_bar *g)
+                                           double *vb, mcpi_heston_bar *g, double *zb)
 {
   const double kappa = h->kappa, theta = h->theta, xi = h->xi, rho = h->rho;
   double vnb = *vb;
@@ -41,6 +46,10 @@ MCP_HD static inline void mcpi_heston_back(const mcpi_heston *h, int scheme, dou
     g->kappa += vnb * (theta - vp) * dt;
     g->theta += vnb * kappa * dt;
     g->xi += vnb * sq * zv;
+    if (zb) {
+      zb[0] = xb * sq * rho + vnb * xi * sq;
+      zb[1] = xb * sq * c;
+    }
     if (sq > 0)
       vpb += sqb * dt / (2 * sq);
     *vb = vnb + (v > 0 ? vpb : 0);
@@ -57,7 +66,7 @@ MCP_HD static inline void mcpi_heston_back(const mcpi_heston *h, int scheme, dou
   /* k0 = k0a + lc log(la) - k0b, k0b = (k1 + k3 / 2) v where held */
   int branch = !(s2 > 0) ? 0 : s2 <= 1.5 * m2 ? 1 : 3, held = 1;
   /* x' = x + drift + k0 + k1 v + k2 vn + sqrt(k3 (v + vn)) zx */
-  double vnb_all = vnb + xb * k2, sq = sqrt(k3 * (v + vn));
+  double vnb_all = vnb + xb * k2, sq = sqrt(k3 * (v + vn)), zvb = 0;
   k1b += xb * v;
   k2b += xb * vn;
   vb0 += xb * k1;
@@ -84,6 +93,7 @@ MCP_HD static inline void mcpi_heston_back(const mcpi_heston *h, int scheme, dou
     double qb = -vnb_all * mw * wq; /* d vn / dq = -m w^2 / q^2 */
     mb += vnb_all * w * wq;
     double wb = 2 * vnb_all * mw;
+    zvb = wb; /* w = sqrt(b2) + zv */
     if (d > 0) {
       double id = 1 / d, t = xb * id;
       Ab -= t * b2 * m;
@@ -115,6 +125,9 @@ MCP_HD static inline void mcpi_heston_back(const mcpi_heston *h, int scheme, dou
       double ib = 1 / beta;
       betab -= vnb_all * vn * ib;
       pb -= vnb_all * ib / (1 - p);
+      /* U' = Phi(-zv) = (1 - p) e^{-L}: d vn / d zv = phi(zv) / (beta U') */
+      if (zb)
+        zvb = vnb_all * ib * MCPI_INV_SQRT_2PI * exp(vn * beta - 0.5 * zv * zv) / (1 - p);
     }
     if (A < beta) {
       double iD = 1 / (beta - A), la = p + beta * (1 - p) * iD, lab = -xb / la;
@@ -153,6 +166,10 @@ MCP_HD static inline void mcpi_heston_back(const mcpi_heston *h, int scheme, dou
   g->theta += s2b * h->xk * e1 * 0.5 * e1 + mb * (1 - E);
   g->kappa -= Eb * dt * E; /* E = e^{-kappa dt} */
   *vb = vb0;
+  if (zb) {
+    zb[0] = zvb;
+    zb[1] = xb * sq;
+  }
 }
 
 /* g's derived terms' adjoints taken to the parameters (their own view's

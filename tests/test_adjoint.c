@@ -849,18 +849,19 @@ static mcp_market *assets_market(int what, double h)
 static const char *const MIDS[NMULTI] = {"BC", "BP", "BO", "WO"};
 static const unsigned MASSETS[NMULTI] = {7, 7, 5, 3};
 
-static mcp_portfolio *multi_book(int methods)
+static mcp_portfolio *multi_book_of(int methods, const char *const *names)
 {
   mcp_portfolio *p = new_portfolio(4000, 17);
   assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
   assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
-  static const char *const pr[2] = {"P", "R"}, *const pq[2] = {"P", "Q"};
+  assert_int_equal(mcp_portfolio_set_heston_scheme(p, book_scheme), MCP_OK);
+  const char *const pr[2] = {names[0], names[2]}, *const pq[2] = {names[0], names[1]};
   static const double w1[NA] = {0.5, 1, 0.3}, w2[NA] = {0.2, 0.4, 0.4};
   mcp_trade t = trade_on("BC", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 160, 1);
-  t.nassets = NA, t.assets = ANAMES, t.weights = w1, t.quantity = 2;
+  t.nassets = NA, t.assets = names, t.weights = w1, t.quantity = 2;
   add_trade(p, &t);
   t = trade_on("BP", NULL, MCP_PRODUCT_BASKET, MCP_PUT, 100, 1);
-  t.nassets = NA, t.assets = ANAMES, t.weights = w2, t.quantity = -1;
+  t.nassets = NA, t.assets = names, t.weights = w2, t.quantity = -1;
   add_trade(p, &t);
   t = trade_on("BO", NULL, MCP_PRODUCT_BEST_OF, MCP_CALL, 115, 0.9);
   t.nassets = 2, t.assets = pr;
@@ -871,77 +872,160 @@ static mcp_portfolio *multi_book(int methods)
   return p;
 }
 
+static mcp_portfolio *multi_book(int methods) { return multi_book_of(methods, ANAMES); }
+
+typedef mcp_market *(*assets_fn)(int what, double h);
+
+/* multi_book_of(methods, names)'s deltas, the nv volatility buckets (vl:
+ * their labels) and the rate and dividend pieces of each asset and each
+ * pair's correlation, of each trade that reads them, against central
+ * differences of market(what, +-h) on the same paths; the book's
+ * correlations and dividends the trades' sums. */
+static void multi_against_bumps(void **state, assets_fn market, const char *const *names,
+                                int nv, const char *const *vl, int methods, const char *what_of)
+{
+  const double h = 1e-7;
+  static const char *const rl[NR] = {"(0,0.4]", "(0.4,inf)"};
+  static const char *const ql[NQ] = {"(0,0.6]", "(0.6,inf)"};
+  mcp_market *m = market(0, 0);
+  mcp_greeks *g = request("delta,vega,rho,correlation,dividend", 1);
+  mcp_portfolio *p = multi_book_of(methods, names);
+  mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+  int what[64], n = 0;
+  for (int a = 0; a < NA; a++) {
+    what[n++] = 1 + a;
+    for (int k = 0; k < nv; k++)
+      what[n++] = 10 * (1 + a) + k;
+    for (int k = 0; k < NR; k++)
+      what[n++] = 100 * (1 + a) + k;
+    for (int k = 0; k < NQ; k++)
+      what[n++] = 2000 + 10 * a + k;
+  }
+  what[n++] = 1001, what[n++] = 1002, what[n++] = 1012;
+  for (int i = 0; i < n; i++) {
+    int w = what[i], a = w >= 2000  ? (w - 2000) / 10
+                         : w >= 1000 ? -1
+                         : w >= 100  ? w / 100 - 1
+                         : w >= 10   ? w / 10 - 1
+                                     : w - 1;
+    int pa = (w - 1000) / 10, qa = (w - 1000) % 10, corr = w >= 1000 && w < 2000;
+    char name[64];
+    if (w >= 2000)
+      snprintf(name, sizeof name, "dividend:%s@%s", names[a], ql[w % 10]);
+    else if (corr)
+      snprintf(name, sizeof name, "correlation:%s:%s", names[pa], names[qa]);
+    else if (w >= 100)
+      snprintf(name, sizeof name, "rho:%s@%s", names[a], rl[w % 100]);
+    else if (w >= 10)
+      snprintf(name, sizeof name, "vega:%s@%s", names[a], vl[w % 10]);
+    else
+      snprintf(name, sizeof name, "delta:%s", names[a]);
+    mcp_market *mu = market(w, h), *md = market(w, -h);
+    mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
+    double book = 0, size = w < 10 ? ASPOT[a] * h : h;
+    for (int t = 0; t < NMULTI; t++) {
+      unsigned need = corr ? 1u << pa | 1u << qa : 1u << a;
+      mcp_sensitivity s;
+      if ((MASSETS[t] & need) != need) { /* an asset it does not read: none */
+        assert_int_equal(mcp_results_greek(r, MIDS[t], name, &s), MCP_ERR_NOT_FOUND);
+        continue;
+      }
+      s = greek(r, MIDS[t], name);
+      assert_int_equal(s.method, MCP_METHOD_ADJOINT);
+      assert_bumped(what_of, MIDS[t], s, estimate(ru, MIDS[t]).price,
+                    estimate(rd, MIDS[t]).price, size);
+      book += s.value.price * (t == 0 ? 2 : t == 1 ? -1 : 1);
+    }
+    if (corr || w >= 2000)
+      assert_true(fabs(greek(r, NULL, name).value.price - book) <= 1e-12 * fabs(book));
+    mcp_results_destroy(ru);
+    mcp_results_destroy(rd);
+    mcp_market_destroy(mu);
+    mcp_market_destroy(md);
+  }
+  mcp_results_destroy(r);
+  mcp_portfolio_destroy(p);
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
 /* Each asset's delta, volatility and rate pieces and each pair's
  * correlation of each trade that reads them, against central differences
  * on the same paths; the book's correlation the trades' sum. */
 static void baskets_against_bumps(void **state)
 {
-  const double h = 1e-7;
   static const char *const vl[NV] = {"(0,0.25]", "(0.25,0.5]", "(0.5,inf)"};
-  static const char *const rl[NR] = {"(0,0.4]", "(0.4,inf)"};
-  static const char *const ql[NQ] = {"(0,0.6]", "(0.6,inf)"};
-  mcp_market *m = assets_market(0, 0);
-  mcp_greeks *g = request("delta,vega,rho,correlation,dividend", 1);
-  for (int anti = 0; anti < 2; anti++) {
-    mcp_portfolio *p = multi_book(anti ? MCP_ANTITHETIC : 0);
-    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-    int what[64], n = 0;
-    for (int a = 0; a < NA; a++) {
-      what[n++] = 1 + a;
-      for (int k = 0; k < NV; k++)
-        what[n++] = 10 * (1 + a) + k;
-      for (int k = 0; k < NR; k++)
-        what[n++] = 100 * (1 + a) + k;
-      for (int k = 0; k < NQ; k++)
-        what[n++] = 2000 + 10 * a + k;
-    }
-    what[n++] = 1001, what[n++] = 1002, what[n++] = 1012;
-    for (int i = 0; i < n; i++) {
-      int w = what[i], a = w >= 2000  ? (w - 2000) / 10
-                           : w >= 1000 ? -1
-                           : w >= 100  ? w / 100 - 1
-                           : w >= 10   ? w / 10 - 1
-                                       : w - 1;
-      int pa = (w - 1000) / 10, qa = (w - 1000) % 10, corr = w >= 1000 && w < 2000;
-      char name[64];
-      if (w >= 2000)
-        snprintf(name, sizeof name, "dividend:%s@%s", ANAMES[a], ql[w % 10]);
-      else if (corr)
-        snprintf(name, sizeof name, "correlation:%s:%s", ANAMES[pa], ANAMES[qa]);
-      else if (w >= 100)
-        snprintf(name, sizeof name, "rho:%s@%s", ANAMES[a], rl[w % 100]);
-      else if (w >= 10)
-        snprintf(name, sizeof name, "vega:%s@%s", ANAMES[a], vl[w % 10]);
-      else
-        snprintf(name, sizeof name, "delta:%s", ANAMES[a]);
-      mcp_market *mu = assets_market(w, h), *md = assets_market(w, -h);
-      mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
-      double book = 0, size = w < 10 ? ASPOT[a] * h : h;
-      for (int t = 0; t < NMULTI; t++) {
-        unsigned need = corr ? 1u << pa | 1u << qa : 1u << a;
-        mcp_sensitivity s;
-        if ((MASSETS[t] & need) != need) { /* an asset it does not read: none */
-          assert_int_equal(mcp_results_greek(r, MIDS[t], name, &s), MCP_ERR_NOT_FOUND);
-          continue;
-        }
-        s = greek(r, MIDS[t], name);
-        assert_int_equal(s.method, MCP_METHOD_ADJOINT);
-        assert_bumped("basket", MIDS[t], s, estimate(ru, MIDS[t]).price,
-                      estimate(rd, MIDS[t]).price, size);
-        book += s.value.price * (t == 0 ? 2 : t == 1 ? -1 : 1);
-      }
-      if (corr || w >= 2000)
-        assert_true(fabs(greek(r, NULL, name).value.price - book) <= 1e-12 * fabs(book));
-      mcp_results_destroy(ru);
-      mcp_results_destroy(rd);
-      mcp_market_destroy(mu);
-      mcp_market_destroy(md);
-    }
-    mcp_results_destroy(r);
-    mcp_portfolio_destroy(p);
+  for (int anti = 0; anti < 2; anti++)
+    multi_against_bumps(state, assets_market, ANAMES, NV, vl, anti ? MCP_ANTITHETIC : 0,
+                        "basket");
+}
+
+/* Heston "U", "V", "W" on rate and dividend curves, their spots and
+ * variances correlated (6 Brownian motions); what as assets_market's, but
+ * 10 (1 + a) + k: a's Heston parameter k (v0, kappa, theta, xi, rho: rho
+ * also the matrix's entry of a's spot and variance); small swings (xi 0.2
+ * to 0.3: QE's psi far below 1.5, the variance far from 0, where the
+ * adjoint is the bumps' limit: adjoint.h; Euler's a tenth of those, its
+ * variance far from 0, where its root's derivative has no bound). */
+static const char *const HNAMES[NA] = {"U", "V", "W"};
+static double hb_xi = 1; /* the volatilities of variance scaled */
+static const char *const HBMS[2 * NA] = {"U", "U:variance", "V", "V:variance", "W",
+                                         "W:variance"};
+
+static mcp_market *heston_assets_market(int what, double h)
+{
+  mcp_market *m = new_market();
+  static const double c0[4 * NA * NA] = {
+      1,    -0.7, 0.3,  -0.1, 0.4,  -0.1, /* U */
+      -0.7, 1,    -0.1, 0.3,  -0.1, 0.2,  /* U:variance */
+      0.3,  -0.1, 1,    -0.6, -0.2, 0.1,  /* V */
+      -0.1, 0.3,  -0.6, 1,    0.1,  0.2,  /* V:variance */
+      0.4,  -0.1, -0.2, 0.1,  1,    -0.5, /* W */
+      -0.1, 0.2,  0.1,  0.2,  -0.5, 1};   /* W:variance */
+  double c[4 * NA * NA];
+  memcpy(c, c0, sizeof c);
+  for (int a = 0; a < NA; a++) {
+    double x[5] = {0.04 + 0.01 * a, 1.5 + 0.5 * a, 0.05, (0.2 + 0.05 * a) * hb_xi,
+                   c0[2 * a * 2 * NA + 2 * a + 1]};
+    double r[NR], q[NQ];
+    for (int k = 0; k < 5; k++)
+      x[k] += what == 10 * (1 + a) + k ? h : 0;
+    c[2 * a * 2 * NA + 2 * a + 1] = c[(2 * a + 1) * 2 * NA + 2 * a] = x[4];
+    for (int k = 0; k < NR; k++)
+      r[k] = RATE[k] * ASCALE[a] + (what == 100 * (1 + a) + k ? h : 0);
+    for (int k = 0; k < NQ; k++)
+      q[k] = QV[k] * ASCALE[a] + (what == 2000 + 10 * a + k ? h : 0);
+    assert_int_equal(mcp_market_add_heston(m, HNAMES[a], ASPOT[a] * (what == 1 + a ? 1 + h : 1),
+                                           0.04, 0.01 * a, x[0], x[1], x[2], x[3], x[4]),
+                     MCP_OK);
+    assert_int_equal(mcp_market_set_curve(m, HNAMES[a], MCP_CURVE_RATE, NR, REND, r), MCP_OK);
+    assert_int_equal(mcp_market_set_curve(m, HNAMES[a], MCP_CURVE_DIVIDEND, NQ, QEND, q), MCP_OK);
   }
-  mcp_greeks_destroy(g);
-  mcp_market_destroy(m);
+  if (what >= 1000 && what < 2000) { /* the spots' entries */
+    int p = 2 * ((what - 1000) / 10), q = 2 * ((what - 1000) % 10);
+    c[p * 2 * NA + q] += h;
+    c[q * 2 * NA + p] += h;
+  }
+  assert_int_equal(mcp_market_set_correlation(m, 2 * NA, HBMS, c), MCP_OK);
+  return m;
+}
+
+/* Several Heston assets' deltas, parameters, rate and dividend pieces and
+ * spot correlations by adjoint (the baskets' book of
+ * baskets_against_bumps), against central differences on the same paths,
+ * both schemes, antithetic; rho's vega through the step and the drivers'
+ * correlations. */
+static void heston_baskets_against_bumps(void **state)
+{
+  static const char *const pn[5] = {"v0", "kappa", "theta", "xi", "rho"};
+  for (int scheme = 0; scheme < 2; scheme++) {
+    book_scheme = scheme ? MCP_HESTON_EULER : MCP_HESTON_QE;
+    hb_xi = scheme ? 0.1 : 1;
+    multi_against_bumps(state, heston_assets_market, HNAMES, 5, pn, scheme ? 0 : MCP_ANTITHETIC,
+                        scheme ? "Heston basket, Euler" : "Heston basket, QE");
+  }
+  book_scheme = MCP_HESTON_QE;
+  hb_xi = 1;
 }
 
 /* Local-volatility "L" (lv_market's surface and rate curve) and "N" (a
@@ -1185,7 +1269,7 @@ static void second_order_by_adjoint(void **state)
 
 /* Correlations asked alone: the same numbers, the deltas by adjoint and no
  * bucket shown; a single-asset trade beside them is not warned; a Heston
- * basket has none and is warned; correlation has no bump.  The dividend's
+ * basket's come by its own sweep, unwarned; correlation has no bump.  The dividend's
  * sensitivity without buckets: its sum alone, the same number; "all"
  * leaves both out; neither comes with bumps alone. */
 static void correlations_alone(void **state)
@@ -1255,8 +1339,9 @@ static void correlations_alone(void **state)
   t.nassets = 2, t.assets = hn;
   add_trade(hp, &t);
   mcp_results *rh = price_greeks(ctx_of(state), hm, hp, g2);
-  assert_int_equal(mcp_results_warnings(rh, 0), (unsigned)MCP_WARNING_BUCKETS);
-  assert_int_equal(mcp_results_greek(rh, "HB", "correlation:H1:H2", &s), MCP_ERR_NOT_FOUND);
+  assert_int_equal(mcp_results_warnings(rh, 0), 0u);
+  assert_int_equal(greek(rh, "HB", "correlation:H1:H2").method, MCP_METHOD_ADJOINT);
+  assert_int_equal(greek(rh, "HB", "delta:H2").method, MCP_METHOD_ADJOINT);
   mcp_results_destroy(rh);
   assert_int_equal(mcp_greeks_set_bump(g2, MCP_GREEK_CORRELATION, 0.01), MCP_ERR_ARGUMENT);
   assert_int_equal(mcp_greeks_set_bump(g2, MCP_GREEK_DIVIDEND, 0.01), MCP_ERR_ARGUMENT);
@@ -1348,6 +1433,7 @@ int main(void)
       cmocka_unit_test(sums_prices_and_book),
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),
+      cmocka_unit_test(heston_baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_step_limit),
       cmocka_unit_test(second_order_by_adjoint),

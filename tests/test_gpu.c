@@ -1966,7 +1966,8 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
  * first local one, and a best-of of three (the multi-asset local-volatility
  * sweep: a path's assets on lanes, 16 and 10 paths a warp) and a basket of
  * six local ones, with gammas and cross gammas (the last's by passes that
- * sweep back): the GPU's buckets
+ * sweep back), and a basket, a worst-of and a best-of of three on Heston
+ * assets whose spots and variances are correlated: the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
  * antithetic pairs. */
@@ -2019,6 +2020,17 @@ static void gpu_buckets_match_cpu(void **state)
   assert_int_equal(mcp_market_add_heston(m, "H", 100, 0.03, 0.01, 0.04, 1.5, 0.06, 0.6, -0.7),
                    MCP_OK);
   assert_int_equal(mcp_market_set_curve(m, "H", MCP_CURVE_DIVIDEND, 2, qe, qv), MCP_OK);
+  /* two more, their spots and variances correlated with H's: several
+   * Heston assets' sweep (on lanes, 16 and 10 paths a warp) */
+  assert_int_equal(mcp_market_add_heston(m, "G", 95, 0.03, 0, 0.05, 2, 0.05, 0.5, -0.6), MCP_OK);
+  assert_int_equal(mcp_market_add_heston(m, "J", 105, 0.03, 0.02, 0.03, 1, 0.04, 0.4, -0.5),
+                   MCP_OK);
+  static const char *const hg[6] = {"H", "H:variance", "G", "G:variance", "J", "J:variance"};
+  static const double hcorr[36] = {1,    -0.7, 0.4,  -0.1, 0.3,  0,   -0.7, 1,    -0.1, 0.3,
+                                   0,    0.2,  0.4,  -0.1, 1,    -0.6, 0.2,  0.1, -0.1, 0.3,
+                                   -0.6, 1,    0,    0.2,  0.3,  0,    0.2,  0,   1,    -0.5,
+                                   0,    0.2,  0.1,  0.2,  -0.5, 1};
+  assert_int_equal(mcp_market_set_correlation(m, 6, hg, hcorr), MCP_OK);
   const char *list = "delta,gamma,cross-gamma,vega,rho,correlation,dividend";
   for (int anti = 0; anti < 2; anti++) {
     mcp_portfolio *p = NULL;
@@ -2089,6 +2101,14 @@ static void gpu_buckets_match_cpu(void **state)
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     t.id = "Q6-BASKET", t.nassets = 6;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    static const char *const hgj[3] = {"H", "G", "J"};
+    t.id = "HG-BASKET", t.nassets = 2, t.assets = hgj;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "HG-WORST", t.product = MCP_PRODUCT_WORST_OF, t.type = MCP_PUT, t.maturity = 0.7;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "HGJ-BEST", t.product = MCP_PRODUCT_BEST_OF, t.type = MCP_CALL, t.nassets = 3;
+    t.maturity = 0.9, t.strike = 100;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);
     compare_buckets(g, c, 1e-12);
@@ -2101,7 +2121,9 @@ static void gpu_buckets_match_cpu(void **state)
     } how[] = {{"D-A", "dividend@t=0.3", 1},    {"L-B", "vega@t=0.5,S=95", 1},
                {"D-B", "vega", 0},              {"H-A", "vega@xi", 1},
                {"H-B", "vega@kappa", 1},        {"Q6-BASKET", "gamma:L", 1},
-               {"Q6-BASKET", "cross-gamma:L:K", 1}, {"LMK-BEST", "cross-gamma:L:K", 0}};
+               {"Q6-BASKET", "cross-gamma:L:K", 1}, {"LMK-BEST", "cross-gamma:L:K", 0},
+               {"HG-BASKET", "vega:G@rho", 1},      {"HGJ-BEST", "correlation:G:J", 1},
+               {"HG-WORST", "vega:H@kappa", 1}};
     for (size_t k = 0; k < sizeof how / sizeof *how; k++) {
       mcp_sensitivity s;
       assert_int_equal(mcp_results_greek(g, how[k].id, how[k].name, &s), MCP_OK);

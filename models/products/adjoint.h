@@ -37,7 +37,8 @@
  * surface's two rows of nodes (mcpi_adj_rows); work about two forward paths
  * (three when the path is cut in segments) plus the Jacobians' rows a
  * trade.  Several correlated Black-Scholes assets: mcpi_adj_multi_sweep;
- * one Heston asset: mcpi_adj_heston_sweep. */
+ * one Heston asset: mcpi_adj_heston_sweep; several local-volatility or
+ * Heston assets: mcpi_adj_assets_pass. */
 #ifndef MCP_ADJOINT_H
 #define MCP_ADJOINT_H
 
@@ -116,10 +117,11 @@ MCP_HD static inline int mcpi_adj_total(const mcpi_job_view *j, int k, int i)
   return k == 1 ? j->adj_cols - 1 : j->adj_cols - 1 - (k == 0 ? 1 + j->adj_div : 1) * n + i;
 }
 
-/* The block's first column of the Cholesky factor's adjoint (n assets). */
+/* The block's first column of the Cholesky factor's adjoint (n assets' n
+ * factors, or several Heston assets' 2 n). */
 MCP_HD static inline int mcpi_adj_factor(const mcpi_job_view *j)
 {
-  int n = j->nassets;
+  int n = j->nassets * (j->nassets > 1 && j->model == MCPI_MODEL_HESTON ? 2 : 1);
   return mcpi_adj_total(j, 0, 0) - n * (n + 1) / 2;
 }
 
@@ -687,7 +689,7 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
       for (int32_t r = j->adj_off[e]; r < j->adj_off[e + 1]; r++) /* the drift's */
         mcpi_adj_run_add(&run, &qrun, div, &j->adj[r], j->adj[r].ja * xbar, d, blk, ldb);
       mcpi_heston_back(h, j->scheme, v, vn, dt, j->ca[e + 1], zs[e - e0], zs[e + 1 - e0], xbar,
-                       &vbar, &g);
+                       &vbar, &g, NULL);
       vbar += (qe ? 0.5 : v > 0 ? 1 : 0) * dt * varbar;
       xbar += x0bar;
     }
@@ -949,40 +951,155 @@ MCP_HD static inline void mcpi_adj_mlv_close(const mcpi_job_view *j, int i, doub
   mcpi_adj_run_flush(j, run, qrun, div, i, d, b, ldb);
 }
 
-/* A pass of a multi-asset local-volatility path: its prices, then each
- * trade's sweep into its block and its discount's rhos; buf: the path's
- * MCPI_ADJ_MLV_BUF values. */
-MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double *z, size_t ldz,
-                                            uint64_t path, double *pay, size_t ldp, double *blk,
-                                            size_t ldb, int g0, int pass, double half, int div,
-                                            double *buf)
+/* ---- several correlated Heston assets ---------------------------------------
+ * Asset i takes the one-asset step (heston.h) driven by d0 and d1, rows
+ * 2 i and 2 i + 1 of L z over the step's 2 n signed normals
+ * (mcpi_mheston_drivers, path_body.h), so that, given the normals, its
+ * path is its own, as a local-volatility asset's is.  Its x' = x + ... reads
+ * no x: xbar_i, the payoff's derivative in its terminal log-spot, holds
+ * along the path, while vbar_i goes back through mcpi_heston_back, which
+ * also gives the drivers' adjoints: Lbar's rows 2 i and 2 i + 1 gain them
+ * times the step's normals.  Each asset keeps a buffer of
+ * MCPI_ADJ_MLV_LANE values: its variance at every c-th step's start, and a
+ * segment's c + 1 variances and 2 c signed normals (its own two factors'),
+ * recomputed from its checkpoint (the same bits).  The CPU runs a path's
+ * assets in turn at each step, the GPU a path's assets on lanes of a warp
+ * (adjoint_kernel.cu), through the same functions.  Asset i's vega buckets
+ * are its parameters' (v0, kappa, theta, xi, rho, from column n + 5 i);
+ * rho's column holds the step's part alone, to which the host adds its
+ * part through L (its drivers' correlations, correlation.c; variants.c). */
+#define MCPI_ADJ_MHESTON 4 /* mcpi_adjoint_kind's */
+
+/* The segment length c over steps steps, ceil(sqrt(steps)): 0 when an
+ * asset's checkpoints and segment do not fit its buffer. */
+MCP_HD static inline int mcpi_adj_mheston_segment(int steps)
 {
-  int n = j->nassets, steps = j->nelem / n, c = mcpi_adj_mlv_segment(steps);
-  int ncp = (steps + c - 1) / c;
-  mcpi_mlv_state lst;
-  mcpi_multi_state *m = &lst.m;
-  mcpi_mlv_init(&lst, j, pass);
-  for (int e = 0; e < j->nelem; e++) {
-    if (e % (c * n) == 0) /* asset i's buffer: ncp checkpoints, c + 1 log-spots, c normals */
-      for (int i = 0; i < n; i++)
-        buf[i * MCPI_ADJ_MLV_LANE + e / (c * n)] = m->x[i];
-    mcpi_mlv_step(&lst, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e], j->tag[e]);
+  int c = mcpi_adj_segment(steps), ncp = (steps + c - 1) / c;
+  return ncp + 3 * c + 1 <= MCPI_ADJ_MLV_LANE ? c : 0;
+}
+
+/* Asset i's step s from (x, v), zs the step's 2 n signed normals in its
+ * first slots (a constant at each call: a bound on 2 n; the GPU's in
+ * registers): the mheston state's operations (path_body.h), so the same
+ * bits. */
+MCP_HD static inline void mcpi_adj_mh_advance(const mcpi_job_view *j, int i, int s, double *x,
+                                              double *v, const double *zs, int slots)
+{
+  size_t e = (size_t)s * 2 * j->nassets + 2 * i;
+  double d0, d1, var;
+  mcpi_mheston_drivers(j->chol, zs, i, slots, &d0, &d1);
+  mcpi_heston_step(x, v, &var, &j->heston[i], j->scheme, j->ca[e], j->cb[e], j->ca[e + 1], d0,
+                   d1);
+}
+
+/* Asset i's sweep back over step s, its variance v at the start and vn at
+ * the end (zs and slots as mcpi_adj_mh_advance's): its drift's rows into
+ * its runs, vbar and g through the step, Lbar's rows 2 i (dl0, 2 i + 1
+ * values) and 2 i + 1 (dl1) gaining the drivers' adjoints times zs (none
+ * of those for deltas alone). */
+MCP_HD static inline void mcpi_adj_mh_back(const mcpi_job_view *j, int i, int s, double v,
+                                           double vn, const double *zs, int slots, double xbar,
+                                           double *vbar, mcpi_heston_bar *g, double *dl0,
+                                           double *dl1, mcpi_adj_run *run, mcpi_adj_run *qrun,
+                                           int div, double d, double *b, size_t ldb)
+{
+  if (mcpi_adj_deltas_only(j))
+    return;
+  size_t e = (size_t)s * 2 * j->nassets + 2 * i;
+  double d0, d1, zb[2];
+  mcpi_mheston_drivers(j->chol, zs, i, slots, &d0, &d1);
+  for (int32_t r = j->adj_off[e]; xbar != 0 && r < j->adj_off[e + 1]; r++)
+    mcpi_adj_run_add(run, qrun, div, &j->adj[r], xbar * j->adj[r].ja, d, b, ldb);
+  mcpi_heston_back(&j->heston[i], j->scheme, v, vn, j->cb[e], j->ca[e + 1], d0, d1, xbar, vbar,
+                   g, zb);
+  MCP_UNROLL
+  for (int q = 0; q < slots; q++) {
+    if (q <= 2 * i)
+      dl0[q] += zb[0] * zs[q];
+    if (q <= 2 * i + 1)
+      dl1[q] += zb[1] * zs[q];
   }
-  mcpi_mlv_finish(&lst, j, pay, ldp, pass);
-  double spot[MCP_MAX_ASSETS], xbar[MCP_MAX_ASSETS], zs[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI], y;
+}
+
+/* Asset i's end of a trade's sweep: its delta, its parameters' columns and
+ * vega, its rows of Lbar and its runs into the block. */
+MCP_HD static inline void mcpi_adj_mh_close(const mcpi_job_view *j, int i, double xbar, double vbar,
+                                            mcpi_heston_bar *g, const double *dl0,
+                                            const double *dl1, int slots,
+                                            const mcpi_adj_run *run, const mcpi_adj_run *qrun,
+                                            int div, double d, double *b, size_t ldb)
+{
+  const mcpi_heston *h = &j->heston[i];
+  b[(size_t)i * ldb] += d * xbar / mcpi_dexp(j->log_spots[i]);
+  if (mcpi_adj_deltas_only(j))
+    return;
+  mcpi_heston_bar_params(h, g);
+  const double pbar[5] = {vbar, g->kappa, g->theta, g->xi, g->rho};
+  for (int k = 0; k < 5; k++)
+    b[(size_t)(j->nassets + 5 * i + k) * ldb] += d * pbar[k];
+  b[(size_t)mcpi_adj_total(j, 0, i) * ldb] +=
+      d * (2 * sqrt(h->v0) * vbar + 2 * sqrt(h->theta) * g->theta);
+  size_t r0 = (size_t)(mcpi_adj_factor(j) + i * (2 * i + 1)), r1 = r0 + 2 * i + 1;
+  MCP_UNROLL
+  for (int q = 0; q < slots; q++) {
+    if (q <= 2 * i)
+      b[(r0 + q) * ldb] += d * dl0[q];
+    if (q <= 2 * i + 1)
+      b[(r1 + q) * ldb] += d * dl1[q];
+  }
+  mcpi_adj_run_flush(j, run, qrun, div, i, d, b, ldb);
+}
+
+/* A pass of several local-volatility assets' path, or Heston ones
+ * (heston): its prices, then each trade's sweep into its block and its
+ * discount's rhos; buf: the path's MCPI_ADJ_MLV_BUF values, asset i's from
+ * i MCPI_ADJ_MLV_LANE: its ncp checkpoints (a log-spot, or a variance), a
+ * segment's c + 1 of them and its F c signed normals (F its factors).  The
+ * assets in turn at each step, the GPU's lanes' functions. */
+MCP_HD static inline void mcpi_adj_assets_pass(const mcpi_job_view *j, const double *z,
+                                               size_t ldz, uint64_t path, double *pay,
+                                               size_t ldp, double *blk, size_t ldb, int g0,
+                                               int pass, double half, int div, double *buf,
+                                               int heston)
+{
+  int n = j->nassets, F = heston ? 2 : 1, nf = F * n, steps = j->nelem / nf;
+  int c = heston ? mcpi_adj_mheston_segment(steps) : mcpi_adj_mlv_segment(steps);
+  int ncp = (steps + c - 1) / c, tri = nf * (nf + 1) / 2;
+  double sign = pass ? -1 : 1, x[MCP_MAX_ASSETS], v[MCP_MAX_ASSETS], zs[MCPI_MAX_FACTORS];
+  for (int i = 0; i < MCP_MAX_ASSETS; i++) {
+    x[i] = j->log_spots[i];
+    v[i] = heston ? j->heston[i].v0 : 0;
+  }
+  for (int s = 0; s < steps; s++) {
+    for (int i = 0; s % c == 0 && i < n; i++)
+      buf[i * MCPI_ADJ_MLV_LANE + s / c] = heston ? v[i] : x[i];
+    for (int f = 0; f < nf; f++)
+      zs[f] = sign * mcpi_adj_normal(j, z, ldz, path, s * nf + f);
+    for (int i = 0; i < n; i++)
+      if (heston)
+        mcpi_adj_mh_advance(j, i, s, &x[i], &v[i], zs, MCPI_MAX_FACTORS);
+      else
+        x[i] = mcpi_adj_mlv_advance(j, i, s * n + i, x[i], mcpi_adj_mlv_w(j, i, zs));
+  }
+  mcpi_multi_pay(x, 0, 0, NULL, j, pay, ldp, pass);
+  double spot[MCP_MAX_ASSETS], xbar[MCP_MAX_ASSETS], vbar[MCP_MAX_ASSETS], y;
+  double dl[MCPI_MAX_FACTORS * (MCPI_MAX_FACTORS + 1) / 2];
   for (int i = 0; i < n; i++)
-    spot[i] = mcpi_dexp(m->x[i]);
+    spot[i] = mcpi_dexp(x[i]);
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     if (p->g_adj < 0)
       continue;
     double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;
     mcpi_adj_run run[MCP_MAX_ASSETS], qrun[MCP_MAX_ASSETS];
+    mcpi_heston_bar g[MCP_MAX_ASSETS];
     for (int i = 0; i < n; i++) {
       xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+      vbar[i] = 0;
+      g[i] = (mcpi_heston_bar){0, 0, 0, 0, 0, 0, 0, 0};
       run[i] = qrun[i] = (mcpi_adj_run)MCPI_ADJ_RUN_INIT;
     }
-    for (int q = 0; q < n * (n + 1) / 2; q++)
+    for (int q = 0; q < tri; q++)
       dl[q] = 0;
     for (int sg = ncp - 1; sg >= 0; sg--) {
       int s0 = sg * c, s1 = s0 + c < steps ? s0 + c : steps;
@@ -991,25 +1108,41 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
         xs[0] = buf[i * MCPI_ADJ_MLV_LANE + sg];
       }
       for (int s = s0; s < s1; s++) {
-        for (int f = 0; f < n; f++)
-          buf[f * MCPI_ADJ_MLV_LANE + ncp + c + 1 + s - s0] = zs[f] =
-              m->sign * mcpi_adj_normal(j, z, ldz, path, s * n + f);
+        for (int f = 0; f < nf; f++)
+          buf[f / F * MCPI_ADJ_MLV_LANE + ncp + c + 1 + F * (s - s0) + f % F] = zs[f] =
+              sign * mcpi_adj_normal(j, z, ldz, path, s * nf + f);
         for (int i = 0; i < n; i++) {
-          double *xs = buf + i * MCPI_ADJ_MLV_LANE + ncp + s - s0;
-          xs[1] = mcpi_adj_mlv_advance(j, i, s * n + i, xs[0], mcpi_adj_mlv_w(j, i, zs));
+          double *xs = buf + i * MCPI_ADJ_MLV_LANE + ncp + s - s0, xx = 0;
+          xs[1] = xs[0];
+          if (heston) /* the variance's step (its x unread) */
+            mcpi_adj_mh_advance(j, i, s, &xx, &xs[1], zs, MCPI_MAX_FACTORS);
+          else
+            xs[1] = mcpi_adj_mlv_advance(j, i, s * n + i, xs[0], mcpi_adj_mlv_w(j, i, zs));
         }
       }
       for (int s = s1 - 1; s >= s0; s--) {
-        for (int f = 0; f < n; f++)
-          zs[f] = buf[f * MCPI_ADJ_MLV_LANE + ncp + c + 1 + s - s0];
-        for (int i = 0; i < n; i++)
-          mcpi_adj_mlv_back(j, i, s * n + i, buf[i * MCPI_ADJ_MLV_LANE + ncp + s - s0],
-                            mcpi_adj_mlv_w(j, i, zs), zs, &xbar[i], &run[i], &qrun[i],
-                            dl + i * (i + 1) / 2, div, d, b, ldb);
+        for (int f = 0; f < nf; f++)
+          zs[f] = buf[f / F * MCPI_ADJ_MLV_LANE + ncp + c + 1 + F * (s - s0) + f % F];
+        for (int i = 0; i < n; i++) {
+          const double *xs = buf + i * MCPI_ADJ_MLV_LANE + ncp + s - s0;
+          double *r0 = dl + F * i * (F * i + 1) / 2; /* Lbar's rows F i .. */
+          if (heston)
+            mcpi_adj_mh_back(j, i, s, xs[0], xs[1], zs, MCPI_MAX_FACTORS, xbar[i], &vbar[i],
+                             &g[i], r0, r0 + 2 * i + 1, &run[i], &qrun[i], div, d, b, ldb);
+          else
+            mcpi_adj_mlv_back(j, i, s * n + i, xs[0], mcpi_adj_mlv_w(j, i, zs), zs, &xbar[i],
+                              &run[i], &qrun[i], r0, div, d, b, ldb);
+        }
       }
     }
-    for (int i = 0; i < n; i++)
-      mcpi_adj_mlv_close(j, i, xbar[i], dl + i * (i + 1) / 2, &run[i], &qrun[i], div, d, b, ldb);
+    for (int i = 0; i < n; i++) {
+      const double *r0 = dl + F * i * (F * i + 1) / 2;
+      if (heston)
+        mcpi_adj_mh_close(j, i, xbar[i], vbar[i], &g[i], r0, r0 + 2 * i + 1, MCPI_MAX_FACTORS,
+                          &run[i], &qrun[i], div, d, b, ldb);
+      else
+        mcpi_adj_mlv_close(j, i, xbar[i], r0, &run[i], &qrun[i], div, d, b, ldb);
+    }
     if (!mcpi_adj_deltas_only(j))
       b[(size_t)(j->adj_cols - 1) * ldb] +=
           d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
@@ -1024,7 +1157,7 @@ MCP_HD static inline void mcpi_adj_mlv_pass(const mcpi_job_view *j, const double
  * sample's index in the job's stream; rowbuf as mcpi_adj_sweep's; multi:
  * 0 for one Black-Scholes or local-volatility asset, 1 for several
  * Black-Scholes assets, 2 for several local-volatility assets,
- * MCPI_ADJ_HESTON for one Heston asset; div: whether its block has the dividend yields'
+ * MCPI_ADJ_HESTON for one Heston asset, MCPI_ADJ_MHESTON for several; div: whether its block has the dividend yields'
  * columns; plain: 1 where one local-volatility or Heston asset's job fits
  * the plain shape (mcpi_job_adjoint_shape), whose state (the `_lp` or
  * `_hp` family's, the same steps and so the same bits) the forward path
@@ -1051,9 +1184,10 @@ MCP_HD_INLINE static void mcpi_adjoint_sample(const mcpi_job_view *j, const doub
       for (int k = 0; k < j->adj_cols; k++)
         blk[(size_t)(j->trades[t].g_adj - g0 + k) * ldb] = 0;
   for (int pass = 0; pass <= (j->antithetic ? 1 : 0); pass++) {
-    if (multi == 2) {
+    if (multi == 2 || multi == MCPI_ADJ_MHESTON) {
       double buf[MCPI_ADJ_MLV_BUF];
-      mcpi_adj_mlv_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div, buf);
+      mcpi_adj_assets_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div, buf,
+                           multi == MCPI_ADJ_MHESTON);
     } else if (multi == 1) {
       mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div);
     } else if (plain && heston) {
@@ -1075,7 +1209,9 @@ MCP_HD static inline int mcpi_adjoint_events(const mcpi_job_view *j)
 /* Which sweep a job takes (mcpi_adjoint_sample's multi). */
 MCP_HD static inline int mcpi_adjoint_kind(const mcpi_job_view *j)
 {
-  return j->nassets > 1                     ? (j->model == MCPI_MODEL_LOCAL_VOL ? 2 : 1)
+  return j->nassets > 1 ? (j->model == MCPI_MODEL_LOCAL_VOL ? 2
+                           : j->model == MCPI_MODEL_HESTON  ? MCPI_ADJ_MHESTON
+                                                            : 1)
          : j->model == MCPI_MODEL_HESTON ? MCPI_ADJ_HESTON
                                          : 0;
 }

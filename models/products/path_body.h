@@ -837,6 +837,36 @@ MCP_HD static inline void MCPI_P(mcpi_mlv_survival)(const MCPI_P(mcpi_mlv_state)
  * minutes a kernel.  Early exercise as the multi state's, at the end of an
  * exercise date's step. */
 
+/* Asset i's drivers d0 and d1 of a step's signed normals zs: rows 2 i and
+ * 2 i + 1 of L z, each summed in the factors' order (the step's and the
+ * adjoint's sweep's, adjoint.h: the same bits).  slots: 0, or the loop
+ * over that many factor slots (a constant at each call), its bounds
+ * tested, for a zs in registers. */
+MCP_HD static inline void MCPI_P(mcpi_mheston_drivers)(const MCPI_REAL *chol, const MCPI_REAL *zs,
+                                                       int i, int slots, MCPI_REAL *d0,
+                                                       MCPI_REAL *d1)
+{
+  const MCPI_REAL *l0 = chol + 2 * i * MCPI_MAX_FACTORS, *l1 = l0 + MCPI_MAX_FACTORS;
+  MCPI_REAL a = 0, b = 0;
+  if (slots) {
+    MCP_UNROLL
+    for (int q = 0; q < slots; q++) {
+      if (q <= 2 * i)
+        a += l0[q] * zs[q];
+      if (q <= 2 * i + 1)
+        b += l1[q] * zs[q];
+    }
+  } else {
+    for (int q = 0; q <= 2 * i; q++) {
+      a += l0[q] * zs[q];
+      b += l1[q] * zs[q];
+    }
+    b += l1[2 * i + 1] * zs[2 * i + 1];
+  }
+  *d0 = a;
+  *d1 = b;
+}
+
 typedef struct MCPI_P(mcpi_mheston_state) {
   MCPI_REAL x[MCP_MAX_ASSETS], v[MCP_MAX_ASSETS]; /* log-spots, variances */
   MCPI_REAL zs[MCPI_MAX_FACTORS];  /* the step's normals, signed */
@@ -913,12 +943,7 @@ MCP_HD static inline void MCPI_P(mcpi_mheston_step)(MCPI_P(mcpi_mheston_state) *
       d1 = st->acc[2 * i + 1];
       st->acc[2 * i] = st->acc[2 * i + 1] = 0;
     } else {
-      const MCPI_REAL *l0 = chol + 2 * i * MCPI_MAX_FACTORS, *l1 = l0 + MCPI_MAX_FACTORS;
-      for (int q = 0; q <= 2 * i; q++) {
-        d0 += l0[q] * st->zs[q];
-        d1 += l1[q] * st->zs[q];
-      }
-      d1 += l1[2 * i + 1] * st->zs[2 * i + 1];
+      MCPI_P(mcpi_mheston_drivers)(chol, st->zs, i, 0, &d0, &d1);
     }
     MCPI_P(mcpi_heston_step)(&st->x[i], &st->v[i], &var, &j->heston[i], j->scheme,
                              j->MCPI_COEF(ca)[e], j->MCPI_COEF(cb)[e], j->MCPI_COEF(ca)[e + 1],

@@ -112,20 +112,20 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
     buckets += vol_buckets(u, j->model == MCPI_MODEL_LOCAL_VOL) + u->rate.n + u->dividend.n +
                (req->want[MCP_GREEK_DIVIDEND] ? u->ncash : 0);
   }
-  /* one asset: a factor (Heston: two) a step; several assets: a factor
-   * each, one step's elements each (no merged steps); the Black-Scholes
-   * sweep keeps no path (its payoffs read the end), the local volatility's
-   * checkpoints and a segment (adjoint.h) */
+  /* a factor (Heston: two) an asset and step; several assets: one step's
+   * elements each (no merged steps); the Black-Scholes sweep keeps no path
+   * (its payoffs read the end), the local volatility's and several Heston
+   * assets' checkpoints and a segment (adjoint.h) */
   int heston = j->model == MCPI_MODEL_HESTON;
-  int shape = n == 1 ? j->nfactors == (heston ? MCPI_FACTORS_HESTON : 1) &&
-                           j->nelem <= MCPI_ADJ_MAX_ELEMENTS
-                     : (size_t)j->nfactors == n && j->nelem == j->nsteps * n &&
+  size_t per = heston ? MCPI_FACTORS_HESTON : 1;
+  int shape = n == 1 ? (size_t)j->nfactors == per && j->nelem <= MCPI_ADJ_MAX_ELEMENTS
+                     : (size_t)j->nfactors == n * per && j->nelem == j->nsteps * n * per &&
                            j->nsteps <= MCPI_ADJ_MAX_ELEMENTS &&
                            (j->model != MCPI_MODEL_LOCAL_VOL ||
-                            mcpi_adj_mlv_segment((int)j->nsteps) > 0);
+                            mcpi_adj_mlv_segment((int)j->nsteps) > 0) &&
+                           (!heston || mcpi_adj_mheston_segment((int)j->nsteps) > 0);
   return precision == MCP_DOUBLE && shape &&
-         (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL ||
-          (heston && n == 1)) &&
+         (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL || heston) &&
          !j->extrema && !j->lsm_dates && !j->arr_len &&
          (!req->buckets || buckets <= MCPI_ADJ_MAX_BUCKETS) && least_vol(j) > 0;
 }
@@ -277,8 +277,9 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   /* buckets not asked: one hidden column a kind and asset, whose pieces the
    * totals sum; dividend yields not asked: neither buckets nor entries */
   int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
-  size_t n = j->nassets, tri = n > 1 ? n * (n + 1) / 2 : 0;
   int lv = j->model == MCPI_MODEL_LOCAL_VOL, heston = j->model == MCPI_MODEL_HESTON;
+  /* the factors of several assets (Heston's: two an asset) */
+  size_t n = j->nassets, nf = n > 1 ? n * (heston ? MCPI_FACTORS_HESTON : 1) : 0;
   double last = j->times[j->nsteps - 1], pay = last;
   for (size_t t = 0; t < j->nreal; t++)
     pay = fmax(pay, j->spec[t].g_time);
@@ -330,7 +331,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
     ok = push_col(j, &ccap, (mcpi_adj_col){MCP_GREEK_DIVIDEND, 0,
                                            (int)(1 + u0->dividend.n + c0 + i)});
   }
-  for (size_t i = 0; i < n && tri; i++)
+  for (size_t i = 0; i < nf; i++)
     for (size_t k = 0; k <= i && ok; k++)
       ok = push_col(j, &ccap, (mcpi_adj_col){-1, (int)i, (int)k});
   for (size_t a = 0; a < n && ok; a++)
@@ -392,9 +393,9 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   j->nadj = j->nadj_lv = j->nadj_d = 0;
   size_t top = 0; /* the rows the slices read: below top */
   for (size_t e = 0; e < j->nelem && ok; e++) {
-    /* element e: asset e % n of step e / F, F a step's elements (n, or one
-     * Heston asset's 2, whose drift is its first's) */
-    size_t s = e / (size_t)j->nfactors, a = e % n;
+    /* element e: asset a of step e / F, F a step's elements (n, or 2 n
+     * Heston ones, an asset's drift its first's) */
+    size_t s = e / (size_t)j->nfactors, a = e % (size_t)j->nfactors / (heston ? 2 : 1);
     const mcpi_underlying *u = j->u[a];
     const mcpi_curve *curve[3] = {&u->vol, &u->rate, &u->dividend};
     double t0 = s ? j->times[s - 1] : 0, t1 = j->times[s], b = j->cb[e];
@@ -476,34 +477,103 @@ mcp_status mcpi_adjoint_deltas(mcpi_job *j, char *err)
   return ok ? MCP_OK : mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the adjoint's deltas");
 }
 
-void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl)
+/* A several-Heston job's T (correlation.c: driver 2 a is asset a's
+ * variance's Brownian motion, 2 a + 1 its spot's part independent of it,
+ * (W_x - rho W_v) / sqrt(1 - rho^2)), dense over the factors, and with
+ * da >= 0 its derivative in asset da's rho instead. */
+static void heston_t(const mcpi_job *j, long da, double *t)
 {
-  size_t n = j->nassets;
-  double l[MCP_MAX_ASSETS][MCP_MAX_ASSETS], inv[MCP_MAX_ASSETS][MCP_MAX_ASSETS];
-  for (size_t i = 0; i < n; i++)
-    for (size_t k = 0; k < n; k++)
-      l[i][k] = k <= i ? j->chol[i * MCPI_MAX_FACTORS + k] : 0;
-  for (size_t c = 0; c < n; c++) /* L^-1 by columns: L x = e_c */
-    for (size_t i = 0; i < n; i++) {
-      double x = i == c ? 1 : 0;
-      for (size_t k = 0; k < i; k++)
-        x -= l[i][k] * inv[k][c];
-      inv[i][c] = x / l[i][i];
+  size_t f = 2 * j->nassets;
+  memset(t, 0, f * f * sizeof *t);
+  for (size_t a = 0; a < j->nassets; a++) {
+    double rho = j->u[a]->rho, s = sqrt(1 - rho * rho), s3 = s * s * s;
+    size_t v = 2 * a, x = v + 1;
+    if (da < 0) {
+      t[v * f + v] = 1;
+      t[x * f + x] = 1 / s;
+      t[x * f + v] = -rho / s;
+    } else if ((size_t)da == a) {
+      t[x * f + x] = rho / s3;
+      t[x * f + v] = -1 / s3;
     }
-  /* X = L^-1 E L^-T, E the pair's symmetric unit: the columns p and q of
-   * L^-1; Phi(X) its lower triangle, the diagonal halved; dL = L Phi(X) */
-  double phi[MCP_MAX_ASSETS][MCP_MAX_ASSETS];
-  for (size_t i = 0; i < n; i++)
-    for (size_t k = 0; k < n; k++) {
-      double x = inv[i][p] * inv[k][q] + inv[i][q] * inv[k][p];
-      phi[i][k] = k < i ? x : k == i ? x / 2 : 0;
-    }
-  for (size_t i = 0, at = 0; i < n; i++)
-    for (size_t k = 0; k <= i; k++, at++) {
+  }
+}
+
+/* r = a b' (transpose: b is read by rows) or a b, f x f. */
+static void mul(size_t f, const double *a, const double *b, int bt, double *r)
+{
+  for (size_t i = 0; i < f; i++)
+    for (size_t k = 0; k < f; k++) {
       double x = 0;
-      for (size_t m = k; m <= i; m++)
-        x += l[i][m] * phi[m][k];
-      dl[at] = x;
+      for (size_t u = 0; u < f; u++)
+        x += a[i * f + u] * (bt ? b[k * f + u] : b[u * f + k]);
+      r[i * f + k] = x;
+    }
+}
+
+void mcpi_adjoint_correlation(const mcpi_job *j, const mcp_market *m, size_t p, size_t q,
+                              double *dl)
+{
+  enum { F = MCPI_MAX_FACTORS };
+  int heston = j->model == MCPI_MODEL_HESTON;
+  size_t f = j->nassets * (heston ? 2 : 1);
+  double l[F * F] = {0}, inv[F * F] = {0}, dd[F * F] = {0}, x[F * F] = {0}, c[F * F] = {0},
+         t[F * F] = {0}, u[F * F] = {0};
+  if (!heston) {
+    dd[p * f + q] = dd[q * f + p] = 1;
+  } else if (p != q) { /* T dC T': the spots' entries of T, 1 / s */
+    double sp = sqrt(1 - j->u[p]->rho * j->u[p]->rho), sq = sqrt(1 - j->u[q]->rho * j->u[q]->rho);
+    dd[(2 * p + 1) * f + 2 * q + 1] = dd[(2 * q + 1) * f + 2 * p + 1] = 1 / (sp * sq);
+  } else { /* dT C T' + T C dT' + T dC T', dC asset p's own pair */
+    size_t bm[F];
+    for (size_t a = 0; a < j->nassets; a++) {
+      size_t k = (size_t)(j->u[a] - m->u);
+      bm[2 * a] = MCPI_VARIANCE_BM(k);
+      bm[2 * a + 1] = MCPI_SPOT_BM(k);
+    }
+    for (size_t i = 0; i < f; i++)
+      for (size_t k = 0; k < f; k++)
+        c[i * f + k] = mcpi_market_bm_correlation(m, bm[i], bm[k]);
+    heston_t(j, (long)p, x); /* dT */
+    heston_t(j, -1, t);
+    mul(f, x, c, 0, u);       /* dT C */
+    mul(f, u, t, 1, dd);      /* dT C T' */
+    for (size_t i = 0; i < f; i++)
+      for (size_t k = 0; k <= i; k++)
+        dd[i * f + k] = dd[k * f + i] = dd[i * f + k] + dd[k * f + i];
+    memset(c, 0, sizeof c);
+    c[2 * p * f + 2 * p + 1] = c[(2 * p + 1) * f + 2 * p] = 1;
+    mul(f, t, c, 0, u);       /* T dC */
+    mul(f, u, t, 1, x);       /* T dC T' */
+    for (size_t i = 0; i < f * f; i++)
+      dd[i] += x[i];
+    for (size_t i = 0; i < f; i++) /* an asset's own pair: 0 and 1 whatever rho */
+      for (size_t k = 0; k < f; k++)
+        dd[i * f + k] = i / 2 == k / 2 ? 0 : dd[i * f + k];
+  }
+  for (size_t i = 0; i < f; i++)
+    for (size_t k = 0; k < f; k++)
+      l[i * f + k] = k <= i ? j->chol[i * MCPI_MAX_FACTORS + k] : 0;
+  for (size_t col = 0; col < f; col++) /* L^-1 by columns: L y = e_col */
+    for (size_t i = 0; i < f; i++) {
+      double y = i == col ? 1 : 0;
+      for (size_t k = 0; k < i; k++)
+        y -= l[i * f + k] * inv[k * f + col];
+      inv[i * f + col] = y / l[i * f + i];
+    }
+  /* X = L^-1 dD L^-T; Phi(X) its lower triangle, the diagonal halved;
+   * dL = L Phi(X) */
+  mul(f, inv, dd, 0, u);
+  mul(f, u, inv, 1, x);
+  for (size_t i = 0; i < f; i++)
+    for (size_t k = 0; k < f; k++)
+      x[i * f + k] = k < i ? x[i * f + k] : k == i ? x[i * f + k] / 2 : 0;
+  for (size_t i = 0, at = 0; i < f; i++)
+    for (size_t k = 0; k <= i; k++, at++) {
+      double y = 0;
+      for (size_t r = k; r <= i; r++)
+        y += l[i * f + r] * x[r * f + k];
+      dl[at] = y;
     }
 }
 

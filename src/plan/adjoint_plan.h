@@ -43,11 +43,15 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
  * of several local-volatility assets only, whose sweep then carries the
  * log-spots' adjoints alone (adjoint.h, mcpi_adj_deltas_only). */
 mcp_status mcpi_adjoint_deltas(mcpi_job *j, char *err);
-/* The derivatives of a multi-asset job's Cholesky factor L (its lower
- * triangle, row by row, n (n + 1) / 2 values, to dl) in the correlation of
- * its assets p and q (both entries of the symmetric matrix): dL = L
- * Phi(L^-1 dC L^-T), Phi the lower triangle with its diagonal halved. */
-void mcpi_adjoint_correlation(const mcpi_job *j, size_t p, size_t q, double *dl);
+/* The derivatives of a multi-asset job's Cholesky factor L of its F
+ * factors' correlations D (its lower triangle, row by row, F (F + 1) / 2
+ * values, to dl): dL = L Phi(L^-1 dD L^-T), Phi the lower triangle with
+ * its diagonal halved.  In the correlation of its assets p != q (of their
+ * spots: both entries of the symmetric matrix; several Heston assets' D =
+ * T C T', correlation.c, moves by T dC T'); where p == q, in several Heston
+ * assets' asset p's rho, which moves both T and C (m: the job's market). */
+void mcpi_adjoint_correlation(const mcpi_job *j, const mcp_market *m, size_t p, size_t q,
+                              double *dl);
 /* The digits a label's numbers take (the fewest that tell an array's
  * values apart), kept for the buckets of one underlying's kind of Greek
  * that follow one another: a call's hundreds of labels find them once;

@@ -194,9 +194,10 @@ static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *
     int reads = c.asset < 0 || j->nassets == 1 || (s->assets >> c.asset & 1u);
     int shown = c.greek >= 0 && req->want[c.greek] && (!c.bucket || req->buckets) && reads;
     /* a Heston rho at -1 or 1 has no derivative (sqrt(1 - rho^2)'s is
-     * unbounded there): none, as the bumps have none */
+     * unbounded there): none, as the bumps have none; several assets'
+     * rhos also move their drivers' correlations: heston_rhos shows them */
     if (j->model == MCPI_MODEL_HESTON && c.greek == MCP_GREEK_VEGA && c.bucket == 5 &&
-        fabs(j->u[0]->rho) >= 1)
+        (j->nassets > 1 || fabs(j->u[0]->rho) >= 1))
       shown = 0;
     if (k >= j->adj_cash && k < j->adj_cash + j->adj_ncash) /* a cash dividend after the
                                                               * trade's maturity: none */
@@ -221,24 +222,51 @@ static int correlations(builder *b, const mcp_market *m, size_t t)
 {
   mcpi_job *j = b->j;
   const mcpi_payoff_spec *s = &j->spec[t];
-  size_t n = j->nassets, first = 0, tri = n * (n + 1) / 2;
+  size_t n = j->nassets, f = n * (j->model == MCPI_MODEL_HESTON ? 2 : 1), first = 0;
   while (j->adj_col[first].greek != -1)
     first++;
   int32_t col = s->g_adj + (int32_t)first; /* element (0, 0) of the factor's adjoint */
-  double dl[MCP_MAX_ASSETS * (MCP_MAX_ASSETS + 1) / 2];
+  double dl[MCPI_MAX_FACTORS * (MCPI_MAX_FACTORS + 1) / 2];
   int ok = 1;
   for (size_t p = 0; p < n; p++)
     for (size_t q = p + 1; q < n && ok; q++) {
       if (!(s->assets >> p & s->assets >> q & 1u))
         continue;
-      mcpi_adjoint_correlation(j, p, q, dl);
+      mcpi_adjoint_correlation(j, m, p, q, dl);
       long a = market_index(m, j->u[p]), c = market_index(m, j->u[q]);
       ok = add_est(b, (long)t, MCP_GREEK_CORRELATION, MCP_METHOD_ADJOINT, a < c ? a : c,
                    a < c ? c : a);
-      for (size_t k = 0; k < tri && ok; k++)
+      for (size_t k = 0; k < f * (f + 1) / 2 && ok; k++)
         if (dl[k] != 0)
           ok = add_term(b, col + (int32_t)k, dl[k]);
     }
+  return ok;
+}
+
+/* Several Heston assets' rhos (their vega buckets 5, where buckets are
+ * asked): each the step's part, its block's column, plus its part through
+ * the drivers' correlations, Lbar's columns times dL / d rho. */
+static int heston_rhos(builder *b, const mcp_market *m, size_t t)
+{
+  mcpi_job *j = b->j;
+  const mcpi_payoff_spec *s = &j->spec[t];
+  size_t n = j->nassets, f = 2 * n, first = 0;
+  while (j->adj_col[first].greek != -1)
+    first++;
+  double dl[MCPI_MAX_FACTORS * (MCPI_MAX_FACTORS + 1) / 2];
+  int ok = 1;
+  for (size_t a = 0; a < n && ok; a++) {
+    if (!(s->assets >> a & 1u))
+      continue;
+    mcpi_adjoint_correlation(j, m, a, a, dl);
+    ok = push_est(b, (mcpi_est){.trade = (long)t, .point = -1, .greek = MCP_GREEK_VEGA,
+                                .method = MCP_METHOD_ADJOINT, .a = market_index(m, j->u[a]),
+                                .b = -1, .bucket = 5}) &&
+         add_term(b, s->g_adj + (int32_t)(n + 5 * a + 4), 1);
+    for (size_t k = 0; k < f * (f + 1) / 2 && ok; k++)
+      if (dl[k] != 0)
+        ok = add_term(b, s->g_adj + (int32_t)(first + k), dl[k]);
+  }
   return ok;
 }
 
@@ -714,7 +742,9 @@ static mcp_status layout_job(mcpi_greek_run *g, const mcp_market *m, const mcp_p
   for (size_t t = 0; t < j->nreal && ok; t++)
     ok = bumped(&b, g, m, t, done[t]) &&
          (j->spec[t].g_adj < 0 || j->nassets == 1 || !g->req->want[MCP_GREEK_CORRELATION] ||
-          correlations(&b, m, t));
+          correlations(&b, m, t)) &&
+         (j->spec[t].g_adj < 0 || j->nassets == 1 || j->model != MCPI_MODEL_HESTON ||
+          !g->req->want[MCP_GREEK_VEGA] || !g->req->buckets || heston_rhos(&b, m, t));
   ok = ok && (!j->nheld || held_twins(&b, b.j->nin));
   ok = ok && book(&b) && !b.oom;
   free(done);
