@@ -1028,6 +1028,29 @@ static void heston_baskets_against_bumps(void **state)
   hb_xi = 1;
 }
 
+/* Several Heston assets' sweep keeps an asset's checkpoints and segment in
+ * MCPI_ADJ_MLV_LANE values: 4,032 steps (c = 64) fit, 4,033 do not, and
+ * that basket keeps its Greeks, warned. */
+static void heston_baskets_step_limit(void **state)
+{
+  mcp_market *m = heston_assets_market(0, 0);
+  mcp_greeks *g = request("delta,vega", 1);
+  for (int k = 0; k < 2; k++) {
+    mcp_portfolio *p = new_portfolio(8, 5);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, k ? 4033 : 4032), MCP_OK);
+    mcp_trade t = trade_on("HB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+    t.nassets = 2, t.assets = HNAMES;
+    add_trade(p, &t);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    assert_int_equal(mcp_results_warnings(r, 0), k ? (unsigned)MCP_WARNING_BUCKETS : 0u);
+    assert_int_equal(greek(r, "HB", "delta:V").method == MCP_METHOD_ADJOINT, !k);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
 /* Local-volatility "L" (lv_market's surface and rate curve) and "N" (a
  * narrower surface, 2 x 3, its spot between nodes: a node is a kink of
  * the path in the spot), correlated; what = 0: nothing moved; 1 + a:
@@ -1434,6 +1457,7 @@ int main(void)
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),
       cmocka_unit_test(heston_baskets_against_bumps),
+      cmocka_unit_test(heston_baskets_step_limit),
       cmocka_unit_test(local_vol_baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_step_limit),
       cmocka_unit_test(second_order_by_adjoint),
