@@ -1418,8 +1418,9 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * date-monitored lookback and bridge-monitored barrier trades (no cash
  * dividend paid by a barrier's maturity) on Black-Scholes or local-volatility
  * underlyings (Heston: below), and to baskets, best-of and worst-of options
- * on correlated Black-Scholes, local-volatility or Heston underlyings (a delta, a
- * vega and vega buckets (pieces or nodes) an asset, rho buckets of each
+ * on correlated Black-Scholes, local-volatility or Heston underlyings (a
+ * delta, a vega and vega buckets (pieces, nodes or Heston's parameters) an
+ * asset, rho buckets of each
  * asset's curve, the first in the market's order also discounting, and the
  * correlations of the pairs when asked), whose volatility stays above 0
  * (at 0 a shift is no derivative), in double precision (at most 16384
@@ -1444,10 +1445,12 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * buckets; else by central differences on the price's paths, each
  * parameter moved by 1% of itself (rho by 0.01, at most half its distance to
  * -1 or 1; a parameter at 0 or rho at -1 or 1 has none, nor the rho of an
- * underlying of a multi-asset trade without the adjoint, which would move
- * its correlation matrix): 10 revaluations an underlying, each a plan of
- * the whole book; those trades are still warned MCP_WARNING_BUCKETS (no rho
- * buckets).  A Heston rho at -1 or 1 has no vega@rho either way. */
+ * underlying of some multi-asset trade, which would move its correlation
+ * matrix): 10 revaluations an underlying, each a plan of the whole book;
+ * those trades are still warned MCP_WARNING_BUCKETS (no rho buckets).  A
+ * Heston rho at -1 or 1 has no vega@rho either way; an underlying of a
+ * multi-asset trade has it by adjoint only (its trades' own paths'), so
+ * its book's "vega:H@rho" sums those alone. */
 mcp_status mcp_greeks_set_buckets(mcp_greeks *greeks, int on);
 int mcp_greeks_buckets(const mcp_greeks *greeks);
 const char *mcp_greeks_last_error(const mcp_greeks *greeks);
