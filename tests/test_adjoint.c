@@ -1030,25 +1030,13 @@ static void heston_baskets_against_bumps(void **state)
 
 /* Several Heston assets' sweep keeps an asset's checkpoints and segment in
  * MCPI_ADJ_MLV_LANE values: 4,032 steps (c = 64) fit, 4,033 do not, and
- * that basket keeps its Greeks, warned. */
+ * that basket keeps its Greeks, warned (step_limit, below). */
+static void step_limit(void **state, mcp_market *m, const char *const *names, int fit,
+                       const char *delta);
+
 static void heston_baskets_step_limit(void **state)
 {
-  mcp_market *m = heston_assets_market(0, 0);
-  mcp_greeks *g = request("delta,vega", 1);
-  for (int k = 0; k < 2; k++) {
-    mcp_portfolio *p = new_portfolio(8, 5);
-    assert_int_equal(mcp_portfolio_set_steps_per_year(p, k ? 4033 : 4032), MCP_OK);
-    mcp_trade t = trade_on("HB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
-    t.nassets = 2, t.assets = HNAMES;
-    add_trade(p, &t);
-    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-    assert_int_equal(mcp_results_warnings(r, 0), k ? (unsigned)MCP_WARNING_BUCKETS : 0u);
-    assert_int_equal(greek(r, "HB", "delta:V").method == MCP_METHOD_ADJOINT, !k);
-    mcp_results_destroy(r);
-    mcp_portfolio_destroy(p);
-  }
-  mcp_greeks_destroy(g);
-  mcp_market_destroy(m);
+  step_limit(state, heston_assets_market(0, 0), HNAMES, 4032, "delta:U");
 }
 
 /* Local-volatility "L" (lv_market's surface and rate curve) and "N" (a
@@ -1155,28 +1143,36 @@ static void local_vol_baskets_against_bumps(void **state)
   mcp_market_destroy(m);
 }
 
+/* A basket of names' first two assets in market m at fit steps a year (1
+ * year) takes its Greeks by adjoint, at fit + 1 not and is warned; m is
+ * destroyed. */
+static void step_limit(void **state, mcp_market *m, const char *const *names, int fit,
+                       const char *delta)
+{
+  mcp_greeks *g = request("delta,vega", 1);
+  for (int k = 0; k < 2; k++) {
+    mcp_portfolio *p = new_portfolio(8, 5);
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, fit + k), MCP_OK);
+    mcp_trade t = trade_on("B", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
+    t.nassets = 2, t.assets = names;
+    add_trade(p, &t);
+    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
+    assert_int_equal(mcp_results_warnings(r, 0), k ? (unsigned)MCP_WARNING_BUCKETS : 0u);
+    assert_int_equal(greek(r, "B", delta).method == MCP_METHOD_ADJOINT, !k);
+    mcp_results_destroy(r);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_greeks_destroy(g);
+  mcp_market_destroy(m);
+}
+
 /* Several local-volatility assets take buckets up to 7,225 steps (each
  * asset's checkpoints and segment in its buffer, adjoint.h); beyond, the
  * basket keeps its Greeks and is warned. */
 static void local_vol_baskets_step_limit(void **state)
 {
   static const char *const ln[2] = {"L", "N"};
-  mcp_market *m = lv_assets_market(0, 0);
-  mcp_greeks *g = request("delta,vega", 1);
-  for (int k = 0; k < 2; k++) {
-    mcp_portfolio *p = new_portfolio(8, 5);
-    assert_int_equal(mcp_portfolio_set_steps_per_year(p, k ? 7300 : 7100), MCP_OK);
-    mcp_trade t = trade_on("LB", NULL, MCP_PRODUCT_BASKET, MCP_CALL, 100, 1);
-    t.nassets = 2, t.assets = ln;
-    add_trade(p, &t);
-    mcp_results *r = price_greeks(ctx_of(state), m, p, g);
-    assert_int_equal(mcp_results_warnings(r, 0), k ? (unsigned)MCP_WARNING_BUCKETS : 0u);
-    assert_int_equal(greek(r, "LB", "delta:L").method == MCP_METHOD_ADJOINT, !k);
-    mcp_results_destroy(r);
-    mcp_portfolio_destroy(p);
-  }
-  mcp_greeks_destroy(g);
-  mcp_market_destroy(m);
+  step_limit(state, lv_assets_market(0, 0), ln, 7225, "delta:L");
 }
 
 /* Six local-volatility assets: L and N of lv_assets_market, and P, R, T, U
