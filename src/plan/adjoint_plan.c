@@ -279,7 +279,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   int each = req->buckets, div = req->want[MCP_GREEK_DIVIDEND];
   int lv = j->model == MCPI_MODEL_LOCAL_VOL, heston = j->model == MCPI_MODEL_HESTON;
   /* the factors of several assets (Heston's: two an asset) */
-  size_t n = j->nassets, nf = n > 1 ? n * (heston ? MCPI_FACTORS_HESTON : 1) : 0;
+  size_t n = j->nassets, nf = n > 1 ? (size_t)j->nfactors : 0;
   double last = j->times[j->nsteps - 1], pay = last;
   for (size_t t = 0; t < j->nreal; t++)
     pay = fmax(pay, j->spec[t].g_time);
@@ -483,7 +483,7 @@ mcp_status mcpi_adjoint_deltas(mcpi_job *j, char *err)
  * da >= 0 its derivative in asset da's rho instead. */
 static void heston_t(const mcpi_job *j, long da, double *t)
 {
-  size_t f = 2 * j->nassets;
+  size_t f = (size_t)j->nfactors;
   memset(t, 0, f * f * sizeof *t);
   for (size_t a = 0; a < j->nassets; a++) {
     double rho = j->u[a]->rho, s = sqrt(1 - rho * rho), s3 = s * s * s;
@@ -516,7 +516,7 @@ void mcpi_adjoint_correlation(const mcpi_job *j, const mcp_market *m, size_t p, 
 {
   enum { F = MCPI_MAX_FACTORS };
   int heston = j->model == MCPI_MODEL_HESTON;
-  size_t f = j->nassets * (heston ? 2 : 1);
+  size_t f = (size_t)j->nfactors;
   double l[F * F] = {0}, inv[F * F] = {0}, dd[F * F] = {0}, x[F * F] = {0}, c[F * F] = {0},
          t[F * F] = {0}, u[F * F] = {0};
   if (!heston) {

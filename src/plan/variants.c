@@ -214,59 +214,61 @@ static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *
   return IN_PASS_DELTA | IN_PASS_VEGA | IN_PASS_RHO;
 }
 
+/* Adds to the last estimator the columns of trade t's block that hold the
+ * Cholesky factor's adjoint, each times the factor's derivative in the
+ * correlation of p and q (mcpi_adjoint_correlation: where p == q, several
+ * Heston assets' rho of p), path by path; 0 when out of memory. */
+static int factor_terms(builder *b, const mcp_market *m, size_t t, size_t p, size_t q)
+{
+  mcpi_job *j = b->j;
+  size_t f = (size_t)j->nfactors, first = 0;
+  while (j->adj_col[first].greek != -1)
+    first++;
+  int32_t col = j->spec[t].g_adj + (int32_t)first; /* element (0, 0) of the factor's adjoint */
+  double dl[MCPI_MAX_FACTORS * (MCPI_MAX_FACTORS + 1) / 2];
+  mcpi_adjoint_correlation(j, m, p, q, dl);
+  int ok = 1;
+  for (size_t k = 0; k < f * (f + 1) / 2 && ok; k++)
+    if (dl[k] != 0)
+      ok = add_term(b, col + (int32_t)k, dl[k]);
+  return ok;
+}
+
 /* A multi-asset trade's correlations, from its adjoint block: for each pair
- * of its assets, the sum of the block's Cholesky adjoint columns times the
- * factor's derivatives in the pair's correlation (mcpi_adjoint_correlation),
- * path by path. */
+ * of its assets, factor_terms. */
 static int correlations(builder *b, const mcp_market *m, size_t t)
 {
   mcpi_job *j = b->j;
   const mcpi_payoff_spec *s = &j->spec[t];
-  size_t n = j->nassets, f = n * (j->model == MCPI_MODEL_HESTON ? 2 : 1), first = 0;
-  while (j->adj_col[first].greek != -1)
-    first++;
-  int32_t col = s->g_adj + (int32_t)first; /* element (0, 0) of the factor's adjoint */
-  double dl[MCPI_MAX_FACTORS * (MCPI_MAX_FACTORS + 1) / 2];
+  size_t n = j->nassets;
   int ok = 1;
   for (size_t p = 0; p < n; p++)
     for (size_t q = p + 1; q < n && ok; q++) {
       if (!(s->assets >> p & s->assets >> q & 1u))
         continue;
-      mcpi_adjoint_correlation(j, m, p, q, dl);
       long a = market_index(m, j->u[p]), c = market_index(m, j->u[q]);
       ok = add_est(b, (long)t, MCP_GREEK_CORRELATION, MCP_METHOD_ADJOINT, a < c ? a : c,
-                   a < c ? c : a);
-      for (size_t k = 0; k < f * (f + 1) / 2 && ok; k++)
-        if (dl[k] != 0)
-          ok = add_term(b, col + (int32_t)k, dl[k]);
+                   a < c ? c : a) &&
+           factor_terms(b, m, t, p, q);
     }
   return ok;
 }
 
 /* Several Heston assets' rhos (their vega buckets 5, where buckets are
  * asked): each the step's part, its block's column, plus its part through
- * the drivers' correlations, Lbar's columns times dL / d rho. */
+ * the drivers' correlations (factor_terms). */
 static int heston_rhos(builder *b, const mcp_market *m, size_t t)
 {
   mcpi_job *j = b->j;
   const mcpi_payoff_spec *s = &j->spec[t];
-  size_t n = j->nassets, f = 2 * n, first = 0;
-  while (j->adj_col[first].greek != -1)
-    first++;
-  double dl[MCPI_MAX_FACTORS * (MCPI_MAX_FACTORS + 1) / 2];
+  size_t n = j->nassets;
   int ok = 1;
-  for (size_t a = 0; a < n && ok; a++) {
-    if (!(s->assets >> a & 1u))
-      continue;
-    mcpi_adjoint_correlation(j, m, a, a, dl);
-    ok = push_est(b, (mcpi_est){.trade = (long)t, .point = -1, .greek = MCP_GREEK_VEGA,
-                                .method = MCP_METHOD_ADJOINT, .a = market_index(m, j->u[a]),
-                                .b = -1, .bucket = 5}) &&
-         add_term(b, s->g_adj + (int32_t)(n + 5 * a + 4), 1);
-    for (size_t k = 0; k < f * (f + 1) / 2 && ok; k++)
-      if (dl[k] != 0)
-        ok = add_term(b, s->g_adj + (int32_t)(first + k), dl[k]);
-  }
+  for (size_t a = 0; a < n && ok; a++)
+    if (s->assets >> a & 1u)
+      ok = push_est(b, (mcpi_est){.trade = (long)t, .point = -1, .greek = MCP_GREEK_VEGA,
+                                  .method = MCP_METHOD_ADJOINT, .a = market_index(m, j->u[a]),
+                                  .b = -1, .bucket = 5}) &&
+           add_term(b, s->g_adj + (int32_t)(n + 5 * a + 4), 1) && factor_terms(b, m, t, a, a);
   return ok;
 }
 
