@@ -316,6 +316,31 @@ def test_heston_model_vegas():
     assert abs(g["vega@kappa"].value.price - fd) < 1e-5 * abs(fd)
 
 
+def test_heston_basket_by_adjoint():
+    """A basket on two Heston assets, with buckets and correlation: its
+    model vegas, rho's among them, and its spots' correlation by adjoint,
+    each the derivative of the price on the same paths (central
+    differences at 1e-6; rho moves its spot's and variance's entry)."""
+    def two(rho=-0.5, corr=0.4):
+        h = [{"name": n, "model": "heston", "spot": s, "v0": 0.04, "kappa": 1.5,
+              "theta": 0.04, "xi": 0.2, "rho": r}
+             for n, s, r in (("H1", S, rho), ("H2", 90.0, -0.3))]
+        return {"rate": R, "underlyings": h,
+                "correlations": [{"underlyings": ["H1", "H1:variance", "H2"],
+                                  "matrix": [[1, rho, corr], [rho, 1, 0], [corr, 0, 1]]}]}
+    b = {"run": {"paths": 4_000, "seed": 5, "steps_per_year": 12},
+         "trades": [{"id": "B", "product": "basket", "type": "call", "assets": ["H1", "H2"],
+                     "strike": 95, "maturity": T}]}
+    g = mcprice.price(two(), b, greeks="vega,correlation", buckets=True, backend="cpu")["B"].greeks
+    h = 1e-6
+    for name, up, dn in (("vega:H1@rho", two(rho=-0.5 + h), two(rho=-0.5 - h)),
+                         ("correlation:H1:H2", two(corr=0.4 + h), two(corr=0.4 - h))):
+        fd = (mcprice.price(up, b, backend="cpu")["B"].price -
+              mcprice.price(dn, b, backend="cpu")["B"].price) / (2 * h)
+        assert g[name].method == "adjoint"
+        assert abs(g[name].value.price - fd) < 1e-5 * abs(fd)
+
+
 def test_cross_gamma_by_revaluation():
     """A basket's cross gamma on local-volatility assets (whose paths do not
     scale with the spots: four revaluations) against the prices at both
