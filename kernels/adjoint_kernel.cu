@@ -43,9 +43,9 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #endif
 // several Heston assets on lanes (their normals' and Lbar's rows' slots in
 // registers): 3 (168 registers) ran STAC-A2's European (5 assets, the
-// kernel of 8; 10, of 16) in 7.2 ms and 0.55 s a call, 4 (128, spilling
-// 1 and 2.4 KB) in 8.6 ms and 1.02 s, 2 (254) in 9.8 ms and 0.57 s on an
-// H100 (bench/RESULTS.md, "mheston-adjoint")
+// kernel of 8; 10, then of 16) in 7.2 ms and 0.55 s a call, 4 (128,
+// spilling 1 and 2.4 KB) in 8.6 ms and 1.02 s, 2 (254) in 9.8 ms and
+// 0.57 s on an H100 (bench/RESULTS.md, "mheston-adjoint")
 #ifndef MCPI_ADJ_MIN_BLOCKS_MHESTON
 #define MCPI_ADJ_MIN_BLOCKS_MHESTON 3
 #endif
@@ -114,7 +114,7 @@ template <int Heston, int MaxA>
 static __device__ __forceinline__ void lanes_advance(const mcpi_job_view &j, int i, int s,
                                                      const double *zs, double *x, double *v)
 {
-  if (Heston)
+  if constexpr (Heston) /* (the other's reads of zs past 2 MaxA not compiled) */
     mcpi_adj_mh_advance(&j, i, s, x, v, zs, 2 * MaxA);
   else
     *x = mcpi_adj_mlv_advance(&j, i, s * j.nassets + i, *x, mcpi_adj_mlv_w(&j, i, zs));
@@ -208,20 +208,24 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
           for (int f = 0; f < F; f++)
             zf[f] = zb[F * (s - s0) + f];
           lanes_gather<F, MaxA>(zf, n, src, zs);
-          if (live && Heston)
-            mcpi_adj_mh_back(&j, i, s, xs[s - s0], xs[s - s0 + 1], zs, 2 * MaxA, xbar, &vbar, &g,
-                             dl[0], dl[F - 1], &run, &qrun, Div, d, b, ld);
-          else if (live)
+          if constexpr (Heston) {
+            if (live)
+              mcpi_adj_mh_back(&j, i, s, xs[s - s0], xs[s - s0 + 1], zs, 2 * MaxA, xbar, &vbar,
+                               &g, dl[0], dl[F - 1], &run, &qrun, Div, d, b, ld);
+          } else if (live) {
             mcpi_adj_mlv_back(&j, i, s * n + i, xs[s - s0], mcpi_adj_mlv_w(&j, i, zs), zs,
                               &xbar, &run, &qrun, dl[0], Div, d, b, ld);
+          }
         }
       }
       for (int a = 0; a < n; a++) { /* in the assets' order: each adds to the rho's total */
-        if (live && lane == a && Heston)
-          mcpi_adj_mh_close(&j, i, xbar, vbar, &g, dl[0], dl[F - 1], 2 * MaxA, &run, &qrun, Div,
-                            d, b, ld);
-        else if (live && lane == a)
+        if constexpr (Heston) {
+          if (live && lane == a)
+            mcpi_adj_mh_close(&j, i, xbar, vbar, &g, dl[0], dl[F - 1], 2 * MaxA, &run, &qrun,
+                              Div, d, b, ld);
+        } else if (live && lane == a) {
           mcpi_adj_mlv_close(&j, i, xbar, dl[0], &run, &qrun, Div, d, b, ld);
+        }
         __syncwarp();
       }
       if (live && lane == 0 && !mcpi_adj_deltas_only(&j))

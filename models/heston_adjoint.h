@@ -125,9 +125,10 @@ MCP_HD static inline void mcpi_heston_back(const mcpi_heston *h, int scheme, dou
       double ib = 1 / beta;
       betab -= vnb_all * vn * ib;
       pb -= vnb_all * ib / (1 - p);
-      /* U' = Phi(-zv) = (1 - p) e^{-L}: d vn / d zv = phi(zv) / (beta U') */
+      /* U' = Phi(-zv) = (1 - p) e^{-L}: d vn / d zv = phi(zv) / (beta U')
+       * (the exponential mcp_dmath.h's: the host's bits the device's) */
       if (zb)
-        zvb = vnb_all * ib * MCPI_INV_SQRT_2PI * exp(vn * beta - 0.5 * zv * zv) / (1 - p);
+        zvb = vnb_all * ib * MCPI_INV_SQRT_2PI * mcpi_dexp(vn * beta - 0.5 * zv * zv) / (1 - p);
     }
     if (A < beta) {
       double iD = 1 / (beta - A), la = p + beta * (1 - p) * iD, lab = -xb / la;
