@@ -11,14 +11,15 @@
  * American put on the basket (Longstaff-Schwartz, an exercise date a
  * step), priced alone, with every delta, gamma, cross gamma, vega, rho and
  * theta (under the base run's exercise rule: the spot Greeks on the price's
- * paths scaled, models/products/lsm_greeks.h, the others by revaluations),
- * and on the small shape also with each asset's model vegas (buckets: v0,
- * kappa, theta and xi up and down); the issue's targets are 9 ms and 0.7 s
- * with all of them.  The European also with STAC-A2's own list (deltas,
- * gammas, cross gammas, model vegas, correlation vegas, rho, theta) with
- * buckets: its deltas, vegas, rho pieces and correlations by adjoint (the
- * several-Heston sweep, models/products/adjoint.h).  Prints
- * Markdown tables; --profile prices the large shape once (for ncu). */
+ * paths scaled, models/products/lsm_greeks.h, the others by revaluations);
+ * the issue's targets are 9 ms and 0.7 s with all of them.  Both also with
+ * STAC-A2's own list (deltas, gammas, cross gammas, model vegas,
+ * correlation vegas, rho, theta) with buckets: their deltas, vegas, rho
+ * pieces and correlations by adjoint (the several-Heston sweep,
+ * models/products/adjoint.h; the American's through its frozen exercise
+ * rule, each path from its exercise date).  Prints
+ * Markdown tables; --profile prices the large shape once, --profile-american
+ * LIST the small American with LIST's Greeks (for ncu). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -115,11 +116,10 @@ static const struct {
   int repeats, cpu;
 } shapes[] = {{5, 25000, 1, 0.018, 9, 1}, {10, 100000, 5, 1.4, 3, 0}};
 
-/* The row of shape s on a context: the European's price, with its vegas
- * and with all its Greeks; or the American's price, and on the GPU (the
- * CPU's revaluations would take minutes) with all its Greeks, and on the
- * small shape also the model vegas (the large one's 80 more revaluations
- * would take seconds a call). */
+/* The row of shape s on a context: the European's price, with its vegas,
+ * with all its Greeks and with STAC-A2's list; or the American's price, on
+ * the GPU (the CPU's revaluations would take minutes) with all its Greeks,
+ * and with STAC-A2's list (on the CPU the small shape's). */
 static void row(mcp_context *ctx, const char *backend, const mcp_market *m,
                 const mcp_portfolio *p, size_t s, int american)
 {
@@ -139,13 +139,10 @@ static void row(mcp_context *ctx, const char *backend, const mcp_market *m,
            nj, shapes[s].published, ta > 0 ? shapes[s].published / ta : 0, va);
     return;
   }
-  if (strcmp(backend, "cpu") != 0) {
-    char buck[64];
-    snprintf(buck, sizeof buck, "@%s", all);
+  if (strcmp(backend, "cpu") != 0)
     tv = timed(ctx, m, p, all, reps, &nv, &vv);
-    if (s == 0)
-      ta = timed(ctx, m, p, buck, reps, &na, &va);
-  }
+  if (strcmp(backend, "cpu") != 0 || s == 0)
+    ta = timed(ctx, m, p, "@delta,gamma,cross-gamma,vega,rho,correlation,theta", reps, &na, &va);
   printf("| %d x %llu x %d (%d) | %s | %.4f s | %.4f s (%zu) | %.4f s (%zu) | %.4f s | %.6f |\n",
          shapes[s].n, (unsigned long long)shapes[s].paths, steps, steps, backend, t0, tv, nv,
          ta, na, shapes[s].published / 2, v0);
@@ -159,13 +156,25 @@ int main(int argc, char **argv)
 #endif
       {"cpu", MCP_BACKEND_CPU},
   };
-  if (argc > 1 && strcmp(argv[1], "--profile") == 0) { /* one pricing of the large shape */
-    mcp_market *m = market(10);
-    mcp_portfolio *p = basket(10, 100000, 5, 0);
+  /* one pricing of the large shape, or of the small American with the
+   * Greeks of a list ("@list": with buckets) */
+  int prof = argc > 1 && strcmp(argv[1], "--profile") == 0;
+  int prof_am = argc > 2 && strcmp(argv[1], "--profile-american") == 0;
+  if (prof || prof_am) {
+    mcp_market *m = market(prof ? 10 : 5);
+    mcp_portfolio *p = prof ? basket(10, 100000, 5, 0) : basket(5, 25000, 1, 1);
     mcp_context *ctx;
     mcp_results *r = NULL;
+    mcp_greeks *g = NULL;
+    const char *list = prof_am ? argv[2] : NULL;
     mcp_context_create(&ctx, MCP_BACKEND_AUTO);
-    mcp_status st = mcp_price(ctx, m, p, &r);
+    mcp_status st = !list ? mcp_price(ctx, m, p, &r)
+                    : mcp_greeks_create(&g) != MCP_OK ||
+                            mcp_greeks_parse(g, list + (list[0] == '@')) != MCP_OK ||
+                            mcp_greeks_set_buckets(g, list[0] == '@') != MCP_OK
+                        ? MCP_ERR_ARGUMENT
+                        : mcp_price_greeks(ctx, m, p, g, &r);
+    mcp_greeks_destroy(g);
     mcp_results_destroy(r);
     mcp_context_destroy(ctx);
     mcp_portfolio_destroy(p);
@@ -176,8 +185,9 @@ int main(int argc, char **argv)
       "| assets x paths x steps | backend | price | price + vegas | all Greeks (count) | "
       "STAC-A2's Greeks, vegas by adjoint (count) | published 4 x A100 | "
       "ratio | basket price |\n|---|---|---|---|---|---|---|---|---|\n",
-      "\n| American put, assets x paths x steps (exercise dates) | backend | price | all Greeks "
-      "(count) | with the model vegas (count) | target | basket price |\n"
+      "\n| American put, assets x paths x steps (exercise dates) | backend | price | all Greeks, "
+      "vegas by revaluations (count) | STAC-A2's Greeks, vegas by adjoint (count) | target | "
+      "basket price |\n"
       "|---|---|---|---|---|---|---|\n"};
   for (int american = 0; american < 2; american++) {
     fputs(head[american], stdout);

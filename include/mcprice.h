@@ -1422,7 +1422,13 @@ mcp_status mcp_greeks_set_bump_only(mcp_greeks *greeks, int on);
  * delta, a vega and vega buckets (pieces, nodes or Heston's parameters) an
  * asset, rho buckets of each
  * asset's curve, the first in the market's order also discounting, and the
- * correlations of the pairs when asked), whose volatility stays above 0
+ * correlations of the pairs when asked), and American and Bermudan
+ * options (Longstaff-Schwartz) on several correlated underlyings of those
+ * models, the same, under the run's fitted exercise rule held
+ * fixed (each path's derivatives from the date it exercises, the rate
+ * buckets discounting to that date: the pathwise Greeks of that rule, as
+ * its revaluations keep it; a price floored to the European held to the
+ * last date has that European's), whose volatility stays above 0
  * (at 0 a shift is no derivative), in double precision (at most 16384
  * steps of one asset, and 4096 buckets where buckets are asked); other
  * trades keep their Greeks as

@@ -66,7 +66,8 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 // Div: of blocks with the dividend yields' columns (without them the sweep
 // is the code it was: 7% faster on the Black-Scholes benchmark); Plain: of
 // a local-volatility job of the plain shape, its forward path in that
-// shape's state (mcpi_adjoint_sample); Smiles: of one asset given implied
+// shape's state (mcpi_adjoint_sample), or with Multi 1 of an early
+// exercise (the others' code as it was); Smiles: of one asset given implied
 // volatilities (the sweep's rows its smiles: without it the other kernels
 // keep their registers); Events: of a job whose sweep meets cash dividends'
 // drops or bridge-watched barriers (mcpi_adjoint_events; without it, the
@@ -110,6 +111,21 @@ static __device__ __forceinline__ void lanes_gather(const double *zf, int n, int
     zs[k] = k < F * n ? __shfl_sync(0xffffffffu, zf[k % F], src + k / F) : 0;
 }
 
+// The group's log-spots xa and spots (mcpi_dexp, each lane its own) from
+// each lane's x by shuffles; past the assets, the job's log-spots and 0.
+template <int MaxA>
+static __device__ __forceinline__ void lanes_spots(double x, int n, int src,
+                                                   const mcpi_job_view *j, double *xa,
+                                                   double *spot)
+{
+  double sx = mcpi_dexp(x);
+  MCP_UNROLL
+  for (int k = 0; k < MCP_MAX_ASSETS; k++) {
+    xa[k] = k < n && k < MaxA ? __shfl_sync(0xffffffffu, x, src + k) : j->log_spots[k];
+    spot[k] = k < n && k < MaxA ? __shfl_sync(0xffffffffu, sx, src + k) : 0;
+  }
+}
+
 template <int Heston, int MaxA>
 static __device__ __forceinline__ void lanes_advance(const mcpi_job_view &j, int i, int s,
                                                      const double *zs, double *x, double *v)
@@ -135,7 +151,7 @@ static __device__ __forceinline__ void lanes_advance(const mcpi_job_view &j, int
 // the assets, the normals' and Lbar's rows' slots in registers (Heston's:
 // a kernel for 4, 8, 12 and 16 assets, 12's running STAC-A2's 10 in 0.45 s
 // where 16's took 0.55; local volatility's: MCP_MAX_ASSETS).
-template <int Div, int Heston, int MaxA>
+template <int Div, int Heston, int MaxA, int Lsm>
 __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MCPI_ADJ_MIN_BLOCKS_MLV)
     mcpi_adjoint_lanes_kernel(const __grid_constant__ mcpi_job_view j,
                               const double *__restrict__ z, size_t ld, size_t npaths,
@@ -161,28 +177,51 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
   double zs[F * MaxA], zf[F];
   for (int pass = 0; pass <= (j.antithetic ? 1 : 0); pass++) {
     double sign = pass ? -1 : 1, x = j.log_spots[i], v = Heston ? j.heston[i].v0 : 0;
+    double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], xe0 = 0, xe1 = 0; /* the exercises' xbar */
+    mcpi_adj_ex ex = MCPI_ADJ_EX_INIT;
     for (int s = 0; s < steps; s++) {
       if (s % c == 0)
         ck[s / c] = Heston ? v : x;
       lanes_draw<F>(j, zp, ld, row, s, i, sign, zf);
       lanes_gather<F, MaxA>(zf, n, src, zs);
       lanes_advance<Heston, MaxA>(j, i, s, zs, &x, &v);
+      if (!Lsm || !mcpi_adj_exercise_date(&j, s, F * n))
+        continue;
+      /* (a date where the warp's paths have all exercised: the held's last alone) */
+      if (j.lsm[(size_t)ex.e * MCPI_LSM_ROW + 1] != MCPI_LSM_ALWAYS &&
+          !__any_sync(all, ex.tau[0] < 0)) {
+        ex.e++;
+        continue;
+      }
+      lanes_spots<MaxA>(x, n, src, &j, xa, spot);
+      int now = mcpi_adj_exercise(&j, xa, spot, s, &ex);
+      if (now & 1)
+        xe0 = mcpi_lsm_exercise_dx(&j.trades[0], spot, n, ex.h[0], i);
+      if (now & 2)
+        xe1 = mcpi_lsm_exercise_dx(&j.trades[0], spot, n, ex.h[1], i);
     }
-    double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], sx = mcpi_dexp(x), y;
-    MCP_UNROLL
-    for (int k = 0; k < MCP_MAX_ASSETS; k++) {
-      xa[k] = k < n ? __shfl_sync(all, x, src + k) : j.log_spots[k];
-      spot[k] = k < n ? __shfl_sync(all, sx, src + k) : 0;
+    double y;
+    if constexpr (!Lsm) {
+      lanes_spots<MaxA>(x, n, src, &j, xa, spot);
+      if (live && lane == 0)
+        mcpi_multi_pay(xa, 0, 0, NULL, &j, pp, ld, pass);
     }
-    if (live && lane == 0)
-      mcpi_multi_pay(xa, 0, 0, NULL, &j, pp, ld, pass);
     for (int t = 0; t < j.ntrades; t++) {
       const mcpi_payoff_spec *p = &j.trades[t];
-      if (p->g_adj < 0)
+      /* the sweep back from the warp's last exercise (or the last step),
+       * each path from its own (an early exercise's: the trade's, or its
+       * held European's) */
+      int held = Lsm && mcpi_adj_ex_of(&j, t);
+      int mine = !Lsm ? steps - 1 : held ? ex.tau[1] : ex.tau[0];
+      int last = Lsm ? __reduce_max_sync(all, mine) : mine;
+      if (p->g_adj < 0 || last < 0)
         continue;
-      double d = half * p->discount, *b = pp + (size_t)p->g_adj * ld;
-      double dl[F][F * MaxA], vbar = 0;
-      double xbar = live && p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+      double d = half * (!Lsm ? p->discount : held ? ex.df[1] : ex.df[0]);
+      double *b = pp + (size_t)p->g_adj * ld, dl[F][F * MaxA], vbar = 0;
+      double xbar = !live || mine < 0        ? 0
+                    : Lsm                    ? (held ? xe1 : xe0)
+                    : p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i)
+                                          : 0;
       mcpi_adj_run run = MCPI_ADJ_RUN_INIT, qrun = MCPI_ADJ_RUN_INIT;
       mcpi_heston_bar g = {0, 0, 0, 0, 0, 0, 0, 0};
       MCP_UNROLL
@@ -190,8 +229,8 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
         MCP_UNROLL
         for (int f = 0; f < F; f++)
           dl[f][k] = 0;
-      for (int sg = ncp - 1; sg >= 0; sg--) {
-        int s0 = sg * c, s1 = s0 + c < steps ? s0 + c : steps;
+      for (int sg = last / c; sg >= 0; sg--) {
+        int s0 = sg * c, s1 = s0 + c <= last ? s0 + c : last + 1;
         xs[0] = ck[sg];
         for (int s = s0; s < s1; s++) { /* the segment again */
           lanes_draw<F>(j, zp, ld, row, s, i, sign, zf);
@@ -208,6 +247,8 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
           for (int f = 0; f < F; f++)
             zf[f] = zb[F * (s - s0) + f];
           lanes_gather<F, MaxA>(zf, n, src, zs);
+          if (s > mine)
+            continue;
           if constexpr (Heston) {
             if (live)
               mcpi_adj_mh_back(&j, i, s, xs[s - s0], xs[s - s0 + 1], zs, 2 * MaxA, xbar, &vbar,
@@ -219,19 +260,24 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
         }
       }
       for (int a = 0; a < n; a++) { /* in the assets' order: each adds to the rho's total */
-        if constexpr (Heston) {
-          if (live && lane == a)
+        if constexpr (Heston) { /* (a path never exercised: nothing) */
+          if (live && lane == a && mine >= 0)
             mcpi_adj_mh_close(&j, i, xbar, vbar, &g, dl[0], dl[F - 1], 2 * MaxA, &run, &qrun,
                               Div, d, b, ld);
-        } else if (live && lane == a) {
+        } else if (live && lane == a && mine >= 0) {
           mcpi_adj_mlv_close(&j, i, xbar, dl[0], &run, &qrun, Div, d, b, ld);
         }
         __syncwarp();
       }
-      if (live && lane == 0 && !mcpi_adj_deltas_only(&j))
+      if (live && lane == 0 && mine >= 0 && !mcpi_adj_deltas_only(&j))
         b[(size_t)(j.adj_cols - 1) * ld] +=
-            d * mcpi_adj_scatter(j.adj_doff, j.adj_d, (size_t)t,
-                                 mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ld);
+            d * mcpi_adj_scatter(j.adj_doff, j.adj_d,
+                                 !Lsm ? (size_t)t
+                                 : (size_t)j.ntrades + (size_t)(held ? ex.date[1] : ex.date[0]),
+                                 !Lsm ? mcpi_payoff_multi(p, spot, n, &y)
+                                 : held ? ex.h[1]
+                                        : ex.h[0],
+                                 0, d, b, ld);
       __syncwarp();
     }
   }
@@ -262,22 +308,32 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
   int kind = mcpi_adjoint_kind(&job);
   if (kind == 2 || kind == MCPI_ADJ_MHESTON) {
     size_t per = 4 * (size_t)(32 / job.nassets), blocks = (n + per - 1) / per; /* paths a block */
-    if (kind == 2)
-      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS>
-          <<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+    unsigned g = (unsigned)blocks;
+    /* an early exercise's kernels apart (the others' registers as they
+     * were), for fewer bounds */
+    if (job.lsm && kind == 2)
+      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+    else if (job.lsm && job.nassets <= 8)
+      mcpi_adjoint_lanes_kernel<Div, 1, 8, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+    else if (job.lsm && job.nassets <= 12)
+      mcpi_adjoint_lanes_kernel<Div, 1, 12, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+    else if (job.lsm)
+      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+    else if (kind == 2)
+      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
     else if (job.nassets <= 4)
-      mcpi_adjoint_lanes_kernel<Div, 1, 4><<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 4, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
     else if (job.nassets <= 8)
-      mcpi_adjoint_lanes_kernel<Div, 1, 8><<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 8, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
     else if (job.nassets <= 12)
-      mcpi_adjoint_lanes_kernel<Div, 1, 12><<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 12, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
     else
-      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS>
-          <<<(unsigned)blocks, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
     return cudaGetLastError();
   }
-  if (job.nassets > 1)
-    return launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div, 0>(job, z, ld, n, pay, stream);
+  if (job.nassets > 1) /* an early exercise's kernel apart (Plain: its own) */
+    return job.lsm ? launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div, 0, 1>(job, z, ld, n, pay, stream)
+                   : launch<MCPI_ADJ_MIN_BLOCKS_MULTI, 1, Div, 0>(job, z, ld, n, pay, stream);
   if (mcpi_adjoint_kind(&job) == MCPI_ADJ_HESTON) /* its forward in the plain shape's state, */
     return shape == MCPI_SHAPE_HESTON_PLAIN           /* which has no barrier; else the general */
                ? launch<MCPI_ADJ_MIN_BLOCKS_HESTON, MCPI_ADJ_HESTON, Div, 0, 1>(job, z, ld, n,

@@ -874,6 +874,49 @@ static mcp_portfolio *multi_book_of(int methods, const char *const *names)
 
 static mcp_portfolio *multi_book(int methods) { return multi_book_of(methods, ANAMES); }
 
+/* Early exercise on the three (one job a trade): an American basket put
+ * (12 dates), a Bermudan worst-of put on the first two (4 dates), an
+ * American best-of call on the first and third (9 dates); their rules
+ * fitted on 4,000 paths of their own. */
+#define NAMER 3
+static const char *const XIDS[NAMER] = {"AB", "BW", "AO"};
+static const unsigned XASSETS[NAMER] = {7, 3, 5};
+
+static mcp_portfolio *american_book_of(int methods, const char *const *names)
+{
+  mcp_portfolio *p = new_portfolio(4000, 17);
+  assert_int_equal(mcp_portfolio_set_steps_per_year(p, 12), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_heston_scheme(p, book_scheme), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_regression_paths(p, 4000), MCP_OK);
+  const char *const pr[2] = {names[0], names[2]}, *const pq[2] = {names[0], names[1]};
+  static const double w[NA] = {0.3, 0.5, 0.4}, fx[4] = {0.25, 0.5, 0.75, 1};
+  mcp_trade t = trade_on("AB", NULL, MCP_PRODUCT_AMERICAN, MCP_PUT, 125, 1);
+  t.nassets = NA, t.assets = names, t.weights = w, t.payoff = MCP_PRODUCT_BASKET;
+  t.exercises = 12;
+  add_trade(p, &t);
+  t = trade_on("BW", NULL, MCP_PRODUCT_BERMUDAN, MCP_PUT, 100, 1);
+  t.nassets = 2, t.assets = pq, t.payoff = MCP_PRODUCT_WORST_OF, t.quantity = -2;
+  t.nfixings = 4, t.fixings = fx;
+  add_trade(p, &t);
+  t = trade_on("AO", NULL, MCP_PRODUCT_AMERICAN, MCP_CALL, 112, 0.75);
+  t.nassets = 2, t.assets = pr, t.payoff = MCP_PRODUCT_BEST_OF, t.exercises = 9;
+  add_trade(p, &t);
+  return p;
+}
+
+/* A book of trades on the three assets and what each reads. */
+typedef struct {
+  mcp_portfolio *(*make)(int methods, const char *const *names);
+  int n;
+  const char *const *ids;
+  const unsigned *assets;
+  const double *quantity;
+} assets_book;
+static const double MQ[NMULTI] = {2, -1, 1, 1}, XQ[NAMER] = {1, -2, 1};
+static const assets_book BASKETS = {multi_book_of, NMULTI, MIDS, MASSETS, MQ};
+static const assets_book AMERICANS = {american_book_of, NAMER, XIDS, XASSETS, XQ};
+
 typedef mcp_market *(*assets_fn)(int what, double h);
 
 /* multi_book_of(methods, names)'s deltas, the nv volatility buckets (vl:
@@ -881,15 +924,16 @@ typedef mcp_market *(*assets_fn)(int what, double h);
  * pair's correlation, of each trade that reads them, against central
  * differences of market(what, +-h) on the same paths; the book's
  * correlations and dividends the trades' sums. */
-static void multi_against_bumps(void **state, assets_fn market, const char *const *names,
-                                int nv, const char *const *vl, int methods, const char *what_of)
+static void multi_against_bumps(void **state, assets_fn market, const assets_book *bk,
+                                const char *const *names, int nv, const char *const *vl,
+                                int methods, const char *what_of)
 {
   const double h = 1e-7;
   static const char *const rl[NR] = {"(0,0.4]", "(0.4,inf)"};
   static const char *const ql[NQ] = {"(0,0.6]", "(0.6,inf)"};
   mcp_market *m = market(0, 0);
   mcp_greeks *g = request("delta,vega,rho,correlation,dividend", 1);
-  mcp_portfolio *p = multi_book_of(methods, names);
+  mcp_portfolio *p = bk->make(methods, names);
   mcp_results *r = price_greeks(ctx_of(state), m, p, g);
   int what[64], n = 0;
   for (int a = 0; a < NA; a++) {
@@ -923,18 +967,18 @@ static void multi_against_bumps(void **state, assets_fn market, const char *cons
     mcp_market *mu = market(w, h), *md = market(w, -h);
     mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
     double book = 0, size = w < 10 ? ASPOT[a] * h : h;
-    for (int t = 0; t < NMULTI; t++) {
+    for (int t = 0; t < bk->n; t++) {
+      const char *id = bk->ids[t];
       unsigned need = corr ? 1u << pa | 1u << qa : 1u << a;
       mcp_sensitivity s;
-      if ((MASSETS[t] & need) != need) { /* an asset it does not read: none */
-        assert_int_equal(mcp_results_greek(r, MIDS[t], name, &s), MCP_ERR_NOT_FOUND);
+      if ((bk->assets[t] & need) != need) { /* an asset it does not read: none */
+        assert_int_equal(mcp_results_greek(r, id, name, &s), MCP_ERR_NOT_FOUND);
         continue;
       }
-      s = greek(r, MIDS[t], name);
+      s = greek(r, id, name);
       assert_int_equal(s.method, MCP_METHOD_ADJOINT);
-      assert_bumped(what_of, MIDS[t], s, estimate(ru, MIDS[t]).price,
-                    estimate(rd, MIDS[t]).price, size);
-      book += s.value.price * (t == 0 ? 2 : t == 1 ? -1 : 1);
+      assert_bumped(what_of, id, s, estimate(ru, id).price, estimate(rd, id).price, size);
+      book += s.value.price * bk->quantity[t];
     }
     if (corr || w >= 2000)
       assert_true(fabs(greek(r, NULL, name).value.price - book) <= 1e-12 * fabs(book));
@@ -955,9 +999,13 @@ static void multi_against_bumps(void **state, assets_fn market, const char *cons
 static void baskets_against_bumps(void **state)
 {
   static const char *const vl[NV] = {"(0,0.25]", "(0.25,0.5]", "(0.5,inf)"};
-  for (int anti = 0; anti < 2; anti++)
-    multi_against_bumps(state, assets_market, ANAMES, NV, vl, anti ? MCP_ANTITHETIC : 0,
-                        "basket");
+  for (int anti = 0; anti < 2; anti++) {
+    multi_against_bumps(state, assets_market, &BASKETS, ANAMES, NV, vl,
+                        anti ? MCP_ANTITHETIC : 0, "basket");
+    /* American and Bermudan options: heston_americans_against_bumps's */
+    multi_against_bumps(state, assets_market, &AMERICANS, ANAMES, NV, vl,
+                        anti ? MCP_ANTITHETIC : 0, "American");
+  }
 }
 
 /* Heston "U", "V", "W" on rate and dividend curves, their spots and
@@ -1011,21 +1059,38 @@ static mcp_market *heston_assets_market(int what, double h)
 }
 
 /* Several Heston assets' deltas, parameters, rate and dividend pieces and
- * spot correlations by adjoint (the baskets' book of
- * baskets_against_bumps), against central differences on the same paths,
- * both schemes, antithetic; rho's vega through the step and the drivers'
- * correlations. */
-static void heston_baskets_against_bumps(void **state)
+ * spot correlations by adjoint of book bk, against central differences on
+ * the same paths, both schemes (what: "QE" and "Euler" after it),
+ * antithetic; rho's vega through the step and the drivers' correlations. */
+static void heston_book_against_bumps(void **state, const assets_book *bk, const char *what)
 {
   static const char *const pn[5] = {"v0", "kappa", "theta", "xi", "rho"};
+  char label[64];
   for (int scheme = 0; scheme < 2; scheme++) {
     book_scheme = scheme ? MCP_HESTON_EULER : MCP_HESTON_QE;
     hb_xi = scheme ? 0.1 : 1;
-    multi_against_bumps(state, heston_assets_market, HNAMES, 5, pn, scheme ? 0 : MCP_ANTITHETIC,
-                        scheme ? "Heston basket, Euler" : "Heston basket, QE");
+    snprintf(label, sizeof label, "%s, %s", what, scheme ? "Euler" : "QE");
+    multi_against_bumps(state, heston_assets_market, bk, HNAMES, 5, pn,
+                        scheme ? 0 : MCP_ANTITHETIC, label);
   }
   book_scheme = MCP_HESTON_QE;
   hb_xi = 1;
+}
+
+/* The baskets' book of baskets_against_bumps. */
+static void heston_baskets_against_bumps(void **state)
+{
+  heston_book_against_bumps(state, &BASKETS, "Heston basket");
+}
+
+/* American and Bermudan options: the frozen rule's pathwise Greeks, each
+ * path's sweep from its exercise (its discount's rates to that date), the
+ * floored best-of call's its held European's, against central differences
+ * of revaluations that fit their own rules (on the same paths, a bump this
+ * small moves no path's exercise date). */
+static void heston_americans_against_bumps(void **state)
+{
+  heston_book_against_bumps(state, &AMERICANS, "Heston American");
 }
 
 /* Several Heston assets' sweep keeps an asset's checkpoints and segment in
@@ -1073,7 +1138,8 @@ static mcp_market *lv_assets_market(int what, double h)
   return m;
 }
 
-/* A basket call and a worst-of put on two local-volatility assets: each
+/* A basket call, a worst-of put and an American basket put (its rule held,
+ * heston_americans_against_bumps) on two local-volatility assets: each
  * asset's delta, each node of both surfaces (the narrower padded in the
  * job), L's rate pieces, N's rate and dividend yield and the correlation,
  * against central differences on the same paths, with and without
@@ -1081,7 +1147,7 @@ static mcp_market *lv_assets_market(int what, double h)
 static void local_vol_baskets_against_bumps(void **state)
 {
   const double h = 1e-7;
-  static const char *const ids[2] = {"LB", "LW"}, *const ln[2] = {"L", "N"};
+  static const char *const ids[3] = {"LB", "LW", "LA"}, *const ln[2] = {"L", "N"};
   mcp_market *m = lv_assets_market(0, 0);
   mcp_greeks *g = request("delta,vega,rho,correlation,dividend", 1);
   for (int anti = 0; anti < 2; anti++) {
@@ -1094,6 +1160,9 @@ static void local_vol_baskets_against_bumps(void **state)
     add_trade(p, &t);
     t = trade_on("LW", NULL, MCP_PRODUCT_WORST_OF, MCP_PUT, 95, 0.8);
     t.nassets = 2, t.assets = ln;
+    add_trade(p, &t);
+    t = trade_on("LA", NULL, MCP_PRODUCT_AMERICAN, MCP_PUT, 125, 1);
+    t.nassets = 2, t.assets = ln, t.weights = w, t.payoff = MCP_PRODUCT_BASKET, t.exercises = 12;
     add_trade(p, &t);
     mcp_results *r = price_greeks(ctx_of(state), m, p, g);
     int what[64], n = 0;
@@ -1125,7 +1194,7 @@ static void local_vol_baskets_against_bumps(void **state)
       mcp_market *mu = lv_assets_market(x, h), *md = lv_assets_market(x, -h);
       mcp_results *ru = price(ctx_of(state), mu, p), *rd = price(ctx_of(state), md, p);
       double size = x == 1 ? 100 * h : x == 2 ? 90 * h : h;
-      for (int k = 0; k < 2; k++) {
+      for (int k = 0; k < 3; k++) {
         mcp_sensitivity sn = greek(r, ids[k], name);
         assert_int_equal(sn.method, MCP_METHOD_ADJOINT);
         assert_bumped("local-volatility basket", ids[k], sn, estimate(ru, ids[k]).price,
@@ -1453,6 +1522,7 @@ int main(void)
       cmocka_unit_test(others_are_warned),
       cmocka_unit_test(baskets_against_bumps),
       cmocka_unit_test(heston_baskets_against_bumps),
+      cmocka_unit_test(heston_americans_against_bumps),
       cmocka_unit_test(heston_baskets_step_limit),
       cmocka_unit_test(local_vol_baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_step_limit),

@@ -1966,8 +1966,9 @@ static void compare_buckets(const mcp_results *a, const mcp_results *b, double r
  * first local one, and a best-of of three (the multi-asset local-volatility
  * sweep: a path's assets on lanes, 16 and 10 paths a warp) and a basket of
  * six local ones, with gammas and cross gammas (the last's by passes that
- * sweep back), and a basket, a worst-of and a best-of of three on Heston
- * assets whose spots and variances are correlated: the GPU's buckets
+ * sweep back), a basket, a worst-of and a best-of of three on Heston
+ * assets whose spots and variances are correlated, and American and
+ * Bermudan options on those, on three local ones and on the pair: the GPU's buckets
  * are the CPU's to 1e-12 (the GPU's exponentials round otherwise), and keep
  * their bits under fused or stored normals, block and tile sizes, and
  * antithetic pairs. */
@@ -2109,6 +2110,23 @@ static void gpu_buckets_match_cpu(void **state)
     t.id = "HGJ-BEST", t.product = MCP_PRODUCT_BEST_OF, t.type = MCP_CALL, t.nassets = 3;
     t.maturity = 0.9, t.strike = 100;
     assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    /* early exercise on three Heston and three local-volatility assets:
+     * each path's sweep from its exercise, its held European's from the
+     * last date */
+    t.id = "HGJ-AM", t.product = MCP_PRODUCT_AMERICAN, t.payoff = MCP_PRODUCT_BASKET;
+    t.type = MCP_PUT, t.strike = 110, t.exercises = 12;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "HG-BERM", t.product = MCP_PRODUCT_BERMUDAN, t.payoff = MCP_PRODUCT_WORST_OF;
+    t.nassets = 2, t.strike = 98, t.exercises = 0, t.nfixings = 3, t.fixings = fix;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "LMK-AM", t.product = MCP_PRODUCT_AMERICAN, t.payoff = MCP_PRODUCT_BEST_OF;
+    t.assets = lm, t.nassets = 3, t.type = MCP_CALL, t.strike = 104, t.nfixings = 0;
+    t.fixings = NULL, t.exercises = 12;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
+    t.id = "AB-BERM", t.product = MCP_PRODUCT_BERMUDAN, t.payoff = MCP_PRODUCT_BASKET;
+    t.assets = ab, t.nassets = 2, t.type = MCP_PUT, t.strike = 98, t.exercises = 0;
+    t.nfixings = 3, t.fixings = fix;
+    assert_int_equal(mcp_portfolio_add_trade(p, &t), MCP_OK);
     mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 1);
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 1);
     compare_buckets(g, c, 1e-12);
@@ -2123,7 +2141,9 @@ static void gpu_buckets_match_cpu(void **state)
                {"H-B", "vega@kappa", 1},        {"Q6-BASKET", "gamma:L", 1},
                {"Q6-BASKET", "cross-gamma:L:K", 1}, {"LMK-BEST", "cross-gamma:L:K", 0},
                {"HG-BASKET", "vega:G@rho", 1},      {"HGJ-BEST", "correlation:G:J", 1},
-               {"HG-WORST", "vega:H@kappa", 1}};
+               {"HG-WORST", "vega:H@kappa", 1},     {"HGJ-AM", "correlation:G:J", 1},
+               {"HGJ-AM", "vega:J@xi", 1},          {"HG-BERM", "rho:H@(0,inf)", 1},
+               {"LMK-AM", "correlation:L:K", 1},    {"AB-BERM", "correlation:A:B", 1}};
     for (size_t k = 0; k < sizeof how / sizeof *how; k++) {
       mcp_sensitivity s;
       assert_int_equal(mcp_results_greek(g, how[k].id, how[k].name, &s), MCP_OK);

@@ -760,20 +760,81 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
  * the job's stream; it keeps no path. */
 #define MCPI_ADJ_TRI (MCP_MAX_ASSETS * (MCP_MAX_ASSETS + 1) / 2)
 
-/* One multi-asset trade's sweep on a pass's path of sign sign, its
- * terminal spots spot, adding d times its sensitivities to its block: a
- * delta an asset, the buckets, then Lbar's lower triangle row by row
- * (mcpi_adj_factor) and the totals (mcpi_adj_total). */
-MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcpi_payoff_spec *p,
-                                               double sign, const double *z, size_t ldz,
-                                               uint64_t path, const double *spot, double d,
-                                               double *blk, size_t ldb, int div)
+/* Longstaff-Schwartz (j->lsm, the rule the fit left, frozen; a job of one
+ * trade, trades[0], and its European held, flagged MCPI_LSM_HELD: plan.h):
+ * at exercise date ex->e, a path at log-spots x (an array of
+ * MCP_MAX_ASSETS, read at compile-time indices; sp its spots, e^x by
+ * mcpi_dexp) not yet exercised decides as its price's path does
+ * (path_body.h, mcpi_multi_exercise: the same operations, so the same
+ * date), and the held European exercises at the last date where in the
+ * money.  Returns which exercised here (bit k of k = 0 the trade, 1 the
+ * held), each exercise's step, date, discount factor and exercise value in
+ * ex.  The sweep of each starts at its step with the exercise value's
+ * derivatives (mcpi_lsm_exercise_dx): the pathwise Greeks of the frozen
+ * rule, whose own moves change the price at second order only (the rule is
+ * optimal where the fit is), as the bumped revaluations have it (a Greek's
+ * revaluation keeps the rule: lsm_plan.c). */
+typedef struct mcpi_adj_ex {
+  int e, tau[2], date[2]; /* the next date; each exercise's step (-1: none yet), date */
+  double df[2], h[2];
+} mcpi_adj_ex;
+#define MCPI_ADJ_EX_INIT {0, {-1, -1}, {-1, -1}, {0, 0}, {0, 0}}
+
+MCP_HD static inline int mcpi_adj_exercise(const mcpi_job_view *j, const double *x,
+                                           const double *sp, int s, mcpi_adj_ex *ex)
+{
+  const double *row = j->lsm + (size_t)ex->e++ * MCPI_LSM_ROW;
+  int last = row[1] == MCPI_LSM_ALWAYS, now = 0;
+  if (ex->tau[0] >= 0 && !last)
+    return 0;
+  const mcpi_payoff_spec *p = &j->trades[0];
+  double r[MCP_MAX_ASSETS], under, value;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    r[i] = x[i] - p->log_initial[i];
+  double hv = mcpi_lsm_exercise(p, sp, j->nassets, &under);
+  now = ex->tau[0] < 0 && mcpi_lsm_exercises(row, hv,
+                                             mcpi_lsm_continuation(p, row, hv, j->nassets, 0,
+                                                                   under, r, 0),
+                                             &value);
+  now |= last && hv > 0 ? 2 : 0;
+  for (int k = 0; k < 2; k++)
+    if (now >> k & 1) {
+      ex->tau[k] = s;
+      ex->date[k] = ex->e - 1;
+      ex->df[k] = row[0];
+      ex->h[k] = hv;
+    }
+  return now;
+}
+
+/* Which of an early exercise's (mcpi_adj_ex's k) trade t's sweep follows. */
+MCP_HD static inline int mcpi_adj_ex_of(const mcpi_job_view *j, int t)
+{
+  return (j->trades[t].flags & MCPI_LSM_HELD) != 0;
+}
+
+/* Whether step s of a job of nf elements a step ends on an exercise date. */
+MCP_HD static inline int mcpi_adj_exercise_date(const mcpi_job_view *j, int s, int nf)
+{
+  return j->lsm && (j->tag[(size_t)(s + 1) * nf - 1] & j->lsm_mask);
+}
+
+/* One multi-asset trade's sweep on a pass's path of sign sign over its
+ * first nel elements, xb its payoff's derivatives in the log-spots there
+ * (the terminal ones', or an exercise's), adding d times its sensitivities
+ * to its block: a delta an asset, the buckets, then Lbar's lower triangle
+ * row by row (mcpi_adj_factor) and the totals (mcpi_adj_total). */
+MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, double sign,
+                                               const double *z, size_t ldz, uint64_t path,
+                                               int nel, const double *xb, double d, double *blk,
+                                               size_t ldb, int div)
 {
   int n = j->nassets, tri = n * (n + 1) / 2, lb = mcpi_adj_factor(j);
   double xbar[MCP_MAX_ASSETS], zs[MCP_MAX_ASSETS], dl[MCPI_ADJ_TRI];
   mcpi_adj_run run[MCP_MAX_ASSETS], qrun[MCP_MAX_ASSETS]; /* an asset's pieces, in order */
   for (int i = 0; i < n; i++) {
-    xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+    xbar[i] = xb[i];
     run[i] = (mcpi_adj_run)MCPI_ADJ_RUN_INIT;
     if (div)
       qrun[i] = run[i];
@@ -781,7 +842,7 @@ MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcp
   for (int q = 0; q < tri; q++)
     dl[q] = 0;
   const double *l = j->chol;
-  for (int e0 = 0; e0 < j->nelem; e0 += n) { /* a step's elements: one an asset */
+  for (int e0 = 0; e0 < nel; e0 += n) { /* a step's elements: one an asset */
     for (int f = 0; f < n; f++)
       zs[f] = sign * mcpi_adj_normal(j, z, ldz, path, e0 + f);
     for (int i = 0, q = 0; i < n; i++) {
@@ -804,29 +865,48 @@ MCP_HD static inline void mcpi_adj_multi_sweep(const mcpi_job_view *j, const mcp
 }
 
 /* A pass of a multi-asset path (the general state's multi body): its
- * prices, then each trade's sweep into its block and its discount's rhos. */
+ * prices (an early exercise's, lsm: its exercises, mcpi_adj_exercise; the
+ * price's own pass writes the price), then each trade's sweep into its
+ * block and its discount's rhos. */
 MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const double *z,
                                               size_t ldz, uint64_t path, double *pay,
                                               size_t ldp, double *blk, size_t ldb, int g0,
-                                              int pass, double half, int div)
+                                              int pass, double half, int div, int lsm)
 {
+  int n = j->nassets;
   mcpi_multi_state st;
   mcpi_multi_init(&st, j, pass);
-  for (int e = 0; e < j->nelem; e++)
+  mcpi_adj_ex ex = MCPI_ADJ_EX_INIT;
+  double spot[MCP_MAX_ASSETS], xe[2][MCP_MAX_ASSETS], c; /* each exercise's xbar */
+  for (int e = 0; e < j->nelem; e++) {
     mcpi_multi_step(&st, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e], j->tag[e]);
-  mcpi_multi_finish(&st, j, pay, ldp, pass);
-  double spot[MCP_MAX_ASSETS], c;
-  for (int i = 0; i < j->nassets; i++)
-    spot[i] = mcpi_dexp(st.x[i]);
+    if (lsm && (e + 1) % n == 0 && mcpi_adj_exercise_date(j, e / n, n)) {
+      for (int i = 0; i < MCP_MAX_ASSETS; i++)
+        spot[i] = i < n ? mcpi_dexp(st.x[i]) : 0;
+      int now = mcpi_adj_exercise(j, st.x, spot, e / n, &ex);
+      for (int k = 0; k < 2; k++)
+        for (int i = 0; now >> k & 1 && i < n; i++)
+          xe[k][i] = mcpi_lsm_exercise_dx(&j->trades[0], spot, n, ex.h[k], i);
+    }
+  }
+  if (!lsm) {
+    mcpi_multi_finish(&st, j, pay, ldp, pass);
+    for (int i = 0; i < n; i++)
+      spot[i] = mcpi_dexp(st.x[i]);
+  }
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
-    if (p->g_adj < 0)
+    int k = lsm ? mcpi_adj_ex_of(j, t) : 0, last = lsm ? ex.tau[k] : j->nelem / n - 1;
+    if (p->g_adj < 0 || last < 0) /* (never exercised: its block stays 0) */
       continue;
-    double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;
-    mcpi_adj_multi_sweep(j, p, st.sign, z, ldz, path, spot, d, b, ldb, div);
+    for (int i = 0; !lsm && i < n; i++)
+      xe[0][i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+    double d = half * (lsm ? ex.df[k] : p->discount), *b = blk + (size_t)(p->g_adj - g0) * ldb;
+    mcpi_adj_multi_sweep(j, st.sign, z, ldz, path, (last + 1) * n, xe[k], d, b, ldb, div);
     b[(size_t)(j->adj_cols - 1) * ldb] +=
-        d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
-                             mcpi_payoff_multi(p, spot, j->nassets, &c), 0, d, b, ldb);
+        d * mcpi_adj_scatter(j->adj_doff, j->adj_d,
+                             lsm ? (size_t)(j->ntrades + ex.date[k]) : (size_t)t,
+                             lsm ? ex.h[k] : mcpi_payoff_multi(p, spot, n, &c), 0, d, b, ldb);
   }
 }
 
@@ -1051,8 +1131,9 @@ MCP_HD static inline void mcpi_adj_mh_close(const mcpi_job_view *j, int i, doubl
 }
 
 /* A pass of several local-volatility assets' path, or Heston ones
- * (heston): its prices, then each trade's sweep into its block and its
- * discount's rhos; buf: the path's MCPI_ADJ_MLV_BUF values, asset i's from
+ * (heston): its prices (an early exercise's: its exercise, the price's
+ * own pass writes the price), then each trade's sweep into its block and
+ * its discount's rhos; buf: the path's MCPI_ADJ_MLV_BUF values, asset i's from
  * i MCPI_ADJ_MLV_LANE: its ncp checkpoints (a log-spot, or a variance), a
  * segment's c + 1 of them and its F c signed normals (F its factors).  The
  * assets in turn at each step, the GPU's lanes' functions. */
@@ -1070,6 +1151,8 @@ MCP_HD static inline void mcpi_adj_assets_pass(const mcpi_job_view *j, const dou
     x[i] = j->log_spots[i];
     v[i] = heston ? j->heston[i].v0 : 0;
   }
+  mcpi_adj_ex ex = MCPI_ADJ_EX_INIT;
+  double spot[MCP_MAX_ASSETS], xe[2][MCP_MAX_ASSETS]; /* each exercise's xbar */
   for (int s = 0; s < steps; s++) {
     for (int i = 0; s % c == 0 && i < n; i++)
       buf[i * MCPI_ADJ_MLV_LANE + s / c] = heston ? v[i] : x[i];
@@ -1080,29 +1163,43 @@ MCP_HD static inline void mcpi_adj_assets_pass(const mcpi_job_view *j, const dou
         mcpi_adj_mh_advance(j, i, s, &x[i], &v[i], zs, MCPI_MAX_FACTORS);
       else
         x[i] = mcpi_adj_mlv_advance(j, i, s * n + i, x[i], mcpi_adj_mlv_w(j, i, zs));
+    if (mcpi_adj_exercise_date(j, s, nf)) {
+      for (int i = 0; i < MCP_MAX_ASSETS; i++)
+        spot[i] = i < n ? mcpi_dexp(x[i]) : 0;
+      int now = mcpi_adj_exercise(j, x, spot, s, &ex);
+      for (int k = 0; k < 2; k++)
+        for (int i = 0; now >> k & 1 && i < n; i++)
+          xe[k][i] = mcpi_lsm_exercise_dx(&j->trades[0], spot, n, ex.h[k], i);
+    }
   }
-  mcpi_multi_pay(x, 0, 0, NULL, j, pay, ldp, pass);
-  double spot[MCP_MAX_ASSETS], xbar[MCP_MAX_ASSETS], vbar[MCP_MAX_ASSETS], y;
+  if (!j->lsm) {
+    mcpi_multi_pay(x, 0, 0, NULL, j, pay, ldp, pass);
+    for (int i = 0; i < n; i++)
+      spot[i] = mcpi_dexp(x[i]);
+  }
+  double xbar[MCP_MAX_ASSETS], vbar[MCP_MAX_ASSETS], y;
   double dl[MCPI_MAX_FACTORS * (MCPI_MAX_FACTORS + 1) / 2];
-  for (int i = 0; i < n; i++)
-    spot[i] = mcpi_dexp(x[i]);
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
-    if (p->g_adj < 0)
+    int k = j->lsm ? mcpi_adj_ex_of(j, t) : 0;
+    int last = j->lsm ? ex.tau[k] : steps - 1; /* the sweep's first step back */
+    if (p->g_adj < 0 || last < 0) /* (never exercised: its block stays 0) */
       continue;
-    double d = half * p->discount, *b = blk + (size_t)(p->g_adj - g0) * ldb;
+    double d = half * (j->lsm ? ex.df[k] : p->discount), *b = blk + (size_t)(p->g_adj - g0) * ldb;
     mcpi_adj_run run[MCP_MAX_ASSETS], qrun[MCP_MAX_ASSETS];
     mcpi_heston_bar g[MCP_MAX_ASSETS];
     for (int i = 0; i < n; i++) {
-      xbar[i] = p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i) : 0;
+      xbar[i] = j->lsm                  ? xe[k][i]
+                : p->assets >> i & 1u ? mcpi_payoff_multi_dlambda(p, spot, n, i)
+                                      : 0;
       vbar[i] = 0;
       g[i] = (mcpi_heston_bar){0, 0, 0, 0, 0, 0, 0, 0};
       run[i] = qrun[i] = (mcpi_adj_run)MCPI_ADJ_RUN_INIT;
     }
     for (int q = 0; q < tri; q++)
       dl[q] = 0;
-    for (int sg = ncp - 1; sg >= 0; sg--) {
-      int s0 = sg * c, s1 = s0 + c < steps ? s0 + c : steps;
+    for (int sg = last / c; sg >= 0; sg--) {
+      int s0 = sg * c, s1 = s0 + c <= last ? s0 + c : last + 1;
       for (int i = 0; i < n; i++) { /* the segment again */
         double *xs = buf + i * MCPI_ADJ_MLV_LANE + ncp;
         xs[0] = buf[i * MCPI_ADJ_MLV_LANE + sg];
@@ -1143,10 +1240,12 @@ MCP_HD static inline void mcpi_adj_assets_pass(const mcpi_job_view *j, const dou
       else
         mcpi_adj_mlv_close(j, i, xbar[i], r0, &run[i], &qrun[i], div, d, b, ldb);
     }
-    if (!mcpi_adj_deltas_only(j))
+    if (!mcpi_adj_deltas_only(j)) /* an exercise's discount: its date's rows */
       b[(size_t)(j->adj_cols - 1) * ldb] +=
-          d * mcpi_adj_scatter(j->adj_doff, j->adj_d, (size_t)t,
-                               mcpi_payoff_multi(p, spot, n, &y), 0, d, b, ldb);
+          d * mcpi_adj_scatter(j->adj_doff, j->adj_d,
+                               j->lsm ? (size_t)(j->ntrades + ex.date[k]) : (size_t)t,
+                               j->lsm ? ex.h[k] : mcpi_payoff_multi(p, spot, n, &y), 0, d, b,
+                               ldb);
   }
 }
 
@@ -1188,8 +1287,8 @@ MCP_HD_INLINE static void mcpi_adjoint_sample(const mcpi_job_view *j, const doub
       double buf[MCPI_ADJ_MLV_BUF];
       mcpi_adj_assets_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div, buf,
                            multi == MCPI_ADJ_MHESTON);
-    } else if (multi == 1) {
-      mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div);
+    } else if (multi == 1) { /* (plain: its early exercise) */
+      mcpi_adj_multi_pass(j, z, ldz, path, pay, ldp, blk, ldb, g0, pass, half, div, plain);
     } else if (plain && heston) {
       MCPI_ADJ_PASS(_hp);
     } else if (plain) {
@@ -1221,7 +1320,8 @@ MCP_HD static inline void mcpi_adjoint_path(const mcpi_job_view *j, const double
                                             size_t ldb, int g0, double *rowbuf, size_t rowst)
 {
   mcpi_adjoint_sample(j, z, ldz, path, pay, ldp, blk, ldb, g0, rowbuf, rowst,
-                      mcpi_adjoint_kind(j), j->adj_div, 0, j->adj_q != 0, mcpi_adjoint_events(j),
+                      mcpi_adjoint_kind(j), j->adj_div, mcpi_adjoint_kind(j) == 1 && j->lsm,
+                      j->adj_q != 0, mcpi_adjoint_events(j),
                       j->model == MCPI_MODEL_LOCAL_VOL);
 }
 

@@ -81,6 +81,31 @@ MCP_HD static inline double mcpi_lsm_exercise(const mcpi_payoff_spec *p, const d
   return mcpi_vanilla(p->type, *under, p->strike);
 }
 
+/* The derivative of the exercise value h of trade p at spots s (several
+ * assets, h > 0 where in the money) in asset i's log-spot: a basket's
+ * underlying moves by w_i s_i, a best-of's or worst-of's by its spot where
+ * asset i sets it (the first of equals, as mcpi_lsm_exercise finds it). */
+MCP_HD static inline double mcpi_lsm_exercise_dx(const mcpi_payoff_spec *p, const double *s,
+                                                 int n, double h, int i)
+{
+  if (!(h > 0) || !(p->assets >> i & 1u))
+    return 0;
+  int best = (p->flags & MCPI_LSM_BEST) != 0, at = -1;
+  double si = 0, sat = 0; /* (the spots read at compile-time indices: a GPU's registers) */
+  MCP_UNROLL
+  for (int k = 0; k < MCP_MAX_ASSETS; k++) {
+    si = k == i ? s[k] : si;
+    if (k < n && (p->assets >> k & 1u) && (at < 0 || (best ? s[k] > sat : s[k] < sat))) {
+      at = k;
+      sat = s[k];
+    }
+  }
+  double sign = p->type == MCP_CALL ? 1 : -1;
+  if (!(p->flags & (MCPI_LSM_BEST | MCPI_LSM_WORST)))
+    return sign * p->weight[i] * si;
+  return at == i ? sign * si : 0;
+}
+
 /* The basis at a date, written once for the fit and the paths: each value
  * phi_k, k < nb, into phi (or not, NULL) and its sum with the coefficients
  * beta (or 0, NULL), returned.  under is the payoff's underlying; several

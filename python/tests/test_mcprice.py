@@ -317,10 +317,12 @@ def test_heston_model_vegas():
 
 
 def test_heston_basket_by_adjoint():
-    """A basket on two Heston assets, with buckets and correlation: its
-    model vegas, rho's among them, and its spots' correlation by adjoint,
-    each the derivative of the price on the same paths (central
-    differences at 1e-6; rho moves its spot's and variance's entry)."""
+    """A basket and an American basket put (its exercise rule held as the
+    run fitted it) on two Heston assets, with buckets and correlation:
+    their model vegas, rho's among them, and their spots' correlation by
+    adjoint, each the derivative of the price on the same paths (central
+    differences at 1e-6, the American's rule fitted again on its paths;
+    rho moves its spot's and variance's entry)."""
     def two(rho=-0.5, corr=0.4):
         h = [{"name": n, "model": "heston", "spot": s, "v0": 0.04, "kappa": 1.5,
               "theta": 0.04, "xi": 0.2, "rho": r}
@@ -330,15 +332,20 @@ def test_heston_basket_by_adjoint():
                                   "matrix": [[1, rho, corr], [rho, 1, 0], [corr, 0, 1]]}]}
     b = {"run": {"paths": 4_000, "seed": 5, "steps_per_year": 12},
          "trades": [{"id": "B", "product": "basket", "type": "call", "assets": ["H1", "H2"],
-                     "strike": 95, "maturity": T}]}
-    g = mcprice.price(two(), b, greeks="vega,correlation", buckets=True, backend="cpu")["B"].greeks
+                     "strike": 95, "maturity": T},
+                    {"id": "A", "product": "american", "type": "put", "payoff": "basket",
+                     "assets": ["H1", "H2"], "weights": [0.5, 0.5], "strike": 105,
+                     "maturity": T, "exercises": 6}]}
+    r = mcprice.price(two(), b, greeks="vega,correlation", buckets=True, backend="cpu")
     h = 1e-6
     for name, up, dn in (("vega:H1@rho", two(rho=-0.5 + h), two(rho=-0.5 - h)),
                          ("correlation:H1:H2", two(corr=0.4 + h), two(corr=0.4 - h))):
-        fd = (mcprice.price(up, b, backend="cpu")["B"].price -
-              mcprice.price(dn, b, backend="cpu")["B"].price) / (2 * h)
-        assert g[name].method == "adjoint"
-        assert abs(g[name].value.price - fd) < 1e-5 * abs(fd)
+        pu, pd = mcprice.price(up, b, backend="cpu"), mcprice.price(dn, b, backend="cpu")
+        for t in ("B", "A"):
+            fd = (pu[t].price - pd[t].price) / (2 * h)
+            g = r[t].greeks[name]
+            assert g.method == "adjoint"
+            assert abs(g.value.price - fd) < 1e-5 * abs(fd)
 
 
 def test_cross_gamma_by_revaluation():

@@ -141,7 +141,7 @@ static void adjoint_path(const mcpi_job_view *v, const cpu_job *c, const double 
 static void one_path(const mcpi_job_view *v, const cpu_job *c, const double *z, const float *zf,
                      size_t k, double *pay)
 {
-  if (v->gstate) /* double only (variants.c) */
+  if (v->gstate && !v->lsm) /* double only (variants.c) */
     mcpi_path_g(v, z + k, c->chunk, pay, c->tile);
   else if (v->lsm && mcpi_lsm_scaled_on(c->j, v->greeks)) /* and its spot Greeks */
     zf ? mcpi_path_fxs(v, zf + k, c->chunk, pay, c->tile)
@@ -214,10 +214,14 @@ static mcp_status paths(void *self, size_t n, int controls)
       }
       for (size_t k = 0; k < m; k++) {
         size_t i = i0 + k;
-        if (zf || !mcpi_path_lanes_fit(&c->view))
-          c->view.gstate & MCPI_GSTATE_ADJOINT /* not the pilot's paths */
-              ? adjoint_path(&c->view, c, z, k, i, c->pay + i, c->blk + t * c->span, c->g0)
-              : one_path(&c->view, c, z, zf, k, c->pay + i);
+        /* an adjoint job's paths write its prices and blocks (not the
+         * pilot's paths); an early exercise's, its blocks beside its
+         * price's own path */
+        int adj = (c->view.gstate & MCPI_GSTATE_ADJOINT) != 0;
+        if ((zf || !mcpi_path_lanes_fit(&c->view)) && (!adj || c->view.lsm))
+          one_path(&c->view, c, z, zf, k, c->pay + i);
+        if (adj)
+          adjoint_path(&c->view, c, z, k, i, c->pay + i, c->blk + t * c->span, c->g0);
         for (size_t p = 0; p < j->npass; p++) {
           double *pp = c->pay + column(j, p, controls, ncol) * tile + i;
           if (c->pass[p].gstate & MCPI_GSTATE_ADJOINT)

@@ -729,6 +729,12 @@ static mcp_status paths(void *self, size_t n, int controls)
                                                 &g->kopt_checked, g->grid_checked, g->s)
                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                         g->view.gstate ? g->grid_g : g->grid, g->s);
+  /* an early exercise's blocks by adjoint beside its price's kernel (the
+   * rule it reads, fitted before; their columns apart), on a side stream
+   * where the job has one */
+  if (e == cudaSuccess && j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT)
+    e = mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile, n,
+                            pay, k->stream[g->side[(j->npass) % (size_t)g->nside]]);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     if ((int)p == twin)
       continue;
@@ -968,7 +974,9 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   *g = (gpu_job){.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .batch = batch};
   g->kopt = job_options(run, j, &g->tile_paths);
   g->s = g->k->stream[q % STREAMS];
-  g->nside = j->npass < SIDE_STREAMS ? (int)j->npass : SIDE_STREAMS;
+  /* a side stream a pass, and an early exercise's adjoint one (paths) */
+  size_t sides = j->npass + (j->lsm_dates && j->gstate & MCPI_GSTATE_ADJOINT);
+  g->nside = sides < SIDE_STREAMS ? (int)sides : SIDE_STREAMS;
   for (int i = 0; i < g->nside; i++)
     g->side[i] = (int)((q + 1 + (size_t)i) % STREAMS);
   g->kopt.small = mcpi_job_small(j);

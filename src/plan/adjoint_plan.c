@@ -124,9 +124,11 @@ int mcpi_adjoint_job_fits(const mcpi_job *j, const mcp_greeks *req, mcp_precisio
                            (j->model != MCPI_MODEL_LOCAL_VOL ||
                             mcpi_adj_mlv_segment((int)j->nsteps) > 0) &&
                            (!heston || mcpi_adj_mheston_segment((int)j->nsteps) > 0);
+  /* an early exercise: several assets' sweeps (adjoint.h, mcpi_adj_exercise) */
+  int lsm_ok = !j->lsm_dates || n > 1;
   return precision == MCP_DOUBLE && shape &&
          (j->model == MCPI_MODEL_BLACK_SCHOLES || j->model == MCPI_MODEL_LOCAL_VOL || heston) &&
-         !j->extrema && !j->lsm_dates && !j->arr_len &&
+         !j->extrema && lsm_ok && !j->arr_len &&
          (!req->buckets || buckets <= MCPI_ADJ_MAX_BUCKETS) && least_vol(j) > 0;
 }
 
@@ -144,10 +146,10 @@ static int cash_by(const mcpi_job *j, double end)
 
 int mcpi_adjoint_trade_fits(const mcpi_job *j, const mcpi_trade *t)
 {
-  if (j->nassets > 1)
+  if (j->nassets > 1) /* an American's or Bermudan's exercise value is one of these */
     return t->nassets > 1 &&
            (t->product == MCP_PRODUCT_BASKET || t->product == MCP_PRODUCT_BEST_OF ||
-            t->product == MCP_PRODUCT_WORST_OF);
+            t->product == MCP_PRODUCT_WORST_OF || mcpi_lsm_product(t->product));
   /* a barrier watched on the bridge is continuous in the path, but for a
    * cash dividend's drop across it (path_body.h's mcpi_path_cash): none
    * paid by its maturity */
@@ -343,7 +345,8 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   for (size_t a = 0; a < n && lv; a++)
     nt = j->u[a]->lv.nt > nt ? j->u[a]->lv.nt : nt;
   ok = ok && (j->adj_off = malloc((j->nelem + 1) * sizeof *j->adj_off)) != NULL &&
-       (j->adj_doff = malloc((j->ntrades + 1) * sizeof *j->adj_doff)) != NULL &&
+       (j->adj_doff = malloc((j->ntrades + 1 + (size_t)j->lsm_dates) * sizeof *j->adj_doff)) !=
+           NULL &&
        (!lv || (j->adj_lvoff = malloc((j->nelem * ns + 1) * sizeof *j->adj_lvoff)) != NULL);
   double *d = lv && ok ? calloc(nt * ns, sizeof *d) : NULL; /* a node's nt rows, node by node */
   ok = ok && (!lv || d);
@@ -438,10 +441,13 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
       for (size_t m = lo; m < hi; m++)
         d[k * nt + m] = 0;
   }
-  for (size_t t = 0; t < j->ntrades && ok; t++) { /* the first asset's curve discounts */
-    j->adj_doff[t] = (int32_t)j->nadj_d;
-    for (size_t p = 0; p < np[1][0] && t < j->nreal && ok; p++) {
-      double tau = overlap(&j->u[0]->rate, p, 0, j->spec[t].g_time);
+  /* the first asset's curve discounts: each trade's payment, then an early
+   * exercise's dates (a path's row its exercise's, adjoint.h) */
+  for (size_t q = 0; q < j->ntrades + (size_t)j->lsm_dates && ok; q++) {
+    j->adj_doff[q] = (int32_t)j->nadj_d;
+    double paid = q < j->ntrades ? j->spec[q].g_time : j->lsm_time[q - j->ntrades];
+    for (size_t p = 0; p < np[1][0] && (q < j->nreal || q >= j->ntrades) && ok; p++) {
+      double tau = overlap(&j->u[0]->rate, p, 0, paid);
       if (tau > 0)
         ok = push(&j->adj_d, &j->nadj_d, &dcap, (int32_t)(off[1][0] + (each ? p : 0)), 1, -tau, 0);
     }
@@ -453,7 +459,7 @@ mcp_status mcpi_adjoint_jacobians(mcpi_job *j, const mcp_greeks *req, char *err)
   if (!ok)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory for the adjoint's Jacobians");
   j->adj_off[j->nelem] = (int32_t)j->nadj;
-  j->adj_doff[j->ntrades] = (int32_t)j->nadj_d;
+  j->adj_doff[j->ntrades + (size_t)j->lsm_dates] = (int32_t)j->nadj_d;
   if (lv)
     j->adj_lvoff[j->nelem * ns] = (int32_t)j->nadj_lv;
   j->adj_div = div;

@@ -209,6 +209,17 @@ static int adjoint_block(builder *b, const mcp_market *m, const mcpi_greek_run *
                                                                   : -1,
                                 .b = -1, .bucket = c.greek >= 0 ? c.bucket : 0});
   }
+  /* an early exercise's European held (plan.h's nheld): its block beside,
+   * swept from the last date, the twins of the trade's (held_twins) */
+  size_t h = j->nreal + j->nred, first = b->nest - (size_t)j->adj_cols;
+  if (ok && j->nheld && t == 0)
+    j->spec[h].g_adj = (int32_t)(j->ntrades + 1 + b->nest);
+  for (int k = 0; ok && j->nheld && t == 0 && k < j->adj_cols; k++) {
+    mcpi_est e = b->est[first + (size_t)k];
+    e.trade = (long)h;
+    e.point = MCPI_EST_HELD;
+    ok = push_est(b, e);
+  }
   if (!ok)
     return mcpi_fail(err, MCP_ERR_NO_MEMORY, "out of memory planning the Greeks"), -1;
   return IN_PASS_DELTA | IN_PASS_VEGA | IN_PASS_RHO;
@@ -629,13 +640,22 @@ static int held_twins(builder *b, size_t from)
 {
   mcpi_job *j = b->j;
   size_t h = j->nreal + j->nred, to = b->nest, first = b->nest;
+  /* trade 0's adjoint block and the held's (adjoint_block) */
+  int32_t a0 = j->spec[0].g_adj, ah = j->spec[h].g_adj, w = j->adj_cols;
   int ok = 1;
   for (size_t k = from; k < to && ok; k++) {
     mcpi_est e = b->est[k];
-    int own = e.trade == 0 && e.point == -1; /* with terms on trade 0's columns alone */
+    int32_t col = (int32_t)(j->ntrades + 1 + k);
+    if (e.trade == 0 && a0 >= 0 && col >= a0 && col < a0 + w) { /* the block's twin */
+      b->est[k].held = k - (size_t)a0 + (size_t)ah + 1;
+      continue;
+    }
+    /* with terms on trade 0's columns alone: its own, its block's, a pass's */
+    int own = e.trade == 0 && e.point == -1;
     for (size_t i = 0; i < e.nterm && own; i++) {
       int32_t c = b->term[e.term0 + i].col;
-      own = c >= 0 ? c == 0 : (-c - 1) % (int32_t)mcpi_pass_width(j) == 0;
+      own = c >= 0 ? c == 0 || (a0 >= 0 && c >= a0 && c < a0 + w)
+                   : (-c - 1) % (int32_t)mcpi_pass_width(j) == 0;
     }
     if (!own)
       continue;
@@ -644,7 +664,10 @@ static int held_twins(builder *b, size_t from)
                                 .method = e.method, .a = e.a, .b = e.b, .bucket = e.bucket});
     for (size_t i = 0; i < e.nterm && ok; i++) { /* trade 0's columns: the base's, a pass's */
       mcpi_term t = b->term[e.term0 + i];
-      ok = add_term(b, t.col >= 0 ? t.col + (int32_t)h : t.col - (int32_t)h, t.coef);
+      ok = add_term(b, t.col >= a0 && a0 >= 0 ? t.col - a0 + ah
+                       : t.col >= 0       ? t.col + (int32_t)h
+                                          : t.col - (int32_t)h,
+                    t.coef);
     }
   }
   mcpi_payoff_spec *s = &j->spec[0], *held = &j->spec[h];
@@ -685,7 +708,7 @@ static int sweep_layout(builder *b, const mcp_greeks *req, const int *done)
   for (size_t t = 0; t < j->nreal; t++)
     need = need || (j->spec[t].g_adj >= 0 && !(done[t] & IN_PASS));
   if (!need || !req->want[MCP_GREEK_CROSS_GAMMA] || j->model != MCPI_MODEL_LOCAL_VOL ||
-      j->nassets < MCPI_SWEEP_ASSETS)
+      j->nassets < MCPI_SWEEP_ASSETS || j->lsm_dates) /* (an exercise's: revalued) */
     return 1;
   int32_t w = (int32_t)j->nassets, at = 0;
   if (!(b->sweep_at = malloc(j->ntrades * sizeof *b->sweep_at)))
