@@ -734,7 +734,7 @@ static mcp_status paths(void *self, size_t n, int controls)
    * where the job has one */
   if (e == cudaSuccess && j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT)
     e = mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile, n,
-                            pay, k->stream[g->side[(j->npass) % (size_t)g->nside]]);
+                            pay, k->stream[g->side[j->npass % (size_t)g->nside]]);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     if ((int)p == twin)
       continue;

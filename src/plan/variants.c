@@ -641,12 +641,12 @@ static int held_twins(builder *b, size_t from)
   mcpi_job *j = b->j;
   size_t h = j->nreal + j->nred, to = b->nest, first = b->nest;
   /* trade 0's adjoint block and the held's (adjoint_block) */
-  int32_t a0 = j->spec[0].g_adj, ah = j->spec[h].g_adj, w = j->adj_cols;
+  int32_t a0 = j->spec[0].g_adj, ah = j->spec[h].g_adj;
+#define IN_BLOCK(c) (a0 >= 0 && (c) >= a0 && (c) < a0 + j->adj_cols)
   int ok = 1;
   for (size_t k = from; k < to && ok; k++) {
     mcpi_est e = b->est[k];
-    int32_t col = (int32_t)(j->ntrades + 1 + k);
-    if (e.trade == 0 && a0 >= 0 && col >= a0 && col < a0 + w) { /* the block's twin */
+    if (e.trade == 0 && IN_BLOCK((int32_t)(j->ntrades + 1 + k))) { /* the block's twin */
       b->est[k].held = k - (size_t)a0 + (size_t)ah + 1;
       continue;
     }
@@ -654,8 +654,7 @@ static int held_twins(builder *b, size_t from)
     int own = e.trade == 0 && e.point == -1;
     for (size_t i = 0; i < e.nterm && own; i++) {
       int32_t c = b->term[e.term0 + i].col;
-      own = c >= 0 ? c == 0 || (a0 >= 0 && c >= a0 && c < a0 + w)
-                   : (-c - 1) % (int32_t)mcpi_pass_width(j) == 0;
+      own = c >= 0 ? c == 0 || IN_BLOCK(c) : (-c - 1) % (int32_t)mcpi_pass_width(j) == 0;
     }
     if (!own)
       continue;
@@ -664,12 +663,13 @@ static int held_twins(builder *b, size_t from)
                                 .method = e.method, .a = e.a, .b = e.b, .bucket = e.bucket});
     for (size_t i = 0; i < e.nterm && ok; i++) { /* trade 0's columns: the base's, a pass's */
       mcpi_term t = b->term[e.term0 + i];
-      ok = add_term(b, t.col >= a0 && a0 >= 0 ? t.col - a0 + ah
-                       : t.col >= 0       ? t.col + (int32_t)h
-                                          : t.col - (int32_t)h,
+      ok = add_term(b, IN_BLOCK(t.col) ? t.col - a0 + ah
+                       : t.col >= 0      ? t.col + (int32_t)h
+                                         : t.col - (int32_t)h,
                     t.coef);
     }
   }
+#undef IN_BLOCK
   mcpi_payoff_spec *s = &j->spec[0], *held = &j->spec[h];
   if (ok && from == 0 && s->g_col >= 0) {
     held->g_col = (int32_t)(j->ntrades + 1 + first);
