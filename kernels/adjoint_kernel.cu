@@ -111,6 +111,14 @@ static __device__ __forceinline__ void lanes_gather(const double *zf, int n, int
     zs[k] = k < F * n ? __shfl_sync(0xffffffffu, zf[k % F], src + k / F) : 0;
 }
 
+// The warp's largest v (by shuffles: any architecture).
+static __device__ __forceinline__ int lanes_max(int v)
+{
+  for (int o = 16; o > 0; o /= 2)
+    v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+  return v;
+}
+
 // The group's log-spots xa and spots (mcpi_dexp, each lane its own) from
 // each lane's x by shuffles; past the assets, the job's log-spots and 0.
 template <int MaxA>
@@ -187,9 +195,10 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
       lanes_advance<Heston, MaxA>(j, i, s, zs, &x, &v);
       if (!Lsm || !mcpi_adj_exercise_date(&j, s, F * n))
         continue;
-      /* (a date where the warp's paths have all exercised: the held's last alone) */
+      /* (a date where the warp's live paths have all exercised: the held's
+       * last alone) */
       if (j.lsm[(size_t)ex.e * MCPI_LSM_ROW + 1] != MCPI_LSM_ALWAYS &&
-          !__any_sync(all, ex.tau[0] < 0)) {
+          !__any_sync(all, live && ex.tau[0] < 0)) {
         ex.e++;
         continue;
       }
@@ -213,7 +222,7 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
        * held European's) */
       int held = Lsm && mcpi_adj_ex_of(&j, t);
       int mine = !Lsm ? steps - 1 : held ? ex.tau[1] : ex.tau[0];
-      int last = Lsm ? __reduce_max_sync(all, mine) : mine;
+      int last = Lsm ? lanes_max(live ? mine : -1) : mine; /* (the live paths') */
       if (p->g_adj < 0 || last < 0)
         continue;
       double d = half * (!Lsm ? p->discount : held ? ex.df[1] : ex.df[0]);
