@@ -808,6 +808,22 @@ MCP_HD static inline int mcpi_adj_exercise(const mcpi_job_view *j, const double 
   return now;
 }
 
+/* mcpi_adj_exercise on a path whose assets are all at hand (the CPU's and
+ * the one-thread sweeps'): its spots at log-spots x into sp, and each
+ * exercise made here its derivatives in the n log-spots into xe[k]. */
+MCP_HD static inline void mcpi_adj_exercise_all(const mcpi_job_view *j, const double *x, int s,
+                                                mcpi_adj_ex *ex, double *sp,
+                                                double (*xe)[MCP_MAX_ASSETS])
+{
+  int n = j->nassets;
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    sp[i] = i < n ? mcpi_dexp(x[i]) : 0;
+  int now = mcpi_adj_exercise(j, x, sp, s, ex);
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; now >> k & 1 && i < n; i++)
+      xe[k][i] = mcpi_lsm_exercise_dx(&j->trades[0], sp, n, ex->h[k], i);
+}
+
 /* Which of an early exercise's (mcpi_adj_ex's k) trade t's sweep follows. */
 MCP_HD static inline int mcpi_adj_ex_of(const mcpi_job_view *j, int t)
 {
@@ -880,14 +896,8 @@ MCP_HD static inline void mcpi_adj_multi_pass(const mcpi_job_view *j, const doub
   double spot[MCP_MAX_ASSETS], xe[2][MCP_MAX_ASSETS], c; /* each exercise's xbar */
   for (int e = 0; e < j->nelem; e++) {
     mcpi_multi_step(&st, j, mcpi_adj_normal(j, z, ldz, path, e), j->ca[e], j->cb[e], j->tag[e]);
-    if (lsm && (e + 1) % n == 0 && mcpi_adj_exercise_date(j, e / n, n)) {
-      for (int i = 0; i < MCP_MAX_ASSETS; i++)
-        spot[i] = i < n ? mcpi_dexp(st.x[i]) : 0;
-      int now = mcpi_adj_exercise(j, st.x, spot, e / n, &ex);
-      for (int k = 0; k < 2; k++)
-        for (int i = 0; now >> k & 1 && i < n; i++)
-          xe[k][i] = mcpi_lsm_exercise_dx(&j->trades[0], spot, n, ex.h[k], i);
-    }
+    if (lsm && (e + 1) % n == 0 && mcpi_adj_exercise_date(j, e / n, n))
+      mcpi_adj_exercise_all(j, st.x, e / n, &ex, spot, xe);
   }
   if (!lsm) {
     mcpi_multi_finish(&st, j, pay, ldp, pass);
@@ -1163,14 +1173,8 @@ MCP_HD static inline void mcpi_adj_assets_pass(const mcpi_job_view *j, const dou
         mcpi_adj_mh_advance(j, i, s, &x[i], &v[i], zs, MCPI_MAX_FACTORS);
       else
         x[i] = mcpi_adj_mlv_advance(j, i, s * n + i, x[i], mcpi_adj_mlv_w(j, i, zs));
-    if (mcpi_adj_exercise_date(j, s, nf)) {
-      for (int i = 0; i < MCP_MAX_ASSETS; i++)
-        spot[i] = i < n ? mcpi_dexp(x[i]) : 0;
-      int now = mcpi_adj_exercise(j, x, spot, s, &ex);
-      for (int k = 0; k < 2; k++)
-        for (int i = 0; now >> k & 1 && i < n; i++)
-          xe[k][i] = mcpi_lsm_exercise_dx(&j->trades[0], spot, n, ex.h[k], i);
-    }
+    if (mcpi_adj_exercise_date(j, s, nf))
+      mcpi_adj_exercise_all(j, x, s, &ex, spot, xe);
   }
   if (!j->lsm) {
     mcpi_multi_pay(x, 0, 0, NULL, j, pay, ldp, pass);
