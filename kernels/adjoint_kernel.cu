@@ -7,6 +7,7 @@
 // loaded before the search selects (local_vol.h, the same value): here its
 // registers pay, in the price kernels they do not (bench/RESULTS.md).
 #define MCPI_LOCAL_VOL_D mcpi_local_vol_together
+#include "kernels/lanes.cuh"
 #include "kernels/launch.h"
 #include "models/products/adjoint.h"
 
@@ -88,60 +89,6 @@ __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
        i += (size_t)gridDim.x * blockDim.x)
     mcpi_adjoint_sample(&j, z ? z + i : NULL, ld, j.p0 + i, pay + i, ld, pay + i, ld, 0, mine,
                         blockDim.x, Multi, Div, Plain, Smiles, Events, Lv);
-}
-
-// The lanes kernel's pieces (F an asset's factors): lane i's signed
-// normals of step s; the step's of the group's n assets, zs, from each
-// lane's own zf by shuffles; asset i's step from x (and a Heston asset's v).
-template <int F>
-static __device__ __forceinline__ void lanes_draw(const mcpi_job_view &j, const double *zp,
-                                                  size_t ld, size_t row, int s, int i,
-                                                  double sign, double *zf)
-{
-  MCP_UNROLL
-  for (int f = 0; f < F; f++)
-    zf[f] = sign * mcpi_adj_normal(&j, zp, ld, j.p0 + row, (s * j.nassets + i) * F + f);
-}
-
-template <int F, int MaxA>
-static __device__ __forceinline__ void lanes_gather(const double *zf, int n, int src, double *zs)
-{
-  MCP_UNROLL
-  for (int k = 0; k < F * MaxA; k++)
-    zs[k] = k < F * n ? __shfl_sync(0xffffffffu, zf[k % F], src + k / F) : 0;
-}
-
-// The warp's largest v (by shuffles: any architecture).
-static __device__ __forceinline__ int lanes_max(int v)
-{
-  for (int o = 16; o > 0; o /= 2)
-    v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
-  return v;
-}
-
-// The group's log-spots xa and spots (mcpi_dexp, each lane its own) from
-// each lane's x by shuffles; past the assets, the job's log-spots and 0.
-template <int MaxA>
-static __device__ __forceinline__ void lanes_spots(double x, int n, int src,
-                                                   const mcpi_job_view *j, double *xa,
-                                                   double *spot)
-{
-  double sx = mcpi_dexp(x);
-  MCP_UNROLL
-  for (int k = 0; k < MCP_MAX_ASSETS; k++) {
-    xa[k] = k < n && k < MaxA ? __shfl_sync(0xffffffffu, x, src + k) : j->log_spots[k];
-    spot[k] = k < n && k < MaxA ? __shfl_sync(0xffffffffu, sx, src + k) : 0;
-  }
-}
-
-template <int Heston, int MaxA>
-static __device__ __forceinline__ void lanes_advance(const mcpi_job_view &j, int i, int s,
-                                                     const double *zs, double *x, double *v)
-{
-  if constexpr (Heston) /* (the other's reads of zs past 2 MaxA not compiled) */
-    mcpi_adj_mh_advance(&j, i, s, x, v, zs, 2 * MaxA);
-  else
-    *x = mcpi_adj_mlv_advance(&j, i, s * j.nassets + i, *x, mcpi_adj_mlv_w(&j, i, zs));
 }
 
 // Several local-volatility assets (adjoint kind 2), or Heston ones

@@ -99,12 +99,14 @@ cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_
 
 /* The Longstaff-Schwartz fit (lsm_fit.h) of a job (device view, lsm NULL):
  * its n fit paths of seed into the states st and cash flows y, table the
- * device's copy of the job's table; then every date's factor (lsm.h) and,
+ * device's copy of the job's table (lanes: the job's elements are its steps'
+ * factors alone, none held or merged, so that several Heston assets' paths
+ * may run on the lanes of a warp); then every date's factor (lsm.h) and,
  * for each date e from the last but one down to 0, the rule of date e into
  * table (work: mcpi_lsm_work_doubles; done: a counter, 0 before, left 0). */
 size_t mcpi_lsm_work_doubles(int nb, size_t n, int dates);
 cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed, const double *table,
-                                  int dates, double *st, size_t n, double *y,
+                                  int dates, double *st, size_t n, double *y, int lanes,
                                   cudaStream_t stream);
 cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st, size_t n,
                                   int dates, double *y, double *work, unsigned *done,

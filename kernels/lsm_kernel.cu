@@ -13,6 +13,7 @@
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
 #include "models/products/lsm_fit.h"
+#include "kernels/lanes.cuh"
 #include "kernels/path_kernel.cuh"
 
 #define HALF (MCP_CHUNK_PATHS / 2)
@@ -26,6 +27,44 @@ __global__ void mcpi_lsm_paths_kernel(const __grid_constant__ mcpi_job_view j, u
   for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += (size_t)gridDim.x * blockDim.x)
     mcpi_lsm_fit_path(&j, NULL, 0, seed, i, table, dates, st, n, y + i);
+}
+
+// The fit's paths of several Heston assets on the lanes of a warp
+// (lanes.cuh: the same numbers as mcpi_lsm_fit_path's, their states in
+// registers): a path a thread held STAC-A2's 25,000 regression paths on 196
+// warps, a tenth of the GPU, each stepping 5 assets in a row from a state in
+// local memory (2.8 ms of the American's 15).  The normals are the canonical
+// ones of the job's seed (the fit's: the launch sets it, and p0 0).
+template <int MaxA>
+__global__ void __launch_bounds__(128)
+    mcpi_lsm_lanes_paths_kernel(const __grid_constant__ mcpi_job_view j, const double *table,
+                                int dates, double *st, size_t npaths, double *y)
+{
+  int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
+  size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
+  int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
+  size_t row = live ? path : npaths - 1;
+  int steps = j.nelem / (2 * n), e = 0;
+  double x = j.log_spots[i], v = j.heston[i].v0, zf[2], zs[2 * MaxA];
+  for (int s = 0; s < steps; s++) {
+    lanes_draw<2>(j, NULL, 0, row, s, i, 1.0, zf);
+    lanes_gather<2, MaxA>(zf, n, src, zs);
+    lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
+    if ((j.tag[(size_t)(s + 1) * 2 * n - 1] & j.lsm_mask) && e < dates) {
+      if (live)
+        st[((size_t)e * n + i) * npaths + path] = x;
+      e++;
+    }
+  }
+  __syncwarp(); /* the group's states of the last date written */
+  if (live && lane == 0) {
+    double under, r[MCP_MAX_ASSETS], vv, value;
+    double h = mcpi_lsm_state_at(&j, mcpi_lsm_dims_of(&j), st, npaths, path, dates - 1, &under,
+                                 r, &vv);
+    y[path] = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, h, 0, &value)
+                  ? value
+                  : 0;
+  }
 }
 
 // Columns a block reduces at once.
@@ -50,23 +89,29 @@ static __device__ void column_sums(const double *part, size_t nch, int ncol, dou
   }
 }
 
-// The fit's shapes the kernels are compiled for: K 1, one asset (4 basis
-// functions); 2, one Heston asset (6); 0, any, read from the job.  With K
-// > 0 the state, the basis and the chunk's terms unroll to constants and
-// stay in registers, not in the local memory where nvcc keeps an array
-// indexed at run time (1.64 GB of local loads in the Gram sums of 200,000
-// paths x 49 dates).
+// The fit's shapes the kernels are compiled for, K = 2 n + h: n assets, h 1
+// where one Heston asset's variance is in the basis (K 3); K 0, any, read
+// from the job.  With K > 0 the state, the basis and the chunk's terms
+// unroll to constants and stay in registers, not in the local memory where
+// nvcc keeps an array indexed at run time (1.64 GB of local loads in the
+// Gram sums of 200,000 paths x 49 dates; the STAC-A2 American's 5 assets,
+// 14 functions, took 2.2 ms of Gram sums and 5.9 of walk that way).
+// LSM_SHAPES lists them: one asset, one Heston asset, and the baskets of 2
+// to 12 assets whose basis has at most 16 functions (2, 3, 5, 6, 9 to 12
+// assets); beyond, the Gram sums' products of a pair of paths spill
+// (nvcc 12, -Xptxas -v: 18 functions, 780 bytes), and the rest are K 0.
+#define LSM_SHAPES(X) X(2) X(3) X(4) X(6) X(10) X(12) X(18) X(20) X(22) X(24)
 template <int K>
 static __device__ mcpi_lsm_dims shape_dims(const mcpi_job_view &j)
 {
   mcpi_lsm_dims d = mcpi_lsm_dims_of(&j);
   if (K) {
-    d.n = 1;
-    d.heston = K == 2;
+    d.n = K / 2;
+    d.heston = K % 2;
   }
   return d;
 }
-#define SHAPE_NB(K) ((K) == 1 ? 4 : (K) == 2 ? 6 : 0)
+#define SHAPE_NB(K) ((K) ? mcpi_lsm_nbasis((K) / 2, (K) % 2) : 0)
 
 // Column k of ncol of a chunk's sums, as mcpi_lsm_term numbers it: the
 // Gram's (mcpi_lsm_gram_column), or the cash flow's phi_k y.
@@ -90,41 +135,46 @@ static __device__ void chunk_sums(const double *phi0, const double *phi1, double
 {
   constexpr unsigned T = MCP_CHUNK_PATHS / P;
   __shared__ double a[BATCH][T];
-  constexpr int NC = NB ? (G ? MCPI_LSM_GRAM(NB) : NB) : 1;
   unsigned t = threadIdx.x;
-  const int nc = NB ? NC : ncol;
-  double w[NC]; /* NB > 0: the columns' terms, mcpi_lsm_term's products */
+  const int nc = NB ? (G ? MCPI_LSM_GRAM(NB) : NB) : ncol;
+  double f0[NB ? NB : 1], f1[NB ? NB : 1]; /* NB > 0: the basis in the money, else 0 */
   if (NB) {
-    double f0[NB ? NB : 1], f1[NB ? NB : 1];
     MCP_UNROLL
     for (int k = 0; k < NB; k++) {
       f0[k] = m0 ? phi0[k] : 0;
       f1[k] = P == 2 && m1 ? phi1[k] : 0;
     }
-    int q = 0;
-    MCP_UNROLL
-    for (int k = 0; k < NB; k++)
-      if (G) {
-        MCP_UNROLL
-        for (int l = k; l < NB; l++)
-          w[q++] = P == 2 ? f0[k] * f0[l] + f1[k] * f1[l] : f0[k] * f0[l];
-      } else {
-        double t0 = m0 ? f0[k] * y0 : 0;
-        w[q++] = P == 2 ? t0 + (m1 ? f1[k] * y1 : 0) : t0;
-      }
-    if (G)
-      w[q] = P == 2 ? (double)m0 + (double)m1 : (double)m0; /* the count */
   }
   MCP_UNROLL
   for (int q0 = 0; q0 < nc; q0 += BATCH) {
-    MCP_UNROLL
-    for (int b = 0; b < BATCH; b++) {
-      int q = q0 + b;
-      double t0 = q >= nc || NB ? 0 : mcpi_lsm_term(phi0, nb, y0, m0, term_column(nb, G, q));
-      a[b][t] = q >= nc ? 0
-                : NB    ? w[q < NC ? q : 0]
-                : P == 2 ? t0 + mcpi_lsm_term(phi1, nb, y1, m1, term_column(nb, G, q))
-                         : t0;
+    if (NB) { /* mcpi_lsm_term's products in its order, q constant once unrolled */
+      int q = 0;
+      MCP_UNROLL
+      for (int k = 0; k < (NB ? NB : 1); k++) {
+        MCP_UNROLL
+        for (int l = G ? k : 0; l < (G ? NB : 1); l++, q++)
+          if (q >= q0 && q < q0 + BATCH) {
+            double t0 = m0 ? f0[k] * y0 : 0;
+            a[q - q0][t] = G ? (P == 2 ? f0[k] * f0[l] + f1[k] * f1[l] : f0[k] * f0[l])
+                           : P == 2 ? t0 + (m1 ? f1[k] * y1 : 0)
+                                    : t0;
+          }
+      }
+      if (G && q >= q0 && q < q0 + BATCH) /* the count */
+        a[q - q0][t] = P == 2 ? (double)m0 + (double)m1 : (double)m0;
+      MCP_UNROLL
+      for (int b = 0; b < BATCH; b++)
+        if (q0 + b >= nc)
+          a[b][t] = 0;
+    } else {
+      MCP_UNROLL
+      for (int b = 0; b < BATCH; b++) {
+        int q = q0 + b;
+        double t0 = q >= nc ? 0 : mcpi_lsm_term(phi0, nb, y0, m0, term_column(nb, G, q));
+        a[b][t] = q >= nc    ? 0
+                  : P == 2 ? t0 + mcpi_lsm_term(phi1, nb, y1, m1, term_column(nb, G, q))
+                           : t0;
+      }
     }
     __syncthreads();
     for (unsigned h = T / 2; h >= 32; h /= 2) {
@@ -202,8 +252,11 @@ static __device__ void factor_wait(void)
 // Date e's rule into row (the discount factor already there) from its
 // factor (fs, in shared memory: factor_fetch) and the sums of its cash-flow
 // columns: the block adds them from the chunks' sums part (nch of each),
-// or, sums not NULL, reads them there.  NB > 0: nb at compile time, the
-// substitution's vector in registers.
+// or, sums not NULL, reads them there.  NB > 0 up to SUBSTITUTE_UNROLLED:
+// nb at compile time, the substitution's vector in registers; beyond, nvcc
+// hoists the factor's loads of the unrolled chain and takes 255 registers
+// from the whole walk (13 or 14 functions), so nb is read at run time.
+#define SUBSTITUTE_UNROLLED 6
 template <int NB>
 static __device__ void substitute_date(const double *part, size_t nch, const double *sums,
                                        int nb, const double *fs, double *row)
@@ -216,7 +269,7 @@ static __device__ void substitute_date(const double *part, size_t nch, const dou
     column_sums(part, nch, nb, rhs, threadIdx.x / MCPI_LSM_LANES, blockDim.x / MCPI_LSM_LANES);
   __syncthreads();
   if (threadIdx.x == 0)
-    mcpi_lsm_substitute(NB ? NB : nb, fs, rhs, row);
+    mcpi_lsm_substitute(NB && NB <= SUBSTITUTE_UNROLLED ? NB : nb, fs, rhs, row);
   __syncthreads();
 }
 
@@ -227,7 +280,7 @@ static __device__ void substitute_date(const double *part, size_t nch, const dou
 // walk's latencies; the one-asset shapes keep two, so that their grid of
 // many chunks (782 at 200,000 paths) stays resident for one cooperative
 // launch.
-#define WALK_P(K) ((K) ? 2 : 1)
+#define WALK_P(K) ((K) == 2 || (K) == 3 ? 2 : 1)
 #define WALK_THREADS(K) (MCP_CHUNK_PATHS / WALK_P(K))
 
 // Block c's part of date e: the rule of date e + 1 (next, the block's copy)
@@ -307,9 +360,9 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
 // the columns (or reads the grid's sums of them) and substitutes the date
 // itself, the same sums to the same rule; block 0 writes it to the table.
 template <int K>
-__global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
-                                      const double *fac, const double *st, size_t n, int dates,
-                                      double *y, double *part)
+static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double *table,
+                                                  const double *fac, const double *st,
+                                                  size_t n, int dates, double *y, double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   __shared__ double row[MCPI_LSM_ROW], fs[MCPI_LSM_FACTOR];
@@ -338,6 +391,28 @@ __global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, d
     if (blockIdx.x == 0 && t >= 1 && t < MCPI_LSM_ROW)
       table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   }
+}
+
+template <int K>
+__global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
+                                      const double *fac, const double *st, size_t n, int dates,
+                                      double *y, double *part)
+{
+  dates_walk<K>(j, table, fac, st, n, dates, y, part);
+}
+
+// The same for a basket's shapes (K > 3), its registers capped so that 3
+// blocks an SM stay resident: uncapped the 10-asset shape took 100, 2
+// blocks an SM, and the STAC-A2 American's 100,000 regression paths (391
+// chunks on 132 SMs) fell back to a launch a date.
+#define WALK_BASKET_BLOCKS 3
+template <int K>
+__global__ void __launch_bounds__(MCP_CHUNK_PATHS, WALK_BASKET_BLOCKS)
+    mcpi_lsm_basket_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
+                                 const double *fac, const double *st, size_t n, int dates,
+                                 double *y, double *part)
+{
+  dates_walk<K>(j, table, fac, st, n, dates, y, part);
 }
 
 // A kernel a state S (one asset or several, double or float: each keeps only
@@ -396,8 +471,28 @@ extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, s
 
 extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
                                              const double *table, int dates, double *st,
-                                             size_t n, double *y, cudaStream_t stream)
+                                             size_t n, double *y, int lanes, cudaStream_t stream)
 {
+  int na = job.nassets;
+  if (lanes && na > 1 && na <= 16 && job.model == MCPI_MODEL_HESTON &&
+      job.nelem % (2 * na) == 0) {
+    size_t warps = (n + (size_t)(32 / na) - 1) / (size_t)(32 / na), blocks = (warps + 3) / 4;
+    job.seed = seed; /* the fit's canonical normals (mcpi_adj_normal) */
+    job.p0 = 0;
+    if (na <= 4)
+      mcpi_lsm_lanes_paths_kernel<4><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates, st,
+                                                                            n, y);
+    else if (na <= 8)
+      mcpi_lsm_lanes_paths_kernel<8><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates, st,
+                                                                            n, y);
+    else if (na <= 12)
+      mcpi_lsm_lanes_paths_kernel<12><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates,
+                                                                             st, n, y);
+    else
+      mcpi_lsm_lanes_paths_kernel<16><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates,
+                                                                             st, n, y);
+    return cudaGetLastError();
+  }
   size_t blocks = (n + 127) / 128;
   mcpi_lsm_paths_kernel<<<(unsigned)(blocks < 65535 ? blocks : 65535), 128, 0, stream>>>(
       job, seed, table, dates, st, n, y);
@@ -430,6 +525,11 @@ static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st
   size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS, walked = (size_t)dates - 1;
   int dev = 0, coop = 0, sms = 0, per_sm = 0;
   cudaError_t err;
+  const void *walk;
+  if constexpr (K > 3)
+    walk = (const void *)mcpi_lsm_basket_dates_kernel<K>;
+  else
+    walk = (const void *)mcpi_lsm_dates_kernel<K>;
   /* work: the factors, a group of dates' Gram sums, the cash-flow columns'
    * chunk sums (double-buffered), the grid's sums of them */
   size_t group = gram_dates(job.lsm_nb, nch, walked);
@@ -444,13 +544,11 @@ static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st
   if ((err = cudaGetLastError()) || (err = cudaGetDevice(&dev)) ||
       (err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev)) ||
       (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
-      (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mcpi_lsm_dates_kernel<K>,
-                                                           WALK_THREADS(K), 0)))
+      (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, walk, WALK_THREADS(K), 0)))
     return err;
   if (coop && nch <= (size_t)sms * (size_t)per_sm) {
     void *args[] = {&job, &table, &fac, &st, &n, &dates, &y, &part};
-    return cudaLaunchCooperativeKernel((const void *)mcpi_lsm_dates_kernel<K>,
-                                       dim3((unsigned)nch), dim3(WALK_THREADS(K)), args, 0,
+    return cudaLaunchCooperativeKernel(walk, dim3((unsigned)nch), dim3(WALK_THREADS(K)), args, 0,
                                        stream);
   }
   for (int e = dates - 2; e >= 0; e--) { /* more chunks than fit at once: a launch a date */
@@ -469,9 +567,13 @@ extern "C" cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, c
   mcpi_lsm_dims d = mcpi_lsm_dims_of(&job);
   if (dates < 2)
     return cudaSuccess;
-  if (d.n == 1 && !d.heston)
-    return lsm_dates<1>(job, table, st, n, dates, y, work, done, stream);
-  if (d.heston)
-    return lsm_dates<2>(job, table, st, n, dates, y, work, done, stream);
-  return lsm_dates<0>(job, table, st, n, dates, y, work, done, stream);
+  switch (2 * d.n + d.heston) {
+#define SHAPE_CASE(K)                                                                        \
+  case K:                                                                                    \
+    return lsm_dates<K>(job, table, st, n, dates, y, work, done, stream);
+    LSM_SHAPES(SHAPE_CASE)
+#undef SHAPE_CASE
+  default:
+    return lsm_dates<0>(job, table, st, n, dates, y, work, done, stream);
+  }
 }

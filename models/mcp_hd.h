@@ -15,6 +15,13 @@
 #define MCP_UNROLL _Pragma("GCC unroll 16")
 #endif
 
+/* MCP_CONSTEXPR: a function nvcc may evaluate in a template's argument */
+#ifdef __cplusplus
+#define MCP_CONSTEXPR constexpr
+#else
+#define MCP_CONSTEXPR
+#endif
+
 /* MCPI_ASSUME(c): the compiler may take c as true (its value is known where
  * it holds, and the branches it decides fold) */
 #ifdef __CUDA_ARCH__

@@ -673,6 +673,44 @@ static void gpu_lsm_matches_cpu(void **state)
     }
   mcp_portfolio_destroy(p);
   mcp_market_destroy(m);
+  /* baskets of 4 assets (18 basis functions: the fit's general kernels), 5
+   * and 9 (14 and 13: the fit's shapes, the basis in registers): the same
+   * rules and prices as the CPU's, and over blocks and tiles */
+  static const char *const nine[9] = {"S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8"};
+  double rho[81];
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  for (int i = 0; i < 9; i++) {
+    assert_int_equal(mcp_market_add_black_scholes(m, nine[i], 90 + 5 * i, 0.03, 0.01 * (i % 2),
+                                                  0.2 + 0.02 * i),
+                     MCP_OK);
+    for (int k = 0; k < 9; k++)
+      rho[i * 9 + k] = i == k ? 1 : 0.3;
+  }
+  assert_int_equal(mcp_market_set_correlation(m, 9, nine, rho), MCP_OK);
+  static const int sizes[3] = {4, 5, 9};
+  for (int s = 0; s < 3; s++) {
+    mcp_trade a = t; /* an American of a year, 10 dates */
+    a.id = "BASKET-AM";
+    a.payoff = MCP_PRODUCT_BASKET;
+    a.type = MCP_PUT;
+    a.nassets = sizes[s];
+    a.assets = nine;
+    a.strike = 110;
+    assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+    add(p, &a);
+    assert_int_equal(mcp_portfolio_set_paths(p, 20000), MCP_OK);
+    g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+    c = price(MCP_BACKEND_CPU, 128, 0, m, p);
+    print_message("  basket of %d: largest relative difference %.2e\n", sizes[s],
+                  largest_difference(g, c, 1e-10));
+    b = price(MCP_BACKEND_CUDA, 96, 8192, m, p);
+    assert_identical(g, b);
+    mcp_results_destroy(b);
+    mcp_results_destroy(g);
+    mcp_results_destroy(c);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_market_destroy(m);
 }
 
 /* Jobs of constant steps (an Asian fixing every step, a European, on a

@@ -50,7 +50,7 @@ enum { MCPI_LSM_HOLD = 0, MCPI_LSM_FIT = 1, MCPI_LSM_ALWAYS = 2 };
 #define MCPI_LSM_COLUMNS(nb) ((nb) * ((nb) + 1) / 2 + (nb) + 1)
 
 /* Basis functions for a job of n assets (Heston: one asset with variance). */
-MCP_HD static inline int mcpi_lsm_nbasis(int nassets, int heston)
+MCP_HD static inline MCP_CONSTEXPR int mcpi_lsm_nbasis(int nassets, int heston)
 {
   return nassets > MCPI_LSM_SQUARES ? 4 + nassets
          : nassets > MCPI_LSM_CROSS    ? 4 + 2 * nassets

@@ -888,6 +888,19 @@ static mcp_status update_specs(void *self)
   return e ? mcpi_cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
 
+/* Whether job v's Longstaff-Schwartz fit's paths may run on lanes (launch.h): a
+ * factor an element of each step, none of them held or merged (the grid
+ * check's). */
+static int lsm_lanes(const mcpi_job *v)
+{
+  if (v->nelem != v->nsteps * (size_t)v->nfactors)
+    return 0;
+  for (size_t k = 0; k < v->nelem; k++)
+    if (v->tag[k] & (MCPI_TAG_HOLD | MCPI_TAG_MERGE))
+      return 0;
+  return 1;
+}
+
 /* The Longstaff-Schwartz fit of the job or of a pass's variant (run_job.c):
  * lsm_kernel.cu's kernels write the table in place where the paths read
  * it; the host's copy follows. */
@@ -914,7 +927,7 @@ static mcp_status fit(void *self, size_t variant, int frozen)
       (e = take(g, LSM_PART, (mcpi_lsm_work_doubles(w.lsm_nb, n, (int)dates) + 1) *
                                  sizeof(double))) ||
       (e = mcpi_launch_lsm_paths(w, v->lsm_stream, table, (int)dates, g->buf[LSM_ST], n,
-                                 g->buf[LSM_Y], g->s)))
+                                 g->buf[LSM_Y], lsm_lanes(v), g->s)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's paths");
   /* the dates' work, then their block counter */
   double *work = g->buf[LSM_PART];
