@@ -99,7 +99,7 @@ static __device__ void column_sums(const double *part, size_t nch, int ncol, dou
 // LSM_SHAPES lists them: one asset, one Heston asset, and the baskets of 2
 // to 12 assets whose basis has at most 16 functions (2, 3, 5, 6, 9 to 12
 // assets); beyond, the Gram sums' products of a pair of paths spill
-// (nvcc 12, -Xptxas -v: 18 functions, 780 bytes), and the rest are K 0.
+// (nvcc 13, -Xptxas -v: 18 functions, 780 bytes), and the rest are K 0.
 #define LSM_SHAPES(X) X(2) X(3) X(4) X(6) X(10) X(12) X(18) X(20) X(22) X(24)
 template <int K>
 static __device__ mcpi_lsm_dims shape_dims(const mcpi_job_view &j)
