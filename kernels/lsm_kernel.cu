@@ -50,6 +50,7 @@ __global__ void __launch_bounds__(128)
     lanes_draw<2>(j, NULL, 0, row, s, i, 1.0, zf);
     lanes_gather<2, MaxA>(zf, n, src, zs);
     lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
+    /* (the fit's view has no table: mcpi_adj_exercise_date would see none) */
     if ((j.tag[(size_t)(s + 1) * 2 * n - 1] & j.lsm_mask) && e < dates) {
       if (live)
         st[((size_t)e * n + i) * npaths + path] = x;
@@ -469,28 +470,31 @@ extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, s
   return cudaGetLastError();
 }
 
+// The lanes' fit paths for MaxA assets at most, 4 warps a block.
+template <int MaxA>
+static void lanes_paths(const mcpi_job_view &job, const double *table, int dates, double *st,
+                        size_t n, double *y, cudaStream_t stream)
+{
+  size_t per = 4 * (size_t)(32 / job.nassets); /* paths a block */
+  mcpi_lsm_lanes_paths_kernel<MaxA>
+      <<<(unsigned)((n + per - 1) / per), 128, 0, stream>>>(job, table, dates, st, n, y);
+}
+
 extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
                                              const double *table, int dates, double *st,
                                              size_t n, double *y, int lanes, cudaStream_t stream)
 {
-  int na = job.nassets;
-  if (lanes && na > 1 && na <= 16 && job.model == MCPI_MODEL_HESTON &&
-      job.nelem % (2 * na) == 0) {
-    size_t warps = (n + (size_t)(32 / na) - 1) / (size_t)(32 / na), blocks = (warps + 3) / 4;
+  if (lanes && job.nassets > 1 && job.model == MCPI_MODEL_HESTON) {
     job.seed = seed; /* the fit's canonical normals (mcpi_adj_normal) */
     job.p0 = 0;
-    if (na <= 4)
-      mcpi_lsm_lanes_paths_kernel<4><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates, st,
-                                                                            n, y);
-    else if (na <= 8)
-      mcpi_lsm_lanes_paths_kernel<8><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates, st,
-                                                                            n, y);
-    else if (na <= 12)
-      mcpi_lsm_lanes_paths_kernel<12><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates,
-                                                                             st, n, y);
+    if (job.nassets <= 4)
+      lanes_paths<4>(job, table, dates, st, n, y, stream);
+    else if (job.nassets <= 8)
+      lanes_paths<8>(job, table, dates, st, n, y, stream);
+    else if (job.nassets <= 12)
+      lanes_paths<12>(job, table, dates, st, n, y, stream);
     else
-      mcpi_lsm_lanes_paths_kernel<16><<<(unsigned)blocks, 128, 0, stream>>>(job, table, dates,
-                                                                             st, n, y);
+      lanes_paths<MCP_MAX_ASSETS>(job, table, dates, st, n, y, stream);
     return cudaGetLastError();
   }
   size_t blocks = (n + 127) / 128;

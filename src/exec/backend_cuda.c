@@ -888,8 +888,8 @@ static mcp_status update_specs(void *self)
   return e ? mcpi_cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
 
-/* Whether job v's Longstaff-Schwartz fit's paths may run on lanes (launch.h): a
- * factor an element of each step, none of them held or merged (the grid
+/* Whether job v's Longstaff-Schwartz fit paths may run on lanes (launch.h):
+ * each step's elements its factors, none of them held or merged (the grid
  * check's). */
 static int lsm_lanes(const mcpi_job *v)
 {
