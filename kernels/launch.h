@@ -121,6 +121,16 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
                                   double *pay, mcp_precision precision, int scaled,
                                   cudaStream_t stream);
 
+/* The same, scaled, of several Heston assets in double whose paths may run
+ * on lanes (as the fit's), dates exercise dates and nsc scenarios a path
+ * (lsm_greeks.h): the paths record what the scenarios read, then each
+ * scenario of a path is a thread (lsm_kernel.cu); work holds
+ * mcpi_lsm_record_bytes(assets, dates, antithetic, nsc, ld) bytes. */
+size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc, size_t ld);
+cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld, size_t n,
+                                   int dates, int nsc, double *pay, void *work,
+                                   cudaStream_t stream);
+
 /* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,
  * term and off device arrays. */
 cudaError_t mcpi_launch_combine(const mcpi_term *term, const int32_t *off, int nest, int col0,

@@ -9,7 +9,8 @@
 // last block to finish substitutes).  Then the
 // priced paths: the bodies with exercise (path_families.def, _x and _fx)
 // over a tile of stored normals, in kernels of their own, so that no other
-// kernel carries the exercise's code.
+// kernel carries the exercise's code; several Heston assets' spot Greeks on
+// scaled paths through a record of the paths (mcpi_launch_lsm_scaled).
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
 #include "models/products/lsm_fit.h"
@@ -435,6 +436,215 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
     }
 }
 
+// The spot Greeks on scaled paths (lsm_greeks.h) of several Heston assets
+// in three kernels, where a path a thread evaluated its 50 scenarios a date
+// in a row in 254 registers, on 196 warps (STAC-A2's American: 11.8 ms
+// beside the 3.3 of its price alone; on lanes, a lane a path's scenarios
+// k = lane + m n, 17.1 ms: a warp's 6 paths each decided their exercise on
+// every lane; a thread a path and scenario, each reading the record's
+// spots and returns of every date itself, 30.8 ms).  The priced paths on
+// lanes (lanes.cuh) record, at each date within the scenarios' reach
+// (mcpi_lsm_scaled_ready), what a scenario reads there; then a warp a path
+// walks the path's dates in reach, each date's record read once into
+// shared memory, each lane evaluating its scenarios k = lane + 32 m until
+// they exercise (mcpi_lsm_scaled_one: the CPU's operations on the same
+// numbers, so the same bits); then a thread a path pays their columns
+// (mcpi_lsm_scaled_pay).  The record of pass q (antithetic: 2 passes), for
+// paths of leading dimension ld:
+//   path i's date d, fields f: r_0 .. r_{n-1}, s_0 .. s_{n-1}, under, q0;
+//   at the end, field f: x_0 .. x_{n-1}, the exercise's value, the held's;
+//   scenario k's value; a byte a path and date, whether it is in reach.
+#define REC_FIELDS(n) (2 * (n) + 2)
+#define REC_AT(q, i, d) ((((size_t)(q) * ld + (i)) * dates + (d)) * REC_FIELDS(n))
+#define REC_END(q, f) (((size_t)passes * dates * REC_FIELDS(n) + (size_t)(q) * (n + 2) + (f)) * ld)
+#define REC_SC(q, k) \
+  (((size_t)passes * (dates * REC_FIELDS(n) + n + 2) + (size_t)(q) * nsc + (k)) * ld)
+#define REC_REACH(q, i) (((size_t)(q) * ld + (i)) * dates)
+#define REC_DOUBLES(n) ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + (n) + 2 + nsc))
+#define SCENARIOS_A_LANE ((MCPI_LSM_MAX_SCALED + 31) / 32)
+
+template <int MaxA>
+__global__ void __launch_bounds__(128)
+    mcpi_lsm_lanes_record_kernel(const __grid_constant__ mcpi_job_view j,
+                                 const double *__restrict__ z, size_t ld, size_t npaths,
+                                 int dates, double *__restrict__ pay, double *__restrict__ rec,
+                                 unsigned char *__restrict__ reach)
+{
+  int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
+  size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
+  int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
+  size_t row = live ? path : npaths - 1;
+  int steps = j.nelem / (2 * n), passes = j.antithetic ? 2 : 1;
+  const mcpi_payoff_spec *p = &j.trades[0];
+  for (int pass = 0; pass < passes; pass++) {
+    double sign = pass ? -1 : 1, x = j.log_spots[i], v = j.heston[i].v0, zf[2], zs[2 * MaxA];
+    double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], ex_val = 0, held = 0;
+    int32_t ex = 0, ex_done = 0;
+    for (int s = 0; s < steps; s++) {
+      lanes_draw<2>(j, z + row, ld, row, s, i, sign, zf);
+      lanes_gather<2, MaxA>(zf, n, src, zs);
+      lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
+      if (!(j.tag[(size_t)(s + 1) * 2 * n - 1] & j.lsm_mask))
+        continue;
+      int d = ex;
+      double under, q0;
+      lanes_spots<MaxA>(x, n, src, &j, xa, spot);
+      MCP_UNROLL
+      for (int k = 0; k < MCP_MAX_ASSETS; k++)
+        r[k] = xa[k] - p->log_initial[k];
+      mcpi_multi_exercise_x(xa, &ex, &ex_done, &ex_val, &held, NULL, &j);
+      int in = mcpi_lsm_scaled_ready(p, j.lsm + (size_t)d * MCPI_LSM_ROW, spot, r, n, &under, &q0);
+      double *f = rec + REC_AT(pass, path, d);
+      if (live && in) {
+        f[i] = x - p->log_initial[i];
+        f[n + i] = mcpi_dexp(x);
+      }
+      if (live && lane == 0) {
+        reach[REC_REACH(pass, path) + d] = (unsigned char)in;
+        if (in) {
+          f[2 * n] = under;
+          f[2 * n + 1] = q0;
+        }
+      }
+    }
+    lanes_spots<MaxA>(x, n, src, &j, xa, spot);
+    if (live) {
+      rec[REC_END(pass, i) + path] = x;
+      if (lane == 0) {
+        rec[REC_END(pass, n) + path] = ex_val;
+        rec[REC_END(pass, n + 1) + path] = held;
+        mcpi_multi_pay_x(xa, ex_val, held, NULL, &j, pay + path, ld, pass);
+      }
+    }
+  }
+}
+
+// A warp a path, 4 a block: 32 dates' reach bits at a time by a ballot, and
+// at each date in reach its record read by the first lanes into the warp's
+// shared row, which every lane's scenarios then read.
+__global__ void __launch_bounds__(128)
+    mcpi_lsm_scenario_kernel(const __grid_constant__ mcpi_job_view j, size_t ld, size_t npaths,
+                             int dates, double *__restrict__ rec,
+                             const unsigned char *__restrict__ reach)
+{
+  __shared__ double row[4][REC_FIELDS(MCP_MAX_ASSETS)];
+  const unsigned all = 0xffffffffu;
+  int n = j.nassets, passes = j.antithetic ? 2 : 1, lane = (int)(threadIdx.x % 32);
+  size_t path = (size_t)blockIdx.x * 4 + threadIdx.x / 32;
+  double *f = row[threadIdx.x / 32];
+  const mcpi_payoff_spec *p = &j.trades[0];
+  uint32_t mine = mcpi_lsm_mine(p, n);
+  int nsc = mcpi_lsm_scaled_count(mine, p->g_cross);
+  if (path >= npaths) /* (the warp's) */
+    return;
+  mcpi_lsm_which which[SCENARIOS_A_LANE];
+  MCP_UNROLL
+  for (int m = 0; m < SCENARIOS_A_LANE; m++)
+    which[m] = mcpi_lsm_scaled_which(mine, lane + 32 * m < nsc ? lane + 32 * m : 0);
+  for (int pass = 0; pass < passes; pass++) {
+    double val[SCENARIOS_A_LANE];
+    MCP_UNROLL
+    for (int m = 0; m < SCENARIOS_A_LANE; m++)
+      val[m] = lane + 32 * m < nsc ? -1 : 0; /* (past the scenarios: none waits) */
+    const unsigned char *in = reach + REC_REACH(pass, path);
+    for (int d0 = 0; d0 < dates; d0 += 32) {
+      unsigned at = __ballot_sync(all, d0 + lane < dates && in[d0 + lane]);
+      for (; at; at &= at - 1) {
+        int d = d0 + __ffs(at) - 1;
+        double v = lane < REC_FIELDS(n) ? rec[REC_AT(pass, path, d) + lane] : 0;
+        __syncwarp(); /* the last date's row read */
+        if (lane < REC_FIELDS(n))
+          f[lane] = v;
+        __syncwarp();
+        MCP_UNROLL
+        for (int m = 0; m < SCENARIOS_A_LANE; m++)
+          if (val[m] < 0)
+            mcpi_lsm_scaled_one(p, j.lsm + (size_t)d * MCPI_LSM_ROW, f + n, f, n, f[2 * n],
+                                f[2 * n + 1], which[m], &val[m]);
+      }
+      int waiting = 0;
+      MCP_UNROLL
+      for (int m = 0; m < SCENARIOS_A_LANE; m++)
+        waiting |= val[m] < 0;
+      if (!__any_sync(all, waiting))
+        break;
+    }
+    MCP_UNROLL
+    for (int m = 0; m < SCENARIOS_A_LANE; m++)
+      if (lane + 32 * m < nsc)
+        rec[REC_SC(pass, lane + 32 * m) + path] = val[m];
+  }
+}
+
+// A thread a path: its trades' spot Greeks' columns, pass by pass.
+__global__ void __launch_bounds__(128)
+    mcpi_lsm_scaled_pay_kernel(const __grid_constant__ mcpi_job_view j, size_t ld,
+                               size_t npaths, int dates, const double *__restrict__ rec,
+                               double *__restrict__ pay)
+{
+  int n = j.nassets, passes = j.antithetic ? 2 : 1;
+  size_t path = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const mcpi_payoff_spec *p = &j.trades[0];
+  int nsc = mcpi_lsm_scaled_count(mcpi_lsm_mine(p, n), p->g_cross);
+  if (path >= npaths)
+    return;
+  double sc[MCPI_LSM_MAX_SCALED], x[MCP_MAX_ASSETS], s0[MCP_MAX_ASSETS];
+  MCP_UNROLL
+  for (int a = 0; a < MCP_MAX_ASSETS; a++)
+    s0[a] = exp(j.log_spots[a]);
+  for (int pass = 0; pass < passes; pass++) {
+    for (int k = 0; k < nsc; k++)
+      sc[k] = rec[REC_SC(pass, k) + path];
+    MCP_UNROLL
+    for (int a = 0; a < MCP_MAX_ASSETS; a++)
+      x[a] = a < n ? rec[REC_END(pass, a) + path] : j.log_spots[a];
+    for (int t = 0; t < j.ntrades; t++)
+      if (j.trades[t].flags & MCPI_LSM)
+        mcpi_lsm_scaled_pay(&j.trades[t], n, rec[REC_END(pass, n) + path],
+                            rec[REC_END(pass, n + 1) + path], sc, x, s0, pay + path, ld, pass);
+  }
+}
+
+extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc,
+                                        size_t ld)
+{
+  size_t passes = antithetic ? 2 : 1; /* the doubles, then the reach bytes */
+  return REC_DOUBLES(nassets) * sizeof(double) + passes * ld * (size_t)dates;
+}
+
+// The record kernel for MaxA assets at most, 4 warps a block.
+template <int MaxA>
+static void lanes_record(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
+                         int dates, double *pay, double *rec, unsigned char *reach,
+                         cudaStream_t stream)
+{
+  size_t per = 4 * (size_t)(32 / job.nassets); /* paths a block */
+  mcpi_lsm_lanes_record_kernel<MaxA><<<(unsigned)((n + per - 1) / per), 128, 0, stream>>>(
+      job, z, ld, n, dates, pay, rec, reach);
+}
+
+extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld,
+                                              size_t n, int dates, int nsc, double *pay,
+                                              void *work, cudaStream_t stream)
+{
+  int na = job.nassets, passes = job.antithetic ? 2 : 1;
+  double *rec = (double *)work;
+  unsigned char *reach = (unsigned char *)(rec + REC_DOUBLES(na));
+  if (na <= 4)
+    lanes_record<4>(job, z, ld, n, dates, pay, rec, reach, stream);
+  else if (na <= 8)
+    lanes_record<8>(job, z, ld, n, dates, pay, rec, reach, stream);
+  else if (na <= 12)
+    lanes_record<12>(job, z, ld, n, dates, pay, rec, reach, stream);
+  else
+    lanes_record<MCP_MAX_ASSETS>(job, z, ld, n, dates, pay, rec, reach, stream);
+  mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, rec,
+                                                                       reach);
+  mcpi_lsm_scaled_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, ld, n, dates,
+                                                                               rec, pay);
+  return cudaGetLastError();
+}
+
 // The kernel of the job's asset count in precision R, its states O's
 // (lsm_state_of, or lsm_scaled_state_of with the spot Greeks on scaled
 // paths).
@@ -459,14 +669,15 @@ extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, s
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
+  const double *zd = (const double *)z;
   if (precision == MCP_FLOAT && scaled)
     lsm_price<float, lsm_scaled_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
   else if (precision == MCP_FLOAT)
     lsm_price<float, lsm_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
   else if (scaled)
-    lsm_price<double, lsm_scaled_state_of>(job, (const double *)z, ld, n, pay, grid, stream);
+    lsm_price<double, lsm_scaled_state_of>(job, zd, ld, n, pay, grid, stream);
   else
-    lsm_price<double, lsm_state_of>(job, (const double *)z, ld, n, pay, grid, stream);
+    lsm_price<double, lsm_state_of>(job, zd, ld, n, pay, grid, stream);
   return cudaGetLastError();
 }
 

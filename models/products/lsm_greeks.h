@@ -102,22 +102,88 @@ MCP_HD static inline int mcpi_lsm_scaled_out(const mcpi_payoff_spec *p, const do
   return p->type == MCP_CALL ? under + reach < p->strike : under - reach > p->strike;
 }
 
+/* Scenario k of a trade reading the assets in mine (the order above): asset
+ * a scaled by g_e[qa], and asset b (b < 0: none) by g_e[qb]. */
+typedef struct {
+  int a, qa, b, qb;
+} mcpi_lsm_which;
+
+/* The asset of rank r among those in mine. */
+MCP_HD static inline int mcpi_lsm_nth(uint32_t mine, int r)
+{
+  for (int a = 0; a < 32; a++)
+    if (mine >> a & 1u && r-- == 0)
+      return a;
+  return -1;
+}
+
+MCP_HD static inline mcpi_lsm_which mcpi_lsm_scaled_which(uint32_t mine, int k)
+{
+  int m = mcpi_lsm_scaled_count(mine, 0) / 2;
+  mcpi_lsm_which w = {0, 0, -1, 0};
+  if (k < 2 * m) {
+    w.a = mcpi_lsm_nth(mine, k / 2);
+    w.qa = k % 2;
+    return w;
+  }
+  int pair = (k - 2 * m) / 4, q = (k - 2 * m) % 4, ra = 0;
+  while (pair >= m - 1 - ra) /* the pairs (ra, rb > ra) in order */
+    pair -= m - 1 - ra++;
+  w.a = mcpi_lsm_nth(mine, ra);
+  w.b = mcpi_lsm_nth(mine, ra + 1 + pair);
+  w.qa = q >> 1;
+  w.qb = q & 1;
+  return w;
+}
+
+/* Whether the scenarios of several assets are evaluated at the exercise
+ * date of row, spots s and log-returns r there (arrays of MCP_MAX_ASSETS):
+ * not on a date held, nor out of their reach (mcpi_lsm_scaled_out); if so
+ * the base's underlying under and its fitted continuation's sum q0. */
+MCP_HD static inline int mcpi_lsm_scaled_ready(const mcpi_payoff_spec *p, const double *row,
+                                               const double *s, const double *r, int n,
+                                               double *under, double *q0)
+{
+  if (row[1] == MCPI_LSM_HOLD || mcpi_lsm_scaled_out(p, s, n))
+    return 0;
+  mcpi_lsm_exercise(p, s, n, under);
+  *q0 = row[1] == MCPI_LSM_FIT ? mcpi_lsm_basis(p, n, 0, 0, r, 0, (double *)0, row + 2) : 0;
+  return 1;
+}
+
+/* Scenario w of several assets at a date mcpi_lsm_scaled_ready admits (its
+ * under and q0), its value *val set where it exercises: the base's
+ * underlying and the basis's terms in the returns moved by the scaled
+ * assets' moves alone (mcpi_lsm_under_moved, mcpi_lsm_basis_move: a few
+ * operations a scenario, whose rounding differs from a revaluation's, so
+ * that only a path whose exercise and continuation values agree to the
+ * last digits may tell them apart). */
+MCP_HD static inline void mcpi_lsm_scaled_one(const mcpi_payoff_spec *p, const double *row,
+                                              const double *s, const double *r, int n,
+                                              double under, double q0, mcpi_lsm_which w,
+                                              double *val)
+{
+  double fb = w.b >= 0 ? p->g_e[w.qb] : 1, lb = w.b >= 0 ? p->g_l[w.qb] : 0;
+  mcpi_lsm_scaled_at(
+      p, row, mcpi_lsm_under_moved(p, s, n, under, w.a, p->g_e[w.qa], w.b, fb),
+      row[1] == MCPI_LSM_FIT ? q0 + mcpi_lsm_basis_move(n, r, w.a, p->g_l[w.qa], w.b, lb, row + 2)
+                             : 0,
+      val);
+}
+
 /* Every scenario not yet exercised, at the exercise date of row; s and r
  * the path's spots and log-returns there (arrays of MCP_MAX_ASSETS; one
  * asset: s[0]), v its variance.  One asset evaluates each scenario whole;
- * several move the base's underlying and the basis's terms in the returns
- * by the scaled assets' moves alone (mcpi_lsm_under_moved,
- * mcpi_lsm_basis_move: a few operations a scenario, whose rounding differs
- * from a revaluation's, so that only a path whose exercise and
- * continuation values agree to the last digits may tell them apart).
- * Dates out of the scenarios' reach are skipped (mcpi_lsm_scaled_out). */
+ * several, each by mcpi_lsm_scaled_one (the GPU's lanes, lsm_kernel.cu,
+ * share a path's scenarios out).  Dates out of the scenarios' reach are
+ * skipped (mcpi_lsm_scaled_out). */
 MCP_HD static inline void mcpi_lsm_scaled_date(const mcpi_payoff_spec *p, const double *row,
                                                const double *s, const double *r, int n,
                                                int heston, double v, double *sc)
 {
-  if (row[1] == MCPI_LSM_HOLD || mcpi_lsm_scaled_out(p, s, n))
-    return;
   if (n == 1) {
+    if (row[1] == MCPI_LSM_HOLD || mcpi_lsm_scaled_out(p, s, n))
+      return;
     for (int q = 0; q < 2; q++) {
       double t = s[0] * p->g_e[q], under, value;
       double h = mcpi_lsm_exercise(p, &t, 1, &under);
@@ -128,30 +194,26 @@ MCP_HD static inline void mcpi_lsm_scaled_date(const mcpi_payoff_spec *p, const 
     }
     return;
   }
-  const double *beta = row + 2;
-  int fit = row[1] == MCPI_LSM_FIT, k = 0;
-  double under;
-  mcpi_lsm_exercise(p, s, n, &under);
-  double q0 = fit ? mcpi_lsm_basis(p, n, 0, 0, r, 0, (double *)0, beta) : 0;
+  double under, q0;
+  int k = 0;
+  if (!mcpi_lsm_scaled_ready(p, row, s, r, n, &under, &q0))
+    return;
   for (int a = 0; a < n; a++)
     if (p->assets >> a & 1u)
       for (int q = 0; q < 2; q++, k++)
-        if (sc[k] < 0)
-          mcpi_lsm_scaled_at(p, row, mcpi_lsm_under_moved(p, s, n, under, a, p->g_e[q], -1, 1),
-                             fit ? q0 + mcpi_lsm_basis_move(n, r, a, p->g_l[q], -1, 0, beta) : 0,
-                             &sc[k]);
+        if (sc[k] < 0) {
+          mcpi_lsm_which w = {a, q, -1, 0};
+          mcpi_lsm_scaled_one(p, row, s, r, n, under, q0, w, &sc[k]);
+        }
   if (p->g_cross)
     for (int a = 0; a < n; a++)
       for (int b = a + 1; b < n; b++)
         if (p->assets >> a & p->assets >> b & 1u)
-          for (int q = 0; q < 4; q++, k++) {
-            int qa = q >> 1, qb = q & 1;
-            if (sc[k] < 0)
-              mcpi_lsm_scaled_at(
-                  p, row, mcpi_lsm_under_moved(p, s, n, under, a, p->g_e[qa], b, p->g_e[qb]),
-                  fit ? q0 + mcpi_lsm_basis_move(n, r, a, p->g_l[qa], b, p->g_l[qb], beta) : 0,
-                  &sc[k]);
-          }
+          for (int q = 0; q < 4; q++, k++)
+            if (sc[k] < 0) {
+              mcpi_lsm_which w = {a, q >> 1, b, q & 1};
+              mcpi_lsm_scaled_one(p, row, s, r, n, under, q0, w, &sc[k]);
+            }
 }
 
 /* A scenario's value, the spots of asset a scaled by fa and of b (b < 0:
@@ -211,6 +273,26 @@ MCP_HD static inline void mcpi_lsm_scaled_emit(const mcpi_payoff_spec *p, int n,
         double h2 = 4 * p->g_h * p->g_h * s0[a] * s0[b];
         mcpi_emit_column(pay, ldp, c++, (x[0] - x[1] - x[2] + x[3]) / h2, pass, 0, &none);
       }
+}
+
+/* The spot Greeks' columns of Longstaff-Schwartz trade p of several assets
+ * on a path (mcpi_lsm_scaled_emit): the trade's from its exercise's value
+ * ex_val and its scenarios sc, or where it is the held European (its
+ * columns asked for) from held and the path's terminal log-spots x. */
+MCP_HD static inline void mcpi_lsm_scaled_pay(const mcpi_payoff_spec *p, int n, double ex_val,
+                                              double held, const double *sc, const double *x,
+                                              const double *s0, double *pay, size_t ldp,
+                                              int pass)
+{
+  if (!(p->flags & MCPI_LSM_HELD)) {
+    mcpi_lsm_scaled_emit(p, n, ex_val, sc, (const double *)0, s0, pay, ldp, pass, (double *)0);
+  } else if (p->g_col >= 0) { /* at its last spots, as the held value's */
+    double s[MCP_MAX_ASSETS];
+    MCP_UNROLL
+    for (int i = 0; i < MCP_MAX_ASSETS; i++)
+      s[i] = i < n ? mcpi_dexp(x[i]) : 0;
+    mcpi_lsm_scaled_emit(p, n, held, (const double *)0, s, s0, pay, ldp, pass, (double *)0);
+  }
 }
 
 #endif

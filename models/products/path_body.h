@@ -738,16 +738,13 @@ MCP_HD static inline void MCPI_P(mcpi_multi_pay)(const MCPI_REAL *x, double ex_v
   for (int t = 0; t < j->ntrades; t++) {
     const mcpi_payoff_spec *p = &j->trades[t];
     if (p->flags & MCPI_LSM) { /* discounted where exercised, or held to the end */
-      int h = (p->flags & MCPI_LSM_HELD) != 0;
-      mcpi_emit(j, t, h ? held : ex_val, 0, pay, ldp, pass, &book);
-      if (sc && !h)
-        mcpi_lsm_scaled_emit(p, j->nassets, ex_val, sc, NULL, s0, pay, ldp, pass, NULL);
-      else if (sc && p->g_col >= 0) { /* the European's, at its last spots as held's */
-        double s[MCP_MAX_ASSETS];
+      mcpi_emit(j, t, p->flags & MCPI_LSM_HELD ? held : ex_val, 0, pay, ldp, pass, &book);
+      if (sc) {
+        double xd[MCP_MAX_ASSETS];
         MCP_UNROLL
         for (int i = 0; i < MCP_MAX_ASSETS; i++)
-          s[i] = i < j->nassets ? mcpi_dexp((double)x[i]) : 0;
-        mcpi_lsm_scaled_emit(p, j->nassets, held, NULL, s, s0, pay, ldp, pass, NULL);
+          xd[i] = (double)x[i];
+        mcpi_lsm_scaled_pay(p, j->nassets, ex_val, held, sc, xd, s0, pay, ldp, pass);
       }
       continue;
     }

@@ -57,7 +57,7 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 /* Every device allocation of a job: slots of the context's kept buffers
  * (BLOB: the job's arrays, upload_job), or, in a batch, parts of its ARENA
  * slot. */
-enum { Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, NBUF, ARENA = NBUF };
+enum { Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, LSM_REC, NBUF, ARENA = NBUF };
 _Static_assert(ARENA < MCPI_DEV_SLOT_PDE, "the context keeps a buffer a slot");
 
 /* Path kernels' waves a context has sized (mcpi_path_grid): the options
@@ -110,6 +110,7 @@ typedef struct gpu_job {
   mcpi_kernel_options kopt_general; /* the general state's, and its grid: for a pass */
   int grid_general;                 /* whose job does not fit the job's shape */
   int adj_shape;                    /* mcpi_job_adjoint_shape's */
+  int lanes;                        /* lsm_lanes' of the job */
   int twin;                         /* the pass that the job's kernel steps beside its
                                      * paths (the check's coarse one), or -1 */
   mcpi_kernel_options kopt_checked; /* that kernel's, and its grid */
@@ -687,6 +688,19 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
   return MCP_OK;
 }
 
+/* Whether job v's Longstaff-Schwartz paths (the fit's, the scaled price's
+ * record's) may run on lanes (launch.h): each step's elements its factors,
+ * none of them held or merged (the grid check's). */
+static int lsm_lanes(const mcpi_job *v)
+{
+  if (v->nelem != v->nsteps * (size_t)v->nfactors)
+    return 0;
+  for (size_t k = 0; k < v->nelem; k++)
+    if (v->tag[k] & (MCPI_TAG_HOLD | MCPI_TAG_MERGE))
+      return 0;
+  return 1;
+}
+
 /* Pass p's view readied for this tile (its controls, its first path), and
  * its pay columns in pay. */
 static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
@@ -695,6 +709,34 @@ static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
   g->pass[p].p0 = g->s0;
   return pay +
          (controls ? (p + 1) * mcpi_job_columns(g->j, 1) : mcpi_pass_column(g->j, p)) * g->tile;
+}
+
+/* The most bytes that a tile's record of its scaled scenarios may take
+ * (launch.h, mcpi_launch_lsm_scaled): STAC-A2's American, 5 assets, 25,000
+ * paths and 252 dates, takes 0.63 GB; beyond, and where the allocation
+ * fails, the path a thread evaluates them (the same bits). */
+#define LSM_RECORD_MAX ((size_t)1 << 30)
+
+/* Whether the tile's scaled scenarios of job j (n paths) go through a
+ * record (mcpi_launch_lsm_scaled), the record's bytes then held; its
+ * scenarios a path into *nsc. */
+static int lsm_record(gpu_job *g, int scaled, int *nsc)
+{
+  const mcpi_job *j = g->j;
+  const mcpi_payoff_spec *p = &j->spec[0];
+  if (!scaled || !g->lanes || g->kopt.precision != MCP_DOUBLE || j->nassets < 2 ||
+      g->view.model != MCPI_MODEL_HESTON)
+    return 0;
+  *nsc = mcpi_lsm_scaled_count(mcpi_lsm_mine(p, (int)j->nassets), p->g_cross);
+  size_t bytes = mcpi_lsm_record_bytes((int)j->nassets, (int)j->lsm_dates, g->view.antithetic,
+                                       *nsc, g->tile);
+  if (bytes > LSM_RECORD_MAX)
+    return 0;
+  if (take(g, LSM_REC, bytes) != cudaSuccess) {
+    (void)cudaGetLastError(); /* (not sticky: the path a thread instead) */
+    return 0;
+  }
+  return 1;
 }
 
 static mcp_status paths(void *self, size_t n, int controls)
@@ -719,9 +761,13 @@ static mcp_status paths(void *self, size_t n, int controls)
   /* the check's coarse pass in the job's kernel (not beside on-path Greeks) */
   int twin = g->view.gstate ? -1 : g->twin;
   double *twin_pay = twin >= 0 ? pass_ready(g, pay, (size_t)twin, controls) : NULL;
-  if (e == cudaSuccess)
-    e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec,
-                                             mcpi_lsm_scaled_on(j, g->view.greeks), g->s)
+  int scaled = j->lsm_dates && mcpi_lsm_scaled_on(j, g->view.greeks), nsc = 0;
+  if (e == cudaSuccess && lsm_record(g, scaled, &nsc))
+    e = mcpi_launch_lsm_scaled(g->view, g->buf[Z], g->tile, n, (int)j->lsm_dates, nsc, pay,
+                               g->buf[LSM_REC], g->s);
+  else if (e == cudaSuccess)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, scaled,
+                                             g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z],
                                   g->tile, n, pay, g->s)
@@ -888,19 +934,6 @@ static mcp_status update_specs(void *self)
   return e ? mcpi_cuda_fail(g->run->ctx, e, "copying the control coefficients") : MCP_OK;
 }
 
-/* Whether job v's Longstaff-Schwartz fit paths may run on lanes (launch.h):
- * each step's elements its factors, none of them held or merged (the grid
- * check's). */
-static int lsm_lanes(const mcpi_job *v)
-{
-  if (v->nelem != v->nsteps * (size_t)v->nfactors)
-    return 0;
-  for (size_t k = 0; k < v->nelem; k++)
-    if (v->tag[k] & (MCPI_TAG_HOLD | MCPI_TAG_MERGE))
-      return 0;
-  return 1;
-}
-
 /* The Longstaff-Schwartz fit of the job or of a pass's variant (run_job.c):
  * lsm_kernel.cu's kernels write the table in place where the paths read
  * it; the host's copy follows. */
@@ -994,6 +1027,7 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
     g->side[i] = (int)((q + 1 + (size_t)i) % STREAMS);
   g->kopt.small = mcpi_job_small(j);
   g->adj_shape = mcpi_job_adjoint_shape(j);
+  g->lanes = j->lsm_dates && lsm_lanes(j);
   int kind = MCPI_ASSETS_KIND(j->nassets, j->model);
   /* their kernels read no ring (path_kernel.cuh, catalogue.def): several
    * Heston or local-volatility assets, and the mixed plain shape */
