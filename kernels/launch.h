@@ -121,7 +121,7 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
                                   double *pay, mcp_precision precision, int scaled,
                                   cudaStream_t stream);
 
-/* The same, scaled, of several Heston assets in double whose paths may run
+/* The same, scaled, of 2 to 15 Heston assets in double whose paths may run
  * on lanes (as the fit's), dates exercise dates and nsc scenarios a path
  * (lsm_greeks.h): the paths record what the scenarios read, then each
  * scenario of a path is a thread (lsm_kernel.cu); work holds

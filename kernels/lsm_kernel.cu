@@ -630,6 +630,8 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
   int na = job.nassets, passes = job.antithetic ? 2 : 1;
   double *rec = (double *)work;
   unsigned char *reach = (unsigned char *)(rec + REC_DOUBLES(na));
+  if (REC_FIELDS(na) > 32) /* (a date's record a number a lane) */
+    return cudaErrorInvalidValue;
   if (na <= 4)
     lanes_record<4>(job, z, ld, n, dates, pay, rec, reach, stream);
   else if (na <= 8)

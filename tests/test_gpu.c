@@ -2635,26 +2635,34 @@ static void gpu_set_equals_separate_runs(void **state)
 
 /* Several Heston assets' early exercise with its spot Greeks on scaled
  * paths: where a tile's record of what the scenarios read fits (1 GiB:
- * backend_cuda.c), a thread a path and scenario walks the record
- * (lsm_kernel.cu); where it does not, the path a thread evaluates them.
- * The same bits either way and over tiles, and the CPU's within 1e-12. */
+ * backend_cuda.c), a warp a path walks the record (lsm_kernel.cu); where it
+ * does not (or past 15 assets), the path a thread evaluates them.  The
+ * same bits either way and over tiles, and the CPU's within 1e-12. */
 static void gpu_lsm_record_keeps_bits(void **state)
 {
   (void)state;
-  static const char *const six[6] = {"H0", "H1", "H2", "H3", "H4", "H5"};
-  const char *list = "delta,gamma,cross-gamma";
-  double rho[36];
+  static const char *const names[16] = {"H0", "H1", "H2",  "H3",  "H4",  "H5",  "H6",  "H7",
+                                        "H8", "H9", "H10", "H11", "H12", "H13", "H14", "H15"};
+  double rho[256];
   mcp_market *m;
   assert_int_equal(mcp_market_create(&m), MCP_OK);
-  for (int i = 0; i < 6; i++) {
-    assert_int_equal(mcp_market_add_heston(m, six[i], 95 + 2 * i, 0.03, 0.01 * (i % 2),
-                                           0.04 + 0.005 * i, 1.5, 0.05, 0.5, -0.6),
+  for (int i = 0; i < 16; i++) {
+    assert_int_equal(mcp_market_add_heston(m, names[i], 95 + i, 0.03, 0.01 * (i % 2),
+                                           0.04 + 0.005 * (i % 6), 1.5, 0.05, 0.5, -0.6),
                      MCP_OK);
-    for (int k = 0; k < 6; k++)
-      rho[i * 6 + k] = i == k ? 1 : 0.4;
+    for (int k = 0; k < 16; k++)
+      rho[i * 16 + k] = i == k ? 1 : 0.4;
   }
-  assert_int_equal(mcp_market_set_correlation(m, 6, six, rho), MCP_OK);
-  for (int big = 0; big < 2; big++) {
+  assert_int_equal(mcp_market_set_correlation(m, 16, names, rho), MCP_OK);
+  /* 6 assets, 72 scenarios, 1,000 dates: 16,384 paths' record 1.9 GB,
+   * 4,096 paths' 0.47; 3 and 16 assets against the CPU */
+  static const struct {
+    int assets, exercises, paths, cpu;
+    const char *list;
+  } cases[3] = {{6, 1000, 16384, 0, "delta,gamma,cross-gamma"},
+                {3, 50, 2048, 1, "delta,gamma,cross-gamma"},
+                {16, 20, 1024, 1, "delta,gamma"}};
+  for (int c = 0; c < 3; c++) {
     mcp_portfolio *p;
     mcp_trade t;
     assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
@@ -2666,34 +2674,29 @@ static void gpu_lsm_record_keeps_bits(void **state)
     t.type = MCP_PUT;
     t.strike = 101;
     t.maturity = 1;
-    t.nassets = big ? 6 : 3;
-    t.assets = six;
-    /* 6 assets, 72 scenarios, 1,000 dates: 16,384 paths' record 1.9 GB,
-     * 4,096 paths' 0.47 */
-    t.exercises = big ? 1000 : 50;
+    t.nassets = (size_t)cases[c].assets;
+    t.assets = names;
+    t.exercises = (size_t)cases[c].exercises;
     add(p, &t);
     t.id = "HW-AM";
     t.payoff = MCP_PRODUCT_WORST_OF;
     add(p, &t);
-    assert_int_equal(mcp_portfolio_set_paths(p, big ? 16384 : 2048), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_paths(p, (uint64_t)cases[c].paths), MCP_OK);
     assert_int_equal(mcp_portfolio_set_regression_paths(p, 8192), MCP_OK);
-    if (big) {
-      assert_int_equal(mcp_portfolio_set_steps_per_year(p, 1000), MCP_OK);
-      mcp_results *whole = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 0);
-      mcp_results *tiles = price_request(MCP_BACKEND_CUDA, 128, 4096, m, p, list, 0, 0);
-      compare_buckets(whole, tiles, 0);
-      mcp_results_destroy(whole);
-      mcp_results_destroy(tiles);
-    } else {
-      mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 0);
-      mcp_results *c = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 0);
-      mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, 512, m, p, list, 0, 0);
-      compare_buckets(g, c, 1e-12);
-      compare_buckets(g, h, 0);
-      mcp_results_destroy(g);
-      mcp_results_destroy(c);
-      mcp_results_destroy(h);
+    if (cases[c].exercises > 252)
+      assert_int_equal(mcp_portfolio_set_steps_per_year(p, (unsigned)cases[c].exercises), MCP_OK);
+    const char *list = cases[c].list;
+    mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 0);
+    mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, (uint64_t)cases[c].paths / 4, m, p,
+                                   list, 0, 0);
+    compare_buckets(g, h, 0);
+    if (cases[c].cpu) {
+      mcp_results *cpu = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 0);
+      compare_buckets(g, cpu, 1e-12);
+      mcp_results_destroy(cpu);
     }
+    mcp_results_destroy(g);
+    mcp_results_destroy(h);
     mcp_portfolio_destroy(p);
   }
   mcp_market_destroy(m);

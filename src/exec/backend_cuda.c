@@ -719,13 +719,16 @@ static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
 
 /* Whether the tile's scaled scenarios of job j (n paths) go through a
  * record (mcpi_launch_lsm_scaled), the record's bytes then held; its
- * scenarios a path into *nsc. */
+ * scenarios a path into *nsc.  Up to 15 assets: a date's record, 2 n + 2
+ * numbers, is read a number a lane of a warp (16 assets' 34 a lane or two
+ * took the scenario kernel 2.44 -> 3.38 ms on STAC-A2's American: 120
+ * registers, not 96). */
 static int lsm_record(gpu_job *g, int scaled, int *nsc)
 {
   const mcpi_job *j = g->j;
   const mcpi_payoff_spec *p = &j->spec[0];
   if (!scaled || !g->lanes || g->kopt.precision != MCP_DOUBLE || j->nassets < 2 ||
-      g->view.model != MCPI_MODEL_HESTON)
+      j->nassets > 15 || g->view.model != MCPI_MODEL_HESTON)
     return 0;
   *nsc = mcpi_lsm_scaled_count(mcpi_lsm_mine(p, (int)j->nassets), p->g_cross);
   size_t bytes = mcpi_lsm_record_bytes((int)j->nassets, (int)j->lsm_dates, g->view.antithetic,
