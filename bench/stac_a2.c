@@ -18,7 +18,8 @@
  * pieces and correlations by adjoint (the several-Heston sweep,
  * models/products/adjoint.h; the American's through its frozen exercise
  * rule, each path from its exercise date).  Prints
- * Markdown tables; --profile prices the large shape once, --profile-american
+ * Markdown tables (--small: the small shape's rows alone, a GPU lease's
+ * seconds kept); --profile prices the large shape once, --profile-american
  * LIST the small American with LIST's Greeks (for ncu). */
 #include <math.h>
 #include <stdio.h>
@@ -160,6 +161,7 @@ int main(int argc, char **argv)
    * Greeks of a list ("@list": with buckets) */
   int prof = argc > 1 && strcmp(argv[1], "--profile") == 0;
   int prof_am = argc > 2 && strcmp(argv[1], "--profile-american") == 0;
+  int small = argc > 1 && strcmp(argv[1], "--small") == 0;
   if (prof || prof_am) {
     mcp_market *m = market(prof ? 10 : 5);
     mcp_portfolio *p = prof ? basket(10, 100000, 5, 0) : basket(5, 25000, 1, 1);
@@ -191,7 +193,7 @@ int main(int argc, char **argv)
       "|---|---|---|---|---|---|---|\n"};
   for (int american = 0; american < 2; american++) {
     fputs(head[american], stdout);
-    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+    for (size_t s = 0; s < (small ? 1 : sizeof shapes / sizeof *shapes); s++) {
       mcp_market *m = market(shapes[s].n);
       mcp_portfolio *p = basket(shapes[s].n, shapes[s].paths, shapes[s].years, american);
       for (size_t e = 0; e < sizeof engines / sizeof *engines; e++) {
