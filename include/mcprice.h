@@ -222,7 +222,9 @@ mcp_status mcp_context_set_devices(mcp_context *ctx, size_t n, const int *device
 /* Called with the fraction of the work done: after each tile, and on the
  * CPU within a tile too, at least every MCP_PROGRESS_SECONDS while it runs
  * paths (a GPU's tile, sized to its memory, is reported whole; several
- * devices report a slice at a time). */
+ * devices report a slice at a time).  Never more than 1: a call whose
+ * early exercise is floored to its European, with Greeks by adjoint,
+ * prices again for that European's sweep (README) and reports 1 meanwhile. */
 #define MCP_PROGRESS_SECONDS 0.1
 typedef void (*mcp_progress_fn)(double fraction, void *user);
 mcp_status mcp_context_set_progress(mcp_context *ctx, mcp_progress_fn fn, void *user);

@@ -143,8 +143,8 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
       if (!Lsm || !mcpi_adj_exercise_date(&j, s, F * n))
         continue;
       /* (a date where the warp's live paths have all exercised: the held's
-       * last alone) */
-      if (j.lsm[(size_t)ex.e * MCPI_LSM_ROW + 1] != MCPI_LSM_ALWAYS &&
+       * last alone, where it is swept) */
+      if ((j.lsm[(size_t)ex.e * MCPI_LSM_ROW + 1] != MCPI_LSM_ALWAYS || j.adj_held_off) &&
           !__any_sync(all, live && ex.tau[0] < 0)) {
         ex.e++;
         continue;
@@ -263,8 +263,7 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
 {
   int kind = mcpi_adjoint_kind(&job);
   if (kind == 2 || kind == MCPI_ADJ_MHESTON) {
-    size_t per = 4 * (size_t)(32 / job.nassets), blocks = (n + per - 1) / per; /* paths a block */
-    unsigned g = (unsigned)blocks;
+    unsigned g = lanes_blocks(job.nassets, n);
     /* an early exercise's kernels apart (the others' registers as they
      * were), for fewer bounds */
     if (job.lsm && kind == 2)

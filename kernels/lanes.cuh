@@ -64,4 +64,12 @@ static __device__ __forceinline__ void lanes_advance(const mcpi_job_view &j, int
     *x = mcpi_adj_mlv_advance(&j, i, s * j.nassets + i, *x, mcpi_adj_mlv_w(&j, i, zs));
 }
 
+// The lanes kernels' grid for n paths of nassets assets: 4 warps a block of
+// 128 threads, 32 / nassets paths a warp.
+static inline unsigned lanes_blocks(int nassets, size_t n)
+{
+  size_t per = 4 * (size_t)(32 / nassets); /* paths a block */
+  return (unsigned)((n + per - 1) / per);
+}
+
 #endif

@@ -618,8 +618,7 @@ static void lanes_record(const mcpi_job_view &job, const double *z, size_t ld, s
                          int dates, double *pay, double *rec, unsigned char *reach,
                          cudaStream_t stream)
 {
-  size_t per = 4 * (size_t)(32 / job.nassets); /* paths a block */
-  mcpi_lsm_lanes_record_kernel<MaxA><<<(unsigned)((n + per - 1) / per), 128, 0, stream>>>(
+  mcpi_lsm_lanes_record_kernel<MaxA><<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(
       job, z, ld, n, dates, pay, rec, reach);
 }
 
@@ -671,15 +670,14 @@ extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, s
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  const double *zd = (const double *)z;
   if (precision == MCP_FLOAT && scaled)
     lsm_price<float, lsm_scaled_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
   else if (precision == MCP_FLOAT)
     lsm_price<float, lsm_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
   else if (scaled)
-    lsm_price<double, lsm_scaled_state_of>(job, zd, ld, n, pay, grid, stream);
+    lsm_price<double, lsm_scaled_state_of>(job, (const double *)z, ld, n, pay, grid, stream);
   else
-    lsm_price<double, lsm_state_of>(job, zd, ld, n, pay, grid, stream);
+    lsm_price<double, lsm_state_of>(job, (const double *)z, ld, n, pay, grid, stream);
   return cudaGetLastError();
 }
 
@@ -688,9 +686,8 @@ template <int MaxA>
 static void lanes_paths(const mcpi_job_view &job, const double *table, int dates, double *st,
                         size_t n, double *y, cudaStream_t stream)
 {
-  size_t per = 4 * (size_t)(32 / job.nassets); /* paths a block */
   mcpi_lsm_lanes_paths_kernel<MaxA>
-      <<<(unsigned)((n + per - 1) / per), 128, 0, stream>>>(job, table, dates, st, n, y);
+      <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, table, dates, st, n, y);
 }
 
 extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,

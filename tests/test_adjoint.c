@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include "tests/closed_form.h"
 #include "tests/mc_check.h"
+#include "tests/same_results.h"
 #include "src/inputs/market.h"
 #include "src/plan/adjoint_plan.h"
 #include "src/results/results.h"
@@ -1093,6 +1094,44 @@ static void heston_americans_against_bumps(void **state)
   heston_book_against_bumps(state, &AMERICANS, "Heston American");
 }
 
+/* A whole call sweeps an early exercise's held European only where the
+ * floor reports it, by running again (reval.c, held_sweeps), a slice's
+ * every time: the Americans' book of the bumps' tests (the best-of call
+ * floored, warned `exercise`, its Greeks the European's; the others not)
+ * on Black-Scholes and Heston assets gives the same bits both ways; the
+ * floored call's deltas are there, not the 0 of a block never swept. */
+static void held_sweeps_keep_the_bits(void **state)
+{
+  mcp_greeks *g = request("delta,vega,rho,correlation,dividend", 1);
+  for (int heston = 0; heston < 2; heston++) {
+    mcp_market *m = heston ? heston_assets_market(0, 0) : assets_market(0, 0);
+    mcp_portfolio *p = american_book_of(MCP_ANTITHETIC, heston ? HNAMES : ANAMES);
+    mcp_results *whole = price_greeks(ctx_of(state), m, p, g), *merged = NULL;
+    mcp_partial *part = NULL;
+    assert_int_equal(mcp_price_slice(ctx_of(state), m, p, g, NULL, 0, 1, &part), MCP_OK);
+    assert_int_equal(mcp_partials_merge(ctx_of(state), m, p, g, NULL, &part, 1, &merged, NULL),
+                     MCP_OK);
+    char msg[512] = "", name[64];
+    if (!same_results(whole, merged, msg, sizeof msg))
+      fail_msg("%s: %s", heston ? "Heston" : "Black-Scholes", msg);
+    size_t ao, ab;
+    assert_int_equal(mcp_results_find(whole, "AO", &ao), MCP_OK);
+    assert_int_equal(mcp_results_find(whole, "AB", &ab), MCP_OK);
+    assert_true(mcp_results_warnings(whole, ao) & MCP_WARNING_EXERCISE);
+    assert_false(mcp_results_warnings(whole, ab) & MCP_WARNING_EXERCISE);
+    for (int a = 0; a < NA; a += 2) {
+      snprintf(name, sizeof name, "delta:%s", (heston ? HNAMES : ANAMES)[a]);
+      assert_true(greek(whole, "AO", name).value.price > 0.05);
+    }
+    mcp_results_destroy(whole);
+    mcp_results_destroy(merged);
+    mcp_partial_destroy(part);
+    mcp_portfolio_destroy(p);
+    mcp_market_destroy(m);
+  }
+  mcp_greeks_destroy(g);
+}
+
 /* Several Heston assets' sweep keeps an asset's checkpoints and segment in
  * MCPI_ADJ_MLV_LANE values: 4,032 steps (c = 64) fit, 4,033 do not, and
  * that basket keeps its Greeks, warned (step_limit, below). */
@@ -1523,6 +1562,7 @@ int main(void)
       cmocka_unit_test(baskets_against_bumps),
       cmocka_unit_test(heston_baskets_against_bumps),
       cmocka_unit_test(heston_americans_against_bumps),
+      cmocka_unit_test(held_sweeps_keep_the_bits),
       cmocka_unit_test(heston_baskets_step_limit),
       cmocka_unit_test(local_vol_baskets_against_bumps),
       cmocka_unit_test(local_vol_baskets_step_limit),

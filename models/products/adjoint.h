@@ -769,7 +769,8 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
  * date), and the held European exercises at the last date where in the
  * money.  Returns which exercised here (bit k of k = 0 the trade, 1 the
  * held), each exercise's step, date, discount factor and exercise value in
- * ex.  The sweep of each starts at its step with the exercise value's
+ * ex; the held's never where its sweep is off (j->adj_held_off: its block
+ * stays 0, as a path's never exercised).  The sweep of each starts at its step with the exercise value's
  * derivatives (mcpi_lsm_exercise_dx): the pathwise Greeks of the frozen
  * rule, whose own moves change the price at second order only (the rule is
  * optimal where the fit is), as the bumped revaluations have it (a Greek's
@@ -784,8 +785,8 @@ MCP_HD static inline int mcpi_adj_exercise(const mcpi_job_view *j, const double 
                                            const double *sp, int s, mcpi_adj_ex *ex)
 {
   const double *row = j->lsm + (size_t)ex->e++ * MCPI_LSM_ROW;
-  int last = row[1] == MCPI_LSM_ALWAYS, now = 0;
-  if (ex->tau[0] >= 0 && !last)
+  int held = row[1] == MCPI_LSM_ALWAYS && !j->adj_held_off, now = 0; /* its date, swept */
+  if (ex->tau[0] >= 0 && !held)
     return 0;
   const mcpi_payoff_spec *p = &j->trades[0];
   double r[MCP_MAX_ASSETS], under, value;
@@ -797,7 +798,7 @@ MCP_HD static inline int mcpi_adj_exercise(const mcpi_job_view *j, const double 
                                              mcpi_lsm_continuation(p, row, hv, j->nassets, 0,
                                                                    under, r, 0),
                                              &value);
-  now |= last && hv > 0 ? 2 : 0;
+  now |= held && hv > 0 ? 2 : 0;
   for (int k = 0; k < 2; k++)
     if (now >> k & 1) {
       ex->tau[k] = s;

@@ -155,6 +155,7 @@ typedef struct mcpi_job_view {
   int32_t adj_q;             /* an implied surface's smiles (adjoint.h), or 0 */
   int32_t adj_cash, adj_ncash; /* the cash dividends' first column and count */
   int32_t adj_bridge;        /* some trade's block is a barrier's watched on the bridge */
+  int32_t adj_held_off;      /* an early exercise's held European not swept (plan.h) */
   uint64_t seed;             /* the job's Philox seed (rng.h), for fused normals */
   uint64_t p0;               /* the tile's first sample, likewise */
   /* A job of constant steps (job_view.c): element e is u[e % F], F its

@@ -587,6 +587,7 @@ typedef struct run_state {
   unsigned char *now, *now_pt;
   size_t npoints;
   mcp_results **points; /* the scenario points' results */
+  int again; /* some jobs made again for their held Europeans' sweeps (run_again) */
 } run_state;
 
 /* The run's setup: the one kept between calls when it is this pricing's,
@@ -662,7 +663,7 @@ static mcp_status compute(run_state *s)
   mcpi_setup *su = s->su;
   /* the PDE trades: solved by a run of its own and by slice 0, beside the
      Monte Carlo jobs */
-  int grids = s->mode == RUN_WHOLE || s->sl->k == 0;
+  int grids = (s->mode == RUN_WHOLE && !s->again) || (s->mode == RUN_SLICE && s->sl->k == 0);
   mcpi_pde_batch all = {0};
   double *values = NULL;
   int *bound = NULL; /* the grids' exercise boundaries */
@@ -791,6 +792,25 @@ static void held_bounds(const mcp_portfolio *p, const unsigned char *now, mcpi_b
       b->spot[k] = p->t[i].type == MCP_CALL ? INFINITY : 0;
 }
 
+/* A whole run's Greeks of a Longstaff-Schwartz trade are its held
+ * European's only where the floor reports that European's price
+ * (exercise_floor), which only the run's paths tell: so the European's
+ * sweep by adjoint, as long as the trade's, is left out (plan.h's
+ * adj_held_off: its block stays 0), and the jobs where the floor takes the
+ * trade run again with it (run_again), the same bits as one run with every
+ * sweep.  Not where early exercise never pays (never_early), where the
+ * floor takes the trade whenever its rule exercises at all. */
+static int held_later(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan)
+{
+  int n = 0;
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    mcpi_job *j = &plan->jobs[ji];
+    j->adj_held_off = j->nheld && j->spec[j->nreal + j->nred].g_adj >= 0 && !never_early(m, p, j);
+    n += j->adj_held_off;
+  }
+  return n;
+}
+
 /* The results of a whole run or a merge: the base market's prices, then
  * the Greeks, or each scenario point's prices (its PDE trades' from its
  * variant's solve). */
@@ -823,6 +843,38 @@ static mcp_status collect_run(run_state *s, const mcp_greeks *req)
       collect_loss(s, k);
   }
   return st;
+}
+
+/* The jobs of a whole run whose held European was not swept
+ * (held_later) and whose price is that European's (the test of
+ * exercise_floor, on the same sums), made ready to run again with its
+ * sweep: their sums dropped, every other job's range emptied (its sums
+ * stay).  Returns how many; the run's progress stays at the whole (the
+ * progress callback reports at most 1). */
+static int run_again(run_state *s)
+{
+  mcpi_plan *plan = &s->su->plan;
+  int n = 0;
+  for (size_t ji = 0; ji < plan->njobs; ji++) {
+    mcpi_job *j = &plan->jobs[ji];
+    unsigned reps = mcpi_job_replicates(plan, j);
+    size_t ncol = mcpi_job_columns(j, 0);
+    mcp_estimate e, held;
+    if (j->adj_held_off) {
+      mcpi_estimate_replicates(&s->acc[ji][0], ncol, reps, &e);
+      mcpi_estimate_replicates(&s->acc[ji][j->nreal + j->nred], ncol, reps, &held);
+    }
+    if (!j->adj_held_off || !(held.price > e.price)) {
+      s->range[2 * ji + 1] = s->range[2 * ji];
+      continue;
+    }
+    j->adj_held_off = 0;
+    for (unsigned r = 0; r < reps; r++)
+      mcpi_tree_free(&s->trees[ji][r]);
+    memset(s->trees[ji], 0, reps * sizeof **s->trees);
+    n++;
+  }
+  return n;
 }
 
 /* Frees the run's accumulators and trees, its setup unless kept and, after
@@ -884,10 +936,18 @@ mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
   if (st != MCP_OK)
     return st;
   st = alloc_run(&s);
+  /* a slice's runs and their merge are made once: every sweep */
+  int later = st == MCP_OK && s.mode == RUN_WHOLE && what->greeks && !s.npoints &&
+              held_later(s.su->market, portfolio, &s.su->plan);
   if (st == MCP_OK && s.mode != RUN_MERGE)
     st = compute(&s);
   if (st == MCP_OK)
     st = gather(&s);
+  if (st == MCP_OK && later && (s.again = run_again(&s)) != 0) {
+    st = compute(&s);
+    if (st == MCP_OK)
+      st = gather(&s);
+  }
   if (st == MCP_OK && s.mode != RUN_SLICE) /* a slice's results are its partial */
     st = collect_run(&s, what->greeks);
   free_run(&s, st);

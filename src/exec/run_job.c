@@ -55,7 +55,8 @@ void mcpi_run_progress(mcpi_run *run, double ahead)
 {
   if (run->ctx->progress) {
     run->progress_at = mcpi_now();
-    run->ctx->progress((run->work_done + ahead) / run->work_total, run->ctx->progress_user);
+    double f = (run->work_done + ahead) / run->work_total;
+    run->ctx->progress(f < 1 ? f : 1, run->ctx->progress_user); /* (a run made again: 1) */
   }
 }
 

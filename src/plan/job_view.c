@@ -109,6 +109,7 @@ mcpi_job_view mcpi_job_host_view(const mcpi_job *j)
                      .adj_cash = j->adj_cash,
                      .adj_ncash = j->adj_ncash,
                      .adj_bridge = j->adj_bridge,
+                     .adj_held_off = j->adj_held_off,
                      .lsm_mask = j->lsm_dates ? 1u << j->lsm_sched : 0,
                      .seed = j->stream};
   memcpy(v.g.book, j->g_book, sizeof v.g.book);

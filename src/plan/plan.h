@@ -132,6 +132,10 @@ typedef struct mcpi_job {
   int adj_q; /* one asset's implied smiles, its vega buckets their quotes (adjoint.h) */
   int adj_cash, adj_ncash; /* the cash dividends' columns (adj_cstep), where asked */
   int adj_bridge;          /* some trade's block is a bridge-watched barrier's */
+  /* the Longstaff-Schwartz trade's held European (nheld) not swept: its
+   * block stays 0, as its Greeks are read only where the floor reports its
+   * price (reval.c, which then runs the job again with its sweep) */
+  int adj_held_off;
   /* a trade's block's columns adj_zlo .. adj_zhi - 1 are 0 on every path:
    * the nodes of a surface's rows that no step's slice reads (those after
    * the job's last step; the sweep stores its held rows' zeros at most) */
