@@ -251,13 +251,58 @@ static __device__ void factor_wait(void)
   __pipeline_wait_prior(0);
 }
 
+// A date's substitution (mcpi_lsm_substitute: the same operations in the
+// same order) by the block's first warp, beyond SUBSTITUTE_UNROLLED basis
+// functions: lane i holds row i's running sum and takes each w_j from lane
+// j by a shuffle as it is known; going back, lane i keeps its products
+// l_ki w_k in its row of p as the w_k come, and subtracts them in the
+// host's order once w_(i + 1) is known.  One thread's chain of nb (nb + 1)
+// dependent steps, its vector in local memory, held the other warps at the
+// barrier for 45% of the STAC-A2 American's walk (ncu, 14 functions).
+static __device__ void substitute_warp(int nb, const double *fac, const double *rhs,
+                                       double *row)
+{
+  __shared__ double p[MCPI_LSM_MAX_BASIS][MCPI_LSM_MAX_BASIS];
+  const unsigned all = 0xffffffffu;
+  const double *d = fac + 1, *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
+  int i = (int)(threadIdx.x % 32), in = i < nb;
+  if (i == 0)
+    row[1] = fac[0] == 0 ? MCPI_LSM_HOLD : MCPI_LSM_FIT;
+  if (fac[0] == 0) {
+    if (i < MCPI_LSM_MAX_BASIS)
+      row[2 + i] = 0;
+    return;
+  }
+  double s = in ? rhs[i] * d[i] : 0, w = 0;
+  for (int j = 0; j < nb; j++) { /* L w = D b */
+    if (i == j)
+      w = live[j] != 0 ? s / l[j * nb + j] : 0;
+    double wj = __shfl_sync(all, w, j);
+    if (in && i > j)
+      s -= l[i * nb + j] * wj;
+  }
+  for (int j = nb - 1; j >= 0; j--) { /* L^T u = w, beta = D u */
+    if (i == j) {
+      double t = w;
+      for (int k = j + 1; k < nb; k++)
+        t -= p[i][k];
+      w = live[j] != 0 ? t / l[j * nb + j] : 0;
+    }
+    double wj = __shfl_sync(all, w, j);
+    if (i < j)
+      p[i][j] = l[j * nb + i] * wj;
+  }
+  if (i < MCPI_LSM_MAX_BASIS)
+    row[2 + i] = in ? w * d[i] : 0;
+}
+
 // Date e's rule into row (the discount factor already there) from its
 // factor (fs, in shared memory: factor_fetch) and the sums of its cash-flow
 // columns: the block adds them from the chunks' sums part (nch of each),
 // or, sums not NULL, reads them there.  NB > 0 up to SUBSTITUTE_UNROLLED:
-// nb at compile time, the substitution's vector in registers; beyond, nvcc
-// hoists the factor's loads of the unrolled chain and takes 255 registers
-// from the whole walk (13 or 14 functions), so nb is read at run time.
+// nb at compile time, one thread's substitution with its vector in
+// registers; beyond (unrolled, nvcc hoisted the factor's loads of the
+// chain and took 255 registers from the whole walk), the first warp's.
 #define SUBSTITUTE_UNROLLED 6
 template <int NB>
 static __device__ void substitute_date(const double *part, size_t nch, const double *sums,
@@ -270,8 +315,12 @@ static __device__ void substitute_date(const double *part, size_t nch, const dou
   } else
     column_sums(part, nch, nb, rhs, threadIdx.x / MCPI_LSM_LANES, blockDim.x / MCPI_LSM_LANES);
   __syncthreads();
-  if (threadIdx.x == 0)
-    mcpi_lsm_substitute(NB && NB <= SUBSTITUTE_UNROLLED ? NB : nb, fs, rhs, row);
+  if (NB && NB <= SUBSTITUTE_UNROLLED) {
+    if (threadIdx.x == 0)
+      mcpi_lsm_substitute(NB, fs, rhs, row);
+  } else if (threadIdx.x < 32) {
+    substitute_warp(nb, fs, rhs, row);
+  }
   __syncthreads();
 }
 

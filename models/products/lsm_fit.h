@@ -86,7 +86,7 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
     mcpi_path_init(&ps, j, 0);
   for (int k = 0; k < j->nelem; k++) {
     double zk = z ? z[(size_t)k * ldz] : (mcpi_rng_pair(seed, (uint64_t)k, i & ~(uint64_t)1, pair),
-                                         pair[i & 1]);
+                                         i & 1 ? pair[1] : pair[0]); /* (adjoint.h's) */
     uint32_t tag = j->tag[k];
     if (hn)
       mcpi_mheston_step(&hs, j, zk, j->ca[k], j->cb[k], tag);
