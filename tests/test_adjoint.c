@@ -1095,7 +1095,7 @@ static void heston_americans_against_bumps(void **state)
 }
 
 /* A whole call sweeps an early exercise's held European only where the
- * floor reports it, by running again (reval.c, held_sweeps), a slice's
+ * floor reports it, by running again (reval.c, held_later, run_again), a slice's
  * every time: the Americans' book of the bumps' tests (the best-of call
  * floored, warned `exercise`, its Greeks the European's; the others not)
  * on Black-Scholes and Heston assets gives the same bits both ways; the

@@ -794,18 +794,18 @@ static void held_bounds(const mcp_portfolio *p, const unsigned char *now, mcpi_b
 
 /* A whole run's Greeks of a Longstaff-Schwartz trade are its held
  * European's only where the floor reports that European's price
- * (exercise_floor), which only the run's paths tell: so the European's
- * sweep by adjoint, as long as the trade's, is left out (plan.h's
- * adj_held_off: its block stays 0), and the jobs where the floor takes the
- * trade run again with it (run_again), the same bits as one run with every
- * sweep.  Not where early exercise never pays (never_early), where the
- * floor takes the trade whenever its rule exercises at all. */
-static int held_later(const mcp_market *m, const mcp_portfolio *p, mcpi_plan *plan)
+ * (exercise_floor), which only the run's paths tell: so where later is
+ * set, the European's sweep by adjoint, as long as the trade's, is left
+ * out (plan.h's adj_held_off: its block stays 0), and the jobs where the
+ * floor takes the trade run again with it (run_again), the same bits as
+ * one run with every sweep; else (a slice, whose merge cannot run again)
+ * every sweep is made.  Returns how many jobs are left for later. */
+static int held_later(mcpi_plan *plan, int later)
 {
   int n = 0;
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     mcpi_job *j = &plan->jobs[ji];
-    j->adj_held_off = j->nheld && j->spec[j->nreal + j->nred].g_adj >= 0 && !never_early(m, p, j);
+    j->adj_held_off = later && j->nheld && j->spec[j->nreal + j->nred].g_adj >= 0;
     n += j->adj_held_off;
   }
   return n;
@@ -936,9 +936,8 @@ mcp_status mcpi_reval_run(mcp_context *ctx, const mcp_market *market,
   if (st != MCP_OK)
     return st;
   st = alloc_run(&s);
-  /* a slice's runs and their merge are made once: every sweep */
-  int later = st == MCP_OK && s.mode == RUN_WHOLE && what->greeks && !s.npoints &&
-              held_later(s.su->market, portfolio, &s.su->plan);
+  int later = st == MCP_OK &&
+              held_later(&s.su->plan, s.mode == RUN_WHOLE && what->greeks && !s.npoints);
   if (st == MCP_OK && s.mode != RUN_MERGE)
     st = compute(&s);
   if (st == MCP_OK)
