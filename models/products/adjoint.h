@@ -75,9 +75,8 @@ MCP_HD static inline double mcpi_adj_normal(const mcpi_job_view *j, const double
     return z[(size_t)e * ldz];
   double out[2];
   mcpi_rng_pair(j->seed, (uint64_t)e, path & ~(uint64_t)1, out);
-  /* a select: out[path & 1], indexed at run time, went through local
-   * memory on the GPU (a store and its load before each step's use: 9 to
-   * 16% of the lanes kernels' stall samples) */
+  /* a select: out[path & 1], indexed at run time, kept out in local
+   * memory on the GPU */
   return path & 1 ? out[1] : out[0];
 }
 
@@ -773,11 +772,11 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
  * money.  Returns which exercised here (bit k of k = 0 the trade, 1 the
  * held), each exercise's step, date, discount factor and exercise value in
  * ex; the held's never where its sweep is off (j->adj_held_off: its block
- * stays 0, as a path's never exercised).  The sweep of each starts at its step with the exercise value's
- * derivatives (mcpi_lsm_exercise_dx): the pathwise Greeks of the frozen
- * rule, whose own moves change the price at second order only (the rule is
- * optimal where the fit is), as the bumped revaluations have it (a Greek's
- * revaluation keeps the rule: lsm_plan.c). */
+ * stays 0, as a path's never exercised).  The sweep of each starts at its
+ * step with the exercise value's derivatives (mcpi_lsm_exercise_dx): the
+ * pathwise Greeks of the frozen rule, whose own moves change the price at
+ * second order only (the rule is optimal where the fit is), as the bumped
+ * revaluations have it (a Greek's revaluation keeps the rule: lsm_plan.c). */
 typedef struct mcpi_adj_ex {
   int e, tau[2], date[2]; /* the next date; each exercise's step (-1: none yet), date */
   double df[2], h[2];

@@ -98,13 +98,20 @@ static int never_early(const mcp_market *m, const mcp_portfolio *p, const mcpi_j
  * rule whose early exercises lose on average has lost on these paths.  A
  * call whose early exercise never pays (never_early) is not flagged: its
  * European is its price, and its rule lost to it by exercising at all. */
+static int floor_takes(const mcp_estimate *held, const mcp_estimate *trade)
+{
+  return held->price > trade->price;
+}
+
+/* The floor applied to job j's trade in r where floor_takes (acc: the held
+ * European's column). */
 static void exercise_floor(const mcp_market *m, const mcp_portfolio *p, const mcpi_job *j,
                            const mcpi_accum *acc, size_t ncol, unsigned reps, mcp_results *r,
                            mcp_estimate *book, unsigned char *now)
 {
   mcp_estimate held, *e = &r->est[j->trade[0]];
   mcpi_estimate_replicates(acc, ncol, reps, &held);
-  if (!(held.price > e->price))
+  if (!floor_takes(&held, e))
     return;
   double q = p->t[j->trade[0]].quantity;
   *e = held;
@@ -845,12 +852,24 @@ static mcp_status collect_run(run_state *s, const mcp_greeks *req)
   return st;
 }
 
+/* Whether job ji's price is its held European's (floor_takes, on the
+ * sums exercise_floor reads). */
+static int held_floored(const run_state *s, size_t ji)
+{
+  const mcpi_job *j = &s->su->plan.jobs[ji];
+  unsigned reps = mcpi_job_replicates(&s->su->plan, j);
+  size_t ncol = mcpi_job_columns(j, 0);
+  mcp_estimate trade, held;
+  mcpi_estimate_replicates(&s->acc[ji][0], ncol, reps, &trade);
+  mcpi_estimate_replicates(&s->acc[ji][j->nreal + j->nred], ncol, reps, &held);
+  return floor_takes(&held, &trade);
+}
+
 /* The jobs of a whole run whose held European was not swept
- * (held_later) and whose price is that European's (the test of
- * exercise_floor, on the same sums), made ready to run again with its
- * sweep: their sums dropped, every other job's range emptied (its sums
- * stay).  Returns how many; the run's progress stays at the whole (the
- * progress callback reports at most 1). */
+ * (held_later) and whose price is that European's (held_floored), made
+ * ready to run again with its sweep: their sums dropped, every other
+ * job's range emptied (its sums stay).  Returns how many; the run's
+ * progress stays at the whole (the progress callback reports at most 1). */
 static int run_again(run_state *s)
 {
   mcpi_plan *plan = &s->su->plan;
@@ -858,13 +877,7 @@ static int run_again(run_state *s)
   for (size_t ji = 0; ji < plan->njobs; ji++) {
     mcpi_job *j = &plan->jobs[ji];
     unsigned reps = mcpi_job_replicates(plan, j);
-    size_t ncol = mcpi_job_columns(j, 0);
-    mcp_estimate e, held;
-    if (j->adj_held_off) {
-      mcpi_estimate_replicates(&s->acc[ji][0], ncol, reps, &e);
-      mcpi_estimate_replicates(&s->acc[ji][j->nreal + j->nred], ncol, reps, &held);
-    }
-    if (!j->adj_held_off || !(held.price > e.price)) {
+    if (!j->adj_held_off || !held_floored(s, ji)) {
       s->range[2 * ji + 1] = s->range[2 * ji];
       continue;
     }
