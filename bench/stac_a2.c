@@ -20,7 +20,7 @@
  * rule, each path from its exercise date).  Prints
  * Markdown tables (--small: the small shape's rows alone, a GPU lease's
  * seconds kept); --profile prices the large shape once, --profile-american
- * LIST the small American with LIST's Greeks (for ncu). */
+ * LIST [large] the small (or large) American with LIST's Greeks (for ncu). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -157,14 +157,16 @@ int main(int argc, char **argv)
 #endif
       {"cpu", MCP_BACKEND_CPU},
   };
-  /* one pricing of the large shape, or of the small American with the
-   * Greeks of a list ("@list": with buckets) */
+  /* one pricing of the large shape, or of the American (the small shape's,
+   * or with "large" the large's) with the Greeks of a list ("@list": with
+   * buckets) */
   int prof = argc > 1 && strcmp(argv[1], "--profile") == 0;
   int prof_am = argc > 2 && strcmp(argv[1], "--profile-american") == 0;
+  int large = prof || (prof_am && argc > 3 && strcmp(argv[3], "large") == 0);
   int small = argc > 1 && strcmp(argv[1], "--small") == 0;
   if (prof || prof_am) {
-    mcp_market *m = market(prof ? 10 : 5);
-    mcp_portfolio *p = prof ? basket(10, 100000, 5, 0) : basket(5, 25000, 1, 1);
+    mcp_market *m = market(shapes[large].n);
+    mcp_portfolio *p = basket(shapes[large].n, shapes[large].paths, shapes[large].years, prof_am);
     mcp_context *ctx;
     mcp_results *r = NULL;
     mcp_greeks *g = NULL;

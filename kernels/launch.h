@@ -122,14 +122,16 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
                                   cudaStream_t stream);
 
 /* The same, scaled, of 2 to 15 Heston assets in double whose paths may run
- * on lanes (as the fit's), dates exercise dates and nsc scenarios a path
- * (lsm_greeks.h): the paths record what the scenarios read, then each
- * scenario of a path is a thread (lsm_kernel.cu); work holds
- * mcpi_lsm_record_bytes(assets, dates, antithetic, nsc, ld) bytes. */
+ * on lanes (as the fit's), all exercise dates and nsc scenarios a path
+ * (lsm_greeks.h): the paths record what the scenarios read, a window of
+ * `dates` exercise dates at a time, window w's steps first[w] ..
+ * first[w + 1] - 1; then a warp a path walks the window's record for its
+ * scenarios (lsm_kernel.cu); work holds mcpi_lsm_record_bytes(assets,
+ * dates, antithetic, nsc, ld) bytes. */
 size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc, size_t ld);
 cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld, size_t n,
-                                   int dates, int nsc, double *pay, void *work,
-                                   cudaStream_t stream);
+                                   int all, int dates, const int *first, int nsc, double *pay,
+                                   void *work, cudaStream_t stream);
 
 /* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,
  * term and off device arrays. */

@@ -498,25 +498,40 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
 // shared memory, each lane evaluating its scenarios k = lane + 32 m until
 // they exercise (mcpi_lsm_scaled_one: the CPU's operations on the same
 // numbers, so the same bits); then a thread a path pays their columns
-// (mcpi_lsm_scaled_pay).  The record of pass q (antithetic: 2 passes), for
-// paths of leading dimension ld:
-//   path i's date d, fields f: r_0 .. r_{n-1}, s_0 .. s_{n-1}, under, q0;
+// (mcpi_lsm_scaled_pay).  A record over the cap (backend_cuda.c) is taken
+// a window of `dates` exercise dates at a time, the record kernel and the
+// scenario kernel a launch a window, each path's state and each scenario's
+// value carried from one window to the next.  The record of pass q
+// (antithetic: 2 passes), for paths of leading dimension ld:
+//   path i's date d of the window, fields f: r_0 .. r_{n-1}, s_0 .. s_{n-1},
+//   under, q0;
 //   at the end, field f: x_0 .. x_{n-1}, the exercise's value, the held's;
-//   scenario k's value; a byte a path and date, whether it is in reach.
+//   scenario k's value;
+//   the carry of path i's asset a: its x, v, and the exercise's done, value
+//   and held (REC_CARRY_FIELDS);
+//   a byte a path and date of the window, whether it is in reach.
 #define REC_FIELDS(n) (2 * (n) + 2)
+#define REC_CARRY_FIELDS 5
 #define REC_AT(q, i, d) ((((size_t)(q) * ld + (i)) * dates + (d)) * REC_FIELDS(n))
 #define REC_END(q, f) (((size_t)passes * dates * REC_FIELDS(n) + (size_t)(q) * (n + 2) + (f)) * ld)
 #define REC_SC(q, k) \
   (((size_t)passes * (dates * REC_FIELDS(n) + n + 2) + (size_t)(q) * nsc + (k)) * ld)
+#define REC_CARRY(q, i, a)                                                                   \
+  ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + n + 2 + nsc) +                     \
+   (((size_t)(q) * ld + (i)) * n + (a)) * REC_CARRY_FIELDS)
 #define REC_REACH(q, i) (((size_t)(q) * ld + (i)) * dates)
-#define REC_DOUBLES(n) ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + (n) + 2 + nsc))
+#define REC_DOUBLES(n) \
+  ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + (n) + 2 + nsc + (n) * REC_CARRY_FIELDS))
 #define SCENARIOS_A_LANE ((MCPI_LSM_MAX_SCALED + 31) / 32)
 
+// The window of steps s0 .. s1 - 1, whose first exercise date is d0 (a
+// window of `dates`); the nsc scenarios a path (the carry's place).
 template <int MaxA>
 __global__ void __launch_bounds__(128)
     mcpi_lsm_lanes_record_kernel(const __grid_constant__ mcpi_job_view j,
                                  const double *__restrict__ z, size_t ld, size_t npaths,
-                                 int dates, double *__restrict__ pay, double *__restrict__ rec,
+                                 int dates, int nsc, int d0, int s0, int s1,
+                                 double *__restrict__ pay, double *__restrict__ rec,
                                  unsigned char *__restrict__ reach)
 {
   int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
@@ -528,8 +543,16 @@ __global__ void __launch_bounds__(128)
   for (int pass = 0; pass < passes; pass++) {
     double sign = pass ? -1 : 1, x = j.log_spots[i], v = j.heston[i].v0, zf[2], zs[2 * MaxA];
     double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], ex_val = 0, held = 0;
-    int32_t ex = 0, ex_done = 0;
-    for (int s = 0; s < steps; s++) {
+    int32_t ex = d0, ex_done = 0;
+    double *carry = rec + REC_CARRY(pass, row, i);
+    if (s0 > 0 && live) { /* the last window's end */
+      x = carry[0];
+      v = carry[1];
+      ex_done = (int32_t)carry[2];
+      ex_val = carry[3];
+      held = carry[4];
+    }
+    for (int s = s0; s < s1; s++) {
       lanes_draw<2>(j, z + row, ld, row, s, i, sign, zf);
       lanes_gather<2, MaxA>(zf, n, src, zs);
       lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
@@ -543,18 +566,28 @@ __global__ void __launch_bounds__(128)
         r[k] = xa[k] - p->log_initial[k];
       mcpi_multi_exercise_x(xa, &ex, &ex_done, &ex_val, &held, NULL, &j);
       int in = mcpi_lsm_scaled_ready(p, j.lsm + (size_t)d * MCPI_LSM_ROW, spot, r, n, &under, &q0);
-      double *f = rec + REC_AT(pass, path, d);
+      double *f = rec + REC_AT(pass, path, d - d0);
       if (live && in) {
         f[i] = x - p->log_initial[i];
         f[n + i] = mcpi_dexp(x);
       }
       if (live && lane == 0) {
-        reach[REC_REACH(pass, path) + d] = (unsigned char)in;
+        reach[REC_REACH(pass, path) + (d - d0)] = (unsigned char)in;
         if (in) {
           f[2 * n] = under;
           f[2 * n + 1] = q0;
         }
       }
+    }
+    if (s1 < steps) { /* for the next window */
+      if (live) {
+        carry[0] = x;
+        carry[1] = v;
+        carry[2] = ex_done;
+        carry[3] = ex_val;
+        carry[4] = held;
+      }
+      continue;
     }
     lanes_spots<MaxA>(x, n, src, &j, xa, spot);
     if (live) {
@@ -571,9 +604,11 @@ __global__ void __launch_bounds__(128)
 // A warp a path, 4 a block: 32 dates' reach bits at a time by a ballot, and
 // at each date in reach its record read by the first lanes into the warp's
 // shared row, which every lane's scenarios then read.
+// The window's dates d0 .. d0 + nd - 1 (a window of `dates`), each
+// scenario's value carried (-1: not exercised yet).
 __global__ void __launch_bounds__(128)
     mcpi_lsm_scenario_kernel(const __grid_constant__ mcpi_job_view j, size_t ld, size_t npaths,
-                             int dates, double *__restrict__ rec,
+                             int dates, int d0, int nd, double *__restrict__ rec,
                              const unsigned char *__restrict__ reach)
 {
   __shared__ double row[4][REC_FIELDS(MCP_MAX_ASSETS)];
@@ -592,15 +627,20 @@ __global__ void __launch_bounds__(128)
     which[m] = mcpi_lsm_scaled_which(mine, lane + 32 * m < nsc ? lane + 32 * m : 0);
   for (int pass = 0; pass < passes; pass++) {
     double val[SCENARIOS_A_LANE];
+    int waiting = 0;
     MCP_UNROLL
-    for (int m = 0; m < SCENARIOS_A_LANE; m++)
-      val[m] = lane + 32 * m < nsc ? -1 : 0; /* (past the scenarios: none waits) */
+    for (int m = 0; m < SCENARIOS_A_LANE; m++) { /* (past the scenarios: none waits) */
+      val[m] = lane + 32 * m >= nsc ? 0 : d0 ? rec[REC_SC(pass, lane + 32 * m) + path] : -1;
+      waiting |= val[m] < 0;
+    }
+    if (!__any_sync(all, waiting)) /* (their values there already) */
+      continue;
     const unsigned char *in = reach + REC_REACH(pass, path);
-    for (int d0 = 0; d0 < dates; d0 += 32) {
-      unsigned at = __ballot_sync(all, d0 + lane < dates && in[d0 + lane]);
+    for (int e0 = 0; e0 < nd; e0 += 32) {
+      unsigned at = __ballot_sync(all, e0 + lane < nd && in[e0 + lane]);
       for (; at; at &= at - 1) {
-        int d = d0 + __ffs(at) - 1;
-        double v = lane < REC_FIELDS(n) ? rec[REC_AT(pass, path, d) + lane] : 0;
+        int e = e0 + __ffs(at) - 1, d = d0 + e;
+        double v = lane < REC_FIELDS(n) ? rec[REC_AT(pass, path, e) + lane] : 0;
         __syncwarp(); /* the last date's row read */
         if (lane < REC_FIELDS(n))
           f[lane] = v;
@@ -611,7 +651,7 @@ __global__ void __launch_bounds__(128)
             mcpi_lsm_scaled_one(p, j.lsm + (size_t)d * MCPI_LSM_ROW, f + n, f, n, f[2 * n],
                                 f[2 * n + 1], which[m], &val[m]);
       }
-      int waiting = 0;
+      waiting = 0;
       MCP_UNROLL
       for (int m = 0; m < SCENARIOS_A_LANE; m++)
         waiting |= val[m] < 0;
@@ -664,32 +704,37 @@ extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, 
 // The record kernel for MaxA assets at most, 4 warps a block.
 template <int MaxA>
 static void lanes_record(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
-                         int dates, double *pay, double *rec, unsigned char *reach,
-                         cudaStream_t stream)
+                         int dates, int nsc, int d0, int s0, int s1, double *pay, double *rec,
+                         unsigned char *reach, cudaStream_t stream)
 {
   mcpi_lsm_lanes_record_kernel<MaxA><<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(
-      job, z, ld, n, dates, pay, rec, reach);
+      job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach);
 }
 
 extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld,
-                                              size_t n, int dates, int nsc, double *pay,
-                                              void *work, cudaStream_t stream)
+                                              size_t n, int all, int dates, const int *first,
+                                              int nsc, double *pay, void *work,
+                                              cudaStream_t stream)
 {
   int na = job.nassets, passes = job.antithetic ? 2 : 1;
   double *rec = (double *)work;
   unsigned char *reach = (unsigned char *)(rec + REC_DOUBLES(na));
   if (REC_FIELDS(na) > 32) /* (a date's record a number a lane) */
     return cudaErrorInvalidValue;
-  if (na <= 4)
-    lanes_record<4>(job, z, ld, n, dates, pay, rec, reach, stream);
-  else if (na <= 8)
-    lanes_record<8>(job, z, ld, n, dates, pay, rec, reach, stream);
-  else if (na <= 12)
-    lanes_record<12>(job, z, ld, n, dates, pay, rec, reach, stream);
-  else
-    lanes_record<MCP_MAX_ASSETS>(job, z, ld, n, dates, pay, rec, reach, stream);
-  mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, rec,
-                                                                       reach);
+  for (int w = 0, d0 = 0; d0 < all; w++, d0 += dates) {
+    int nd = all - d0 < dates ? all - d0 : dates, s0 = first[w], s1 = first[w + 1];
+    if (na <= 4)
+      lanes_record<4>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
+    else if (na <= 8)
+      lanes_record<8>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
+    else if (na <= 12)
+      lanes_record<12>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
+    else
+      lanes_record<MCP_MAX_ASSETS>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach,
+                                   stream);
+    mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
+                                                                         nd, rec, reach);
+  }
   mcpi_lsm_scaled_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, ld, n, dates,
                                                                                rec, pay);
   return cudaGetLastError();

@@ -2636,7 +2636,9 @@ static void gpu_set_equals_separate_runs(void **state)
 /* Several Heston assets' early exercise with its spot Greeks on scaled
  * paths: where a tile's record of what the scenarios read fits (1 GiB:
  * backend_cuda.c), a warp a path walks the record (lsm_kernel.cu); where it
- * does not (or past 15 assets), the path a thread evaluates them.  The
+ * does not, windows of dates, each path's state and scenarios carried from
+ * one to the next; past 15 assets, the path a thread evaluates them.  With
+ * model vegas and correlations by adjoint too (their kernel beside).  The
  * same bits either way and over tiles, and the CPU's within 1e-12. */
 static void gpu_lsm_record_keeps_bits(void **state)
 {
@@ -2654,15 +2656,18 @@ static void gpu_lsm_record_keeps_bits(void **state)
       rho[i * 16 + k] = i == k ? 1 : 0.4;
   }
   assert_int_equal(mcp_market_set_correlation(m, 16, names, rho), MCP_OK);
-  /* 6 assets, 72 scenarios, 1,000 dates: 16,384 paths' record 1.9 GB,
-   * 4,096 paths' 0.47; 3 and 16 assets against the CPU */
+  /* 6 assets, 72 scenarios, 1,000 dates: 16,384 paths' record 1.9 GB (4
+   * windows), 4,096 paths' 0.47 (one); 3 and 16 assets against the CPU */
+  static const char *const adj = "delta,gamma,cross-gamma,vega,rho,correlation";
   static const struct {
-    int assets, exercises, paths, cpu;
+    int assets, exercises, paths, cpu, buckets;
     const char *list;
-  } cases[3] = {{6, 1000, 16384, 0, "delta,gamma,cross-gamma"},
-                {3, 50, 2048, 1, "delta,gamma,cross-gamma"},
-                {16, 20, 1024, 1, "delta,gamma"}};
-  for (int c = 0; c < 3; c++) {
+  } cases[5] = {{6, 1000, 16384, 0, 0, "delta,gamma,cross-gamma"},
+                {3, 50, 2048, 1, 0, "delta,gamma,cross-gamma"},
+                {16, 20, 1024, 1, 0, "delta,gamma"},
+                {6, 1000, 16384, 0, 1, adj},
+                {3, 50, 2048, 1, 1, adj}};
+  for (int c = 0; c < 5; c++) {
     mcp_portfolio *p;
     mcp_trade t;
     assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
@@ -2686,12 +2691,13 @@ static void gpu_lsm_record_keeps_bits(void **state)
     if (cases[c].exercises > 252)
       assert_int_equal(mcp_portfolio_set_steps_per_year(p, (unsigned)cases[c].exercises), MCP_OK);
     const char *list = cases[c].list;
-    mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, 0);
+    int b = cases[c].buckets;
+    mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, b);
     mcp_results *h = price_request(MCP_BACKEND_CUDA, 64, (uint64_t)cases[c].paths / 4, m, p,
-                                   list, 0, 0);
+                                   list, 0, b);
     compare_buckets(g, h, 0);
     if (cases[c].cpu) {
-      mcp_results *cpu = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, 0);
+      mcp_results *cpu = price_request(MCP_BACKEND_CPU, 128, 0, m, p, list, 0, b);
       compare_buckets(g, cpu, 1e-12);
       mcp_results_destroy(cpu);
     }

@@ -713,33 +713,57 @@ static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
 
 /* The most bytes that a tile's record of its scaled scenarios may take
  * (launch.h, mcpi_launch_lsm_scaled): STAC-A2's American, 5 assets, 25,000
- * paths and 252 dates, takes 0.63 GB; beyond, and where the allocation
- * fails, the path a thread evaluates them (the same bits). */
+ * paths and 252 dates, takes 0.64 GB; its large shape, 10 assets, 100,000
+ * paths and 1,260 dates, would take 22 GB, so it records 48 dates at a
+ * time (bench/RESULTS.md, "record-windows").  Where not even one date
+ * fits, or the allocation fails, the path a thread evaluates them (the
+ * same bits). */
 #define LSM_RECORD_MAX ((size_t)1 << 30)
 
+/* The first step of each window of `dates` exercise dates of job j (the
+ * steps whose last element bears the exercise's schedule) in first[w], the
+ * steps' count after the last. */
+static void record_windows(const mcpi_job *j, int dates, int *first)
+{
+  size_t nf = 2 * j->nassets, steps = j->nelem / nf;
+  int d = 0, w = 0;
+  first[w++] = 0;
+  for (size_t s = 0; s < steps; s++)
+    if ((j->tag[(s + 1) * nf - 1] & 1u << j->lsm_sched) && ++d % dates == 0 && d < j->lsm_dates)
+      first[w++] = (int)s + 1;
+  first[w] = (int)steps;
+}
+
 /* Whether the tile's scaled scenarios of job j (n paths) go through a
- * record (mcpi_launch_lsm_scaled), the record's bytes then held; its
+ * record (mcpi_launch_lsm_scaled): 0, or the dates of its windows, the
+ * record's bytes then held, their first steps in *first (to free); its
  * scenarios a path into *nsc.  Up to 15 assets: a date's record, 2 n + 2
  * numbers, is read a number a lane of a warp (16 assets' 34 a lane or two
  * took the scenario kernel 2.44 -> 3.38 ms on STAC-A2's American: 120
  * registers, not 96). */
-static int lsm_record(gpu_job *g, int scaled, int *nsc)
+static int lsm_record(gpu_job *g, int scaled, int *nsc, int **first)
 {
   const mcpi_job *j = g->j;
   const mcpi_payoff_spec *p = &j->spec[0];
-  if (!scaled || !g->lanes || g->kopt.precision != MCP_DOUBLE || j->nassets < 2 ||
-      j->nassets > 15 || g->view.model != MCPI_MODEL_HESTON)
+  int na = (int)j->nassets, all = j->lsm_dates, anti = g->view.antithetic;
+  if (!scaled || !g->lanes || g->kopt.precision != MCP_DOUBLE || na < 2 || na > 15 ||
+      g->view.model != MCPI_MODEL_HESTON)
     return 0;
-  *nsc = mcpi_lsm_scaled_count(mcpi_lsm_mine(p, (int)j->nassets), p->g_cross);
-  size_t bytes = mcpi_lsm_record_bytes((int)j->nassets, (int)j->lsm_dates, g->view.antithetic,
-                                       *nsc, g->tile);
-  if (bytes > LSM_RECORD_MAX)
+  *nsc = mcpi_lsm_scaled_count(mcpi_lsm_mine(p, na), p->g_cross);
+  size_t fixed = mcpi_lsm_record_bytes(na, 0, anti, *nsc, g->tile);
+  size_t per = mcpi_lsm_record_bytes(na, 1, anti, *nsc, g->tile) - fixed;
+  size_t fit = fixed < LSM_RECORD_MAX ? (LSM_RECORD_MAX - fixed) / per : 0;
+  int dates = fit < (size_t)all ? (int)fit : all;
+  if (dates < 1 || !(*first = malloc(((size_t)(all + dates - 1) / dates + 1) * sizeof **first)))
     return 0;
-  if (take(g, LSM_REC, bytes) != cudaSuccess) {
+  if (take(g, LSM_REC, mcpi_lsm_record_bytes(na, dates, anti, *nsc, g->tile)) != cudaSuccess) {
     (void)cudaGetLastError(); /* (not sticky: the path a thread instead) */
+    free(*first);
+    *first = NULL;
     return 0;
   }
-  return 1;
+  record_windows(j, dates, *first);
+  return dates;
 }
 
 static mcp_status paths(void *self, size_t n, int controls)
@@ -764,10 +788,11 @@ static mcp_status paths(void *self, size_t n, int controls)
   /* the check's coarse pass in the job's kernel (not beside on-path Greeks) */
   int twin = g->view.gstate ? -1 : g->twin;
   double *twin_pay = twin >= 0 ? pass_ready(g, pay, (size_t)twin, controls) : NULL;
-  int scaled = j->lsm_dates && mcpi_lsm_scaled_on(j, g->view.greeks), nsc = 0;
-  if (e == cudaSuccess && lsm_record(g, scaled, &nsc))
-    e = mcpi_launch_lsm_scaled(g->view, g->buf[Z], g->tile, n, (int)j->lsm_dates, nsc, pay,
-                               g->buf[LSM_REC], g->s);
+  int scaled = j->lsm_dates && mcpi_lsm_scaled_on(j, g->view.greeks), nsc = 0, window = 0;
+  int *first = NULL;
+  if (e == cudaSuccess && (window = lsm_record(g, scaled, &nsc, &first)))
+    e = mcpi_launch_lsm_scaled(g->view, g->buf[Z], g->tile, n, j->lsm_dates, window, first, nsc,
+                               pay, g->buf[LSM_REC], g->s);
   else if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, scaled,
                                              g->s)
@@ -778,6 +803,7 @@ static mcp_status paths(void *self, size_t n, int controls)
                                                 &g->kopt_checked, g->grid_checked, g->s)
                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                         g->view.gstate ? g->grid_g : g->grid, g->s);
+  free(first);
   /* an early exercise's blocks by adjoint beside its price's kernel (the
    * rule it reads, fitted before; their columns apart), on a side stream
    * where the job has one */
