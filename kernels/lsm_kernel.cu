@@ -491,9 +491,9 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
 // beside the 3.3 of its price alone; on lanes, a lane a path's scenarios
 // k = lane + m n, 17.1 ms: a warp's 6 paths each decided their exercise on
 // every lane; a thread a path and scenario, each reading the record's
-// spots and returns of every date itself, 30.8 ms).  The priced paths on
-// lanes (lanes.cuh) record, at each date within the scenarios' reach
-// (mcpi_lsm_scaled_ready), what a scenario reads there; then a warp a path
+// spots and returns of every date itself, 30.8 ms).  The priced paths, a
+// path a thread, record at each date within the scenarios' reach
+// (mcpi_lsm_scaled_ready) what a scenario reads there; then a warp a path
 // walks the path's dates in reach, each date's record read once into
 // shared memory, each lane evaluating its scenarios k = lane + 32 m until
 // they exercise (mcpi_lsm_scaled_one: the CPU's operations on the same
@@ -524,80 +524,96 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
   ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + (n) + 2 + nsc + (n) * REC_CARRY_FIELDS))
 #define SCENARIOS_A_LANE ((MCPI_LSM_MAX_SCALED + 31) / 32)
 
-// The window of steps s0 .. s1 - 1, whose first exercise date is d0 (a
-// window of `dates`); the nsc scenarios a path (the carry's place).
+// The record a path a thread, the window of steps s0 .. s1 - 1 whose first
+// exercise date is d0 (a window of `dates`; nsc scenarios a path, the
+// carry's place), the path's n assets stepped in turn by the lanes' steps
+// (lanes.cuh: the same numbers).  On lanes, each of a path's n lanes
+// tested its exercise and reach at every date itself: 5.45 ms at STAC-A2's
+// small shape and 334 ms at its large, against 4.71 and 169 a thread
+// (bench/RESULTS.md, "record-windows").
 template <int MaxA>
 __global__ void __launch_bounds__(128)
-    mcpi_lsm_lanes_record_kernel(const __grid_constant__ mcpi_job_view j,
-                                 const double *__restrict__ z, size_t ld, size_t npaths,
-                                 int dates, int nsc, int d0, int s0, int s1,
-                                 double *__restrict__ pay, double *__restrict__ rec,
-                                 unsigned char *__restrict__ reach)
+    mcpi_lsm_record_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
+                           size_t ld, size_t npaths, int dates, int nsc, int d0, int s0, int s1,
+                           double *__restrict__ pay, double *__restrict__ rec,
+                           unsigned char *__restrict__ reach)
 {
-  int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
-  size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
-  int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
-  size_t row = live ? path : npaths - 1;
-  int steps = j.nelem / (2 * n), passes = j.antithetic ? 2 : 1;
+  size_t path = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (path >= npaths)
+    return;
+  int n = j.nassets, steps = j.nelem / (2 * n), passes = j.antithetic ? 2 : 1;
   const mcpi_payoff_spec *p = &j.trades[0];
   for (int pass = 0; pass < passes; pass++) {
-    double sign = pass ? -1 : 1, x = j.log_spots[i], v = j.heston[i].v0, zf[2], zs[2 * MaxA];
-    double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], ex_val = 0, held = 0;
+    double sign = pass ? -1 : 1, x[MCP_MAX_ASSETS], v[MaxA], zs[2 * MaxA], ex_val = 0, held = 0;
     int32_t ex = d0, ex_done = 0;
-    double *carry = rec + REC_CARRY(pass, row, i);
-    if (s0 > 0 && live) { /* the last window's end */
-      x = carry[0];
-      v = carry[1];
-      ex_done = (int32_t)carry[2];
-      ex_val = carry[3];
-      held = carry[4];
+    MCP_UNROLL
+    for (int i = 0; i < MCP_MAX_ASSETS; i++)
+      x[i] = j.log_spots[i];
+    MCP_UNROLL
+    for (int i = 0; i < MaxA; i++) {
+      const double *c = rec + REC_CARRY(pass, path, i);
+      v[i] = i < n ? j.heston[i].v0 : 0;
+      if (s0 > 0 && i < n) { /* the last window's end */
+        x[i] = c[0];
+        v[i] = c[1];
+        ex_done = (int32_t)c[2];
+        ex_val = c[3];
+        held = c[4];
+      }
     }
     for (int s = s0; s < s1; s++) {
-      lanes_draw<2>(j, z + row, ld, row, s, i, sign, zf);
-      lanes_gather<2, MaxA>(zf, n, src, zs);
-      lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
-      if (!(j.tag[(size_t)(s + 1) * 2 * n - 1] & j.lsm_mask))
+      MCP_UNROLL
+      for (int k = 0; k < 2 * MaxA; k++)
+        zs[k] = k < 2 * n ? sign * mcpi_adj_normal(&j, z + path, ld, j.p0 + path, s * 2 * n + k)
+                          : 0;
+      MCP_UNROLL
+      for (int i = 0; i < MaxA; i++)
+        if (i < n)
+          mcpi_adj_mh_advance(&j, i, s, &x[i], &v[i], zs, 2 * MaxA);
+      if (!mcpi_adj_exercise_date(&j, s, 2 * n))
         continue;
       int d = ex;
-      double under, q0;
-      lanes_spots<MaxA>(x, n, src, &j, xa, spot);
+      double under, q0, spot[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS];
       MCP_UNROLL
-      for (int k = 0; k < MCP_MAX_ASSETS; k++)
-        r[k] = xa[k] - p->log_initial[k];
-      mcpi_multi_exercise_x(xa, &ex, &ex_done, &ex_val, &held, NULL, &j);
+      for (int k = 0; k < MCP_MAX_ASSETS; k++) {
+        spot[k] = k < n && k < MaxA ? mcpi_dexp(x[k]) : 0;
+        r[k] = x[k] - p->log_initial[k];
+      }
+      mcpi_multi_exercise_x(x, &ex, &ex_done, &ex_val, &held, NULL, &j);
       int in = mcpi_lsm_scaled_ready(p, j.lsm + (size_t)d * MCPI_LSM_ROW, spot, r, n, &under, &q0);
+      reach[REC_REACH(pass, path) + (d - d0)] = (unsigned char)in;
+      if (!in)
+        continue;
       double *f = rec + REC_AT(pass, path, d - d0);
-      if (live && in) {
-        f[i] = x - p->log_initial[i];
-        f[n + i] = mcpi_dexp(x);
-      }
-      if (live && lane == 0) {
-        reach[REC_REACH(pass, path) + (d - d0)] = (unsigned char)in;
-        if (in) {
-          f[2 * n] = under;
-          f[2 * n + 1] = q0;
+      MCP_UNROLL
+      for (int i = 0; i < MaxA; i++)
+        if (i < n) {
+          f[i] = r[i];
+          f[n + i] = spot[i];
         }
-      }
+      f[2 * n] = under;
+      f[2 * n + 1] = q0;
     }
     if (s1 < steps) { /* for the next window */
-      if (live) {
-        carry[0] = x;
-        carry[1] = v;
-        carry[2] = ex_done;
-        carry[3] = ex_val;
-        carry[4] = held;
-      }
+      MCP_UNROLL
+      for (int i = 0; i < MaxA; i++)
+        if (i < n) {
+          double *c = rec + REC_CARRY(pass, path, i);
+          c[0] = x[i];
+          c[1] = v[i];
+          c[2] = ex_done;
+          c[3] = ex_val;
+          c[4] = held;
+        }
       continue;
     }
-    lanes_spots<MaxA>(x, n, src, &j, xa, spot);
-    if (live) {
-      rec[REC_END(pass, i) + path] = x;
-      if (lane == 0) {
-        rec[REC_END(pass, n) + path] = ex_val;
-        rec[REC_END(pass, n + 1) + path] = held;
-        mcpi_multi_pay_x(xa, ex_val, held, NULL, &j, pay + path, ld, pass);
-      }
-    }
+    MCP_UNROLL
+    for (int i = 0; i < MaxA; i++)
+      if (i < n)
+        rec[REC_END(pass, i) + path] = x[i];
+    rec[REC_END(pass, n) + path] = ex_val;
+    rec[REC_END(pass, n + 1) + path] = held;
+    mcpi_multi_pay_x(x, ex_val, held, NULL, &j, pay + path, ld, pass);
   }
 }
 
@@ -701,13 +717,13 @@ extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, 
   return REC_DOUBLES(nassets) * sizeof(double) + passes * ld * (size_t)dates;
 }
 
-// The record kernel for MaxA assets at most, 4 warps a block.
+// The record kernel for MaxA assets at most.
 template <int MaxA>
-static void lanes_record(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
+static void record(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
                          int dates, int nsc, int d0, int s0, int s1, double *pay, double *rec,
                          unsigned char *reach, cudaStream_t stream)
 {
-  mcpi_lsm_lanes_record_kernel<MaxA><<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(
+  mcpi_lsm_record_kernel<MaxA><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
       job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach);
 }
 
@@ -724,13 +740,13 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
   for (int w = 0, d0 = 0; d0 < all; w++, d0 += dates) {
     int nd = all - d0 < dates ? all - d0 : dates, s0 = first[w], s1 = first[w + 1];
     if (na <= 4)
-      lanes_record<4>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
+      record<4>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
     else if (na <= 8)
-      lanes_record<8>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
+      record<8>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
     else if (na <= 12)
-      lanes_record<12>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
+      record<12>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
     else
-      lanes_record<MCP_MAX_ASSETS>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach,
+      record<MCP_MAX_ASSETS>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach,
                                    stream);
     mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
                                                                          nd, rec, reach);
