@@ -121,9 +121,10 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
                                   double *pay, mcp_precision precision, int scaled,
                                   cudaStream_t stream);
 
-/* The same, scaled, of 2 to 15 Heston assets in double whose paths may run
- * on lanes (as the fit's), all exercise dates and nsc scenarios a path
- * (lsm_greeks.h): the paths record what the scenarios read, a window of
+/* The same, scaled, of 2 to 15 Heston assets in double whose paths may
+ * take the lanes' steps (as the fit's), all exercise dates and nsc
+ * scenarios a path (lsm_greeks.h): the paths record what the scenarios
+ * read, a window of
  * `dates` exercise dates at a time, window w's steps first[w] ..
  * first[w + 1] - 1; then a warp a path walks the window's record for its
  * scenarios (lsm_kernel.cu); work holds mcpi_lsm_record_bytes(assets,

@@ -527,10 +527,10 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
 // The record a path a thread, the window of steps s0 .. s1 - 1 whose first
 // exercise date is d0 (a window of `dates`; nsc scenarios a path, the
 // carry's place), the path's n assets stepped in turn by the lanes' steps
-// (lanes.cuh: the same numbers).  On lanes, each of a path's n lanes
-// tested its exercise and reach at every date itself: 5.45 ms at STAC-A2's
-// small shape and 334 ms at its large, against 4.71 and 169 a thread
-// (bench/RESULTS.md, "record-windows").
+// (adjoint.h, mcpi_adj_mh_advance: the same numbers).  On lanes, each of a
+// path's n lanes tested its exercise and reach at every date itself: 5.45
+// ms at STAC-A2's small shape and 334 ms at its large, against 4.71 and 169
+// a thread (bench/RESULTS.md, "record-windows").
 template <int MaxA>
 __global__ void __launch_bounds__(128)
     mcpi_lsm_record_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
@@ -719,9 +719,9 @@ extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, 
 
 // The record kernel for MaxA assets at most.
 template <int MaxA>
-static void record(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
-                         int dates, int nsc, int d0, int s0, int s1, double *pay, double *rec,
-                         unsigned char *reach, cudaStream_t stream)
+static void record(const mcpi_job_view &job, const double *z, size_t ld, size_t n, int dates,
+                   int nsc, int d0, int s0, int s1, double *pay, double *rec,
+                   unsigned char *reach, cudaStream_t stream)
 {
   mcpi_lsm_record_kernel<MaxA><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
       job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach);
@@ -746,8 +746,7 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
     else if (na <= 12)
       record<12>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
     else
-      record<MCP_MAX_ASSETS>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach,
-                                   stream);
+      record<MCP_MAX_ASSETS>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
     mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
                                                                          nd, rec, reach);
   }

@@ -2656,17 +2656,18 @@ static void gpu_lsm_record_keeps_bits(void **state)
       rho[i * 16 + k] = i == k ? 1 : 0.4;
   }
   assert_int_equal(mcp_market_set_correlation(m, 16, names, rho), MCP_OK);
-  /* 6 assets, 72 scenarios, 1,000 dates: 16,384 paths' record 1.9 GB (4
-   * windows), 4,096 paths' 0.47 (one); 3 and 16 assets against the CPU */
+  /* 6 assets, 72 scenarios, 1,000 dates: 32,768 paths' record 3.7 GB
+   * (4 windows), 8,192 paths' 0.93 (one); 16,384 antithetic pairs' the
+   * same; 3 and 16 assets against the CPU */
   static const char *const adj = "delta,gamma,cross-gamma,vega,rho,correlation";
   static const struct {
-    int assets, exercises, paths, cpu, buckets;
+    int assets, exercises, paths, cpu, buckets, methods;
     const char *list;
-  } cases[5] = {{6, 1000, 16384, 0, 0, "delta,gamma,cross-gamma"},
-                {3, 50, 2048, 1, 0, "delta,gamma,cross-gamma"},
-                {16, 20, 1024, 1, 0, "delta,gamma"},
-                {6, 1000, 16384, 0, 1, adj},
-                {3, 50, 2048, 1, 1, adj}};
+  } cases[5] = {{6, 1000, 32768, 0, 0, 0, "delta,gamma,cross-gamma"},
+                {3, 50, 2048, 1, 0, 0, "delta,gamma,cross-gamma"},
+                {16, 20, 1024, 1, 0, 0, "delta,gamma"},
+                {6, 1000, 16384, 0, 1, MCP_ANTITHETIC, adj},
+                {3, 50, 2048, 1, 1, 0, adj}};
   for (int c = 0; c < 5; c++) {
     mcp_portfolio *p;
     mcp_trade t;
@@ -2688,6 +2689,7 @@ static void gpu_lsm_record_keeps_bits(void **state)
     add(p, &t);
     assert_int_equal(mcp_portfolio_set_paths(p, (uint64_t)cases[c].paths), MCP_OK);
     assert_int_equal(mcp_portfolio_set_regression_paths(p, 8192), MCP_OK);
+    assert_int_equal(mcp_portfolio_set_methods(p, cases[c].methods), MCP_OK);
     if (cases[c].exercises > 252)
       assert_int_equal(mcp_portfolio_set_steps_per_year(p, (unsigned)cases[c].exercises), MCP_OK);
     const char *list = cases[c].list;

@@ -688,9 +688,10 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
   return MCP_OK;
 }
 
-/* Whether job v's Longstaff-Schwartz paths (the fit's, the scaled price's
- * record's) may run on lanes (launch.h): each step's elements its factors,
- * none of them held or merged (the grid check's). */
+/* Whether job v's Longstaff-Schwartz paths may take the lanes' steps
+ * (launch.h: the fit's on lanes, the scaled price's record a path a
+ * thread): each step's elements its factors, none of them held or merged
+ * (the grid check's). */
 static int lsm_lanes(const mcpi_job *v)
 {
   if (v->nelem != v->nsteps * (size_t)v->nfactors)
@@ -713,7 +714,7 @@ static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
 
 /* The most bytes that a tile's record of its scaled scenarios may take
  * (launch.h, mcpi_launch_lsm_scaled): STAC-A2's American, 5 assets, 25,000
- * paths and 252 dates, takes 0.64 GB; its large shape, 10 assets, 100,000
+ * paths and 252 dates, takes 0.63 GB; its large shape, 10 assets, 100,000
  * paths and 1,260 dates, would take 22 GB, so it records 48 dates at a
  * time (bench/RESULTS.md, "record-windows").  Where not even one date
  * fits, or the allocation fails, the path a thread evaluates them (the
