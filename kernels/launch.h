@@ -124,11 +124,10 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
 /* The same, scaled, of 2 to 15 Heston assets in double whose paths may
  * take the lanes' steps (as the fit's), all exercise dates and nsc
  * scenarios a path (lsm_greeks.h): the paths record what the scenarios
- * read, a window of
- * `dates` exercise dates at a time, window w's steps first[w] ..
- * first[w + 1] - 1; then a warp a path walks the window's record for its
- * scenarios (lsm_kernel.cu); work holds mcpi_lsm_record_bytes(assets,
- * dates, antithetic, nsc, ld) bytes. */
+ * read, a window of `dates` exercise dates at a time, window w's steps
+ * first[w] .. first[w + 1] - 1; then a warp a path walks the window's
+ * record for its scenarios (lsm_kernel.cu); work holds
+ * mcpi_lsm_record_bytes(assets, dates, antithetic, nsc, ld) bytes. */
 size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc, size_t ld);
 cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld, size_t n,
                                    int all, int dates, const int *first, int nsc, double *pay,

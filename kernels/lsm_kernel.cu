@@ -617,11 +617,11 @@ __global__ void __launch_bounds__(128)
   }
 }
 
-// A warp a path, 4 a block: 32 dates' reach bits at a time by a ballot, and
-// at each date in reach its record read by the first lanes into the warp's
-// shared row, which every lane's scenarios then read.
-// The window's dates d0 .. d0 + nd - 1 (a window of `dates`), each
-// scenario's value carried (-1: not exercised yet).
+// A warp a path, 4 a block, over the window's dates d0 .. d0 + nd - 1 (a
+// window of `dates`), each scenario's value carried (-1: not exercised
+// yet): 32 dates' reach bits at a time by a ballot, and at each date in
+// reach its record read by the first lanes into the warp's shared row,
+// which every lane's scenarios then read.
 __global__ void __launch_bounds__(128)
     mcpi_lsm_scenario_kernel(const __grid_constant__ mcpi_job_view j, size_t ld, size_t npaths,
                              int dates, int d0, int nd, double *__restrict__ rec,
