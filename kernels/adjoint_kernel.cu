@@ -105,12 +105,14 @@ __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
 // runs add to, is added lane by lane in the CPU's order.  MaxA: a bound on
 // the assets, the normals' and Lbar's rows' slots in registers (Heston's:
 // a kernel for 4, 8, 12 and 16 assets, 12's running STAC-A2's 10 in 0.45 s
-// where 16's took 0.55; local volatility's: MCP_MAX_ASSETS).
+// where 16's took 0.55; local volatility's: MCP_MAX_ASSETS).  Heston
+// assets' early exercise: with start (adjoint.h, MCPI_ADJ_START) no
+// forward, its checkpoints and exercises the record kernel's.
 template <int Div, int Heston, int MaxA, int Lsm>
 __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MCPI_ADJ_MIN_BLOCKS_MLV)
     mcpi_adjoint_lanes_kernel(const __grid_constant__ mcpi_job_view j,
                               const double *__restrict__ z, size_t ld, size_t npaths,
-                              double *__restrict__ pay)
+                              double *__restrict__ pay, const double *__restrict__ start)
 {
   const unsigned all = 0xffffffffu;
   const int F = Heston ? 2 : 1; /* an asset's factors */
@@ -121,7 +123,7 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
   const double *zp = z ? z + row : NULL;
   int steps = j.nelem / (F * n);
   int c = Heston ? mcpi_adj_mheston_segment(steps) : mcpi_adj_mlv_segment(steps);
-  int ncp = (steps + c - 1) / c;
+  int ncp = (steps + c - 1) / c, nf = MCPI_ADJ_START_FIELDS(n, ncp);
   double buf[MCPI_ADJ_MLV_LANE], *pp = pay + row, *ck = buf, *xs = ck + ncp, *zb = xs + c + 1;
   double half = j.antithetic ? 0.5 : 1;
   for (int t = 0; t < j.ntrades; t++)
@@ -134,7 +136,15 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
     double sign = pass ? -1 : 1, x = j.log_spots[i], v = Heston ? j.heston[i].v0 : 0;
     double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS], xe0 = 0, xe1 = 0; /* the exercises' xbar */
     mcpi_adj_ex ex = MCPI_ADJ_EX_INIT;
-    for (int s = 0; s < steps; s++) {
+    /* an early exercise's forward that the scaled scenarios' record took */
+    const double *st = Heston && Lsm && start ? start + MCPI_ADJ_START(nf, ld, pass, 0) + row
+                                              : NULL;
+    if (st) {
+      mcpi_adj_ex_get(st + (size_t)(n * ncp + 2 * n) * ld, ld, &ex);
+      xe0 = ex.tau[0] >= 0 ? st[(size_t)(n * ncp + i) * ld] : 0;
+      xe1 = ex.tau[1] >= 0 ? st[(size_t)(n * ncp + n + i) * ld] : 0;
+    }
+    for (int s = 0; !st && s < steps; s++) {
       if (s % c == 0)
         ck[s / c] = Heston ? v : x;
       lanes_draw<F>(j, zp, ld, row, s, i, sign, zf);
@@ -187,7 +197,7 @@ __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MC
           dl[f][k] = 0;
       for (int sg = last / c; sg >= 0; sg--) {
         int s0 = sg * c, s1 = s0 + c <= last ? s0 + c : last + 1;
-        xs[0] = ck[sg];
+        xs[0] = st ? st[(size_t)(i * ncp + sg) * ld] : ck[sg];
         for (int s = s0; s < s1; s++) { /* the segment again */
           lanes_draw<F>(j, zp, ld, row, s, i, sign, zf);
           MCP_UNROLL
@@ -259,7 +269,7 @@ static cudaError_t launch(const mcpi_job_view &job, const double *z, size_t ld, 
 
 template <int Div>
 static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double *z, size_t ld,
-                               size_t n, double *pay, cudaStream_t stream)
+                               size_t n, double *pay, const double *start, cudaStream_t stream)
 {
   int kind = mcpi_adjoint_kind(&job);
   if (kind == 2 || kind == MCPI_ADJ_MHESTON) {
@@ -267,23 +277,27 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
     /* an early exercise's kernels apart (the others' registers as they
      * were), for fewer bounds */
     if (job.lsm && kind == 2)
-      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS, 1><<<g, 128, 0, stream>>>(
+          job, z, ld, n, pay, start);
     else if (job.lsm && job.nassets <= 8)
-      mcpi_adjoint_lanes_kernel<Div, 1, 8, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 8, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
     else if (job.lsm && job.nassets <= 12)
-      mcpi_adjoint_lanes_kernel<Div, 1, 12, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 12, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
     else if (job.lsm)
-      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS, 1><<<g, 128, 0, stream>>>(
+          job, z, ld, n, pay, start);
     else if (kind == 2)
-      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS, 0><<<g, 128, 0, stream>>>(
+          job, z, ld, n, pay, start);
     else if (job.nassets <= 4)
-      mcpi_adjoint_lanes_kernel<Div, 1, 4, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 4, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
     else if (job.nassets <= 8)
-      mcpi_adjoint_lanes_kernel<Div, 1, 8, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 8, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
     else if (job.nassets <= 12)
-      mcpi_adjoint_lanes_kernel<Div, 1, 12, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, 12, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
     else
-      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS, 0><<<g, 128, 0, stream>>>(job, z, ld, n, pay);
+      mcpi_adjoint_lanes_kernel<Div, 1, MCP_MAX_ASSETS, 0><<<g, 128, 0, stream>>>(
+          job, z, ld, n, pay, start);
     return cudaGetLastError();
   }
   if (job.nassets > 1) /* an early exercise's kernel apart (Plain: its own) */
@@ -312,8 +326,9 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
 }
 
 extern "C" cudaError_t mcpi_launch_adjoint(mcpi_job_view job, int shape, const double *z,
-                                           size_t ld, size_t n, double *pay, cudaStream_t stream)
+                                           size_t ld, size_t n, double *pay, const double *start,
+                                           cudaStream_t stream)
 {
-  return job.adj_div ? launch_kind<1>(job, shape, z, ld, n, pay, stream)
-                     : launch_kind<0>(job, shape, z, ld, n, pay, stream);
+  return job.adj_div ? launch_kind<1>(job, shape, z, ld, n, pay, start, stream)
+                     : launch_kind<0>(job, shape, z, ld, n, pay, start, stream);
 }

@@ -41,9 +41,12 @@ cudaError_t mcpi_path_grid(mcpi_kernel_options *o, int multi, int arr_len, int *
  * MCPI_GSTATE_ADJOINT; adjoint.h): paths i < n, one thread each, their
  * normals z[s ld + i] (double), or with z NULL the canonical ones of
  * samples job.p0 + i; pay[col ld + i] as mcpi_launch_paths; shape: the
- * job's mcpi_job_adjoint_shape, whose state the forward path may take. */
+ * job's mcpi_job_adjoint_shape, whose state the forward path may take;
+ * start: NULL, or the sweep's start of several Heston assets' early
+ * exercise (adjoint.h, MCPI_ADJ_START) that mcpi_launch_lsm_scaled left. */
 cudaError_t mcpi_launch_adjoint(mcpi_job_view job, int shape, const double *z, size_t ld,
-                                size_t n, double *pay, cudaStream_t stream);
+                                size_t n, double *pay, const double *start,
+                                cudaStream_t stream);
 /* The same for the kernel of jobs whose vega or rho is estimated on the path
  * (job.gstate: double, one asset, no array), which mcpi_launch_paths runs
  * for such a job's view. */
@@ -127,11 +130,14 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
  * read, a window of `dates` exercise dates at a time, window w's steps
  * first[w] .. first[w + 1] - 1; then a warp a path walks the window's
  * record for its scenarios (lsm_kernel.cu); work holds
- * mcpi_lsm_record_bytes(assets, dates, antithetic, nsc, ld) bytes. */
+ * mcpi_lsm_record_bytes(assets, dates, antithetic, nsc, ld) bytes; start
+ * NULL, or where the record's paths leave the sweep's start of the job's
+ * Greeks by adjoint (adjoint.h, MCPI_ADJ_START; its checkpoints
+ * mcpi_adj_mheston_checkpoints). */
 size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc, size_t ld);
 cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld, size_t n,
                                    int all, int dates, const int *first, int nsc, double *pay,
-                                   void *work, cudaStream_t stream);
+                                   void *work, double *start, cudaStream_t stream);
 
 /* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,
  * term and off device arrays. */

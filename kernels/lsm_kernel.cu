@@ -507,61 +507,71 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
 //   under, q0;
 //   at the end, field f: x_0 .. x_{n-1}, the exercise's value, the held's;
 //   scenario k's value;
-//   the carry of path i's asset a: its x, v, and the exercise's done, value
-//   and held (REC_CARRY_FIELDS);
+//   the carry of path i, field f: x_0 .. x_{n-1}, v_0 .. v_{n-1}, the
+//   exercises' state (adjoint.h, mcpi_adj_ex_put);
 //   a byte a path and date of the window, whether it is in reach.
 #define REC_FIELDS(n) (2 * (n) + 2)
-#define REC_CARRY_FIELDS 5
+#define REC_CARRY_FIELDS(n) (2 * (n) + MCPI_ADJ_EX_FIELDS)
 #define REC_AT(q, i, d) ((((size_t)(q) * ld + (i)) * dates + (d)) * REC_FIELDS(n))
 #define REC_END(q, f) (((size_t)passes * dates * REC_FIELDS(n) + (size_t)(q) * (n + 2) + (f)) * ld)
 #define REC_SC(q, k) \
   (((size_t)passes * (dates * REC_FIELDS(n) + n + 2) + (size_t)(q) * nsc + (k)) * ld)
-#define REC_CARRY(q, i, a)                                                                   \
-  ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + n + 2 + nsc) +                     \
-   (((size_t)(q) * ld + (i)) * n + (a)) * REC_CARRY_FIELDS)
+#define REC_CARRY(q, f)                                                                      \
+  (((size_t)passes * ((size_t)dates * REC_FIELDS(n) + n + 2 + nsc) +                         \
+    (size_t)(q) * REC_CARRY_FIELDS(n) + (f)) *                                               \
+   ld)
 #define REC_REACH(q, i) (((size_t)(q) * ld + (i)) * dates)
 #define REC_DOUBLES(n) \
-  ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + (n) + 2 + nsc + (n) * REC_CARRY_FIELDS))
+  ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + (n) + 2 + nsc + REC_CARRY_FIELDS(n)))
 #define SCENARIOS_A_LANE ((MCPI_LSM_MAX_SCALED + 31) / 32)
 
 // The record a path a thread, the window of steps s0 .. s1 - 1 whose first
 // exercise date is d0 (a window of `dates`; nsc scenarios a path, the
 // carry's place), the path's n assets stepped in turn by the lanes' steps
-// (adjoint.h, mcpi_adj_mh_advance: the same numbers).  On lanes, each of a
-// path's n lanes tested its exercise and reach at every date itself: 5.45
-// ms at STAC-A2's small shape and 334 ms at its large, against 4.71 and 169
-// a thread (bench/RESULTS.md, "record-windows").
+// (adjoint.h, mcpi_adj_mh_advance: the same numbers), each date's exercise
+// by the adjoint's forward (mcpi_adj_exercise_held: the price's
+// operations); with start, the sweep's start of its Greeks by adjoint
+// (adjoint.h, MCPI_ADJ_START).  On lanes, each of a path's n lanes tested
+// its exercise and reach at every date itself: 5.45 ms at STAC-A2's small
+// shape and 334 ms at its large, against 4.71 and 169 a thread
+// (bench/RESULTS.md, "record-windows").
 template <int MaxA>
 __global__ void __launch_bounds__(128)
     mcpi_lsm_record_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
                            size_t ld, size_t npaths, int dates, int nsc, int d0, int s0, int s1,
                            double *__restrict__ pay, double *__restrict__ rec,
-                           unsigned char *__restrict__ reach)
+                           unsigned char *__restrict__ reach, double *__restrict__ start)
 {
   size_t path = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (path >= npaths)
     return;
   int n = j.nassets, steps = j.nelem / (2 * n), passes = j.antithetic ? 2 : 1;
+  int c = start ? mcpi_adj_mheston_segment(steps) : 0, ncp = c ? (steps + c - 1) / c : 0;
+  int nf = MCPI_ADJ_START_FIELDS(n, ncp);
   const mcpi_payoff_spec *p = &j.trades[0];
   for (int pass = 0; pass < passes; pass++) {
-    double sign = pass ? -1 : 1, x[MCP_MAX_ASSETS], v[MaxA], zs[2 * MaxA], ex_val = 0, held = 0;
-    int32_t ex = d0, ex_done = 0;
+    double sign = pass ? -1 : 1, x[MCP_MAX_ASSETS], v[MaxA], zs[2 * MaxA];
+    double *st = start ? start + MCPI_ADJ_START(nf, ld, pass, 0) + path : NULL;
+    mcpi_adj_ex ex = MCPI_ADJ_EX_INIT;
     MCP_UNROLL
     for (int i = 0; i < MCP_MAX_ASSETS; i++)
       x[i] = j.log_spots[i];
     MCP_UNROLL
     for (int i = 0; i < MaxA; i++) {
-      const double *c = rec + REC_CARRY(pass, path, i);
       v[i] = i < n ? j.heston[i].v0 : 0;
       if (s0 > 0 && i < n) { /* the last window's end */
-        x[i] = c[0];
-        v[i] = c[1];
-        ex_done = (int32_t)c[2];
-        ex_val = c[3];
-        held = c[4];
+        x[i] = rec[REC_CARRY(pass, i) + path];
+        v[i] = rec[REC_CARRY(pass, n + i) + path];
       }
     }
+    if (s0 > 0)
+      mcpi_adj_ex_get(rec + REC_CARRY(pass, 2 * n) + path, ld, &ex);
     for (int s = s0; s < s1; s++) {
+      if (st && s % c == 0)
+        MCP_UNROLL
+        for (int i = 0; i < MaxA; i++)
+          if (i < n)
+            st[(size_t)(i * ncp + s / c) * ld] = v[i];
       MCP_UNROLL
       for (int k = 0; k < 2 * MaxA; k++)
         zs[k] = k < 2 * n ? sign * mcpi_adj_normal(&j, z + path, ld, j.p0 + path, s * 2 * n + k)
@@ -572,14 +582,20 @@ __global__ void __launch_bounds__(128)
           mcpi_adj_mh_advance(&j, i, s, &x[i], &v[i], zs, 2 * MaxA);
       if (!mcpi_adj_exercise_date(&j, s, 2 * n))
         continue;
-      int d = ex;
+      int d = ex.e;
       double under, q0, spot[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS];
       MCP_UNROLL
       for (int k = 0; k < MCP_MAX_ASSETS; k++) {
         spot[k] = k < n && k < MaxA ? mcpi_dexp(x[k]) : 0;
         r[k] = x[k] - p->log_initial[k];
       }
-      mcpi_multi_exercise_x(x, &ex, &ex_done, &ex_val, &held, NULL, &j);
+      int now = mcpi_adj_exercise_held(&j, x, spot, s, &ex, 1);
+      for (int k = 0; st && k < 2; k++)
+        if (now >> k & 1)
+          MCP_UNROLL
+          for (int i = 0; i < MaxA; i++)
+            if (i < n)
+              st[(size_t)(n * ncp + k * n + i) * ld] = mcpi_lsm_exercise_dx(p, spot, n, ex.h[k], i);
       int in = mcpi_lsm_scaled_ready(p, j.lsm + (size_t)d * MCPI_LSM_ROW, spot, r, n, &under, &q0);
       reach[REC_REACH(pass, path) + (d - d0)] = (unsigned char)in;
       if (!in)
@@ -598,14 +614,20 @@ __global__ void __launch_bounds__(128)
       MCP_UNROLL
       for (int i = 0; i < MaxA; i++)
         if (i < n) {
-          double *c = rec + REC_CARRY(pass, path, i);
-          c[0] = x[i];
-          c[1] = v[i];
-          c[2] = ex_done;
-          c[3] = ex_val;
-          c[4] = held;
+          rec[REC_CARRY(pass, i) + path] = x[i];
+          rec[REC_CARRY(pass, n + i) + path] = v[i];
         }
+      mcpi_adj_ex_put(rec + REC_CARRY(pass, 2 * n) + path, ld, &ex);
       continue;
+    }
+    /* the exercise's value and the held European's (the price's, which
+     * exercises where it pays at the last date: mcpi_multi_exercise) */
+    double ex_val = ex.tau[0] >= 0 ? ex.df[0] * ex.h[0] : 0;
+    double held = ex.tau[1] >= 0 ? ex.df[1] * ex.h[1] : 0;
+    if (st) {
+      if (j.adj_held_off) /* (as the sweep's forward: mcpi_adj_exercise) */
+        ex.tau[1] = -1;
+      mcpi_adj_ex_put(st + (size_t)(n * ncp + 2 * n) * ld, ld, &ex);
     }
     MCP_UNROLL
     for (int i = 0; i < MaxA; i++)
@@ -717,36 +739,33 @@ extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, 
   return REC_DOUBLES(nassets) * sizeof(double) + passes * ld * (size_t)dates;
 }
 
-// The record kernel for MaxA assets at most.
-template <int MaxA>
-static void record(const mcpi_job_view &job, const double *z, size_t ld, size_t n, int dates,
-                   int nsc, int d0, int s0, int s1, double *pay, double *rec,
-                   unsigned char *reach, cudaStream_t stream)
+// The record kernel of na assets: the instance for 4, 8, 12 or
+// MCP_MAX_ASSETS at most.
+typedef void (*record_fn)(mcpi_job_view, const double *, size_t, size_t, int, int, int, int, int,
+                          double *, double *, unsigned char *, double *);
+static record_fn record_kernel(int na)
 {
-  mcpi_lsm_record_kernel<MaxA><<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
-      job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach);
+  return na <= 4    ? mcpi_lsm_record_kernel<4>
+         : na <= 8  ? mcpi_lsm_record_kernel<8>
+         : na <= 12 ? mcpi_lsm_record_kernel<12>
+                    : mcpi_lsm_record_kernel<MCP_MAX_ASSETS>;
 }
 
 extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld,
                                               size_t n, int all, int dates, const int *first,
-                                              int nsc, double *pay, void *work,
+                                              int nsc, double *pay, void *work, double *start,
                                               cudaStream_t stream)
 {
   int na = job.nassets, passes = job.antithetic ? 2 : 1;
   double *rec = (double *)work;
   unsigned char *reach = (unsigned char *)(rec + REC_DOUBLES(na));
+  record_fn record = record_kernel(na);
   if (REC_FIELDS(na) > 32) /* (a date's record a number a lane) */
     return cudaErrorInvalidValue;
   for (int w = 0, d0 = 0; d0 < all; w++, d0 += dates) {
     int nd = all - d0 < dates ? all - d0 : dates, s0 = first[w], s1 = first[w + 1];
-    if (na <= 4)
-      record<4>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
-    else if (na <= 8)
-      record<8>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
-    else if (na <= 12)
-      record<12>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
-    else
-      record<MCP_MAX_ASSETS>(job, z, ld, n, dates, nsc, d0, s0, s1, pay, rec, reach, stream);
+    record<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, z, ld, n, dates, nsc, d0, s0, s1,
+                                                            pay, rec, reach, start);
     mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
                                                                          nd, rec, reach);
   }

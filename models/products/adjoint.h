@@ -783,11 +783,14 @@ typedef struct mcpi_adj_ex {
 } mcpi_adj_ex;
 #define MCPI_ADJ_EX_INIT {0, {-1, -1}, {-1, -1}, {0, 0}, {0, 0}}
 
-MCP_HD static inline int mcpi_adj_exercise(const mcpi_job_view *j, const double *x,
-                                           const double *sp, int s, mcpi_adj_ex *ex)
+/* (swept: whether the held's exercise is kept: its sweep's, or a record's
+ * whose held European pays, 1) */
+MCP_HD static inline int mcpi_adj_exercise_held(const mcpi_job_view *j, const double *x,
+                                                const double *sp, int s, mcpi_adj_ex *ex,
+                                                int swept)
 {
   const double *row = j->lsm + (size_t)ex->e++ * MCPI_LSM_ROW;
-  int held = row[1] == MCPI_LSM_ALWAYS && !j->adj_held_off, now = 0; /* its date, swept */
+  int held = row[1] == MCPI_LSM_ALWAYS && swept, now = 0; /* its date */
   if (ex->tau[0] >= 0 && !held)
     return 0;
   const mcpi_payoff_spec *p = &j->trades[0];
@@ -809,6 +812,37 @@ MCP_HD static inline int mcpi_adj_exercise(const mcpi_job_view *j, const double 
       ex->h[k] = hv;
     }
   return now;
+}
+
+MCP_HD static inline int mcpi_adj_exercise(const mcpi_job_view *j, const double *x,
+                                           const double *sp, int s, mcpi_adj_ex *ex)
+{
+  return mcpi_adj_exercise_held(j, x, sp, s, ex, !j->adj_held_off);
+}
+
+/* An mcpi_adj_ex as MCPI_ADJ_EX_FIELDS numbers at[f ld] (a column of a
+ * path's fields), and back. */
+#define MCPI_ADJ_EX_FIELDS 9
+MCP_HD static inline void mcpi_adj_ex_put(double *at, size_t ld, const mcpi_adj_ex *ex)
+{
+  at[0] = (double)ex->e;
+  for (int k = 0; k < 2; k++) {
+    at[(1 + k) * ld] = (double)ex->tau[k];
+    at[(3 + k) * ld] = (double)ex->date[k];
+    at[(5 + k) * ld] = ex->df[k];
+    at[(7 + k) * ld] = ex->h[k];
+  }
+}
+
+MCP_HD static inline void mcpi_adj_ex_get(const double *at, size_t ld, mcpi_adj_ex *ex)
+{
+  ex->e = (int)at[0];
+  for (int k = 0; k < 2; k++) {
+    ex->tau[k] = (int)at[(1 + k) * ld];
+    ex->date[k] = (int)at[(3 + k) * ld];
+    ex->df[k] = at[(5 + k) * ld];
+    ex->h[k] = at[(7 + k) * ld];
+  }
 }
 
 /* mcpi_adj_exercise on a path whose assets are all at hand (the CPU's and
@@ -1069,6 +1103,26 @@ MCP_HD static inline int mcpi_adj_mheston_segment(int steps)
 {
   int c = mcpi_adj_segment(steps), ncp = (steps + c - 1) / c;
   return ncp + 3 * c + 1 <= MCPI_ADJ_MLV_LANE ? c : 0;
+}
+
+/* The sweep's start of several Heston assets' early exercise, where a
+ * kernel that steps the same paths (lsm_kernel.cu, the scaled scenarios'
+ * record) leaves what the lanes' forward would (adjoint_kernel.cu), so
+ * that the sweep does not step them forward again.  Pass q's path i
+ * (leading dimension ld), field f at MCPI_ADJ_START(nf, ld, q, f) + i of
+ * nf = MCPI_ADJ_START_FIELDS(n, ncp): asset a's checkpoints (its variance
+ * at each c-th step), a ncp + k; each exercise k's derivatives in asset
+ * a's log-spot (mcpi_lsm_exercise_dx, where it exercised), n ncp + k n +
+ * a; then the mcpi_adj_ex (mcpi_adj_ex_put), from n ncp + 2 n. */
+#define MCPI_ADJ_START_FIELDS(n, ncp) ((n) * (ncp) + 2 * (n) + MCPI_ADJ_EX_FIELDS)
+#define MCPI_ADJ_START(nf, ld, q, f) (((size_t)(q) * (size_t)(nf) + (size_t)(f)) * (ld))
+
+/* The checkpoints over steps steps (c, mcpi_adj_mheston_segment), 0 where
+ * none fit. */
+MCP_HD static inline int mcpi_adj_mheston_checkpoints(int steps)
+{
+  int c = mcpi_adj_mheston_segment(steps);
+  return c ? (steps + c - 1) / c : 0;
 }
 
 /* Asset i's step s from (x, v), zs the step's 2 n signed normals in its

@@ -34,6 +34,7 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 #include "src/exec/cuda_host.h"
 #include "kernels/catalogue.h"
 #include "kernels/launch.h"
+#include "models/products/adjoint.h"
 #include "models/products/lsm_fit.h"
 #include "models/rng.h"
 
@@ -57,7 +58,10 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
 /* Every device allocation of a job: slots of the context's kept buffers
  * (BLOB: the job's arrays, upload_job), or, in a batch, parts of its ARENA
  * slot. */
-enum { Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, LSM_REC, NBUF, ARENA = NBUF };
+enum {
+  Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, LSM_REC, ADJ_START,
+  NBUF, ARENA = NBUF
+};
 _Static_assert(ARENA < MCPI_DEV_SLOT_PDE, "the context keeps a buffer a slot");
 
 /* Path kernels' waves a context has sized (mcpi_path_grid): the options
@@ -767,6 +771,29 @@ static int lsm_record(gpu_job *g, int scaled, int *nsc, int **first)
   return dates;
 }
 
+/* Where the tile's record (window: its dates, or 0) leaves the sweep's
+ * start of its Greeks by adjoint (adjoint.h, MCPI_ADJ_START), so that the
+ * adjoint's lanes step no forward of their own: its bytes held, or NULL.
+ * STAC-A2's American with its list: 0.814 -> 0.568 s at the large shape,
+ * 22.9 -> 21.0 ms at the small, where the lanes' forward had run beside
+ * the record (bench/RESULTS.md, "adjoint-start"). */
+static double *adj_start(gpu_job *g, int window)
+{
+  const mcpi_job *j = g->j;
+  int na = (int)j->nassets;
+  int ncp = mcpi_adj_mheston_checkpoints((int)(j->nelem / (2 * j->nassets)));
+  if (!window || !(g->view.gstate & MCPI_GSTATE_ADJOINT) ||
+      mcpi_adjoint_kind(&g->view) != MCPI_ADJ_MHESTON || !ncp)
+    return NULL;
+  size_t bytes = MCPI_ADJ_START(MCPI_ADJ_START_FIELDS(na, ncp), g->tile,
+                                g->view.antithetic ? 2 : 1, 0) * sizeof(double);
+  if (take(g, ADJ_START, bytes) != cudaSuccess) {
+    (void)cudaGetLastError(); /* (not sticky: the lanes' forward instead) */
+    return NULL;
+  }
+  return g->buf[ADJ_START];
+}
+
 static mcp_status paths(void *self, size_t n, int controls)
 {
   gpu_job *g = self;
@@ -791,15 +818,17 @@ static mcp_status paths(void *self, size_t n, int controls)
   double *twin_pay = twin >= 0 ? pass_ready(g, pay, (size_t)twin, controls) : NULL;
   int scaled = j->lsm_dates && mcpi_lsm_scaled_on(j, g->view.greeks), nsc = 0, window = 0;
   int *first = NULL;
-  if (e == cudaSuccess && (window = lsm_record(g, scaled, &nsc, &first)))
+  double *start = NULL;
+  if (e == cudaSuccess && (window = lsm_record(g, scaled, &nsc, &first))) {
+    start = adj_start(g, window);
     e = mcpi_launch_lsm_scaled(g->view, g->buf[Z], g->tile, n, j->lsm_dates, window, first, nsc,
-                               pay, g->buf[LSM_REC], g->s);
-  else if (e == cudaSuccess)
+                               pay, g->buf[LSM_REC], start, g->s);
+  } else if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, scaled,
                                              g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z],
-                                  g->tile, n, pay, g->s)
+                                  g->tile, n, pay, NULL, g->s)
         : twin >= 0 ? mcpi_launch_paths_checked(g->view, g->pass[twin], g->tile, n, pay, twin_pay,
                                                 &g->kopt_checked, g->grid_checked, g->s)
                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
@@ -807,10 +836,11 @@ static mcp_status paths(void *self, size_t n, int controls)
   free(first);
   /* an early exercise's blocks by adjoint beside its price's kernel (the
    * rule it reads, fitted before; their columns apart), on a side stream
-   * where the job has one */
+   * where the job has one; after the record that leaves its start */
   if (e == cudaSuccess && j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT)
     e = mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile, n,
-                            pay, k->stream[g->side[j->npass % (size_t)g->nside]]);
+                            pay, start,
+                            start ? g->s : k->stream[g->side[j->npass % (size_t)g->nside]]);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     if ((int)p == twin)
       continue;
@@ -821,7 +851,7 @@ static mcp_status paths(void *self, size_t n, int controls)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, s)
         : g->pass[p].gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->pass[p], mcpi_job_adjoint_shape(v),
-                                  g->kopt.fused ? NULL : g->buf[Z], g->tile, n, col, s)
+                                  g->kopt.fused ? NULL : g->buf[Z], g->tile, n, col, NULL, s)
         : g->general[p]
             ? mcpi_launch_paths(g->pass[p], g->buf[Z], g->tile, n, col, &g->kopt_general,
                                 g->grid_general, s)
