@@ -2658,8 +2658,9 @@ static void gpu_set_equals_separate_runs(void **state)
  * backend_cuda.c), a warp a path walks the record (lsm_kernel.cu); where it
  * does not, windows of dates, each path's state and scenarios carried from
  * one to the next; past 15 assets, the path a thread evaluates them.  With
- * model vegas and correlations by adjoint too (their kernel beside).  The
- * same bits either way and over tiles, and the CPU's within 1e-12. */
+ * model vegas and correlations by adjoint too (their sweep from the
+ * record's start).  The same bits either way and over tiles, and the CPU's
+ * within 1e-12. */
 static void gpu_lsm_record_keeps_bits(void **state)
 {
   (void)state;

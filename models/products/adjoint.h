@@ -772,7 +772,9 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
  * money.  Returns which exercised here (bit k of k = 0 the trade, 1 the
  * held), each exercise's step, date, discount factor and exercise value in
  * ex; the held's never where its sweep is off (j->adj_held_off: its block
- * stays 0, as a path's never exercised).  The sweep of each starts at its
+ * stays 0, as a path's never exercised; mcpi_adj_exercise_held keeps it
+ * where asked, for a record whose held European pays, and a sweep's start
+ * then says tau[1] -1).  The sweep of each starts at its
  * step with the exercise value's derivatives (mcpi_lsm_exercise_dx): the
  * pathwise Greeks of the frozen rule, whose own moves change the price at
  * second order only (the rule is optimal where the fit is), as the bumped

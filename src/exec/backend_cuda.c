@@ -719,8 +719,8 @@ static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
 /* The most bytes that a tile's record of its scaled scenarios may take
  * (launch.h, mcpi_launch_lsm_scaled): STAC-A2's American, 5 assets, 25,000
  * paths and 252 dates, takes 0.63 GB; its large shape, 10 assets, 100,000
- * paths and 1,260 dates, would take 22 GB, so it records 48 dates at a
- * time (bench/RESULTS.md, "record-windows").  Where not even one date
+ * paths and 1,260 dates, would take 22 GB, so it records 49 dates at a
+ * time, 26 windows (bench/RESULTS.md, "record-windows", "adjoint-start").  Where not even one date
  * fits, or the allocation fails, the path a thread evaluates them (the
  * same bits). */
 #define LSM_RECORD_MAX ((size_t)1 << 30)
@@ -775,7 +775,7 @@ static int lsm_record(gpu_job *g, int scaled, int *nsc, int **first)
  * start of its Greeks by adjoint (adjoint.h, MCPI_ADJ_START), so that the
  * adjoint's lanes step no forward of their own: its bytes held, or NULL.
  * STAC-A2's American with its list: 0.814 -> 0.568 s at the large shape,
- * 22.9 -> 21.0 ms at the small, where the lanes' forward had run beside
+ * 22.6 -> 21.0 ms at the small, where the lanes' forward had run beside
  * the record (bench/RESULTS.md, "adjoint-start"). */
 static double *adj_start(gpu_job *g, int window)
 {
@@ -1080,7 +1080,8 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   *g = (gpu_job){.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .batch = batch};
   g->kopt = job_options(run, j, &g->tile_paths);
   g->s = g->k->stream[q % STREAMS];
-  /* a side stream a pass, and an early exercise's adjoint one (paths) */
+  /* a side stream a pass, and an early exercise's adjoint one (paths;
+   * unused where the record leaves its start) */
   size_t sides = j->npass + (j->lsm_dates && j->gstate & MCPI_GSTATE_ADJOINT);
   g->nside = sides < SIDE_STREAMS ? (int)sides : SIDE_STREAMS;
   for (int i = 0; i < g->nside; i++)
