@@ -546,7 +546,8 @@ __global__ void __launch_bounds__(128)
   if (path >= npaths)
     return;
   int n = j.nassets, steps = j.nelem / (2 * n), passes = j.antithetic ? 2 : 1;
-  int c = start ? mcpi_adj_mheston_segment(steps) : 0, ncp = c ? (steps + c - 1) / c : 0;
+  int c = start ? mcpi_adj_mheston_segment(steps) : 0;
+  int ncp = start ? mcpi_adj_mheston_checkpoints(steps) : 0;
   int nf = MCPI_ADJ_START_FIELDS(n, ncp);
   const mcpi_payoff_spec *p = &j.trades[0];
   for (int pass = 0; pass < passes; pass++) {
@@ -567,11 +568,12 @@ __global__ void __launch_bounds__(128)
     if (s0 > 0)
       mcpi_adj_ex_get(rec + REC_CARRY(pass, 2 * n) + path, ld, &ex);
     for (int s = s0; s < s1; s++) {
-      if (st && s % c == 0)
+      if (st && s % c == 0) {
         MCP_UNROLL
         for (int i = 0; i < MaxA; i++)
           if (i < n)
             st[(size_t)(i * ncp + s / c) * ld] = v[i];
+      }
       MCP_UNROLL
       for (int k = 0; k < 2 * MaxA; k++)
         zs[k] = k < 2 * n ? sign * mcpi_adj_normal(&j, z + path, ld, j.p0 + path, s * 2 * n + k)
@@ -591,11 +593,12 @@ __global__ void __launch_bounds__(128)
       }
       int now = mcpi_adj_exercise_held(&j, x, spot, s, &ex, 1);
       for (int k = 0; st && k < 2; k++)
-        if (now >> k & 1)
+        if (now >> k & 1) {
           MCP_UNROLL
           for (int i = 0; i < MaxA; i++)
             if (i < n)
               st[(size_t)(n * ncp + k * n + i) * ld] = mcpi_lsm_exercise_dx(p, spot, n, ex.h[k], i);
+        }
       int in = mcpi_lsm_scaled_ready(p, j.lsm + (size_t)d * MCPI_LSM_ROW, spot, r, n, &under, &q0);
       reach[REC_REACH(pass, path) + (d - d0)] = (unsigned char)in;
       if (!in)
@@ -761,6 +764,8 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
   unsigned char *reach = (unsigned char *)(rec + REC_DOUBLES(na));
   record_fn record = record_kernel(na);
   if (REC_FIELDS(na) > 32) /* (a date's record a number a lane) */
+    return cudaErrorInvalidValue;
+  if (start && !mcpi_adj_mheston_checkpoints(job.nelem / (2 * na))) /* (no segment: s % 0) */
     return cudaErrorInvalidValue;
   for (int w = 0, d0 = 0; d0 < all; w++, d0 += dates) {
     int nd = all - d0 < dates ? all - d0 : dates, s0 = first[w], s1 = first[w + 1];

@@ -80,8 +80,9 @@ typedef struct {
 #else
 #define MCPI_QE_CASES MCP_HD static inline
 #endif
-/* an la that may not be normal: its log taken here, as the host would
- * (the step's own log, the device's polynomial, reads a normal one) */
+/* an la that may not be normal: its log taken here by mcpi_dlog, whose
+ * value the host's is (the step's own log, the polynomial alone, reads a
+ * normal one) */
 #define MCPI_QE_FOLD()                                                                        \
   if (!(t.la > 0x1p-1000 && t.la < 0x1p1000)) {                                               \
     t.k0a += t.lc * MCPI_LOG(t.la);                                                           \
@@ -177,10 +178,9 @@ MCP_HD static inline void MCPI_P(mcpi_heston_step)(MCPI_REAL *x, MCPI_REAL *v, M
    * division's and square root's own test, d's, the log's) ended the basic
    * block seven times a step, so that ptxas could not interleave the step's
    * chains with the next step's normals (bench/RESULTS.md "heston-fast").
-   * The other cases follow, as on the host.  The log below, the device's
-   * polynomial (not CUDA's log, whose own branch it avoids: an ulp apart on
-   * a tenth of its arguments, so a few paths' log-spots move by an ulp),
-   * reads a normal la; any other's is taken in its case. */
+   * The other cases follow, as on the host.  The log below, the polynomial
+   * alone (mcpi_dlog's where la is normal, without its branch), reads a
+   * normal la; any other's is taken in its case. */
   {
     MCPI_P(mcpi_qe_square) o = MCPI_P(mcpi_qe_squared)(m, m2, s2, A, zv, 1);
     vn = o.vn;

@@ -1,4 +1,5 @@
-/* mcp_dmath.h: exp, log and sincospi in double for the device's path loops.
+/* mcp_dmath.h: exp, log, sincospi and the normal distribution in double for
+ * the path loops.
  *
  * CUDA's own functions cost about twice the instructions there: ptxas
  * (sm_90, CUDA 13.0) builds each 64-bit coefficient of their polynomials
@@ -6,13 +7,15 @@
  * These keep their coefficients in one table, in constant memory on the
  * device, which the multiply-adds read as operands or hoist out of the loop.
  * Each _poly function is the algorithm alone, within 2 ulp of the exact
- * value on its range (tests/test_dmath.c); mcpi_dexp, mcpi_dlog and
- * mcpi_dsincospi run it on the device where it applies and the library's
- * function elsewhere.  On the host mcpi_dexp runs it too (the paths' spots),
- * and the Box-Muller calls the _poly functions themselves, in copies built
- * for FMA hardware (rng.h, src/rng/rng.c, src/rng/lanes.c; without the
- * instruction fma is a slow call), so that host and device compute the same
- * bits; mcpi_dlog and mcpi_dsincospi are the C library's there.
+ * value on its range (tests/test_dmath.c; Phi within a few ulp).  On the
+ * device mcpi_dexp and mcpi_dsincospi run it where it applies and CUDA's
+ * function elsewhere; mcpi_dlog and mcpi_dncdf run it everywhere.  On the
+ * host mcpi_dexp, mcpi_dlog and mcpi_dncdf run it too (the paths' spots,
+ * the Heston step's logs and uniforms, the bridges' extremes, the jumps'
+ * counts), and the Box-Muller calls the _poly functions themselves, in
+ * copies built for FMA hardware (rng.h, src/rng/rng.c, src/rng/lanes.c;
+ * without the instruction fma is a slow call), so that host and device
+ * compute the same bits; mcpi_dsincospi is the C library's there.
  *
  *   exp(x), |x| < 700:  2^n e^r, n = rint(x / ln 2), |r| <= ln 2 / 2 in two
  *     parts of ln 2; e^r by its Taylor series to r^13 (truncation < 0.1 ulp).
@@ -21,7 +24,8 @@
  *     k = 10 (the atanh series of s, as in fdlibm's log, Taylor coefficients).
  *   sincospi(v), |v| < 2^30:  v = q / 2 + r exactly, |r| <= 1/4; sin(pi r)
  *     and cos(pi r) by their Taylor series to r^17 and r^16; the quadrant
- *     q mod 4 swaps and negates them. */
+ *     q mod 4 swaps and negates them.
+ *   Phi(x): mcpi_dncdf_poly's comment. */
 #ifndef MCP_DMATH_H
 #define MCP_DMATH_H
 
@@ -33,19 +37,36 @@
 /* The table: exp's Taylor coefficients 1/k!, k = 0..13; log's 2 / (2k + 1),
  * k = 1..10; sin(pi r) / r's (-1)^k pi^(2k+1) / (2k+1)!, k = 0..8;
  * cos(pi r)'s (-1)^k pi^2k / (2k)!, k = 1..8; then 1 / ln 2, ln 2 in a high
- * part with 32 low zero bits and the rest, and sqrt(2). */
+ * part with 32 low zero bits and the rest; Cody's erf, erfc and erfc tail
+ * numerators and denominators, highest power first; 1 / sqrt(2) and
+ * 1 / sqrt(pi). */
 #define MCPI_DMATH_TABLE                                                                        \
-  {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,        \
-   1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800.0,           \
-   2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13, 2.0 / 15, 2.0 / 17, 2.0 / 19,       \
-   2.0 / 21,                                                                                   \
-   3.1415926535897931, -5.1677127800499703, 2.5501640398773455, -0.59926452932079211,         \
-   0.082145886611128233, -0.0073704309457143504, 0.00046630280576761255,                       \
-   -2.1915353447830217e-05, 7.9520540014755126e-07,                                            \
-   -4.934802200544679, 4.0587121264167685, -1.3352627688545895, 0.23533063035889321,          \
-   -0.025806891390014061, 0.0019295743094039231, -0.0001046381049248457,                       \
-   4.3030695870329473e-06,                                                                     \
-   1.4426950408889634, 0x1.62e42fee00000p-1, 0x1.a39ef35793c76p-33}
+  {1.0, 1.0, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,         \
+   1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800.0,            \
+   2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13, 2.0 / 15, 2.0 / 17, 2.0 / 19,        \
+   2.0 / 21,                                                                                    \
+   3.1415926535897931, -5.1677127800499703, 2.5501640398773455, -0.59926452932079211,           \
+   0.082145886611128233, -0.0073704309457143504, 0.00046630280576761255,                        \
+   -2.1915353447830217e-05, 7.9520540014755126e-07,                                             \
+   -4.934802200544679, 4.0587121264167685, -1.3352627688545895, 0.23533063035889321,            \
+   -0.025806891390014061, 0.0019295743094039231, -0.0001046381049248457,                        \
+   4.3030695870329473e-06,                                                                      \
+   1.4426950408889634, 0x1.62e42fee00000p-1, 0x1.a39ef35793c76p-33,                             \
+   1.85777706184603153e-1, 3.16112374387056560e0, 1.13864154151050156e2,                        \
+   3.77485237685302021e2, 3.20937758913846947e3,                                                \
+   1.0, 2.36012909523441209e1, 2.44024637934444173e2, 1.28261652607737228e3,                    \
+   2.84423683343917062e3,                                                                       \
+   2.15311535474403846e-8, 5.64188496988670089e-1, 8.88314979438837594e0,                       \
+   6.61191906371416295e1, 2.98635138197400131e2, 8.81952221241769090e2,                         \
+   1.71204761263407058e3, 2.05107837782607147e3, 1.23033935479799725e3,                         \
+   1.0, 1.57449261107098347e1, 1.17693950891312499e2, 5.37181101862009858e2,                    \
+   1.62138957456669019e3, 3.29079923573345963e3, 4.36261909014324716e3,                         \
+   3.43936767414372164e3, 1.23033935480374942e3,                                                \
+   1.63153871373020978e-2, 3.05326634961232344e-1, 3.60344899949804439e-1,                      \
+   1.25781726111229246e-1, 1.60837851487422766e-2, 6.58749161529837803e-4,                      \
+   1.0, 2.56852019228982242e0, 1.87295284992346047e0, 5.27905102951428412e-1,                   \
+   6.05183413124413191e-2, 2.33520497626869185e-3,                                              \
+   0.70710678118654752440, 0.56418958354775628695}
 enum {
   MCPI_DM_EXP = 0,      /* 14 */
   MCPI_DM_LOG = 14,     /* 10 */
@@ -53,7 +74,12 @@ enum {
   MCPI_DM_COS = 33,     /* 8 */
   MCPI_DM_LOG2E = 41,
   MCPI_DM_LN2_HI = 42,
-  MCPI_DM_LN2_LO = 43
+  MCPI_DM_LN2_LO = 43,
+  MCPI_DM_ERF_P = 44,   /* 5, then its denominator's 5 */
+  MCPI_DM_ERFC_P = 54,  /* 9, then 9 */
+  MCPI_DM_TAIL_P = 72,  /* 6, then 6 */
+  MCPI_DM_RSQRT2 = 84,
+  MCPI_DM_RSQRTPI = 85
 };
 
 #ifdef __CUDACC__
@@ -279,14 +305,77 @@ MCP_HD static inline double mcpi_mexp(double x)
 #endif
 }
 
-MCP_HD static inline double mcpi_dlog(double x)
+/* log(x) for any x: the polynomial where x is positive and normal, a
+ * subnormal scaled into its range first, the library's special values
+ * (log of 0, of a negative, of infinity or NaN) elsewhere: the same bits
+ * wherever it runs. */
+MCP_HD static inline double mcpi_dlog_one(double x)
 {
-#ifdef __CUDA_ARCH__
   if ((mcpi_dbits(x) >> 52) - 1u < 0x7feu) /* positive and normal */
     return mcpi_dlog_poly(x);
-#endif
+  if (x > 0 && x < 0x1p-1022)
+    return fma(-54.0, MCPI_DM(MCPI_DM_LN2_HI),
+               fma(-54.0, MCPI_DM(MCPI_DM_LN2_LO), mcpi_dlog_poly(x * 0x1p54)));
   return log(x);
 }
+
+/* The standard normal's distribution Phi(x) by Cody's rational
+ * approximations of erf and erfc (Math. Comp. 23, 1969) in y = |x| / sqrt 2:
+ * erf(y) = y P(y^2) / Q(y^2) below 0.46875; above, erfc(y) = e^{-y^2}
+ * R(y), R = P(y) / Q(y) to 4 and (1 / sqrt(pi) - w P(w) / Q(w)) / y past it,
+ * w = 1 / y^2.  The factor e^{-x^2 / 2} from x itself, its square in two
+ * parts (hi + lo exactly, by fma), as e^{-hi} (1 - lo): the tail keeps its
+ * relative accuracy (y's rounding moves R alone, by an ulp or so).  Past
+ * x^2 / 2 = 700 the exponential is taken in halves, so that the tail goes
+ * through the subnormals to 0 (near x = -38.5) as the library's does. */
+MCP_HD static inline double mcpi_dpoly(double x, int first, int n)
+{
+  double p = MCPI_DM(first);
+  MCP_UNROLL
+  for (int k = 1; k < n; k++)
+    p = fma(p, x, MCPI_DM(first + k));
+  return p;
+}
+
+MCP_HD static inline double mcpi_dncdf_poly(double x)
+{
+  double a = fabs(x), y = a * MCPI_DM(MCPI_DM_RSQRT2);
+  if (!(y >= 0.46875)) { /* NaN too */
+    double z = y * y;
+    double e = y * mcpi_dpoly(z, MCPI_DM_ERF_P, 5) / mcpi_dpoly(z, MCPI_DM_ERF_P + 5, 5);
+    return 0.5 + (x < 0 ? -0.5 : 0.5) * e;
+  }
+  double r;
+  if (y <= 4.0) {
+    r = mcpi_dpoly(y, MCPI_DM_ERFC_P, 9) / mcpi_dpoly(y, MCPI_DM_ERFC_P + 9, 9);
+  } else {
+    double w = 1.0 / (y * y);
+    r = (MCPI_DM(MCPI_DM_RSQRTPI) -
+         w * mcpi_dpoly(w, MCPI_DM_TAIL_P, 6) / mcpi_dpoly(w, MCPI_DM_TAIL_P + 6, 6)) /
+        y;
+  }
+  double s = a * a, hi = 0.5 * s, lo = 0.5 * fma(a, a, -s);
+  double h = hi < 700.0 ? hi : hi < 1400.0 ? 0.5 * hi : 0.0;
+  double e = mcpi_dexp_poly(-h), tail = 0.5 * r * (1.0 - lo) * e;
+  if (!(hi < 700.0))
+    tail = hi < 1400.0 ? tail * e : 0.0;
+  return x < 0 ? tail : 1.0 - tail;
+}
+
+/* log and Phi in double for the paths: on the device the algorithm, on the
+ * host its entry in src/rng/lanes.c (the same, built for FMA where the
+ * processor has it): the same bits. */
+#ifdef __CUDA_ARCH__
+#define MCPI_DMATH_ENTRY(name, algorithm)                                                        \
+  MCP_HD static inline double name(double x) { return algorithm(x); }
+#else
+#define MCPI_DMATH_ENTRY(name, algorithm)                                                        \
+  double name##_host(double x);                                                                  \
+  static inline double name(double x) { return name##_host(x); }
+#endif
+MCPI_DMATH_ENTRY(mcpi_dlog, mcpi_dlog_one)
+MCPI_DMATH_ENTRY(mcpi_dncdf, mcpi_dncdf_poly)
+#undef MCPI_DMATH_ENTRY
 
 /* On the host sin and cos of pi v, as cuRAND's host generator takes them. */
 MCP_HD static inline void mcpi_dsincospi(double v, double *sp, double *cp)

@@ -1,4 +1,4 @@
-/* test_dmath.c: the device's double exp, log and sincospi (mcp_dmath.h), their
+/* test_dmath.c: the device's double exp, log, sincospi and Phi (mcp_dmath.h), their
  * algorithms run on the host, against long double references: within 2 ulp
  * on random arguments over each fast range and where the ranges are hard
  * (near 0 for exp, near 1 for log, near the quadrant edges for sincospi,
@@ -91,7 +91,57 @@ static void log_within_2_ulp(void **state)
   expect_within(worst, 2, "log");
   assert_true(mcpi_dlog_poly(1.0) == 0.0);
   assert_true(mcpi_dlog_poly(2.0) == log(2.0));
-  assert_true(isnan(mcpi_dlog(-1.0)) && mcpi_dlog(0.0) == -INFINITY); /* the library's */
+  /* mcpi_dlog: the polynomial's bits where x is normal, a subnormal scaled
+   * into its range, the special values */
+  for (int i = 0; i < 1000; i++) {
+    double x = exp2(2040 * uniform(&s) - 1020), sub = ldexp(uniform(&s) + 0x1p-52, -1022);
+    assert_true(mcpi_dlog(x) == mcpi_dlog_poly(x));
+    worst = fmax(worst, ulps(mcpi_dlog(sub), logl((long double)sub)));
+  }
+  expect_within(worst, 2, "log with subnormals");
+  assert_true(mcpi_dlog(0x1p-1074) == (double)logl(0x1p-1074L));
+  assert_true(isnan(mcpi_dlog(-1.0)) && isnan(mcpi_dlog(NAN)) && mcpi_dlog(0.0) == -INFINITY &&
+              mcpi_dlog(INFINITY) == INFINITY);
+}
+
+/* Phi(x) in long double: erfc's argument rounds to 64 bits, which moves the
+ * tail by x^2 2^-64 relative at most, far below a double's ulp. */
+static long double ncdf_ref(long double x) { return 0.5L * erfcl(-x / sqrtl(2.0L)); }
+
+static double check_ncdf(double x, double worst)
+{
+  return check(mcpi_dncdf_poly, ncdf_ref, "Phi", x, worst);
+}
+
+/* Phi: relative to the value, the tail's accuracy included (the Heston
+ * step's U takes its log, the bridge's extremes too): within 6 ulp on the
+ * development machine, the rational's and the factors' roundings (CUDA
+ * documents 5 for its normcdf); and the same bits from mcpi_dncdf as from
+ * the algorithm. */
+static void ncdf_within_8_ulp(void **state)
+{
+  uint64_t s = 4;
+  double worst = 0;
+  for (int i = 0; i < N; i++) {
+    worst = check_ncdf(17 * uniform(&s) - 8.5, worst); /* the normals' range */
+    worst = check_ncdf(-5 - 32.5 * uniform(&s), worst); /* the tail, normal values */
+    worst = check_ncdf(ldexp(uniform(&s) - 0.5, -20), worst); /* near 0 */
+    /* either side of the approximations' edges, |x| / sqrt 2 = 0.46875 and 4 */
+    worst = check_ncdf(0.6629126073623883 * (1 + ldexp(uniform(&s) - 0.5, -30)), worst);
+    worst = check_ncdf(-5.656854249492381 * (1 + ldexp(uniform(&s) - 0.5, -30)), worst);
+  }
+  expect_within(worst, 8, "Phi");
+  for (int i = 0; i < 1000; i++) {
+    double x = 80 * uniform(&s) - 40;
+    assert_true(mcpi_dncdf(x) == mcpi_dncdf_poly(x));
+  }
+  /* through the subnormals to 0, as the library's; the limits and NaN */
+  double sub = mcpi_dncdf_poly(-38.0);
+  assert_true(sub > 0 && sub < 0x1p-1022 && fabs(sub - (double)ncdf_ref(-38.0L)) <= 0x1p-1060);
+  assert_true(mcpi_dncdf_poly(-38.5) == 0.0 && mcpi_dncdf_poly(-1e300) == 0.0);
+  assert_true(mcpi_dncdf_poly(-INFINITY) == 0.0 && mcpi_dncdf_poly(INFINITY) == 1.0);
+  assert_true(mcpi_dncdf_poly(0.0) == 0.5 && mcpi_dncdf_poly(40.0) == 1.0);
+  assert_true(isnan(mcpi_dncdf_poly(NAN)));
 }
 
 /* sin(pi v) and cos(pi v) in long double, reduced like the algorithm (v - q/2
@@ -144,6 +194,7 @@ int main(void)
       cmocka_unit_test(exp_within_2_ulp),
       cmocka_unit_test(log_within_2_ulp),
       cmocka_unit_test(sincospi_within_2_ulp),
+      cmocka_unit_test(ncdf_within_8_ulp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -383,7 +383,7 @@ MCP_HD static inline double mcpi_adj_step(const mcpi_job_view *j, int e, double 
   x = MCPI_GBM_STEP(x, a, b, zz);
   if (events && (j->tag[e] & MCPI_TAG_CASH)) {
     double left = mcpi_dexp(x) - j->cash[e];
-    x = left > 0 ? log(left) : -(double)INFINITY;
+    x = left > 0 ? mcpi_dlog(left) : -(double)INFINITY; /* the path body's */
   }
   return x;
 }

@@ -190,11 +190,11 @@ MCP_HD static inline void mcpi_emit(const mcpi_job_view *j, int t, double y, dou
 
 #include "models/products/private.h"
 
+/* Phi in float: each side's library (in double mcp_dmath.h's, the same bits
+ * on both) */
 #ifdef __CUDACC__
-#define MCPI_NCDF_D normcdf
 #define MCPI_NCDF_F normcdff
 #else
-#define MCPI_NCDF_D(x) (0.5 * erfc(-(x) * 0.70710678118654752440))
 #define MCPI_NCDF_F(x) (0.5f * erfcf(-(x) * 0.70710678118654752440f))
 #endif
 

@@ -34,9 +34,9 @@
 #else
 #define MCPI_EXP mcpi_dexp
 #endif
-#define MCPI_LOG log
+#define MCPI_LOG mcpi_dlog /* log and Phi: the host's bits the device's */
 #define MCPI_SQRT sqrt
-#define MCPI_NCDF MCPI_NCDF_D
+#define MCPI_NCDF mcpi_dncdf
 #define MCPI_LOCAL_VOL MCPI_LOCAL_VOL_D
 #define MCPI_COEF(name) name
 #endif

@@ -13,26 +13,38 @@ static inline double dexp_one(double x)
   return fabs(x) < 700.0 ? mcpi_dexp_poly(x) : x < -746.0 ? 0.0 : exp(x);
 }
 
-#if defined __x86_64__ && defined __GNUC__
-__attribute__((target("fma"))) static double dexp_fma(double x) { return dexp_one(x); }
-#endif
-
-/* Chosen by a flag read each call, not an ifunc: the sanitizers' runtimes
- * are not up when the loader runs a resolver. */
-double mcpi_dexp_host(double x)
+/* The processor's FMA, asked once; chosen by a flag read each call, not an
+ * ifunc: the sanitizers' runtimes are not up when the loader runs a
+ * resolver. */
+static int has_fma(void)
 {
 #if defined __x86_64__ && defined __GNUC__
-  static _Atomic int has_fma = -1; /* not yet asked */
-  int f = atomic_load_explicit(&has_fma, memory_order_relaxed);
+  static _Atomic int known = -1; /* not yet asked */
+  int f = atomic_load_explicit(&known, memory_order_relaxed);
   if (f < 0) {
     f = __builtin_cpu_supports("fma") ? 1 : 0;
-    atomic_store_explicit(&has_fma, f, memory_order_relaxed);
+    atomic_store_explicit(&known, f, memory_order_relaxed);
   }
-  if (f)
-    return dexp_fma(x);
+  return f;
+#else
+  return 0;
 #endif
-  return dexp_one(x);
 }
+
+/* mcp_dmath.h's host entries: each function built twice, with the
+ * instruction and without (then fma is the library's call, the same bits) */
+#if defined __x86_64__ && defined __GNUC__
+#define HOST_MATH(name, body)                                                                    \
+  __attribute__((target("fma"))) static double name##_fma(double x) { return body(x); }         \
+  double name(double x) { return has_fma() ? name##_fma(x) : body(x); }
+#else
+#define HOST_MATH(name, body)                                                                    \
+  double name(double x) { return body(x); }
+#endif
+HOST_MATH(mcpi_dexp_host, dexp_one)
+HOST_MATH(mcpi_dlog_host, mcpi_dlog_one)
+HOST_MATH(mcpi_dncdf_host, mcpi_dncdf_poly)
+#undef HOST_MATH
 
 static inline void exp_lanes(const double *x, double *y, size_t n)
 {
