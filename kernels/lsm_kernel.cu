@@ -757,7 +757,7 @@ static record_fn record_kernel(int na)
 extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld,
                                               size_t n, int all, int dates, const int *first,
                                               int nsc, double *pay, void *work, double *start,
-                                              cudaStream_t stream)
+                                              cudaEvent_t recorded, cudaStream_t stream)
 {
   int na = job.nassets, passes = job.antithetic ? 2 : 1;
   double *rec = (double *)work;
@@ -771,6 +771,9 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
     int nd = all - d0 < dates ? all - d0 : dates, s0 = first[w], s1 = first[w + 1];
     record<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, z, ld, n, dates, nsc, d0, s0, s1,
                                                             pay, rec, reach, start);
+    cudaError_t e = recorded && d0 + dates >= all ? cudaEventRecord(recorded, stream) : cudaSuccess;
+    if (e != cudaSuccess)
+      return e;
     mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
                                                                          nd, rec, reach);
   }

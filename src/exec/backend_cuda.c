@@ -822,7 +822,7 @@ static mcp_status paths(void *self, size_t n, int controls)
   if (e == cudaSuccess && (window = lsm_record(g, scaled, &nsc, &first))) {
     start = adj_start(g, window);
     e = mcpi_launch_lsm_scaled(g->view, g->buf[Z], g->tile, n, j->lsm_dates, window, first, nsc,
-                               pay, g->buf[LSM_REC], start, g->s);
+                               pay, g->buf[LSM_REC], start, start ? k->ready : NULL, g->s);
   } else if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, scaled,
                                              g->s)
@@ -835,12 +835,17 @@ static mcp_status paths(void *self, size_t n, int controls)
                                         g->view.gstate ? g->grid_g : g->grid, g->s);
   free(first);
   /* an early exercise's blocks by adjoint beside its price's kernel (the
-   * rule it reads, fitted before; their columns apart), on a side stream
-   * where the job has one; after the record that leaves its start */
-  if (e == cudaSuccess && j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT)
-    e = mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile, n,
-                            pay, start,
-                            start ? g->s : k->stream[g->side[j->npass % (size_t)g->nside]]);
+   * rule it reads, fitted before; their columns apart), on their side
+   * stream (job_start reserves it); where the record leaves their start,
+   * after its last window (k->ready recorded again there), beside the
+   * last scenarios */
+  if (e == cudaSuccess && j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT) {
+    cudaStream_t as = k->stream[g->side[j->npass % (size_t)g->nside]];
+    e = start ? cudaStreamWaitEvent(as, k->ready, 0) : cudaSuccess;
+    if (e == cudaSuccess)
+      e = mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile,
+                              n, pay, start, as);
+  }
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     if ((int)p == twin)
       continue;
@@ -1080,8 +1085,7 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   *g = (gpu_job){.run = run, .j = j, .ji = ji, .k = run->ctx->cuda, .batch = batch};
   g->kopt = job_options(run, j, &g->tile_paths);
   g->s = g->k->stream[q % STREAMS];
-  /* a side stream a pass, and an early exercise's adjoint one (paths;
-   * unused where the record leaves its start) */
+  /* a side stream a pass, and an early exercise's adjoint one (paths) */
   size_t sides = j->npass + (j->lsm_dates && j->gstate & MCPI_GSTATE_ADJOINT);
   g->nside = sides < SIDE_STREAMS ? (int)sides : SIDE_STREAMS;
   for (int i = 0; i < g->nside; i++)
