@@ -308,7 +308,7 @@ MCP_HD static inline double mcpi_mexp(double x)
 /* log(x) for any x: the polynomial where x is positive and normal, a
  * subnormal scaled into its range first, the library's special values
  * (log of 0, of a negative, of infinity or NaN) elsewhere: the same bits
- * wherever it runs. */
+ * wherever it runs (a NaN's payload aside). */
 MCP_HD static inline double mcpi_dlog_one(double x)
 {
   if ((mcpi_dbits(x) >> 52) - 1u < 0x7feu) /* positive and normal */
@@ -317,6 +317,16 @@ MCP_HD static inline double mcpi_dlog_one(double x)
     return fma(-54.0, MCPI_DM(MCPI_DM_LN2_HI),
                fma(-54.0, MCPI_DM(MCPI_DM_LN2_LO), mcpi_dlog_poly(x * 0x1p54)));
   return log(x);
+}
+
+/* p(x) by Horner from the table's n coefficients at first, highest first. */
+MCP_HD static inline double mcpi_dpoly(double x, int first, int n)
+{
+  double p = MCPI_DM(first);
+  MCP_UNROLL
+  for (int k = 1; k < n; k++)
+    p = fma(p, x, MCPI_DM(first + k));
+  return p;
 }
 
 /* The standard normal's distribution Phi(x) by Cody's rational
@@ -328,15 +338,6 @@ MCP_HD static inline double mcpi_dlog_one(double x)
  * relative accuracy (y's rounding moves R alone, by an ulp or so).  Past
  * x^2 / 2 = 700 the exponential is taken in halves, so that the tail goes
  * through the subnormals to 0 (near x = -38.5) as the library's does. */
-MCP_HD static inline double mcpi_dpoly(double x, int first, int n)
-{
-  double p = MCPI_DM(first);
-  MCP_UNROLL
-  for (int k = 1; k < n; k++)
-    p = fma(p, x, MCPI_DM(first + k));
-  return p;
-}
-
 MCP_HD static inline double mcpi_dncdf_poly(double x)
 {
   double a = fabs(x), y = a * MCPI_DM(MCPI_DM_RSQRT2);

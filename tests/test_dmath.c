@@ -137,7 +137,7 @@ static void ncdf_within_8_ulp(void **state)
   }
   /* through the subnormals to 0, as the library's; the limits and NaN */
   double sub = mcpi_dncdf_poly(-38.0);
-  assert_true(sub > 0 && sub < 0x1p-1022 && fabs(sub - (double)ncdf_ref(-38.0L)) <= 0x1p-1060);
+  assert_true(sub > 0 && sub < 0x1p-1022 && fabs(sub - (double)ncdf_ref(-38.0L)) <= 0x1p-1071);
   assert_true(mcpi_dncdf_poly(-38.5) == 0.0 && mcpi_dncdf_poly(-1e300) == 0.0);
   assert_true(mcpi_dncdf_poly(-INFINITY) == 0.0 && mcpi_dncdf_poly(INFINITY) == 1.0);
   assert_true(mcpi_dncdf_poly(0.0) == 0.5 && mcpi_dncdf_poly(40.0) == 1.0);

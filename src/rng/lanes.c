@@ -13,12 +13,14 @@ static inline double dexp_one(double x)
   return fabs(x) < 700.0 ? mcpi_dexp_poly(x) : x < -746.0 ? 0.0 : exp(x);
 }
 
-/* The processor's FMA, asked once; chosen by a flag read each call, not an
- * ifunc: the sanitizers' runtimes are not up when the loader runs a
- * resolver. */
+/* mcp_dmath.h's host entries: each function built twice, with the
+ * instruction and without (then fma is the library's call, the same bits),
+ * the processor's FMA asked once and the copy chosen by a flag read each
+ * call, not an ifunc: the sanitizers' runtimes are not up when the loader
+ * runs a resolver. */
+#if defined __x86_64__ && defined __GNUC__
 static int has_fma(void)
 {
-#if defined __x86_64__ && defined __GNUC__
   static _Atomic int known = -1; /* not yet asked */
   int f = atomic_load_explicit(&known, memory_order_relaxed);
   if (f < 0) {
@@ -26,14 +28,7 @@ static int has_fma(void)
     atomic_store_explicit(&known, f, memory_order_relaxed);
   }
   return f;
-#else
-  return 0;
-#endif
 }
-
-/* mcp_dmath.h's host entries: each function built twice, with the
- * instruction and without (then fma is the library's call, the same bits) */
-#if defined __x86_64__ && defined __GNUC__
 #define HOST_MATH(name, body)                                                                    \
   __attribute__((target("fma"))) static double name##_fma(double x) { return body(x); }         \
   double name(double x) { return has_fma() ? name##_fma(x) : body(x); }
