@@ -2692,13 +2692,13 @@ static void gpu_lsm_record_keeps_bits(void **state)
   static const struct {
     int assets, exercises, paths, cpu, buckets, methods;
     const char *list;
-  } cases[6] = {{6, 1000, 32768, 0, 0, 0, "delta,gamma,cross-gamma"},
+  } cases[] = {{6, 1000, 32768, 0, 0, 0, "delta,gamma,cross-gamma"},
                 {3, 50, 2048, 1, 0, 0, "delta,gamma,cross-gamma"},
                 {3, 50, 67584, 1, 0, 0, "delta,gamma,cross-gamma"},
                 {16, 20, 1024, 1, 0, 0, "delta,gamma"},
                 {6, 1000, 16384, 0, 1, MCP_ANTITHETIC, adj},
                 {3, 50, 2048, 1, 1, 0, adj}};
-  for (int c = 0; c < 6; c++) {
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     mcp_portfolio *p;
     mcp_trade t;
     assert_int_equal(mcp_portfolio_create(&p), MCP_OK);

@@ -720,9 +720,9 @@ static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
  * (launch.h, mcpi_launch_lsm_scaled): STAC-A2's American, 5 assets, 25,000
  * paths and 252 dates, takes 0.63 GB; its large shape, 10 assets, 100,000
  * paths and 1,260 dates, would take 22 GB, so it records 49 dates at a
- * time, 26 windows (bench/RESULTS.md, "record-windows", "adjoint-start").  Where not even one date
- * fits, or the allocation fails, the path a thread evaluates them (the
- * same bits). */
+ * time, 26 windows (bench/RESULTS.md, "record-windows", "adjoint-start").
+ * Where not even one date fits, or the allocation fails, the path a thread
+ * evaluates them (the same bits). */
 #define LSM_RECORD_MAX ((size_t)1 << 30)
 
 /* The first step of each window of `dates` exercise dates of job j (the
