@@ -2693,11 +2693,11 @@ static void gpu_lsm_record_keeps_bits(void **state)
     int assets, exercises, paths, cpu, buckets, methods;
     const char *list;
   } cases[] = {{6, 1000, 32768, 0, 0, 0, "delta,gamma,cross-gamma"},
-                {3, 50, 2048, 1, 0, 0, "delta,gamma,cross-gamma"},
-                {3, 50, 67584, 1, 0, 0, "delta,gamma,cross-gamma"},
-                {16, 20, 1024, 1, 0, 0, "delta,gamma"},
-                {6, 1000, 16384, 0, 1, MCP_ANTITHETIC, adj},
-                {3, 50, 2048, 1, 1, 0, adj}};
+               {3, 50, 2048, 1, 0, 0, "delta,gamma,cross-gamma"},
+               {3, 50, 67584, 1, 0, 0, "delta,gamma,cross-gamma"},
+               {16, 20, 1024, 1, 0, 0, "delta,gamma"},
+               {6, 1000, 16384, 0, 1, MCP_ANTITHETIC, adj},
+               {3, 50, 2048, 1, 1, 0, adj}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     mcp_portfolio *p;
     mcp_trade t;
