@@ -251,6 +251,17 @@ static __device__ void factor_wait(void)
   __pipeline_wait_prior(0);
 }
 
+// a / b, b a live pivot (in (1e-5, 1] for a Gram matrix of normal
+// numbers: mcpi_lsm_factor's scaled Cholesky; inf where a diagonal's scale
+// overflows) and r its reciprocal by mcpi_drcp_fast: the division's last
+// steps where mcpi_ddiv_fast gives its bits (2^-960 <= |a| < 2^1000, b
+// finite, below 2^1000), else the division itself.
+static __device__ double pivot_div(double a, double b, double r)
+{
+  return fabs(a) >= 0x1p-960 && fabs(a) < 0x1p1000 && b < 0x1p1000 ? mcpi_ddiv_rcp(a, b, r)
+                                                                    : a / b;
+}
+
 // A date's substitution (mcpi_lsm_substitute: the same operations in the
 // same order) by the block's first warp, beyond SUBSTITUTE_UNROLLED basis
 // functions: lane i holds row i's running sum and takes each w_j from lane
@@ -273,10 +284,11 @@ static __device__ void substitute_warp(int nb, const double *fac, const double *
       row[2 + i] = 0;
     return;
   }
-  double s = in ? rhs[i] * d[i] : 0, w = 0;
+  double s = in ? rhs[i] * d[i] : 0, w = 0, lii = in ? l[i * nb + i] : 1;
+  double rii = mcpi_drcp_fast(lii); /* off the chain: the divisions' own first steps */
   for (int j = 0; j < nb; j++) { /* L w = D b */
     if (i == j)
-      w = live[j] != 0 ? s / l[j * nb + j] : 0;
+      w = live[j] != 0 ? pivot_div(s, lii, rii) : 0;
     double wj = __shfl_sync(all, w, j);
     if (in && i > j)
       s -= l[i * nb + j] * wj;
@@ -286,7 +298,7 @@ static __device__ void substitute_warp(int nb, const double *fac, const double *
       double t = w;
       for (int k = j + 1; k < nb; k++)
         t -= p[i][k];
-      w = live[j] != 0 ? t / l[j * nb + j] : 0;
+      w = live[j] != 0 ? pivot_div(t, lii, rii) : 0;
     }
     double wj = __shfl_sync(all, w, j);
     if (i < j)
@@ -405,22 +417,80 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
 // them, a warp a column, behind a second barrier.
 #define LOCAL_SUMS_CHUNKS 256
 
+// A path of the cooperative walk: its cash flow y; its exercise value h and
+// what its basis reads (under, r, v) at the date after the one walked, kept
+// for that date's continuation value, so that a date's states are read
+// once, not twice (the CPU keeps the basis itself: lsm_cpu.c); and its
+// state at the date walked, x, read a date ahead (walk_read), so that those
+// loads wait beside the grid's barrier and the date before's substitution.
+struct walk_path {
+  double y, h, under, v, r[MCP_MAX_ASSETS], x[MCP_MAX_ASSETS];
+};
+
+// Path i's states at date e into x.
+static __device__ void walk_read(const mcpi_lsm_dims &d, const double *__restrict__ st, size_t n,
+                                 size_t i, int e, walk_path &p)
+{
+  int ns = mcpi_lsm_state_size(d);
+  MCP_UNROLL
+  for (int a = 0; a < MCP_MAX_ASSETS; a++)
+    if (a < ns)
+      p.x[a] = st[((size_t)e * ns + a) * n + i];
+}
+
+// Path p at the date of the state x it read: the rule of the date after
+// (next, or none) applied to its cash flow, then its exercise value and
+// basis phi there (x read as the states of one path and date); returns
+// whether it is in the money.  mcpi_lsm_fit_point's operations in its order.
+static __device__ int walk_date(const mcpi_job_view &j, const mcpi_lsm_dims &d,
+                                const double *next, walk_path &p, double *phi)
+{
+  double value;
+  if (next && mcpi_lsm_exercises(next, p.h,
+                                 mcpi_lsm_continuation(&j.trades[0], next, p.h, d.n, d.heston,
+                                                       p.under, p.r, p.v),
+                                 &value))
+    p.y = value;
+  p.h = mcpi_lsm_fit_state(&j, d, p.x, 1, 0, 0, phi, &p.under, p.r, &p.v);
+  return p.h > 0;
+}
+
 // Every date in one cooperative launch, all its blocks resident: the grid
 // sums a date's chunks (part double-buffered by date, so that a block on
 // the next date writes what no block still reads), then every block adds
 // the columns (or reads the grid's sums of them) and substitutes the date
 // itself, the same sums to the same rule; block 0 writes it to the table.
+// Thread t walks path t of its block's chunk and, P = 2, path t + T
+// (date_sums').
 template <int K>
 static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double *table,
                                                   const double *fac, const double *st,
-                                                  size_t n, int dates, double *y, double *part)
+                                                  size_t n, int dates, const double *y,
+                                                  double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   __shared__ double row[MCPI_LSM_ROW], fs[MCPI_LSM_FACTOR];
   unsigned t = threadIdx.x, nw = blockDim.x / MCPI_LSM_LANES;
   int nb = j.lsm_nb;
-  size_t nch = gridDim.x;
+  mcpi_lsm_dims d = shape_dims<K>(j);
+  size_t nch = gridDim.x, i0 = (size_t)blockIdx.x * MCP_CHUNK_PATHS + t, i1 = i0 + HALF;
+  int in0 = i0 < n, in1 = WALK_P(K) == 2 && i1 < n, m0 = 0, m1 = 0;
   double *sums = nch > LOCAL_SUMS_CHUNKS ? part + 2 * (size_t)nb * nch : NULL;
+  walk_path p0, p1;
+  double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS];
+  p0.y = p1.y = 0;
+  if (in0) { /* the last date's state (its basis is not summed) and cash flow */
+    walk_read(d, st, n, i0, dates - 1, p0);
+    p0.h = mcpi_lsm_state_at(&j, d, p0.x, 1, 0, 0, &p0.under, p0.r, &p0.v);
+    p0.y = y[i0];
+    walk_read(d, st, n, i0, dates - 2, p0);
+  }
+  if (in1) {
+    walk_read(d, st, n, i1, dates - 1, p1);
+    p1.h = mcpi_lsm_state_at(&j, d, p1.x, 1, 0, 0, &p1.under, p1.r, &p1.v);
+    p1.y = y[i1];
+    walk_read(d, st, n, i1, dates - 2, p1);
+  }
   if (t < MCPI_LSM_ROW)
     row[t] = table[(size_t)(dates - 1) * MCPI_LSM_ROW + t];
   __syncthreads();
@@ -429,7 +499,16 @@ static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double
     /* fs is free: date e + 1's substitution (or, first, the row's copy)
      * ended at a barrier */
     factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, nb, fs);
-    date_sums<K>(j, row, st, n, e, y, mine, blockIdx.x, nch);
+    if (in0)
+      m0 = walk_date(j, d, row, p0, phi0);
+    if (in1)
+      m1 = walk_date(j, d, row, p1, phi1);
+    chunk_sums<SHAPE_NB(K), 0, WALK_P(K)>(phi0, phi1, p0.y, p1.y, m0, m1, nb, nb,
+                                          mine + blockIdx.x, nch);
+    if (e > 0 && in0) /* date e - 1's states, loaded beside the barrier */
+      walk_read(d, st, n, i0, e - 1, p0);
+    if (e > 0 && in1)
+      walk_read(d, st, n, i1, e - 1, p1);
     factor_wait();
     grid.sync();
     if (sums) {
@@ -444,10 +523,17 @@ static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double
   }
 }
 
+// Blocks an SM that the walk keeps resident, its registers capped to them,
+// as many as before it kept the next date's states: 6 blocks of 128 threads
+// hold the American put's 782 chunks of 200,000 regression paths on 132 SMs
+// (uncapped, one asset took 128 registers, 4 blocks); one Heston asset 4;
+// the general shape 5 of 256 (uncapped 80 registers, 3).
+#define WALK_BLOCKS(K) ((K) == 2 ? 6 : (K) == 3 ? 4 : 5)
 template <int K>
-__global__ void mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
-                                      const double *fac, const double *st, size_t n, int dates,
-                                      double *y, double *part)
+__global__ void __launch_bounds__(WALK_THREADS(K), WALK_BLOCKS(K))
+    mcpi_lsm_dates_kernel(const __grid_constant__ mcpi_job_view j, double *table,
+                          const double *fac, const double *st, size_t n, int dates, double *y,
+                          double *part)
 {
   dates_walk<K>(j, table, fac, st, n, dates, y, part);
 }

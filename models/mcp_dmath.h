@@ -158,7 +158,7 @@ MCP_HD static inline double mcpi_dscale(double y, double k)
 }
 #endif
 
-#ifdef __CUDA_ARCH__
+#ifdef __CUDACC__ /* (nvcc's host pass parses the device functions that call them) */
 /* a / b and sqrt(x) as the device's correctly rounded division and square
  * root compute them, the same operations on the same first approximation
  * (the 64-bit reciprocal's and reciprocal square root's high words), without
@@ -170,7 +170,7 @@ MCP_HD static inline double mcpi_dscale(double y, double k)
  * (-0 gives +0); mcpi_dsqrt_fast: finite x >= 2^-960; mcpi_dsqrt_any: any
  * finite x >= 0 (below 2^-900 x scaled by 2^200 first and the root by
  * 2^-100 after, exactly), a few instructions more. */
-__device__ static inline double mcpi_ddiv_fast(double a, double b)
+__device__ static inline double mcpi_drcp_fast(double b)
 {
   double r;
   asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(b));
@@ -179,9 +179,18 @@ __device__ static inline double mcpi_ddiv_fast(double a, double b)
   e = fma(e, e, e);
   r = fma(r, e, r);
   e = fma(-b, r, 1.0);
-  r = fma(r, e, r);
+  return fma(r, e, r);
+}
+/* the division's last steps, given b's reciprocal r by mcpi_drcp_fast: a
+ * divisor's reciprocal computed once serves every division by it */
+__device__ static inline double mcpi_ddiv_rcp(double a, double b, double r)
+{
   double q = __dmul_rn(a, r);
   return fma(r, fma(-b, q, a), q);
+}
+__device__ static inline double mcpi_ddiv_fast(double a, double b)
+{
+  return mcpi_ddiv_rcp(a, b, mcpi_drcp_fast(b));
 }
 __device__ static inline double mcpi_dsqrt_fast(double x)
 {

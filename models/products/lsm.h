@@ -226,6 +226,8 @@ MCP_HD static inline double mcpi_lsm_term(const double *phi, int nb, double y, i
   return phi[a] * phi[a + c];
 }
 
+/* Loads a lane issues before it adds them (mcpi_lsm_lane_sum). */
+#define MCPI_LSM_LANE_LOADS 4
 /* The chunks' sums of a column, part[c] for c < nch, added in the order
  * both backends keep: 32 strided partial sums, s_l = part[l] + part[l + 32]
  * + ..., then s_0 + s_1 + ... + s_31 (on the GPU a lane each, so that a warp
@@ -233,12 +235,24 @@ MCP_HD static inline double mcpi_lsm_term(const double *phi, int nb, double y, i
 MCP_HD static inline double mcpi_lsm_lane_sum(const double *part, size_t nch, int l)
 {
   double s = 0;
-  for (size_t c = (size_t)l; c < nch; c += 32)
+  /* a few loads issued before their additions: on the GPU they wait on L2
+   * together, not one after another */
+  for (size_t c0 = (size_t)l; c0 < nch; c0 += 32 * MCPI_LSM_LANE_LOADS) {
+    double v[MCPI_LSM_LANE_LOADS];
+    MCP_UNROLL
+    for (int k = 0; k < MCPI_LSM_LANE_LOADS; k++) {
+      size_t c = c0 + 32 * (size_t)k;
 #ifdef __CUDA_ARCH__
-    s += __ldcg(part + c); /* from L2: other blocks of the grid wrote them */
+      v[k] = c < nch ? __ldcg(part + c) : 0; /* from L2: other blocks of the grid wrote them */
 #else
-    s += part[c];
+      v[k] = c < nch ? part[c] : 0;
 #endif
+    }
+    MCP_UNROLL
+    for (int k = 0; k < MCPI_LSM_LANE_LOADS; k++)
+      if (c0 + 32 * (size_t)k < nch)
+        s += v[k];
+  }
   return s;
 }
 #define MCPI_LSM_LANES 32

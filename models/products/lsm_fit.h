@@ -108,16 +108,25 @@ MCP_HD static inline void mcpi_lsm_fit_path(const mcpi_job_view *j, const double
   *y = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, h, 0, &value) ? value : 0;
 }
 
-/* Path i's basis at date e into phi; returns whether it is in the money
- * there. */
+/* Path i's basis at date e into phi and what it reads (mcpi_lsm_state_at's
+ * under, r, v); returns its exercise value there. */
+MCP_HD static inline double mcpi_lsm_fit_state(const mcpi_job_view *j, mcpi_lsm_dims d,
+                                               const double *st, size_t ld, size_t i, int e,
+                                               double *phi, double *under, double *r,
+                                               double *v)
+{
+  double h = mcpi_lsm_state_at(j, d, st, ld, i, e, under, r, v);
+  mcpi_lsm_basis(&j->trades[0], d.n, d.heston, *under, r, *v, phi, (const double *)0);
+  return h;
+}
+
+/* The same, what it reads dropped; returns whether it is in the money. */
 MCP_HD static inline int mcpi_lsm_fit_basis(const mcpi_job_view *j, mcpi_lsm_dims d,
                                             const double *st, size_t ld, size_t i, int e,
                                             double *phi)
 {
   double under, r[MCP_MAX_ASSETS], v;
-  double h = mcpi_lsm_state_at(j, d, st, ld, i, e, &under, r, &v);
-  mcpi_lsm_basis(&j->trades[0], d.n, d.heston, under, r, v, phi, (const double *)0);
-  return h > 0;
+  return mcpi_lsm_fit_state(j, d, st, ld, i, e, phi, &under, r, &v) > 0;
 }
 
 /* Path i at date e < dates - 1 of the fit: the rule of date e + 1 (its
