@@ -2,7 +2,7 @@
 // on n lanes of a warp (32 / n paths a warp), asset i on its group's lane
 // i, each lane stepping its own asset with the step's normals of the others
 // by shuffles: the adjoint's lanes kernel (adjoint_kernel.cu) and the
-// Longstaff-Schwartz fit's paths (lsm_kernel.cu).  The steps are
+// Longstaff-Schwartz fit's and price's paths (lsm_kernel.cu).  The steps are
 // adjoint.h's forward ones, the mheston and multi states' operations: the
 // same bits as a path a thread.
 #ifndef MCPI_LANES_CUH

@@ -119,9 +119,11 @@ cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double
  * fitted): the plain loop of the bodies with exercise over the stored
  * normals z[s ld + i] (double or float, as precision says), payoffs into
  * pay[col ld + i]; scaled: with the trade's spot Greeks on scaled paths
- * (lsm_greeks.h, where the view writes Greeks). */
+ * (lsm_greeks.h, where the view writes Greeks).  lanes: the paths may take
+ * the lanes' steps (as the fit's): several Heston assets' in double, not
+ * scaled, then do (the same bits). */
 cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, size_t n,
-                                  double *pay, mcp_precision precision, int scaled,
+                                  double *pay, mcp_precision precision, int scaled, int lanes,
                                   cudaStream_t stream);
 
 /* The same, scaled, of 2 to 15 Heston assets in double whose paths may

@@ -9,10 +9,12 @@
 // last block to finish substitutes).  Then the
 // priced paths: the bodies with exercise (path_families.def, _x and _fx)
 // over a tile of stored normals, in kernels of their own, so that no other
-// kernel carries the exercise's code; several Heston assets' spot Greeks on
-// scaled paths through a record of the paths (mcpi_launch_lsm_scaled).
+// kernel carries the exercise's code; several Heston assets' paths on lanes
+// (lanes.cuh), and their spot Greeks on scaled paths through a record of
+// the paths (mcpi_launch_lsm_scaled).
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
+#include <type_traits>
 #include "models/products/lsm_fit.h"
 #include "kernels/lanes.cuh"
 #include "kernels/path_kernel.cuh"
@@ -571,6 +573,53 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
     }
 }
 
+// The price's paths of several Heston assets on the lanes of a warp
+// (lanes.cuh), each date's spots an exp a lane and every lane of a path
+// deciding its exercise (mcpi_adj_exercise_held: the price's operations, as
+// the record's, so the same bits as mcpi_lsm_price_kernel's).  A path a
+// thread stepped its assets in turn from a state in local memory (the
+// factor read at run time from the tag), on 782 warps for STAC-A2's 25,000
+// paths.  Double normals, no grid check (lsm_lanes) and no scaled paths.
+template <int MaxA>
+__global__ void __launch_bounds__(128)
+    mcpi_lsm_lanes_price_kernel(const __grid_constant__ mcpi_job_view j,
+                                const double *__restrict__ z, size_t ld, size_t npaths,
+                                double *__restrict__ pay)
+{
+  const unsigned all = 0xffffffffu;
+  int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
+  size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
+  int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
+  size_t row = live ? path : npaths - 1;
+  int steps = j.nelem / (2 * n);
+  double zs[2 * MaxA], zf[2];
+  for (int pass = 0; pass <= (j.antithetic ? 1 : 0); pass++) {
+    double sign = pass ? -1 : 1, x = j.log_spots[i], v = j.heston[i].v0;
+    double xa[MCP_MAX_ASSETS], spot[MCP_MAX_ASSETS];
+    mcpi_adj_ex ex = MCPI_ADJ_EX_INIT;
+    for (int s = 0; s < steps; s++) {
+      lanes_draw<2>(j, z + row, ld, row, s, i, sign, zf);
+      lanes_gather<2, MaxA>(zf, n, src, zs);
+      lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
+      if (!mcpi_adj_exercise_date(&j, s, 2 * n))
+        continue;
+      /* (a date where the warp's live paths have all exercised, but the
+       * last, where the held European pays) */
+      if (j.lsm[(size_t)ex.e * MCPI_LSM_ROW + 1] != MCPI_LSM_ALWAYS &&
+          !__any_sync(all, live && ex.tau[0] < 0)) {
+        ex.e++;
+        continue;
+      }
+      lanes_spots<MaxA>(x, n, src, &j, xa, spot);
+      mcpi_adj_exercise_held(&j, xa, spot, s, &ex, 1);
+    }
+    lanes_spots<MaxA>(x, n, src, &j, xa, spot);
+    if (live && lane == 0)
+      mcpi_multi_pay_x(xa, ex.tau[0] >= 0 ? ex.df[0] * ex.h[0] : 0,
+                       ex.tau[1] >= 0 ? ex.df[1] * ex.h[1] : 0, NULL, &j, pay + path, ld, pass);
+  }
+}
+
 // The spot Greeks on scaled paths (lsm_greeks.h) of several Heston assets
 // in three kernels, where a path a thread evaluated its 50 scenarios a date
 // in a row in 254 registers, on 196 warps (STAC-A2's American: 11.8 ms
@@ -886,13 +935,34 @@ static void lsm_price(const mcpi_job_view &job, const R *z, size_t ld, size_t n,
         <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
 }
 
+// The lanes kernels' largest asset count for n assets, as a type (their
+// arrays' sizes: registers by the count).
+template <typename F>
+static void lanes_max_assets(int n, F launch)
+{
+  if (n <= 4)
+    launch(std::integral_constant<int, 4>());
+  else if (n <= 8)
+    launch(std::integral_constant<int, 8>());
+  else if (n <= 12)
+    launch(std::integral_constant<int, 12>());
+  else
+    launch(std::integral_constant<int, MCP_MAX_ASSETS>());
+}
+
 extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld,
                                              size_t n, double *pay, mcp_precision precision,
-                                             int scaled, cudaStream_t stream)
+                                             int scaled, int lanes, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  if (precision == MCP_FLOAT && scaled)
+  if (lanes && precision == MCP_DOUBLE && !scaled && job.nassets > 1 &&
+      job.model == MCPI_MODEL_HESTON)
+    lanes_max_assets(job.nassets, [&](auto a) {
+      mcpi_lsm_lanes_price_kernel<decltype(a)::value>
+          <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, (const double *)z, ld, n, pay);
+    });
+  else if (precision == MCP_FLOAT && scaled)
     lsm_price<float, lsm_scaled_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
   else if (precision == MCP_FLOAT)
     lsm_price<float, lsm_state_of>(job, (const float *)z, ld, n, pay, grid, stream);
@@ -903,15 +973,6 @@ extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, s
   return cudaGetLastError();
 }
 
-// The lanes' fit paths for MaxA assets at most, 4 warps a block.
-template <int MaxA>
-static void lanes_paths(const mcpi_job_view &job, const double *table, int dates, double *st,
-                        size_t n, double *y, cudaStream_t stream)
-{
-  mcpi_lsm_lanes_paths_kernel<MaxA>
-      <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, table, dates, st, n, y);
-}
-
 extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
                                              const double *table, int dates, double *st,
                                              size_t n, double *y, int lanes, cudaStream_t stream)
@@ -919,14 +980,10 @@ extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
   if (lanes && job.nassets > 1 && job.model == MCPI_MODEL_HESTON) {
     job.seed = seed; /* the fit's canonical normals (mcpi_adj_normal) */
     job.p0 = 0;
-    if (job.nassets <= 4)
-      lanes_paths<4>(job, table, dates, st, n, y, stream);
-    else if (job.nassets <= 8)
-      lanes_paths<8>(job, table, dates, st, n, y, stream);
-    else if (job.nassets <= 12)
-      lanes_paths<12>(job, table, dates, st, n, y, stream);
-    else
-      lanes_paths<MCP_MAX_ASSETS>(job, table, dates, st, n, y, stream);
+    lanes_max_assets(job.nassets, [&](auto a) {
+      mcpi_lsm_lanes_paths_kernel<decltype(a)::value>
+          <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, table, dates, st, n, y);
+    });
     return cudaGetLastError();
   }
   size_t blocks = (n + 127) / 128;

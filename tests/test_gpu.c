@@ -2655,6 +2655,96 @@ static void gpu_set_equals_separate_runs(void **state)
   mcp_market_destroy(m);
 }
 
+/* 16 Heston assets, H0 .. H15, their spots correlated 0.4. */
+static const char *const heston_names[16] = {"H0", "H1", "H2",  "H3",  "H4",  "H5",  "H6",  "H7",
+                                             "H8", "H9", "H10", "H11", "H12", "H13", "H14", "H15"};
+static mcp_market *heston_basket_market(void)
+{
+  double rho[256];
+  mcp_market *m;
+  assert_int_equal(mcp_market_create(&m), MCP_OK);
+  for (int i = 0; i < 16; i++) {
+    assert_int_equal(mcp_market_add_heston(m, heston_names[i], 95 + i, 0.03, 0.01 * (i % 2),
+                                           0.04 + 0.005 * (i % 6), 1.5, 0.05, 0.5, -0.6),
+                     MCP_OK);
+    for (int k = 0; k < 16; k++)
+      rho[i * 16 + k] = i == k ? 1 : 0.4;
+  }
+  assert_int_equal(mcp_market_set_correlation(m, 16, heston_names, rho), MCP_OK);
+  return m;
+}
+
+/* An American basket put (and a worst-of) of n Heston assets, a year, the
+ * given exercise dates, paths and methods. */
+static mcp_portfolio *heston_american(int n, int exercises, int paths, int methods)
+{
+  mcp_portfolio *p;
+  mcp_trade t;
+  assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
+  mcp_trade_init(&t);
+  t.id = "HB-AM";
+  t.product = MCP_PRODUCT_AMERICAN;
+  t.payoff = MCP_PRODUCT_BASKET;
+  t.engine = MCP_ENGINE_MC;
+  t.type = MCP_PUT;
+  t.strike = 101;
+  t.maturity = 1;
+  t.nassets = (size_t)n;
+  t.assets = heston_names;
+  t.exercises = (size_t)exercises;
+  add(p, &t);
+  t.id = "HW-AM";
+  t.payoff = MCP_PRODUCT_WORST_OF;
+  add(p, &t);
+  assert_int_equal(mcp_portfolio_set_paths(p, (uint64_t)paths), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_regression_paths(p, 8192), MCP_OK);
+  assert_int_equal(mcp_portfolio_set_methods(p, methods), MCP_OK);
+  if (exercises > 252)
+    assert_int_equal(mcp_portfolio_set_steps_per_year(p, (unsigned)exercises), MCP_OK);
+  return p;
+}
+
+/* Several Heston assets' American prices on the lanes (lsm_kernel.cu,
+ * mcpi_lsm_lanes_price_kernel; 3, 6, 9, 13 and 16 assets: each of the
+ * kernel's sizes, 13 with dead lanes): the same bits as the record's (a
+ * path a thread, with the gammas; past 15 assets the scaled paths' kernel,
+ * the price's own step and exercise), over tiles of a quarter of the
+ * paths, with theta's revaluation on them too, and the CPU's to 1e-12. */
+static void gpu_lsm_lanes_price_keeps_bits(void **state)
+{
+  (void)state;
+  mcp_market *m = heston_basket_market();
+  static const struct {
+    int assets, exercises, paths, methods;
+  } cases[] = {{3, 50, 4096, 0},
+               {6, 252, 3072, MCP_ANTITHETIC},
+               {9, 20, 2048, 0},
+               {13, 20, 1024, 0},
+               {16, 20, 1024, 0}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    mcp_portfolio *p =
+        heston_american(cases[c].assets, cases[c].exercises, cases[c].paths, cases[c].methods);
+    mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+    mcp_results *h = price(MCP_BACKEND_CUDA, 64, (uint64_t)cases[c].paths / 4, m, p);
+    mcp_results *r = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, "gamma", 0, 0);
+    mcp_results *t = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, "theta", 0, 0);
+    mcp_results *tc = price_request(MCP_BACKEND_CPU, 128, 0, m, p, "theta", 0, 0);
+    assert_identical(g, h);
+    assert_identical(g, r);
+    assert_identical(g, t);
+    compare_buckets(t, tc, 1e-12);
+    print_message("  %d assets: largest relative difference %.2e\n", cases[c].assets,
+                  largest_difference(g, tc, 1e-12));
+    mcp_results_destroy(g);
+    mcp_results_destroy(h);
+    mcp_results_destroy(r);
+    mcp_results_destroy(t);
+    mcp_results_destroy(tc);
+    mcp_portfolio_destroy(p);
+  }
+  mcp_market_destroy(m);
+}
+
 /* Several Heston assets' early exercise with its spot Greeks on scaled
  * paths: where a tile's record of what the scenarios read fits (1 GiB:
  * backend_cuda.c), a warp a path walks the record (lsm_kernel.cu); where it
@@ -2666,19 +2756,7 @@ static void gpu_set_equals_separate_runs(void **state)
 static void gpu_lsm_record_keeps_bits(void **state)
 {
   (void)state;
-  static const char *const names[16] = {"H0", "H1", "H2",  "H3",  "H4",  "H5",  "H6",  "H7",
-                                        "H8", "H9", "H10", "H11", "H12", "H13", "H14", "H15"};
-  double rho[256];
-  mcp_market *m;
-  assert_int_equal(mcp_market_create(&m), MCP_OK);
-  for (int i = 0; i < 16; i++) {
-    assert_int_equal(mcp_market_add_heston(m, names[i], 95 + i, 0.03, 0.01 * (i % 2),
-                                           0.04 + 0.005 * (i % 6), 1.5, 0.05, 0.5, -0.6),
-                     MCP_OK);
-    for (int k = 0; k < 16; k++)
-      rho[i * 16 + k] = i == k ? 1 : 0.4;
-  }
-  assert_int_equal(mcp_market_set_correlation(m, 16, names, rho), MCP_OK);
+  mcp_market *m = heston_basket_market();
   /* 6 assets, 72 scenarios, 1,000 dates: 32,768 paths' record 3.7 GB
    * (4 windows), 8,192 paths' 0.93 (one); 16,384 antithetic paths' 1.8
    * (2); 3 and 16 assets against the CPU, 3 also at 67,584 paths (where a
@@ -2699,29 +2777,8 @@ static void gpu_lsm_record_keeps_bits(void **state)
                {6, 1000, 16384, 0, 1, MCP_ANTITHETIC, adj},
                {3, 50, 2048, 1, 1, 0, adj}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
-    mcp_portfolio *p;
-    mcp_trade t;
-    assert_int_equal(mcp_portfolio_create(&p), MCP_OK);
-    mcp_trade_init(&t);
-    t.id = "HB-AM";
-    t.product = MCP_PRODUCT_AMERICAN;
-    t.payoff = MCP_PRODUCT_BASKET;
-    t.engine = MCP_ENGINE_MC;
-    t.type = MCP_PUT;
-    t.strike = 101;
-    t.maturity = 1;
-    t.nassets = (size_t)cases[c].assets;
-    t.assets = names;
-    t.exercises = (size_t)cases[c].exercises;
-    add(p, &t);
-    t.id = "HW-AM";
-    t.payoff = MCP_PRODUCT_WORST_OF;
-    add(p, &t);
-    assert_int_equal(mcp_portfolio_set_paths(p, (uint64_t)cases[c].paths), MCP_OK);
-    assert_int_equal(mcp_portfolio_set_regression_paths(p, 8192), MCP_OK);
-    assert_int_equal(mcp_portfolio_set_methods(p, cases[c].methods), MCP_OK);
-    if (cases[c].exercises > 252)
-      assert_int_equal(mcp_portfolio_set_steps_per_year(p, (unsigned)cases[c].exercises), MCP_OK);
+    mcp_portfolio *p =
+        heston_american(cases[c].assets, cases[c].exercises, cases[c].paths, cases[c].methods);
     const char *list = cases[c].list;
     int b = cases[c].buckets;
     mcp_results *g = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, list, 0, b);
@@ -2794,6 +2851,7 @@ int main(void)
       cmocka_unit_test(gpu_set_equals_separate_runs),
       cmocka_unit_test(gpu_frtb_matches_cpu),
       cmocka_unit_test(gpu_lsm_record_keeps_bits),
+      cmocka_unit_test(gpu_lsm_lanes_price_keeps_bits),
       cmocka_unit_test(fused_equals_stored),
       cmocka_unit_test(context_reuse_identical),
       cmocka_unit_test(gpu_wisdom_keeps_bits),

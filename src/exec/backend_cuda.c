@@ -693,9 +693,9 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
 }
 
 /* Whether job v's Longstaff-Schwartz paths may take the lanes' steps
- * (launch.h: the fit's on lanes, the scaled price's record a path a
- * thread): each step's elements its factors, none of them held or merged
- * (the grid check's). */
+ * (launch.h: the fit's and the price's on lanes, the scaled price's record
+ * a path a thread): each step's elements its factors, none of them held or
+ * merged (the grid check's). */
 static int lsm_lanes(const mcpi_job *v)
 {
   if (v->nelem != v->nsteps * (size_t)v->nfactors)
@@ -825,7 +825,7 @@ static mcp_status paths(void *self, size_t n, int controls)
                                pay, g->buf[LSM_REC], start, start ? k->ready : NULL, g->s);
   } else if (e == cudaSuccess)
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, scaled,
-                                             g->s)
+                                             g->lanes, g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z],
                                   g->tile, n, pay, NULL, g->s)
@@ -853,7 +853,8 @@ static mcp_status paths(void *self, size_t n, int controls)
     cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
     const mcpi_job *v = mcpi_pass_job(g->run, g->ji, p); /* a bumped adjoint's sweeps back */
     g->pass[p].gstate = controls ? 0 : v->gstate;
-    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, s)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0,
+                                             lsm_lanes(v), s)
         : g->pass[p].gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->pass[p], mcpi_job_adjoint_shape(v),
                                   g->kopt.fused ? NULL : g->buf[Z], g->tile, n, col, NULL, s)
