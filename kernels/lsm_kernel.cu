@@ -440,6 +440,19 @@ static __device__ void walk_read(const mcpi_lsm_dims &d, const double *__restric
       p.x[a] = st[((size_t)e * ns + a) * n + i];
 }
 
+// Path i's walk from the last date: its exercise value there and what its
+// basis reads (that date's basis is not summed), its cash flow y[i], and
+// the states of the date before read.
+static __device__ void walk_start(const mcpi_job_view &j, const mcpi_lsm_dims &d,
+                                  const double *__restrict__ st, size_t n, size_t i, int dates,
+                                  const double *y, walk_path &p)
+{
+  walk_read(d, st, n, i, dates - 1, p);
+  p.h = mcpi_lsm_state_at(&j, d, p.x, 1, 0, 0, &p.under, p.r, &p.v);
+  p.y = y[i];
+  walk_read(d, st, n, i, dates - 2, p);
+}
+
 // Path p at the date of the state x it read: the rule of the date after
 // (next, or none) applied to its cash flow, then its exercise value and
 // basis phi there (x read as the states of one path and date); returns
@@ -481,18 +494,10 @@ static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double
   walk_path p0, p1;
   double phi0[MCPI_LSM_MAX_BASIS], phi1[MCPI_LSM_MAX_BASIS];
   p0.y = p1.y = 0;
-  if (in0) { /* the last date's state (its basis is not summed) and cash flow */
-    walk_read(d, st, n, i0, dates - 1, p0);
-    p0.h = mcpi_lsm_state_at(&j, d, p0.x, 1, 0, 0, &p0.under, p0.r, &p0.v);
-    p0.y = y[i0];
-    walk_read(d, st, n, i0, dates - 2, p0);
-  }
-  if (in1) {
-    walk_read(d, st, n, i1, dates - 1, p1);
-    p1.h = mcpi_lsm_state_at(&j, d, p1.x, 1, 0, 0, &p1.under, p1.r, &p1.v);
-    p1.y = y[i1];
-    walk_read(d, st, n, i1, dates - 2, p1);
-  }
+  if (in0)
+    walk_start(j, d, st, n, i0, dates, y, p0);
+  if (in1)
+    walk_start(j, d, st, n, i1, dates, y, p1);
   if (t < MCPI_LSM_ROW)
     row[t] = table[(size_t)(dates - 1) * MCPI_LSM_ROW + t];
   __syncthreads();
