@@ -121,10 +121,15 @@ cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double
  * pay[col ld + i]; scaled: with the trade's spot Greeks on scaled paths
  * (lsm_greeks.h, where the view writes Greeks).  lanes: the paths may take
  * the lanes' steps (as the fit's): several Heston assets' in double, not
- * scaled, then do (the same bits). */
+ * scaled, then do (the same bits); and with work (else NULL), of
+ * mcpi_lsm_split_bytes(assets, dates, antithetic, ld) bytes, where the
+ * job's last step is one of its `dates` exercise dates, their log-spots at
+ * every date stored there, then every date's exercise tested at once (the
+ * same bits). */
+size_t mcpi_lsm_split_bytes(int nassets, int dates, int antithetic, size_t ld);
 cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, size_t n,
                                   double *pay, mcp_precision precision, int scaled, int lanes,
-                                  cudaStream_t stream);
+                                  int dates, void *work, cudaStream_t stream);
 
 /* The same, scaled, of 2 to 15 Heston assets in double whose paths may
  * take the lanes' steps (as the fit's), all exercise dates and nsc

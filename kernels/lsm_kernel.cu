@@ -10,8 +10,8 @@
 // priced paths: the bodies with exercise (path_families.def, _x and _fx)
 // over a tile of stored normals, in kernels of their own, so that no other
 // kernel carries the exercise's code; several Heston assets' paths on lanes
-// (lanes.cuh), and their spot Greeks on scaled paths through a record of
-// the paths (mcpi_launch_lsm_scaled).
+// (lanes.cuh), stored, their exercise tested apart, and their spot Greeks
+// on scaled paths through a record of the paths (mcpi_launch_lsm_scaled).
 #include <cooperative_groups.h>
 #include <cuda_pipeline.h>
 #include <type_traits>
@@ -32,34 +32,45 @@ __global__ void mcpi_lsm_paths_kernel(const __grid_constant__ mcpi_job_view j, u
     mcpi_lsm_fit_path(&j, NULL, 0, seed, i, table, dates, st, n, y + i);
 }
 
-// The fit's paths of several Heston assets on the lanes of a warp
-// (lanes.cuh: the same numbers as mcpi_lsm_fit_path's, their states in
-// registers): a path a thread held STAC-A2's 25,000 regression paths on 196
-// warps, a tenth of the GPU, each stepping 5 assets in a row from a state in
-// local memory (2.8 ms of the American's 15).  The normals are the canonical
-// ones of the job's seed (the fit's: the launch sets it, and p0 0).
+// The paths of several Heston assets on the lanes of a warp (lanes.cuh:
+// the same numbers as mcpi_lsm_fit_path's, their states in registers), each
+// exercise date's log-spots into st[((q dates + e) n + i) npaths + path]
+// for pass q of passes.  The fit's (z NULL): the canonical normals of the
+// job's seed (the launch sets it, and p0 0), and y its cash flows at the
+// last date; a path a thread held STAC-A2's 25,000 regression paths on 196
+// warps, a tenth of the GPU, each stepping 5 assets in a row from a state
+// in local memory (2.8 ms of the American's 15).  The price's: the tile's
+// normals z[k ld + path] (launch.h, mcpi_launch_lsm_price), y NULL.
 template <int MaxA>
 __global__ void __launch_bounds__(128)
-    mcpi_lsm_lanes_paths_kernel(const __grid_constant__ mcpi_job_view j, const double *table,
-                                int dates, double *st, size_t npaths, double *y)
+    mcpi_lsm_lanes_paths_kernel(const __grid_constant__ mcpi_job_view j,
+                                const double *__restrict__ z, size_t ld, int passes,
+                                const double *table, int dates, double *st, size_t npaths,
+                                double *y)
 {
   int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
   size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
   int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
   size_t row = live ? path : npaths - 1;
-  int steps = j.nelem / (2 * n), e = 0;
-  double x = j.log_spots[i], v = j.heston[i].v0, zf[2], zs[2 * MaxA];
-  for (int s = 0; s < steps; s++) {
-    lanes_draw<2>(j, NULL, 0, row, s, i, 1.0, zf);
-    lanes_gather<2, MaxA>(zf, n, src, zs);
-    lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
-    /* (the fit's view has no table: mcpi_adj_exercise_date would see none) */
-    if ((j.tag[(size_t)(s + 1) * 2 * n - 1] & j.lsm_mask) && e < dates) {
-      if (live)
-        st[((size_t)e * n + i) * npaths + path] = x;
-      e++;
+  int steps = j.nelem / (2 * n);
+  double zf[2], zs[2 * MaxA];
+  for (int pass = 0; pass < passes; pass++) {
+    double sign = pass ? -1 : 1, x = j.log_spots[i], v = j.heston[i].v0;
+    double *at = st + (size_t)pass * dates * n * npaths;
+    for (int s = 0, e = 0; s < steps; s++) {
+      lanes_draw<2>(j, z ? z + row : NULL, ld, row, s, i, sign, zf);
+      lanes_gather<2, MaxA>(zf, n, src, zs);
+      lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
+      /* (the fit's view has no table: mcpi_adj_exercise_date would see none) */
+      if ((j.tag[(size_t)(s + 1) * 2 * n - 1] & j.lsm_mask) && e < dates) {
+        if (live)
+          at[((size_t)e * n + i) * npaths + path] = x;
+        e++;
+      }
     }
   }
+  if (!y)
+    return;
   __syncwarp(); /* the group's states of the last date written */
   if (live && lane == 0) {
     double under, r[MCP_MAX_ASSETS], vv, value;
@@ -68,6 +79,69 @@ __global__ void __launch_bounds__(128)
     y[path] = mcpi_lsm_exercises(table + (size_t)(dates - 1) * MCPI_LSM_ROW, h, 0, &value)
                   ? value
                   : 0;
+  }
+}
+
+// A path's log-spots at exercise date e of pass q's store (the lanes paths
+// kernel's) into x, past the assets the job's, and their spots (mcpi_dexp,
+// as the lanes' own) into sp.
+static __device__ void stored_spots(const mcpi_job_view &j, const double *st, size_t npaths,
+                                    int dates, int q, int e, size_t path, double *x, double *sp)
+{
+  int n = j.nassets;
+  const double *at = st + ((size_t)q * dates + e) * n * npaths + path;
+  MCP_UNROLL
+  for (int k = 0; k < MCP_MAX_ASSETS; k++) {
+    x[k] = k < n ? at[(size_t)k * npaths] : j.log_spots[k];
+    sp[k] = k < n ? mcpi_dexp(x[k]) : 0;
+  }
+}
+
+// Every (pass, date, path)'s exercise test of the stored paths, a thread
+// each, the same operations as the lanes' (mcpi_adj_decides), and each
+// path's first exercising date by the least: first[q npaths + path], set
+// above every date before.
+__global__ void __launch_bounds__(256)
+    mcpi_lsm_first_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ st,
+                          size_t npaths, int dates, size_t all, int *__restrict__ first)
+{
+  size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= all)
+    return;
+  size_t path = t % npaths, qe = t / npaths;
+  int e = (int)(qe % (size_t)dates), q = (int)(qe / (size_t)dates);
+  double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], hv;
+  stored_spots(j, st, npaths, dates, q, e, path, x, sp);
+  if (mcpi_adj_decides(&j, j.lsm + (size_t)e * MCPI_LSM_ROW, x, sp, 1, &hv))
+    atomicMin(first + (size_t)q * npaths + path, e);
+}
+
+// The stored paths' pay, a thread a path, its passes in order: the exercise
+// at its first date (its value again there) and the held European's at the
+// last, where it is the rule's ALWAYS (mcpi_adj_exercise_held's amounts).
+__global__ void __launch_bounds__(128)
+    mcpi_lsm_split_pay_kernel(const __grid_constant__ mcpi_job_view j,
+                              const double *__restrict__ st, size_t npaths, int dates,
+                              const int *__restrict__ first, double *__restrict__ pay, size_t ld)
+{
+  size_t path = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (path >= npaths)
+    return;
+  const double *last = j.lsm + (size_t)(dates - 1) * MCPI_LSM_ROW;
+  for (int q = 0; q <= (j.antithetic ? 1 : 0); q++) {
+    double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], hv, ex_val = 0, held = 0;
+    int f = first[(size_t)q * npaths + path];
+    if (f < dates) {
+      stored_spots(j, st, npaths, dates, q, f, path, x, sp);
+      mcpi_adj_decides(&j, j.lsm + (size_t)f * MCPI_LSM_ROW, x, sp, 0, &hv);
+      ex_val = j.lsm[(size_t)f * MCPI_LSM_ROW] * hv;
+    }
+    stored_spots(j, st, npaths, dates, q, dates - 1, path, x, sp);
+    if (last[1] == MCPI_LSM_ALWAYS) {
+      mcpi_adj_decides(&j, last, x, sp, 0, &hv);
+      held = hv > 0 ? last[0] * hv : 0;
+    }
+    mcpi_multi_pay_x(x, ex_val, held, NULL, &j, pay + path, ld, q);
   }
 }
 
@@ -584,7 +658,8 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
 // the record's, so the same bits as mcpi_lsm_price_kernel's).  A path a
 // thread stepped its assets in turn from a state in local memory (the
 // factor read at run time from the tag), on 782 warps for STAC-A2's 25,000
-// paths.  Double normals, no grid check (lsm_lanes) and no scaled paths.
+// paths.  Double normals, no grid check (lsm_lanes) and no scaled paths;
+// where the split's log-spots pass their cap (launch.h).
 template <int MaxA>
 __global__ void __launch_bounds__(128)
     mcpi_lsm_lanes_price_kernel(const __grid_constant__ mcpi_job_view j,
@@ -955,14 +1030,50 @@ static void lanes_max_assets(int n, F launch)
     launch(std::integral_constant<int, MCP_MAX_ASSETS>());
 }
 
-extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld,
-                                             size_t n, double *pay, mcp_precision precision,
-                                             int scaled, int lanes, cudaStream_t stream)
+extern "C" size_t mcpi_lsm_split_bytes(int nassets, int dates, int antithetic, size_t ld)
+{
+  size_t passes = antithetic ? 2 : 1;
+  return passes * ld * ((size_t)dates * nassets * sizeof(double) + sizeof(int));
+}
+
+// The split price (launch.h): the paths' log-spots at every date, then
+// every date's tests at once, then the pay.  The lanes' own tests took a
+// warp's instructions for its 6 paths, not 32, on the lanes' 25% occupancy
+// (STAC-A2's small American: its pass 3.00 ms, the fit's lanes paths, the
+// same steps, 1.5).
+static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
+                             double *pay, int dates, void *work, cudaStream_t stream)
+{
+  int passes = job.antithetic ? 2 : 1;
+  double *st = (double *)work;
+  int *first = (int *)(st + (size_t)passes * dates * job.nassets * n);
+  size_t all = (size_t)passes * dates * n;
+  cudaError_t e = cudaMemsetAsync(first, 0x7f, (size_t)passes * n * sizeof(int), stream);
+  if (e) /* (0x7f7f7f7f: above any date) */
+    return e;
+  lanes_max_assets(job.nassets, [&](auto a) {
+    mcpi_lsm_lanes_paths_kernel<decltype(a)::value>
+        <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, z, ld, passes, NULL, dates, st, n,
+                                                           NULL);
+  });
+  mcpi_lsm_first_kernel<<<(unsigned)((all + 255) / 256), 256, 0, stream>>>(job, st, n, dates, all,
+                                                                           first);
+  mcpi_lsm_split_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, st, n, dates,
+                                                                             first, pay, ld);
+  return cudaGetLastError();
+}
+
+extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, size_t n,
+                                             double *pay, mcp_precision precision, int scaled,
+                                             int lanes, int dates, void *work, cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
-  if (lanes && precision == MCP_DOUBLE && !scaled && job.nassets > 1 &&
-      job.model == MCPI_MODEL_HESTON)
+  int on_lanes = lanes && precision == MCP_DOUBLE && !scaled && job.nassets > 1 &&
+                 job.model == MCPI_MODEL_HESTON;
+  if (on_lanes && work)
+    return lsm_split(job, (const double *)z, ld, n, pay, dates, work, stream);
+  if (on_lanes)
     lanes_max_assets(job.nassets, [&](auto a) {
       mcpi_lsm_lanes_price_kernel<decltype(a)::value>
           <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, (const double *)z, ld, n, pay);
@@ -987,7 +1098,8 @@ extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
     job.p0 = 0;
     lanes_max_assets(job.nassets, [&](auto a) {
       mcpi_lsm_lanes_paths_kernel<decltype(a)::value>
-          <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, table, dates, st, n, y);
+          <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, NULL, 0, 1, table, dates, st, n,
+                                                             y);
     });
     return cudaGetLastError();
   }

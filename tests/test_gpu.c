@@ -2704,12 +2704,18 @@ static mcp_portfolio *heston_american(int n, int exercises, int paths, int metho
   return p;
 }
 
-/* Several Heston assets' American prices on the lanes (lsm_kernel.cu,
- * mcpi_lsm_lanes_price_kernel; 3, 6, 9, 13 and 16 assets: each of the
- * kernel's sizes, 13 with dead lanes): the same bits as the record's (a
+/* Several Heston assets' American prices on the lanes (lsm_kernel.cu; 3, 6,
+ * 9, 13 and 16 assets: each of the lanes kernels' sizes, 13 with dead
+ * lanes), split: the paths' log-spots stored, then every date's exercise
+ * tested at once; theta's revaluation and rho's two (each on a side
+ * stream, a part of the work each) too.  The same bits as the record's (a
  * path a thread, with the gammas; past 15 assets the scaled paths' kernel,
- * the price's own step and exercise), over tiles of a quarter of the
- * paths, with theta's revaluation on them too, and the CPU's to 1e-12. */
+ * the price's own step and exercise), over tiles of a quarter of the paths
+ * and of 768, and the CPU's to 1e-12.  Where a tile's log-spots pass the
+ * cap (1 GiB: 252 dates of 184,320 paths of 3 assets, 92,160 of 6, 61,440
+ * of 9, 40,960 of 16), the lanes test each date as they step
+ * (mcpi_lsm_lanes_price_kernel, each of its sizes): the same bits as the
+ * split's, of a quarter's tiles. */
 static void gpu_lsm_lanes_price_keeps_bits(void **state)
 {
   (void)state;
@@ -2727,9 +2733,11 @@ static void gpu_lsm_lanes_price_keeps_bits(void **state)
     mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
     mcp_results *h = price(MCP_BACKEND_CUDA, 64, (uint64_t)cases[c].paths / 4, m, p);
     mcp_results *r = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, "gamma", 0, 0);
-    mcp_results *t = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, "theta", 0, 0);
-    mcp_results *tc = price_request(MCP_BACKEND_CPU, 128, 0, m, p, "theta", 0, 0);
+    mcp_results *t = price_request(MCP_BACKEND_CUDA, 128, 0, m, p, "theta,rho", 1, 0);
+    mcp_results *tc = price_request(MCP_BACKEND_CPU, 128, 0, m, p, "theta,rho", 1, 0);
+    mcp_results *u = price(MCP_BACKEND_CUDA, 128, 768, m, p);
     assert_identical(g, h);
+    assert_identical(g, u);
     assert_identical(g, r);
     assert_identical(g, t);
     compare_buckets(t, tc, 1e-12);
@@ -2737,9 +2745,20 @@ static void gpu_lsm_lanes_price_keeps_bits(void **state)
                   largest_difference(g, tc, 1e-12));
     mcp_results_destroy(g);
     mcp_results_destroy(h);
+    mcp_results_destroy(u);
     mcp_results_destroy(r);
     mcp_results_destroy(t);
     mcp_results_destroy(tc);
+    mcp_portfolio_destroy(p);
+  }
+  static const int over[][2] = {{3, 184320}, {6, 92160}, {9, 61440}, {16, 40960}};
+  for (size_t c = 0; c < sizeof over / sizeof *over; c++) {
+    mcp_portfolio *p = heston_american(over[c][0], 252, over[c][1], 0);
+    mcp_results *whole = price(MCP_BACKEND_CUDA, 128, (uint64_t)over[c][1], m, p);
+    mcp_results *quarter = price(MCP_BACKEND_CUDA, 128, (uint64_t)over[c][1] / 4, m, p);
+    assert_identical(whole, quarter);
+    mcp_results_destroy(whole);
+    mcp_results_destroy(quarter);
     mcp_portfolio_destroy(p);
   }
   mcp_market_destroy(m);

@@ -785,6 +785,23 @@ typedef struct mcpi_adj_ex {
 } mcpi_adj_ex;
 #define MCPI_ADJ_EX_INIT {0, {-1, -1}, {-1, -1}, {0, 0}, {0, 0}}
 
+/* The exercise value *hv at the date of row of a path at log-spots x (sp
+ * its spots), and, open (not exercised yet), whether the trade exercises
+ * there: every decision's operations, the price's as the sweeps'. */
+MCP_HD static inline int mcpi_adj_decides(const mcpi_job_view *j, const double *row,
+                                          const double *x, const double *sp, int open, double *hv)
+{
+  const mcpi_payoff_spec *p = &j->trades[0];
+  double r[MCP_MAX_ASSETS], under, value;
+  MCP_UNROLL
+  for (int i = 0; i < MCP_MAX_ASSETS; i++)
+    r[i] = x[i] - p->log_initial[i];
+  *hv = mcpi_lsm_exercise(p, sp, j->nassets, &under);
+  return open &&
+         mcpi_lsm_exercises(row, *hv,
+                            mcpi_lsm_continuation(p, row, *hv, j->nassets, 0, under, r, 0), &value);
+}
+
 /* (swept: whether the held's exercise is kept: its sweep's, or a record's
  * whose held European pays, 1) */
 MCP_HD static inline int mcpi_adj_exercise_held(const mcpi_job_view *j, const double *x,
@@ -792,19 +809,11 @@ MCP_HD static inline int mcpi_adj_exercise_held(const mcpi_job_view *j, const do
                                                 int swept)
 {
   const double *row = j->lsm + (size_t)ex->e++ * MCPI_LSM_ROW;
-  int held = row[1] == MCPI_LSM_ALWAYS && swept, now = 0; /* its date */
+  int held = row[1] == MCPI_LSM_ALWAYS && swept; /* its date */
   if (ex->tau[0] >= 0 && !held)
     return 0;
-  const mcpi_payoff_spec *p = &j->trades[0];
-  double r[MCP_MAX_ASSETS], under, value;
-  MCP_UNROLL
-  for (int i = 0; i < MCP_MAX_ASSETS; i++)
-    r[i] = x[i] - p->log_initial[i];
-  double hv = mcpi_lsm_exercise(p, sp, j->nassets, &under);
-  now = ex->tau[0] < 0 && mcpi_lsm_exercises(row, hv,
-                                             mcpi_lsm_continuation(p, row, hv, j->nassets, 0,
-                                                                   under, r, 0),
-                                             &value);
+  double hv;
+  int now = mcpi_adj_decides(j, row, x, sp, ex->tau[0] < 0, &hv);
   now |= held && hv > 0 ? 2 : 0;
   for (int k = 0; k < 2; k++)
     if (now >> k & 1) {

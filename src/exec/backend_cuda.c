@@ -59,7 +59,7 @@ void mcpi_cuda_release(mcp_context *ctx) { (void)ctx; }
  * (BLOB: the job's arrays, upload_job), or, in a batch, parts of its ARENA
  * slot. */
 enum {
-  Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, LSM_REC, ADJ_START,
+  Z, ZQ, W, PAY, PART, BLOB, SCRAMBLE, LSM_ST, LSM_Y, LSM_PART, LSM_REC, LSM_SIDE, ADJ_START,
   NBUF, ARENA = NBUF
 };
 _Static_assert(ARENA < MCPI_DEV_SLOT_PDE, "the context keeps a buffer a slot");
@@ -771,6 +771,38 @@ static int lsm_record(gpu_job *g, int scaled, int *nsc, int **first)
   return dates;
 }
 
+/* A tile's split price of job v, a pass's or the job's own (launch.h,
+ * mcpi_launch_lsm_price: the paths' log-spots at every date stored, then
+ * every date's exercise tested at once): its bytes, or 0 where it does not
+ * split: not on the lanes (lanes: lsm_lanes'), scaled, or where its last
+ * step is not an exercise date (the stored paths end there).  Parts of them
+ * (a pass a side stream) at most the record's cap.  Where it does not, or
+ * its allocation fails, the lanes test each date as they step (the same
+ * bits). */
+static size_t split_bytes(const gpu_job *g, const mcpi_job *v, int lanes, int scaled, int parts)
+{
+  size_t bytes = mcpi_lsm_split_bytes((int)v->nassets, v->lsm_dates, g->view.antithetic, g->tile);
+  bytes = (bytes + 255) & ~(size_t)255; /* (a part's doubles aligned) */
+  if (scaled || !lanes || g->kopt.precision != MCP_DOUBLE || v->nassets < 2 ||
+      g->view.model != MCPI_MODEL_HESTON || v->lsm_dates != g->j->lsm_dates ||
+      !(v->tag[v->nelem - 1] & 1u << v->lsm_sched) || bytes > LSM_RECORD_MAX / (size_t)parts)
+    return 0;
+  return bytes;
+}
+
+/* The work of the tile's split price in slot b, parts of bytes each
+ * (bytes: a multiple of 256, 0: none), or NULL. */
+static void *split_work(gpu_job *g, int b, size_t bytes, size_t parts)
+{
+  if (!bytes)
+    return NULL;
+  if (take(g, b, bytes * parts) != cudaSuccess) {
+    (void)cudaGetLastError(); /* (not sticky) */
+    return NULL;
+  }
+  return g->buf[b];
+}
+
 /* Where the tile's record (window: its dates, or 0) leaves the sweep's
  * start of its Greeks by adjoint (adjoint.h, MCPI_ADJ_START), so that the
  * adjoint's lanes step no forward of their own: its bytes held, or NULL.
@@ -823,16 +855,19 @@ static mcp_status paths(void *self, size_t n, int controls)
     start = adj_start(g, window);
     e = mcpi_launch_lsm_scaled(g->view, g->buf[Z], g->tile, n, j->lsm_dates, window, first, nsc,
                                pay, g->buf[LSM_REC], start, start ? k->ready : NULL, g->s);
-  } else if (e == cudaSuccess)
+  } else if (e == cudaSuccess) {
+    void *work = j->lsm_dates ? split_work(g, LSM_REC, split_bytes(g, j, g->lanes, scaled, 1), 1)
+                              : NULL;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, scaled,
-                                             g->lanes, g->s)
+                                             g->lanes, j->lsm_dates, work, g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
-            ? mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z],
-                                  g->tile, n, pay, NULL, g->s)
+            ? mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile,
+                                  n, pay, NULL, g->s)
         : twin >= 0 ? mcpi_launch_paths_checked(g->view, g->pass[twin], g->tile, n, pay, twin_pay,
                                                 &g->kopt_checked, g->grid_checked, g->s)
                     : mcpi_launch_paths(g->view, g->buf[Z], g->tile, n, pay, &g->kopt,
                                         g->view.gstate ? g->grid_g : g->grid, g->s);
+  }
   free(first);
   /* an early exercise's blocks by adjoint beside its price's kernel (the
    * rule it reads, fitted before; their columns apart), on their side
@@ -846,15 +881,28 @@ static mcp_status paths(void *self, size_t n, int controls)
       e = mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile,
                               n, pay, start, as);
   }
+  /* the passes' split prices, a part of the work a side stream (theta's,
+   * beside the record of STAC-A2's list): the parts' bytes, any pass's
+   * (their jobs' steps and dates are the job's: same_jobs) */
+  size_t parts = j->npass < (size_t)g->nside ? j->npass : (size_t)g->nside, part = 0;
+  for (size_t p = 0; j->lsm_dates && !part && p < j->npass; p++) {
+    const mcpi_job *v = mcpi_pass_job(g->run, g->ji, p);
+    part = (int)p == twin ? 0 : split_bytes(g, v, lsm_lanes(v), 0, (int)parts);
+  }
+  unsigned char *side = split_work(g, LSM_SIDE, part, parts);
   for (size_t p = 0; e == cudaSuccess && p < j->npass; p++) {
     if ((int)p == twin)
       continue;
     double *col = pass_ready(g, pay, p, controls);
     cudaStream_t s = k->stream[g->side[p % (size_t)g->nside]];
     const mcpi_job *v = mcpi_pass_job(g->run, g->ji, p); /* a bumped adjoint's sweeps back */
+    int lanes = j->lsm_dates && lsm_lanes(v);
+    void *work = side && split_bytes(g, v, lanes, 0, (int)parts) == part
+                     ? side + p % (size_t)g->nside * part
+                     : NULL;
     g->pass[p].gstate = controls ? 0 : v->gstate;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0,
-                                             lsm_lanes(v), s)
+                                             lanes, v->lsm_dates, work, s)
         : g->pass[p].gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->pass[p], mcpi_job_adjoint_shape(v),
                                   g->kopt.fused ? NULL : g->buf[Z], g->tile, n, col, NULL, s)
@@ -1179,11 +1227,16 @@ static int batchable(const mcpi_run *run, size_t ji, size_t real, size_t *bytes)
     return 0;
   mcpi_job_view w = mcpi_job_host_view(j);
   double reps = (double)slice_replicates(run, ji);
-  double b = (double)(tile > need ? tile : need) *
-                 ((double)sample_bytes(j, fused, real) +
-                  2 * sizeof(double) * reps) +
-             (double)j->lsm_dates * (double)j->lsm_paths * mcpi_lsm_state_size(mcpi_lsm_dims_of(&w)) *
-                 sizeof(double);
+  size_t t = tile > need ? tile : need;
+  double b = (double)t * ((double)sample_bytes(j, fused, real) + 2 * sizeof(double) * reps) +
+             (double)j->lsm_dates * (double)j->lsm_paths *
+                 mcpi_lsm_state_size(mcpi_lsm_dims_of(&w)) * sizeof(double);
+  if (j->lsm_dates && j->nassets > 1 && w.model == MCPI_MODEL_HESTON) { /* (split_bytes) */
+    double split = (double)mcpi_lsm_split_bytes((int)j->nassets, j->lsm_dates, j->antithetic, t);
+    double parts = (double)(j->npass < SIDE_STREAMS ? j->npass : SIDE_STREAMS);
+    b += (split <= (double)LSM_RECORD_MAX ? split : 0) +
+         (parts * split <= (double)LSM_RECORD_MAX ? parts * split : 0);
+  }
   *bytes = b < (double)MCPI_SMALL_DEVICE_BYTES ? (size_t)b : MCPI_SMALL_DEVICE_BYTES;
   return b < (double)MCPI_SMALL_DEVICE_BYTES;
 }

@@ -6,7 +6,7 @@
 #include "src/base/error.h"
 #include "src/inputs/run_options.h"
 
-#define MCPI_DEV_SLOTS 14 /* device buffers a context keeps (backend_cuda.c) */
+#define MCPI_DEV_SLOTS 15 /* device buffers a context keeps (backend_cuda.c) */
 #define MCPI_DEV_SLOT_PDE (MCPI_DEV_SLOTS - 1) /* the last: the grids' (pde_cuda.c) */
 
 struct mcp_context {
