@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
 // a kernel for 4, 8, 12 and 16 assets, 12's running STAC-A2's 10 in 0.45 s
 // where 16's took 0.55; local volatility's: MCP_MAX_ASSETS).  Heston
 // assets' early exercise: with start (adjoint.h, MCPI_ADJ_START) no
-// forward, its checkpoints and exercises the record kernel's.
+// forward, its checkpoints and exercises the record's (lsm_kernel.cu).
 template <int Div, int Heston, int MaxA, int Lsm>
 __global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MCPI_ADJ_MIN_BLOCKS_MLV)
     mcpi_adjoint_lanes_kernel(const __grid_constant__ mcpi_job_view j,

@@ -141,7 +141,7 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
  * NULL, or where the record's paths leave the sweep's start of the job's
  * Greeks by adjoint (adjoint.h, MCPI_ADJ_START; its checkpoints
  * mcpi_adj_mheston_checkpoints); recorded: NULL, or an event recorded on
- * stream once the last window's record is launched (then the start is
+ * stream once the last window's record is settled (then the start is
  * whole: the sweep may run beside the last scenarios). */
 size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc, size_t ld);
 cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld, size_t n,

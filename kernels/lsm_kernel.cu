@@ -32,6 +32,27 @@ __global__ void mcpi_lsm_paths_kernel(const __grid_constant__ mcpi_job_view j, u
     mcpi_lsm_fit_path(&j, NULL, 0, seed, i, table, dates, st, n, y + i);
 }
 
+// What the lanes paths kernel keeps beside the log-spots, for the record's
+// windows (mcpi_launch_lsm_scaled): it steps s0 .. s1 - 1, from the states
+// carry holds where s0 > 0 (field f of pass q at carry[q cq + f ld], x
+// then v, as ld paths) and into it where s1 is below the steps, else each
+// log-spot at the end into end[q eq + i ld]; each variance at the sweep's
+// checkpoints into start (adjoint.h, MCPI_ADJ_START); each of the window's
+// dates' steps into dstep.  The fit's and the split price's: steps 0 ..
+// all, nothing kept (Keep 0: its code not compiled, 72 registers, not 80,
+// at 8 assets).
+struct lanes_keep {
+  int s0, s1;
+  double *carry, *end, *start;
+  size_t cq, eq;
+  int *dstep;
+};
+
+static lanes_keep keep_none(const mcpi_job_view &j)
+{
+  return {0, (int)(j.nelem / (2 * j.nassets)), NULL, NULL, NULL, 0, 0, NULL};
+}
+
 // The paths of several Heston assets on the lanes of a warp (lanes.cuh:
 // the same numbers as mcpi_lsm_fit_path's, their states in registers), each
 // exercise date's log-spots into st[((q dates + e) n + i) npaths + path]
@@ -39,25 +60,38 @@ __global__ void mcpi_lsm_paths_kernel(const __grid_constant__ mcpi_job_view j, u
 // job's seed (the launch sets it, and p0 0), and y its cash flows at the
 // last date; a path a thread held STAC-A2's 25,000 regression paths on 196
 // warps, a tenth of the GPU, each stepping 5 assets in a row from a state
-// in local memory (2.8 ms of the American's 15).  The price's: the tile's
-// normals z[k ld + path] (launch.h, mcpi_launch_lsm_price), y NULL.
-template <int MaxA>
+// in local memory (2.8 ms of the American's 15).  The price's and the
+// record's: the tile's normals z[k ld + path] (launch.h,
+// mcpi_launch_lsm_price), y NULL.
+template <int MaxA, int Keep>
 __global__ void __launch_bounds__(128)
     mcpi_lsm_lanes_paths_kernel(const __grid_constant__ mcpi_job_view j,
                                 const double *__restrict__ z, size_t ld, int passes,
                                 const double *table, int dates, double *st, size_t npaths,
-                                double *y)
+                                double *y, lanes_keep k)
 {
   int n = j.nassets, per = 32 / n, w = (int)(threadIdx.x % 32), grp = w / n, lane = w % n;
   size_t path = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 * (unsigned)per + grp;
   int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
   size_t row = live ? path : npaths - 1;
   int steps = j.nelem / (2 * n);
+  double *start = Keep ? k.start : NULL;
+  int c = start ? mcpi_adj_mheston_segment(steps) : 0;
+  int ncp = start ? mcpi_adj_mheston_checkpoints(steps) : 0;
   double zf[2], zs[2 * MaxA];
   for (int pass = 0; pass < passes; pass++) {
     double sign = pass ? -1 : 1, x = j.log_spots[i], v = j.heston[i].v0;
     double *at = st + (size_t)pass * dates * n * npaths;
-    for (int s = 0, e = 0; s < steps; s++) {
+    double *cp = start ? start + MCPI_ADJ_START(MCPI_ADJ_START_FIELDS(n, ncp), ld, pass, 0) +
+                               row + (size_t)i * ncp * ld
+                         : NULL;
+    if (Keep && k.s0 > 0 && live) {
+      x = k.carry[pass * k.cq + (size_t)i * ld + row];
+      v = k.carry[pass * k.cq + (size_t)(n + i) * ld + row];
+    }
+    for (int s = k.s0, e = 0; s < k.s1; s++) {
+      if (cp && live && s % c == 0)
+        cp[(size_t)(s / c) * ld] = v;
       lanes_draw<2>(j, z ? z + row : NULL, ld, row, s, i, sign, zf);
       lanes_gather<2, MaxA>(zf, n, src, zs);
       lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
@@ -65,8 +99,16 @@ __global__ void __launch_bounds__(128)
       if ((j.tag[(size_t)(s + 1) * 2 * n - 1] & j.lsm_mask) && e < dates) {
         if (live)
           at[((size_t)e * n + i) * npaths + path] = x;
+        if (Keep && path == 0 && w == 0 && pass == 0)
+          k.dstep[e] = s;
         e++;
       }
+    }
+    if (Keep && live && k.s1 < steps) { /* for the next window */
+      k.carry[pass * k.cq + (size_t)i * ld + path] = x;
+      k.carry[pass * k.cq + (size_t)(n + i) * ld + path] = v;
+    } else if (Keep && live) {
+      k.end[pass * k.eq + (size_t)i * ld + path] = x;
     }
   }
   if (!y)
@@ -95,25 +137,6 @@ static __device__ void stored_spots(const mcpi_job_view &j, const double *st, si
     x[k] = k < n ? at[(size_t)k * npaths] : j.log_spots[k];
     sp[k] = k < n ? mcpi_dexp(x[k]) : 0;
   }
-}
-
-// Every (pass, date, path)'s exercise test of the stored paths, a thread
-// each, the same operations as the lanes' (mcpi_adj_decides), and each
-// path's first exercising date by the least: first[q npaths + path], set
-// above every date before.
-__global__ void __launch_bounds__(256)
-    mcpi_lsm_first_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ st,
-                          size_t npaths, int dates, size_t all, int *__restrict__ first)
-{
-  size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= all)
-    return;
-  size_t path = t % npaths, qe = t / npaths;
-  int e = (int)(qe % (size_t)dates), q = (int)(qe / (size_t)dates);
-  double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], hv;
-  stored_spots(j, st, npaths, dates, q, e, path, x, sp);
-  if (mcpi_adj_decides(&j, j.lsm + (size_t)e * MCPI_LSM_ROW, x, sp, 1, &hv))
-    atomicMin(first + (size_t)q * npaths + path, e);
 }
 
 // The stored paths' pay, a thread a path, its passes in order: the exercise
@@ -654,8 +677,9 @@ __global__ void mcpi_lsm_price_kernel(const __grid_constant__ mcpi_job_view j,
 
 // The price's paths of several Heston assets on the lanes of a warp
 // (lanes.cuh), each date's spots an exp a lane and every lane of a path
-// deciding its exercise (mcpi_adj_exercise_held: the price's operations, as
-// the record's, so the same bits as mcpi_lsm_price_kernel's).  A path a
+// deciding its exercise (mcpi_adj_exercise_held, whose test the split's and
+// the record's kernels take too: the price's operations, so the same bits
+// as mcpi_lsm_price_kernel's).  A path a
 // thread stepped its assets in turn from a state in local memory (the
 // factor read at run time from the tag), on 782 warps for STAC-A2's 25,000
 // paths.  Double normals, no grid check (lsm_lanes) and no scaled paths;
@@ -701,22 +725,27 @@ __global__ void __launch_bounds__(128)
 }
 
 // The spot Greeks on scaled paths (lsm_greeks.h) of several Heston assets
-// in three kernels, where a path a thread evaluated its 50 scenarios a date
+// in five kernels, where a path a thread evaluated its 50 scenarios a date
 // in a row in 254 registers, on 196 warps (STAC-A2's American: 11.8 ms
 // beside the 3.3 of its price alone; on lanes, a lane a path's scenarios
 // k = lane + m n, 17.1 ms: a warp's 6 paths each decided their exercise on
 // every lane; a thread a path and scenario, each reading the record's
-// spots and returns of every date itself, 30.8 ms).  The priced paths, a
-// path a thread, record at each date within the scenarios' reach
-// (mcpi_lsm_scaled_ready) what a scenario reads there; then a warp a path
+// spots and returns of every date itself, 30.8 ms).  The priced paths
+// step on the lanes (the lanes paths kernel: their log-spots at each date
+// stored; a path a thread, which also tested each date's exercise as it
+// stepped, took 4.28 ms at STAC-A2's small shape, bench/RESULTS.md,
+// "record-split"); then a thread a (pass, date, path) tests its exercise
+// and records within the scenarios' reach (mcpi_lsm_scaled_ready) what a
+// scenario reads there; then a thread a path settles its exercises and, at
+// the end, pays; then a warp a path
 // walks the path's dates in reach, each date's record read once into
 // shared memory, each lane evaluating its scenarios k = lane + 32 m until
 // they exercise (mcpi_lsm_scaled_one: the CPU's operations on the same
 // numbers, so the same bits); then a thread a path pays their columns
 // (mcpi_lsm_scaled_pay).  A record over the cap (backend_cuda.c) is taken
-// a window of `dates` exercise dates at a time, the record kernel and the
-// scenario kernel a launch a window, each path's state and each scenario's
-// value carried from one window to the next.  The record of pass q
+// a window of `dates` exercise dates at a time, the four kernels before
+// the pay a launch a window, each path's state, exercises and scenarios'
+// values carried from one window to the next.  The record of pass q
 // (antithetic: 2 passes), for paths of leading dimension ld:
 //   path i's date d of the window, fields f: r_0 .. r_{n-1}, s_0 .. s_{n-1},
 //   under, q0;
@@ -724,7 +753,9 @@ __global__ void __launch_bounds__(128)
 //   scenario k's value;
 //   the carry of path i, field f: x_0 .. x_{n-1}, v_0 .. v_{n-1}, the
 //   exercises' state (adjoint.h, mcpi_adj_ex_put);
-//   a byte a path and date of the window, whether it is in reach.
+// then the window's log-spots (the lanes paths kernel's st), each path's
+// first exercising date, each date's step, and a byte a path and date of
+// the window, whether it is in reach.
 #define REC_FIELDS(n) (2 * (n) + 2)
 #define REC_CARRY_FIELDS(n) (2 * (n) + MCPI_ADJ_EX_FIELDS)
 #define REC_AT(q, i, d) ((((size_t)(q) * ld + (i)) * dates + (d)) * REC_FIELDS(n))
@@ -740,120 +771,120 @@ __global__ void __launch_bounds__(128)
   ((size_t)passes * ld * ((size_t)dates * REC_FIELDS(n) + (n) + 2 + nsc + REC_CARRY_FIELDS(n)))
 #define SCENARIOS_A_LANE ((MCPI_LSM_MAX_SCALED + 31) / 32)
 
-// The record a path a thread, the window of steps s0 .. s1 - 1 whose first
-// exercise date is d0 (a window of `dates`; nsc scenarios a path, the
-// carry's place), the path's n assets stepped in turn by the lanes' steps
-// (adjoint.h, mcpi_adj_mh_advance: the same numbers), each date's exercise
-// by the adjoint's forward (mcpi_adj_exercise_held: the price's
-// operations); with start, the sweep's start of its Greeks by adjoint
-// (adjoint.h, MCPI_ADJ_START).  On lanes, each of a path's n lanes tested
-// its exercise and reach at every date itself: 5.45 ms at STAC-A2's small
-// shape and 334 ms at its large, against 4.71 and 169 a thread
-// (bench/RESULTS.md, "record-windows").
-template <int MaxA>
+// Every (pass, date, path) of the stored log-spots (nd dates from d0, a
+// window of `dates`), a thread each: its exercise test (the lanes'
+// operations, mcpi_adj_decides), each path's first exercising date by the
+// least (first[q npaths + path], set above every date before the first
+// window); with Record (the scaled price's), its record where in the
+// scenarios' reach.  The split price's (Record 0): every date, d0 0.
+template <int Record>
+__global__ void __launch_bounds__(256)
+    mcpi_lsm_tests_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ st,
+                          size_t ld, size_t npaths, int dates, int nd, int d0,
+                          double *__restrict__ rec, unsigned char *__restrict__ reach,
+                          int *__restrict__ first)
+{
+  int n = j.nassets, passes = j.antithetic ? 2 : 1;
+  size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= (size_t)passes * nd * npaths)
+    return;
+  size_t path = t % npaths, qe = t / npaths;
+  int e = (int)(qe % (size_t)nd), q = (int)(qe / (size_t)nd);
+  const mcpi_payoff_spec *p = &j.trades[0];
+  const double *row = j.lsm + (size_t)(d0 + e) * MCPI_LSM_ROW;
+  double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], hv, under, q0;
+  stored_spots(j, st, npaths, dates, q, e, path, x, sp);
+  if (mcpi_adj_decides(&j, row, x, sp, 1, &hv))
+    atomicMin(first + (size_t)q * npaths + path, d0 + e);
+  if constexpr (Record) { /* (the split's: not compiled, 92 registers, not 128) */
+    MCP_UNROLL
+    for (int k = 0; k < MCP_MAX_ASSETS; k++)
+      r[k] = x[k] - p->log_initial[k];
+    int in = mcpi_lsm_scaled_ready(p, row, sp, r, n, &under, &q0);
+    reach[REC_REACH(q, path) + e] = (unsigned char)in;
+    if (!in)
+      return;
+    double *f = rec + REC_AT(q, path, e);
+    MCP_UNROLL
+    for (int k = 0; k < MCP_MAX_ASSETS; k++)
+      if (k < n) {
+        f[k] = r[k];
+        f[n + k] = sp[k];
+      }
+    f[2 * n] = under;
+    f[2 * n + 1] = q0;
+  }
+}
+
+// A thread a path, its passes in order: the exercises' state (adjoint.h,
+// mcpi_adj_ex) carried over the window, the exercise's taken at the
+// path's first date where the window holds it (its value again there, its
+// step from dstep); at the last window, the held European's at the last
+// date where it is the rule's ALWAYS, the exercise's value and the held's,
+// the sweep's start of its exercises (MCPI_ADJ_START), and the pay:
+// mcpi_adj_exercise_held's amounts, so the same bits as the path's own
+// walk.
 __global__ void __launch_bounds__(128)
-    mcpi_lsm_record_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
-                           size_t ld, size_t npaths, int dates, int nsc, int d0, int s0, int s1,
-                           double *__restrict__ pay, double *__restrict__ rec,
-                           unsigned char *__restrict__ reach, double *__restrict__ start)
+    mcpi_lsm_record_settle_kernel(const __grid_constant__ mcpi_job_view j,
+                                  const double *__restrict__ st, size_t ld, size_t npaths,
+                                  int dates, int nsc, int nd, int d0, int last,
+                                  const int *__restrict__ first, const int *__restrict__ dstep,
+                                  double *__restrict__ rec, double *__restrict__ start,
+                                  double *__restrict__ pay)
 {
   size_t path = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (path >= npaths)
     return;
-  int n = j.nassets, steps = j.nelem / (2 * n), passes = j.antithetic ? 2 : 1;
-  int c = start ? mcpi_adj_mheston_segment(steps) : 0;
+  int n = j.nassets, passes = j.antithetic ? 2 : 1, steps = j.nelem / (2 * n);
   int ncp = start ? mcpi_adj_mheston_checkpoints(steps) : 0;
-  int nf = MCPI_ADJ_START_FIELDS(n, ncp);
   const mcpi_payoff_spec *p = &j.trades[0];
-  for (int pass = 0; pass < passes; pass++) {
-    double sign = pass ? -1 : 1, x[MCP_MAX_ASSETS], v[MaxA], zs[2 * MaxA];
-    double *st = start ? start + MCPI_ADJ_START(nf, ld, pass, 0) + path : NULL;
+  for (int q = 0; q < passes; q++) {
+    double *carried = rec + REC_CARRY(q, 2 * n) + path;
+    double *sw = start ? start + MCPI_ADJ_START(MCPI_ADJ_START_FIELDS(n, ncp), ld, q, 0) + path
+                       : NULL;
+    double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], hv;
     mcpi_adj_ex ex = MCPI_ADJ_EX_INIT;
-    MCP_UNROLL
-    for (int i = 0; i < MCP_MAX_ASSETS; i++)
-      x[i] = j.log_spots[i];
-    MCP_UNROLL
-    for (int i = 0; i < MaxA; i++) {
-      v[i] = i < n ? j.heston[i].v0 : 0;
-      if (s0 > 0 && i < n) { /* the last window's end */
-        x[i] = rec[REC_CARRY(pass, i) + path];
-        v[i] = rec[REC_CARRY(pass, n + i) + path];
-      }
-    }
-    if (s0 > 0)
-      mcpi_adj_ex_get(rec + REC_CARRY(pass, 2 * n) + path, ld, &ex);
-    for (int s = s0; s < s1; s++) {
-      if (st && s % c == 0) {
-        MCP_UNROLL
-        for (int i = 0; i < MaxA; i++)
-          if (i < n)
-            st[(size_t)(i * ncp + s / c) * ld] = v[i];
-      }
-      MCP_UNROLL
-      for (int k = 0; k < 2 * MaxA; k++)
-        zs[k] = k < 2 * n ? sign * mcpi_adj_normal(&j, z + path, ld, j.p0 + path, s * 2 * n + k)
-                          : 0;
-      MCP_UNROLL
-      for (int i = 0; i < MaxA; i++)
-        if (i < n)
-          mcpi_adj_mh_advance(&j, i, s, &x[i], &v[i], zs, 2 * MaxA);
-      if (!mcpi_adj_exercise_date(&j, s, 2 * n))
+    if (d0 > 0)
+      mcpi_adj_ex_get(carried, ld, &ex);
+    ex.e = d0 + nd;
+    int f = first[(size_t)q * npaths + path];
+    for (int k = 0; k < 2; k++) { /* the exercise's (at f), then the held's (the last date) */
+      int e = k ? nd - 1 : f - d0;
+      if (k ? !last : e < 0 || e >= nd)
         continue;
-      int d = ex.e;
-      double under, q0, spot[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS];
-      MCP_UNROLL
-      for (int k = 0; k < MCP_MAX_ASSETS; k++) {
-        spot[k] = k < n && k < MaxA ? mcpi_dexp(x[k]) : 0;
-        r[k] = x[k] - p->log_initial[k];
-      }
-      int now = mcpi_adj_exercise_held(&j, x, spot, s, &ex, 1);
-      for (int k = 0; st && k < 2; k++)
-        if (now >> k & 1) {
-          MCP_UNROLL
-          for (int i = 0; i < MaxA; i++)
-            if (i < n)
-              st[(size_t)(n * ncp + k * n + i) * ld] = mcpi_lsm_exercise_dx(p, spot, n, ex.h[k], i);
-        }
-      int in = mcpi_lsm_scaled_ready(p, j.lsm + (size_t)d * MCPI_LSM_ROW, spot, r, n, &under, &q0);
-      reach[REC_REACH(pass, path) + (d - d0)] = (unsigned char)in;
-      if (!in)
+      const double *row = j.lsm + (size_t)(d0 + e) * MCPI_LSM_ROW;
+      if (k && row[1] != MCPI_LSM_ALWAYS) /* (the last row's alone: lsm_plan.c) */
         continue;
-      double *f = rec + REC_AT(pass, path, d - d0);
+      stored_spots(j, st, npaths, dates, q, e, path, x, sp);
+      mcpi_adj_decides(&j, row, x, sp, 0, &hv);
+      if (k && !(hv > 0))
+        continue;
+      ex.tau[k] = dstep[e];
+      ex.date[k] = d0 + e;
+      ex.df[k] = row[0];
+      ex.h[k] = hv;
       MCP_UNROLL
-      for (int i = 0; i < MaxA; i++)
-        if (i < n) {
-          f[i] = r[i];
-          f[n + i] = spot[i];
-        }
-      f[2 * n] = under;
-      f[2 * n + 1] = q0;
+      for (int i = 0; i < MCP_MAX_ASSETS; i++)
+        if (sw && i < n)
+          sw[(size_t)(n * ncp + k * n + i) * ld] = mcpi_lsm_exercise_dx(p, sp, n, hv, i);
     }
-    if (s1 < steps) { /* for the next window */
-      MCP_UNROLL
-      for (int i = 0; i < MaxA; i++)
-        if (i < n) {
-          rec[REC_CARRY(pass, i) + path] = x[i];
-          rec[REC_CARRY(pass, n + i) + path] = v[i];
-        }
-      mcpi_adj_ex_put(rec + REC_CARRY(pass, 2 * n) + path, ld, &ex);
+    if (!last) {
+      mcpi_adj_ex_put(carried, ld, &ex);
       continue;
     }
-    /* the exercise's value and the held European's (the price's, which
-     * exercises where it pays at the last date: mcpi_multi_exercise) */
     double ex_val = ex.tau[0] >= 0 ? ex.df[0] * ex.h[0] : 0;
     double held = ex.tau[1] >= 0 ? ex.df[1] * ex.h[1] : 0;
-    if (st) {
+    if (sw) {
       if (j.adj_held_off) /* (as the sweep's forward: mcpi_adj_exercise) */
         ex.tau[1] = -1;
-      mcpi_adj_ex_put(st + (size_t)(n * ncp + 2 * n) * ld, ld, &ex);
+      mcpi_adj_ex_put(sw + (size_t)(n * ncp + 2 * n) * ld, ld, &ex);
     }
     MCP_UNROLL
-    for (int i = 0; i < MaxA; i++)
-      if (i < n)
-        rec[REC_END(pass, i) + path] = x[i];
-    rec[REC_END(pass, n) + path] = ex_val;
-    rec[REC_END(pass, n + 1) + path] = held;
-    mcpi_multi_pay_x(x, ex_val, held, NULL, &j, pay + path, ld, pass);
+    for (int a = 0; a < MCP_MAX_ASSETS; a++)
+      x[a] = a < n ? rec[REC_END(q, a) + path] : j.log_spots[a];
+    rec[REC_END(q, n) + path] = ex_val;
+    rec[REC_END(q, n + 1) + path] = held;
+    mcpi_multi_pay_x(x, ex_val, held, NULL, &j, pay + path, ld, q);
   }
 }
 
@@ -950,23 +981,27 @@ __global__ void __launch_bounds__(128)
   }
 }
 
+// The lanes kernels' largest asset count for n assets, as a type (their
+// arrays' sizes: registers by the count).
+template <typename F>
+static void lanes_max_assets(int n, F launch)
+{
+  if (n <= 4)
+    launch(std::integral_constant<int, 4>());
+  else if (n <= 8)
+    launch(std::integral_constant<int, 8>());
+  else if (n <= 12)
+    launch(std::integral_constant<int, 12>());
+  else
+    launch(std::integral_constant<int, MCP_MAX_ASSETS>());
+}
+
 extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc,
                                         size_t ld)
 {
-  size_t passes = antithetic ? 2 : 1; /* the doubles, then the reach bytes */
-  return REC_DOUBLES(nassets) * sizeof(double) + passes * ld * (size_t)dates;
-}
-
-// The record kernel of na assets: the instance for 4, 8, 12 or
-// MCP_MAX_ASSETS at most.
-typedef void (*record_fn)(mcpi_job_view, const double *, size_t, size_t, int, int, int, int, int,
-                          double *, double *, unsigned char *, double *);
-static record_fn record_kernel(int na)
-{
-  return na <= 4    ? mcpi_lsm_record_kernel<4>
-         : na <= 8  ? mcpi_lsm_record_kernel<8>
-         : na <= 12 ? mcpi_lsm_record_kernel<12>
-                    : mcpi_lsm_record_kernel<MCP_MAX_ASSETS>;
+  size_t passes = antithetic ? 2 : 1; /* the doubles, the log-spots, first, dstep, reach */
+  return (REC_DOUBLES(nassets) + passes * ld * (size_t)dates * nassets) * sizeof(double) +
+         (passes * ld + (size_t)dates) * sizeof(int) + passes * ld * (size_t)dates;
 }
 
 extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld,
@@ -974,26 +1009,47 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
                                               int nsc, double *pay, void *work, double *start,
                                               cudaEvent_t recorded, cudaStream_t stream)
 {
-  int na = job.nassets, passes = job.antithetic ? 2 : 1;
-  double *rec = (double *)work;
-  unsigned char *reach = (unsigned char *)(rec + REC_DOUBLES(na));
-  record_fn record = record_kernel(na);
+  int na = job.nassets, passes = job.antithetic ? 2 : 1, steps = job.nelem / (2 * na);
+  double *rec = (double *)work, *st = rec + REC_DOUBLES(na);
+  int *least = (int *)(st + (size_t)passes * ld * dates * na), *dstep = least + passes * ld;
+  unsigned char *reach = (unsigned char *)(dstep + dates);
   if (REC_FIELDS(na) > 32) /* (a date's record a number a lane) */
     return cudaErrorInvalidValue;
-  if (start && !mcpi_adj_mheston_checkpoints(job.nelem / (2 * na))) /* (no segment: s % 0) */
+  if (start && !mcpi_adj_mheston_checkpoints(steps)) /* (no segment: s % 0) */
     return cudaErrorInvalidValue;
-  for (int w = 0, d0 = 0; d0 < all; w++, d0 += dates) {
-    int nd = all - d0 < dates ? all - d0 : dates, s0 = first[w], s1 = first[w + 1];
-    record<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, z, ld, n, dates, nsc, d0, s0, s1,
-                                                            pay, rec, reach, start);
-    cudaError_t e = recorded && d0 + dates >= all ? cudaEventRecord(recorded, stream) : cudaSuccess;
-    if (e != cudaSuccess)
-      return e;
-    mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
-                                                                         nd, rec, reach);
+  lanes_keep k = keep_none(job);
+  { /* (the macros' n: the assets) */
+    int n = na;
+    k.carry = rec + REC_CARRY(0, 0);
+    k.end = rec + REC_END(0, 0);
   }
+  k.start = start;
+  k.cq = (size_t)REC_CARRY_FIELDS(na) * ld;
+  k.eq = (size_t)(na + 2) * ld;
+  k.dstep = dstep;
+  cudaError_t e = cudaMemsetAsync(least, 0x7f, (size_t)passes * n * sizeof(int), stream);
+  for (int w = 0, d0 = 0; e == cudaSuccess && d0 < all; w++, d0 += dates) {
+    int nd = all - d0 < dates ? all - d0 : dates, fin = d0 + dates >= all;
+    size_t tests = (size_t)passes * nd * n;
+    k.s0 = first[w];
+    k.s1 = first[w + 1];
+    lanes_max_assets(na, [&](auto a) {
+      mcpi_lsm_lanes_paths_kernel<decltype(a)::value, 1><<<lanes_blocks(na, n), 128, 0, stream>>>(
+          job, z, ld, passes, NULL, dates, st, n, NULL, k);
+    });
+    mcpi_lsm_tests_kernel<1><<<(unsigned)((tests + 255) / 256), 256, 0, stream>>>(
+        job, st, ld, n, dates, nd, d0, rec, reach, least);
+    mcpi_lsm_record_settle_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
+        job, st, ld, n, dates, nsc, nd, d0, fin, least, dstep, rec, start, pay);
+    e = recorded && fin ? cudaEventRecord(recorded, stream) : cudaSuccess;
+    if (e == cudaSuccess)
+      mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
+                                                                            nd, rec, reach);
+  }
+  if (e != cudaSuccess)
+    return e;
   mcpi_lsm_scaled_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, ld, n, dates,
-                                                                               rec, pay);
+                                                                              rec, pay);
   return cudaGetLastError();
 }
 
@@ -1013,21 +1069,6 @@ static void lsm_price(const mcpi_job_view &job, const R *z, size_t ld, size_t n,
   else
     mcpi_lsm_price_kernel<typename O<R, MCPI_STATE_ONE>::type>
         <<<grid, 128, 0, stream>>>(job, z, ld, n, pay);
-}
-
-// The lanes kernels' largest asset count for n assets, as a type (their
-// arrays' sizes: registers by the count).
-template <typename F>
-static void lanes_max_assets(int n, F launch)
-{
-  if (n <= 4)
-    launch(std::integral_constant<int, 4>());
-  else if (n <= 8)
-    launch(std::integral_constant<int, 8>());
-  else if (n <= 12)
-    launch(std::integral_constant<int, 12>());
-  else
-    launch(std::integral_constant<int, MCP_MAX_ASSETS>());
 }
 
 extern "C" size_t mcpi_lsm_split_bytes(int nassets, int dates, int antithetic, size_t ld)
@@ -1052,12 +1093,12 @@ static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t l
   if (e) /* (0x7f7f7f7f: above any date) */
     return e;
   lanes_max_assets(job.nassets, [&](auto a) {
-    mcpi_lsm_lanes_paths_kernel<decltype(a)::value>
+    mcpi_lsm_lanes_paths_kernel<decltype(a)::value, 0>
         <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, z, ld, passes, NULL, dates, st, n,
-                                                           NULL);
+                                                           NULL, keep_none(job));
   });
-  mcpi_lsm_first_kernel<<<(unsigned)((all + 255) / 256), 256, 0, stream>>>(job, st, n, dates, all,
-                                                                           first);
+  mcpi_lsm_tests_kernel<0><<<(unsigned)((all + 255) / 256), 256, 0, stream>>>(
+      job, st, 0, n, dates, dates, 0, NULL, NULL, first);
   mcpi_lsm_split_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, st, n, dates,
                                                                              first, pay, ld);
   return cudaGetLastError();
@@ -1097,9 +1138,9 @@ extern "C" cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed,
     job.seed = seed; /* the fit's canonical normals (mcpi_adj_normal) */
     job.p0 = 0;
     lanes_max_assets(job.nassets, [&](auto a) {
-      mcpi_lsm_lanes_paths_kernel<decltype(a)::value>
+      mcpi_lsm_lanes_paths_kernel<decltype(a)::value, 0>
           <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, NULL, 0, 1, table, dates, st, n,
-                                                             y);
+                                                             y, keep_none(job));
     });
     return cudaGetLastError();
   }

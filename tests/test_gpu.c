@@ -2708,9 +2708,9 @@ static mcp_portfolio *heston_american(int n, int exercises, int paths, int metho
  * 9, 13 and 16 assets: each of the lanes kernels' sizes, 13 with dead
  * lanes), split: the paths' log-spots stored, then every date's exercise
  * tested at once; theta's revaluation and rho's two (each on a side
- * stream, a part of the work each) too.  The same bits as the record's (a
- * path a thread, with the gammas; past 15 assets the scaled paths' kernel,
- * the price's own step and exercise), over tiles of a quarter of the paths
+ * stream, a part of the work each) too.  The same bits as the record's
+ * (with the gammas; past 15 assets the scaled paths' kernel, the price's
+ * own step and exercise), over tiles of a quarter of the paths
  * and of 768, and the CPU's to 1e-12.  Where a tile's log-spots pass the
  * cap (1 GiB: 252 dates of 184,320 paths of 3 assets, 92,160 of 6, 61,440
  * of 9, 40,960 of 16), the lanes test each date as they step
@@ -2766,19 +2766,20 @@ static void gpu_lsm_lanes_price_keeps_bits(void **state)
 
 /* Several Heston assets' early exercise with its spot Greeks on scaled
  * paths: where a tile's record of what the scenarios read fits (1 GiB:
- * backend_cuda.c), a warp a path walks the record (lsm_kernel.cu); where it
- * does not, windows of dates, each path's state and scenarios carried from
- * one to the next; past 15 assets, the path a thread evaluates them.  With
- * model vegas and correlations by adjoint too (their sweep from the
- * record's start).  The same bits either way and over tiles, and the CPU's
- * within 1e-12. */
+ * backend_cuda.c), the paths step on the lanes, a thread a date and path
+ * tests and records, a warp a path walks the record (lsm_kernel.cu);
+ * where it does not, windows of dates, each path's state, exercises and
+ * scenarios carried from one to the next; past 15 assets, the path a
+ * thread evaluates them.  With model vegas and correlations by adjoint too
+ * (their sweep from the record's start).  The same bits either way and
+ * over tiles, and the CPU's within 1e-12. */
 static void gpu_lsm_record_keeps_bits(void **state)
 {
   (void)state;
   mcp_market *m = heston_basket_market();
-  /* 6 assets, 72 scenarios, 1,000 dates: 32,768 paths' record 3.7 GB
-   * (4 windows), 8,192 paths' 0.93 (one); 16,384 antithetic paths' 1.8
-   * (2); 3 and 16 assets against the CPU, 3 also at 67,584 paths (where a
+  /* 6 assets, 72 scenarios, 1,000 dates: 32,768 paths' record 5.3 GB
+   * (6 windows), 8,192 paths' 1.3 (2); 16,384 antithetic paths' 2.7 (3),
+   * 4,096's 0.66 (one); 3 and 16 assets against the CPU, 3 also at 67,584 paths (where a
    * scenario's exercise on an ulp's side of the rule moved a gamma by 4e-5
    * while the Heston step's log and Phi were each side's library's).  With
    * Greeks by adjoint beside,

@@ -773,8 +773,8 @@ MCP_HD static inline void mcpi_adj_heston_sweep(const mcpi_job_view *j, const mc
  * held), each exercise's step, date, discount factor and exercise value in
  * ex; the held's never where its sweep is off (j->adj_held_off: its block
  * stays 0, as a path's never exercised; mcpi_adj_exercise_held keeps it
- * where asked, for a record whose held European pays, and a sweep's start
- * then says tau[1] -1).  The sweep of each starts at its
+ * where asked, for the lanes' price, whose held European pays, and a
+ * sweep's start then says tau[1] -1).  The sweep of each starts at its
  * step with the exercise value's derivatives (mcpi_lsm_exercise_dx): the
  * pathwise Greeks of the frozen rule, whose own moves change the price at
  * second order only (the rule is optimal where the fit is), as the bumped
@@ -802,7 +802,7 @@ MCP_HD static inline int mcpi_adj_decides(const mcpi_job_view *j, const double *
                             mcpi_lsm_continuation(p, row, *hv, j->nassets, 0, under, r, 0), &value);
 }
 
-/* (swept: whether the held's exercise is kept: its sweep's, or a record's
+/* (swept: whether the held's exercise is kept: its sweep's, or a price's
  * whose held European pays, 1) */
 MCP_HD static inline int mcpi_adj_exercise_held(const mcpi_job_view *j, const double *x,
                                                 const double *sp, int s, mcpi_adj_ex *ex,

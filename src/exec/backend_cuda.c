@@ -693,8 +693,8 @@ static mcp_status fill(void *self, unsigned rep, uint64_t s0, size_t n)
 }
 
 /* Whether job v's Longstaff-Schwartz paths may take the lanes' steps
- * (launch.h: the fit's and the price's on lanes, the scaled price's record
- * a path a thread): each step's elements its factors, none of them held or
+ * (launch.h: the fit's, the price's and the scaled price's record on
+ * lanes): each step's elements its factors, none of them held or
  * merged (the grid check's). */
 static int lsm_lanes(const mcpi_job *v)
 {
@@ -718,9 +718,9 @@ static double *pass_ready(gpu_job *g, double *pay, size_t p, int controls)
 
 /* The most bytes that a tile's record of its scaled scenarios may take
  * (launch.h, mcpi_launch_lsm_scaled): STAC-A2's American, 5 assets, 25,000
- * paths and 252 dates, takes 0.63 GB; its large shape, 10 assets, 100,000
- * paths and 1,260 dates, would take 22 GB, so it records 49 dates at a
- * time, 26 windows (bench/RESULTS.md, "record-windows", "adjoint-start").
+ * paths and 252 dates, takes 0.88 GB; its large shape, 10 assets, 100,000
+ * paths and 1,260 dates, would take 32 GB, so it records 34 dates at a
+ * time, 38 windows (bench/RESULTS.md, "record-windows", "record-split").
  * Where not even one date fits, or the allocation fails, the path a thread
  * evaluates them (the same bits). */
 #define LSM_RECORD_MAX ((size_t)1 << 30)
