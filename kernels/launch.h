@@ -106,14 +106,17 @@ cudaError_t mcpi_launch_chunk_sums(const double *pay, size_t ld, size_t n, size_
  * factors alone, none held or merged, so that several Heston assets' paths
  * may run on the lanes of a warp); then every date's factor (lsm.h) and,
  * for each date e from the last but one down to 0, the rule of date e into
- * table (work: mcpi_lsm_work_doubles; done: a counter, 0 before, left 0). */
+ * table (work: mcpi_lsm_work_doubles; done: a counter, 0 before, left 0);
+ * walking: NULL, or an event recorded on stream once the factors are
+ * launched, before the walk back, so that a tile's work that reads no rule
+ * may start beside the walk (whose grid is then resident first). */
 size_t mcpi_lsm_work_doubles(int nb, size_t n, int dates);
 cudaError_t mcpi_launch_lsm_paths(mcpi_job_view job, uint64_t seed, const double *table,
                                   int dates, double *st, size_t n, double *y, int lanes,
                                   cudaStream_t stream);
 cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st, size_t n,
                                   int dates, double *y, double *work, unsigned *done,
-                                  cudaStream_t stream);
+                                  cudaEvent_t walking, cudaStream_t stream);
 
 /* The priced paths i < n of a Longstaff-Schwartz job (device view, its table
  * fitted): the plain loop of the bodies with exercise over the stored
@@ -125,11 +128,13 @@ cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double
  * mcpi_lsm_split_bytes(assets, dates, antithetic, ld) bytes, where the
  * job's last step is one of its `dates` exercise dates, their log-spots at
  * every date stored there, then every date's exercise tested at once (the
- * same bits). */
+ * same bits).  ruled: NULL, or an event that the table's fit records:
+ * stream waits for it before the first kernel that reads the table (the
+ * stored paths need no rule, so they may run beside the fit). */
 size_t mcpi_lsm_split_bytes(int nassets, int dates, int antithetic, size_t ld);
 cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, size_t n,
                                   double *pay, mcp_precision precision, int scaled, int lanes,
-                                  int dates, void *work, cudaStream_t stream);
+                                  int dates, void *work, cudaEvent_t ruled, cudaStream_t stream);
 
 /* The same, scaled, of 2 to 15 Heston assets in double whose paths may
  * take the lanes' steps (as the fit's), all exercise dates and nsc
@@ -142,11 +147,12 @@ cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, s
  * Greeks by adjoint (adjoint.h, MCPI_ADJ_START; its checkpoints
  * mcpi_adj_mheston_checkpoints); recorded: NULL, or an event recorded on
  * stream once the last window's record is settled (then the start is
- * whole: the sweep may run beside the last scenarios). */
+ * whole: the sweep may run beside the last scenarios); ruled as the
+ * price's. */
 size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc, size_t ld);
-cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld, size_t n,
-                                   int all, int dates, const int *first, int nsc, double *pay,
-                                   void *work, double *start, cudaEvent_t recorded,
+cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld, size_t n, int all,
+                                   int dates, const int *first, int nsc, double *pay, void *work,
+                                   double *start, cudaEvent_t recorded, cudaEvent_t ruled,
                                    cudaStream_t stream);
 
 /* The combined estimators (greeks.h) of paths i < n: mcpi_combine of each,

@@ -1007,7 +1007,8 @@ extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, 
 extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z, size_t ld,
                                               size_t n, int all, int dates, const int *first,
                                               int nsc, double *pay, void *work, double *start,
-                                              cudaEvent_t recorded, cudaStream_t stream)
+                                              cudaEvent_t recorded, cudaEvent_t ruled,
+                                              cudaStream_t stream)
 {
   int na = job.nassets, passes = job.antithetic ? 2 : 1, steps = job.nelem / (2 * na);
   double *rec = (double *)work, *st = rec + REC_DOUBLES(na);
@@ -1037,6 +1038,8 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
       mcpi_lsm_lanes_paths_kernel<decltype(a)::value, 1><<<lanes_blocks(na, n), 128, 0, stream>>>(
           job, z, ld, passes, NULL, dates, st, n, NULL, k);
     });
+    if (w == 0 && ruled && (e = cudaStreamWaitEvent(stream, ruled, 0)))
+      break;
     mcpi_lsm_tests_kernel<1><<<(unsigned)((tests + 255) / 256), 256, 0, stream>>>(
         job, st, ld, n, dates, nd, d0, rec, reach, least);
     mcpi_lsm_record_settle_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
@@ -1083,7 +1086,8 @@ extern "C" size_t mcpi_lsm_split_bytes(int nassets, int dates, int antithetic, s
 // (STAC-A2's small American: its pass 3.00 ms, the fit's lanes paths, the
 // same steps, 1.5).
 static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t ld, size_t n,
-                             double *pay, int dates, void *work, cudaStream_t stream)
+                             double *pay, int dates, void *work, cudaEvent_t ruled,
+                             cudaStream_t stream)
 {
   int passes = job.antithetic ? 2 : 1;
   double *st = (double *)work;
@@ -1097,6 +1101,8 @@ static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t l
         <<<lanes_blocks(job.nassets, n), 128, 0, stream>>>(job, z, ld, passes, NULL, dates, st, n,
                                                            NULL, keep_none(job));
   });
+  if (ruled && (e = cudaStreamWaitEvent(stream, ruled, 0)))
+    return e;
   mcpi_lsm_tests_kernel<0><<<(unsigned)((all + 255) / 256), 256, 0, stream>>>(
       job, st, 0, n, dates, dates, 0, NULL, NULL, first);
   mcpi_lsm_split_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, st, n, dates,
@@ -1106,14 +1112,18 @@ static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t l
 
 extern "C" cudaError_t mcpi_launch_lsm_price(mcpi_job_view job, const void *z, size_t ld, size_t n,
                                              double *pay, mcp_precision precision, int scaled,
-                                             int lanes, int dates, void *work, cudaStream_t stream)
+                                             int lanes, int dates, void *work, cudaEvent_t ruled,
+                                             cudaStream_t stream)
 {
   size_t blocks = (n + 127) / 128;
   unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
   int on_lanes = lanes && precision == MCP_DOUBLE && !scaled && job.nassets > 1 &&
                  job.model == MCPI_MODEL_HESTON;
   if (on_lanes && work)
-    return lsm_split(job, (const double *)z, ld, n, pay, dates, work, stream);
+    return lsm_split(job, (const double *)z, ld, n, pay, dates, work, ruled, stream);
+  cudaError_t e = ruled ? cudaStreamWaitEvent(stream, ruled, 0) : cudaSuccess;
+  if (e)
+    return e;
   if (on_lanes)
     lanes_max_assets(job.nassets, [&](auto a) {
       mcpi_lsm_lanes_price_kernel<decltype(a)::value>
@@ -1170,8 +1180,8 @@ extern "C" size_t mcpi_lsm_work_doubles(int nb, size_t n, int dates)
 // The fit's dates of shape K (shape_dims).
 template <int K>
 static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st, size_t n,
-                            int dates, double *y, double *work, unsigned *done,
-                            cudaStream_t stream)
+                             int dates, double *y, double *work, unsigned *done,
+                             cudaEvent_t walking, cudaStream_t stream)
 {
   size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS, walked = (size_t)dates - 1;
   int dev = 0, coop = 0, sms = 0, per_sm = 0;
@@ -1192,7 +1202,8 @@ static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st
                                                                                 (int)e0, gram);
     mcpi_lsm_factor_kernel<<<(unsigned)g, HALF, 0, stream>>>(job, gram, nch, (int)e0, fac);
   }
-  if ((err = cudaGetLastError()) || (err = cudaGetDevice(&dev)) ||
+  if ((err = cudaGetLastError()) || (walking && (err = cudaEventRecord(walking, stream))) ||
+      (err = cudaGetDevice(&dev)) ||
       (err = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev)) ||
       (err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
       (err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, walk, WALK_THREADS(K), 0)))
@@ -1213,18 +1224,19 @@ static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st
 
 extern "C" cudaError_t mcpi_launch_lsm_dates(mcpi_job_view job, double *table, const double *st,
                                              size_t n, int dates, double *y, double *work,
-                                             unsigned *done, cudaStream_t stream)
+                                             unsigned *done, cudaEvent_t walking,
+                                             cudaStream_t stream)
 {
   mcpi_lsm_dims d = mcpi_lsm_dims_of(&job);
-  if (dates < 2)
-    return cudaSuccess;
+  if (dates < 2) /* (nothing walked) */
+    return walking ? cudaEventRecord(walking, stream) : cudaSuccess;
   switch (2 * d.n + d.heston) {
-#define SHAPE_CASE(K)                                                                        \
-  case K:                                                                                    \
-    return lsm_dates<K>(job, table, st, n, dates, y, work, done, stream);
+#define SHAPE_CASE(K)                                                                              \
+  case K:                                                                                          \
+    return lsm_dates<K>(job, table, st, n, dates, y, work, done, walking, stream);
     LSM_SHAPES(SHAPE_CASE)
 #undef SHAPE_CASE
   default:
-    return lsm_dates<0>(job, table, st, n, dates, y, work, done, stream);
+    return lsm_dates<0>(job, table, st, n, dates, y, work, done, walking, stream);
   }
 }

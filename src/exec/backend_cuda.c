@@ -84,6 +84,10 @@ typedef struct mcpi_cuda_kept {
   grid_kept grids[GRIDS_KEPT];
   cudaStream_t stream[STREAMS]; /* made by the first run, non-blocking */
   cudaEvent_t ready, done[STREAMS]; /* a tile's normals, each side's passes */
+  /* the Longstaff-Schwartz fits' stream, of the device's greatest priority
+   * (fit), its walk's start and its rules ready */
+  cudaStream_t fit;
+  cudaEvent_t walking, ruled;
   /* the host staging of the jobs' blobs (page-locked where the runtime
    * lets it, else malloc's), and the device arena of a batch's buffers:
    * each taken from its start by the jobs of a group (a batch, or one job
@@ -104,6 +108,7 @@ typedef struct gpu_job {
   mcpi_cuda_kept *k;        /* the context's */
   int batch;                /* its buffers from the arena, its sums read by wait */
   cudaStream_t s;           /* the job's stream, and its passes' */
+  cudaStream_t fs;          /* its fits': the context's fit stream, a batch's s (fit) */
   int nside;
   int side[SIDE_STREAMS];   /* indices in k->stream */
   mcpi_kernel_options kopt; /* job_options', with the block the job's kernel allows */
@@ -134,6 +139,7 @@ typedef struct gpu_job {
   const uint64_t *consts;
   size_t ntiles;           /* a batch's: tiles summed, each to a PART of its own */
   int zeros;               /* the tile's adjoint blocks hold zeros (j->adj_zlo ..) */
+  unsigned char *fitted;   /* variant v's rule on the device: 1 its fit's, 2 the job's */
   mcpi_tiler t;
   mcpi_job_sums js;
 } gpu_job;
@@ -190,6 +196,12 @@ void mcpi_cuda_release(mcp_context *ctx)
     }
     if (k->ready)
       cudaEventDestroy(k->ready);
+    if (k->fit)
+      cudaStreamDestroy(k->fit);
+    if (k->walking)
+      cudaEventDestroy(k->walking);
+    if (k->ruled)
+      cudaEventDestroy(k->ruled);
     free_stage(k);
     free(k->extra);
     free(k);
@@ -234,6 +246,15 @@ static mcp_status keep(mcp_context *ctx)
   }
   if (e == cudaSuccess)
     e = cudaEventCreateWithFlags(&k->ready, cudaEventDisableTiming);
+  int least = 0, greatest = 0;
+  if (e == cudaSuccess &&
+      (e = cudaDeviceGetStreamPriorityRange(&least, &greatest)) == cudaSuccess &&
+      (e = cudaStreamCreateWithPriority(&k->fit, cudaStreamNonBlocking, greatest)) != cudaSuccess)
+    k->fit = NULL;
+  if (e == cudaSuccess && (e = cudaEventCreateWithFlags(&k->walking, cudaEventDisableTiming)))
+    k->walking = NULL;
+  if (e == cudaSuccess && (e = cudaEventCreateWithFlags(&k->ruled, cudaEventDisableTiming)))
+    k->ruled = NULL;
   for (int s = 0; e == cudaSuccess && s < STREAMS; s++)
     if ((e = cudaStreamCreateWithFlags(&k->stream[s], cudaStreamNonBlocking)) == cudaSuccess &&
         (e = cudaEventCreateWithFlags(&k->done[s], cudaEventDisableTiming)) != cudaSuccess) {
@@ -840,6 +861,7 @@ static mcp_status paths(void *self, size_t n, int controls)
    * stream's work so far), beside the base's launch; the job's stream then
    * waits for them, for every side used, whatever failed */
   mcpi_cuda_kept *k = g->k;
+  cudaEvent_t ruled = g->fs != g->s ? k->ruled : NULL; /* (the fits': fit) */
   g->zeros = !j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT;
   cudaError_t e = g->nside ? cudaEventRecord(k->ready, g->s) : cudaSuccess;
   int used = 0;
@@ -854,12 +876,12 @@ static mcp_status paths(void *self, size_t n, int controls)
   if (e == cudaSuccess && (window = lsm_record(g, scaled, &nsc, &first))) {
     start = adj_start(g, window);
     e = mcpi_launch_lsm_scaled(g->view, g->buf[Z], g->tile, n, j->lsm_dates, window, first, nsc,
-                               pay, g->buf[LSM_REC], start, start ? k->ready : NULL, g->s);
+                               pay, g->buf[LSM_REC], start, start ? k->ready : NULL, ruled, g->s);
   } else if (e == cudaSuccess) {
     void *work = j->lsm_dates ? split_work(g, LSM_REC, split_bytes(g, j, g->lanes, scaled, 1), 1)
                               : NULL;
     e = j->lsm_dates ? mcpi_launch_lsm_price(g->view, g->buf[Z], g->tile, n, pay, prec, scaled,
-                                             g->lanes, j->lsm_dates, work, g->s)
+                                             g->lanes, j->lsm_dates, work, ruled, g->s)
         : g->view.gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile,
                                   n, pay, NULL, g->s)
@@ -877,6 +899,8 @@ static mcp_status paths(void *self, size_t n, int controls)
   if (e == cudaSuccess && j->lsm_dates && g->view.gstate & MCPI_GSTATE_ADJOINT) {
     cudaStream_t as = k->stream[g->side[j->npass % (size_t)g->nside]];
     e = start ? cudaStreamWaitEvent(as, k->ready, 0) : cudaSuccess;
+    if (e == cudaSuccess && ruled)
+      e = cudaStreamWaitEvent(as, ruled, 0);
     if (e == cudaSuccess)
       e = mcpi_launch_adjoint(g->view, g->adj_shape, g->kopt.fused ? NULL : g->buf[Z], g->tile,
                               n, pay, start, as);
@@ -901,8 +925,8 @@ static mcp_status paths(void *self, size_t n, int controls)
                      ? side + p % (size_t)g->nside * part
                      : NULL;
     g->pass[p].gstate = controls ? 0 : v->gstate;
-    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0,
-                                             lanes, v->lsm_dates, work, s)
+    e = j->lsm_dates ? mcpi_launch_lsm_price(g->pass[p], g->buf[Z], g->tile, n, col, prec, 0, lanes,
+                                             v->lsm_dates, work, ruled, s)
         : g->pass[p].gstate & MCPI_GSTATE_ADJOINT
             ? mcpi_launch_adjoint(g->pass[p], mcpi_job_adjoint_shape(v),
                                   g->kopt.fused ? NULL : g->buf[Z], g->tile, n, col, NULL, s)
@@ -1050,20 +1074,36 @@ static mcp_status update_specs(void *self)
 
 /* The Longstaff-Schwartz fit of the job or of a pass's variant (run_job.c):
  * lsm_kernel.cu's kernels write the table in place where the paths read
- * it; the host's copy follows. */
+ * it, on the job's fit stream (g->fs), after the job's stream's work so far;
+ * a frozen variant's rules copied there from the job's.  Where that is the
+ * fit stream of the context, the job's stream waits for the walk's start,
+ * then for the rules only where a kernel reads them (k->ruled, recorded
+ * after each fit): the tile's normals and stored paths run beside the
+ * walk, a grid of a block an SM, which the stream's priority makes
+ * resident first (STAC-A2's small American: 7.8 -> 6.65 ms, its list 17.0
+ * -> 15.5, bench/RESULTS.md, "fit-beside").  The host's copies follow at
+ * the job's end (rules_back). */
 static mcp_status fit(void *self, size_t variant, int frozen)
 {
   gpu_job *g = self;
   mcpi_run *run = g->run;
+  mcpi_cuda_kept *k = g->k;
   mcpi_job *v = variant ? mcpi_pass_job(run, g->ji, variant - 1) : &run->plan->jobs[g->ji];
   mcpi_job_view w = variant ? g->pass[variant - 1] : g->view;
   double *table = (double *)w.lsm;
   w.lsm = NULL; /* the fit's paths do not exercise */
-  size_t bytes = (size_t)v->lsm_dates * MCPI_LSM_ROW * sizeof(double);
+  size_t row = MCPI_LSM_ROW * sizeof(double);
+  cudaStream_t fs = g->fs;
+  int apart = fs != g->s;
   cudaError_t e;
-  if (frozen) {
-    mcpi_lsm_copy_rules(g->j, v);
-    if ((e = cudaMemcpyAsync(table, v->lsm_table, bytes, cudaMemcpyHostToDevice, g->s)))
+  if (apart &&
+      ((e = cudaEventRecord(k->ready, g->s)) || (e = cudaStreamWaitEvent(fs, k->ready, 0))))
+    return mcpi_cuda_fail(run->ctx, e, "ordering the regression after the job's arrays");
+  g->fitted[variant] = frozen ? 2 : 1;
+  if (frozen) { /* (each row's rule, not its discount factor: mcpi_lsm_copy_rules) */
+    if ((e = cudaMemcpy2DAsync(table + 1, row, g->view.lsm + 1, row, row - sizeof(double),
+                               (size_t)v->lsm_dates, cudaMemcpyDeviceToDevice, fs)) ||
+        (apart && (e = cudaEventRecord(k->ruled, fs))))
       return mcpi_cuda_fail(run->ctx, e, "copying the exercise rules");
     return MCP_OK;
   }
@@ -1071,22 +1111,44 @@ static mcp_status fit(void *self, size_t variant, int frozen)
   size_t ns = (size_t)mcpi_lsm_state_size(mcpi_lsm_dims_of(&w));
   if ((e = take(g, LSM_ST, dates * ns * n * sizeof(double))) ||
       (e = take(g, LSM_Y, n * sizeof(double))) ||
-      (e = take(g, LSM_PART, (mcpi_lsm_work_doubles(w.lsm_nb, n, (int)dates) + 1) *
-                                 sizeof(double))) ||
+      (e = take(g, LSM_PART,
+                (mcpi_lsm_work_doubles(w.lsm_nb, n, (int)dates) + 1) * sizeof(double))) ||
       (e = mcpi_launch_lsm_paths(w, v->lsm_stream, table, (int)dates, g->buf[LSM_ST], n,
-                                 g->buf[LSM_Y], lsm_lanes(v), g->s)))
+                                 g->buf[LSM_Y], lsm_lanes(v), fs)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's paths");
   /* the dates' work, then their block counter */
   double *work = g->buf[LSM_PART];
   unsigned *done = (unsigned *)(work + mcpi_lsm_work_doubles(w.lsm_nb, n, (int)dates));
-  if ((e = cudaMemsetAsync(done, 0, sizeof *done, g->s)))
+  if ((e = cudaMemsetAsync(done, 0, sizeof *done, fs)))
     return mcpi_cuda_fail(run->ctx, e, "the regression's counter");
-  if ((e = mcpi_launch_lsm_dates(w, table, g->buf[LSM_ST], n, (int)dates, g->buf[LSM_Y], work,
-                                 done, g->s)))
+  int go = apart && !variant; /* (the job's own fit is the first) */
+  if ((e = mcpi_launch_lsm_dates(w, table, g->buf[LSM_ST], n, (int)dates, g->buf[LSM_Y], work, done,
+                                 go ? k->walking : NULL, fs)) ||
+      (apart && (e = cudaEventRecord(k->ruled, fs))) ||
+      (go && (e = cudaStreamWaitEvent(g->s, k->walking, 0))))
     return mcpi_cuda_fail(run->ctx, e, "the regression's kernels");
-  if ((e = get(g, v->lsm_table, table, bytes)))
-    return mcpi_cuda_fail(run->ctx, e, "reading the regression's rules");
   return MCP_OK;
+}
+
+/* The rules of the job's fits (fit) into the host's tables, the job's and
+ * each variant's, once the fit stream has them. */
+static cudaError_t rules_back(gpu_job *g)
+{
+  mcpi_run *run = g->run;
+  mcpi_job *j = &run->plan->jobs[g->ji];
+  if (!g->fitted)
+    return cudaSuccess;
+  cudaError_t e = g->fs != g->s ? cudaStreamWaitEvent(g->s, g->k->ruled, 0) : cudaSuccess;
+  for (size_t v = 0; e == cudaSuccess && v <= j->npass; v++) {
+    mcpi_job *x = v ? mcpi_pass_job(run, g->ji, v - 1) : j;
+    if (g->fitted[v] == 1)
+      e = get(g, x->lsm_table, (v ? g->pass[v - 1] : g->view).lsm,
+              (size_t)x->lsm_dates * MCPI_LSM_ROW * sizeof(double));
+  }
+  for (size_t v = 1; e == cudaSuccess && v <= j->npass; v++)
+    if (g->fitted[v] == 2)
+      mcpi_lsm_copy_rules(j, mcpi_pass_job(run, g->ji, v - 1));
+  return e;
 }
 
 /* Threads an SM that the shared placement must leave room for to be chosen
@@ -1142,6 +1204,8 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
   g->kopt.small = mcpi_job_small(j);
   g->adj_shape = mcpi_job_adjoint_shape(j);
   g->lanes = j->lsm_dates && lsm_lanes(j);
+  /* (a batch's jobs run beside each other, each fitting on its own stream) */
+  g->fs = batch ? g->s : g->k->fit;
   int kind = MCPI_ASSETS_KIND(j->nassets, j->model);
   /* their kernels read no ring (path_kernel.cuh, catalogue.def): several
    * Heston or local-volatility assets, and the mixed plain shape */
@@ -1159,8 +1223,9 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
     return mcpi_cuda_fail(run->ctx, e, "sizing the path kernel's grid");
   g->pass = calloc(j->npass + 1, sizeof *g->pass);
   g->general = calloc(j->npass + 1, 1);
+  g->fitted = calloc(j->npass + 1, 1);
   if ((j->qmc && !(g->scramble = malloc(j->nelem * sizeof *g->scramble))) || !g->pass ||
-      !g->general)
+      !g->general || !g->fitted)
     return mcpi_fail(run->ctx->err, MCP_ERR_NO_MEMORY, "out of host memory");
   int general = 0;
   for (size_t p = 0; p < j->npass; p++)
@@ -1197,19 +1262,23 @@ static mcp_status job_start(mcpi_run *run, size_t ji, size_t q, int batch, gpu_j
  * job's sums added, its host memory freed. */
 static mcp_status job_finish(gpu_job *g, mcp_status st)
 {
+  cudaError_t e;
+  if (st == MCP_OK && (e = rules_back(g)))
+    st = mcpi_cuda_fail(g->run->ctx, e, "reading the regression's rules");
   st = mcpi_run_job_finish(g->run, g->ji, &g->t, &g->js, st);
   free(g->pass);
   free(g->general);
+  free(g->fitted);
   free(g->scramble);
   return st;
 }
 
-/* A group's first n streams ended (before its arena and staging are used
- * again, whatever failed); st, or the first error. */
+/* A group's first n streams and the fit stream ended (before its arena and
+ * staging are used again, whatever failed); st, or the first error. */
 static mcp_status end_streams(mcp_context *ctx, int n, mcp_status st)
 {
-  for (int s = 0; s < n; s++) {
-    cudaError_t e = cudaStreamSynchronize(ctx->cuda->stream[s]);
+  for (int s = -1; s < n; s++) {
+    cudaError_t e = cudaStreamSynchronize(s < 0 ? ctx->cuda->fit : ctx->cuda->stream[s]);
     if (e && st == MCP_OK)
       st = mcpi_cuda_fail(ctx, e, "ending the jobs' streams");
   }
