@@ -365,17 +365,23 @@ static __device__ double pivot_div(double a, double b, double r)
 // same order) by the block's first warp, beyond SUBSTITUTE_UNROLLED basis
 // functions: lane i holds row i's running sum and takes each w_j from lane
 // j by a shuffle as it is known; going back, lane i keeps its products
-// l_ki w_k in its row of p as the w_k come, and subtracts them in the
-// host's order once w_(i + 1) is known.  One thread's chain of nb (nb + 1)
-// dependent steps, its vector in local memory, held the other warps at the
-// barrier for 45% of the STAC-A2 American's walk (ncu, 14 functions).
-static __device__ void substitute_warp(int nb, const double *fac, const double *rhs,
-                                       double *row)
+// l_ki w_k as the w_k come, and subtracts them in the host's order once
+// w_(i + 1) is known.  One thread's chain of nb (nb + 1) dependent steps,
+// its vector in local memory, held the other warps at the barrier for 45%
+// of the STAC-A2 American's walk (ncu, 14 functions).  NB > 0, the job's nb
+// at compile time: the steps unrolled, each lane's products in registers;
+// in shared memory, the going back's subtractions each waited for a load
+// (the substitution still held 7 of the 8 warps for half the walk: ncu,
+// bench/RESULTS.md, "subst-regs").  NB 0: nb at run time.
+template <int NB>
+static __device__ void substitute_warp(int nb, const double *fac, const double *rhs, double *row)
 {
-  __shared__ double p[MCPI_LSM_MAX_BASIS][MCPI_LSM_MAX_BASIS];
+  __shared__ double p[NB ? 1 : MCPI_LSM_MAX_BASIS][MCPI_LSM_MAX_BASIS];
+  double pr[NB ? NB : 1]; /* (NB: lane i's products, p[i] in registers) */
   const unsigned all = 0xffffffffu;
   const double *d = fac + 1, *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
-  int i = (int)(threadIdx.x % 32), in = i < nb;
+  const int n = NB ? NB : nb;
+  int i = (int)(threadIdx.x % 32), in = i < n;
   if (i == 0)
     row[1] = fac[0] == 0 ? MCPI_LSM_HOLD : MCPI_LSM_FIT;
   if (fac[0] == 0) {
@@ -383,25 +389,33 @@ static __device__ void substitute_warp(int nb, const double *fac, const double *
       row[2 + i] = 0;
     return;
   }
-  double s = in ? rhs[i] * d[i] : 0, w = 0, lii = in ? l[i * nb + i] : 1;
+  double s = in ? rhs[i] * d[i] : 0, w = 0, lii = in ? l[i * n + i] : 1;
   double rii = mcpi_drcp_fast(lii); /* off the chain: the divisions' own first steps */
-  for (int j = 0; j < nb; j++) { /* L w = D b */
+  MCP_UNROLL
+  for (int j = 0; j < n; j++) { /* L w = D b */
     if (i == j)
       w = live[j] != 0 ? pivot_div(s, lii, rii) : 0;
     double wj = __shfl_sync(all, w, j);
     if (in && i > j)
-      s -= l[i * nb + j] * wj;
+      s -= l[i * n + j] * wj;
   }
-  for (int j = nb - 1; j >= 0; j--) { /* L^T u = w, beta = D u */
+  MCP_UNROLL
+  for (int j = n - 1; j >= 0; j--) { /* L^T u = w, beta = D u */
     if (i == j) {
       double t = w;
-      for (int k = j + 1; k < nb; k++)
-        t -= p[i][k];
+      MCP_UNROLL
+      for (int k = j + 1; k < n; k++)
+        t -= NB ? pr[NB ? k : 0] : p[i][k];
       w = live[j] != 0 ? pivot_div(t, lii, rii) : 0;
     }
     double wj = __shfl_sync(all, w, j);
-    if (i < j)
-      p[i][j] = l[j * nb + i] * wj;
+    if (i < j) {
+      double q = l[j * n + i] * wj;
+      if (NB)
+        pr[NB ? j : 0] = q;
+      else
+        p[i][j] = q;
+    }
   }
   if (i < MCPI_LSM_MAX_BASIS)
     row[2 + i] = in ? w * d[i] : 0;
@@ -430,7 +444,7 @@ static __device__ void substitute_date(const double *part, size_t nch, const dou
     if (threadIdx.x == 0)
       mcpi_lsm_substitute(NB, fs, rhs, row);
   } else if (threadIdx.x < 32) {
-    substitute_warp(nb, fs, rhs, row);
+    substitute_warp<NB>(nb, fs, rhs, row);
   }
   __syncthreads();
 }
