@@ -88,6 +88,7 @@ typedef struct mcpi_cuda_kept {
    * (fit), its walk's start and its rules ready */
   cudaStream_t fit;
   cudaEvent_t walking, ruled;
+  int fitting; /* the fit stream given work since the group's start */
   /* the host staging of the jobs' blobs (page-locked where the runtime
    * lets it, else malloc's), and the device arena of a batch's buffers:
    * each taken from its start by the jobs of a group (a batch, or one job
@@ -1096,6 +1097,7 @@ static mcp_status fit(void *self, size_t variant, int frozen)
   cudaStream_t fs = g->fs;
   int apart = fs != g->s;
   cudaError_t e;
+  k->fitting |= apart;
   if (apart &&
       ((e = cudaEventRecord(k->ready, g->s)) || (e = cudaStreamWaitEvent(fs, k->ready, 0))))
     return mcpi_cuda_fail(run->ctx, e, "ordering the regression after the job's arrays");
@@ -1131,12 +1133,17 @@ static mcp_status fit(void *self, size_t variant, int frozen)
 }
 
 /* The rules of the job's fits (fit) into the host's tables, the job's and
- * each variant's, once the fit stream has them. */
+ * each variant's, once the fit stream has them (a job without: no call).
+ * A fault of the fit's kernels is reported here or at an earlier read of
+ * the job's stream, as any kernel's. */
 static cudaError_t rules_back(gpu_job *g)
 {
   mcpi_run *run = g->run;
   mcpi_job *j = &run->plan->jobs[g->ji];
-  if (!g->fitted)
+  int any = 0;
+  for (size_t v = 0; g->fitted && v <= j->npass; v++)
+    any |= g->fitted[v];
+  if (!any)
     return cudaSuccess;
   cudaError_t e = g->fs != g->s ? cudaStreamWaitEvent(g->s, g->k->ruled, 0) : cudaSuccess;
   for (size_t v = 0; e == cudaSuccess && v <= j->npass; v++) {
@@ -1273,15 +1280,18 @@ static mcp_status job_finish(gpu_job *g, mcp_status st)
   return st;
 }
 
-/* A group's first n streams and the fit stream ended (before its arena and
- * staging are used again, whatever failed); st, or the first error. */
+/* A group's first n streams and the fit stream, where it had work, ended
+ * (before its arena and staging are used again, whatever failed); st, or
+ * the first error. */
 static mcp_status end_streams(mcp_context *ctx, int n, mcp_status st)
 {
-  for (int s = -1; s < n; s++) {
-    cudaError_t e = cudaStreamSynchronize(s < 0 ? ctx->cuda->fit : ctx->cuda->stream[s]);
+  mcpi_cuda_kept *k = ctx->cuda;
+  for (int s = k->fitting ? -1 : 0; s < n; s++) {
+    cudaError_t e = cudaStreamSynchronize(s < 0 ? k->fit : k->stream[s]);
     if (e && st == MCP_OK)
       st = mcpi_cuda_fail(ctx, e, "ending the jobs' streams");
   }
+  k->fitting = 0;
   return st;
 }
 
@@ -1358,9 +1368,10 @@ mcp_status mcpi_cuda_price(mcpi_run *run)
    * read, each on a stream of its own, so that their kernels (a small
    * book's: a few blocks each, for the latency of their steps) run at once
    * and the host adds one job's sums while the others' kernels run.  Those
-   * that wait on the host between kernels (a pilot, a fit) go last, in the
-   * last groups, the others of a group running meanwhile.  A group of one
-   * job runs alone. */
+   * that wait on the host between kernels (a pilot) go last, in the last
+   * groups, the others of a group running meanwhile, and so do those with
+   * a fit (which waited too until "fit-beside"; not measured since).  A
+   * group of one job runs alone. */
   size_t nj = run->plan->njobs, nb = 0, bytes, all = 0, budget = MCPI_SMALL_DEVICE_BYTES;
   size_t real = o->precision == MCP_FLOAT ? sizeof(float) : sizeof(double);
   size_t *order = malloc((nj + 1) * sizeof *order), *need = malloc((nj + 1) * sizeof *need);
