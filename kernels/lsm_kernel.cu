@@ -404,15 +404,19 @@ static __device__ void substitute_warp(int nb, const double *fac, const double *
     if (i == j) {
       double t = w;
       MCP_UNROLL
-      for (int k = j + 1; k < n; k++)
-        t -= NB ? pr[NB ? k : 0] : p[i][k];
+      for (int k = j + 1; k < n; k++) {
+        if constexpr (NB != 0)
+          t -= pr[k];
+        else
+          t -= p[i][k];
+      }
       w = live[j] != 0 ? pivot_div(t, lii, rii) : 0;
     }
     double wj = __shfl_sync(all, w, j);
     if (i < j) {
       double q = l[j * n + i] * wj;
-      if (NB)
-        pr[NB ? j : 0] = q;
+      if constexpr (NB != 0)
+        pr[j] = q;
       else
         p[i][j] = q;
     }
@@ -790,7 +794,22 @@ __global__ void __launch_bounds__(128)
 // operations, mcpi_adj_decides), each path's first exercising date by the
 // least (first[q npaths + path], set above every date before the first
 // window); with Record (the scaled price's), its record where in the
-// scenarios' reach.  The split price's (Record 0): every date, d0 0.
+// scenarios' reach.  The split price's (Record 0): every date, d0 0.  A
+// block TESTS_PATHS paths at TESTS_DATES dates of one pass, a warp a date
+// (the stored log-spots' loads whole): the least of its dates taken in
+// shared memory first, and the record of a path's dates, contiguous,
+// written from shared memory (launch: TESTS_SHARED bytes) by whole warps.
+// A thread a (pass, date, path) in a row of paths wrote each record's
+// numbers 24 KB apart from its neighbours', 7 of a sector's 32 bytes a
+// store: STAC-A2's small American's tests 1.09 -> 1.03 ms on an H100, the
+// same bits (bench/RESULTS.md, "tests-tiles").
+#define TESTS_PATHS 32
+#define TESTS_DATES 8
+// A path's staged record in shared memory: its dates' fields and one
+// more, an odd count of doubles, so that a warp's lanes (its paths) store
+// to distinct banks (an even stride of 96 put all 32 on one)
+#define TESTS_STRIDE(n) (TESTS_DATES * REC_FIELDS(n) + 1)
+#define TESTS_SHARED(n) ((size_t)TESTS_PATHS * TESTS_STRIDE(n) * sizeof(double))
 template <int Record>
 __global__ void __launch_bounds__(256)
     mcpi_lsm_tests_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ st,
@@ -798,36 +817,65 @@ __global__ void __launch_bounds__(256)
                           double *__restrict__ rec, unsigned char *__restrict__ reach,
                           int *__restrict__ first)
 {
-  int n = j.nassets, passes = j.antithetic ? 2 : 1;
-  size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (t >= (size_t)passes * nd * npaths)
-    return;
-  size_t path = t % npaths, qe = t / npaths;
-  int e = (int)(qe % (size_t)nd), q = (int)(qe / (size_t)nd);
+  extern __shared__ double staged[]; /* Record: [path][date][field], TESTS_STRIDE a path */
+  __shared__ int least[TESTS_PATHS];
+  __shared__ unsigned char in[TESTS_PATHS][TESTS_DATES];
+  int n = j.nassets, lane = (int)(threadIdx.x % 32), de = (int)(threadIdx.x / 32);
+  int e0 = (int)blockIdx.y * TESTS_DATES, e = e0 + de, q = (int)blockIdx.z;
+  size_t p0 = (size_t)blockIdx.x * TESTS_PATHS, path = p0 + (size_t)lane;
   const mcpi_payoff_spec *p = &j.trades[0];
-  const double *row = j.lsm + (size_t)(d0 + e) * MCPI_LSM_ROW;
-  double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], hv, under, q0;
-  stored_spots(j, st, npaths, dates, q, e, path, x, sp);
-  if (mcpi_adj_decides(&j, row, x, sp, 1, &hv))
-    atomicMin(first + (size_t)q * npaths + path, d0 + e);
-  if constexpr (Record) { /* (the split's: not compiled, 92 registers, not 128) */
-    MCP_UNROLL
-    for (int k = 0; k < MCP_MAX_ASSETS; k++)
-      r[k] = x[k] - p->log_initial[k];
-    int in = mcpi_lsm_scaled_ready(p, row, sp, r, n, &under, &q0);
-    reach[REC_REACH(q, path) + e] = (unsigned char)in;
-    if (!in)
-      return;
-    double *f = rec + REC_AT(q, path, e);
-    MCP_UNROLL
-    for (int k = 0; k < MCP_MAX_ASSETS; k++)
-      if (k < n) {
-        f[k] = r[k];
-        f[n + k] = sp[k];
+  if (threadIdx.x < TESTS_PATHS)
+    least[threadIdx.x] = 0x7fffffff; /* (above any date) */
+  __syncthreads();
+  if (path < npaths && e < nd) {
+    const double *row = j.lsm + (size_t)(d0 + e) * MCPI_LSM_ROW;
+    double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], hv, under, q0;
+    stored_spots(j, st, npaths, dates, q, e, path, x, sp);
+    if (mcpi_adj_decides(&j, row, x, sp, 1, &hv))
+      atomicMin(&least[lane], d0 + e);
+    if constexpr (Record) { /* (the split's: not compiled, 92 registers, not 128) */
+      MCP_UNROLL
+      for (int k = 0; k < MCP_MAX_ASSETS; k++)
+        r[k] = x[k] - p->log_initial[k];
+      int ok = mcpi_lsm_scaled_ready(p, row, sp, r, n, &under, &q0);
+      in[lane][de] = (unsigned char)ok;
+      double *f = staged + (size_t)lane * TESTS_STRIDE(n) + de * REC_FIELDS(n);
+      MCP_UNROLL
+      for (int k = 0; k < MCP_MAX_ASSETS; k++)
+        if (ok && k < n) {
+          f[k] = r[k];
+          f[n + k] = sp[k];
+        }
+      if (ok) {
+        f[2 * n] = under;
+        f[2 * n + 1] = q0;
       }
-    f[2 * n] = under;
-    f[2 * n + 1] = q0;
+    }
   }
+  __syncthreads();
+  if (threadIdx.x < TESTS_PATHS && path < npaths && least[lane] != 0x7fffffff)
+    atomicMin(first + (size_t)q * npaths + path, least[lane]);
+  if constexpr (Record) {
+    int te = nd - e0 < TESTS_DATES ? nd - e0 : TESTS_DATES, span = te * REC_FIELDS(n);
+    for (int k = (int)threadIdx.x; k < TESTS_PATHS * span; k += (int)blockDim.x) {
+      int i = k / span, o = k % span;
+      if (p0 + i < npaths && in[i][o / REC_FIELDS(n)])
+        rec[REC_AT(q, p0 + i, e0) + o] = staged[(size_t)i * TESTS_STRIDE(n) + o];
+    }
+    for (int k = (int)threadIdx.x; k < TESTS_PATHS * te; k += (int)blockDim.x) {
+      int i = k / te, d = k % te;
+      if (p0 + i < npaths)
+        reach[REC_REACH(q, p0 + i) + e0 + d] = in[i][d];
+    }
+  }
+}
+
+// The tests' grid: a block TESTS_PATHS paths x TESTS_DATES of nd dates, a
+// pass a layer.
+static dim3 tests_grid(size_t npaths, int nd, int passes)
+{
+  return dim3((unsigned)((npaths + TESTS_PATHS - 1) / TESTS_PATHS),
+              (unsigned)((nd + TESTS_DATES - 1) / TESTS_DATES), (unsigned)passes);
 }
 
 // A thread a path, its passes in order: the exercises' state (adjoint.h,
@@ -1042,10 +1090,12 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
   k.cq = (size_t)REC_CARRY_FIELDS(na) * ld;
   k.eq = (size_t)(na + 2) * ld;
   k.dstep = dstep;
-  cudaError_t e = cudaMemsetAsync(least, 0x7f, (size_t)passes * n * sizeof(int), stream);
+  cudaError_t e = cudaFuncSetAttribute(
+      mcpi_lsm_tests_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)TESTS_SHARED(na));
+  if (e == cudaSuccess)
+    e = cudaMemsetAsync(least, 0x7f, (size_t)passes * n * sizeof(int), stream);
   for (int w = 0, d0 = 0; e == cudaSuccess && d0 < all; w++, d0 += dates) {
     int nd = all - d0 < dates ? all - d0 : dates, fin = d0 + dates >= all;
-    size_t tests = (size_t)passes * nd * n;
     k.s0 = first[w];
     k.s1 = first[w + 1];
     lanes_max_assets(na, [&](auto a) {
@@ -1054,7 +1104,7 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
     });
     if (w == 0 && ruled && (e = cudaStreamWaitEvent(stream, ruled, 0)))
       break;
-    mcpi_lsm_tests_kernel<1><<<(unsigned)((tests + 255) / 256), 256, 0, stream>>>(
+    mcpi_lsm_tests_kernel<1><<<tests_grid(n, nd, passes), 256, TESTS_SHARED(na), stream>>>(
         job, st, ld, n, dates, nd, d0, rec, reach, least);
     mcpi_lsm_record_settle_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
         job, st, ld, n, dates, nsc, nd, d0, fin, least, dstep, rec, start, pay);
@@ -1106,7 +1156,6 @@ static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t l
   int passes = job.antithetic ? 2 : 1;
   double *st = (double *)work;
   int *first = (int *)(st + (size_t)passes * dates * job.nassets * n);
-  size_t all = (size_t)passes * dates * n;
   cudaError_t e = cudaMemsetAsync(first, 0x7f, (size_t)passes * n * sizeof(int), stream);
   if (e) /* (0x7f7f7f7f: above any date) */
     return e;
@@ -1117,7 +1166,7 @@ static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t l
   });
   if (ruled && (e = cudaStreamWaitEvent(stream, ruled, 0)))
     return e;
-  mcpi_lsm_tests_kernel<0><<<(unsigned)((all + 255) / 256), 256, 0, stream>>>(
+  mcpi_lsm_tests_kernel<0><<<tests_grid(n, dates, passes), 256, 0, stream>>>(
       job, st, 0, n, dates, dates, 0, NULL, NULL, first);
   mcpi_lsm_split_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, st, n, dates,
                                                                              first, pay, ld);
