@@ -833,7 +833,7 @@ __global__ void __launch_bounds__(256)
     stored_spots(j, st, npaths, dates, q, e, path, x, sp);
     if (mcpi_adj_decides(&j, row, x, sp, 1, &hv))
       atomicMin(&least[lane], d0 + e);
-    if constexpr (Record) { /* (the split's: not compiled, 92 registers, not 128) */
+    if constexpr (Record) { /* (the split's: not compiled, 96 registers, not 128) */
       MCP_UNROLL
       for (int k = 0; k < MCP_MAX_ASSETS; k++)
         r[k] = x[k] - p->log_initial[k];
