@@ -50,6 +50,14 @@ static __host__ __device__ int job_rows(const mcpi_job_view &j)
 #ifndef MCPI_ADJ_MIN_BLOCKS_MHESTON
 #define MCPI_ADJ_MIN_BLOCKS_MHESTON 3
 #endif
+// an early exercise's of at most 6 (its forward the record's: fewer
+// registers live): 4 (128 registers; 1,042 blocks of STAC-A2's small
+// American in 1.97 waves, not 2.63) swept it in 3.2 ms where 3 and the
+// bound of 8 took 4.4 on an H100, with more spills (bench/RESULTS.md,
+// "lanes-few")
+#ifndef MCPI_ADJ_MIN_BLOCKS_MHESTON_FEW
+#define MCPI_ADJ_MIN_BLOCKS_MHESTON_FEW 4
+#endif
 // one Heston asset (x and v a step kept; its forward in the plain shape's
 // state where the trades fit it, else the general state's)
 #ifndef MCPI_ADJ_MIN_BLOCKS_HESTON
@@ -104,15 +112,18 @@ __global__ void __launch_bounds__(MCPI_ADJ_THREADS(Multi),
 // the last path, writing nothing.  The rho's total, which every asset's
 // runs add to, is added lane by lane in the CPU's order.  MaxA: a bound on
 // the assets, the normals' and Lbar's rows' slots in registers (Heston's:
-// a kernel for 4, 8, 12 and 16 assets, 12's running STAC-A2's 10 in 0.45 s
+// a kernel for 4, 8, 12 and 16 assets, an early exercise's for 5 and 6
+// too, 12's running STAC-A2's 10 in 0.45 s
 // where 16's took 0.55; local volatility's: MCP_MAX_ASSETS).  Heston
 // assets' early exercise: with start (adjoint.h, MCPI_ADJ_START) no
 // forward, its checkpoints and exercises the record's (lsm_kernel.cu).
 template <int Div, int Heston, int MaxA, int Lsm>
-__global__ void __launch_bounds__(128, Heston ? MCPI_ADJ_MIN_BLOCKS_MHESTON : MCPI_ADJ_MIN_BLOCKS_MLV)
-    mcpi_adjoint_lanes_kernel(const __grid_constant__ mcpi_job_view j,
-                              const double *__restrict__ z, size_t ld, size_t npaths,
-                              double *__restrict__ pay, const double *__restrict__ start)
+__global__ void __launch_bounds__(128, !Heston            ? MCPI_ADJ_MIN_BLOCKS_MLV
+                                       : Lsm && MaxA <= 6 ? MCPI_ADJ_MIN_BLOCKS_MHESTON_FEW
+                                                          : MCPI_ADJ_MIN_BLOCKS_MHESTON)
+    mcpi_adjoint_lanes_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ z,
+                              size_t ld, size_t npaths, double *__restrict__ pay,
+                              const double *__restrict__ start)
 {
   const unsigned all = 0xffffffffu;
   const int F = Heston ? 2 : 1; /* an asset's factors */
@@ -275,10 +286,16 @@ static cudaError_t launch_kind(const mcpi_job_view &job, int shape, const double
   if (kind == 2 || kind == MCPI_ADJ_MHESTON) {
     unsigned g = lanes_blocks(job.nassets, n);
     /* an early exercise's kernels apart (the others' registers as they
-     * were), for fewer bounds */
+     * were), a bound an asset count up to 6 (registers by the bound) */
     if (job.lsm && kind == 2)
       mcpi_adjoint_lanes_kernel<Div, 0, MCP_MAX_ASSETS, 1><<<g, 128, 0, stream>>>(
           job, z, ld, n, pay, start);
+    else if (job.lsm && job.nassets <= 4)
+      mcpi_adjoint_lanes_kernel<Div, 1, 4, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
+    else if (job.lsm && job.nassets <= 5)
+      mcpi_adjoint_lanes_kernel<Div, 1, 5, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
+    else if (job.lsm && job.nassets <= 6)
+      mcpi_adjoint_lanes_kernel<Div, 1, 6, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
     else if (job.lsm && job.nassets <= 8)
       mcpi_adjoint_lanes_kernel<Div, 1, 8, 1><<<g, 128, 0, stream>>>(job, z, ld, n, pay, start);
     else if (job.lsm && job.nassets <= 12)

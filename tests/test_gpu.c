@@ -2771,7 +2771,8 @@ static void gpu_lsm_lanes_price_keeps_bits(void **state)
  * where it does not, windows of dates, each path's state, exercises and
  * scenarios carried from one to the next; past 15 assets, the path a
  * thread evaluates them.  With model vegas and correlations by adjoint too
- * (their sweep from the record's start).  The same bits either way and
+ * (their sweep from the record's start; 3 and 6 assets its kernels of
+ * bound 4 and 6, adjoint_kernel.cu).  The same bits either way and
  * over tiles, and the CPU's within 1e-12. */
 static void gpu_lsm_record_keeps_bits(void **state)
 {
