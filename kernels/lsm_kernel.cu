@@ -954,8 +954,14 @@ __global__ void __launch_bounds__(128)
 // window of `dates`), each scenario's value carried (-1: not exercised
 // yet): 32 dates' reach bits at a time by a ballot, and at each date in
 // reach its record read by the first lanes into the warp's shared row,
-// which every lane's scenarios then read.
-__global__ void __launch_bounds__(128)
+// which every lane's scenarios then read.  S: a lane's scenarios, k = lane
+// + 32 m for m < S (scenarios_a_lane).  Latency-bound: with the 7 that
+// MCPI_LSM_MAX_SCALED needs, STAC-A2's 50 held 96 registers, 5 blocks an
+// SM, in 2.61 ms on an H100; with 2, 72 and 7 blocks, in 1.60 (loading
+// the next date's row ahead gained less and took 22 registers more:
+// bench/RESULTS.md, "scenario-slots").
+template <int S>
+__global__ void __launch_bounds__(128, S <= 2 ? 7 : 5)
     mcpi_lsm_scenario_kernel(const __grid_constant__ mcpi_job_view j, size_t ld, size_t npaths,
                              int dates, int d0, int nd, double *__restrict__ rec,
                              const unsigned char *__restrict__ reach)
@@ -970,15 +976,15 @@ __global__ void __launch_bounds__(128)
   int nsc = mcpi_lsm_scaled_count(mine, p->g_cross);
   if (path >= npaths) /* (the warp's) */
     return;
-  mcpi_lsm_which which[SCENARIOS_A_LANE];
+  mcpi_lsm_which which[S];
   MCP_UNROLL
-  for (int m = 0; m < SCENARIOS_A_LANE; m++)
+  for (int m = 0; m < S; m++)
     which[m] = mcpi_lsm_scaled_which(mine, lane + 32 * m < nsc ? lane + 32 * m : 0);
   for (int pass = 0; pass < passes; pass++) {
-    double val[SCENARIOS_A_LANE];
+    double val[S];
     int waiting = 0;
     MCP_UNROLL
-    for (int m = 0; m < SCENARIOS_A_LANE; m++) { /* (past the scenarios: none waits) */
+    for (int m = 0; m < S; m++) { /* (past the scenarios: none waits) */
       val[m] = lane + 32 * m >= nsc ? 0 : d0 ? rec[REC_SC(pass, lane + 32 * m) + path] : -1;
       waiting |= val[m] < 0;
     }
@@ -995,23 +1001,38 @@ __global__ void __launch_bounds__(128)
           f[lane] = v;
         __syncwarp();
         MCP_UNROLL
-        for (int m = 0; m < SCENARIOS_A_LANE; m++)
+        for (int m = 0; m < S; m++)
           if (val[m] < 0)
             mcpi_lsm_scaled_one(p, j.lsm + (size_t)d * MCPI_LSM_ROW, f + n, f, n, f[2 * n],
                                 f[2 * n + 1], which[m], &val[m]);
       }
       waiting = 0;
       MCP_UNROLL
-      for (int m = 0; m < SCENARIOS_A_LANE; m++)
+      for (int m = 0; m < S; m++)
         waiting |= val[m] < 0;
       if (!__any_sync(all, waiting))
         break;
     }
     MCP_UNROLL
-    for (int m = 0; m < SCENARIOS_A_LANE; m++)
+    for (int m = 0; m < S; m++)
       if (lane + 32 * m < nsc)
         rec[REC_SC(pass, lane + 32 * m) + path] = val[m];
   }
+}
+
+// A lane's scenarios for nsc of them, nsc / 32 rounded up to 1, 2, 4 or
+// all (MCPI_LSM_MAX_SCALED's: 10 assets with their cross gammas), as a
+// type (the scenario kernel's S).
+template <typename F> static void scenarios_a_lane(int nsc, F launch)
+{
+  if (nsc <= 32)
+    launch(std::integral_constant<int, 1>());
+  else if (nsc <= 64)
+    launch(std::integral_constant<int, 2>());
+  else if (nsc <= 128)
+    launch(std::integral_constant<int, 4>());
+  else
+    launch(std::integral_constant<int, SCENARIOS_A_LANE>());
 }
 
 // A thread a path: its trades' spot Greeks' columns, pass by pass.
@@ -1110,8 +1131,10 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
         job, st, ld, n, dates, nsc, nd, d0, fin, least, dstep, rec, start, pay);
     e = recorded && fin ? cudaEventRecord(recorded, stream) : cudaSuccess;
     if (e == cudaSuccess)
-      mcpi_lsm_scenario_kernel<<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0,
-                                                                            nd, rec, reach);
+      scenarios_a_lane(nsc, [&](auto s) {
+        mcpi_lsm_scenario_kernel<decltype(s)::value>
+            <<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0, nd, rec, reach);
+      });
   }
   if (e != cudaSuccess)
     return e;

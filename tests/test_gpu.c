@@ -2786,7 +2786,10 @@ static void gpu_lsm_record_keeps_bits(void **state)
    * Greeks by adjoint beside,
    * the record leaves their sweep's start (adjoint.h, MCPI_ADJ_START):
    * without the gammas (no record) the lanes step their own forward, the
-   * same bits. */
+   * same bits.  The scenario kernel's sizes (a lane's scenarios: 1, 2, 4
+   * and 7 of 32): 3 and 16 assets' 30 and 32 scenarios, 5's 50 (against
+   * the CPU, and 16,384 paths' record of 2.2 GB in 3 windows), 6's 72, 10's
+   * 200. */
   static const char *const adj = "delta,gamma,cross-gamma,vega,rho,correlation";
   static const struct {
     int assets, exercises, paths, cpu, buckets, methods;
@@ -2795,6 +2798,9 @@ static void gpu_lsm_record_keeps_bits(void **state)
                {3, 50, 2048, 1, 0, 0, "delta,gamma,cross-gamma"},
                {3, 50, 67584, 1, 0, 0, "delta,gamma,cross-gamma"},
                {16, 20, 1024, 1, 0, 0, "delta,gamma"},
+               {5, 50, 2048, 1, 0, 0, "delta,gamma,cross-gamma"},
+               {5, 1000, 16384, 0, 0, 0, "delta,gamma,cross-gamma"},
+               {10, 20, 1024, 1, 0, 0, "delta,gamma,cross-gamma"},
                {6, 1000, 16384, 0, 1, MCP_ANTITHETIC, adj},
                {3, 50, 2048, 1, 1, 0, adj}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
