@@ -955,11 +955,12 @@ __global__ void __launch_bounds__(128)
 // yet): 32 dates' reach bits at a time by a ballot, and at each date in
 // reach its record read by the first lanes into the warp's shared row,
 // which every lane's scenarios then read.  S: a lane's scenarios, k = lane
-// + 32 m for m < S (scenarios_a_lane).  Latency-bound: with the 7 that
+// + 32 m for m < S (scenario_slots).  Latency-bound: with the 7 that
 // MCPI_LSM_MAX_SCALED needs, STAC-A2's 50 held 96 registers, 5 blocks an
-// SM, in 2.61 ms on an H100; with 2, 72 and 7 blocks, in 1.60 (loading
+// SM, in 2.61 ms on an H100; with 2, 72 and 7 blocks, in 1.60-1.67 (loading
 // the next date's row ahead gained less and took 22 registers more:
-// bench/RESULTS.md, "scenario-slots").
+// bench/RESULTS.md, "scenario-slots").  The bounds are caps: S = 1 takes
+// 56 registers, 4 and 7 would take 144 and more without theirs.
 template <int S>
 __global__ void __launch_bounds__(128, S <= 2 ? 7 : 5)
     mcpi_lsm_scenario_kernel(const __grid_constant__ mcpi_job_view j, size_t ld, size_t npaths,
@@ -1020,10 +1021,10 @@ __global__ void __launch_bounds__(128, S <= 2 ? 7 : 5)
   }
 }
 
-// A lane's scenarios for nsc of them, nsc / 32 rounded up to 1, 2, 4 or
-// all (MCPI_LSM_MAX_SCALED's: 10 assets with their cross gammas), as a
-// type (the scenario kernel's S).
-template <typename F> static void scenarios_a_lane(int nsc, F launch)
+// A lane's scenarios (the scenario kernel's S) for nsc of them, nsc / 32
+// rounded up to 1, 2, 4 or SCENARIOS_A_LANE (MCPI_LSM_MAX_SCALED's: 10
+// assets with their cross gammas), as a type.
+template <typename F> static void scenario_slots(int nsc, F launch)
 {
   if (nsc <= 32)
     launch(std::integral_constant<int, 1>());
@@ -1131,7 +1132,7 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
         job, st, ld, n, dates, nsc, nd, d0, fin, least, dstep, rec, start, pay);
     e = recorded && fin ? cudaEventRecord(recorded, stream) : cudaSuccess;
     if (e == cudaSuccess)
-      scenarios_a_lane(nsc, [&](auto s) {
+      scenario_slots(nsc, [&](auto s) {
         mcpi_lsm_scenario_kernel<decltype(s)::value>
             <<<(unsigned)((n + 3) / 4), 128, 0, stream>>>(job, ld, n, dates, d0, nd, rec, reach);
       });

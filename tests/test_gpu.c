@@ -2771,8 +2771,7 @@ static void gpu_lsm_lanes_price_keeps_bits(void **state)
  * where it does not, windows of dates, each path's state, exercises and
  * scenarios carried from one to the next; past 15 assets, the path a
  * thread evaluates them.  With model vegas and correlations by adjoint too
- * (their sweep from the record's start; 3 and 6 assets its kernels of
- * bound 4 and 6, adjoint_kernel.cu).  The same bits either way and
+ * (their sweep from the record's start).  The same bits either way and
  * over tiles, and the CPU's within 1e-12. */
 static void gpu_lsm_record_keeps_bits(void **state)
 {
@@ -2787,9 +2786,10 @@ static void gpu_lsm_record_keeps_bits(void **state)
    * the record leaves their sweep's start (adjoint.h, MCPI_ADJ_START):
    * without the gammas (no record) the lanes step their own forward, the
    * same bits.  The scenario kernel's sizes (a lane's scenarios: 1, 2, 4
-   * and 7 of 32): 3 and 16 assets' 30 and 32 scenarios, 5's 50 (against
-   * the CPU, and 16,384 paths' record of 2.2 GB in 3 windows), 6's 72, 10's
-   * 200. */
+   * and 7 of 32): 3 assets' 18 scenarios, 5's 50 (against the CPU, and
+   * 16,384 paths' record of 2.2 GB in 3 windows), 6's 72, 10's 200 (16
+   * assets past 15: no record).  The sweep's kernels of 4, 5 and 6 (an
+   * early exercise's, adjoint_kernel.cu): 3, 5 and 6 assets with adj. */
   static const char *const adj = "delta,gamma,cross-gamma,vega,rho,correlation";
   static const struct {
     int assets, exercises, paths, cpu, buckets, methods;
@@ -2802,7 +2802,8 @@ static void gpu_lsm_record_keeps_bits(void **state)
                {5, 1000, 16384, 0, 0, 0, "delta,gamma,cross-gamma"},
                {10, 20, 1024, 1, 0, 0, "delta,gamma,cross-gamma"},
                {6, 1000, 16384, 0, 1, MCP_ANTITHETIC, adj},
-               {3, 50, 2048, 1, 1, 0, adj}};
+               {3, 50, 2048, 1, 1, 0, adj},
+               {5, 50, 2048, 1, 1, 0, adj}};
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     mcp_portfolio *p =
         heston_american(cases[c].assets, cases[c].exercises, cases[c].paths, cases[c].methods);
