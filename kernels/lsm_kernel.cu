@@ -62,9 +62,13 @@ static lanes_keep keep_none(const mcpi_job_view &j)
 // warps, a tenth of the GPU, each stepping 5 assets in a row from a state
 // in local memory (2.8 ms of the American's 15).  The price's and the
 // record's: the tile's normals z[k ld + path] (launch.h,
-// mcpi_launch_lsm_price), y NULL.
+// mcpi_launch_lsm_price), y NULL.  Without Keep and at most 8 assets, 8
+// blocks an SM (64 registers, 24 / 80 bytes spilled): STAC-A2's 1,042
+// blocks in one wave, not 1.13 at 72 registers; on an H100 the fit's paths
+// 1.56 -> 1.43 ms, the price's 1.36 -> 0.89 (bench/RESULTS.md,
+// "tests-bounds"); the others as before (0: no floor).
 template <int MaxA, int Keep>
-__global__ void __launch_bounds__(128)
+__global__ void __launch_bounds__(128, Keep || MaxA > 8 ? 0 : 8)
     mcpi_lsm_lanes_paths_kernel(const __grid_constant__ mcpi_job_view j,
                                 const double *__restrict__ z, size_t ld, int passes,
                                 const double *table, int dates, double *st, size_t npaths,
@@ -125,12 +129,11 @@ __global__ void __launch_bounds__(128)
 }
 
 // A path's log-spots at exercise date e of pass q's store (the lanes paths
-// kernel's) into x, past the assets the job's, and their spots (mcpi_dexp,
+// kernel's) into x, past its n assets the job's, and their spots (mcpi_dexp,
 // as the lanes' own) into sp.
-static __device__ void stored_spots(const mcpi_job_view &j, const double *st, size_t npaths,
+static __device__ void stored_spots(const mcpi_job_view &j, int n, const double *st, size_t npaths,
                                     int dates, int q, int e, size_t path, double *x, double *sp)
 {
-  int n = j.nassets;
   const double *at = st + ((size_t)q * dates + e) * n * npaths + path;
   MCP_UNROLL
   for (int k = 0; k < MCP_MAX_ASSETS; k++) {
@@ -155,13 +158,13 @@ __global__ void __launch_bounds__(128)
     double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], hv, ex_val = 0, held = 0;
     int f = first[(size_t)q * npaths + path];
     if (f < dates) {
-      stored_spots(j, st, npaths, dates, q, f, path, x, sp);
-      mcpi_adj_decides(&j, j.lsm + (size_t)f * MCPI_LSM_ROW, x, sp, 0, &hv);
+      stored_spots(j, j.nassets, st, npaths, dates, q, f, path, x, sp);
+      mcpi_adj_decides(&j, j.nassets, j.lsm + (size_t)f * MCPI_LSM_ROW, x, sp, 0, &hv);
       ex_val = j.lsm[(size_t)f * MCPI_LSM_ROW] * hv;
     }
-    stored_spots(j, st, npaths, dates, q, dates - 1, path, x, sp);
+    stored_spots(j, j.nassets, st, npaths, dates, q, dates - 1, path, x, sp);
     if (last[1] == MCPI_LSM_ALWAYS) {
-      mcpi_adj_decides(&j, last, x, sp, 0, &hv);
+      mcpi_adj_decides(&j, j.nassets, last, x, sp, 0, &hv);
       held = hv > 0 ? last[0] * hv : 0;
     }
     mcpi_multi_pay_x(x, ex_val, held, NULL, &j, pay + path, ld, q);
@@ -802,7 +805,14 @@ __global__ void __launch_bounds__(128)
 // A thread a (pass, date, path) in a row of paths wrote each record's
 // numbers 24 KB apart from its neighbours', 7 of a sector's 32 bytes a
 // store: STAC-A2's small American's tests 1.09 -> 1.03 ms on an H100, the
-// same bits (bench/RESULTS.md, "tests-tiles").
+// same bits (bench/RESULTS.md, "tests-tiles").  The kernel is bound to
+// MaxA assets (lanes_max_assets), so that its asset arrays past them fold
+// away (the record's 128 registers 104 at 8, the split's 96 79), and, at
+// most 8, to 3 blocks an SM with the record (80 registers), 4 without (64):
+// a thread's one test of a date waits on its loads, and 2 blocks left 3.8
+// warps a scheduler with none eligible 75% of the time (ncu); on an H100
+// the record's 1.03 -> 0.81 ms, the split's 0.47 -> 0.29 ("tests-bounds").
+#define TESTS_BLOCKS(MaxA, Record) ((MaxA) > 8 ? 0 : (Record) ? 3 : 4)
 #define TESTS_PATHS 32
 #define TESTS_DATES 8
 // A path's staged record in shared memory: its dates' fields and one
@@ -810,8 +820,8 @@ __global__ void __launch_bounds__(128)
 // to distinct banks (an even stride of 96 put all 32 on one)
 #define TESTS_STRIDE(n) (TESTS_DATES * REC_FIELDS(n) + 1)
 #define TESTS_SHARED(n) ((size_t)TESTS_PATHS * TESTS_STRIDE(n) * sizeof(double))
-template <int Record>
-__global__ void __launch_bounds__(256)
+template <int MaxA, int Record>
+__global__ void __launch_bounds__(256, TESTS_BLOCKS(MaxA, Record))
     mcpi_lsm_tests_kernel(const __grid_constant__ mcpi_job_view j, const double *__restrict__ st,
                           size_t ld, size_t npaths, int dates, int nd, int d0,
                           double *__restrict__ rec, unsigned char *__restrict__ reach,
@@ -820,7 +830,8 @@ __global__ void __launch_bounds__(256)
   extern __shared__ double staged[]; /* Record: [path][date][field], TESTS_STRIDE a path */
   __shared__ int least[TESTS_PATHS];
   __shared__ unsigned char in[TESTS_PATHS][TESTS_DATES];
-  int n = j.nassets, lane = (int)(threadIdx.x % 32), de = (int)(threadIdx.x / 32);
+  int n = j.nassets < MaxA ? j.nassets : MaxA, lane = (int)(threadIdx.x % 32),
+      de = (int)(threadIdx.x / 32);
   int e0 = (int)blockIdx.y * TESTS_DATES, e = e0 + de, q = (int)blockIdx.z;
   size_t p0 = (size_t)blockIdx.x * TESTS_PATHS, path = p0 + (size_t)lane;
   const mcpi_payoff_spec *p = &j.trades[0];
@@ -830,10 +841,10 @@ __global__ void __launch_bounds__(256)
   if (path < npaths && e < nd) {
     const double *row = j.lsm + (size_t)(d0 + e) * MCPI_LSM_ROW;
     double x[MCP_MAX_ASSETS], sp[MCP_MAX_ASSETS], r[MCP_MAX_ASSETS], hv, under, q0;
-    stored_spots(j, st, npaths, dates, q, e, path, x, sp);
-    if (mcpi_adj_decides(&j, row, x, sp, 1, &hv))
+    stored_spots(j, n, st, npaths, dates, q, e, path, x, sp);
+    if (mcpi_adj_decides(&j, n, row, x, sp, 1, &hv))
       atomicMin(&least[lane], d0 + e);
-    if constexpr (Record) { /* (the split's: not compiled, 96 registers, not 128) */
+    if constexpr (Record) { /* (the split's: not compiled) */
       MCP_UNROLL
       for (int k = 0; k < MCP_MAX_ASSETS; k++)
         r[k] = x[k] - p->log_initial[k];
@@ -917,8 +928,8 @@ __global__ void __launch_bounds__(128)
       const double *row = j.lsm + (size_t)(d0 + e) * MCPI_LSM_ROW;
       if (k && row[1] != MCPI_LSM_ALWAYS) /* (the last row's alone: lsm_plan.c) */
         continue;
-      stored_spots(j, st, npaths, dates, q, e, path, x, sp);
-      mcpi_adj_decides(&j, row, x, sp, 0, &hv);
+      stored_spots(j, n, st, npaths, dates, q, e, path, x, sp);
+      mcpi_adj_decides(&j, n, row, x, sp, 0, &hv);
       if (k && !(hv > 0))
         continue;
       ex.tau[k] = dstep[e];
@@ -1065,8 +1076,8 @@ __global__ void __launch_bounds__(128)
   }
 }
 
-// The lanes kernels' largest asset count for n assets, as a type (their
-// arrays' sizes: registers by the count).
+// The lanes kernels' and the tests' largest asset count for n assets, as a
+// type (their arrays' sizes: registers by the count).
 template <typename F>
 static void lanes_max_assets(int n, F launch)
 {
@@ -1112,8 +1123,11 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
   k.cq = (size_t)REC_CARRY_FIELDS(na) * ld;
   k.eq = (size_t)(na + 2) * ld;
   k.dstep = dstep;
-  cudaError_t e = cudaFuncSetAttribute(
-      mcpi_lsm_tests_kernel<1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)TESTS_SHARED(na));
+  cudaError_t e;
+  lanes_max_assets(na, [&](auto a) {
+    e = cudaFuncSetAttribute(mcpi_lsm_tests_kernel<decltype(a)::value, 1>,
+                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)TESTS_SHARED(na));
+  });
   if (e == cudaSuccess)
     e = cudaMemsetAsync(least, 0x7f, (size_t)passes * n * sizeof(int), stream);
   for (int w = 0, d0 = 0; e == cudaSuccess && d0 < all; w++, d0 += dates) {
@@ -1126,8 +1140,11 @@ extern "C" cudaError_t mcpi_launch_lsm_scaled(mcpi_job_view job, const double *z
     });
     if (w == 0 && ruled && (e = cudaStreamWaitEvent(stream, ruled, 0)))
       break;
-    mcpi_lsm_tests_kernel<1><<<tests_grid(n, nd, passes), 256, TESTS_SHARED(na), stream>>>(
-        job, st, ld, n, dates, nd, d0, rec, reach, least);
+    lanes_max_assets(na, [&](auto a) {
+      mcpi_lsm_tests_kernel<decltype(a)::value, 1>
+          <<<tests_grid(n, nd, passes), 256, TESTS_SHARED(na), stream>>>(job, st, ld, n, dates, nd,
+                                                                         d0, rec, reach, least);
+    });
     mcpi_lsm_record_settle_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(
         job, st, ld, n, dates, nsc, nd, d0, fin, least, dstep, rec, start, pay);
     e = recorded && fin ? cudaEventRecord(recorded, stream) : cudaSuccess;
@@ -1190,8 +1207,10 @@ static cudaError_t lsm_split(const mcpi_job_view &job, const double *z, size_t l
   });
   if (ruled && (e = cudaStreamWaitEvent(stream, ruled, 0)))
     return e;
-  mcpi_lsm_tests_kernel<0><<<tests_grid(n, dates, passes), 256, 0, stream>>>(
-      job, st, 0, n, dates, dates, 0, NULL, NULL, first);
+  lanes_max_assets(job.nassets, [&](auto a) {
+    mcpi_lsm_tests_kernel<decltype(a)::value, 0><<<tests_grid(n, dates, passes), 256, 0, stream>>>(
+        job, st, 0, n, dates, dates, 0, NULL, NULL, first);
+  });
   mcpi_lsm_split_pay_kernel<<<(unsigned)((n + 127) / 128), 128, 0, stream>>>(job, st, n, dates,
                                                                              first, pay, ld);
   return cudaGetLastError();

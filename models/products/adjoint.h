@@ -786,9 +786,11 @@ typedef struct mcpi_adj_ex {
 #define MCPI_ADJ_EX_INIT {0, {-1, -1}, {-1, -1}, {0, 0}, {0, 0}}
 
 /* The exercise value *hv at the date of row of a path at log-spots x (sp
- * its spots), and, open (not exercised yet), whether the trade exercises
- * there: every decision's operations, the price's as the sweeps'. */
-MCP_HD static inline int mcpi_adj_decides(const mcpi_job_view *j, const double *row,
+ * its spots) of the job's n assets, and, open (not exercised yet), whether
+ * the trade exercises there: every decision's operations, the price's as
+ * the sweeps'.  (n is the job's; a kernel passes it bounded by a constant,
+ * so that its arrays past the bound fold away.) */
+MCP_HD static inline int mcpi_adj_decides(const mcpi_job_view *j, int n, const double *row,
                                           const double *x, const double *sp, int open, double *hv)
 {
   const mcpi_payoff_spec *p = &j->trades[0];
@@ -796,10 +798,9 @@ MCP_HD static inline int mcpi_adj_decides(const mcpi_job_view *j, const double *
   MCP_UNROLL
   for (int i = 0; i < MCP_MAX_ASSETS; i++)
     r[i] = x[i] - p->log_initial[i];
-  *hv = mcpi_lsm_exercise(p, sp, j->nassets, &under);
-  return open &&
-         mcpi_lsm_exercises(row, *hv,
-                            mcpi_lsm_continuation(p, row, *hv, j->nassets, 0, under, r, 0), &value);
+  *hv = mcpi_lsm_exercise(p, sp, n, &under);
+  return open && mcpi_lsm_exercises(row, *hv, mcpi_lsm_continuation(p, row, *hv, n, 0, under, r, 0),
+                                    &value);
 }
 
 /* (swept: whether the held's exercise is kept: its sweep's, or a price's
@@ -813,7 +814,7 @@ MCP_HD static inline int mcpi_adj_exercise_held(const mcpi_job_view *j, const do
   if (ex->tau[0] >= 0 && !held)
     return 0;
   double hv;
-  int now = mcpi_adj_decides(j, row, x, sp, ex->tau[0] < 0, &hv);
+  int now = mcpi_adj_decides(j, j->nassets, row, x, sp, ex->tau[0] < 0, &hv);
   now |= held && hv > 0 ? 2 : 0;
   for (int k = 0; k < 2; k++)
     if (now >> k & 1) {
