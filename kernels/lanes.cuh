@@ -23,6 +23,27 @@ static __device__ __forceinline__ void lanes_draw(const mcpi_job_view &j, const 
     zf[f] = sign * mcpi_adj_normal(&j, zp, ld, j.p0 + row, (s * j.nassets + i) * F + f);
 }
 
+// lanes_draw<2>'s canonical normals (zp NULL) where groups g and g ^ 1
+// of the warp hold paths 2k and 2k + 1 (32 / n even, p0 even): as
+// mcpi_rng_pair draws an element's numbers for both paths of a pair, the
+// lane of group parity b (asset a, its partner lane the other group's)
+// draws element 2 (s n + a) + b's pair alone, keeps its path's number and
+// gives the other path's to its partner.  Half the Philox blocks and
+// Box-Muller transforms, the same numbers: on an H200, STAC-A2's fit's
+// paths 976 -> 735 M warp-instructions, 1.43 -> 1.11 ms (bench/RESULTS.md,
+// "fit-pairs").  (A lane past the paths, row npaths - 1, draws for its
+// partner's pair where that is the last path.)
+static __device__ __forceinline__ void lanes_draw_pairs(const mcpi_job_view &j, size_t row, int s,
+                                                        int a, int b, int partner, double sign,
+                                                        double *zf)
+{
+  double out[2];
+  mcpi_rng_pair(j.seed, (uint64_t)((s * j.nassets + a) * 2 + b), (j.p0 + row) & ~(uint64_t)1, out);
+  double mine = b ? out[1] : out[0], got = __shfl_sync(0xffffffffu, b ? out[0] : out[1], partner);
+  zf[0] = sign * (b ? got : mine); /* (selects: zf stays in registers) */
+  zf[1] = sign * (b ? mine : got);
+}
+
 template <int F, int MaxA>
 static __device__ __forceinline__ void lanes_gather(const double *zf, int n, int src, double *zs)
 {

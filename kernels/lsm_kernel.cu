@@ -62,13 +62,14 @@ static lanes_keep keep_none(const mcpi_job_view &j)
 // warps, a tenth of the GPU, each stepping 5 assets in a row from a state
 // in local memory (2.8 ms of the American's 15).  The price's and the
 // record's: the tile's normals z[k ld + path] (launch.h,
-// mcpi_launch_lsm_price), y NULL.  Without Keep and at most 8 assets, 8
-// blocks an SM (64 registers, 24 / 80 bytes spilled): STAC-A2's 1,042
-// blocks in one wave, not 1.13 at 72 registers; on an H100 the fit's paths
-// 1.56 -> 1.43 ms, the price's 1.36 -> 0.89 (bench/RESULTS.md,
-// "tests-bounds"); the others as before (0: no floor).
+// mcpi_launch_lsm_price), y NULL.  At most 8 assets, 8 blocks an SM (64
+// registers, a few spills): STAC-A2's 1,042 blocks in one wave, where 72
+// registers took 1.13 and the record's 80 1.32; on an H100 the fit's paths
+// 1.56 -> 1.43 ms, the price's 1.36 -> 0.89, on an H200 the record's 1.46
+// -> 0.95 (bench/RESULTS.md, "tests-bounds", "fit-pairs"); more assets as
+// before (0: no floor).
 template <int MaxA, int Keep>
-__global__ void __launch_bounds__(128, Keep || MaxA > 8 ? 0 : 8)
+__global__ void __launch_bounds__(128, MaxA > 8 ? 0 : 8)
     mcpi_lsm_lanes_paths_kernel(const __grid_constant__ mcpi_job_view j,
                                 const double *__restrict__ z, size_t ld, int passes,
                                 const double *table, int dates, double *st, size_t npaths,
@@ -79,6 +80,9 @@ __global__ void __launch_bounds__(128, Keep || MaxA > 8 ? 0 : 8)
   int live = grp < per && path < npaths, i = live ? lane : 0, src = grp * n;
   size_t row = live ? path : npaths - 1;
   int steps = j.nelem / (2 * n);
+  /* the fit's normals drawn by pairs of paths (lanes_draw_pairs) */
+  int pairs = !Keep && !z && per % 2 == 0 && j.p0 % 2 == 0,
+      partner = grp < per ? (grp ^ 1) * n + lane : w;
   double *start = Keep ? k.start : NULL;
   int c = start ? mcpi_adj_mheston_segment(steps) : 0;
   int ncp = start ? mcpi_adj_mheston_checkpoints(steps) : 0;
@@ -96,7 +100,10 @@ __global__ void __launch_bounds__(128, Keep || MaxA > 8 ? 0 : 8)
     for (int s = k.s0, e = 0; s < k.s1; s++) {
       if (cp && live && s % c == 0)
         cp[(size_t)(s / c) * ld] = v;
-      lanes_draw<2>(j, z ? z + row : NULL, ld, row, s, i, sign, zf);
+      if (pairs)
+        lanes_draw_pairs(j, row, s, lane, grp & 1, partner, sign, zf);
+      else
+        lanes_draw<2>(j, z ? z + row : NULL, ld, row, s, i, sign, zf);
       lanes_gather<2, MaxA>(zf, n, src, zs);
       lanes_advance<1, MaxA>(j, i, s, zs, &x, &v);
       /* (the fit's view has no table: mcpi_adj_exercise_date would see none) */
