@@ -39,8 +39,7 @@ __global__ void mcpi_lsm_paths_kernel(const __grid_constant__ mcpi_job_view j, u
 // log-spot at the end into end[q eq + i ld]; each variance at the sweep's
 // checkpoints into start (adjoint.h, MCPI_ADJ_START); each of the window's
 // dates' steps into dstep.  The fit's and the split price's: steps 0 ..
-// all, nothing kept (Keep 0: its code not compiled, 72 registers, not 80,
-// at 8 assets).
+// all, nothing kept (Keep 0: its code not compiled).
 struct lanes_keep {
   int s0, s1;
   double *carry, *end, *start;

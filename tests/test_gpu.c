@@ -2715,7 +2715,8 @@ static mcp_portfolio *heston_american(int n, int exercises, int paths, int metho
  * cap (1 GiB: 252 dates of 184,320 paths of 3 assets, 92,160 of 6, 61,440
  * of 9, 40,960 of 16), the lanes test each date as they step
  * (mcpi_lsm_lanes_price_kernel, each of its sizes): the same bits as the
- * split's, of a quarter's tiles. */
+ * split's, of a quarter's tiles.  And the fit's paths paired on the lanes
+ * at an odd count of regression paths, against the CPU. */
 static void gpu_lsm_lanes_price_keeps_bits(void **state)
 {
   (void)state;
@@ -2748,6 +2749,21 @@ static void gpu_lsm_lanes_price_keeps_bits(void **state)
     mcp_results_destroy(u);
     mcp_results_destroy(r);
     mcp_results_destroy(t);
+    mcp_results_destroy(tc);
+    mcp_portfolio_destroy(p);
+  }
+  /* the fit's normals drawn by pairs of paths on the lanes (3 and 5
+   * assets: 32 / n even) at an odd count of regression paths, the last
+   * path's partner lane past them: the CPU's to 1e-12 */
+  static const int paired[] = {3, 5};
+  for (size_t c = 0; c < sizeof paired / sizeof *paired; c++) {
+    mcp_portfolio *p = heston_american(paired[c], 50, 1024, 0);
+    assert_int_equal(mcp_portfolio_set_regression_paths(p, 8191), MCP_OK);
+    mcp_results *g = price(MCP_BACKEND_CUDA, 128, 0, m, p);
+    mcp_results *tc = price(MCP_BACKEND_CPU, 128, 0, m, p);
+    print_message("  %d assets, 8,191 regression paths: largest relative difference %.2e\n",
+                  paired[c], largest_difference(g, tc, 1e-12));
+    mcp_results_destroy(g);
     mcp_results_destroy(tc);
     mcp_portfolio_destroy(p);
   }
