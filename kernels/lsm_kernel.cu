@@ -1038,19 +1038,24 @@ __global__ void __launch_bounds__(128, S <= 2 ? 7 : 5)
   }
 }
 
+// The first of the bounds B at or above v (the last past them all), as a
+// type: the size tables by which a kernel's arrays are compiled.
+template <int B, int... More, typename F> static void smallest_bound(int v, F launch)
+{
+  if constexpr (sizeof...(More) == 0)
+    launch(std::integral_constant<int, B>());
+  else if (v <= B)
+    launch(std::integral_constant<int, B>());
+  else
+    smallest_bound<More...>(v, launch);
+}
+
 // A lane's scenarios (the scenario kernel's S) for nsc of them, nsc / 32
 // rounded up to 1, 2, 4 or SCENARIOS_A_LANE (MCPI_LSM_MAX_SCALED's: 10
-// assets with their cross gammas), as a type.
+// assets with their cross gammas).
 template <typename F> static void scenario_slots(int nsc, F launch)
 {
-  if (nsc <= 32)
-    launch(std::integral_constant<int, 1>());
-  else if (nsc <= 64)
-    launch(std::integral_constant<int, 2>());
-  else if (nsc <= 128)
-    launch(std::integral_constant<int, 4>());
-  else
-    launch(std::integral_constant<int, SCENARIOS_A_LANE>());
+  smallest_bound<1, 2, 4, SCENARIOS_A_LANE>((nsc + 31) / 32, launch);
 }
 
 // A thread a path: its trades' spot Greeks' columns, pass by pass.
@@ -1084,17 +1089,9 @@ __global__ void __launch_bounds__(128)
 
 // The lanes kernels' and the tests' largest asset count for n assets, as a
 // type (their arrays' sizes: registers by the count).
-template <typename F>
-static void lanes_max_assets(int n, F launch)
+template <typename F> static void lanes_max_assets(int n, F launch)
 {
-  if (n <= 4)
-    launch(std::integral_constant<int, 4>());
-  else if (n <= 8)
-    launch(std::integral_constant<int, 8>());
-  else if (n <= 12)
-    launch(std::integral_constant<int, 12>());
-  else
-    launch(std::integral_constant<int, MCP_MAX_ASSETS>());
+  smallest_bound<4, 8, 12, MCP_MAX_ASSETS>(n, launch);
 }
 
 extern "C" size_t mcpi_lsm_record_bytes(int nassets, int dates, int antithetic, int nsc,
