@@ -1,12 +1,13 @@
 // lsm_kernel.cu: Longstaff-Schwartz on the GPU.  The fit, the twin of
 // src/exec/lsm_cpu.c: the same fit paths (lsm_fit.h) with their normals
 // computed in place; every date's Gram sums (the chunks' by the tree of
-// mcpi_chunk_sums, added in a fixed order) factored at once, before the walk
-// back (lsm.h); then a date at a time the cash flows' sums, substituted into
-// the date's rule, left in the device's table for the next date and for the
-// paths; every date in one cooperative launch where the chunks' blocks fit
-// the device at once (every block substitutes), else a launch a date (the
-// last block to finish substitutes).  Then the
+// mcpi_chunk_sums, added in a fixed order) factored at once, with their
+// solve operators, before the walk back (lsm.h); then a date at a time the
+// cash flows' sums, the operator's product with them the date's rule, left
+// in the device's table for the next date and for the paths; every date in
+// one cooperative launch where the chunks' blocks fit the device at once
+// (every block solves), else a launch a date (the last block to finish
+// solves).  Then the
 // priced paths: the bodies with exercise (path_families.def, _x and _fx)
 // over a tile of stored normals, in kernels of their own, so that no other
 // kernel carries the exercise's code; several Heston assets' paths on lanes
@@ -181,21 +182,38 @@ __global__ void __launch_bounds__(128)
 #define BATCH 16
 
 // The sums of ncol columns from their chunks' sums part (a column of nch
-// after another) into sums: a warp a column, lane l's strided sum, then
-// lane 0 adds the 32 in order (mcpi_lsm_lane_sum); warp w of nw takes
-// columns w, w + nw, ...
+// after another) into sums, warp w of nw taking columns w, w + nw, ...,
+// SUM_COLUMNS of them at once: lane l's strided sums of each (their L2 loads
+// in flight together), through shared memory to lanes 0, 1, ..., which each
+// add one column's 32 in order (mcpi_lsm_lane_sum).  A warp that added a
+// column at a time, its 32 sums by shuffles, waited on one column's loads
+// and then on its chain of 32 shuffles and additions before the next (the
+// STAC-A2 American's walk: 2 columns a warp a date), while the block's other
+// warps waited at its barrier.  Blocks of at most SUM_WARPS warps.
+#define SUM_COLUMNS 2
+#define SUM_WARPS (MCP_CHUNK_PATHS / 32)
 static __device__ void column_sums(const double *part, size_t nch, int ncol, double *sums,
                                    unsigned w, unsigned nw)
 {
-  unsigned lane = threadIdx.x % MCPI_LSM_LANES;
-  for (unsigned q = w; q < (unsigned)ncol; q += nw) {
-    double s = mcpi_lsm_lane_sum(part + (size_t)q * nch, nch, (int)lane), t = 0;
-    for (int l = 0; l < MCPI_LSM_LANES; l++) {
-      double sl = __shfl_sync(0xffffffffu, s, l);
-      t = l ? t + sl : sl;
+  __shared__ double ls[SUM_WARPS][SUM_COLUMNS][MCPI_LSM_LANES + 1]; /* +1: lanes' rows apart */
+  unsigned lane = threadIdx.x % MCPI_LSM_LANES, wb = threadIdx.x / MCPI_LSM_LANES;
+  for (unsigned q0 = w; q0 < (unsigned)ncol; q0 += SUM_COLUMNS * nw) {
+    MCP_UNROLL
+    for (unsigned c = 0; c < SUM_COLUMNS; c++) {
+      unsigned q = q0 + c * nw;
+      ls[wb][c][lane] =
+          q < (unsigned)ncol ? mcpi_lsm_lane_sum(part + (size_t)q * nch, nch, (int)lane) : 0;
     }
-    if (lane == 0)
+    __syncwarp();
+    unsigned q = q0 + lane * nw;
+    if (lane < SUM_COLUMNS && q < (unsigned)ncol) {
+      double t = ls[wb][lane][0];
+      MCP_UNROLL
+      for (int l = 1; l < MCPI_LSM_LANES; l++)
+        t += ls[wb][lane][l];
       sums[q] = t;
+    }
+    __syncwarp();
   }
 }
 
@@ -326,31 +344,39 @@ __global__ void mcpi_lsm_gram_kernel(const __grid_constant__ mcpi_job_view j, co
                                 gram + (size_t)g * ng * nch + c, nch);
 }
 
+// A date's flag and operators in the device's work (lsm.h): what the walk
+// reads of its factor.
+#define FAC_STRIDE MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS)
+
 // Date e0 + g's factor (block g): its Gram columns' chunk sums added in
-// mcpi_lsm_lane_sum's order, a warp a column, then thread 0 factors.
+// mcpi_lsm_lane_sum's order, SUM_COLUMNS columns a warp, then thread 0
+// factors and threads c < 2 nb make the operators' columns, in shared
+// memory; their flag and operators go to fac (FAC_STRIDE a date).
 __global__ void mcpi_lsm_factor_kernel(const __grid_constant__ mcpi_job_view j,
                                        const double *gram, size_t nch, int e0, double *fac)
 {
-  __shared__ double sums[MCPI_LSM_GRAM(MCPI_LSM_MAX_BASIS)];
+  __shared__ double sums[MCPI_LSM_GRAM(MCPI_LSM_MAX_BASIS)], f[MCPI_LSM_FACTOR];
   int nb = j.lsm_nb, ng = MCPI_LSM_GRAM(nb), g = (int)blockIdx.x;
-  column_sums(gram + (size_t)g * ng * nch, nch, ng, sums, threadIdx.x / MCPI_LSM_LANES,
+  unsigned t = threadIdx.x;
+  column_sums(gram + (size_t)g * ng * nch, nch, ng, sums, t / MCPI_LSM_LANES,
               blockDim.x / MCPI_LSM_LANES);
   __syncthreads();
-  if (threadIdx.x == 0)
-    mcpi_lsm_factor(nb, sums, fac + (size_t)(e0 + g) * MCPI_LSM_FACTOR);
+  if (t == 0)
+    mcpi_lsm_factor(nb, sums, f);
+  __syncthreads();
+  if (t < 2 * (unsigned)nb && f[0] != 0)
+    mcpi_lsm_operator_column(nb, f, (int)t);
+  __syncthreads();
+  for (unsigned q = t; q < (unsigned)MCPI_LSM_OPERATOR(nb); q += blockDim.x)
+    fac[(size_t)(e0 + g) * FAC_STRIDE + q] = q == 0 || f[0] != 0 ? f[q] : 0;
 }
 
-// A date's factor as its substitution reads it (mcpi_lsm_substitute: the
-// flag, the scales, the live flags, the nb x nb factor) into shared memory
-// fs, copied asynchronously (no registers held) as the date starts;
-// factor_wait before the substitution's barrier.  Thread 0 substitutes
-// alone, a chain of dependent loads: read from global memory they missed L1
-// (a new factor a date) and held the whole grid at the block's barrier,
-// half the walk's time (ncu, the STAC-A2 American's 14 basis functions).
-#define FAC_USED(nb) (1 + 2 * MCPI_LSM_MAX_BASIS + (nb) * (nb))
+// A date's flag and operators as its solve reads them (MCPI_LSM_OPERATOR)
+// into shared memory fs, copied asynchronously (no registers held) as the
+// date starts; factor_wait before the solve's barrier.
 static __device__ void factor_fetch(const double *fac, int nb, double *fs)
 {
-  for (unsigned q = threadIdx.x; q < FAC_USED(nb); q += blockDim.x)
+  for (unsigned q = threadIdx.x; q < (unsigned)MCPI_LSM_OPERATOR(nb); q += blockDim.x)
     __pipeline_memcpy_async(fs + q, fac + q, sizeof(double));
   __pipeline_commit();
 }
@@ -359,105 +385,34 @@ static __device__ void factor_wait(void)
   __pipeline_wait_prior(0);
 }
 
-// a / b, b a live pivot (in (1e-5, 1] for a Gram matrix of normal
-// numbers: mcpi_lsm_factor's scaled Cholesky; inf where a diagonal's scale
-// overflows) and r its reciprocal by mcpi_drcp_fast: the division's last
-// steps where mcpi_ddiv_fast gives its bits (2^-960 <= |a| < 2^1000, b
-// finite, below 2^1000), else the division itself.
-static __device__ double pivot_div(double a, double b, double r)
-{
-  return fabs(a) >= 0x1p-960 && fabs(a) < 0x1p1000 && b < 0x1p1000 ? mcpi_ddiv_rcp(a, b, r)
-                                                                    : a / b;
-}
-
-// A date's substitution (mcpi_lsm_substitute: the same operations in the
-// same order) by the block's first warp, beyond SUBSTITUTE_UNROLLED basis
-// functions: lane i holds row i's running sum and takes each w_j from lane
-// j by a shuffle as it is known; going back, lane i keeps its products
-// l_ki w_k as the w_k come, and subtracts them in the host's order once
-// w_(i + 1) is known.  One thread's chain of nb (nb + 1) dependent steps,
-// its vector in local memory, held the other warps at the barrier for 45%
-// of the STAC-A2 American's walk (ncu, 14 functions).  NB > 0, the job's nb
-// at compile time: the steps unrolled, each lane's products in registers;
-// in shared memory, the going back's subtractions each waited for a load
-// (the substitution still held 7 of the 8 warps for half the walk: ncu,
-// bench/RESULTS.md, "subst-regs").  NB 0: nb at run time.
+// Date e's rule into row (the discount factor already there) from its flag
+// and operators (fs, in shared memory: factor_fetch) and the sums of its
+// cash-flow columns: the block adds them from the chunks' sums part (nch of
+// each), or, sums not NULL, reads them there; then the first warp's thread
+// i < nb makes w's element i and, from all of w, coefficient i
+// (mcpi_lsm_solve's).  NB > 0: nb at compile time, the products unrolled.
 template <int NB>
-static __device__ void substitute_warp(int nb, const double *fac, const double *rhs, double *row)
+static __device__ void solve_date(const double *part, size_t nch, const double *sums, int nb,
+                                  const double *fs, double *row)
 {
-  __shared__ double p[NB ? 1 : MCPI_LSM_MAX_BASIS][MCPI_LSM_MAX_BASIS];
-  double pr[NB ? NB : 1]; /* (NB: lane i's products, p[i] in registers) */
-  const unsigned all = 0xffffffffu;
-  const double *d = fac + 1, *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
+  __shared__ double rhs[MCPI_LSM_MAX_BASIS], w[MCPI_LSM_MAX_BASIS];
+  unsigned t = threadIdx.x;
   const int n = NB ? NB : nb;
-  int i = (int)(threadIdx.x % 32), in = i < n;
-  if (i == 0)
-    row[1] = fac[0] == 0 ? MCPI_LSM_HOLD : MCPI_LSM_FIT;
-  if (fac[0] == 0) {
-    if (i < MCPI_LSM_MAX_BASIS)
-      row[2 + i] = 0;
-    return;
-  }
-  double s = in ? rhs[i] * d[i] : 0, w = 0, lii = in ? l[i * n + i] : 1;
-  double rii = mcpi_drcp_fast(lii); /* off the chain: the divisions' own first steps */
-  MCP_UNROLL
-  for (int j = 0; j < n; j++) { /* L w = D b */
-    if (i == j)
-      w = live[j] != 0 ? pivot_div(s, lii, rii) : 0;
-    double wj = __shfl_sync(all, w, j);
-    if (in && i > j)
-      s -= l[i * n + j] * wj;
-  }
-  MCP_UNROLL
-  for (int j = n - 1; j >= 0; j--) { /* L^T u = w, beta = D u */
-    if (i == j) {
-      double t = w;
-      MCP_UNROLL
-      for (int k = j + 1; k < n; k++) {
-        if constexpr (NB != 0)
-          t -= pr[k];
-        else
-          t -= p[i][k];
-      }
-      w = live[j] != 0 ? pivot_div(t, lii, rii) : 0;
-    }
-    double wj = __shfl_sync(all, w, j);
-    if (i < j) {
-      double q = l[j * n + i] * wj;
-      if constexpr (NB != 0)
-        pr[j] = q;
-      else
-        p[i][j] = q;
-    }
-  }
-  if (i < MCPI_LSM_MAX_BASIS)
-    row[2 + i] = in ? w * d[i] : 0;
-}
-
-// Date e's rule into row (the discount factor already there) from its
-// factor (fs, in shared memory: factor_fetch) and the sums of its cash-flow
-// columns: the block adds them from the chunks' sums part (nch of each),
-// or, sums not NULL, reads them there.  NB > 0 up to SUBSTITUTE_UNROLLED:
-// nb at compile time, one thread's substitution with its vector in
-// registers; beyond (unrolled, nvcc hoisted the factor's loads of the
-// chain and took 255 registers from the whole walk), the first warp's.
-#define SUBSTITUTE_UNROLLED 6
-template <int NB>
-static __device__ void substitute_date(const double *part, size_t nch, const double *sums,
-                                       int nb, const double *fs, double *row)
-{
-  __shared__ double rhs[MCPI_LSM_MAX_BASIS];
   if (sums) {
-    if (threadIdx.x < (unsigned)nb)
-      rhs[threadIdx.x] = __ldcg(sums + threadIdx.x); /* from L2: other blocks wrote them */
+    if (t < (unsigned)nb)
+      rhs[t] = __ldcg(sums + t); /* from L2: other blocks wrote them */
   } else
-    column_sums(part, nch, nb, rhs, threadIdx.x / MCPI_LSM_LANES, blockDim.x / MCPI_LSM_LANES);
+    column_sums(part, nch, nb, rhs, t / MCPI_LSM_LANES, blockDim.x / MCPI_LSM_LANES);
   __syncthreads();
-  if (NB && NB <= SUBSTITUTE_UNROLLED) {
-    if (threadIdx.x == 0)
-      mcpi_lsm_substitute(NB, fs, rhs, row);
-  } else if (threadIdx.x < 32) {
-    substitute_warp<NB>(nb, fs, rhs, row);
+  if (t < 32) {
+    int fit = fs[0] != 0, in = t < (unsigned)n;
+    if (fit && in)
+      w[t] = mcpi_lsm_forward(n, fs, rhs, (int)t);
+    __syncwarp();
+    if (t < MCPI_LSM_MAX_BASIS)
+      row[2 + t] = fit && in ? mcpi_lsm_coefficient(n, fs, w, (int)t) : 0;
+    if (t == 0)
+      row[1] = fit ? MCPI_LSM_FIT : MCPI_LSM_HOLD;
   }
   __syncthreads();
 }
@@ -500,7 +455,7 @@ static __device__ void date_sums(const mcpi_job_view &j, const double *next,
 }
 
 // Date e, a block a chunk; the last block to finish (done counts them, and
-// returns to 0) adds the columns and substitutes: one launch a date.  Date
+// returns to 0) adds the columns and solves: one launch a date.  Date
 // e + 1's row is read from L2 (an L1 line holding it may be older than the
 // last launch's write).
 template <int K>
@@ -508,7 +463,8 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
                                      const double *fac, const double *st, size_t n, int e,
                                      double *y, double *part, unsigned *done)
 {
-  __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW], fs[MCPI_LSM_FACTOR];
+  __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW],
+      fs[MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS)];
   __shared__ int last;
   unsigned t = threadIdx.x;
   if (t < MCPI_LSM_ROW) {
@@ -527,9 +483,9 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
   __threadfence();
   /* the last block alone copies the factor: no copy left pending at a
    * block's exit */
-  factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, j.lsm_nb, fs);
+  factor_fetch(fac + (size_t)e * FAC_STRIDE, j.lsm_nb, fs);
   factor_wait();
-  substitute_date<SHAPE_NB(K)>(part, gridDim.x, NULL, j.lsm_nb, fs, row);
+  solve_date<SHAPE_NB(K)>(part, gridDim.x, NULL, j.lsm_nb, fs, row);
   if (t >= 1 && t < MCPI_LSM_ROW) /* the rule and coefficients */
     table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   if (t == 0)
@@ -548,7 +504,7 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
 // for that date's continuation value, so that a date's states are read
 // once, not twice (the CPU keeps the basis itself: lsm_cpu.c); and its
 // state at the date walked, x, read a date ahead (walk_read), so that those
-// loads wait beside the grid's barrier and the date before's substitution.
+// loads wait beside the grid's barrier and the date before's solve.
 struct walk_path {
   double y, h, under, v, r[MCP_MAX_ASSETS], x[MCP_MAX_ASSETS];
 };
@@ -597,7 +553,7 @@ static __device__ int walk_date(const mcpi_job_view &j, const mcpi_lsm_dims &d,
 // Every date in one cooperative launch, all its blocks resident: the grid
 // sums a date's chunks (part double-buffered by date, so that a block on
 // the next date writes what no block still reads), then every block adds
-// the columns (or reads the grid's sums of them) and substitutes the date
+// the columns (or reads the grid's sums of them) and solves the date
 // itself, the same sums to the same rule; block 0 writes it to the table.
 // Thread t walks path t of its block's chunk and, P = 2, path t + T
 // (date_sums').
@@ -608,7 +564,7 @@ static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double
                                                   double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  __shared__ double row[MCPI_LSM_ROW], fs[MCPI_LSM_FACTOR];
+  __shared__ double row[MCPI_LSM_ROW], fs[MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS)];
   unsigned t = threadIdx.x, nw = blockDim.x / MCPI_LSM_LANES;
   int nb = j.lsm_nb;
   mcpi_lsm_dims d = shape_dims<K>(j);
@@ -627,9 +583,9 @@ static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double
   __syncthreads();
   for (int e = dates - 2; e >= 0; e--) {
     double *mine = part + (size_t)(e & 1) * nb * nch;
-    /* fs is free: date e + 1's substitution (or, first, the row's copy)
+    /* fs is free: date e + 1's solve (or, first, the row's copy)
      * ended at a barrier */
-    factor_fetch(fac + (size_t)e * MCPI_LSM_FACTOR, nb, fs);
+    factor_fetch(fac + (size_t)e * FAC_STRIDE, nb, fs);
     if (in0)
       m0 = walk_date(j, d, row, p0, phi0);
     if (in1)
@@ -648,7 +604,7 @@ static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double
     }
     if (t == 0)
       row[0] = table[(size_t)e * MCPI_LSM_ROW]; /* the discount factor: the host's */
-    substitute_date<SHAPE_NB(K)>(mine, nch, sums, nb, fs, row);
+    solve_date<SHAPE_NB(K)>(mine, nch, sums, nb, fs, row);
     if (blockIdx.x == 0 && t >= 1 && t < MCPI_LSM_ROW)
       table[(size_t)e * MCPI_LSM_ROW + t] = row[t];
   }
@@ -1282,7 +1238,7 @@ extern "C" size_t mcpi_lsm_work_doubles(int nb, size_t n, int dates)
 {
   size_t walked = dates > 1 ? (size_t)dates - 1 : 0;
   size_t nch = (n + MCP_CHUNK_PATHS - 1) / MCP_CHUNK_PATHS;
-  return walked * MCPI_LSM_FACTOR + gram_dates(nb, nch, walked) * MCPI_LSM_GRAM(nb) * nch +
+  return walked * FAC_STRIDE + gram_dates(nb, nch, walked) * MCPI_LSM_GRAM(nb) * nch +
          2 * (size_t)nb * nch + (size_t)nb;
 }
 
@@ -1303,7 +1259,7 @@ static cudaError_t lsm_dates(mcpi_job_view &job, double *table, const double *st
   /* work: the factors, a group of dates' Gram sums, the cash-flow columns'
    * chunk sums (double-buffered), the grid's sums of them */
   size_t group = gram_dates(job.lsm_nb, nch, walked);
-  double *fac = work, *gram = fac + walked * MCPI_LSM_FACTOR;
+  double *fac = work, *gram = fac + walked * FAC_STRIDE;
   double *part = gram + group * MCPI_LSM_GRAM(job.lsm_nb) * nch;
   for (size_t e0 = 0; e0 < walked; e0 += group) {
     size_t g = walked - e0 < group ? walked - e0 : group;

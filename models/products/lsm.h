@@ -260,9 +260,10 @@ MCP_HD static inline double mcpi_lsm_lane_sum(const double *part, size_t nch, in
 /* A date's normal equations A beta = b split by what they depend on: A (the
  * Gram sums of phi_a phi_b) and the count of paths in the money are the
  * states' alone, b (the sums of phi_a y) the later dates' rules'.  So every
- * date's A is factored before the dates are walked back (all at once, in
- * parallel), and a date of the walk sums and substitutes b alone.  The
- * Gram columns of a date: the triangle, then the count. */
+ * date's A is factored, and its solves made operators, before the dates
+ * are walked back (all at once, in parallel), and a date of the walk sums b
+ * alone and multiplies it by those operators.  The Gram columns of a date: the
+ * triangle, then the count. */
 #define MCPI_LSM_GRAM(nb) ((nb) * ((nb) + 1) / 2 + 1)
 /* Column k < MCPI_LSM_GRAM(nb) of the Gram's, as mcpi_lsm_term numbers it. */
 MCP_HD static inline int mcpi_lsm_gram_column(int nb, int k)
@@ -270,18 +271,36 @@ MCP_HD static inline int mcpi_lsm_gram_column(int nb, int k)
   int ntri = nb * (nb + 1) / 2;
   return k < ntri ? k : ntri + nb;
 }
-/* A date's factor: whether it fits, the scales d, the live flags (1 or 0),
- * then the lower Cholesky factor (row a at a nb). */
-#define MCPI_LSM_FACTOR (1 + 2 * MCPI_LSM_MAX_BASIS + MCPI_LSM_MAX_BASIS * MCPI_LSM_MAX_BASIS)
+/* A date's factor: whether it fits; its solve operators, the linear maps of
+ * the two triangular solves, F from the sums of phi_a y to w (L w = D b)
+ * and B from w to the coefficients (L^T u = w, beta = D u), each column k at
+ * k nb (F's then B's: MCPI_LSM_OPERATOR(nb) in all, the part the walk back
+ * reads); then what they are made of: the scales d, the live flags (1 or 0)
+ * and the lower Cholesky factor (row a at a nb).  A date's coefficients are
+ * then two products, B's rows times F's rows times the sums, each row's
+ * independent of the others, where a substitution was a chain of 2 nb
+ * dependent divisions (on the GPU, the walk's block waited at its barrier
+ * while one warp substituted: bench/RESULTS.md, "subst-regs").  Rounding
+ * (bench/RESULTS.md, "walk-operator"): on the 37,615 dates the regression
+ * tests fit, the fitted values' error against a long double substitution
+ * is at most 3.9e-10 of their size (the double substitution's 9.6e-11);
+ * the whole inverse as one product erred by up to 7.3e-5, its rows
+ * cancelling a median 2.6e6 times their result. */
+#define MCPI_LSM_OPERATOR(nb) (1 + 2 * (nb) * (nb))
+#define MCPI_LSM_FACTOR                                                                            \
+  (MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS) + 2 * MCPI_LSM_MAX_BASIS +                                \
+   MCPI_LSM_MAX_BASIS * MCPI_LSM_MAX_BASIS)
+#define MCPI_LSM_SCALES(fac) ((fac) + MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS))
 
-/* A date's factor from its Gram sums (MCPI_LSM_GRAM(nb) of them): A scaled
- * to a unit diagonal and factored by Cholesky; a basis function that the
- * others span (a pivot below 1e-10 of the scaled diagonal: say x^3 on paths
- * of nearly one spot) is not live and gets the coefficient 0.  A date with
- * too few paths in the money does not fit (holds). */
+/* A date's factor from its Gram sums (MCPI_LSM_GRAM(nb) of them), its
+ * operators not yet made (mcpi_lsm_operator_column): A scaled to a unit
+ * diagonal and factored by Cholesky; a basis function that the others span
+ * (a pivot below 1e-10 of the scaled diagonal: say x^3 on paths of nearly one
+ * spot) is not live and gets the coefficient 0.  A date with too few paths in
+ * the money does not fit (holds). */
 MCP_HD static inline void mcpi_lsm_factor(int nb, const double *gram, double *fac)
 {
-  double *d = fac + 1, *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
+  double *d = MCPI_LSM_SCALES(fac), *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
   int ntri = nb * (nb + 1) / 2;
   fac[0] = gram[ntri] < MCPI_LSM_MIN_ITM(nb) ? 0 : 1;
   if (fac[0] == 0)
@@ -311,33 +330,72 @@ MCP_HD static inline void mcpi_lsm_factor(int nb, const double *gram, double *fa
   }
 }
 
-/* The date's rule and coefficients (row + 1 on) from its factor and the
- * sums of phi_a y (rhs, nb of them). */
-MCP_HD static inline void mcpi_lsm_substitute(int nb, const double *fac, const double *rhs,
-                                              double *row)
+/* Column c < 2 nb of a fitting date's operators, from its factor: F's
+ * column c (c < nb: the forward solve of the unit vector e_c, lower) or B's
+ * column c - nb (the backward solve of e_(c - nb), upper), by substitution
+ * (the columns are independent: the GPU makes them a thread each).  The
+ * solve's elements before e_k's 1 (F) or after it (B) are +0, and so is
+ * each of their terms' effect on the others: they are skipped. */
+MCP_HD static inline void mcpi_lsm_operator_column(int nb, double *fac, int c)
 {
-  const double *d = fac + 1, *live = d + MCPI_LSM_MAX_BASIS, *l = live + MCPI_LSM_MAX_BASIS;
-  double w[MCPI_LSM_MAX_BASIS], *beta = row + 2;
-  for (int k = 0; k < MCPI_LSM_MAX_BASIS; k++)
-    beta[k] = 0;
-  if (fac[0] == 0) {
-    row[1] = MCPI_LSM_HOLD;
-    return;
-  }
-  row[1] = MCPI_LSM_FIT;
-  for (int i = 0; i < nb; i++) { /* L w = D b */
-    double s = rhs[i] * d[i];
-    for (int j = 0; j < i; j++)
-      s -= l[i * nb + j] * w[j];
-    w[i] = live[i] != 0 ? s / l[i * nb + i] : 0;
-  }
-  for (int i = nb - 1; i >= 0; i--) { /* L^T u = w, beta = D u */
-    double s = w[i];
-    for (int j = i + 1; j < nb; j++)
-      s -= l[j * nb + i] * w[j];
-    w[i] = live[i] != 0 ? s / l[i * nb + i] : 0;
-    beta[i] = w[i] * d[i];
-  }
+  const double *d = MCPI_LSM_SCALES(fac), *live = d + MCPI_LSM_MAX_BASIS,
+               *l = live + MCPI_LSM_MAX_BASIS;
+  double x[MCPI_LSM_MAX_BASIS], *col = fac + 1 + c * nb;
+  int k = c < nb ? c : c - nb;
+  for (int i = 0; i < nb; i++)
+    col[i] = 0;
+  if (c < nb)
+    for (int i = k; i < nb; i++) { /* L w = D e_k */
+      double s = i == k ? d[i] : 0;
+      for (int j = k; j < i; j++)
+        s -= l[i * nb + j] * x[j];
+      x[i] = live[i] != 0 ? s / l[i * nb + i] : 0;
+      col[i] = x[i];
+    }
+  else
+    for (int i = k; i >= 0; i--) { /* L^T u = e_k, beta = D u */
+      double s = i == k ? 1 : 0;
+      for (int j = i + 1; j <= k; j++)
+        s -= l[j * nb + i] * x[j];
+      x[i] = live[i] != 0 ? s / l[i * nb + i] : 0;
+      col[i] = x[i] * d[i];
+    }
+}
+
+/* w's element i < nb of a fitting date, from its operators and the sums of
+ * phi_a y (rhs): F's row i times rhs, a <= i in order. */
+MCP_HD static inline double mcpi_lsm_forward(int nb, const double *fac, const double *rhs, int i)
+{
+  double s = 0;
+  MCP_UNROLL
+  for (int a = 0; a < nb; a++)
+    if (a <= i)
+      s += fac[1 + a * nb + i] * rhs[a];
+  return s;
+}
+
+/* Its coefficient i < nb from w: B's row i times w, a >= i in order. */
+MCP_HD static inline double mcpi_lsm_coefficient(int nb, const double *fac, const double *w, int i)
+{
+  const double *b = fac + 1 + nb * nb;
+  double s = 0;
+  MCP_UNROLL
+  for (int a = 0; a < nb; a++)
+    if (a >= i)
+      s += b[a * nb + i] * w[a];
+  return s;
+}
+
+/* The date's rule and coefficients (row + 1 on) from its factor, its
+ * operators made, and the sums of phi_a y (rhs, nb of them). */
+MCP_HD static inline void mcpi_lsm_solve(int nb, const double *fac, const double *rhs, double *row)
+{
+  double w[MCPI_LSM_MAX_BASIS];
+  for (int i = 0; fac[0] != 0 && i < nb; i++)
+    w[i] = mcpi_lsm_forward(nb, fac, rhs, i);
+  row[1] = fac[0] == 0 ? MCPI_LSM_HOLD : MCPI_LSM_FIT;
+  for (int i = 0; i < MCPI_LSM_MAX_BASIS; i++)
+    row[2 + i] = fac[0] != 0 && i < nb ? mcpi_lsm_coefficient(nb, fac, w, i) : 0;
 }
 
 #endif

@@ -5,7 +5,7 @@
  *
  * Shaped for the CPU (issue 31): a parallel region for the paths and one
  * for all the dates (none for a few chunks' dates), a barrier a date (each
- * thread then factors and substitutes the date itself, the same sums to the
+ * thread then factors and solves the date itself, the same sums to the
  * same coefficients, so no second barrier hands them out; the GPU factors
  * every date before the walk, which would cost the CPU a second evaluation
  * of each path's basis a date, 13% of an American put's fit); a path's
@@ -137,7 +137,9 @@ static void solve_date(const fit_state *f, int e, double *row)
   memcpy(rhs, sums + ntri, f->nb * sizeof *rhs);
   sums[ntri] = sums[ntri + f->nb]; /* the Gram's: the triangle, then the count */
   mcpi_lsm_factor((int)f->nb, sums, fac);
-  mcpi_lsm_substitute((int)f->nb, fac, rhs, row);
+  for (int k = 0; fac[0] != 0 && k < 2 * (int)f->nb; k++)
+    mcpi_lsm_operator_column((int)f->nb, fac, k);
+  mcpi_lsm_solve((int)f->nb, fac, rhs, row);
 }
 
 mcp_status mcpi_lsm_fit_cpu(const mcpi_job_view *view, mcpi_job *j, mcp_context *ctx)
