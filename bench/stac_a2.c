@@ -20,7 +20,10 @@
  * rule, each path from its exercise date).  Prints
  * Markdown tables (--small: the small shape's rows alone, a GPU lease's
  * seconds kept); --profile prices the large shape once, --profile-american
- * LIST [large] the small (or large) American with LIST's Greeks (for ncu). */
+ * LIST [large] the small (or large) American with LIST's Greeks (for ncu),
+ * and --american-numbers [large] prints every number of the American's
+ * price and of its price with STAC-A2's list at 17 digits, so that two
+ * builds' bits can be compared (diff). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,6 +152,44 @@ static void row(mcp_context *ctx, const char *backend, const mcp_market *m,
          ta, na, shapes[s].published / 2, v0);
 }
 
+/* The American of shape s priced alone and with STAC-A2's list (buckets)
+ * on the default backend: each number at 17 digits. */
+static int american_numbers(size_t s)
+{
+  static const char *const lists[2] = {NULL, "delta,gamma,cross-gamma,vega,rho,correlation,theta"};
+  mcp_market *m = market(shapes[s].n);
+  mcp_portfolio *p = basket(shapes[s].n, shapes[s].paths, shapes[s].years, 1);
+  mcp_context *ctx = NULL;
+  mcp_status st = mcp_context_create(&ctx, MCP_BACKEND_AUTO);
+  if (st != MCP_OK)
+    fprintf(stderr, "stac_a2: %s\n", mcp_last_error());
+  for (int k = 0; k < 2 && st == MCP_OK; k++) {
+    mcp_greeks *g = NULL;
+    mcp_results *r = NULL;
+    if (lists[k] &&
+        ((st = mcp_greeks_create(&g)) != MCP_OK || (st = mcp_greeks_parse(g, lists[k])) != MCP_OK ||
+         (st = mcp_greeks_set_buckets(g, 1)) != MCP_OK))
+      break;
+    st = g ? mcp_price_greeks(ctx, m, p, g, &r) : mcp_price(ctx, m, p, &r);
+    mcp_estimate e;
+    if (st == MCP_OK && (st = mcp_results_trade(r, 0, &e)) == MCP_OK) {
+      printf("%s: price %.17g +- %.17g\n", lists[k] ? "list" : "alone", e.price, e.std_error);
+      for (size_t i = 0; i < mcp_results_sensitivities(r, 0); i++) {
+        mcp_sensitivity v;
+        if (mcp_results_sensitivity(r, 0, i, &v) == MCP_OK)
+          printf("  %s %.17g +- %.17g\n", v.name, v.value.price, v.value.std_error);
+      }
+    } else
+      fprintf(stderr, "stac_a2: %s\n", mcp_context_last_error(ctx));
+    mcp_results_destroy(r);
+    mcp_greeks_destroy(g);
+  }
+  mcp_context_destroy(ctx);
+  mcp_portfolio_destroy(p);
+  mcp_market_destroy(m);
+  return st == MCP_OK ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
   static const struct { const char *name; mcp_backend b; } engines[] = {
@@ -162,7 +203,11 @@ int main(int argc, char **argv)
    * buckets) */
   int prof = argc > 1 && strcmp(argv[1], "--profile") == 0;
   int prof_am = argc > 2 && strcmp(argv[1], "--profile-american") == 0;
-  int large = prof || (prof_am && argc > 3 && strcmp(argv[3], "large") == 0);
+  int numbers = argc > 1 && strcmp(argv[1], "--american-numbers") == 0;
+  int large = prof || (prof_am && argc > 3 && strcmp(argv[3], "large") == 0) ||
+              (numbers && argc > 2 && strcmp(argv[2], "large") == 0);
+  if (numbers)
+    return american_numbers(large);
   int small = argc > 1 && strcmp(argv[1], "--small") == 0;
   if (prof || prof_am) {
     mcp_market *m = market(shapes[large].n);
