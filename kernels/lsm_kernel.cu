@@ -3,7 +3,7 @@
 // computed in place; every date's Gram sums (the chunks' by the tree of
 // mcpi_chunk_sums, added in a fixed order) factored at once, with their
 // solve operators, before the walk back (lsm.h); then a date at a time the
-// cash flows' sums, the operator's product with them the date's rule, left
+// cash flows' sums, the operators' products with them the date's rule, left
 // in the device's table for the next date and for the paths; every date in
 // one cooperative launch where the chunks' blocks fit the device at once
 // (every block solves), else a launch a date (the last block to finish
@@ -345,8 +345,9 @@ __global__ void mcpi_lsm_gram_kernel(const __grid_constant__ mcpi_job_view j, co
 }
 
 // A date's flag and operators in the device's work (lsm.h): what the walk
-// reads of its factor.
+// reads of its factor; in shared memory, as many as shape K's (SHAPE_NB).
 #define FAC_STRIDE MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS)
+#define SHAPE_OPERATOR(K) MCPI_LSM_OPERATOR((K) ? SHAPE_NB(K) : MCPI_LSM_MAX_BASIS)
 
 // Date e0 + g's factor (block g): its Gram columns' chunk sums added in
 // mcpi_lsm_lane_sum's order, SUM_COLUMNS columns a warp, then thread 0
@@ -463,8 +464,7 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
                                      const double *fac, const double *st, size_t n, int e,
                                      double *y, double *part, unsigned *done)
 {
-  __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW],
-      fs[MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS)];
+  __shared__ double next[MCPI_LSM_ROW], row[MCPI_LSM_ROW], fs[SHAPE_OPERATOR(K)];
   __shared__ int last;
   unsigned t = threadIdx.x;
   if (t < MCPI_LSM_ROW) {
@@ -496,7 +496,7 @@ __global__ void mcpi_lsm_date_kernel(const __grid_constant__ mcpi_job_view j, do
 // cash-flow columns itself (a barrier a date); beyond, the blocks' reads of
 // the same sums contend in L2 (200,000 regression paths, 782 chunks: 0.55
 // ms more than the grid's sums over 49 dates, on an H200), so the grid adds
-// them, a warp a column, behind a second barrier.
+// them, SUM_COLUMNS columns a warp, behind a second barrier.
 #define LOCAL_SUMS_CHUNKS 256
 
 // A path of the cooperative walk: its cash flow y; its exercise value h and
@@ -564,7 +564,7 @@ static __device__ __forceinline__ void dates_walk(const mcpi_job_view &j, double
                                                   double *part)
 {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  __shared__ double row[MCPI_LSM_ROW], fs[MCPI_LSM_OPERATOR(MCPI_LSM_MAX_BASIS)];
+  __shared__ double row[MCPI_LSM_ROW], fs[SHAPE_OPERATOR(K)];
   unsigned t = threadIdx.x, nw = blockDim.x / MCPI_LSM_LANES;
   int nb = j.lsm_nb;
   mcpi_lsm_dims d = shape_dims<K>(j);
