@@ -236,6 +236,12 @@ size_t mcpi_job_slice_jacobian(const mcpi_job *j, size_t a, double t0, double t1
   return end;
 }
 
+/* The integral of the rate less the dividend over (t0, t1]. */
+static double drift_integral(const mcpi_underlying *u, double t0, double t1)
+{
+  return mcpi_curve_integral(&u->rate, t0, t1) - mcpi_curve_integral(&u->dividend, t0, t1);
+}
+
 int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f, double *a,
                                double *b)
 {
@@ -247,28 +253,34 @@ int mcpi_job_step_coefficients(const mcpi_job *j, double t0, double t1, size_t f
     *a = *b = 0;
     return 0;
   }
-  double rq = mcpi_curve_integral(&u->rate, t0, t1) - mcpi_curve_integral(&u->dividend, t0, t1);
-  double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
+  /* the curves' integrals where the factor reads them (a large book's
+   * plan makes every step's coefficients of every job: a Heston asset's
+   * variance factor reads none, and its spot factor no volatility) */
   switch (j->model) {
   case MCPI_MODEL_HESTON: /* an asset's first factor drives its variance */
-    *a = f % 2 == 0 ? rq : exp(-u->kappa * dt);
+    *a = f % 2 == 0 ? drift_integral(u, t0, t1) : exp(-u->kappa * dt);
     *b = f % 2 == 0 ? dt : 0;
     break;
   case MCPI_MODEL_MERTON: {
     double jump_k = exp(u->jump_mean + 0.5 * u->jump_vol * u->jump_vol) - 1;
     if (u->lambda * dt > MCPI_MAX_JUMP_MEAN)
       return -1;
-    *a = f == 0 ? rq - 0.5 * v2 - u->lambda * jump_k * dt : f == 1 ? u->lambda * dt : u->jump_mean;
+    double v2 = f == 0 ? mcpi_curve_integral_sq(&u->vol, t0, t1) : 0;
+    *a = f == 0   ? drift_integral(u, t0, t1) - 0.5 * v2 - u->lambda * jump_k * dt
+         : f == 1 ? u->lambda * dt
+                  : u->jump_mean;
     *b = f == 0 ? sqrt(v2) : f == 1 ? 0 : u->jump_vol;
     break;
   }
   case MCPI_MODEL_LOCAL_VOL: /* the volatility comes from the slice */
-    *a = rq;
+    *a = drift_integral(u, t0, t1);
     *b = sqrt(dt);
     break;
-  default:
-    *a = rq - 0.5 * v2;
+  default: {
+    double v2 = mcpi_curve_integral_sq(&u->vol, t0, t1);
+    *a = drift_integral(u, t0, t1) - 0.5 * v2;
     *b = sqrt(v2);
+  }
   }
   return 0;
 }
