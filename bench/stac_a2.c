@@ -97,16 +97,33 @@ static mcp_portfolio *basket(int n, uint64_t paths, double years, int american)
   return p;
 }
 
+/* STAC-A2's own list, with buckets. */
+#define STAC_LIST "@delta,gamma,cross-gamma,vega,rho,correlation,theta"
+
+/* The Greeks of list into *g: NULL for none (the price alone); "@list":
+ * with buckets (the model vegas). */
+static mcp_status greeks_of(const char *list, mcp_greeks **g)
+{
+  *g = NULL;
+  if (!list)
+    return MCP_OK;
+  int buckets = list[0] == '@';
+  mcp_status st = mcp_greeks_create(g);
+  if (st == MCP_OK && (st = mcp_greeks_parse(*g, list + buckets)) == MCP_OK)
+    st = mcp_greeks_set_buckets(*g, buckets);
+  return st;
+}
+
 /* Median seconds of repeats pricings after one warm-up, with the Greeks of
  * list (NULL: the price alone); the count of sensitivities of the trade. */
 static double timed(mcp_context *ctx, const mcp_market *m, const mcp_portfolio *p,
                     const char *list, int repeats, size_t *nsens, double *price)
 {
-  mcp_greeks *g = NULL;
-  int buckets = list && list[0] == '@'; /* "@list": with buckets (the model vegas) */
-  if (list && (mcp_greeks_create(&g) != MCP_OK || mcp_greeks_parse(g, list + buckets) != MCP_OK ||
-               mcp_greeks_set_buckets(g, buckets) != MCP_OK))
+  mcp_greeks *g;
+  if (greeks_of(list, &g) != MCP_OK) {
+    mcp_greeks_destroy(g);
     return -1;
+  }
   *nsens = 0;
   double s = bench_time_greeks(ctx, m, p, g, 1, repeats, price, nsens, "stac_a2");
   mcp_greeks_destroy(g);
@@ -135,8 +152,7 @@ static void row(mcp_context *ctx, const char *backend, const mcp_market *m,
   if (!american) {
     tv = timed(ctx, m, p, "vega", reps, &nv, &vv);
     ta = timed(ctx, m, p, "delta,gamma,cross-gamma,vega", reps, &na, &va);
-    double tj = timed(ctx, m, p, "@delta,gamma,cross-gamma,vega,rho,correlation,theta", reps,
-                      &nj, &vj);
+    double tj = timed(ctx, m, p, STAC_LIST, reps, &nj, &vj);
     printf("| %d x %llu x %d | %s | %.4f s | %.4f s | %.4f s (%zu) | %.4f s (%zu) | %.3f s | "
            "%.2f | %.6f |\n",
            shapes[s].n, (unsigned long long)shapes[s].paths, steps, backend, t0, tv, ta, na, tj,
@@ -146,7 +162,7 @@ static void row(mcp_context *ctx, const char *backend, const mcp_market *m,
   if (strcmp(backend, "cpu") != 0)
     tv = timed(ctx, m, p, all, reps, &nv, &vv);
   if (strcmp(backend, "cpu") != 0 || s == 0)
-    ta = timed(ctx, m, p, "@delta,gamma,cross-gamma,vega,rho,correlation,theta", reps, &na, &va);
+    ta = timed(ctx, m, p, STAC_LIST, reps, &na, &va);
   printf("| %d x %llu x %d (%d) | %s | %.4f s | %.4f s (%zu) | %.4f s (%zu) | %.4f s | %.6f |\n",
          shapes[s].n, (unsigned long long)shapes[s].paths, steps, steps, backend, t0, tv, nv,
          ta, na, shapes[s].published / 2, v0);
@@ -156,7 +172,7 @@ static void row(mcp_context *ctx, const char *backend, const mcp_market *m,
  * on the default backend: each number at 17 digits. */
 static int american_numbers(size_t s)
 {
-  static const char *const lists[2] = {NULL, "delta,gamma,cross-gamma,vega,rho,correlation,theta"};
+  static const char *const lists[2] = {NULL, STAC_LIST};
   mcp_market *m = market(shapes[s].n);
   mcp_portfolio *p = basket(shapes[s].n, shapes[s].paths, shapes[s].years, 1);
   mcp_context *ctx = NULL;
@@ -164,13 +180,10 @@ static int american_numbers(size_t s)
   if (st != MCP_OK)
     fprintf(stderr, "stac_a2: %s\n", mcp_last_error());
   for (int k = 0; k < 2 && st == MCP_OK; k++) {
-    mcp_greeks *g = NULL;
+    mcp_greeks *g;
     mcp_results *r = NULL;
-    if (lists[k] &&
-        ((st = mcp_greeks_create(&g)) != MCP_OK || (st = mcp_greeks_parse(g, lists[k])) != MCP_OK ||
-         (st = mcp_greeks_set_buckets(g, 1)) != MCP_OK))
-      break;
-    st = g ? mcp_price_greeks(ctx, m, p, g, &r) : mcp_price(ctx, m, p, &r);
+    if ((st = greeks_of(lists[k], &g)) == MCP_OK)
+      st = g ? mcp_price_greeks(ctx, m, p, g, &r) : mcp_price(ctx, m, p, &r);
     mcp_estimate e;
     if (st == MCP_OK && (st = mcp_results_trade(r, 0, &e)) == MCP_OK) {
       printf("%s: price %.17g +- %.17g\n", lists[k] ? "list" : "alone", e.price, e.std_error);
@@ -214,15 +227,11 @@ int main(int argc, char **argv)
     mcp_portfolio *p = basket(shapes[large].n, shapes[large].paths, shapes[large].years, prof_am);
     mcp_context *ctx;
     mcp_results *r = NULL;
-    mcp_greeks *g = NULL;
-    const char *list = prof_am ? argv[2] : NULL;
+    mcp_greeks *g;
     mcp_context_create(&ctx, MCP_BACKEND_AUTO);
-    mcp_status st = !list ? mcp_price(ctx, m, p, &r)
-                    : mcp_greeks_create(&g) != MCP_OK ||
-                            mcp_greeks_parse(g, list + (list[0] == '@')) != MCP_OK ||
-                            mcp_greeks_set_buckets(g, list[0] == '@') != MCP_OK
-                        ? MCP_ERR_ARGUMENT
-                        : mcp_price_greeks(ctx, m, p, g, &r);
+    mcp_status st = greeks_of(prof_am ? argv[2] : NULL, &g) != MCP_OK ? MCP_ERR_ARGUMENT
+                    : g ? mcp_price_greeks(ctx, m, p, g, &r)
+                        : mcp_price(ctx, m, p, &r);
     mcp_greeks_destroy(g);
     mcp_results_destroy(r);
     mcp_context_destroy(ctx);
