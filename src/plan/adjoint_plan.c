@@ -517,20 +517,45 @@ static void mul(size_t f, const double *a, const double *b, int bt, double *r)
     }
 }
 
+/* x = dd's pair (p, q), each s, between L^-1 and L^-T: (L^-1 dd L^-T)'s
+ * lower triangle as the dense products would make it, their zero terms
+ * left out (each sum's first term added to +0, then the other: the same
+ * bits), in O(f^2); p == q, a single entry. */
+static void pair_between(size_t f, const double *inv, size_t p, size_t q, double s, double *x)
+{
+  size_t lo = p < q ? p : q, hi = p < q ? q : p;
+  for (size_t i = 0; i < f; i++) {
+    double ulo = 0.0 + inv[i * f + hi] * s, uhi = 0.0 + inv[i * f + lo] * s; /* (L^-1 dd)'s */
+    for (size_t k = 0; k <= i; k++)
+      x[i * f + k] = (0.0 + ulo * inv[k * f + lo]) + (lo < hi ? uhi * inv[k * f + hi] : 0.0);
+  }
+}
+
 void mcpi_adjoint_correlation(const mcpi_job *j, const mcp_market *m, size_t p, size_t q,
                               double *dl)
 {
   enum { F = MCPI_MAX_FACTORS };
   int heston = j->model == MCPI_MODEL_HESTON;
   size_t f = (size_t)j->nfactors;
-  double l[F * F] = {0}, inv[F * F] = {0}, dd[F * F] = {0}, x[F * F] = {0}, c[F * F] = {0},
-         t[F * F] = {0}, u[F * F] = {0};
+  double l[F * F], inv[F * F] = {0}, x[F * F];
+  for (size_t i = 0; i < f; i++)
+    for (size_t k = 0; k < f; k++)
+      l[i * f + k] = k <= i ? j->chol[i * MCPI_MAX_FACTORS + k] : 0;
+  for (size_t col = 0; col < f; col++) /* L^-1 by columns: L y = e_col */
+    for (size_t i = 0; i < f; i++) {
+      double y = i == col ? 1 : 0;
+      for (size_t k = 0; k < i; k++)
+        y -= l[i * f + k] * inv[k * f + col];
+      inv[i * f + col] = y / l[i * f + i];
+    }
+  /* X = L^-1 dD L^-T */
   if (!heston) {
-    dd[p * f + q] = dd[q * f + p] = 1;
+    pair_between(f, inv, p, q, 1, x);
   } else if (p != q) { /* T dC T': the spots' entries of T, 1 / s */
     double sp = sqrt(1 - j->u[p]->rho * j->u[p]->rho), sq = sqrt(1 - j->u[q]->rho * j->u[q]->rho);
-    dd[(2 * p + 1) * f + 2 * q + 1] = dd[(2 * q + 1) * f + 2 * p + 1] = 1 / (sp * sq);
+    pair_between(f, inv, 2 * p + 1, 2 * q + 1, 1 / (sp * sq), x);
   } else { /* dT C T' + T C dT' + T dC T', dC asset p's own pair */
+    double dd[F * F] = {0}, c[F * F] = {0}, t[F * F] = {0}, u[F * F] = {0};
     size_t bm[F];
     for (size_t a = 0; a < j->nassets; a++) {
       size_t k = (size_t)(j->u[a] - m->u);
@@ -542,43 +567,29 @@ void mcpi_adjoint_correlation(const mcpi_job *j, const mcp_market *m, size_t p, 
         c[i * f + k] = mcpi_market_bm_correlation(m, bm[i], bm[k]);
     heston_t(j, (long)p, x); /* dT */
     heston_t(j, -1, t);
-    mul(f, x, c, 0, u);       /* dT C */
-    mul(f, u, t, 1, dd);      /* dT C T' */
+    mul(f, x, c, 0, u);  /* dT C */
+    mul(f, u, t, 1, dd); /* dT C T' */
     for (size_t i = 0; i < f; i++)
       for (size_t k = 0; k <= i; k++)
         dd[i * f + k] = dd[k * f + i] = dd[i * f + k] + dd[k * f + i];
-    memset(c, 0, sizeof c);
+    memset(c, 0, f * f * sizeof *c);
     c[2 * p * f + 2 * p + 1] = c[(2 * p + 1) * f + 2 * p] = 1;
-    mul(f, t, c, 0, u);       /* T dC */
-    mul(f, u, t, 1, x);       /* T dC T' */
+    mul(f, t, c, 0, u); /* T dC */
+    mul(f, u, t, 1, x); /* T dC T' */
     for (size_t i = 0; i < f * f; i++)
       dd[i] += x[i];
     for (size_t i = 0; i < f; i++) /* an asset's own pair: 0 and 1 whatever rho */
       for (size_t k = 0; k < f; k++)
         dd[i * f + k] = i / 2 == k / 2 ? 0 : dd[i * f + k];
+    mul(f, inv, dd, 0, u);
+    mul(f, u, inv, 1, x);
   }
-  for (size_t i = 0; i < f; i++)
-    for (size_t k = 0; k < f; k++)
-      l[i * f + k] = k <= i ? j->chol[i * MCPI_MAX_FACTORS + k] : 0;
-  for (size_t col = 0; col < f; col++) /* L^-1 by columns: L y = e_col */
-    for (size_t i = 0; i < f; i++) {
-      double y = i == col ? 1 : 0;
-      for (size_t k = 0; k < i; k++)
-        y -= l[i * f + k] * inv[k * f + col];
-      inv[i * f + col] = y / l[i * f + i];
-    }
-  /* X = L^-1 dD L^-T; Phi(X) its lower triangle, the diagonal halved;
-   * dL = L Phi(X) */
-  mul(f, inv, dd, 0, u);
-  mul(f, u, inv, 1, x);
-  for (size_t i = 0; i < f; i++)
-    for (size_t k = 0; k < f; k++)
-      x[i * f + k] = k < i ? x[i * f + k] : k == i ? x[i * f + k] / 2 : 0;
+  /* Phi(X): X's lower triangle, the diagonal halved; dL = L Phi(X) */
   for (size_t i = 0, at = 0; i < f; i++)
     for (size_t k = 0; k <= i; k++, at++) {
       double y = 0;
       for (size_t r = k; r <= i; r++)
-        y += l[i * f + r] * x[r * f + k];
+        y += l[i * f + r] * (r > k ? x[r * f + k] : x[r * f + k] / 2);
       dl[at] = y;
     }
 }
